@@ -1,0 +1,174 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import compress from '@fastify/compress';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { Db } from './db/client.js';
+import { createAuth } from './platform/auth.js';
+import type { Clock } from './platform/clock.js';
+import { registerErrorHandling } from './platform/errors.js';
+import type { MailWorker } from './platform/mailer.js';
+import { createLimits, type RateLimitStore } from './platform/rate-limit.js';
+import type { Storage } from './platform/storage.js';
+import { tokenHasher } from './platform/tokens.js';
+import { accountsRoutes } from './features/accounts/routes.js';
+import { createAccountsService } from './features/accounts/service.js';
+import { platformRoutes } from './features/platform/routes.js';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  storage: Storage;
+  rateLimits: RateLimitStore;
+  mail: MailWorker;
+  /** Signs tokens and keys the hashes of codes. */
+  secret: string;
+  logger?: FastifyBaseLogger | boolean;
+  /** Where the built web app is; null serves the API only. */
+  webDist?: string | null;
+}
+
+export const API_PREFIXES = ['/api', '/product-api', '/job-api', '/ratings-api', '/dev', '/uploads'];
+const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, db, clock } = deps;
+  const app = Fastify({
+    ...(typeof deps.logger === 'object'
+      ? { loggerInstance: deps.logger }
+      : {
+          logger:
+            deps.logger === undefined
+              ? { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.cookie'] }
+              : deps.logger,
+        }),
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { maxParamLength: 200 },
+    genReqId: () => crypto.randomUUID(),
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+  app.decorateRequest('user', null);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", 'https://checkout.flutterwave.com'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        frameSrc: ["'self'", 'https://checkout.flutterwave.com', 'https://*.flutterwave.com'],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'self'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    hsts: false,
+    crossOriginEmbedderPolicy: false,
+  });
+  // HSTS only means something over https (directly or behind a proxy that says so).
+  app.addHook('onSend', async (request, reply) => {
+    if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+  });
+  await app.register(compress, { global: true, threshold: 1024 });
+
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'LegalMarket API',
+        version: '1.0.0',
+        description:
+          'Fixed-price legal services for Nigerian startups. Errors answer `{ status: "fail", message, issues? }`. Authenticated routes take `Authorization: Bearer <token>` from POST /api/login.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  const auth = createAuth({ db, secret: deps.secret, clock, ttlHours: config.TOKEN_TTL_HOURS });
+  const securityLog = (event: string, fields: Record<string, unknown>) =>
+    app.log.info({ security: event, ...fields, at: clock.now().toISOString() }, `security:${event}`);
+  const limits = createLimits(
+    deps.rateLimits,
+    {
+      loginMaxFailures: config.LOGIN_MAX_FAILURES,
+      loginWindowMs: config.LOGIN_WINDOW_MINUTES * 60_000,
+      ipMax: config.IP_MAX_REQUESTS,
+      ipWindowMs: config.IP_WINDOW_MINUTES * 60_000,
+      emailActionMax: config.EMAIL_ACTION_MAX,
+      emailActionWindowMs: config.LOGIN_WINDOW_MINUTES * 60_000,
+    },
+    (key) => securityLog('rate_limited', { key: key.replace(/:[^:]*@[^:]*$/, ':<account>') }),
+  );
+  const hashToken = tokenHasher(deps.secret);
+  const accounts = createAccountsService({
+    db,
+    auth,
+    clock,
+    hashToken,
+    publicUrl: config.PUBLIC_URL,
+    adminInviteCode: config.ADMIN_INVITE_CODE,
+    mailWritten: () => deps.mail.nudge(),
+    securityLog,
+  });
+
+  await app.register(platformRoutes, { config, db, storage: deps.storage, auth });
+  await app.register(accountsRoutes, { accounts, auth, limits });
+
+  await registerWeb(app, deps.webDist === undefined ? DEFAULT_WEB_DIST : deps.webDist);
+  return app;
+}
+
+/** Serves the built single-page app; hashed assets are immutable, every other page path gets index.html. */
+async function registerWeb(app: FastifyInstance, dist: string | null) {
+  const hasWeb = dist !== null && existsSync(path.join(dist, 'index.html'));
+  const indexHtml = hasWeb ? await readFile(path.join(dist!, 'index.html'), 'utf8') : null;
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: dist!,
+      wildcard: false,
+      index: false,
+      preCompressed: true,
+      setHeaders(res, file) {
+        res.header(
+          'cache-control',
+          file.includes(`${path.sep}assets${path.sep}`)
+            ? 'public, max-age=31536000, immutable'
+            : 'public, max-age=3600',
+        );
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0];
+    const isApi = API_PREFIXES.some((p) => url === p || url.startsWith(`${p}/`));
+    if (isApi || request.method !== 'GET' || !indexHtml) {
+      return reply.status(404).send({
+        status: 'fail',
+        message: indexHtml || isApi ? 'Not found' : 'The web app is not built yet: run npm run build',
+      });
+    }
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+  });
+}

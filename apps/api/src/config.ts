@@ -1,0 +1,93 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+
+/**
+ * Every environment variable the server reads, validated once at start-up. Nothing else reads
+ * `process.env`. Each one is documented in the README's configuration table.
+ */
+export const configSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: int(3000).pipe(z.number().max(65535)),
+    HOST: z.string().default('0.0.0.0'),
+    PUBLIC_URL: z.url().optional(),
+    DATA_DIR: z.string().default('./data'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+      .optional(),
+    DATABASE_POOL_SIZE: int(10, 1),
+    JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    TOKEN_TTL_HOURS: int(12, 1),
+    TRUST_PROXY: bool.default(false),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // e-mail
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+      .optional(),
+    MAIL_FROM: z.string().default('LegalMarket <no-reply@legalmarket.ng>'),
+    MAIL_POLL_MS: int(2000, 50),
+    // accounts
+    ADMIN_INVITE_CODE: z.string().min(12, 'must be at least 12 characters').optional(),
+    SUPPORT_PHONE: z
+      .string()
+      .regex(/^\+?\d{7,15}$/, 'must be a phone number in international form, digits only')
+      .default('2348000000000'),
+    SUPPORT_EMAIL: z.email().default('support@legalmarket.ng'),
+    // rate limits
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, 'must start with redis://')
+      .optional(),
+    LOGIN_MAX_FAILURES: int(10, 1),
+    LOGIN_WINDOW_MINUTES: int(15, 1),
+    IP_MAX_REQUESTS: int(300, 1),
+    IP_WINDOW_MINUTES: int(15, 1),
+    EMAIL_ACTION_MAX: int(5, 1),
+    // files
+    STORAGE: z.enum(['local']).default('local'),
+    UPLOAD_MAX_IMAGE_BYTES: int(5 * 1024 * 1024, 1),
+    UPLOAD_MAX_DOCUMENT_BYTES: int(10 * 1024 * 1024, 1),
+    REMUNERATION_ORDER_KEY: z.string().default('legal-practitioners-remuneration-order-2023.pdf'),
+    // payments
+    PAYMENT_PROVIDER: z.enum(['sandbox', 'flutterwave']).default('sandbox'),
+    FLW_PUBLIC_KEY: z.string().optional(),
+    FLW_SECRET_KEY: z.string().optional(),
+    FLW_SECRET_HASH: z.string().optional(),
+    FLW_SUBACCOUNT_ID: z.string().optional(),
+    FLW_API_URL: z.url().default('https://api.flutterwave.com'),
+    SEED_CATALOGUE: bool.default(true),
+  })
+  .superRefine((c, ctx) => {
+    if (c.NODE_ENV === 'production' && !c.JWT_SECRET)
+      ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'is required in production' });
+    if (c.PAYMENT_PROVIDER === 'flutterwave')
+      for (const k of ['FLW_PUBLIC_KEY', 'FLW_SECRET_KEY', 'FLW_SECRET_HASH'] as const)
+        if (!c[k])
+          ctx.addIssue({ code: 'custom', path: [k], message: 'is required when PAYMENT_PROVIDER=flutterwave' });
+  });
+
+export type Config = z.infer<typeof configSchema> & { PUBLIC_URL: string };
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = configSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const list = parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ');
+    throw new ConfigError(`Invalid configuration: ${list}`);
+  }
+  const c = parsed.data;
+  return { ...c, PUBLIC_URL: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '') };
+}
+
+/** Config for tests: the defaults plus overrides, never the real environment. */
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: 'memory://', ...overrides });
+}

@@ -1,0 +1,85 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import * as schema from './schema.js';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** Anything that can run a query: the database or an open transaction. */
+export type Executor = Db | Tx;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** postgres://… — when absent the embedded PGlite is used. */
+  url?: string;
+  /** PGlite data directory; `memory://` keeps everything in memory (tests). */
+  dataDir?: string;
+  /** PostgreSQL schema to work in (tests use one each); created when missing. */
+  schemaName?: string;
+  poolSize?: number;
+}
+
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  if (opts.url) {
+    const schemaName = opts.schemaName;
+    if (schemaName && !/^[a-z_][a-z0-9_]*$/.test(schemaName)) throw new Error('bad schema name');
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      max: opts.poolSize ?? 10,
+      options: schemaName ? `-c search_path=${schemaName}` : undefined,
+    });
+    // A broken idle connection must not take the process down.
+    pool.on('error', () => undefined);
+    if (schemaName) await pool.query(`create schema if not exists ${schemaName}`);
+    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    return { db, kind: 'postgres', close: () => pool.end() };
+  }
+  const client = new PGlite(opts.dataDir ?? 'memory://');
+  await client.waitReady;
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return { db, kind: 'pglite', close: () => client.close() };
+}
+
+/** The rows of a raw `execute` (node-postgres and PGlite both answer `{ rows }`). */
+export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/**
+ * Applies the SQL files drizzle-kit generated, in order, once each, under an advisory lock so
+ * several instances starting together migrate once. Schema-qualified names are stripped so the
+ * same files work in any schema (tests use one schema each on a shared server).
+ */
+export async function migrate(db: Db): Promise<string[]> {
+  const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
+  const applied: string[] = [];
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(774411)`);
+    await tx.execute(
+      sql`create table if not exists schema_migrations (name text primary key, applied_at timestamptz not null default now())`,
+    );
+    const done = rowsOf<{ name: string }>(await tx.execute(sql`select name from schema_migrations`));
+    const doneNames = new Set(done.map((r) => r.name));
+    for (const file of files) {
+      if (doneNames.has(file)) continue;
+      const text = (await readFile(path.join(MIGRATIONS_DIR, file), 'utf8')).replaceAll('"public".', '');
+      for (const statement of text.split('--> statement-breakpoint')) {
+        if (statement.trim()) await tx.execute(sql.raw(statement));
+      }
+      await tx.execute(sql`insert into schema_migrations (name) values (${file})`);
+      applied.push(file);
+    }
+  });
+  return applied;
+}

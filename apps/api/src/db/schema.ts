@@ -1,0 +1,329 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const createdAt = () => ts('created_at').notNull().defaultNow();
+const updatedAt = () => ts('updated_at').notNull().defaultNow();
+/** Money is integer kobo. */
+const kobo = (name: string) => bigint(name, { mode: 'number' });
+
+/** Every account: companies, lawyers and admins share one table so one e-mail is one account. */
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userType: text('user_type', { enum: ['company', 'lawyer', 'admin'] }).notNull(),
+    officialEmail: text('official_email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    name: text('name').notNull(),
+    phoneNumber: text('phone_number').notNull(),
+    emailConfirmedAt: ts('email_confirmed_at'),
+    // company
+    companyName: text('company_name'),
+    contactName: text('contact_name'),
+    officeAddress: text('office_address'),
+    industry: text('industry'),
+    website: text('website'),
+    // company and lawyer
+    cac: text('cac'),
+    yourBio: text('your_bio'),
+    alternativeEmailAddress: text('alternative_email_address'),
+    profileImage: text('profile_image'),
+    // lawyer
+    scn: text('scn'),
+    lawFirmName: text('law_firm_name'),
+    lawFirmAddress: text('law_firm_address'),
+    areasOfPractise: text('areas_of_practise')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    yearOfCall: text('year_of_call'),
+    verified: boolean('verified').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_email_uq').on(t.officialEmail),
+    index('users_type_verified_created_idx').on(t.userType, t.verified, t.createdAt),
+  ],
+);
+
+/** A row per login; logout, password reset and verification revoke it, so a token dies at once. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at').notNull(),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/**
+ * Links and codes sent by e-mail. Only a hash is stored. `purpose`:
+ * email_confirm (link), password_reset (6-digit code), password_reset_grant (token after the code),
+ * payout_otp (6-digit code), payout_grant (confirmed code, lets the lawyer edit payout details).
+ */
+export const oneTimeTokens = pgTable(
+  'one_time_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('ott_user_purpose_idx').on(t.userId, t.purpose), index('ott_hash_idx').on(t.tokenHash)],
+);
+
+/** Transactional outbox: mail is written with the change that caused it and sent by a worker. */
+export const emailOutbox = pgTable(
+  'email_outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    sentAt: ts('sent_at'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('outbox_unsent_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.sentAt} is null`),
+  ],
+);
+
+export const appSettings = pgTable('app_settings', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+  updatedAt: updatedAt(),
+});
+
+/** Files stored through the storage interface; `key` is random, never the client's name. */
+export const uploads = pgTable(
+  'uploads',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    key: text('key').notNull(),
+    originalName: text('original_name').notNull(),
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    kind: text('kind', { enum: ['image', 'document'] }).notNull(),
+    ownerId: uuid('owner_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('uploads_key_uq').on(t.key)],
+);
+
+export const products = pgTable(
+  'products',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    productName: text('product_name').notNull(),
+    productPrice: kobo('product_price_kobo').notNull(),
+    productDescription: text('product_description').notNull(),
+    productImage: text('product_image').notNull(),
+    category: text('category'),
+    /** Deleting hides a product from the catalogue; jobs keep pointing at it. */
+    deletedAt: ts('deleted_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('products_live_idx')
+      .on(t.createdAt)
+      .where(sql`${t.deletedAt} is null`),
+  ],
+);
+
+export const reviews = pgTable(
+  'reviews',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    reviewTitle: text('review_title').notNull(),
+    review: text('review').notNull(),
+    status: integer('status').notNull(),
+    date: ts('date').notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('reviews_product_idx').on(t.productId, t.date), index('reviews_date_idx').on(t.date)],
+);
+
+export const cartItems = pgTable(
+  'cart_items',
+  {
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    quantity: integer('quantity').notNull(),
+    detail: text('detail'),
+    file: text('file'),
+    fileName: text('file_name'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.productId] })],
+);
+
+export const orders = pgTable(
+  'orders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => users.id),
+    txRef: text('tx_ref').notNull(),
+    amount: kobo('amount_kobo').notNull(),
+    currency: text('currency').notNull().default('NGN'),
+    status: text('status', { enum: ['pending', 'paid', 'failed', 'expired'] })
+      .notNull()
+      .default('pending'),
+    provider: text('provider').notNull(),
+    providerTransactionId: text('provider_transaction_id'),
+    title: text('title').notNull(),
+    /** The cart lines as they were at checkout, at catalogue prices. */
+    lines: jsonb('lines').notNull(),
+    createdAt: createdAt(),
+    paidAt: ts('paid_at'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('orders_tx_ref_uq').on(t.txRef),
+    index('orders_company_idx').on(t.companyId, t.createdAt),
+    index('orders_status_idx').on(t.status, t.createdAt),
+    /** At most one pending order per company: concurrent checkout starts share it. */
+    uniqueIndex('orders_one_pending_uq')
+      .on(t.companyId)
+      .where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+/** Transactions recorded by the offline sandbox provider (Flutterwave-shaped). */
+export const sandboxTransactions = pgTable('sandbox_transactions', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  txRef: text('tx_ref').notNull(),
+  amount: kobo('amount_kobo').notNull(),
+  currency: text('currency').notNull(),
+  status: text('status').notNull(),
+  paymentType: text('payment_type').notNull(),
+  customerEmail: text('customer_email'),
+  processorResponse: text('processor_response'),
+  createdAt: createdAt(),
+});
+
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    lineNo: integer('line_no').notNull(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => users.id),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id),
+    status: text('status', { enum: ['unassigned', 'pending', 'completed'] })
+      .notNull()
+      .default('unassigned'),
+    quantity: integer('quantity').notNull(),
+    amount: kobo('amount_kobo').notNull(),
+    detail: text('detail'),
+    companyDetail: text('company_detail'),
+    companyFile: text('company_file'),
+    companyFileName: text('company_file_name'),
+    lawyerRequestedDetail: text('lawyer_requested_detail'),
+    adminDetail: text('admin_detail'),
+    adminFile: text('admin_file'),
+    adminFileName: text('admin_file_name'),
+    assignedTo: uuid('assigned_to').references(() => users.id),
+    assignedAt: ts('assigned_at'),
+    completedAt: ts('completed_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('jobs_order_line_uq').on(t.orderId, t.lineNo),
+    index('jobs_status_created_idx').on(t.status, t.createdAt),
+    index('jobs_company_status_idx').on(t.companyId, t.status, t.createdAt),
+    index('jobs_assigned_status_idx').on(t.assignedTo, t.status, t.createdAt),
+  ],
+);
+
+export const jobApplications = pgTable(
+  'job_applications',
+  {
+    jobId: uuid('job_id')
+      .notNull()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+    lawyerId: uuid('lawyer_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.lawyerId] }), index('job_app_lawyer_idx').on(t.lawyerId)],
+);
+
+export const payoutDetails = pgTable('payout_details', {
+  lawyerId: uuid('lawyer_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  accountNumber: text('account_number').notNull(),
+  accountName: text('account_name').notNull(),
+  bank: text('bank').notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    action: text('action').notNull(),
+    targetType: text('target_type'),
+    targetId: text('target_id'),
+    details: jsonb('details'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_created_idx').on(t.createdAt)],
+);

@@ -1,0 +1,247 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  adminSignupInput,
+  companySignupInput,
+  confirmEmailInput,
+  confirmResetTokenAnswer,
+  confirmResetTokenInput,
+  emailOnlyInput,
+  lawyerSignupInput,
+  loginAnswer,
+  loginInput,
+  messages,
+  okMessage,
+  resetPasswordInput,
+  resetPasswordQuery,
+} from '@legalmarket/contracts';
+import type { Auth } from '../../platform/auth.js';
+import { unauthorized } from '../../platform/errors.js';
+import type { Limits } from '../../platform/rate-limit.js';
+import type { AccountsService } from './service.js';
+
+const tags = ['accounts'];
+const ok = (message: string) => ({ status: 'success' as const, message });
+
+export const accountsRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService; auth: Auth; limits: Limits }> = async (
+  app,
+  { accounts, auth, limits },
+) => {
+  app.post(
+    '/api/company/signup',
+    {
+      schema: {
+        tags,
+        summary: 'Company sign-up (both steps in one call)',
+        description:
+          'Creates an unconfirmed company account and e-mails a confirmation link. The answer is the same when the address is already registered; its owner is e-mailed instead, so sign-up reveals nothing about who has an account.',
+        body: companySignupInput,
+        response: { 201: okMessage },
+      },
+    },
+    async (request, reply) => {
+      await limits.perAddress('signup', request.ip);
+      await accounts.signupCompany(request.body);
+      return reply.status(201).send(ok(messages.accountCreated));
+    },
+  );
+
+  app.post(
+    '/api/lawyer/signup',
+    {
+      schema: {
+        tags,
+        summary: 'Lawyer sign-up',
+        description:
+          'New lawyers start unverified; an admin verifies them. Same enumeration-safe answer as company sign-up.',
+        body: lawyerSignupInput,
+        response: { 201: okMessage },
+      },
+    },
+    async (request, reply) => {
+      await limits.perAddress('signup', request.ip);
+      await accounts.signupLawyer(request.body);
+      return reply.status(201).send(ok(messages.accountCreated));
+    },
+  );
+
+  app.post(
+    '/api/admin/signup',
+    {
+      schema: {
+        tags,
+        summary: 'Admin sign-up with an invite code',
+        description:
+          "Needs `inviteCode` equal to the server's ADMIN_INVITE_CODE. Without a configured code admin sign-up is closed (403) and admins are created with `npm run create-admin`.",
+        body: adminSignupInput,
+        response: { 201: okMessage },
+      },
+    },
+    async (request, reply) => {
+      await limits.perAddress('signup', request.ip);
+      await accounts.signupAdmin(request.body);
+      return reply.status(201).send(ok(messages.accountCreated));
+    },
+  );
+
+  app.post(
+    '/api/confirm-email',
+    {
+      schema: {
+        tags,
+        summary: 'Confirm an e-mail address with the link token',
+        description: 'Links work once and expire after 48 hours; a used or expired link answers 400.',
+        body: confirmEmailInput,
+        response: { 200: okMessage },
+      },
+    },
+    async (request) => {
+      await limits.perAddress('confirm', request.ip);
+      await accounts.confirmEmail(request.body.token);
+      return ok(messages.emailConfirmed);
+    },
+  );
+
+  app.post(
+    '/api/resendconfirmemail',
+    {
+      schema: {
+        tags,
+        summary: 'Send a new confirmation link',
+        description: 'Same answer whether or not the address has an unconfirmed account.',
+        body: emailOnlyInput,
+        response: { 200: okMessage },
+      },
+    },
+    async (request) => {
+      await limits.perAddress('mail', request.ip);
+      await limits.perAccountAction('resend-confirm', request.body.officialEmail);
+      await accounts.resendConfirmation(request.body.officialEmail);
+      return ok(messages.confirmationEmailSent);
+    },
+  );
+
+  app.post(
+    '/api/login',
+    {
+      schema: {
+        tags,
+        summary: 'Log in',
+        description:
+          'Answers a bearer token (12 h) carrying officialEmail, phoneNumber, name and exp. Wrong e-mail and wrong password answer the same 401; an unconfirmed address answers 403 "Please confirm your email address to log in.". 10 failures per account per 15 minutes, then 429 with Retry-After.',
+        body: loginInput,
+        response: { 200: loginAnswer },
+      },
+    },
+    async (request) => {
+      const email = request.body.officialEmail;
+      await limits.perAddress('login', request.ip);
+      await limits.assertLoginAllowed(email);
+      const result = await accounts.login(email, request.body.password, request.ip);
+      if (!result.ok) {
+        await limits.loginFailed(email);
+        throw unauthorized(messages.invalidCredentials);
+      }
+      await limits.loginSucceeded(email);
+      return {
+        status: 'success' as const,
+        message: messages.welcomeBack,
+        token: result.token,
+        data: { user: result.user },
+      };
+    },
+  );
+
+  app.post(
+    '/api/logout',
+    {
+      schema: {
+        tags,
+        summary: 'Log out',
+        description: 'Revokes the session on the server: the token stops working at once.',
+        response: { 200: okMessage },
+      },
+      preHandler: auth.require(),
+    },
+    async (request) => {
+      await auth.revokeSession(request.user!.sessionId);
+      return ok(messages.loggedOut);
+    },
+  );
+
+  app.post(
+    '/api/forgot-password',
+    {
+      schema: {
+        tags,
+        summary: 'E-mail a six-digit password reset code',
+        description:
+          "The spec's answer carried userType; it is left out on purpose, and the answer is the same whether or not the address exists. Codes expire after 10 minutes, work once and die after 5 wrong tries.",
+        body: emailOnlyInput,
+        response: { 200: okMessage },
+      },
+    },
+    async (request) => {
+      await limits.perAddress('mail', request.ip);
+      await limits.perAccountAction('forgot-password', request.body.officialEmail);
+      await accounts.forgotPassword(request.body.officialEmail);
+      return ok(messages.passwordResetEmailSent);
+    },
+  );
+
+  app.post(
+    '/api/confirm-reset-token',
+    {
+      schema: {
+        tags,
+        summary: 'Check the reset code',
+        description:
+          "Takes the six digits as `token` and the account's `officialEmail` (codes are only unique per account). Answers a `resetToken` for the new-password step, valid 10 minutes, once.",
+        body: confirmResetTokenInput,
+        response: { 200: confirmResetTokenAnswer },
+      },
+    },
+    async (request) => {
+      await limits.perAddress('code', request.ip);
+      const resetToken = await accounts.confirmResetCode(request.body.officialEmail, request.body.token);
+      return { ...ok(messages.otpConfirmedReset), resetToken };
+    },
+  );
+
+  app.patch(
+    '/api/reset-password',
+    {
+      schema: {
+        tags,
+        summary: 'Set a new password',
+        description:
+          'Query userEmail and token (the resetToken); userType is accepted for compatibility and ignored. Logs out every session of the account.',
+        querystring: resetPasswordQuery,
+        body: resetPasswordInput,
+        response: { 200: okMessage },
+      },
+    },
+    async (request) => {
+      await limits.perAddress('code', request.ip);
+      await accounts.resetPassword(request.query.userEmail, request.query.token, request.body.password);
+      return ok(messages.passwordResetSuccessfully);
+    },
+  );
+
+  app.get(
+    '/api/userprofile',
+    {
+      schema: {
+        tags,
+        summary: "The signed-in user's own profile",
+        description: "Only the caller's own id is answered; any other id gets 403 with the spec's permission message.",
+        querystring: z.object({ _id: z.uuid(messages.noPermissionProfile) }),
+      },
+      preHandler: auth.require(),
+    },
+    async (request) => {
+      const profile = await accounts.getOwnProfile(request.user!.id, request.query._id);
+      return { status: 'success', data: { user: profile, [profile.userType]: profile } };
+    },
+  );
+};

@@ -1,0 +1,364 @@
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import {
+  LIMITS,
+  messages,
+  type adminSignupInput,
+  type companySignupInput,
+  type lawyerSignupInput,
+  type UserType,
+} from '@legalmarket/contracts';
+import type { z } from 'zod';
+import type { Db, Executor } from '../../db/client.js';
+import { oneTimeTokens, users } from '../../db/schema.js';
+import type { Auth } from '../../platform/auth.js';
+import type { Clock } from '../../platform/clock.js';
+import { AppError, badRequest, forbidden, unauthorized } from '../../platform/errors.js';
+import { enqueueMail } from '../../platform/mailer.js';
+import { hashPassword, verifyPassword } from '../../platform/passwords.js';
+import { randomCode, randomToken, safeEqual } from '../../platform/tokens.js';
+import { alreadyRegisteredMail, confirmEmailMail, passwordChangedMail, resetCodeMail } from './emails.js';
+
+type UserRow = typeof users.$inferSelect;
+type NewUser = typeof users.$inferInsert;
+
+export interface AccountsDeps {
+  db: Db;
+  auth: Auth;
+  clock: Clock;
+  hashToken: (t: string) => string;
+  publicUrl: string;
+  adminInviteCode?: string;
+  /** Called after a commit that wrote mail. */
+  mailWritten: () => void;
+  securityLog: (event: string, fields: Record<string, unknown>) => void;
+}
+
+const minutes = (n: number) => n * 60_000;
+
+/** The fields a signed-in user may read about itself (never the hash). */
+export function toProfile(u: UserRow) {
+  const base = {
+    _id: u.id,
+    userType: u.userType,
+    name: u.name,
+    officialEmail: u.officialEmail,
+    phoneNumber: u.phoneNumber,
+    profileImage: u.profileImage ? { url: u.profileImage } : null,
+    yourBio: u.yourBio,
+    alternativeEmailAddress: u.alternativeEmailAddress,
+    createdAt: u.createdAt.toISOString(),
+  };
+  if (u.userType === 'company')
+    return {
+      ...base,
+      companyName: u.companyName,
+      contactName: u.contactName,
+      officeAddress: u.officeAddress,
+      cac: u.cac,
+      industry: u.industry,
+      website: u.website,
+    };
+  if (u.userType === 'lawyer')
+    return {
+      ...base,
+      scn: u.scn,
+      cac: u.cac,
+      lawFirmName: u.lawFirmName,
+      lawFirmAddress: u.lawFirmAddress,
+      areasOfPractise: u.areasOfPractise,
+      yearOfCall: u.yearOfCall,
+      verified: u.verified,
+    };
+  return base;
+}
+export type Profile = ReturnType<typeof toProfile>;
+
+export function createAccountsService(deps: AccountsDeps) {
+  const { db, clock } = deps;
+  const link = (path: string) => `${deps.publicUrl}${path}`;
+
+  async function findByEmail(ex: Executor, email: string) {
+    const rows = await ex.select().from(users).where(eq(users.officialEmail, email)).limit(1);
+    return rows[0];
+  }
+
+  /** Kills earlier live tokens of that purpose and stores a new one; answers the clear token. */
+  async function newToken(tx: Executor, userId: string, purpose: string, token: string, ttlMs: number) {
+    await tx
+      .update(oneTimeTokens)
+      .set({ usedAt: clock.now() })
+      .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt)));
+    await tx.insert(oneTimeTokens).values({
+      userId,
+      purpose,
+      tokenHash: deps.hashToken(token),
+      expiresAt: new Date(clock.now().getTime() + ttlMs),
+    });
+    return token;
+  }
+
+  async function sendConfirmation(tx: Executor, user: { id: string; officialEmail: string; name: string }) {
+    const token = await newToken(tx, user.id, 'email_confirm', randomToken(), LIMITS.confirmLinkTtlHours * 3600_000);
+    await enqueueMail(
+      tx,
+      confirmEmailMail(
+        user.officialEmail,
+        user.name,
+        link(`/confirm-email?token=${token}`),
+        LIMITS.confirmLinkTtlHours,
+      ),
+    );
+  }
+
+  /**
+   * One sign-up path for the three roles. The answer is the same whether or not the address
+   * already has an account (the owner gets an e-mail instead), so sign-up cannot be used to
+   * find out who is a customer.
+   */
+  async function signup(values: Omit<NewUser, 'passwordHash'>, password: string) {
+    const passwordHash = await hashPassword(password);
+    await db.transaction(async (tx) => {
+      const inserted = await tx
+        .insert(users)
+        .values({ ...values, passwordHash })
+        .onConflictDoNothing({ target: users.officialEmail })
+        .returning();
+      const user = inserted[0];
+      if (user) await sendConfirmation(tx, user);
+      else await enqueueMail(tx, alreadyRegisteredMail(values.officialEmail, link('/login'), link('/password-reset')));
+    });
+    deps.mailWritten();
+    deps.securityLog('signup', { userType: values.userType });
+  }
+
+  return {
+    toProfile,
+
+    signupCompany: (i: z.output<typeof companySignupInput>) =>
+      signup(
+        {
+          userType: 'company',
+          name: i.companyName,
+          companyName: i.companyName,
+          contactName: i.contactName,
+          phoneNumber: i.phoneNumber,
+          officialEmail: i.officialEmail,
+          officeAddress: i.officeAddress,
+          cac: i.cac || null,
+          industry: i.industry,
+        },
+        i.password,
+      ),
+
+    signupLawyer: (i: z.output<typeof lawyerSignupInput>) =>
+      signup(
+        {
+          userType: 'lawyer',
+          name: i.name,
+          officialEmail: i.officialEmail,
+          phoneNumber: i.phoneNumber,
+          areasOfPractise: i.areasOfPractise,
+          scn: i.scn,
+          cac: i.cac || null,
+          lawFirmName: i.lawFirmName || null,
+          lawFirmAddress: i.lawFirmAddress || null,
+          verified: false,
+        },
+        i.password,
+      ),
+
+    async signupAdmin(i: z.output<typeof adminSignupInput>) {
+      if (!deps.adminInviteCode) throw forbidden(messages.adminSignupClosed);
+      if (!safeEqual(i.inviteCode, deps.adminInviteCode)) {
+        deps.securityLog('admin_signup_refused', { reason: 'bad invite code' });
+        throw forbidden(messages.adminInviteInvalid);
+      }
+      await signup(
+        { userType: 'admin', name: i.name, officialEmail: i.officialEmail, phoneNumber: i.phoneNumber },
+        i.password,
+      );
+    },
+
+    /** Creates a confirmed admin directly (command line). */
+    async createAdmin(i: { officialEmail: string; name: string; phoneNumber: string; password: string }) {
+      const passwordHash = await hashPassword(i.password);
+      const rows = await db
+        .insert(users)
+        .values({
+          userType: 'admin',
+          officialEmail: i.officialEmail,
+          name: i.name,
+          phoneNumber: i.phoneNumber,
+          passwordHash,
+          emailConfirmedAt: clock.now(),
+        })
+        .onConflictDoNothing({ target: users.officialEmail })
+        .returning();
+      if (!rows[0]) throw new AppError(409, `An account with ${i.officialEmail} already exists`);
+      return rows[0];
+    },
+
+    async login(email: string, password: string, ip: string) {
+      const user = await findByEmail(db, email);
+      const ok = await verifyPassword(user?.passwordHash, password);
+      if (!user || !ok) {
+        deps.securityLog('login_failure', { email, ip });
+        return { ok: false as const };
+      }
+      if (!user.emailConfirmedAt) {
+        deps.securityLog('login_unconfirmed', { actor: user.id, ip });
+        throw forbidden(messages.unconfirmedEmail);
+      }
+      const { token } = await deps.auth.issue(user);
+      deps.securityLog('login_success', { actor: user.id, ip });
+      return { ok: true as const, token, user: { _id: user.id, userType: user.userType as UserType } };
+    },
+
+    async confirmEmail(token: string) {
+      const now = clock.now();
+      const confirmed = await db.transaction(async (tx) => {
+        const rows = await tx
+          .update(oneTimeTokens)
+          .set({ usedAt: now })
+          .where(
+            and(
+              eq(oneTimeTokens.tokenHash, deps.hashToken(token)),
+              eq(oneTimeTokens.purpose, 'email_confirm'),
+              isNull(oneTimeTokens.usedAt),
+              gt(oneTimeTokens.expiresAt, now),
+            ),
+          )
+          .returning({ userId: oneTimeTokens.userId });
+        if (!rows[0]) return false;
+        await tx
+          .update(users)
+          .set({ emailConfirmedAt: now, updatedAt: now })
+          .where(and(eq(users.id, rows[0].userId), isNull(users.emailConfirmedAt)));
+        return true;
+      });
+      if (!confirmed) throw badRequest(messages.linkInvalid);
+    },
+
+    async resendConfirmation(email: string) {
+      const user = await findByEmail(db, email);
+      if (user && !user.emailConfirmedAt) {
+        await db.transaction((tx) => sendConfirmation(tx, user));
+        deps.mailWritten();
+      }
+    },
+
+    async forgotPassword(email: string) {
+      const user = await findByEmail(db, email);
+      if (!user) return;
+      const code = randomCode();
+      await db.transaction(async (tx) => {
+        await newToken(tx, user.id, 'password_reset', code, minutes(LIMITS.codeTtlMinutes));
+        await enqueueMail(tx, resetCodeMail(user.officialEmail, code, LIMITS.codeTtlMinutes));
+      });
+      deps.mailWritten();
+      deps.securityLog('password_reset_requested', { actor: user.id });
+    },
+
+    /**
+     * Checks a six-digit code. Each try is counted atomically before the comparison, so however
+     * many guesses arrive at once, at most `codeMaxAttempts` are ever compared before the code dies.
+     */
+    async checkCode(userId: string | undefined, purpose: string, code: string): Promise<boolean> {
+      if (!userId) return false;
+      const now = clock.now();
+      const live = await db
+        .select({ id: oneTimeTokens.id })
+        .from(oneTimeTokens)
+        .where(
+          and(
+            eq(oneTimeTokens.userId, userId),
+            eq(oneTimeTokens.purpose, purpose),
+            isNull(oneTimeTokens.usedAt),
+            gt(oneTimeTokens.expiresAt, now),
+          ),
+        )
+        .orderBy(desc(oneTimeTokens.createdAt))
+        .limit(1);
+      if (!live[0]) return false;
+      const claimed = await db
+        .update(oneTimeTokens)
+        .set({ attempts: sql`${oneTimeTokens.attempts} + 1` })
+        .where(
+          and(
+            eq(oneTimeTokens.id, live[0].id),
+            isNull(oneTimeTokens.usedAt),
+            sql`${oneTimeTokens.attempts} < ${LIMITS.codeMaxAttempts}`,
+          ),
+        )
+        .returning({ attempts: oneTimeTokens.attempts, tokenHash: oneTimeTokens.tokenHash });
+      const row = claimed[0];
+      if (!row) return false;
+      if (safeEqual(row.tokenHash, deps.hashToken(code))) {
+        const used = await db
+          .update(oneTimeTokens)
+          .set({ usedAt: now })
+          .where(and(eq(oneTimeTokens.id, live[0].id), isNull(oneTimeTokens.usedAt)))
+          .returning({ id: oneTimeTokens.id });
+        return used.length === 1;
+      }
+      if (row.attempts >= LIMITS.codeMaxAttempts)
+        await db.update(oneTimeTokens).set({ usedAt: now }).where(eq(oneTimeTokens.id, live[0].id));
+      return false;
+    },
+
+    async confirmResetCode(email: string, code: string) {
+      const user = await findByEmail(db, email);
+      const ok = await this.checkCode(user?.id, 'password_reset', code);
+      if (!ok || !user) {
+        deps.securityLog('password_reset_code_refused', { actor: user?.id ?? null });
+        throw badRequest(messages.codeInvalid);
+      }
+      const resetToken = await db.transaction((tx) =>
+        newToken(tx, user.id, 'password_reset_grant', randomToken(), minutes(LIMITS.codeTtlMinutes)),
+      );
+      return resetToken;
+    },
+
+    async resetPassword(email: string, token: string, password: string) {
+      const user = await findByEmail(db, email);
+      const passwordHash = await hashPassword(password);
+      const now = clock.now();
+      const done = await db.transaction(async (tx) => {
+        if (!user) return false;
+        const grant = await tx
+          .update(oneTimeTokens)
+          .set({ usedAt: now })
+          .where(
+            and(
+              eq(oneTimeTokens.userId, user.id),
+              eq(oneTimeTokens.tokenHash, deps.hashToken(token)),
+              eq(oneTimeTokens.purpose, 'password_reset_grant'),
+              isNull(oneTimeTokens.usedAt),
+              gt(oneTimeTokens.expiresAt, now),
+            ),
+          )
+          .returning({ id: oneTimeTokens.id });
+        if (!grant[0]) return false;
+        // Whoever resets the password by e-mail has proven the address too.
+        await tx
+          .update(users)
+          .set({ passwordHash, updatedAt: now, emailConfirmedAt: user.emailConfirmedAt ?? now })
+          .where(eq(users.id, user.id));
+        await deps.auth.revokeAllSessions(tx, user.id);
+        await enqueueMail(tx, passwordChangedMail(user.officialEmail));
+        return true;
+      });
+      if (!done) throw badRequest(messages.linkInvalid);
+      deps.mailWritten();
+      deps.securityLog('password_reset', { actor: user!.id });
+    },
+
+    async getOwnProfile(userId: string, requestedId: string) {
+      if (userId !== requestedId) throw forbidden(messages.noPermissionProfile);
+      const rows = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+      if (!rows[0]) throw unauthorized();
+      return toProfile(rows[0]);
+    },
+  };
+}
+export type AccountsService = ReturnType<typeof createAccountsService>;

@@ -1,0 +1,134 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { desc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import { emailOutbox } from '../../db/schema.js';
+import type { Auth } from '../../platform/auth.js';
+import { badRequest, notFound } from '../../platform/errors.js';
+import type { Storage } from '../../platform/storage.js';
+
+const esc = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** Health, public settings for the web app, the development mailbox and the remuneration order PDF. */
+export const platformRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db; storage: Storage; auth: Auth }> = async (
+  app,
+  { config, db, storage, auth },
+) => {
+  app.get('/api/health', { schema: { tags: ['platform'], summary: 'Liveness and database check' } }, async () => {
+    await db.select({ id: emailOutbox.id }).from(emailOutbox).limit(1);
+    return { status: 'success', message: 'ok' };
+  });
+
+  app.get(
+    '/api/public-config',
+    { schema: { tags: ['platform'], summary: 'Settings the web app needs (support line, payment provider)' } },
+    async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=300');
+      return {
+        supportPhone: config.SUPPORT_PHONE,
+        supportEmail: config.SUPPORT_EMAIL,
+        paymentProvider: config.PAYMENT_PROVIDER,
+      };
+    },
+  );
+
+  const ORDER_PATH = '/api/remuneration-order';
+  app.get(
+    ORDER_PATH,
+    {
+      schema: {
+        tags: ['platform'],
+        summary: 'The Legal Practitioners Remuneration Order 2023 (PDF)',
+        description: 'Served from storage at REMUNERATION_ORDER_KEY; 404 until an admin uploads it.',
+      },
+    },
+    async (_request, reply) => {
+      const file = await storage.get(config.REMUNERATION_ORDER_KEY);
+      if (!file) throw notFound('The Remuneration Order has not been uploaded yet.');
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-length', file.size)
+        .header('content-disposition', 'inline; filename="legal-practitioners-remuneration-order-2023.pdf"')
+        .header('content-security-policy', "default-src 'none'; frame-ancestors 'self'")
+        .header('x-frame-options', 'SAMEORIGIN')
+        .header('cache-control', 'public, max-age=3600')
+        .send(file.stream);
+    },
+  );
+
+  app.register(async (scoped) => {
+    scoped.addContentTypeParser(
+      'application/pdf',
+      { parseAs: 'buffer', bodyLimit: 20 * 1024 * 1024 },
+      (_r, body, done) => done(null, body),
+    );
+    scoped.put(
+      ORDER_PATH,
+      {
+        schema: {
+          tags: ['platform'],
+          summary: 'Upload the Remuneration Order PDF (admin)',
+          description: 'Body is the PDF itself with Content-Type application/pdf.',
+        },
+        preHandler: auth.require('admin'),
+      },
+      async (request) => {
+        const body = request.body as Buffer;
+        if (!Buffer.isBuffer(body) || body.subarray(0, 5).toString('latin1') !== '%PDF-')
+          throw badRequest('The file must be a PDF');
+        await storage.put(config.REMUNERATION_ORDER_KEY, body);
+        return { status: 'success', message: 'Remuneration Order uploaded' };
+      },
+    );
+  });
+
+  if (config.NODE_ENV !== 'production') {
+    app.get(
+      '/dev/mailbox',
+      {
+        schema: {
+          tags: ['platform'],
+          summary: 'Development mailbox (never in production)',
+          description:
+            'Mail kept in the outbox, newest first. JSON with ?format=json or Accept: application/json; `to` narrows to one address.',
+          querystring: z.object({ to: z.string().max(254).optional(), format: z.enum(['json', 'html']).optional() }),
+        },
+      },
+      async (request, reply) => {
+        const rows = await db
+          .select()
+          .from(emailOutbox)
+          .where(request.query.to ? eq(emailOutbox.to, request.query.to.toLowerCase()) : undefined)
+          .orderBy(desc(emailOutbox.id))
+          .limit(100);
+        const mails = rows.map((r) => ({
+          id: r.id,
+          to: r.to,
+          subject: r.subject,
+          text: r.text,
+          sentAt: r.sentAt,
+          createdAt: r.createdAt,
+        }));
+        const wantsJson =
+          request.query.format === 'json' ||
+          (request.query.format !== 'html' && (request.headers.accept ?? '').includes('application/json'));
+        if (wantsJson) return { status: 'success', data: { mails } };
+        const items = mails
+          .map(
+            (m) =>
+              `<article><h2>${esc(m.subject)}</h2><p><b>To:</b> ${esc(m.to)} · ${m.createdAt.toISOString()}</p><pre>${esc(
+                m.text,
+              ).replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>')}</pre></article>`,
+          )
+          .join('<hr>');
+        return reply
+          .type('text/html; charset=utf-8')
+          .send(
+            `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Mailbox · LegalMarket</title></head><body style="font-family:system-ui;max-width:760px;margin:auto;padding:16px"><h1>Development mailbox</h1><p>Mail stays here because SMTP_URL is not set.</p>${items || '<p>No mail yet.</p>'}</body></html>`,
+          );
+      },
+    );
+  }
+};

@@ -1,0 +1,52 @@
+import { ConfigError, loadConfig } from './config.js';
+import { buildApp } from './app.js';
+import { openRuntime } from './runtime.js';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const rt = await openRuntime(config);
+  const app = await buildApp({
+    config,
+    db: rt.database.db,
+    clock: rt.clock,
+    storage: rt.storage,
+    rateLimits: rt.rateLimits,
+    mail: rt.mail,
+    secret: rt.secret,
+    logger: rt.logger,
+  });
+  rt.mail.start();
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const where = config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${config.DATA_DIR}`;
+  rt.logger.info(
+    `LegalMarket is running at ${config.PUBLIC_URL} (database: ${where}, mail: ${rt.mail.enabled ? 'SMTP' : 'outbox at /dev/mailbox'})`,
+  );
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    rt.logger.info(`${signal} received, shutting down`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await app.close();
+    await rt.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((err) => {
+  console.error(`LegalMarket failed to start: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

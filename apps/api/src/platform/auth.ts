@@ -1,0 +1,122 @@
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import { SignJWT, jwtVerify } from 'jose';
+import type { UserType } from '@legalmarket/contracts';
+import type { Db, Executor } from '../db/client.js';
+import { sessions, users } from '../db/schema.js';
+import type { Clock } from './clock.js';
+import { forbidden, unauthorized } from './errors.js';
+
+export interface AuthUser {
+  id: string;
+  userType: UserType;
+  officialEmail: string;
+  name: string;
+  phoneNumber: string;
+  verified: boolean;
+  sessionId: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: AuthUser | null;
+  }
+}
+
+export interface Auth {
+  /** Starts a session and signs its token. */
+  issue(user: { id: string; userType: UserType; officialEmail: string; name: string; phoneNumber: string }): Promise<{
+    token: string;
+    sessionId: string;
+  }>;
+  /** Resolves a bearer token to the user, or null when missing, forged, expired or revoked. */
+  resolve(authorization: string | undefined): Promise<AuthUser | null>;
+  revokeSession(sessionId: string): Promise<void>;
+  revokeAllSessions(tx: Executor, userId: string): Promise<void>;
+  /** preHandler: any signed-in user (of the given roles when listed). */
+  require(...roles: UserType[]): preHandlerAsyncHookHandler;
+  /** preHandler: reads the user when a token is sent, lets guests through. */
+  optional: preHandlerAsyncHookHandler;
+}
+
+export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHours: number }): Auth {
+  const key = new TextEncoder().encode(deps.secret);
+
+  async function resolve(authorization: string | undefined): Promise<AuthUser | null> {
+    if (!authorization?.startsWith('Bearer ')) return null;
+    const token = authorization.slice(7).trim();
+    let claims: { sub?: string; sid?: unknown };
+    try {
+      const res = await jwtVerify(token, key, {
+        algorithms: ['HS256'],
+        currentDate: deps.clock.now(),
+        requiredClaims: ['exp', 'sub'],
+      });
+      claims = res.payload;
+    } catch {
+      return null;
+    }
+    if (typeof claims.sid !== 'string' || !claims.sub || !/^[0-9a-f-]{36}$/i.test(claims.sid)) return null;
+    const rows = await deps.db
+      .select({
+        id: users.id,
+        userType: users.userType,
+        officialEmail: users.officialEmail,
+        name: users.name,
+        phoneNumber: users.phoneNumber,
+        verified: users.verified,
+      })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(and(eq(sessions.id, claims.sid), isNull(sessions.revokedAt), gt(sessions.expiresAt, deps.clock.now())))
+      .limit(1);
+    const row = rows[0];
+    if (!row || row.id !== claims.sub) return null;
+    return { ...row, sessionId: claims.sid };
+  }
+
+  const attach = async (request: FastifyRequest) => {
+    request.user = await resolve(request.headers.authorization);
+  };
+
+  return {
+    async issue(user) {
+      const now = deps.clock.now();
+      const expiresAt = new Date(now.getTime() + deps.ttlHours * 3600_000);
+      const [session] = await deps.db.insert(sessions).values({ userId: user.id, expiresAt }).returning();
+      const token = await new SignJWT({
+        sid: session.id,
+        userType: user.userType,
+        officialEmail: user.officialEmail,
+        phoneNumber: user.phoneNumber,
+        name: user.name,
+      })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(user.id)
+        .setIssuedAt(Math.floor(now.getTime() / 1000))
+        .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+        .sign(key);
+      return { token, sessionId: session.id };
+    },
+    resolve,
+    async revokeSession(sessionId) {
+      await deps.db.update(sessions).set({ revokedAt: deps.clock.now() }).where(eq(sessions.id, sessionId));
+    },
+    async revokeAllSessions(tx, userId) {
+      await tx
+        .update(sessions)
+        .set({ revokedAt: deps.clock.now() })
+        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+    },
+    require:
+      (...roles) =>
+      async (request: FastifyRequest, _reply: FastifyReply) => {
+        await attach(request);
+        if (!request.user) throw unauthorized();
+        if (roles.length && !roles.includes(request.user.userType)) throw forbidden();
+      },
+    optional: async (request) => {
+      await attach(request);
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { messages } from '@legalmarket/contracts';
+
+/** A failure the client can act on: answered as `{ status: "fail", message }` with `statusCode`. */
+export class AppError extends Error {
+  constructor(
+    public statusCode: number,
+    message: string,
+    public headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (m: string) => new AppError(400, m);
+export const unauthorized = (m: string = messages.notSignedIn) => new AppError(401, m);
+export const forbidden = (m: string = messages.forbidden) => new AppError(403, m);
+export const notFound = (m: string = messages.notFound) => new AppError(404, m);
+export const conflict = (m: string) => new AppError(409, m);
+export const tooMany = (retryAfterSeconds: number, m: string = messages.tooManyAttempts) =>
+  new AppError(429, m, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+
+interface Issue {
+  path: string;
+  message: string;
+}
+
+/** Keeps a message that already names its field (the spec's texts do); otherwise prefixes the field. */
+function describe(issue: { instancePath?: string; message?: string }, where: string): Issue {
+  const path = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+  const message = issue.message ?? 'is invalid';
+  const field = path
+    .split('.')
+    .filter((p) => !/^\d+$/.test(p))
+    .pop();
+  const named = !field || message.toLowerCase().includes(field.toLowerCase()) || /^Please /.test(message);
+  return { path: path || where, message: named ? message : `${field}: ${message}` };
+}
+
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const where = err.validationContext ?? 'body';
+      const issues = err.validation.map((i) => describe(i, where));
+      return reply.status(400).send({ status: 'fail', message: issues[0]?.message ?? 'Invalid input', issues });
+    }
+    if (err instanceof AppError) {
+      return reply.status(err.statusCode).headers(err.headers).send({ status: 'fail', message: err.message });
+    }
+    const code = err.statusCode ?? 500;
+    if (code >= 400 && code < 500) {
+      // Fastify's own client errors (bad JSON, body too large, unsupported media type...).
+      const message =
+        err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || code === 413
+          ? 'The request is too large'
+          : err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || code === 415
+            ? 'Unsupported content type'
+            : err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+              ? 'The request body is empty'
+              : code === 400
+                ? `Invalid request: ${err.message.replace(/\s+at .*/s, '').slice(0, 200)}`
+                : err.message;
+      return reply.status(code).send({ status: 'fail', message });
+    }
+    request.log.error({ err, reqId: request.id }, 'unhandled error');
+    return reply
+      .status(500)
+      .send({ status: 'error', message: `Something went wrong on our side (reference ${request.id}).` });
+  });
+}

@@ -1,0 +1,125 @@
+import { Redis } from 'ioredis';
+import type { Clock } from './clock.js';
+import { tooMany } from './errors.js';
+
+export interface Hit {
+  count: number;
+  /** Seconds until the window that holds this count ends. */
+  retryAfter: number;
+}
+
+/**
+ * Fixed-window counters. `hit` adds one and answers the new count; `peek` reads without adding.
+ * Kept in Redis when REDIS_URL is set so every instance shares them, in memory otherwise.
+ */
+export interface RateLimitStore {
+  hit(key: string, windowMs: number): Promise<Hit>;
+  peek(key: string): Promise<Hit>;
+  reset(key: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function memoryStore(clock: Clock): RateLimitStore {
+  const map = new Map<string, { count: number; resetAt: number }>();
+  const live = (key: string) => {
+    const e = map.get(key);
+    if (e && e.resetAt <= clock.now().getTime()) {
+      map.delete(key);
+      return undefined;
+    }
+    return e;
+  };
+  const answer = (e: { count: number; resetAt: number } | undefined): Hit =>
+    e ? { count: e.count, retryAfter: (e.resetAt - clock.now().getTime()) / 1000 } : { count: 0, retryAfter: 0 };
+  // Drop expired entries now and then so memory stays bounded.
+  const sweep = setInterval(() => {
+    for (const k of map.keys()) live(k);
+  }, 60_000);
+  sweep.unref();
+  return {
+    async hit(key, windowMs) {
+      let e = live(key);
+      if (!e) {
+        e = { count: 0, resetAt: clock.now().getTime() + windowMs };
+        map.set(key, e);
+      }
+      e.count += 1;
+      return answer(e);
+    },
+    async peek(key) {
+      return answer(live(key));
+    },
+    async reset(key) {
+      map.delete(key);
+    },
+    async close() {
+      clearInterval(sweep);
+    },
+  };
+}
+
+export function redisStore(url: string, prefix = 'lm:rl:'): RateLimitStore {
+  const redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+  redis.on('error', () => undefined);
+  return {
+    async hit(key, windowMs) {
+      const k = prefix + key;
+      const res = await redis.multi().incr(k).pexpire(k, windowMs, 'NX').pttl(k).exec();
+      const count = Number(res?.[0]?.[1] ?? 0);
+      const ttl = Number(res?.[2]?.[1] ?? windowMs);
+      return { count, retryAfter: Math.max(ttl, 0) / 1000 };
+    },
+    async peek(key) {
+      const k = prefix + key;
+      const [count, ttl] = await Promise.all([redis.get(k), redis.pttl(k)]);
+      return { count: Number(count ?? 0), retryAfter: Math.max(ttl, 0) / 1000 };
+    },
+    async reset(key) {
+      await redis.del(prefix + key);
+    },
+    async close() {
+      redis.disconnect();
+    },
+  };
+}
+
+export interface LimitRules {
+  loginMaxFailures: number;
+  loginWindowMs: number;
+  ipMax: number;
+  ipWindowMs: number;
+  emailActionMax: number;
+  emailActionWindowMs: number;
+}
+
+/** The abuse limits of the account routes, in one place. Throws a 429 with Retry-After when over. */
+export function createLimits(store: RateLimitStore, rules: LimitRules, onLimited: (key: string) => void = () => {}) {
+  const over = (key: string, h: Hit) => {
+    onLimited(key);
+    return tooMany(h.retryAfter);
+  };
+  return {
+    rules,
+    /** Every sensitive request from one address counts; generous, as offices and carriers share addresses. */
+    async perAddress(bucket: string, ip: string) {
+      const key = `ip:${bucket}:${ip}`;
+      const h = await store.hit(key, rules.ipWindowMs);
+      if (h.count > rules.ipMax) throw over(key, h);
+    },
+    /** Login: refused once an account has `loginMaxFailures` failures in the window. */
+    async assertLoginAllowed(email: string) {
+      const key = `login:${email}`;
+      const h = await store.peek(key);
+      if (h.count >= rules.loginMaxFailures) throw over(key, h);
+    },
+    loginFailed: (email: string) => store.hit(`login:${email}`, rules.loginWindowMs),
+    loginSucceeded: (email: string) => store.reset(`login:${email}`),
+    /** E-mail sending actions (reset codes, confirmation links) per address and purpose. */
+    async perAccountAction(action: string, email: string) {
+      const key = `act:${action}:${email}`;
+      const h = await store.hit(key, rules.emailActionWindowMs);
+      if (h.count > rules.emailActionMax) throw over(key, h);
+    },
+  };
+}
+export type Limits = ReturnType<typeof createLimits>;

@@ -1,0 +1,63 @@
+import { createReadStream } from 'node:fs';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+
+/** Where uploaded files live. Local disk by default; another store only has to implement this. */
+export interface Storage {
+  put(key: string, data: Buffer): Promise<void>;
+  get(key: string): Promise<{ stream: Readable; size: number } | null>;
+  remove(key: string): Promise<void>;
+}
+
+const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/;
+export const isSafeKey = (key: string) => SAFE_KEY.test(key) && !key.includes('..');
+
+export function localStorage(root: string): Storage {
+  const file = (key: string) => {
+    if (!isSafeKey(key)) throw new Error('unsafe storage key');
+    return path.join(root, key);
+  };
+  return {
+    async put(key, data) {
+      await mkdir(root, { recursive: true });
+      const target = file(key);
+      const tmp = `${target}.${process.pid}.tmp`;
+      await writeFile(tmp, data);
+      await rename(tmp, target); // a reader never sees half a file
+    },
+    async get(key) {
+      if (!isSafeKey(key)) return null;
+      try {
+        const s = await stat(file(key));
+        if (!s.isFile()) return null;
+        return { stream: createReadStream(file(key)), size: s.size };
+      } catch {
+        return null;
+      }
+    },
+    async remove(key) {
+      if (isSafeKey(key)) await rm(file(key), { force: true });
+    },
+  };
+}
+
+/** In memory, for tests that run without a data directory. */
+export function memoryStorage(): Storage {
+  const files = new Map<string, Buffer>();
+  return {
+    async put(key, data) {
+      if (!isSafeKey(key)) throw new Error('unsafe storage key');
+      files.set(key, Buffer.from(data));
+    },
+    async get(key) {
+      const b = files.get(key);
+      if (!b) return null;
+      const { Readable } = await import('node:stream');
+      return { stream: Readable.from([b]), size: b.length };
+    },
+    async remove(key) {
+      files.delete(key);
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pino from 'pino';
+import type { Config } from './config.js';
+import { migrate, openDatabase, type Database } from './db/client.js';
+import { systemClock, type Clock } from './platform/clock.js';
+import { createMailWorker, type MailWorker } from './platform/mailer.js';
+import { memoryStore, redisStore, type RateLimitStore } from './platform/rate-limit.js';
+import { localStorage, memoryStorage, type Storage } from './platform/storage.js';
+
+export interface Runtime {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  storage: Storage;
+  rateLimits: RateLimitStore;
+  mail: MailWorker;
+  secret: string;
+  logger: pino.Logger;
+  close(): Promise<void>;
+}
+
+const inMemory = (c: Config) => c.DATA_DIR.startsWith('memory://');
+
+/** The signing secret: JWT_SECRET, or one kept in DATA_DIR so sessions survive a restart on one machine. */
+async function loadSecret(config: Config): Promise<string> {
+  if (config.JWT_SECRET) return config.JWT_SECRET;
+  if (inMemory(config)) return randomBytes(32).toString('base64url');
+  const file = path.join(config.DATA_DIR, '.secret');
+  try {
+    return (await readFile(file, 'utf8')).trim();
+  } catch {
+    const secret = randomBytes(32).toString('base64url');
+    await writeFile(file, secret, { mode: 0o600, flag: 'wx' }).catch(() => undefined);
+    return (await readFile(file, 'utf8')).trim();
+  }
+}
+
+/** Opens everything the app needs from the configuration: database (migrated), storage, limits, mail. */
+export async function openRuntime(config: Config, opts: { clock?: Clock; schemaName?: string } = {}): Promise<Runtime> {
+  const logger = pino({
+    level: config.LOG_LEVEL,
+    redact: ['req.headers.authorization', 'password', 'token', '*.password', '*.token'],
+  });
+  if (!inMemory(config)) await mkdir(config.DATA_DIR, { recursive: true });
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: inMemory(config) ? 'memory://' : path.join(config.DATA_DIR, 'db'),
+    schemaName: opts.schemaName,
+    poolSize: config.DATABASE_POOL_SIZE,
+  });
+  await migrate(database.db);
+  const clock = opts.clock ?? systemClock;
+  const storage = inMemory(config) ? memoryStorage() : localStorage(path.join(config.DATA_DIR, 'uploads'));
+  const rateLimits = config.REDIS_URL ? redisStore(config.REDIS_URL) : memoryStore(clock);
+  const mail = createMailWorker({
+    db: database.db,
+    smtpUrl: config.SMTP_URL,
+    from: config.MAIL_FROM,
+    clock,
+    log: logger,
+    pollMs: config.MAIL_POLL_MS,
+  });
+  const secret = await loadSecret(config);
+  return {
+    config,
+    database,
+    clock,
+    storage,
+    rateLimits,
+    mail,
+    secret,
+    logger,
+    async close() {
+      await mail.stop();
+      await rateLimits.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+
+export const PASSWORD = 'Str0ng!Pass';
+export const uniqueEmail = (prefix: string) => `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.ng`;
+
+interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Reads the development mailbox (the outbox) until a mail to `to` matching `subject` arrives. */
+export async function waitForMail(request: APIRequestContext, to: string, subject: RegExp): Promise<Mail> {
+  let found: Mail | undefined;
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get(`/dev/mailbox?format=json&to=${encodeURIComponent(to)}`);
+        const body = (await res.json()) as { data: { mails: Mail[] } };
+        found = body.data.mails.find((m) => subject.test(m.subject));
+        return Boolean(found);
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(true);
+  return found!;
+}
+
+export const linkIn = (text: string) => /(https?:\/\/\S+)/.exec(text)![1];
+export const codeIn = (text: string) => /\b(\d{6})\b/.exec(text)![1];
+
+/** Creates and confirms an account through the API (faster than clicking through sign-up). */
+export async function createAccount(request: APIRequestContext, type: 'company' | 'lawyer', email = uniqueEmail(type)) {
+  const body =
+    type === 'company'
+      ? {
+          companyName: 'Ada Ventures Ltd',
+          contactName: 'Ada Obi',
+          phoneNumber: '08012345678',
+          officialEmail: email,
+          officeAddress: '12 Marina, Lagos',
+          industry: 'Fintech',
+          password: PASSWORD,
+          passwordConfirm: PASSWORD,
+        }
+      : {
+          name: 'Chidi Okeke',
+          officialEmail: email,
+          phoneNumber: '08087654321',
+          areasOfPractise: ['Technology'],
+          scn: 'SCN001234',
+          password: PASSWORD,
+          passwordConfirm: PASSWORD,
+        };
+  const res = await request.post(`/api/${type}/signup`, { data: body });
+  expect(res.status()).toBe(201);
+  const mail = await waitForMail(request, email, /Confirm/);
+  const token = /token=([\w-]+)/.exec(mail.text)![1];
+  expect((await request.post('/api/confirm-email', { data: { token } })).status()).toBe(200);
+  return email;
+}
+
+/** Logs in through the API and stores the session the way the login page does. */
+export async function loginAs(page: Page, email: string, password = PASSWORD) {
+  const res = await page.request.post('/api/login', { data: { officialEmail: email, password } });
+  expect(res.status()).toBe(200);
+  const body = (await res.json()) as { token: string; data: { user: { _id: string; userType: string } } };
+  await page.goto('/about-us');
+  await page.evaluate((b) => {
+    localStorage.setItem('userToken', b.token);
+    localStorage.setItem('userType', b.data.user.userType);
+    localStorage.setItem('userId', b.data.user._id);
+  }, body);
+  return body;
+}

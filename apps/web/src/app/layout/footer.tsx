@@ -1,0 +1,71 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Modal } from '@/components/modal';
+import { PrivacyPolicy, TermsOfUse } from '@/features/legal/terms';
+import { paths } from '../paths';
+import { ContactPopup } from './contact-popup';
+
+export function Footer() {
+  const [open, setOpen] = useState<'terms' | 'privacy' | 'contact' | null>(null);
+  const link = 'min-h-11 inline-flex items-center hover:underline';
+  return (
+    <footer className="mt-16 bg-brand text-white">
+      <div className="mx-auto grid max-w-6xl gap-6 px-4 py-10 sm:grid-cols-3">
+        <div>
+          <p className="text-lg font-bold">LegalMarket</p>
+          <p className="mt-2 text-sm text-white/80">
+            Affordable, fixed-price legal services for Nigerian startups and small businesses.
+          </p>
+        </div>
+        <nav aria-label="Footer" className="flex flex-col text-sm">
+          <Link className={link} to={paths.about()}>
+            About
+          </Link>
+          <button type="button" className={`${link} text-left`} onClick={() => setOpen('contact')}>
+            Contact
+          </button>
+          <button type="button" className={`${link} text-left`} onClick={() => setOpen('terms')}>
+            Terms of use
+          </button>
+          <button type="button" className={`${link} text-left`} onClick={() => setOpen('privacy')}>
+            Privacy policy
+          </button>
+          <Link className={link} to={paths.remunerationOrder()}>
+            Legal Practitioners Remuneration Order 2023
+          </Link>
+        </nav>
+        <div className="flex items-start gap-2" aria-label="Social links">
+          {[
+            { short: 'X', label: 'LegalMarket on X (Twitter)', href: 'https://x.com/' },
+            { short: 'in', label: 'LegalMarket on LinkedIn', href: 'https://www.linkedin.com/' },
+            { short: 'IG', label: 'LegalMarket on Instagram', href: 'https://www.instagram.com/' },
+            { short: 'f', label: 'LegalMarket on Facebook', href: 'https://www.facebook.com/' },
+          ].map(({ short, label, href }) => (
+            <a
+              key={label}
+              href={href}
+              aria-label={label}
+              target="_blank"
+              rel="noopener noreferrer"
+              className="flex size-11 items-center justify-center rounded-full border border-white/30 hover:bg-white/10"
+            >
+              <span aria-hidden className="text-sm font-bold">
+                {short}
+              </span>
+            </a>
+          ))}
+        </div>
+      </div>
+      <p className="border-t border-white/15 py-4 text-center text-xs text-white/70">
+        © {new Date().getFullYear()} LegalMarket. All rights reserved.
+      </p>
+      <Modal open={open === 'terms'} onClose={() => setOpen(null)} title="Terms of use">
+        <TermsOfUse />
+      </Modal>
+      <Modal open={open === 'privacy'} onClose={() => setOpen(null)} title="Privacy policy">
+        <PrivacyPolicy />
+      </Modal>
+      <ContactPopup open={open === 'contact'} onClose={() => setOpen(null)} />
+    </footer>
+  );
+}

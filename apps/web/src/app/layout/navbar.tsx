@@ -1,0 +1,245 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, NavLink, useLocation, useNavigate } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ChevronDown, Menu, ShoppingCart, UserRound, X } from 'lucide-react';
+import { api } from '@/lib/http';
+import { clearSession, type Session } from '@/lib/session';
+import { paths } from '../paths';
+import { useSession } from '../use-session';
+import { ContactPopup } from './contact-popup';
+
+const AUTH_PAGES = [/^\/login/, /^\/signup\//, /^\/password-reset/, /^\/new-password\//, /^\/otp\//];
+export const isAuthPage = (pathname: string) => AUTH_PAGES.some((r) => r.test(pathname));
+
+const dashboardFor = (s: Session) =>
+  s.userType === 'admin'
+    ? paths.adminDashboard()
+    : s.userType === 'lawyer'
+      ? paths.lawyerDashboard()
+      : paths.companyDashboard();
+const profileFor = (s: Session) =>
+  s.userType === 'lawyer'
+    ? paths.lawyerProfile(s.userId)
+    : s.userType === 'company'
+      ? paths.companyProfile(s.userId)
+      : null;
+
+function useProfileImage(session: Session | null) {
+  const q = useQuery({
+    queryKey: ['userprofile', session?.userId],
+    enabled: Boolean(session?.userId) && session?.userType !== 'admin',
+    queryFn: () =>
+      api<{ data: { user: { profileImage: { url: string } | null } } }>('/api/userprofile', {
+        query: { _id: session!.userId },
+      }),
+    staleTime: 5 * 60_000,
+  });
+  return q.data?.data.user.profileImage?.url ?? null;
+}
+
+export function Navbar() {
+  const session = useSession();
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [signupOpen, setSignupOpen] = useState(false);
+  const [contactOpen, setContactOpen] = useState(false);
+  const signupRef = useRef<HTMLDivElement>(null);
+  const authStyle = isAuthPage(pathname);
+  const image = useProfileImage(session);
+
+  useEffect(() => {
+    setMenuOpen(false);
+    setSignupOpen(false);
+  }, [pathname]);
+  useEffect(() => {
+    if (!signupOpen) return;
+    const close = (e: MouseEvent) => {
+      if (!signupRef.current?.contains(e.target as Node)) setSignupOpen(false);
+    };
+    document.addEventListener('click', close);
+    return () => document.removeEventListener('click', close);
+  }, [signupOpen]);
+
+  const logout = async () => {
+    try {
+      await api('/api/logout', { method: 'POST', allowUnauthorized: true });
+    } catch {
+      // The session is cleared locally whatever the server says.
+    }
+    clearSession();
+    queryClient.clear();
+    navigate(paths.homeAlias());
+  };
+
+  const item = 'flex min-h-11 items-center rounded-md px-3 text-sm font-medium hover:bg-black/5';
+  const active = ({ isActive }: { isActive: boolean }) =>
+    `${item} ${isActive ? 'text-brand underline underline-offset-4' : ''}`;
+
+  const links = session ? (
+    <>
+      <NavLink className={active} to={paths.home()} end>
+        Home
+      </NavLink>
+      <NavLink className={active} to={paths.about()}>
+        About Us
+      </NavLink>
+      <NavLink className={active} to={dashboardFor(session)}>
+        Dashboard
+      </NavLink>
+      {session.userType === 'lawyer' && (
+        <NavLink className={active} to={paths.lawyerAvailableJobs(session.userId)}>
+          Jobs
+        </NavLink>
+      )}
+      {session.userType === 'admin' && (
+        <NavLink className={active} to={paths.adminJobs()}>
+          Jobs
+        </NavLink>
+      )}
+      {session.userType !== 'lawyer' && (
+        <NavLink className={active} to={paths.products()}>
+          Products
+        </NavLink>
+      )}
+      <button type="button" className={item} onClick={() => setContactOpen(true)}>
+        Contact
+      </button>
+    </>
+  ) : (
+    <>
+      <NavLink className={active} to={paths.about()}>
+        About Us
+      </NavLink>
+      <NavLink className={active} to={paths.products()}>
+        Products
+      </NavLink>
+      <button type="button" className={item} onClick={() => setContactOpen(true)}>
+        Contact
+      </button>
+    </>
+  );
+
+  const actions = session ? (
+    <>
+      {session.userType === 'company' && (
+        <Link
+          to={paths.cart()}
+          className="flex size-11 items-center justify-center rounded-md hover:bg-black/5"
+          aria-label="Cart"
+        >
+          <ShoppingCart className="size-5" aria-hidden />
+        </Link>
+      )}
+      {profileFor(session) && (
+        <Link to={profileFor(session)!} aria-label="Your profile" className="flex size-11 items-center justify-center">
+          {image ? (
+            <img src={image} alt="" width={36} height={36} className="size-9 rounded-full object-cover" />
+          ) : (
+            <span className="flex size-9 items-center justify-center rounded-full bg-brand/10 text-brand">
+              <UserRound className="size-5" aria-hidden />
+            </span>
+          )}
+        </Link>
+      )}
+      <button
+        type="button"
+        onClick={logout}
+        className="min-h-11 rounded-md border border-brand px-4 text-sm font-semibold text-brand hover:bg-brand/5"
+      >
+        Log out
+      </button>
+    </>
+  ) : authStyle ? null : (
+    <>
+      <Link
+        to={paths.cart()}
+        className="flex size-11 items-center justify-center rounded-md hover:bg-black/5"
+        aria-label="Cart"
+      >
+        <ShoppingCart className="size-5" aria-hidden />
+      </Link>
+      <Link
+        to={paths.login()}
+        className="flex min-h-11 items-center rounded-md px-4 text-sm font-semibold text-brand hover:bg-brand/5"
+      >
+        Log in
+      </Link>
+      <div className="relative" ref={signupRef}>
+        <button
+          type="button"
+          aria-haspopup="menu"
+          aria-expanded={signupOpen}
+          onClick={() => setSignupOpen((o) => !o)}
+          className="flex min-h-11 items-center gap-1 rounded-md bg-brand px-4 text-sm font-semibold text-white hover:bg-brand-dark"
+        >
+          Sign Up <ChevronDown className="size-4" aria-hidden />
+        </button>
+        {signupOpen && (
+          <div
+            role="menu"
+            className="absolute right-0 z-50 mt-2 w-48 rounded-md border border-slate-200 bg-white py-1 shadow-lg"
+          >
+            <Link
+              role="menuitem"
+              to={paths.signupCompany()}
+              className="flex min-h-11 items-center px-4 text-sm text-ink hover:bg-slate-50"
+            >
+              As a Company
+            </Link>
+            <Link
+              role="menuitem"
+              to={paths.signupLawyer()}
+              className="flex min-h-11 items-center px-4 text-sm text-ink hover:bg-slate-50"
+            >
+              As a Lawyer
+            </Link>
+          </div>
+        )}
+      </div>
+    </>
+  );
+
+  return (
+    <header className={authStyle ? 'bg-brand text-white' : 'border-b border-slate-200 bg-white'}>
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-ink"
+      >
+        Skip to content
+      </a>
+      <div className="mx-auto flex max-w-6xl items-center justify-between gap-2 px-4 py-2">
+        <Link to={paths.home()} className="flex min-h-11 items-center text-lg font-bold tracking-tight">
+          Legal<span className={authStyle ? 'text-accent' : 'text-brand'}>Market</span>
+        </Link>
+        <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+          {links}
+        </nav>
+        <div className="hidden items-center gap-2 md:flex">{actions}</div>
+        <button
+          type="button"
+          className="flex size-11 items-center justify-center rounded-md md:hidden"
+          aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+          aria-expanded={menuOpen}
+          aria-controls="mobile-menu"
+          onClick={() => setMenuOpen((o) => !o)}
+        >
+          {menuOpen ? <X className="size-6" aria-hidden /> : <Menu className="size-6" aria-hidden />}
+        </button>
+      </div>
+      {menuOpen && (
+        <div
+          id="mobile-menu"
+          className={`border-t px-4 pb-4 md:hidden ${authStyle ? 'border-white/20' : 'border-slate-200'}`}
+        >
+          <nav aria-label="Main" className="flex flex-col">
+            {links}
+          </nav>
+          <div className="mt-2 flex flex-wrap items-center gap-2">{actions}</div>
+        </div>
+      )}
+      <ContactPopup open={contactOpen} onClose={() => setContactOpen(false)} />
+    </header>
+  );
+}

@@ -1,0 +1,24 @@
+import { Suspense } from 'react';
+import { Outlet } from 'react-router';
+import { Loading } from '@/components/feedback';
+import { SectionBoundary } from '@/components/section-boundary';
+import { ChatButton } from './chat-button';
+import { Footer } from './footer';
+import { Navbar } from './navbar';
+
+export function RootLayout() {
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <Navbar />
+      <main id="main" className="flex-1">
+        <SectionBoundary>
+          <Suspense fallback={<Loading />}>
+            <Outlet />
+          </Suspense>
+        </SectionBoundary>
+      </main>
+      <Footer />
+      <ChatButton />
+    </div>
+  );
+}

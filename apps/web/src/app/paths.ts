@@ -1,0 +1,41 @@
+/** Typed path builders for every route of the spec's route tables. */
+export const paths = {
+  home: () => '/',
+  homeAlias: () => '/home',
+  about: () => '/about-us',
+  products: () => '/products',
+  preCart: (productId: string) => `/pre-cart/${productId}`,
+  cart: () => '/cart',
+  login: () => '/login',
+  signupCompany: () => '/signup/asacompany',
+  signupLawyer: () => '/signup/asalawyer',
+  signupAdmin: () => '/signup/asanadmin',
+  passwordReset: () => '/password-reset',
+  otp: (email: string) => `/otp/${encodeURIComponent(email)}`,
+  newPassword: (token: string, email: string) =>
+    `/new-password/${encodeURIComponent(token)}/${encodeURIComponent(email)}`,
+  resendConfirm: () => '/resend-confirm',
+  confirmEmail: () => '/confirm-email',
+  remunerationOrder: () => '/legal-practitioners-remuneration-order',
+  // company
+  companyDashboard: () => '/company/dashboard',
+  companyProfile: (companyId: string) => `/company/profile/${companyId}`,
+  // lawyer
+  lawyerDashboard: () => '/lawyer/dashboard',
+  lawyerGetPaid: () => '/lawyer/get-paid',
+  lawyerProfile: (lawyerId: string) => `/lawyer/profile/${lawyerId}`,
+  lawyerOtp: () => '/lawyer/otp',
+  lawyerAvailableJobs: (lawyerId: string) => `/lawyer/available-jobs/${lawyerId}`,
+  lawyerJob: (jobId: string, lawyerId?: string) =>
+    `/lawyer/available-job-item/${jobId}${lawyerId ? `?lawyerId=${encodeURIComponent(lawyerId)}` : ''}`,
+  // admin
+  adminDashboard: () => '/admin/dashboard',
+  adminRatings: () => '/admin/ratings',
+  adminJobs: () => '/admin/jobs',
+  adminLawyers: () => '/admin/lawyers',
+  adminCompanies: () => '/admin/companies',
+  adminNewProduct: () => '/admin/new-product',
+  adminAssignJob: (jobId: string) => `/admin/assign-job/${jobId}`,
+  adminGetPaid: () => '/admin/get-paid',
+  adminPayment: () => '/admin/payment',
+} as const;

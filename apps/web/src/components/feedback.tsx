@@ -1,0 +1,32 @@
+import { Loader2 } from 'lucide-react';
+import type { ReactNode } from 'react';
+
+export const Naira = ({ amount }: { amount: number }) => <>{`₦${Math.round(amount).toLocaleString('en-NG')}`}</>;
+
+export function Loading({ label = 'Loading...' }: { label?: string }) {
+  return (
+    <div role="status" className="flex items-center justify-center gap-2 py-10 text-slate-600">
+      <Loader2 className="size-5 animate-spin" aria-hidden />
+      <span>{label}</span>
+    </div>
+  );
+}
+
+export function EmptyState({ children }: { children: ReactNode }) {
+  return (
+    <p className="rounded-lg border border-dashed border-slate-300 px-4 py-10 text-center text-slate-600">{children}</p>
+  );
+}
+
+export function ErrorState({ message, onRetry }: { message: string; onRetry?: () => void }) {
+  return (
+    <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-6 text-center text-red-800">
+      <p>{message}</p>
+      {onRetry && (
+        <button type="button" className="mt-3 min-h-11 rounded-md px-4 font-semibold underline" onClick={onRetry}>
+          Try again
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { X } from 'lucide-react';
+
+export interface ModalProps {
+  open: boolean;
+  title: string;
+  onClose: () => void;
+  children?: ReactNode;
+  /** "success" or "error" colours the title, as the spec's result modals carry a flag. */
+  tone?: 'success' | 'error' | 'neutral';
+  footer?: ReactNode;
+}
+
+/** An accessible dialog on the native <dialog> element: focus trapped, Escape closes, focus returns. */
+export function Modal({ open, title, onClose, children, tone = 'neutral', footer }: ModalProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (open && !d.open) {
+      if (typeof d.showModal === 'function') d.showModal();
+      else d.setAttribute('open', '');
+    } else if (!open && d.open) {
+      if (typeof d.close === 'function') d.close();
+      else d.removeAttribute('open');
+    }
+  }, [open]);
+  const color = tone === 'success' ? 'text-emerald-700' : tone === 'error' ? 'text-red-700' : 'text-ink';
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+      onClick={(e) => {
+        if (e.target === ref.current) onClose();
+      }}
+      className="m-auto w-[calc(100%-2rem)] max-w-md rounded-xl bg-white p-0 shadow-xl backdrop:bg-black/50"
+    >
+      {open && (
+        <div className="p-5">
+          <div className="flex items-start justify-between gap-4">
+            <h2 id={titleId} className={`text-lg font-semibold ${color}`}>
+              {title}
+            </h2>
+            <button
+              type="button"
+              onClick={onClose}
+              aria-label="Close"
+              className="-m-2 rounded p-2 text-slate-500 hover:bg-slate-100"
+            >
+              <X className="size-5" aria-hidden />
+            </button>
+          </div>
+          {children && <div className="mt-3 text-sm text-slate-700">{children}</div>}
+          {footer && <div className="mt-5 flex flex-wrap justify-end gap-2">{footer}</div>}
+        </div>
+      )}
+    </dialog>
+  );
+}
+
+/** Asks before something that cannot be undone. */
+export function ConfirmDialog(props: {
+  open: boolean;
+  title: string;
+  body?: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+  busy?: boolean;
+}) {
+  return (
+    <Modal
+      open={props.open}
+      title={props.title}
+      onClose={props.onCancel}
+      footer={
+        <>
+          <button
+            type="button"
+            className="min-h-11 rounded-md px-4 text-sm font-semibold text-slate-700 hover:bg-slate-100"
+            onClick={props.onCancel}
+          >
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="min-h-11 rounded-md bg-red-700 px-4 text-sm font-semibold text-white hover:bg-red-800 disabled:opacity-50"
+            onClick={props.onConfirm}
+            disabled={props.busy}
+          >
+            {props.confirmLabel}
+          </button>
+        </>
+      }
+    >
+      {props.body}
+    </Modal>
+  );
+}

@@ -1,0 +1,136 @@
+import { messages } from '@legalmarket/contracts/messages';
+import { clearSession, getSession } from './session';
+
+export class HttpError extends Error {
+  constructor(
+    public status: number,
+    message: string,
+    public body: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** Network failures, in the spec's words. */
+export class NetworkError extends Error {
+  constructor() {
+    super(messages.sessionTimeout);
+  }
+}
+
+type UnauthorizedHandler = () => void;
+let onUnauthorized: UnauthorizedHandler = () => {
+  window.location.assign('/login');
+};
+/** The router installs a handler that navigates without a full reload. */
+export const setUnauthorizedHandler = (h: UnauthorizedHandler) => {
+  onUnauthorized = h;
+};
+
+export interface RequestOptions {
+  method?: string;
+  body?: unknown;
+  query?: Record<string, string | number | undefined>;
+  signal?: AbortSignal;
+  /** Don't treat a 401 as "session over" (login itself answers 401 for a wrong password). */
+  allowUnauthorized?: boolean;
+}
+
+function buildUrl(path: string, query?: RequestOptions['query']) {
+  const qs = query
+    ? Object.entries(query)
+        .filter(([, v]) => v !== undefined && v !== '')
+        .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+        .join('&')
+    : '';
+  return qs ? `${path}?${qs}` : path;
+}
+
+function handleFailure(status: number, body: unknown, allowUnauthorized?: boolean): never {
+  const fromBody = body && typeof body === 'object' ? (body as { message?: unknown }).message : undefined;
+  const message = typeof fromBody === 'string' && fromBody ? fromBody : `Request failed (${status})`;
+  if (status === 401 && !allowUnauthorized && getSession()) {
+    // On 401 the stored session is cleared and the user goes to /login (spec section 8).
+    clearSession();
+    onUnauthorized();
+  }
+  throw new HttpError(status, message, body);
+}
+
+/** JSON calls to our API with the bearer token from local storage when present. */
+export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  const session = getSession();
+  const isForm = typeof FormData !== 'undefined' && opts.body instanceof FormData;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (opts.body !== undefined && !isForm) headers['content-type'] = 'application/json';
+  if (session) headers.authorization = `Bearer ${session.userToken}`;
+  let res: Response;
+  try {
+    res = await fetch(buildUrl(path, opts.query), {
+      method: opts.method ?? (opts.body === undefined ? 'GET' : 'POST'),
+      headers,
+      body: opts.body === undefined ? undefined : isForm ? (opts.body as FormData) : JSON.stringify(opts.body),
+      signal: opts.signal,
+    });
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err;
+    throw new NetworkError();
+  }
+  const text = await res.text();
+  let body: unknown = undefined;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = text;
+  }
+  if (!res.ok) handleFailure(res.status, body, opts.allowUnauthorized);
+  return body as T;
+}
+
+/** Multipart upload with progress (fetch has no upload progress; XHR does). */
+export function uploadWithProgress<T>(
+  path: string,
+  form: FormData,
+  onProgress: (fraction: number) => void,
+  opts: { method?: string; signal?: AbortSignal } = {},
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(opts.method ?? 'POST', path);
+    const session = getSession();
+    if (session) xhr.setRequestHeader('authorization', `Bearer ${session.userToken}`);
+    xhr.setRequestHeader('accept', 'application/json');
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) onProgress(e.loaded / e.total);
+    };
+    xhr.onload = () => {
+      let body: unknown;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        body = xhr.responseText;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) {
+        onProgress(1);
+        resolve(body as T);
+      } else {
+        try {
+          handleFailure(xhr.status, body);
+        } catch (err) {
+          reject(err);
+        }
+      }
+    };
+    xhr.onerror = () => reject(new NetworkError());
+    xhr.onabort = () => reject(new DOMException('aborted', 'AbortError'));
+    opts.signal?.addEventListener('abort', () => xhr.abort());
+    xhr.send(form);
+  });
+}
+
+/** One way to turn any failure into the text a user reads (spec section 8). */
+export function getErrorMessage(err: unknown): string {
+  if (err instanceof HttpError || err instanceof NetworkError) return err.message;
+  if (err instanceof Error && err.message) return err.message;
+  return 'Something went wrong. Please try again.';
+}

@@ -1,0 +1,59 @@
+import type { UserType } from '@legalmarket/contracts';
+
+/** The browser-stored session of the spec: userToken, userType, userId in localStorage. */
+export interface Session {
+  userToken: string;
+  userType: UserType;
+  userId: string;
+}
+
+const KEYS = ['userToken', 'userType', 'userId'] as const;
+type Listener = () => void;
+const listeners = new Set<Listener>();
+
+export function getSession(): Session | null {
+  const userToken = localStorage.getItem('userToken');
+  const userType = localStorage.getItem('userType') as UserType | null;
+  const userId = localStorage.getItem('userId');
+  // Logged in means both userType and userToken are stored.
+  if (!userToken || !userType) return null;
+  return { userToken, userType, userId: userId ?? '' };
+}
+
+export function setSession(s: Session) {
+  localStorage.setItem('userToken', s.userToken);
+  localStorage.setItem('userType', s.userType);
+  localStorage.setItem('userId', s.userId);
+  listeners.forEach((l) => l());
+}
+
+export function clearSession() {
+  KEYS.forEach((k) => localStorage.removeItem(k));
+  listeners.forEach((l) => l());
+}
+
+export function subscribeSession(l: Listener) {
+  listeners.add(l);
+  const onStorage = (e: StorageEvent) => {
+    if (e.key === null || (KEYS as readonly string[]).includes(e.key)) l();
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(l);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
+/** Claims of the token (officialEmail, phoneNumber, name, exp), used to prefill payment details. */
+export function tokenClaims(token: string | undefined | null): Record<string, unknown> | null {
+  if (!token) return null;
+  try {
+    const part = token.split('.')[1] ?? '';
+    const json = atob(part.replace(/-/g, '+').replace(/_/g, '/'));
+    return JSON.parse(decodeURIComponent(escape(json))) as Record<string, unknown>;
+  } catch (err) {
+    // A failed decode is only logged; customer details are left blank (spec section 8).
+    console.warn('could not read the session token', err);
+    return null;
+  }
+}

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { EXPERTISE, USER_TYPES } from './constants.js';
+import { emailField, okMessage, optionalText, passwordField, phoneField, requiredText } from './common.js';
+import { messages } from './messages.js';
+
+const withConfirm = <T extends z.ZodRawShape>(shape: T, rule?: string) =>
+  z
+    .object({
+      ...shape,
+      password: passwordField(rule),
+      passwordConfirm: z.string({ error: messages.confirmPassword }).min(1, messages.confirmPassword).max(128),
+    })
+    .refine((v) => (v as { password: string }).password === (v as { passwordConfirm: string }).passwordConfirm, {
+      message: messages.passwordsDoNotMatch,
+      path: ['passwordConfirm'],
+    });
+
+export const companySignupStep1 = z.object({
+  companyName: requiredText('company name'),
+  contactName: requiredText('contact name'),
+  phoneNumber: phoneField,
+  officialEmail: emailField,
+  officeAddress: requiredText('office address', 300),
+});
+
+export const companySignupInput = withConfirm({
+  ...companySignupStep1.shape,
+  cac: optionalText('CAC registration number', 50),
+  industry: requiredText('industry', 100),
+});
+export type CompanySignupInput = z.input<typeof companySignupInput>;
+
+export const lawyerSignupInput = withConfirm({
+  name: requiredText('name'),
+  officialEmail: emailField,
+  phoneNumber: phoneField,
+  areasOfPractise: z
+    .array(z.enum(EXPERTISE, 'areasOfPractise must come from the expertise list'), {
+      error: 'Please enter your areas of practise',
+    })
+    .min(1, 'Please enter your areas of practise')
+    .max(EXPERTISE.length)
+    .transform((v) => [...new Set(v)]),
+  scn: requiredText('SCN', 50),
+  cac: optionalText('CAC number', 50),
+  lawFirmName: optionalText('law firm name'),
+  lawFirmAddress: optionalText('law firm address', 300),
+});
+export type LawyerSignupInput = z.input<typeof lawyerSignupInput>;
+
+export const adminSignupInput = withConfirm({
+  name: requiredText('name'),
+  phoneNumber: phoneField,
+  officialEmail: emailField,
+  inviteCode: requiredText('invite code', 200),
+});
+export type AdminSignupInput = z.input<typeof adminSignupInput>;
+
+export const loginInput = z.object({
+  officialEmail: emailField,
+  password: z.string({ error: messages.enterPassword }).min(1, messages.enterPassword).max(128),
+});
+export type LoginInput = z.input<typeof loginInput>;
+
+export const userTypeSchema = z.enum(USER_TYPES);
+
+export const loginAnswer = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  token: z.string(),
+  data: z.object({ user: z.object({ _id: z.string(), userType: userTypeSchema }) }),
+});
+export type LoginAnswer = z.infer<typeof loginAnswer>;
+
+export const emailOnlyInput = z.object({ officialEmail: emailField });
+export type EmailOnlyInput = z.input<typeof emailOnlyInput>;
+
+export const otpField = z
+  .string({ error: 'Please enter the 6-digit code' })
+  .regex(/^\d{6}$/, 'Please enter the 6-digit code');
+
+export const confirmResetTokenInput = z.object({ token: otpField, officialEmail: emailField });
+export const confirmResetTokenAnswer = okMessage.extend({ resetToken: z.string() });
+
+export const resetPasswordQuery = z.object({
+  userType: z.string().max(20).optional(),
+  userEmail: emailField,
+  token: z.string({ error: messages.linkInvalid }).min(10, messages.linkInvalid).max(200),
+});
+export const resetPasswordInput = withConfirm({}, messages.passwordRuleNew);
+
+export const confirmEmailInput = z.object({
+  token: z.string({ error: messages.linkInvalid }).min(10, messages.linkInvalid).max(200),
+});
+
+/** Token claims the spec names (officialEmail, phoneNumber, name, exp) plus ours. */
+export interface TokenClaims {
+  sub: string;
+  sid: string;
+  userType: (typeof USER_TYPES)[number];
+  officialEmail: string;
+  phoneNumber: string;
+  name: string;
+  exp: number;
+}

@@ -1,0 +1,78 @@
+export const USER_TYPES = ['company', 'lawyer', 'admin'] as const;
+export type UserType = (typeof USER_TYPES)[number];
+
+/** Lawyer expertise list (lawyer-and-admin spec, section 3), in the spec's order and spelling. */
+export const EXPERTISE = [
+  'Maritime',
+  'International Trade and Investment',
+  'Tax Practise',
+  'Aviation and Space',
+  'Sports',
+  'Entertainment',
+  'Technology',
+] as const;
+export type Expertise = (typeof EXPERTISE)[number];
+
+/** Static package tiers (company spec, section 9). Amounts are naira. */
+export const PACKAGES = [
+  {
+    id: 1,
+    packageType: 'Bronze',
+    packageAmount: 50000,
+    month: 1,
+    review: 1,
+    draftNo: 2,
+    legalOpinionNo: 1,
+    policyNo: 0,
+    percentOff: 0,
+  },
+  {
+    id: 2,
+    packageType: 'Silver',
+    packageAmount: 80000,
+    month: 1,
+    review: 2,
+    draftNo: 3,
+    legalOpinionNo: 1,
+    policyNo: 1,
+    percentOff: 10,
+  },
+  {
+    id: 3,
+    packageType: 'Gold',
+    packageAmount: 120000,
+    month: 1,
+    review: 3,
+    draftNo: 4,
+    legalOpinionNo: 2,
+    policyNo: 1,
+    percentOff: 20,
+  },
+] as const;
+
+export const LIMITS = {
+  phoneDigits: 11,
+  passwordMin: 8,
+  otpDigits: 6,
+  quantityMin: 1,
+  quantityMax: 10,
+  bioHint: 400,
+  previewWords: 17,
+  adminPageSize: 5,
+  similarJobs: 2,
+  carouselPerSlide: 5,
+  /** one-time codes and links */
+  codeTtlMinutes: 10,
+  codeMaxAttempts: 5,
+  confirmLinkTtlHours: 48,
+  tokenTtlHours: 12,
+} as const;
+
+export const DELAYS_MS = {
+  afterLogin: 2500,
+  afterSignup: 5000,
+  afterSuccess: 2000,
+  emailConfirmed: 5000,
+} as const;
+
+export const DELIVERY_NOTICE = 'Delivery is 7-10 working days after purchase';

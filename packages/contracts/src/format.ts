@@ -1,0 +1,60 @@
+/** ₦1,234,567 — naira with thousands separators. */
+export function formatNaira(amount: number): string {
+  return `₦${Math.round(amount).toLocaleString('en-NG')}`;
+}
+
+/** Cuts a text to `words` words followed by "..." when longer. */
+export function previewWords(text: string | null | undefined, words = 17): string {
+  const parts = (text ?? '').trim().split(/\s+/).filter(Boolean);
+  if (parts.length <= words) return parts.join(' ');
+  return `${parts.slice(0, words).join(' ')}...`;
+}
+
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+export function ordinal(n: number): string {
+  const mod100 = n % 100;
+  if (mod100 >= 11 && mod100 <= 13) return `${n}th`;
+  switch (n % 10) {
+    case 1:
+      return `${n}st`;
+    case 2:
+      return `${n}nd`;
+    case 3:
+      return `${n}rd`;
+    default:
+      return `${n}th`;
+  }
+}
+
+/** "21st November 2026" (UTC, so server and browser agree). */
+export function formatOrdinalDate(value: string | Date): string {
+  const d = typeof value === 'string' ? new Date(value) : value;
+  return `${ordinal(d.getUTCDate())} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+}
+
+/** Average-rating label bands of the company spec, section 3. */
+export function ratingLabel(avg: number): string {
+  if (avg < 2) return 'Terrible';
+  if (avg < 3) return 'Poor';
+  if (avg < 4) return 'Average';
+  if (avg < 4.5) return 'Very Good';
+  return 'Excellent';
+}
+
+/** Naira <-> kobo; money is stored as integer kobo. */
+export const toKobo = (naira: number) => Math.round(naira * 100);
+export const toNaira = (kobo: number) => kobo / 100;
