@@ -16,15 +16,15 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
-import { createAuth } from './platform/auth.js';
+import { createAuth, type Auth } from './platform/auth.js';
 import type { Clock } from './platform/clock.js';
 import { registerErrorHandling } from './platform/errors.js';
 import type { MailWorker } from './platform/mailer.js';
-import { createLimits, type RateLimitStore } from './platform/rate-limit.js';
+import { createLimits, type Limits, type RateLimitStore } from './platform/rate-limit.js';
 import type { Storage } from './platform/storage.js';
 import { tokenHasher } from './platform/tokens.js';
 import { accountsRoutes } from './features/accounts/routes.js';
-import { createAccountsService } from './features/accounts/service.js';
+import { createAccountsService, type AccountsService } from './features/accounts/service.js';
 import { platformRoutes } from './features/platform/routes.js';
 
 export interface AppDeps {
@@ -39,6 +39,20 @@ export interface AppDeps {
   logger?: FastifyBaseLogger | boolean;
   /** Where the built web app is; null serves the API only. */
   webDist?: string | null;
+}
+
+export interface Shared {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  auth: Auth;
+  limits: Limits;
+  storage: Storage;
+  hashToken: (token: string) => string;
+  securityLog: (event: string, fields: Record<string, unknown>) => void;
+  /** Call after a commit that wrote mail into the outbox. */
+  mailWritten: () => void;
+  accounts: AccountsService;
 }
 
 export const API_PREFIXES = ['/api', '/product-api', '/job-api', '/ratings-api', '/dev', '/uploads'];
@@ -133,8 +147,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     securityLog,
   });
 
+  /** What feature services and routes may take (pick what you need; don't decorate Fastify with it). */
+  const shared: Shared = {
+    config,
+    db,
+    clock,
+    auth,
+    limits,
+    storage: deps.storage,
+    hashToken,
+    securityLog,
+    mailWritten: () => deps.mail.nudge(),
+    accounts,
+  };
+
   await app.register(platformRoutes, { config, db, storage: deps.storage, auth });
   await app.register(accountsRoutes, { accounts, auth, limits });
+  // Feature registrations follow, one line each (catalogue, uploads, reviews, cart, checkout, jobs, lawyers, companies, admin).
+  void shared;
 
   await registerWeb(app, deps.webDist === undefined ? DEFAULT_WEB_DIST : deps.webDist);
   return app;
