@@ -10,6 +10,9 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 export const JOB_TRANSITIONS = [
   { action: 'assign', from: 'unassigned', to: 'pending', roles: ['admin'] },
   { action: 'complete', from: 'pending', to: 'completed', roles: ['admin'] },
+  // Not a state change: an admin adds details (text and a document) while the job is still open.
+  { action: 'add_details', from: 'unassigned', to: 'unassigned', roles: ['admin'] },
+  { action: 'add_details', from: 'pending', to: 'pending', roles: ['admin'] },
 ] as const satisfies ReadonlyArray<{
   action: string;
   from: JobStatus;
@@ -19,9 +22,10 @@ export const JOB_TRANSITIONS = [
 export type JobAction = (typeof JOB_TRANSITIONS)[number]['action'];
 
 export function findTransition(action: JobAction, from: JobStatus, role: UserType) {
-  const t = JOB_TRANSITIONS.find((x) => x.action === action);
-  if (!t || t.from !== from || !(t.roles as readonly UserType[]).includes(role)) return null;
-  return t;
+  const t = JOB_TRANSITIONS.find(
+    (x) => x.action === action && x.from === from && (x.roles as readonly UserType[]).includes(role),
+  );
+  return t ?? null;
 }
 
 export const allowedActions = (from: JobStatus, role: UserType): JobAction[] =>
