@@ -4,3 +4,4 @@ export * from './common.js';
 export * from './auth.js';
 export * from './jobs.js';
 export * from './format.js';
+export * from './catalogue.js';

@@ -75,6 +75,24 @@ export const messages = {
   forbidden: 'You are not allowed to do this.',
   notFound: 'Not found',
   loggedOut: 'You have been logged out',
+  // catalogue, uploads and reviews (docs/decisions/0100-0199)
+  enterProductName: 'Please enter the product name',
+  enterProductPrice: 'Please enter the product price',
+  productPriceDigits: 'The product price must be a whole number of naira, digits only',
+  enterProductDescription: 'Please enter the product description',
+  chooseProductImage: 'Please choose a product image',
+  productNotFound: 'This product does not exist or has been removed',
+  enterReviewTitle: 'Please enter a review title',
+  enterReviewText: 'Please enter your review',
+  chooseStars: 'Please choose a star rating from 1 to 5',
+  reviewNotFound: 'This review does not exist or has been removed',
+  reviewNotYours: 'You can only change or delete your own reviews',
+  fileUploaded: 'File uploaded successfully',
+  chooseFile: 'Please choose a file to upload',
+  imageTypeRefused: 'The image must be a PNG, JPEG or WebP picture',
+  documentTypeRefused: 'The document must be a PDF, a Word document (DOC or DOCX) or a PNG, JPEG or WebP picture',
+  fileNotFound: 'This file does not exist',
+  fileLinkExpired: 'This file link has expired. Please open the file again from the page.',
 } as const;
 
 export type MessageKey = keyof typeof messages;

@@ -1,0 +1,163 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { Paperclip, X } from 'lucide-react';
+import { UPLOAD_ACCEPT, type UploadAnswer, type UploadKind } from '@legalmarket/contracts/catalogue';
+import { getErrorMessage, uploadWithProgress } from '@/lib/http';
+import { DocumentLink } from './document-link';
+
+export interface UploadedFile {
+  /** The original file name. */
+  fileName: string;
+  /** `/uploads/<key>`: store it as the `file` of a cart item or job. */
+  url: string;
+}
+
+export interface FileUploadProps {
+  label: string;
+  /** image: PNG, JPEG, WebP (public); document: PDF, DOC, DOCX or an image (confidential). */
+  kind: UploadKind;
+  value: UploadedFile | null;
+  onChange: (file: UploadedFile | null) => void;
+  /** Told while a file is on its way, so the form can wait before sending. */
+  onBusyChange?: (busy: boolean) => void;
+  hint?: string;
+  error?: string;
+  disabled?: boolean;
+}
+
+/**
+ * Picks a file and uploads it to POST /api/uploads at once, with a progress bar; then shows the file
+ * name as a link and a Remove button, so the user can take it back before sending the form.
+ */
+export function FileUpload({ label, kind, value, onChange, onBusyChange, hint, error, disabled }: FileUploadProps) {
+  const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const abort = useRef<AbortController | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [pendingName, setPendingName] = useState<string | null>(null);
+
+  useEffect(() => () => abort.current?.abort(), []);
+
+  async function upload(file: File) {
+    setFailure(null);
+    setPendingName(file.name);
+    setProgress(0);
+    onBusyChange?.(true);
+    const ctrl = new AbortController();
+    abort.current = ctrl;
+    const form = new FormData();
+    form.append('kind', kind);
+    form.append('file', file);
+    try {
+      const res = await uploadWithProgress<UploadAnswer>(`/api/uploads?kind=${kind}`, form, setProgress, {
+        signal: ctrl.signal,
+      });
+      onChange({ fileName: res.data.fileName, url: res.data.url });
+    } catch (err) {
+      if ((err as Error).name !== 'AbortError') setFailure(getErrorMessage(err));
+    } finally {
+      abort.current = null;
+      setProgress(null);
+      setPendingName(null);
+      onBusyChange?.(false);
+      if (input.current) input.current.value = '';
+    }
+  }
+
+  const shownError = failure ?? error;
+  const describedBy = [hint ? `${id}-hint` : '', shownError ? `${id}-error` : ''].join(' ').trim() || undefined;
+  const uploading = progress !== null;
+
+  return (
+    <div>
+      <span className="mb-1 block text-sm font-medium text-slate-800" id={`${id}-label`}>
+        {label}
+      </span>
+      {value ? (
+        <div className="flex flex-wrap items-center gap-2 rounded-md border border-slate-300 bg-slate-50 px-3 py-2">
+          {kind === 'image' ? (
+            <a
+              href={value.url}
+              target="_blank"
+              rel="noreferrer"
+              className="break-all font-medium text-brand underline underline-offset-2"
+            >
+              {value.fileName}
+            </a>
+          ) : (
+            <DocumentLink url={value.url} name={value.fileName} />
+          )}
+          <button
+            type="button"
+            onClick={() => {
+              onChange(null);
+              requestAnimationFrame(() => input.current?.focus());
+            }}
+            disabled={disabled}
+            aria-label={`Remove ${value.fileName}`}
+            className="ml-auto inline-flex min-h-11 items-center gap-1 rounded-md px-3 text-sm font-semibold text-red-700 hover:bg-red-50"
+          >
+            <X aria-hidden className="size-4" /> Remove
+          </button>
+        </div>
+      ) : (
+        <div className="flex flex-wrap items-center gap-2">
+          <label
+            htmlFor={`${id}-input`}
+            className={`inline-flex min-h-11 cursor-pointer items-center gap-2 rounded-md border border-brand bg-white px-4 py-2 text-sm font-semibold text-brand hover:bg-brand/5 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-accent ${disabled || uploading ? 'pointer-events-none opacity-50' : ''}`}
+          >
+            <Paperclip aria-hidden className="size-4" />
+            {uploading ? 'Uploading...' : 'Choose a file'}
+            <input
+              ref={input}
+              id={`${id}-input`}
+              type="file"
+              accept={UPLOAD_ACCEPT[kind]}
+              className="sr-only"
+              aria-labelledby={`${id}-label`}
+              aria-describedby={describedBy}
+              aria-invalid={shownError ? true : undefined}
+              disabled={disabled || uploading}
+              onChange={(e) => {
+                const f = e.target.files?.[0];
+                if (f) void upload(f);
+              }}
+            />
+          </label>
+          {uploading && (
+            <button
+              type="button"
+              onClick={() => abort.current?.abort()}
+              className="min-h-11 rounded-md px-3 text-sm font-semibold text-slate-700 hover:bg-slate-100"
+            >
+              Cancel upload
+            </button>
+          )}
+        </div>
+      )}
+      {uploading && (
+        <div className="mt-2" aria-live="polite">
+          <progress
+            className="h-2 w-full overflow-hidden rounded [&::-moz-progress-bar]:bg-brand [&::-webkit-progress-bar]:bg-slate-200 [&::-webkit-progress-value]:bg-brand"
+            max={100}
+            value={Math.round((progress ?? 0) * 100)}
+            aria-label={`Uploading ${pendingName ?? 'file'}`}
+          />
+          <p className="mt-1 text-xs text-slate-600">
+            {pendingName}: {Math.round((progress ?? 0) * 100)}%
+          </p>
+        </div>
+      )}
+      {hint && (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
+          {hint}
+        </p>
+      )}
+      {shownError && (
+        <p id={`${id}-error`} role="alert" className="mt-1 text-sm text-red-700">
+          {shownError}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,167 @@
+import { z } from 'zod';
+import { LIMITS } from './constants.js';
+import { messages } from './messages.js';
+
+/** Upload kinds: images are public (product and profile pictures), documents are confidential. */
+export const UPLOAD_KINDS = ['image', 'document'] as const;
+export type UploadKind = (typeof UPLOAD_KINDS)[number];
+
+/** What the browser offers in the file picker (the server checks the bytes, not these). */
+export const UPLOAD_ACCEPT: Record<UploadKind, string> = {
+  image: 'image/png,image/jpeg,image/webp,.png,.jpg,.jpeg,.webp',
+  document:
+    'application/pdf,application/msword,application/vnd.openxmlformats-officedocument.wordprocessingml.document,image/png,image/jpeg,image/webp,.pdf,.doc,.docx,.png,.jpg,.jpeg,.webp',
+};
+
+/**
+ * A file URL as POST /api/uploads answers it: `/uploads/<random key>` on this site (relative, so it
+ * keeps working behind any host name). Absolute http(s) URLs are accepted too for data from elsewhere.
+ */
+export const fileUrl = z
+  .string()
+  .trim()
+  .max(500, 'file must be at most 500 characters')
+  .regex(/^(\/uploads\/[A-Za-z0-9._-]+|https?:\/\/\S+)$/, 'file must be a URL answered by /api/uploads');
+
+export const uploadAnswer = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  data: z.object({
+    fileName: z.string(),
+    url: z.string(),
+    kind: z.enum(UPLOAD_KINDS),
+    contentType: z.string(),
+    size: z.number(),
+  }),
+});
+export type UploadAnswer = z.infer<typeof uploadAnswer>;
+
+export const fileLinkAnswer = z.object({
+  status: z.literal('success'),
+  data: z.object({ url: z.string(), expiresAt: z.string() }),
+});
+
+// ---------------------------------------------------------------- products
+
+export const productView = z.object({
+  _id: z.string(),
+  id: z.string(),
+  productName: z.string(),
+  /** Naira. */
+  productPrice: z.number(),
+  productDescription: z.string(),
+  productImage: z.string(),
+  category: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Product = z.infer<typeof productView>;
+
+export const productsAnswer = z.object({
+  status: z.literal('success'),
+  results: z.number(),
+  data: z.object({ products: z.array(productView) }),
+});
+export type ProductsAnswer = z.infer<typeof productsAnswer>;
+
+export const productAnswer = z.object({
+  status: z.literal('success'),
+  message: z.string().optional(),
+  data: z.object({ product: productView }),
+});
+export type ProductAnswer = z.infer<typeof productAnswer>;
+
+/** Naira, whole numbers, as the price input keeps digits only. */
+export const PRODUCT_PRICE_MAX = 100_000_000;
+
+/** The text fields of a product form (the image travels as a file in the same multipart body). */
+export const productFields = z.object({
+  productName: z
+    .string({ error: messages.enterProductName })
+    .trim()
+    .min(1, messages.enterProductName)
+    .max(120, 'productName must be at most 120 characters'),
+  productPrice: z
+    .string({ error: messages.enterProductPrice })
+    .trim()
+    .min(1, messages.enterProductPrice)
+    .regex(/^\d+$/, messages.productPriceDigits)
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1, messages.productPriceDigits)
+        .max(PRODUCT_PRICE_MAX, `productPrice must be at most ${PRODUCT_PRICE_MAX}`),
+    ),
+  productDescription: z
+    .string({ error: messages.enterProductDescription })
+    .trim()
+    .min(1, messages.enterProductDescription)
+    .max(4000, 'productDescription must be at most 4000 characters'),
+});
+export type ProductFields = z.input<typeof productFields>;
+
+// ---------------------------------------------------------------- reviews
+
+export const STARS_MAX = 5;
+
+export const reviewInput = z.object({
+  reviewTitle: z
+    .string({ error: messages.enterReviewTitle })
+    .trim()
+    .min(1, messages.enterReviewTitle)
+    .max(120, 'reviewTitle must be at most 120 characters'),
+  review: z
+    .string({ error: messages.enterReviewText })
+    .trim()
+    .min(1, messages.enterReviewText)
+    .max(2000, 'review must be at most 2000 characters'),
+  status: z.coerce
+    .number({ error: messages.chooseStars })
+    .int(messages.chooseStars)
+    .min(1, messages.chooseStars)
+    .max(STARS_MAX, messages.chooseStars),
+  productId: z.uuid('productId must be a valid id'),
+});
+export type ReviewInput = z.input<typeof reviewInput>;
+
+export const reviewView = z.object({
+  _id: z.string(),
+  date: z.string(),
+  reviewTitle: z.string(),
+  review: z.string(),
+  status: z.number(),
+  companyId: z.object({ _id: z.string(), companyName: z.string() }),
+  productId: z.string(),
+  /** Name of the product, for the admin ratings list. */
+  productName: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Review = z.infer<typeof reviewView>;
+
+export const reviewsAnswer = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  results: z.number(),
+  /** Average of `status` over the listed reviews, to one decimal; 0 when there are none. */
+  average: z.number(),
+  data: z.object({ reviews: z.array(reviewView) }),
+});
+export type ReviewsAnswer = z.infer<typeof reviewsAnswer>;
+
+export const reviewAnswer = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  data: z.object({ review: reviewView }),
+});
+
+/** Average to one decimal (spec: "average rating one decimal"). */
+export const averageStars = (stars: readonly number[]) =>
+  stars.length === 0 ? 0 : Math.round((stars.reduce((a, b) => a + b, 0) / stars.length) * 10) / 10;
+
+export const quantityOptions = Array.from(
+  { length: LIMITS.quantityMax - LIMITS.quantityMin + 1 },
+  (_, i) => i + LIMITS.quantityMin,
+);
