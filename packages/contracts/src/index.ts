@@ -5,3 +5,4 @@ export * from './auth.js';
 export * from './jobs.js';
 export * from './format.js';
 export * from './catalogue.js';
+export * from './commerce.js';

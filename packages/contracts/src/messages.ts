@@ -93,6 +93,18 @@ export const messages = {
   documentTypeRefused: 'The document must be a PDF, a Word document (DOC or DOCX) or a PNG, JPEG or WebP picture',
   fileNotFound: 'This file does not exist',
   fileLinkExpired: 'This file link has expired. Please open the file again from the page.',
+  // cart, checkout, company workspace (issue 4, docs/decisions/0200-0299)
+  cartEmpty: 'Your cart is empty',
+  productUnavailable: 'This product is no longer available',
+  orderNotFound: 'We could not find this payment. Please try again.',
+  orderNotYours: 'This payment belongs to another account.',
+  paymentPending: 'Your payment is still being confirmed. Your jobs will appear on your dashboard once it is.',
+  webhookRefused: 'Invalid signature',
+  companyNotFound: 'Company not found',
+  emailTaken: 'This email address is already used by another account',
+  nothingToUpdate: 'Please change at least one field',
+  profileImageRefused: 'The profile picture must be a PNG, JPEG or WebP image',
+  jobClosedForEdits: 'A completed job cannot be edited',
 } as const;
 
 export type MessageKey = keyof typeof messages;

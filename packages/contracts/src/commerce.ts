@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import { LIMITS } from './constants.js';
+import { messages } from './messages.js';
+
+/**
+ * Cart, checkout, company jobs and profile payloads (issue 4). Money crosses the wire in naira;
+ * the server stores kobo and computes every price and total itself.
+ */
+
+/** A link to a file: one of our own uploads (`/uploads/<key>`) or an http(s) address; nothing else. */
+export const uploadedFileLink = z
+  .string({ error: 'file must be text' })
+  .trim()
+  .max(500, 'file must be at most 500 characters')
+  .regex(/^(\/uploads\/[A-Za-z0-9._-]+|https?:\/\/\S+)$/, 'file must be a URL answered by /api/uploads');
+
+const optionalDetail = z
+  .string({ error: 'detail must be text' })
+  .trim()
+  .max(5000, 'detail must be at most 5000 characters')
+  .optional();
+
+export const addToCartInput = z.object({
+  productId: z.uuid('productId must be a valid product id'),
+  quantity: z.coerce
+    .number({ error: 'quantity must be a number from 1 to 10' })
+    .int('quantity must be a whole number from 1 to 10')
+    .min(LIMITS.quantityMin, 'quantity must be a number from 1 to 10')
+    .max(LIMITS.quantityMax, 'quantity must be a number from 1 to 10')
+    .default(1),
+  detail: optionalDetail,
+  file: uploadedFileLink.optional(),
+  fileName: z.string().trim().max(255, 'fileName must be at most 255 characters').optional(),
+});
+export type AddToCartInput = z.input<typeof addToCartInput>;
+
+export const cartLine = z.object({
+  productId: z.string(),
+  quantity: z.number(),
+  detail: z.string().nullable(),
+  file: z.string().nullable(),
+  fileName: z.string().nullable(),
+  /** Naira, from the catalogue. */
+  price: z.number(),
+  productName: z.string(),
+  productImage: z.string(),
+});
+export type CartLine = z.infer<typeof cartLine>;
+
+/** GET /api/cart: the list's first element holds the products and the bill (naira). */
+export const cartAnswer = z.array(z.object({ products: z.array(cartLine), bill: z.number() }));
+export type CartAnswer = z.infer<typeof cartAnswer>;
+
+export const PAYMENT_OPTIONS = 'card,mobilemoney,ussd';
+export const DEFAULT_PRODUCT_TITLE = 'Default Product Name';
+
+/** What the payment dialog needs (POST /api/checkout). */
+export const checkoutAnswer = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  data: z.object({
+    orderId: z.string(),
+    reference: z.string(),
+    /** Naira. */
+    amount: z.number(),
+    currency: z.literal('NGN'),
+    title: z.string(),
+    paymentOptions: z.string(),
+    customer: z.object({ email: z.string(), phone: z.string(), name: z.string() }),
+    provider: z.object({
+      name: z.enum(['sandbox', 'flutterwave']),
+      publicKey: z.string().optional(),
+      subaccountId: z.string().optional(),
+      scriptUrl: z.string().optional(),
+      testMode: z.boolean(),
+    }),
+  }),
+});
+export type CheckoutAnswer = z.infer<typeof checkoutAnswer>;
+export type CheckoutData = CheckoutAnswer['data'];
+
+export const verifyPaymentInput = z.object({
+  reference: z.string().trim().min(1, 'reference is required').max(100, 'reference is too long'),
+  /** The provider's transaction id from the dialog callback, when it gave one. */
+  transactionId: z
+    .union([z.string(), z.number()])
+    .transform((v) => String(v).trim())
+    .pipe(z.string().max(64, 'transactionId is too long').regex(/^[A-Za-z0-9_-]*$/, 'transactionId is invalid'))
+    .optional(),
+});
+export type VerifyPaymentInput = z.input<typeof verifyPaymentInput>;
+
+export const orderView = z.object({
+  _id: z.string(),
+  reference: z.string(),
+  status: z.enum(['pending', 'paid', 'failed', 'expired']),
+  amount: z.number(),
+  currency: z.string(),
+  title: z.string(),
+  provider: z.string(),
+  createdAt: z.string(),
+  paidAt: z.string().nullable(),
+});
+export type OrderView = z.infer<typeof orderView>;
+
+/** The sandbox dialog's charge request (mirrors what Flutterwave's inline form collects). */
+export const sandboxChargeInput = z.object({
+  reference: z.string().trim().min(1).max(100),
+  amount: z.number().positive('amount must be positive'),
+  currency: z.string().trim().min(3).max(3),
+  paymentType: z.enum(['card', 'mobilemoney', 'ussd']),
+  cardNumber: z.string().max(30).optional(),
+  pin: z.string().max(8).optional(),
+  otp: z.string().max(8).optional(),
+  phone: z.string().max(20).optional(),
+});
+export type SandboxChargeInput = z.infer<typeof sandboxChargeInput>;
+
+/** Flutterwave's published test cards, shown on the sandbox dialog. */
+export const SANDBOX_CARDS = {
+  success: { number: '5531 8866 5214 2950', cvv: '564', expiry: '09/32', pin: '3310', otp: '12345' },
+  insufficientFunds: { number: '5258 5859 2266 6506', cvv: '883', expiry: '09/31', pin: '3310', otp: '12345' },
+} as const;
+export const SANDBOX_OTP = '12345';
+
+export const companyJobDetailsInput = z.object({
+  detail: z.string({ error: messages.kindlyAddDetails }).trim().min(1, messages.kindlyAddDetails).max(5000),
+  file: uploadedFileLink.optional(),
+  fileName: z.string().trim().max(255).optional(),
+});
+export type CompanyJobDetailsInput = z.input<typeof companyJobDetailsInput>;
+
+/** Text fields PATCH /api/updateprofile accepts, per role; anything else is ignored. */
+export const COMPANY_EDITABLE_FIELDS = [
+  'officialEmail',
+  'website',
+  'yourBio',
+  'phoneNumber',
+  'alternativeEmailAddress',
+  'officeAddress',
+] as const;
+export const LAWYER_EDITABLE_FIELDS = [
+  'officialEmail',
+  'scn',
+  'yourBio',
+  'phoneNumber',
+  'alternativeEmailAddress',
+  'yearOfCall',
+] as const;
