@@ -26,6 +26,7 @@ import { tokenHasher } from './platform/tokens.js';
 import { accountsRoutes } from './features/accounts/routes.js';
 import { createAccountsService, type AccountsService } from './features/accounts/service.js';
 import { platformRoutes } from './features/platform/routes.js';
+import { uploadsRoutes } from './features/uploads/routes.js';
 import { cartRoutes } from './features/cart/routes.js';
 
 export interface AppDeps {
@@ -166,6 +167,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(accountsRoutes, { accounts, auth, limits });
   // Feature registrations follow, one line each (catalogue, uploads, reviews, cart, checkout, jobs, lawyers, companies, admin).
   void shared;
+  await app.register(uploadsRoutes, { shared });
   await app.register(cartRoutes, { shared });
 
   await registerWeb(app, deps.webDist === undefined ? DEFAULT_WEB_DIST : deps.webDist);

@@ -1,0 +1,133 @@
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { fileLinkAnswer, messages, UPLOAD_KINDS, uploadAnswer, type UploadKind } from '@legalmarket/contracts';
+import type { Shared } from '../../app.js';
+import { AppError, forbidden, notFound, unauthorized } from '../../platform/errors.js';
+import { createUploadsService } from './service.js';
+
+const tags = ['uploads'];
+const keyParams = z.object({ key: z.string().max(64, 'key is too long') });
+
+/** RFC 6266 filename with an ASCII fallback and the UTF-8 original. */
+function attachment(name: string) {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const utf8 = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${utf8}`;
+}
+
+/** POST /api/uploads, GET /api/files/:key/link and GET /uploads/:key. */
+export const uploadsRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (app, { shared }) => {
+  await app.register(multipart);
+  const uploads = createUploadsService(shared);
+  const { auth } = shared;
+
+  app.post(
+    '/api/uploads',
+    {
+      schema: {
+        tags,
+        summary: 'Upload an image or a document',
+        description: [
+          'Multipart form with one file (any field name) and `kind` = `image` or `document` (query or a field sent before the file; default `document`).',
+          'Images (product and profile pictures) must be PNG, JPEG or WebP **by their bytes**; documents PDF, DOCX, DOC or such an image. HTML, SVG and anything else is refused with 415 whatever its name.',
+          'Limits: UPLOAD_MAX_IMAGE_BYTES (5 MB) and UPLOAD_MAX_DOCUMENT_BYTES (10 MB); past the limit the answer is 413 at once.',
+          'Answers the original file name and the URL (`/uploads/<random key>`, relative to this site). Images are public; documents are confidential: open them through GET /api/files/{key}/link.',
+        ].join('\n\n'),
+        security: [{ bearer: [] }],
+        querystring: z.object({ kind: z.enum(UPLOAD_KINDS, 'kind must be image or document').optional() }),
+        response: { 201: uploadAnswer },
+      },
+      preHandler: auth.require(),
+    },
+    async (request, reply) => {
+      await shared.limits.perAddress('upload', request.ip);
+      const queryKind = request.query.kind;
+      const form = await uploads.readForm(request, {
+        kind: queryKind ?? ((fields): UploadKind => (fields.kind === 'image' ? 'image' : 'document')),
+      });
+      if (form.fields.kind && !(UPLOAD_KINDS as readonly string[]).includes(form.fields.kind))
+        throw new AppError(400, 'kind must be image or document');
+      if (!form.file) throw new AppError(400, messages.chooseFile);
+      const saved = await uploads.store(form.file, request.user!.id);
+      return reply.status(201).send({
+        status: 'success' as const,
+        message: messages.fileUploaded,
+        data: {
+          fileName: saved.fileName,
+          url: saved.url,
+          kind: saved.kind,
+          contentType: saved.contentType,
+          size: saved.size,
+        },
+      });
+    },
+  );
+
+  app.get(
+    '/api/files/:key/link',
+    {
+      schema: {
+        tags,
+        summary: 'A short-lived link to open an uploaded file',
+        description:
+          'Browsers cannot send a bearer header on a plain link, so pages ask here first and then follow the answered URL (valid 5 minutes). Documents: only the uploader, an admin, the company whose cart or job refers to the file, or the lawyer assigned to such a job; others get 403.',
+        security: [{ bearer: [] }],
+        params: keyParams,
+        response: { 200: fileLinkAnswer },
+      },
+      preHandler: auth.require(),
+    },
+    async (request) => {
+      const row = await uploads.find(request.params.key);
+      if (!row) throw notFound(messages.fileNotFound);
+      if (!(await uploads.canRead(request.user, row))) throw forbidden();
+      return { status: 'success' as const, data: uploads.signedLink(row.key) };
+    },
+  );
+
+  app.get(
+    '/uploads/:key',
+    {
+      schema: {
+        tags,
+        summary: 'An uploaded file',
+        description:
+          'Images are public and cached for a year (keys never change). Documents need `?t=` from GET /api/files/{key}/link, or a bearer header of someone allowed to read them, and always download (Content-Disposition: attachment). Every file is sent with its stored type and X-Content-Type-Options: nosniff.',
+        params: keyParams,
+        querystring: z.object({ t: z.string().max(100).optional() }),
+      },
+      preHandler: auth.optional,
+    },
+    async (request, reply) => {
+      const row = await uploads.find(request.params.key);
+      if (!row) throw notFound(messages.fileNotFound);
+      if (row.kind === 'document') {
+        const link = request.query.t ? uploads.checkLink(row.key, request.query.t) : null;
+        if (link === 'expired' && !request.user) throw forbidden(messages.fileLinkExpired);
+        if (link !== 'ok') {
+          if (!request.user) throw unauthorized();
+          if (!(await uploads.canRead(request.user, row))) throw forbidden();
+        }
+      }
+      const file = await shared.storage.get(row.key);
+      if (!file) throw notFound(messages.fileNotFound);
+      reply
+        .header('content-type', row.contentType)
+        .header('x-content-type-options', 'nosniff')
+        .header('content-length', file.size);
+      if (row.kind === 'document') {
+        reply
+          .header('content-disposition', attachment(row.originalName))
+          .header('cache-control', 'private, no-store')
+          .header('content-security-policy', "default-src 'none'; sandbox");
+      } else {
+        reply
+          .header('content-disposition', 'inline')
+          .header('cache-control', 'public, max-age=31536000, immutable')
+          .header('cross-origin-resource-policy', 'same-site');
+      }
+      return reply.send(file.stream);
+    },
+  );
+};

@@ -1,0 +1,259 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { and, eq, like, or, type SQL, type AnyColumn } from 'drizzle-orm';
+import { fileTypeFromBuffer } from 'file-type';
+import { messages, type UploadKind } from '@legalmarket/contracts';
+import type { Config } from '../../config.js';
+import type { Db, Executor } from '../../db/client.js';
+import { cartItems, jobs, uploads } from '../../db/schema.js';
+import type { AuthUser } from '../../platform/auth.js';
+import type { Clock } from '../../platform/clock.js';
+import { AppError, badRequest } from '../../platform/errors.js';
+import type { Storage } from '../../platform/storage.js';
+import { safeEqual } from '../../platform/tokens.js';
+
+/** What the bytes of an accepted file turned out to be. */
+interface Detected {
+  ext: 'png' | 'jpg' | 'webp' | 'pdf' | 'docx' | 'doc';
+  contentType: string;
+}
+
+const IMAGE_TYPES: Record<string, Detected> = {
+  'image/png': { ext: 'png', contentType: 'image/png' },
+  'image/jpeg': { ext: 'jpg', contentType: 'image/jpeg' },
+  'image/webp': { ext: 'webp', contentType: 'image/webp' },
+};
+
+/**
+ * Decides from the bytes, never from the name or the claimed type. An HTML page or an SVG (text,
+ * script-capable) has no magic number file-type knows, so it is refused whatever it is called.
+ */
+export async function detectFile(data: Buffer, kind: UploadKind, originalName: string): Promise<Detected> {
+  const found = data.length ? await fileTypeFromBuffer(data) : undefined;
+  const image = found ? IMAGE_TYPES[found.mime] : undefined;
+  if (kind === 'image') {
+    if (!image) throw new AppError(415, messages.imageTypeRefused);
+    return image;
+  }
+  if (image) return image;
+  if (found?.mime === 'application/pdf') return { ext: 'pdf', contentType: 'application/pdf' };
+  if (found?.ext === 'docx')
+    return {
+      ext: 'docx',
+      contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    };
+  // Word 97-2003 is an OLE2 compound file; so are .xls and .msi, hence the name must say .doc too.
+  if (found?.ext === 'cfb' && /\.doc$/i.test(originalName)) return { ext: 'doc', contentType: 'application/msword' };
+  throw new AppError(415, messages.documentTypeRefused);
+}
+
+const KEY_PATTERN = /^[a-f0-9]{32}\.(png|jpg|webp|pdf|docx|doc)$/;
+export const isUploadKey = (key: string) => KEY_PATTERN.test(key);
+/** The site-relative URL of a stored file. */
+export const uploadUrl = (key: string) => `/uploads/${key}`;
+/** The key in a `/uploads/<key>` URL (relative, or absolute on any host), else null. */
+export function keyOfUrl(url: string | null | undefined): string | null {
+  const m = /^(?:https?:\/\/[^/]+)?\/uploads\/([A-Za-z0-9._-]+)$/.exec((url ?? '').trim());
+  return m && isUploadKey(m[1]) ? m[1] : null;
+}
+
+/** Keeps a client's file name printable and short; it is only ever shown, never used as a path. */
+export function cleanFileName(name: string | undefined, fallback: string): string {
+  const base = (name ?? '').split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  const unsafe = /[\u0000-\u001f\u007f"<>]/g;
+  const cleaned = base.replace(unsafe, '').trim().slice(0, 200);
+  return cleaned || fallback;
+}
+
+export interface ReceivedFile {
+  fieldName: string;
+  originalName: string;
+  data: Buffer;
+  detected: Detected;
+  kind: UploadKind;
+}
+
+export interface ReceivedForm {
+  fields: Record<string, string>;
+  file: ReceivedFile | null;
+}
+
+export interface ReadFormOptions {
+  /** The kind of the file; a function may decide it from the fields that came before the file. */
+  kind: UploadKind | ((fields: Record<string, string>) => UploadKind);
+  /** Which part name carries the file (default: any). */
+  fileField?: string;
+}
+
+const MB = 1024 * 1024;
+const FORM_OVERHEAD = 256 * 1024;
+const tooLarge = (limit: number) =>
+  new AppError(413, `The file is too large: the limit is ${Math.round((limit / MB) * 10) / 10} MB`);
+
+export type UploadsService = ReturnType<typeof createUploadsService>;
+
+export function createUploadsService(deps: {
+  db: Db;
+  storage: Storage;
+  clock: Clock;
+  config: Config;
+  hashToken: (v: string) => string;
+}) {
+  const limitOf = (kind: UploadKind) =>
+    kind === 'image' ? deps.config.UPLOAD_MAX_IMAGE_BYTES : deps.config.UPLOAD_MAX_DOCUMENT_BYTES;
+  const LINK_TTL_MS = 5 * 60_000;
+
+  /**
+   * Reads a multipart form: its text fields and at most one file, refusing a file whose bytes are not
+   * of the allowed types and answering 413 as soon as the size limit is passed (the rest is not read).
+   */
+  async function readForm(request: FastifyRequest, opts: ReadFormOptions): Promise<ReceivedForm> {
+    if (!request.isMultipart()) throw new AppError(415, 'Send the form as multipart/form-data');
+    const fixedKind = typeof opts.kind === 'string' ? opts.kind : null;
+    const ceiling = fixedKind ? limitOf(fixedKind) : Math.max(limitOf('image'), limitOf('document'));
+    const declared = Number(request.headers['content-length']);
+    if (Number.isFinite(declared) && declared > ceiling + FORM_OVERHEAD) throw tooLarge(ceiling);
+
+    const fields: Record<string, string> = {};
+    let file: ReceivedFile | null = null;
+    const parts = request.parts({
+      limits: { fileSize: ceiling + 1, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 25 },
+    });
+    try {
+      for await (const part of parts) {
+        if (part.type === 'field') {
+          if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+          continue;
+        }
+        if (opts.fileField && part.fieldname !== opts.fileField) {
+          part.file.resume();
+          throw badRequest(`Unexpected file field ${part.fieldname}; send the file as ${opts.fileField}`);
+        }
+        const kind = typeof opts.kind === 'function' ? opts.kind(fields) : opts.kind;
+        const limit = limitOf(kind);
+        const chunks: Buffer[] = [];
+        let size = 0;
+        for await (const chunk of part.file as AsyncIterable<Buffer>) {
+          size += chunk.length;
+          if (size > limit) {
+            part.file.destroy();
+            throw tooLarge(limit);
+          }
+          chunks.push(chunk);
+        }
+        if (part.file.truncated) throw tooLarge(limit);
+        const data = Buffer.concat(chunks);
+        if (data.length === 0) throw badRequest(messages.chooseFile);
+        const originalName = cleanFileName(part.filename, `file.${kind === 'image' ? 'png' : 'pdf'}`);
+        file = {
+          fieldName: part.fieldname,
+          originalName,
+          data,
+          kind,
+          detected: await detectFile(data, kind, originalName),
+        };
+      }
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      const e = err as { code?: string; statusCode?: number };
+      if (e.code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(ceiling);
+      if (e.code === 'FST_FILES_LIMIT') throw badRequest('Send one file at a time');
+      if (e.code === 'FST_PARTS_LIMIT' || e.code === 'FST_FIELDS_LIMIT')
+        throw badRequest('The form has too many fields');
+      if (e.statusCode && e.statusCode < 500) throw badRequest('The upload could not be read. Please try again.');
+      throw err;
+    }
+    return { fields, file };
+  }
+
+  /** Stores the bytes under a new random key and records them; answers the original name and URL. */
+  async function store(file: ReceivedFile, ownerId: string | null, tx: Executor = deps.db) {
+    const key = `${randomBytes(16).toString('hex')}.${file.detected.ext}`;
+    await deps.storage.put(key, file.data);
+    try {
+      await tx.insert(uploads).values({
+        key,
+        originalName: file.originalName,
+        contentType: file.detected.contentType,
+        size: file.data.length,
+        kind: file.kind,
+        ownerId,
+      });
+    } catch (err) {
+      await deps.storage.remove(key).catch(() => undefined);
+      throw err;
+    }
+    return {
+      key,
+      fileName: file.originalName,
+      url: uploadUrl(key),
+      kind: file.kind,
+      contentType: file.detected.contentType,
+      size: file.data.length,
+    };
+  }
+
+  async function find(key: string) {
+    if (!isUploadKey(key)) return null;
+    const [row] = await deps.db.select().from(uploads).where(eq(uploads.key, key)).limit(1);
+    return row ?? null;
+  }
+
+  /** A stored URL column that points at this key (relative, or absolute on any host). */
+  const refersTo = (col: AnyColumn, key: string): SQL => or(eq(col, uploadUrl(key)), like(col, `%${uploadUrl(key)}`))!;
+
+  /**
+   * Images are public. A document may be read by whoever uploaded it, an admin, the company whose
+   * cart or job refers to it, and the lawyer assigned to a job that refers to it.
+   */
+  async function canRead(user: AuthUser | null, row: typeof uploads.$inferSelect): Promise<boolean> {
+    if (row.kind === 'image') return true;
+    if (!user) return false;
+    if (user.userType === 'admin' || row.ownerId === user.id) return true;
+    const key = row.key;
+    const inJob = or(refersTo(jobs.companyFile, key), refersTo(jobs.adminFile, key))!;
+    if (user.userType === 'company') {
+      const [cart] = await deps.db
+        .select({ one: cartItems.productId })
+        .from(cartItems)
+        .where(and(eq(cartItems.companyId, user.id), refersTo(cartItems.file, key)))
+        .limit(1);
+      if (cart) return true;
+      const [job] = await deps.db
+        .select({ one: jobs.id })
+        .from(jobs)
+        .where(and(eq(jobs.companyId, user.id), inJob))
+        .limit(1);
+      return Boolean(job);
+    }
+    if (user.userType === 'lawyer') {
+      const [job] = await deps.db
+        .select({ one: jobs.id })
+        .from(jobs)
+        .where(and(eq(jobs.assignedTo, user.id), inJob))
+        .limit(1);
+      return Boolean(job);
+    }
+    return false;
+  }
+
+  const sign = (key: string, exp: number) => deps.hashToken(`file-link:${key}:${exp}`).slice(0, 32);
+
+  /** A short-lived link a browser can follow without a bearer header (docs/decisions/0101). */
+  function signedLink(key: string) {
+    const exp = deps.clock.now().getTime() + LINK_TTL_MS;
+    return { url: `${uploadUrl(key)}?t=${exp}.${sign(key, exp)}`, expiresAt: new Date(exp).toISOString() };
+  }
+
+  /** 'ok', 'expired' or 'bad'. */
+  function checkLink(key: string, token: string | undefined): 'ok' | 'expired' | 'bad' {
+    const m = /^(\d{13})\.([A-Za-z0-9_-]{32})$/.exec(token ?? '');
+    if (!m) return 'bad';
+    const exp = Number(m[1]);
+    if (!safeEqual(m[2], sign(key, exp))) return 'bad';
+    return exp < deps.clock.now().getTime() ? 'expired' : 'ok';
+  }
+
+  return { readForm, store, find, canRead, signedLink, checkLink, limitOf };
+}

@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { deflateSync } from 'node:zlib';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(buf: Buffer) {
+  let c = 0xffffffff;
+  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+function chunk(type: string, data: Buffer) {
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  const td = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(td));
+  return Buffer.concat([len, td, crc]);
+}
+
+/** A real RGB PNG of the given size (a diagonal gradient), optionally padded to reach `minBytes`. */
+export function pngBytes(width = 4, height = 4, minBytes = 0): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 2;
+  const rows: Buffer[] = [];
+  for (let y = 0; y < height; y++) {
+    const row = Buffer.alloc(1 + width * 3);
+    for (let x = 0; x < width; x++) row.set([(x * 40) & 255, (y * 40) & 255, 120], 1 + x * 3);
+    rows.push(row);
+  }
+  const parts = [
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.concat(rows))),
+  ];
+  const size = parts.reduce((n, p) => n + p.length, 0) + 12;
+  // An ancillary text chunk pads the file without making it invalid.
+  if (minBytes > size + 12) parts.push(chunk('tEXt', Buffer.alloc(minBytes - size - 12, 0x61)));
+  parts.push(chunk('IEND', Buffer.alloc(0)));
+  return Buffer.concat(parts);
+}
+
+export const jpegBytes = () =>
+  Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0'), Buffer.alloc(200)]);
+export const webpBytes = () =>
+  Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x24, 0, 0, 0]), Buffer.from('WEBPVP8 '), Buffer.alloc(200)]);
+export const pdfBytes = (text = 'Contract') =>
+  Buffer.from(`%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n% ${text}\ntrailer << /Root 1 0 R >>\n%%EOF\n`);
+export const docxBytes = () => readFileSync(path.join(here, 'fixtures', 'agreement.docx'));
+export const docBytes = () => Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(1024)]);
+export const htmlBytes = () =>
+  Buffer.from('<!doctype html><html><body><script>alert(document.cookie)</script></body></html>');
+export const svgBytes = () =>
+  Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>');
+
+export interface Part {
+  name: string;
+  value?: string;
+  file?: { data: Buffer; filename: string; type?: string };
+}
+
+/** A multipart/form-data body for app.inject, built by the platform's own FormData encoder. */
+export async function multipart(parts: Part[]) {
+  const form = new FormData();
+  for (const p of parts) {
+    if (p.file)
+      form.append(
+        p.name,
+        new Blob([new Uint8Array(p.file.data)], { type: p.file.type ?? 'application/octet-stream' }),
+        p.file.filename,
+      );
+    else form.append(p.name, p.value ?? '');
+  }
+  const res = new Response(form);
+  return {
+    payload: Buffer.from(await res.arrayBuffer()),
+    headers: { 'content-type': res.headers.get('content-type')! },
+  };
+}
