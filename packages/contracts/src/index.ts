@@ -5,4 +5,5 @@ export * from './auth.js';
 export * from './jobs.js';
 export * from './format.js';
 export * from './catalogue.js';
+export * from './admin.js';
 export * from './commerce.js';

@@ -75,6 +75,16 @@ export const messages = {
   forbidden: 'You are not allowed to do this.',
   notFound: 'Not found',
   loggedOut: 'You have been logged out',
+  // admin workspace (issue 6, docs/decisions/04xx)
+  verificationRevoked: 'Verification revoked',
+  settlementAccountSaved: 'Settlement account saved',
+  jobNotFound: 'Job not found',
+  lawyerNotFound: 'Lawyer not found',
+  lawyerNotVerifiedForAssign: 'Only verified lawyers can be assigned a job. Verify the lawyer first.',
+  jobAlreadyAssigned: 'This job is already assigned to a lawyer.',
+  jobAlreadyCompleted: 'This job is already completed.',
+  jobNotAssignedYet: 'This job has not been assigned to a lawyer yet.',
+  jobClosedForDetails: 'Details cannot be added to a completed job.',
   // catalogue, uploads and reviews (docs/decisions/0100-0199)
   enterProductName: 'Please enter the product name',
   enterProductPrice: 'Please enter the product price',

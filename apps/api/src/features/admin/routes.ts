@@ -1,0 +1,194 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  auditLogAnswer,
+  companiesAnswer,
+  dashboardAnswer,
+  idParam,
+  lawyersAnswer,
+  messages,
+  pageQuery,
+  paymentsAnswer,
+  paymentsQuery,
+  settlementAccountAnswer,
+  settlementAccountInput,
+  verifyLawyerAnswer,
+  verifyLawyerInput,
+} from '@legalmarket/contracts';
+import type { Shared } from '../../app.js';
+import type { AdminService } from './service.js';
+
+const tags = ['admin'];
+const security = [{ bearer: [] }];
+const ADMIN_ONLY = 'Admins only: guests get 401, companies and lawyers 403.';
+const PAGING =
+  'Paged on the server: `page` (from 1) and `limit` (default 5, at most 100); the answer carries `total` (every match), `page`, `limit` and `results` (items on this page).';
+
+const pageOf = <T>(items: T[], total: number, q: { page: number; limit: number }) => ({
+  status: 'success' as const,
+  page: q.page,
+  limit: q.limit,
+  total,
+  results: items.length,
+});
+
+/** Dashboard counts, companies, lawyers, verification, payments ledger, settlement account, audit log. */
+export const adminRoutes: FastifyPluginAsyncZod<{ shared: Shared; admin: AdminService }> = async (
+  app,
+  { shared, admin },
+) => {
+  const onlyAdmin = shared.auth.require('admin');
+
+  app.get(
+    '/api/admin/dashboard',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Dashboard counts and the latest audit-log entries',
+        description: `Live counts for the dashboard tiles (open = unassigned jobs; payments = paid orders) and the 8 latest admin actions. ${ADMIN_ONLY}`,
+        response: { 200: dashboardAnswer },
+      },
+      preHandler: onlyAdmin,
+    },
+    async () => ({ status: 'success' as const, data: await admin.dashboard() }),
+  );
+
+  app.get(
+    '/api/admin/audit-log',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Audit log, newest first',
+        description: `Who did what and when: lawyer verification, job assignment, completion and details, product and review actions, settlement account changes. ${PAGING} ${ADMIN_ONLY}`,
+        querystring: pageQuery,
+        response: { 200: auditLogAnswer },
+      },
+      preHandler: onlyAdmin,
+    },
+    async (request) => {
+      const { entries, total } = await admin.auditLog(request.query);
+      return { ...pageOf(entries, total, request.query), data: { entries } };
+    },
+  );
+
+  app.get(
+    '/api/companys',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Companies (admin Clients list)',
+        description: `Newest first, in \`data.company\`. ${PAGING} ${ADMIN_ONLY}`,
+        querystring: pageQuery,
+        response: { 200: companiesAnswer },
+      },
+      preHandler: onlyAdmin,
+    },
+    async (request) => {
+      const { items, total } = await admin.companies(request.query);
+      return { ...pageOf(items, total, request.query), data: { company: items } };
+    },
+  );
+
+  for (const [url, verified] of [
+    ['/api/verifiedlawyers', true],
+    ['/api/unverifiedlawyers', false],
+  ] as const) {
+    app.get(
+      url,
+      {
+        schema: {
+          tags,
+          security,
+          summary: verified ? 'Verified lawyers' : 'Unverified lawyers',
+          description: `Newest first, in \`data.lawyers\`. ${PAGING} ${ADMIN_ONLY}`,
+          querystring: pageQuery,
+          response: { 200: lawyersAnswer },
+        },
+        preHandler: onlyAdmin,
+      },
+      async (request) => {
+        const { items, total } = await admin.lawyers(verified, request.query);
+        return { ...pageOf(items, total, request.query), data: { lawyers: items } };
+      },
+    );
+  }
+
+  app.patch(
+    '/api/verifylawyer/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Verify a lawyer (or withdraw the verification)',
+        description: `\`{ verified: true }\` verifies the lawyer and e-mails them ("Verification Successful"). \`{ verified: false }\` withdraws it: the lawyer is logged out everywhere and e-mailed ("Verification revoked"); jobs already assigned stay assigned. Repeating a call changes nothing. Audit-logged. 404 when the id is not a lawyer. ${ADMIN_ONLY}`,
+        params: idParam,
+        body: verifyLawyerInput,
+        response: { 200: verifyLawyerAnswer },
+      },
+      preHandler: onlyAdmin,
+    },
+    async (request) => {
+      const { lawyer } = await admin.setVerified(request.user!.id, request.params.id, request.body.verified);
+      return {
+        status: 'success' as const,
+        message: request.body.verified ? messages.verificationSuccessful : messages.verificationRevoked,
+        data: { lawyer },
+      };
+    },
+  );
+
+  app.get(
+    '/api/admin/payments',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Payments ledger (orders)',
+        description: `Orders with company, reference (tx_ref), provider, amount (naira), status and dates, newest first. \`from\`/\`to\` (YYYY-MM-DD, UTC, inclusive) choose the period by creation date; \`status\` narrows the list. \`data.totals\` sums every order of the period per status (not only this page). ${PAGING} ${ADMIN_ONLY}`,
+        querystring: paymentsQuery,
+        response: { 200: paymentsAnswer },
+      },
+      preHandler: onlyAdmin,
+    },
+    async (request) => {
+      const { items, total, totals } = await admin.payments(request.query);
+      return { ...pageOf(items, total, request.query), data: { payments: items, totals } };
+    },
+  );
+
+  app.get(
+    '/api/admin/settlement-account',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "The platform's settlement account",
+        description: `Account number, account name and bank the marketplace settles into; \`data.account\` is null until an admin saves one. ${ADMIN_ONLY}`,
+        response: { 200: settlementAccountAnswer },
+      },
+      preHandler: onlyAdmin,
+    },
+    async () => ({ status: 'success' as const, message: 'ok', data: { account: await admin.settlementAccount() } }),
+  );
+
+  app.put(
+    '/api/admin/settlement-account',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Save the platform's settlement account",
+        description: `10-digit NUBAN account number, account name and bank. Audit-logged with the account number masked; saving the same values again records nothing. ${ADMIN_ONLY}`,
+        body: settlementAccountInput,
+        response: { 200: settlementAccountAnswer },
+      },
+      preHandler: onlyAdmin,
+    },
+    async (request) => {
+      const account = await admin.saveSettlementAccount(request.user!.id, request.body);
+      return { status: 'success' as const, message: messages.settlementAccountSaved, data: { account } };
+    },
+  );
+};

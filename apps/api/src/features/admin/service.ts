@@ -1,0 +1,301 @@
+import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { messages, type AuditEntry, type SettlementAccountInput } from '@legalmarket/contracts';
+import type { Shared } from '../../app.js';
+import type { Executor } from '../../db/client.js';
+import { appSettings, auditLog, jobs, orders, reviews, users } from '../../db/schema.js';
+import { recordAudit } from '../../platform/audit.js';
+import { notFound } from '../../platform/errors.js';
+import { enqueueMail } from '../../platform/mailer.js';
+import { lawyerUnverifiedMail, lawyerVerifiedMail } from './emails.js';
+
+type UserRow = typeof users.$inferSelect;
+export interface Paging {
+  page: number;
+  limit: number;
+}
+export const offsetOf = (p: Paging) => (p.page - 1) * p.limit;
+
+/** A lawyer in the spec's field names (never the password hash). */
+export function toAdminLawyer(u: UserRow) {
+  return {
+    _id: u.id,
+    name: u.name,
+    phoneNumber: u.phoneNumber,
+    officialEmail: u.officialEmail,
+    lawFirmName: u.lawFirmName,
+    lawFirmAddress: u.lawFirmAddress,
+    scn: u.scn,
+    cac: u.cac,
+    areasOfPractise: u.areasOfPractise,
+    verified: u.verified,
+    yearOfCall: u.yearOfCall,
+    yourBio: u.yourBio,
+    alternativeEmailAddress: u.alternativeEmailAddress,
+    profileImage: u.profileImage ? { url: u.profileImage } : null,
+    createdAt: u.createdAt.toISOString(),
+  };
+}
+
+export function toAdminCompany(u: UserRow) {
+  return {
+    _id: u.id,
+    name: u.name,
+    companyName: u.companyName,
+    contactName: u.contactName,
+    phoneNumber: u.phoneNumber,
+    officialEmail: u.officialEmail,
+    officeAddress: u.officeAddress,
+    cac: u.cac,
+    industry: u.industry,
+    website: u.website,
+    yourBio: u.yourBio,
+    alternativeEmailAddress: u.alternativeEmailAddress,
+    profileImage: u.profileImage ? { url: u.profileImage } : null,
+    createdAt: u.createdAt.toISOString(),
+  };
+}
+
+const SETTLEMENT_KEY = 'settlement_account';
+interface StoredAccount {
+  accountNumber: string;
+  accountName: string;
+  bank: string;
+}
+/** Audit details never keep a whole account number. */
+const masked = (a: StoredAccount | null) =>
+  a ? { accountNumber: `******${a.accountNumber.slice(-4)}`, accountName: a.accountName, bank: a.bank } : null;
+
+const dayStart = (d: string) => new Date(`${d}T00:00:00Z`);
+const nextDay = (d: string) => new Date(dayStart(d).getTime() + 86_400_000);
+
+export function createAdminService(shared: Shared) {
+  const { db, clock } = shared;
+
+  async function pageOfUsers(where: SQL, p: Paging) {
+    const [rows, [{ n }]] = await Promise.all([
+      db
+        .select()
+        .from(users)
+        .where(where)
+        .orderBy(desc(users.createdAt), desc(users.id))
+        .limit(p.limit)
+        .offset(offsetOf(p)),
+      db.select({ n: count() }).from(users).where(where),
+    ]);
+    return { rows, total: Number(n) };
+  }
+
+  async function auditEntries(ex: Executor, p: Paging): Promise<{ entries: AuditEntry[]; total: number }> {
+    const [rows, [{ n }]] = await Promise.all([
+      ex
+        .select({ entry: auditLog, actor: { id: users.id, name: users.name, officialEmail: users.officialEmail } })
+        .from(auditLog)
+        .leftJoin(users, eq(users.id, auditLog.actorId))
+        .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+        .limit(p.limit)
+        .offset(offsetOf(p)),
+      ex.select({ n: count() }).from(auditLog),
+    ]);
+    return {
+      total: Number(n),
+      entries: rows.map(({ entry, actor }) => ({
+        _id: String(entry.id),
+        action: entry.action,
+        targetType: entry.targetType,
+        targetId: entry.targetId,
+        details: (entry.details as Record<string, unknown> | null) ?? null,
+        actor: actor?.id ? { _id: actor.id, name: actor.name, officialEmail: actor.officialEmail } : null,
+        createdAt: entry.createdAt.toISOString(),
+      })),
+    };
+  }
+
+  return {
+    async dashboard() {
+      const countWhere = async (table: typeof jobs | typeof users | typeof orders | typeof reviews, where?: SQL) => {
+        const [{ n }] = await db.select({ n: count() }).from(table).where(where);
+        return Number(n);
+      };
+      const [openJobs, pendingJobs, completedJobs, unverifiedLawyers, verifiedLawyers, companies, payments, revs] =
+        await Promise.all([
+          countWhere(jobs, eq(jobs.status, 'unassigned')),
+          countWhere(jobs, eq(jobs.status, 'pending')),
+          countWhere(jobs, eq(jobs.status, 'completed')),
+          countWhere(users, and(eq(users.userType, 'lawyer'), eq(users.verified, false))),
+          countWhere(users, and(eq(users.userType, 'lawyer'), eq(users.verified, true))),
+          countWhere(users, eq(users.userType, 'company')),
+          countWhere(orders, eq(orders.status, 'paid')),
+          countWhere(reviews),
+        ]);
+      const { entries } = await auditEntries(db, { page: 1, limit: 8 });
+      return {
+        counts: {
+          openJobs,
+          pendingJobs,
+          completedJobs,
+          unverifiedLawyers,
+          verifiedLawyers,
+          companies,
+          payments,
+          reviews: revs,
+        },
+        recentActivity: entries,
+      };
+    },
+
+    auditLog: (p: Paging) => auditEntries(db, p),
+
+    async companies(p: Paging) {
+      const { rows, total } = await pageOfUsers(eq(users.userType, 'company'), p);
+      return { items: rows.map(toAdminCompany), total };
+    },
+
+    async lawyers(verified: boolean, p: Paging) {
+      const { rows, total } = await pageOfUsers(and(eq(users.userType, 'lawyer'), eq(users.verified, verified))!, p);
+      return { items: rows.map(toAdminLawyer), total };
+    },
+
+    /**
+     * Sets a lawyer's verification. Verifying e-mails the lawyer; withdrawing it also logs the
+     * lawyer out everywhere (docs/decisions/0401). Repeating the same call changes nothing, sends
+     * nothing and records nothing.
+     */
+    async setVerified(actorId: string, lawyerId: string, verified: boolean) {
+      const now = clock.now();
+      const result = await db.transaction(async (tx) => {
+        const rows = await tx
+          .select()
+          .from(users)
+          .where(and(eq(users.id, lawyerId), eq(users.userType, 'lawyer')))
+          .for('update');
+        const lawyer = rows[0];
+        if (!lawyer) throw notFound(messages.lawyerNotFound);
+        if (lawyer.verified === verified) return { lawyer, changed: false };
+        const [updated] = await tx
+          .update(users)
+          .set({ verified, updatedAt: now })
+          .where(eq(users.id, lawyerId))
+          .returning();
+        if (verified) {
+          await enqueueMail(
+            tx,
+            lawyerVerifiedMail(
+              lawyer.officialEmail,
+              lawyer.name,
+              `${shared.config.PUBLIC_URL}/lawyer/available-jobs/${lawyer.id}`,
+            ),
+          );
+        } else {
+          await shared.auth.revokeAllSessions(tx, lawyer.id);
+          await enqueueMail(tx, lawyerUnverifiedMail(lawyer.officialEmail, lawyer.name, shared.config.SUPPORT_EMAIL));
+        }
+        await recordAudit(tx, {
+          actorId,
+          action: verified ? 'lawyer.verify' : 'lawyer.unverify',
+          targetType: 'lawyer',
+          targetId: lawyer.id,
+          details: { name: lawyer.name, officialEmail: lawyer.officialEmail },
+        });
+        return { lawyer: updated, changed: true };
+      });
+      if (result.changed) shared.mailWritten();
+      return { lawyer: toAdminLawyer(result.lawyer), changed: result.changed };
+    },
+
+    async payments(q: Paging & { from?: string; to?: string; status?: 'pending' | 'paid' | 'failed' | 'expired' }) {
+      const period = and(
+        q.from ? gte(orders.createdAt, dayStart(q.from)) : undefined,
+        q.to ? lt(orders.createdAt, nextDay(q.to)) : undefined,
+      );
+      const where = and(period, q.status ? eq(orders.status, q.status) : undefined);
+      const [rows, [{ n }], sums] = await Promise.all([
+        db
+          .select({
+            order: orders,
+            company: { id: users.id, name: users.name, companyName: users.companyName, email: users.officialEmail },
+          })
+          .from(orders)
+          .innerJoin(users, eq(users.id, orders.companyId))
+          .where(where)
+          .orderBy(desc(orders.createdAt), desc(orders.id))
+          .limit(q.limit)
+          .offset(offsetOf(q)),
+        db.select({ n: count() }).from(orders).where(where),
+        db
+          .select({
+            status: orders.status,
+            n: count(),
+            amount: sql<string>`coalesce(sum(${orders.amount}), 0)`,
+          })
+          .from(orders)
+          .where(period)
+          .groupBy(orders.status),
+      ]);
+      const totals = {
+        paid: { count: 0, amount: 0 },
+        pending: { count: 0, amount: 0 },
+        failed: { count: 0, amount: 0 },
+        expired: { count: 0, amount: 0 },
+      };
+      for (const s of sums) totals[s.status] = { count: Number(s.n), amount: Number(s.amount) / 100 };
+      return {
+        total: Number(n),
+        totals,
+        items: rows.map(({ order: o, company: c }) => ({
+          _id: o.id,
+          reference: o.txRef,
+          provider: o.provider,
+          providerTransactionId: o.providerTransactionId,
+          title: o.title,
+          amount: o.amount / 100,
+          currency: o.currency,
+          status: o.status,
+          company: { _id: c.id, companyName: c.companyName ?? c.name, officialEmail: c.email },
+          createdAt: o.createdAt.toISOString(),
+          paidAt: o.paidAt?.toISOString() ?? null,
+        })),
+      };
+    },
+
+    async settlementAccount() {
+      const rows = await db.select().from(appSettings).where(eq(appSettings.key, SETTLEMENT_KEY)).limit(1);
+      const row = rows[0];
+      if (!row) return null;
+      const v = row.value as StoredAccount;
+      return { ...v, updatedAt: row.updatedAt.toISOString() };
+    },
+
+    /** Saves the platform's settlement account and records who changed what (number masked). */
+    async saveSettlementAccount(actorId: string, input: Required<SettlementAccountInput>) {
+      const now = clock.now();
+      const value: StoredAccount = {
+        accountNumber: input.accountNumber,
+        accountName: input.accountName,
+        bank: input.bank,
+      };
+      await db.transaction(async (tx) => {
+        const before = await tx.select().from(appSettings).where(eq(appSettings.key, SETTLEMENT_KEY)).for('update');
+        const old = (before[0]?.value as StoredAccount | undefined) ?? null;
+        const same =
+          old &&
+          old.accountNumber === value.accountNumber &&
+          old.accountName === value.accountName &&
+          old.bank === value.bank;
+        if (same) return;
+        await tx
+          .insert(appSettings)
+          .values({ key: SETTLEMENT_KEY, value, updatedAt: now })
+          .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedAt: now } });
+        await recordAudit(tx, {
+          actorId,
+          action: 'settlement.update',
+          targetType: 'settings',
+          targetId: SETTLEMENT_KEY,
+          details: { before: masked(old), after: masked(value) },
+        });
+      });
+      return this.settlementAccount();
+    },
+  };
+}
+export type AdminService = ReturnType<typeof createAdminService>;

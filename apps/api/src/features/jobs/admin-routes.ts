@@ -1,0 +1,140 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  adminJobsAnswer,
+  assignJobInput,
+  editJobDetailsInput,
+  idParam,
+  messages,
+  oneJobAnswer,
+  pageQuery,
+  type JobStatus,
+} from '@legalmarket/contracts';
+import type { Shared } from '../../app.js';
+import type { JobsAdminService } from './admin-service.js';
+
+const tags = ['jobs (admin)'];
+const security = [{ bearer: [] }];
+const ADMIN_ONLY = 'Admins only: guests get 401, companies and lawyers 403.';
+const LIFECYCLE =
+  'Applies the job lifecycle table (packages/contracts/src/jobs.ts); a change the table does not allow in the job’s state answers 409 with the reason.';
+
+/** Admin job lists and the admin's lifecycle actions: assign, complete, add details. */
+export const jobsAdminRoutes: FastifyPluginAsyncZod<{ shared: Shared; jobsAdmin: JobsAdminService }> = async (
+  app,
+  { shared, jobsAdmin },
+) => {
+  const onlyAdmin = shared.auth.require('admin');
+
+  const lists: Array<[string, JobStatus, string]> = [
+    ['/job-api/unassign', 'unassigned', 'Unassigned jobs'],
+    ['/job-api/pendingjobs', 'pending', 'Pending (assigned) jobs'],
+    ['/job-api/completedjobs', 'completed', 'Completed jobs'],
+  ];
+  for (const [url, status, summary] of lists) {
+    app.get(
+      url,
+      {
+        schema: {
+          tags,
+          security,
+          summary,
+          description: `Newest first, in \`data.jobs\`, each in the one job shape with \`appliedLawer\` filled. Paged on the server: \`page\` and \`limit\` (default 5); \`total\` counts every job in this state. ${ADMIN_ONLY}`,
+          querystring: pageQuery,
+          response: { 200: adminJobsAnswer },
+        },
+        preHandler: onlyAdmin,
+      },
+      async (request) => {
+        const { items, total } = await jobsAdmin.list(status, request.query);
+        return {
+          status: 'success' as const,
+          page: request.query.page,
+          limit: request.query.limit,
+          total,
+          results: items.length,
+          data: { jobs: items },
+        };
+      },
+    );
+  }
+
+  app.get(
+    '/job-api/admin/job/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'One job with its applicants (assign page)',
+        description: ADMIN_ONLY,
+        params: idParam,
+        response: { 200: oneJobAnswer },
+      },
+      preHandler: onlyAdmin,
+    },
+    async (request) => ({
+      status: 'success' as const,
+      message: 'ok',
+      data: { job: await jobsAdmin.one(request.params.id) },
+    }),
+  );
+
+  app.post(
+    '/job-api/assign',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Assign a job to a lawyer',
+        description: `Moves the job from unassigned to pending in one transaction with the job row locked (two admins at once: one assignment, the other gets 409). Refuses an unverified lawyer (409), a job already assigned or completed (409), an unknown job or lawyer (404). E-mails the lawyer and the company; audit-logged. ${LIFECYCLE} ${ADMIN_ONLY}`,
+        body: assignJobInput,
+        response: { 200: oneJobAnswer },
+      },
+      preHandler: onlyAdmin,
+    },
+    async (request) => {
+      const job = await jobsAdmin.assign(request.user!.id, request.body.jobId, request.body.lawyerId);
+      return { status: 'success' as const, message: messages.jobAssigned, data: { job } };
+    },
+  );
+
+  app.put(
+    '/job-api/completejob/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Mark a pending job completed',
+        description: `Pending to completed; the company is e-mailed; audit-logged. ${LIFECYCLE} ${ADMIN_ONLY}`,
+        params: idParam,
+        body: z.unknown().optional(),
+        response: { 200: oneJobAnswer },
+      },
+      preHandler: onlyAdmin,
+    },
+    async (request) => {
+      const job = await jobsAdmin.complete(request.user!.id, request.params.id);
+      return { status: 'success' as const, message: messages.jobCompleted, data: { job } };
+    },
+  );
+
+  app.put(
+    '/job-api/editjobdetails/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Set the admin's details on a job",
+        description: `\`detail\` (required) replaces the admin details; \`file\` (a URL answered by POST /api/uploads) and \`fileName\` replace the admin document when given, otherwise the document stays. Allowed on unassigned and pending jobs, not on completed ones. Audit-logged. ${LIFECYCLE} ${ADMIN_ONLY}`,
+        params: idParam,
+        body: editJobDetailsInput,
+        response: { 200: oneJobAnswer },
+      },
+      preHandler: onlyAdmin,
+    },
+    async (request) => {
+      const job = await jobsAdmin.addDetails(request.user!.id, request.params.id, request.body);
+      return { status: 'success' as const, message: messages.editedSuccessfully, data: { job } };
+    },
+  );
+};

@@ -1,0 +1,301 @@
+import { z } from 'zod';
+import { JOB_STATUSES } from './jobs.js';
+import { LIMITS } from './constants.js';
+
+/**
+ * Admin workspace: paging, lawyers and companies as the admin sees them, jobs, assignment,
+ * payments ledger, settlement account, audit log. One schema per request and answer.
+ */
+
+/** `page` (from 1) and `limit` (1 to 100, default the spec's 5) on every admin list. */
+export const pageQuery = z.object({
+  page: z.coerce
+    .number({ error: 'page must be a number' })
+    .int('page must be a whole number')
+    .min(1, 'page must be at least 1')
+    .max(1_000_000)
+    .default(1),
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(100, 'limit must be at most 100')
+    .default(LIMITS.adminPageSize),
+});
+export type PageQuery = z.input<typeof pageQuery>;
+
+/**
+ * The paging envelope: the spec's item shape stays under `data` (`data.company`, `data.lawyers`,
+ * `data.jobs`); `total` counts every matching item, `page`/`limit` echo the request.
+ */
+export const paged = <K extends string, T extends z.ZodType>(key: K, item: T) =>
+  z.object({
+    status: z.literal('success'),
+    page: z.number(),
+    limit: z.number(),
+    total: z.number(),
+    results: z.number(),
+    data: z.object({ [key]: z.array(item) } as { [P in K]: z.ZodArray<T> }),
+  });
+
+const image = z.object({ url: z.string() }).nullable();
+
+/** A lawyer as the admin sees it (spec section 3: Lawyer). */
+export const adminLawyer = z.object({
+  _id: z.string(),
+  name: z.string(),
+  phoneNumber: z.string(),
+  officialEmail: z.string(),
+  lawFirmName: z.string().nullable(),
+  lawFirmAddress: z.string().nullable(),
+  scn: z.string().nullable(),
+  cac: z.string().nullable(),
+  areasOfPractise: z.array(z.string()),
+  verified: z.boolean(),
+  yearOfCall: z.string().nullable(),
+  yourBio: z.string().nullable(),
+  alternativeEmailAddress: z.string().nullable(),
+  profileImage: image,
+  createdAt: z.string(),
+});
+export type AdminLawyer = z.infer<typeof adminLawyer>;
+
+/** A company as the admin sees it (spec section 3: Company as seen by admin). */
+export const adminCompany = z.object({
+  _id: z.string(),
+  name: z.string(),
+  companyName: z.string().nullable(),
+  contactName: z.string().nullable(),
+  phoneNumber: z.string(),
+  officialEmail: z.string(),
+  officeAddress: z.string().nullable(),
+  cac: z.string().nullable(),
+  industry: z.string().nullable(),
+  website: z.string().nullable(),
+  yourBio: z.string().nullable(),
+  alternativeEmailAddress: z.string().nullable(),
+  profileImage: image,
+  createdAt: z.string(),
+});
+export type AdminCompany = z.infer<typeof adminCompany>;
+
+export const companiesAnswer = paged('company', adminCompany);
+export type CompaniesAnswer = z.infer<typeof companiesAnswer>;
+export const lawyersAnswer = paged('lawyers', adminLawyer);
+export type LawyersAnswer = z.infer<typeof lawyersAnswer>;
+
+export const verifyLawyerInput = z.object({
+  verified: z.boolean({ error: 'verified must be true or false' }),
+});
+export type VerifyLawyerInput = z.input<typeof verifyLawyerInput>;
+export const verifyLawyerAnswer = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  data: z.object({ lawyer: adminLawyer }),
+});
+
+/** The one job answer shape (mirrors apps/api/src/features/jobs/view.ts JobView). */
+export const jobView = z.object({
+  _id: z.string(),
+  status: z.enum(JOB_STATUSES),
+  productId: z.object({
+    _id: z.string(),
+    productName: z.string(),
+    productImage: z.string(),
+    productPrice: z.number(),
+    productDescription: z.string(),
+  }),
+  companyId: z.object({ _id: z.string(), companyName: z.string(), officialEmail: z.string(), phoneNumber: z.string() }),
+  quantity: z.number(),
+  amount: z.number(),
+  detail: z.string().nullable(),
+  companyDetail: z.string().nullable(),
+  companyFile: z.string().nullable(),
+  companyFileName: z.string().nullable(),
+  lawyerRequestedDetail: z.string().nullable(),
+  adminDetail: z.string().nullable(),
+  adminFile: z.string().nullable(),
+  adminFileName: z.string().nullable(),
+  assignedTo: z.array(
+    z.object({ _id: z.string(), name: z.string(), officialEmail: z.string(), phoneNumber: z.string() }),
+  ),
+  appliedLawer: z.array(
+    z.object({
+      _id: z.string(),
+      name: z.string(),
+      scn: z.string().nullable(),
+      verified: z.boolean(),
+      profileImage: image,
+      createdAt: z.string(),
+    }),
+  ),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  completedAt: z.string().nullable(),
+});
+export type JobViewAnswer = z.infer<typeof jobView>;
+export const adminJobsAnswer = paged('jobs', jobView);
+export type AdminJobsAnswer = z.infer<typeof adminJobsAnswer>;
+export const oneJobAnswer = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  data: z.object({ job: jobView }),
+});
+export type OneJobAnswer = z.infer<typeof oneJobAnswer>;
+
+export const assignJobInput = z.object({
+  jobId: z.uuid('jobId must be a valid id'),
+  lawyerId: z.uuid('lawyerId must be a valid id'),
+});
+export type AssignJobInput = z.input<typeof assignJobInput>;
+
+/**
+ * A file reference stored on a job, as POST /api/uploads answers it: `/uploads/<random key>` on this
+ * site, or an http(s) address. Anything else (javascript:, data:, protocol-relative) is refused.
+ */
+export const fileReference = z
+  .string({ error: 'file must be text' })
+  .trim()
+  .max(500, 'file must be at most 500 characters')
+  .regex(/^(\/uploads\/[A-Za-z0-9._-]+|https?:\/\/\S+)$/, 'file must be a URL answered by /api/uploads');
+
+export const editJobDetailsInput = z.object({
+  detail: z
+    .string({ error: 'Please enter the details' })
+    .trim()
+    .min(1, 'Please enter the details')
+    .max(5000, 'detail must be at most 5000 characters'),
+  file: fileReference.optional(),
+  fileName: z
+    .string({ error: 'fileName must be text' })
+    .trim()
+    .max(255, 'fileName must be at most 255 characters')
+    .optional(),
+});
+export type EditJobDetailsInput = z.input<typeof editJobDetailsInput>;
+
+/** The platform's settlement account (admin payment page), kept in app_settings. */
+export const settlementAccountInput = z.object({
+  accountNumber: z
+    .string({ error: 'Please enter the account number' })
+    .trim()
+    .regex(/^\d{10}$/, 'accountNumber must be the 10-digit NUBAN account number'),
+  accountName: z
+    .string({ error: 'Please enter the account name' })
+    .trim()
+    .min(1, 'Please enter the account name')
+    .max(120, 'accountName must be at most 120 characters'),
+  bank: z
+    .string({ error: 'Please enter the bank' })
+    .trim()
+    .min(1, 'Please enter the bank')
+    .max(120, 'bank must be at most 120 characters'),
+});
+export type SettlementAccountInput = z.input<typeof settlementAccountInput>;
+export const settlementAccount = z.object({
+  accountNumber: z.string(),
+  accountName: z.string(),
+  bank: z.string(),
+  updatedAt: z.string(),
+});
+export const settlementAccountAnswer = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  data: z.object({ account: settlementAccount.nullable() }),
+});
+export type SettlementAccountAnswer = z.infer<typeof settlementAccountAnswer>;
+
+export const ORDER_STATUSES = ['pending', 'paid', 'failed', 'expired'] as const;
+const isoDay = (name: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, `${name} must be a date like 2026-01-31`)
+    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), `${name} must be a real date`);
+
+export const paymentsQuery = pageQuery
+  .extend({
+    from: isoDay('from').optional(),
+    to: isoDay('to').optional(),
+    status: z.enum(ORDER_STATUSES, 'status must be pending, paid, failed or expired').optional(),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'from must not be after to', path: ['from'] });
+export type PaymentsQuery = z.input<typeof paymentsQuery>;
+
+export const payment = z.object({
+  _id: z.string(),
+  reference: z.string(),
+  provider: z.string(),
+  providerTransactionId: z.string().nullable(),
+  title: z.string(),
+  amount: z.number(),
+  currency: z.string(),
+  status: z.enum(ORDER_STATUSES),
+  company: z.object({ _id: z.string(), companyName: z.string(), officialEmail: z.string() }),
+  createdAt: z.string(),
+  paidAt: z.string().nullable(),
+});
+export type Payment = z.infer<typeof payment>;
+const statusTotal = z.object({ count: z.number(), amount: z.number() });
+export const paymentsAnswer = z.object({
+  status: z.literal('success'),
+  page: z.number(),
+  limit: z.number(),
+  total: z.number(),
+  results: z.number(),
+  data: z.object({
+    payments: z.array(payment),
+    /** Over the whole chosen period (every page), naira. */
+    totals: z.object({
+      paid: statusTotal,
+      pending: statusTotal,
+      failed: statusTotal,
+      expired: statusTotal,
+    }),
+  }),
+});
+export type PaymentsAnswer = z.infer<typeof paymentsAnswer>;
+
+export const auditEntry = z.object({
+  _id: z.string(),
+  action: z.string(),
+  targetType: z.string().nullable(),
+  targetId: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()).nullable(),
+  actor: z.object({ _id: z.string(), name: z.string(), officialEmail: z.string() }).nullable(),
+  createdAt: z.string(),
+});
+export type AuditEntry = z.infer<typeof auditEntry>;
+export const auditLogAnswer = paged('entries', auditEntry);
+export type AuditLogAnswer = z.infer<typeof auditLogAnswer>;
+
+export const dashboardAnswer = z.object({
+  status: z.literal('success'),
+  data: z.object({
+    counts: z.object({
+      openJobs: z.number(),
+      pendingJobs: z.number(),
+      completedJobs: z.number(),
+      unverifiedLawyers: z.number(),
+      verifiedLawyers: z.number(),
+      companies: z.number(),
+      payments: z.number(),
+      reviews: z.number(),
+    }),
+    recentActivity: z.array(auditEntry),
+  }),
+});
+export type DashboardAnswer = z.infer<typeof dashboardAnswer>;
+
+/** Human words for audit actions (dashboard). */
+export const AUDIT_ACTION_LABELS: Record<string, string> = {
+  'lawyer.verify': 'verified a lawyer',
+  'lawyer.unverify': 'revoked a lawyer’s verification',
+  'job.assign': 'assigned a job',
+  'job.complete': 'marked a job completed',
+  'job.add_details': 'added details to a job',
+  'product.create': 'created a product',
+  'product.update': 'updated a product',
+  'product.delete': 'deleted a product',
+  'review.remove': 'removed a review',
+  'settlement.update': 'changed the settlement account',
+};
