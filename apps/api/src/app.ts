@@ -26,6 +26,8 @@ import { tokenHasher } from './platform/tokens.js';
 import { accountsRoutes } from './features/accounts/routes.js';
 import { createAccountsService, type AccountsService } from './features/accounts/service.js';
 import { platformRoutes } from './features/platform/routes.js';
+import { lawyerJobRoutes } from './features/jobs/lawyer-routes.js';
+import { lawyersRoutes } from './features/lawyers/routes.js';
 import { adminRoutes } from './features/admin/routes.js';
 import { createAdminService } from './features/admin/service.js';
 import { jobsAdminRoutes } from './features/jobs/admin-routes.js';
@@ -171,6 +173,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(accountsRoutes, { accounts, auth, limits });
   // Feature registrations follow, one line each (catalogue, uploads, reviews, cart, checkout, jobs, lawyers, companies, admin).
   void shared;
+  await app.register(lawyerJobRoutes, { shared });
+  await app.register(lawyersRoutes, { shared });
   await app.register(adminRoutes, { shared, admin: createAdminService(shared) });
   await app.register(jobsAdminRoutes, { shared, jobsAdmin: createJobsAdminService(shared) });
   await app.register(uploadsRoutes, { shared });

@@ -7,3 +7,4 @@ export * from './format.js';
 export * from './catalogue.js';
 export * from './admin.js';
 export * from './commerce.js';
+export * from './lawyers.js';

@@ -75,6 +75,14 @@ export const messages = {
   forbidden: 'You are not allowed to do this.',
   notFound: 'Not found',
   loggedOut: 'You have been logged out',
+
+  // lawyer workspace (issue 5; docs/decisions/0300-0399)
+  jobNotOpen: 'This job is no longer open for applications.',
+  accountNumberRule: 'Please enter a 10-digit account number',
+  bankRule: 'Please choose your bank from the list',
+  paymentDetailsExist: 'You have already added payment details. Use the pencil to change them.',
+  noPaymentDetails: 'You have not added payment details yet.',
+  payoutCodeRequired: 'Please confirm the code we e-mailed you before changing your payment details.',
   // admin workspace (issue 6, docs/decisions/04xx)
   verificationRevoked: 'Verification revoked',
   settlementAccountSaved: 'Settlement account saved',

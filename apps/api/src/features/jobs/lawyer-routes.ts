@@ -1,0 +1,159 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  applyForJobInput,
+  availableJobsQuery,
+  earningsAnswer,
+  idParam,
+  lawyerIdQuery,
+  lawyerJobSchema,
+  lawyerProjectsQuery,
+  messages,
+  okMessage,
+  requestDetailsInput,
+} from '@legalmarket/contracts';
+import type { Shared } from '../../app.js';
+import { forbidden } from '../../platform/errors.js';
+import { createLawyerJobsService } from './lawyer-service.js';
+
+const tags = ['lawyer jobs'];
+const security = [{ bearer: [] }];
+const ok = (message: string) => ({ status: 'success' as const, message });
+const jobList = z.array(lawyerJobSchema);
+
+/** Available jobs, one job, applications and the lawyer's own projects (spec: lawyer-and-admin sections 2 and 7). */
+export const lawyerJobRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (app, { shared }) => {
+  const service = createLawyerJobsService(shared);
+  const { auth } = shared;
+
+  /** The spec sends lawyerId along; the server acts for the session's lawyer and refuses anyone else's id. */
+  const assertSelf = (claimed: string | undefined, userId: string) => {
+    if (claimed !== undefined && claimed !== userId) throw forbidden(messages.forbidden);
+  };
+
+  app.get(
+    '/job-api/jobs',
+    {
+      schema: {
+        tags,
+        summary: 'Open jobs a lawyer can apply for',
+        description:
+          "Only jobs with status unassigned and nobody assigned. `sort=bestfit` (Best fit, the default: jobs waiting longest first) or `sort=recent` (Recent jobs: createdAt newest first). Paged with `page` (from 1) and `limit` (1-50, default 20); the number of open jobs is in the `X-Total-Count` header. The company's e-mail and phone are left empty until the job is assigned to the reading lawyer. Verified and unverified lawyers (and admins) may list.",
+        querystring: availableJobsQuery,
+        response: { 200: jobList },
+        security,
+      },
+      preHandler: auth.require('lawyer', 'admin'),
+    },
+    async (request, reply) => {
+      const { jobs, total } = await service.availableJobs(request.user!.id, request.query);
+      reply.header('x-total-count', String(total)).header('cache-control', 'no-store');
+      return jobs;
+    },
+  );
+
+  app.get(
+    '/job-api/job/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One job',
+        description:
+          "Lawyers read an open job or a job assigned to them (any other answers 404); admins read any job with its applicants (`appliedLawer`); companies read their own jobs. `lawyerId` is accepted as in the spec but must be the caller's own id.",
+        params: idParam,
+        querystring: lawyerIdQuery,
+        response: { 200: lawyerJobSchema },
+        security,
+      },
+      preHandler: auth.require(),
+    },
+    async (request) => {
+      assertSelf(request.query.lawyerId, request.user!.id);
+      return service.oneJob(request.user!, request.params.id);
+    },
+  );
+
+  app.post(
+    '/job-api/applyforjob/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Apply for an open job',
+        description:
+          "Body `{ lawyerId }` (optional; when sent it must be the caller). Verified lawyers only: an unverified lawyer gets 403 with the spec's message. Applying again changes nothing and answers the same. A job that is no longer open answers 409.",
+        params: idParam,
+        body: applyForJobInput,
+        response: { 200: okMessage },
+        security,
+      },
+      preHandler: auth.require('lawyer'),
+    },
+    async (request) => {
+      assertSelf(request.body?.lawyerId, request.user!.id);
+      await service.apply(request.user!, request.params.id);
+      return ok(messages.jobApplied);
+    },
+  );
+
+  for (const status of ['pending', 'completed'] as const) {
+    app.get(
+      `/job-api/lawyer/${status}jobs`,
+      {
+        schema: {
+          tags,
+          summary: `The signed-in lawyer's ${status} projects`,
+          description: `Only jobs assigned to the caller with status ${status}, ${status === 'completed' ? 'latest completed first' : 'latest assigned first'}. Paged with \`page\` and \`limit\` (1-50, default 50); the count is in \`X-Total-Count\`.`,
+          querystring: lawyerProjectsQuery,
+          response: { 200: jobList },
+          security,
+        },
+        preHandler: auth.require('lawyer'),
+      },
+      async (request, reply) => {
+        const { jobs, total } = await service.projects(request.user!.id, status, request.query);
+        reply.header('x-total-count', String(total)).header('cache-control', 'no-store');
+        return jobs;
+      },
+    );
+  }
+
+  app.get(
+    '/job-api/lawyer/earnings',
+    {
+      schema: {
+        tags,
+        summary: "The signed-in lawyer's completed work in naira",
+        description:
+          'Number of completed jobs assigned to the caller and their amounts added up (the amounts the companies paid for those jobs), computed on the server for the Get Paid tab.',
+        response: { 200: earningsAnswer },
+        security,
+      },
+      preHandler: auth.require('lawyer'),
+    },
+    async (request) => ({
+      status: 'success' as const,
+      data: { ...(await service.earnings(request.user!.id)), currency: 'NGN' as const },
+    }),
+  );
+
+  app.post(
+    '/job-api/requestmorejobdetails/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Ask the company for more details',
+        description:
+          'Body `{ detail }` (empty: 400 "Kindly request details"). Only on a pending job assigned to the caller (otherwise 404). Sets the job\'s lawyerRequestedDetail, which the company sees in its Notifications, and e-mails the company. Sending again replaces the request.',
+        params: idParam,
+        body: requestDetailsInput,
+        response: { 200: okMessage },
+        security,
+      },
+      preHandler: auth.require('lawyer'),
+    },
+    async (request) => {
+      await service.requestDetails(request.user!, request.params.id, request.body.detail);
+      return ok(messages.requestSent);
+    },
+  );
+};

@@ -1,0 +1,181 @@
+import { and, asc, count, desc, eq, inArray, isNull, sum } from 'drizzle-orm';
+import { messages, type JobSort, type LawyerJob } from '@legalmarket/contracts';
+import type { Shared } from '../../app.js';
+import type { Executor } from '../../db/client.js';
+import { jobApplications, jobs, products, users } from '../../db/schema.js';
+import type { AuthUser } from '../../platform/auth.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { enqueueMail } from '../../platform/mailer.js';
+import { selectJobs, toJobView, withApplicants, type JobView } from './view.js';
+import { detailsRequestedMail } from '../lawyers/emails.js';
+
+type Deps = Pick<Shared, 'db' | 'clock' | 'config' | 'mailWritten' | 'securityLog'>;
+
+/** A job is open when nobody is assigned and it still waits for a lawyer (spec: Lawyer available jobs). */
+const isOpen = and(eq(jobs.status, 'unassigned'), isNull(jobs.assignedTo));
+
+/**
+ * What a lawyer may read of a job: everything when it is assigned to that lawyer; otherwise the
+ * company's contact details are withheld (the marketplace, not the lawyer, is the company's contact
+ * until an admin assigns the job), and other applicants are never shown.
+ */
+function forLawyer(view: JobView, lawyerId: string, applied: boolean): LawyerJob {
+  const mine = view.assignedTo.some((a) => a._id === lawyerId);
+  return {
+    ...view,
+    companyId: mine ? view.companyId : { ...view.companyId, officialEmail: '', phoneNumber: '' },
+    appliedLawer: [],
+    applied,
+  };
+}
+
+async function appliedSet(ex: Executor, lawyerId: string, jobIds: string[]) {
+  if (!jobIds.length) return new Set<string>();
+  const rows = await ex
+    .select({ jobId: jobApplications.jobId })
+    .from(jobApplications)
+    .where(and(eq(jobApplications.lawyerId, lawyerId), inArray(jobApplications.jobId, jobIds)));
+  return new Set(rows.map((r) => r.jobId));
+}
+
+export function createLawyerJobsService(deps: Deps) {
+  const { db, clock } = deps;
+
+  async function lawyerViews(lawyerId: string, views: JobView[]) {
+    const applied = await appliedSet(
+      db,
+      lawyerId,
+      views.map((v) => v._id),
+    );
+    return views.map((v) => forLawyer(v, lawyerId, applied.has(v._id)));
+  }
+
+  return {
+    /** Open jobs, one page. Best fit: longest waiting first; Recent jobs: newest first. */
+    async availableJobs(viewerId: string, q: { sort: JobSort; page: number; limit: number }) {
+      const order = q.sort === 'recent' ? [desc(jobs.createdAt), desc(jobs.id)] : [asc(jobs.createdAt), asc(jobs.id)];
+      const [rows, total] = await Promise.all([
+        selectJobs(db)
+          .where(isOpen)
+          .orderBy(...order)
+          .limit(q.limit)
+          .offset((q.page - 1) * q.limit),
+        db.select({ n: count() }).from(jobs).where(isOpen),
+      ]);
+      return { jobs: await lawyerViews(viewerId, rows.map(toJobView)), total: Number(total[0]?.n ?? 0) };
+    },
+
+    /**
+     * One job. Lawyers: an open job or one assigned to them. Admins: any job, with its applicants.
+     * Companies: their own jobs. Anything else answers 404, so ids of other people's jobs reveal nothing.
+     */
+    async oneJob(user: AuthUser, jobId: string) {
+      const rows = await selectJobs(db).where(eq(jobs.id, jobId)).limit(1);
+      const row = rows[0];
+      if (!row) throw notFound();
+      const view = toJobView(row);
+      if (user.userType === 'admin') return { ...(await withApplicants(db, [view]))[0], applied: false };
+      if (user.userType === 'company') {
+        if (view.companyId._id !== user.id) throw notFound();
+        return { ...view, applied: false };
+      }
+      const open = view.status === 'unassigned' && view.assignedTo.length === 0;
+      const mine = row.job.assignedTo === user.id;
+      if (!open && !mine) throw notFound();
+      return (await lawyerViews(user.id, [view]))[0];
+    },
+
+    /** Applies once; a second application changes nothing and answers the same. Unverified lawyers are refused. */
+    async apply(user: AuthUser, jobId: string) {
+      if (!user.verified) {
+        deps.securityLog('job_apply_refused', { actor: user.id, jobId, reason: 'unverified' });
+        throw forbidden(messages.unverifiedCannotApply);
+      }
+      await db.transaction(async (tx) => {
+        // FOR SHARE: an assignment running at the same moment (FOR UPDATE) is waited for, never overtaken.
+        const found = await tx
+          .select({ status: jobs.status, assignedTo: jobs.assignedTo })
+          .from(jobs)
+          .where(eq(jobs.id, jobId))
+          .for('share');
+        const job = found[0];
+        if (!job) throw notFound();
+        if (job.status !== 'unassigned' || job.assignedTo) throw conflict(messages.jobNotOpen);
+        await tx
+          .insert(jobApplications)
+          .values({ jobId, lawyerId: user.id, createdAt: clock.now() })
+          .onConflictDoNothing();
+      });
+    },
+
+    projects(lawyerId: string, status: 'pending' | 'completed', q: { page: number; limit: number }) {
+      const order =
+        status === 'completed'
+          ? [desc(jobs.completedAt), desc(jobs.id)]
+          : [desc(jobs.assignedAt), desc(jobs.createdAt), desc(jobs.id)];
+      const where = and(eq(jobs.assignedTo, lawyerId), eq(jobs.status, status));
+      return Promise.all([
+        selectJobs(db)
+          .where(where)
+          .orderBy(...order)
+          .limit(q.limit)
+          .offset((q.page - 1) * q.limit),
+        db.select({ n: count() }).from(jobs).where(where),
+      ]).then(async ([rows, total]) => ({
+        jobs: await lawyerViews(lawyerId, rows.map(toJobView)),
+        total: Number(total[0]?.n ?? 0),
+      }));
+    },
+
+    /** The lawyer's completed work: how many jobs and their amounts added up (naira). */
+    async earnings(lawyerId: string) {
+      const rows = await db
+        .select({ n: count(), total: sum(jobs.amount) })
+        .from(jobs)
+        .where(and(eq(jobs.assignedTo, lawyerId), eq(jobs.status, 'completed')));
+      return { count: Number(rows[0]?.n ?? 0), total: Number(rows[0]?.total ?? 0) / 100 };
+    },
+
+    /** Asks the company for more details on a pending job of this lawyer; the company is e-mailed. */
+    async requestDetails(lawyer: AuthUser, jobId: string, detail: string) {
+      const text = detail.trim();
+      if (!text) throw badRequest(messages.kindlyRequestDetails);
+      const now = clock.now();
+      await db.transaction(async (tx) => {
+        const updated = await tx
+          .update(jobs)
+          .set({ lawyerRequestedDetail: text, updatedAt: now })
+          .where(and(eq(jobs.id, jobId), eq(jobs.assignedTo, lawyer.id), eq(jobs.status, 'pending')))
+          .returning({ companyId: jobs.companyId, productId: jobs.productId });
+        const job = updated[0];
+        if (!job) throw notFound();
+        const info = await tx
+          .select({
+            email: users.officialEmail,
+            companyName: users.companyName,
+            name: users.name,
+            productName: products.productName,
+          })
+          .from(users)
+          .innerJoin(products, eq(products.id, job.productId))
+          .where(eq(users.id, job.companyId))
+          .limit(1);
+        const c = info[0];
+        if (!c) throw new AppError(500, 'job without company');
+        await enqueueMail(
+          tx,
+          detailsRequestedMail({
+            to: c.email,
+            companyName: c.companyName ?? c.name,
+            productName: c.productName,
+            lawyerName: lawyer.name,
+            request: text,
+            url: `${deps.config.PUBLIC_URL}/company/dashboard`,
+          }),
+        );
+      });
+      deps.mailWritten();
+    },
+  };
+}
+export type LawyerJobsService = ReturnType<typeof createLawyerJobsService>;

@@ -1,0 +1,146 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  addPaymentDetailsAnswer,
+  confirmPayoutOtpInput,
+  editPaymentDetailsAnswer,
+  getPaymentDetailsAnswer,
+  idParam,
+  LIMITS,
+  messages,
+  okMessage,
+  payoutDetailsInput,
+} from '@legalmarket/contracts';
+import type { Shared } from '../../app.js';
+import { createLawyersService } from './service.js';
+
+const tags = ['lawyers'];
+const ok = (message: string) => ({ status: 'success' as const, message });
+/** The original client may name the lawyer in the query as `_id`; only the caller's own id is accepted. */
+const ownIdQuery = z.object({ _id: z.uuid('_id must be a valid id').optional() });
+
+export const lawyersRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (app, { shared }) => {
+  const service = createLawyersService(shared);
+  const { auth, limits } = shared;
+
+  app.get(
+    '/api/lawyer/:id',
+    {
+      schema: {
+        tags,
+        summary: 'A lawyer profile (admin)',
+        description:
+          'Admins read any lawyer through this lookup (`data.lawyer`); lawyers read their own profile through GET /api/userprofile. 404 when the id is not a lawyer.',
+        params: idParam,
+        security: [{ bearer: [] }],
+      },
+      preHandler: auth.require('admin'),
+    },
+    async (request) => ({ status: 'success', data: { lawyer: await service.lawyerById(request.params.id) } }),
+  );
+
+  app.get(
+    '/api/get-payment-details',
+    {
+      schema: {
+        tags,
+        summary: "The signed-in lawyer's payout details",
+        description:
+          '`data.lawyer.accountDetails` holds the saved account, or is empty when none was added. A lawyer only ever reads its own.',
+        response: { 200: getPaymentDetailsAnswer },
+        security: [{ bearer: [] }],
+      },
+      preHandler: auth.require('lawyer'),
+    },
+    async (request) => ({ status: 'success' as const, data: { lawyer: await service.getDetails(request.user!) } }),
+  );
+
+  app.post(
+    '/api/add-payment-details',
+    {
+      schema: {
+        tags,
+        summary: 'Add payout details (first time)',
+        description:
+          'accountNumber (10 digits, NUBAN), accountName and bank (one of NIGERIAN_BANKS in @legalmarket/contracts). A `lawyerId` in the body or `_id` in the query that is not the caller\'s own id is the "mismatched account" case: 403 "Payment addition is unsuccessful.". Posting the same details again changes nothing; different details when some are saved answer 409 (changing needs the e-mailed code, see /api/send-otp). The lawyer is e-mailed.',
+        body: payoutDetailsInput,
+        querystring: ownIdQuery,
+        response: { 201: addPaymentDetailsAnswer, 200: addPaymentDetailsAnswer },
+        security: [{ bearer: [] }],
+      },
+      preHandler: auth.require('lawyer'),
+    },
+    async (request, reply) => {
+      const { lawyerId, ...details } = request.body;
+      const accountDetails = await service.addDetails(request.user!, details, [lawyerId, request.query._id]);
+      return reply.status(201).send({
+        ...ok(messages.paymentDetailsAdded),
+        data: { lawyer: { _id: request.user!.id, accountDetails } },
+      });
+    },
+  );
+
+  app.post(
+    '/api/send-otp',
+    {
+      schema: {
+        tags,
+        summary: 'E-mail a code for changing payout details',
+        description: `No body. E-mails a six-digit code to the lawyer's address; it expires after ${LIMITS.codeTtlMinutes} minutes, works once and dies after ${LIMITS.codeMaxAttempts} wrong tries. Sending a new code kills the previous one. 404 when no payout details are saved yet; at most ${shared.config.EMAIL_ACTION_MAX} codes per ${shared.config.LOGIN_WINDOW_MINUTES} minutes (429).`,
+        response: { 200: okMessage },
+        security: [{ bearer: [] }],
+      },
+      preHandler: auth.require('lawyer'),
+    },
+    async (request) => {
+      await limits.perAddress('mail', request.ip);
+      await limits.perAccountAction('payout-otp', request.user!.officialEmail);
+      await service.sendCode(request.user!);
+      return ok(messages.otpSent);
+    },
+  );
+
+  app.post(
+    '/api/confirm-otp',
+    {
+      schema: {
+        tags,
+        summary: 'Confirm the e-mailed code',
+        description: `Body \`{ "otp": "123456" }\` (\`OTP\` is accepted too). A right code opens a ${LIMITS.codeTtlMinutes}-minute window, for this session only, in which PATCH /api/edit-payment-details may be called once. A wrong, used, expired or locked code answers 400.`,
+        body: confirmPayoutOtpInput,
+        response: { 200: okMessage },
+        security: [{ bearer: [] }],
+      },
+      preHandler: auth.require('lawyer'),
+    },
+    async (request) => {
+      await limits.perAddress('code', request.ip);
+      await service.confirmCode(request.user!, request.body.otp);
+      return ok(messages.otpConfirmed);
+    },
+  );
+
+  app.patch(
+    '/api/edit-payment-details',
+    {
+      schema: {
+        tags,
+        summary: 'Change payout details',
+        description: `Same fields as add. Refused (403) unless this session confirmed a code in the last ${LIMITS.codeTtlMinutes} minutes; each confirmation allows one change. The lawyer is e-mailed.`,
+        body: payoutDetailsInput,
+        querystring: ownIdQuery,
+        response: { 200: editPaymentDetailsAnswer },
+        security: [{ bearer: [] }],
+      },
+      preHandler: auth.require('lawyer'),
+    },
+    async (request) => {
+      const { lawyerId, ...details } = request.body;
+      const accountDetails = await service.editDetails(request.user!, details, [lawyerId, request.query._id]);
+      return {
+        ...ok(messages.paymentDetailsUpdated),
+        data: { lawyerUpdate: { _id: request.user!.id, accountDetails } },
+      };
+    },
+  );
+};

@@ -1,0 +1,221 @@
+import { z } from 'zod';
+import { LIMITS } from './constants.js';
+import { otpField } from './auth.js';
+import { messages } from './messages.js';
+import { requiredText } from './common.js';
+
+/**
+ * Lawyer workspace (issue 5): available jobs, applications, projects, payout details.
+ * One schema per request and answer, shared by the API routes and the web forms.
+ */
+
+/** Sort tabs of the available jobs page; `?sort=` takes the id. */
+export const JOB_SORTS = [
+  { id: 'bestfit', label: 'Best fit' },
+  { id: 'recent', label: 'Recent jobs' },
+] as const;
+export type JobSort = (typeof JOB_SORTS)[number]['id'];
+
+export const LAWYER_LIST_MAX = 50;
+
+const pageField = z.coerce
+  .number({ error: 'page must be a number' })
+  .int('page must be a whole number')
+  .min(1, 'page must be at least 1')
+  .max(100_000, 'page is too large')
+  .default(1);
+const limitField = (def: number) =>
+  z.coerce
+    .number({ error: 'limit must be a number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(LAWYER_LIST_MAX, `limit must be at most ${LAWYER_LIST_MAX}`)
+    .default(def);
+
+export const availableJobsQuery = z.object({
+  sort: z.enum(['bestfit', 'recent'], 'sort must be bestfit or recent').default('bestfit'),
+  page: pageField,
+  limit: limitField(20),
+});
+export type AvailableJobsQuery = z.input<typeof availableJobsQuery>;
+
+export const lawyerProjectsQuery = z.object({ page: pageField, limit: limitField(LAWYER_LIST_MAX) });
+
+/** The spec sends lawyerId; the server only accepts the caller's own id. */
+export const lawyerIdQuery = z.object({ lawyerId: z.uuid('lawyerId must be a valid id').optional() });
+/** The body may be left out (or be null): the server knows the lawyer from the session. */
+export const applyForJobInput = z.object({ lawyerId: z.uuid('lawyerId must be a valid id').optional() }).nullish();
+
+export const requestDetailsInput = z.object({
+  detail: z
+    .string({ error: messages.kindlyRequestDetails })
+    .trim()
+    .min(1, messages.kindlyRequestDetails)
+    .max(2000, 'Your request must be at most 2000 characters'),
+});
+export type RequestDetailsInput = z.input<typeof requestDetailsInput>;
+
+/** The one job shape (see apps/api/src/features/jobs/view.ts) as a lawyer receives it. */
+const person = z.object({ _id: z.string(), name: z.string(), officialEmail: z.string(), phoneNumber: z.string() });
+export const lawyerJobSchema = z.object({
+  _id: z.string(),
+  status: z.enum(['unassigned', 'pending', 'completed']),
+  productId: z.object({
+    _id: z.string(),
+    productName: z.string(),
+    productImage: z.string(),
+    productPrice: z.number(),
+    productDescription: z.string(),
+  }),
+  /** Contact fields are empty unless the job is assigned to the reading lawyer. */
+  companyId: z.object({
+    _id: z.string(),
+    companyName: z.string(),
+    officialEmail: z.string(),
+    phoneNumber: z.string(),
+  }),
+  quantity: z.number(),
+  amount: z.number(),
+  detail: z.string().nullable(),
+  companyDetail: z.string().nullable(),
+  companyFile: z.string().nullable(),
+  companyFileName: z.string().nullable(),
+  lawyerRequestedDetail: z.string().nullable(),
+  adminDetail: z.string().nullable(),
+  adminFile: z.string().nullable(),
+  adminFileName: z.string().nullable(),
+  assignedTo: z.array(person),
+  appliedLawer: z.array(
+    z.object({
+      _id: z.string(),
+      name: z.string(),
+      scn: z.string().nullable(),
+      verified: z.boolean(),
+      profileImage: z.object({ url: z.string() }).nullable(),
+      createdAt: z.string(),
+    }),
+  ),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  completedAt: z.string().nullable(),
+  /** Whether the reading lawyer has applied for this job. */
+  applied: z.boolean(),
+});
+export type LawyerJob = z.infer<typeof lawyerJobSchema>;
+
+export const earningsAnswer = z.object({
+  status: z.literal('success'),
+  data: z.object({ total: z.number(), count: z.number(), currency: z.literal('NGN') }),
+});
+export type EarningsAnswer = z.infer<typeof earningsAnswer>;
+
+/** Banks and licensed payment banks that hold Nigerian naira accounts (NUBAN). */
+export const NIGERIAN_BANKS = [
+  'Access Bank',
+  'Citibank Nigeria',
+  'Coronation Merchant Bank',
+  'Ecobank Nigeria',
+  'Fidelity Bank',
+  'First Bank of Nigeria',
+  'First City Monument Bank (FCMB)',
+  'FSDH Merchant Bank',
+  'Globus Bank',
+  'Greenwich Merchant Bank',
+  'Guaranty Trust Bank (GTBank)',
+  'Jaiz Bank',
+  'Keystone Bank',
+  'Kuda Microfinance Bank',
+  'Lotus Bank',
+  'Moniepoint Microfinance Bank',
+  'Nova Bank',
+  'OPay',
+  'Optimus Bank',
+  'PalmPay',
+  'Parallex Bank',
+  'Polaris Bank',
+  'PremiumTrust Bank',
+  'Providus Bank',
+  'Rand Merchant Bank',
+  'Signature Bank',
+  'Stanbic IBTC Bank',
+  'Standard Chartered Bank',
+  'Sterling Bank',
+  'SunTrust Bank',
+  'TAJBank',
+  'Titan Trust Bank',
+  'Union Bank of Nigeria',
+  'United Bank for Africa (UBA)',
+  'Unity Bank',
+  'Wema Bank',
+  'Zenith Bank',
+] as const;
+export type NigerianBank = (typeof NIGERIAN_BANKS)[number];
+
+export const accountNumberField = z
+  .string({ error: messages.accountNumberRule })
+  .trim()
+  .regex(/^\d{10}$/, messages.accountNumberRule);
+
+export const payoutDetailsInput = z.object({
+  accountNumber: accountNumberField,
+  accountName: requiredText('account name', 100),
+  bank: z.enum(NIGERIAN_BANKS, messages.bankRule),
+  /** Sent by the original client; must be the caller's own id when present. */
+  lawyerId: z.uuid('lawyerId must be a valid id').optional(),
+});
+export type PayoutDetailsInput = z.input<typeof payoutDetailsInput>;
+
+export const accountDetails = z.object({ accountNumber: z.string(), accountName: z.string(), bank: z.string() });
+export type AccountDetails = z.infer<typeof accountDetails>;
+
+const payoutHolder = z.object({ _id: z.string(), accountDetails: z.array(accountDetails) });
+export const getPaymentDetailsAnswer = z.object({
+  status: z.literal('success'),
+  data: z.object({ lawyer: payoutHolder.extend({ name: z.string(), officialEmail: z.string() }) }),
+});
+export type GetPaymentDetailsAnswer = z.infer<typeof getPaymentDetailsAnswer>;
+export const addPaymentDetailsAnswer = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  data: z.object({ lawyer: payoutHolder }),
+});
+export const editPaymentDetailsAnswer = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  data: z.object({ lawyerUpdate: payoutHolder }),
+});
+
+/** The spec sends the code "as joined digits"; `OTP` and `otp` are both accepted. */
+export const confirmPayoutOtpInput = z.preprocess(
+  (v) => (v && typeof v === 'object' && 'OTP' in v && !('otp' in v) ? { otp: (v as { OTP: unknown }).OTP } : v),
+  z.object({ otp: otpField }),
+);
+export type ConfirmPayoutOtpInput = { otp: string };
+
+/** Fields of the lawyer profile page; the side card's Profile Status bar is the share of them filled in. */
+export const LAWYER_PROFILE_FIELDS = [
+  'profileImage',
+  'name',
+  'officialEmail',
+  'phoneNumber',
+  'scn',
+  'yearOfCall',
+  'yourBio',
+  'alternativeEmailAddress',
+  'areasOfPractise',
+] as const;
+
+export function profileCompleteness(p: Partial<Record<(typeof LAWYER_PROFILE_FIELDS)[number], unknown>>): number {
+  const filled = LAWYER_PROFILE_FIELDS.filter((k) => {
+    const v = p[k];
+    if (Array.isArray(v)) return v.length > 0;
+    if (v && typeof v === 'object') return Boolean((v as { url?: unknown }).url);
+    return typeof v === 'string' ? v.trim().length > 0 : Boolean(v);
+  }).length;
+  return Math.round((filled / LAWYER_PROFILE_FIELDS.length) * 100);
+}
+
+/** "•••• 6789": how an account number appears in e-mails and logs. */
+export const maskAccountNumber = (n: string) => `•••• ${n.slice(-4)}`;
+
+export const PAYOUT_CODE_MINUTES = LIMITS.codeTtlMinutes;
