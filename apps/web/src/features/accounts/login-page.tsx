@@ -1,5 +1,133 @@
-import { ComingSoon } from '@/components/coming-soon';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { loginInput, type LoginInput } from '@legalmarket/contracts/auth';
+import { DELAYS_MS } from '@legalmarket/contracts/constants';
+import { messages } from '@legalmarket/contracts/messages';
+import { Button } from '@/components/button';
+import { Field, PasswordField } from '@/components/field';
+import { Modal } from '@/components/modal';
+import { paths } from '@/app/paths';
+import { getErrorMessage, HttpError } from '@/lib/http';
+import { setSession } from '@/lib/session';
+import { loginRequest } from './api/auth-api';
+import { AuthCard } from './components/auth-card';
+import { useRedirectAfter } from './components/use-redirect-after';
 
-export default function Page() {
-  return <ComingSoon title="LegalMarket" what="Coming soon." />;
+type Result =
+  | { kind: 'success'; to: string }
+  | { kind: 'error'; text: string }
+  | { kind: 'unconfirmed' }
+  | { kind: 'unknown-type' };
+
+export function destinationFor(userType: string, userId: string): string | null {
+  if (userType === 'admin') return paths.adminDashboard();
+  if (userType === 'company') return paths.products();
+  if (userType === 'lawyer') return paths.lawyerAvailableJobs(userId);
+  return null;
+}
+
+export default function LoginPage() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [result, setResult] = useState<Result | null>(null);
+  const {
+    register,
+    handleSubmit,
+    watch,
+    formState: { errors, isSubmitting },
+  } = useForm<LoginInput>({ resolver: zodResolver(loginInput), defaultValues: { officialEmail: '', password: '' } });
+  const filled = Boolean(watch('officialEmail')) && Boolean(watch('password'));
+  useRedirectAfter(result?.kind === 'success', result?.kind === 'success' ? result.to : null, DELAYS_MS.afterLogin);
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      const res = await loginRequest(values);
+      const { _id, userType } = res.data.user;
+      const to = destinationFor(userType, _id);
+      if (!to) {
+        setResult({ kind: 'unknown-type' });
+        return;
+      }
+      queryClient.clear();
+      setSession({ userToken: res.token, userType, userId: _id });
+      setResult({ kind: 'success', to });
+    } catch (err) {
+      if (err instanceof HttpError && err.message === messages.unconfirmedEmail) setResult({ kind: 'unconfirmed' });
+      else setResult({ kind: 'error', text: getErrorMessage(err) });
+    }
+  });
+
+  const close = () => {
+    if (result?.kind === 'success') navigate(result.to);
+    setResult(null);
+  };
+
+  return (
+    <AuthCard title="Log in" subtitle="Welcome to LegalMarket. Log in to continue.">
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        <Field
+          label="Email address"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          error={errors.officialEmail?.message}
+          {...register('officialEmail')}
+        />
+        <PasswordField
+          label="Password"
+          autoComplete="current-password"
+          error={errors.password?.message}
+          {...register('password')}
+        />
+        <div className="text-right">
+          <Link
+            to={paths.passwordReset()}
+            className="inline-flex min-h-11 items-center text-sm font-semibold text-brand hover:underline"
+          >
+            Forgot password?
+          </Link>
+        </div>
+        <Button
+          type="submit"
+          loading={isSubmitting}
+          className={`w-full ${filled ? '' : 'opacity-60'}`}
+         
+        >
+          Log in
+        </Button>
+      </form>
+      <p className="mt-6 text-center text-sm text-slate-600">
+        New to LegalMarket?{' '}
+        <Link className="font-semibold text-brand hover:underline" to={paths.signupCompany()}>
+          Sign up as a company
+        </Link>{' '}
+        or{' '}
+        <Link className="font-semibold text-brand hover:underline" to={paths.signupLawyer()}>
+          as a lawyer
+        </Link>
+      </p>
+
+      <Modal open={result?.kind === 'success'} onClose={close} tone="success" title={messages.welcomeBack}>
+        <p>You are logged in. Taking you to your page...</p>
+      </Modal>
+      <Modal open={result?.kind === 'error'} onClose={close} tone="error" title={messages.loginProblem}>
+        <p>{result?.kind === 'error' ? result.text : ''}</p>
+      </Modal>
+      <Modal open={result?.kind === 'unknown-type'} onClose={close} tone="error" title={messages.loginProblem}>
+        <p>{messages.unknownUserType}</p>
+      </Modal>
+      <Modal
+        open={result?.kind === 'unconfirmed'}
+        onClose={close}
+        tone="error"
+        title={messages.loginProblem}
+        footer={<Button onClick={() => navigate(paths.resendConfirm())}>Resend Confirmation Email</Button>}
+      >
+        <p>{messages.unconfirmedEmail}</p>
+      </Modal>
+    </AuthCard>
+  );
 }

@@ -1,5 +1,79 @@
-import { ComingSoon } from '@/components/coming-soon';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { adminSignupInput, type AdminSignupInput } from '@legalmarket/contracts/auth';
+import { messages } from '@legalmarket/contracts/messages';
+import { Button } from '@/components/button';
+import { Field, FormError, PasswordField } from '@/components/field';
+import { paths } from '@/app/paths';
+import { getErrorMessage } from '@/lib/http';
+import { signupRequest } from './api/auth-api';
+import { AuthCard } from './components/auth-card';
+import { PhoneField } from './components/phone-field';
+import { SignupDoneModal } from './components/signup-done-modal';
 
-export default function Page() {
-  return <ComingSoon title="LegalMarket" what="Coming soon." />;
+/** Admin sign-up: one step, no terms check, and an invite code (an open admin sign-up would hand over the marketplace). */
+export default function SignupAdminPage() {
+  const [alert, setAlert] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<AdminSignupInput>({
+    resolver: zodResolver(adminSignupInput),
+    defaultValues: { name: '', phoneNumber: '', officialEmail: '', password: '', passwordConfirm: '', inviteCode: '' },
+  });
+  const onSubmit = handleSubmit(async (values) => {
+    setAlert(null);
+    try {
+      await signupRequest('admin', values);
+      setDone(values.officialEmail);
+    } catch (err) {
+      setAlert(`${messages.signupProblem}: ${getErrorMessage(err)}`);
+    }
+  });
+  return (
+    <AuthCard
+      title="Sign up as an admin"
+      subtitle="Admin accounts need the invite code given by the marketplace operator."
+    >
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        <Field label="Full name" autoComplete="name" error={errors.name?.message} {...register('name')} />
+        <PhoneField label="Phone number" error={errors.phoneNumber?.message} {...register('phoneNumber')} />
+        <Field
+          label="Official email"
+          type="email"
+          autoComplete="email"
+          error={errors.officialEmail?.message}
+          {...register('officialEmail')}
+        />
+        <PasswordField
+          label="Password"
+          autoComplete="new-password"
+          error={errors.password?.message}
+          {...register('password')}
+        />
+        <PasswordField
+          label="Confirm password"
+          autoComplete="new-password"
+          error={errors.passwordConfirm?.message}
+          {...register('passwordConfirm')}
+        />
+        <Field label="Invite code" autoComplete="off" error={errors.inviteCode?.message} {...register('inviteCode')} />
+        <FormError message={alert} />
+        <Button type="submit" loading={isSubmitting} className="w-full">
+          Sign up
+        </Button>
+      </form>
+      <p className="mt-6 text-center text-sm text-slate-600">
+        Already have an account?{' '}
+        <Link className="font-semibold text-brand hover:underline" to={paths.login()}>
+          Log in
+        </Link>
+      </p>
+      <SignupDoneModal open={done !== null} email={done ?? ''} />
+    </AuthCard>
+  );
 }

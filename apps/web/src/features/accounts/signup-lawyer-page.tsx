@@ -1,5 +1,137 @@
-import { ComingSoon } from '@/components/coming-soon';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Controller, useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { lawyerSignupInput, type LawyerSignupInput } from '@legalmarket/contracts/auth';
+import { messages } from '@legalmarket/contracts/messages';
+import { Button } from '@/components/button';
+import { Field, FormError, PasswordField } from '@/components/field';
+import { paths } from '@/app/paths';
+import { getErrorMessage } from '@/lib/http';
+import { signupRequest } from './api/auth-api';
+import { AuthCard } from './components/auth-card';
+import { ExpertisePicker } from './components/expertise-picker';
+import { PhoneField } from './components/phone-field';
+import { SignupDoneModal } from './components/signup-done-modal';
+import { TermsCheckbox } from './components/terms-checkbox';
 
-export default function Page() {
-  return <ComingSoon title="LegalMarket" what="Coming soon." />;
+export default function SignupLawyerPage() {
+  const [accepted, setAccepted] = useState(false);
+  const [alert, setAlert] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const {
+    register,
+    control,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<LawyerSignupInput>({
+    resolver: zodResolver(lawyerSignupInput),
+    defaultValues: {
+      name: '',
+      officialEmail: '',
+      phoneNumber: '',
+      areasOfPractise: [],
+      scn: '',
+      cac: '',
+      lawFirmName: '',
+      lawFirmAddress: '',
+      password: '',
+      passwordConfirm: '',
+    },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setAlert(null);
+    if (!accepted) {
+      setAlert(messages.acceptTerms);
+      return;
+    }
+    try {
+      await signupRequest('lawyer', values);
+      setDone(values.officialEmail);
+    } catch (err) {
+      setAlert(`${messages.signupProblem}: ${getErrorMessage(err)}`);
+    }
+  });
+
+  return (
+    <AuthCard
+      wide
+      title="Sign up as a lawyer"
+      subtitle="Join LegalMarket as a legal practitioner. An admin verifies your details before you can apply for jobs."
+    >
+      <form onSubmit={onSubmit} noValidate className="grid gap-4 sm:grid-cols-2">
+        <Field label="Full name" autoComplete="name" error={errors.name?.message} {...register('name')} />
+        <Field
+          label="Official email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          error={errors.officialEmail?.message}
+          {...register('officialEmail')}
+        />
+        <PhoneField
+          label="Phone number"
+          placeholder="08012345678"
+          error={errors.phoneNumber?.message}
+          {...register('phoneNumber')}
+        />
+        <Field label="Supreme Court Number (SCN)" error={errors.scn?.message} {...register('scn')} />
+        <div className="sm:col-span-2">
+          <Controller
+            control={control}
+            name="areasOfPractise"
+            render={({ field }) => (
+              <ExpertisePicker
+                value={field.value as string[]}
+                onChange={field.onChange}
+                error={errors.areasOfPractise?.message}
+              />
+            )}
+          />
+        </div>
+        <Field label="CAC number (optional)" error={errors.cac?.message} {...register('cac')} />
+        <Field
+          label="Law firm name (optional)"
+          autoComplete="organization"
+          error={errors.lawFirmName?.message}
+          {...register('lawFirmName')}
+        />
+        <Field
+          className="sm:col-span-2"
+          label="Law firm address (optional)"
+          error={errors.lawFirmAddress?.message}
+          {...register('lawFirmAddress')}
+        />
+        <PasswordField
+          label="Password"
+          autoComplete="new-password"
+          error={errors.password?.message}
+          {...register('password')}
+        />
+        <PasswordField
+          label="Confirm password"
+          autoComplete="new-password"
+          error={errors.passwordConfirm?.message}
+          {...register('passwordConfirm')}
+        />
+        <div className="sm:col-span-2">
+          <TermsCheckbox checked={accepted} onChange={setAccepted} />
+        </div>
+        <div className="sm:col-span-2">
+          <FormError message={alert} />
+        </div>
+        <Button type="submit" loading={isSubmitting} className="sm:col-span-2">
+          Sign up
+        </Button>
+      </form>
+      <p className="mt-6 text-center text-sm text-slate-600">
+        Already have an account?{' '}
+        <Link className="font-semibold text-brand hover:underline" to={paths.login()}>
+          Log in
+        </Link>
+      </p>
+      <SignupDoneModal open={done !== null} email={done ?? ''} />
+    </AuthCard>
+  );
 }

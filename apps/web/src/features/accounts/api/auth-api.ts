@@ -1,0 +1,31 @@
+import { api } from '@/lib/http';
+import type { LoginAnswer } from '@legalmarket/contracts/auth';
+
+interface Ok {
+  status: 'success';
+  message: string;
+}
+
+export const loginRequest = (body: { officialEmail: string; password: string }) =>
+  api<LoginAnswer>('/api/login', { method: 'POST', body, allowUnauthorized: true });
+
+export const signupRequest = (type: 'company' | 'lawyer' | 'admin', body: Record<string, unknown>) =>
+  api<Ok>(`/api/${type}/signup`, { method: 'POST', body });
+
+export const forgotPasswordRequest = (officialEmail: string) =>
+  api<Ok>('/api/forgot-password', { method: 'POST', body: { officialEmail } });
+
+export const confirmResetCodeRequest = (officialEmail: string, token: string) =>
+  api<Ok & { resetToken: string }>('/api/confirm-reset-token', { method: 'POST', body: { officialEmail, token } });
+
+export const resetPasswordRequest = (
+  userEmail: string,
+  token: string,
+  body: { password: string; passwordConfirm: string },
+) => api<Ok>('/api/reset-password', { method: 'PATCH', query: { userEmail, token }, body });
+
+export const resendConfirmationRequest = (officialEmail: string) =>
+  api<Ok>('/api/resendconfirmemail', { method: 'POST', body: { officialEmail } });
+
+export const confirmEmailRequest = (token: string) =>
+  api<Ok>('/api/confirm-email', { method: 'POST', body: { token } });
