@@ -26,6 +26,7 @@ import { tokenHasher } from './platform/tokens.js';
 import { accountsRoutes } from './features/accounts/routes.js';
 import { createAccountsService, type AccountsService } from './features/accounts/service.js';
 import { platformRoutes } from './features/platform/routes.js';
+import { checkoutRoutes } from './features/checkout/routes.js';
 import { lawyerJobRoutes } from './features/jobs/lawyer-routes.js';
 import { lawyersRoutes } from './features/lawyers/routes.js';
 import { adminRoutes } from './features/admin/routes.js';
@@ -179,6 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(jobsAdminRoutes, { shared, jobsAdmin: createJobsAdminService(shared) });
   await app.register(uploadsRoutes, { shared });
   await app.register(cartRoutes, { shared });
+  await app.register(checkoutRoutes, { shared });
 
   await registerWeb(app, deps.webDist === undefined ? DEFAULT_WEB_DIST : deps.webDist);
   return app;

@@ -24,6 +24,7 @@ async function main() {
     secret: rt.secret,
     logger: rt.logger,
   });
+  (await import('./features/checkout/reconciler.js')).startPaymentReconciler(app, { config, db: rt.database.db, clock: rt.clock, logger: rt.logger });
   rt.mail.start();
   await app.listen({ port: config.PORT, host: config.HOST });
   const where = config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${config.DATA_DIR}`;

@@ -44,6 +44,7 @@ describeEachDb('cart', (kind) => {
     });
     expect(res.statusCode).toBe(201);
     expect(res.json().message).toBe(messages.addedToCart);
+    t.clock.advance(1000); // lines are listed in the order they were added
     await add(a.headers, { productId: tm, quantity: 1 });
     const cart = await get(a.headers);
     expect(cart.statusCode).toBe(200);

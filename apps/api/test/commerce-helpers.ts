@@ -1,5 +1,13 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import pino from 'pino';
+import { buildApp } from '../src/app.js';
+import { testConfig } from '../src/config.js';
 import { products } from '../src/db/schema.js';
-import type { TestApp } from './helpers.js';
+import { manualClock } from '../src/platform/clock.js';
+import { openRuntime } from '../src/runtime.js';
+import type { DbKind, TestApp } from './helpers.js';
 
 /** Inserts a live catalogue product (price in naira, stored as kobo) and answers its id. */
 export async function insertProduct(t: TestApp, name: string, priceNaira: number) {
@@ -13,4 +21,74 @@ export async function insertProduct(t: TestApp, name: string, priceNaira: number
     })
     .returning({ id: products.id });
   return row.id;
+}
+
+/** Security events written through shared.securityLog by an app built with `captureSecurityLog`. */
+export interface SecurityEvents {
+  events: Array<Record<string, unknown> & { security: string }>;
+  of(name: string): Array<Record<string, unknown>>;
+}
+
+/**
+ * createTestApp with a logger that keeps security events in memory, so tests can prove that a
+ * refused payment was logged.
+ */
+export async function createLoggedTestApp(
+  kind: DbKind,
+  overrides: Record<string, string> = {},
+): Promise<TestApp & { security: SecurityEvents }> {
+  const events: SecurityEvents['events'] = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of String(chunk).split('\n')) {
+        if (!line.trim()) continue;
+        try {
+          const o = JSON.parse(line) as Record<string, unknown>;
+          if (typeof o.security === 'string') events.push(o as SecurityEvents['events'][number]);
+        } catch {
+          /* not JSON */
+        }
+      }
+      done();
+    },
+  });
+  const logger = pino({ level: 'info' }, stream);
+  const schemaName = kind === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
+  const config = testConfig({
+    ...(kind === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL! } : {}),
+    PUBLIC_URL: 'http://localhost:3000',
+    SEED_CATALOGUE: 'false',
+    ...overrides,
+  });
+  const clock = manualClock(new Date('2026-11-21T09:00:00Z'));
+  const rt = await openRuntime(config, { clock, schemaName });
+  const app = await buildApp({
+    config,
+    db: rt.database.db,
+    clock,
+    storage: rt.storage,
+    rateLimits: rt.rateLimits,
+    mail: rt.mail,
+    secret: rt.secret,
+    logger,
+    webDist: null,
+  });
+  await app.ready();
+  return {
+    app,
+    rt,
+    clock,
+    config,
+    security: { events, of: (name) => events.filter((e) => e.security === name) },
+    async close() {
+      await app.close();
+      await rt.close();
+      if (schemaName) {
+        const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+        await c.connect();
+        await c.query(`drop schema if exists ${schemaName} cascade`);
+        await c.end();
+      }
+    },
+  };
 }

@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import type { Clock } from '../../platform/clock.js';
+import { createPaymentProvider, type PaymentProvider } from '../../platform/payments/index.js';
+import { createCheckoutService } from './service.js';
+
+export interface ReconcilerOptions {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  logger: { info: (o: object, m?: string) => void; warn: (o: object, m?: string) => void; error: (o: object, m?: string) => void };
+  provider?: PaymentProvider;
+  intervalMs?: number;
+}
+
+/** One pass of the background job: re-verify pending orders, fulfil or expire them. Tests call this. */
+export function reconcilePendingOrders(opts: Omit<ReconcilerOptions, 'intervalMs'>, pass: { minAgeMs?: number; expireAfterMs?: number } = {}) {
+  const service = createCheckoutService({
+    db: opts.db,
+    clock: opts.clock,
+    provider: opts.provider ?? createPaymentProvider(opts.config, opts.db),
+    securityLog: (event, fields) => opts.logger.info({ security: event, ...fields }, `security:${event}`),
+    log: opts.logger,
+  });
+  return service.reconcile(pass);
+}
+
+/**
+ * Starts the background job every minute (call before app.listen; it stops when the app closes).
+ * Webhooks can arrive late, twice or never: this makes sure a customer who paid gets its jobs.
+ */
+export function startPaymentReconciler(app: FastifyInstance, opts: ReconcilerOptions) {
+  let running = false;
+  let current: Promise<unknown> = Promise.resolve();
+  const tick = () => {
+    if (running) return;
+    running = true;
+    current = reconcilePendingOrders(opts)
+      .then((c) => {
+        if (c.fulfilled || c.expired) opts.logger.info(c, 'pending orders reconciled');
+      })
+      .catch((err) => opts.logger.error({ err }, 'pending order reconciliation failed'))
+      .finally(() => {
+        running = false;
+      });
+  };
+  const timer = setInterval(tick, opts.intervalMs ?? 60_000);
+  timer.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await current;
+  });
+  return { tick, stop: () => clearInterval(timer) };
+}

@@ -1,0 +1,151 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  checkoutAnswer,
+  messages,
+  orderView,
+  sandboxChargeInput,
+  verifyPaymentInput,
+} from '@legalmarket/contracts';
+import type { Shared } from '../../app.js';
+import { AppError } from '../../platform/errors.js';
+import { createPaymentProvider, type PaymentProvider } from '../../platform/payments/index.js';
+import { createCheckoutService, toOrderView } from './service.js';
+
+const tags = ['checkout'];
+
+/** Checkout, payment confirmation, the provider webhook and the company's orders. */
+export const checkoutRoutes: FastifyPluginAsyncZod<{ shared: Shared; provider?: PaymentProvider }> = async (
+  app,
+  { shared, provider: given },
+) => {
+  const provider = given ?? createPaymentProvider(shared.config, shared.db);
+  const checkout = createCheckoutService({
+    db: shared.db,
+    clock: shared.clock,
+    provider,
+    securityLog: shared.securityLog,
+    log: app.log,
+  });
+  const companyOnly = shared.auth.require('company');
+
+  app.post(
+    '/api/checkout',
+    {
+      schema: {
+        tags,
+        summary: 'Start paying for the cart',
+        description:
+          "Company only, no payload. Snapshots the cart at catalogue prices into the company's one pending order (concurrent starts share it; a changed cart refreshes its lines, amount and reference) and answers what the payment dialog needs: reference (tx_ref), amount in naira, currency NGN, customer e-mail, phone and name from the session, title (first product's name, else `Default Product Name`), payment options and the provider's public settings. 404 `Your cart is empty` when there is nothing to pay.",
+        response: { 200: checkoutAnswer },
+      },
+      preHandler: companyOnly,
+    },
+    async (request) => ({
+      status: 'success' as const,
+      message: messages.checkoutSuccessful,
+      data: await checkout.start(request.user!),
+    }),
+  );
+
+  app.post(
+    '/api/checkout/verify',
+    {
+      schema: {
+        tags,
+        summary: 'Confirm a payment after the dialog reported success',
+        description:
+          "Company only. `reference` is the order's tx_ref, `transactionId` the provider's id from the dialog callback (optional; without it the server looks the reference up). The server asks the provider and fulfils only when the transaction is successful, in NGN, for at least the order's amount and for this reference; then, in one transaction, the order is paid, one unassigned job per line is created and those lines leave the cart. Repeating it is harmless. 200 `Payment successful!`; 202 while the provider still reports the payment pending; 400 `Payment failed. Please try again.` for a failed, unknown or mismatched payment (mismatches are logged); 403 for another company's order.",
+        body: verifyPaymentInput,
+        response: {
+          200: z.object({ status: z.literal('success'), message: z.string(), data: z.object({ order: orderView }) }),
+          202: z.object({ status: z.literal('pending'), message: z.string(), data: z.object({ order: orderView }) }),
+        },
+      },
+      preHandler: companyOnly,
+    },
+    async (request, reply) => {
+      const outcome = await checkout.confirm(request.user!, request.body.reference, request.body.transactionId);
+      if (outcome.result === 'pending')
+        return reply
+          .status(202)
+          .send({ status: 'pending', message: messages.paymentPending, data: { order: toOrderView(outcome.order) } });
+      return reply
+        .status(200)
+        .send({ status: 'success', message: messages.paymentSuccessful, data: { order: toOrderView(outcome.order) } });
+    },
+  );
+
+  app.get(
+    '/api/orders',
+    {
+      schema: {
+        tags,
+        summary: "The company's orders",
+        description: 'Company only: status, amount (naira), reference and dates, newest first (expired attempts left out).',
+        response: { 200: z.object({ status: z.literal('success'), data: z.array(orderView) }) },
+      },
+      preHandler: companyOnly,
+    },
+    async (request) => ({ status: 'success' as const, data: await checkout.listOrders(request.user!.id) }),
+  );
+
+  if (provider.name === 'sandbox') {
+    app.post(
+      '/api/checkout/sandbox/charge',
+      {
+        schema: {
+          tags,
+          summary: 'Sandbox dialog: charge a test card, mobile money or USSD (sandbox provider only)',
+          description:
+            "Records a Flutterwave-shaped transaction that /api/checkout/verify then verifies like a real one. Card 5531 8866 5214 2950 with PIN 3310 and OTP 12345 succeeds; 5258 5859 2266 6506 fails for insufficient funds; other cards are declined. Mobile money needs OTP 12345; USSD succeeds. The amount is what the dialog was opened with, exactly like Flutterwave's inline form, so the server's comparison with the order still matters.",
+          body: sandboxChargeInput,
+        },
+        preHandler: companyOnly,
+      },
+      async (request) => ({ status: 'success', data: await checkout.sandboxCharge(request.user!, request.body) }),
+    );
+  }
+
+  // The webhook reads the raw body (its signature covers the exact bytes), so it gets its own parsers.
+  await app.register(async (scoped) => {
+    scoped.removeAllContentTypeParsers();
+    scoped.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 256 * 1024 }, (_req, body, done) =>
+      done(null, body),
+    );
+    const inFlight = new Set<Promise<unknown>>();
+    scoped.addHook('onClose', async () => {
+      await Promise.allSettled([...inFlight]);
+    });
+    scoped.post(
+      '/api/payments/webhook',
+      {
+        schema: {
+          tags,
+          summary: 'Flutterwave webhook',
+          description:
+            "Accepted only with the `verif-hash` header equal to FLW_SECRET_HASH, or a `flutterwave-signature` header holding the HMAC-SHA256 of the raw body keyed with it (base64 or hex); anything else answers 401 and is logged. Answers 200 at once; the transaction is then re-verified with Flutterwave (the payload is never trusted) and the order fulfilled exactly once.",
+        },
+      },
+      async (request, reply) => {
+        const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        if (!provider.authenticWebhook({ headers: request.headers, rawBody })) {
+          shared.securityLog('webhook_bad_signature', { ip: request.ip });
+          throw new AppError(401, messages.webhookRefused);
+        }
+        let payload: unknown;
+        try {
+          payload = JSON.parse(rawBody.toString('utf8'));
+        } catch {
+          return reply.status(200).send({ status: 'success', message: 'ignored' });
+        }
+        const work = checkout
+          .onWebhook(payload)
+          .catch((err) => request.log.error({ err }, 'webhook processing failed; the background job will retry'))
+          .finally(() => inFlight.delete(work));
+        inFlight.add(work);
+        return reply.status(200).send({ status: 'success', message: 'received' });
+      },
+    );
+  });
+};

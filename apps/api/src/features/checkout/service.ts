@@ -1,0 +1,393 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
+import {
+  DEFAULT_PRODUCT_TITLE,
+  PAYMENT_OPTIONS,
+  messages,
+  toKobo,
+  type CheckoutData,
+  type OrderView,
+  type SandboxChargeInput,
+} from '@legalmarket/contracts';
+import type { Db, Executor } from '../../db/client.js';
+import { cartItems, jobs, orders, sandboxTransactions } from '../../db/schema.js';
+import type { AuthUser } from '../../platform/auth.js';
+import type { Clock } from '../../platform/clock.js';
+import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.js';
+import { ProviderUnavailable, type PaymentProvider, type ProviderTransaction } from '../../platform/payments/index.js';
+import { billOf, readPricedCart } from '../cart/service.js';
+
+/** A cart line as frozen into an order at checkout (kobo). */
+export interface OrderLine {
+  lineNo: number;
+  productId: string;
+  productName: string;
+  unitPrice: number;
+  quantity: number;
+  amount: number;
+  detail: string | null;
+  file: string | null;
+  fileName: string | null;
+}
+
+type OrderRow = typeof orders.$inferSelect;
+
+export interface CheckoutDeps {
+  db: Db;
+  clock: Clock;
+  provider: PaymentProvider;
+  securityLog: (event: string, fields: Record<string, unknown>) => void;
+  log?: { info: (o: object, m?: string) => void; warn: (o: object, m?: string) => void; error: (o: object, m?: string) => void };
+}
+
+export type Outcome =
+  | { result: 'paid'; order: OrderRow; newlyPaid: boolean }
+  | { result: 'pending'; order: OrderRow }
+  | { result: 'failed'; order: OrderRow }
+  | { result: 'refused'; order: OrderRow; reason: string }
+  | { result: 'unknown'; order: OrderRow }
+  | { result: 'unavailable'; order: OrderRow };
+
+/** Pending orders older than this are re-verified by the background job. */
+export const RECONCILE_AFTER_MS = 2 * 60_000;
+/** Pending orders with no successful payment after this are expired (a late payment still fulfils them). */
+export const EXPIRE_AFTER_MS = 24 * 3600_000;
+
+const sameLines = (a: OrderLine[], b: OrderLine[]) =>
+  a.length === b.length &&
+  a.every((x, i) => {
+    const y = b[i];
+    return (
+      x.lineNo === y.lineNo &&
+      x.productId === y.productId &&
+      x.productName === y.productName &&
+      x.unitPrice === y.unitPrice &&
+      x.quantity === y.quantity &&
+      x.amount === y.amount &&
+      (x.detail ?? null) === (y.detail ?? null) &&
+      (x.file ?? null) === (y.file ?? null) &&
+      (x.fileName ?? null) === (y.fileName ?? null)
+    );
+  });
+
+/** A per-company mutex for the length of a transaction: checkout start and fulfilment never interleave. */
+const lockCompany = (tx: Executor, companyId: string) =>
+  tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`lm-company:${companyId}`}, 0))`);
+
+export const toOrderView = (o: OrderRow): OrderView => ({
+  _id: o.id,
+  reference: o.txRef,
+  status: o.status,
+  amount: o.amount / 100,
+  currency: o.currency,
+  title: o.title,
+  provider: o.provider,
+  createdAt: o.createdAt.toISOString(),
+  paidAt: o.paidAt?.toISOString() ?? null,
+});
+
+export function createCheckoutService(deps: CheckoutDeps) {
+  const { db, clock, provider, securityLog } = deps;
+  const newReference = () => `LM-${clock.now().getTime()}-${randomBytes(5).toString('hex')}`;
+
+  /** Snapshots the cart at catalogue prices into the company's one pending order. */
+  async function start(user: AuthUser): Promise<CheckoutData> {
+    const order = await db.transaction(async (tx) => {
+      await lockCompany(tx, user.id);
+      const cart = await readPricedCart(tx, user.id);
+      if (!cart.length) throw notFound(messages.cartEmpty);
+      const lines: OrderLine[] = cart.map((l, i) => ({
+        lineNo: i + 1,
+        productId: l.productId,
+        productName: l.productName,
+        unitPrice: l.unitPrice,
+        quantity: l.quantity,
+        amount: l.unitPrice * l.quantity,
+        detail: l.detail,
+        file: l.file,
+        fileName: l.fileName,
+      }));
+      const amount = billOf(cart);
+      const title = cart[0]?.productName?.trim() || DEFAULT_PRODUCT_TITLE;
+      const now = clock.now();
+      const [pending] = await tx
+        .select()
+        .from(orders)
+        .where(and(eq(orders.companyId, user.id), eq(orders.status, 'pending')))
+        .for('update');
+      if (pending) {
+        const unchanged =
+          pending.amount === amount &&
+          pending.provider === provider.name &&
+          sameLines(pending.lines as OrderLine[], lines);
+        if (unchanged) return pending;
+        // The cart changed since the last start: new lines, new amount and a new reference, so a
+        // payment made for the old amount can never be taken for the new one.
+        const [updated] = await tx
+          .update(orders)
+          .set({ lines, amount, title, txRef: newReference(), provider: provider.name, updatedAt: now })
+          .where(eq(orders.id, pending.id))
+          .returning();
+        return updated;
+      }
+      const [created] = await tx
+        .insert(orders)
+        .values({
+          companyId: user.id,
+          txRef: newReference(),
+          amount,
+          currency: 'NGN',
+          status: 'pending',
+          provider: provider.name,
+          title,
+          lines,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      return created;
+    });
+    return {
+      orderId: order.id,
+      reference: order.txRef,
+      amount: order.amount / 100,
+      currency: 'NGN',
+      title: order.title,
+      paymentOptions: PAYMENT_OPTIONS,
+      customer: { email: user.officialEmail, phone: user.phoneNumber, name: user.name },
+      provider: { name: provider.name, ...provider.publicSettings() },
+    };
+  }
+
+  /**
+   * Marks the order paid, creates one job per line and empties those lines from the cart, in one
+   * transaction under a row lock: any number of concurrent confirmations fulfil it once.
+   */
+  async function fulfil(orderId: string, companyId: string, tx: ProviderTransaction) {
+    return db.transaction(async (t) => {
+      await lockCompany(t, companyId);
+      const [o] = await t.select().from(orders).where(eq(orders.id, orderId)).for('update');
+      if (!o) throw notFound(messages.orderNotFound);
+      if (o.status === 'paid') return { order: o, newlyPaid: false };
+      const now = clock.now();
+      const [paid] = await t
+        .update(orders)
+        .set({ status: 'paid', paidAt: now, providerTransactionId: tx.id, updatedAt: now })
+        .where(eq(orders.id, o.id))
+        .returning();
+      const lines = o.lines as OrderLine[];
+      if (lines.length) {
+        await t
+          .insert(jobs)
+          .values(
+            lines.map((l) => ({
+              orderId: o.id,
+              lineNo: l.lineNo,
+              companyId: o.companyId,
+              productId: l.productId,
+              status: 'unassigned' as const,
+              quantity: l.quantity,
+              amount: l.amount,
+              detail: l.detail,
+              companyFile: l.file,
+              companyFileName: l.fileName,
+              createdAt: now,
+              updatedAt: now,
+            })),
+          )
+          .onConflictDoNothing({ target: [jobs.orderId, jobs.lineNo] });
+        await t.delete(cartItems).where(
+          and(
+            eq(cartItems.companyId, o.companyId),
+            inArray(
+              cartItems.productId,
+              lines.map((l) => l.productId),
+            ),
+          ),
+        );
+      }
+      return { order: paid, newlyPaid: true };
+    });
+  }
+
+  /** Compares what the provider says with the order; logs anything that looks like tampering. */
+  function check(order: OrderRow, tx: ProviderTransaction | null, via: string): string | null {
+    const base = { via, orderId: order.id, companyId: order.companyId, reference: order.txRef };
+    if (!tx) {
+      securityLog('payment_unknown_transaction', base);
+      return 'unknown';
+    }
+    const seen = { ...base, transactionId: tx.id, txRef: tx.txRef, amount: tx.amount, currency: tx.currency };
+    if (tx.txRef !== order.txRef) {
+      securityLog('payment_reference_mismatch', seen);
+      return 'reference';
+    }
+    if (tx.status !== 'successful') return 'not_successful';
+    if (tx.currency !== 'NGN' || tx.currency !== order.currency) {
+      securityLog('payment_currency_mismatch', seen);
+      return 'currency';
+    }
+    if (tx.amount < order.amount) {
+      securityLog('payment_amount_too_low', { ...seen, expected: order.amount });
+      return 'amount';
+    }
+    return null;
+  }
+
+  /** Asks the provider and fulfils when everything matches. Never trusts the caller's word. */
+  async function settle(order: OrderRow, transactionId: string | undefined, via: string): Promise<Outcome> {
+    let tx: ProviderTransaction | null;
+    try {
+      tx = transactionId ? await provider.verifyById(transactionId) : await provider.verifyByReference(order.txRef);
+      // A transaction id for another reference is refused; for a pending one, look up by reference too.
+    } catch (err) {
+      if (err instanceof ProviderUnavailable) {
+        deps.log?.warn({ err, orderId: order.id }, 'payment provider unavailable');
+        return { result: 'unavailable', order };
+      }
+      throw err;
+    }
+    const problem = check(order, tx, via);
+    if (problem === 'unknown') return { result: 'unknown', order };
+    if (problem === 'not_successful')
+      return tx!.status === 'pending' ? { result: 'pending', order } : { result: 'failed', order };
+    if (problem) return { result: 'refused', order, reason: problem };
+    const { order: paid, newlyPaid } = await fulfil(order.id, order.companyId, tx!);
+    if (newlyPaid) deps.log?.info({ orderId: order.id, via, transactionId: tx!.id }, 'order paid');
+    return { result: 'paid', order: paid, newlyPaid };
+  }
+
+  async function findByReference(reference: string) {
+    const rows = await db.select().from(orders).where(eq(orders.txRef, reference)).limit(1);
+    return rows[0];
+  }
+
+  /** Browser confirmation after the dialog reported success. */
+  async function confirm(user: AuthUser, reference: string, transactionId?: string) {
+    const order = await findByReference(reference);
+    if (!order) {
+      securityLog('payment_unknown_reference', { actor: user.id, reference });
+      throw notFound(messages.orderNotFound);
+    }
+    if (order.companyId !== user.id) {
+      securityLog('payment_other_company', { actor: user.id, orderId: order.id, owner: order.companyId });
+      throw forbidden(messages.orderNotYours);
+    }
+    if (order.status === 'paid') return { result: 'paid', order, newlyPaid: false } as Outcome;
+    const outcome = await settle(order, transactionId || undefined, 'browser');
+    if (outcome.result === 'paid' || outcome.result === 'pending') return outcome;
+    if (outcome.result === 'unavailable') throw new AppError(503, messages.paymentPending);
+    throw badRequest(messages.paymentFailed);
+  }
+
+  /** A signed webhook: re-verifies with the provider (the payload is never trusted) and fulfils. */
+  async function onWebhook(payload: unknown) {
+    const data = (payload as { data?: { id?: unknown; tx_ref?: unknown; txRef?: unknown } } | null)?.data;
+    const reference = typeof data?.tx_ref === 'string' ? data.tx_ref : typeof data?.txRef === 'string' ? data.txRef : null;
+    if (!reference) return { result: 'ignored' as const };
+    const order = await findByReference(reference);
+    if (!order) {
+      securityLog('webhook_unknown_reference', { reference });
+      return { result: 'ignored' as const };
+    }
+    if (order.status === 'paid') return { result: 'paid' as const };
+    const id = typeof data?.id === 'number' || typeof data?.id === 'string' ? String(data.id) : undefined;
+    const outcome = await settle(order, id, 'webhook');
+    return { result: outcome.result };
+  }
+
+  /**
+   * The background job: re-verifies orders left pending (a lost webhook, a closed tab) and fulfils
+   * them, or expires them after EXPIRE_AFTER_MS with no successful payment.
+   */
+  async function reconcile(opts: { minAgeMs?: number; expireAfterMs?: number; limit?: number } = {}) {
+    const now = clock.now().getTime();
+    const minAge = opts.minAgeMs ?? RECONCILE_AFTER_MS;
+    const expireAfter = opts.expireAfterMs ?? EXPIRE_AFTER_MS;
+    const due = await db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.status, 'pending'), lt(orders.updatedAt, new Date(now - minAge))))
+      .orderBy(asc(orders.updatedAt))
+      .limit(opts.limit ?? 100);
+    const counts = { checked: 0, fulfilled: 0, expired: 0 };
+    for (const order of due) {
+      counts.checked++;
+      const outcome = await settle(order, undefined, 'reconcile');
+      if (outcome.result === 'paid') {
+        if (outcome.newlyPaid) counts.fulfilled++;
+        continue;
+      }
+      if (outcome.result === 'unavailable' || outcome.result === 'pending') continue;
+      if (now - order.createdAt.getTime() >= expireAfter) {
+        const done = await db
+          .update(orders)
+          .set({ status: 'expired', updatedAt: clock.now() })
+          .where(and(eq(orders.id, order.id), eq(orders.status, 'pending')))
+          .returning({ id: orders.id });
+        if (done.length) counts.expired++;
+      }
+    }
+    return counts;
+  }
+
+  async function listOrders(companyId: string) {
+    const rows = await db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.companyId, companyId), ne(orders.status, 'expired')))
+      .orderBy(desc(orders.createdAt))
+      .limit(200);
+    return rows.map(toOrderView);
+  }
+
+  /** The offline dialog's charge: Flutterwave's test cards, mobile money and USSD, recorded for verification. */
+  async function sandboxCharge(user: AuthUser, input: SandboxChargeInput) {
+    const order = await findByReference(input.reference);
+    if (!order || order.companyId !== user.id) throw notFound(messages.orderNotFound);
+    let status = 'successful';
+    let processorResponse = 'Approved by Financial Institution';
+    if (input.paymentType === 'card') {
+      const card = (input.cardNumber ?? '').replace(/\D/g, '');
+      if (card === '5531886652142950') {
+        if (input.pin !== '3310') throw badRequest('Incorrect PIN');
+        if (input.otp !== '12345') throw badRequest('Incorrect OTP');
+      } else if (card === '5258585922666506') {
+        status = 'failed';
+        processorResponse = 'Insufficient Funds';
+      } else {
+        status = 'failed';
+        processorResponse = 'Card declined. Use one of the test cards shown.';
+      }
+    } else if (input.paymentType === 'mobilemoney') {
+      if (input.otp !== '12345') throw badRequest('Incorrect OTP');
+      processorResponse = 'Approved';
+    } else {
+      processorResponse = 'Transaction completed via USSD';
+    }
+    const [row] = await db
+      .insert(sandboxTransactions)
+      .values({
+        txRef: input.reference,
+        amount: toKobo(input.amount),
+        currency: input.currency.toUpperCase(),
+        status,
+        paymentType: input.paymentType,
+        customerEmail: user.officialEmail,
+        processorResponse,
+        createdAt: clock.now(),
+      })
+      .returning();
+    return {
+      status,
+      transaction_id: String(row.id),
+      tx_ref: row.txRef,
+      amount: row.amount / 100,
+      currency: row.currency,
+      processor_response: processorResponse,
+    };
+  }
+
+  return { start, confirm, onWebhook, reconcile, listOrders, sandboxCharge, fulfil, settle };
+}
+export type CheckoutService = ReturnType<typeof createCheckoutService>;

@@ -1,0 +1,99 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { PaymentProvider, ProviderTransaction, WebhookRequest } from './types.js';
+import { ProviderUnavailable } from './types.js';
+
+export interface FlutterwaveOptions {
+  publicKey: string;
+  secretKey: string;
+  secretHash: string;
+  subaccountId?: string;
+  /** https://api.flutterwave.com, or a local stand-in in tests. */
+  apiUrl: string;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+export const FLUTTERWAVE_SCRIPT = 'https://checkout.flutterwave.com/v3.js';
+
+interface FlwTransaction {
+  id: number | string;
+  tx_ref: string;
+  amount: number;
+  currency: string;
+  status: string;
+}
+
+const same = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+const header = (h: WebhookRequest['headers'], name: string) => {
+  const v = h[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+/**
+ * Flutterwave v3: inline checkout in the browser, verification on the server through
+ * GET /v3/transactions/{id}/verify and GET /v3/transactions/verify_by_reference?tx_ref=.
+ */
+export function flutterwaveProvider(o: FlutterwaveOptions): PaymentProvider {
+  const base = o.apiUrl.replace(/\/$/, '');
+  const doFetch = o.fetch ?? fetch;
+
+  async function get(path: string): Promise<ProviderTransaction | null> {
+    let res: Response;
+    try {
+      res = await doFetch(`${base}${path}`, {
+        headers: { authorization: `Bearer ${o.secretKey}`, accept: 'application/json' },
+        signal: AbortSignal.timeout(o.timeoutMs ?? 10_000),
+      });
+    } catch (err) {
+      throw new ProviderUnavailable(`Flutterwave unreachable: ${(err as Error).message}`);
+    }
+    let body: { status?: string; data?: FlwTransaction | null } | undefined;
+    try {
+      body = (await res.json()) as typeof body;
+    } catch {
+      body = undefined;
+    }
+    // Unknown ids and references answer 400/404 with status "error" and no data.
+    if ((res.status === 400 || res.status === 404) && body?.status === 'error') return null;
+    if (!res.ok || body?.status !== 'success' || !body.data) {
+      throw new ProviderUnavailable(`Flutterwave answered ${res.status}`);
+    }
+    const d = body.data;
+    if (typeof d.amount !== 'number' || typeof d.tx_ref !== 'string') throw new ProviderUnavailable('Unexpected answer');
+    return {
+      id: String(d.id),
+      txRef: d.tx_ref,
+      status: String(d.status).toLowerCase(),
+      amount: Math.round(d.amount * 100),
+      currency: String(d.currency).toUpperCase(),
+    };
+  }
+
+  return {
+    name: 'flutterwave',
+    publicSettings: () => ({
+      publicKey: o.publicKey,
+      subaccountId: o.subaccountId,
+      scriptUrl: FLUTTERWAVE_SCRIPT,
+      testMode: o.publicKey.startsWith('FLWPUBK_TEST'),
+    }),
+    verifyById: (id) => get(`/v3/transactions/${encodeURIComponent(id)}/verify`),
+    verifyByReference: (txRef) => get(`/v3/transactions/verify_by_reference?tx_ref=${encodeURIComponent(txRef)}`),
+    authenticWebhook({ headers, rawBody }) {
+      if (!o.secretHash) return false;
+      const verifHash = header(headers, 'verif-hash');
+      if (verifHash && same(verifHash, o.secretHash)) return true;
+      const signature = header(headers, 'flutterwave-signature');
+      if (signature) {
+        const mac = createHmac('sha256', o.secretHash).update(rawBody);
+        const digest = mac.digest();
+        return same(signature, digest.toString('base64')) || same(signature.toLowerCase(), digest.toString('hex'));
+      }
+      return false;
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import { flutterwaveProvider } from './flutterwave.js';
+import { sandboxProvider } from './sandbox.js';
+import type { PaymentProvider } from './types.js';
+
+export * from './types.js';
+
+/** The provider chosen by PAYMENT_PROVIDER (config.ts checks the Flutterwave keys are present). */
+export function createPaymentProvider(config: Config, db: Db): PaymentProvider {
+  if (config.PAYMENT_PROVIDER === 'flutterwave')
+    return flutterwaveProvider({
+      publicKey: config.FLW_PUBLIC_KEY!,
+      secretKey: config.FLW_SECRET_KEY!,
+      secretHash: config.FLW_SECRET_HASH!,
+      subaccountId: config.FLW_SUBACCOUNT_ID,
+      apiUrl: config.FLW_API_URL,
+    });
+  return sandboxProvider(db);
+}

@@ -1,0 +1,293 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { messages } from '@legalmarket/contracts';
+import { jobs, orders } from '../src/db/schema.js';
+import { reconcilePendingOrders } from '../src/features/checkout/reconciler.js';
+import { flutterwaveProvider } from '../src/platform/payments/flutterwave.js';
+import { describeEachDb, signupAndLogin } from './helpers.js';
+import { createLoggedTestApp, insertProduct } from './commerce-helpers.js';
+
+type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+
+const SECRET_KEY = 'FLWSECK_TEST-standin-secret-key-X';
+const SECRET_HASH = 'my-webhook-secret-hash-123';
+const PUBLIC_KEY = 'FLWPUBK_TEST-standin-public-key-X';
+
+interface FlwTx {
+  id: number;
+  tx_ref: string;
+  flw_ref: string;
+  amount: number;
+  charged_amount: number;
+  currency: string;
+  status: 'successful' | 'failed' | 'pending';
+  payment_type: string;
+  processor_response: string;
+  created_at: string;
+  customer: { email: string; name: string; phone_number: string };
+}
+
+/**
+ * A local stand-in of Flutterwave's v3 API following its documented answers:
+ * GET /v3/transactions/{id}/verify and GET /v3/transactions/verify_by_reference?tx_ref=, Bearer secret key,
+ * `{ status: "success", message: "Transaction fetched successfully", data: {...} }`, and
+ * `{ status: "error", message: "No transaction was found for this id", data: null }` (400) for unknown ones.
+ */
+function flutterwaveStandIn() {
+  const txs = new Map<number, FlwTx>();
+  let nextId = 288200108;
+  let down = false;
+  const calls: string[] = [];
+  const server: Server = createServer((req, res) => {
+    calls.push(`${req.method} ${req.url}`);
+    const send = (code: number, body: unknown) => {
+      res.writeHead(code, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (down) return send(502, { status: 'error', message: 'Bad gateway', data: null });
+    if (req.headers.authorization !== `Bearer ${SECRET_KEY}`)
+      return send(401, { status: 'error', message: 'Invalid authorization key', data: null });
+    const url = new URL(req.url ?? '/', 'http://standin');
+    const byId = /^\/v3\/transactions\/(\d+)\/verify$/.exec(url.pathname);
+    let tx: FlwTx | undefined;
+    if (req.method === 'GET' && byId) {
+      tx = txs.get(Number(byId[1]));
+      if (!tx) return send(400, { status: 'error', message: 'No transaction was found for this id', data: null });
+    } else if (req.method === 'GET' && url.pathname === '/v3/transactions/verify_by_reference') {
+      const ref = url.searchParams.get('tx_ref');
+      const all = [...txs.values()].filter((x) => x.tx_ref === ref);
+      tx = all.find((x) => x.status === 'successful') ?? all.at(-1);
+      if (!tx) return send(400, { status: 'error', message: 'No transaction was found for this id', data: null });
+    } else {
+      return send(404, { status: 'error', message: 'Not found', data: null });
+    }
+    return send(200, { status: 'success', message: 'Transaction fetched successfully', data: tx });
+  });
+  return {
+    server,
+    calls,
+    setDown: (v: boolean) => {
+      down = v;
+    },
+    /** What the inline checkout would create when the customer pays. */
+    pay(txRef: string, amount: number, opts: { currency?: string; status?: FlwTx['status'] } = {}) {
+      const id = nextId++;
+      txs.set(id, {
+        id,
+        tx_ref: txRef,
+        flw_ref: `FLW-MOCK-${id}`,
+        amount,
+        charged_amount: amount,
+        currency: opts.currency ?? 'NGN',
+        status: opts.status ?? 'successful',
+        payment_type: 'card',
+        processor_response: opts.status === 'failed' ? 'Insufficient Funds' : 'Approved by Financial Institution',
+        created_at: new Date().toISOString(),
+        customer: { email: 'ada@example.ng', name: 'Ada Obi', phone_number: '08012345678' },
+      });
+      return id;
+    },
+  };
+}
+
+describeEachDb('checkout with the Flutterwave provider (local stand-in)', (kind) => {
+  const flw = flutterwaveStandIn();
+  let t: Awaited<ReturnType<typeof createLoggedTestApp>>;
+  let nda: string;
+  let tm: string;
+
+  beforeAll(async () => {
+    await new Promise<void>((r) => flw.server.listen(0, '127.0.0.1', r));
+    const { port } = flw.server.address() as AddressInfo;
+    t = await createLoggedTestApp(kind, {
+      PAYMENT_PROVIDER: 'flutterwave',
+      FLW_PUBLIC_KEY: PUBLIC_KEY,
+      FLW_SECRET_KEY: SECRET_KEY,
+      FLW_SECRET_HASH: SECRET_HASH,
+      FLW_SUBACCOUNT_ID: 'RS_STANDIN',
+      FLW_API_URL: `http://127.0.0.1:${port}`,
+    });
+    nda = await insertProduct(t, 'Non-Disclosure Agreement', 25000);
+    tm = await insertProduct(t, 'Trademark Registration', 150000);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await new Promise((r) => flw.server.close(r));
+  });
+
+  const inject = (method: 'GET' | 'POST', url: string, who: Login | null, payload?: Record<string, unknown>) =>
+    t.app.inject({ method, url, headers: who?.headers ?? {}, payload });
+  const ready = async () => {
+    const who = await signupAndLogin(t, 'company');
+    await inject('POST', '/api/cart', who, { productId: nda, quantity: 2, detail: 'Mutual NDA' });
+    t.clock.advance(1000);
+    await inject('POST', '/api/cart', who, { productId: tm, quantity: 1 });
+    const res = await inject('POST', '/api/checkout', who);
+    expect(res.statusCode).toBe(200);
+    return { who, ...(res.json().data as { reference: string; amount: number; orderId: string; provider: Record<string, unknown> }) };
+  };
+  const verify = (who: Login, reference: string, transactionId?: number | string) =>
+    inject('POST', '/api/checkout/verify', who, { reference, transactionId });
+  const jobsOf = (orderId: string) => t.rt.database.db.select().from(jobs).where(eq(jobs.orderId, orderId));
+  const orderRow = async (orderId: string) => (await t.rt.database.db.select().from(orders).where(eq(orders.id, orderId)))[0];
+  const webhook = (body: unknown, headers: Record<string, string>) => {
+    const raw = JSON.stringify(body);
+    return t.app.inject({ method: 'POST', url: '/api/payments/webhook', headers: { 'content-type': 'application/json', ...headers }, payload: raw });
+  };
+  const chargeCompleted = (id: number, txRef: string, amount: number) => ({
+    event: 'charge.completed',
+    data: { id, tx_ref: txRef, flw_ref: `FLW-MOCK-${id}`, amount, currency: 'NGN', charged_amount: amount, status: 'successful' },
+  });
+
+  it("answers Flutterwave's public settings for the inline checkout", async () => {
+    const c = await ready();
+    expect(c.provider).toEqual({
+      name: 'flutterwave',
+      publicKey: PUBLIC_KEY,
+      subaccountId: 'RS_STANDIN',
+      scriptUrl: 'https://checkout.flutterwave.com/v3.js',
+      testMode: true,
+    });
+    expect(JSON.stringify(c)).not.toContain(SECRET_KEY);
+    expect(JSON.stringify(c)).not.toContain(SECRET_HASH);
+  });
+
+  it('verifies through GET /v3/transactions/{id}/verify and fulfils', async () => {
+    const c = await ready();
+    const id = flw.pay(c.reference, c.amount);
+    const res = await verify(c.who, c.reference, id);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().message).toBe(messages.paymentSuccessful);
+    expect(flw.calls).toContain(`GET /v3/transactions/${id}/verify`);
+    expect(await jobsOf(c.orderId)).toHaveLength(2);
+    expect((await orderRow(c.orderId)).providerTransactionId).toBe(String(id));
+  });
+
+  it('verifies by reference when the dialog gave no id', async () => {
+    const c = await ready();
+    flw.pay(c.reference, c.amount, { status: 'failed' });
+    flw.pay(c.reference, c.amount);
+    const res = await verify(c.who, c.reference);
+    expect(res.statusCode).toBe(200);
+    expect(flw.calls.some((x) => x.startsWith('GET /v3/transactions/verify_by_reference?tx_ref='))).toBe(true);
+  });
+
+  it('refuses a failed payment, a lower amount, another currency, an unknown id and another reference', async () => {
+    const c = await ready();
+    const other = await ready();
+    const cases: Array<[number, string | null]> = [
+      [flw.pay(c.reference, c.amount, { status: 'failed' }), null],
+      [flw.pay(c.reference, c.amount - 0.01), 'payment_amount_too_low'],
+      [flw.pay(c.reference, c.amount, { currency: 'USD' }), 'payment_currency_mismatch'],
+      [999999, 'payment_unknown_transaction'],
+      [flw.pay(other.reference, other.amount), 'payment_reference_mismatch'],
+    ];
+    for (const [id, event] of cases) {
+      const before = event ? t.security.of(event).length : 0;
+      const res = await verify(c.who, c.reference, id);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(messages.paymentFailed);
+      if (event) expect(t.security.of(event).length).toBe(before + 1);
+    }
+    expect(await jobsOf(c.orderId)).toHaveLength(0);
+    expect((await orderRow(c.orderId)).status).toBe('pending');
+    expect((await inject('GET', '/api/cart', c.who)).json()[0].products).toHaveLength(2);
+    // A more generous payment is accepted (the surplus would be refunded by hand).
+    expect((await verify(c.who, c.reference, flw.pay(c.reference, c.amount + 100))).statusCode).toBe(200);
+  });
+
+  it('answers 503 and keeps the order pending while Flutterwave is unreachable', async () => {
+    const c = await ready();
+    const id = flw.pay(c.reference, c.amount);
+    flw.setDown(true);
+    try {
+      expect((await verify(c.who, c.reference, id)).statusCode).toBe(503);
+      expect((await orderRow(c.orderId)).status).toBe('pending');
+    } finally {
+      flw.setDown(false);
+    }
+    expect((await verify(c.who, c.reference, id)).statusCode).toBe(200);
+  });
+
+  it('refuses webhooks without the right verif-hash or signature', async () => {
+    const c = await ready();
+    const id = flw.pay(c.reference, c.amount);
+    const body = chargeCompleted(id, c.reference, c.amount);
+    const before = t.security.of('webhook_bad_signature').length;
+    expect((await webhook(body, {})).statusCode).toBe(401);
+    expect((await webhook(body, { 'verif-hash': 'wrong' })).statusCode).toBe(401);
+    expect((await webhook(body, { 'flutterwave-signature': 'AAAA' })).statusCode).toBe(401);
+    const hmacOfOther = createHmac('sha256', 'not-the-hash').update(JSON.stringify(body)).digest('base64');
+    expect((await webhook(body, { 'flutterwave-signature': hmacOfOther })).statusCode).toBe(401);
+    expect(t.security.of('webhook_bad_signature').length).toBe(before + 4);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await jobsOf(c.orderId)).toHaveLength(0);
+  });
+
+  it('a signed webhook fulfils the order (verif-hash and HMAC signature)', async () => {
+    const c = await ready();
+    const id = flw.pay(c.reference, c.amount);
+    const res = await webhook(chargeCompleted(id, c.reference, c.amount), { 'verif-hash': SECRET_HASH });
+    expect(res.statusCode).toBe(200);
+    await vi.waitFor(async () => expect(await jobsOf(c.orderId)).toHaveLength(2), { timeout: 5000 });
+    expect((await inject('GET', '/api/cart', c.who)).statusCode).toBe(404);
+
+    const d = await ready();
+    const id2 = flw.pay(d.reference, d.amount);
+    const raw = JSON.stringify(chargeCompleted(id2, d.reference, d.amount));
+    const signature = createHmac('sha256', SECRET_HASH).update(raw).digest('base64');
+    const signed = await t.app.inject({ method: 'POST', url: '/api/payments/webhook', headers: { 'content-type': 'application/json', 'flutterwave-signature': signature }, payload: raw });
+    expect(signed.statusCode).toBe(200);
+    await vi.waitFor(async () => expect(await jobsOf(d.orderId)).toHaveLength(2), { timeout: 5000 });
+  });
+
+  it('never trusts the webhook payload: a forged "successful" for a failed transaction fulfils nothing', async () => {
+    const c = await ready();
+    const id = flw.pay(c.reference, c.amount, { status: 'failed' });
+    const res = await webhook(chargeCompleted(id, c.reference, c.amount), { 'verif-hash': SECRET_HASH });
+    expect(res.statusCode).toBe(200);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await jobsOf(c.orderId)).toHaveLength(0);
+    expect((await orderRow(c.orderId)).status).toBe('pending');
+  });
+
+  it('webhook twice and browser confirmations together fulfil once', async () => {
+    const c = await ready();
+    const id = flw.pay(c.reference, c.amount);
+    const body = chargeCompleted(id, c.reference, c.amount);
+    const answers = await Promise.all([
+      webhook(body, { 'verif-hash': SECRET_HASH }),
+      verify(c.who, c.reference, id),
+      webhook(body, { 'verif-hash': SECRET_HASH }),
+      verify(c.who, c.reference),
+      ...Array.from({ length: 10 }, () => verify(c.who, c.reference, id)),
+    ]);
+    expect(answers.map((r) => r.statusCode)).toEqual(Array(14).fill(200));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await jobsOf(c.orderId)).toHaveLength(2);
+    const all = await t.rt.database.db.select().from(jobs).where(eq(jobs.companyId, c.who.id));
+    expect(all).toHaveLength(2);
+  });
+
+  it('the background job fulfils through verify_by_reference when the webhook never came', async () => {
+    const c = await ready();
+    flw.pay(c.reference, c.amount);
+    t.clock.advance(5 * 60_000);
+    const result = await reconcilePendingOrders({ config: t.config, db: t.rt.database.db, clock: t.clock, logger: { info() {}, warn() {}, error() {} } });
+    expect(result.fulfilled).toBeGreaterThanOrEqual(1);
+    expect(await jobsOf(c.orderId)).toHaveLength(2);
+  });
+
+  it('the provider answers null for unknown transactions and throws when unreachable', async () => {
+    const p = flutterwaveProvider({ publicKey: PUBLIC_KEY, secretKey: SECRET_KEY, secretHash: SECRET_HASH, apiUrl: 'http://127.0.0.1:9' });
+    await expect(p.verifyById('1')).rejects.toThrow(/unreachable/);
+    const { port } = flw.server.address() as AddressInfo;
+    const q = flutterwaveProvider({ publicKey: PUBLIC_KEY, secretKey: SECRET_KEY, secretHash: SECRET_HASH, apiUrl: `http://127.0.0.1:${port}` });
+    expect(await q.verifyById('123')).toBeNull();
+    const wrongKey = flutterwaveProvider({ publicKey: PUBLIC_KEY, secretKey: 'nope', secretHash: SECRET_HASH, apiUrl: `http://127.0.0.1:${port}` });
+    await expect(wrongKey.verifyById('123')).rejects.toThrow(/401/);
+  });
+});
