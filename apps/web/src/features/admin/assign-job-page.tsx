@@ -1,5 +1,207 @@
-import { ComingSoon } from '@/components/coming-soon';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { DELAYS_MS } from '@legalmarket/contracts/constants';
+import { formatOrdinalDate } from '@legalmarket/contracts/format';
+import { allowedActions } from '@legalmarket/contracts/jobs';
+import { messages } from '@legalmarket/contracts/messages';
+import { paths } from '@/app/paths';
+import { Button } from '@/components/button';
+import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
+import { FormError } from '@/components/field';
+import { Pagination } from '@/components/pagination';
+import { Tabs } from '@/components/tabs';
+import { getErrorMessage } from '@/lib/http';
+import { AdminLayout } from './admin-layout';
+import { useAssignJob } from './api/assign-job';
+import { useJob } from './api/get-job';
+import { useLawyers } from './api/get-lawyers';
+import { PAGE_SIZE } from './api/keys';
+import { Avatar, LawyerModal, type LawyerSummary } from './lawyer-modal';
 
-export default function Page() {
-  return <ComingSoon title="Assign job" what="Job assignment is coming soon." />;
+type Tab = 'applied' | 'verified';
+const TABS = [
+  { id: 'applied', label: 'Applied Lawyers' },
+  { id: 'verified', label: 'Verified Lawyers' },
+] as const;
+
+function LawyerRows({
+  lawyers,
+  selected,
+  onSelect,
+}: {
+  lawyers: LawyerSummary[];
+  selected: LawyerSummary | null;
+  onSelect: (l: LawyerSummary | null) => void;
+}) {
+  return (
+    <ul className="divide-y divide-slate-200 rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
+      {lawyers.map((l) => {
+        const checked = selected?._id === l._id;
+        return (
+          <li key={l._id}>
+            <label className="flex cursor-pointer items-center gap-3 px-4 py-3 hover:bg-slate-50">
+              <input
+                type="checkbox"
+                className="size-5 shrink-0 accent-brand"
+                checked={checked}
+                onChange={() => onSelect(checked ? null : l)}
+                aria-label={`Select ${l.name}`}
+              />
+              <Avatar url={l.profileImage?.url} name={l.name} />
+              <span className="min-w-0 flex-1">
+                <span className="block truncate font-semibold">
+                  {l.name}
+                  {!l.verified && (
+                    <span className="ml-2 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900">
+                      Unverified
+                    </span>
+                  )}
+                </span>
+                <span className="block text-sm text-slate-600">
+                  SCN {l.scn ?? '—'} · joined {formatOrdinalDate(l.createdAt)}
+                </span>
+              </span>
+            </label>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** Assign a job: pick one lawyer (applied or any verified), ASSIGN, back to the jobs list. */
+export default function AdminAssignJobPage() {
+  const { jobId = '' } = useParams();
+  const navigate = useNavigate();
+  const job = useJob(jobId);
+  const [tab, setTab] = useState<Tab>('applied');
+  const [page, setPage] = useState(1);
+  const [selected, setSelected] = useState<LawyerSummary | null>(null);
+  const [viewing, setViewing] = useState<LawyerSummary | null>(null);
+  const [alert, setAlert] = useState<string | null>(null);
+  const verified = useLawyers(true, page);
+  const assign = useAssignJob();
+
+  useEffect(() => {
+    if (!assign.isSuccess) return;
+    const t = setTimeout(() => navigate(paths.adminJobs()), DELAYS_MS.afterSuccess);
+    return () => clearTimeout(t);
+  }, [assign.isSuccess, navigate]);
+
+  const changeTab = (t: Tab) => {
+    setTab(t);
+    setPage(1);
+  };
+
+  const onAssign = () => {
+    setAlert(null);
+    if (!selected) {
+      setAlert(messages.selectLawyer);
+      return;
+    }
+    if (!selected.verified) {
+      setViewing(selected);
+      return;
+    }
+    assign.mutate({ jobId, lawyerId: selected._id });
+  };
+
+  if (job.isPending)
+    return (
+      <AdminLayout title="Assign job">
+        <Loading />
+      </AdminLayout>
+    );
+  if (job.isError)
+    return (
+      <AdminLayout title="Assign job">
+        <ErrorState message={getErrorMessage(job.error)} onRetry={() => void job.refetch()} />
+      </AdminLayout>
+    );
+
+  const j = job.data.data.job;
+  const canAssign = allowedActions(j.status, 'admin').includes('assign');
+  const applied = j.appliedLawer;
+  const appliedPage = applied.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+
+  return (
+    <AdminLayout title="Assign job">
+      <article className="mb-6 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
+        <h2 className="text-lg font-semibold">{j.productId.productName}</h2>
+        <p className="text-sm text-slate-600">
+          <Naira amount={j.productId.productPrice} /> · {j.companyId.companyName}
+        </p>
+        <h3 className="mt-3 font-semibold">Product description</h3>
+        <p className="whitespace-pre-line text-sm">{j.productId.productDescription}</p>
+        <h3 className="mt-3 font-semibold">Job detail</h3>
+        <p className="whitespace-pre-line text-sm">{j.companyDetail ?? j.detail ?? 'No details yet.'}</p>
+        {j.adminDetail && (
+          <>
+            <h3 className="mt-3 font-semibold">Admin details</h3>
+            <p className="whitespace-pre-line text-sm">{j.adminDetail}</p>
+          </>
+        )}
+      </article>
+
+      {assign.isSuccess ? (
+        <p role="status" className="rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-emerald-800">
+          {assign.data.message || messages.jobAssigned}
+        </p>
+      ) : !canAssign ? (
+        <div role="status" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-3 text-amber-900">
+          {j.status === 'completed' ? messages.jobAlreadyCompleted : messages.jobAlreadyAssigned}
+          {j.assignedTo[0] && <> (Assigned to {j.assignedTo[0].name})</>}{' '}
+          <Link to={paths.adminJobs()} className="font-semibold underline">
+            Back to jobs
+          </Link>
+        </div>
+      ) : (
+        <>
+          <Tabs label="Lawyers" tabs={TABS} value={tab} onChange={changeTab} />
+          <div role="tabpanel" aria-label={tab === 'applied' ? 'Applied Lawyers' : 'Verified Lawyers'}>
+            {tab === 'applied' ? (
+              applied.length === 0 ? (
+                <EmptyState>No lawyers available</EmptyState>
+              ) : (
+                <>
+                  <LawyerRows lawyers={appliedPage} selected={selected} onSelect={setSelected} />
+                  <Pagination page={page} total={applied.length} pageSize={PAGE_SIZE} onChange={setPage} />
+                </>
+              )
+            ) : verified.isPending ? (
+              <Loading />
+            ) : verified.isError ? (
+              <ErrorState message={getErrorMessage(verified.error)} onRetry={() => void verified.refetch()} />
+            ) : verified.data.data.lawyers.length === 0 ? (
+              <EmptyState>No lawyers available</EmptyState>
+            ) : (
+              <>
+                <LawyerRows lawyers={verified.data.data.lawyers} selected={selected} onSelect={setSelected} />
+                <Pagination page={page} total={verified.data.total} pageSize={PAGE_SIZE} onChange={setPage} />
+              </>
+            )}
+          </div>
+
+          <div className="mt-4 flex flex-wrap items-center justify-end gap-3">
+            {selected && <p className="text-sm text-slate-600">Selected: {selected.name}</p>}
+            <Button onClick={onAssign} loading={assign.isPending} disabled={assign.isSuccess}>
+              ASSIGN
+            </Button>
+          </div>
+          <div className="mt-3">
+            <FormError message={alert ?? (assign.isError ? getErrorMessage(assign.error) : null)} />
+          </div>
+        </>
+      )}
+
+      <LawyerModal
+        lawyer={viewing}
+        onClose={() => setViewing(null)}
+        onVerified={() => {
+          if (selected && viewing && selected._id === viewing._id) setSelected({ ...selected, verified: true });
+          void job.refetch();
+        }}
+      />
+    </AdminLayout>
+  );
 }

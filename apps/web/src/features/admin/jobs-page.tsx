@@ -1,5 +1,99 @@
-import { ComingSoon } from '@/components/coming-soon';
+import { useState } from 'react';
+import type { JobViewAnswer } from '@legalmarket/contracts/admin';
+import { allowedActions, type JobStatus } from '@legalmarket/contracts/jobs';
+import { Button } from '@/components/button';
+import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
+import { Pagination } from '@/components/pagination';
+import { Tabs } from '@/components/tabs';
+import { getErrorMessage } from '@/lib/http';
+import { AdminLayout } from './admin-layout';
+import { useJobs } from './api/get-jobs';
+import { PAGE_SIZE } from './api/keys';
+import { AddDetailsModal, JobModal } from './job-modals';
+import { useClampPage } from './use-clamp-page';
 
-export default function Page() {
-  return <ComingSoon title="Jobs" what="Job management is coming soon." />;
+const TABS = [
+  { id: 'unassigned', label: 'Unassigned Jobs' },
+  { id: 'pending', label: 'Pending jobs' },
+  { id: 'completed', label: 'Completed jobs' },
+] as const satisfies ReadonlyArray<{ id: JobStatus; label: string }>;
+
+/** Admin jobs: three state tabs, 5 per page; View more and Add details per row. */
+export default function AdminJobsPage() {
+  const [tab, setTab] = useState<JobStatus>('unassigned');
+  const [page, setPage] = useState(1);
+  const [viewing, setViewing] = useState<JobViewAnswer | null>(null);
+  const [editing, setEditing] = useState<JobViewAnswer | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const q = useJobs(tab, page);
+  useClampPage(page, setPage, q.data);
+  const changeTab = (t: JobStatus) => {
+    setTab(t);
+    setPage(1);
+    setNotice(null);
+  };
+  return (
+    <AdminLayout title="Jobs">
+      {notice && (
+        <p role="status" className="mb-3 rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-emerald-800">
+          {notice}
+        </p>
+      )}
+      <Tabs label="Jobs" tabs={TABS} value={tab} onChange={changeTab} />
+      <div role="tabpanel" aria-label={TABS.find((t) => t.id === tab)!.label}>
+        {q.isPending ? (
+          <Loading />
+        ) : q.isError ? (
+          <ErrorState message={getErrorMessage(q.error)} onRetry={() => void q.refetch()} />
+        ) : q.data.data.jobs.length === 0 ? (
+          <EmptyState>No projects</EmptyState>
+        ) : (
+          <>
+            <ul
+              className="divide-y divide-slate-200 rounded-xl bg-white shadow-sm ring-1 ring-slate-200"
+              aria-busy={q.isPlaceholderData || undefined}
+            >
+              {q.data.data.jobs.map((job) => (
+                <li key={job._id} className="flex flex-wrap items-center gap-3 px-4 py-3" data-testid="admin-job-row">
+                  <img
+                    src={job.productId.productImage}
+                    alt=""
+                    className="size-14 shrink-0 rounded-md bg-sand object-cover"
+                    loading="lazy"
+                  />
+                  <div className="min-w-0 flex-1">
+                    <p className="font-semibold">{job.productId.productName}</p>
+                    <p className="text-sm text-slate-600">
+                      <Naira amount={job.productId.productPrice} /> · {job.companyId.companyName}
+                    </p>
+                  </div>
+                  <div className="flex gap-2">
+                    <Button
+                      variant="secondary"
+                      onClick={() => setViewing(job)}
+                      aria-label={`View more: ${job.productId.productName}`}
+                    >
+                      View more
+                    </Button>
+                    {allowedActions(job.status, 'admin').includes('add_details') && (
+                      <Button
+                        variant="ghost"
+                        onClick={() => setEditing(job)}
+                        aria-label={`Add details: ${job.productId.productName}`}
+                      >
+                        Add details
+                      </Button>
+                    )}
+                  </div>
+                </li>
+              ))}
+            </ul>
+            <Pagination page={page} total={q.data.total} pageSize={PAGE_SIZE} onChange={setPage} />
+          </>
+        )}
+      </div>
+      <JobModal job={viewing} onClose={() => setViewing(null)} onDone={setNotice} />
+      <AddDetailsModal job={editing} onClose={() => setEditing(null)} onDone={setNotice} />
+    </AdminLayout>
+  );
 }

@@ -1,5 +1,69 @@
-import { ComingSoon } from '@/components/coming-soon';
+import { useState } from 'react';
+import type { AdminLawyer } from '@legalmarket/contracts/admin';
+import { Button } from '@/components/button';
+import { EmptyState, ErrorState, Loading } from '@/components/feedback';
+import { Pagination } from '@/components/pagination';
+import { Tabs } from '@/components/tabs';
+import { getErrorMessage } from '@/lib/http';
+import { AdminLayout } from './admin-layout';
+import { useLawyers } from './api/get-lawyers';
+import { PAGE_SIZE } from './api/keys';
+import { Avatar, LawyerModal } from './lawyer-modal';
+import { useClampPage } from './use-clamp-page';
 
-export default function Page() {
-  return <ComingSoon title="Lawyers" what="Lawyer management is coming soon." />;
+type Tab = 'verified' | 'unverified';
+const TABS = [
+  { id: 'verified', label: 'Verified' },
+  { id: 'unverified', label: 'Unverified' },
+] as const;
+
+/** Admin lawyers: Verified and Unverified tabs, 5 per page; View more verifies. */
+export default function AdminLawyersPage() {
+  const [tab, setTab] = useState<Tab>('verified');
+  const [page, setPage] = useState(1);
+  const [open, setOpen] = useState<AdminLawyer | null>(null);
+  const q = useLawyers(tab === 'verified', page);
+  useClampPage(page, setPage, q.data);
+  const changeTab = (t: Tab) => {
+    setTab(t);
+    setPage(1);
+  };
+  return (
+    <AdminLayout title="Lawyers">
+      <Tabs label="Lawyers" tabs={TABS} value={tab} onChange={changeTab} />
+      <div role="tabpanel" aria-label={tab === 'verified' ? 'Verified' : 'Unverified'}>
+        {q.isPending ? (
+          <Loading />
+        ) : q.isError ? (
+          <ErrorState message={getErrorMessage(q.error)} onRetry={() => void q.refetch()} />
+        ) : q.data.data.lawyers.length === 0 ? (
+          <EmptyState>No lawyers available</EmptyState>
+        ) : (
+          <>
+            <ul
+              className="divide-y divide-slate-200 rounded-xl bg-white shadow-sm ring-1 ring-slate-200"
+              aria-busy={q.isPlaceholderData || undefined}
+            >
+              {q.data.data.lawyers.map((l) => (
+                <li key={l._id} className="flex items-center gap-3 px-4 py-3">
+                  <Avatar url={l.profileImage?.url} name={l.name} />
+                  <div className="min-w-0 flex-1">
+                    <p className="truncate font-semibold">{l.name}</p>
+                    <p className="truncate text-sm text-slate-600">
+                      SCN {l.scn ?? '—'} · {l.officialEmail}
+                    </p>
+                  </div>
+                  <Button variant="secondary" onClick={() => setOpen(l)} aria-label={`View more about ${l.name}`}>
+                    View more
+                  </Button>
+                </li>
+              ))}
+            </ul>
+            <Pagination page={page} total={q.data.total} pageSize={PAGE_SIZE} onChange={setPage} />
+          </>
+        )}
+      </div>
+      <LawyerModal lawyer={open} onClose={() => setOpen(null)} />
+    </AdminLayout>
+  );
 }

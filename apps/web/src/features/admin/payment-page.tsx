@@ -1,5 +1,287 @@
-import { ComingSoon } from '@/components/coming-soon';
+import { useMemo, useState } from 'react';
+import { Pencil } from 'lucide-react';
+import type { PaymentsQuery, SettlementAccountInput } from '@legalmarket/contracts/admin';
+import { formatOrdinalDate } from '@legalmarket/contracts/format';
+import { Button } from '@/components/button';
+import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
+import { Field, FormError } from '@/components/field';
+import { Modal } from '@/components/modal';
+import { Pagination } from '@/components/pagination';
+import { getErrorMessage } from '@/lib/http';
+import { AdminLayout } from './admin-layout';
+import { usePayments } from './api/get-payments';
+import { PAGE_SIZE } from './api/keys';
+import { useSaveSettlementAccount, useSettlementAccount } from './api/settlement-account';
 
-export default function Page() {
-  return <ComingSoon title="Payment" what="The payments ledger is coming soon." />;
+type Preset = 'month' | '30days' | 'year' | 'all' | 'custom';
+const day = (d: Date) => d.toISOString().slice(0, 10);
+function presetRange(p: Preset): { from?: string; to?: string } {
+  const now = new Date();
+  if (p === 'month') return { from: day(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1))), to: day(now) };
+  if (p === '30days') return { from: day(new Date(now.getTime() - 29 * 86_400_000)), to: day(now) };
+  if (p === 'year') return { from: day(new Date(Date.UTC(now.getUTCFullYear(), 0, 1))), to: day(now) };
+  return {};
+}
+
+const STATUS_STYLE: Record<string, string> = {
+  paid: 'bg-emerald-100 text-emerald-900',
+  pending: 'bg-amber-100 text-amber-900',
+  failed: 'bg-red-100 text-red-900',
+  expired: 'bg-slate-200 text-slate-700',
+};
+
+function SettlementAccountCard() {
+  const q = useSettlementAccount();
+  const save = useSaveSettlementAccount();
+  const [editing, setEditing] = useState(false);
+  const [form, setForm] = useState<SettlementAccountInput>({ accountNumber: '', accountName: '', bank: '' });
+  const [notice, setNotice] = useState<string | null>(null);
+  const account = q.data?.data.account ?? null;
+  const open = () => {
+    save.reset();
+    setForm({
+      accountNumber: account?.accountNumber ?? '',
+      accountName: account?.accountName ?? '',
+      bank: account?.bank ?? '',
+    });
+    setEditing(true);
+  };
+  const rows: Array<[string, string]> = [
+    ['Account number', account?.accountNumber ?? '—'],
+    ['Account name', account?.accountName ?? '—'],
+    ['Bank', account?.bank ?? '—'],
+  ];
+  return (
+    <section aria-labelledby="settlement-title" className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
+      <div className="flex items-center justify-between gap-2">
+        <h2 id="settlement-title" className="text-lg font-semibold">
+          Settlement account
+        </h2>
+        <button
+          type="button"
+          onClick={open}
+          aria-label="Edit settlement account"
+          className="flex size-11 items-center justify-center rounded-md text-brand hover:bg-brand/5"
+        >
+          <Pencil aria-hidden className="size-5" />
+        </button>
+      </div>
+      {q.isPending ? (
+        <Loading />
+      ) : q.isError ? (
+        <ErrorState message={getErrorMessage(q.error)} onRetry={() => void q.refetch()} />
+      ) : (
+        <>
+          {!account && (
+            <p className="mt-1 text-sm text-slate-600">No settlement account yet. Use the pencil to add it.</p>
+          )}
+          <dl className="mt-2 grid grid-cols-1 gap-2 sm:grid-cols-3" data-testid="settlement-account">
+            {rows.map(([k, v]) => (
+              <div key={k}>
+                <dt className="text-xs font-medium uppercase text-slate-500">{k}</dt>
+                <dd className="font-semibold">{v}</dd>
+              </div>
+            ))}
+          </dl>
+          {account && (
+            <p className="mt-2 text-xs text-slate-500">Last changed {formatOrdinalDate(account.updatedAt)}</p>
+          )}
+        </>
+      )}
+      {notice && (
+        <p role="status" className="mt-2 text-sm font-semibold text-emerald-700">
+          {notice}
+        </p>
+      )}
+      <Modal
+        open={editing}
+        title="Edit settlement account"
+        onClose={() => setEditing(false)}
+        footer={
+          <>
+            <Button variant="ghost" onClick={() => setEditing(false)}>
+              Close
+            </Button>
+            <Button type="submit" form="settlement-form" loading={save.isPending}>
+              Save Changes
+            </Button>
+          </>
+        }
+      >
+        <form
+          id="settlement-form"
+          className="space-y-3"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            save.mutate(form, {
+              onSuccess: (res) => {
+                setNotice(res.message);
+                setEditing(false);
+              },
+            });
+          }}
+        >
+          <Field
+            label="Account number"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={10}
+            value={form.accountNumber}
+            onChange={(e) => setForm({ ...form, accountNumber: e.target.value.replace(/\D+/g, '') })}
+            hint="10-digit NUBAN"
+          />
+          <Field
+            label="Account name"
+            value={form.accountName}
+            onChange={(e) => setForm({ ...form, accountName: e.target.value })}
+          />
+          <Field label="Bank" value={form.bank} onChange={(e) => setForm({ ...form, bank: e.target.value })} />
+          <FormError message={save.isError ? getErrorMessage(save.error) : null} />
+        </form>
+      </Modal>
+    </section>
+  );
+}
+
+function Ledger() {
+  const [preset, setPreset] = useState<Preset>('all');
+  const [custom, setCustom] = useState<{ from?: string; to?: string }>({});
+  const [status, setStatus] = useState<PaymentsQuery['status'] | ''>('');
+  const [page, setPage] = useState(1);
+  const range = useMemo(() => (preset === 'custom' ? custom : presetRange(preset)), [preset, custom]);
+  const query: PaymentsQuery = { ...range, status: status || undefined, page, limit: PAGE_SIZE };
+  const q = usePayments(query);
+  const totals = q.data?.data.totals;
+  return (
+    <section aria-labelledby="ledger-title" className="mt-6">
+      <h2 id="ledger-title" className="mb-3 text-lg font-semibold">
+        Payments
+      </h2>
+      <div className="mb-4 flex flex-wrap items-end gap-3">
+        <label className="text-sm font-medium">
+          Period
+          <select
+            className="mt-1 block min-h-11 rounded-md border border-slate-300 bg-white px-3"
+            value={preset}
+            onChange={(e) => {
+              setPreset(e.target.value as Preset);
+              setPage(1);
+            }}
+          >
+            <option value="all">All time</option>
+            <option value="month">This month</option>
+            <option value="30days">Last 30 days</option>
+            <option value="year">This year</option>
+            <option value="custom">Choose dates</option>
+          </select>
+        </label>
+        {preset === 'custom' && (
+          <>
+            <label className="text-sm font-medium">
+              From
+              <input
+                type="date"
+                className="mt-1 block min-h-11 rounded-md border border-slate-300 px-3"
+                value={custom.from ?? ''}
+                onChange={(e) => {
+                  setCustom({ ...custom, from: e.target.value || undefined });
+                  setPage(1);
+                }}
+              />
+            </label>
+            <label className="text-sm font-medium">
+              To
+              <input
+                type="date"
+                className="mt-1 block min-h-11 rounded-md border border-slate-300 px-3"
+                value={custom.to ?? ''}
+                onChange={(e) => {
+                  setCustom({ ...custom, to: e.target.value || undefined });
+                  setPage(1);
+                }}
+              />
+            </label>
+          </>
+        )}
+        <label className="text-sm font-medium">
+          Status
+          <select
+            className="mt-1 block min-h-11 rounded-md border border-slate-300 bg-white px-3"
+            value={status}
+            onChange={(e) => {
+              setStatus(e.target.value as PaymentsQuery['status'] | '');
+              setPage(1);
+            }}
+          >
+            <option value="">All</option>
+            <option value="paid">Paid</option>
+            <option value="pending">Pending</option>
+            <option value="failed">Failed</option>
+            <option value="expired">Expired</option>
+          </select>
+        </label>
+      </div>
+      {totals && (
+        <dl className="mb-4 grid grid-cols-2 gap-3 lg:grid-cols-4" aria-label="Totals for the period">
+          {(['paid', 'pending', 'failed', 'expired'] as const).map((s) => (
+            <div key={s} className="rounded-lg bg-sand p-3">
+              <dt className="text-xs font-medium uppercase text-slate-600">{s}</dt>
+              <dd className="text-lg font-bold">
+                <Naira amount={totals[s].amount} />
+              </dd>
+              <dd className="text-xs text-slate-600">
+                {totals[s].count} {totals[s].count === 1 ? 'order' : 'orders'}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {q.isPending ? (
+        <Loading />
+      ) : q.isError ? (
+        <ErrorState message={getErrorMessage(q.error)} onRetry={() => void q.refetch()} />
+      ) : q.data.data.payments.length === 0 ? (
+        <EmptyState>No payments in this period</EmptyState>
+      ) : (
+        <>
+          <ul
+            className="divide-y divide-slate-200 rounded-xl bg-white shadow-sm ring-1 ring-slate-200"
+            aria-busy={q.isPlaceholderData || undefined}
+          >
+            {q.data.data.payments.map((p) => (
+              <li key={p._id} className="grid grid-cols-1 gap-1 px-4 py-3 sm:grid-cols-[1fr_auto] sm:items-center">
+                <div className="min-w-0">
+                  <p className="truncate font-semibold">{p.company.companyName}</p>
+                  <p className="truncate text-sm text-slate-600">
+                    <span className="font-mono">{p.reference}</span> · {p.provider} ·{' '}
+                    <time dateTime={p.paidAt ?? p.createdAt}>{formatOrdinalDate(p.paidAt ?? p.createdAt)}</time>
+                  </p>
+                </div>
+                <div className="flex items-center gap-3 sm:justify-end">
+                  <span className="font-bold">
+                    <Naira amount={p.amount} />
+                  </span>
+                  <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[p.status]}`}>
+                    {p.status}
+                  </span>
+                </div>
+              </li>
+            ))}
+          </ul>
+          <Pagination page={page} total={q.data.total} pageSize={PAGE_SIZE} onChange={setPage} />
+        </>
+      )}
+    </section>
+  );
+}
+
+/** /admin/payment and /admin/get-paid: the settlement account and the real payments ledger. */
+export default function AdminPaymentPage() {
+  return (
+    <AdminLayout title="Payment">
+      <SettlementAccountCard />
+      <Ledger />
+    </AdminLayout>
+  );
 }

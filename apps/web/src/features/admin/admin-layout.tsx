@@ -1,0 +1,72 @@
+import type { ReactNode } from 'react';
+import { NavLink, useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { Briefcase, Building2, CreditCard, LayoutDashboard, LogOut, Scale, Star } from 'lucide-react';
+import { paths } from '@/app/paths';
+import { api } from '@/lib/http';
+import { clearSession } from '@/lib/session';
+
+export const ADMIN_MENU = [
+  { label: 'Dashboard', to: paths.adminDashboard(), icon: LayoutDashboard },
+  { label: 'Companies', to: paths.adminCompanies(), icon: Building2 },
+  { label: 'Lawyers', to: paths.adminLawyers(), icon: Scale },
+  { label: 'Jobs', to: paths.adminJobs(), icon: Briefcase },
+  { label: 'Payment', to: paths.adminPayment(), icon: CreditCard },
+  { label: 'Ratings', to: paths.adminRatings(), icon: Star },
+] as const;
+
+/** The admin side menu (a scrolling bar on phones) around each admin page. */
+export function AdminLayout({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const logout = async () => {
+    try {
+      await api('/api/logout', { method: 'POST', allowUnauthorized: true });
+    } catch {
+      // The session is cleared locally whatever the server says.
+    }
+    clearSession();
+    queryClient.clear();
+    navigate(paths.homeAlias());
+  };
+  const item =
+    'flex min-h-11 shrink-0 items-center gap-2 rounded-md px-3 text-sm font-medium focus-visible:outline-2 focus-visible:outline-accent';
+  return (
+    <div className="mx-auto flex w-full max-w-7xl flex-col gap-4 px-3 py-4 md:flex-row md:gap-8 md:px-6 md:py-8">
+      <aside className="md:w-56 md:shrink-0">
+        <nav aria-label="Admin menu" className="rounded-xl bg-white p-2 shadow-sm ring-1 ring-slate-200">
+          <ul className="flex gap-1 overflow-x-auto md:flex-col md:overflow-visible">
+            {ADMIN_MENU.map(({ label, to, icon: Icon }) => (
+              <li key={to}>
+                <NavLink
+                  to={to}
+                  className={({ isActive }) =>
+                    `${item} ${isActive ? 'bg-brand text-white' : 'text-slate-700 hover:bg-slate-100'}`
+                  }
+                >
+                  <Icon aria-hidden className="size-4" />
+                  {label}
+                </NavLink>
+              </li>
+            ))}
+            <li className="md:mt-4 md:border-t md:border-slate-200 md:pt-2">
+              <button type="button" onClick={logout} className={`${item} w-full text-red-700 hover:bg-red-50`}>
+                <LogOut aria-hidden className="size-4" />
+                Log out
+              </button>
+            </li>
+          </ul>
+        </nav>
+      </aside>
+      <section className="min-w-0 flex-1" aria-labelledby="admin-page-title">
+        <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+          <h1 id="admin-page-title" className="text-2xl font-bold text-ink">
+            {title}
+          </h1>
+          {actions}
+        </div>
+        {children}
+      </section>
+    </div>
+  );
+}

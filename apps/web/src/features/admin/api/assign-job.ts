@@ -1,0 +1,12 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { AssignJobInput, OneJobAnswer } from '@legalmarket/contracts/admin';
+import { api } from '@/lib/http';
+import { adminKeys } from './keys';
+
+export const assignJob = (input: AssignJobInput) =>
+  api<OneJobAnswer>('/job-api/assign', { method: 'POST', body: input });
+
+export function useAssignJob() {
+  const qc = useQueryClient();
+  return useMutation({ mutationFn: assignJob, onSuccess: () => qc.invalidateQueries({ queryKey: adminKeys.all }) });
+}

@@ -1,0 +1,11 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { OneJobAnswer } from '@legalmarket/contracts/admin';
+import { api } from '@/lib/http';
+import { adminKeys } from './keys';
+
+export const completeJob = (id: string) => api<OneJobAnswer>(`/job-api/completejob/${id}`, { method: 'PUT' });
+
+export function useCompleteJob() {
+  const qc = useQueryClient();
+  return useMutation({ mutationFn: completeJob, onSuccess: () => qc.invalidateQueries({ queryKey: adminKeys.all }) });
+}

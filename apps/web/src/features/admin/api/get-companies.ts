@@ -1,0 +1,14 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { CompaniesAnswer } from '@legalmarket/contracts/admin';
+import { api } from '@/lib/http';
+import { adminKeys, PAGE_SIZE } from './keys';
+
+export const getCompanies = (page: number) =>
+  api<CompaniesAnswer>('/api/companys', { query: { page, limit: PAGE_SIZE } });
+
+export const useCompanies = (page: number) =>
+  useQuery({
+    queryKey: adminKeys.companies(page),
+    queryFn: () => getCompanies(page),
+    placeholderData: keepPreviousData,
+  });

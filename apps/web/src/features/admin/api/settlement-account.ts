@@ -1,0 +1,21 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { SettlementAccountAnswer, SettlementAccountInput } from '@legalmarket/contracts/admin';
+import { api } from '@/lib/http';
+import { adminKeys } from './keys';
+
+export const getSettlementAccount = () => api<SettlementAccountAnswer>('/api/admin/settlement-account');
+export const saveSettlementAccount = (body: SettlementAccountInput) =>
+  api<SettlementAccountAnswer>('/api/admin/settlement-account', { method: 'PUT', body });
+
+export const useSettlementAccount = () => useQuery({ queryKey: adminKeys.settlement(), queryFn: getSettlementAccount });
+
+export function useSaveSettlementAccount() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: saveSettlementAccount,
+    onSuccess: (res) => {
+      qc.setQueryData(adminKeys.settlement(), res);
+      void qc.invalidateQueries({ queryKey: adminKeys.dashboard() });
+    },
+  });
+}

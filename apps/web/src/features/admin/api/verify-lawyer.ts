@@ -1,0 +1,19 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { AdminLawyer } from '@legalmarket/contracts/admin';
+import { api } from '@/lib/http';
+import { adminKeys } from './keys';
+
+export const verifyLawyer = (id: string) =>
+  api<{ status: 'success'; message: string; data: { lawyer: AdminLawyer } }>(`/api/verifylawyer/${id}`, {
+    method: 'PATCH',
+    body: { verified: true },
+  });
+
+/** Verifies, then refreshes every lawyer list, the dashboard and open jobs (their applicants). */
+export function useVerifyLawyer() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: verifyLawyer,
+    onSuccess: () => qc.invalidateQueries({ queryKey: adminKeys.all }),
+  });
+}

@@ -1,0 +1,181 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import type { JobViewAnswer } from '@legalmarket/contracts/admin';
+import { allowedActions } from '@legalmarket/contracts/jobs';
+import { messages } from '@legalmarket/contracts/messages';
+import { paths } from '@/app/paths';
+import { Button } from '@/components/button';
+import { DocumentLink } from '@/components/document-link';
+import { Naira } from '@/components/feedback';
+import { FormError, TextArea } from '@/components/field';
+import { FileUpload, type UploadedFile } from '@/components/file-upload';
+import { Modal } from '@/components/modal';
+import { getErrorMessage } from '@/lib/http';
+import { useCompleteJob } from './api/complete-job';
+import { useEditJobDetails } from './api/edit-job-details';
+
+/** View more: product, details and files; Assign on open jobs, Mark as Completed on pending ones. */
+export function JobModal({
+  job,
+  onClose,
+  onDone,
+}: {
+  job: JobViewAnswer | null;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
+  const complete = useCompleteJob();
+  const actions = job ? allowedActions(job.status, 'admin') : [];
+  const close = () => {
+    complete.reset();
+    onClose();
+  };
+  const lawyer = job?.assignedTo[0];
+  return (
+    <Modal open={Boolean(job)} title={job?.productId.productName ?? 'Job'} onClose={close}>
+      {job && (
+        <div className="space-y-3">
+          <p>
+            <Naira amount={job.productId.productPrice} />
+            {job.quantity > 1 && <span className="text-slate-500"> × {job.quantity}</span>} ·{' '}
+            {job.companyId.companyName}
+          </p>
+          <p className="whitespace-pre-line">{job.productId.productDescription}</p>
+          {(job.companyDetail || job.detail) && (
+            <div>
+              <h3 className="font-semibold text-ink">Company details</h3>
+              <p className="whitespace-pre-line">{job.companyDetail ?? job.detail}</p>
+              {job.companyFile && <DocumentLink url={job.companyFile} name={job.companyFileName} />}
+            </div>
+          )}
+          {job.lawyerRequestedDetail && (
+            <div>
+              <h3 className="font-semibold text-ink">Lawyer asked for</h3>
+              <p className="whitespace-pre-line">{job.lawyerRequestedDetail}</p>
+            </div>
+          )}
+          {(job.adminDetail || job.adminFile) && (
+            <div>
+              <h3 className="font-semibold text-ink">Admin details</h3>
+              {job.adminDetail && <p className="whitespace-pre-line">{job.adminDetail}</p>}
+              {job.adminFile && <DocumentLink url={job.adminFile} name={job.adminFileName} />}
+            </div>
+          )}
+          {actions.includes('assign') && (
+            <Link
+              to={paths.adminAssignJob(job._id)}
+              className="inline-flex min-h-11 items-center rounded-md bg-brand px-4 text-sm font-semibold text-white hover:bg-brand-dark"
+            >
+              Assign
+            </Link>
+          )}
+          {job.status !== 'unassigned' && lawyer && <p className="font-semibold">Assigned to {lawyer.name}</p>}
+          {actions.includes('complete') && (
+            <label className="flex min-h-11 items-center gap-2 font-medium">
+              <input
+                type="checkbox"
+                className="size-5 accent-brand"
+                disabled={complete.isPending}
+                checked={complete.isPending}
+                onChange={(e) => {
+                  if (!e.target.checked) return;
+                  complete.mutate(job._id, {
+                    onSuccess: (res) => {
+                      onDone(res.message || messages.jobCompleted);
+                      close();
+                    },
+                  });
+                }}
+              />
+              Mark as Completed
+            </label>
+          )}
+          <FormError message={complete.isError ? getErrorMessage(complete.error) : null} />
+        </div>
+      )}
+    </Modal>
+  );
+}
+
+/** Add details: text and a document, both needed before Send (spec section 5). */
+export function AddDetailsModal({
+  job,
+  onClose,
+  onDone,
+}: {
+  job: JobViewAnswer | null;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
+  return (
+    <Modal
+      open={Boolean(job)}
+      title={job ? `Add details: ${job.productId.productName}` : 'Add details'}
+      onClose={onClose}
+    >
+      {job && <AddDetailsForm key={job._id} job={job} onClose={onClose} onDone={onDone} />}
+    </Modal>
+  );
+}
+
+function AddDetailsForm({
+  job,
+  onClose,
+  onDone,
+}: {
+  job: JobViewAnswer;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
+  const edit = useEditJobDetails();
+  const [detail, setDetail] = useState(job.adminDetail ?? '');
+  const [file, setFile] = useState<UploadedFile | null>(
+    job.adminFile ? { url: job.adminFile, fileName: job.adminFileName ?? 'Document' } : null,
+  );
+  const [uploading, setUploading] = useState(false);
+  const [alert, setAlert] = useState<string | null>(null);
+  const send = () => {
+    setAlert(null);
+    if (!detail.trim() || !file) {
+      setAlert(messages.kindlyAddDetails);
+      return;
+    }
+    edit.mutate(
+      { id: job._id, detail: detail.trim(), file: file.url, fileName: file.fileName },
+      {
+        onSuccess: (res) => {
+          onDone(res.message || messages.editedSuccessfully);
+          onClose();
+        },
+      },
+    );
+  };
+  return (
+    <form
+      className="space-y-4"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        send();
+      }}
+    >
+      <TextArea
+        label="Give more details"
+        placeholder="Start typing..."
+        value={detail}
+        maxLength={5000}
+        onChange={(e) => setDetail(e.target.value)}
+      />
+      <FileUpload label="Document" kind="document" value={file} onChange={setFile} onBusyChange={setUploading} />
+      <FormError message={alert ?? (edit.isError ? getErrorMessage(edit.error) : null)} />
+      <div className="flex justify-end gap-2">
+        <Button variant="ghost" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button type="submit" loading={edit.isPending} disabled={uploading}>
+          Send
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,144 @@
+import { Link } from 'react-router';
+import { UserRound } from 'lucide-react';
+import { formatOrdinalDate } from '@legalmarket/contracts/format';
+import { messages } from '@legalmarket/contracts/messages';
+import { paths } from '@/app/paths';
+import { Button } from '@/components/button';
+import { FormError } from '@/components/field';
+import { Modal } from '@/components/modal';
+import { getErrorMessage } from '@/lib/http';
+import { useVerifyLawyer } from './api/verify-lawyer';
+
+/** What every lawyer list of the admin area knows about a lawyer (the job applicants carry less). */
+export interface LawyerSummary {
+  _id: string;
+  name: string;
+  scn: string | null;
+  verified: boolean;
+  profileImage: { url: string } | null;
+  createdAt: string;
+  officialEmail?: string;
+  phoneNumber?: string;
+  lawFirmName?: string | null;
+  areasOfPractise?: string[];
+  yearOfCall?: string | null;
+}
+
+export function Avatar({ url, name, size = 'size-10' }: { url?: string | null; name: string; size?: string }) {
+  return url ? (
+    <img src={url} alt="" className={`${size} shrink-0 rounded-full object-cover`} loading="lazy" />
+  ) : (
+    <span
+      aria-hidden
+      className={`${size} flex shrink-0 items-center justify-center rounded-full bg-brand/10 text-brand`}
+      title={name}
+    >
+      <UserRound className="size-5" />
+    </span>
+  );
+}
+
+/** View more: the lawyer's details, Go to profile and, while unverified, Verify Lawyer. */
+export function LawyerModal({
+  lawyer,
+  onClose,
+  onVerified,
+}: {
+  lawyer: LawyerSummary | null;
+  onClose: () => void;
+  onVerified?: (message: string) => void;
+}) {
+  const verify = useVerifyLawyer();
+  const close = () => {
+    verify.reset();
+    onClose();
+  };
+  const verified = lawyer?.verified || verify.isSuccess;
+  return (
+    <Modal
+      open={Boolean(lawyer)}
+      title={lawyer?.name ?? 'Lawyer'}
+      onClose={close}
+      tone={verify.isSuccess ? 'success' : 'neutral'}
+      footer={
+        lawyer && (
+          <>
+            <Link
+              to={paths.lawyerProfile(lawyer._id)}
+              className="inline-flex min-h-11 items-center rounded-md border border-brand px-4 text-sm font-semibold text-brand hover:bg-brand/5"
+            >
+              Go to profile
+            </Link>
+            {!verified && (
+              <Button
+                loading={verify.isPending}
+                onClick={() =>
+                  verify.mutate(lawyer._id, {
+                    onSuccess: (res) => onVerified?.(res.message),
+                  })
+                }
+              >
+                Verify Lawyer
+              </Button>
+            )}
+          </>
+        )
+      }
+    >
+      {lawyer && (
+        <div className="space-y-3">
+          <div className="flex items-center gap-3">
+            <Avatar url={lawyer.profileImage?.url} name={lawyer.name} size="size-14" />
+            <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+              <dt className="font-medium text-slate-500">SCN</dt>
+              <dd>{lawyer.scn ?? '—'}</dd>
+              {lawyer.officialEmail && (
+                <>
+                  <dt className="font-medium text-slate-500">Email</dt>
+                  <dd className="break-all">{lawyer.officialEmail}</dd>
+                </>
+              )}
+              {lawyer.phoneNumber && (
+                <>
+                  <dt className="font-medium text-slate-500">Phone</dt>
+                  <dd>{lawyer.phoneNumber}</dd>
+                </>
+              )}
+              {lawyer.lawFirmName && (
+                <>
+                  <dt className="font-medium text-slate-500">Law firm</dt>
+                  <dd>{lawyer.lawFirmName}</dd>
+                </>
+              )}
+              {lawyer.yearOfCall && (
+                <>
+                  <dt className="font-medium text-slate-500">Year of call</dt>
+                  <dd>{lawyer.yearOfCall}</dd>
+                </>
+              )}
+              <dt className="font-medium text-slate-500">Joined</dt>
+              <dd>{formatOrdinalDate(lawyer.createdAt)}</dd>
+              <dt className="font-medium text-slate-500">Status</dt>
+              <dd>{verified ? 'Verified' : 'Unverified'}</dd>
+            </dl>
+          </div>
+          {lawyer.areasOfPractise && lawyer.areasOfPractise.length > 0 && (
+            <ul className="flex flex-wrap gap-1" aria-label="Areas of practise">
+              {lawyer.areasOfPractise.map((a) => (
+                <li key={a} className="rounded-full bg-sand px-2 py-0.5 text-xs">
+                  {a}
+                </li>
+              ))}
+            </ul>
+          )}
+          {verify.isSuccess && (
+            <p role="status" className="font-semibold text-emerald-700">
+              {verify.data.message || messages.verificationSuccessful}
+            </p>
+          )}
+          <FormError message={verify.isError ? getErrorMessage(verify.error) : null} />
+        </div>
+      )}
+    </Modal>
+  );
+}
