@@ -26,6 +26,9 @@ import { tokenHasher } from './platform/tokens.js';
 import { accountsRoutes } from './features/accounts/routes.js';
 import { createAccountsService, type AccountsService } from './features/accounts/service.js';
 import { platformRoutes } from './features/platform/routes.js';
+import { companiesRoutes } from './features/companies/routes.js';
+import { profilesRoutes } from './features/profiles/routes.js';
+import { companyJobRoutes } from './features/jobs/company-routes.js';
 import { checkoutRoutes } from './features/checkout/routes.js';
 import { lawyerJobRoutes } from './features/jobs/lawyer-routes.js';
 import { lawyersRoutes } from './features/lawyers/routes.js';
@@ -181,6 +184,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(uploadsRoutes, { shared });
   await app.register(cartRoutes, { shared });
   await app.register(checkoutRoutes, { shared });
+  await app.register(companyJobRoutes, { shared });
+  await app.register(profilesRoutes, { shared });
+  await app.register(companiesRoutes, { shared });
 
   await registerWeb(app, deps.webDist === undefined ? DEFAULT_WEB_DIST : deps.webDist);
   return app;

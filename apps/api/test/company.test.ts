@@ -1,0 +1,221 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { messages } from '@legalmarket/contracts';
+import { jobs, users } from '../src/db/schema.js';
+import { createTestApp, describeEachDb, lastMailTo, signupAndLogin, uniqueEmail, type TestApp } from './helpers.js';
+import { insertProduct } from './commerce-helpers.js';
+
+type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+
+// A real 1x1 PNG.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** A multipart body built by hand (no extra dependency); `files` are [field, name, type, bytes]. */
+function multipart(fields: Array<[string, string]>, files: Array<[string, string, string, Buffer]> = []) {
+  const boundary = `----lm${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const [k, v] of fields)
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  for (const [k, name, type, data] of files) {
+    chunks.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`),
+    );
+    chunks.push(data, Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+describeEachDb('company workspace', (kind) => {
+  let t: TestApp;
+  let a: Login;
+  let b: Login;
+  let nda: string;
+  let tm: string;
+
+  /** Pays through the sandbox like the browser does, so the jobs come from a real order. */
+  async function buy(who: Login, lines: Array<[string, number, string?]>) {
+    for (const [productId, quantity, detail] of lines) {
+      await t.app.inject({ method: 'POST', url: '/api/cart', headers: who.headers, payload: { productId, quantity, detail } });
+      t.clock.advance(1000);
+    }
+    const c = (await t.app.inject({ method: 'POST', url: '/api/checkout', headers: who.headers })).json().data;
+    const tx = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/checkout/sandbox/charge',
+        headers: who.headers,
+        payload: { reference: c.reference, amount: c.amount, currency: 'NGN', paymentType: 'ussd' },
+      })
+    ).json().data;
+    const res = await t.app.inject({ method: 'POST', url: '/api/checkout/verify', headers: who.headers, payload: { reference: c.reference, transactionId: tx.transaction_id } });
+    expect(res.statusCode).toBe(200);
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    a = await signupAndLogin(t, 'company');
+    b = await signupAndLogin(t, 'company');
+    nda = await insertProduct(t, 'Non-Disclosure Agreement', 25000);
+    tm = await insertProduct(t, 'Trademark Registration', 150000);
+    await buy(a, [[nda, 2, 'Mutual NDA'], [tm, 1]]);
+    await buy(b, [[tm, 1, 'B only']]);
+  });
+  afterAll(async () => t?.close());
+
+  const get = (who: Login, url: string) => t.app.inject({ method: 'GET', url, headers: who.headers });
+  const edit = (who: Login, jobId: string, payload: Record<string, unknown>) =>
+    t.app.inject({ method: 'PUT', url: `/job-api/company/editjobdetails/${jobId}`, headers: who.headers, payload });
+
+  it('lists pending jobs (unassigned included) and completed jobs, only the company’s own', async () => {
+    const pending = (await get(a, '/job-api/company/pendingjobs')).json();
+    expect(pending).toHaveLength(2);
+    expect(pending.map((j: { productId: { productName: string } }) => j.productId.productName).sort()).toEqual([
+      'Non-Disclosure Agreement',
+      'Trademark Registration',
+    ]);
+    expect(pending.every((j: { status: string }) => j.status === 'unassigned')).toBe(true);
+    const ndaJob = pending.find((j: { productId: { _id: string } }) => j.productId._id === nda);
+    expect(ndaJob).toMatchObject({ amount: 50000, quantity: 2, detail: 'Mutual NDA', companyId: { _id: a.id } });
+    expect((await get(a, '/job-api/company/completedjobs')).json()).toEqual([]);
+
+    await t.rt.database.db.update(jobs).set({ status: 'completed', completedAt: new Date() }).where(eq(jobs.id, ndaJob._id));
+    expect((await get(a, '/job-api/company/pendingjobs')).json()).toHaveLength(1);
+    const completed = (await get(a, '/job-api/company/completedjobs')).json();
+    expect(completed.map((j: { _id: string }) => j._id)).toEqual([ndaJob._id]);
+
+    const bJobs = (await get(b, '/job-api/company/pendingjobs')).json();
+    expect(bJobs).toHaveLength(1);
+    expect(bJobs[0].companyId._id).toBe(b.id);
+  });
+
+  it('edits job details with the spec messages, own jobs only', async () => {
+    const [job] = (await get(a, '/job-api/company/pendingjobs')).json();
+    const [bJob] = (await get(b, '/job-api/company/pendingjobs')).json();
+    const empty = await edit(a, job._id, { detail: '   ' });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().message).toBe(messages.kindlyAddDetails);
+    expect((await edit(a, job._id, {})).json().message).toBe(messages.kindlyAddDetails);
+
+    const ok = await edit(a, job._id, { detail: 'Our brand is LegalMarket', file: '/uploads/0123456789abcdef0123456789abcdef.pdf', fileName: 'logo.pdf' });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({
+      status: 'success',
+      message: messages.editedSuccessfully,
+      data: { companyDetail: 'Our brand is LegalMarket', companyFile: '/uploads/0123456789abcdef0123456789abcdef.pdf', companyFileName: 'logo.pdf' },
+    });
+
+    const other = await edit(a, bJob._id, { detail: 'Not mine' });
+    expect(other.statusCode).toBe(404);
+    const [bRow] = await t.rt.database.db.select().from(jobs).where(eq(jobs.id, bJob._id));
+    expect(bRow.companyDetail).toBeNull();
+
+    const lawyer = await signupAndLogin(t, 'lawyer');
+    expect((await edit(lawyer, job._id, { detail: 'x' })).statusCode).toBe(403);
+    expect((await get(lawyer, '/job-api/company/pendingjobs')).statusCode).toBe(403);
+    expect((await edit(a, job._id, { detail: 'x', file: 'javascript:alert(1)' })).statusCode).toBe(400);
+
+    const [done] = (await get(a, '/job-api/company/completedjobs')).json();
+    expect((await edit(a, done._id, { detail: 'Too late' })).statusCode).toBe(409);
+  });
+
+  const patch = (who: Login, id: string, fields: Array<[string, string]>, files: Array<[string, string, string, Buffer]> = []) => {
+    const body = multipart(fields, files);
+    return t.app.inject({ method: 'PATCH', url: `/api/updateprofile?_id=${id}`, headers: { ...who.headers, ...body.headers }, payload: body.payload });
+  };
+
+  it('updates only the non-empty allowed fields of the caller’s own company profile', async () => {
+    const res = await patch(
+      a,
+      a.id,
+      [
+        ['website', 'https://ada.ng'],
+        ['yourBio', 'We build payment rails.'],
+        ['phoneNumber', '0803-123-4567'],
+        ['alternativeEmailAddress', 'Hello@Ada.ng'],
+        ['officeAddress', ''],
+        ['userType', 'admin'],
+        ['verified', 'true'],
+        ['companyName', 'Renamed'],
+      ],
+      [['profileImage', 'me.png', 'image/png', PNG]],
+    );
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.message).toBe(messages.profileUpdated);
+    expect(body.data.user).toMatchObject({
+      _id: a.id,
+      userType: 'company',
+      website: 'https://ada.ng',
+      yourBio: 'We build payment rails.',
+      phoneNumber: '08031234567',
+      alternativeEmailAddress: 'hello@ada.ng',
+      officeAddress: '12 Marina, Lagos',
+      companyName: 'Ada Ventures Ltd',
+    });
+    expect(body.data.company._id).toBe(a.id);
+    expect(body.data.user.profileImage.url).toMatch(/^\/uploads\/[a-f0-9]{32}\.png$/);
+    const img = await t.app.inject({ method: 'GET', url: body.data.user.profileImage.url });
+    expect(img.statusCode).toBe(200);
+    const [row] = await t.rt.database.db.select().from(users).where(eq(users.id, a.id));
+    expect(row.userType).toBe('company');
+  });
+
+  it("refuses another user's id, bad values, a fake image and a taken e-mail", async () => {
+    const other = await patch(a, b.id, [['website', 'https://evil.ng']]);
+    expect(other.statusCode).toBe(403);
+    expect(other.json().message).toBe(messages.noPermissionProfile);
+    const [bRow] = await t.rt.database.db.select().from(users).where(eq(users.id, b.id));
+    expect(bRow.website).toBeNull();
+
+    expect((await patch(a, a.id, [['phoneNumber', '123']])).json().message).toBe(messages.phoneRule);
+    expect((await patch(a, a.id, [['alternativeEmailAddress', 'not-an-email']])).statusCode).toBe(400);
+    expect((await patch(a, a.id, [['website', 'javascript:alert(1)']])).statusCode).toBe(400);
+    const html = await patch(a, a.id, [], [['profileImage', 'x.png', 'image/png', Buffer.from('<html><script>alert(1)</script></html>')]]);
+    expect(html.statusCode).toBe(415);
+    const taken = await patch(a, a.id, [['officialEmail', b.email]]);
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().message).toBe(messages.emailTaken);
+  });
+
+  it('changes the official e-mail, tells the old address, and the new one logs in', async () => {
+    const who = await signupAndLogin(t, 'company');
+    const next = uniqueEmail('moved');
+    const res = await patch(who, who.id, [['officialEmail', next.toUpperCase()]]);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.user.officialEmail).toBe(next);
+    expect((await lastMailTo(t, who.email))?.subject).toMatch(/email address was changed/);
+    const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { officialEmail: next, password: 'Str0ng!Pass' } });
+    expect(login.statusCode).toBe(200);
+  });
+
+  it('lets a lawyer update its own profile with repeated areasOfPractise', async () => {
+    const lawyer = await signupAndLogin(t, 'lawyer');
+    const res = await patch(lawyer, lawyer.id, [
+      ['scn', 'SCN999'],
+      ['yearOfCall', '2015'],
+      ['areasOfPractise', 'Maritime'],
+      ['areasOfPractise', 'Technology'],
+      ['verified', 'true'],
+      ['website', 'https://ignored.ng'],
+    ]);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.user).toMatchObject({ scn: 'SCN999', yearOfCall: '2015', areasOfPractise: ['Maritime', 'Technology'], verified: false });
+    expect(res.json().data.lawyer._id).toBe(lawyer.id);
+    expect((await patch(lawyer, lawyer.id, [['areasOfPractise', 'Cooking']])).statusCode).toBe(400);
+    expect((await patch(lawyer, a.id, [['scn', 'x']])).statusCode).toBe(403);
+  });
+
+  it('GET /api/company/{id} is for admins only', async () => {
+    const admin = await signupAndLogin(t, 'admin');
+    const res = await get(admin, `/api/company/${a.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.company).toMatchObject({ _id: a.id, companyName: 'Ada Ventures Ltd', userType: 'company' });
+    expect(JSON.stringify(res.json())).not.toMatch(/password/i);
+    expect((await get(b, `/api/company/${a.id}`)).statusCode).toBe(403);
+    expect((await get(admin, `/api/company/${admin.id}`)).statusCode).toBe(404);
+  });
+});
