@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from './config.js';
 import { buildApp } from './app.js';
 import { openRuntime } from './runtime.js';
+import { seedCatalogue } from './features/catalogue/seed.js';
 
 async function main() {
   let config;
@@ -14,6 +15,13 @@ async function main() {
     throw err;
   }
   const rt = await openRuntime(config);
+  await seedCatalogue({
+    db: rt.database.db,
+    storage: rt.storage,
+    clock: rt.clock,
+    config,
+    log: (m) => rt.logger.info(m),
+  });
   const app = await buildApp({
     config,
     db: rt.database.db,

@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import multipart from '@fastify/multipart';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { idParam, messages, okMessage, productAnswer, productsAnswer } from '@legalmarket/contracts';
+import type { Shared } from '../../app.js';
+import { createUploadsService } from '../uploads/service.js';
+import { createCatalogueService } from './service.js';
+
+const tags = ['catalogue'];
+const multipartBody =
+  'Multipart form: `productName` (text), `productPrice` (whole naira, digits only), `productDescription` (text) and `productImage` (a PNG, JPEG or WebP file, checked by its bytes; at most UPLOAD_MAX_IMAGE_BYTES).';
+
+/**
+ * Answers 304 when the client already holds this exact answer. The ETag is a hash of the body, so any
+ * change to the catalogue (create, update, delete) changes it.
+ */
+function withEtag<T>(request: FastifyRequest, reply: FastifyReply, body: T) {
+  const etag = `"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27)}"`;
+  reply.header('etag', etag).header('cache-control', 'no-cache');
+  const sent = request.headers['if-none-match'];
+  if (sent && sent.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) {
+    return reply.status(304).send();
+  }
+  return body;
+}
+
+/** GET /product-api/products, GET /product-api/product/{id}; admin POST /api/create, PUT /api/update/{id}, DELETE /api/delete/{id}. */
+export const catalogueRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (app, { shared }) => {
+  await app.register(multipart);
+  const uploads = createUploadsService(shared);
+  const catalogue = createCatalogueService({ db: shared.db, clock: shared.clock, uploads });
+  const { auth } = shared;
+
+  app.get(
+    '/product-api/products',
+    {
+      schema: {
+        tags,
+        summary: 'The catalogue',
+        description:
+          'Products on sale, newest first; deleted products are left out. Prices in naira. Sends an ETag; with If-None-Match the answer is 304 until the catalogue changes.',
+        response: { 200: productsAnswer, 304: z.null().describe('Not modified') },
+      },
+    },
+    async (request, reply) => {
+      const list = await catalogue.list();
+      return withEtag(request, reply, {
+        status: 'success' as const,
+        results: list.length,
+        data: { products: list },
+      });
+    },
+  );
+
+  app.get(
+    '/product-api/product/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One product',
+        description: 'A product on sale; 404 when it does not exist or was deleted. ETag and 304 as for the list.',
+        params: idParam,
+        response: { 200: productAnswer, 304: z.null().describe('Not modified') },
+      },
+    },
+    async (request, reply) => {
+      const product = await catalogue.get(request.params.id);
+      return withEtag(request, reply, { status: 'success' as const, data: { product } });
+    },
+  );
+
+  app.post(
+    '/api/create',
+    {
+      schema: {
+        tags,
+        summary: 'Create a product (admin)',
+        description: `${multipartBody} All four are required. Recorded in the audit log.`,
+        security: [{ bearer: [] }],
+        response: { 201: productAnswer },
+      },
+      preHandler: auth.require('admin'),
+    },
+    async (request, reply) => {
+      const form = await uploads.readForm(request, { kind: 'image', fileField: 'productImage' });
+      const product = await catalogue.create(request.user!.id, form.fields, form.file);
+      return reply
+        .status(201)
+        .send({ status: 'success' as const, message: messages.newProductCreated, data: { product } });
+    },
+  );
+
+  app.put(
+    '/api/update/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Update a product (admin)',
+        description: `${multipartBody} Name, price and description are required; without productImage the picture stays. Recorded in the audit log.`,
+        security: [{ bearer: [] }],
+        params: idParam,
+        response: { 200: productAnswer },
+      },
+      preHandler: auth.require('admin'),
+    },
+    async (request) => {
+      const form = await uploads.readForm(request, { kind: 'image', fileField: 'productImage' });
+      const product = await catalogue.update(request.user!.id, request.params.id, form.fields, form.file);
+      return { status: 'success' as const, message: messages.productUpdated, data: { product } };
+    },
+  );
+
+  app.delete(
+    '/api/delete/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a product (admin)',
+        description:
+          'Removes the product from the catalogue. Jobs, orders and reviews that refer to it keep it (soft delete). Deleting again answers the same. Recorded in the audit log.',
+        security: [{ bearer: [] }],
+        params: idParam,
+        response: { 200: okMessage },
+      },
+      preHandler: auth.require('admin'),
+    },
+    async (request) => {
+      await catalogue.remove(request.user!.id, request.params.id);
+      return { status: 'success' as const, message: messages.productDeleted };
+    },
+  );
+};
