@@ -1,5 +1,249 @@
-import { ComingSoon } from '@/components/coming-soon';
+import { useState } from 'react';
+import { Mail, Phone } from 'lucide-react';
+import { previewWords } from '@legalmarket/contracts/format';
+import { messages } from '@legalmarket/contracts/messages';
+import type { LawyerJob } from '@legalmarket/contracts/lawyers';
+import { Button } from '@/components/button';
+import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
+import { FormError, TextArea } from '@/components/field';
+import { Modal } from '@/components/modal';
+import { SectionBoundary } from '@/components/section-boundary';
+import { Tabs } from '@/components/tabs';
+import { getErrorMessage } from '@/lib/http';
+import { useProjects, type ProjectStatus } from './api/get-projects';
+import { useRequestMoreDetails } from './api/request-details';
+import { JobFile } from './components/job-file';
 
-export default function Page() {
-  return <ComingSoon title="Projects" what="Your projects are coming soon." />;
+const TABS = [
+  { id: 'pending', label: 'Pending projects' },
+  { id: 'completed', label: 'Completed projects' },
+] as const;
+
+/** /lawyer/dashboard: the lawyer's pending and completed projects, and notifications on pending ones. */
+export default function LawyerDashboardPage() {
+  const [tab, setTab] = useState<ProjectStatus>('pending');
+  const pending = useProjects('pending');
+  const completed = useProjects('completed', tab === 'completed');
+  const current = tab === 'pending' ? pending : completed;
+  const [asking, setAsking] = useState<LawyerJob | null>(null);
+
+  return (
+    <div className="mx-auto grid max-w-6xl gap-6 px-4 py-8 lg:grid-cols-[1fr_22rem]">
+      <section aria-labelledby="projects-title" className="min-w-0">
+        <h1 id="projects-title" className="mb-4 text-2xl font-bold text-ink">
+          Projects
+        </h1>
+        <Tabs label="Projects" tabs={TABS} value={tab} onChange={setTab} selectOnSmall />
+        <SectionBoundary>
+          {current.isLoading ? (
+            <Loading label="Loading projects..." />
+          ) : current.isError ? (
+            <ErrorState message={getErrorMessage(current.error)} onRetry={() => current.refetch()} />
+          ) : !current.data?.length ? (
+            <EmptyState>No projects</EmptyState>
+          ) : (
+            <ul className="space-y-3" aria-label={tab === 'pending' ? 'Pending projects' : 'Completed projects'}>
+              {current.data.map((job) => (
+                <ProjectItem key={job._id} job={job} onAsk={tab === 'pending' ? () => setAsking(job) : undefined} />
+              ))}
+            </ul>
+          )}
+        </SectionBoundary>
+      </section>
+      <SectionBoundary>
+        <Notifications jobs={pending.data ?? []} loading={pending.isLoading} />
+      </SectionBoundary>
+      <RequestDetailsModal job={asking} onClose={() => setAsking(null)} />
+    </div>
+  );
+}
+
+function ProjectItem({ job, onAsk }: { job: LawyerJob; onAsk?: () => void }) {
+  const company = job.companyId;
+  const contact =
+    'inline-flex min-h-11 items-center gap-1 rounded-md px-2 text-sm font-semibold text-brand hover:bg-brand/5';
+  return (
+    <li className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 className="text-lg font-semibold text-ink">{job.productId.productName}</h2>
+        <p className="font-semibold">
+          <Naira amount={job.amount} />
+        </p>
+      </div>
+      <p className="text-sm text-slate-600">{company.companyName}</p>
+      <div className="mt-2 flex flex-wrap items-center gap-2">
+        {company.phoneNumber && (
+          <a href={`tel:${company.phoneNumber}`} className={contact} aria-label={`Call ${company.companyName}`}>
+            <Phone className="size-4" aria-hidden /> {company.phoneNumber}
+          </a>
+        )}
+        {company.officialEmail && (
+          <a href={`mailto:${company.officialEmail}`} className={contact} aria-label={`E-mail ${company.companyName}`}>
+            <Mail className="size-4" aria-hidden /> <span className="break-all">{company.officialEmail}</span>
+          </a>
+        )}
+        {onAsk && (
+          <Button variant="secondary" className="ml-auto" onClick={onAsk}>
+            Request more details
+          </Button>
+        )}
+      </div>
+      {job.lawyerRequestedDetail && onAsk && (
+        <p className="mt-2 text-sm text-slate-600">
+          <span className="font-medium text-slate-800">Your last request: </span>
+          {job.lawyerRequestedDetail}
+        </p>
+      )}
+    </li>
+  );
+}
+
+function RequestDetailsModal({ job, onClose }: { job: LawyerJob | null; onClose: () => void }) {
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const send = useRequestMoreDetails();
+  const close = () => {
+    setText('');
+    setError(null);
+    onClose();
+  };
+  const submit = () => {
+    if (!job) return;
+    if (!text.trim()) {
+      setError(messages.kindlyRequestDetails);
+      return;
+    }
+    send.mutate(
+      { jobId: job._id, detail: text },
+      {
+        onSuccess: (res) => {
+          close();
+          setResult({ ok: true, text: res.message });
+        },
+        onError: (err) => setError(getErrorMessage(err)),
+      },
+    );
+  };
+  return (
+    <>
+      <Modal
+        open={job !== null}
+        title="Request more details"
+        onClose={close}
+        footer={
+          <Button onClick={submit} loading={send.isPending}>
+            Send
+          </Button>
+        }
+      >
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            submit();
+          }}
+          className="space-y-3"
+        >
+          <p>
+            Ask the company what you need for <strong>{job?.productId.productName}</strong>. They will see it in their
+            notifications and by e-mail.
+          </p>
+          <TextArea
+            label="What details do you need?"
+            value={text}
+            maxLength={2000}
+            onChange={(e) => {
+              setText(e.target.value);
+              setError(null);
+            }}
+          />
+          <FormError message={error} />
+        </form>
+      </Modal>
+      <Modal
+        open={result !== null}
+        title={result?.ok ? 'Success' : 'Something went wrong'}
+        tone={result?.ok ? 'success' : 'error'}
+        onClose={() => setResult(null)}
+        footer={<Button onClick={() => setResult(null)}>Close</Button>}
+      >
+        <p>{result?.text}</p>
+      </Modal>
+    </>
+  );
+}
+
+/** Pending jobs on which the company or an admin added details. */
+function Notifications({ jobs, loading }: { jobs: LawyerJob[]; loading: boolean }) {
+  const [open, setOpen] = useState<LawyerJob | null>(null);
+  const withNews = jobs.filter(
+    (j) => j.status === 'pending' && (j.companyDetail || j.companyFile || j.adminDetail || j.adminFile),
+  );
+  return (
+    <aside aria-labelledby="notifications-title" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+      <h2 id="notifications-title" className="text-lg font-semibold text-ink">
+        Notifications
+      </h2>
+      {loading ? (
+        <Loading />
+      ) : withNews.length === 0 ? (
+        <p className="mt-2 text-sm text-slate-600">No notifications yet.</p>
+      ) : (
+        <ul className="mt-3 divide-y divide-slate-100" aria-label="Notifications">
+          {withNews.map((j) => (
+            <li key={j._id} className="py-3">
+              <p className="font-semibold text-ink">{j.productId.productName}</p>
+              {j.companyDetail && (
+                <p className="mt-1 text-sm text-slate-700">
+                  <span className="font-medium">Company: </span>
+                  {previewWords(j.companyDetail)}
+                </p>
+              )}
+              {j.adminDetail && (
+                <p className="mt-1 text-sm text-slate-700">
+                  <span className="font-medium">Admin: </span>
+                  {previewWords(j.adminDetail)}
+                </p>
+              )}
+              <Button variant="ghost" className="-ml-4" onClick={() => setOpen(j)}>
+                View more details
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Modal
+        open={open !== null}
+        title={open?.productId.productName ?? ''}
+        onClose={() => setOpen(null)}
+        footer={<Button onClick={() => setOpen(null)}>Close</Button>}
+      >
+        {open && (
+          <div className="space-y-3">
+            <p>{open.productId.productDescription}</p>
+            {open.lawyerRequestedDetail && (
+              <p>
+                <span className="font-semibold">You asked: </span>
+                {open.lawyerRequestedDetail}
+              </p>
+            )}
+            {(open.companyDetail || open.companyFile) && (
+              <div>
+                <h3 className="font-semibold">From the company</h3>
+                {open.companyDetail && <p className="whitespace-pre-line">{open.companyDetail}</p>}
+                <JobFile url={open.companyFile} name={open.companyFileName} readable />
+              </div>
+            )}
+            {(open.adminDetail || open.adminFile) && (
+              <div>
+                <h3 className="font-semibold">From the admin</h3>
+                {open.adminDetail && <p className="whitespace-pre-line">{open.adminDetail}</p>}
+                <JobFile url={open.adminFile} name={open.adminFileName} readable />
+              </div>
+            )}
+          </div>
+        )}
+      </Modal>
+    </aside>
+  );
 }

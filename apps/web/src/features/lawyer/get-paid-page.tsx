@@ -1,5 +1,235 @@
-import { ComingSoon } from '@/components/coming-soon';
+import { useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { Pencil } from 'lucide-react';
+import { formatOrdinalDate } from '@legalmarket/contracts/format';
+import { maskAccountNumber, type AccountDetails } from '@legalmarket/contracts/lawyers';
+import { Button } from '@/components/button';
+import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
+import { FormError } from '@/components/field';
+import { Modal } from '@/components/modal';
+import { SectionBoundary } from '@/components/section-boundary';
+import { paths } from '@/app/paths';
+import { useSession } from '@/app/use-session';
+import { getErrorMessage, HttpError } from '@/lib/http';
+import { useAddPaymentDetails } from './api/add-payment-details';
+import { payoutEditWindow, useEditPaymentDetails } from './api/edit-payment-details';
+import { useEarnings } from './api/get-earnings';
+import { usePaymentDetails } from './api/get-payment-details';
+import { useProjects } from './api/get-projects';
+import { useSendPayoutCode } from './api/send-otp';
+import { PaymentSideMenu, type PaymentSection } from './components/payment-side-menu';
+import { PayoutForm } from './components/payout-form';
 
-export default function Page() {
-  return <ComingSoon title="Payment Details" what="Payout details are coming soon." />;
+/** /lawyer/get-paid: Payment Details (add, or change through an e-mailed code) and Get Paid (real figures). */
+export default function GetPaidPage() {
+  const session = useSession();
+  const [search, setSearch] = useSearchParams();
+  const section: PaymentSection = search.get('tab') === 'get-paid' ? 'get-paid' : 'details';
+  const setSection = (s: PaymentSection) => setSearch(s === 'get-paid' ? { tab: 'get-paid' } : {}, { replace: true });
+
+  return (
+    <div className="mx-auto grid max-w-5xl gap-6 px-4 py-8 md:grid-cols-[14rem_1fr]">
+      <PaymentSideMenu section={section} onSection={setSection} lawyerId={session?.userId ?? ''} />
+      <SectionBoundary>{section === 'details' ? <PaymentDetails /> : <GetPaid />}</SectionBoundary>
+    </div>
+  );
+}
+
+type Step = 'view' | 'send-code' | 'update';
+type Result = { ok: boolean; text: string } | null;
+
+function PaymentDetails() {
+  const navigate = useNavigate();
+  const details = usePaymentDetails();
+  const add = useAddPaymentDetails();
+  const edit = useEditPaymentDetails();
+  const send = useSendPayoutCode();
+  const [step, setStep] = useState<Step>(() => (payoutEditWindow.isOpen() ? 'update' : 'view'));
+  const [result, setResult] = useState<Result>(null);
+  const [sendError, setSendError] = useState<string | null>(null);
+  const saved: AccountDetails | undefined = details.data?.data.lawyer.accountDetails[0];
+
+  if (details.isLoading) return <Loading label="Loading payment details..." />;
+  if (details.isError) return <ErrorState message={getErrorMessage(details.error)} onRetry={() => details.refetch()} />;
+
+  const sendCode = () => {
+    setSendError(null);
+    send.mutate(undefined, {
+      onSuccess: () => navigate(paths.lawyerOtp()),
+      onError: (err) => setSendError(getErrorMessage(err)),
+    });
+  };
+
+  return (
+    <section
+      aria-labelledby="payment-details-title"
+      className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+    >
+      <h1 id="payment-details-title" className="mb-4 text-2xl font-bold text-ink">
+        Payment Details
+      </h1>
+      {!saved ? (
+        <>
+          <p className="mb-4 text-sm text-slate-600">Add the Nigerian bank account your earnings are paid into.</p>
+          <PayoutForm
+            submitLabel="Add Payment Details"
+            busy={add.isPending}
+            onSubmit={(v) =>
+              add.mutate(v, {
+                onSuccess: (res) => setResult({ ok: true, text: res.message }),
+                onError: (err) => setResult({ ok: false, text: getErrorMessage(err) }),
+              })
+            }
+          />
+        </>
+      ) : step === 'update' ? (
+        <>
+          <p className="mb-4 text-sm text-slate-600">Code confirmed. Enter your new payment details.</p>
+          <PayoutForm
+            initial={saved}
+            submitLabel="Update"
+            busy={edit.isPending}
+            onCancel={() => {
+              payoutEditWindow.close();
+              setStep('view');
+            }}
+            onSubmit={(v) =>
+              edit.mutate(v, {
+                onSuccess: (res) => {
+                  payoutEditWindow.close();
+                  setStep('view');
+                  setResult({ ok: true, text: res.message });
+                },
+                onError: (err) => {
+                  // The window is over or spent: start again from the saved details.
+                  if (err instanceof HttpError && err.status === 403) {
+                    payoutEditWindow.close();
+                    setStep('view');
+                  }
+                  setResult({ ok: false, text: getErrorMessage(err) });
+                },
+              })
+            }
+          />
+        </>
+      ) : step === 'send-code' ? (
+        <div className="space-y-4">
+          <p>
+            To protect your earnings, changing payment details needs a one-time code. We will e-mail a six-digit code to{' '}
+            <strong className="break-all">{details.data?.data.lawyer.officialEmail}</strong>.
+          </p>
+          <FormError message={sendError} />
+          <div className="flex flex-wrap justify-end gap-2">
+            <Button variant="ghost" onClick={() => setStep('view')}>
+              Cancel
+            </Button>
+            <Button onClick={sendCode} loading={send.isPending}>
+              Send code
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <div className="flex items-start justify-between gap-4">
+          <dl className="space-y-2">
+            <div>
+              <dt className="text-sm text-slate-600">Account Number</dt>
+              <dd className="font-semibold text-ink" aria-label={`Account number ${saved.accountNumber}`}>
+                {saved.accountNumber}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-sm text-slate-600">Account Name</dt>
+              <dd className="font-semibold text-ink">{saved.accountName}</dd>
+            </div>
+            <div>
+              <dt className="text-sm text-slate-600">Bank</dt>
+              <dd className="font-semibold text-ink">{saved.bank}</dd>
+            </div>
+          </dl>
+          <button
+            type="button"
+            onClick={() => setStep('send-code')}
+            className="flex size-11 items-center justify-center rounded-full text-brand hover:bg-brand/10"
+            aria-label={`Edit payment details (${maskAccountNumber(saved.accountNumber)})`}
+          >
+            <Pencil className="size-5" aria-hidden />
+          </button>
+        </div>
+      )}
+      <Modal
+        open={result !== null}
+        title={result?.ok ? 'Success' : 'Something went wrong'}
+        tone={result?.ok ? 'success' : 'error'}
+        onClose={() => setResult(null)}
+        footer={<Button onClick={() => setResult(null)}>Close</Button>}
+      >
+        <p>{result?.text}</p>
+      </Modal>
+    </section>
+  );
+}
+
+function GetPaid() {
+  const earnings = useEarnings();
+  const completed = useProjects('completed');
+  return (
+    <section aria-labelledby="get-paid-title" className="space-y-4">
+      <h1 id="get-paid-title" className="text-2xl font-bold text-ink">
+        Get Paid
+      </h1>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div className="rounded-xl bg-brand p-5 text-white shadow-sm">
+          <p className="text-sm opacity-90">Earned from completed jobs</p>
+          <p className="mt-1 text-3xl font-bold">
+            {earnings.data ? <Naira amount={earnings.data.data.total} /> : earnings.isError ? '—' : '...'}
+          </p>
+        </div>
+        <div className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+          <p className="text-sm text-slate-600">Completed jobs</p>
+          <p className="mt-1 text-3xl font-bold text-ink">
+            {earnings.data?.data.count ?? (earnings.isError ? '—' : '...')}
+          </p>
+        </div>
+      </div>
+      <p className="text-sm text-slate-600">Payments for completed jobs go to the account under Payment Details.</p>
+      <h2 className="text-lg font-semibold text-ink">Completed jobs</h2>
+      {completed.isLoading ? (
+        <Loading />
+      ) : completed.isError ? (
+        <ErrorState message={getErrorMessage(completed.error)} onRetry={() => completed.refetch()} />
+      ) : !completed.data?.length ? (
+        <EmptyState>No completed jobs yet</EmptyState>
+      ) : (
+        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Completed jobs with amounts and completion dates</caption>
+            <thead className="bg-slate-50 text-slate-600">
+              <tr>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  Job
+                </th>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  Completed
+                </th>
+                <th scope="col" className="px-4 py-2 text-right font-medium">
+                  Amount
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {completed.data.map((j) => (
+                <tr key={j._id}>
+                  <td className="px-4 py-2 text-ink">{j.productId.productName}</td>
+                  <td className="px-4 py-2 text-slate-700">{j.completedAt ? formatOrdinalDate(j.completedAt) : '—'}</td>
+                  <td className="px-4 py-2 text-right font-semibold">
+                    <Naira amount={j.amount} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
 }

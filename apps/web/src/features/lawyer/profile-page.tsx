@@ -1,5 +1,284 @@
-import { ComingSoon } from '@/components/coming-soon';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useParams } from 'react-router';
+import { Camera, Pencil, UserRound } from 'lucide-react';
+import { EXPERTISE, LIMITS } from '@legalmarket/contracts/constants';
+import { digitsOnly } from '@legalmarket/contracts/common';
+import { Button } from '@/components/button';
+import { ErrorState, Loading } from '@/components/feedback';
+import { Field, TextArea } from '@/components/field';
+import { Modal } from '@/components/modal';
+import { SectionBoundary } from '@/components/section-boundary';
+import { useSession } from '@/app/use-session';
+import { getErrorMessage } from '@/lib/http';
+import { useLawyerProfile, type LawyerProfile } from './api/get-lawyer-profile';
+import { useUpdateProfile, type ProfileChanges } from './api/update-profile';
 
-export default function Page() {
-  return <ComingSoon title="Lawyer profile" what="Lawyer profiles are coming soon." />;
+/**
+ * /lawyer/profile/{lawyerId}: the lawyer's own profile (GET /api/userprofile; the server refuses any other
+ * id), or any lawyer's when an admin looks (GET /api/lawyer/{id}). Only the lawyer edits.
+ */
+export default function LawyerProfilePage() {
+  const params = useParams();
+  const session = useSession();
+  const asAdmin = session?.userType === 'admin';
+  const id = params.lawyerId ?? session?.userId;
+  const profile = useLawyerProfile(id, asAdmin);
+  const [editing, setEditing] = useState(false);
+  const canEdit = !asAdmin && profile.data?._id === session?.userId;
+
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-8">
+      <SectionBoundary>
+        {profile.isLoading ? (
+          <Loading label="Loading profile..." />
+        ) : profile.isError ? (
+          <ErrorState message={getErrorMessage(profile.error)} onRetry={() => profile.refetch()} />
+        ) : profile.data ? (
+          editing && canEdit ? (
+            <ProfileForm profile={profile.data} onDone={() => setEditing(false)} />
+          ) : (
+            <ProfileView profile={profile.data} canEdit={canEdit} onEdit={() => setEditing(true)} />
+          )
+        ) : null}
+      </SectionBoundary>
+    </div>
+  );
+}
+
+function Avatar({ url, size = 'size-28' }: { url?: string | null; size?: string }) {
+  return url ? (
+    <img src={url} alt="Profile picture" className={`${size} rounded-full object-cover`} />
+  ) : (
+    <span className={`flex ${size} items-center justify-center rounded-full bg-sand text-brand`}>
+      <UserRound className="size-1/2" aria-hidden />
+    </span>
+  );
+}
+
+function ProfileView({
+  profile: p,
+  canEdit,
+  onEdit,
+}: {
+  profile: LawyerProfile;
+  canEdit: boolean;
+  onEdit: () => void;
+}) {
+  const rows: Array<[string, string | null]> = [
+    ['Email', p.officialEmail],
+    ['SCN', p.scn],
+    ['Bio', p.yourBio],
+    ['Year of call', p.yearOfCall],
+    ['Phone number', p.phoneNumber],
+    ['Alternate email', p.alternativeEmailAddress],
+  ];
+  return (
+    <article aria-labelledby="profile-name" className="grid gap-6 md:grid-cols-[16rem_1fr]">
+      <div className="flex flex-col items-center rounded-xl border border-slate-200 bg-white p-5 text-center shadow-sm">
+        <Avatar url={p.profileImage?.url} />
+        <h1 id="profile-name" className="mt-3 text-xl font-bold text-ink">
+          {p.name}
+        </h1>
+        <p className="text-sm text-slate-600">Legal Practitioner{p.verified ? ' · Verified' : ' · Not verified yet'}</p>
+        {canEdit && (
+          <Button variant="secondary" className="mt-4" onClick={onEdit}>
+            <Pencil className="size-4" aria-hidden /> Update your details
+          </Button>
+        )}
+      </div>
+      <div className="space-y-4">
+        <section
+          aria-labelledby="expertise-title"
+          className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+        >
+          <h2 id="expertise-title" className="text-lg font-semibold text-ink">
+            Expertise
+          </h2>
+          {p.areasOfPractise.length ? (
+            <ul className="mt-2 flex flex-wrap gap-2">
+              {p.areasOfPractise.map((a) => (
+                <li key={a} className="rounded-full bg-brand/10 px-3 py-1 text-sm font-medium text-brand">
+                  {a}
+                </li>
+              ))}
+            </ul>
+          ) : canEdit ? (
+            <Button variant="secondary" className="mt-2" onClick={onEdit}>
+              Add Expertise
+            </Button>
+          ) : (
+            <p className="mt-2 text-sm text-slate-600">No areas of practice yet.</p>
+          )}
+        </section>
+        <section aria-labelledby="details-title" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+          <h2 id="details-title" className="text-lg font-semibold text-ink">
+            Details
+          </h2>
+          <dl className="mt-2 divide-y divide-slate-100">
+            {rows.map(([label, value]) => (
+              <div key={label} className="grid gap-1 py-2 sm:grid-cols-[10rem_1fr]">
+                <dt className="text-sm font-medium text-slate-600">{label}</dt>
+                <dd className="whitespace-pre-line break-words text-ink">{value || '—'}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      </div>
+    </article>
+  );
+}
+
+function ProfileForm({ profile: p, onDone }: { profile: LawyerProfile; onDone: () => void }) {
+  const update = useUpdateProfile(p._id);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [image, setImage] = useState<File | null>(null);
+  const [preview, setPreview] = useState<string | null>(null);
+  const [areas, setAreas] = useState<string[]>(p.areasOfPractise);
+  const [v, setV] = useState({
+    officialEmail: p.officialEmail,
+    scn: p.scn ?? '',
+    yourBio: p.yourBio ?? '',
+    yearOfCall: p.yearOfCall ?? '',
+    phoneNumber: p.phoneNumber,
+    alternativeEmailAddress: p.alternativeEmailAddress ?? '',
+  });
+  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+
+  useEffect(() => {
+    if (!image) return;
+    const url = URL.createObjectURL(image);
+    setPreview(url);
+    return () => URL.revokeObjectURL(url);
+  }, [image]);
+
+  const set = (k: keyof typeof v) => (e: { target: { value: string } }) =>
+    setV((old) => ({
+      ...old,
+      [k]: k === 'phoneNumber' ? digitsOnly(e.target.value, LIMITS.phoneDigits) : e.target.value,
+    }));
+  const toggle = (area: string) =>
+    setAreas((old) => (old.includes(area) ? old.filter((a) => a !== area) : [...old, area]));
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const changes: ProfileChanges = { ...v, areasOfPractise: areas, profileImage: image };
+    update.mutate(changes, {
+      onSuccess: (res) => setResult({ ok: true, text: res.message }),
+      onError: (err) => setResult({ ok: false, text: getErrorMessage(err) }),
+    });
+  };
+  const closeResult = () => {
+    const ok = result?.ok;
+    setResult(null);
+    if (ok) onDone();
+  };
+  const left = LIMITS.bioHint - v.yourBio.length;
+
+  return (
+    <form
+      onSubmit={submit}
+      noValidate
+      className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+      aria-labelledby="edit-title"
+    >
+      <h1 id="edit-title" className="text-xl font-bold text-ink">
+        Update your details
+      </h1>
+      <div className="mt-4 flex items-center gap-4">
+        <div className="relative">
+          <Avatar url={preview ?? p.profileImage?.url} size="size-24" />
+          <button
+            type="button"
+            onClick={() => fileInput.current?.click()}
+            className="absolute -bottom-1 -right-1 flex size-11 items-center justify-center rounded-full bg-brand text-white shadow hover:bg-brand-dark"
+            aria-label="Upload a profile picture"
+          >
+            <Camera className="size-5" aria-hidden />
+          </button>
+          <input
+            ref={fileInput}
+            type="file"
+            accept="image/png,image/jpeg,image/webp"
+            className="sr-only"
+            tabIndex={-1}
+            aria-hidden
+            onChange={(e) => setImage(e.target.files?.[0] ?? null)}
+          />
+        </div>
+        <p className="text-sm text-slate-600">{image ? image.name : 'PNG, JPEG or WebP, up to 5 MB.'}</p>
+      </div>
+
+      <fieldset className="mt-6">
+        <legend className="text-sm font-medium text-slate-800">Expertise</legend>
+        <div className="mt-2 flex flex-wrap gap-2">
+          {EXPERTISE.map((area) => {
+            const on = areas.includes(area);
+            return (
+              <button
+                key={area}
+                type="button"
+                aria-pressed={on}
+                onClick={() => toggle(area)}
+                className={`min-h-11 rounded-full border px-3 text-sm font-medium ${
+                  on ? 'border-brand bg-brand text-white' : 'border-slate-300 text-slate-700 hover:bg-slate-50'
+                }`}
+              >
+                {area}
+              </button>
+            );
+          })}
+        </div>
+      </fieldset>
+
+      <div className="mt-6 grid gap-4 sm:grid-cols-2">
+        <Field
+          label="Email Address"
+          type="email"
+          autoComplete="email"
+          value={v.officialEmail}
+          onChange={set('officialEmail')}
+        />
+        <Field label="SCN" value={v.scn} onChange={set('scn')} />
+        <TextArea
+          className="sm:col-span-2"
+          label="Your Bio"
+          value={v.yourBio}
+          onChange={set('yourBio')}
+          hint={left >= 0 ? `${left} characters left` : `${-left} characters over the suggested length`}
+        />
+        <Field label="Year of Call" inputMode="numeric" value={v.yearOfCall} onChange={set('yearOfCall')} />
+        <Field
+          label="Phone Number"
+          type="tel"
+          inputMode="numeric"
+          autoComplete="tel"
+          value={v.phoneNumber}
+          onChange={set('phoneNumber')}
+        />
+        <Field
+          label="Alternate Email"
+          type="email"
+          value={v.alternativeEmailAddress}
+          onChange={set('alternativeEmailAddress')}
+        />
+      </div>
+      <div className="mt-6 flex flex-wrap justify-end gap-2">
+        <Button variant="ghost" onClick={onDone} disabled={update.isPending}>
+          Cancel
+        </Button>
+        <Button type="submit" loading={update.isPending}>
+          Save
+        </Button>
+      </div>
+      <Modal
+        open={result !== null}
+        title={result?.ok ? 'Success' : 'Could not save'}
+        tone={result?.ok ? 'success' : 'error'}
+        onClose={closeResult}
+        footer={<Button onClick={closeResult}>Close</Button>}
+      >
+        <p>{result?.text}</p>
+      </Modal>
+    </form>
+  );
 }

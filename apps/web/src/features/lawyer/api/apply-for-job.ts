@@ -1,0 +1,15 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { OkMessage } from '@legalmarket/contracts/common';
+import { api } from '@/lib/http';
+import { lawyerKeys } from './keys';
+
+export const applyForJob = (jobId: string, lawyerId: string) =>
+  api<OkMessage>(`/job-api/applyforjob/${encodeURIComponent(jobId)}`, { method: 'POST', body: { lawyerId } });
+
+export function useApplyForJob(jobId: string, lawyerId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: () => applyForJob(jobId, lawyerId),
+    onSettled: () => qc.invalidateQueries({ queryKey: lawyerKeys.job(jobId) }),
+  });
+}
