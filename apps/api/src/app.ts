@@ -38,6 +38,7 @@ import { jobsAdminRoutes } from './features/jobs/admin-routes.js';
 import { createJobsAdminService } from './features/jobs/admin-service.js';
 import { uploadsRoutes } from './features/uploads/routes.js';
 import { catalogueRoutes } from './features/catalogue/routes.js';
+import { reviewsRoutes } from './features/reviews/routes.js';
 import { cartRoutes } from './features/cart/routes.js';
 
 export interface AppDeps {
@@ -184,6 +185,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(jobsAdminRoutes, { shared, jobsAdmin: createJobsAdminService(shared) });
   await app.register(uploadsRoutes, { shared });
   await app.register(catalogueRoutes, { shared });
+  await app.register(reviewsRoutes, { shared });
   await app.register(cartRoutes, { shared });
   await app.register(checkoutRoutes, { shared });
   await app.register(companyJobRoutes, { shared });
