@@ -42,7 +42,6 @@ export function PayoutForm({
         label="Account Number"
         inputMode="numeric"
         autoComplete="off"
-        maxLength={10}
         error={errors.accountNumber?.message}
         {...accountNumber}
         onChange={(e) => {

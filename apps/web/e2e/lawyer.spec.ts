@@ -1,0 +1,205 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { PASSWORD, codeIn, createAccount, loginAs, uniqueEmail, waitForMail } from './helpers';
+
+/**
+ * The lawyer's journey. Set-up goes through the real API (docs: ARCHITECTURE "Tests against the real
+ * thing"): an admin signs up with the e2e invite code, a company pays for a product with the sandbox's
+ * success card, the admin verifies the lawyer and later assigns the job, the company answers the lawyer.
+ */
+
+async function tokenFor(request: APIRequestContext, email: string) {
+  const res = await request.post('/api/login', { data: { officialEmail: email, password: PASSWORD } });
+  expect(res.status()).toBe(200);
+  const body = (await res.json()) as { token: string; data: { user: { _id: string } } };
+  return { id: body.data.user._id, headers: { authorization: `Bearer ${body.token}` } };
+}
+
+async function createAdmin(request: APIRequestContext) {
+  const email = uniqueEmail('admin');
+  const res = await request.post('/api/admin/signup', {
+    data: {
+      name: 'Amaka Admin',
+      phoneNumber: '08011112222',
+      officialEmail: email,
+      password: PASSWORD,
+      passwordConfirm: PASSWORD,
+      inviteCode: 'e2e-admin-invite-code',
+    },
+  });
+  expect(res.status()).toBe(201);
+  const mail = await waitForMail(request, email, /Confirm/);
+  const token = /token=([\w-]+)/.exec(mail.text)![1];
+  expect((await request.post('/api/confirm-email', { data: { token } })).status()).toBe(200);
+  return tokenFor(request, email);
+}
+
+/** A company buys one product with a detail, paying with the sandbox's success card. */
+async function paidJob(request: APIRequestContext, detail: string) {
+  const catalogue = (await (await request.get('/product-api/products')).json()) as {
+    data: { products: Array<{ _id: string; productName: string }> };
+  };
+  const product = catalogue.data.products[0];
+  expect(product, 'the seeded catalogue has a product').toBeTruthy();
+  const company = await tokenFor(request, await createAccount(request, 'company'));
+  const added = await request.post('/api/cart', {
+    headers: company.headers,
+    data: { productId: product._id, quantity: 1, detail },
+  });
+  expect(added.ok()).toBe(true);
+  const started = await request.post('/api/checkout', { headers: company.headers });
+  expect(started.status()).toBe(200);
+  const { reference, amount } = ((await started.json()) as { data: { reference: string; amount: number } }).data;
+  const charge = await request.post('/api/checkout/sandbox/charge', {
+    headers: company.headers,
+    data: {
+      reference,
+      amount,
+      currency: 'NGN',
+      paymentType: 'card',
+      cardNumber: '5531 8866 5214 2950',
+      pin: '3310',
+      otp: '12345',
+    },
+  });
+  expect(charge.status()).toBe(200);
+  const transactionId = ((await charge.json()) as { data: { transaction_id: string } }).data.transaction_id;
+  const verified = await request.post('/api/checkout/verify', {
+    headers: company.headers,
+    data: { reference, transactionId },
+  });
+  expect(verified.status()).toBe(200);
+  return { company, productName: product.productName };
+}
+
+test('a verified lawyer applies, works a pending project with the company, and manages payout details', async ({
+  page,
+  request,
+}) => {
+  const tag = `E2E-${Date.now()}`;
+  const admin = await createAdmin(request);
+  const { company, productName } = await paidJob(
+    request,
+    `${tag} please review our supplier agreement before the board meeting next week thank you`,
+  );
+  const lawyerEmail = await createAccount(request, 'lawyer');
+  const lawyerId = (await tokenFor(request, lawyerEmail)).id;
+  const verify = await request.patch(`/api/verifylawyer/${lawyerId}`, {
+    headers: admin.headers,
+    data: { verified: true },
+  });
+  expect(verify.status()).toBe(200);
+
+  // The lawyer finds the paid job among the available jobs and applies.
+  await loginAs(page, lawyerEmail);
+  await page.goto(`/lawyer/available-jobs/${lawyerId}`);
+  await expect(page.getByRole('heading', { name: 'Available Jobs' })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Best fit' })).toHaveAttribute('aria-selected', 'true');
+  const card = page.getByRole('complementary', { name: 'Your profile' });
+  await expect(card.getByText('Legal Practitioner', { exact: true })).toBeVisible();
+  await expect(card.getByText('Chidi Okeke')).toBeVisible();
+  // Name, e-mail, phone, SCN and one area of practice of nine profile fields: 56 percent, not a fixed 60.
+  await expect(card.getByRole('progressbar', { name: 'Profile Status' })).toHaveAttribute('aria-valuenow', '56');
+  for (const name of ['Complete Profile', 'Get Paid', 'Dashboard'])
+    await expect(card.getByRole('link', { name })).toBeVisible();
+  await page.getByRole('tab', { name: 'Recent jobs' }).click();
+  const item = page.getByRole('listitem').filter({ hasText: tag });
+  await expect(item).toBeVisible();
+  await item.getByRole('link', { name: productName }).click();
+  await expect(page).toHaveURL(/\/lawyer\/available-job-item\/[0-9a-f-]{36}\?lawyerId=/);
+  const jobId = /available-job-item\/([0-9a-f-]{36})/.exec(page.url())![1];
+  await expect(page.getByRole('heading', { name: productName, level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Apply now' }).click();
+  await expect(page.getByRole('dialog')).toContainText('Job applied successfully');
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).first().click();
+  await expect(page.getByText('You have applied for this job')).toBeVisible();
+
+  // An admin assigns the job to the lawyer who applied.
+  const assigned = await request.post('/job-api/assign', { headers: admin.headers, data: { jobId, lawyerId } });
+  expect(assigned.status()).toBe(200);
+
+  // The lawyer finds it under Pending projects and asks for more details.
+  await page.goto('/lawyer/dashboard');
+  await expect(page.getByRole('tab', { name: 'Pending projects' })).toHaveAttribute('aria-selected', 'true');
+  const project = page
+    .getByRole('list', { name: 'Pending projects' })
+    .getByRole('listitem')
+    .filter({ hasText: productName });
+  await expect(project.getByRole('link', { name: /Call/ })).toHaveAttribute('href', /^tel:\d+/);
+  await expect(project.getByRole('link', { name: /E-mail/ })).toHaveAttribute('href', /^mailto:.+@example\.ng$/);
+  await project.getByRole('button', { name: 'Request more details' }).click();
+  const ask = page.getByRole('dialog', { name: 'Request more details' });
+  await ask.getByRole('button', { name: 'Send' }).click();
+  await expect(ask.getByRole('alert')).toHaveText('Kindly request details');
+  await ask.getByLabel('What details do you need?').fill('Please share the signed supplier agreement.');
+  await ask.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByRole('dialog', { name: 'Success' })).toContainText('Request sent successfully');
+  await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'Close' }).first().click();
+
+  // The company answers; the lawyer sees it in Notifications.
+  const answer = `${tag} here is the signed agreement summary: parties, term of two years, renewal by notice and the governing law clause.`;
+  const answered = await request.put(`/job-api/company/editjobdetails/${jobId}`, {
+    headers: company.headers,
+    data: { detail: answer },
+  });
+  expect(answered.status()).toBe(200);
+  await page.reload();
+  const notes = page.getByRole('complementary', { name: 'Notifications' });
+  await expect(notes).toContainText(tag);
+  await expect(notes).toContainText('...');
+  await notes.getByRole('button', { name: 'View more details' }).first().click();
+  await expect(page.getByRole('dialog', { name: productName })).toContainText('governing law clause');
+  await page.getByRole('dialog', { name: productName }).getByRole('button', { name: 'Close' }).first().click();
+
+  // Payout details: add them, then change them with the e-mailed code.
+  await page.goto('/lawyer/get-paid');
+  await expect(page.getByRole('navigation', { name: 'Payment menu' })).toContainText('Get Paid');
+  await page.getByLabel('Account Number').fill('01234abc56789');
+  await expect(page.getByLabel('Account Number')).toHaveValue('0123456789');
+  await page.getByLabel('Account Name').fill('Chidi Okeke');
+  await page.getByLabel('Bank').selectOption('Zenith Bank');
+  await page.getByRole('button', { name: 'Add Payment Details' }).click();
+  await expect(page.getByRole('dialog', { name: 'Success' })).toContainText(
+    'You have successfully added payment details',
+  );
+  await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'Close' }).first().click();
+  await expect(page.getByText('0123456789')).toBeVisible();
+  await waitForMail(request, lawyerEmail, /Payment details added/);
+
+  await page.getByRole('button', { name: /Edit payment details/ }).click();
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await expect(page).toHaveURL(/\/lawyer\/otp$/);
+  const mail = await waitForMail(request, lawyerEmail, /payment details code/);
+  await page.getByLabel('Digit 1 of 6').fill(codeIn(mail.text));
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page).toHaveURL(/\/lawyer\/get-paid$/);
+  await page.getByLabel('Account Number').fill('9876543210');
+  await page.getByLabel('Bank').selectOption('Access Bank');
+  await page.getByRole('button', { name: 'Update' }).click();
+  await expect(page.getByRole('dialog', { name: 'Success' })).toContainText(
+    'You have successfully updated your payment details',
+  );
+  await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'Close' }).first().click();
+  await expect(page.getByText('9876543210')).toBeVisible();
+  await expect(page.getByText('Access Bank')).toBeVisible();
+  await waitForMail(request, lawyerEmail, /payment details were changed/);
+
+  // Get Paid lists real figures (nothing completed yet).
+  await page.getByRole('button', { name: 'Get Paid' }).click();
+  await expect(page.getByRole('heading', { name: 'Get Paid' })).toBeVisible();
+  await expect(page.getByText('No completed jobs yet')).toBeVisible();
+});
+
+test('an unverified lawyer sees open jobs but the server refuses the application', async ({ page, request }) => {
+  const tag = `E2E-U-${Date.now()}`;
+  await paidJob(request, `${tag} an unverified lawyer should not be able to apply for this job at all`);
+  const email = await createAccount(request, 'lawyer');
+  const { data } = await loginAs(page, email);
+  await page.goto(`/lawyer/available-jobs/${data.user._id}`);
+  await page.getByRole('tab', { name: 'Recent jobs' }).click();
+  const item = page.getByRole('listitem').filter({ hasText: tag });
+  await item.getByRole('link').first().click();
+  await page.getByRole('button', { name: 'Apply now' }).click();
+  await expect(page.getByRole('dialog')).toContainText(
+    'Unverified lawyers cannot apply for a job. Kindly contact the provider for further enquiry on verification process',
+  );
+});
