@@ -1,0 +1,226 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { PASSWORD, createAccount, loginAs, uniqueEmail, waitForMail } from './helpers';
+
+// A valid 1x1 PNG (product picture) and a small PDF (the admin's job document).
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n% brief\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+
+async function tokenOf(request: APIRequestContext, email: string) {
+  const res = await request.post('/api/login', { data: { officialEmail: email, password: PASSWORD } });
+  expect(res.status()).toBe(200);
+  return { authorization: `Bearer ${((await res.json()) as { token: string }).token}` };
+}
+
+async function signupAdmin(request: APIRequestContext) {
+  const email = uniqueEmail('admin');
+  const res = await request.post('/api/admin/signup', {
+    data: {
+      name: 'Amaka Admin',
+      phoneNumber: '08011112222',
+      officialEmail: email,
+      password: PASSWORD,
+      passwordConfirm: PASSWORD,
+      inviteCode: 'e2e-admin-invite-code',
+    },
+  });
+  expect(res.status()).toBe(201);
+  const mail = await waitForMail(request, email, /Confirm/);
+  const token = /token=([\w-]+)/.exec(mail.text)![1];
+  expect((await request.post('/api/confirm-email', { data: { token } })).status()).toBe(200);
+  return email;
+}
+
+async function createProduct(request: APIRequestContext, admin: Record<string, string>, productName: string) {
+  const created = await request.post('/api/create', {
+    headers: admin,
+    multipart: {
+      productName,
+      productPrice: '45000',
+      productDescription: 'We search, file and follow up your trademark with the registry.',
+      productImage: { name: 'trademark.png', mimeType: 'image/png', buffer: PNG },
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return ((await created.json()) as { data: { product: { _id: string } } }).data.product._id;
+}
+
+test('an admin verifies a lawyer, assigns, details and completes a paid job and edits the settlement account', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  // --- people
+  const adminEmail = await signupAdmin(request);
+  const companyEmail = await createAccount(request, 'company');
+  const lawyerEmail = await createAccount(request, 'lawyer');
+  const admin = await tokenOf(request, adminEmail);
+  const company = await tokenOf(request, companyEmail);
+  const lawyer = await tokenOf(request, lawyerEmail);
+
+  // --- a product of our own (unique name), bought and paid for by the company through checkout
+  const productName = `Trademark Filing ${Date.now()}`;
+  const productId = await createProduct(request, admin, productName);
+
+  expect(
+    (
+      await request.post('/api/cart', {
+        headers: company,
+        data: { productId, quantity: 1, detail: 'Our brand is Kola Pay, class 36.' },
+      })
+    ).status(),
+  ).toBe(201);
+  const checkout = await request.post('/api/checkout', { headers: company });
+  expect(checkout.status(), await checkout.text()).toBe(200);
+  const { reference, amount } = ((await checkout.json()) as { data: { reference: string; amount: number } }).data;
+  const charge = await request.post('/api/checkout/sandbox/charge', {
+    headers: company,
+    data: { reference, amount, currency: 'NGN', paymentType: 'ussd' },
+  });
+  expect(charge.status(), await charge.text()).toBe(200);
+  const transactionId = ((await charge.json()) as { data: { transaction_id: string } }).data.transaction_id;
+  const verified = await request.post('/api/checkout/verify', { headers: company, data: { reference, transactionId } });
+  expect(verified.status(), await verified.text()).toBe(200);
+
+  // --- the admin, in the browser
+  await loginAs(page, adminEmail);
+  await page.goto('/admin/dashboard');
+  const menu = page.getByRole('navigation', { name: 'Admin menu' });
+  for (const item of ['Dashboard', 'Companies', 'Lawyers', 'Jobs', 'Payment', 'Ratings'])
+    await expect(menu.getByRole('link', { name: item })).toBeVisible();
+  await expect(menu.getByRole('button', { name: 'Log out' })).toBeVisible();
+  await expect(page.getByRole('link', { name: /Create Product/ })).toHaveAttribute('href', '/admin/new-product');
+  await expect(page.getByTestId('tile-jobs')).toContainText('open jobs');
+  await expect(page.getByTestId('tile-lawyers')).toContainText('awaiting verification');
+
+  // verify the new lawyer
+  await menu.getByRole('link', { name: 'Lawyers' }).click();
+  await page.getByRole('tab', { name: 'Unverified' }).click();
+  const lawyerRow = page.getByRole('listitem').filter({ hasText: lawyerEmail });
+  await lawyerRow.getByRole('button', { name: /View more/ }).click();
+  const lawyerDialog = page.getByRole('dialog');
+  await expect(lawyerDialog.getByRole('link', { name: 'Go to profile' })).toBeVisible();
+  await lawyerDialog.getByRole('button', { name: 'Verify Lawyer' }).click();
+  await expect(lawyerDialog.getByText('Verification Successful')).toBeVisible();
+  await lawyerDialog.getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByRole('listitem').filter({ hasText: lawyerEmail })).toHaveCount(0);
+  await waitForMail(request, lawyerEmail, /verified/i);
+
+  // the verified lawyer applies for the paid job
+  const open = await request.get('/job-api/unassign?limit=100', { headers: admin });
+  const jobs = ((await open.json()) as { data: { jobs: Array<{ _id: string; productId: { _id: string } }> } }).data
+    .jobs;
+  const jobId = jobs.find((j) => j.productId._id === productId)!._id;
+  const applied = await request.post(`/job-api/applyforjob/${jobId}`, { headers: lawyer, data: {} });
+  expect(applied.status(), await applied.text()).toBe(200);
+
+  // assign it from the jobs list
+  await menu.getByRole('link', { name: 'Jobs' }).click();
+  await expect(page.getByRole('heading', { name: 'Jobs', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: `View more: ${productName}` }).click();
+  await page.getByRole('dialog').getByRole('link', { name: 'Assign' }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/assign-job/${jobId}$`));
+  await expect(page.getByText('Our brand is Kola Pay, class 36.')).toBeVisible();
+  await page.getByRole('button', { name: 'ASSIGN' }).click();
+  await expect(page.getByText('Please select a lawyer to assign the job.')).toBeVisible();
+  await page.getByRole('tab', { name: 'Applied Lawyers' }).click();
+  await page.getByRole('checkbox', { name: 'Select Chidi Okeke' }).check();
+  await page.getByRole('button', { name: 'ASSIGN' }).click();
+  await expect(page.getByText('Job assigned successfully')).toBeVisible();
+  await expect(page).toHaveURL(/\/admin\/jobs$/);
+  await waitForMail(request, lawyerEmail, /assigned/i);
+
+  // add details with a document on the pending job
+  await page.getByRole('tab', { name: 'Pending jobs' }).click();
+  await page.getByRole('button', { name: `Add details: ${productName}` }).click();
+  const details = page.getByRole('dialog');
+  await details.getByRole('button', { name: 'Send' }).click();
+  await expect(details.getByText('Kindly add/edit details')).toBeVisible();
+  const textarea = details.getByLabel('Give more details');
+  await expect(textarea).toHaveAttribute('placeholder', 'Start typing...');
+  await textarea.fill('The registry needs the signed power of attorney attached here.');
+  await details
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'brief.pdf', mimeType: 'application/pdf', buffer: PDF });
+  await expect(details.getByRole('link', { name: 'brief.pdf' })).toBeVisible();
+  await expect(details.getByRole('button', { name: 'Remove brief.pdf' })).toBeVisible();
+  await details.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Edited successfully' })).toBeVisible();
+
+  // mark it completed from View more
+  await page.getByRole('button', { name: `View more: ${productName}` }).click();
+  const view = page.getByRole('dialog');
+  await expect(view.getByText('Assigned to Chidi Okeke')).toBeVisible();
+  await expect(view.getByText('The registry needs the signed power of attorney attached here.')).toBeVisible();
+  await expect(view.getByRole('link', { name: 'brief.pdf' })).toBeVisible();
+  await view.getByRole('checkbox', { name: 'Mark as Completed' }).check();
+  await expect(page.getByRole('status').filter({ hasText: 'Job completed successfully' })).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await page.getByRole('tab', { name: 'Completed jobs' }).click();
+  await expect(page.getByRole('button', { name: `View more: ${productName}` })).toBeVisible();
+  await expect(page.getByRole('button', { name: `Add details: ${productName}` })).toHaveCount(0);
+
+  // edit the settlement account; the ledger shows the company's payment
+  await menu.getByRole('link', { name: 'Payment' }).click();
+  await page.getByRole('button', { name: 'Edit settlement account' }).click();
+  const edit = page.getByRole('dialog');
+  await edit.getByLabel('Account number').fill('0123456789');
+  await edit.getByLabel('Account name').fill('LegalMarket Nigeria Ltd');
+  await edit.getByLabel('Bank').fill('GTBank');
+  await edit.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page.getByTestId('settlement-account')).toContainText('0123456789');
+  await expect(page.getByTestId('settlement-account')).toContainText('LegalMarket Nigeria Ltd');
+  await expect(page.getByText(reference)).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId('settlement-account')).toContainText('GTBank');
+
+  // the dashboard shows what the admin did
+  await menu.getByRole('link', { name: 'Dashboard' }).click();
+  const activity = page.getByRole('region', { name: 'Recent activity' });
+  await expect(activity).toContainText('changed the settlement account');
+  await expect(activity).toContainText('marked a job completed');
+
+  // --- the company finds the job under Completed
+  const done = await request.get('/job-api/company/completedjobs', { headers: company });
+  expect(((await done.json()) as Array<{ _id: string }>).map((j) => j._id)).toContain(jobId);
+  await loginAs(page, companyEmail);
+  await page.goto('/company/dashboard');
+  await page.getByRole('tab', { name: /Completed/ }).click();
+  await expect(page.getByText(productName).first()).toBeVisible();
+});
+
+test('an admin removes an abusive review after confirming', async ({ page, request }) => {
+  const adminEmail = await signupAdmin(request);
+  const companyEmail = await createAccount(request, 'company');
+  const admin = await tokenOf(request, adminEmail);
+  const company = await tokenOf(request, companyEmail);
+  const productId = await createProduct(request, admin, `Contract Review ${Date.now()}`);
+  const reviewTitle = `Rude words ${Date.now()}`;
+  const review = await request.post('/api/rating', {
+    headers: company,
+    data: { reviewTitle, review: 'An abusive review that breaks the rules.', status: 1, productId },
+  });
+  expect(review.status(), await review.text()).toBeLessThan(300);
+
+  await loginAs(page, adminEmail);
+  await page.goto('/admin/ratings');
+  await expect(page.getByRole('heading', { name: 'Ratings', level: 1 })).toBeVisible();
+  const reviewItem = page.getByTestId('admin-review').filter({ hasText: reviewTitle });
+  await expect(reviewItem).toContainText('Ada Ventures Ltd');
+  await expect(reviewItem.getByRole('img', { name: '1 out of 5 stars' })).toBeVisible();
+  await reviewItem.getByRole('button', { name: /Remove review/ }).click();
+  const confirm = page.getByRole('dialog');
+  await expect(confirm).toContainText(reviewTitle);
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(reviewItem).toBeVisible();
+  await reviewItem.getByRole('button', { name: /Remove review/ }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Remove review' }).click();
+  await expect(page.getByTestId('admin-review').filter({ hasText: reviewTitle })).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Ratings', level: 1 })).toBeVisible();
+  await expect(page.getByText('Loading reviews...')).toHaveCount(0);
+  await expect(page.getByTestId('admin-review').filter({ hasText: reviewTitle })).toHaveCount(0);
+});
