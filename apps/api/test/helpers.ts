@@ -36,7 +36,8 @@ export async function createTestApp(kind: DbKind = 'pglite', overrides: Record<s
     SEED_CATALOGUE: 'false',
     ...overrides,
   });
-  const clock = manualClock(new Date('2026-11-21T09:00:00Z'));
+  // Starts at the real time: database defaults (now()) and the app's clock must agree.
+  const clock = manualClock(new Date());
   const rt = await openRuntime(config, { clock, schemaName });
   const app = await buildApp({
     config,

@@ -26,7 +26,9 @@ interface Issue {
   message: string;
 }
 
-/** Keeps a message that already names its field (the spec's texts do); otherwise prefixes the field. */
+const SPEC_TEXTS = new Set<string>(Object.values(messages));
+
+/** Keeps the spec's own texts and messages that already name their field; otherwise prefixes the field. */
 function describe(issue: { instancePath?: string; message?: string }, where: string): Issue {
   const path = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
   const message = issue.message ?? 'is invalid';
@@ -34,7 +36,11 @@ function describe(issue: { instancePath?: string; message?: string }, where: str
     .split('.')
     .filter((p) => !/^\d+$/.test(p))
     .pop();
-  const named = !field || message.toLowerCase().includes(field.toLowerCase()) || /^Please /.test(message);
+  const named =
+    !field ||
+    SPEC_TEXTS.has(message) ||
+    /^Please /.test(message) ||
+    message.toLowerCase().includes(field.toLowerCase());
   return { path: path || where, message: named ? message : `${field}: ${message}` };
 }
 

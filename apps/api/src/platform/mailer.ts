@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Executor } from '../db/client.js';
@@ -21,7 +21,7 @@ export interface MailWorker {
   /** Sends whatever is due now; answers how many were sent. */
   runOnce(): Promise<number>;
   start(): void;
-  /** Asks for a run soon (after a commit that wrote mail). */
+  /** Asks for a run soon (after a commit that wrote mail); does nothing until started. */
   nudge(): void;
   stop(): Promise<void>;
   readonly enabled: boolean;
@@ -42,6 +42,7 @@ export function createMailWorker(deps: {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
   let stopped = false;
+  let started = false;
 
   async function sendDue(): Promise<number> {
     if (!transport) return 0;
@@ -55,7 +56,8 @@ export function createMailWorker(deps: {
           .where(
             and(
               isNull(emailOutbox.sentAt),
-              lte(emailOutbox.nextAttemptAt, deps.clock.now()),
+              // Fresh mail is due at once; a failed one waits for its back-off.
+              or(eq(emailOutbox.attempts, 0), lte(emailOutbox.nextAttemptAt, deps.clock.now())),
               sql`${emailOutbox.attempts} < ${MAX_ATTEMPTS}`,
             ),
           )
@@ -105,7 +107,7 @@ export function createMailWorker(deps: {
   };
 
   const schedule = (ms: number) => {
-    if (stopped || !transport) return;
+    if (stopped || !started || !transport) return;
     clearTimeout(timer);
     timer = setTimeout(() => {
       runOnce()
@@ -118,7 +120,10 @@ export function createMailWorker(deps: {
   return {
     enabled: Boolean(transport),
     runOnce,
-    start: () => schedule(0),
+    start: () => {
+      started = true;
+      schedule(0);
+    },
     nudge: () => schedule(0),
     async stop() {
       stopped = true;

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PASSWORD, createTestApp, describeEachDb, signupAndLogin, uniqueEmail, type TestApp } from './helpers.js';
+
+const login = (t: TestApp, officialEmail: string, password: string, ip = '10.0.0.1') =>
+  t.app.inject({ method: 'POST', url: '/api/login', payload: { officialEmail, password }, remoteAddress: ip });
+
+describeEachDb('login limits per account', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(() => t.close());
+
+  it('allows 10 failures, answers the 11th attempt with 429 and Retry-After, and works again after the window', async () => {
+    const user = await signupAndLogin(t, 'company');
+    for (let i = 0; i < 10; i++) expect((await login(t, user.email, 'Wrong!Pass1')).statusCode).toBe(401);
+    const limited = await login(t, user.email, PASSWORD);
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
+    expect(limited.json()).toMatchObject({ status: 'fail', message: expect.stringMatching(/try again/i) });
+    // Another account is unaffected.
+    const other = await signupAndLogin(t, 'company');
+    expect((await login(t, other.email, PASSWORD)).statusCode).toBe(200);
+    t.clock.advance(15 * 60_000 + 1000);
+    expect((await login(t, user.email, PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('limits unknown accounts the same way, so the limit reveals nothing', async () => {
+    const ghost = uniqueEmail('ghost');
+    for (let i = 0; i < 10; i++) expect((await login(t, ghost, 'Wrong!Pass1')).statusCode).toBe(401);
+    expect((await login(t, ghost, 'Wrong!Pass1')).statusCode).toBe(429);
+  });
+
+  it('limits forgot-password per account', async () => {
+    const user = await signupAndLogin(t, 'company');
+    const send = () =>
+      t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { officialEmail: user.email } });
+    for (let i = 0; i < 5; i++) expect((await send()).statusCode).toBe(200);
+    const limited = await send();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toBeDefined();
+  });
+});
+
+describe('limits per address', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('pglite', { IP_MAX_REQUESTS: '20' });
+  });
+  afterAll(() => t.close());
+
+  it('counts every attempt from one address, generously, and leaves other addresses alone', async () => {
+    const emails = Array.from({ length: 21 }, () => uniqueEmail('spray'));
+    for (const e of emails.slice(0, 20))
+      expect((await login(t, e, 'Wrong!Pass1', '198.51.100.7')).statusCode).toBe(401);
+    expect((await login(t, emails[20], 'Wrong!Pass1', '198.51.100.7')).statusCode).toBe(429);
+    expect((await login(t, emails[20], 'Wrong!Pass1', '198.51.100.8')).statusCode).toBe(401);
+  });
+});
+
+describe.runIf(process.env.TEST_REDIS_URL)('limits shared through Redis', () => {
+  let a: TestApp;
+  let b: TestApp;
+  beforeAll(async () => {
+    // Two instances on one database and one Redis, as behind a load balancer.
+    a = await createTestApp('pglite', { REDIS_URL: process.env.TEST_REDIS_URL!, LOGIN_MAX_FAILURES: '4' });
+    b = await createTestApp('pglite', { REDIS_URL: process.env.TEST_REDIS_URL!, LOGIN_MAX_FAILURES: '4' });
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+  });
+
+  it('counts failures on both instances together', async () => {
+    const email = uniqueEmail('redis');
+    expect((await login(a, email, 'Wrong!Pass1')).statusCode).toBe(401);
+    expect((await login(b, email, 'Wrong!Pass1')).statusCode).toBe(401);
+    expect((await login(a, email, 'Wrong!Pass1')).statusCode).toBe(401);
+    expect((await login(b, email, 'Wrong!Pass1')).statusCode).toBe(401);
+    const limited = await login(a, email, 'Wrong!Pass1');
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await login(b, email, 'Wrong!Pass1')).statusCode).toBe(429);
+  });
+});

@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { createTestApp, signupAndLogin, type TestApp } from './helpers.js';
+
+describe('configuration', () => {
+  it('lists every bad variable in one line', () => {
+    expect(() => loadConfig({ PORT: 'abc', DATABASE_URL: 'mysql://x', SMTP_URL: 'http://x' })).toThrow(ConfigError);
+    try {
+      loadConfig({ PORT: 'abc', DATABASE_URL: 'mysql://x', SMTP_URL: 'http://x' });
+    } catch (err) {
+      const m = (err as Error).message;
+      expect(m).not.toContain('\n');
+      expect(m).toMatch(/^Invalid configuration: /);
+      for (const v of ['PORT', 'DATABASE_URL', 'SMTP_URL']) expect(m).toContain(v);
+    }
+  });
+
+  it('requires a JWT secret in production and the Flutterwave keys for that provider', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET/);
+    expect(() => loadConfig({ PAYMENT_PROVIDER: 'flutterwave' })).toThrow(/FLW_SECRET_KEY/);
+  });
+
+  it('defaults to port 3000, ./data and the sandbox provider', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      PORT: 3000,
+      DATA_DIR: './data',
+      PAYMENT_PROVIDER: 'sandbox',
+      PUBLIC_URL: 'http://localhost:3000',
+    });
+  });
+});
+
+describe('security baseline', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('pglite');
+  });
+  afterAll(() => t.close());
+
+  it('sends the security headers: CSP without inline scripts, frame-ancestors none, nosniff', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toMatch(/script-src 'self'/);
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(csp).toMatch(/frame-ancestors 'none'/);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('sends HSTS when served over https behind a trusted proxy', async () => {
+    const proxied = await createTestApp('pglite', { TRUST_PROXY: 'true' });
+    try {
+      const res = await proxied.app.inject({
+        method: 'GET',
+        url: '/api/health',
+        headers: { 'x-forwarded-proto': 'https' },
+      });
+      expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('refuses bodies over the limit with 413 and malformed JSON with 400, without stack traces', async () => {
+    const big = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ officialEmail: 'a@b.ng', password: 'x'.repeat(2 * 1024 * 1024) }),
+    });
+    expect(big.statusCode).toBe(413);
+    expect(big.json().status).toBe('fail');
+    const broken = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"officialEmail":',
+    });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json().status).toBe('fail');
+    expect(broken.body).not.toMatch(/at .*\.(js|ts):\d+/);
+  });
+
+  it('answers validation errors with a 400 naming the field', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/userprofile?_id=1',
+      headers: (await signupAndLogin(t, 'company')).headers,
+    });
+    expect(res.statusCode).toBe(400);
+    const nested = await t.app.inject({
+      method: 'POST',
+      url: '/api/lawyer/signup',
+      payload: { areasOfPractise: 'Tax' },
+    });
+    expect(nested.statusCode).toBe(400);
+    expect(nested.json().issues.length).toBeGreaterThan(1);
+  });
+
+  it('answers unknown API paths with a JSON 404 and rejects forged tokens', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/nope' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ status: 'fail', message: 'Not found' });
+    const none = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from('{"sub":"x","sid":"y","exp":9999999999}').toString('base64url')}.`;
+    const forged = await t.app.inject({
+      method: 'POST',
+      url: '/api/logout',
+      headers: { authorization: `Bearer ${none}` },
+    });
+    expect(forged.statusCode).toBe(401);
+  });
+
+  it('rejects a token after it expires (12 hours)', async () => {
+    const user = await signupAndLogin(t, 'company');
+    const url = `/api/userprofile?_id=${user.id}`;
+    expect((await t.app.inject({ method: 'GET', url, headers: user.headers })).statusCode).toBe(200);
+    t.clock.advance(12 * 3600_000 + 1000);
+    expect((await t.app.inject({ method: 'GET', url, headers: user.headers })).statusCode).toBe(401);
+  });
+
+  it('publishes the OpenAPI document', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toMatch(/^3/);
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/login', '/api/company/signup', '/api/forgot-password']),
+    );
+    expect(doc.paths['/api/login'].post.description).toMatch(/token/);
+  });
+});
