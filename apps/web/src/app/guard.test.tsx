@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { guardTarget, RequireRole } from './guard';
+import { setSession } from '@/lib/session';
+
+describe('route guard (spec section 6)', () => {
+  it('sends a visitor to /, a wrong role to /login, and lets admins through everywhere', () => {
+    expect(guardTarget(null, ['company'])).toBe('/');
+    expect(guardTarget({ userType: 'lawyer', userToken: 't' }, ['company'])).toBe('/login');
+    expect(guardTarget({ userType: 'company', userToken: 't' }, ['company'])).toBeNull();
+    expect(guardTarget({ userType: 'admin', userToken: 't' }, ['lawyer'])).toBeNull();
+    expect(guardTarget({ userType: 'admin', userToken: '' }, ['lawyer'])).toBe('/login');
+  });
+
+  const app = (start: string) =>
+    render(
+      <MemoryRouter initialEntries={[start]}>
+        <Routes>
+          <Route path="/" element={<p>home page</p>} />
+          <Route path="/login" element={<p>login page</p>} />
+          <Route
+            path="/company/dashboard"
+            element={
+              <RequireRole allowed={['company']}>
+                <p>company dashboard</p>
+              </RequireRole>
+            }
+          />
+        </Routes>
+      </MemoryRouter>,
+    );
+
+  it('renders the page for the right role and redirects the others', () => {
+    app('/company/dashboard');
+    expect(screen.getByText('home page')).toBeInTheDocument();
+  });
+
+  it('redirects a signed-in lawyer to /login', () => {
+    setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
+    app('/company/dashboard');
+    expect(screen.getByText('login page')).toBeInTheDocument();
+  });
+
+  it('shows the company its dashboard', () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+    app('/company/dashboard');
+    expect(screen.getByText('company dashboard')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { companySignupInput, loginInput } from './auth.js';
+import { PASSWORD_PATTERN } from './common.js';
+import { formatNaira, formatOrdinalDate, ordinal, previewWords, ratingLabel } from './format.js';
+import { allowedActions, findTransition } from './jobs.js';
+import { messages } from './messages.js';
+
+describe('password rule', () => {
+  it.each([
+    ['Str0ng!Pass', true],
+    ['short1!A', true],
+    ['short1!', false],
+    ['nouppercase1!', false],
+    ['NOLOWERCASE1!', false],
+    ['NoDigits!!', false],
+    ['NoSpecial11', false],
+    ['Has Space1!', false],
+    ['Emoji1!😀a', false],
+    ['Hash#Sign1!', false],
+  ])('%s → %s', (pw, ok) => expect(PASSWORD_PATTERN.test(pw)).toBe(ok));
+});
+
+describe('sign-up and login schemas', () => {
+  it('answers the spec texts for empty fields', () => {
+    const r = loginInput.safeParse({ officialEmail: '', password: '' });
+    expect(r.success).toBe(false);
+    const texts = r.error!.issues.map((i) => i.message);
+    expect(texts).toContain(messages.enterEmail);
+    expect(texts).toContain(messages.enterPassword);
+  });
+  it('lower-cases and trims the e-mail address', () => {
+    const r = loginInput.parse({ officialEmail: '  Ada@Example.NG ', password: 'x' });
+    expect(r.officialEmail).toBe('ada@example.ng');
+  });
+  it('needs exactly 11 digits for the phone', () => {
+    const base = {
+      companyName: 'A',
+      contactName: 'B',
+      officialEmail: 'a@b.ng',
+      officeAddress: 'C',
+      industry: 'D',
+      password: 'Str0ng!Pass',
+      passwordConfirm: 'Str0ng!Pass',
+    };
+    expect(companySignupInput.safeParse({ ...base, phoneNumber: '08012345678' }).success).toBe(true);
+    for (const bad of ['0801234567', '080123456789', '0801234567a'])
+      expect(companySignupInput.safeParse({ ...base, phoneNumber: bad }).error?.issues[0].message).toBe(
+        messages.phoneRule,
+      );
+  });
+});
+
+describe('formatting', () => {
+  it('shows naira with thousands separators', () => {
+    expect(formatNaira(1234567)).toBe('₦1,234,567');
+    expect(formatNaira(50000)).toBe('₦50,000');
+  });
+  it('cuts previews at 17 words with ...', () => {
+    const words = Array.from({ length: 20 }, (_, i) => `w${i}`).join(' ');
+    expect(previewWords(words)).toBe(`${words.split(' ').slice(0, 17).join(' ')}...`);
+    expect(previewWords('short text')).toBe('short text');
+    expect(previewWords(null)).toBe('');
+  });
+  it('writes ordinal dates', () => {
+    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111].map(ordinal)).toEqual([
+      '1st',
+      '2nd',
+      '3rd',
+      '4th',
+      '11th',
+      '12th',
+      '13th',
+      '21st',
+      '22nd',
+      '23rd',
+      '101st',
+      '111th',
+    ]);
+    expect(formatOrdinalDate('2026-11-21T10:00:00Z')).toBe('21st November 2026');
+  });
+  it('labels average ratings by the spec bands', () => {
+    expect([0, 1.9, 2, 2.9, 3, 3.9, 4, 4.4, 4.5, 5].map(ratingLabel)).toEqual([
+      'Terrible',
+      'Terrible',
+      'Poor',
+      'Poor',
+      'Average',
+      'Average',
+      'Very Good',
+      'Very Good',
+      'Excellent',
+      'Excellent',
+    ]);
+  });
+});
+
+describe('job lifecycle table', () => {
+  it('lets only admins assign unassigned jobs and complete pending ones', () => {
+    expect(findTransition('assign', 'unassigned', 'admin')?.to).toBe('pending');
+    expect(findTransition('assign', 'pending', 'admin')).toBeNull();
+    expect(findTransition('assign', 'unassigned', 'lawyer')).toBeNull();
+    expect(findTransition('complete', 'pending', 'admin')?.to).toBe('completed');
+    expect(findTransition('complete', 'unassigned', 'admin')).toBeNull();
+    expect(findTransition('complete', 'completed', 'admin')).toBeNull();
+    expect(allowedActions('completed', 'admin')).not.toContain('assign');
+  });
+});
