@@ -86,10 +86,16 @@ describeEachDb('cart', (kind) => {
   });
 
   it('follows the catalogue when a price changes', async () => {
-    await t.rt.database.db.update(products).set({ productPrice: 30000 * 100 }).where(eq(products.id, nda));
+    await t.rt.database.db
+      .update(products)
+      .set({ productPrice: 30000 * 100 })
+      .where(eq(products.id, nda));
     const body = (await get(a.headers)).json();
     expect(body[0].bill).toBe(30000 * 5 + 150000);
-    await t.rt.database.db.update(products).set({ productPrice: 25000 * 100 }).where(eq(products.id, nda));
+    await t.rt.database.db
+      .update(products)
+      .set({ productPrice: 25000 * 100 })
+      .where(eq(products.id, nda));
   });
 
   it('refuses quantities outside 1-10, bad ids, unknown products and unsafe file links', async () => {
@@ -146,6 +152,8 @@ describeEachDb('cart', (kind) => {
     expect((await add({}, { productId: nda, quantity: 1 })).statusCode).toBe(401);
     expect((await get(lawyer.headers)).statusCode).toBe(403);
     expect((await add(admin.headers, { productId: nda, quantity: 1 })).statusCode).toBe(403);
-    expect((await t.app.inject({ method: 'POST', url: '/api/clear-cart', headers: lawyer.headers })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'POST', url: '/api/clear-cart', headers: lawyer.headers })).statusCode).toBe(
+      403,
+    );
   });
 });

@@ -27,7 +27,13 @@ describeEachDb('checkout with the sandbox provider', (kind) => {
   const inject = (method: 'GET' | 'POST', url: string, who: Login | null, payload?: Record<string, unknown>) =>
     t.app.inject({ method, url, headers: who?.headers ?? {}, payload });
   const fillCart = async (who: Login) => {
-    await inject('POST', '/api/cart', who, { productId: nda, quantity: 2, detail: 'Mutual NDA', file: '/uploads/0123456789abcdef0123456789abcdef.pdf', fileName: 'brief.pdf' });
+    await inject('POST', '/api/cart', who, {
+      productId: nda,
+      quantity: 2,
+      detail: 'Mutual NDA',
+      file: '/uploads/0123456789abcdef0123456789abcdef.pdf',
+      fileName: 'brief.pdf',
+    });
     t.clock.advance(1000); // lines are ordered by when they were added
     await inject('POST', '/api/cart', who, { productId: tm, quantity: 1, detail: 'Word mark' });
   };
@@ -36,7 +42,13 @@ describeEachDb('checkout with the sandbox provider', (kind) => {
     expect(res.statusCode).toBe(200);
     return res.json().data as { reference: string; amount: number; orderId: string };
   };
-  const charge = async (who: Login, reference: string, amount: number, extra: Record<string, unknown>, currency = 'NGN') => {
+  const charge = async (
+    who: Login,
+    reference: string,
+    amount: number,
+    extra: Record<string, unknown>,
+    currency = 'NGN',
+  ) => {
     const res = await inject('POST', '/api/checkout/sandbox/charge', who, { reference, amount, currency, ...extra });
     expect(res.statusCode).toBe(200);
     return res.json().data as { status: string; transaction_id: string };
@@ -105,18 +117,37 @@ describeEachDb('checkout with the sandbox provider', (kind) => {
     expect(tx.status).toBe('successful');
     const res = await verify(a, c.reference, tx.transaction_id);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ status: 'success', message: messages.paymentSuccessful, data: { order: { status: 'paid', amount: 200000, reference: c.reference } } });
+    expect(res.json()).toMatchObject({
+      status: 'success',
+      message: messages.paymentSuccessful,
+      data: { order: { status: 'paid', amount: 200000, reference: c.reference } },
+    });
     const made = await jobsOf(c.orderId);
     expect(made).toHaveLength(2);
     const byProduct = Object.fromEntries(made.map((j) => [j.productId, j]));
-    expect(byProduct[nda]).toMatchObject({ status: 'unassigned', quantity: 2, amount: 5000000, detail: 'Mutual NDA', companyFile: '/uploads/0123456789abcdef0123456789abcdef.pdf', companyFileName: 'brief.pdf', companyId: a.id });
+    expect(byProduct[nda]).toMatchObject({
+      status: 'unassigned',
+      quantity: 2,
+      amount: 5000000,
+      detail: 'Mutual NDA',
+      companyFile: '/uploads/0123456789abcdef0123456789abcdef.pdf',
+      companyFileName: 'brief.pdf',
+      companyId: a.id,
+    });
     expect(byProduct[tm]).toMatchObject({ status: 'unassigned', quantity: 1, amount: 15000000, detail: 'Word mark' });
     expect((await inject('GET', '/api/cart', a)).statusCode).toBe(404);
     // Repeating the confirmation is harmless.
     expect((await verify(a, c.reference, tx.transaction_id)).statusCode).toBe(200);
     expect(await jobsOf(c.orderId)).toHaveLength(2);
     const list = (await inject('GET', '/api/orders', a)).json().data;
-    expect(list).toEqual([expect.objectContaining({ reference: c.reference, status: 'paid', amount: 200000, createdAt: expect.any(String) })]);
+    expect(list).toEqual([
+      expect.objectContaining({
+        reference: c.reference,
+        status: 'paid',
+        amount: 200000,
+        createdAt: expect.any(String),
+      }),
+    ]);
   });
 
   it('a declined card leaves the cart and the order as they were', async () => {
@@ -134,7 +165,13 @@ describeEachDb('checkout with the sandbox provider', (kind) => {
     expect(cart[0].bill).toBe(200000);
     expect(await pendingOrders(a.id)).toHaveLength(1);
     // Wrong PIN is refused before anything is recorded.
-    const wrongPin = await inject('POST', '/api/checkout/sandbox/charge', a, { reference: c.reference, amount: c.amount, currency: 'NGN', ...SUCCESS_CARD, pin: '0000' });
+    const wrongPin = await inject('POST', '/api/checkout/sandbox/charge', a, {
+      reference: c.reference,
+      amount: c.amount,
+      currency: 'NGN',
+      ...SUCCESS_CARD,
+      pin: '0000',
+    });
     expect(wrongPin.statusCode).toBe(400);
   });
 
@@ -166,7 +203,16 @@ describeEachDb('checkout with the sandbox provider', (kind) => {
     const r4 = await verify(a, cb.reference, bPaid.transaction_id);
     expect(r4.statusCode).toBe(403);
     expect(t.security.of('payment_other_company').at(-1)).toMatchObject({ actor: a.id, orderId: cb.orderId });
-    expect((await inject('POST', '/api/checkout/sandbox/charge', a, { reference: cb.reference, amount: 1, currency: 'NGN', ...SUCCESS_CARD })).statusCode).toBe(404);
+    expect(
+      (
+        await inject('POST', '/api/checkout/sandbox/charge', a, {
+          reference: cb.reference,
+          amount: 1,
+          currency: 'NGN',
+          ...SUCCESS_CARD,
+        })
+      ).statusCode,
+    ).toBe(404);
 
     expect(await jobsOf(ca.orderId)).toHaveLength(0);
     expect(await jobsOf(cb.orderId)).toHaveLength(0);
@@ -201,7 +247,12 @@ describeEachDb('checkout with the sandbox provider', (kind) => {
     const ca = await start(a);
     const cb = await start(b);
     await charge(a, ca.reference, ca.amount, SUCCESS_CARD); // the tab closed before verify
-    const deps = { config: t.config, db: t.rt.database.db, clock: t.clock, logger: { info() {}, warn() {}, error() {} } };
+    const deps = {
+      config: t.config,
+      db: t.rt.database.db,
+      clock: t.clock,
+      logger: { info() {}, warn() {}, error() {} },
+    };
     // Too recent: left alone.
     await reconcilePendingOrders(deps);
     expect(await jobsOf(ca.orderId)).toHaveLength(0);
@@ -232,7 +283,12 @@ describeEachDb('checkout with the sandbox provider', (kind) => {
     });
 
     it('refuses webhooks when no secret hash is configured', async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/payments/webhook', headers: { 'content-type': 'application/json', 'verif-hash': '' }, payload: '{}' });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/payments/webhook',
+        headers: { 'content-type': 'application/json', 'verif-hash': '' },
+        payload: '{}',
+      });
       expect(res.statusCode).toBe(401);
     });
   });

@@ -21,7 +21,9 @@ function multipart(fields: Array<[string, string]>, files: Array<[string, string
     chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   for (const [k, name, type, data] of files) {
     chunks.push(
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${k}"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`,
+      ),
     );
     chunks.push(data, Buffer.from('\r\n'));
   }
@@ -39,7 +41,12 @@ describeEachDb('company workspace', (kind) => {
   /** Pays through the sandbox like the browser does, so the jobs come from a real order. */
   async function buy(who: Login, lines: Array<[string, number, string?]>) {
     for (const [productId, quantity, detail] of lines) {
-      await t.app.inject({ method: 'POST', url: '/api/cart', headers: who.headers, payload: { productId, quantity, detail } });
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/cart',
+        headers: who.headers,
+        payload: { productId, quantity, detail },
+      });
       t.clock.advance(1000);
     }
     const c = (await t.app.inject({ method: 'POST', url: '/api/checkout', headers: who.headers })).json().data;
@@ -51,7 +58,12 @@ describeEachDb('company workspace', (kind) => {
         payload: { reference: c.reference, amount: c.amount, currency: 'NGN', paymentType: 'ussd' },
       })
     ).json().data;
-    const res = await t.app.inject({ method: 'POST', url: '/api/checkout/verify', headers: who.headers, payload: { reference: c.reference, transactionId: tx.transaction_id } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/checkout/verify',
+      headers: who.headers,
+      payload: { reference: c.reference, transactionId: tx.transaction_id },
+    });
     expect(res.statusCode).toBe(200);
   }
 
@@ -61,7 +73,10 @@ describeEachDb('company workspace', (kind) => {
     b = await signupAndLogin(t, 'company');
     nda = await insertProduct(t, 'Non-Disclosure Agreement', 25000);
     tm = await insertProduct(t, 'Trademark Registration', 150000);
-    await buy(a, [[nda, 2, 'Mutual NDA'], [tm, 1]]);
+    await buy(a, [
+      [nda, 2, 'Mutual NDA'],
+      [tm, 1],
+    ]);
     await buy(b, [[tm, 1, 'B only']]);
   });
   afterAll(async () => t?.close());
@@ -82,7 +97,10 @@ describeEachDb('company workspace', (kind) => {
     expect(ndaJob).toMatchObject({ amount: 50000, quantity: 2, detail: 'Mutual NDA', companyId: { _id: a.id } });
     expect((await get(a, '/job-api/company/completedjobs')).json()).toEqual([]);
 
-    await t.rt.database.db.update(jobs).set({ status: 'completed', completedAt: new Date() }).where(eq(jobs.id, ndaJob._id));
+    await t.rt.database.db
+      .update(jobs)
+      .set({ status: 'completed', completedAt: new Date() })
+      .where(eq(jobs.id, ndaJob._id));
     expect((await get(a, '/job-api/company/pendingjobs')).json()).toHaveLength(1);
     const completed = (await get(a, '/job-api/company/completedjobs')).json();
     expect(completed.map((j: { _id: string }) => j._id)).toEqual([ndaJob._id]);
@@ -100,12 +118,20 @@ describeEachDb('company workspace', (kind) => {
     expect(empty.json().message).toBe(messages.kindlyAddDetails);
     expect((await edit(a, job._id, {})).json().message).toBe(messages.kindlyAddDetails);
 
-    const ok = await edit(a, job._id, { detail: 'Our brand is LegalMarket', file: '/uploads/0123456789abcdef0123456789abcdef.pdf', fileName: 'logo.pdf' });
+    const ok = await edit(a, job._id, {
+      detail: 'Our brand is LegalMarket',
+      file: '/uploads/0123456789abcdef0123456789abcdef.pdf',
+      fileName: 'logo.pdf',
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({
       status: 'success',
       message: messages.editedSuccessfully,
-      data: { companyDetail: 'Our brand is LegalMarket', companyFile: '/uploads/0123456789abcdef0123456789abcdef.pdf', companyFileName: 'logo.pdf' },
+      data: {
+        companyDetail: 'Our brand is LegalMarket',
+        companyFile: '/uploads/0123456789abcdef0123456789abcdef.pdf',
+        companyFileName: 'logo.pdf',
+      },
     });
 
     const other = await edit(a, bJob._id, { detail: 'Not mine' });
@@ -122,9 +148,19 @@ describeEachDb('company workspace', (kind) => {
     expect((await edit(a, done._id, { detail: 'Too late' })).statusCode).toBe(409);
   });
 
-  const patch = (who: Login, id: string, fields: Array<[string, string]>, files: Array<[string, string, string, Buffer]> = []) => {
+  const patch = (
+    who: Login,
+    id: string,
+    fields: Array<[string, string]>,
+    files: Array<[string, string, string, Buffer]> = [],
+  ) => {
     const body = multipart(fields, files);
-    return t.app.inject({ method: 'PATCH', url: `/api/updateprofile?_id=${id}`, headers: { ...who.headers, ...body.headers }, payload: body.payload });
+    return t.app.inject({
+      method: 'PATCH',
+      url: `/api/updateprofile?_id=${id}`,
+      headers: { ...who.headers, ...body.headers },
+      payload: body.payload,
+    });
   };
 
   it('updates only the non-empty allowed fields of the caller’s own company profile', async () => {
@@ -174,7 +210,12 @@ describeEachDb('company workspace', (kind) => {
     expect((await patch(a, a.id, [['phoneNumber', '123']])).json().message).toBe(messages.phoneRule);
     expect((await patch(a, a.id, [['alternativeEmailAddress', 'not-an-email']])).statusCode).toBe(400);
     expect((await patch(a, a.id, [['website', 'javascript:alert(1)']])).statusCode).toBe(400);
-    const html = await patch(a, a.id, [], [['profileImage', 'x.png', 'image/png', Buffer.from('<html><script>alert(1)</script></html>')]]);
+    const html = await patch(
+      a,
+      a.id,
+      [],
+      [['profileImage', 'x.png', 'image/png', Buffer.from('<html><script>alert(1)</script></html>')]],
+    );
     expect(html.statusCode).toBe(415);
     const taken = await patch(a, a.id, [['officialEmail', b.email]]);
     expect(taken.statusCode).toBe(409);
@@ -188,7 +229,11 @@ describeEachDb('company workspace', (kind) => {
     expect(res.statusCode).toBe(200);
     expect(res.json().data.user.officialEmail).toBe(next);
     expect((await lastMailTo(t, who.email))?.subject).toMatch(/email address was changed/);
-    const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { officialEmail: next, password: 'Str0ng!Pass' } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { officialEmail: next, password: 'Str0ng!Pass' },
+    });
     expect(login.statusCode).toBe(200);
   });
 
@@ -203,7 +248,12 @@ describeEachDb('company workspace', (kind) => {
       ['website', 'https://ignored.ng'],
     ]);
     expect(res.statusCode).toBe(200);
-    expect(res.json().data.user).toMatchObject({ scn: 'SCN999', yearOfCall: '2015', areasOfPractise: ['Maritime', 'Technology'], verified: false });
+    expect(res.json().data.user).toMatchObject({
+      scn: 'SCN999',
+      yearOfCall: '2015',
+      areasOfPractise: ['Maritime', 'Technology'],
+      verified: false,
+    });
     expect(res.json().data.lawyer._id).toBe(lawyer.id);
     expect((await patch(lawyer, lawyer.id, [['areasOfPractise', 'Cooking']])).statusCode).toBe(400);
     expect((await patch(lawyer, a.id, [['scn', 'x']])).statusCode).toBe(403);

@@ -127,19 +127,36 @@ describeEachDb('checkout with the Flutterwave provider (local stand-in)', (kind)
     await inject('POST', '/api/cart', who, { productId: tm, quantity: 1 });
     const res = await inject('POST', '/api/checkout', who);
     expect(res.statusCode).toBe(200);
-    return { who, ...(res.json().data as { reference: string; amount: number; orderId: string; provider: Record<string, unknown> }) };
+    return {
+      who,
+      ...(res.json().data as { reference: string; amount: number; orderId: string; provider: Record<string, unknown> }),
+    };
   };
   const verify = (who: Login, reference: string, transactionId?: number | string) =>
     inject('POST', '/api/checkout/verify', who, { reference, transactionId });
   const jobsOf = (orderId: string) => t.rt.database.db.select().from(jobs).where(eq(jobs.orderId, orderId));
-  const orderRow = async (orderId: string) => (await t.rt.database.db.select().from(orders).where(eq(orders.id, orderId)))[0];
+  const orderRow = async (orderId: string) =>
+    (await t.rt.database.db.select().from(orders).where(eq(orders.id, orderId)))[0];
   const webhook = (body: unknown, headers: Record<string, string>) => {
     const raw = JSON.stringify(body);
-    return t.app.inject({ method: 'POST', url: '/api/payments/webhook', headers: { 'content-type': 'application/json', ...headers }, payload: raw });
+    return t.app.inject({
+      method: 'POST',
+      url: '/api/payments/webhook',
+      headers: { 'content-type': 'application/json', ...headers },
+      payload: raw,
+    });
   };
   const chargeCompleted = (id: number, txRef: string, amount: number) => ({
     event: 'charge.completed',
-    data: { id, tx_ref: txRef, flw_ref: `FLW-MOCK-${id}`, amount, currency: 'NGN', charged_amount: amount, status: 'successful' },
+    data: {
+      id,
+      tx_ref: txRef,
+      flw_ref: `FLW-MOCK-${id}`,
+      amount,
+      currency: 'NGN',
+      charged_amount: amount,
+      status: 'successful',
+    },
   });
 
   it("answers Flutterwave's public settings for the inline checkout", async () => {
@@ -239,7 +256,12 @@ describeEachDb('checkout with the Flutterwave provider (local stand-in)', (kind)
     const id2 = flw.pay(d.reference, d.amount);
     const raw = JSON.stringify(chargeCompleted(id2, d.reference, d.amount));
     const signature = createHmac('sha256', SECRET_HASH).update(raw).digest('base64');
-    const signed = await t.app.inject({ method: 'POST', url: '/api/payments/webhook', headers: { 'content-type': 'application/json', 'flutterwave-signature': signature }, payload: raw });
+    const signed = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/webhook',
+      headers: { 'content-type': 'application/json', 'flutterwave-signature': signature },
+      payload: raw,
+    });
     expect(signed.statusCode).toBe(200);
     await vi.waitFor(async () => expect(await jobsOf(d.orderId)).toHaveLength(2), { timeout: 5000 });
   });
@@ -276,18 +298,38 @@ describeEachDb('checkout with the Flutterwave provider (local stand-in)', (kind)
     const c = await ready();
     flw.pay(c.reference, c.amount);
     t.clock.advance(5 * 60_000);
-    const result = await reconcilePendingOrders({ config: t.config, db: t.rt.database.db, clock: t.clock, logger: { info() {}, warn() {}, error() {} } });
+    const result = await reconcilePendingOrders({
+      config: t.config,
+      db: t.rt.database.db,
+      clock: t.clock,
+      logger: { info() {}, warn() {}, error() {} },
+    });
     expect(result.fulfilled).toBeGreaterThanOrEqual(1);
     expect(await jobsOf(c.orderId)).toHaveLength(2);
   });
 
   it('the provider answers null for unknown transactions and throws when unreachable', async () => {
-    const p = flutterwaveProvider({ publicKey: PUBLIC_KEY, secretKey: SECRET_KEY, secretHash: SECRET_HASH, apiUrl: 'http://127.0.0.1:9' });
+    const p = flutterwaveProvider({
+      publicKey: PUBLIC_KEY,
+      secretKey: SECRET_KEY,
+      secretHash: SECRET_HASH,
+      apiUrl: 'http://127.0.0.1:9',
+    });
     await expect(p.verifyById('1')).rejects.toThrow(/unreachable/);
     const { port } = flw.server.address() as AddressInfo;
-    const q = flutterwaveProvider({ publicKey: PUBLIC_KEY, secretKey: SECRET_KEY, secretHash: SECRET_HASH, apiUrl: `http://127.0.0.1:${port}` });
+    const q = flutterwaveProvider({
+      publicKey: PUBLIC_KEY,
+      secretKey: SECRET_KEY,
+      secretHash: SECRET_HASH,
+      apiUrl: `http://127.0.0.1:${port}`,
+    });
     expect(await q.verifyById('123')).toBeNull();
-    const wrongKey = flutterwaveProvider({ publicKey: PUBLIC_KEY, secretKey: 'nope', secretHash: SECRET_HASH, apiUrl: `http://127.0.0.1:${port}` });
+    const wrongKey = flutterwaveProvider({
+      publicKey: PUBLIC_KEY,
+      secretKey: 'nope',
+      secretHash: SECRET_HASH,
+      apiUrl: `http://127.0.0.1:${port}`,
+    });
     await expect(wrongKey.verifyById('123')).rejects.toThrow(/401/);
   });
 });

@@ -85,7 +85,12 @@ export const verifyPaymentInput = z.object({
   transactionId: z
     .union([z.string(), z.number()])
     .transform((v) => String(v).trim())
-    .pipe(z.string().max(64, 'transactionId is too long').regex(/^[A-Za-z0-9_-]*$/, 'transactionId is invalid'))
+    .pipe(
+      z
+        .string()
+        .max(64, 'transactionId is too long')
+        .regex(/^[A-Za-z0-9_-]*$/, 'transactionId is invalid'),
+    )
     .optional(),
 });
 export type VerifyPaymentInput = z.input<typeof verifyPaymentInput>;

@@ -9,13 +9,20 @@ export interface ReconcilerOptions {
   config: Config;
   db: Db;
   clock: Clock;
-  logger: { info: (o: object, m?: string) => void; warn: (o: object, m?: string) => void; error: (o: object, m?: string) => void };
+  logger: {
+    info: (o: object, m?: string) => void;
+    warn: (o: object, m?: string) => void;
+    error: (o: object, m?: string) => void;
+  };
   provider?: PaymentProvider;
   intervalMs?: number;
 }
 
 /** One pass of the background job: re-verify pending orders, fulfil or expire them. Tests call this. */
-export function reconcilePendingOrders(opts: Omit<ReconcilerOptions, 'intervalMs'>, pass: { minAgeMs?: number; expireAfterMs?: number } = {}) {
+export function reconcilePendingOrders(
+  opts: Omit<ReconcilerOptions, 'intervalMs'>,
+  pass: { minAgeMs?: number; expireAfterMs?: number } = {},
+) {
   const service = createCheckoutService({
     db: opts.db,
     clock: opts.clock,

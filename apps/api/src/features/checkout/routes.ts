@@ -1,12 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  checkoutAnswer,
-  messages,
-  orderView,
-  sandboxChargeInput,
-  verifyPaymentInput,
-} from '@legalmarket/contracts';
+import { checkoutAnswer, messages, orderView, sandboxChargeInput, verifyPaymentInput } from '@legalmarket/contracts';
 import type { Shared } from '../../app.js';
 import { AppError } from '../../platform/errors.js';
 import { createPaymentProvider, type PaymentProvider } from '../../platform/payments/index.js';
@@ -82,7 +76,8 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{ shared: Shared; provider?: 
       schema: {
         tags,
         summary: "The company's orders",
-        description: 'Company only: status, amount (naira), reference and dates, newest first (expired attempts left out).',
+        description:
+          'Company only: status, amount (naira), reference and dates, newest first (expired attempts left out).',
         response: { 200: z.object({ status: z.literal('success'), data: z.array(orderView) }) },
       },
       preHandler: companyOnly,
@@ -124,7 +119,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{ shared: Shared; provider?: 
           tags,
           summary: 'Flutterwave webhook',
           description:
-            "Accepted only with the `verif-hash` header equal to FLW_SECRET_HASH, or a `flutterwave-signature` header holding the HMAC-SHA256 of the raw body keyed with it (base64 or hex); anything else answers 401 and is logged. Answers 200 at once; the transaction is then re-verified with Flutterwave (the payload is never trusted) and the order fulfilled exactly once.",
+            'Accepted only with the `verif-hash` header equal to FLW_SECRET_HASH, or a `flutterwave-signature` header holding the HMAC-SHA256 of the raw body keyed with it (base64 or hex); anything else answers 401 and is logged. Answers 200 at once; the transaction is then re-verified with Flutterwave (the payload is never trusted) and the order fulfilled exactly once.',
         },
       },
       async (request, reply) => {

@@ -37,7 +37,11 @@ export interface CheckoutDeps {
   clock: Clock;
   provider: PaymentProvider;
   securityLog: (event: string, fields: Record<string, unknown>) => void;
-  log?: { info: (o: object, m?: string) => void; warn: (o: object, m?: string) => void; error: (o: object, m?: string) => void };
+  log?: {
+    info: (o: object, m?: string) => void;
+    warn: (o: object, m?: string) => void;
+    error: (o: object, m?: string) => void;
+  };
 }
 
 export type Outcome =
@@ -283,7 +287,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
   /** A signed webhook: re-verifies with the provider (the payload is never trusted) and fulfils. */
   async function onWebhook(payload: unknown) {
     const data = (payload as { data?: { id?: unknown; tx_ref?: unknown; txRef?: unknown } } | null)?.data;
-    const reference = typeof data?.tx_ref === 'string' ? data.tx_ref : typeof data?.txRef === 'string' ? data.txRef : null;
+    const reference =
+      typeof data?.tx_ref === 'string' ? data.tx_ref : typeof data?.txRef === 'string' ? data.txRef : null;
     if (!reference) return { result: 'ignored' as const };
     const order = await findByReference(reference);
     if (!order) {

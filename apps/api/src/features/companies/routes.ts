@@ -14,7 +14,8 @@ export const companiesRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async 
       schema: {
         tags: ['companies'],
         summary: "A company's profile (admin)",
-        description: 'Admin only. Answers `data.company` in the profile shape of GET /api/userprofile; 404 when the id is not a company.',
+        description:
+          'Admin only. Answers `data.company` in the profile shape of GET /api/userprofile; 404 when the id is not a company.',
         params: idParam,
       },
       preHandler: shared.auth.require('admin'),

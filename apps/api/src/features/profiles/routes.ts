@@ -25,7 +25,10 @@ const website = z
   .string()
   .max(200, 'website must be at most 200 characters')
   .regex(/^(https?:\/\/)?[^\s/$.?#][^\s]*\.[^\s]{2,}$/i, 'website must be a web address such as https://example.ng')
-  .refine((v) => !/^[a-z][a-z0-9+.-]*:/i.test(v) || /^https?:\/\//i.test(v), 'website must start with http:// or https://');
+  .refine(
+    (v) => !/^[a-z][a-z0-9+.-]*:/i.test(v) || /^https?:\/\//i.test(v),
+    'website must start with http:// or https://',
+  );
 
 const rules: Record<string, z.ZodType<string>> = {
   officialEmail: emailField,
@@ -45,7 +48,9 @@ function validate(field: string, value: string): string {
   const r = rules[field].safeParse(value);
   if (!r.success) {
     const msg = r.error.issues[0]?.message ?? 'is invalid';
-    throw badRequest(msg.toLowerCase().includes(field.toLowerCase()) || msg.startsWith('Please') ? msg : `${field}: ${msg}`);
+    throw badRequest(
+      msg.toLowerCase().includes(field.toLowerCase()) || msg.startsWith('Please') ? msg : `${field}: ${msg}`,
+    );
   }
   return r.data;
 }
@@ -74,7 +79,13 @@ async function readProfileForm(request: FastifyRequest, maxImageBytes: number) {
       if (!data.length) continue;
       const originalName = cleanFileName(part.filename, 'profile.png');
       try {
-        file = { fieldName: 'profileImage', originalName, data, kind: 'image', detected: await detectFile(data, 'image', originalName) };
+        file = {
+          fieldName: 'profileImage',
+          originalName,
+          data,
+          kind: 'image',
+          detected: await detectFile(data, 'image', originalName),
+        };
       } catch {
         throw new AppError(415, messages.profileImageRefused);
       }
@@ -175,7 +186,10 @@ export const profilesRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (
           return row;
         } catch (err) {
           // Two accounts racing for the same address: the unique index decides.
-          if ((err as { code?: string; cause?: { code?: string } }).code === '23505' || (err as { cause?: { code?: string } }).cause?.code === '23505')
+          if (
+            (err as { code?: string; cause?: { code?: string } }).code === '23505' ||
+            (err as { cause?: { code?: string } }).cause?.code === '23505'
+          )
             throw conflict(messages.emailTaken);
           throw err;
         }

@@ -63,7 +63,8 @@ export function flutterwaveProvider(o: FlutterwaveOptions): PaymentProvider {
       throw new ProviderUnavailable(`Flutterwave answered ${res.status}`);
     }
     const d = body.data;
-    if (typeof d.amount !== 'number' || typeof d.tx_ref !== 'string') throw new ProviderUnavailable('Unexpected answer');
+    if (typeof d.amount !== 'number' || typeof d.tx_ref !== 'string')
+      throw new ProviderUnavailable('Unexpected answer');
     return {
       id: String(d.id),
       txRef: d.tx_ref,

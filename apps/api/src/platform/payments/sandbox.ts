@@ -23,7 +23,11 @@ export function sandboxProvider(db: Db): PaymentProvider {
     publicSettings: () => ({ testMode: true }),
     async verifyById(id) {
       if (!/^\d{1,15}$/.test(id)) return null;
-      const rows = await db.select().from(sandboxTransactions).where(eq(sandboxTransactions.id, Number(id))).limit(1);
+      const rows = await db
+        .select()
+        .from(sandboxTransactions)
+        .where(eq(sandboxTransactions.id, Number(id)))
+        .limit(1);
       return rows[0] ? view(rows[0]) : null;
     },
     async verifyByReference(txRef) {

@@ -1,5 +1,353 @@
-import { ComingSoon } from '@/components/coming-soon';
+import { useEffect, useId, useMemo, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { Trash2 } from 'lucide-react';
+import { DELAYS_MS } from '@legalmarket/contracts/constants';
+import { messages } from '@legalmarket/contracts/messages';
+import { paths } from '@/app/paths';
+import { useSession } from '@/app/use-session';
+import { Button } from '@/components/button';
+import { DocumentLink } from '@/components/document-link';
+import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
+import { ConfirmDialog, Modal } from '@/components/modal';
+import { ProductCarousel } from '@/components/product-carousel';
+import { SectionBoundary } from '@/components/section-boundary';
+import { startCheckout, verifyPayment } from '@/features/checkout/checkout-api';
+import { usePayment } from '@/features/checkout/use-payment';
+import { getErrorMessage, HttpError } from '@/lib/http';
+import { useClearCart } from './api/clear-cart';
+import { useCart } from './api/get-cart';
+import { useRemoveFromCart } from './api/remove-from-cart';
+import { clearReservedItems, readReservedItems, writeReservedItems } from './reserved-items';
 
-export default function Page() {
-  return <ComingSoon title="Your Selections" what="The cart is coming soon." />;
+interface Line {
+  productId: string;
+  productName: string;
+  productImage: string;
+  price: number;
+  quantity: number;
+  detail: string | null;
+  file: string | null;
+  fileName: string | null;
+}
+
+type Result = { tone: 'success' | 'error'; title: string; body?: string } | null;
+
+function CartLine({ line, onRemove, removing }: { line: Line; onRemove: () => void; removing: boolean }) {
+  return (
+    <li className="flex gap-3 py-4 sm:gap-4">
+      <img
+        src={line.productImage}
+        alt=""
+        className="size-20 shrink-0 rounded-md border border-slate-200 object-cover sm:size-24"
+        loading="lazy"
+      />
+      <div className="min-w-0 flex-1">
+        <div className="flex flex-wrap items-start justify-between gap-2">
+          <h3 className="font-semibold text-ink">
+            <Link to={paths.preCart(line.productId)} className="hover:underline">
+              {line.productName}
+            </Link>
+          </h3>
+          <p className="font-semibold text-ink">
+            <Naira amount={line.price * line.quantity} />
+          </p>
+        </div>
+        <p className="mt-1 text-sm text-slate-600">
+          Quantity: <span className="font-medium text-ink">{line.quantity}</span> · <Naira amount={line.price} /> each
+        </p>
+        {line.detail && <p className="mt-1 text-sm break-words text-slate-700">{line.detail}</p>}
+        {line.file && (
+          <p className="mt-1 text-sm">
+            <DocumentLink url={line.file} name={line.fileName} />
+          </p>
+        )}
+        <button
+          type="button"
+          onClick={onRemove}
+          disabled={removing}
+          aria-label={`Remove ${line.productName}`}
+          className="mt-2 inline-flex min-h-11 items-center gap-1 rounded-md px-2 text-sm font-semibold text-red-700 hover:bg-red-50 disabled:opacity-50"
+        >
+          <Trash2 aria-hidden className="size-4" /> Remove
+        </button>
+      </div>
+    </li>
+  );
+}
+
+function Summary({
+  lines,
+  total,
+  onPurchase,
+  onClear,
+  purchasing,
+}: {
+  lines: Line[];
+  total: number;
+  onPurchase: () => void;
+  onClear: () => void;
+  purchasing: boolean;
+}) {
+  const headingId = useId();
+  const count = lines.reduce((s, l) => s + l.quantity, 0);
+  return (
+    <section aria-labelledby={headingId} className="h-fit rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+      <h2 id={headingId} className="text-lg font-bold text-ink">
+        Order summary
+      </h2>
+      <dl className="mt-3 space-y-2 text-sm">
+        <div className="flex justify-between">
+          <dt className="text-slate-600">Items ({count})</dt>
+          <dd>
+            <Naira amount={total} />
+          </dd>
+        </div>
+        <div className="flex justify-between">
+          <dt className="text-slate-600">Tax</dt>
+          <dd>(incl)</dd>
+        </div>
+        <div className="flex justify-between border-t border-slate-200 pt-2 text-base font-bold text-ink">
+          <dt>Total</dt>
+          <dd data-testid="cart-total">
+            <Naira amount={total} />
+          </dd>
+        </div>
+      </dl>
+      <div className="mt-4 flex flex-col gap-2">
+        <Button onClick={onPurchase} loading={purchasing}>
+          Purchase
+        </Button>
+        <Button variant="secondary" onClick={onClear} disabled={purchasing}>
+          Clear Cart
+        </Button>
+      </div>
+    </section>
+  );
+}
+
+/** A company's cart: the server cart, checkout, the payment dialog and the server's verification. */
+function CompanyCart() {
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const cart = useCart(true);
+  const remove = useRemoveFromCart();
+  const clear = useClearCart();
+  const { pay, dialog } = usePayment();
+  const [confirmClear, setConfirmClear] = useState(false);
+  const [purchasing, setPurchasing] = useState(false);
+  const [result, setResult] = useState<Result>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (result?.tone !== 'success') return;
+    const timer = window.setTimeout(() => navigate(paths.products()), DELAYS_MS.afterSuccess);
+    return () => window.clearTimeout(timer);
+  }, [result, navigate]);
+
+  async function purchase() {
+    setActionError(null);
+    setPurchasing(true);
+    try {
+      let data;
+      try {
+        data = await startCheckout();
+      } catch (err) {
+        setResult({
+          tone: 'error',
+          title: messages.checkoutFailed,
+          body: err instanceof HttpError && err.status < 500 ? err.message : undefined,
+        });
+        return;
+      }
+      let paid;
+      try {
+        paid = await pay(data);
+      } catch (err) {
+        // The Flutterwave script could not load.
+        setResult({ tone: 'error', title: messages.paymentFailed, body: getErrorMessage(err) });
+        return;
+      }
+      if (paid.status !== 'successful') {
+        setResult({ tone: 'error', title: messages.paymentFailed });
+        void qc.invalidateQueries({ queryKey: ['cart'] });
+        return;
+      }
+      try {
+        const verified = await verifyPayment(data.reference, paid.transactionId);
+        void qc.invalidateQueries({ queryKey: ['cart'] });
+        void qc.invalidateQueries({ queryKey: ['company-jobs'] });
+        if (verified.status === 'pending') setResult({ tone: 'success', title: verified.message });
+        else setResult({ tone: 'success', title: messages.paymentSuccessful });
+      } catch {
+        setResult({ tone: 'error', title: messages.paymentFailed });
+      }
+    } finally {
+      setPurchasing(false);
+    }
+  }
+
+  if (cart.isPending) return <Loading label="Loading your cart..." />;
+  if (cart.isError) return <ErrorState message={getErrorMessage(cart.error)} onRetry={() => void cart.refetch()} />;
+  const lines = cart.data.products;
+
+  return (
+    <>
+      {lines.length === 0 && !result ? (
+        <EmptyState>Your cart is empty</EmptyState>
+      ) : (
+        <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
+          <ul
+            className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white px-4"
+            aria-label="Items in your cart"
+          >
+            {lines.map((l) => (
+              <CartLine
+                key={l.productId}
+                line={l}
+                removing={remove.isPending && remove.variables === l.productId}
+                onRemove={() => remove.mutate(l.productId, { onError: (err) => setActionError(getErrorMessage(err)) })}
+              />
+            ))}
+            {lines.length === 0 && <li className="py-6 text-center text-slate-600">Your cart is empty</li>}
+          </ul>
+          {lines.length > 0 && (
+            <Summary
+              lines={lines}
+              total={cart.data.bill}
+              purchasing={purchasing}
+              onPurchase={() => void purchase()}
+              onClear={() => setConfirmClear(true)}
+            />
+          )}
+        </div>
+      )}
+      {actionError && (
+        <p role="alert" className="mt-3 text-sm text-red-700">
+          {actionError}
+        </p>
+      )}
+      {dialog}
+      <ConfirmDialog
+        open={confirmClear}
+        title="Clear your cart?"
+        body="All items will be removed from your cart."
+        confirmLabel="Clear Cart"
+        busy={clear.isPending}
+        onCancel={() => setConfirmClear(false)}
+        onConfirm={() =>
+          clear.mutate(undefined, {
+            onSettled: () => setConfirmClear(false),
+            onError: (err) => setActionError(getErrorMessage(err)),
+          })
+        }
+      />
+      <Modal
+        open={Boolean(result)}
+        title={result?.title ?? ''}
+        tone={result?.tone}
+        onClose={() => (result?.tone === 'success' ? navigate(paths.products()) : setResult(null))}
+      >
+        {result?.body}
+        {result?.tone === 'success' && <p>Your jobs are on your dashboard. Taking you back to the products...</p>}
+      </Modal>
+      <div className="mt-10">
+        <ProductCarousel excludeIds={lines.map((l) => l.productId)} />
+      </div>
+    </>
+  );
+}
+
+/** A visitor's (or lawyer's, or admin's) local reservations. */
+function LocalCart() {
+  const navigate = useNavigate();
+  const [items, setItems] = useState(readReservedItems);
+  const [confirmClear, setConfirmClear] = useState(false);
+  useEffect(() => {
+    const onStorage = (e: StorageEvent) => {
+      if (e.key === null || e.key === 'reservedItems') setItems(readReservedItems());
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, []);
+  const lines: Line[] = useMemo(
+    () =>
+      items.map((i) => ({
+        productId: i.productId,
+        productName: i.productName,
+        productImage: i.productImage,
+        price: i.productPrice,
+        quantity: i.quantity,
+        detail: i.detail ?? null,
+        file: i.file ?? null,
+        fileName: i.fileName ?? null,
+      })),
+    [items],
+  );
+  const total = lines.reduce((s, l) => s + l.price * l.quantity, 0);
+  const update = (next: typeof items) => {
+    writeReservedItems(next);
+    setItems(next);
+  };
+
+  return (
+    <>
+      {lines.length === 0 ? (
+        <EmptyState>Your cart is empty</EmptyState>
+      ) : (
+        <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
+          <ul
+            className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white px-4"
+            aria-label="Items in your cart"
+          >
+            {lines.map((l, i) => (
+              <CartLine
+                key={`${l.productId}-${i}`}
+                line={l}
+                removing={false}
+                onRemove={() => update(items.filter((_, k) => k !== i))}
+              />
+            ))}
+          </ul>
+          <Summary
+            lines={lines}
+            total={total}
+            purchasing={false}
+            onPurchase={() => {
+              // Spec: Purchase clears local reservations and sends the visitor to company sign-up.
+              clearReservedItems();
+              setItems([]);
+              navigate(paths.signupCompany());
+            }}
+            onClear={() => setConfirmClear(true)}
+          />
+        </div>
+      )}
+      <ConfirmDialog
+        open={confirmClear}
+        title="Clear your cart?"
+        body="All reserved items will be removed."
+        confirmLabel="Clear Cart"
+        onCancel={() => setConfirmClear(false)}
+        onConfirm={() => {
+          clearReservedItems();
+          setItems([]);
+          setConfirmClear(false);
+        }}
+      />
+      <div className="mt-10">
+        <ProductCarousel excludeIds={lines.map((l) => l.productId)} />
+      </div>
+    </>
+  );
+}
+
+export default function CartPage() {
+  const session = useSession();
+  return (
+    <section className="mx-auto max-w-6xl px-4 py-8">
+      <h1 className="mb-6 text-2xl font-bold text-ink">Your Selections</h1>
+      <SectionBoundary>{session?.userType === 'company' ? <CompanyCart /> : <LocalCart />}</SectionBoundary>
+    </section>
+  );
 }

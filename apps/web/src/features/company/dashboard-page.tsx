@@ -1,5 +1,200 @@
-import { ComingSoon } from '@/components/coming-soon';
+import { useState } from 'react';
+import { Bell, MessageCircle, Phone } from 'lucide-react';
+import { previewWords } from '@legalmarket/contracts/format';
+import { messages } from '@legalmarket/contracts/messages';
+import { usePublicConfig, whatsappLink } from '@/app/public-config';
+import { Button } from '@/components/button';
+import { DocumentLink } from '@/components/document-link';
+import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
+import { FormError, TextArea } from '@/components/field';
+import { FileUpload, type UploadedFile } from '@/components/file-upload';
+import { Modal } from '@/components/modal';
+import { SectionBoundary } from '@/components/section-boundary';
+import { Tabs } from '@/components/tabs';
+import { getErrorMessage } from '@/lib/http';
+import { useEditJobDetails } from './api/edit-job-details';
+import { useCompanyJobs, type CompanyJob, type JobTab } from './api/get-jobs';
 
-export default function Page() {
-  return <ComingSoon title="Your jobs" what="Your jobs will be listed here once you have bought a service." />;
+const TABS = [
+  { id: 'pending', label: 'Pending' },
+  { id: 'completed', label: 'Completed' },
+] as const;
+
+function JobItem({ job, supportPhone }: { job: CompanyJob; supportPhone: string }) {
+  const phone = supportPhone.replace(/\D/g, '');
+  const mention = `Hello, I would like to talk to a lawyer about my job "${job.productId.productName}" (ref ${job._id.slice(0, 8)}).`;
+  return (
+    <li className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:flex-row sm:items-center sm:justify-between">
+      <div className="min-w-0">
+        <h3 className="font-semibold text-ink">{job.productId.productName}</h3>
+        <p className="text-sm text-slate-600">
+          <Naira amount={job.amount} />
+          {job.quantity > 1 && <> · quantity {job.quantity}</>}
+          {' · '}
+          {job.status === 'unassigned'
+            ? 'Awaiting a lawyer'
+            : job.status === 'pending'
+              ? `With ${job.assignedTo[0]?.name ?? 'a lawyer'}`
+              : 'Completed'}
+        </p>
+        {job.adminFile && (
+          <p className="mt-1 text-sm">
+            <DocumentLink url={job.adminFile} name={job.adminFileName ?? 'Document from LegalMarket'} />
+          </p>
+        )}
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <a
+          href={`tel:+${phone}`}
+          className="inline-flex min-h-11 items-center gap-1 rounded-md border border-brand px-3 text-sm font-semibold text-brand hover:bg-brand/5"
+        >
+          <Phone aria-hidden className="size-4" /> Schedule a call
+        </a>
+        <a
+          href={whatsappLink(phone, mention)}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="inline-flex min-h-11 items-center gap-1 rounded-md bg-brand px-3 text-sm font-semibold text-white hover:bg-brand-dark"
+        >
+          <MessageCircle aria-hidden className="size-4" /> Chat with a lawyer
+        </a>
+      </div>
+    </li>
+  );
+}
+
+function GiveDetailsModal({ job, onClose }: { job: CompanyJob | null; onClose: () => void }) {
+  const [detail, setDetail] = useState('');
+  const [file, setFile] = useState<UploadedFile | null>(null);
+  const [uploading, setUploading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const edit = useEditJobDetails();
+  const close = () => {
+    setDetail('');
+    setFile(null);
+    setError(null);
+    setDone(null);
+    onClose();
+  };
+  const send = () => {
+    setError(null);
+    if (!detail.trim()) {
+      setError(messages.kindlyAddDetails);
+      return;
+    }
+    edit.mutate(
+      { jobId: job!._id, detail: detail.trim(), file: file?.url, fileName: file?.fileName },
+      { onSuccess: (res) => setDone(res.message), onError: (err) => setError(getErrorMessage(err)) },
+    );
+  };
+  return (
+    <Modal
+      open={Boolean(job)}
+      title={done ? done : 'Give more details'}
+      tone={done ? 'success' : 'neutral'}
+      onClose={close}
+    >
+      {job && !done && (
+        <div className="space-y-4">
+          <div>
+            <p className="text-xs font-semibold text-slate-500 uppercase">Requested details</p>
+            <p className="mt-1 whitespace-pre-wrap text-ink">{job.lawyerRequestedDetail}</p>
+          </div>
+          <TextArea
+            label="Your details"
+            placeholder="Start typing..."
+            value={detail}
+            onChange={(e) => setDetail(e.target.value)}
+          />
+          <FileUpload
+            label="Attach a document (optional)"
+            kind="document"
+            value={file}
+            onChange={setFile}
+            onBusyChange={setUploading}
+          />
+          <FormError message={error} />
+          <div className="flex justify-end">
+            <Button onClick={send} loading={edit.isPending} disabled={uploading}>
+              Send
+            </Button>
+          </div>
+        </div>
+      )}
+      {done && (
+        <div className="flex justify-end">
+          <Button onClick={close}>Close</Button>
+        </div>
+      )}
+    </Modal>
+  );
+}
+
+/** /company/dashboard: the company's jobs (spec screen 13). */
+export default function CompanyDashboardPage() {
+  const [tab, setTab] = useState<JobTab>('pending');
+  const { supportPhone } = usePublicConfig();
+  const pending = useCompanyJobs('pending');
+  const completed = useCompanyJobs('completed', tab === 'completed');
+  const current = tab === 'pending' ? pending : completed;
+  const [giving, setGiving] = useState<CompanyJob | null>(null);
+  const notifications = (pending.data ?? []).filter((j) => j.status === 'pending' && j.lawyerRequestedDetail?.trim());
+
+  return (
+    <div className="mx-auto grid max-w-6xl gap-6 px-4 py-8 lg:grid-cols-[1fr_22rem]">
+      <section aria-labelledby="jobs-title" className="min-w-0">
+        <h1 id="jobs-title" className="mb-4 text-2xl font-bold text-ink">
+          Your jobs
+        </h1>
+        <Tabs label="Jobs" tabs={TABS} value={tab} onChange={setTab} />
+        <div role="tabpanel" aria-label={tab === 'pending' ? 'Pending' : 'Completed'}>
+          <SectionBoundary>
+            {current.isLoading ? (
+              <Loading label="Loading jobs..." />
+            ) : current.isError ? (
+              <ErrorState message={getErrorMessage(current.error)} onRetry={() => void current.refetch()} />
+            ) : !current.data?.length ? (
+              <EmptyState>No jobs</EmptyState>
+            ) : (
+              <ul className="space-y-3">
+                {current.data.map((j) => (
+                  <JobItem key={j._id} job={j} supportPhone={supportPhone} />
+                ))}
+              </ul>
+            )}
+          </SectionBoundary>
+        </div>
+      </section>
+
+      <aside aria-labelledby="notes-title" className="h-fit rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+        <h2 id="notes-title" className="flex items-center gap-2 text-lg font-bold text-ink">
+          <Bell aria-hidden className="size-5" /> Notifications
+        </h2>
+        <SectionBoundary>
+          {pending.isLoading ? (
+            <Loading label="Loading notifications..." />
+          ) : notifications.length === 0 ? (
+            <p className="mt-3 text-sm text-slate-600">No notifications</p>
+          ) : (
+            <ul className="mt-3 space-y-3">
+              {notifications.map((j) => (
+                <li key={j._id} className="rounded-lg bg-sand/40 p-3">
+                  <p className="font-semibold text-ink">{j.productId.productName}</p>
+                  <p className="mt-1 text-sm text-slate-700">{previewWords(j.lawyerRequestedDetail, 17)}</p>
+                  {j.companyDetail && (
+                    <p className="mt-1 text-xs text-slate-500">You answered: {previewWords(j.companyDetail, 17)}</p>
+                  )}
+                  <Button variant="secondary" className="mt-2" onClick={() => setGiving(j)}>
+                    Give more details
+                  </Button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </SectionBoundary>
+      </aside>
+      <GiveDetailsModal job={giving} onClose={() => setGiving(null)} />
+    </div>
+  );
 }

@@ -1,5 +1,215 @@
-import { ComingSoon } from '@/components/coming-soon';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useParams } from 'react-router';
+import { Camera, Pencil, UserRound } from 'lucide-react';
+import { DELAYS_MS, LIMITS } from '@legalmarket/contracts/constants';
+import { messages } from '@legalmarket/contracts/messages';
+import { useSession } from '@/app/use-session';
+import { Button } from '@/components/button';
+import { ErrorState, Loading } from '@/components/feedback';
+import { Field, FormError, TextArea } from '@/components/field';
+import { Modal } from '@/components/modal';
+import { SectionBoundary } from '@/components/section-boundary';
+import { getErrorMessage, HttpError } from '@/lib/http';
+import { useCompanyProfile, useUpdateProfile, type CompanyProfile } from './api/profile';
 
-export default function Page() {
-  return <ComingSoon title="Company profile" what="Company profiles are coming soon." />;
+const FIELDS = [
+  ['officialEmail', 'Email Address', 'email'],
+  ['website', 'Website', 'url'],
+  ['phoneNumber', 'Phone Number', 'tel'],
+  ['alternativeEmailAddress', 'Alternate Email', 'email'],
+  ['officeAddress', 'Office Address', 'text'],
+] as const;
+type Key = (typeof FIELDS)[number][0] | 'yourBio';
+
+function Row({ label, value }: { label: string; value?: string | null }) {
+  return (
+    <div className="py-2">
+      <dt className="text-xs font-semibold text-slate-500 uppercase">{label}</dt>
+      <dd className="break-words text-ink">
+        {value?.trim() ? value : <span className="text-slate-400">Not added yet</span>}
+      </dd>
+    </div>
+  );
+}
+
+function Avatar({ url, name }: { url?: string | null; name: string }) {
+  return url ? (
+    <img
+      src={url}
+      alt={`${name} profile picture`}
+      className="size-24 rounded-full border border-slate-200 object-cover"
+    />
+  ) : (
+    <span className="flex size-24 items-center justify-center rounded-full bg-slate-100 text-slate-400" aria-hidden>
+      <UserRound className="size-12" />
+    </span>
+  );
+}
+
+function EditForm({
+  profile,
+  onCancel,
+  onSaved,
+}: {
+  profile: CompanyProfile;
+  onCancel: () => void;
+  onSaved: () => void;
+}) {
+  const update = useUpdateProfile(profile._id);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [image, setImage] = useState<File | null>(null);
+  const [preview, setPreview] = useState<string | null>(null);
+  const [values, setValues] = useState<Record<Key, string>>({
+    officialEmail: profile.officialEmail ?? '',
+    website: profile.website ?? '',
+    phoneNumber: profile.phoneNumber ?? '',
+    alternativeEmailAddress: profile.alternativeEmailAddress ?? '',
+    officeAddress: profile.officeAddress ?? '',
+    yourBio: profile.yourBio ?? '',
+  });
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState(false);
+
+  useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
+  useEffect(() => {
+    if (!done) return;
+    const t = window.setTimeout(onSaved, DELAYS_MS.afterSuccess);
+    return () => window.clearTimeout(t);
+  }, [done, onSaved]);
+
+  const set = (k: Key, v: string) =>
+    setValues((s) => ({ ...s, [k]: k === 'phoneNumber' ? v.replace(/\D+/g, '').slice(0, LIMITS.phoneDigits) : v }));
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    setError(null);
+    if (values.phoneNumber && values.phoneNumber.length !== LIMITS.phoneDigits) {
+      setError(messages.phoneRule);
+      return;
+    }
+    // Only non-empty fields are sent (spec section 5).
+    const form = new FormData();
+    for (const [k, v] of Object.entries(values)) if (v.trim()) form.append(k, v.trim());
+    if (image) form.append('profileImage', image);
+    update.mutate(form, { onSuccess: () => setDone(true), onError: (err) => setError(getErrorMessage(err)) });
+  }
+
+  const left = LIMITS.bioHint - values.yourBio.length;
+  return (
+    <form onSubmit={submit} className="space-y-4" noValidate>
+      <div className="flex items-center gap-4">
+        <div className="relative">
+          <Avatar url={preview ?? profile.profileImage?.url} name={profile.companyName ?? profile.name} />
+          <button
+            type="button"
+            onClick={() => fileInput.current?.click()}
+            aria-label="Upload a profile picture"
+            className="absolute -right-1 -bottom-1 flex size-11 items-center justify-center rounded-full bg-brand text-white shadow hover:bg-brand-dark"
+          >
+            <Camera aria-hidden className="size-5" />
+          </button>
+          <input
+            ref={fileInput}
+            type="file"
+            accept="image/png,image/jpeg,image/webp"
+            className="sr-only"
+            tabIndex={-1}
+            aria-hidden
+            data-testid="profile-image-input"
+            onChange={(e) => {
+              const f = e.target.files?.[0] ?? null;
+              setImage(f);
+              setPreview(f ? URL.createObjectURL(f) : null);
+            }}
+          />
+        </div>
+        {image && <p className="text-sm text-slate-600">New picture: {image.name}</p>}
+      </div>
+      {FIELDS.map(([k, label, type]) => (
+        <Field
+          key={k}
+          label={label}
+          type={type}
+          inputMode={k === 'phoneNumber' ? 'numeric' : undefined}
+          value={values[k]}
+          onChange={(e) => set(k, e.target.value)}
+        />
+      ))}
+      <TextArea
+        label="Your Bio"
+        value={values.yourBio}
+        onChange={(e) => set('yourBio', e.target.value)}
+        hint={`${Math.max(0, left)} characters left`}
+      />
+      <FormError message={error} />
+      <div className="flex justify-end gap-2">
+        <Button variant="secondary" onClick={onCancel} disabled={update.isPending}>
+          Cancel
+        </Button>
+        <Button type="submit" loading={update.isPending}>
+          Save
+        </Button>
+      </div>
+      <Modal open={done} title={messages.profileUpdated} tone="success" onClose={onSaved} />
+    </form>
+  );
+}
+
+/** /company/profile/{companyId} (spec screen 12); admins view any company. */
+export default function CompanyProfilePage() {
+  const { companyId = '' } = useParams();
+  const session = useSession();
+  const asAdmin = session?.userType === 'admin';
+  const profile = useCompanyProfile(companyId, asAdmin);
+  const [editing, setEditing] = useState(false);
+
+  let body;
+  if (profile.isPending) body = <Loading label="Loading profile..." />;
+  else if (profile.isError || profile.data?._id !== companyId) {
+    const denied =
+      !profile.isError || (profile.error instanceof HttpError && [400, 403].includes(profile.error.status));
+    body = denied ? (
+      <ErrorState message={messages.noPermissionProfile} />
+    ) : (
+      <ErrorState message={getErrorMessage(profile.error)} onRetry={() => void profile.refetch()} />
+    );
+  } else {
+    const p = profile.data;
+    const canEdit = !asAdmin && session?.userId === p._id;
+    body = editing ? (
+      <EditForm profile={p} onCancel={() => setEditing(false)} onSaved={() => setEditing(false)} />
+    ) : (
+      <>
+        <div className="flex flex-wrap items-center gap-4">
+          <Avatar url={p.profileImage?.url} name={p.companyName ?? p.name} />
+          <div className="min-w-0 flex-1">
+            <h1 className="text-2xl font-bold break-words text-ink">{p.companyName ?? p.name}</h1>
+            {p.contactName && <p className="text-slate-600">{p.contactName}</p>}
+          </div>
+          {canEdit && (
+            <Button variant="secondary" onClick={() => setEditing(true)}>
+              <Pencil aria-hidden className="size-4" /> Update your details
+            </Button>
+          )}
+        </div>
+        <dl className="mt-6 grid gap-x-8 sm:grid-cols-2">
+          <Row label="Email" value={p.officialEmail} />
+          <Row label="Website" value={p.website} />
+          <Row label="Phone" value={p.phoneNumber} />
+          <Row label="Physical address" value={p.officeAddress} />
+          <Row label="Alternate email" value={p.alternativeEmailAddress} />
+          <div className="sm:col-span-2">
+            <Row label="Bio" value={p.yourBio} />
+          </div>
+        </dl>
+      </>
+    );
+  }
+  return (
+    <section className="mx-auto max-w-3xl px-4 py-8">
+      <div className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+        <SectionBoundary>{body}</SectionBoundary>
+      </div>
+    </section>
+  );
 }

@@ -1,0 +1,14 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/http';
+import type { CartView } from './get-cart';
+
+/** POST /api/clear-cart. */
+export function useClearCart() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<{ message: string }>('/api/clear-cart', { method: 'POST' }),
+    onSuccess: () => {
+      qc.setQueryData<CartView>(['cart'], { products: [], bill: 0 });
+    },
+  });
+}

@@ -1,0 +1,27 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { CartAnswer, CartLine } from '@legalmarket/contracts/commerce';
+import { api, HttpError } from '@/lib/http';
+
+export interface CartView {
+  products: CartLine[];
+  /** Naira, computed by the server from the catalogue. */
+  bill: number;
+}
+
+/** GET /api/cart; the spec's "not found" for an empty cart becomes an empty cart here. */
+export const cartQueryOptions = (enabled: boolean) =>
+  queryOptions({
+    queryKey: ['cart'],
+    enabled,
+    queryFn: async ({ signal }): Promise<CartView> => {
+      try {
+        const res = await api<CartAnswer>('/api/cart', { signal });
+        return res[0] ?? { products: [], bill: 0 };
+      } catch (err) {
+        if (err instanceof HttpError && err.status === 404) return { products: [], bill: 0 };
+        throw err;
+      }
+    },
+  });
+
+export const useCart = (enabled: boolean) => useQuery(cartQueryOptions(enabled));

@@ -1,0 +1,65 @@
+import { useCallback, useRef, useState, type ReactNode } from 'react';
+import type { CheckoutData } from '@legalmarket/contracts/commerce';
+import { loadFlutterwave } from './flutterwave-loader';
+import { SandboxCheckoutDialog } from './sandbox-checkout-dialog';
+
+export interface PaymentResult {
+  /** What the dialog says; the server still verifies before anything is fulfilled. */
+  status: 'successful' | 'failed' | 'cancelled';
+  transactionId?: string;
+}
+
+/**
+ * Opens the payment dialog of the configured provider and resolves once the customer is done:
+ * Flutterwave's inline checkout, or our offline sandbox dialog. Render `dialog` somewhere on the page.
+ */
+export function usePayment(): { pay: (data: CheckoutData) => Promise<PaymentResult>; dialog: ReactNode } {
+  const [sandbox, setSandbox] = useState<CheckoutData | null>(null);
+  const resolver = useRef<((r: PaymentResult) => void) | null>(null);
+
+  const finish = useCallback((r: PaymentResult) => {
+    resolver.current?.(r);
+    resolver.current = null;
+    setSandbox(null);
+  }, []);
+
+  const pay = useCallback(async (data: CheckoutData): Promise<PaymentResult> => {
+    if (data.provider.name === 'sandbox') {
+      return new Promise<PaymentResult>((resolve) => {
+        resolver.current = resolve;
+        setSandbox(data);
+      });
+    }
+    const checkout = await loadFlutterwave(data.provider.scriptUrl ?? 'https://checkout.flutterwave.com/v3.js');
+    return new Promise<PaymentResult>((resolve) => {
+      let settled = false;
+      const done = (r: PaymentResult) => {
+        if (settled) return;
+        settled = true;
+        resolve(r);
+      };
+      const modal = checkout({
+        public_key: data.provider.publicKey ?? '',
+        tx_ref: data.reference,
+        amount: data.amount,
+        currency: data.currency,
+        payment_options: data.paymentOptions,
+        ...(data.provider.subaccountId ? { subaccounts: [{ id: data.provider.subaccountId }] } : {}),
+        customer: { email: data.customer.email, phone_number: data.customer.phone, name: data.customer.name },
+        customizations: { title: data.title, description: `Payment for ${data.title}` },
+        callback: (payment) => {
+          const ok = payment.status === 'successful' || payment.status === 'completed';
+          done({
+            status: ok ? 'successful' : 'failed',
+            transactionId: payment.transaction_id !== undefined ? String(payment.transaction_id) : undefined,
+          });
+          if (modal && typeof modal.close === 'function') modal.close();
+        },
+        onclose: () => done({ status: 'cancelled' }),
+      });
+    });
+  }, []);
+
+  const dialog = sandbox ? <SandboxCheckoutDialog data={sandbox} onDone={finish} /> : null;
+  return { pay, dialog };
+}
