@@ -119,6 +119,24 @@ describe('security baseline', () => {
     expect((await t.app.inject({ method: 'GET', url, headers: user.headers })).statusCode).toBe(401);
   });
 
+  it('serves the Remuneration Order once an admin uploads a PDF, and only admins may upload', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/remuneration-order' })).statusCode).toBe(404);
+    const pdf = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF');
+    const company = await signupAndLogin(t, 'company');
+    const put = (headers: Record<string, string>, body: Buffer) =>
+      t.app.inject({ method: 'PUT', url: '/api/remuneration-order', headers: { ...headers, 'content-type': 'application/pdf' }, payload: body });
+    expect((await put({}, pdf)).statusCode).toBe(401);
+    expect((await put(company.headers, pdf)).statusCode).toBe(403);
+    const admin = await signupAndLogin(t, 'admin');
+    expect((await put(admin.headers, Buffer.from('<html>not a pdf</html>'))).statusCode).toBe(400);
+    expect((await put(admin.headers, pdf)).statusCode).toBe(200);
+    const res = await t.app.inject({ method: 'GET', url: '/api/remuneration-order' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.headers['content-security-policy']).toMatch(/frame-ancestors 'self'/);
+    expect(res.rawPayload.equals(pdf)).toBe(true);
+  });
+
   it('publishes the OpenAPI document', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
     expect(res.statusCode).toBe(200);

@@ -1,0 +1,44 @@
+import { expect, test } from '@playwright/test';
+
+// Founders use phones: the public and account pages must fit a 360 px wide screen without sideways scrolling.
+test.use({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+
+for (const path of [
+  '/',
+  '/about-us',
+  '/login',
+  '/signup/asacompany',
+  '/signup/asalawyer',
+  '/password-reset',
+  '/resend-confirm',
+  '/legal-practitioners-remuneration-order',
+]) {
+  test(`${path} fits a 360 px screen`, async ({ page }) => {
+    await page.goto(path);
+    await expect(page.locator('main')).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+}
+
+test('the mobile menu opens by keyboard and offers the guest links', async ({ page }) => {
+  await page.goto('/about-us');
+  const toggle = page.getByRole('button', { name: 'Open menu' });
+  await toggle.focus();
+  await page.keyboard.press('Enter');
+  const menu = page.locator('#mobile-menu');
+  await expect(menu.getByRole('link', { name: 'Products' })).toBeVisible();
+  await expect(menu.getByRole('link', { name: 'Log in' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Close menu' })).toHaveAttribute('aria-expanded', 'true');
+});
+
+test('the footer opens the Terms of use with the spec terms', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Terms of use' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('18 years of age or older');
+  await expect(dialog).toContainText('All sales are final');
+  await expect(dialog).toContainText('arbitration panel of 2');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+});
