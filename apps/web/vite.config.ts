@@ -3,7 +3,8 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 
-const api = process.env.VITE_DEV_API ?? 'http://localhost:3000';
+// The API's address in development: the same PORT the API listens on.
+const api = process.env.VITE_DEV_API ?? `http://localhost:${process.env.PORT ?? 3000}`;
 
 export default defineConfig({
   plugins: [react(), tailwindcss()],
