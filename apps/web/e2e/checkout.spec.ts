@@ -156,6 +156,9 @@ test('a company pays by the sandbox card, finds its jobs, edits its profile and 
     'href',
     /wa\.me\/2348012345678\?text=/,
   );
+  const payments = page.getByRole('complementary', { name: 'Your payments' });
+  await expect(payments.getByText('Paid')).toHaveCount(1);
+  await expect(payments.getByText(naira(total))).toBeVisible();
   await page.getByRole('tab', { name: 'Completed' }).click();
   await expect(page.getByText('No jobs')).toBeVisible();
   await page.getByRole('tab', { name: 'Pending' }).click();
@@ -216,7 +219,7 @@ test('a company pays by the sandbox card, finds its jobs, edits its profile and 
   ).toBe(200);
 
   await page.goto('/company/dashboard');
-  const notes = page.getByRole('complementary');
+  const notes = page.getByRole('complementary', { name: 'Notifications' });
   await expect(notes.getByText(ask.split(' ').slice(0, 17).join(' ') + '...')).toBeVisible();
   await notes.getByRole('button', { name: 'Give more details' }).click();
   const modal = page.getByRole('dialog', { name: 'Give more details' });

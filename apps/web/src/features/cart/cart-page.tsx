@@ -177,6 +177,7 @@ function CompanyCart() {
         const verified = await verifyPayment(data.reference, paid.transactionId);
         void qc.invalidateQueries({ queryKey: ['cart'] });
         void qc.invalidateQueries({ queryKey: ['company-jobs'] });
+        void qc.invalidateQueries({ queryKey: ['company-orders'] });
         if (verified.status === 'pending') setResult({ tone: 'success', title: verified.message });
         else setResult({ tone: 'success', title: messages.paymentSuccessful });
       } catch {

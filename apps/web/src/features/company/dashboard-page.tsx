@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Bell, MessageCircle, Phone } from 'lucide-react';
-import { previewWords } from '@legalmarket/contracts/format';
+import { formatOrdinalDate, previewWords } from '@legalmarket/contracts/format';
 import { messages } from '@legalmarket/contracts/messages';
 import { usePublicConfig, whatsappLink } from '@/app/public-config';
 import { Button } from '@/components/button';
@@ -14,6 +14,7 @@ import { Tabs } from '@/components/tabs';
 import { getErrorMessage } from '@/lib/http';
 import { useEditJobDetails } from './api/edit-job-details';
 import { useCompanyJobs, type CompanyJob, type JobTab } from './api/get-jobs';
+import { useOrders } from './api/get-orders';
 
 const TABS = [
   { id: 'pending', label: 'Pending' },
@@ -131,6 +132,40 @@ function GiveDetailsModal({ job, onClose }: { job: CompanyJob | null; onClose: (
   );
 }
 
+const ORDER_STATUS: Record<string, string> = {
+  paid: 'Paid',
+  pending: 'Awaiting payment',
+  failed: 'Failed',
+  expired: 'Expired',
+};
+
+function Payments() {
+  const orders = useOrders();
+  if (orders.isLoading) return <Loading label="Loading payments..." />;
+  if (orders.isError)
+    return <ErrorState message={getErrorMessage(orders.error)} onRetry={() => void orders.refetch()} />;
+  if (!orders.data?.length) return <p className="mt-3 text-sm text-slate-600">No payments yet</p>;
+  return (
+    <ul className="mt-3 divide-y divide-slate-100 text-sm">
+      {orders.data.map((o) => (
+        <li key={o._id} className="py-2">
+          <div className="flex justify-between gap-2">
+            <span className="font-semibold text-ink">
+              <Naira amount={o.amount} />
+            </span>
+            <span className={o.status === 'paid' ? 'text-emerald-700' : 'text-slate-600'}>
+              {ORDER_STATUS[o.status] ?? o.status}
+            </span>
+          </div>
+          <p className="text-xs break-all text-slate-500">
+            {formatOrdinalDate(o.paidAt ?? o.createdAt)} · Ref {o.reference}
+          </p>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** /company/dashboard: the company's jobs (spec screen 13). */
 export default function CompanyDashboardPage() {
   const [tab, setTab] = useState<JobTab>('pending');
@@ -192,6 +227,17 @@ export default function CompanyDashboardPage() {
               ))}
             </ul>
           )}
+        </SectionBoundary>
+      </aside>
+      <aside
+        aria-labelledby="payments-title"
+        className="h-fit rounded-xl border border-slate-200 bg-white p-4 shadow-sm lg:col-start-2"
+      >
+        <h2 id="payments-title" className="text-lg font-bold text-ink">
+          Your payments
+        </h2>
+        <SectionBoundary>
+          <Payments />
         </SectionBoundary>
       </aside>
       <GiveDetailsModal job={giving} onClose={() => setGiving(null)} />
