@@ -52,7 +52,12 @@ describeEachDb('admin jobs: lists, assign, complete, details', (kind) => {
   afterAll(() => t.close());
 
   const inject = (method: 'GET' | 'POST' | 'PUT', url: string, who: Login | null, payload?: unknown) =>
-    t.app.inject({ method, url, headers: who?.headers, ...(payload === undefined ? {} : { payload }) });
+    t.app.inject({
+      method,
+      url,
+      headers: who?.headers,
+      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+    });
 
   it('refuses every admin job route to guests (401), companies and lawyers (403)', async () => {
     const job = await insertJob(t, company.id);

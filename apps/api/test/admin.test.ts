@@ -24,7 +24,7 @@ describeEachDb('admin workspace: counts, companies, lawyers, payments, settlemen
   afterAll(() => t.close());
 
   const get = (url: string, who: Login | null = admin) => t.app.inject({ method: 'GET', url, headers: who?.headers });
-  const send = (method: 'PATCH' | 'PUT', url: string, payload: unknown, who: Login | null = admin) =>
+  const send = (method: 'PATCH' | 'PUT', url: string, payload: Record<string, unknown>, who: Login | null = admin) =>
     t.app.inject({ method, url, headers: who?.headers, payload });
 
   it('refuses every admin route to guests (401), companies and lawyers (403)', async () => {
@@ -49,7 +49,7 @@ describeEachDb('admin workspace: counts, companies, lawyers, payments, settlemen
           method,
           url,
           headers: who?.headers,
-          ...(payload === undefined ? {} : { payload }),
+          ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
         });
         expect(res.statusCode, `${method} ${url} as ${who?.email ?? 'guest'}`).toBe(code);
         expect(res.json().status).toBe('fail');

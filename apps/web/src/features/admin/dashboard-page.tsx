@@ -23,17 +23,29 @@ export default function AdminDashboardPage() {
   const q = useDashboard();
   const c = q.data?.data.counts;
   const tiles = [
-    { label: 'Jobs', to: paths.adminJobs(), icon: Briefcase, count: c?.openJobs, unit: 'open jobs' },
+    { label: 'Jobs', to: paths.adminJobs(), icon: Briefcase, count: c?.openJobs, unit: ['open job', 'open jobs'] },
     {
       label: 'Lawyers',
       to: paths.adminLawyers(),
       icon: Scale,
       count: c?.unverifiedLawyers,
-      unit: 'awaiting verification',
+      unit: ['awaiting verification', 'awaiting verification'],
     },
-    { label: 'Companies', to: paths.adminCompanies(), icon: Building2, count: c?.companies, unit: 'companies' },
-    { label: 'Payment', to: paths.adminPayment(), icon: CreditCard, count: c?.payments, unit: 'payments received' },
-    { label: 'Ratings', to: paths.adminRatings(), icon: Star, count: c?.reviews, unit: 'reviews' },
+    {
+      label: 'Companies',
+      to: paths.adminCompanies(),
+      icon: Building2,
+      count: c?.companies,
+      unit: ['company', 'companies'],
+    },
+    {
+      label: 'Payment',
+      to: paths.adminPayment(),
+      icon: CreditCard,
+      count: c?.payments,
+      unit: ['payment received', 'payments received'],
+    },
+    { label: 'Ratings', to: paths.adminRatings(), icon: Star, count: c?.reviews, unit: ['review', 'reviews'] },
   ];
   return (
     <AdminLayout title="Dashboard">
@@ -53,7 +65,7 @@ export default function AdminDashboardPage() {
                 <span>
                   <span className="block text-lg font-semibold text-ink">{label}</span>
                   <span className="block text-sm text-slate-600" data-testid={`tile-${label.toLowerCase()}`}>
-                    {count === undefined ? '…' : `${count.toLocaleString('en-NG')} ${unit}`}
+                    {count === undefined ? '…' : `${count.toLocaleString('en-NG')} ${unit[count === 1 ? 0 : 1]}`}
                   </span>
                 </span>
               </Link>
