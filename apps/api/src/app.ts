@@ -26,20 +26,20 @@ import { tokenHasher } from './platform/tokens.js';
 import { accountsRoutes } from './features/accounts/routes.js';
 import { createAccountsService, type AccountsService } from './features/accounts/service.js';
 import { platformRoutes } from './features/platform/routes.js';
-import { companiesRoutes } from './features/companies/routes.js';
-import { profilesRoutes } from './features/profiles/routes.js';
-import { companyJobRoutes } from './features/jobs/company-routes.js';
+import { cartRoutes } from './features/cart/routes.js';
 import { checkoutRoutes } from './features/checkout/routes.js';
+import { companyJobRoutes } from './features/jobs/company-routes.js';
+import { profilesRoutes } from './features/profiles/routes.js';
+import { companiesRoutes } from './features/companies/routes.js';
+import { uploadsRoutes } from './features/uploads/routes.js';
+import { catalogueRoutes } from './features/catalogue/routes.js';
+import { reviewsRoutes } from './features/reviews/routes.js';
 import { lawyerJobRoutes } from './features/jobs/lawyer-routes.js';
 import { lawyersRoutes } from './features/lawyers/routes.js';
 import { adminRoutes } from './features/admin/routes.js';
 import { createAdminService } from './features/admin/service.js';
 import { jobsAdminRoutes } from './features/jobs/admin-routes.js';
 import { createJobsAdminService } from './features/jobs/admin-service.js';
-import { uploadsRoutes } from './features/uploads/routes.js';
-import { catalogueRoutes } from './features/catalogue/routes.js';
-import { reviewsRoutes } from './features/reviews/routes.js';
-import { cartRoutes } from './features/cart/routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -78,10 +78,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(typeof deps.logger === 'object'
       ? { loggerInstance: deps.logger }
       : {
-          logger:
-            deps.logger === undefined
-              ? { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.cookie'] }
-              : deps.logger,
+          logger: deps.logger ?? false,
         }),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
@@ -179,18 +176,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(accountsRoutes, { accounts, auth, limits });
   // Feature registrations follow, one line each (catalogue, uploads, reviews, cart, checkout, jobs, lawyers, companies, admin).
   void shared;
-  await app.register(lawyerJobRoutes, { shared });
-  await app.register(lawyersRoutes, { shared });
-  await app.register(adminRoutes, { shared, admin: createAdminService(shared) });
-  await app.register(jobsAdminRoutes, { shared, jobsAdmin: createJobsAdminService(shared) });
-  await app.register(uploadsRoutes, { shared });
-  await app.register(catalogueRoutes, { shared });
-  await app.register(reviewsRoutes, { shared });
   await app.register(cartRoutes, { shared });
   await app.register(checkoutRoutes, { shared });
   await app.register(companyJobRoutes, { shared });
   await app.register(profilesRoutes, { shared });
   await app.register(companiesRoutes, { shared });
+  await app.register(uploadsRoutes, { shared });
+  await app.register(catalogueRoutes, { shared });
+  await app.register(reviewsRoutes, { shared });
+  await app.register(lawyerJobRoutes, { shared });
+  await app.register(lawyersRoutes, { shared });
+  await app.register(adminRoutes, { shared, admin: createAdminService(shared) });
+  await app.register(jobsAdminRoutes, { shared, jobsAdmin: createJobsAdminService(shared) });
 
   await registerWeb(app, deps.webDist === undefined ? DEFAULT_WEB_DIST : deps.webDist);
   return app;

@@ -1,13 +1,14 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import pino from 'pino';
+import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { migrate, openDatabase, type Database } from './db/client.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { createMailWorker, type MailWorker } from './platform/mailer.js';
 import { memoryStore, redisStore, type RateLimitStore } from './platform/rate-limit.js';
 import { localStorage, memoryStorage, type Storage } from './platform/storage.js';
+import { createLogger } from './platform/logging.js';
 
 export interface Runtime {
   config: Config;
@@ -17,7 +18,7 @@ export interface Runtime {
   rateLimits: RateLimitStore;
   mail: MailWorker;
   secret: string;
-  logger: pino.Logger;
+  logger: Logger;
   close(): Promise<void>;
 }
 
@@ -38,11 +39,11 @@ async function loadSecret(config: Config): Promise<string> {
 }
 
 /** Opens everything the app needs from the configuration: database (migrated), storage, limits, mail. */
-export async function openRuntime(config: Config, opts: { clock?: Clock; schemaName?: string } = {}): Promise<Runtime> {
-  const logger = pino({
-    level: config.LOG_LEVEL,
-    redact: ['req.headers.authorization', 'password', 'token', '*.password', '*.token'],
-  });
+export async function openRuntime(
+  config: Config,
+  opts: { clock?: Clock; schemaName?: string; logger?: Logger } = {},
+): Promise<Runtime> {
+  const logger = opts.logger ?? createLogger(config.LOG_LEVEL);
   if (!inMemory(config)) await mkdir(config.DATA_DIR, { recursive: true });
   const database = await openDatabase({
     url: config.DATABASE_URL,

@@ -28,7 +28,11 @@ export interface TestApp {
 }
 
 /** A fresh app on a fresh database: in-memory PGlite, or a new schema on the PostgreSQL server. */
-export async function createTestApp(kind: DbKind = 'pglite', overrides: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  kind: DbKind = 'pglite',
+  overrides: Record<string, string> = {},
+  opts: { logger?: import('pino').Logger } = {},
+): Promise<TestApp> {
   const schemaName = kind === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
   const config = testConfig({
     ...(kind === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL! } : {}),
@@ -38,7 +42,7 @@ export async function createTestApp(kind: DbKind = 'pglite', overrides: Record<s
   });
   // Starts at the real time: database defaults (now()) and the app's clock must agree.
   const clock = manualClock(new Date());
-  const rt = await openRuntime(config, { clock, schemaName });
+  const rt = await openRuntime(config, { clock, schemaName, logger: opts.logger });
   const app = await buildApp({
     config,
     db: rt.database.db,
@@ -47,7 +51,7 @@ export async function createTestApp(kind: DbKind = 'pglite', overrides: Record<s
     rateLimits: rt.rateLimits,
     mail: rt.mail,
     secret: rt.secret,
-    logger: false,
+    logger: opts.logger ?? false,
     webDist: null,
   });
   await app.ready();

@@ -1,0 +1,71 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../src/platform/logging.js';
+import { PASSWORD, createTestApp, lastMailTo, signupAndLogin, sixDigits, type TestApp } from './helpers.js';
+
+describe('security events in the logs', () => {
+  const lines: string[] = [];
+  let t: TestApp;
+  beforeAll(async () => {
+    const sink = new Writable({
+      write(chunk, _enc, cb) {
+        lines.push(...String(chunk).split('\n').filter(Boolean));
+        cb();
+      },
+    });
+    t = await createTestApp('pglite', {}, { logger: createLogger('info', sink) });
+  });
+  afterAll(() => t.close());
+
+  it('logs login success and failure, lockout and password reset as JSON lines with UTC time, actor and address, and never a secret', async () => {
+    const user = await signupAndLogin(t, 'company');
+    const secrets = new Set<string>([PASSWORD, user.token]);
+    const login = (password: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { officialEmail: user.email, password },
+        remoteAddress: '203.0.113.9',
+      });
+    for (let i = 0; i < 11; i++) await login(`Wrong!Pass${i}`);
+    secrets.add('Wrong!Pass3');
+
+    await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { officialEmail: user.email } });
+    const code = sixDigits((await lastMailTo(t, user.email))!.text)!;
+    secrets.add(code);
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/api/confirm-reset-token',
+      payload: { officialEmail: user.email, token: code },
+    });
+    const grant = ok.json().resetToken as string;
+    secrets.add(grant);
+    const fresh = 'Fr3sh!Passw0rd';
+    secrets.add(fresh);
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/reset-password?userEmail=${encodeURIComponent(user.email)}&token=${grant}`,
+      payload: { password: fresh, passwordConfirm: fresh },
+    });
+
+    const events = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((e) => e.security);
+    const kinds = events.map((e) => e.security);
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        'login_success',
+        'login_failure',
+        'rate_limited',
+        'password_reset_requested',
+        'password_reset',
+      ]),
+    );
+    const failure = events.find((e) => e.security === 'login_failure')!;
+    expect(failure.ip).toBe('203.0.113.9');
+    expect(String(failure.at)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(String(failure.time)).toMatch(/Z$/);
+    expect(events.find((e) => e.security === 'password_reset')!.actor).toBe(user.id);
+
+    const all = lines.join('\n');
+    for (const s of secrets) expect(all, `secret ${s.slice(0, 4)}… leaked`).not.toContain(s);
+  });
+});
