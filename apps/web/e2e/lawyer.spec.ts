@@ -203,3 +203,69 @@ test('an unverified lawyer sees open jobs but the server refuses the application
     'Unverified lawyers cannot apply for a job. Kindly contact the provider for further enquiry on verification process',
   );
 });
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAE0lEQVR4nGNQSFgARAwLEhSACAAfjgSBXOAMLAAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+test('a lawyer edits its own profile; another lawyer is refused; an admin reads it', async ({ page, request }) => {
+  const email = await createAccount(request, 'lawyer');
+  const { data } = await loginAs(page, email);
+  const id = data.user._id;
+  await page.goto(`/lawyer/profile/${id}`);
+  await expect(page.getByRole('heading', { name: 'Chidi Okeke' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Expertise' })).toContainText('Technology');
+  await page.getByRole('button', { name: 'Update your details' }).click();
+
+  const bio = page.getByLabel('Your Bio');
+  await expect(page.getByText('400 characters left')).toBeVisible();
+  await bio.fill('Commercial lawyer in Lagos.');
+  await expect(page.getByText('373 characters left')).toBeVisible();
+  await page.getByLabel('Phone Number').fill('0803-555-1234 ext');
+  await expect(page.getByLabel('Phone Number')).toHaveValue('08035551234');
+  await page.getByLabel('Year of Call').fill('2015');
+  await page.getByRole('button', { name: 'Maritime' }).click();
+  await expect(page.getByRole('button', { name: 'Maritime' })).toHaveAttribute('aria-pressed', 'true');
+  await page.locator('input[type=file]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG });
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('dialog', { name: 'Success' })).toContainText('Profile Updated Successfully');
+  await page.getByRole('dialog', { name: 'Success' }).getByRole('button', { name: 'Close' }).first().click();
+  await expect(page.getByText('Commercial lawyer in Lagos.')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Expertise' })).toContainText('Maritime');
+  await expect(page.getByRole('img', { name: 'Profile picture' })).toHaveAttribute('src', /^\/uploads\//);
+
+  // The side card's bar follows: all nine fields but the alternate e-mail are filled now.
+  await page.goto(`/lawyer/available-jobs/${id}`);
+  await expect(page.getByRole('progressbar', { name: 'Profile Status' })).toHaveAttribute('aria-valuenow', '89');
+
+  // Another lawyer cannot read it.
+  const other = await createAccount(request, 'lawyer');
+  await loginAs(page, other);
+  await page.goto(`/lawyer/profile/${id}`);
+  await expect(page.getByRole('alert')).toContainText('You do not have permission to view these profile details.');
+
+  // An admin reads any lawyer's profile, without the edit action.
+  const admin = await createAdmin(request);
+  await page.evaluate((h) => localStorage.setItem('userToken', h.authorization.slice(7)), admin.headers);
+  await page.evaluate(() => localStorage.setItem('userType', 'admin'));
+  await page.evaluate((aid) => localStorage.setItem('userId', aid), admin.id);
+  await page.goto(`/lawyer/profile/${id}`);
+  await expect(page.getByText('Commercial lawyer in Lagos.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Update your details' })).toHaveCount(0);
+});
+
+test('on a 360 px phone the projects tabs become a select', async ({ page, request }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  const email = await createAccount(request, 'lawyer');
+  await loginAs(page, email);
+  await page.goto('/lawyer/dashboard');
+  const select = page.getByRole('combobox', { name: 'Projects' });
+  await expect(select).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Pending projects' })).toBeHidden();
+  await expect(page.getByText('No projects')).toBeVisible();
+  await select.selectOption('completed');
+  await expect(page.getByText('No projects')).toBeVisible();
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width).toBeLessThanOrEqual(360);
+});
