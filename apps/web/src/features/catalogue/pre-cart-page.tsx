@@ -1,5 +1,193 @@
-import { ComingSoon } from '@/components/coming-soon';
+import { useEffect, useId, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { CalendarClock, Check } from 'lucide-react';
+import { DELAYS_MS, DELIVERY_NOTICE } from '@legalmarket/contracts/constants';
+import { quantityOptions } from '@legalmarket/contracts/catalogue';
+import { messages } from '@legalmarket/contracts/messages';
+import { paths } from '@/app/paths';
+import { useSession } from '@/app/use-session';
+import { Button } from '@/components/button';
+import { ErrorState, Loading, Naira } from '@/components/feedback';
+import { FormError, TextArea } from '@/components/field';
+import { FileUpload, type UploadedFile } from '@/components/file-upload';
+import { ProductCarousel } from '@/components/product-carousel';
+import { getErrorMessage, HttpError } from '@/lib/http';
+import { readReservedItems, writeReservedItems } from '@/features/cart/reserved-items';
+import { ReviewsSection } from '@/features/reviews/reviews-section';
+import { useAddToCart } from './api/add-to-cart';
+import { useProduct } from './api/get-product';
 
-export default function Page() {
-  return <ComingSoon title="Product" what="Product details are coming soon." />;
+/** /pre-cart/{productId}: the product page of spec screen 10. */
+export default function PreCartPage() {
+  const { productId = '' } = useParams();
+  const product = useProduct(productId);
+
+  if (product.isPending) return <Loading label="Loading product..." />;
+  if (product.isError) {
+    const gone = product.error instanceof HttpError && (product.error.status === 404 || product.error.status === 400);
+    return (
+      <section className="mx-auto max-w-3xl px-4 py-16 text-center">
+        {gone ? (
+          <>
+            <h1 className="text-2xl font-bold">{messages.productNotFound}</h1>
+            <Link to={paths.products()} className="mt-4 inline-block font-semibold text-brand underline">
+              Back to the products
+            </Link>
+          </>
+        ) : (
+          <ErrorState message={getErrorMessage(product.error)} onRetry={() => void product.refetch()} />
+        )}
+      </section>
+    );
+  }
+
+  const p = product.data;
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-10">
+      <div className="grid gap-8 md:grid-cols-2">
+        <img
+          src={p.productImage}
+          alt={p.productName}
+          width={640}
+          height={400}
+          className="aspect-[16/10] w-full rounded-xl border border-slate-200 bg-sand object-cover"
+        />
+        <div>
+          <h1 className="text-3xl font-bold text-ink">{p.productName}</h1>
+          <p className="mt-2 text-2xl font-semibold text-brand">
+            <Naira amount={p.productPrice} />
+          </p>
+          <p className="mt-4 whitespace-pre-line text-slate-700">{p.productDescription}</p>
+          <ReserveForm
+            product={{
+              productId: p._id,
+              productName: p.productName,
+              productPrice: p.productPrice,
+              productImage: p.productImage,
+            }}
+          />
+        </div>
+      </div>
+      <ReviewsSection productId={p._id} />
+      <ProductCarousel excludeIds={[p._id]} />
+    </div>
+  );
+}
+
+interface ProductSummary {
+  productId: string;
+  productName: string;
+  productPrice: number;
+  productImage: string;
+}
+
+function ReserveForm({ product }: { product: ProductSummary }) {
+  const session = useSession();
+  const navigate = useNavigate();
+  const quantityId = useId();
+  const isCompany = session?.userType === 'company';
+  const [quantity, setQuantity] = useState(1);
+  const [detail, setDetail] = useState('');
+  const [file, setFile] = useState<UploadedFile | null>(null);
+  const [uploading, setUploading] = useState(false);
+  const [done, setDone] = useState<string | null>(null);
+  const add = useAddToCart();
+
+  useEffect(() => {
+    if (!done) return;
+    const t = setTimeout(() => navigate(paths.cart()), DELAYS_MS.afterSuccess);
+    return () => clearTimeout(t);
+  }, [done, navigate]);
+
+  async function reserve() {
+    const text = detail.trim();
+    if (isCompany) {
+      try {
+        const res = await add.mutateAsync({
+          productId: product.productId,
+          quantity,
+          ...(text ? { detail: text } : {}),
+          ...(file ? { file: file.url, fileName: file.fileName } : {}),
+        });
+        setDone(res.message || messages.addedToCart);
+      } catch {
+        // shown from add.error
+      }
+      return;
+    }
+    // A visitor or another role keeps the reservation in this browser (spec section 4).
+    const items = readReservedItems().filter((i) => i.productId !== product.productId);
+    items.push({ ...product, quantity, detail: text || null, file: null, fileName: null });
+    writeReservedItems(items);
+    navigate(paths.cart());
+  }
+
+  return (
+    <form
+      className="mt-6 grid gap-4"
+      aria-label="Reserve this product"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void reserve();
+      }}
+    >
+      <div>
+        <label htmlFor={quantityId} className="mb-1 block text-sm font-medium text-slate-800">
+          Quantity
+        </label>
+        <select
+          id={quantityId}
+          value={quantity}
+          onChange={(e) => setQuantity(Number(e.target.value))}
+          className="block min-h-11 w-28 rounded-md border border-slate-300 bg-white px-3"
+        >
+          {quantityOptions.map((n) => (
+            <option key={n} value={n}>
+              {n}
+            </option>
+          ))}
+        </select>
+      </div>
+      <p className="flex items-center gap-2 rounded-md bg-sand px-3 py-2 text-sm text-slate-800">
+        <CalendarClock aria-hidden className="size-4 shrink-0 text-brand" />
+        {DELIVERY_NOTICE}
+      </p>
+      <TextArea
+        label="Give details"
+        name="detail"
+        value={detail}
+        maxLength={2000}
+        onChange={(e) => setDetail(e.target.value)}
+        hint="What should the lawyer know? Parties, deadlines, anything special."
+      />
+      {isCompany ? (
+        <FileUpload
+          label="Upload a document (optional)"
+          kind="document"
+          value={file}
+          onChange={setFile}
+          onBusyChange={setUploading}
+          hint="PDF, Word (DOC, DOCX) or a picture, at most 10 MB."
+        />
+      ) : (
+        <p className="text-sm text-slate-600">
+          {session ? 'Documents are attached by companies.' : 'Log in as a company to attach a document.'}
+        </p>
+      )}
+      <FormError message={add.error ? getErrorMessage(add.error) : null} />
+      <div aria-live="polite">
+        {done && (
+          <p
+            role="status"
+            className="flex items-center gap-2 rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800"
+          >
+            <Check aria-hidden className="size-4" /> {done}
+          </p>
+        )}
+      </div>
+      <Button type="submit" loading={add.isPending} disabled={uploading || done !== null} className="w-full sm:w-48">
+        Reserve
+      </Button>
+    </form>
+  );
 }

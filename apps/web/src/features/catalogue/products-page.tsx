@@ -1,5 +1,213 @@
-import { ComingSoon } from '@/components/coming-soon';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Check, Pencil, Trash2 } from 'lucide-react';
+import { PACKAGES } from '@legalmarket/contracts/constants';
+import type { Product } from '@legalmarket/contracts/catalogue';
+import { paths } from '@/app/paths';
+import { useSession } from '@/app/use-session';
+import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
+import { ConfirmDialog } from '@/components/modal';
+import { Tabs } from '@/components/tabs';
+import { getErrorMessage } from '@/lib/http';
+import { useDeleteProduct } from './api/delete-product';
+import { useProducts } from './api/get-products';
+import { ProductForm } from './product-form';
 
-export default function Page() {
-  return <ComingSoon title="Shop our products" what="The catalogue is coming soon." />;
+type Tab = 'single' | 'packages';
+const TABS = [
+  { id: 'single', label: 'Single' },
+  { id: 'packages', label: 'Packages' },
+] as const;
+
+/** /products: "Shop our products" with the Single and Packages tabs (spec screens 8 and 9). */
+export default function ProductsPage() {
+  const [tab, setTab] = useState<Tab>('single');
+  return (
+    <section className="mx-auto max-w-6xl px-4 py-10">
+      <h1 className="mb-6 text-3xl font-bold text-ink">Shop our products</h1>
+      <Tabs label="Product types" tabs={TABS} value={tab} onChange={setTab} />
+      <div role="tabpanel" aria-label={tab === 'single' ? 'Single' : 'Packages'}>
+        {tab === 'single' ? <SingleProducts /> : <Packages />}
+      </div>
+    </section>
+  );
+}
+
+function SingleProducts() {
+  const session = useSession();
+  const isAdmin = session?.userType === 'admin';
+  const products = useProducts();
+  const remove = useDeleteProduct();
+  const [editing, setEditing] = useState<Product | null>(null);
+  const [confirm, setConfirm] = useState<Product | null>(null);
+  const [notice, setNotice] = useState<{ text: string; tone: 'success' | 'error' } | null>(null);
+
+  if (editing) {
+    return (
+      <div className="max-w-xl">
+        <h2 className="mb-4 text-xl font-semibold">Edit {editing.productName}</h2>
+        <ProductForm
+          product={editing}
+          onCancel={() => setEditing(null)}
+          onSaved={(_p, message) => {
+            setEditing(null);
+            setNotice({ text: message, tone: 'success' });
+          }}
+        />
+      </div>
+    );
+  }
+
+  return (
+    <>
+      <div aria-live="polite">
+        {notice && (
+          <p
+            role={notice.tone === 'error' ? 'alert' : 'status'}
+            className={`mb-4 flex items-center gap-2 rounded-md px-3 py-2 text-sm ${notice.tone === 'success' ? 'bg-emerald-50 text-emerald-800' : 'bg-red-50 text-red-800'}`}
+          >
+            {notice.tone === 'success' && <Check aria-hidden className="size-4" />}
+            {notice.text}
+          </p>
+        )}
+      </div>
+      {products.isPending ? (
+        <Loading label="Loading products..." />
+      ) : products.isError ? (
+        <ErrorState message={getErrorMessage(products.error)} onRetry={() => void products.refetch()} />
+      ) : products.data.length === 0 ? (
+        <EmptyState>
+          No products yet.
+          {isAdmin && (
+            <>
+              {' '}
+              <Link className="font-semibold text-brand underline" to={paths.adminNewProduct()}>
+                Create a product
+              </Link>
+            </>
+          )}
+        </EmptyState>
+      ) : (
+        <ul className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3" aria-label="Products">
+          {products.data.map((p) => (
+            <li
+              key={p._id}
+              className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm"
+            >
+              <Link
+                to={paths.preCart(p._id)}
+                className="group flex flex-1 flex-col focus-visible:outline-2 focus-visible:outline-accent"
+              >
+                <img
+                  src={p.productImage}
+                  alt=""
+                  width={640}
+                  height={400}
+                  loading="lazy"
+                  className="aspect-[16/10] w-full bg-sand object-cover"
+                />
+                <span className="flex flex-1 flex-col gap-1 p-4">
+                  <span className="text-lg font-semibold text-ink group-hover:text-brand">{p.productName}</span>
+                  <span className="text-slate-700">
+                    <Naira amount={p.productPrice} />
+                  </span>
+                </span>
+              </Link>
+              {isAdmin && (
+                <div className="flex gap-2 border-t border-slate-100 p-3">
+                  <button
+                    type="button"
+                    onClick={() => {
+                      setNotice(null);
+                      setEditing(p);
+                    }}
+                    className="inline-flex min-h-11 items-center gap-1 rounded-md px-3 text-sm font-semibold text-brand hover:bg-brand/5"
+                    aria-label={`Edit ${p.productName}`}
+                  >
+                    <Pencil aria-hidden className="size-4" /> Edit
+                  </button>
+                  <button
+                    type="button"
+                    onClick={() => setConfirm(p)}
+                    className="inline-flex min-h-11 items-center gap-1 rounded-md px-3 text-sm font-semibold text-red-700 hover:bg-red-50"
+                    aria-label={`Delete ${p.productName}`}
+                  >
+                    <Trash2 aria-hidden className="size-4" /> Delete
+                  </button>
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <ConfirmDialog
+        open={confirm !== null}
+        title="Delete this product?"
+        body={
+          <p>
+            <strong>{confirm?.productName}</strong> will no longer be on sale. Jobs already bought keep it.
+          </p>
+        }
+        confirmLabel="Delete"
+        busy={remove.isPending}
+        onCancel={() => setConfirm(null)}
+        onConfirm={async () => {
+          if (!confirm) return;
+          try {
+            const res = await remove.mutateAsync(confirm._id);
+            setNotice({ text: res.message, tone: 'success' });
+          } catch (err) {
+            setNotice({ text: getErrorMessage(err), tone: 'error' });
+          } finally {
+            setConfirm(null);
+          }
+        }}
+      />
+    </>
+  );
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+function Packages() {
+  return (
+    <ul className="grid grid-cols-1 gap-6 md:grid-cols-3" aria-label="Packages">
+      {PACKAGES.map((p) => {
+        const lines = [
+          plural(p.review, 'agreement review', 'agreement reviews'),
+          plural(p.draftNo, 'draft', 'drafts'),
+          plural(p.legalOpinionNo, 'legal opinion', 'legal opinions'),
+          ...(p.policyNo ? [plural(p.policyNo, 'policy document', 'policy documents')] : []),
+          ...(p.percentOff ? [`${p.percentOff}% off all single products`] : []),
+        ];
+        return (
+          <li
+            key={p.id}
+            className={`flex flex-col rounded-xl border p-6 shadow-sm ${p.packageType === 'Silver' ? 'border-brand ring-2 ring-brand/20' : 'border-slate-200'}`}
+          >
+            <h2 className="text-xl font-bold text-ink">{p.packageType}</h2>
+            <p className="mt-2 text-3xl font-bold text-brand">
+              <Naira amount={p.packageAmount} />
+              <span className="text-base font-medium text-slate-600"> / {plural(p.month, 'month', 'months')}</span>
+            </p>
+            <ul className="mt-4 flex-1 space-y-2 text-slate-700">
+              {lines.map((l) => (
+                <li key={l} className="flex items-start gap-2">
+                  <Check aria-hidden className="mt-0.5 size-4 shrink-0 text-brand" />
+                  {l}
+                </li>
+              ))}
+            </ul>
+            <Link
+              to={paths.signupCompany()}
+              className="mt-6 inline-flex min-h-11 items-center justify-center rounded-md bg-brand px-4 font-semibold text-white hover:bg-brand-dark"
+              aria-label={`Buy the ${p.packageType} package`}
+            >
+              Buy
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
+  );
 }

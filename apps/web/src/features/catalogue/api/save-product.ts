@@ -1,0 +1,41 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ProductAnswer } from '@legalmarket/contracts/catalogue';
+import { uploadWithProgress } from '@/lib/http';
+
+export interface ProductFormValues {
+  productName: string;
+  /** Digits only. */
+  productPrice: string;
+  productDescription: string;
+  /** Required on create; on update only when the picture changes. */
+  productImage: File | null;
+}
+
+function toForm(v: ProductFormValues) {
+  const form = new FormData();
+  form.append('productName', v.productName.trim());
+  form.append('productPrice', v.productPrice);
+  form.append('productDescription', v.productDescription.trim());
+  if (v.productImage) form.append('productImage', v.productImage);
+  return form;
+}
+
+/**
+ * POST /api/create (no id) or PUT /api/update/{id}: multipart with the picture, progress reported.
+ * The catalogue is refetched afterwards.
+ */
+export function useSaveProduct(onProgress?: (fraction: number) => void) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, values }: { id?: string; values: ProductFormValues }) =>
+      uploadWithProgress<ProductAnswer>(
+        id ? `/api/update/${encodeURIComponent(id)}` : '/api/create',
+        toForm(values),
+        onProgress ?? (() => {}),
+        {
+          method: id ? 'PUT' : 'POST',
+        },
+      ),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['products'] }),
+  });
+}

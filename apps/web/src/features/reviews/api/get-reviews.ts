@@ -1,0 +1,12 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { ReviewsAnswer } from '@legalmarket/contracts/catalogue';
+import { api } from '@/lib/http';
+
+/** GET /ratings-api/rating?productId=: the reviews of one product with average and count. */
+export const reviewsQueryOptions = (productId: string) =>
+  queryOptions({
+    queryKey: ['reviews', productId],
+    queryFn: ({ signal }) => api<ReviewsAnswer>('/ratings-api/rating', { query: { productId }, signal }),
+  });
+
+export const useReviews = (productId: string) => useQuery(reviewsQueryOptions(productId));

@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/http';
+
+export interface ReviewBody {
+  reviewTitle: string;
+  review: string;
+  status: number;
+  productId: string;
+}
+
+/** POST /api/rating, or PATCH /api/rating/{id} when editing (the id is kept by the edit mode). */
+export function useSaveReview(productId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id?: string; body: ReviewBody }) =>
+      api<{ message: string }>(id ? `/api/rating/${encodeURIComponent(id)}` : '/api/rating', {
+        method: id ? 'PATCH' : 'POST',
+        body,
+      }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['reviews', productId] }),
+  });
+}
