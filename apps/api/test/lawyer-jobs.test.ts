@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { messages } from '@legalmarket/contracts';
 import { jobApplications, jobs, orders, products } from '../src/db/schema.js';
 import { createTestApp, describeEachDb, lastMailTo, signupAndLogin, type TestApp } from './helpers.js';
+import { multipart, pdfBytes } from './upload-helpers.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 
@@ -144,6 +145,11 @@ describeEachDb('lawyer jobs: available jobs, applications, projects', (kind) => 
     const a3 = await post(`/job-api/applyforjob/${jobId}`, lawyerA);
     expect(a3.statusCode).toBe(200);
 
+    // Many at once (double clicks, retries) still make one application.
+    const burst = await Promise.all(
+      Array.from({ length: 10 }, () => post(`/job-api/applyforjob/${jobId}`, lawyerA, { lawyerId: lawyerA.id })),
+    );
+    expect(burst.every((r) => r.statusCode === 200)).toBe(true);
     const rows = await t.rt.database.db.select().from(jobApplications).where(eq(jobApplications.jobId, jobId));
     expect(rows.map((r) => r.lawyerId)).toEqual([lawyerA.id]);
 
@@ -221,6 +227,35 @@ describeEachDb('lawyer jobs: available jobs, applications, projects', (kind) => 
     expect((await get(`/job-api/job/${mine}`, otherCompany)).statusCode).toBe(404);
     expect((await get(`/job-api/job/${mine}`, company)).statusCode).toBe(200);
     expect((await get('/job-api/lawyer/pendingjobs', company)).statusCode).toBe(403);
+  });
+
+  it("opens a job's company file for the assigned lawyer only", async () => {
+    const body = await multipart([
+      { name: 'file', file: { data: pdfBytes('board minutes'), filename: 'minutes.pdf' } },
+    ]);
+    const up = await t.app.inject({
+      method: 'POST',
+      url: '/api/uploads?kind=document',
+      headers: { ...company.headers, ...body.headers },
+      payload: body.payload,
+    });
+    expect(up.statusCode).toBe(201);
+    const url: string = up.json().data.url;
+    const key = url.split('/').pop();
+    const [openJob, assigned] = await paidJobs(t, company, 2);
+    for (const id of [openJob, assigned])
+      await t.rt.database.db
+        .update(jobs)
+        .set({ companyFile: url, companyFileName: 'minutes.pdf' })
+        .where(eq(jobs.id, id));
+    await assign(t, assigned, lawyerA.id);
+    const link = (who: Login) => get(`/api/files/${key}/link`, who);
+    expect((await link(lawyerA)).statusCode).toBe(200);
+    // Not to another lawyer, and not to lawyers browsing the open job either (decision 0301).
+    expect((await link(lawyerB)).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url, headers: lawyerB.headers })).statusCode).toBe(403);
+    await t.rt.database.db.update(jobs).set({ status: 'completed' }).where(eq(jobs.id, assigned));
+    expect((await link(lawyerB)).statusCode).toBe(403);
   });
 
   it('requests more details on an own pending job and e-mails the company', async () => {

@@ -160,6 +160,15 @@ describeEachDb('lawyer payout details and the e-mailed code', (kind) => {
     expect(otp.every((r) => r.tokenHash !== first && r.tokenHash !== second)).toBe(true);
   });
 
+  it('lets two edits racing on one confirmation change the details once', async () => {
+    const lawyer = await lawyerWithDetails();
+    expect((await confirm(lawyer, await sendCode(lawyer))).statusCode).toBe(200);
+    const results = await Promise.all([edit(lawyer, NEW_ACCOUNT), edit(lawyer, { ...NEW_ACCOUNT, bank: 'Wema Bank' })]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 403]);
+    const winner = results.find((r) => r.statusCode === 200)!.json().data.lawyerUpdate.accountDetails;
+    expect(await details(lawyer)).toEqual(winner);
+  });
+
   it('keeps the edit window to the session that confirmed the code', async () => {
     const lawyer = await lawyerWithDetails();
     const code = await sendCode(lawyer);
