@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from './config.js';
 import { buildApp } from './app.js';
 import { openRuntime } from './runtime.js';
+import { assertServerStopped, removeServerLock, writeServerLock } from './platform/backup.js';
 import { seedCatalogue } from './features/catalogue/seed.js';
 
 async function main() {
@@ -14,6 +15,7 @@ async function main() {
     }
     throw err;
   }
+  if (!config.DATABASE_URL && !config.DATA_DIR.startsWith('memory://')) await assertServerStopped(config.DATA_DIR);
   const rt = await openRuntime(config);
   await seedCatalogue({
     db: rt.database.db,
@@ -32,9 +34,17 @@ async function main() {
     secret: rt.secret,
     logger: rt.logger,
   });
-  (await import('./features/checkout/reconciler.js')).startPaymentReconciler(app, { config, db: rt.database.db, clock: rt.clock, logger: rt.logger });
+  (await import('./features/checkout/reconciler.js')).startPaymentReconciler(app, {
+    config,
+    db: rt.database.db,
+    clock: rt.clock,
+    logger: rt.logger,
+  });
   rt.mail.start();
   await app.listen({ port: config.PORT, host: config.HOST });
+  // The embedded database has one writer: backups refuse to run while this lock names a live process.
+  const embedded = !config.DATABASE_URL && !config.DATA_DIR.startsWith('memory://');
+  if (embedded) await writeServerLock(config.DATA_DIR);
   const where = config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${config.DATA_DIR}`;
   rt.logger.info(
     `LegalMarket is running at ${config.PUBLIC_URL} (database: ${where}, mail: ${rt.mail.enabled ? 'SMTP' : 'outbox at /dev/mailbox'})`,
@@ -49,6 +59,7 @@ async function main() {
     force.unref();
     await app.close();
     await rt.close();
+    if (embedded) await removeServerLock(config.DATA_DIR);
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
