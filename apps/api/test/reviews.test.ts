@@ -77,7 +77,9 @@ describeEachDb('reviews', (kind) => {
 
   describe('with reviews', () => {
     let reviewA: string;
+    let writtenAt: string;
     beforeAll(async () => {
+      writtenAt = t.clock.now().toISOString();
       const a = await post(companyA.headers, body({ status: 5 }));
       expect(a.statusCode).toBe(201);
       expect(a.json().message).toBe(messages.reviewSubmitted);
@@ -110,7 +112,7 @@ describeEachDb('reviews', (kind) => {
         productId,
         productName: 'NDA',
         companyId: { _id: companyA.id, companyName: 'Ada Ventures Ltd' },
-        date: '2026-11-21T09:00:00.000Z',
+        date: writtenAt,
       });
       expect(out.data.reviews[0].companyId._id).toBe(companyB.id);
 
@@ -170,7 +172,7 @@ describeEachDb('reviews', (kind) => {
         _id: reviewA,
         status: 3,
         reviewTitle: 'Good, not perfect',
-        date: '2026-11-21T09:00:00.000Z',
+        date: writtenAt,
       });
       const bad = await t.app.inject({
         method: 'PATCH',
