@@ -15,5 +15,11 @@ export default defineConfig({
       ['/api', '/product-api', '/job-api', '/ratings-api', '/dev', '/uploads'].map((p) => [p, api]),
     ),
   },
-  build: { target: 'es2022', sourcemap: false, assetsInlineLimit: 2048 },
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+    assetsInlineLimit: 2048,
+    manifest: true,
+    modulePreload: { polyfill: false },
+  },
 });

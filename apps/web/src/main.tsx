@@ -1,30 +1,28 @@
-import { StrictMode } from 'react';
+import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter, useNavigate } from 'react-router';
 import { setUnauthorizedHandler } from '@/lib/http';
-import { createRouter } from '@/app/router';
+import { clearData } from '@/lib/data-cache';
+import { AppRoutes } from '@/app/router';
 import './styles.css';
 
-const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: {
-      staleTime: 30_000,
-      retry: (count, err) => count < 2 && !('status' in (err as object)),
-      refetchOnWindowFocus: false,
-    },
-  },
-});
-const router = createRouter();
-setUnauthorizedHandler(() => {
-  queryClient.clear();
-  void router.navigate('/login');
-});
+/** On 401 the stored session is cleared (lib/http) and the user goes to /login without a reload. */
+function UnauthorizedBridge() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    setUnauthorizedHandler(() => {
+      clearData();
+      navigate('/login');
+    });
+  }, [navigate]);
+  return null;
+}
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>
+    <BrowserRouter>
+      <UnauthorizedBridge />
+      <AppRoutes />
+    </BrowserRouter>
   </StrictMode>,
 );

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { api } from '@/lib/http';
 
 export interface PublicConfig {
@@ -12,16 +12,31 @@ const FALLBACK: PublicConfig = {
   supportEmail: 'support@legalmarket.ng',
   paymentProvider: 'sandbox',
 };
+let loaded: PublicConfig | null = null;
+let pending: Promise<PublicConfig> | null = null;
 
-/** Server settings the pages need (support line for the chat button and contact pop-up). */
+function load(): Promise<PublicConfig> {
+  pending ??= api<PublicConfig>('/api/public-config')
+    .then((c) => (loaded = c))
+    .catch(() => {
+      pending = null; // try again on the next page
+      return FALLBACK;
+    });
+  return pending;
+}
+
+/** Server settings the pages need (support line for the chat button, Contact pop-up and job chat links), fetched once. */
 export function usePublicConfig(): PublicConfig {
-  const q = useQuery({
-    queryKey: ['public-config'],
-    queryFn: () => api<PublicConfig>('/api/public-config'),
-    staleTime: Infinity,
-    retry: 1,
-  });
-  return q.data ?? FALLBACK;
+  const [cfg, setCfg] = useState<PublicConfig>(loaded ?? FALLBACK);
+  useEffect(() => {
+    if (loaded) return;
+    let live = true;
+    void load().then((c) => live && setCfg(c));
+    return () => {
+      live = false;
+    };
+  }, []);
+  return cfg;
 }
 
 export const whatsappLink = (phone: string, text?: string) =>

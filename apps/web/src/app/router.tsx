@@ -1,43 +1,64 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { Navigate, createBrowserRouter, type RouteObject } from 'react-router';
+import { Navigate, useRoutes, type RouteObject } from 'react-router';
 import type { UserType } from '@legalmarket/contracts';
 import { RequireRole } from './guard';
 import { RootLayout } from './layout/root-layout';
 
 type Page = LazyExoticComponent<ComponentType>;
+type Loader = () => Promise<{ default: ComponentType }>;
+
+/**
+ * A page that reads server data: its chunk loads together with the query cache, so static pages
+ * (landing, about) don't ship the query library on a phone's first visit.
+ */
+const withData = (load: Loader): Page =>
+  lazy(async () => {
+    const [{ DataProvider }, page] = await Promise.all([import('./data-provider'), load()]);
+    const Inner = page.default;
+    return {
+      default: function DataPage() {
+        return (
+          <DataProvider>
+            <Inner />
+          </DataProvider>
+        );
+      },
+    };
+  });
+
 // Each area is its own chunk: company, lawyer and admin pages load only when visited.
 const p = {
   landing: lazy(() => import('@/features/public/landing-page')),
   about: lazy(() => import('@/features/public/about-page')),
   remuneration: lazy(() => import('@/features/public/remuneration-order-page')),
-  login: lazy(() => import('@/features/accounts/login-page')),
-  signupCompany: lazy(() => import('@/features/accounts/signup-company-page')),
-  signupLawyer: lazy(() => import('@/features/accounts/signup-lawyer-page')),
-  signupAdmin: lazy(() => import('@/features/accounts/signup-admin-page')),
-  passwordReset: lazy(() => import('@/features/accounts/password-reset-page')),
-  otp: lazy(() => import('@/features/accounts/otp-page')),
-  newPassword: lazy(() => import('@/features/accounts/new-password-page')),
-  resendConfirm: lazy(() => import('@/features/accounts/resend-confirm-page')),
-  confirmEmail: lazy(() => import('@/features/accounts/confirm-email-page')),
-  products: lazy(() => import('@/features/catalogue/products-page')),
-  preCart: lazy(() => import('@/features/catalogue/pre-cart-page')),
-  newProduct: lazy(() => import('@/features/catalogue/new-product-page')),
-  cart: lazy(() => import('@/features/cart/cart-page')),
-  companyDashboard: lazy(() => import('@/features/company/dashboard-page')),
-  companyProfile: lazy(() => import('@/features/company/profile-page')),
-  lawyerJobs: lazy(() => import('@/features/lawyer/available-jobs-page')),
-  lawyerJob: lazy(() => import('@/features/lawyer/job-item-page')),
-  lawyerDashboard: lazy(() => import('@/features/lawyer/dashboard-page')),
-  lawyerProfile: lazy(() => import('@/features/lawyer/profile-page')),
-  lawyerGetPaid: lazy(() => import('@/features/lawyer/get-paid-page')),
-  lawyerOtp: lazy(() => import('@/features/lawyer/otp-page')),
-  adminDashboard: lazy(() => import('@/features/admin/dashboard-page')),
-  adminRatings: lazy(() => import('@/features/admin/ratings-page')),
-  adminJobs: lazy(() => import('@/features/admin/jobs-page')),
-  adminLawyers: lazy(() => import('@/features/admin/lawyers-page')),
-  adminCompanies: lazy(() => import('@/features/admin/companies-page')),
-  adminAssign: lazy(() => import('@/features/admin/assign-job-page')),
-  adminPayment: lazy(() => import('@/features/admin/payment-page')),
+  login: withData(() => import('@/features/accounts/login-page')),
+  signupCompany: withData(() => import('@/features/accounts/signup-company-page')),
+  signupLawyer: withData(() => import('@/features/accounts/signup-lawyer-page')),
+  signupAdmin: withData(() => import('@/features/accounts/signup-admin-page')),
+  passwordReset: withData(() => import('@/features/accounts/password-reset-page')),
+  otp: withData(() => import('@/features/accounts/otp-page')),
+  newPassword: withData(() => import('@/features/accounts/new-password-page')),
+  resendConfirm: withData(() => import('@/features/accounts/resend-confirm-page')),
+  confirmEmail: withData(() => import('@/features/accounts/confirm-email-page')),
+  products: withData(() => import('@/features/catalogue/products-page')),
+  preCart: withData(() => import('@/features/catalogue/pre-cart-page')),
+  newProduct: withData(() => import('@/features/catalogue/new-product-page')),
+  cart: withData(() => import('@/features/cart/cart-page')),
+  companyDashboard: withData(() => import('@/features/company/dashboard-page')),
+  companyProfile: withData(() => import('@/features/company/profile-page')),
+  lawyerJobs: withData(() => import('@/features/lawyer/available-jobs-page')),
+  lawyerJob: withData(() => import('@/features/lawyer/job-item-page')),
+  lawyerDashboard: withData(() => import('@/features/lawyer/dashboard-page')),
+  lawyerProfile: withData(() => import('@/features/lawyer/profile-page')),
+  lawyerGetPaid: withData(() => import('@/features/lawyer/get-paid-page')),
+  lawyerOtp: withData(() => import('@/features/lawyer/otp-page')),
+  adminDashboard: withData(() => import('@/features/admin/dashboard-page')),
+  adminRatings: withData(() => import('@/features/admin/ratings-page')),
+  adminJobs: withData(() => import('@/features/admin/jobs-page')),
+  adminLawyers: withData(() => import('@/features/admin/lawyers-page')),
+  adminCompanies: withData(() => import('@/features/admin/companies-page')),
+  adminAssign: withData(() => import('@/features/admin/assign-job-page')),
+  adminPayment: withData(() => import('@/features/admin/payment-page')),
 } satisfies Record<string, Page>;
 
 const open = (path: string, Page: Page): RouteObject => ({ path, element: <Page /> });
@@ -103,4 +124,10 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const createRouter = () => createBrowserRouter(routes);
+/**
+ * Declarative routing (useRoutes inside BrowserRouter): the same route table without the data-router
+ * machinery, which keeps the first page's JavaScript small for mobile networks.
+ */
+export function AppRoutes() {
+  return useRoutes(routes);
+}

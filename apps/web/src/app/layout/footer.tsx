@@ -1,9 +1,12 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { Modal } from '@/components/modal';
-import { PrivacyPolicy, TermsOfUse } from '@/features/legal/terms';
 import { paths } from '../paths';
 import { ContactPopup } from './contact-popup';
+
+// The terms load only when someone opens them.
+const TermsOfUse = lazy(() => import('@/features/legal/terms').then((m) => ({ default: m.TermsOfUse })));
+const PrivacyPolicy = lazy(() => import('@/features/legal/terms').then((m) => ({ default: m.PrivacyPolicy })));
 
 export function Footer() {
   const [open, setOpen] = useState<'terms' | 'privacy' | 'contact' | null>(null);
@@ -60,10 +63,14 @@ export function Footer() {
         © {new Date().getFullYear()} LegalMarket. All rights reserved.
       </p>
       <Modal open={open === 'terms'} onClose={() => setOpen(null)} title="Terms of use">
-        <TermsOfUse />
+        <Suspense fallback={<p>Loading...</p>}>
+          <TermsOfUse />
+        </Suspense>
       </Modal>
       <Modal open={open === 'privacy'} onClose={() => setOpen(null)} title="Privacy policy">
-        <PrivacyPolicy />
+        <Suspense fallback={<p>Loading...</p>}>
+          <PrivacyPolicy />
+        </Suspense>
       </Modal>
       <ContactPopup open={open === 'contact'} onClose={() => setOpen(null)} />
     </footer>

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ChevronDown, Menu, ShoppingCart, UserRound, X } from 'lucide-react';
 import { api } from '@/lib/http';
+import { clearData } from '@/lib/data-cache';
 import { clearSession, type Session } from '@/lib/session';
 import { paths } from '../paths';
 import { useSession } from '../use-session';
@@ -24,24 +24,33 @@ const profileFor = (s: Session) =>
       ? paths.companyProfile(s.userId)
       : null;
 
+const imageCache = new Map<string, string | null>();
+
+/** The signed-in user's picture for the bar, fetched once per user. */
 function useProfileImage(session: Session | null) {
-  const q = useQuery({
-    queryKey: ['userprofile', session?.userId],
-    enabled: Boolean(session?.userId) && session?.userType !== 'admin',
-    queryFn: () =>
-      api<{ data: { user: { profileImage: { url: string } | null } } }>('/api/userprofile', {
-        query: { _id: session!.userId },
-      }),
-    staleTime: 5 * 60_000,
-  });
-  return q.data?.data.user.profileImage?.url ?? null;
+  const id = session && session.userType !== 'admin' ? session.userId : null;
+  const [image, setImage] = useState<string | null>(id ? (imageCache.get(id) ?? null) : null);
+  useEffect(() => {
+    if (!id) return setImage(null);
+    if (imageCache.has(id)) return setImage(imageCache.get(id) ?? null);
+    let live = true;
+    api<{ data: { user: { profileImage: { url: string } | null } } }>('/api/userprofile', { query: { _id: id } })
+      .then((r) => {
+        imageCache.set(id, r.data.user.profileImage?.url ?? null);
+        if (live) setImage(r.data.user.profileImage?.url ?? null);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [id]);
+  return image;
 }
 
 export function Navbar() {
   const session = useSession();
   const { pathname } = useLocation();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [menuOpen, setMenuOpen] = useState(false);
   const [signupOpen, setSignupOpen] = useState(false);
   const [contactOpen, setContactOpen] = useState(false);
@@ -69,7 +78,8 @@ export function Navbar() {
       // The session is cleared locally whatever the server says.
     }
     clearSession();
-    queryClient.clear();
+    clearData();
+    imageCache.clear();
     navigate(paths.homeAlias());
   };
 

@@ -1,24 +1,29 @@
-import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { Loading } from '@/components/feedback';
 
 const URL = '/api/remuneration-order';
 
 /** Embeds the Legal Practitioners Remuneration Order 2023 PDF, or says clearly that it is not uploaded yet. */
 export default function RemunerationOrderPage() {
-  const q = useQuery({
-    queryKey: ['remuneration-order'],
-    queryFn: async () => (await fetch(URL, { method: 'HEAD' })).ok,
-    retry: false,
-  });
+  const [available, setAvailable] = useState<boolean | null>(null);
+  useEffect(() => {
+    let live = true;
+    fetch(URL, { method: 'HEAD' })
+      .then((r) => live && setAvailable(r.ok))
+      .catch(() => live && setAvailable(false));
+    return () => {
+      live = false;
+    };
+  }, []);
   return (
     <section className="mx-auto max-w-5xl px-4 py-10">
       <h1 className="text-2xl font-bold">Legal Practitioners Remuneration Order 2023</h1>
       <p className="mt-2 text-slate-600">
         The order that sets the scale of fees Nigerian legal practitioners charge for their services.
       </p>
-      {q.isLoading ? (
+      {available === null ? (
         <Loading />
-      ) : q.data ? (
+      ) : available ? (
         <>
           <object
             data={URL}
