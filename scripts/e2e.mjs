@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs the Playwright journeys in Debian's Chromium on a fresh data directory.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -20,9 +20,17 @@ if (!existsSync('apps/web/dist/index.html')) {
   process.exit(1);
 }
 const dataDir = mkdtempSync(path.join(tmpdir(), 'legalmarket-e2e-'));
+// The server serves a copy of the built app, so a rebuild during the run cannot pull files from under it.
+const webDist = path.join(dataDir, 'web');
+cpSync('apps/web/dist', webDist, { recursive: true });
 const res = spawnSync('npx', ['playwright', 'test', '-c', 'apps/web/playwright.config.ts', ...process.argv.slice(2)], {
   stdio: 'inherit',
-  env: { ...process.env, E2E_DATA_DIR: dataDir, E2E_PORT: process.env.E2E_PORT ?? '3210' },
+  env: {
+    ...process.env,
+    E2E_DATA_DIR: path.join(dataDir, 'data'),
+    E2E_WEB_DIST: webDist,
+    E2E_PORT: process.env.E2E_PORT ?? '3210',
+  },
 });
 rmSync(dataDir, { recursive: true, force: true });
 process.exit(res.status ?? 1);

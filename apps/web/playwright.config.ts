@@ -11,7 +11,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  reporter: [['list'], ['json', { outputFile: '../../test-results/e2e.json' }]],
+  outputDir: `../../test-results/e2e-artifacts-${port}`,
+  reporter: [['list'], ['json', { outputFile: process.env.E2E_JSON ?? '../../test-results/e2e.json' }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     trace: 'retain-on-failure',
@@ -44,6 +45,7 @@ export default defineConfig({
       HOST: '127.0.0.1',
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: dataDir,
+      ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
       LOG_LEVEL: 'warn',
       ADMIN_INVITE_CODE: 'e2e-admin-invite-code',
       IP_MAX_REQUESTS: '100000',

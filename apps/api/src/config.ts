@@ -62,6 +62,8 @@ export const configSchema = z
     FLW_SUBACCOUNT_ID: z.string().optional(),
     FLW_API_URL: z.url().default('https://api.flutterwave.com'),
     SEED_CATALOGUE: bool.default(true),
+    /** The built web app to serve; apps/web/dist by default. */
+    WEB_DIST: z.string().optional(),
   })
   .superRefine((c, ctx) => {
     if (c.NODE_ENV === 'production' && !c.JWT_SECRET)

@@ -33,6 +33,7 @@ async function main() {
     mail: rt.mail,
     secret: rt.secret,
     logger: rt.logger,
+    webDist: config.WEB_DIST,
   });
   (await import('./features/checkout/reconciler.js')).startPaymentReconciler(app, {
     config,
