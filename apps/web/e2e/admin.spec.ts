@@ -223,4 +223,7 @@ test('an admin removes an abusive review after confirming', async ({ page, reque
   await expect(page.getByRole('heading', { name: 'Ratings', level: 1 })).toBeVisible();
   await expect(page.getByText('Loading reviews...')).toHaveCount(0);
   await expect(page.getByTestId('admin-review').filter({ hasText: reviewTitle })).toHaveCount(0);
+  // the removal is in the audit log on the dashboard
+  await page.getByRole('navigation', { name: 'Admin menu' }).getByRole('link', { name: 'Dashboard' }).click();
+  await expect(page.getByRole('region', { name: 'Recent activity' })).toContainText(`removed a review: ${reviewTitle}`);
 });

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { NavLink, useNavigate } from 'react-router';
+import { NavLink, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Briefcase, Building2, CreditCard, LayoutDashboard, LogOut, Scale, Star } from 'lucide-react';
 import { paths } from '@/app/paths';
@@ -18,6 +18,7 @@ export const ADMIN_MENU = [
 /** The admin side menu (a scrolling bar on phones) around each admin page. */
 export function AdminLayout({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }) {
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   const queryClient = useQueryClient();
   const logout = async () => {
     try {
@@ -41,7 +42,7 @@ export function AdminLayout({ title, children, actions }: { title: string; child
                 <NavLink
                   to={to}
                   className={({ isActive }) =>
-                    `${item} ${isActive ? 'bg-brand text-white' : 'text-slate-700 hover:bg-slate-100'}`
+                    `${item} ${isActive || (to === paths.adminPayment() && pathname === paths.adminGetPaid()) ? 'bg-brand text-white' : 'text-slate-700 hover:bg-slate-100'}`
                   }
                 >
                   <Icon aria-hidden className="size-4" />
