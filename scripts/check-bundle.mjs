@@ -33,7 +33,9 @@ const firstRoute = [...seen].filter((f) => f.endsWith('.js')).reduce((s, f) => s
 const assets = readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWith('.js'));
 const total = assets.reduce((s, f) => s + gz(`assets/${f}`), 0);
 
-console.log(`bundle: first route ${kb(firstRoute)} of ${kb(FIRST_ROUTE_BUDGET)}, all JavaScript ${kb(total)} of ${kb(TOTAL_BUDGET)} (gzip)`);
+console.log(
+  `bundle: first route ${kb(firstRoute)} of ${kb(FIRST_ROUTE_BUDGET)}, all JavaScript ${kb(total)} of ${kb(TOTAL_BUDGET)} (gzip)`,
+);
 const over = [];
 if (firstRoute > FIRST_ROUTE_BUDGET) over.push(`first route ${kb(firstRoute)} > ${kb(FIRST_ROUTE_BUDGET)}`);
 if (total > TOTAL_BUDGET) over.push(`all JavaScript ${kb(total)} > ${kb(TOTAL_BUDGET)}`);

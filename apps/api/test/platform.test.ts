@@ -124,7 +124,12 @@ describe('security baseline', () => {
     const pdf = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF');
     const company = await signupAndLogin(t, 'company');
     const put = (headers: Record<string, string>, body: Buffer) =>
-      t.app.inject({ method: 'PUT', url: '/api/remuneration-order', headers: { ...headers, 'content-type': 'application/pdf' }, payload: body });
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/remuneration-order',
+        headers: { ...headers, 'content-type': 'application/pdf' },
+        payload: body,
+      });
     expect((await put({}, pdf)).statusCode).toBe(401);
     expect((await put(company.headers, pdf)).statusCode).toBe(403);
     const admin = await signupAndLogin(t, 'admin');
