@@ -1,0 +1,178 @@
+/**
+ * THE authorization table (issue 8, item 1): for every registered route, and for each object it is
+ * called on, the answer each actor must get. 'ok' = a 2xx; a number = exactly that status.
+ *
+ * Keys are `METHOD url` exactly as Fastify registers them (HEAD routes share their GET row). A route that
+ * is registered but missing here fails authz-matrix.test.ts, so a new route cannot ship without a row.
+ *
+ * Variants name the object the call is made on, by its owner, so every actor is tried both on its
+ * own object and on someone else's:
+ *   ofA / ofB        an object of company A / company B (review, job, order, document, profile)
+ *   assignedOfA      company A's paid job assigned to `lawyer`; assignedOfB: B's job assigned to `otherLawyer`
+ *   openOfA          company A's paid job nobody is assigned to yet
+ *   self             the caller's own account (guests send company A's id)
+ *   ofOther          a payout record naming another lawyer's id
+ */
+export const ACTORS = ['guest', 'companyA', 'companyB', 'lawyerUnverified', 'lawyer', 'otherLawyer', 'admin'] as const;
+export type Actor = (typeof ACTORS)[number];
+export type Outcome = 'ok' | 401 | 403 | 404 | 409;
+export type Row = Record<Actor, Outcome>;
+
+/** Columns in ACTORS order: guest, company A, company B, unverified lawyer, lawyer, other lawyer, admin. */
+const e = (...cells: Outcome[]): Row => Object.fromEntries(ACTORS.map((a, i) => [a, cells[i]])) as Row;
+
+const PUBLIC = e('ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok');
+const SIGNED_IN = e(401, 'ok', 'ok', 'ok', 'ok', 'ok', 'ok');
+const COMPANY = e(401, 'ok', 'ok', 403, 403, 403, 403);
+const LAWYER = e(401, 403, 403, 'ok', 'ok', 'ok', 403);
+const ADMIN = e(401, 403, 403, 403, 403, 403, 'ok');
+const NOBODY_401 = e(401, 401, 401, 401, 401, 401, 401);
+const NOBODY_403 = e(403, 403, 403, 403, 403, 403, 403);
+
+export const TABLE: Record<string, Record<string, Row>> = {
+  // platform
+  'GET /api/health': { any: PUBLIC },
+  'GET /api/public-config': { any: PUBLIC },
+  'GET /api/remuneration-order': { any: PUBLIC },
+  'PUT /api/remuneration-order': { any: ADMIN },
+  // Development mailbox: not registered when NODE_ENV=production (proved in authz-matrix.test.ts).
+  'GET /dev/mailbox': { any: PUBLIC },
+  'GET /api/docs': { any: PUBLIC },
+  'GET /api/docs/static/index.html': { any: PUBLIC },
+  'GET /api/docs/static/swagger-initializer.js': { any: PUBLIC },
+  'GET /api/docs/static/*': { any: PUBLIC },
+  'GET /api/docs/json': { any: PUBLIC },
+  'GET /api/docs/yaml': { any: PUBLIC },
+  // Unsigned deliveries are refused whoever sends them (forged signatures: the other half of issue 8).
+  'POST /api/payments/webhook': { unsigned: NOBODY_401 },
+
+  // accounts
+  'POST /api/company/signup': { any: PUBLIC },
+  'POST /api/lawyer/signup': { any: PUBLIC },
+  'POST /api/admin/signup': { rightInvite: PUBLIC, wrongInvite: NOBODY_403 },
+  'POST /api/confirm-email': { any: PUBLIC },
+  'POST /api/resendconfirmemail': { any: PUBLIC },
+  'POST /api/login': { any: PUBLIC },
+  'POST /api/logout': { any: SIGNED_IN },
+  'POST /api/forgot-password': { any: PUBLIC },
+  'POST /api/confirm-reset-token': { any: PUBLIC },
+  'PATCH /api/reset-password': { any: PUBLIC },
+  'GET /api/userprofile': {
+    self: SIGNED_IN,
+    ofA: e(401, 'ok', 403, 403, 403, 403, 403),
+    ofB: e(401, 403, 'ok', 403, 403, 403, 403),
+  },
+  'PATCH /api/updateprofile': {
+    self: e(401, 'ok', 'ok', 'ok', 'ok', 'ok', 403),
+    ofA: e(401, 'ok', 403, 403, 403, 403, 403),
+    ofB: e(401, 403, 'ok', 403, 403, 403, 403),
+  },
+
+  // catalogue
+  'GET /product-api/products': { any: PUBLIC },
+  'GET /product-api/product/:id': { live: PUBLIC, deleted: e(404, 404, 404, 404, 404, 404, 404) },
+  'POST /api/create': { any: ADMIN },
+  'PUT /api/update/:id': { any: ADMIN },
+  'DELETE /api/delete/:id': { any: ADMIN },
+
+  // uploads
+  'POST /api/uploads': { any: SIGNED_IN },
+  'GET /api/files/:key/link': {
+    imageOfA: SIGNED_IN,
+    docOfA: e(401, 'ok', 403, 403, 'ok', 403, 'ok'),
+    docOfB: e(401, 403, 'ok', 403, 403, 'ok', 'ok'),
+  },
+  'GET /uploads/:key': {
+    imageOfA: PUBLIC,
+    docOfA: e(401, 'ok', 403, 403, 'ok', 403, 'ok'),
+    docOfB: e(401, 403, 'ok', 403, 403, 'ok', 'ok'),
+  },
+
+  // reviews
+  'GET /ratings-api/rating': { any: PUBLIC },
+  'POST /api/rating': { any: COMPANY },
+  'PATCH /api/rating/:id': {
+    ofA: e(401, 'ok', 403, 403, 403, 403, 403),
+    ofB: e(401, 403, 'ok', 403, 403, 403, 403),
+  },
+  'DELETE /api/rating/:id': {
+    ofA: e(401, 'ok', 403, 403, 403, 403, 'ok'),
+    ofB: e(401, 403, 'ok', 403, 403, 403, 'ok'),
+  },
+
+  // cart and checkout (the cart is the caller's own by construction: no id names it)
+  'POST /api/cart': { any: COMPANY },
+  'GET /api/cart': { any: COMPANY },
+  'DELETE /api/cart/:productId': { any: COMPANY },
+  'POST /api/clear-cart': { any: COMPANY },
+  'POST /api/checkout': { any: COMPANY },
+  'POST /api/checkout/verify': {
+    ofA: e(401, 'ok', 403, 403, 403, 403, 403),
+    ofB: e(401, 403, 'ok', 403, 403, 403, 403),
+  },
+  'POST /api/checkout/sandbox/charge': {
+    ofA: e(401, 'ok', 404, 403, 403, 403, 403),
+    ofB: e(401, 404, 'ok', 403, 403, 403, 403),
+  },
+  'GET /api/orders': { any: COMPANY },
+
+  // company jobs
+  'GET /job-api/company/pendingjobs': { any: COMPANY },
+  'GET /job-api/company/completedjobs': { any: COMPANY },
+  'PUT /job-api/company/editjobdetails/:jobId': {
+    ofA: e(401, 'ok', 404, 403, 403, 403, 403),
+    ofB: e(401, 404, 'ok', 403, 403, 403, 403),
+  },
+  'GET /api/company/:id': { ofA: ADMIN },
+
+  // lawyer jobs
+  'GET /job-api/jobs': { any: e(401, 403, 403, 'ok', 'ok', 'ok', 'ok') },
+  'GET /job-api/job/:id': {
+    assignedOfA: e(401, 'ok', 404, 404, 'ok', 404, 'ok'),
+    assignedOfB: e(401, 404, 'ok', 404, 404, 'ok', 'ok'),
+    openOfA: e(401, 'ok', 404, 'ok', 'ok', 'ok', 'ok'),
+  },
+  'POST /job-api/applyforjob/:id': {
+    openOfA: e(401, 403, 403, 403, 'ok', 'ok', 403),
+    assignedOfB: e(401, 403, 403, 403, 409, 409, 403),
+  },
+  'GET /job-api/lawyer/pendingjobs': { any: LAWYER },
+  'GET /job-api/lawyer/completedjobs': { any: LAWYER },
+  'GET /job-api/lawyer/earnings': { any: LAWYER },
+  'POST /job-api/requestmorejobdetails/:id': {
+    assignedOfA: e(401, 403, 403, 404, 'ok', 404, 403),
+    assignedOfB: e(401, 403, 403, 404, 404, 'ok', 403),
+  },
+
+  // lawyer payout details
+  'GET /api/lawyer/:id': { any: ADMIN },
+  'GET /api/get-payment-details': { any: LAWYER },
+  'POST /api/add-payment-details': { self: LAWYER, ofOther: e(401, 403, 403, 403, 403, 403, 403) },
+  'POST /api/send-otp': { any: LAWYER },
+  'POST /api/confirm-otp': { any: LAWYER },
+  'PATCH /api/edit-payment-details': { self: LAWYER, ofOther: e(401, 403, 403, 403, 403, 403, 403) },
+
+  // admin
+  'GET /api/admin/dashboard': { any: ADMIN },
+  'GET /api/admin/audit-log': { any: ADMIN },
+  'GET /api/companys': { any: ADMIN },
+  'GET /api/verifiedlawyers': { any: ADMIN },
+  'GET /api/unverifiedlawyers': { any: ADMIN },
+  'PATCH /api/verifylawyer/:id': { any: ADMIN },
+  'GET /api/admin/payments': { any: ADMIN },
+  'GET /api/admin/settlement-account': { any: ADMIN },
+  'PUT /api/admin/settlement-account': { any: ADMIN },
+  'GET /job-api/unassign': { any: ADMIN },
+  'GET /job-api/pendingjobs': { any: ADMIN },
+  'GET /job-api/completedjobs': { any: ADMIN },
+  'GET /job-api/admin/job/:id': { openOfA: ADMIN },
+  'POST /job-api/assign': { any: ADMIN },
+  'PUT /job-api/completejob/:id': { any: ADMIN },
+  'PUT /job-api/editjobdetails/:id': { openOfA: ADMIN },
+};
+
+/** The actor a route is exercised as when only one is wanted (bad-input tests): the first allowed. */
+export function allowedActor(key: string): Actor {
+  const row = Object.values(TABLE[key.replace(/^HEAD /, 'GET ')] ?? {})[0];
+  return (row && ACTORS.find((a) => row[a] === 'ok')) ?? 'guest';
+}
