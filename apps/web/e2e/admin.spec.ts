@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { PASSWORD, createAccount, loginAs, uniqueEmail, waitForMail } from './helpers';
+import { apiLogin, createAccount, loginAs, waitForMail } from './helpers';
 
 // A valid 1x1 PNG (product picture) and a small PDF (the admin's job document).
 const PNG = Buffer.from(
@@ -8,30 +8,9 @@ const PNG = Buffer.from(
 );
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n% brief\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 
-async function tokenOf(request: APIRequestContext, email: string) {
-  const res = await request.post('/api/login', { data: { officialEmail: email, password: PASSWORD } });
-  expect(res.status()).toBe(200);
-  return { authorization: `Bearer ${((await res.json()) as { token: string }).token}` };
-}
+const tokenOf = async (request: APIRequestContext, email: string) => (await apiLogin(request, email)).headers;
 
-async function signupAdmin(request: APIRequestContext) {
-  const email = uniqueEmail('admin');
-  const res = await request.post('/api/admin/signup', {
-    data: {
-      name: 'Amaka Admin',
-      phoneNumber: '08011112222',
-      officialEmail: email,
-      password: PASSWORD,
-      passwordConfirm: PASSWORD,
-      inviteCode: 'e2e-admin-invite-code',
-    },
-  });
-  expect(res.status()).toBe(201);
-  const mail = await waitForMail(request, email, /Confirm/);
-  const token = /token=([\w-]+)/.exec(mail.text)![1];
-  expect((await request.post('/api/confirm-email', { data: { token } })).status()).toBe(200);
-  return email;
-}
+const signupAdmin = (request: APIRequestContext) => createAccount(request, 'admin');
 
 async function createProduct(request: APIRequestContext, admin: Record<string, string>, productName: string) {
   const created = await request.post('/api/create', {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { PASSWORD, createAccount, loginAs, uniqueEmail, waitForMail } from './helpers';
+import { createAccount, loginAs, PASSWORD } from './helpers';
 
 const png = readFileSync(new URL('../../api/seed/products/nda.png', import.meta.url));
 const pdf = Buffer.from(
@@ -19,24 +19,7 @@ async function catalogue(request: APIRequestContext): Promise<ProductJson[]> {
   return ((await res.json()) as { data: { products: ProductJson[] } }).data.products;
 }
 
-async function createAdmin(request: APIRequestContext) {
-  const email = uniqueEmail('admin');
-  const res = await request.post('/api/admin/signup', {
-    data: {
-      name: 'Amaka Admin',
-      phoneNumber: '08011112222',
-      officialEmail: email,
-      password: PASSWORD,
-      passwordConfirm: PASSWORD,
-      inviteCode: 'e2e-admin-invite-code',
-    },
-  });
-  expect(res.status()).toBe(201);
-  const mail = await waitForMail(request, email, /Confirm/);
-  const token = /token=([\w-]+)/.exec(mail.text)![1];
-  expect((await request.post('/api/confirm-email', { data: { token } })).status()).toBe(200);
-  return email;
-}
+const createAdmin = (request: APIRequestContext) => createAccount(request, 'admin');
 
 const cardOf = (page: Page, name: string) =>
   page.getByRole('listitem').filter({ has: page.getByRole('link', { name }) });

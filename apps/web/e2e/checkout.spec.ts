@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { PASSWORD, createAccount, loginAs, uniqueEmail, waitForMail } from './helpers';
+import { apiLogin, createAccount, loginAs } from './helpers';
 
 // A real 1x1 PNG and a tiny PDF (the upload service checks the bytes).
 const PNG = Buffer.from(
@@ -10,31 +10,9 @@ const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Roo
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-async function login(request: APIRequestContext, email: string) {
-  const res = await request.post('/api/login', { data: { officialEmail: email, password: PASSWORD } });
-  expect(res.status()).toBe(200);
-  const body = (await res.json()) as { token: string; data: { user: { _id: string } } };
-  return { token: body.token, id: body.data.user._id };
-}
+const login = (request: APIRequestContext, email: string) => apiLogin(request, email);
 
-async function createAdmin(request: APIRequestContext) {
-  const email = uniqueEmail('admin');
-  const res = await request.post('/api/admin/signup', {
-    data: {
-      name: 'Ngozi Admin',
-      phoneNumber: '08011112222',
-      officialEmail: email,
-      password: PASSWORD,
-      passwordConfirm: PASSWORD,
-      inviteCode: 'e2e-admin-invite-code',
-    },
-  });
-  expect(res.status()).toBe(201);
-  const mail = await waitForMail(request, email, /Confirm/);
-  const token = /token=([\w-]+)/.exec(mail.text)![1];
-  expect((await request.post('/api/confirm-email', { data: { token } })).status()).toBe(200);
-  return login(request, email);
-}
+const createAdmin = async (request: APIRequestContext) => apiLogin(request, await createAccount(request, 'admin'));
 
 interface Product {
   _id: string;

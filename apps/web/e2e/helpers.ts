@@ -30,34 +30,55 @@ export const linkIn = (text: string) => /(https?:\/\/\S+)/.exec(text)![1];
 export const codeIn = (text: string) => /\b(\d{6})\b/.exec(text)![1];
 
 /** Creates and confirms an account through the API (faster than clicking through sign-up). */
-export async function createAccount(request: APIRequestContext, type: 'company' | 'lawyer', email = uniqueEmail(type)) {
+export async function createAccount(
+  request: APIRequestContext,
+  type: 'company' | 'lawyer' | 'admin',
+  email = uniqueEmail(type),
+) {
   const body =
-    type === 'company'
+    type === 'admin'
       ? {
-          companyName: 'Ada Ventures Ltd',
-          contactName: 'Ada Obi',
-          phoneNumber: '08012345678',
+          name: 'Amaka Admin',
+          phoneNumber: '08011112222',
           officialEmail: email,
-          officeAddress: '12 Marina, Lagos',
-          industry: 'Fintech',
           password: PASSWORD,
           passwordConfirm: PASSWORD,
+          inviteCode: 'e2e-admin-invite-code',
         }
-      : {
-          name: 'Chidi Okeke',
-          officialEmail: email,
-          phoneNumber: '08087654321',
-          areasOfPractise: ['Technology'],
-          scn: 'SCN001234',
-          password: PASSWORD,
-          passwordConfirm: PASSWORD,
-        };
+      : type === 'company'
+        ? {
+            companyName: 'Ada Ventures Ltd',
+            contactName: 'Ada Obi',
+            phoneNumber: '08012345678',
+            officialEmail: email,
+            officeAddress: '12 Marina, Lagos',
+            industry: 'Fintech',
+            password: PASSWORD,
+            passwordConfirm: PASSWORD,
+          }
+        : {
+            name: 'Chidi Okeke',
+            officialEmail: email,
+            phoneNumber: '08087654321',
+            areasOfPractise: ['Technology'],
+            scn: 'SCN001234',
+            password: PASSWORD,
+            passwordConfirm: PASSWORD,
+          };
   const res = await request.post(`/api/${type}/signup`, { data: body });
   expect(res.status()).toBe(201);
   const mail = await waitForMail(request, email, /Confirm/);
   const token = /token=([\w-]+)/.exec(mail.text)![1];
   expect((await request.post('/api/confirm-email', { data: { token } })).status()).toBe(200);
   return email;
+}
+
+/** Logs in through the API: the token, the user id and ready-made bearer headers. */
+export async function apiLogin(request: APIRequestContext, email: string, password = PASSWORD) {
+  const res = await request.post('/api/login', { data: { officialEmail: email, password } });
+  expect(res.status()).toBe(200);
+  const body = (await res.json()) as { token: string; data: { user: { _id: string } } };
+  return { token: body.token, id: body.data.user._id, headers: { authorization: `Bearer ${body.token}` } };
 }
 
 /** Logs in through the API and stores the session the way the login page does. */

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { PASSWORD, codeIn, createAccount, loginAs, uniqueEmail, waitForMail } from './helpers';
+import { apiLogin, codeIn, createAccount, loginAs, waitForMail } from './helpers';
 
 /**
  * The lawyer's journey. Set-up goes through the real API (docs: ARCHITECTURE "Tests against the real
@@ -7,31 +7,9 @@ import { PASSWORD, codeIn, createAccount, loginAs, uniqueEmail, waitForMail } fr
  * success card, the admin verifies the lawyer and later assigns the job, the company answers the lawyer.
  */
 
-async function tokenFor(request: APIRequestContext, email: string) {
-  const res = await request.post('/api/login', { data: { officialEmail: email, password: PASSWORD } });
-  expect(res.status()).toBe(200);
-  const body = (await res.json()) as { token: string; data: { user: { _id: string } } };
-  return { id: body.data.user._id, headers: { authorization: `Bearer ${body.token}` } };
-}
+const tokenFor = (request: APIRequestContext, email: string) => apiLogin(request, email);
 
-async function createAdmin(request: APIRequestContext) {
-  const email = uniqueEmail('admin');
-  const res = await request.post('/api/admin/signup', {
-    data: {
-      name: 'Amaka Admin',
-      phoneNumber: '08011112222',
-      officialEmail: email,
-      password: PASSWORD,
-      passwordConfirm: PASSWORD,
-      inviteCode: 'e2e-admin-invite-code',
-    },
-  });
-  expect(res.status()).toBe(201);
-  const mail = await waitForMail(request, email, /Confirm/);
-  const token = /token=([\w-]+)/.exec(mail.text)![1];
-  expect((await request.post('/api/confirm-email', { data: { token } })).status()).toBe(200);
-  return tokenFor(request, email);
-}
+const createAdmin = async (request: APIRequestContext) => apiLogin(request, await createAccount(request, 'admin'));
 
 /** A company buys one product with a detail, paying with the sandbox's success card. */
 async function paidJob(request: APIRequestContext, detail: string) {
