@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from './config.js';
 import { buildApp } from './app.js';
-import { openRuntime } from './runtime.js';
+import { openRuntime, appDeps } from './runtime.js';
 import { assertServerStopped, removeServerLock, writeServerLock } from './platform/backup.js';
 import { seedCatalogue } from './features/catalogue/seed.js';
 
@@ -24,17 +24,7 @@ async function main() {
     config,
     log: (m) => rt.logger.info(m),
   });
-  const app = await buildApp({
-    config,
-    db: rt.database.db,
-    clock: rt.clock,
-    storage: rt.storage,
-    rateLimits: rt.rateLimits,
-    mail: rt.mail,
-    secret: rt.secret,
-    logger: rt.logger,
-    webDist: config.WEB_DIST,
-  });
+  const app = await buildApp({ ...appDeps(rt), webDist: config.WEB_DIST });
   (await import('./features/checkout/reconciler.js')).startPaymentReconciler(app, {
     config,
     db: rt.database.db,

@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { AppDeps } from './app.js';
 import type { Config } from './config.js';
 import { migrate, openDatabase, type Database } from './db/client.js';
 import { systemClock, type Clock } from './platform/clock.js';
@@ -48,7 +49,7 @@ export async function openRuntime(
   const database = await openDatabase({
     url: config.DATABASE_URL,
     dataDir: inMemory(config) ? 'memory://' : path.join(config.DATA_DIR, 'db'),
-    schemaName: opts.schemaName,
+    schemaName: opts.schemaName ?? config.DATABASE_SCHEMA,
     poolSize: config.DATABASE_POOL_SIZE,
   });
   await migrate(database.db);
@@ -78,5 +79,19 @@ export async function openRuntime(
       await rateLimits.close();
       await database.close();
     },
+  };
+}
+
+/** What buildApp needs, taken from an open runtime; callers add or override logger and webDist. */
+export function appDeps(rt: Runtime): AppDeps {
+  return {
+    config: rt.config,
+    db: rt.database.db,
+    clock: rt.clock,
+    storage: rt.storage,
+    rateLimits: rt.rateLimits,
+    mail: rt.mail,
+    secret: rt.secret,
+    logger: rt.logger,
   };
 }

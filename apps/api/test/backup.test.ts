@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config.js';
 import { rowsOf } from '../src/db/client.js';
 import { jobs, orders, products } from '../src/db/schema.js';
 import { backupDataDir, restoreDataDir, writeServerLock } from '../src/platform/backup.js';
-import { openRuntime } from '../src/runtime.js';
+import { openRuntime, appDeps } from '../src/runtime.js';
 import { PASSWORD, companyBody, linkToken } from './helpers.js';
 
 describe('backup and restore of the embedded database', () => {
@@ -21,17 +21,7 @@ describe('backup and restore of the embedded database', () => {
   const open = async (dataDir: string) => {
     const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'silent' });
     const rt = await openRuntime(config);
-    const app = await buildApp({
-      config,
-      db: rt.database.db,
-      clock: rt.clock,
-      storage: rt.storage,
-      rateLimits: rt.rateLimits,
-      mail: rt.mail,
-      secret: rt.secret,
-      logger: false,
-      webDist: null,
-    });
+    const app = await buildApp({ ...appDeps(rt), logger: false, webDist: null });
     return { rt, app, close: async () => (await app.close(), await rt.close()) };
   };
 

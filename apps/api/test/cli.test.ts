@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { openRuntime } from '../src/runtime.js';
+import { openRuntime, appDeps } from '../src/runtime.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -51,17 +51,7 @@ describe('command line', () => {
 
     const config = loadConfig({ ...env, NODE_ENV: 'test' });
     const rt = await openRuntime(config);
-    const app = await buildApp({
-      config,
-      db: rt.database.db,
-      clock: rt.clock,
-      storage: rt.storage,
-      rateLimits: rt.rateLimits,
-      mail: rt.mail,
-      secret: rt.secret,
-      logger: false,
-      webDist: null,
-    });
+    const app = await buildApp({ ...appDeps(rt), logger: false, webDist: null });
     try {
       const login = await app.inject({
         method: 'POST',

@@ -6,7 +6,7 @@ import { buildApp } from '../src/app.js';
 import { testConfig } from '../src/config.js';
 import { products } from '../src/db/schema.js';
 import { manualClock } from '../src/platform/clock.js';
-import { openRuntime } from '../src/runtime.js';
+import { openRuntime, appDeps } from '../src/runtime.js';
 import type { DbKind, TestApp } from './helpers.js';
 
 /** Inserts a live catalogue product (price in naira, stored as kobo) and answers its id. */
@@ -62,17 +62,7 @@ export async function createLoggedTestApp(
   });
   const clock = manualClock(new Date('2026-11-21T09:00:00Z'));
   const rt = await openRuntime(config, { clock, schemaName });
-  const app = await buildApp({
-    config,
-    db: rt.database.db,
-    clock,
-    storage: rt.storage,
-    rateLimits: rt.rateLimits,
-    mail: rt.mail,
-    secret: rt.secret,
-    logger,
-    webDist: null,
-  });
+  const app = await buildApp({ ...appDeps(rt), logger, webDist: null });
   await app.ready();
   return {
     app,

@@ -7,7 +7,7 @@ import { buildApp } from '../src/app.js';
 import { testConfig, type Config } from '../src/config.js';
 import { emailOutbox, users } from '../src/db/schema.js';
 import { manualClock } from '../src/platform/clock.js';
-import { openRuntime, type Runtime } from '../src/runtime.js';
+import { openRuntime, type Runtime, appDeps } from '../src/runtime.js';
 
 export type DbKind = 'pglite' | 'postgres';
 
@@ -43,17 +43,7 @@ export async function createTestApp(
   // Starts at the real time: database defaults (now()) and the app's clock must agree.
   const clock = manualClock(new Date());
   const rt = await openRuntime(config, { clock, schemaName, logger: opts.logger });
-  const app = await buildApp({
-    config,
-    db: rt.database.db,
-    clock,
-    storage: rt.storage,
-    rateLimits: rt.rateLimits,
-    mail: rt.mail,
-    secret: rt.secret,
-    logger: opts.logger ?? false,
-    webDist: null,
-  });
+  const app = await buildApp({ ...appDeps(rt), logger: opts.logger ?? false, webDist: null });
   await app.ready();
   return {
     app,

@@ -21,7 +21,7 @@ import type { Clock } from '../platform/clock.js';
 import { tokenHasher } from '../platform/tokens.js';
 import { seedCatalogue } from '../features/catalogue/seed.js';
 import { createUploadsService, detectFile } from '../features/uploads/service.js';
-import { openRuntime } from '../runtime.js';
+import { openRuntime, appDeps } from '../runtime.js';
 
 /**
  * `npm run demo`: the marketplace on its own data directory (./data-demo, or DEMO_DATA_DIR) with a
@@ -353,16 +353,7 @@ async function main() {
     config,
     secret: rt.secret,
   });
-  const app = await buildApp({
-    config,
-    db: rt.database.db,
-    clock: rt.clock,
-    storage: rt.storage,
-    rateLimits: rt.rateLimits,
-    mail: rt.mail,
-    secret: rt.secret,
-    logger: rt.logger,
-  });
+  const app = await buildApp(appDeps(rt));
   await app.listen({ port: config.PORT, host: config.HOST });
   const url = config.PUBLIC_URL;
   const rows = [
