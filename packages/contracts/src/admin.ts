@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { JOB_STATUSES } from './jobs.js';
+import { jobView } from './jobs.js';
 import { LIMITS } from './constants.js';
 
 /**
@@ -94,46 +94,6 @@ export const verifyLawyerAnswer = z.object({
   data: z.object({ lawyer: adminLawyer }),
 });
 
-/** The one job answer shape (mirrors apps/api/src/features/jobs/view.ts JobView). */
-export const jobView = z.object({
-  _id: z.string(),
-  status: z.enum(JOB_STATUSES),
-  productId: z.object({
-    _id: z.string(),
-    productName: z.string(),
-    productImage: z.string(),
-    productPrice: z.number(),
-    productDescription: z.string(),
-  }),
-  companyId: z.object({ _id: z.string(), companyName: z.string(), officialEmail: z.string(), phoneNumber: z.string() }),
-  quantity: z.number(),
-  amount: z.number(),
-  detail: z.string().nullable(),
-  companyDetail: z.string().nullable(),
-  companyFile: z.string().nullable(),
-  companyFileName: z.string().nullable(),
-  lawyerRequestedDetail: z.string().nullable(),
-  adminDetail: z.string().nullable(),
-  adminFile: z.string().nullable(),
-  adminFileName: z.string().nullable(),
-  assignedTo: z.array(
-    z.object({ _id: z.string(), name: z.string(), officialEmail: z.string(), phoneNumber: z.string() }),
-  ),
-  appliedLawer: z.array(
-    z.object({
-      _id: z.string(),
-      name: z.string(),
-      scn: z.string().nullable(),
-      verified: z.boolean(),
-      profileImage: image,
-      createdAt: z.string(),
-    }),
-  ),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  completedAt: z.string().nullable(),
-});
-export type JobViewAnswer = z.infer<typeof jobView>;
 export const adminJobsAnswer = paged('jobs', jobView);
 export type AdminJobsAnswer = z.infer<typeof adminJobsAnswer>;
 export const oneJobAnswer = z.object({

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { UserType } from './constants.js';
 
 /**
@@ -32,3 +33,49 @@ export const allowedActions = (from: JobStatus, role: UserType): JobAction[] =>
   JOB_TRANSITIONS.filter((t) => t.from === from && (t.roles as readonly UserType[]).includes(role)).map(
     (t) => t.action,
   );
+
+const person = z.object({ _id: z.string(), name: z.string(), officialEmail: z.string(), phoneNumber: z.string() });
+
+/**
+ * The one job answer shape (lawyer-and-admin spec, section 3), for companies, lawyers and admins alike.
+ * apps/api/src/features/jobs/view.ts builds it; money is in naira.
+ */
+export const jobView = z.object({
+  _id: z.string(),
+  status: z.enum(JOB_STATUSES),
+  productId: z.object({
+    _id: z.string(),
+    productName: z.string(),
+    productImage: z.string(),
+    productPrice: z.number(),
+    productDescription: z.string(),
+  }),
+  /** Contact fields are empty for a lawyer reading a job not assigned to it. */
+  companyId: person.omit({ name: true }).extend({ companyName: z.string() }),
+  quantity: z.number(),
+  amount: z.number(),
+  detail: z.string().nullable(),
+  companyDetail: z.string().nullable(),
+  companyFile: z.string().nullable(),
+  companyFileName: z.string().nullable(),
+  lawyerRequestedDetail: z.string().nullable(),
+  adminDetail: z.string().nullable(),
+  adminFile: z.string().nullable(),
+  adminFileName: z.string().nullable(),
+  assignedTo: z.array(person),
+  /** Filled only where asked for (admin views); the spec spells it so. */
+  appliedLawer: z.array(
+    z.object({
+      _id: z.string(),
+      name: z.string(),
+      scn: z.string().nullable(),
+      verified: z.boolean(),
+      profileImage: z.object({ url: z.string() }).nullable(),
+      createdAt: z.string(),
+    }),
+  ),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  completedAt: z.string().nullable(),
+});
+export type JobViewAnswer = z.infer<typeof jobView>;

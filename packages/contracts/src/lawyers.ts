@@ -1,3 +1,4 @@
+import { jobView } from './jobs.js';
 import { z } from 'zod';
 import { LIMITS } from './constants.js';
 import { otpField } from './auth.js';
@@ -55,49 +56,8 @@ export const requestDetailsInput = z.object({
 });
 export type RequestDetailsInput = z.input<typeof requestDetailsInput>;
 
-/** The one job shape (see apps/api/src/features/jobs/view.ts) as a lawyer receives it. */
-const person = z.object({ _id: z.string(), name: z.string(), officialEmail: z.string(), phoneNumber: z.string() });
-export const lawyerJobSchema = z.object({
-  _id: z.string(),
-  status: z.enum(['unassigned', 'pending', 'completed']),
-  productId: z.object({
-    _id: z.string(),
-    productName: z.string(),
-    productImage: z.string(),
-    productPrice: z.number(),
-    productDescription: z.string(),
-  }),
-  /** Contact fields are empty unless the job is assigned to the reading lawyer. */
-  companyId: z.object({
-    _id: z.string(),
-    companyName: z.string(),
-    officialEmail: z.string(),
-    phoneNumber: z.string(),
-  }),
-  quantity: z.number(),
-  amount: z.number(),
-  detail: z.string().nullable(),
-  companyDetail: z.string().nullable(),
-  companyFile: z.string().nullable(),
-  companyFileName: z.string().nullable(),
-  lawyerRequestedDetail: z.string().nullable(),
-  adminDetail: z.string().nullable(),
-  adminFile: z.string().nullable(),
-  adminFileName: z.string().nullable(),
-  assignedTo: z.array(person),
-  appliedLawer: z.array(
-    z.object({
-      _id: z.string(),
-      name: z.string(),
-      scn: z.string().nullable(),
-      verified: z.boolean(),
-      profileImage: z.object({ url: z.string() }).nullable(),
-      createdAt: z.string(),
-    }),
-  ),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  completedAt: z.string().nullable(),
+/** The one job shape as a lawyer receives it (contact fields empty until the job is its own), plus whether it applied. */
+export const lawyerJobSchema = jobView.extend({
   /** Whether the reading lawyer has applied for this job. */
   applied: z.boolean(),
 });

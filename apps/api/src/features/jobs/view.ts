@@ -1,47 +1,11 @@
 import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import type { JobViewAnswer } from '@legalmarket/contracts';
 import type { Executor } from '../../db/client.js';
 import { jobApplications, jobs, products, users } from '../../db/schema.js';
 
-/**
- * The one shape a job is answered in (spec: lawyer-and-admin section 3), shared by the company,
- * lawyer and admin routes. Money leaves the server in naira.
- */
-export interface JobView {
-  _id: string;
-  status: 'unassigned' | 'pending' | 'completed';
-  productId: {
-    _id: string;
-    productName: string;
-    productImage: string;
-    productPrice: number;
-    productDescription: string;
-  };
-  companyId: { _id: string; companyName: string; officialEmail: string; phoneNumber: string };
-  quantity: number;
-  amount: number;
-  detail: string | null;
-  companyDetail: string | null;
-  companyFile: string | null;
-  companyFileName: string | null;
-  lawyerRequestedDetail: string | null;
-  adminDetail: string | null;
-  adminFile: string | null;
-  adminFileName: string | null;
-  assignedTo: Array<{ _id: string; name: string; officialEmail: string; phoneNumber: string }>;
-  /** Filled only where asked for (admin views); the spec spells it so. */
-  appliedLawer: Array<{
-    _id: string;
-    name: string;
-    scn: string | null;
-    verified: boolean;
-    profileImage: { url: string } | null;
-    createdAt: string;
-  }>;
-  createdAt: string;
-  updatedAt: string;
-  completedAt: string | null;
-}
+/** The one shape a job is answered in (`jobView` in contracts), shared by the company, lawyer and admin routes. */
+export type JobView = JobViewAnswer;
 
 const company = alias(users, 'company');
 const lawyer = alias(users, 'lawyer');

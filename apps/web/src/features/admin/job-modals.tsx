@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { JobViewAnswer } from '@legalmarket/contracts/admin';
+import type { JobViewAnswer } from '@legalmarket/contracts/jobs';
 import { allowedActions } from '@legalmarket/contracts/jobs';
 import { messages } from '@legalmarket/contracts/messages';
 import { paths } from '@/app/paths';

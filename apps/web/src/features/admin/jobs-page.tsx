@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { JobViewAnswer } from '@legalmarket/contracts/admin';
+import type { JobViewAnswer } from '@legalmarket/contracts/jobs';
 import { allowedActions, type JobStatus } from '@legalmarket/contracts/jobs';
 import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
