@@ -115,6 +115,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply) => {
     if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
   });
+  // A refusal before the whole body was read (an upload past its limit, a guest's upload) would leave
+  // the half-read socket paused until the request timeout, or drain a gigabyte. Linger as nginx does:
+  // drop what still arrives for a moment, so the client reads the answer, then close the connection.
+  app.addHook('onResponse', async (request) => {
+    const raw = request.raw;
+    const socket = raw.socket as (typeof raw.socket & { destroy?: unknown }) | undefined;
+    if (raw.complete || raw.destroyed || typeof socket?.destroy !== 'function') return; // (inject has no socket)
+    const close = () => socket.destroy();
+    const timer = setTimeout(close, 2000);
+    timer.unref();
+    let dropped = 0;
+    raw.unpipe();
+    raw.on('data', (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped > 8 * 1024 * 1024) close();
+    });
+    raw.once('end', () => clearTimeout(timer));
+    socket.once('close', () => clearTimeout(timer));
+  });
   await app.register(compress, { global: true, threshold: 1024 });
 
   await app.register(swagger, {

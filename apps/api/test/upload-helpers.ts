@@ -49,10 +49,25 @@ export function pngBytes(width = 4, height = 4, minBytes = 0): Buffer {
   return Buffer.concat(parts);
 }
 
+/** A JPEG's marker structure (JFIF header, a 4×4 frame header, start of scan, end of image). */
 export const jpegBytes = () =>
-  Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0'), Buffer.alloc(200)]);
-export const webpBytes = () =>
-  Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x24, 0, 0, 0]), Buffer.from('WEBPVP8 '), Buffer.alloc(200)]);
+  Buffer.concat([
+    Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
+    Buffer.from('JFIF\0'),
+    Buffer.from([1, 1, 0, 0, 1, 0, 1, 0, 0]),
+    Buffer.from('ffc00011080004000403011100021101031101', 'hex'),
+    Buffer.from('ffda000c03010002110311003f00', 'hex'),
+    Buffer.alloc(200),
+    Buffer.from([0xff, 0xd9]),
+  ]);
+/** A lossless WebP container with a 4×4 VP8L header; the RIFF size is the file's. */
+export const webpBytes = () => {
+  const vp8l = Buffer.concat([Buffer.from([0x2f]), Buffer.from([0x03, 0xc0, 0x00, 0x00]), Buffer.alloc(195)]);
+  const chunk = Buffer.concat([Buffer.from('VP8L'), Buffer.from([vp8l.length, 0, 0, 0]), vp8l]);
+  const riff = Buffer.alloc(4);
+  riff.writeUInt32LE(4 + chunk.length);
+  return Buffer.concat([Buffer.from('RIFF'), riff, Buffer.from('WEBP'), chunk]);
+};
 export const pdfBytes = (text = 'Contract') =>
   Buffer.from(`%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n% ${text}\ntrailer << /Root 1 0 R >>\n%%EOF\n`);
 export const docxBytes = () => readFileSync(path.join(here, 'fixtures', 'agreement.docx'));

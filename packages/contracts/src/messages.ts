@@ -111,6 +111,11 @@ export const messages = {
   documentTypeRefused: 'The document must be a PDF, a Word document (DOC or DOCX) or a PNG, JPEG or WebP picture',
   fileNotFound: 'This file does not exist',
   fileLinkExpired: 'This file link has expired. Please open the file again from the page.',
+  // hostile uploads (issue 8, docs/decisions/0850)
+  fileDamaged: 'The file is damaged or incomplete. Please save it again and upload the new copy.',
+  fileHidesArchive: 'The file hides an archive inside it. Please save it again as a plain picture or document.',
+  imageTooManyPixels: 'The picture is too large: at most 12000 pixels on a side and 40 megapixels',
+  documentUnpacksTooLarge: 'The Word document unpacks to more than 100 MB. Please send a smaller document.',
   // cart, checkout, company workspace (issue 4, docs/decisions/0200-0299)
   cartEmpty: 'Your cart is empty',
   productUnavailable: 'This product is no longer available',

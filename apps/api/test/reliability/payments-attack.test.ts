@@ -159,7 +159,7 @@ describeEachDb('payments under attack', (kind) => {
       // Replays of genuine deliveries: accepted (they are authentic) and harmless.
       (i) => [
         genuineC,
-        i % 2 ? { 'verif-hash': SECRET_HASH } : { 'flutterwave-signature': hmac(genuineC) },
+        i % 2 ? { 'verif-hash': SECRET_HASH } : ({ 'flutterwave-signature': hmac(genuineC) } as Record<string, string>),
         200,
         'replayed webhook of a paid order',
       ],
