@@ -6,12 +6,13 @@ import { resetPasswordInput } from '@legalmarket/contracts/auth';
 import { DELAYS_MS } from '@legalmarket/contracts/constants';
 import { messages } from '@legalmarket/contracts/messages';
 import { Button } from '@/components/button';
-import { FormError, PasswordField } from '@/components/field';
+import { FormError } from '@/components/field';
 import { Modal } from '@/components/modal';
 import { paths } from '@/app/paths';
 import { getErrorMessage } from '@/lib/http';
 import { resetPasswordRequest } from './api/auth-api';
 import { AuthCard } from './components/auth-card';
+import { NewPasswordFields } from './components/new-password-fields';
 import { useRedirectAfter } from './components/use-redirect-after';
 import { resetFlow } from './reset-flow';
 
@@ -52,17 +53,12 @@ export default function NewPasswordPage() {
       subtitle="At least 8 characters with an uppercase, a lowercase, a number and one of @$!%*?&."
     >
       <form onSubmit={onSubmit} noValidate className="space-y-4">
-        <PasswordField
-          label="New password"
-          autoComplete="new-password"
-          error={errors.password?.message}
-          {...register('password')}
-        />
-        <PasswordField
-          label="Confirm password"
-          autoComplete="new-password"
-          error={errors.passwordConfirm?.message}
-          {...register('passwordConfirm')}
+        <NewPasswordFields
+          password={register('password')}
+          confirm={register('passwordConfirm')}
+          passwordError={errors.password?.message}
+          confirmError={errors.passwordConfirm?.message}
+          passwordLabel="New password"
         />
         <FormError message={error} />
         <Button type="submit" loading={isSubmitting} className="w-full">

@@ -1,15 +1,14 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { adminSignupInput, type AdminSignupInput } from '@legalmarket/contracts/auth';
 import { messages } from '@legalmarket/contracts/messages';
 import { Button } from '@/components/button';
-import { Field, FormError, PasswordField } from '@/components/field';
-import { paths } from '@/app/paths';
+import { Field, FormError } from '@/components/field';
 import { getErrorMessage } from '@/lib/http';
 import { signupRequest } from './api/auth-api';
 import { AuthCard } from './components/auth-card';
+import { NewPasswordFields, LoginPrompt } from './components/new-password-fields';
 import { PhoneField } from './components/phone-field';
 import { SignupDoneModal } from './components/signup-done-modal';
 
@@ -49,17 +48,11 @@ export default function SignupAdminPage() {
           error={errors.officialEmail?.message}
           {...register('officialEmail')}
         />
-        <PasswordField
-          label="Password"
-          autoComplete="new-password"
-          error={errors.password?.message}
-          {...register('password')}
-        />
-        <PasswordField
-          label="Confirm password"
-          autoComplete="new-password"
-          error={errors.passwordConfirm?.message}
-          {...register('passwordConfirm')}
+        <NewPasswordFields
+          password={register('password')}
+          confirm={register('passwordConfirm')}
+          passwordError={errors.password?.message}
+          confirmError={errors.passwordConfirm?.message}
         />
         <Field label="Invite code" autoComplete="off" error={errors.inviteCode?.message} {...register('inviteCode')} />
         <FormError message={alert} />
@@ -67,12 +60,7 @@ export default function SignupAdminPage() {
           Sign up
         </Button>
       </form>
-      <p className="mt-6 text-center text-sm text-slate-600">
-        Already have an account?{' '}
-        <Link className="font-semibold text-brand hover:underline" to={paths.login()}>
-          Log in
-        </Link>
-      </p>
+      <LoginPrompt />
       <SignupDoneModal open={done !== null} email={done ?? ''} />
     </AuthCard>
   );

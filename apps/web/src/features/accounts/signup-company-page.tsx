@@ -1,15 +1,14 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { companySignupInput, companySignupStep1, type CompanySignupInput } from '@legalmarket/contracts/auth';
 import { messages } from '@legalmarket/contracts/messages';
 import { Button } from '@/components/button';
-import { Field, FormError, PasswordField } from '@/components/field';
-import { paths } from '@/app/paths';
+import { Field, FormError } from '@/components/field';
 import { getErrorMessage } from '@/lib/http';
 import { signupRequest } from './api/auth-api';
 import { AuthCard } from './components/auth-card';
+import { NewPasswordFields, LoginPrompt } from './components/new-password-fields';
 import { PhoneField } from './components/phone-field';
 import { SignupDoneModal } from './components/signup-done-modal';
 import { TermsCheckbox } from './components/terms-checkbox';
@@ -132,17 +131,11 @@ export default function SignupCompanyPage() {
         <div className={step === 2 ? 'grid gap-4 sm:grid-cols-2' : 'hidden'}>
           <Field label="CAC registration number (optional)" error={errors.cac?.message} {...register('cac')} />
           <Field label="Industry" error={errors.industry?.message} {...register('industry')} />
-          <PasswordField
-            label="Password"
-            autoComplete="new-password"
-            error={errors.password?.message}
-            {...register('password')}
-          />
-          <PasswordField
-            label="Confirm password"
-            autoComplete="new-password"
-            error={errors.passwordConfirm?.message}
-            {...register('passwordConfirm')}
+          <NewPasswordFields
+            password={register('password')}
+            confirm={register('passwordConfirm')}
+            passwordError={errors.password?.message}
+            confirmError={errors.passwordConfirm?.message}
           />
           <div className="sm:col-span-2">
             <TermsCheckbox checked={accepted} onChange={setAccepted} />
@@ -160,12 +153,7 @@ export default function SignupCompanyPage() {
           </div>
         </div>
       </form>
-      <p className="mt-6 text-center text-sm text-slate-600">
-        Already have an account?{' '}
-        <Link className="font-semibold text-brand hover:underline" to={paths.login()}>
-          Log in
-        </Link>
-      </p>
+      <LoginPrompt />
       <SignupDoneModal open={done !== null} email={done ?? ''} />
     </AuthCard>
   );

@@ -1,15 +1,14 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { lawyerSignupInput, type LawyerSignupInput } from '@legalmarket/contracts/auth';
 import { messages } from '@legalmarket/contracts/messages';
 import { Button } from '@/components/button';
-import { Field, FormError, PasswordField } from '@/components/field';
-import { paths } from '@/app/paths';
+import { Field, FormError } from '@/components/field';
 import { getErrorMessage } from '@/lib/http';
 import { signupRequest } from './api/auth-api';
 import { AuthCard } from './components/auth-card';
+import { NewPasswordFields, LoginPrompt } from './components/new-password-fields';
 import { ExpertisePicker } from './components/expertise-picker';
 import { PhoneField } from './components/phone-field';
 import { SignupDoneModal } from './components/signup-done-modal';
@@ -103,17 +102,11 @@ export default function SignupLawyerPage() {
           error={errors.lawFirmAddress?.message}
           {...register('lawFirmAddress')}
         />
-        <PasswordField
-          label="Password"
-          autoComplete="new-password"
-          error={errors.password?.message}
-          {...register('password')}
-        />
-        <PasswordField
-          label="Confirm password"
-          autoComplete="new-password"
-          error={errors.passwordConfirm?.message}
-          {...register('passwordConfirm')}
+        <NewPasswordFields
+          password={register('password')}
+          confirm={register('passwordConfirm')}
+          passwordError={errors.password?.message}
+          confirmError={errors.passwordConfirm?.message}
         />
         <div className="sm:col-span-2">
           <TermsCheckbox checked={accepted} onChange={setAccepted} />
@@ -125,12 +118,7 @@ export default function SignupLawyerPage() {
           Sign up
         </Button>
       </form>
-      <p className="mt-6 text-center text-sm text-slate-600">
-        Already have an account?{' '}
-        <Link className="font-semibold text-brand hover:underline" to={paths.login()}>
-          Log in
-        </Link>
-      </p>
+      <LoginPrompt />
       <SignupDoneModal open={done !== null} email={done ?? ''} />
     </AuthCard>
   );
