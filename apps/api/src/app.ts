@@ -151,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
   const auth = createAuth({ db, secret: deps.secret, clock, ttlHours: config.TOKEN_TTL_HOURS });
+  app.addHook('onSend', auth.forgetAfterWrite);
   const securityLog = (event: string, fields: Record<string, unknown>) =>
     app.log.info({ security: event, ...fields, at: clock.now().toISOString() }, `security:${event}`);
   const limits = createLimits(

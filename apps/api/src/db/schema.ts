@@ -327,3 +327,13 @@ export const auditLog = pgTable(
   },
   (t) => [index('audit_created_idx').on(t.createdAt)],
 );
+
+/**
+ * How many jobs are in each list, kept by a trigger on jobs (migration 0001_job_counts) so the paged
+ * lists answer their totals without counting 100,000 rows. Keys: `status:<status>` and `open`
+ * (unassigned with nobody assigned: the lawyers' available jobs).
+ */
+export const jobCounts = pgTable('job_counts', {
+  key: text('key').primaryKey(),
+  n: bigint('n', { mode: 'number' }).notNull().default(0),
+});

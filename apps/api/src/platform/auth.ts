@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { SignJWT, jwtVerify } from 'jose';
 import type { UserType } from '@legalmarket/contracts';
@@ -37,15 +37,50 @@ export interface Auth {
   require(...roles: UserType[]): preHandlerAsyncHookHandler;
   /** preHandler: reads the user when a token is sent, lets guests through. */
   optional: preHandlerAsyncHookHandler;
+  /** onSend hook (app-wide): a request that may have changed data forgets every verified session. */
+  forgetAfterWrite: onSendHookHandler;
 }
+
+/**
+ * A verified session is remembered this long (per instance), so a burst of reads costs one session
+ * lookup. On this instance anything that can change a session or a user (logout, password reset,
+ * verification, profile edits: every non-GET request) forgets them all at once; another instance sees
+ * a revocation within this bound. docs/decisions/0700-catalogue-and-session-caches.md.
+ */
+export const SESSION_CACHE_MS = 2000;
+const SESSION_CACHE_MAX = 10_000;
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHours: number }): Auth {
   const key = new TextEncoder().encode(deps.secret);
+  /** Token → the user it resolved to, until `until` (monotonic ms) and never past `expiresAt`. */
+  const verified = new Map<string, { user: AuthUser; until: number; expiresAt: number }>();
+  let generation = 0;
+  const forgetAll = () => {
+    generation += 1;
+    verified.clear();
+  };
 
   async function resolve(authorization: string | undefined): Promise<AuthUser | null> {
     if (!authorization?.startsWith('Bearer ')) return null;
     const token = authorization.slice(7).trim();
-    let claims: { sub?: string; sid?: unknown };
+    const hit = verified.get(token);
+    if (hit) {
+      if (hit.until > performance.now() && hit.expiresAt > deps.clock.now().getTime()) return { ...hit.user };
+      verified.delete(token);
+    }
+    const gen = generation;
+    const user = await lookup(token);
+    // A write that finished while this lookup ran may have revoked the session: keep nothing then.
+    if (user && gen === generation) {
+      if (verified.size >= SESSION_CACHE_MAX) verified.clear();
+      verified.set(token, { user: user.user, until: performance.now() + SESSION_CACHE_MS, expiresAt: user.expiresAt });
+    }
+    return user?.user ?? null;
+  }
+
+  async function lookup(token: string): Promise<{ user: AuthUser; expiresAt: number } | null> {
+    let claims: { sub?: string; sid?: unknown; exp?: number };
     try {
       const res = await jwtVerify(token, key, {
         algorithms: ['HS256'],
@@ -65,6 +100,7 @@ export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHour
         name: users.name,
         phoneNumber: users.phoneNumber,
         verified: users.verified,
+        expiresAt: sessions.expiresAt,
       })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
@@ -72,7 +108,11 @@ export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHour
       .limit(1);
     const row = rows[0];
     if (!row || row.id !== claims.sub) return null;
-    return { ...row, sessionId: claims.sid };
+    const { expiresAt, ...user } = row;
+    return {
+      user: { ...user, sessionId: claims.sid },
+      expiresAt: Math.min(expiresAt.getTime(), (claims.exp ?? Infinity) * 1000),
+    };
   }
 
   const attach = async (request: FastifyRequest) => {
@@ -100,9 +140,12 @@ export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHour
     },
     resolve,
     async revokeSession(sessionId) {
+      forgetAll();
       await deps.db.update(sessions).set({ revokedAt: deps.clock.now() }).where(eq(sessions.id, sessionId));
+      forgetAll();
     },
     async revokeAllSessions(tx, userId) {
+      forgetAll();
       await tx
         .update(sessions)
         .set({ revokedAt: deps.clock.now() })
@@ -117,6 +160,11 @@ export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHour
       },
     optional: async (request) => {
       await attach(request);
+    },
+    forgetAfterWrite: async (request, _reply, payload) => {
+      // Before the answer leaves: once a client sees a write answered, no read here sees the old state.
+      if (!READS.has(request.method)) forgetAll();
+      return payload;
     },
   };
 }

@@ -1,7 +1,16 @@
-import { and, asc, desc, eq, isNull } from 'drizzle-orm';
-import { messages, productFields, toKobo, toNaira, type Product } from '@legalmarket/contracts';
+import { createHash } from 'node:crypto';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import {
+  messages,
+  productAnswer,
+  productFields,
+  productsAnswer,
+  toKobo,
+  toNaira,
+  type Product,
+} from '@legalmarket/contracts';
 import type { Db, Executor } from '../../db/client.js';
-import { products } from '../../db/schema.js';
+import { appSettings, products } from '../../db/schema.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError, notFound } from '../../platform/errors.js';
@@ -46,8 +55,117 @@ export function parseProductFields(fields: Record<string, string>) {
 
 export type CatalogueService = ReturnType<typeof createCatalogueService>;
 
+/** app_settings row counting catalogue changes; every instance compares it with the copy it answers from. */
+export const CATALOGUE_VERSION_KEY = 'catalogue_version';
+/** How long an instance answers from its copy before it asks the database whether the catalogue changed. */
+export const CATALOGUE_RECHECK_MS = 1000;
+
+/** An answer ready to send: the JSON text and its ETag (a hash of that text). */
+export interface CachedAnswer {
+  body: string;
+  etag: string;
+}
+
+const answerOf = (value: unknown): CachedAnswer => {
+  const body = JSON.stringify(value);
+  return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+};
+
+/** Adds one to the catalogue version, inside the transaction of the change. */
+async function bumpCatalogueVersion(tx: Executor) {
+  await tx
+    .insert(appSettings)
+    .values({ key: CATALOGUE_VERSION_KEY, value: 1 })
+    .onConflictDoUpdate({
+      target: appSettings.key,
+      set: { value: sql`to_jsonb(coalesce((${appSettings.value} #>> '{}')::bigint, 0) + 1)`, updatedAt: sql`now()` },
+    });
+}
+
+/**
+ * What tells one copy of the catalogue from the next: the version counter, and the number and latest
+ * change of the rows (so rows written around the service, like the starting catalogue, count too).
+ */
+async function catalogueFingerprint(ex: Executor) {
+  const [row] = await ex
+    .select({
+      version: sql<string>`coalesce((select ${appSettings.value} #>> '{}' from ${appSettings} where ${appSettings.key} = ${CATALOGUE_VERSION_KEY}), '0')`,
+      rows: sql<string>`count(*)::text`,
+      latest: sql<string>`coalesce(max(${products.updatedAt})::text, '')`,
+    })
+    .from(products);
+  return `${row.version}/${row.rows}/${row.latest}`;
+}
+
 export function createCatalogueService(deps: { db: Db; clock: Clock; uploads: UploadsService }) {
   const { db, clock, uploads } = deps;
+
+  /**
+   * The catalogue answers, kept in memory and answered without the database (the catalogue is read on
+   * every visit and changes a few times a day). A change made here drops the copy at once, after its
+   * commit; a change made by another instance is seen within CATALOGUE_RECHECK_MS, when the fingerprint
+   * read from the database no longer matches. docs/decisions/0700-catalogue-and-session-caches.md.
+   */
+  interface Snapshot {
+    fingerprint: string;
+    checkedAt: number;
+    list: CachedAnswer;
+    byId: Map<string, CachedAnswer>;
+  }
+  let snapshot: Snapshot | null = null;
+  let loading: Promise<Snapshot> | null = null;
+  let generation = 0;
+
+  function forget() {
+    generation += 1;
+    snapshot = null;
+    loading = null;
+  }
+
+  async function load(): Promise<Snapshot> {
+    const gen = generation;
+    const fingerprint = await catalogueFingerprint(db);
+    if (snapshot && snapshot.fingerprint === fingerprint) {
+      snapshot.checkedAt = performance.now();
+      return snapshot;
+    }
+    const items = await list();
+    const next: Snapshot = {
+      fingerprint,
+      checkedAt: performance.now(),
+      // Parsed with the answer schemas once, so the cached text is exactly what the schema allows.
+      list: answerOf(productsAnswer.parse({ status: 'success', results: items.length, data: { products: items } })),
+      byId: new Map(
+        items.map((p) => [p._id, answerOf(productAnswer.parse({ status: 'success', data: { product: p } }))]),
+      ),
+    };
+    // A change committed here while this copy was read must not be hidden behind it.
+    if (gen === generation) snapshot = next;
+    return next;
+  }
+
+  async function currentCopy(): Promise<Snapshot> {
+    if (snapshot && performance.now() - snapshot.checkedAt < CATALOGUE_RECHECK_MS) return snapshot;
+    if (!loading) {
+      const p = load().finally(() => {
+        if (loading === p) loading = null;
+      });
+      loading = p;
+    }
+    return loading;
+  }
+
+  /** GET /product-api/products, ready to send. */
+  async function listAnswer(): Promise<CachedAnswer> {
+    return (await currentCopy()).list;
+  }
+
+  /** GET /product-api/product/{id}, ready to send; 404 when not on sale. */
+  async function productAnswerOf(id: string): Promise<CachedAnswer> {
+    const found = (await currentCopy()).byId.get(id);
+    if (!found) throw notFound(messages.productNotFound);
+    return found;
+  }
 
   async function list(): Promise<Product[]> {
     const rows = await db
@@ -67,7 +185,7 @@ export function createCatalogueService(deps: { db: Db; clock: Clock; uploads: Up
   async function create(actorId: string, fields: Record<string, string>, image: ReceivedFile | null) {
     const input = parseProductFields(fields);
     if (!image) throw new AppError(400, messages.chooseProductImage);
-    return db.transaction(async (tx) => {
+    const created = await db.transaction(async (tx) => {
       const saved = await uploads.store(image, actorId, tx);
       const now = clock.now();
       const [row] = await tx
@@ -88,13 +206,16 @@ export function createCatalogueService(deps: { db: Db; clock: Clock; uploads: Up
         targetId: row.id,
         details: { productName: row.productName, productPrice: input.productPrice },
       });
+      await bumpCatalogueVersion(tx);
       return toProduct(row);
     });
+    forget();
+    return created;
   }
 
   async function update(actorId: string, id: string, fields: Record<string, string>, image: ReceivedFile | null) {
     const input = parseProductFields(fields);
-    return db.transaction(async (tx) => {
+    const updated = await db.transaction(async (tx) => {
       const [current] = await tx
         .select()
         .from(products)
@@ -128,13 +249,16 @@ export function createCatalogueService(deps: { db: Db; clock: Clock; uploads: Up
         targetId: id,
         details: { changed },
       });
+      await bumpCatalogueVersion(tx);
       return toProduct(row);
     });
+    forget();
+    return updated;
   }
 
   /** Hides the product from the catalogue; jobs, orders and reviews keep pointing at it. Repeating is harmless. */
   async function remove(actorId: string, id: string) {
-    return db.transaction(async (tx) => {
+    await db.transaction(async (tx) => {
       const [current] = await tx.select().from(products).where(eq(products.id, id)).for('update');
       if (!current) throw notFound(messages.productNotFound);
       if (current.deletedAt) return;
@@ -147,8 +271,10 @@ export function createCatalogueService(deps: { db: Db; clock: Clock; uploads: Up
         targetId: id,
         details: { productName: current.productName },
       });
+      await bumpCatalogueVersion(tx);
     });
+    forget();
   }
 
-  return { list, get, create, update, remove };
+  return { list, get, listAnswer, productAnswer: productAnswerOf, create, update, remove };
 }

@@ -1,4 +1,4 @@
-import { and, count, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import {
   findTransition,
   messages,
@@ -13,7 +13,7 @@ import { recordAudit } from '../../platform/audit.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import { adminMail } from '../admin/emails.js';
-import { findJobViews, withApplicants, type JobView } from './view.js';
+import { findJobViews, jobCount, withApplicants, type JobView } from './view.js';
 
 interface Paging {
   page: number;
@@ -65,11 +65,11 @@ export function createJobsAdminService(shared: Shared) {
     /** Paged list of one state, newest first, with the applicants (the assign page needs them). */
     async list(status: JobStatus, p: Paging) {
       const where = eq(jobs.status, status);
-      const [views, [{ n }]] = await Promise.all([
+      const [views, total] = await Promise.all([
         findJobViews(db, where, { limit: p.limit, offset: (p.page - 1) * p.limit }),
-        db.select({ n: count() }).from(jobs).where(where),
+        jobCount(db, `status:${status}`),
       ]);
-      return { items: await withApplicants(db, views), total: Number(n) };
+      return { items: await withApplicants(db, views), total };
     },
 
     async one(jobId: string) {

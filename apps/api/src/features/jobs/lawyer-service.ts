@@ -6,7 +6,7 @@ import { jobApplications, jobs, products, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
 import { enqueueMail } from '../../platform/mailer.js';
-import { selectJobs, toJobView, withApplicants, type JobView } from './view.js';
+import { jobCount, selectJobs, toJobView, withApplicants, type JobView } from './view.js';
 import { detailsRequestedMail } from '../lawyers/emails.js';
 
 type Deps = Pick<Shared, 'db' | 'clock' | 'config' | 'mailWritten' | 'securityLog'>;
@@ -60,9 +60,9 @@ export function createLawyerJobsService(deps: Deps) {
           .orderBy(...order)
           .limit(q.limit)
           .offset((q.page - 1) * q.limit),
-        db.select({ n: count() }).from(jobs).where(isOpen),
+        jobCount(db, 'open'),
       ]);
-      return { jobs: await lawyerViews(viewerId, rows.map(toJobView)), total: Number(total[0]?.n ?? 0) };
+      return { jobs: await lawyerViews(viewerId, rows.map(toJobView)), total };
     },
 
     /**

@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { JobViewAnswer } from '@legalmarket/contracts';
 import type { Executor } from '../../db/client.js';
-import { jobApplications, jobs, products, users } from '../../db/schema.js';
+import { jobApplications, jobCounts, jobs, products, users } from '../../db/schema.js';
 
 /** The one shape a job is answered in (`jobView` in contracts), shared by the company, lawyer and admin routes. */
 export type JobView = JobViewAnswer;
@@ -140,4 +140,14 @@ export async function findJobViews(
   if (opts.limit !== undefined) q = q.limit(opts.limit);
   if (opts.offset !== undefined) q = q.offset(opts.offset);
   return (await q).map(toJobView);
+}
+
+/**
+ * How many jobs a list holds, read from the counters a trigger keeps (migration 0001_job_counts):
+ * `status:unassigned|pending|completed`, or `open` (unassigned with nobody assigned). One row read
+ * instead of counting every job of that state, so the lists cost the same with 1,000 or 100,000 jobs.
+ */
+export async function jobCount(ex: Executor, key: 'open' | `status:${JobView['status']}`): Promise<number> {
+  const rows = await ex.select({ n: jobCounts.n }).from(jobCounts).where(eq(jobCounts.key, key)).limit(1);
+  return Number(rows[0]?.n ?? 0);
 }

@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.js';
+import { rowsOf } from '../src/db/client.js';
+import { jobs } from '../src/db/schema.js';
+import { CATALOGUE_RECHECK_MS } from '../src/features/catalogue/service.js';
+import { SESSION_CACHE_MS } from '../src/platform/auth.js';
+import { insertJob } from './admin-fixtures.js';
+import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from './helpers.js';
+import { multipart, pngBytes } from './upload-helpers.js';
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The caches of issue 7 (docs/decisions/0700-catalogue-and-session-caches.md) and the job counters
+ * (migration 0001_job_counts). A second app built on the same database stands for another instance.
+ */
+describeEachDb('performance: caches and counters', (kind) => {
+  let t: TestApp;
+  let other: FastifyInstance;
+  let admin: Awaited<ReturnType<typeof signupAndLogin>>;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    other = await buildApp({
+      config: t.config,
+      db: t.rt.database.db,
+      clock: t.clock,
+      storage: t.rt.storage,
+      rateLimits: t.rt.rateLimits,
+      mail: t.rt.mail,
+      secret: t.rt.secret,
+      logger: false,
+      webDist: null,
+    });
+    await other.ready();
+    admin = await signupAndLogin(t, 'admin');
+  });
+  afterAll(async () => {
+    await other.close();
+    await t.close();
+  });
+
+  async function createProduct(name: string) {
+    const body = await multipart([
+      { name: 'productName', value: name },
+      { name: 'productPrice', value: '45000' },
+      { name: 'productDescription', value: `${name}, reviewed by a lawyer.` },
+      { name: 'productImage', file: { data: pngBytes(6, 6), filename: 'p.png', type: 'image/png' } },
+    ]);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/create',
+      headers: { ...body.headers, ...admin.headers },
+      payload: body.payload,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().data.product._id as string;
+  }
+  const names = async (app: FastifyInstance) =>
+    ((await app.inject({ url: '/product-api/products' })).json().data.products as Array<{ productName: string }>).map(
+      (p) => p.productName,
+    );
+
+  it('catalogue: a change is answered at once here, within the recheck bound on another instance, with a new ETag', async () => {
+    await createProduct('First Product');
+    expect(await names(t.app)).toContain('First Product');
+    expect(await names(other)).toContain('First Product');
+    const before = await other.inject({ url: '/product-api/products' });
+    const etag = before.headers.etag as string;
+    expect((await other.inject({ url: '/product-api/products', headers: { 'if-none-match': etag } })).statusCode).toBe(
+      304,
+    );
+
+    const id = await createProduct('Second Product');
+    // This instance made the change: no stale answer, not even once.
+    expect(await names(t.app)).toContain('Second Product');
+    expect((await t.app.inject({ url: `/product-api/product/${id}` })).statusCode).toBe(200);
+    // The other instance may still answer its copy, but not for longer than the bound.
+    await wait(CATALOGUE_RECHECK_MS + 100);
+    expect(await names(other)).toContain('Second Product');
+    const after = await other.inject({ url: '/product-api/products', headers: { 'if-none-match': etag } });
+    expect(after.statusCode).toBe(200);
+    expect(after.headers.etag).not.toBe(etag);
+
+    const del = await t.app.inject({ method: 'DELETE', url: `/api/delete/${id}`, headers: admin.headers });
+    expect(del.statusCode).toBe(200);
+    expect((await t.app.inject({ url: `/product-api/product/${id}` })).statusCode).toBe(404);
+    await wait(CATALOGUE_RECHECK_MS + 100);
+    expect((await other.inject({ url: `/product-api/product/${id}` })).statusCode).toBe(404);
+  });
+
+  it('catalogue: rows written around the service (a seed, a script) are seen within the bound', async () => {
+    await names(t.app);
+    await t.rt.database.db.execute(
+      sql`insert into products (product_name, product_price_kobo, product_description, product_image) values ('Scripted Product', 100000, 'x', '/uploads/x.png')`,
+    );
+    await wait(CATALOGUE_RECHECK_MS + 100);
+    expect(await names(t.app)).toContain('Scripted Product');
+  });
+
+  it('sessions: logout is refused at once here and within the cache bound on another instance', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const profile = (app: FastifyInstance) =>
+      app.inject({ url: `/api/userprofile?_id=${company.id}`, headers: company.headers });
+    expect((await profile(t.app)).statusCode).toBe(200);
+    expect((await profile(other)).statusCode).toBe(200); // now remembered by the other instance
+    const out = await t.app.inject({ method: 'POST', url: '/api/logout', headers: company.headers });
+    expect(out.statusCode).toBe(200);
+    expect((await profile(t.app)).statusCode).toBe(401);
+    await wait(SESSION_CACHE_MS + 100);
+    expect((await profile(other)).statusCode).toBe(401);
+  });
+
+  it('sessions: a remembered session still ends when its token expires', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const url = `/api/userprofile?_id=${company.id}`;
+    expect((await t.app.inject({ url, headers: company.headers })).statusCode).toBe(200);
+    t.clock.advance(t.config.TOKEN_TTL_HOURS * 3600_000 + 1000);
+    expect((await t.app.inject({ url, headers: company.headers })).statusCode).toBe(401);
+  });
+
+  it('job counters: list totals equal a real count after inserts, updates and deletes, direct SQL included', async () => {
+    // (the test before moved the clock past the first admin's token)
+    const admin = await signupAndLogin(t, 'admin');
+    const company = await signupAndLogin(t, 'company');
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const exact = async () =>
+      rowsOf<{ status: string; n: number }>(
+        await t.rt.database.db.execute(sql`select status, count(*)::int as n from jobs group by status`),
+      );
+    const totals = async () => {
+      const out: Record<string, number> = {};
+      for (const [status, url] of [
+        ['unassigned', '/job-api/unassign'],
+        ['pending', '/job-api/pendingjobs'],
+        ['completed', '/job-api/completedjobs'],
+      ]) {
+        const res = await t.app.inject({ url: `${url}?limit=1`, headers: admin.headers });
+        expect(res.statusCode, res.body).toBe(200);
+        out[status] = res.json().total;
+      }
+      const open = await t.app.inject({ url: '/job-api/jobs?limit=1', headers: lawyer.headers });
+      out.open = Number(open.headers['x-total-count']);
+      return out;
+    };
+    const expectExact = async () => {
+      const real = Object.fromEntries((await exact()).map((r) => [r.status, r.n]));
+      const [{ n: open }] = rowsOf<{ n: number }>(
+        await t.rt.database.db.execute(
+          sql`select count(*)::int as n from jobs where status = 'unassigned' and assigned_to is null`,
+        ),
+      );
+      expect(await totals()).toEqual({
+        unassigned: real.unassigned ?? 0,
+        pending: real.pending ?? 0,
+        completed: real.completed ?? 0,
+        open,
+      });
+    };
+    await expectExact();
+    const a = await insertJob(t, company.id);
+    const b = await insertJob(t, company.id);
+    await insertJob(t, company.id, { status: 'pending', lawyerId: lawyer.id });
+    await expectExact();
+    // Through the API (the lifecycle) and straight in the database: the counters follow both.
+    const assign = await t.app.inject({
+      method: 'POST',
+      url: '/job-api/assign',
+      headers: admin.headers,
+      payload: { jobId: a.id, lawyerId: lawyer.id },
+    });
+    expect(assign.statusCode, assign.body).toBe(200);
+    await expectExact();
+    await t.rt.database.db.update(jobs).set({ status: 'completed' }).where(eq(jobs.status, 'pending'));
+    await t.rt.database.db.update(jobs).set({ companyDetail: 'no state change' }).where(eq(jobs.id, b.id));
+    await expectExact();
+    await t.rt.database.db.delete(jobs).where(eq(jobs.id, b.id));
+    await expectExact();
+  });
+});

@@ -1,0 +1,264 @@
+/**
+ * Page figures in Debian's Chromium driven by Playwright, with the Lighthouse mobile profile applied
+ * through the DevTools protocol: 150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up, CPU 4x slower,
+ * a 412x823 phone screen. Every load starts with an empty cache (a new browser context).
+ *
+ * LCP and CLS come from PerformanceObserver in the page (CLS: the largest session window, as Chrome
+ * reports it); INP is the longest interaction (Event Timing) of the ones we drive with real input
+ * events sent through the protocol; transfer is the sum of `encodedDataLength` of every response.
+ */
+import { chromium, type BrowserContext, type Page } from '@playwright/test';
+
+export const MOBILE = {
+  latencyMs: 150,
+  downloadBytesPerSecond: 1_600_000 / 8,
+  uploadBytesPerSecond: 750_000 / 8,
+  cpuSlowdown: 4,
+  viewport: { width: 412, height: 823 },
+};
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+/** Installed before any page script: collects LCP, layout shifts and interactions into window.__perf. */
+const OBSERVERS = `
+(() => {
+  const perf = { lcp: 0, lcpElement: '', shifts: [], interactions: {} };
+  window.__perf = perf;
+  new PerformanceObserver((l) => {
+    for (const e of l.getEntries()) {
+      perf.lcp = e.startTime;
+      perf.lcpElement = e.element ? e.element.tagName + (e.element.className ? '.' + String(e.element.className).split(' ')[0] : '') : '';
+    }
+  }).observe({ type: 'largest-contentful-paint', buffered: true });
+  new PerformanceObserver((l) => {
+    for (const e of l.getEntries()) if (!e.hadRecentInput) perf.shifts.push({ t: e.startTime, v: e.value });
+  }).observe({ type: 'layout-shift', buffered: true });
+  new PerformanceObserver((l) => {
+    for (const e of l.getEntries()) {
+      if (!e.interactionId) continue;
+      const prev = perf.interactions[e.interactionId];
+      if (!prev || e.duration > prev.duration) perf.interactions[e.interactionId] = { name: e.name, duration: e.duration };
+    }
+  }).observe({ type: 'event', buffered: true, durationThreshold: 16 });
+})();
+`;
+
+interface PerfData {
+  lcp: number;
+  lcpElement: string;
+  shifts: { t: number; v: number }[];
+  interactions: Record<string, { name: string; duration: number }>;
+}
+
+/** CLS as Chrome defines it: the worst session window (gaps < 1 s, at most 5 s long). */
+function cls(shifts: { t: number; v: number }[]) {
+  let worst = 0;
+  let cur = 0;
+  let start = -Infinity;
+  let last = -Infinity;
+  for (const s of shifts) {
+    if (s.t - last > 1000 || s.t - start > 5000) {
+      cur = 0;
+      start = s.t;
+    }
+    cur += s.v;
+    last = s.t;
+    worst = Math.max(worst, cur);
+  }
+  return worst;
+}
+
+export interface PageFigures {
+  path: string;
+  lcpMs: number;
+  lcpElement: string;
+  cls: number;
+  transferBytes: number;
+  jsTransferBytes: number;
+  imageTransferBytes: number;
+  requests: number;
+  inpMs?: number;
+  interactions?: { label: string; ms: number }[];
+}
+
+export interface Session {
+  userToken: string;
+  userType: string;
+  userId: string;
+}
+
+async function throttle(context: BrowserContext, page: Page) {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: false });
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: MOBILE.latencyMs,
+    downloadThroughput: MOBILE.downloadBytesPerSecond,
+    uploadThroughput: MOBILE.uploadBytesPerSecond,
+  });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: MOBILE.cpuSlowdown });
+  const bytes = { total: 0, js: 0, image: 0, requests: 0 };
+  const types = new Map<string, string>();
+  cdp.on('Network.responseReceived', (e) => types.set(e.requestId, e.type));
+  cdp.on('Network.loadingFinished', (e) => {
+    bytes.total += e.encodedDataLength;
+    bytes.requests += 1;
+    const type = types.get(e.requestId);
+    if (type === 'Script') bytes.js += e.encodedDataLength;
+    if (type === 'Image') bytes.image += e.encodedDataLength;
+  });
+  return { cdp, bytes };
+}
+
+type Interaction = { label: string; run: (page: Page) => Promise<void> };
+
+async function measureOnce(
+  context: BrowserContext,
+  baseUrl: string,
+  path: string,
+  interactions: Interaction[],
+): Promise<PageFigures> {
+  const page = await context.newPage();
+  const { bytes } = await throttle(context, page);
+  await page.goto(baseUrl + path, { waitUntil: 'load', timeout: 60_000 });
+  await page.waitForLoadState('networkidle', { timeout: 60_000 }).catch(() => undefined);
+  await page.waitForTimeout(1000);
+  const before = (await page.evaluate('window.__perf')) as PerfData;
+  const figures: PageFigures = {
+    path,
+    lcpMs: Math.round(before.lcp),
+    lcpElement: before.lcpElement,
+    cls: Number(cls(before.shifts).toFixed(4)),
+    transferBytes: bytes.total,
+    jsTransferBytes: bytes.js,
+    imageTransferBytes: bytes.image,
+    requests: bytes.requests,
+  };
+  if (interactions.length) {
+    const measured: { label: string; ms: number }[] = [];
+    for (const step of interactions) {
+      const seen = new Set(Object.keys(((await page.evaluate('window.__perf')) as PerfData).interactions));
+      await step.run(page);
+      await page.waitForTimeout(600);
+      const after = (await page.evaluate('window.__perf')) as PerfData;
+      const fresh = Object.entries(after.interactions).filter(([k]) => !seen.has(k));
+      // Event Timing only reports interactions longer than 16 ms; none reported means under 16 ms.
+      measured.push({ label: step.label, ms: Math.max(0, ...fresh.map(([, v]) => v.duration)) });
+    }
+    figures.interactions = measured;
+    figures.inpMs = Math.max(...measured.map((m) => m.ms));
+  }
+  await page.close();
+  return figures;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor((s.length - 1) / 2)];
+};
+
+/** Loads each page `runs` times with a cold cache and answers the median figures. */
+export async function measurePages(opts: { baseUrl: string; productId: string; company: Session; runs: number }) {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
+  const newContext = async (session?: Session) => {
+    const context = await browser.newContext({
+      viewport: MOBILE.viewport,
+      deviceScaleFactor: 1.75,
+      isMobile: true,
+      hasTouch: true,
+      userAgent:
+        'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36',
+    });
+    await context.addInitScript(OBSERVERS);
+    if (session)
+      await context.addInitScript(
+        `localStorage.setItem('userToken', ${JSON.stringify(session.userToken)});
+         localStorage.setItem('userType', ${JSON.stringify(session.userType)});
+         localStorage.setItem('userId', ${JSON.stringify(session.userId)});`,
+      );
+    return context;
+  };
+  const productInteractions: Interaction[] = [
+    {
+      label: 'quantity (keyboard on the select)',
+      run: async (page) => {
+        await page.getByLabel('Quantity').focus();
+        await page.keyboard.press('ArrowDown');
+      },
+    },
+    {
+      label: 'review form: type the title',
+      run: async (page) => {
+        await page.getByLabel('Title').click();
+        await page.keyboard.type('Clear', { delay: 50 });
+      },
+    },
+    {
+      label: 'review form: choose 4 stars',
+      run: async (page) => {
+        await page.getByRole('radio', { name: '4 stars' }).click();
+      },
+    },
+  ];
+  const tabInteractions: Interaction[] = [
+    { label: 'tabs: Packages', run: (page) => page.getByRole('tab', { name: 'Packages' }).click() },
+    { label: 'tabs: Single', run: (page) => page.getByRole('tab', { name: 'Single' }).click() },
+  ];
+  const plan: { path: string; session?: Session; interactions: Interaction[] }[] = [
+    { path: '/', interactions: [] },
+    { path: '/products', interactions: tabInteractions },
+    { path: `/pre-cart/${opts.productId}`, session: opts.company, interactions: productInteractions },
+    { path: '/cart', session: opts.company, interactions: [] },
+  ];
+  const results: PageFigures[] = [];
+  try {
+    for (const p of plan) {
+      const runs: PageFigures[] = [];
+      for (let i = 0; i < opts.runs; i++) {
+        const context = await newContext(p.session);
+        try {
+          runs.push(await measureOnce(context, opts.baseUrl, p.path, p.interactions));
+        } finally {
+          await context.close();
+        }
+      }
+      const pick = (f: (r: PageFigures) => number) => median(runs.map(f));
+      const first = runs[0];
+      results.push({
+        path: p.path,
+        lcpMs: pick((r) => r.lcpMs),
+        lcpElement: first.lcpElement,
+        cls: pick((r) => r.cls),
+        transferBytes: pick((r) => r.transferBytes),
+        jsTransferBytes: pick((r) => r.jsTransferBytes),
+        imageTransferBytes: pick((r) => r.imageTransferBytes),
+        requests: pick((r) => r.requests),
+        ...(first.interactions
+          ? {
+              inpMs: pick((r) => r.inpMs ?? 0),
+              interactions: first.interactions.map((it, k) => ({
+                label: it.label,
+                ms: median(runs.map((r) => r.interactions![k].ms)),
+              })),
+            }
+          : {}),
+      });
+    }
+  } finally {
+    await browser.close();
+  }
+  return results;
+}

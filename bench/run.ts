@@ -1,0 +1,657 @@
+/**
+ * npm run bench [-- --quick] [-- --skip-pages] [-- --keep]
+ *
+ * Starts the app on a fresh data directory (or, with DATABASE_URL, in a fresh schema of that PostgreSQL
+ * server), loads the generated data (bench/generate.ts), measures the API with autocannon next to a
+ * bare Fastify ceiling serving the same bytes, measures four pages in Chromium under the Lighthouse
+ * mobile profile, and prints one table. Figures go to bench-results/latest.json (and report.md).
+ * What every figure means and the targets: docs/performance.md.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { openDatabase, migrate, type Database } from '../apps/api/src/db/client.js';
+import { BENCH_PASSWORD, benchEmail, ids, insertBase, insertJobs, SIZES, tableSizes } from './generate.js';
+import { listPlans } from './plans.js';
+import { measurePages, MOBILE, type PageFigures } from './pages.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = new Set(process.argv.slice(2));
+const QUICK = args.has('--quick');
+const SKIP_PAGES = args.has('--skip-pages');
+const KEEP = args.has('--keep');
+const SEED = Number(process.env.BENCH_SEED ?? 20260101);
+const PORT = Number(process.env.BENCH_PORT ?? 3225);
+const CEILING_PORT = PORT + 1;
+const DURATION = QUICK ? 3 : 10;
+const WARMUP = QUICK ? 1 : 3;
+const CONNECTIONS = 50;
+const PAGE_RUNS = QUICK ? 1 : 3;
+const BASE = `http://127.0.0.1:${PORT}`;
+const DATABASE_URL = process.env.DATABASE_URL;
+const started = Date.now();
+const log = (m: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${m}`);
+
+// ---------------------------------------------------------------- processes
+
+interface Server {
+  child: ChildProcess;
+  eld(): Promise<{ p50: number; p99: number; max: number; mean: number }>;
+  resetEld(): void;
+  stop(): Promise<void>;
+}
+
+async function waitFor(url: string, child: ChildProcess, errors: string[]) {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}): ${errors.join('').slice(-2000)}`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server did not answer ${url}`);
+}
+
+function stopChild(child: ChildProcess) {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('exit', () => {
+      clearTimeout(t);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+async function startServer(env: Record<string, string>): Promise<Server> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', './bench/probe.mjs', 'apps/api/src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  const errors: string[] = [];
+  child.stderr!.on('data', (d) => errors.push(String(d)));
+  await waitFor(`${BASE}/api/health`, child, errors);
+  return {
+    child,
+    resetEld: () => child.send('eld:reset'),
+    eld: () =>
+      new Promise((resolve) => {
+        const on = (m: { eld?: { p50: number; p99: number; max: number; mean: number } }) => {
+          if (!m?.eld) return;
+          child.off('message', on);
+          resolve(m.eld);
+        };
+        child.on('message', on);
+        child.send('eld:read');
+      }),
+    stop: () => stopChild(child),
+  };
+}
+
+async function startCeiling() {
+  const child = spawn(process.execPath, ['bench/ceiling.mjs'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(CEILING_PORT) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  await new Promise<void>((resolve) => child.on('message', (m: { ready?: boolean }) => m?.ready && resolve()));
+  return {
+    child,
+    /** Serves `body` at /ceiling/<name> from memory. */
+    set: (name: string, contentType: string, body: Buffer) =>
+      new Promise<void>((resolve) => {
+        const on = (m: { ok?: string }) => {
+          if (m?.ok !== name) return;
+          child.off('message', on);
+          resolve();
+        };
+        child.on('message', on);
+        child.send({ name, contentType, body: body.toString('base64') });
+      }),
+    stop: () => stopChild(child),
+  };
+}
+
+// ---------------------------------------------------------------- load
+
+interface LoadFigures {
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  requests: number;
+  errors: number;
+  statusCodes: Record<string, number>;
+}
+
+const pct = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN;
+const r2 = (n: number) => Math.round(n * 100) / 100;
+
+interface LoadOptions {
+  url: string;
+  headers?: Record<string, string>;
+  method?: 'GET' | 'POST';
+  duration?: number;
+  connections?: number;
+  overallRate?: number;
+  requests?: unknown[];
+}
+
+async function load(o: LoadOptions): Promise<LoadFigures> {
+  const latencies: number[] = [];
+  const codes: Record<string, number> = {};
+  const inst = autocannon({
+    url: o.url,
+    method: o.method ?? 'GET',
+    headers: o.headers ?? {},
+    connections: o.connections ?? CONNECTIONS,
+    duration: o.duration ?? DURATION,
+    ...(o.overallRate ? { overallRate: o.overallRate } : {}),
+    ...(o.requests ? { requests: o.requests } : {}),
+  });
+  inst.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+    latencies.push(ms);
+    codes[status] = (codes[status] ?? 0) + 1;
+  });
+  const res = await inst;
+  latencies.sort((a, b) => a - b);
+  const bad = Object.entries(codes)
+    .filter(([c]) => Number(c) >= 400)
+    .reduce((s, [, n]) => s + n, 0);
+  return {
+    rps: Math.round(latencies.length / (res.duration || o.duration || DURATION)),
+    p50: r2(pct(latencies, 50)),
+    p95: r2(pct(latencies, 95)),
+    p99: r2(pct(latencies, 99)),
+    requests: latencies.length,
+    errors: bad + res.errors + res.timeouts,
+    statusCodes: codes,
+  };
+}
+
+/** A warm-up, then the measured run. */
+async function measure(o: LoadOptions) {
+  await load({ ...o, duration: WARMUP });
+  return load(o);
+}
+
+// ---------------------------------------------------------------- the run
+
+interface ApiRow {
+  name: string;
+  path: string;
+  app: LoadFigures;
+  ceiling: LoadFigures;
+  ratio: number;
+  bytes: number;
+  target: string;
+  pass: boolean;
+}
+
+async function login(email: string) {
+  const res = await fetch(`${BASE}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ officialEmail: email, password: BENCH_PASSWORD }),
+  });
+  if (!res.ok) throw new Error(`login ${email}: ${res.status} ${await res.text()}`);
+  const body = (await res.json()) as { token: string; data: { user: { _id: string; userType: string } } };
+  return {
+    token: body.token,
+    id: body.data.user._id,
+    headers: { authorization: `Bearer ${body.token}` },
+    session: { userToken: body.token, userType: body.data.user.userType, userId: body.data.user._id },
+  };
+}
+
+async function main() {
+  const cpus = os.cpus();
+  log(
+    `machine: ${cpus.length} × ${cpus[0]?.model ?? '?'}, load average ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}; ${QUICK ? 'QUICK mode' : 'full run'}`,
+  );
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'legalmarket-bench-'));
+  const schema = DATABASE_URL ? `bench_${randomBytes(5).toString('hex')}` : undefined;
+  const dbKind = DATABASE_URL ? 'postgres' : 'pglite';
+  const openDb = (): Promise<Database> =>
+    DATABASE_URL
+      ? openDatabase({ url: DATABASE_URL, schemaName: schema })
+      : openDatabase({ dataDir: path.join(dataDir, 'db') });
+  const serverUrl = DATABASE_URL
+    ? `${DATABASE_URL}${DATABASE_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`
+    : undefined;
+  const env: Record<string, string> = {
+    NODE_ENV: 'production',
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: BASE,
+    DATA_DIR: dataDir,
+    JWT_SECRET: randomBytes(32).toString('base64url'),
+    LOG_LEVEL: 'warn',
+    SEED_CATALOGUE: 'false',
+    // A private copy of the built web app, so a rebuild during the run cannot change what is measured.
+    WEB_DIST: path.join(dataDir, 'web'),
+    // The load generator is one address: the per-address abuse limit would stop the login run.
+    IP_MAX_REQUESTS: '1000000',
+    ...(serverUrl ? { DATABASE_URL: serverUrl } : {}),
+  };
+  const id = ids(SEED);
+  const results: Record<string, unknown> = {
+    startedAt: new Date(started).toISOString(),
+    quick: QUICK,
+    database: dbKind,
+    machine: { cpus: cpus.length, model: cpus[0]?.model, node: process.version, loadAverageAtStart: os.loadavg() },
+    settings: { connections: CONNECTIONS, durationS: DURATION, warmupS: WARMUP, seed: SEED, mobile: MOBILE },
+  };
+  let server: Server | null = null;
+  let ceiling: Awaited<ReturnType<typeof startCeiling>> | null = null;
+  const cleanup = async () => {
+    await server?.stop();
+    await ceiling?.stop();
+    if (!KEEP) {
+      await rm(dataDir, { recursive: true, force: true });
+      if (schema && DATABASE_URL) {
+        const c = new pg.Client({ connectionString: DATABASE_URL });
+        await c.connect();
+        await c.query(`drop schema if exists ${schema} cascade`);
+        await c.end();
+      }
+    }
+  };
+  try {
+    await cp(path.join(ROOT, 'apps/web/dist'), path.join(dataDir, 'web'), { recursive: true });
+    // 1. Data: everything but 99,000 of the jobs.
+    let t0 = Date.now();
+    let db = await openDb();
+    await migrate(db.db);
+    await insertBase(db.db, {
+      seed: SEED,
+      uploadsDir: path.join(dataDir, 'uploads'),
+      seedImagesDir: path.join(ROOT, 'apps/api/seed/products'),
+    });
+    await insertJobs(db.db, { seed: SEED, from: 0, to: SIZES.growthBaseJobs });
+    const smallSizes = await tableSizes(db.db);
+    const smallPlans = await listPlans(db.db, { companyId: id.companies[0], lawyerId: id.lawyers[0] });
+    await db.close();
+    const generation: Record<string, number> = { baseAnd1000JobsMs: Date.now() - t0 };
+    log(`data: ${JSON.stringify(smallSizes)} in ${generation.baseAnd1000JobsMs} ms (${dbKind})`);
+
+    ceiling = await startCeiling();
+    const growthEndpoints = (tokens: Awaited<ReturnType<typeof tokensFor>>) => [
+      { name: 'admin job list p1', path: '/job-api/unassign?page=1&limit=5', headers: tokens.admin.headers },
+      {
+        name: 'lawyer available jobs',
+        path: '/job-api/jobs?sort=bestfit&page=1&limit=20',
+        headers: tokens.lawyer.headers,
+      },
+      { name: 'company pending jobs', path: '/job-api/company/pendingjobs', headers: tokens.company.headers },
+      { name: 'company completed jobs', path: '/job-api/company/completedjobs', headers: tokens.company.headers },
+    ];
+    const tokensFor = async () => ({
+      admin: await login(benchEmail.admin),
+      company: await login(benchEmail.company(0)),
+      lawyer: await login(benchEmail.lawyer(0)),
+    });
+
+    // 2. Growth, small table.
+    server = await startServer(env);
+    let tokens = await tokensFor();
+    const growthSmall: Record<string, LoadFigures> = {};
+    for (const e of growthEndpoints(tokens)) {
+      growthSmall[e.name] = await measure({ url: BASE + e.path, headers: e.headers });
+      log(`${SIZES.growthBaseJobs} jobs: ${e.name} p95 ${growthSmall[e.name].p95} ms`);
+    }
+    await server.stop();
+    server = null;
+
+    // 3. The other 99,000 jobs.
+    t0 = Date.now();
+    db = await openDb();
+    await insertJobs(db.db, { seed: SEED, from: SIZES.growthBaseJobs, to: SIZES.jobs });
+    generation.remaining99000JobsMs = Date.now() - t0;
+    const sizes = await tableSizes(db.db);
+    const plans = await listPlans(db.db, { companyId: id.companies[0], lawyerId: id.lawyers[0] });
+    await db.close();
+    log(`data: ${JSON.stringify(sizes)}; 99,000 jobs in ${generation.remaining99000JobsMs} ms`);
+    Object.assign(results, { sizes, smallSizes, generation, plans, smallPlans });
+
+    server = await startServer(env);
+    tokens = await tokensFor();
+
+    // 4. API against the ceiling.
+    const productId = id.products[0];
+    const api: Array<{ name: string; path: string; headers?: Record<string, string>; kind: 'catalogue' | 'auth' }> = [
+      { name: 'GET /product-api/products', path: '/product-api/products', kind: 'catalogue' },
+      { name: 'GET /product-api/product/{id}', path: `/product-api/product/${productId}`, kind: 'catalogue' },
+      { name: 'GET /api/cart', path: '/api/cart', headers: tokens.company.headers, kind: 'auth' },
+      {
+        name: 'GET /job-api/company/pendingjobs',
+        path: '/job-api/company/pendingjobs',
+        headers: tokens.company.headers,
+        kind: 'auth',
+      },
+      {
+        name: 'GET /job-api/jobs (lawyer)',
+        path: '/job-api/jobs?sort=bestfit&page=1&limit=20',
+        headers: tokens.lawyer.headers,
+        kind: 'auth',
+      },
+      {
+        name: 'GET /job-api/unassign p1 (admin)',
+        path: '/job-api/unassign?page=1&limit=5',
+        headers: tokens.admin.headers,
+        kind: 'auth',
+      },
+    ];
+    const apiRows: ApiRow[] = [];
+    for (const [k, e] of api.entries()) {
+      const sample = await fetch(BASE + e.path, { headers: e.headers });
+      const body = Buffer.from(await sample.arrayBuffer());
+      if (!sample.ok) throw new Error(`${e.path}: ${sample.status} ${body.toString().slice(0, 200)}`);
+      await ceiling.set(String(k), sample.headers.get('content-type') ?? 'application/json', body);
+      const ceil = await measure({ url: `http://127.0.0.1:${CEILING_PORT}/ceiling/${k}` });
+      const app = await measure({ url: BASE + e.path, headers: e.headers });
+      const ratio = app.rps / ceil.rps;
+      const pass =
+        e.kind === 'catalogue' ? ratio >= 0.5 && app.errors === 0 : ratio >= 0.2 && app.p99 <= 25 && app.errors === 0;
+      apiRows.push({
+        name: e.name,
+        path: e.path,
+        app,
+        ceiling: ceil,
+        ratio: r2(ratio),
+        bytes: body.length,
+        target: e.kind === 'catalogue' ? '≥ 50 % of ceiling' : '≥ 20 %, p99 ≤ 25 ms, 0 errors',
+        pass,
+      });
+      log(
+        `${e.name}: ${app.rps} req/s (ceiling ${ceil.rps}), ratio ${r2(ratio)}, p99 ${app.p99} ms, errors ${app.errors}`,
+      );
+    }
+    // The revalidation a browser makes: If-None-Match answered 304 from memory.
+    const etag = (await fetch(`${BASE}/product-api/products`)).headers.get('etag');
+    const revalidate = etag
+      ? await measure({ url: `${BASE}/product-api/products`, headers: { 'if-none-match': etag } })
+      : null;
+    results.api = apiRows;
+    results.catalogueRevalidation = revalidate ? { etag, ...revalidate } : null;
+
+    // 5. Growth, large table.
+    const growth: Array<{ name: string; p95Small: number; p95Large: number; factor: number; pass: boolean }> = [];
+    for (const e of growthEndpoints(tokens)) {
+      const reused = apiRows.find((r) => r.path === e.path);
+      const large = reused ? reused.app : await measure({ url: BASE + e.path, headers: e.headers });
+      const factor = r2(large.p95 / growthSmall[e.name].p95);
+      growth.push({
+        name: e.name,
+        p95Small: growthSmall[e.name].p95,
+        p95Large: large.p95,
+        factor,
+        pass: factor <= 1.5,
+      });
+    }
+    results.growth = growth;
+
+    // 6. Logins at 40 per second, event-loop delay meanwhile.
+    let n = 0;
+    const loginRequests = [
+      {
+        method: 'POST',
+        path: '/api/login',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (req: Record<string, unknown>) => ({
+          ...req,
+          body: JSON.stringify({ officialEmail: benchEmail.company(100 + (n++ % 1800)), password: BENCH_PASSWORD }),
+        }),
+      },
+    ];
+    await load({ url: BASE, requests: loginRequests, overallRate: 40, connections: 10, duration: WARMUP });
+    server.resetEld();
+    const logins = await load({ url: BASE, requests: loginRequests, overallRate: 40, connections: 10 });
+    const eld = await server.eld();
+    results.login = {
+      ...logins,
+      rate: 40,
+      eventLoopDelay: eld,
+      pass: logins.p95 <= 150 && eld.p99 <= 50 && logins.errors === 0,
+    };
+    log(`login: ${logins.rps}/s p95 ${logins.p95} ms, event-loop delay p99 ${r2(eld.p99)} ms, errors ${logins.errors}`);
+
+    // 7. Static files: compression and caching.
+    const html = await (await fetch(`${BASE}/`)).text();
+    const entry = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    const css = /href="(\/assets\/[^"]+\.css)"/.exec(html)?.[1];
+    const headersOf = async (p: string) => {
+      const res = await fetch(BASE + p, { headers: { 'accept-encoding': 'br, gzip' } });
+      await res.arrayBuffer();
+      return {
+        path: p,
+        status: res.status,
+        contentEncoding: res.headers.get('content-encoding'),
+        cacheControl: res.headers.get('cache-control'),
+      };
+    };
+    const staticChecks = [
+      await headersOf('/'),
+      ...(entry ? [await headersOf(entry)] : []),
+      ...(css ? [await headersOf(css)] : []),
+    ];
+    results.static = staticChecks;
+    const bundle = spawnSync(process.execPath, ['scripts/check-bundle.mjs'], { cwd: ROOT, encoding: 'utf8' });
+    const m = /first route ([\d.]+) KB of [\d.]+ KB, all JavaScript ([\d.]+) KB/.exec(bundle.stdout);
+    results.bundle = m ? { firstRouteKbGz: Number(m[1]), allJsKbGz: Number(m[2]), pass: bundle.status === 0 } : null;
+
+    // 8. Pages.
+    let pages: PageFigures[] = [];
+    if (!SKIP_PAGES) {
+      pages = await measurePages({ baseUrl: BASE, productId, company: tokens.company.session, runs: PAGE_RUNS });
+      for (const p of pages)
+        log(
+          `page ${p.path}: LCP ${p.lcpMs} ms, CLS ${p.cls}, ${Math.round(p.transferBytes / 1024)} KB${p.inpMs !== undefined ? `, INP ${p.inpMs} ms` : ''}`,
+        );
+    }
+    results.pages = pages;
+    results.finishedAt = new Date().toISOString();
+    results.totalSeconds = Math.round((Date.now() - started) / 1000);
+    results.loadAverageAtEnd = os.loadavg();
+
+    const report = render(results, apiRows, growth, pages);
+    console.log(`\n${report}`);
+    await mkdir(path.join(ROOT, 'bench-results'), { recursive: true });
+    await writeFile(path.join(ROOT, 'bench-results/latest.json'), JSON.stringify(results, null, 2));
+    await writeFile(path.join(ROOT, 'bench-results/report.md'), report + renderPlans(results));
+    log('wrote bench-results/latest.json and bench-results/report.md');
+  } finally {
+    await cleanup();
+  }
+}
+
+// ---------------------------------------------------------------- output
+
+const ok = (b: boolean) => (b ? 'yes' : 'NO');
+
+function table(head: string[], rows: (string | number)[][]) {
+  const lines = [head, head.map(() => '---'), ...rows.map((r) => r.map(String))];
+  return lines.map((r) => `| ${r.join(' | ')} |`).join('\n');
+}
+
+function render(
+  r: Record<string, unknown>,
+  api: ApiRow[],
+  growth: Array<{ name: string; p95Small: number; p95Large: number; factor: number; pass: boolean }>,
+  pages: PageFigures[],
+) {
+  const login = r.login as LoadFigures & { eventLoopDelay: { p99: number }; pass: boolean };
+  const bundle = r.bundle as { firstRouteKbGz: number; allJsKbGz: number; pass: boolean } | null;
+  const out: string[] = [];
+  out.push(
+    `LegalMarket benchmark, ${r.startedAt} (${r.database}, ${QUICK ? 'quick: ' : ''}${CONNECTIONS} connections, ${DURATION} s after ${WARMUP} s warm-up, ${(r.machine as { cpus: number }).cpus} cores)`,
+    '',
+  );
+  out.push(
+    table(
+      [
+        'API',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        'errors',
+        'ceiling req/s',
+        'ceiling p99 ms',
+        'ratio',
+        'bytes',
+        'target',
+        'met',
+      ],
+      api.map((a) => [
+        a.name,
+        a.app.rps,
+        a.app.p50,
+        a.app.p99,
+        a.app.errors,
+        a.ceiling.rps,
+        a.ceiling.p99,
+        `${Math.round(a.ratio * 100)} %`,
+        a.bytes,
+        a.target,
+        ok(a.pass),
+      ]),
+    ),
+    '',
+  );
+  const reval = r.catalogueRevalidation as (LoadFigures & { etag: string }) | null;
+  if (reval)
+    out.push(
+      `Catalogue revalidation (If-None-Match → ${Object.keys(reval.statusCodes).join('/')}): ${reval.rps} req/s, p99 ${reval.p99} ms.`,
+      '',
+    );
+  out.push(
+    table(
+      [
+        'growth (p95, 50 connections)',
+        `${SIZES.growthBaseJobs} jobs ms`,
+        `${SIZES.jobs} jobs ms`,
+        'factor',
+        'target',
+        'met',
+      ],
+      growth.map((g) => [g.name, g.p95Small, g.p95Large, g.factor, '≤ 1.5', ok(g.pass)]),
+    ),
+    '',
+  );
+  out.push(
+    table(
+      [
+        'POST /api/login at 40/s',
+        'done/s',
+        'p50 ms',
+        'p95 ms',
+        'p99 ms',
+        'errors',
+        'event-loop delay p99 ms',
+        'target',
+        'met',
+      ],
+      [
+        [
+          `${login.requests} logins`,
+          login.rps,
+          login.p50,
+          login.p95,
+          login.p99,
+          login.errors,
+          r2(login.eventLoopDelay.p99),
+          'p95 ≤ 150, delay p99 ≤ 50',
+          ok(login.pass),
+        ],
+      ],
+    ),
+    '',
+  );
+  if (pages.length) {
+    out.push(
+      table(
+        [
+          'page (mobile profile)',
+          'LCP ms',
+          'LCP element',
+          'CLS',
+          'transfer KB',
+          'JS KB',
+          'images KB',
+          'requests',
+          'INP ms',
+          'met',
+        ],
+        pages.map((p) => {
+          const pass =
+            p.lcpMs <= 2000 &&
+            p.cls <= 0.05 &&
+            (p.inpMs === undefined || p.inpMs <= 150) &&
+            (p.path !== '/' || p.transferBytes <= 500 * 1024);
+          return [
+            p.path.replace(/[0-9a-f-]{36}/, '{id}'),
+            p.lcpMs,
+            p.lcpElement,
+            p.cls,
+            r2(p.transferBytes / 1024),
+            r2(p.jsTransferBytes / 1024),
+            r2(p.imageTransferBytes / 1024),
+            p.requests,
+            p.inpMs ?? '',
+            ok(pass),
+          ];
+        }),
+      ),
+      '',
+    );
+    for (const p of pages.filter((x) => x.interactions))
+      out.push(
+        `Interactions on ${p.path.replace(/[0-9a-f-]{36}/, '{id}')}: ${p.interactions!.map((i) => `${i.label} ${i.ms} ms`).join('; ')} (0 = under the 16 ms Event Timing threshold).`,
+      );
+    out.push('');
+  }
+  if (bundle)
+    out.push(
+      `JavaScript (gzip): first route ${bundle.firstRouteKbGz} KB (≤ 100), all ${bundle.allJsKbGz} KB (≤ 350): ${ok(bundle.pass)}.`,
+    );
+  for (const s of r.static as Array<{ path: string; contentEncoding: string | null; cacheControl: string | null }>)
+    out.push(
+      `Static ${s.path}: content-encoding ${s.contentEncoding ?? 'none'}, cache-control ${s.cacheControl ?? 'none'}.`,
+    );
+  const sizes = r.sizes as Record<string, number>;
+  out.push(
+    '',
+    `Data: ${Object.entries(sizes)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(
+        ', ',
+      )}; generated in ${Object.values(r.generation as Record<string, number>).reduce((a, b) => a + b, 0)} ms. Whole run ${r.totalSeconds} s; load average at start ${(r.machine as { loadAverageAtStart: number[] }).loadAverageAtStart.map((n) => n.toFixed(2)).join(' ')}, at end ${(r.loadAverageAtEnd as number[]).map((n) => n.toFixed(2)).join(' ')}.`,
+  );
+  return out.join('\n');
+}
+
+function renderPlans(r: Record<string, unknown>) {
+  const plans = r.plans as Record<string, string>;
+  return `\n\n## Query plans with ${SIZES.jobs} jobs\n\n${Object.entries(plans)
+    .map(([k, v]) => `### ${k}\n\n\`\`\`\n${v}\n\`\`\``)
+    .join('\n\n')}\n`;
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
