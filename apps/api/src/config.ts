@@ -20,6 +20,11 @@ export const configSchema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
       .optional(),
+    /** PostgreSQL schema to work in (created when missing); the server's search_path default otherwise. */
+    DATABASE_SCHEMA: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier (letters, digits, _)')
+      .optional(),
     DATABASE_POOL_SIZE: int(10, 1),
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     TOKEN_TTL_HOURS: int(12, 1),

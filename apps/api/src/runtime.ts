@@ -63,6 +63,7 @@ export async function openRuntime(
     clock,
     log: logger,
     pollMs: config.MAIL_POLL_MS,
+    exclusive: database.kind === 'pglite',
   });
   const secret = await loadSecret(config);
   return {

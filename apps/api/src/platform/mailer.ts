@@ -29,6 +29,10 @@ export interface MailWorker {
 
 const BACKOFF_MS = [10_000, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000];
 export const MAX_ATTEMPTS = 8;
+/** Marks a mail claimed by the embedded database's worker while SMTP talks. */
+const SENDING = 'sending';
+/** A claim older than this is due again even without a restart (SMTP timeouts are far shorter). */
+const LEASE_MS = 15 * 60_000;
 
 export function createMailWorker(deps: {
   db: Db;
@@ -37,6 +41,8 @@ export function createMailWorker(deps: {
   clock: Clock;
   log: FastifyBaseLogger;
   pollMs: number;
+  /** True on the embedded database: this process is the only one sending (see sendOne). */
+  exclusive?: boolean;
 }): MailWorker {
   const transport = deps.smtpUrl ? nodemailer.createTransport(deps.smtpUrl) : null;
   let timer: NodeJS.Timeout | undefined;
@@ -44,57 +50,97 @@ export function createMailWorker(deps: {
   let stopped = false;
   let started = false;
 
+  type Row = typeof emailOutbox.$inferSelect;
+  const due = (ex: Executor) =>
+    ex
+      .select()
+      .from(emailOutbox)
+      .where(
+        and(
+          isNull(emailOutbox.sentAt),
+          or(eq(emailOutbox.attempts, 0), lte(emailOutbox.nextAttemptAt, deps.clock.now())),
+          sql`${emailOutbox.attempts} < ${MAX_ATTEMPTS}`,
+        ),
+      )
+      .orderBy(asc(emailOutbox.id))
+      .limit(1)
+      .for('update', { skipLocked: true });
+
+  /** Hands one mail to SMTP and records the outcome; `attempts` is the count including this one. */
+  async function deliver(ex: Executor, mail: Row, attempts: number): Promise<'sent' | 'failed'> {
+    try {
+      await transport!.sendMail({
+        from: deps.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html ?? undefined,
+      });
+      await ex
+        .update(emailOutbox)
+        .set({ sentAt: deps.clock.now(), attempts, lastError: null })
+        .where(eq(emailOutbox.id, mail.id));
+      return 'sent';
+    } catch (err) {
+      const delay = BACKOFF_MS[Math.min(attempts - 1, BACKOFF_MS.length - 1)];
+      await ex
+        .update(emailOutbox)
+        .set({
+          attempts,
+          lastError: String((err as Error).message).slice(0, 500),
+          nextAttemptAt: new Date(deps.clock.now().getTime() + delay),
+        })
+        .where(eq(emailOutbox.id, mail.id));
+      deps.log.warn({ outboxId: mail.id, attempt: attempts }, 'mail delivery failed, will retry');
+      return 'failed';
+    }
+  }
+
+  /**
+   * PostgreSQL server: the row stays locked (SKIP LOCKED for the other instances) while SMTP talks, so
+   * a crash rolls the claim back and the mail is due again at once. The embedded database has a single
+   * connection that this would hold for the whole SMTP conversation, stalling every request (found by
+   * test/reliability/crash.test.ts); there the mail is claimed in a short transaction, sent outside
+   * it, and claims left by a killed process are released when the next one starts (one process per
+   * data directory, see server.pid).
+   */
+  async function sendOne(): Promise<'sent' | 'failed' | null> {
+    if (!deps.exclusive)
+      return deps.db.transaction(async (tx) => {
+        const [mail] = await due(tx);
+        return mail ? deliver(tx, mail, mail.attempts + 1) : null;
+      });
+    const mail = await deps.db.transaction(async (tx) => {
+      const [row] = await due(tx);
+      if (row)
+        await tx
+          .update(emailOutbox)
+          .set({
+            attempts: row.attempts + 1,
+            lastError: SENDING,
+            nextAttemptAt: new Date(deps.clock.now().getTime() + LEASE_MS),
+          })
+          .where(eq(emailOutbox.id, row.id));
+      return row;
+    });
+    return mail ? deliver(deps.db, mail, mail.attempts + 1) : null;
+  }
+
+  let released = false;
   async function sendDue(): Promise<number> {
     if (!transport) return 0;
+    if (deps.exclusive && !released) {
+      await deps.db
+        .update(emailOutbox)
+        .set({ nextAttemptAt: deps.clock.now(), lastError: 'interrupted by a restart' })
+        .where(and(isNull(emailOutbox.sentAt), eq(emailOutbox.lastError, SENDING)));
+      released = true;
+    }
     let sent = 0;
     for (;;) {
-      // Claim one due mail at a time; SKIP LOCKED lets several instances share the outbox.
-      const claimed = await deps.db.transaction(async (tx) => {
-        const rows = await tx
-          .select()
-          .from(emailOutbox)
-          .where(
-            and(
-              isNull(emailOutbox.sentAt),
-              // Fresh mail is due at once; a failed one waits for its back-off.
-              or(eq(emailOutbox.attempts, 0), lte(emailOutbox.nextAttemptAt, deps.clock.now())),
-              sql`${emailOutbox.attempts} < ${MAX_ATTEMPTS}`,
-            ),
-          )
-          .orderBy(asc(emailOutbox.id))
-          .limit(1)
-          .for('update', { skipLocked: true });
-        const mail = rows[0];
-        if (!mail) return null;
-        try {
-          await transport.sendMail({
-            from: deps.from,
-            to: mail.to,
-            subject: mail.subject,
-            text: mail.text,
-            html: mail.html ?? undefined,
-          });
-          await tx
-            .update(emailOutbox)
-            .set({ sentAt: deps.clock.now(), attempts: mail.attempts + 1, lastError: null })
-            .where(eq(emailOutbox.id, mail.id));
-          return 'sent' as const;
-        } catch (err) {
-          const delay = BACKOFF_MS[Math.min(mail.attempts, BACKOFF_MS.length - 1)];
-          await tx
-            .update(emailOutbox)
-            .set({
-              attempts: mail.attempts + 1,
-              lastError: String((err as Error).message).slice(0, 500),
-              nextAttemptAt: new Date(deps.clock.now().getTime() + delay),
-            })
-            .where(eq(emailOutbox.id, mail.id));
-          deps.log.warn({ outboxId: mail.id, attempt: mail.attempts + 1 }, 'mail delivery failed, will retry');
-          return 'failed' as const;
-        }
-      });
-      if (claimed === null) return sent;
-      if (claimed === 'sent') sent += 1;
+      const outcome = await sendOne();
+      if (outcome === null) return sent;
+      if (outcome === 'sent') sent += 1;
       else return sent; // SMTP trouble: wait for the next poll instead of spinning
     }
   }
