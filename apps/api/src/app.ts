@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
@@ -84,6 +84,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 200 },
     genReqId: () => crypto.randomUUID(),
+    // The router refuses malformed percent-encoding and over-long path parameters before any route or
+    // error handler runs; answer those in the one error shape too (found by test/security/bad-input).
+    frameworkErrors: (err, _request, reply) => {
+      const code = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+      void (reply as unknown as FastifyReply)
+        .status(code)
+        .send({ status: 'fail', message: code === 414 ? 'The address is too long' : 'The address is not valid' });
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -111,7 +111,8 @@ export type OrderView = z.infer<typeof orderView>;
 /** The sandbox dialog's charge request (mirrors what Flutterwave's inline form collects). */
 export const sandboxChargeInput = z.object({
   reference: z.string().trim().min(1).max(100),
-  amount: z.number().positive('amount must be positive'),
+  // Bounded: an unbounded number reached the database as kobo and failed there with a 500 (issue 8).
+  amount: z.number().positive('amount must be positive').max(1_000_000_000, 'amount is too large'),
   currency: z.string().trim().min(3).max(3),
   paymentType: z.enum(['card', 'mobilemoney', 'ussd']),
   cardNumber: z.string().max(30).optional(),

@@ -9,7 +9,14 @@ import { users } from '../../db/schema.js';
 import { AppError, badRequest, conflict, forbidden, unauthorized } from '../../platform/errors.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import { toProfile } from '../accounts/service.js';
-import { cleanFileName, createUploadsService, detectFile, keyOfUrl, type ReceivedFile } from '../uploads/service.js';
+import {
+  cleanFileName,
+  createUploadsService,
+  detectFile,
+  keyOfUrl,
+  malformedForm,
+  type ReceivedFile,
+} from '../uploads/service.js';
 
 const tags = ['profiles'];
 
@@ -95,7 +102,7 @@ async function readProfileForm(request: FastifyRequest, maxImageBytes: number) {
     const e = err as { code?: string; statusCode?: number };
     if (e.code === 'FST_REQ_FILE_TOO_LARGE')
       throw new AppError(413, `The file is too large: the limit is ${Math.round(maxImageBytes / 1024 / 1024)} MB`);
-    if (e.statusCode && e.statusCode < 500) throw badRequest('The form could not be read. Please try again.');
+    if (malformedForm(err)) throw badRequest('The form could not be read. Please try again.');
     throw err;
   }
   return { fields, file };
