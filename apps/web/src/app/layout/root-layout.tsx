@@ -10,7 +10,8 @@ export function RootLayout() {
   return (
     <div className="flex min-h-dvh flex-col">
       <Navbar />
-      <main id="main" className="flex-1">
+      {/* At least a screen tall: the footer starts below the fold, so pages filling in never push it (CLS). */}
+      <main id="main" className="min-h-dvh flex-1">
         <SectionBoundary>
           <Suspense fallback={<Loading />}>
             <Outlet />
