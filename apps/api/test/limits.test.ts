@@ -57,6 +57,24 @@ describe('limits per address', () => {
     expect((await login(t, emails[20], 'Wrong!Pass1', '198.51.100.7')).statusCode).toBe(429);
     expect((await login(t, emails[20], 'Wrong!Pass1', '198.51.100.8')).statusCode).toBe(401);
   });
+
+  it('Mastodon style per address: the 20th request passes, the 21st gets 429 with Retry-After, and after the window it works', async () => {
+    // Issue 8: the limit is generous (IP_MAX_REQUESTS, 300 per 15 minutes by default; 20 here) because
+    // offices and mobile carriers put many people behind one address.
+    const from = '203.0.113.9';
+    const user = await signupAndLogin(t, 'company');
+    for (let i = 0; i < 19; i++)
+      expect((await login(t, uniqueEmail('office'), 'Wrong!Pass1', from)).statusCode).toBe(401);
+    expect((await login(t, user.email, PASSWORD, from)).statusCode).toBe(200); // the 20th: at the limit, no 429
+    const limited = await login(t, user.email, PASSWORD, from);
+    expect(limited.statusCode).toBe(429);
+    const retryAfter = Number(limited.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    expect(limited.json()).toMatchObject({ status: 'fail', message: expect.any(String) });
+    t.clock.advance(retryAfter * 1000 + 1000);
+    expect((await login(t, user.email, PASSWORD, from)).statusCode).toBe(200);
+  });
 });
 
 describe.runIf(process.env.TEST_REDIS_URL)('limits shared through Redis', () => {

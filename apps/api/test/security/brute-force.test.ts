@@ -1,0 +1,259 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { oneTimeTokens, users } from '../../src/db/schema.js';
+import { hashPassword } from '../../src/platform/passwords.js';
+import {
+  PASSWORD,
+  createTestApp,
+  describeEachDb,
+  lastMailTo,
+  signupAndLogin,
+  sixDigits,
+  uniqueEmail,
+  type TestApp,
+} from '../helpers.js';
+
+type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+
+/**
+ * Issue 8, item 3 (the parts apps/api/test/limits.test.ts and password-reset.test.ts do not already
+ * prove): one-time codes under a distributed guessing attack, and account enumeration by answer and by
+ * time. Login limits per account and per address are in limits.test.ts.
+ */
+
+const wrongFor = (code: string) => {
+  // 1,000 distinct six-digit guesses, none of them the code.
+  const out: string[] = [];
+  for (let i = 1; out.length < 1000; i++) out.push(String((Number(code) + i * 7919) % 1_000_000).padStart(6, '0'));
+  return out.filter((g) => g !== code);
+};
+/** A different address for every guess: the code's own limit must hold without the per-address limit. */
+const ip = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+
+interface CodeKind {
+  name: string;
+  /** Sends a new code and answers it. */
+  send(t: TestApp, who: Login): Promise<string>;
+  /** One guess, from an address. */
+  guess(t: TestApp, who: Login, code: string, from?: string): Promise<number>;
+  purpose: string;
+  /** Sets the account up (payout codes need saved details first). */
+  prepare(t: TestApp): Promise<Login>;
+}
+
+const resetCode: CodeKind = {
+  name: 'password reset code',
+  purpose: 'password_reset',
+  prepare: (t) => signupAndLogin(t, 'company'),
+  async send(t, who) {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/forgot-password',
+      payload: { officialEmail: who.email },
+    });
+    expect(res.statusCode).toBe(200);
+    return sixDigits((await lastMailTo(t, who.email))!.text)!;
+  },
+  async guess(t, who, code, from = '127.0.0.1') {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/confirm-reset-token',
+      payload: { officialEmail: who.email, token: code },
+      remoteAddress: from,
+    });
+    return res.statusCode;
+  },
+};
+
+const payoutCode: CodeKind = {
+  name: 'lawyer payout code',
+  purpose: 'payout_otp',
+  async prepare(t) {
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/add-payment-details',
+      headers: lawyer.headers,
+      payload: { accountNumber: '0123456789', accountName: 'Chidi Okeke', bank: 'Access Bank' },
+    });
+    expect(res.statusCode).toBe(201);
+    return lawyer;
+  },
+  async send(t, who) {
+    const res = await t.app.inject({ method: 'POST', url: '/api/send-otp', headers: who.headers });
+    expect(res.statusCode).toBe(200);
+    return sixDigits((await lastMailTo(t, who.email))!.text)!;
+  },
+  async guess(t, who, code, from = '127.0.0.1') {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/confirm-otp',
+      headers: who.headers,
+      payload: { otp: code },
+      remoteAddress: from,
+    });
+    return res.statusCode;
+  },
+};
+
+describeEachDb('one-time codes under attack', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // Per-account mail limits raised: these tests send many codes to one account on purpose.
+    t = await createTestApp(kind, { EMAIL_ACTION_MAX: '1000' });
+  });
+  afterAll(() => t.close());
+
+  const liveRow = async (userId: string, purpose: string) => {
+    const rows = await t.rt.database.db
+      .select()
+      .from(oneTimeTokens)
+      .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose)));
+    return rows.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
+  };
+
+  for (const code of [resetCode, payoutCode]) {
+    describe(code.name, () => {
+      it('evaluates at most 5 of 1,000 concurrent guesses from 1,000 addresses, then the code is dead', async () => {
+        const who = await code.prepare(t);
+        const real = await code.send(t, who);
+        const guesses = wrongFor(real);
+        expect(guesses.length).toBeGreaterThanOrEqual(999);
+        const statuses: number[] = [];
+        for (let i = 0; i < guesses.length; i += 250)
+          statuses.push(
+            ...(await Promise.all(guesses.slice(i, i + 250).map((g, j) => code.guess(t, who, g, ip(i + j + 1))))),
+          );
+        expect(statuses.every((s) => s === 400)).toBe(true);
+        // The counter is claimed atomically before each comparison: it is the number of codes compared.
+        const row = await liveRow(who.id, code.purpose);
+        expect(row.attempts).toBeLessThanOrEqual(5);
+        expect(row.usedAt).not.toBeNull();
+        expect(await code.guess(t, who, real, ip(5000))).toBe(400);
+      });
+
+      it('at the limit: 4 wrong guesses and the right code still works; after 5 wrong it does not', async () => {
+        const who = await code.prepare(t);
+        const first = await code.send(t, who);
+        for (const g of wrongFor(first).slice(0, 4)) expect(await code.guess(t, who, g)).toBe(400);
+        expect(await code.guess(t, who, first)).toBe(200);
+        const second = await code.send(t, who);
+        for (const g of wrongFor(second).slice(0, 5)) expect(await code.guess(t, who, g)).toBe(400);
+        expect(await code.guess(t, who, second)).toBe(400);
+      });
+
+      it('works once', async () => {
+        const who = await code.prepare(t);
+        const real = await code.send(t, who);
+        expect(await code.guess(t, who, real)).toBe(200);
+        expect(await code.guess(t, who, real)).toBe(400);
+      });
+
+      it('works until 10 minutes and not after', async () => {
+        const who = await code.prepare(t);
+        const early = await code.send(t, who);
+        t.clock.advance(10 * 60_000 - 2000);
+        expect(await code.guess(t, who, early)).toBe(200);
+        const late = await code.send(t, who);
+        t.clock.advance(10 * 60_000 + 1000);
+        expect(await code.guess(t, who, late)).toBe(400);
+      });
+    });
+  }
+});
+
+/** Median of a list of numbers. */
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+describeEachDb('enumeration: same answer and the same time for existing and unknown accounts', (kind) => {
+  let t: TestApp;
+  const SAMPLES = 101;
+  let existing: string[];
+
+  beforeAll(async () => {
+    // Limits raised: this measures the work behind each answer, not the limiter (limits.test.ts does that).
+    t = await createTestApp(kind, {
+      IP_MAX_REQUESTS: '100000',
+      LOGIN_MAX_FAILURES: '100000',
+      EMAIL_ACTION_MAX: '100000',
+    });
+    const passwordHash = await hashPassword(PASSWORD);
+    const rows = await t.rt.database.db
+      .insert(users)
+      .values(
+        Array.from({ length: SAMPLES + 5 }, () => ({
+          userType: 'company' as const,
+          officialEmail: uniqueEmail('timing'),
+          passwordHash,
+          name: 'Timing Ltd',
+          companyName: 'Timing Ltd',
+          phoneNumber: '08012345678',
+          emailConfirmedAt: t.clock.now(),
+        })),
+      )
+      .returning({ email: users.officialEmail });
+    existing = rows.map((r) => r.email);
+  }, 120_000);
+  afterAll(() => t.close());
+
+  /** Interleaves the two kinds of request so machine noise falls on both alike. */
+  async function measure(send: (email: string) => Promise<{ status: number; body: string }>, samples = SAMPLES) {
+    for (let i = 0; i < 5; i++) {
+      await send(existing[SAMPLES + i]);
+      await send(uniqueEmail('warm'));
+    }
+    const known: number[] = [];
+    const unknown: number[] = [];
+    const answers = new Set<string>();
+    for (let i = 0; i < samples; i++) {
+      for (const [list, email] of (i % 2
+        ? [
+            [known, existing[i]],
+            [unknown, uniqueEmail('nobody')],
+          ]
+        : [
+            [unknown, uniqueEmail('nobody')],
+            [known, existing[i]],
+          ]) as Array<[number[], string]>) {
+        const start = process.hrtime.bigint();
+        const res = await send(email);
+        list.push(Number(process.hrtime.bigint() - start) / 1e6);
+        answers.add(`${res.status} ${res.body}`);
+      }
+    }
+    return { known: median(known), unknown: median(unknown), answers: [...answers] };
+  }
+
+  it('login: a wrong password and an unknown account answer alike, in the same median time', async () => {
+    const r = await measure(async (email) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { officialEmail: email, password: 'Wrong!Pass1' },
+      });
+      return { status: res.statusCode, body: res.body };
+    });
+    console.info(`login median ms: existing ${r.known.toFixed(2)}, unknown ${r.unknown.toFixed(2)}`);
+    expect(r.answers).toHaveLength(1);
+    expect(r.answers[0]).toMatch(/^401 /);
+    expect(Math.abs(r.known - r.unknown)).toBeLessThan(5);
+  });
+
+  it('forgot-password: an existing and an unknown address answer alike, in the same median time', async () => {
+    const r = await measure(async (email) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/forgot-password',
+        payload: { officialEmail: email },
+      });
+      return { status: res.statusCode, body: res.body };
+    }, 31);
+    console.info(`forgot-password median ms: existing ${r.known.toFixed(2)}, unknown ${r.unknown.toFixed(2)}`);
+    expect(r.answers).toHaveLength(1);
+    expect(r.answers[0]).toMatch(/^200 /);
+    expect(Math.abs(r.known - r.unknown)).toBeLessThan(5);
+  });
+});
