@@ -26,7 +26,8 @@ async function cli(script: string, args: string[], env: Record<string, string>) 
   }
 }
 
-describe('command line', () => {
+// Each case spawns tsx processes: generous time for a busy 2-core machine.
+describe('command line', { timeout: 120_000 }, () => {
   let dataDir: string;
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'lm-cli-'));
