@@ -5,7 +5,7 @@
  */
 import { and, asc, count, desc, eq, gt, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../apps/api/src/db/client.js';
-import { cartItems, jobApplications, jobs, products, sessions, users } from '../apps/api/src/db/schema.js';
+import { cartItems, jobApplications, jobCounts, jobs, products, sessions, users } from '../apps/api/src/db/schema.js';
 import { selectJobs } from '../apps/api/src/features/jobs/view.js';
 
 interface Q {
@@ -46,7 +46,14 @@ export async function listPlans(db: Db, who: { companyId: string; lawyerId: stri
       db,
       selectJobs(db).where(isOpen).orderBy(asc(jobs.createdAt), asc(jobs.id)).limit(20).offset(0),
     ),
-    'lawyer available jobs: total': await explain(db, db.select({ n: count() }).from(jobs).where(isOpen)),
+    'lawyer available jobs: total, as read now (job_counts)': await explain(
+      db,
+      db.select({ n: jobCounts.n }).from(jobCounts).where(eq(jobCounts.key, 'open')).limit(1),
+    ),
+    'lawyer available jobs: total, as it was counted before (replaced)': await explain(
+      db,
+      db.select({ n: count() }).from(jobs).where(isOpen),
+    ),
     'company pending jobs (GET /job-api/company/pendingjobs)': await explain(
       db,
       selectJobs(db)
