@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import { NIGERIAN_BANKS } from '@legalmarket/contracts';
 import {
@@ -949,5 +949,18 @@ describeEachDb('authorization matrix', (kind) => {
     const payouts = await db.select().from(payoutDetails);
     for (const actor of ['lawyerUnverified', 'lawyer', 'otherLawyer'] as const)
       expect(payouts.find((r) => r.lawyerId === w.who[actor].id)).toMatchObject(accountOf(actor));
+  });
+});
+
+describe('the development mailbox (a public row of the table)', () => {
+  it('is not registered in production', async () => {
+    const prod = await createTestApp('pglite', { NODE_ENV: 'production', JWT_SECRET: 'p'.repeat(48) });
+    try {
+      const res = await prod.app.inject({ method: 'GET', url: '/dev/mailbox?format=json' });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ status: 'fail', message: 'Not found' });
+    } finally {
+      await prod.close();
+    }
   });
 });
