@@ -1,13 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import pg from 'pg';
 import pino from 'pino';
-import { buildApp } from '../src/app.js';
-import { testConfig } from '../src/config.js';
 import { products } from '../src/db/schema.js';
-import { manualClock } from '../src/platform/clock.js';
-import { openRuntime, appDeps } from '../src/runtime.js';
-import type { DbKind, TestApp } from './helpers.js';
+import { createTestApp, type DbKind, type TestApp } from './helpers.js';
 
 /** Inserts a live catalogue product (price in naira, stored as kobo) and answers its id. */
 export async function insertProduct(t: TestApp, name: string, priceNaira: number) {
@@ -53,32 +47,7 @@ export async function createLoggedTestApp(
     },
   });
   const logger = pino({ level: 'info' }, stream);
-  const schemaName = kind === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
-  const config = testConfig({
-    ...(kind === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL! } : {}),
-    PUBLIC_URL: 'http://localhost:3000',
-    SEED_CATALOGUE: 'false',
-    ...overrides,
-  });
-  const clock = manualClock(new Date('2026-11-21T09:00:00Z'));
-  const rt = await openRuntime(config, { clock, schemaName });
-  const app = await buildApp({ ...appDeps(rt), logger, webDist: null });
-  await app.ready();
-  return {
-    app,
-    rt,
-    clock,
-    config,
-    security: { events, of: (name) => events.filter((e) => e.security === name) },
-    async close() {
-      await app.close();
-      await rt.close();
-      if (schemaName) {
-        const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-        await c.connect();
-        await c.query(`drop schema if exists ${schemaName} cascade`);
-        await c.end();
-      }
-    },
-  };
+  // A fixed start: cart tests move this clock between adds so line order is stable.
+  const t = await createTestApp(kind, overrides, { logger, clockStart: new Date('2026-11-21T09:00:00Z') });
+  return { ...t, security: { events, of: (name) => events.filter((e) => e.security === name) } };
 }

@@ -31,7 +31,7 @@ export interface TestApp {
 export async function createTestApp(
   kind: DbKind = 'pglite',
   overrides: Record<string, string> = {},
-  opts: { logger?: import('pino').Logger } = {},
+  opts: { logger?: import('pino').Logger; clockStart?: Date } = {},
 ): Promise<TestApp> {
   const schemaName = kind === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
   const config = testConfig({
@@ -41,7 +41,7 @@ export async function createTestApp(
     ...overrides,
   });
   // Starts at the real time: database defaults (now()) and the app's clock must agree.
-  const clock = manualClock(new Date());
+  const clock = manualClock(opts.clockStart ?? new Date());
   const rt = await openRuntime(config, { clock, schemaName, logger: opts.logger });
   const app = await buildApp({ ...appDeps(rt), logger: opts.logger ?? false, webDist: null });
   await app.ready();
