@@ -25,9 +25,11 @@ export function JobModal({
   onDone: (message: string) => void;
 }) {
   const complete = useCompleteJob();
+  const [ticked, setTicked] = useState(false);
   const actions = job ? allowedActions(job.status, 'admin') : [];
   const close = () => {
     complete.reset();
+    setTicked(false);
     onClose();
   };
   const lawyer = job?.assignedTo[0];
@@ -75,15 +77,18 @@ export function JobModal({
               <input
                 type="checkbox"
                 className="size-5 accent-brand"
-                disabled={complete.isPending}
-                checked={complete.isPending}
+                disabled={complete.isPending || complete.isSuccess}
+                // Ticked from the click until the modal closes; unticked again if completing fails.
+                checked={complete.isPending || complete.isSuccess || ticked}
                 onChange={(e) => {
                   if (!e.target.checked) return;
+                  setTicked(true);
                   complete.mutate(job._id, {
                     onSuccess: (res) => {
                       onDone(res.message || messages.jobCompleted);
                       close();
                     },
+                    onError: () => setTicked(false),
                   });
                 }}
               />
