@@ -3,6 +3,8 @@ import { Navigate, useRoutes, type RouteObject } from 'react-router';
 import type { UserType } from '@legalmarket/contracts';
 import { RequireRole } from './guard';
 import { RootLayout } from './layout/root-layout';
+// The landing page is the first page most visitors see: it ships with the entry, saving a round trip before it paints.
+import LandingPage from '@/features/public/landing-page';
 
 type Page = LazyExoticComponent<ComponentType>;
 type Loader = () => Promise<{ default: ComponentType }>;
@@ -28,7 +30,6 @@ const withData = (load: Loader): Page =>
 
 // Each area is its own chunk: company, lawyer and admin pages load only when visited.
 const p = {
-  landing: lazy(() => import('@/features/public/landing-page')),
   about: lazy(() => import('@/features/public/about-page')),
   remuneration: lazy(() => import('@/features/public/remuneration-order-page')),
   login: withData(() => import('@/features/accounts/login-page')),
@@ -79,8 +80,8 @@ export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     children: [
-      open('/', p.landing),
-      open('/home', p.landing),
+      { path: '/', element: <LandingPage /> },
+      { path: '/home', element: <LandingPage /> },
       open('/about-us', p.about),
       open('/products', p.products),
       open('/pre-cart/:productId', p.preCart),
