@@ -24,6 +24,20 @@ export interface FlwTx {
  * `{ status: "success", message: "Transaction fetched successfully", data: {...} }`, and
  * `{ status: "error", message: "No transaction was found for this id", data: null }` (400) for unknown ones.
  */
+/** Starts the stand-in on a free port and answers the app configuration that points at it. */
+export async function listenStandIn(flw: ReturnType<typeof flutterwaveStandIn>, extra: Record<string, string> = {}) {
+  await new Promise<void>((r) => flw.server.listen(0, '127.0.0.1', r));
+  const { port } = flw.server.address() as import('node:net').AddressInfo;
+  return {
+    PAYMENT_PROVIDER: 'flutterwave',
+    FLW_PUBLIC_KEY: PUBLIC_KEY,
+    FLW_SECRET_KEY: SECRET_KEY,
+    FLW_SECRET_HASH: SECRET_HASH,
+    FLW_API_URL: `http://127.0.0.1:${port}`,
+    ...extra,
+  };
+}
+
 export function flutterwaveStandIn() {
   const txs = new Map<number, FlwTx>();
   let nextId = 288200108;

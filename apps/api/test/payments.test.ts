@@ -8,7 +8,7 @@ import { reconcilePendingOrders } from '../src/features/checkout/reconciler.js';
 import { flutterwaveProvider } from '../src/platform/payments/flutterwave.js';
 import { describeEachDb, signupAndLogin } from './helpers.js';
 import { createLoggedTestApp, insertProduct } from './commerce-helpers.js';
-import { flutterwaveStandIn, PUBLIC_KEY, SECRET_HASH, SECRET_KEY } from './flutterwave-standin.js';
+import { flutterwaveStandIn, listenStandIn, PUBLIC_KEY, SECRET_HASH, SECRET_KEY } from './flutterwave-standin.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 
@@ -19,16 +19,7 @@ describeEachDb('checkout with the Flutterwave provider (local stand-in)', (kind)
   let tm: string;
 
   beforeAll(async () => {
-    await new Promise<void>((r) => flw.server.listen(0, '127.0.0.1', r));
-    const { port } = flw.server.address() as AddressInfo;
-    t = await createLoggedTestApp(kind, {
-      PAYMENT_PROVIDER: 'flutterwave',
-      FLW_PUBLIC_KEY: PUBLIC_KEY,
-      FLW_SECRET_KEY: SECRET_KEY,
-      FLW_SECRET_HASH: SECRET_HASH,
-      FLW_SUBACCOUNT_ID: 'RS_STANDIN',
-      FLW_API_URL: `http://127.0.0.1:${port}`,
-    });
+    t = await createLoggedTestApp(kind, await listenStandIn(flw, { FLW_SUBACCOUNT_ID: 'RS_STANDIN' }));
     nda = await insertProduct(t, 'Non-Disclosure Agreement', 25000);
     tm = await insertProduct(t, 'Trademark Registration', 150000);
   });

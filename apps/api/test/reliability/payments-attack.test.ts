@@ -1,5 +1,4 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { asc, eq, inArray } from 'drizzle-orm';
@@ -7,7 +6,7 @@ import { cartItems, emailOutbox, jobs, orders } from '../../src/db/schema.js';
 import { reconcilePendingOrders } from '../../src/features/checkout/reconciler.js';
 import { describeEachDb, signupAndLogin } from '../helpers.js';
 import { createLoggedTestApp, insertProduct } from '../commerce-helpers.js';
-import { flutterwaveStandIn, PUBLIC_KEY, SECRET_HASH, SECRET_KEY } from '../flutterwave-standin.js';
+import { flutterwaveStandIn, listenStandIn, SECRET_HASH } from '../flutterwave-standin.js';
 import { inBatches, secondInstance, settled } from './helpers.js';
 
 /**
@@ -30,15 +29,7 @@ describeEachDb('payments under attack', (kind) => {
   let tm: string;
 
   beforeAll(async () => {
-    await new Promise<void>((r) => flw.server.listen(0, '127.0.0.1', r));
-    const { port } = flw.server.address() as AddressInfo;
-    t = await createLoggedTestApp(kind, {
-      PAYMENT_PROVIDER: 'flutterwave',
-      FLW_PUBLIC_KEY: PUBLIC_KEY,
-      FLW_SECRET_KEY: SECRET_KEY,
-      FLW_SECRET_HASH: SECRET_HASH,
-      FLW_API_URL: `http://127.0.0.1:${port}`,
-    });
+    t = await createLoggedTestApp(kind, await listenStandIn(flw));
     if (kind === 'postgres') other = await secondInstance(t);
     b = other?.app ?? t.app;
     nda = await insertProduct(t, 'Non-Disclosure Agreement', 25000);
