@@ -55,7 +55,14 @@ export const configSchema = z
     IP_WINDOW_MINUTES: int(15, 1),
     EMAIL_ACTION_MAX: int(5, 1),
     // files
-    STORAGE: z.enum(['local']).default('local'),
+    STORAGE: z.enum(['local', 's3']).default('local'),
+    /** S3-compatible store (STORAGE=s3): AWS when S3_ENDPOINT is unset, MinIO or another store otherwise. */
+    S3_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+    S3_REGION: z.string().default('us-east-1'),
+    S3_BUCKET: z.string().optional(),
+    S3_ACCESS_KEY_ID: z.string().optional(),
+    S3_SECRET_ACCESS_KEY: z.string().optional(),
+    S3_FORCE_PATH_STYLE: bool.default(false),
     UPLOAD_MAX_IMAGE_BYTES: int(5 * 1024 * 1024, 1),
     UPLOAD_MAX_DOCUMENT_BYTES: int(10 * 1024 * 1024, 1),
     REMUNERATION_ORDER_KEY: z.string().default('legal-practitioners-remuneration-order-2023.pdf'),
@@ -77,6 +84,9 @@ export const configSchema = z
       for (const k of ['FLW_PUBLIC_KEY', 'FLW_SECRET_KEY', 'FLW_SECRET_HASH'] as const)
         if (!c[k])
           ctx.addIssue({ code: 'custom', path: [k], message: 'is required when PAYMENT_PROVIDER=flutterwave' });
+    if (c.STORAGE === 's3')
+      for (const k of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const)
+        if (!c[k]) ctx.addIssue({ code: 'custom', path: [k], message: 'is required when STORAGE=s3' });
   });
 
 export type Config = z.infer<typeof configSchema> & { PUBLIC_URL: string };

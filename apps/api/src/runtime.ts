@@ -39,6 +39,22 @@ async function loadSecret(config: Config): Promise<string> {
   }
 }
 
+/** STORAGE=s3: a checked bucket (the AWS SDK is loaded only then); otherwise DATA_DIR/uploads or memory. */
+async function openStorage(config: Config): Promise<Storage> {
+  if (config.STORAGE === 's3') {
+    const { s3Storage } = await import('./platform/storage-s3.js');
+    return s3Storage({
+      endpoint: config.S3_ENDPOINT,
+      region: config.S3_REGION,
+      bucket: config.S3_BUCKET!,
+      accessKeyId: config.S3_ACCESS_KEY_ID!,
+      secretAccessKey: config.S3_SECRET_ACCESS_KEY!,
+      forcePathStyle: config.S3_FORCE_PATH_STYLE,
+    });
+  }
+  return inMemory(config) ? memoryStorage() : localStorage(path.join(config.DATA_DIR, 'uploads'));
+}
+
 /** Opens everything the app needs from the configuration: database (migrated), storage, limits, mail. */
 export async function openRuntime(
   config: Config,
@@ -46,6 +62,8 @@ export async function openRuntime(
 ): Promise<Runtime> {
   const logger = opts.logger ?? createLogger(config.LOG_LEVEL);
   if (!inMemory(config)) await mkdir(config.DATA_DIR, { recursive: true });
+  // First: a wrong bucket or key stops the start before anything else is opened.
+  const storage = await openStorage(config);
   const database = await openDatabase({
     url: config.DATABASE_URL,
     dataDir: inMemory(config) ? 'memory://' : path.join(config.DATA_DIR, 'db'),
@@ -54,7 +72,6 @@ export async function openRuntime(
   });
   await migrate(database.db);
   const clock = opts.clock ?? systemClock;
-  const storage = inMemory(config) ? memoryStorage() : localStorage(path.join(config.DATA_DIR, 'uploads'));
   const rateLimits = config.REDIS_URL ? redisStore(config.REDIS_URL) : memoryStore(clock);
   const mail = createMailWorker({
     db: database.db,
@@ -79,6 +96,7 @@ export async function openRuntime(
       await mail.stop();
       await rateLimits.close();
       await database.close();
+      storage.close?.();
     },
   };
 }

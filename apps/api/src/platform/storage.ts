@@ -3,11 +3,13 @@ import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 
-/** Where uploaded files live. Local disk by default; another store only has to implement this. */
+/** Where uploaded files live: local disk by default, an S3-compatible bucket with STORAGE=s3 (storage-s3.ts). */
 export interface Storage {
   put(key: string, data: Buffer): Promise<void>;
   get(key: string): Promise<{ stream: Readable; size: number } | null>;
   remove(key: string): Promise<void>;
+  /** Releases connections (the S3 client's); the runtime calls it on close. */
+  close?(): void;
 }
 
 const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/;
