@@ -43,8 +43,8 @@ export async function s3Storage(o: S3StorageOptions): Promise<Storage & { close(
     // Stores other than AWS (older MinIO, Ceph, R2, B2) refuse or mishandle the CRC32 headers the SDK
     // adds to every request since 2025; send them only where the operation requires them.
     ...(o.endpoint ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } : {}),
-    // A store that does not answer must not hang the start-up or a download forever.
-    requestHandler: { connectionTimeout: 5_000, requestTimeout: 60_000 },
+    // A store that stops answering must not hang the start-up, an upload or a download forever.
+    requestHandler: { connectionTimeout: 5_000, socketTimeout: 60_000 },
   });
   const Bucket = o.bucket;
 

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,6 +9,8 @@ import { and, eq } from 'drizzle-orm';
 import { cartItems, jobApplications, jobs, orders } from '../../src/db/schema.js';
 import { CATALOGUE_RECHECK_MS } from '../../src/features/catalogue/service.js';
 import { PASSWORD } from '../helpers.js';
+import { startS3, type S3Server } from '../s3-server.js';
+import { multipart, pdfBytes, pngBytes } from '../upload-helpers.js';
 import { openInProcess, startServer, type ServerProcess } from './process.js';
 import {
   applyCartOp,
@@ -22,8 +25,8 @@ import {
 } from './workload.js';
 
 /**
- * Issue 8, item 8: two API processes on one PostgreSQL schema and one Redis, like two backends behind
- * a load balancer. Needs TEST_DATABASE_URL and TEST_REDIS_URL.
+ * Issue 8, item 8: two API processes on one PostgreSQL schema, one Redis and one S3 bucket (s3rver in
+ * this process), like two backends behind a load balancer. Needs TEST_DATABASE_URL and TEST_REDIS_URL.
  */
 const DB = process.env.TEST_DATABASE_URL;
 const REDIS = process.env.TEST_REDIS_URL;
@@ -33,6 +36,7 @@ if (missing) console.warn(`[instances] skipped: set ${missing} (a PostgreSQL ser
 describe.skipIf(Boolean(missing))('two instances on one PostgreSQL and one Redis', () => {
   const schema = `inst_${randomBytes(5).toString('hex')}`;
   let dataDir: string;
+  let s3: S3Server;
   let env: Record<string, string>;
   let a: ServerProcess;
   let b: ServerProcess;
@@ -40,7 +44,14 @@ describe.skipIf(Boolean(missing))('two instances on one PostgreSQL and one Redis
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'lm-instances-'));
-    const shared = { DATA_DIR: dataDir, DATABASE_URL: DB!, DATABASE_SCHEMA: schema, SEED_CATALOGUE: 'false' };
+    s3 = await startS3(['uploads']);
+    const shared = {
+      DATA_DIR: dataDir,
+      DATABASE_URL: DB!,
+      DATABASE_SCHEMA: schema,
+      SEED_CATALOGUE: 'false',
+      ...s3.env('uploads'),
+    };
     // Set up in this process without Redis, so the set-up's sign-ups count against no shared limit.
     const t = await openInProcess(shared);
     try {
@@ -61,6 +72,7 @@ describe.skipIf(Boolean(missing))('two instances on one PostgreSQL and one Redis
   afterAll(async () => {
     await a?.kill();
     await b?.kill();
+    await s3?.close();
     await rm(dataDir, { recursive: true, force: true });
     const c = new pg.Client({ connectionString: DB });
     await c.connect();
@@ -135,6 +147,29 @@ describe.skipIf(Boolean(missing))('two instances on one PostgreSQL and one Redis
     };
     expect(list.data.products.find((p) => p._id === id)?.productPrice).toBe(before + 1234);
     console.info(`[instances] the other instance showed the new price after ${Math.round(lag)} ms`);
+  }, 30_000);
+
+  it('serves a file uploaded through one instance from the other (STORAGE=s3: one bucket, no shared disk)', async () => {
+    const company = world.payers[0].who;
+    for (const [kind, data, filename] of [
+      ['image', pngBytes(16, 16), 'logo.png'],
+      ['document', pdfBytes('Shareholders agreement'), 'agreement.pdf'],
+    ] as const) {
+      const form = await multipart([{ name: 'file', file: { data, filename } }]);
+      const up = await fetch(`${a.url}/api/uploads?kind=${kind}`, {
+        method: 'POST',
+        headers: { ...company.headers, ...form.headers },
+        body: new Uint8Array(form.payload),
+      });
+      expect(up.status, await up.clone().text()).toBe(201);
+      const { url } = ((await up.json()) as { data: { url: string } }).data;
+      const down = await fetch(`${b.url}${url}`, { headers: company.headers });
+      expect(down.status).toBe(200);
+      expect(down.headers.get('content-type')).toBe(kind === 'image' ? 'image/png' : 'application/pdf');
+      expect(Buffer.compare(Buffer.from(await down.arrayBuffer()), data)).toBe(0);
+      // Not through the data directory both processes happen to share here.
+      expect(existsSync(path.join(dataDir, 'uploads', url.split('/').pop()!))).toBe(false);
+    }
   }, 30_000);
 
   it('mixed company, lawyer and admin traffic over both, one killed in the middle: no committed write lost', async () => {
