@@ -15,6 +15,9 @@ export const productsQueryOptions = () =>
     staleTime: 60_000,
   });
 
+/** Slide dots shown at once. */
+export const MAX_DOTS = 7;
+
 /** Columns per slide by screen width: 5, 4, 3, 2, 1 (spec screen 10). */
 const BREAKPOINTS: Array<[query: string, columns: number]> = [
   ['(min-width: 1280px)', 5],
@@ -90,6 +93,10 @@ export function ProductCarousel({ excludeIds = [], title = 'You may also like' }
 
   if (slides.length === 0) return null;
   const go = (i: number) => setIndex((i + slides.length) % slides.length);
+  // At most MAX_DOTS dots, a window around the current slide: with one column on a phone, 200 products
+  // made 199 dots, a row four screens wide that widened the whole page on mobile browsers.
+  const firstDot = Math.max(0, Math.min(current - Math.floor(MAX_DOTS / 2), slides.length - MAX_DOTS));
+  const dots = slides.slice(firstDot, firstDot + MAX_DOTS).map((_, k) => firstDot + k);
 
   return (
     <section aria-roledescription="carousel" aria-labelledby={headingId} className="mt-12">
@@ -151,7 +158,7 @@ export function ProductCarousel({ excludeIds = [], title = 'You may also like' }
       </div>
       {slides.length > 1 && (
         <div className="mt-3 flex justify-center gap-1" role="group" aria-label="Choose a slide">
-          {slides.map((_, i) => (
+          {dots.map((i) => (
             <button
               key={i}
               type="button"
