@@ -7,7 +7,7 @@
  * reports it); INP is the longest interaction (Event Timing) of the ones we drive with real input
  * events sent through the protocol; transfer is the sum of `encodedDataLength` of every response.
  */
-import { chromium, type BrowserContext, type Page } from '@playwright/test';
+import { chromium, type BrowserContext, type Locator, type Page } from '@playwright/test';
 
 export const MOBILE = {
   latencyMs: 150,
@@ -88,6 +88,8 @@ export interface PageFigures {
   requests: number;
   inpMs?: number;
   interactions?: { label: string; ms: number }[];
+  /** Each load's LCP and INP, in the order measured (the figures above are their medians). */
+  runs?: { lcpMs: number; inpMs?: number; interactions?: number[] }[];
 }
 
 export interface Session {
@@ -168,7 +170,14 @@ const median = (xs: number[]) => {
 };
 
 /** Loads each page `runs` times with a cold cache and answers the median figures. */
-export async function measurePages(opts: { baseUrl: string; productId: string; company: Session; runs: number }) {
+export async function measurePages(opts: {
+  baseUrl: string;
+  productId: string;
+  company: Session;
+  runs: number;
+  /** Only the pages whose path starts with one of these (all when empty). */
+  only?: string[];
+}) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
@@ -191,18 +200,25 @@ export async function measurePages(opts: { baseUrl: string; productId: string; c
       );
     return context;
   };
+  // A phone user scrolls a control into view before touching it: an interaction with a control off
+  // screen changes no pixel, so Chromium reports it only at the next frame that does (the next step).
+  const inView = async (page: Page, target: Locator) => {
+    await target.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(300);
+    return target;
+  };
   const productInteractions: Interaction[] = [
     {
       label: 'quantity (keyboard on the select)',
       run: async (page) => {
-        await page.getByLabel('Quantity').focus();
+        await (await inView(page, page.getByLabel('Quantity'))).focus();
         await page.keyboard.press('ArrowDown');
       },
     },
     {
       label: 'review form: type the title',
       run: async (page) => {
-        await page.getByLabel('Title').focus();
+        await (await inView(page, page.getByLabel('Title'))).focus();
         await page.keyboard.type('Clear', { delay: 50 });
       },
     },
@@ -210,14 +226,20 @@ export async function measurePages(opts: { baseUrl: string; productId: string; c
       label: 'review form: choose 4 stars',
       run: async (page) => {
         // By keyboard: the list of reviews above can cover the stars while the page settles.
-        await page.getByRole('radio', { name: '4 stars' }).focus();
+        await (await inView(page, page.getByRole('radio', { name: '4 stars' }))).focus();
         await page.keyboard.press('Enter');
       },
     },
   ];
   const tabInteractions: Interaction[] = [
-    { label: 'tabs: Packages', run: (page) => page.getByRole('tab', { name: 'Packages' }).click() },
-    { label: 'tabs: Single', run: (page) => page.getByRole('tab', { name: 'Single' }).click() },
+    {
+      label: 'tabs: Packages',
+      run: async (page) => (await inView(page, page.getByRole('tab', { name: 'Packages' }))).click(),
+    },
+    {
+      label: 'tabs: Single',
+      run: async (page) => (await inView(page, page.getByRole('tab', { name: 'Single' }))).click(),
+    },
   ];
   const plan: { path: string; session?: Session; interactions: Interaction[] }[] = [
     { path: '/', interactions: [] },
@@ -228,6 +250,7 @@ export async function measurePages(opts: { baseUrl: string; productId: string; c
   const results: PageFigures[] = [];
   try {
     for (const p of plan) {
+      if (opts.only?.length && !opts.only.some((o) => p.path.startsWith(o))) continue;
       const runs: PageFigures[] = [];
       for (let i = 0; i < opts.runs; i++) {
         const context = await newContext(p.session);
@@ -257,6 +280,10 @@ export async function measurePages(opts: { baseUrl: string; productId: string; c
               })),
             }
           : {}),
+        runs: runs.map((r) => ({
+          lcpMs: r.lcpMs,
+          ...(r.interactions ? { inpMs: r.inpMs, interactions: r.interactions.map((i) => i.ms) } : {}),
+        })),
       });
     }
   } finally {
