@@ -4,7 +4,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import compress from '@fastify/compress';
-import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -16,9 +15,11 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
+import { createAnswerCache, type AnswerCache } from './platform/answers.js';
 import { createAuth, type Auth } from './platform/auth.js';
 import type { Clock } from './platform/clock.js';
 import { registerErrorHandling } from './platform/errors.js';
+import { securityHeaders } from './platform/security-headers.js';
 import type { MailWorker } from './platform/mailer.js';
 import { createLimits, type Limits, type RateLimitStore } from './platform/rate-limit.js';
 import type { Storage } from './platform/storage.js';
@@ -67,6 +68,8 @@ export interface Shared {
   /** Call after a commit that wrote mail into the outbox. */
   mailWritten: () => void;
   accounts: AccountsService;
+  /** The busiest signed-in reads, remembered until the data changes (platform/answers.ts). */
+  answers: AnswerCache;
 }
 
 export const API_PREFIXES = ['/api', '/product-api', '/job-api', '/ratings-api', '/dev', '/uploads'];
@@ -99,34 +102,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   app.decorateRequest('user', null);
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", 'https://checkout.flutterwave.com'],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        frameSrc: ["'self'", 'https://checkout.flutterwave.com', 'https://*.flutterwave.com'],
-        frameAncestors: ["'none'"],
-        objectSrc: ["'self'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    hsts: false,
-    crossOriginEmbedderPolicy: false,
-  });
-  // HSTS only means something over https (directly or behind a proxy that says so).
-  app.addHook('onSend', async (request, reply) => {
+  // The security headers (helmet's, with our CSP) are worked out once and set on every answer; HSTS
+  // only means something over https (directly or behind a proxy that says so).
+  const headers = securityHeaders();
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(headers);
     if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    done();
   });
   // A refusal before the whole body was read (an upload past its limit, a guest's upload) would leave
   // the half-read socket paused until the request timeout, or drain a gigabyte. Linger as nginx does:
   // drop what still arrives for a moment, so the client reads the answer, then close the connection.
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onResponse', (request, _reply, done) => {
+    done();
     const raw = request.raw;
     const socket = raw.socket as (typeof raw.socket & { destroy?: unknown }) | undefined;
     if (raw.complete || raw.destroyed || typeof socket?.destroy !== 'function') return; // (inject has no socket)
@@ -159,7 +147,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
   const auth = createAuth({ db, secret: deps.secret, clock, ttlHours: config.TOKEN_TTL_HOURS });
-  app.addHook('onSend', auth.forgetAfterWrite);
   const securityLog = (event: string, fields: Record<string, unknown>) =>
     app.log.info({ security: event, ...fields, at: clock.now().toISOString() }, `security:${event}`);
   const limits = createLimits(
@@ -198,6 +185,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     securityLog,
     mailWritten: () => deps.mail.nudge(),
     accounts,
+    answers: createAnswerCache(db),
   };
 
   await app.register(platformRoutes, { config, db, storage: deps.storage, auth });

@@ -1,7 +1,8 @@
-import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { SignJWT, jwtVerify } from 'jose';
 import type { UserType } from '@legalmarket/contracts';
+import { changesOf } from '../db/changes.js';
 import type { Db, Executor } from '../db/client.js';
 import { sessions, users } from '../db/schema.js';
 import type { Clock } from './clock.js';
@@ -37,44 +38,35 @@ export interface Auth {
   require(...roles: UserType[]): preHandlerAsyncHookHandler;
   /** preHandler: reads the user when a token is sent, lets guests through. */
   optional: preHandlerAsyncHookHandler;
-  /** onSend hook (app-wide): a request that may have changed data forgets every verified session. */
-  forgetAfterWrite: onSendHookHandler;
 }
 
 /**
- * A verified session is remembered this long (per instance), so a burst of reads costs one session
- * lookup. On this instance anything that can change a session or a user (logout, password reset,
- * verification, profile edits: every non-GET request) forgets them all at once; another instance sees
- * a revocation within this bound. docs/decisions/0700-catalogue-and-session-caches.md.
+ * A verified session is remembered for as long as the database has not changed since it was looked up
+ * (the change counter of db/changes.ts): a burst of reads costs one session lookup, and a logout,
+ * password reset or verification change anywhere (this instance or another) ends it for the very
+ * next request. docs/decisions/0701-change-counter.md.
  */
-export const SESSION_CACHE_MS = 2000;
 const SESSION_CACHE_MAX = 10_000;
-const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHours: number }): Auth {
   const key = new TextEncoder().encode(deps.secret);
-  /** Token → the user it resolved to, until `until` (monotonic ms) and never past `expiresAt`. */
-  const verified = new Map<string, { user: AuthUser; until: number; expiresAt: number }>();
-  let generation = 0;
-  const forgetAll = () => {
-    generation += 1;
-    verified.clear();
-  };
+  const changes = changesOf(deps.db);
+  /** Token → the user it resolved to, at counter `version`, never past `expiresAt`. */
+  const verified = new Map<string, { user: AuthUser; version: number; expiresAt: number }>();
 
   async function resolve(authorization: string | undefined): Promise<AuthUser | null> {
     if (!authorization?.startsWith('Bearer ')) return null;
     const token = authorization.slice(7).trim();
+    const version = await changes.version();
     const hit = verified.get(token);
     if (hit) {
-      if (hit.until > performance.now() && hit.expiresAt > deps.clock.now().getTime()) return { ...hit.user };
+      if (hit.version === version && hit.expiresAt > deps.clock.now().getTime()) return { ...hit.user };
       verified.delete(token);
     }
-    const gen = generation;
     const user = await lookup(token);
-    // A write that finished while this lookup ran may have revoked the session: keep nothing then.
-    if (user && gen === generation) {
+    if (user) {
       if (verified.size >= SESSION_CACHE_MAX) verified.clear();
-      verified.set(token, { user: user.user, until: performance.now() + SESSION_CACHE_MS, expiresAt: user.expiresAt });
+      verified.set(token, { user: user.user, version, expiresAt: user.expiresAt });
     }
     return user?.user ?? null;
   }
@@ -140,12 +132,9 @@ export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHour
     },
     resolve,
     async revokeSession(sessionId) {
-      forgetAll();
       await deps.db.update(sessions).set({ revokedAt: deps.clock.now() }).where(eq(sessions.id, sessionId));
-      forgetAll();
     },
     async revokeAllSessions(tx, userId) {
-      forgetAll();
       await tx
         .update(sessions)
         .set({ revokedAt: deps.clock.now() })
@@ -160,11 +149,6 @@ export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHour
       },
     optional: async (request) => {
       await attach(request);
-    },
-    forgetAfterWrite: async (request, _reply, payload) => {
-      // Before the answer leaves: once a client sees a write answered, no read here sees the old state.
-      if (!READS.has(request.method)) forgetAll();
-      return payload;
     },
   };
 }

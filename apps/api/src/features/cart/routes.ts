@@ -44,7 +44,8 @@ export const cartRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (app,
       },
       preHandler: companyOnly,
     },
-    async (request) => cart.view(request.user!.id),
+    (request, reply) =>
+      shared.answers.send(request, reply, async () => ({ value: await cart.view(request.user!.id) }), cartAnswer),
   );
 
   app.delete(

@@ -16,13 +16,33 @@ const multipartBody =
  * already holds it. The ETag is a hash of the text, so any change to the catalogue changes it.
  */
 function sendCached(request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer) {
-  reply.header('etag', answer.etag).header('cache-control', 'no-cache');
+  reply.header('etag', answer.etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
   const sent = request.headers['if-none-match'];
   if (sent && sent.split(',').some((t) => t.trim().replace(/^W\//, '') === answer.etag)) {
     return reply.status(304).send();
   }
-  // A string is sent as it is: the answer schema was applied when the text was made.
-  return reply.type('application/json; charset=utf-8').send(answer.body);
+  reply.type('application/json; charset=utf-8');
+  // Bytes are sent as they are: the answer schema was applied when they were made. The compression
+  // plugin is off for these routes; the compressed copies are made once per catalogue change.
+  const accepts = request.headers['accept-encoding'] ?? '';
+  if (answer.body.length >= 1024) {
+    for (const encoding of ['br', 'gzip'] as const) {
+      if (acceptsEncoding(accepts, encoding))
+        return reply.header('content-encoding', encoding).send(answer.encoded(encoding));
+    }
+  }
+  return reply.send(answer.body);
+}
+
+/** Whether an Accept-Encoding header allows this coding (a `;q=0` refuses it). */
+function acceptsEncoding(header: string, encoding: string) {
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (name !== encoding && name !== '*') continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return !q || Number(q.slice(2)) > 0;
+  }
+  return false;
 }
 
 /** GET /product-api/products, GET /product-api/product/{id}; admin POST /api/create, PUT /api/update/{id}, DELETE /api/delete/{id}. */
@@ -42,6 +62,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async 
           'Products on sale, newest first; deleted products are left out. Prices in naira. Sends an ETag; with If-None-Match the answer is 304 until the catalogue changes. Answered from memory; a change is seen at once on the instance that made it and within a second on the others.',
         response: { 200: productsAnswer, 304: z.null().describe('Not modified') },
       },
+      compress: false,
     },
     async (request, reply) => sendCached(request, reply, await catalogue.listAnswer()),
   );
@@ -56,6 +77,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async 
         params: idParam,
         response: { 200: productAnswer, 304: z.null().describe('Not modified') },
       },
+      compress: false,
     },
     async (request, reply) => sendCached(request, reply, await catalogue.productAnswer(request.params.id)),
   );

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import {
   messages,
@@ -9,6 +10,7 @@ import {
   toNaira,
   type Product,
 } from '@legalmarket/contracts';
+import { changesOf } from '../../db/changes.js';
 import type { Db, Executor } from '../../db/client.js';
 import { appSettings, products } from '../../db/schema.js';
 import { recordAudit } from '../../platform/audit.js';
@@ -57,18 +59,29 @@ export type CatalogueService = ReturnType<typeof createCatalogueService>;
 
 /** app_settings row counting catalogue changes; every instance compares it with the copy it answers from. */
 export const CATALOGUE_VERSION_KEY = 'catalogue_version';
-/** How long an instance answers from its copy before it asks the database whether the catalogue changed. */
-export const CATALOGUE_RECHECK_MS = 1000;
 
-/** An answer ready to send: the JSON text and its ETag (a hash of that text). */
+/** An answer ready to send: the JSON bytes, its ETag (a hash of them) and compressed copies made on first use. */
 export interface CachedAnswer {
-  body: string;
+  body: Buffer;
   etag: string;
+  encoded(encoding: 'br' | 'gzip'): Buffer;
 }
 
 const answerOf = (value: unknown): CachedAnswer => {
-  const body = JSON.stringify(value);
-  return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+  const body = Buffer.from(JSON.stringify(value));
+  const copies: Partial<Record<'br' | 'gzip', Buffer>> = {};
+  return {
+    body,
+    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+    // Once per catalogue change, not per request (the list is about 160 KB of JSON).
+    encoded: (encoding) =>
+      (copies[encoding] ??=
+        encoding === 'br'
+          ? brotliCompressSync(body, {
+              params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 9, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length },
+            })
+          : gzipSync(body, { level: 9 })),
+  };
 };
 
 /** Adds one to the catalogue version, inside the transaction of the change. */
@@ -102,18 +115,21 @@ export function createCatalogueService(deps: { db: Db; clock: Clock; uploads: Up
 
   /**
    * The catalogue answers, kept in memory and answered without the database (the catalogue is read on
-   * every visit and changes a few times a day). A change made here drops the copy at once, after its
-   * commit; a change made by another instance is seen within CATALOGUE_RECHECK_MS, when the fingerprint
-   * read from the database no longer matches. docs/decisions/0700-catalogue-and-session-caches.md.
+   * every visit and changes a few times a day). The copy is good while the database's change counter
+   * (db/changes.ts) has not moved since it was checked; when it has (any write, on any instance), one
+   * cheap fingerprint query tells whether the catalogue itself changed, and only then is it read
+   * again. docs/decisions/0700-catalogue-and-session-caches.md, 0701-change-counter.md.
    */
+  const changes = changesOf(db);
   interface Snapshot {
     fingerprint: string;
-    checkedAt: number;
+    /** The change counter when the fingerprint was last found current. */
+    version: number;
     list: CachedAnswer;
     byId: Map<string, CachedAnswer>;
   }
   let snapshot: Snapshot | null = null;
-  let loading: Promise<Snapshot> | null = null;
+  let loading: { version: number; promise: Promise<Snapshot> } | null = null;
   let generation = 0;
 
   function forget() {
@@ -122,17 +138,17 @@ export function createCatalogueService(deps: { db: Db; clock: Clock; uploads: Up
     loading = null;
   }
 
-  async function load(): Promise<Snapshot> {
+  async function load(version: number): Promise<Snapshot> {
     const gen = generation;
     const fingerprint = await catalogueFingerprint(db);
     if (snapshot && snapshot.fingerprint === fingerprint) {
-      snapshot.checkedAt = performance.now();
+      if (version > snapshot.version) snapshot.version = version;
       return snapshot;
     }
     const items = await list();
     const next: Snapshot = {
       fingerprint,
-      checkedAt: performance.now(),
+      version,
       // Parsed with the answer schemas once, so the cached text is exactly what the schema allows.
       list: answerOf(productsAnswer.parse({ status: 'success', results: items.length, data: { products: items } })),
       byId: new Map(
@@ -144,15 +160,21 @@ export function createCatalogueService(deps: { db: Db; clock: Clock; uploads: Up
     return next;
   }
 
-  async function currentCopy(): Promise<Snapshot> {
-    if (snapshot && performance.now() - snapshot.checkedAt < CATALOGUE_RECHECK_MS) return snapshot;
-    if (!loading) {
-      const p = load().finally(() => {
-        if (loading === p) loading = null;
+  function currentCopy(): Snapshot | Promise<Snapshot> {
+    const version = changes.version();
+    if (typeof version === 'number') return copyAt(version); // (PGlite: no await, no query)
+    return version.then(copyAt);
+  }
+  function copyAt(version: number): Snapshot | Promise<Snapshot> {
+    if (snapshot && snapshot.version === version) return snapshot;
+    // Callers that read the same counter share one check; a later counter starts its own.
+    if (!loading || loading.version !== version) {
+      const p = load(version).finally(() => {
+        if (loading?.promise === p) loading = null;
       });
-      loading = p;
+      loading = { version, promise: p };
     }
-    return loading;
+    return loading.promise;
   }
 
   /** GET /product-api/products, ready to send. */

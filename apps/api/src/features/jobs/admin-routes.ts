@@ -45,17 +45,24 @@ export const jobsAdminRoutes: FastifyPluginAsyncZod<{ shared: Shared; jobsAdmin:
         },
         preHandler: onlyAdmin,
       },
-      async (request) => {
-        const { items, total } = await jobsAdmin.list(status, request.query);
-        return {
-          status: 'success' as const,
-          page: request.query.page,
-          limit: request.query.limit,
-          total,
-          results: items.length,
-          data: { jobs: items },
-        };
-      },
+      (request, reply) =>
+        shared.answers.send(
+          request,
+          reply,
+          async () => {
+            const { items, total } = await jobsAdmin.list(status, request.query);
+            const value = {
+              status: 'success' as const,
+              page: request.query.page,
+              limit: request.query.limit,
+              total,
+              results: items.length,
+              data: { jobs: items },
+            };
+            return { value };
+          },
+          adminJobsAnswer,
+        ),
     );
   }
 

@@ -26,7 +26,10 @@ export const companyJobRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async
       },
       preHandler: companyOnly,
     },
-    async (request) => findJobViews(db, and(eq(jobs.companyId, request.user!.id), ne(jobs.status, 'completed'))),
+    (request, reply) =>
+      shared.answers.send(request, reply, async () => ({
+        value: await findJobViews(db, and(eq(jobs.companyId, request.user!.id), ne(jobs.status, 'completed'))),
+      })),
   );
 
   app.get(
@@ -39,7 +42,10 @@ export const companyJobRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async
       },
       preHandler: companyOnly,
     },
-    async (request) => findJobViews(db, and(eq(jobs.companyId, request.user!.id), eq(jobs.status, 'completed'))),
+    (request, reply) =>
+      shared.answers.send(request, reply, async () => ({
+        value: await findJobViews(db, and(eq(jobs.companyId, request.user!.id), eq(jobs.status, 'completed'))),
+      })),
   );
 
   app.put(

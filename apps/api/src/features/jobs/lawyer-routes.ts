@@ -45,11 +45,16 @@ export const lawyerJobRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async 
       },
       preHandler: auth.require('lawyer', 'admin'),
     },
-    async (request, reply) => {
-      const { jobs, total } = await service.availableJobs(request.user!.id, request.query);
-      reply.header('x-total-count', String(total)).header('cache-control', 'no-store');
-      return jobs;
-    },
+    (request, reply) =>
+      shared.answers.send(
+        request,
+        reply,
+        async () => {
+          const { jobs, total } = await service.availableJobs(request.user!.id, request.query);
+          return { value: jobs, headers: { 'x-total-count': String(total), 'cache-control': 'no-store' } };
+        },
+        jobList,
+      ),
   );
 
   app.get(

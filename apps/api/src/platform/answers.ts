@@ -1,0 +1,86 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodType } from 'zod';
+import { changesOf } from '../db/changes.js';
+import type { Db } from '../db/client.js';
+
+/**
+ * Answers of the busiest signed-in reads (the cart, the company's and the lawyer's job lists, the
+ * admin job lists), kept as JSON text per user and query, for exactly as long as the database's
+ * change counter (db/changes.ts) has not moved: any committed write, on any instance, retires them
+ * all, so an answer never outlives the data it was made from. docs/decisions/0701-change-counter.md.
+ */
+export interface AnswerCache {
+  /**
+   * Sends the remembered answer of `key` for this user when nothing changed since it was made; else
+   * makes it with `produce` (checked against `schema` when given, as the route's serializer would),
+   * remembers and sends it. Errors thrown by `produce` are not remembered.
+   */
+  send(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    produce: () => Promise<{ value: unknown; headers?: Record<string, string> }>,
+    schema?: ZodType,
+  ): Promise<void>;
+  /** Figures for tests and the benchmark. */
+  stats(): { entries: number; bytes: number; hits: number; misses: number };
+}
+
+interface Entry {
+  version: number;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+export function createAnswerCache(db: Db, opts: { maxBytes?: number } = {}): AnswerCache {
+  const changes = changesOf(db);
+  const maxBytes = opts.maxBytes ?? 32 * 1024 * 1024;
+  const entries = new Map<string, Entry>();
+  let bytes = 0;
+  let hits = 0;
+  let misses = 0;
+
+  const drop = (key: string) => {
+    const e = entries.get(key);
+    if (e) {
+      bytes -= e.body.length;
+      entries.delete(key);
+    }
+  };
+  const deliver = (reply: FastifyReply, e: Entry) => {
+    if (e.headers) reply.headers(e.headers);
+    void reply.type('application/json; charset=utf-8').send(e.body);
+  };
+
+  return {
+    async send(request, reply, produce, schema) {
+      const user = request.user;
+      if (!user) throw new Error('answer cache used on a route without a signed-in user');
+      // The route, the caller and the validated query (defaults filled in) name the answer.
+      const key = `${request.routeOptions.url}\u0000${user.id}\u0000${JSON.stringify(request.query ?? null)}`;
+      const version = await changes.version();
+      const hit = entries.get(key);
+      if (hit && hit.version === version) {
+        hits += 1;
+        // Oldest first out: a hit moves to the back.
+        entries.delete(key);
+        entries.set(key, hit);
+        return deliver(reply, hit);
+      }
+      misses += 1;
+      drop(key);
+      const made = await produce();
+      const body = JSON.stringify(schema ? schema.parse(made.value) : made.value);
+      const entry: Entry = { version, body, headers: made.headers };
+      if (body.length <= maxBytes / 8) {
+        entries.set(key, entry);
+        bytes += body.length;
+        for (const k of entries.keys()) {
+          if (bytes <= maxBytes) break;
+          drop(k);
+        }
+      }
+      return deliver(reply, entry);
+    },
+    stats: () => ({ entries: entries.size, bytes, hits, misses }),
+  };
+}
