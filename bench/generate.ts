@@ -13,6 +13,7 @@
  *
  * Every account's password is BENCH_PASSWORD (one argon2id hash computed once, with the app's parameters).
  */
+import { createHash } from 'node:crypto';
 import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -207,7 +208,8 @@ export async function insertBase(db: Db, opts: { seed: number; uploadsDir: strin
   ];
   const uploadRows: Row[] = [];
   for (const [k, name] of images.entries()) {
-    const key = `bench${String(k).padStart(2, '0')}.png`;
+    // Keys in the shape the app gives uploads (32 hex digits): /uploads/<key> answers 404 to any other.
+    const key = `${createHash('md5').update(`bench-image-${k}`).digest('hex')}.png`;
     await copyFile(path.join(opts.seedImagesDir, name), path.join(opts.uploadsDir, key));
     uploadRows.push({
       id: r.uuid(),

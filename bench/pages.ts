@@ -109,12 +109,16 @@ async function throttle(context: BrowserContext, page: Page) {
     uploadThroughput: MOBILE.uploadBytesPerSecond,
   });
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: MOBILE.cpuSlowdown });
-  const bytes = { total: 0, js: 0, image: 0, requests: 0 };
+  const bytes = { total: 0, js: 0, image: 0, requests: 0, lastActivity: Date.now() };
+  cdp.on('Network.requestWillBeSent', () => {
+    bytes.lastActivity = Date.now();
+  });
   const types = new Map<string, string>();
   cdp.on('Network.responseReceived', (e) => types.set(e.requestId, e.type));
   cdp.on('Network.loadingFinished', (e) => {
     bytes.total += e.encodedDataLength;
     bytes.requests += 1;
+    bytes.lastActivity = Date.now();
     const type = types.get(e.requestId);
     if (type === 'Script') bytes.js += e.encodedDataLength;
     if (type === 'Image') bytes.image += e.encodedDataLength;
@@ -133,8 +137,11 @@ async function measureOnce(
   const page = await context.newPage();
   const { bytes } = await throttle(context, page);
   await page.goto(baseUrl + path, { waitUntil: 'load', timeout: 60_000 });
-  await page.waitForLoadState('networkidle', { timeout: 60_000 }).catch(() => undefined);
-  await page.waitForTimeout(1000);
+  // Settled: no request sent or finished for 1.5 s. Playwright's networkidle (500 ms) came too early
+  // on /products: rendering 200 cards on the slowed CPU left no request open for 500 ms, before the
+  // card pictures (the largest element) were even asked for.
+  const deadline = Date.now() + 60_000;
+  while (Date.now() - bytes.lastActivity < 1500 && Date.now() < deadline) await page.waitForTimeout(250);
   const before = (await page.evaluate('window.__perf')) as PerfData;
   const figures: PageFigures = {
     path,
@@ -200,10 +207,12 @@ export async function measurePages(opts: {
       );
     return context;
   };
-  // A phone user scrolls a control into view before touching it: an interaction with a control off
-  // screen changes no pixel, so Chromium reports it only at the next frame that does (the next step).
+  // A phone user scrolls a control into view before touching it. To the middle of the screen: a
+  // change that paints nothing on screen (a control off screen, and headless Chromium's select on the
+  // screen's last pixel rows, where scrollIntoViewIfNeeded leaves it) is reported only at the next
+  // frame that does paint, the next step's, 600-1,700 ms later, whatever the page does.
   const inView = async (page: Page, target: Locator) => {
-    await target.scrollIntoViewIfNeeded();
+    await target.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await page.waitForTimeout(300);
     return target;
   };
