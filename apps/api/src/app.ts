@@ -185,7 +185,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     securityLog,
     mailWritten: () => deps.mail.nudge(),
     accounts,
-    answers: createAnswerCache(db),
+    answers: createAnswerCache(db, { maxBytes: config.ANSWER_CACHE_MB * 1024 * 1024 }),
   };
 
   await app.register(platformRoutes, { config, db, storage: deps.storage, auth });

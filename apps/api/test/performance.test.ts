@@ -184,6 +184,21 @@ describeEachDb('performance: caches and counters', (kind) => {
     await insertJob(t, company.id);
     expect(await read(other)).toEqual(start.map((n) => n + 1));
     expect(await read(t.app)).toEqual(start.map((n) => n + 1));
+
+    // Sent as bytes, compressed once as the client accepts; the same JSON either way.
+    await insertJob(t, company.id);
+    const url = '/job-api/company/pendingjobs';
+    const plain = await t.app.inject({ url, headers: company.headers });
+    expect(plain.rawPayload.length).toBeGreaterThan(1024);
+    const { brotliDecompressSync, gunzipSync } = await import('node:zlib');
+    for (let i = 0; i < 2; i++) {
+      const br = await t.app.inject({ url, headers: { ...company.headers, 'accept-encoding': 'br' } });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+      const gz = await other.inject({ url, headers: { ...company.headers, 'accept-encoding': 'gzip' } });
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gz.rawPayload).toString()).toBe(plain.body);
+    }
   });
 
   it('sessions: a remembered session still ends when its token expires', async () => {

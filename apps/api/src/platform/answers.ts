@@ -2,12 +2,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodType } from 'zod';
 import { changesOf } from '../db/changes.js';
 import type { Db } from '../db/client.js';
+import { prepare, sendPrepared, type PreparedBody } from './prepared.js';
 
 /**
  * Answers of the busiest signed-in reads (the cart, the company's and the lawyer's job lists, the
  * admin job lists), kept as JSON text per user and query, for exactly as long as the database's
  * change counter (db/changes.ts) has not moved: any committed write, on any instance, retires them
- * all, so an answer never outlives the data it was made from. docs/decisions/0701-change-counter.md.
+ * all, so an answer never outlives the data it was made from. Kept as bytes, with compressed copies
+ * made when first asked for (platform/prepared.ts). docs/decisions/0701-change-counter.md.
  */
 export interface AnswerCache {
   /**
@@ -27,7 +29,7 @@ export interface AnswerCache {
 
 interface Entry {
   version: number;
-  body: string;
+  prepared: PreparedBody;
   headers?: Record<string, string>;
 }
 
@@ -42,13 +44,13 @@ export function createAnswerCache(db: Db, opts: { maxBytes?: number } = {}): Ans
   const drop = (key: string) => {
     const e = entries.get(key);
     if (e) {
-      bytes -= e.body.length;
+      bytes -= e.prepared.body.length;
       entries.delete(key);
     }
   };
-  const deliver = (reply: FastifyReply, e: Entry) => {
+  const deliver = (request: FastifyRequest, reply: FastifyReply, e: Entry) => {
     if (e.headers) reply.headers(e.headers);
-    void reply.type('application/json; charset=utf-8').send(e.body);
+    void sendPrepared(request, reply, e.prepared);
   };
 
   return {
@@ -64,22 +66,23 @@ export function createAnswerCache(db: Db, opts: { maxBytes?: number } = {}): Ans
         // Oldest first out: a hit moves to the back.
         entries.delete(key);
         entries.set(key, hit);
-        return deliver(reply, hit);
+        return deliver(request, reply, hit);
       }
       misses += 1;
       drop(key);
       const made = await produce();
-      const body = JSON.stringify(schema ? schema.parse(made.value) : made.value);
-      const entry: Entry = { version, body, headers: made.headers };
-      if (body.length <= maxBytes / 8) {
+      const prepared = prepare(JSON.stringify(schema ? schema.parse(made.value) : made.value));
+      const entry: Entry = { version, prepared, headers: made.headers };
+      const size = prepared.body.length;
+      if (size <= maxBytes / 8) {
         entries.set(key, entry);
-        bytes += body.length;
+        bytes += size;
         for (const k of entries.keys()) {
           if (bytes <= maxBytes) break;
           drop(k);
         }
       }
-      return deliver(reply, entry);
+      return deliver(request, reply, entry);
     },
     stats: () => ({ entries: entries.size, bytes, hits, misses }),
   };

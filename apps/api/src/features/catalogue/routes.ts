@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { idParam, messages, okMessage, productAnswer, productsAnswer } from '@legalmarket/contracts';
 import type { Shared } from '../../app.js';
 import { createUploadsService } from '../uploads/service.js';
+import { sendPrepared } from '../../platform/prepared.js';
 import { createCatalogueService, type CachedAnswer } from './service.js';
 
 const tags = ['catalogue'];
@@ -16,33 +17,14 @@ const multipartBody =
  * already holds it. The ETag is a hash of the text, so any change to the catalogue changes it.
  */
 function sendCached(request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer) {
-  reply.header('etag', answer.etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
+  reply.header('etag', answer.etag).header('cache-control', 'no-cache');
   const sent = request.headers['if-none-match'];
   if (sent && sent.split(',').some((t) => t.trim().replace(/^W\//, '') === answer.etag)) {
-    return reply.status(304).send();
+    return reply.header('vary', 'accept-encoding').status(304).send();
   }
-  reply.type('application/json; charset=utf-8');
-  // Bytes are sent as they are: the answer schema was applied when they were made. The compression
-  // plugin is off for these routes; the compressed copies are made once per catalogue change.
-  const accepts = request.headers['accept-encoding'] ?? '';
-  if (answer.body.length >= 1024) {
-    for (const encoding of ['br', 'gzip'] as const) {
-      if (acceptsEncoding(accepts, encoding))
-        return reply.header('content-encoding', encoding).send(answer.encoded(encoding));
-    }
-  }
-  return reply.send(answer.body);
-}
-
-/** Whether an Accept-Encoding header allows this coding (a `;q=0` refuses it). */
-function acceptsEncoding(header: string, encoding: string) {
-  for (const part of header.split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    if (name !== encoding && name !== '*') continue;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return !q || Number(q.slice(2)) > 0;
-  }
-  return false;
+  // Bytes are sent as they are: the answer schema was applied when they were made; the compressed
+  // copies are made once per catalogue change (the compression plugin is off for these routes).
+  return sendPrepared(request, reply, answer);
 }
 
 /** GET /product-api/products, GET /product-api/product/{id}; admin POST /api/create, PUT /api/update/{id}, DELETE /api/delete/{id}. */

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import {
   messages,
@@ -16,6 +15,7 @@ import { appSettings, products } from '../../db/schema.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError, notFound } from '../../platform/errors.js';
+import { prepare, type PreparedBody } from '../../platform/prepared.js';
 import type { ReceivedFile, UploadsService } from '../uploads/service.js';
 
 type ProductRow = typeof products.$inferSelect;
@@ -60,28 +60,14 @@ export type CatalogueService = ReturnType<typeof createCatalogueService>;
 /** app_settings row counting catalogue changes; every instance compares it with the copy it answers from. */
 export const CATALOGUE_VERSION_KEY = 'catalogue_version';
 
-/** An answer ready to send: the JSON bytes, its ETag (a hash of them) and compressed copies made on first use. */
-export interface CachedAnswer {
-  body: Buffer;
+/** An answer ready to send: the prepared JSON (bytes and compressed copies) and its ETag (a hash of it). */
+export interface CachedAnswer extends PreparedBody {
   etag: string;
-  encoded(encoding: 'br' | 'gzip'): Buffer;
 }
 
 const answerOf = (value: unknown): CachedAnswer => {
-  const body = Buffer.from(JSON.stringify(value));
-  const copies: Partial<Record<'br' | 'gzip', Buffer>> = {};
-  return {
-    body,
-    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
-    // Once per catalogue change, not per request (the list is about 160 KB of JSON).
-    encoded: (encoding) =>
-      (copies[encoding] ??=
-        encoding === 'br'
-          ? brotliCompressSync(body, {
-              params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 9, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length },
-            })
-          : gzipSync(body, { level: 9 })),
-  };
+  const prepared = prepare(JSON.stringify(value), 'max');
+  return { ...prepared, etag: `"${createHash('sha256').update(prepared.body).digest('base64url').slice(0, 27)}"` };
 };
 
 /** Adds one to the catalogue version, inside the transaction of the change. */
