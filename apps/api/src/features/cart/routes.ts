@@ -39,7 +39,7 @@ export const cartRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (app,
         tags,
         summary: "The company's cart",
         description:
-          'Company only. Answers `[{ products: [{ productId, quantity, detail, file, fileName, price, productName, productImage }], bill }]` with prices and bill in naira read from the catalogue. An empty cart answers 404 `Your cart is empty` (the spec treats an empty cart as not found). Products an admin removed from the catalogue drop out of the cart.',
+          'Company only. Answers `[{ products: [{ productId, quantity, detail, file, fileName, price, productName, productImage }], bill }]` with prices and bill in naira read from the catalogue. An empty cart answers 404 `Your cart is empty` (the spec treats an empty cart as not found). Products an admin removed from the catalogue drop out of the cart. Remembered per company until the next write anywhere (decision 0701).',
         response: { 200: cartAnswer },
       },
       preHandler: companyOnly,

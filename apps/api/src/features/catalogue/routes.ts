@@ -41,7 +41,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async 
         tags,
         summary: 'The catalogue',
         description:
-          'Products on sale, newest first; deleted products are left out. Prices in naira. Sends an ETag; with If-None-Match the answer is 304 until the catalogue changes. Answered from memory; a change is seen at once on the instance that made it and within a second on the others.',
+          'Products on sale, newest first; deleted products are left out. Prices in naira. Sends an ETag; with If-None-Match the answer is 304 until the catalogue changes. Answered from memory, compressed once per change (br or gzip as accepted); a change on any instance is seen on the next request everywhere.',
         response: { 200: productsAnswer, 304: z.null().describe('Not modified') },
       },
       compress: false,
