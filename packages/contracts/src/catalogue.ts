@@ -1,17 +1,9 @@
 import { z } from 'zod';
-import { LIMITS } from './constants.js';
+import { UPLOAD_KINDS } from './constants.js';
 import { messages } from './messages.js';
 
-/** Upload kinds: images are public (product and profile pictures), documents are confidential. */
-export const UPLOAD_KINDS = ['image', 'document'] as const;
-export type UploadKind = (typeof UPLOAD_KINDS)[number];
-
-/** What the browser offers in the file picker (the server checks the bytes, not these). */
-export const UPLOAD_ACCEPT: Record<UploadKind, string> = {
-  image: 'image/png,image/jpeg,image/webp,.png,.jpg,.jpeg,.webp',
-  document:
-    'application/pdf,application/msword,application/vnd.openxmlformats-officedocument.wordprocessingml.document,image/png,image/jpeg,image/webp,.pdf,.doc,.docx,.png,.jpg,.jpeg,.webp',
-};
+// Kept in constants.ts (no zod) so the web pages that only need them don't load zod; same exports here.
+export { UPLOAD_ACCEPT, UPLOAD_KINDS, type UploadKind } from './constants.js';
 
 /**
  * A file URL as POST /api/uploads answers it: `/uploads/<random key>` on this site (relative, so it
@@ -161,7 +153,4 @@ export const reviewAnswer = z.object({
 export const averageStars = (stars: readonly number[]) =>
   stars.length === 0 ? 0 : Math.round((stars.reduce((a, b) => a + b, 0) / stars.length) * 10) / 10;
 
-export const quantityOptions = Array.from(
-  { length: LIMITS.quantityMax - LIMITS.quantityMin + 1 },
-  (_, i) => i + LIMITS.quantityMin,
-);
+export { quantityOptions } from './constants.js';

@@ -76,3 +76,20 @@ export const DELAYS_MS = {
 } as const;
 
 export const DELIVERY_NOTICE = 'Delivery is 7-10 working days after purchase';
+
+/** The quantity select's choices on the product page (spec: 1 to 10). */
+export const quantityOptions = Array.from(
+  { length: LIMITS.quantityMax - LIMITS.quantityMin + 1 },
+  (_, i) => i + LIMITS.quantityMin,
+);
+
+/** Upload kinds: images are public (product and profile pictures), documents are confidential. */
+export const UPLOAD_KINDS = ['image', 'document'] as const;
+export type UploadKind = (typeof UPLOAD_KINDS)[number];
+
+/** What the browser offers in the file picker (the server checks the bytes, not these). */
+export const UPLOAD_ACCEPT: Record<UploadKind, string> = {
+  image: 'image/png,image/jpeg,image/webp,.png,.jpg,.jpeg,.webp',
+  document:
+    'application/pdf,application/msword,application/vnd.openxmlformats-officedocument.wordprocessingml.document,image/png,image/jpeg,image/webp,.pdf,.doc,.docx,.png,.jpg,.jpeg,.webp',
+};

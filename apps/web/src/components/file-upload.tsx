@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Paperclip, X } from 'lucide-react';
-import { UPLOAD_ACCEPT, type UploadAnswer, type UploadKind } from '@legalmarket/contracts/catalogue';
+import type { UploadAnswer } from '@legalmarket/contracts/catalogue';
+import { UPLOAD_ACCEPT, type UploadKind } from '@legalmarket/contracts/constants';
 import { getErrorMessage, uploadWithProgress } from '@/lib/http';
 import { DocumentLink } from './document-link';
 

@@ -1,17 +1,40 @@
-import { z } from 'zod';
-
 /** A visitor's local reservation (spec section 3): kept in localStorage under `reservedItems`. */
-const reservedItem = z.object({
-  productId: z.string(),
-  productName: z.string().catch(''),
-  productPrice: z.coerce.number().catch(0),
-  productImage: z.string().catch(''),
-  quantity: z.coerce.number().int().min(1).max(10).catch(1),
-  detail: z.string().nullish().catch(null),
-  file: z.string().nullish().catch(null),
-  fileName: z.string().nullish().catch(null),
-});
-export type ReservedItem = z.infer<typeof reservedItem>;
+export interface ReservedItem {
+  productId: string;
+  productName: string;
+  productPrice: number;
+  productImage: string;
+  quantity: number;
+  detail?: string | null;
+  file?: string | null;
+  fileName?: string | null;
+}
+
+// Read by hand rather than with zod: the product and cart pages would otherwise load zod (25 KB) for it.
+const text = (v: unknown, fallback: string) => (typeof v === 'string' ? v : fallback);
+const finite = (v: unknown) => {
+  const n = Number(v);
+  return Number.isFinite(n) ? n : null;
+};
+const optionalText = (v: unknown) => (v === undefined || v === null || typeof v === 'string' ? v : null);
+
+/** One stored entry, or null when it has no product id; unreadable fields fall back as before. */
+function readItem(x: unknown): ReservedItem | null {
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) return null;
+  const o = x as Record<string, unknown>;
+  if (typeof o.productId !== 'string') return null;
+  const quantity = finite(o.quantity);
+  return {
+    productId: o.productId,
+    productName: text(o.productName, ''),
+    productPrice: finite(o.productPrice) ?? 0,
+    productImage: text(o.productImage, ''),
+    quantity: quantity !== null && Number.isInteger(quantity) && quantity >= 1 && quantity <= 10 ? quantity : 1,
+    detail: optionalText(o.detail),
+    file: optionalText(o.file),
+    fileName: optionalText(o.fileName),
+  };
+}
 
 export const RESERVED_KEY = 'reservedItems';
 
@@ -21,8 +44,8 @@ export function readReservedItems(): ReservedItem[] {
     const raw = JSON.parse(localStorage.getItem(RESERVED_KEY) ?? '[]') as unknown;
     if (!Array.isArray(raw)) return [];
     return raw.flatMap((x) => {
-      const r = reservedItem.safeParse(x);
-      return r.success ? [r.data] : [];
+      const r = readItem(x);
+      return r ? [r] : [];
     });
   } catch {
     return [];

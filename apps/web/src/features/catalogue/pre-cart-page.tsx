@@ -1,8 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { CalendarClock, Check } from 'lucide-react';
-import { DELAYS_MS, DELIVERY_NOTICE } from '@legalmarket/contracts/constants';
-import { quantityOptions } from '@legalmarket/contracts/catalogue';
+import { DELAYS_MS, DELIVERY_NOTICE, quantityOptions } from '@legalmarket/contracts/constants';
 import { messages } from '@legalmarket/contracts/messages';
 import { paths } from '@/app/paths';
 import { useSession } from '@/app/use-session';

@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ImagePlus, X } from 'lucide-react';
 import { digitsOnly } from '@legalmarket/contracts/common';
-import { UPLOAD_ACCEPT, type Product } from '@legalmarket/contracts/catalogue';
+import type { Product } from '@legalmarket/contracts/catalogue';
+import { UPLOAD_ACCEPT } from '@legalmarket/contracts/constants';
 import { messages } from '@legalmarket/contracts/messages';
 import { Button } from '@/components/button';
 import { Field, FormError, TextArea } from '@/components/field';

@@ -1,7 +1,11 @@
-import { useCallback, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useRef, useState, type ReactNode } from 'react';
 import type { CheckoutData } from '@legalmarket/contracts/commerce';
 import { loadFlutterwave } from './flutterwave-loader';
-import { SandboxCheckoutDialog } from './sandbox-checkout-dialog';
+
+// Loaded when a payment starts: the dialog brings zod (the card rules), which the cart page would
+// otherwise load before it can show the cart.
+const loadSandboxDialog = () => import('./sandbox-checkout-dialog');
+const SandboxCheckoutDialog = lazy(() => loadSandboxDialog().then((m) => ({ default: m.SandboxCheckoutDialog })));
 
 export interface PaymentResult {
   /** What the dialog says; the server still verifies before anything is fulfilled. */
@@ -25,6 +29,7 @@ export function usePayment(): { pay: (data: CheckoutData) => Promise<PaymentResu
 
   const pay = useCallback(async (data: CheckoutData): Promise<PaymentResult> => {
     if (data.provider.name === 'sandbox') {
+      await loadSandboxDialog();
       return new Promise<PaymentResult>((resolve) => {
         resolver.current = resolve;
         setSandbox(data);
@@ -60,6 +65,10 @@ export function usePayment(): { pay: (data: CheckoutData) => Promise<PaymentResu
     });
   }, []);
 
-  const dialog = sandbox ? <SandboxCheckoutDialog data={sandbox} onDone={finish} /> : null;
+  const dialog = sandbox ? (
+    <Suspense fallback={null}>
+      <SandboxCheckoutDialog data={sandbox} onDone={finish} />
+    </Suspense>
+  ) : null;
   return { pay, dialog };
 }
