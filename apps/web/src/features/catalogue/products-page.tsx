@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, memo, startTransition, Suspense, useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { Check, Pencil, Trash2 } from 'lucide-react';
 import { PACKAGES } from '@legalmarket/contracts/constants';
@@ -11,7 +11,9 @@ import { Tabs } from '@/components/tabs';
 import { getErrorMessage } from '@/lib/http';
 import { useDeleteProduct } from './api/delete-product';
 import { useProducts } from './api/get-products';
-import { ProductForm } from './product-form';
+
+// Only admins edit here: the form and what it imports load when an admin opens it, not for every visitor.
+const ProductForm = lazy(() => import('./product-form').then((m) => ({ default: m.ProductForm })));
 
 type Tab = 'single' | 'packages';
 const TABS = [
@@ -19,21 +21,54 @@ const TABS = [
   { id: 'packages', label: 'Packages' },
 ] as const;
 
+/** Cards built in the first render; the others follow right after the first paint. */
+const FIRST_CARDS = 6;
+/** Cards whose pictures are fetched at once: a phone's first screen shows two. */
+const EAGER_PICTURES = 2;
+
 /** /products: "Shop our products" with the Single and Packages tabs (spec screens 8 and 9). */
 export default function ProductsPage() {
   const [tab, setTab] = useState<Tab>('single');
+  const [packagesShown, setPackagesShown] = useState(false);
+  const choose = (next: Tab) => {
+    setTab(next);
+    if (next === 'packages') setPackagesShown(true);
+  };
   return (
     <section className="mx-auto max-w-6xl px-4 py-10">
       <h1 className="mb-6 text-3xl font-bold text-ink">Shop our products</h1>
-      <Tabs label="Product types" tabs={TABS} value={tab} onChange={setTab} />
-      <div role="tabpanel" aria-label={tab === 'single' ? 'Single' : 'Packages'}>
-        {tab === 'single' ? <SingleProducts /> : <Packages />}
+      <Tabs label="Product types" tabs={TABS} value={tab} onChange={choose} />
+      {/* A panel stays built once shown: back on Single, the 200 cards are shown again, not built again. */}
+      <div role="tabpanel" aria-label="Single" hidden={tab !== 'single'}>
+        <SingleProducts active={tab === 'single'} />
+      </div>
+      <div role="tabpanel" aria-label="Packages" hidden={tab !== 'packages'}>
+        {packagesShown && <Packages />}
       </div>
     </section>
   );
 }
 
-function SingleProducts() {
+/** How many of `total` items to render: `first` at once, all of them after the next paint. */
+function useGrowingCount(total: number, first: number) {
+  const [all, setAll] = useState(false);
+  const waiting = !all && total > first;
+  useEffect(() => {
+    if (!waiting) return;
+    // After the frame that shows the first ones; as a transition, so a tap meanwhile is not held up.
+    let timer = 0;
+    const frame = requestAnimationFrame(() => {
+      timer = window.setTimeout(() => startTransition(() => setAll(true)));
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [waiting]);
+  return all ? total : Math.min(total, first);
+}
+
+const SingleProducts = memo(function SingleProducts({ active }: { active: boolean }) {
   const session = useSession();
   const isAdmin = session?.userType === 'admin';
   const products = useProducts();
@@ -41,19 +76,35 @@ function SingleProducts() {
   const [editing, setEditing] = useState<Product | null>(null);
   const [confirm, setConfirm] = useState<Product | null>(null);
   const [notice, setNotice] = useState<{ text: string; tone: 'success' | 'error' } | null>(null);
+  const shown = useGrowingCount(products.data?.length ?? 0, FIRST_CARDS);
+  const edit = useCallback((p: Product) => {
+    setNotice(null);
+    setEditing(p);
+  }, []);
+  // Leaving the tab leaves an edit and a notice behind, as when this panel was built again each time.
+  const [wasActive, setWasActive] = useState(active);
+  if (active !== wasActive) {
+    setWasActive(active);
+    if (!active) {
+      setEditing(null);
+      setNotice(null);
+    }
+  }
 
   if (editing) {
     return (
       <div className="max-w-xl">
         <h2 className="mb-4 text-xl font-semibold">Edit {editing.productName}</h2>
-        <ProductForm
-          product={editing}
-          onCancel={() => setEditing(null)}
-          onSaved={(_p, message) => {
-            setEditing(null);
-            setNotice({ text: message, tone: 'success' });
-          }}
-        />
+        <Suspense fallback={<Loading />}>
+          <ProductForm
+            product={editing}
+            onCancel={() => setEditing(null)}
+            onSaved={(_p, message) => {
+              setEditing(null);
+              setNotice({ text: message, tone: 'success' });
+            }}
+          />
+        </Suspense>
       </div>
     );
   }
@@ -89,54 +140,16 @@ function SingleProducts() {
         </EmptyState>
       ) : (
         <ul className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3" aria-label="Products">
-          {products.data.map((p) => (
-            <li
+          {products.data.slice(0, shown).map((p, i) => (
+            <ProductCard
               key={p._id}
-              className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm"
-            >
-              <Link
-                to={paths.preCart(p._id)}
-                className="group flex flex-1 flex-col focus-visible:outline-2 focus-visible:outline-accent"
-              >
-                <img
-                  src={p.productImage}
-                  alt=""
-                  width={640}
-                  height={400}
-                  loading="lazy"
-                  className="aspect-[16/10] w-full bg-sand object-cover"
-                />
-                <span className="flex flex-1 flex-col gap-1 p-4">
-                  <span className="text-lg font-semibold text-ink group-hover:text-brand">{p.productName}</span>
-                  <span className="text-slate-700">
-                    <Naira amount={p.productPrice} />
-                  </span>
-                </span>
-              </Link>
-              {isAdmin && (
-                <div className="flex gap-2 border-t border-slate-100 p-3">
-                  <button
-                    type="button"
-                    onClick={() => {
-                      setNotice(null);
-                      setEditing(p);
-                    }}
-                    className="inline-flex min-h-11 items-center gap-1 rounded-md px-3 text-sm font-semibold text-brand hover:bg-brand/5"
-                    aria-label={`Edit ${p.productName}`}
-                  >
-                    <Pencil aria-hidden className="size-4" /> Edit
-                  </button>
-                  <button
-                    type="button"
-                    onClick={() => setConfirm(p)}
-                    className="inline-flex min-h-11 items-center gap-1 rounded-md px-3 text-sm font-semibold text-red-700 hover:bg-red-50"
-                    aria-label={`Delete ${p.productName}`}
-                  >
-                    <Trash2 aria-hidden className="size-4" /> Delete
-                  </button>
-                </div>
-              )}
-            </li>
+              product={p}
+              isAdmin={isAdmin}
+              eager={i < EAGER_PICTURES}
+              first={i === 0}
+              onEdit={edit}
+              onDelete={setConfirm}
+            />
           ))}
         </ul>
       )}
@@ -165,7 +178,72 @@ function SingleProducts() {
       />
     </>
   );
-}
+});
+
+/**
+ * One product card. Memoised: a tab switch or a notice does not rebuild 200 of them; off screen the
+ * browser skips their layout and paint (content-visibility), with their last size kept.
+ */
+const ProductCard = memo(function ProductCard({
+  product: p,
+  isAdmin,
+  eager,
+  first,
+  onEdit,
+  onDelete,
+}: {
+  product: Product;
+  isAdmin: boolean;
+  eager: boolean;
+  first: boolean;
+  onEdit: (p: Product) => void;
+  onDelete: (p: Product) => void;
+}) {
+  return (
+    <li className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm [contain-intrinsic-size:auto_20rem] [content-visibility:auto]">
+      <Link
+        to={paths.preCart(p._id)}
+        className="group flex flex-1 flex-col focus-visible:outline-2 focus-visible:outline-accent"
+      >
+        <img
+          src={p.productImage}
+          alt=""
+          width={640}
+          height={400}
+          loading={eager ? 'eager' : 'lazy'}
+          fetchPriority={first ? 'high' : undefined}
+          className="aspect-[16/10] w-full bg-sand object-cover"
+        />
+        <span className="flex flex-1 flex-col gap-1 p-4">
+          <span className="text-lg font-semibold text-ink group-hover:text-brand">{p.productName}</span>
+          <span className="text-slate-700">
+            <Naira amount={p.productPrice} />
+          </span>
+        </span>
+      </Link>
+      {isAdmin && (
+        <div className="flex gap-2 border-t border-slate-100 p-3">
+          <button
+            type="button"
+            onClick={() => onEdit(p)}
+            className="inline-flex min-h-11 items-center gap-1 rounded-md px-3 text-sm font-semibold text-brand hover:bg-brand/5"
+            aria-label={`Edit ${p.productName}`}
+          >
+            <Pencil aria-hidden className="size-4" /> Edit
+          </button>
+          <button
+            type="button"
+            onClick={() => onDelete(p)}
+            className="inline-flex min-h-11 items-center gap-1 rounded-md px-3 text-sm font-semibold text-red-700 hover:bg-red-50"
+            aria-label={`Delete ${p.productName}`}
+          >
+            <Trash2 aria-hidden className="size-4" /> Delete
+          </button>
+        </div>
+      )}
+    </li>
+  );
+});
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
