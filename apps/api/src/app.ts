@@ -19,6 +19,7 @@ import { createAnswerCache, type AnswerCache } from './platform/answers.js';
 import { createAuth, type Auth } from './platform/auth.js';
 import type { Clock } from './platform/clock.js';
 import { registerErrorHandling } from './platform/errors.js';
+import { pagePreloads } from './platform/page-preloads.js';
 import { securityHeaders } from './platform/security-headers.js';
 import type { MailWorker } from './platform/mailer.js';
 import { createLimits, type Limits, type RateLimitStore } from './platform/rate-limit.js';
@@ -213,6 +214,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 async function registerWeb(app: FastifyInstance, dist: string | null) {
   const hasWeb = dist !== null && existsSync(path.join(dist, 'index.html'));
   const indexHtml = hasWeb ? await readFile(path.join(dist!, 'index.html'), 'utf8') : null;
+  const pageHtml = indexHtml ? await pagePreloads(dist!, indexHtml) : null;
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: dist!,
@@ -238,6 +240,6 @@ async function registerWeb(app: FastifyInstance, dist: string | null) {
         message: indexHtml || isApi ? 'Not found' : 'The web app is not built yet: run npm run build',
       });
     }
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(pageHtml!(url));
   });
 }
