@@ -1,22 +1,46 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { Navigate, useRoutes, type RouteObject } from 'react-router';
+import { matchPath, Navigate, useRoutes, type RouteObject } from 'react-router';
 import type { UserType } from '@legalmarket/contracts';
 import { RequireRole } from './guard';
 import { RootLayout } from './layout/root-layout';
 // The landing page is the first page most visitors see: it ships with the entry, saving a round trip before it paints.
 import LandingPage from '@/features/public/landing-page';
 
-type Page = LazyExoticComponent<ComponentType>;
-type Loader = () => Promise<{ default: ComponentType }>;
+type Module = { default: ComponentType };
+type Loader = () => Promise<Module>;
+/** A lazy page that can be loaded before it is rendered (see preloadPage). */
+type Page = LazyExoticComponent<ComponentType> & { load: () => Promise<Module> };
+
+/**
+ * A lazy page. Once its module is loaded it renders in the same pass: React.lazy takes any thenable,
+ * and one that answers at once spares the Loading fallback, and the up to 300 ms for which React holds
+ * back the content that replaces a fallback.
+ */
+function page(loader: Loader): Page {
+  let loaded: Module | undefined;
+  let loading: Promise<Module> | undefined;
+  const load = () =>
+    (loading ??= loader().then(
+      (m) => (loaded = m),
+      (err: unknown) => {
+        loading = undefined; // a later try may work
+        throw err;
+      },
+    ));
+  const component = lazy(() =>
+    loaded ? ({ then: (done: (m: Module) => void) => done(loaded!) } as unknown as Promise<Module>) : load(),
+  );
+  return Object.assign(component, { load });
+}
 
 /**
  * A page that reads server data: its chunk loads together with the query cache, so static pages
  * (landing, about) don't ship the query library on a phone's first visit.
  */
 const withData = (load: Loader): Page =>
-  lazy(async () => {
-    const [{ DataProvider }, page] = await Promise.all([import('./data-provider'), load()]);
-    const Inner = page.default;
+  page(async () => {
+    const [{ DataProvider }, mod] = await Promise.all([import('./data-provider'), load()]);
+    const Inner = mod.default;
     return {
       default: function DataPage() {
         return (
@@ -30,8 +54,8 @@ const withData = (load: Loader): Page =>
 
 // Each area is its own chunk: company, lawyer and admin pages load only when visited.
 const p = {
-  about: lazy(() => import('@/features/public/about-page')),
-  remuneration: lazy(() => import('@/features/public/remuneration-order-page')),
+  about: page(() => import('@/features/public/about-page')),
+  remuneration: page(() => import('@/features/public/remuneration-order-page')),
   login: withData(() => import('@/features/accounts/login-page')),
   signupCompany: withData(() => import('@/features/accounts/signup-company-page')),
   signupLawyer: withData(() => import('@/features/accounts/signup-lawyer-page')),
@@ -62,15 +86,23 @@ const p = {
   adminPayment: withData(() => import('@/features/admin/payment-page')),
 } satisfies Record<string, Page>;
 
-const open = (path: string, Page: Page): RouteObject => ({ path, element: <Page /> });
-const guarded = (path: string, allowed: readonly UserType[], Page: Page): RouteObject => ({
-  path,
-  element: (
-    <RequireRole allowed={allowed}>
-      <Page />
-    </RequireRole>
-  ),
-});
+/** Route paths of the lazy pages, for preloadPage. */
+const lazyPaths: Array<[path: string, page: Page]> = [];
+const open = (path: string, Page: Page): RouteObject => {
+  lazyPaths.push([path, Page]);
+  return { path, element: <Page /> };
+};
+const guarded = (path: string, allowed: readonly UserType[], Page: Page): RouteObject => {
+  lazyPaths.push([path, Page]);
+  return {
+    path,
+    element: (
+      <RequireRole allowed={allowed}>
+        <Page />
+      </RequireRole>
+    ),
+  };
+};
 const COMPANY = ['company'] as const;
 const LAWYER = ['lawyer'] as const;
 const ADMIN = ['admin'] as const;
@@ -131,4 +163,15 @@ export const routes: RouteObject[] = [
  */
 export function AppRoutes() {
   return useRoutes(routes);
+}
+
+/**
+ * Starts loading the lazy page of `pathname`, before the first render: its chunks were asked for with
+ * the entry (the server lists them in index.html), so they are usually there by the time React renders,
+ * and the page then renders at once instead of after a Loading fallback.
+ */
+export function preloadPage(pathname: string): Promise<unknown> {
+  const hit = lazyPaths.find(([path]) => matchPath(path, pathname));
+  // A failure shows when the page renders (and loads again then).
+  return hit ? hit[1].load().catch(() => undefined) : Promise.resolve();
 }

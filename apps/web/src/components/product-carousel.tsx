@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import type { Product, ProductsAnswer } from '@legalmarket/contracts/catalogue';
-import { api } from '@/lib/http';
+import { api, takeArrived } from '@/lib/http';
 import { Naira } from './feedback';
 
 /** The live catalogue (GET /product-api/products), shared by the products page, product page and cart. */
@@ -11,6 +11,8 @@ export const productsQueryOptions = () =>
   queryOptions({
     queryKey: ['products'],
     queryFn: ({ signal }) => api<ProductsAnswer>('/product-api/products', { signal }),
+    // Asked for while /products loaded (app/page-data.ts): the page renders with it at once.
+    initialData: () => takeArrived<ProductsAnswer>('/product-api/products'),
     select: (res) => res.data.products,
     staleTime: 60_000,
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { api, getErrorMessage, HttpError, setUnauthorizedHandler } from './http';
+import { api, getErrorMessage, HttpError, prefetch, setUnauthorizedHandler, takeArrived } from './http';
 import { getSession, setSession } from './session';
 
 describe('the shared error handling (spec section 8)', () => {
@@ -37,5 +37,88 @@ describe('the shared error handling (spec section 8)', () => {
     expect(fetchMock.mock.calls[0][1].headers.authorization).toBe('Bearer tok');
     expect(getSession()).toBeNull();
     expect(goLogin).toHaveBeenCalledOnce();
+  });
+});
+
+describe('answers asked for before the page needs them', () => {
+  const ok = (body: unknown) => new Response(JSON.stringify(body), { status: 200 });
+
+  it('the first GET of the same URL takes the early answer instead of asking again, once', async () => {
+    setSession({ userToken: 'tok', userType: 'company', userId: 'c1' });
+    const fetchMock = vi
+      .fn()
+      .mockResolvedValueOnce(ok({ n: 1 }))
+      .mockResolvedValueOnce(ok({ n: 2 }));
+    vi.stubGlobal('fetch', fetchMock);
+    prefetch('/api/cart');
+    expect(fetchMock).toHaveBeenCalledOnce();
+    expect(fetchMock.mock.calls[0][1].headers.authorization).toBe('Bearer tok');
+    expect(await api('/api/cart')).toEqual({ n: 1 });
+    expect(fetchMock).toHaveBeenCalledOnce();
+    // Taken once: the next call asks the server.
+    expect(await api('/api/cart')).toEqual({ n: 2 });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
+  it('is not used for another URL, another session or a write', async () => {
+    setSession({ userToken: 'tok', userType: 'company', userId: 'c1' });
+    const fetchMock = vi.fn().mockImplementation(async () => ok({}));
+    vi.stubGlobal('fetch', fetchMock);
+    prefetch('/product-api/products');
+    await api('/product-api/products', { query: { page: 2 } });
+    expect(fetchMock.mock.calls[1][0]).toBe('/product-api/products?page=2');
+
+    prefetch('/api/cart');
+    setSession({ userToken: 'other', userType: 'company', userId: 'c2' });
+    await api('/api/cart');
+    expect(fetchMock).toHaveBeenCalledTimes(4);
+    expect(fetchMock.mock.calls[3][1].headers.authorization).toBe('Bearer other');
+
+    prefetch('/api/cart');
+    await api('/api/cart', { method: 'POST', body: {} });
+    expect(fetchMock.mock.calls[5][1].method).toBe('POST');
+  });
+
+  it('reports an early failure to the taker as its own: 401 ends the session', async () => {
+    setSession({ userToken: 'tok', userType: 'company', userId: 'c1' });
+    const goLogin = vi.fn();
+    setUnauthorizedHandler(goLogin);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn().mockResolvedValue(new Response(JSON.stringify({ status: 'fail', message: 'Log in' }), { status: 401 })),
+    );
+    prefetch('/api/cart');
+    expect(goLogin).not.toHaveBeenCalled();
+    const err = await api('/api/cart').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(HttpError);
+    expect(getSession()).toBeNull();
+    expect(goLogin).toHaveBeenCalledOnce();
+
+    vi.stubGlobal('fetch', vi.fn().mockRejectedValue(new TypeError('Failed to fetch')));
+    prefetch('/product-api/products');
+    expect(getErrorMessage(await api('/product-api/products').catch((e: unknown) => e))).toBe(
+      'Session timeout, please login again',
+    );
+  });
+
+  it('hands an answer that has arrived to a query as its initial data, once, and only a success', async () => {
+    setSession({ userToken: 'tok', userType: 'company', userId: 'c1' });
+    const fetchMock = vi
+      .fn()
+      .mockResolvedValueOnce(ok({ data: { n: 1 } }))
+      .mockResolvedValueOnce(new Response('{"message":"gone"}', { status: 404 }));
+    vi.stubGlobal('fetch', fetchMock);
+    const answer = prefetch('/product-api/products');
+    // Not in yet: nothing to hand over, and it stays for api().
+    expect(takeArrived('/product-api/products')).toBeUndefined();
+    await answer;
+    expect(takeArrived('/product-api/products')).toEqual({ data: { n: 1 } });
+    expect(takeArrived('/product-api/products')).toBeUndefined();
+
+    await prefetch('/api/cart');
+    expect(takeArrived('/api/cart')).toBeUndefined();
+    // The failure goes to api(), as if it had asked itself.
+    expect(await api('/api/cart').catch((e: unknown) => (e as HttpError).status)).toBe(404);
+    expect(fetchMock).toHaveBeenCalledTimes(2);
   });
 });

@@ -57,6 +57,62 @@ function handleFailure(status: number, body: unknown, allowUnauthorized?: boolea
   throw new HttpError(status, message, body);
 }
 
+/** An answer as far as api() needs it. */
+interface Received {
+  status: number;
+  ok: boolean;
+  text: string;
+}
+
+/**
+ * GETs started before the page's code has arrived (app/page-data.ts), each taken once by the first
+ * api() GET of the same URL with the same session within 10 s, or as a query's initial data
+ * (takeArrived); anything else asks the server itself.
+ */
+const early = new Map<string, Early>();
+interface Early {
+  token: string | null;
+  at: number;
+  answer: Promise<Received>;
+  arrived?: Received;
+}
+
+/** Starts a GET of `path` now, for the page about to render; answers once the whole body is in. */
+export function prefetch(path: string): Promise<Received> {
+  const token = getSession()?.userToken ?? null;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const entry = { token, at: Date.now() } as Early;
+  entry.answer = fetch(path, { headers }).then(async (res) => {
+    entry.arrived = { status: res.status, ok: res.ok, text: await res.text() };
+    return entry.arrived;
+  });
+  // A failure is the taker's to report, as if it had asked itself.
+  entry.answer.catch(() => undefined);
+  early.set(path, entry);
+  return entry.answer;
+}
+
+function takeEarly(url: string, arrivedOnly: boolean) {
+  const e = early.get(url);
+  if (!e || (arrivedOnly && !e.arrived?.ok)) return undefined;
+  early.delete(url);
+  return e.token === (getSession()?.userToken ?? null) && Date.now() - e.at < 10_000 ? e : undefined;
+}
+
+/**
+ * The body of a prefetched GET of `url` that has already arrived and succeeded, for a query's
+ * initialData: the page then renders with its data in its first render. Taken once; else undefined.
+ */
+export function takeArrived<T>(url: string): T | undefined {
+  const text = takeEarly(url, true)?.arrived?.text;
+  try {
+    return text ? (JSON.parse(text) as T) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** JSON calls to our API with the bearer token from local storage when present. */
 export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T> {
   const session = getSession();
@@ -64,24 +120,30 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
   const headers: Record<string, string> = { accept: 'application/json' };
   if (opts.body !== undefined && !isForm) headers['content-type'] = 'application/json';
   if (session) headers.authorization = `Bearer ${session.userToken}`;
-  let res: Response;
+  const url = buildUrl(path, opts.query);
+  const method = opts.method ?? (opts.body === undefined ? 'GET' : 'POST');
+  const taken = method === 'GET' ? takeEarly(url, false) : undefined;
+  let res: Received;
   try {
-    res = await fetch(buildUrl(path, opts.query), {
-      method: opts.method ?? (opts.body === undefined ? 'GET' : 'POST'),
-      headers,
-      body: opts.body === undefined ? undefined : isForm ? (opts.body as FormData) : JSON.stringify(opts.body),
-      signal: opts.signal,
-    });
+    if (taken) res = await taken.answer;
+    else {
+      const r = await fetch(url, {
+        method,
+        headers,
+        body: opts.body === undefined ? undefined : isForm ? (opts.body as FormData) : JSON.stringify(opts.body),
+        signal: opts.signal,
+      });
+      res = { status: r.status, ok: r.ok, text: await r.text() };
+    }
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
     throw new NetworkError();
   }
-  const text = await res.text();
   let body: unknown = undefined;
   try {
-    body = text ? JSON.parse(text) : undefined;
+    body = res.text ? JSON.parse(res.text) : undefined;
   } catch {
-    body = text;
+    body = res.text;
   }
   if (!res.ok) handleFailure(res.status, body, opts.allowUnauthorized);
   return body as T;

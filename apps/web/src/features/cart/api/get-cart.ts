@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { CartAnswer, CartLine } from '@legalmarket/contracts/commerce';
-import { api, HttpError } from '@/lib/http';
+import { api, HttpError, takeArrived } from '@/lib/http';
 
 export interface CartView {
   products: CartLine[];
@@ -21,6 +21,11 @@ export const cartQueryOptions = (enabled: boolean) =>
         if (err instanceof HttpError && err.status === 404) return { products: [], bill: 0 };
         throw err;
       }
+    },
+    // Asked for while /cart loaded (app/page-data.ts): the page renders with it at once.
+    initialData: () => {
+      const res = takeArrived<CartAnswer>('/api/cart');
+      return res ? (res[0] ?? { products: [], bill: 0 }) : undefined;
     },
   });
 

@@ -1,12 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { ProductAnswer } from '@legalmarket/contracts/catalogue';
-import { api } from '@/lib/http';
+import { api, takeArrived } from '@/lib/http';
 
 /** GET /product-api/product/{id}. */
 export const productQueryOptions = (id: string) =>
   queryOptions({
     queryKey: ['products', id],
     queryFn: ({ signal }) => api<ProductAnswer>(`/product-api/product/${encodeURIComponent(id)}`, { signal }),
+    // Asked for while /pre-cart/{id} loaded (app/page-data.ts): the page renders with it at once.
+    initialData: () => takeArrived<ProductAnswer>(`/product-api/product/${encodeURIComponent(id)}`),
     select: (res) => res.data.product,
     staleTime: 60_000,
     retry: (count, err) => (err as { status?: number }).status !== 404 && count < 2,
