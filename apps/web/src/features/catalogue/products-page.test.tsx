@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -34,7 +34,7 @@ function renderPage(count: number) {
 }
 
 describe('/products', () => {
-  it('shows the first cards at once and every card right after', async () => {
+  it('shows the first cards at once and every card once the first picture is shown', async () => {
     renderPage(40);
     const list = screen.getByRole('list', { name: 'Products' });
     expect(within(list).getAllByRole('listitem').length).toBeLessThan(40);
@@ -42,12 +42,24 @@ describe('/products', () => {
     const first = list.querySelectorAll('img')[0];
     expect(first).toHaveAttribute('loading', 'eager');
     expect(first).toHaveAttribute('fetchpriority', 'high');
+    expect(list.querySelectorAll('img')[1]).not.toHaveAttribute('fetchpriority');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(within(list).getAllByRole('listitem').length).toBeLessThan(40);
+    fireEvent.load(first);
     await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(40));
     expect(list.querySelectorAll('img')[39]).toHaveAttribute('loading', 'lazy');
   });
 
+  it('shows every card after two seconds when the first picture does not load', async () => {
+    renderPage(40);
+    const list = screen.getByRole('list', { name: 'Products' });
+    expect(within(list).getAllByRole('listitem').length).toBeLessThan(40);
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(40), { timeout: 3000 });
+  });
+
   it('keeps the Single cards built while Packages is shown, and shows them again as they were', async () => {
     renderPage(40);
+    fireEvent.load(screen.getByRole('list', { name: 'Products' }).querySelector('img')!);
     await waitFor(() => expect(screen.getAllByRole('link', { name: /Product \d+/ })).toHaveLength(40));
     const card = screen.getByRole('link', { name: /Product 7\b/ });
 

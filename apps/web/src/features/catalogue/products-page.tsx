@@ -49,23 +49,28 @@ export default function ProductsPage() {
   );
 }
 
-/** How many of `total` items to render: `first` at once, all of them after the next paint. */
+/** At the latest, the cards after the first ones render this long after the first ones. */
+const REST_AFTER_MS = 2000;
+
+/**
+ * How many of `total` cards to render: `first` at once, the others once the first picture has been
+ * painted (call `firstPainted` from its load event), or REST_AFTER_MS after at the latest. Building
+ * 200 cards on a slow phone is a long task; done before the first picture, it held that picture (the
+ * largest element) off the screen.
+ */
 function useGrowingCount(total: number, first: number) {
   const [all, setAll] = useState(false);
+  const [painted, setPainted] = useState(false);
   const waiting = !all && total > first;
   useEffect(() => {
     if (!waiting) return;
-    // After the frame that shows the first ones; as a transition, so a tap meanwhile is not held up.
-    let timer = 0;
-    const frame = requestAnimationFrame(() => {
-      timer = window.setTimeout(() => startTransition(() => setAll(true)));
-    });
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-    };
-  }, [waiting]);
-  return all ? total : Math.min(total, first);
+    // A transition: a tap meanwhile is not held up by it.
+    const timer = window.setTimeout(() => startTransition(() => setAll(true)), painted ? 0 : REST_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [waiting, painted]);
+  // The load event comes before the frame that paints the picture: after that frame.
+  const firstPainted = useCallback(() => requestAnimationFrame(() => setPainted(true)), []);
+  return [all ? total : Math.min(total, first), firstPainted] as const;
 }
 
 const SingleProducts = memo(function SingleProducts({ active }: { active: boolean }) {
@@ -76,7 +81,7 @@ const SingleProducts = memo(function SingleProducts({ active }: { active: boolea
   const [editing, setEditing] = useState<Product | null>(null);
   const [confirm, setConfirm] = useState<Product | null>(null);
   const [notice, setNotice] = useState<{ text: string; tone: 'success' | 'error' } | null>(null);
-  const shown = useGrowingCount(products.data?.length ?? 0, FIRST_CARDS);
+  const [shown, firstPainted] = useGrowingCount(products.data?.length ?? 0, FIRST_CARDS);
   const edit = useCallback((p: Product) => {
     setNotice(null);
     setEditing(p);
@@ -146,7 +151,7 @@ const SingleProducts = memo(function SingleProducts({ active }: { active: boolea
               product={p}
               isAdmin={isAdmin}
               eager={i < EAGER_PICTURES}
-              first={i === 0}
+              onPainted={i === 0 ? firstPainted : undefined}
               onEdit={edit}
               onDelete={setConfirm}
             />
@@ -188,14 +193,15 @@ const ProductCard = memo(function ProductCard({
   product: p,
   isAdmin,
   eager,
-  first,
+  onPainted,
   onEdit,
   onDelete,
 }: {
   product: Product;
   isAdmin: boolean;
   eager: boolean;
-  first: boolean;
+  /** Given to the first card: its picture is the largest element, so it is fetched first. */
+  onPainted?: () => void;
   onEdit: (p: Product) => void;
   onDelete: (p: Product) => void;
 }) {
@@ -211,7 +217,9 @@ const ProductCard = memo(function ProductCard({
           width={640}
           height={400}
           loading={eager ? 'eager' : 'lazy'}
-          fetchPriority={first ? 'high' : undefined}
+          fetchPriority={onPainted ? 'high' : undefined}
+          onLoad={onPainted}
+          onError={onPainted}
           className="aspect-[16/10] w-full bg-sand object-cover"
         />
         <span className="flex flex-1 flex-col gap-1 p-4">
