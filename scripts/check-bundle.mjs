@@ -12,11 +12,12 @@ const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'),
 const gz = (file) => zlib.gzipSync(readFileSync(path.join(dist, file)), { level: 9 }).length;
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
-// The first route: the entry, the landing page chunk, and everything they import statically.
-const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
+// The first route: the entries (index.html's, and src/early.ts, which index.html also loads), the
+// landing page chunk, and everything they import statically.
+const entryKeys = Object.keys(manifest).filter((k) => manifest[k].isEntry);
 // The landing page may ship inside the entry or as its own chunk.
 const landingKey = Object.keys(manifest).find((k) => k.endsWith('features/public/landing-page.tsx'));
-if (!entryKey) {
+if (!entryKeys.includes('index.html')) {
   console.error('check-bundle: entry chunk not found in the Vite manifest');
   process.exit(1);
 }
@@ -27,7 +28,7 @@ const walk = (key) => {
   seen.add(m.file);
   for (const k of m.imports ?? []) walk(k);
 };
-walk(entryKey);
+entryKeys.forEach(walk);
 if (landingKey) walk(landingKey);
 const firstRoute = [...seen].filter((f) => f.endsWith('.js')).reduce((s, f) => s + gz(f), 0);
 

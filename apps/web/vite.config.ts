@@ -1,13 +1,35 @@
 import path from 'node:path';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 
 // The API's address in development: the same PORT the API listens on.
 const api = process.env.VITE_DEV_API ?? `http://localhost:${process.env.PORT ?? 3000}`;
 
+/**
+ * src/early.ts as its own small script, loaded `async` at the top of index.html, ahead of the entry:
+ * it asks for the page's data while the app's code is still downloading (see that file).
+ */
+function earlyScript(): Plugin {
+  return {
+    name: 'legalmarket-early-script',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const chunk = Object.values(ctx.bundle ?? {}).find(
+          (c) => c.type === 'chunk' && c.isEntry && c.name === 'early',
+        );
+        const src = chunk ? `/${chunk.fileName}` : '/src/early.ts';
+        return [
+          { tag: 'script', attrs: { type: 'module', async: true, crossorigin: true, src }, injectTo: 'head-prepend' },
+        ];
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), earlyScript()],
   resolve: { alias: { '@': path.resolve(import.meta.dirname, 'src') } },
   server: {
     port: 5173,
@@ -21,5 +43,19 @@ export default defineConfig({
     assetsInlineLimit: 2048,
     manifest: true,
     modulePreload: { polyfill: false },
+    rollupOptions: {
+      output: {
+        // TanStack Query as one chunk instead of seven small ones: a page that reads data asks for
+        // fewer files, which on HTTP/1.1 (6 connections, 150 ms round trips) is whole round trips.
+        // Not its dependencies (React lives in the entry).
+        codeSplitting: {
+          groups: [{ name: 'query', test: /node_modules[\\/]@tanstack[\\/]/, includeDependenciesRecursively: false }],
+        },
+      },
+      input: {
+        index: path.resolve(import.meta.dirname, 'index.html'),
+        early: path.resolve(import.meta.dirname, 'src/early.ts'),
+      },
+    },
   },
 });

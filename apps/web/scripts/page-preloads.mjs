@@ -41,8 +41,9 @@ const closure = (key, into = new Set()) => {
   for (const k of entry.imports ?? []) closure(k, into);
   return into;
 };
-const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
-const inEntry = closure(entryKey);
+// index.html's entry and src/early.ts, with what they import: index.html loads these itself.
+const inEntry = new Set();
+for (const k of Object.keys(manifest).filter((key) => manifest[key].isEntry)) closure(k, inEntry);
 const dataProvider = 'src/app/data-provider.tsx';
 
 const out = routes.map(({ path: routePath, page }) => {

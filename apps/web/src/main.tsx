@@ -4,7 +4,7 @@ import { BrowserRouter, useNavigate } from 'react-router';
 import { setUnauthorizedHandler } from '@/lib/http';
 import { clearData } from '@/lib/data-cache';
 import { AppRoutes, preloadPage } from '@/app/router';
-import { startPageData } from '@/app/page-data';
+import { pageData } from '@/early';
 import './styles.css';
 
 /** On 401 the stored session is cleared (lib/http) and the user goes to /login without a reload. */
@@ -19,21 +19,19 @@ function UnauthorizedBridge() {
   return null;
 }
 
-// The page's chunks were asked for with the entry (index.html lists them) and its data is asked for
-// now: waiting a moment for both lets the first render show the page with its data. Rendered before,
-// React shows the Loading fallback, holds the page back up to 300 ms after it, and renders twice.
+// The page's chunks were asked for with the entry (index.html lists them), its data by src/early.ts:
+// waiting a moment for both lets the first render show the page with its data. Rendered before, React
+// shows the Loading fallback, holds the page back up to 300 ms after it, and renders twice.
 // (Not a top-level await: the page chunks import this one, which would then wait for them.)
 const pathname = window.location.pathname;
-void Promise.race([
-  Promise.all([preloadPage(pathname), startPageData(pathname)]),
-  new Promise((done) => setTimeout(done, 500)),
-]).then(() =>
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <BrowserRouter>
-        <UnauthorizedBridge />
-        <AppRoutes />
-      </BrowserRouter>
-    </StrictMode>,
-  ),
+void Promise.race([Promise.all([preloadPage(pathname), pageData]), new Promise((done) => setTimeout(done, 500))]).then(
+  () =>
+    createRoot(document.getElementById('root')!).render(
+      <StrictMode>
+        <BrowserRouter>
+          <UnauthorizedBridge />
+          <AppRoutes />
+        </BrowserRouter>
+      </StrictMode>,
+    ),
 );

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { api, getErrorMessage, HttpError, prefetch, setUnauthorizedHandler, takeArrived } from './http';
+import { prefetch } from '@/early';
+import { api, getErrorMessage, HttpError, setUnauthorizedHandler, takeArrived } from './http';
 import { getSession, setSession } from './session';
 
 describe('the shared error handling (spec section 8)', () => {

@@ -1,4 +1,5 @@
 import { messages } from '@legalmarket/contracts/messages';
+import { early, type Received } from '@/early';
 import { clearSession, getSession } from './session';
 
 export class HttpError extends Error {
@@ -57,42 +58,9 @@ function handleFailure(status: number, body: unknown, allowUnauthorized?: boolea
   throw new HttpError(status, message, body);
 }
 
-/** An answer as far as api() needs it. */
-interface Received {
-  status: number;
-  ok: boolean;
-  text: string;
-}
-
-/**
- * GETs started before the page's code has arrived (app/page-data.ts), each taken once by the first
- * api() GET of the same URL with the same session within 10 s, or as a query's initial data
- * (takeArrived); anything else asks the server itself.
- */
-const early = new Map<string, Early>();
-interface Early {
-  token: string | null;
-  at: number;
-  answer: Promise<Received>;
-  arrived?: Received;
-}
-
-/** Starts a GET of `path` now, for the page about to render; answers once the whole body is in. */
-export function prefetch(path: string): Promise<Received> {
-  const token = getSession()?.userToken ?? null;
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (token) headers.authorization = `Bearer ${token}`;
-  const entry = { token, at: Date.now() } as Early;
-  entry.answer = fetch(path, { headers }).then(async (res) => {
-    entry.arrived = { status: res.status, ok: res.ok, text: await res.text() };
-    return entry.arrived;
-  });
-  // A failure is the taker's to report, as if it had asked itself.
-  entry.answer.catch(() => undefined);
-  early.set(path, entry);
-  return entry.answer;
-}
-
+// GETs asked for before the page's code had run (src/early.ts): each is taken once, by the first api()
+// GET of the same URL with the same session within 10 s, or as a query's initial data (takeArrived);
+// anything else asks the server itself.
 function takeEarly(url: string, arrivedOnly: boolean) {
   const e = early.get(url);
   if (!e || (arrivedOnly && !e.arrived?.ok)) return undefined;

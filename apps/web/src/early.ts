@@ -1,0 +1,93 @@
+/**
+ * The first script of every page: index.html loads it `async`, ahead of the app's entry, and it asks for
+ * the data the page shows first. On a phone (150 ms round trips) that answer then arrives together with
+ * the app's code instead of being asked for once the code has arrived and run. lib/http hands the answer
+ * to the page's query (as initial data, or to its first GET). No imports, so it stays a few hundred bytes
+ * and runs one round trip after the HTML; the entry imports it too (the same module, run once).
+ */
+
+/** An answer as far as lib/http's api() needs it. */
+export interface Received {
+  status: number;
+  ok: boolean;
+  text: string;
+}
+
+export interface Early {
+  /** The session token it was asked with (lib/http hands it only to the same session). */
+  token: string | null;
+  at: number;
+  answer: Promise<Received>;
+  /** Set once the whole answer is in. */
+  arrived?: Received;
+}
+
+/** GETs asked for ahead of the page, by URL; lib/http takes each one once. */
+export const early = new Map<string, Early>();
+
+/** The stored session's token, as lib/session reads it (signed in = token and type both stored). */
+const sessionToken = () =>
+  localStorage.getItem('userToken') && localStorage.getItem('userType') ? localStorage.getItem('userToken') : null;
+
+/** Starts a GET of `path` now, for the page about to render; answers once the whole body is in. */
+export function prefetch(path: string): Promise<Received> {
+  const token = sessionToken();
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const entry = { token, at: Date.now() } as Early;
+  entry.answer = fetch(path, { headers }).then(async (res) => {
+    entry.arrived = { status: res.status, ok: res.ok, text: await res.text() };
+    return entry.arrived;
+  });
+  // A failure is the taker's to report, as if it had asked itself.
+  entry.answer.catch(() => undefined);
+  early.set(path, entry);
+  return entry.answer;
+}
+
+/**
+ * The URL of the data the page at `pathname` shows first, exactly as that page's query asks for it, or
+ * null. A visitor's cart lives in this browser: only a signed-in company's is asked for.
+ */
+export function pageDataUrl(pathname: string, userType: string | null): string | null {
+  if (/^\/products\/?$/.test(pathname)) return '/product-api/products';
+  const product = /^\/pre-cart\/([^/]+)\/?$/.exec(pathname);
+  if (product) {
+    try {
+      // As features/catalogue/api/get-product.ts builds it from the route parameter.
+      return `/product-api/product/${encodeURIComponent(decodeURIComponent(product[1]))}`;
+    } catch {
+      return null; // a malformed address: the page shows its own error
+    }
+  }
+  if (/^\/cart\/?$/.test(pathname) && userType === 'company' && sessionToken()) return '/api/cart';
+  return null;
+}
+
+/** The first card's picture is /products' largest element: fetched as soon as its address is known. */
+function preloadFirstPicture(answer: Received) {
+  try {
+    const src = answer.ok
+      ? (JSON.parse(answer.text) as { data: { products: Array<{ productImage?: string }> } }).data.products[0]
+          ?.productImage
+      : undefined;
+    if (!src) return;
+    const link = Object.assign(document.createElement('link'), { rel: 'preload', as: 'image', href: src });
+    link.setAttribute('fetchpriority', 'high');
+    document.head.append(link);
+  } catch {
+    // not the answer we know: the page shows what it can
+  }
+}
+
+/** Asks for the current page's data; in once this settles (at once for a page without any). */
+function start(): Promise<unknown> {
+  const url = pageDataUrl(location.pathname, localStorage.getItem('userType'));
+  if (!url) return Promise.resolve();
+  const answer = prefetch(url);
+  if (url === '/product-api/products') void answer.then(preloadFirstPicture, () => undefined);
+  return answer.catch(() => undefined);
+}
+
+/** The current page's data, asked for when this script first ran. */
+export const pageData = start();
