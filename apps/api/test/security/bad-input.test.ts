@@ -3,11 +3,20 @@ import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { z } from 'zod';
-import { jobs } from '../../src/db/schema.js';
+import { jobs, users } from '../../src/db/schema.js';
+import { createAuth } from '../../src/platform/auth.js';
 import { createTestApp, describeEachDb, signupAndLogin, type DbKind, type TestApp } from '../helpers.js';
 import { multipart, pdfBytes, pngBytes, type Part } from '../upload-helpers.js';
-import { allowedActor, type Actor } from './authz-table.js';
-import { type CollectedRoute } from './route-collector.js';
+import { allowedActor, TABLE, type Actor } from './authz-table.js';
+import {
+  junkBody,
+  junkQuery,
+  junkRest,
+  junkWebhookHeaders,
+  staticFileServed,
+  type JunkCase,
+} from './bad-input-junk.js';
+import { routeKeys, type CollectedRoute } from './route-collector.js';
 
 const collected = vi.hoisted(() => [] as CollectedRoute[]);
 vi.mock('fastify', async (importOriginal) => {
@@ -21,6 +30,9 @@ vi.mock('fastify', async (importOriginal) => {
  * `{ status: "fail", message }` without a stack trace; a body the schema refuses always gets 400; and
  * no refused request changes the database (a checksum of every table before and after).
  * Multipart routes (no zod body) get malformed forms and broken multipart bytes.
+ * Every other registered route (reads, body-less actions, the docs, the webhook) gets junk queries,
+ * unexpected bodies and, for a wildcard, hostile path tails (bad-input-junk.ts), as its own role and as
+ * the other side; a 2xx must then be the answer the plain request gets, and a read must change nothing.
  *
  * Volume: RUNS per route on PGlite (at least 300), a smaller sample on PostgreSQL.
  * FC_SEED=<n> explores other inputs; the default seed keeps CI repeatable.
@@ -491,8 +503,14 @@ describeEachDb('bad input on every route', (kind) => {
   let who: Record<Exclude<Actor, 'guest'>, Login>;
   let known: Record<string, string[]>;
   let tables: string[];
-  const report: Array<{ route: string; cases: number; statuses: Record<number, number>; checked: number; ms: number }> =
-    [];
+  const report: Array<{
+    route: string;
+    cases: number;
+    statuses: Record<number, number>;
+    checked: number;
+    ms: number;
+    junk?: boolean;
+  }> = [];
 
   beforeAll(async () => {
     collected.length = 0;
@@ -575,17 +593,20 @@ describeEachDb('bad input on every route', (kind) => {
 
   afterAll(async () => {
     const total = report.reduce((n, r) => n + r.cases, 0);
+    const junk = report.filter((r) => r.junk);
     console.info(
-      `bad input [${kind}]: ${report.length} routes, ${total} cases\n${report.map((r) => `  ${r.route}: ${r.cases} cases, ${r.checked} checksums, ${r.ms} ms ${JSON.stringify(r.statuses)}`).join('\n')}`,
+      `bad input [${kind}]: ${report.length} routes, ${total} cases (routes without an input schema: ${junk.length}, ${junk.reduce((n, r) => n + r.cases, 0)} cases, ${junk.reduce((n, r) => n + r.ms, 0)} ms)\n${report.map((r) => `  ${r.route}${r.junk ? ' (junk)' : ''}: ${r.cases} cases, ${r.checked} checksums, ${r.ms} ms ${JSON.stringify(r.statuses)}`).join('\n')}`,
     );
     await t?.close();
   });
 
-  it('covers every route with a zod schema and every form route', () => {
+  it('covers every registered route: those with a zod schema, the form routes and the rest (junk)', () => {
     const schemaRoutes = collected.filter(
       (r) => r.method !== 'HEAD' && (isZod(r.schema?.body) || isZod(r.schema?.querystring) || isZod(r.schema?.params)),
     );
     expect(schemaRoutes.length).toBeGreaterThan(40);
+    // The rest get junk: together, every registered route, i.e. every row of the authorization table.
+    expect(routeKeys(collected.filter((r) => r.method !== 'HEAD'))).toEqual(Object.keys(TABLE).sort());
     for (const key of Object.keys(FORM_ROUTES))
       expect(
         collected.some((r) => `${r.method} ${r.url}` === key),
@@ -599,9 +620,10 @@ describeEachDb('bad input on every route', (kind) => {
     for (const r of collected) {
       const key = `${r.method} ${r.url}`;
       if (r.method === 'HEAD' || targets.has(key)) continue;
-      if (isZod(r.schema?.body) || isZod(r.schema?.querystring) || isZod(r.schema?.params) || FORM_ROUTES[key])
-        targets.set(key, r);
+      targets.set(key, r);
     }
+    const hasInput = (r: CollectedRoute, key: string) =>
+      isZod(r.schema?.body) || isZod(r.schema?.querystring) || isZod(r.schema?.params) || !!FORM_ROUTES[key];
     // Admin actions that end sessions (withdrawing a verification) run last, so they cannot shorten the rest.
     // BAD_INPUT_ONLY=<part of a route> narrows a local run to some routes (the count check then skips the rest).
     const only = process.env.BAD_INPUT_ONLY;
@@ -609,9 +631,196 @@ describeEachDb('bad input on every route', (kind) => {
       .filter((k) => !only || k.includes(only))
       .sort((a, b) => Number(a.includes('verifylawyer')) - Number(b.includes('verifylawyer')));
     const failures: string[] = [];
+    /** Every refusal: JSON `{ status: "fail", message }`, no stack trace. */
+    const checkRefusal = (label: string, res: { statusCode: number; body: string; json(): unknown }) => {
+      let json: { status?: unknown; message?: unknown } = {};
+      try {
+        json = res.json() as typeof json;
+      } catch {
+        failures.push(`${label}: ${res.statusCode} answer is not JSON: ${res.body.slice(0, 100)}`);
+      }
+      if (json.status !== 'fail' || typeof json.message !== 'string')
+        failures.push(`${label}: ${res.statusCode} without { status: "fail", message }: ${res.body.slice(0, 200)}`);
+      if (STACK.test(res.body)) failures.push(`${label}: stack trace in ${res.body.slice(0, 200)}`);
+    };
+
+    /** What a route's own role needs so its handler gets past "nothing to do" (404) to the 2xx path. */
+    const prepare: Record<string, (headers: Record<string, string>) => Promise<unknown>> = {
+      'POST /api/checkout': async (headers) => {
+        // A product of its own (the fuzzing before may have deleted the first one) in the company's cart.
+        const form = await multipart([
+          { name: 'productName', value: 'Board Resolution' },
+          { name: 'productPrice', value: '15000' },
+          { name: 'productDescription', value: 'For the junk checkout.' },
+          { name: 'productImage', file: { data: pngBytes(), filename: 'p.png', type: 'image/png' } },
+        ]);
+        const created = await t.app.inject({
+          method: 'POST',
+          url: '/api/create',
+          headers: { ...who.admin.headers, ...form.headers },
+          payload: form.payload,
+        });
+        const productId = created.json().data.product._id as string;
+        const added = await t.app.inject({
+          method: 'POST',
+          url: '/api/cart',
+          headers,
+          payload: { productId, file: known.url[0] },
+        });
+        expect(added.statusCode, added.body).toBe(201);
+      },
+      'POST /api/send-otp': async (headers) => {
+        const saved = await t.app.inject({
+          method: 'POST',
+          url: '/api/add-payment-details',
+          headers,
+          payload: { accountNumber: '0123456789', accountName: 'Chidi Okeke', bank: 'Zenith Bank' },
+        });
+        expect([201, 409], saved.body).toContain(saved.statusCode);
+      },
+    };
+    /**
+     * A route without an input schema: junk queries, bodies and wildcard tails, as its role and as the
+     * other side. Refusals are checked as above and against the database; a 2xx (or 3xx) must be the
+     * answer the same caller gets without the junk (exactly when that answer is repeatable, else the same
+     * status class and JSON keys); a read (GET) must leave the database exactly as it found it.
+     */
+    const junkRoute = async (key: string, route: CollectedRoute) => {
+      const role = allowedActor(key);
+      const other: Actor = role === 'guest' ? 'companyA' : 'guest';
+      const isRead = route.method === 'GET';
+      const wildcard = route.url.endsWith('*');
+      const logout = key === 'POST /api/logout';
+      const arb: fc.Arbitrary<Omit<JunkCase, 'as'>> = fc
+        .record({
+          query: fc.option(junkQuery(hostileScalar, known.id), { nil: undefined, freq: 3 }),
+          body: fc.option(junkBody(hostile, rawBodies), { nil: undefined, freq: 4 }),
+          rest: wildcard ? junkRest(hostileScalar) : fc.constant(undefined),
+          headers: key === 'POST /api/payments/webhook' ? junkWebhookHeaders : fc.constant(undefined),
+        })
+        .filter((c) => c.query !== undefined || c.body !== undefined || c.rest !== undefined);
+      const seed = SEED ^ Number.parseInt(createHash('sha1').update(key).digest('hex').slice(0, 7), 16);
+      // `runs` cases in all, every sixth from the other side.
+      const cases: JunkCase[] = fc
+        .sample(arb, { numRuns: runs, seed })
+        .map((c, i) => ({ ...c, as: i % 6 === 5 ? ('other' as const) : ('role' as const) }));
+
+      // Logging out ends the session it is sent with: each signed-in logout gets a session of its own.
+      const sessions: string[] = [];
+      if (logout) {
+        const issuer = createAuth({ db: t.rt.database.db, secret: t.rt.secret, clock: t.clock, ttlHours: 12 });
+        const [user] = await t.rt.database.db
+          .select()
+          .from(users)
+          .where(eq(users.id, who[role as 'companyA'].id));
+        for (let i = 0; i < cases.length + 2; i++) sessions.push((await issuer.issue(user)).token);
+      }
+      const headersOf = (actor: Actor): Record<string, string> =>
+        actor === 'guest' ? {} : logout ? { authorization: `Bearer ${sessions.pop()!}` } : { ...who[actor].headers };
+      const wildcardPath = (c: JunkCase | undefined) => route.url.replace(/\*$/, c?.rest ?? 'index.css');
+      const send = (c: JunkCase | undefined, auth: Record<string, string>) => {
+        const path = wildcard ? wildcardPath(c) : route.url;
+        const headers = { ...auth, ...c?.headers };
+        if (c?.body?.type !== undefined) headers['content-type'] = c.body.type;
+        return t.app.inject({
+          method: route.method as 'GET',
+          url: c?.query === undefined ? path : `${path}?${c.query}`,
+          headers,
+          ...(c?.body ? { payload: c.body.payload } : {}),
+        });
+      };
+
+      await prepare[key]?.(role === 'guest' ? {} : who[role].headers);
+      const plain: Partial<Record<Actor, { status: number; body: string; stable: boolean }>> = {};
+      for (const actor of [role, other]) {
+        const a = await send(undefined, headersOf(actor));
+        const b = await send(undefined, headersOf(actor));
+        if (a.statusCode >= 500) failures.push(`${key} as ${actor} without junk: ${a.statusCode}`);
+        plain[actor] = {
+          status: a.statusCode,
+          body: a.body,
+          stable: a.statusCode === b.statusCode && a.body === b.body,
+        };
+      }
+      const keysOf = (body: string) => {
+        try {
+          const v: unknown = JSON.parse(body);
+          return v && typeof v === 'object' ? JSON.stringify([Object.keys(v).sort(), (v as Json).status]) : typeof v;
+        } catch {
+          return 'not json';
+        }
+      };
+
+      const statuses: Record<number, number> = {};
+      const started = Date.now();
+      const start = await checksumOf(t, tables);
+      let before = start;
+      let checked = 1;
+      for (const c of cases) {
+        const actor = c.as === 'role' ? role : other;
+        const auth = headersOf(actor);
+        const res = await send(c, auth);
+        statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+        const label = `${key} as ${actor} ${c.rest?.slice(0, 80) ?? ''}?${(c.query ?? '').slice(0, 100)} ${c.body?.type ?? '-'} ${String(c.body?.payload ?? '').slice(0, 100)}`;
+        if (res.statusCode >= 500) failures.push(`${label}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+        if (res.statusCode >= 400) {
+          checkRefusal(label, res);
+          // A read must change nothing at all: its start and end checksums (below) say so for all its cases.
+          if (!isRead) {
+            const now = await checksumOf(t, tables);
+            checked++;
+            if (now !== before) failures.push(`${label}: refused with ${res.statusCode} but the database changed`);
+            before = now;
+          }
+        } else {
+          const location = res.headers.location;
+          if (typeof location === 'string' && !/^\/(?!\/)|^\.\//.test(location))
+            failures.push(`${label}: redirects off the site to ${location.slice(0, 100)}`);
+          const base = plain[actor]!;
+          if (wildcard && res.statusCode < 300) {
+            const sent = new URL(wildcardPath(c), 'http://localhost').pathname;
+            const wrong = staticFileServed(route.url.slice(0, -1), sent, res.rawPayload);
+            if (wrong) failures.push(`${label}: ${wrong}`);
+          } else if (
+            base.stable
+              ? res.statusCode !== base.status || res.body !== base.body
+              : Math.floor(res.statusCode / 100) !== Math.floor(base.status / 100) ||
+                keysOf(res.body) !== keysOf(base.body)
+          )
+            failures.push(
+              `${label}: ${res.statusCode} ${res.body.slice(0, 120)} differs from the plain answer ${base.status} ${base.body.slice(0, 120)}`,
+            );
+          if (logout) {
+            const after = await t.app.inject({
+              method: 'GET',
+              url: '/api/cart',
+              headers: auth,
+            });
+            if (after.statusCode !== 401)
+              failures.push(
+                `${label}: logged out with ${res.statusCode} but the token still answers ${after.statusCode}`,
+              );
+          }
+          if (!isRead) {
+            before = await checksumOf(t, tables);
+            checked++;
+          }
+        }
+        if (failures.length > 40) break;
+      }
+      const end = await checksumOf(t, tables);
+      if (end !== before) failures.push(`${key}: the database changed`);
+      if (isRead && end !== start) failures.push(`${key}: a read changed the database`);
+      report.push({ route: key, cases: cases.length, statuses, checked, ms: Date.now() - started, junk: true });
+    };
 
     for (const key of order) {
       const route = targets.get(key)!;
+      if (!hasInput(route, key)) {
+        await junkRoute(key, route);
+        if (failures.length > 40) break;
+        continue;
+      }
       const actor = allowedActor(key);
       const headers = actor === 'guest' ? {} : who[actor].headers;
       const body = isZod(route.schema?.body) ? (route.schema!.body as z.ZodType) : undefined;
@@ -682,17 +891,7 @@ describeEachDb('bad input on every route', (kind) => {
         statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
         const label = `${key} ${url.slice(0, 120)} ${String(payload ?? '').slice(0, 160)}`;
         if (res.statusCode >= 500) failures.push(`${label}: ${res.statusCode} ${res.body.slice(0, 200)}`);
-        if (res.statusCode >= 400) {
-          let json: { status?: unknown; message?: unknown } = {};
-          try {
-            json = res.json();
-          } catch {
-            failures.push(`${label}: ${res.statusCode} answer is not JSON: ${res.body.slice(0, 100)}`);
-          }
-          if (json.status !== 'fail' || typeof json.message !== 'string')
-            failures.push(`${label}: ${res.statusCode} without { status: "fail", message }: ${res.body.slice(0, 200)}`);
-          if (STACK.test(res.body)) failures.push(`${label}: stack trace in ${res.body.slice(0, 200)}`);
-        }
+        if (res.statusCode >= 400) checkRefusal(label, res);
         if (expected400 && res.statusCode !== 400 && res.statusCode !== 413)
           failures.push(`${label}: the schema refuses this body but the answer was ${res.statusCode}`);
         // The database moves only with accepted requests: a checksum of every table after each request
@@ -714,5 +913,7 @@ describeEachDb('bad input on every route', (kind) => {
     }
     expect(failures.slice(0, 40)).toEqual([]);
     for (const r of report) expect(r.cases, r.route).toBeGreaterThanOrEqual(runs);
+    // Every registered route had its turn.
+    if (!only) expect(report.map((r) => r.route).sort()).toEqual(routeKeys([...targets.values()]));
   }, 600_000);
 });
