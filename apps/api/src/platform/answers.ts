@@ -29,6 +29,8 @@ export interface AnswerCache {
 
 interface Entry {
   version: number;
+  /** What the entry holds in memory: key, body and compressed copies counted as made. */
+  size: number;
   prepared: PreparedBody;
   headers?: Record<string, string>;
 }
@@ -44,7 +46,7 @@ export function createAnswerCache(db: Db, opts: { maxBytes?: number } = {}): Ans
   const drop = (key: string) => {
     const e = entries.get(key);
     if (e) {
-      bytes -= e.prepared.body.length;
+      bytes -= e.size;
       entries.delete(key);
     }
   };
@@ -57,8 +59,10 @@ export function createAnswerCache(db: Db, opts: { maxBytes?: number } = {}): Ans
     async send(request, reply, produce, schema) {
       const user = request.user;
       if (!user) throw new Error('answer cache used on a route without a signed-in user');
-      // The route, the caller and the validated query (defaults filled in) name the answer.
-      const key = `${request.routeOptions.url}\u0000${user.id}\u0000${JSON.stringify(request.query ?? null)}`;
+      // The route, the caller and the validated query (defaults filled in) name the answer. A route
+      // without a query schema ignores its query, so junk queries must not make new entries.
+      const query = request.routeOptions.schema?.querystring ? JSON.stringify(request.query ?? null) : '';
+      const key = `${request.routeOptions.url}\u0000${user.id}\u0000${query}`;
       const version = await changes.version();
       const hit = entries.get(key);
       if (hit && hit.version === version) {
@@ -72,8 +76,8 @@ export function createAnswerCache(db: Db, opts: { maxBytes?: number } = {}): Ans
       drop(key);
       const made = await produce();
       const prepared = prepare(JSON.stringify(schema ? schema.parse(made.value) : made.value));
-      const entry: Entry = { version, prepared, headers: made.headers };
-      const size = prepared.body.length;
+      const size = key.length * 2 + prepared.body.length * 2; // (room for a compressed copy)
+      const entry: Entry = { version, size, prepared, headers: made.headers };
       if (size <= maxBytes / 8) {
         entries.set(key, entry);
         bytes += size;
