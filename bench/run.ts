@@ -201,11 +201,84 @@ async function measure(o: LoadOptions) {
 
 // ---------------------------------------------------------------- the run
 
+const MIXED_READERS = 50;
+const MIXED_WRITES_PER_S = 10;
+
+interface MixedFigures {
+  readers: number;
+  writesPerSecond: number;
+  reads: LoadFigures;
+  writes: LoadFigures;
+  ceilingRps: number;
+  ratio: number;
+  pass: boolean;
+}
+
+/**
+ * The rows above read as one user, again and again, so they measure the remembered answers
+ * (platform/answers.ts) almost alone. Here 50 companies read their pending jobs, one per connection,
+ * while another company changes its cart 10 times a second: every write retires every remembered
+ * answer, so each reader's next request runs its queries. Informative, next to the pending-jobs row
+ * (its ceiling is that row's); docs/performance.md.
+ */
+async function mixedReads(pending: ApiRow): Promise<MixedFigures> {
+  const readers: string[] = [];
+  for (let i = 1; i <= MIXED_READERS; i++) readers.push((await login(benchEmail.company(i))).headers.authorization);
+  const writer = await login(benchEmail.company(MIXED_READERS + 1));
+  const productIds = ids(SEED).products;
+  let r = 0;
+  let w = 0;
+  const readRequests = [
+    {
+      method: 'GET',
+      path: '/job-api/company/pendingjobs',
+      setupRequest: (req: Record<string, unknown>) => ({
+        ...req,
+        headers: { authorization: readers[r++ % readers.length] },
+      }),
+    },
+  ];
+  const writeRequests = [
+    {
+      method: 'POST',
+      path: '/api/cart',
+      setupRequest: (req: Record<string, unknown>) => ({
+        ...req,
+        headers: { 'content-type': 'application/json', authorization: writer.headers.authorization },
+        body: JSON.stringify({ productId: productIds[w % 5], quantity: 1 + (w++ % 10) }),
+      }),
+    },
+  ];
+  const run = () =>
+    Promise.all([
+      load({ url: BASE, requests: readRequests, connections: MIXED_READERS }),
+      load({ url: BASE, requests: writeRequests, connections: 1, overallRate: MIXED_WRITES_PER_S }),
+    ]);
+  await load({ url: BASE, requests: readRequests, connections: MIXED_READERS, duration: WARMUP });
+  const [reads, writes] = await run();
+  const ratio = r2(reads.rps / pending.ceiling.rps);
+  const figures = {
+    readers: MIXED_READERS,
+    writesPerSecond: MIXED_WRITES_PER_S,
+    reads,
+    writes,
+    ceilingRps: pending.ceiling.rps,
+    ratio,
+    pass: ratio >= 0.2 && reads.p99 <= 25 && reads.errors === 0,
+  };
+  log(
+    `mixed: ${MIXED_READERS} companies reading pending jobs with ${writes.rps} cart writes/s: ${reads.rps} req/s, p99 ${reads.p99} ms, errors ${reads.errors}, ratio ${ratio}`,
+  );
+  return figures;
+}
+
 interface ApiRow {
   name: string;
   path: string;
   app: LoadFigures;
   ceiling: LoadFigures;
+  /** req/s of the ceiling before and after the app; `ceiling` is the better one. */
+  ceilingRuns: [number, number];
   ratio: number;
   bytes: number;
   target: string;
@@ -420,8 +493,13 @@ async function main() {
       const body = Buffer.from(await sample.arrayBuffer());
       if (!sample.ok) throw new Error(`${e.path}: ${sample.status} ${body.toString().slice(0, 200)}`);
       await ceiling.set(String(k), sample.headers.get('content-type') ?? 'application/json', body);
-      const ceil = await measure({ url: `http://127.0.0.1:${CEILING_PORT}/ceiling/${k}` });
+      // The ceiling is measured before and after the app and the better run counts: one ceiling run
+      // alone swung by ±30 % on a quiet machine (for the 158 KB list the load generator itself is the
+      // limit), and a ratio against the lower run would flatter the app.
+      const ceilBefore = await measure({ url: `http://127.0.0.1:${CEILING_PORT}/ceiling/${k}` });
       const app = await measure({ url: BASE + e.path, headers: e.headers });
+      const ceilAfter = await measure({ url: `http://127.0.0.1:${CEILING_PORT}/ceiling/${k}` });
+      const ceil = ceilAfter.rps > ceilBefore.rps ? ceilAfter : ceilBefore;
       const ratio = app.rps / ceil.rps;
       const pass =
         e.kind === 'catalogue' ? ratio >= 0.5 && app.errors === 0 : ratio >= 0.2 && app.p99 <= 25 && app.errors === 0;
@@ -430,15 +508,17 @@ async function main() {
         path: e.path,
         app,
         ceiling: ceil,
+        ceilingRuns: [ceilBefore.rps, ceilAfter.rps],
         ratio: r2(ratio),
         bytes: body.length,
         target: e.kind === 'catalogue' ? '≥ 50 % of ceiling' : '≥ 20 %, p99 ≤ 25 ms, 0 errors',
         pass,
       });
       log(
-        `${e.name}: ${app.rps} req/s (ceiling ${ceil.rps}), ratio ${r2(ratio)}, p99 ${app.p99} ms, errors ${app.errors}`,
+        `${e.name}: ${app.rps} req/s (ceiling ${ceilBefore.rps} before, ${ceilAfter.rps} after), ratio ${r2(ratio)}, p99 ${app.p99} ms, errors ${app.errors}`,
       );
     }
+    results.mixed = await mixedReads(apiRows.find((a) => a.path === '/job-api/company/pendingjobs')!);
     // The revalidation a browser makes: If-None-Match answered 304 from memory.
     const etag = (await fetch(`${BASE}/product-api/products`)).headers.get('etag');
     const revalidate = etag
@@ -569,7 +649,7 @@ function render(
         'p50 ms',
         'p99 ms',
         'errors',
-        'ceiling req/s',
+        'ceiling req/s (before / after)',
         'ceiling p99 ms',
         'ratio',
         'bytes',
@@ -582,7 +662,7 @@ function render(
         a.app.p50,
         a.app.p99,
         a.app.errors,
-        a.ceiling.rps,
+        `${a.ceiling.rps} (${a.ceilingRuns.join(' / ')})`,
         a.ceiling.p99,
         `${Math.round(a.ratio * 100)} %`,
         a.bytes,
@@ -592,6 +672,39 @@ function render(
     ),
     '',
   );
+  const mixed = r.mixed as MixedFigures | undefined;
+  if (mixed)
+    out.push(
+      table(
+        [
+          'signed-in reads under writes (informative)',
+          'req/s',
+          'p50 ms',
+          'p99 ms',
+          'errors',
+          'writes done',
+          'ceiling req/s',
+          'ratio',
+          'target',
+          'met',
+        ],
+        [
+          [
+            `GET /job-api/company/pendingjobs, ${mixed.readers} companies, ${mixed.writesPerSecond} cart writes/s`,
+            mixed.reads.rps,
+            mixed.reads.p50,
+            mixed.reads.p99,
+            mixed.reads.errors,
+            `${mixed.writes.requests} (${mixed.writes.errors} errors)`,
+            mixed.ceilingRps,
+            `${Math.round(mixed.ratio * 100)} %`,
+            '≥ 20 %, p99 ≤ 25 ms, 0 errors',
+            ok(mixed.pass),
+          ],
+        ],
+      ),
+      '',
+    );
   const reval = r.catalogueRevalidation as (LoadFigures & { etag: string }) | null;
   if (reval)
     out.push(
