@@ -249,13 +249,11 @@ async function mixedReads(pending: ApiRow): Promise<MixedFigures> {
       }),
     },
   ];
-  const run = () =>
-    Promise.all([
-      load({ url: BASE, requests: readRequests, connections: MIXED_READERS }),
-      load({ url: BASE, requests: writeRequests, connections: 1, overallRate: MIXED_WRITES_PER_S }),
-    ]);
   await load({ url: BASE, requests: readRequests, connections: MIXED_READERS, duration: WARMUP });
-  const [reads, writes] = await run();
+  const [reads, writes] = await Promise.all([
+    load({ url: BASE, requests: readRequests, connections: MIXED_READERS }),
+    load({ url: BASE, requests: writeRequests, connections: 1, overallRate: MIXED_WRITES_PER_S }),
+  ]);
   const ratio = r2(reads.rps / pending.ceiling.rps);
   const figures = {
     readers: MIXED_READERS,
