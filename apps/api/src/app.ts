@@ -43,6 +43,16 @@ import { createAdminService } from './features/admin/service.js';
 import { jobsAdminRoutes } from './features/jobs/admin-routes.js';
 import { createJobsAdminService } from './features/jobs/admin-service.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Hits and misses of the remembered answers and verified sessions (decisions 0701, 0702). */
+    cacheStats(): {
+      answers: ReturnType<AnswerCache['stats']>;
+      sessions: ReturnType<Auth['stats']>;
+    };
+  }
+}
+
 export interface AppDeps {
   config: Config;
   db: Db;
@@ -189,6 +199,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     answers: createAnswerCache(db, { maxBytes: config.ANSWER_CACHE_MB * 1024 * 1024 }),
   };
 
+  // How often the remembered answers and sessions were used (tests and the benchmark read it).
+  app.decorate('cacheStats', () => ({ answers: shared.answers.stats(), sessions: auth.stats() }));
   await app.register(platformRoutes, { config, db, storage: deps.storage, auth });
   await app.register(accountsRoutes, { accounts, auth, limits });
   // Feature registrations follow, one line each (catalogue, uploads, reviews, cart, checkout, jobs, lawyers, companies, admin).

@@ -69,21 +69,33 @@ describeEachDb('performance: caches and counters', (kind) => {
       (p) => p.productName,
     );
 
-  it('the change counter: reads leave it, every committed write moves it', async () => {
+  it('the change counters: reads leave them, every committed write moves those of its tables', async () => {
     const changes = changesOf(t.rt.database.db);
-    const v0 = await changes.version();
+    const now = async (keys?: string[]) => (await changes.snapshot()).of(keys);
+    const v0 = await now();
+    const p0 = await now(['products']);
+    const c0 = await now(['cart_items']);
     await t.rt.database.db.execute(sql`select count(*) from users`);
     await t.app.inject({ url: '/product-api/products' });
-    expect(await changes.version()).toBe(v0);
+    expect(await now()).toBe(v0);
     await insertProduct(t);
-    const v1 = await changes.version();
+    const v1 = await now();
     expect(v1).toBeGreaterThan(v0);
+    expect(await now(['products'])).toBeGreaterThan(p0);
+    // A table the write did not touch keeps its counter.
+    expect(await now(['cart_items'])).toBe(c0);
+    const p1 = await now(['products!']);
     await t.rt.database.db.transaction(async (tx) => {
       await tx.execute(sql`update products set updated_at = updated_at where false`);
     });
-    expect(await changes.version()).toBeGreaterThan(v1);
-    // The other instance reads the same counter (PostgreSQL: the shared sequence).
-    if (otherDb) expect(await changesOf(otherDb.db).version()).toBe(await changes.version());
+    expect(await now()).toBeGreaterThan(v1);
+    expect(await now(['products!'])).toBeGreaterThan(p1);
+    // The other instance reads the same counters (PostgreSQL: the shared sequences).
+    if (otherDb) {
+      const [here, there] = [await changes.snapshot(), await changesOf(otherDb.db).snapshot()];
+      for (const keys of [undefined, ['products'], ['products!'], ['cart_items']])
+        expect(there.of(keys)).toBe(here.of(keys));
+    }
   });
 
   it('catalogue: a change is answered at once here and on another instance, with a new ETag', async () => {

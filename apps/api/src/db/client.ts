@@ -8,7 +8,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema.js';
-import { registerChanges, trackPglite, trackPool } from './changes.js';
+import { createCounterSequences, registerChanges, trackPglite, trackPool } from './changes.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -43,11 +43,8 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     // A broken idle connection must not take the process down.
     pool.on('error', () => undefined);
     if (schemaName) await pool.query(`create schema if not exists ${schemaName}`);
-    // The change counter (db/changes.ts) exists before anything is tracked, migrations included.
-    // (Instances starting together may race on it: "already exists" from the loser is fine.)
-    await pool.query('create sequence if not exists lm_changes as bigint').catch((err: { code?: string }) => {
-      if (err.code !== '23505' && err.code !== '42P07') throw err;
-    });
+    // The change counters (db/changes.ts) exist before anything is tracked, migrations included.
+    await createCounterSequences(pool);
     const changes = trackPool(pool);
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     registerChanges(db, changes);

@@ -6,10 +6,11 @@ import { prepare, sendPrepared, type PreparedBody } from './prepared.js';
 
 /**
  * Answers of the busiest signed-in reads (the cart, the company's and the lawyer's job lists, the
- * admin job lists), kept as JSON text per user and query, for exactly as long as the database's
- * change counter (db/changes.ts) has not moved: any committed write, on any instance, retires them
- * all, so an answer never outlives the data it was made from. Kept as bytes, with compressed copies
- * made when first asked for (platform/prepared.ts). docs/decisions/0701-change-counter.md.
+ * admin job lists), kept as JSON text per user and query, for exactly as long as the change counters
+ * (db/changes.ts) of the tables it was read from have not moved: a committed write to one of them, on
+ * any instance, retires it, so an answer never outlives the data it was made from, and a write
+ * elsewhere (a cart, while job lists are read) leaves it alone. Kept as bytes, with compressed copies
+ * made when first asked for (platform/prepared.ts). docs/decisions/0701-change-counter.md, 0702.
  */
 export interface AnswerCache {
   /**
@@ -28,7 +29,10 @@ export interface AnswerCache {
 }
 
 interface Entry {
+  /** The sum of the counters it depends on, read before it was made. */
   version: number;
+  /** The tables read to make it (undefined: every counter). */
+  depends?: readonly string[];
   /** What the entry holds in memory: key, body and compressed copies counted as made. */
   size: number;
   prepared: PreparedBody;
@@ -63,9 +67,9 @@ export function createAnswerCache(db: Db, opts: { maxBytes?: number } = {}): Ans
       // without a query schema ignores its query, so junk queries must not make new entries.
       const query = request.routeOptions.schema?.querystring ? JSON.stringify(request.query ?? null) : '';
       const key = `${request.routeOptions.url}\u0000${user.id}\u0000${query}`;
-      const version = await changes.version();
+      const now = await changes.snapshot();
       const hit = entries.get(key);
-      if (hit && hit.version === version) {
+      if (hit && hit.version === now.of(hit.depends)) {
         hits += 1;
         // Oldest first out: a hit moves to the back.
         entries.delete(key);
@@ -74,10 +78,13 @@ export function createAnswerCache(db: Db, opts: { maxBytes?: number } = {}): Ans
       }
       misses += 1;
       drop(key);
-      const made = await produce();
+      // The tables its queries read are what it depends on; none at all (an answer made without
+      // the database) depends on everything.
+      const { value: made, tables } = await changes.recording(produce);
+      const depends = tables.length ? tables : undefined;
       const prepared = prepare(JSON.stringify(schema ? schema.parse(made.value) : made.value));
-      const size = key.length * 2 + prepared.body.length * 2; // (room for a compressed copy)
-      const entry: Entry = { version, size, prepared, headers: made.headers };
+      const size = key.length * 2 + prepared.body.length * 2 + 64 * tables.length; // (room for a compressed copy)
+      const entry: Entry = { version: now.of(depends), depends, size, prepared, headers: made.headers };
       if (size <= maxBytes / 8) {
         entries.set(key, entry);
         bytes += size;

@@ -38,31 +38,44 @@ export interface Auth {
   require(...roles: UserType[]): preHandlerAsyncHookHandler;
   /** preHandler: reads the user when a token is sent, lets guests through. */
   optional: preHandlerAsyncHookHandler;
+  /** Verified sessions answered from memory and looked up (tests and the benchmark). */
+  stats(): { hits: number; misses: number };
 }
 
 /**
- * A verified session is remembered for as long as the database has not changed since it was looked up
- * (the change counter of db/changes.ts): a burst of reads costs one session lookup, and a logout,
+ * A verified session is remembered for as long as no existing session or user changed since it was
+ * looked up (the change counters of db/changes.ts): a burst of reads costs one session lookup, and a logout,
  * password reset or verification change anywhere (this instance or another) ends it for the very
  * next request. docs/decisions/0701-change-counter.md.
  */
 const SESSION_CACHE_MAX = 10_000;
+/**
+ * What a verified session depends on: existing sessions and users changed or removed. A new session
+ * (a login, 40 a second at peak) or a new account leaves the ones already verified alone.
+ */
+const SESSION_DEPENDS = ['sessions!', 'users!'] as const;
 
 export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHours: number }): Auth {
   const key = new TextEncoder().encode(deps.secret);
   const changes = changesOf(deps.db);
   /** Token → the user it resolved to, at counter `version`, never past `expiresAt`. */
   const verified = new Map<string, { user: AuthUser; version: number; expiresAt: number }>();
+  let hits = 0;
+  let misses = 0;
 
   async function resolve(authorization: string | undefined): Promise<AuthUser | null> {
     if (!authorization?.startsWith('Bearer ')) return null;
     const token = authorization.slice(7).trim();
-    const version = await changes.version();
+    const version = (await changes.snapshot()).of(SESSION_DEPENDS);
     const hit = verified.get(token);
     if (hit) {
-      if (hit.version === version && hit.expiresAt > deps.clock.now().getTime()) return { ...hit.user };
+      if (hit.version === version && hit.expiresAt > deps.clock.now().getTime()) {
+        hits += 1;
+        return { ...hit.user };
+      }
       verified.delete(token);
     }
+    misses += 1;
     const user = await lookup(token);
     if (user) {
       if (verified.size >= SESSION_CACHE_MAX) verified.clear();
@@ -112,6 +125,7 @@ export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHour
   };
 
   return {
+    stats: () => ({ hits, misses }),
     async issue(user) {
       const now = deps.clock.now();
       const expiresAt = new Date(now.getTime() + deps.ttlHours * 3600_000);

@@ -70,6 +70,9 @@ const answerOf = (value: unknown): CachedAnswer => {
   return { ...prepared, etag: `"${createHash('sha256').update(prepared.body).digest('base64url').slice(0, 27)}"` };
 };
 
+/** The tables the catalogue copy is read from (the counters it is checked against, db/changes.ts). */
+const CATALOGUE_DEPENDS = ['products', 'app_settings'] as const;
+
 /** Adds one to the catalogue version, inside the transaction of the change. */
 async function bumpCatalogueVersion(tx: Executor) {
   await tx
@@ -147,9 +150,9 @@ export function createCatalogueService(deps: { db: Db; clock: Clock; uploads: Up
   }
 
   function currentCopy(): Snapshot | Promise<Snapshot> {
-    const version = changes.version();
-    if (typeof version === 'number') return copyAt(version); // (PGlite: no await, no query)
-    return version.then(copyAt);
+    const now = changes.snapshot();
+    if (!(now instanceof Promise)) return copyAt(now.of(CATALOGUE_DEPENDS)); // (PGlite: no await, no query)
+    return now.then((n) => copyAt(n.of(CATALOGUE_DEPENDS)));
   }
   function copyAt(version: number): Snapshot | Promise<Snapshot> {
     if (snapshot && snapshot.version === version) return snapshot;
