@@ -217,9 +217,10 @@ interface MixedFigures {
 /**
  * The rows above read as one user, again and again, so they measure the remembered answers
  * (platform/answers.ts) almost alone. Here 50 companies read their pending jobs, one per connection,
- * while another company changes its cart 10 times a second: every write retires every remembered
- * answer, so each reader's next request runs its queries. Informative, next to the pending-jobs row
- * (its ceiling is that row's); docs/performance.md.
+ * while another company changes its cart 10 times a second. With one change counter (decision 0701)
+ * every write retired every remembered answer and each reader's next request ran its queries (1 % of
+ * the ceiling); with counters per table (0702) a cart write leaves the job lists alone. Informative,
+ * next to the pending-jobs row (its ceiling is that row's); docs/performance.md.
  */
 async function mixedReads(pending: ApiRow): Promise<MixedFigures> {
   const readers: string[] = [];

@@ -24,7 +24,10 @@ import { ANY, COUNTER_KEYS, keysOfStatement, tablesRead } from './write-effects.
 export interface Changes {
   /** The counters now (PGlite answers without waiting). */
   snapshot(): ChangeSnapshot | Promise<ChangeSnapshot>;
-  /** Runs `work` and answers with it the schema tables its reads named (platform/answers.ts). */
+  /**
+   * Runs `work` and answers with it the schema tables its reads named (platform/answers.ts, tests only:
+   * an active AsyncLocalStorage costs every promise of the process on Node 20).
+   */
   recording<T>(work: () => Promise<T>): Promise<{ value: T; tables: string[] }>;
 }
 

@@ -14,13 +14,16 @@ import { prepare, sendPrepared, type PreparedBody } from './prepared.js';
  */
 export interface AnswerCache {
   /**
-   * Sends the remembered answer of `key` for this user when nothing changed since it was made; else
-   * makes it with `produce` (checked against `schema` when given, as the route's serializer would),
-   * remembers and sends it. Errors thrown by `produce` are not remembered.
+   * Sends the remembered answer of this route, user and query when none of the tables in `reads`
+   * (the tables `produce` reads) changed since it was made; else makes it with `produce` (checked
+   * against `schema` when given, as the route's serializer would), remembers and sends it. Errors
+   * thrown by `produce` are not remembered. With `checkReads` (tests), a `produce` that reads a table
+   * missing from `reads` fails loudly.
    */
   send(
     request: FastifyRequest,
     reply: FastifyReply,
+    reads: readonly string[],
     produce: () => Promise<{ value: unknown; headers?: Record<string, string> }>,
     schema?: ZodType,
   ): Promise<void>;
@@ -29,17 +32,15 @@ export interface AnswerCache {
 }
 
 interface Entry {
-  /** The sum of the counters it depends on, read before it was made. */
+  /** The sum of the counters of the tables it was read from, read before it was made. */
   version: number;
-  /** The tables read to make it (undefined: every counter). */
-  depends?: readonly string[];
   /** What the entry holds in memory: key, body and compressed copies counted as made. */
   size: number;
   prepared: PreparedBody;
   headers?: Record<string, string>;
 }
 
-export function createAnswerCache(db: Db, opts: { maxBytes?: number } = {}): AnswerCache {
+export function createAnswerCache(db: Db, opts: { maxBytes?: number; checkReads?: boolean } = {}): AnswerCache {
   const changes = changesOf(db);
   const maxBytes = opts.maxBytes ?? 32 * 1024 * 1024;
   const entries = new Map<string, Entry>();
@@ -54,13 +55,24 @@ export function createAnswerCache(db: Db, opts: { maxBytes?: number } = {}): Ans
       entries.delete(key);
     }
   };
+  /**
+   * Runs `produce` recording the tables its queries name (an AsyncLocalStorage: tests only, it costs
+   * every promise of the process something) and fails when one is not in `reads`.
+   */
+  const checked = async <T>(request: FastifyRequest, reads: readonly string[], produce: () => Promise<T>) => {
+    const { value, tables } = await changes.recording(produce);
+    const missing = tables.filter((t) => !reads.includes(t));
+    if (missing.length)
+      throw new Error(`${request.routeOptions.url} read ${missing.join(', ')} without naming it in its reads`);
+    return value;
+  };
   const deliver = (request: FastifyRequest, reply: FastifyReply, e: Entry) => {
     if (e.headers) reply.headers(e.headers);
     void sendPrepared(request, reply, e.prepared);
   };
 
   return {
-    async send(request, reply, produce, schema) {
+    async send(request, reply, reads, produce, schema) {
       const user = request.user;
       if (!user) throw new Error('answer cache used on a route without a signed-in user');
       // The route, the caller and the validated query (defaults filled in) name the answer. A route
@@ -69,7 +81,7 @@ export function createAnswerCache(db: Db, opts: { maxBytes?: number } = {}): Ans
       const key = `${request.routeOptions.url}\u0000${user.id}\u0000${query}`;
       const now = await changes.snapshot();
       const hit = entries.get(key);
-      if (hit && hit.version === now.of(hit.depends)) {
+      if (hit && hit.version === now.of(reads)) {
         hits += 1;
         // Oldest first out: a hit moves to the back.
         entries.delete(key);
@@ -78,13 +90,10 @@ export function createAnswerCache(db: Db, opts: { maxBytes?: number } = {}): Ans
       }
       misses += 1;
       drop(key);
-      // The tables its queries read are what it depends on; none at all (an answer made without
-      // the database) depends on everything.
-      const { value: made, tables } = await changes.recording(produce);
-      const depends = tables.length ? tables : undefined;
+      const made = opts.checkReads ? await checked(request, reads, produce) : await produce();
       const prepared = prepare(JSON.stringify(schema ? schema.parse(made.value) : made.value));
-      const size = key.length * 2 + prepared.body.length * 2 + 64 * tables.length; // (room for a compressed copy)
-      const entry: Entry = { version: now.of(depends), depends, size, prepared, headers: made.headers };
+      const size = key.length * 2 + prepared.body.length * 2; // (room for a compressed copy)
+      const entry: Entry = { version: now.of(reads), size, prepared, headers: made.headers };
       if (size <= maxBytes / 8) {
         entries.set(key, entry);
         bytes += size;

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { addToCartInput, cartAnswer, cartLine, messages, okMessage } from '@legalmarket/contracts';
 import type { Shared } from '../../app.js';
-import { createCartService } from './service.js';
+import { CART_READS, createCartService } from './service.js';
 
 const tags = ['cart'];
 
@@ -39,13 +39,19 @@ export const cartRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (app,
         tags,
         summary: "The company's cart",
         description:
-          'Company only. Answers `[{ products: [{ productId, quantity, detail, file, fileName, price, productName, productImage }], bill }]` with prices and bill in naira read from the catalogue. An empty cart answers 404 `Your cart is empty` (the spec treats an empty cart as not found). Products an admin removed from the catalogue drop out of the cart. Remembered per company until the next write anywhere (decision 0701).',
+          'Company only. Answers `[{ products: [{ productId, quantity, detail, file, fileName, price, productName, productImage }], bill }]` with prices and bill in naira read from the catalogue. An empty cart answers 404 `Your cart is empty` (the spec treats an empty cart as not found). Products an admin removed from the catalogue drop out of the cart. Remembered per company until the next write to a cart or a product, on any instance (decisions 0701, 0702).',
         response: { 200: cartAnswer },
       },
       preHandler: companyOnly,
     },
     (request, reply) =>
-      shared.answers.send(request, reply, async () => ({ value: await cart.view(request.user!.id) }), cartAnswer),
+      shared.answers.send(
+        request,
+        reply,
+        CART_READS,
+        async () => ({ value: await cart.view(request.user!.id) }),
+        cartAnswer,
+      ),
   );
 
   app.delete(

@@ -19,6 +19,9 @@ export interface PricedLine {
   fileName: string | null;
 }
 
+/** The tables a cart is read from (what its remembered answer depends on, platform/answers.ts). */
+export const CART_READS = ['cart_items', 'products'] as const;
+
 /** The company's cart at today's catalogue prices; products removed from the catalogue drop out. */
 export async function readPricedCart(ex: Executor, companyId: string): Promise<PricedLine[]> {
   return ex

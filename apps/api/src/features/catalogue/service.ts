@@ -104,15 +104,16 @@ export function createCatalogueService(deps: { db: Db; clock: Clock; uploads: Up
 
   /**
    * The catalogue answers, kept in memory and answered without the database (the catalogue is read on
-   * every visit and changes a few times a day). The copy is good while the database's change counter
-   * (db/changes.ts) has not moved since it was checked; when it has (any write, on any instance), one
-   * cheap fingerprint query tells whether the catalogue itself changed, and only then is it read
-   * again. docs/decisions/0700-catalogue-and-session-caches.md, 0701-change-counter.md.
+   * every visit and changes a few times a day). The copy is good while the change counters of
+   * products and app_settings (db/changes.ts) have not moved since it was checked; when they have (a
+   * write to either, on any instance), one cheap fingerprint query tells whether the catalogue itself
+   * changed, and only then is it read again. docs/decisions/0700-catalogue-and-session-caches.md,
+   * 0701-change-counter.md, 0702-counters-per-table.md.
    */
   const changes = changesOf(db);
   interface Snapshot {
     fingerprint: string;
-    /** The change counter when the fingerprint was last found current. */
+    /** The counters' sum when the fingerprint was last found current. */
     version: number;
     list: CachedAnswer;
     byId: Map<string, CachedAnswer>;

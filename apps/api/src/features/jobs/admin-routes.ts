@@ -11,7 +11,7 @@ import {
   type JobStatus,
 } from '@legalmarket/contracts';
 import type { Shared } from '../../app.js';
-import type { JobsAdminService } from './admin-service.js';
+import { ADMIN_JOB_LIST_READS, type JobsAdminService } from './admin-service.js';
 
 const tags = ['jobs (admin)'];
 const security = [{ bearer: [] }];
@@ -49,6 +49,7 @@ export const jobsAdminRoutes: FastifyPluginAsyncZod<{ shared: Shared; jobsAdmin:
         shared.answers.send(
           request,
           reply,
+          ADMIN_JOB_LIST_READS,
           async () => {
             const { items, total } = await jobsAdmin.list(status, request.query);
             const value = {

@@ -5,7 +5,7 @@ import { companyJobDetailsInput, messages } from '@legalmarket/contracts';
 import type { Shared } from '../../app.js';
 import { jobs } from '../../db/schema.js';
 import { conflict, notFound } from '../../platform/errors.js';
-import { findJobViews } from './view.js';
+import { findJobViews, JOB_VIEW_READS } from './view.js';
 
 const tags = ['jobs'];
 const blankToNull = (v: string | undefined) => (v && v.trim() ? v.trim() : null);
@@ -27,7 +27,7 @@ export const companyJobRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async
       preHandler: companyOnly,
     },
     (request, reply) =>
-      shared.answers.send(request, reply, async () => ({
+      shared.answers.send(request, reply, JOB_VIEW_READS, async () => ({
         value: await findJobViews(db, and(eq(jobs.companyId, request.user!.id), ne(jobs.status, 'completed'))),
       })),
   );
@@ -43,7 +43,7 @@ export const companyJobRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async
       preHandler: companyOnly,
     },
     (request, reply) =>
-      shared.answers.send(request, reply, async () => ({
+      shared.answers.send(request, reply, JOB_VIEW_READS, async () => ({
         value: await findJobViews(db, and(eq(jobs.companyId, request.user!.id), eq(jobs.status, 'completed'))),
       })),
   );

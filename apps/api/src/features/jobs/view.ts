@@ -43,6 +43,9 @@ export function selectJobs(ex: Executor) {
     .$dynamic();
 }
 
+/** The tables selectJobs reads (what remembered job lists depend on, platform/answers.ts). */
+export const JOB_VIEW_READS = ['jobs', 'products', 'users'] as const;
+
 type Row = Awaited<ReturnType<ReturnType<typeof selectJobs>['execute']>>[number];
 
 export function toJobView(r: Row): JobView {
