@@ -20,7 +20,7 @@ import { createAuth, type Auth } from './platform/auth.js';
 import type { Clock } from './platform/clock.js';
 import { registerErrorHandling } from './platform/errors.js';
 import { pagePreloads } from './platform/page-preloads.js';
-import { securityHeaders } from './platform/security-headers.js';
+import { API_HEADERS, isApiPath, securityHeaders } from './platform/security-headers.js';
 import type { MailWorker } from './platform/mailer.js';
 import { createLimits, type Limits, type RateLimitStore } from './platform/rate-limit.js';
 import type { Storage } from './platform/storage.js';
@@ -113,11 +113,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   app.decorateRequest('user', null);
 
-  // The security headers (helmet's, with our CSP) are worked out once and set on every answer; HSTS
-  // only means something over https (directly or behind a proxy that says so).
+  // The security headers (helmet's, with our CSP) are worked out once and set on every answer: the
+  // page set on pages and the OpenAPI viewer, the shorter API set on the API's answers; HSTS only
+  // means something over https (directly or behind a proxy that says so).
   const headers = securityHeaders();
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(headers);
+    reply.headers(isApiPath(request.url) ? API_HEADERS : headers);
     if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
     done();
   });

@@ -39,13 +39,25 @@ describe('security baseline', () => {
   afterAll(() => t.close());
 
   it('sends the security headers: CSP without inline scripts, frame-ancestors none, nosniff', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
-    const csp = String(res.headers['content-security-policy']);
+    // A page (the OpenAPI viewer here; the web app's pages get the same set): helmet's headers, our CSP.
+    const page = await t.app.inject({ method: 'GET', url: '/api/docs/' });
+    const csp = String(page.headers['content-security-policy']);
     expect(csp).toMatch(/script-src 'self'/);
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
     expect(csp).toMatch(/frame-ancestors 'none'/);
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['strict-transport-security']).toBeUndefined();
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(page.headers['strict-transport-security']).toBeUndefined();
+    // The API's answers: a policy that allows nothing, no framing, no sniffing; no document headers.
+    for (const url of ['/api/health', '/product-api/products', '/job-api/jobs', '/ratings-api/x']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.headers['content-security-policy'], url).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['x-frame-options'], url).toBe('SAMEORIGIN');
+      expect(res.headers['cross-origin-resource-policy'], url).toBe('same-origin');
+      expect(res.headers['cross-origin-opener-policy'], url).toBeUndefined();
+      expect(res.headers['strict-transport-security'], url).toBeUndefined();
+    }
   });
 
   it('sends HSTS when served over https behind a trusted proxy', async () => {
