@@ -186,7 +186,7 @@ export function trackPool(pool: pg.Pool): Changes {
   const allText = `select ${[TOTAL, ...COUNTER_KEYS.map(sequenceOf)].map(valueOf).join(', ')}`;
   let last: { total: number; snapshot: ChangeSnapshot } | null = null;
   const read = async (): Promise<ChangeSnapshot> => {
-    // Most bursts find nothing written since the last full read: one value, not 35.
+    // Most bursts find nothing written since the last full read: one value, not 34.
     if (last) {
       const res = (await originalQuery({ text: totalText, rowMode: 'array' })) as { rows: string[][] };
       if (Number(res.rows[0]?.[0] ?? 0) === last.total) return last.snapshot;
