@@ -231,8 +231,8 @@ export function trackPool(pool: pg.Pool): Changes {
       if (BEGIN.test(text)) {
         state.inTx = true;
         state.dirty = new Set();
-      } else if (READ.test(text)) {
-        noteRead(text);
+      } else if (state.inTx && READ.test(text)) {
+        noteRead(text); // (outside a transaction pool.query notes it)
       } else if (state.inTx && ENDS.test(text)) {
         const dirty = state.dirty;
         state.inTx = false;

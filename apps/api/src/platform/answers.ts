@@ -79,9 +79,9 @@ export function createAnswerCache(db: Db, opts: { maxBytes?: number; checkReads?
       // without a query schema ignores its query, so junk queries must not make new entries.
       const query = request.routeOptions.schema?.querystring ? JSON.stringify(request.query ?? null) : '';
       const key = `${request.routeOptions.url}\u0000${user.id}\u0000${query}`;
-      const now = await changes.snapshot();
+      const version = (await changes.snapshot()).of(reads);
       const hit = entries.get(key);
-      if (hit && hit.version === now.of(reads)) {
+      if (hit && hit.version === version) {
         hits += 1;
         // Oldest first out: a hit moves to the back.
         entries.delete(key);
@@ -93,7 +93,7 @@ export function createAnswerCache(db: Db, opts: { maxBytes?: number; checkReads?
       const made = opts.checkReads ? await checked(request, reads, produce) : await produce();
       const prepared = prepare(JSON.stringify(schema ? schema.parse(made.value) : made.value));
       const size = key.length * 2 + prepared.body.length * 2; // (room for a compressed copy)
-      const entry: Entry = { version: now.of(reads), size, prepared, headers: made.headers };
+      const entry: Entry = { version, size, prepared, headers: made.headers };
       if (size <= maxBytes / 8) {
         entries.set(key, entry);
         bytes += size;

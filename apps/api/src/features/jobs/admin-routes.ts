@@ -11,7 +11,8 @@ import {
   type JobStatus,
 } from '@legalmarket/contracts';
 import type { Shared } from '../../app.js';
-import { ADMIN_JOB_LIST_READS, type JobsAdminService } from './admin-service.js';
+import type { JobsAdminService } from './admin-service.js';
+import { JOB_PAGE_READS } from './view.js';
 
 const tags = ['jobs (admin)'];
 const security = [{ bearer: [] }];
@@ -49,7 +50,7 @@ export const jobsAdminRoutes: FastifyPluginAsyncZod<{ shared: Shared; jobsAdmin:
         shared.answers.send(
           request,
           reply,
-          ADMIN_JOB_LIST_READS,
+          JOB_PAGE_READS,
           async () => {
             const { items, total } = await jobsAdmin.list(status, request.query);
             const value = {

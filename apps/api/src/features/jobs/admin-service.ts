@@ -13,7 +13,7 @@ import { recordAudit } from '../../platform/audit.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import { adminMail } from '../admin/emails.js';
-import { findJobViews, JOB_VIEW_READS, jobCount, withApplicants, type JobView } from './view.js';
+import { findJobViews, jobCount, withApplicants, type JobView } from './view.js';
 
 interface Paging {
   page: number;
@@ -34,9 +34,6 @@ function refusal(action: JobAction, from: JobStatus): AppError {
  * packages/contracts/src/jobs.ts whether (action, state, admin) is allowed, and applies it in the
  * same transaction as its mail and audit entry.
  */
-/** The tables the admin job lists read (what their remembered answers depend on). */
-export const ADMIN_JOB_LIST_READS = [...JOB_VIEW_READS, 'job_applications', 'job_counts'] as const;
-
 export function createJobsAdminService(shared: Shared) {
   const { db, clock } = shared;
   const site = shared.config.PUBLIC_URL;

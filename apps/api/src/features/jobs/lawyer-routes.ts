@@ -14,7 +14,8 @@ import {
 } from '@legalmarket/contracts';
 import type { Shared } from '../../app.js';
 import { forbidden } from '../../platform/errors.js';
-import { AVAILABLE_JOBS_READS, createLawyerJobsService } from './lawyer-service.js';
+import { createLawyerJobsService } from './lawyer-service.js';
+import { JOB_PAGE_READS } from './view.js';
 
 const tags = ['lawyer jobs'];
 const security = [{ bearer: [] }];
@@ -49,7 +50,7 @@ export const lawyerJobRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async 
       shared.answers.send(
         request,
         reply,
-        AVAILABLE_JOBS_READS,
+        JOB_PAGE_READS,
         async () => {
           const { jobs, total } = await service.availableJobs(request.user!.id, request.query);
           return { value: jobs, headers: { 'x-total-count': String(total), 'cache-control': 'no-store' } };

@@ -6,7 +6,7 @@ import { jobApplications, jobs, products, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
 import { enqueueMail } from '../../platform/mailer.js';
-import { JOB_VIEW_READS, jobCount, selectJobs, toJobView, withApplicants, type JobView } from './view.js';
+import { jobCount, selectJobs, toJobView, withApplicants, type JobView } from './view.js';
 import { detailsRequestedMail } from '../lawyers/emails.js';
 
 type Deps = Pick<Shared, 'db' | 'clock' | 'config' | 'mailWritten' | 'securityLog'>;
@@ -37,9 +37,6 @@ async function appliedSet(ex: Executor, lawyerId: string, jobIds: string[]) {
     .where(and(eq(jobApplications.lawyerId, lawyerId), inArray(jobApplications.jobId, jobIds)));
   return new Set(rows.map((r) => r.jobId));
 }
-
-/** The tables the available-jobs list reads (what its remembered answer depends on). */
-export const AVAILABLE_JOBS_READS = [...JOB_VIEW_READS, 'job_applications', 'job_counts'] as const;
 
 export function createLawyerJobsService(deps: Deps) {
   const { db, clock } = deps;

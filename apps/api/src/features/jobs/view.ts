@@ -45,6 +45,8 @@ export function selectJobs(ex: Executor) {
 
 /** The tables selectJobs reads (what remembered job lists depend on, platform/answers.ts). */
 export const JOB_VIEW_READS = ['jobs', 'products', 'users'] as const;
+/** The tables of a paged job list: selectJobs, the applications (applicants, a lawyer's own) and jobCount. */
+export const JOB_PAGE_READS = [...JOB_VIEW_READS, 'job_applications', 'job_counts'] as const;
 
 type Row = Awaited<ReturnType<ReturnType<typeof selectJobs>['execute']>>[number];
 
