@@ -203,7 +203,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   };
 
-  // How often the remembered answers and sessions were used (tests and the benchmark read it).
+  // How often the remembered answers and sessions were used (the tests read it).
   app.decorate('cacheStats', () => ({ answers: shared.answers.stats(), sessions: auth.stats() }));
   await app.register(platformRoutes, { config, db, storage: deps.storage, auth });
   await app.register(accountsRoutes, { accounts, auth, limits });

@@ -27,7 +27,7 @@ export interface AnswerCache {
     produce: () => Promise<{ value: unknown; headers?: Record<string, string> }>,
     schema?: ZodType,
   ): Promise<void>;
-  /** Figures for tests and the benchmark. */
+  /** Figures for the tests. */
   stats(): { entries: number; bytes: number; hits: number; misses: number };
 }
 

@@ -38,7 +38,7 @@ export interface Auth {
   require(...roles: UserType[]): preHandlerAsyncHookHandler;
   /** preHandler: reads the user when a token is sent, lets guests through. */
   optional: preHandlerAsyncHookHandler;
-  /** Verified sessions answered from memory and looked up (tests and the benchmark). */
+  /** Verified sessions answered from memory and looked up (read by the tests). */
   stats(): { hits: number; misses: number };
 }
 
