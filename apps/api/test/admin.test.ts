@@ -171,6 +171,7 @@ describeEachDb('admin workspace: counts, companies, lawyers, payments, settlemen
       pending: { count: 0, amount: 0 },
       failed: { count: 1, amount: 7000 },
       expired: { count: 5, amount: 5000 },
+      replaced: { count: 0, amount: 0 },
     });
     const p = march.data.payments[0];
     expect(p).toMatchObject({ provider: 'sandbox', company: { _id: c.id, companyName: 'Ada Ventures Ltd' } });

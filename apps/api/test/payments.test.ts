@@ -122,8 +122,11 @@ describeEachDb('checkout with the Flutterwave provider (local stand-in)', (kind)
     expect(await jobsOf(c.orderId)).toHaveLength(0);
     expect((await orderRow(c.orderId)).status).toBe('pending');
     expect((await inject('GET', '/api/cart', c.who)).json()[0].products).toHaveLength(2);
-    // A more generous payment is accepted (the surplus would be refunded by hand).
-    expect((await verify(c.who, c.reference, flw.pay(c.reference, c.amount + 100))).statusCode).toBe(200);
+    // Issue 14: only the exact amount pays an order; a different one is refused and logged, not
+    // taken as payment for whatever the order holds by then.
+    expect((await verify(c.who, c.reference, flw.pay(c.reference, c.amount + 100))).statusCode).toBe(400);
+    expect(t.security.of('payment_amount_mismatch').at(-1)).toMatchObject({ orderId: c.orderId });
+    expect((await verify(c.who, c.reference, flw.pay(c.reference, c.amount))).statusCode).toBe(200);
   });
 
   it('answers 503 and keeps the order pending while Flutterwave is unreachable', async () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { jobView } from './jobs.js';
-import { LIMITS } from './constants.js';
+import { LIMITS, ORDER_STATUSES } from './constants.js';
 
 /**
  * Admin workspace: paging, lawyers and companies as the admin sees them, jobs, assignment,
@@ -165,7 +165,6 @@ export const settlementAccountAnswer = z.object({
 });
 export type SettlementAccountAnswer = z.infer<typeof settlementAccountAnswer>;
 
-export const ORDER_STATUSES = ['pending', 'paid', 'failed', 'expired'] as const;
 const isoDay = (name: string) =>
   z
     .string()
@@ -176,7 +175,7 @@ export const paymentsQuery = pageQuery
   .extend({
     from: isoDay('from').optional(),
     to: isoDay('to').optional(),
-    status: z.enum(ORDER_STATUSES, 'status must be pending, paid, failed or expired').optional(),
+    status: z.enum(ORDER_STATUSES, 'status must be pending, paid, failed, expired or replaced').optional(),
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'from must not be after to', path: ['from'] });
 export type PaymentsQuery = z.input<typeof paymentsQuery>;
@@ -210,6 +209,7 @@ export const paymentsAnswer = z.object({
       pending: statusTotal,
       failed: statusTotal,
       expired: statusTotal,
+      replaced: statusTotal,
     }),
   }),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMITS } from './constants.js';
+import { LIMITS, ORDER_STATUSES } from './constants.js';
 import { messages } from './messages.js';
 
 /**
@@ -98,7 +98,7 @@ export type VerifyPaymentInput = z.input<typeof verifyPaymentInput>;
 export const orderView = z.object({
   _id: z.string(),
   reference: z.string(),
-  status: z.enum(['pending', 'paid', 'failed', 'expired']),
+  status: z.enum(ORDER_STATUSES),
   amount: z.number(),
   currency: z.string(),
   title: z.string(),

@@ -93,3 +93,6 @@ export const UPLOAD_ACCEPT: Record<UploadKind, string> = {
   document:
     'application/pdf,application/msword,application/vnd.openxmlformats-officedocument.wordprocessingml.document,image/png,image/jpeg,image/webp,.pdf,.doc,.docx,.png,.jpg,.jpeg,.webp',
 };
+
+/** `replaced`: the cart changed after checkout began; that order keeps its lines and reference, and a late payment still pays it. */
+export const ORDER_STATUSES = ['pending', 'paid', 'failed', 'expired', 'replaced'] as const;

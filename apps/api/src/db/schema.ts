@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { ORDER_STATUSES } from '@legalmarket/contracts';
 import {
   bigint,
   bigserial,
@@ -212,9 +213,7 @@ export const orders = pgTable(
     txRef: text('tx_ref').notNull(),
     amount: kobo('amount_kobo').notNull(),
     currency: text('currency').notNull().default('NGN'),
-    status: text('status', { enum: ['pending', 'paid', 'failed', 'expired'] })
-      .notNull()
-      .default('pending'),
+    status: text('status', { enum: ORDER_STATUSES }).notNull().default('pending'),
     provider: text('provider').notNull(),
     providerTransactionId: text('provider_transaction_id'),
     title: text('title').notNull(),
@@ -232,6 +231,10 @@ export const orders = pgTable(
     uniqueIndex('orders_one_pending_uq')
       .on(t.companyId)
       .where(sql`${t.status} = 'pending'`),
+    /** One provider transaction pays one order at most. */
+    uniqueIndex('orders_provider_transaction_uq')
+      .on(t.provider, t.providerTransactionId)
+      .where(sql`${t.providerTransactionId} is not null`),
   ],
 );
 

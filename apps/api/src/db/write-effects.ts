@@ -17,9 +17,13 @@ import * as schema from './schema.js';
  */
 export const ANY = '*';
 
-/** Table → tables its triggers write (migration 0001_job_counts: jobs keeps job_counts). */
+/**
+ * Table → tables its triggers write (migration 0001_job_counts: jobs keeps job_counts; migration 0002:
+ * the orders guard only refuses).
+ */
 export const TRIGGER_WRITES: Readonly<Record<string, readonly string[]>> = {
   jobs: ['job_counts'],
+  orders: [],
 };
 
 const tables: PgTable[] = (Object.values(schema) as unknown[]).filter((v): v is PgTable => v instanceof PgTable);

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import { messages, type AuditEntry, type SettlementAccountInput } from '@legalmarket/contracts';
+import { messages, type AuditEntry, type ORDER_STATUSES, type SettlementAccountInput } from '@legalmarket/contracts';
 import type { Shared } from '../../app.js';
 import type { Executor } from '../../db/client.js';
 import { appSettings, auditLog, jobs, orders, reviews, users } from '../../db/schema.js';
@@ -202,7 +202,7 @@ export function createAdminService(shared: Shared) {
       return { lawyer: toAdminLawyer(result.lawyer), changed: result.changed };
     },
 
-    async payments(q: Paging & { from?: string; to?: string; status?: 'pending' | 'paid' | 'failed' | 'expired' }) {
+    async payments(q: Paging & { from?: string; to?: string; status?: (typeof ORDER_STATUSES)[number] }) {
       const period = and(
         q.from ? gte(orders.createdAt, dayStart(q.from)) : undefined,
         q.to ? lt(orders.createdAt, nextDay(q.to)) : undefined,
@@ -236,6 +236,7 @@ export function createAdminService(shared: Shared) {
         pending: { count: 0, amount: 0 },
         failed: { count: 0, amount: 0 },
         expired: { count: 0, amount: 0 },
+        replaced: { count: 0, amount: 0 },
       };
       for (const s of sums) totals[s.status] = { count: Number(s.n), amount: Number(s.amount) / 100 };
       return {

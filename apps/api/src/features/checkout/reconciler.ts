@@ -21,7 +21,7 @@ export interface ReconcilerOptions {
 /** One pass of the background job: re-verify pending orders, fulfil or expire them. Tests call this. */
 export function reconcilePendingOrders(
   opts: Omit<ReconcilerOptions, 'intervalMs'>,
-  pass: { minAgeMs?: number; expireAfterMs?: number } = {},
+  pass: { minAgeMs?: number; expireAfterMs?: number; limit?: number } = {},
 ) {
   const service = createCheckoutService({
     db: opts.db,

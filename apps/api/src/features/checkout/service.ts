@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, notInArray, or, sql } from 'drizzle-orm';
 import {
   DEFAULT_PRODUCT_TITLE,
   PAYMENT_OPTIONS,
@@ -125,14 +125,9 @@ export function createCheckoutService(deps: CheckoutDeps) {
           pending.provider === provider.name &&
           sameLines(pending.lines as OrderLine[], lines);
         if (unchanged) return pending;
-        // The cart changed since the last start: new lines, new amount and a new reference, so a
-        // payment made for the old amount can never be taken for the new one.
-        const [updated] = await tx
-          .update(orders)
-          .set({ lines, amount, title, txRef: newReference(), provider: provider.name, updatedAt: now })
-          .where(eq(orders.id, pending.id))
-          .returning();
-        return updated;
+        // The cart changed: the old order is set aside whole (a payment for it may be settling, and it
+        // must buy exactly its own lines), and the new cart gets an order of its own.
+        await tx.update(orders).set({ status: 'replaced', updatedAt: now }).where(eq(orders.id, pending.id));
       }
       const [created] = await tx
         .insert(orders)
@@ -165,14 +160,18 @@ export function createCheckoutService(deps: CheckoutDeps) {
 
   /**
    * Marks the order paid, creates one job per line and empties those lines from the cart, in one
-   * transaction under a row lock: any number of concurrent confirmations fulfil it once.
+   * transaction under a row lock: any number of concurrent confirmations fulfil it once. The
+   * provider's transaction is checked against the row as locked here, not as read before: only a
+   * payment of exactly this order's reference, amount and currency pays it.
    */
-  async function fulfil(orderId: string, companyId: string, tx: ProviderTransaction) {
-    return db.transaction(async (t) => {
+  async function fulfil(orderId: string, companyId: string, tx: ProviderTransaction, via: string) {
+    return db.transaction(async (t): Promise<Outcome> => {
       await lockCompany(t, companyId);
       const [o] = await t.select().from(orders).where(eq(orders.id, orderId)).for('update');
       if (!o) throw notFound(messages.orderNotFound);
-      if (o.status === 'paid') return { order: o, newlyPaid: false };
+      if (o.status === 'paid') return { result: 'paid', order: o, newlyPaid: false };
+      const problem = check(o, tx, via);
+      if (problem) return { result: 'refused', order: o, reason: problem };
       const now = clock.now();
       const [paid] = await t
         .update(orders)
@@ -200,17 +199,27 @@ export function createCheckoutService(deps: CheckoutDeps) {
             })),
           )
           .onConflictDoNothing({ target: [jobs.orderId, jobs.lineNo] });
-        await t.delete(cartItems).where(
-          and(
-            eq(cartItems.companyId, o.companyId),
-            inArray(
-              cartItems.productId,
-              lines.map((l) => l.productId),
+        // What was bought leaves the cart; a line changed since checkout (or added again after it)
+        // stays, so a late payment never takes away what the customer put in the cart.
+        await t
+          .delete(cartItems)
+          .where(
+            and(
+              eq(cartItems.companyId, o.companyId),
+              or(
+                ...lines.map((l) =>
+                  and(
+                    eq(cartItems.productId, l.productId),
+                    eq(cartItems.quantity, l.quantity),
+                    sql`${cartItems.detail} is not distinct from ${l.detail ?? null}`,
+                    sql`${cartItems.file} is not distinct from ${l.file ?? null}`,
+                  ),
+                ),
+              ),
             ),
-          ),
-        );
+          );
       }
-      return { order: paid, newlyPaid: true };
+      return { result: 'paid', order: paid, newlyPaid: true };
     });
   }
 
@@ -231,8 +240,11 @@ export function createCheckoutService(deps: CheckoutDeps) {
       securityLog('payment_currency_mismatch', seen);
       return 'currency';
     }
-    if (tx.amount < order.amount) {
-      securityLog('payment_amount_too_low', { ...seen, expected: order.amount });
+    if (tx.amount !== order.amount) {
+      securityLog(tx.amount < order.amount ? 'payment_amount_too_low' : 'payment_amount_mismatch', {
+        ...seen,
+        expected: order.amount,
+      });
       return 'amount';
     }
     return null;
@@ -256,9 +268,10 @@ export function createCheckoutService(deps: CheckoutDeps) {
     if (problem === 'not_successful')
       return tx!.status === 'pending' ? { result: 'pending', order } : { result: 'failed', order };
     if (problem) return { result: 'refused', order, reason: problem };
-    const { order: paid, newlyPaid } = await fulfil(order.id, order.companyId, tx!);
-    if (newlyPaid) deps.log?.info({ orderId: order.id, via, transactionId: tx!.id }, 'order paid');
-    return { result: 'paid', order: paid, newlyPaid };
+    const outcome = await fulfil(order.id, order.companyId, tx!, via);
+    if (outcome.result === 'paid' && outcome.newlyPaid)
+      deps.log?.info({ orderId: order.id, via, transactionId: tx!.id }, 'order paid');
+    return outcome;
   }
 
   async function findByReference(reference: string) {
@@ -312,7 +325,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
     const due = await db
       .select()
       .from(orders)
-      .where(and(eq(orders.status, 'pending'), lt(orders.updatedAt, new Date(now - minAge))))
+      .where(and(inArray(orders.status, ['pending', 'replaced']), lt(orders.updatedAt, new Date(now - minAge))))
       .orderBy(asc(orders.updatedAt))
       .limit(opts.limit ?? 100);
     const counts = { checked: 0, fulfilled: 0, expired: 0 };
@@ -323,15 +336,18 @@ export function createCheckoutService(deps: CheckoutDeps) {
         if (outcome.newlyPaid) counts.fulfilled++;
         continue;
       }
-      if (outcome.result === 'unavailable' || outcome.result === 'pending') continue;
-      if (now - order.createdAt.getTime() >= expireAfter) {
-        const done = await db
-          .update(orders)
-          .set({ status: 'expired', updatedAt: clock.now() })
-          .where(and(eq(orders.id, order.id), eq(orders.status, 'pending')))
-          .returning({ id: orders.id });
-        if (done.length) counts.expired++;
-      }
+      const expire =
+        now - order.createdAt.getTime() >= expireAfter &&
+        outcome.result !== 'unavailable' &&
+        outcome.result !== 'pending';
+      // Checked and still unpaid goes to the back of the queue, so a hundred old orders cannot keep the
+      // job from reaching newer ones.
+      const done = await db
+        .update(orders)
+        .set(expire ? { status: 'expired', updatedAt: clock.now() } : { updatedAt: clock.now() })
+        .where(and(eq(orders.id, order.id), eq(orders.status, order.status)))
+        .returning({ id: orders.id });
+      if (expire && done.length) counts.expired++;
     }
     return counts;
   }
@@ -340,7 +356,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
     const rows = await db
       .select()
       .from(orders)
-      .where(and(eq(orders.companyId, companyId), ne(orders.status, 'expired')))
+      .where(and(eq(orders.companyId, companyId), notInArray(orders.status, ['expired', 'replaced'])))
       .orderBy(desc(orders.createdAt))
       .limit(200);
     return rows.map(toOrderView);

@@ -28,6 +28,7 @@ const STATUS_STYLE: Record<string, string> = {
   pending: 'bg-amber-100 text-amber-900',
   failed: 'bg-red-100 text-red-900',
   expired: 'bg-slate-200 text-slate-700',
+  replaced: 'bg-slate-200 text-slate-700',
 };
 
 function SettlementAccountCard() {
@@ -219,12 +220,13 @@ function Ledger() {
             <option value="pending">Pending</option>
             <option value="failed">Failed</option>
             <option value="expired">Expired</option>
+            <option value="replaced">Replaced</option>
           </select>
         </label>
       </div>
       {totals && (
         <dl className="mb-4 grid grid-cols-2 gap-3 lg:grid-cols-4" aria-label="Totals for the period">
-          {(['paid', 'pending', 'failed', 'expired'] as const).map((s) => (
+          {(['paid', 'pending', 'failed', 'expired', 'replaced'] as const).map((s) => (
             <div key={s} className="rounded-lg bg-sand p-3">
               <dt className="text-xs font-medium uppercase text-slate-600">{s}</dt>
               <dd className="text-lg font-bold">

@@ -137,6 +137,7 @@ const ORDER_STATUS: Record<string, string> = {
   pending: 'Awaiting payment',
   failed: 'Failed',
   expired: 'Expired',
+  replaced: 'Replaced by a newer checkout',
 };
 
 function Payments() {
