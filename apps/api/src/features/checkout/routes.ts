@@ -30,7 +30,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{ shared: Shared; provider?: 
         tags,
         summary: 'Start paying for the cart',
         description:
-          "Company only, no payload. Snapshots the cart at catalogue prices into the company's one pending order (concurrent starts share it; a changed cart refreshes its lines, amount and reference) and answers what the payment dialog needs: reference (tx_ref), amount in naira, currency NGN, customer e-mail, phone and name from the session, title (first product's name, else `Default Product Name`), payment options and the provider's public settings. 404 `Your cart is empty` when there is nothing to pay.",
+          "Company only, no payload. Snapshots the cart at catalogue prices into the company's one pending order (concurrent starts share it; when the cart changed, that order is set aside as `replaced`, keeping its lines, amount and reference for a payment already under way, and a new order with a new reference is made) and answers what the payment dialog needs: reference (tx_ref), amount in naira, currency NGN, customer e-mail, phone and name from the session, title (first product's name, else `Default Product Name`), payment options and the provider's public settings. 404 `Your cart is empty` when there is nothing to pay.",
         response: { 200: checkoutAnswer },
       },
       preHandler: companyOnly,
@@ -49,7 +49,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{ shared: Shared; provider?: 
         tags,
         summary: 'Confirm a payment after the dialog reported success',
         description:
-          "Company only. `reference` is the order's tx_ref, `transactionId` the provider's id from the dialog callback (optional; without it the server looks the reference up). The server asks the provider and fulfils only when the transaction is successful, in NGN, for at least the order's amount and for this reference; then, in one transaction, the order is paid, one unassigned job per line is created and those lines leave the cart. Repeating it is harmless. 200 `Payment successful!`; 202 while the provider still reports the payment pending; 400 `Payment failed. Please try again.` for a failed, unknown or mismatched payment (mismatches are logged); 403 for another company's order.",
+          "Company only. `reference` is the order's tx_ref, `transactionId` the provider's id from the dialog callback (optional; without it the server looks the reference up). The server asks the provider and fulfils only when the transaction is successful, in NGN, for exactly the order's amount and for this reference, checked against the order as locked when it is marked paid (an order's lines, amount and reference never change); then, in one transaction, the order is paid, one unassigned job per line is created and the cart lines it bought exactly leave the cart. Repeating it is harmless. 200 `Payment successful!`; 202 while the provider still reports the payment pending; 400 `Payment failed. Please try again.` for a failed, unknown or mismatched payment (mismatches are logged); 403 for another company's order.",
         body: verifyPaymentInput,
         response: {
           200: z.object({ status: z.literal('success'), message: z.string(), data: z.object({ order: orderView }) }),
