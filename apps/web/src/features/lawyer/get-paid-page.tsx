@@ -2,9 +2,10 @@ import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Pencil } from 'lucide-react';
 import { formatOrdinalDate } from '@legalmarket/contracts/format';
+import { messages } from '@legalmarket/contracts/messages';
 import { maskAccountNumber, type AccountDetails } from '@legalmarket/contracts/lawyers';
 import { Button } from '@/components/button';
-import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
+import { EmptyState, ErrorState, Loading, Naira, SuccessNote } from '@/components/feedback';
 import { FormError } from '@/components/field';
 import { Modal } from '@/components/modal';
 import { SectionBoundary } from '@/components/section-boundary';
@@ -55,7 +56,8 @@ function PaymentDetails() {
   const sendCode = () => {
     setSendError(null);
     send.mutate(undefined, {
-      onSuccess: () => navigate(paths.lawyerOtp()),
+      // The code page says the code went out (spec: "OTP sent successfully"), on the first send too.
+      onSuccess: (res) => navigate(paths.lawyerOtp(), { state: { notice: res.message || messages.otpSent } }),
       onError: (err) => setSendError(getErrorMessage(err)),
     });
   };
@@ -84,7 +86,9 @@ function PaymentDetails() {
         </>
       ) : step === 'update' ? (
         <>
-          <p className="mb-4 text-sm text-slate-600">Code confirmed. Enter your new payment details.</p>
+          {/* The update step opens only after a right code (payoutEditWindow): the spec's "OTP confirmed". */}
+          <SuccessNote className="mb-3">{messages.otpConfirmed}</SuccessNote>
+          <p className="mb-4 text-sm text-slate-600">Enter your new payment details.</p>
           <PayoutForm
             initial={saved}
             submitLabel="Update"
