@@ -8,6 +8,7 @@ import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading, Naira, SuccessNote } from '@/components/feedback';
 import { FormError } from '@/components/field';
 import { Modal } from '@/components/modal';
+import { Pagination } from '@/components/pagination';
 import { SectionBoundary } from '@/components/section-boundary';
 import { paths } from '@/app/paths';
 import { useSession } from '@/app/use-session';
@@ -16,7 +17,7 @@ import { useAddPaymentDetails } from './api/add-payment-details';
 import { payoutEditWindow, useEditPaymentDetails } from './api/edit-payment-details';
 import { useEarnings } from './api/get-earnings';
 import { usePaymentDetails } from './api/get-payment-details';
-import { useProjects } from './api/get-projects';
+import { PROJECTS_PAGE_SIZE, useProjects } from './api/get-projects';
 import { useSendPayoutCode } from './api/send-otp';
 import { PaymentSideMenu, type PaymentSection } from './components/payment-side-menu';
 import { PayoutForm } from './components/payout-form';
@@ -175,7 +176,8 @@ function PaymentDetails() {
 
 function GetPaid() {
   const earnings = useEarnings();
-  const completed = useProjects('completed');
+  const [page, setPage] = useState(1);
+  const completed = useProjects('completed', page);
   return (
     <section aria-labelledby="get-paid-title" className="space-y-4">
       <h1 id="get-paid-title" className="text-2xl font-bold text-ink">
@@ -201,7 +203,7 @@ function GetPaid() {
         <Loading />
       ) : completed.isError ? (
         <ErrorState message={getErrorMessage(completed.error)} onRetry={() => completed.refetch()} />
-      ) : !completed.data?.length ? (
+      ) : !completed.data?.jobs.length ? (
         <EmptyState>No completed jobs yet</EmptyState>
       ) : (
         <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
@@ -221,7 +223,7 @@ function GetPaid() {
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
-              {completed.data.map((j) => (
+              {completed.data.jobs.map((j) => (
                 <tr key={j._id}>
                   <td className="px-4 py-2 text-ink">{j.productId.productName}</td>
                   <td className="px-4 py-2 text-slate-700">{j.completedAt ? formatOrdinalDate(j.completedAt) : '—'}</td>
@@ -233,6 +235,9 @@ function GetPaid() {
             </tbody>
           </table>
         </div>
+      )}
+      {completed.data && (
+        <Pagination page={page} total={completed.data.total} pageSize={PROJECTS_PAGE_SIZE} onChange={setPage} />
       )}
     </section>
   );
