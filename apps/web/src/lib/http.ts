@@ -139,12 +139,15 @@ export async function apiList<T>(
   return { items, total };
 }
 
-/** Multipart upload with progress (fetch has no upload progress; XHR does). */
+/**
+ * Upload with progress (fetch has no upload progress; XHR does): a multipart form, or a file sent as
+ * the body itself with its `contentType`.
+ */
 export function uploadWithProgress<T>(
   path: string,
-  form: FormData,
+  form: FormData | Blob,
   onProgress: (fraction: number) => void,
-  opts: { method?: string; signal?: AbortSignal } = {},
+  opts: { method?: string; signal?: AbortSignal; contentType?: string } = {},
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
@@ -152,6 +155,7 @@ export function uploadWithProgress<T>(
     const session = getSession();
     if (session) xhr.setRequestHeader('authorization', `Bearer ${session.userToken}`);
     xhr.setRequestHeader('accept', 'application/json');
+    if (opts.contentType && !(form instanceof FormData)) xhr.setRequestHeader('content-type', opts.contentType);
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) onProgress(e.loaded / e.total);
     };
