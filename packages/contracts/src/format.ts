@@ -58,7 +58,7 @@ export function ratingLabel(avg: number): string {
 /**
  * The admin rating scale's word for one review's stars (spec: Excellent, Very good, Average, Poor,
  * Terrible), read in the stars' direction so it agrees with the average bands above: 5 is Excellent,
- * 1 Terrible (docs/decisions/0900-rating-labels-and-onboarding-text.md).
+ * 1 Terrible (docs/decisions/0900-spec-gaps-found-by-an-audit.md).
  */
 export const STAR_LABELS = { 1: 'Terrible', 2: 'Poor', 3: 'Average', 4: 'Very good', 5: 'Excellent' } as const;
 export function starLabel(stars: number): string {

@@ -28,7 +28,7 @@ export function checkPdf(file: File): string | null {
 
 /**
  * /admin/remuneration-order: uploads or replaces the Legal Practitioners Remuneration Order 2023 PDF
- * that the public page embeds (docs/decisions/0902).
+ * that the public page embeds (docs/decisions/0900-spec-gaps-found-by-an-audit.md, item 5).
  */
 export default function AdminRemunerationOrderPage() {
   const id = useId();
