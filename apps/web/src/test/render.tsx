@@ -1,7 +1,11 @@
 import type { ReactNode } from 'react';
-import { render } from '@testing-library/react';
+import { configure, render } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+
+// Page tests wait for answers and re-renders; on a loaded machine (two cores, several test runs) that
+// takes longer than Testing Library's 1 s default for findBy and waitFor.
+configure({ asyncUtilTimeout: 5_000 });
 
 /**
  * Renders `element` at `path` (a route pattern) opened at `at`, with a query cache the test fills

@@ -7,7 +7,7 @@ import { jsonFetch } from '@/test/render';
 import OtpPage from './otp-page';
 import PasswordResetPage from './password-reset-page';
 
-describe('/password-reset', () => {
+describe('/password-reset', { timeout: 30_000 }, () => {
   it('says "Password reset email sent" on the code page it leads to', async () => {
     const { fn, calls } = jsonFetch({
       'POST /api/forgot-password': () => ({ body: { status: 'success', message: messages.passwordResetEmailSent } }),

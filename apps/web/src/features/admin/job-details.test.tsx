@@ -73,7 +73,7 @@ function openAssignPage(j: JobViewAnswer) {
   renderPage(<AdminAssignJobPage />, { path: '/admin/assign-job/:jobId', at: `/admin/assign-job/${JOB_ID}`, client });
 }
 
-describe('admin job View more (spec: an attached file link)', () => {
+describe('admin job View more (spec: an attached file link)', { timeout: 30_000 }, () => {
   it('offers the company file when the company gave no text', () => {
     const dialog = openModal(job({ companyFile: FILE, companyFileName: 'brief.pdf' }));
     expect(within(dialog).getByRole('link', { name: 'brief.pdf' })).toHaveAttribute('href', FILE);
@@ -86,7 +86,7 @@ describe('admin job View more (spec: an attached file link)', () => {
   });
 });
 
-describe('/admin/assign-job/{jobId}', () => {
+describe('/admin/assign-job/{jobId}', { timeout: 30_000 }, () => {
   it('shows the job detail and the company file, each on its own', async () => {
     openAssignPage(job({ companyFile: FILE, companyFileName: 'brief.pdf' }));
     expect(await screen.findByRole('link', { name: 'brief.pdf' })).toHaveAttribute('href', FILE);

@@ -52,7 +52,7 @@ function headAnswers(state: { published: boolean }) {
 
 const pdf = (name = 'order.pdf', type = 'application/pdf') => new File(['%PDF-1.4 ... %%EOF'], name, { type });
 
-describe('/admin/remuneration-order', () => {
+describe('/admin/remuneration-order', { timeout: 30_000 }, () => {
   it('says none is published, uploads the chosen PDF as the body, and then shows it published', async () => {
     setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
     const state = { published: false };

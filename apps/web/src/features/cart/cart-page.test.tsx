@@ -34,7 +34,7 @@ function companyCart(lines: CartLine[]) {
   renderPage(<CartPage />, { client });
 }
 
-describe('/cart success messages (spec section 8)', () => {
+describe('/cart success messages (spec section 8)', { timeout: 30_000 }, () => {
   it('says "Product removed from the cart" after Remove', async () => {
     const left = [line('p2', 2000)];
     const { fn } = jsonFetch({

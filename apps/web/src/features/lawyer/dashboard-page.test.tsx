@@ -52,7 +52,7 @@ function server(counts: { pending: number; completed: number }) {
   });
 }
 
-describe('/lawyer/dashboard projects', () => {
+describe('/lawyer/dashboard projects', { timeout: 30_000 }, () => {
   it('pages pending projects past the first 50, asking the server for each page', async () => {
     setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
     const { fn, calls } = server({ pending: 57, completed: 0 });

@@ -23,35 +23,39 @@ const details: GetPaymentDetailsAnswer = {
   },
 };
 
-describe('changing payout details: the spec\'s "OTP sent successfully" and "OTP confirmed"', () => {
-  it('says the code was sent on the first send, then that it was confirmed', async () => {
-    setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
-    const { fn } = jsonFetch({
-      'POST /api/send-otp': () => ({ body: { status: 'success', message: messages.otpSent } }),
-      'POST /api/confirm-otp': () => ({ body: { status: 'success', message: messages.otpConfirmed } }),
-    });
-    vi.stubGlobal('fetch', fn);
-    const client = testQueryClient();
-    client.setQueryData(lawyerKeys.paymentDetails(), details);
-    render(
-      <QueryClientProvider client={client}>
-        <MemoryRouter initialEntries={['/lawyer/get-paid']}>
-          <Routes>
-            <Route path="/lawyer/get-paid" element={<GetPaidPage />} />
-            <Route path="/lawyer/otp" element={<LawyerOtpPage />} />
-          </Routes>
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
-    await userEvent.click(screen.getByRole('button', { name: /Edit payment details/ }));
-    await userEvent.click(screen.getByRole('button', { name: 'Send code' }));
-    expect(await screen.findByRole('heading', { name: 'Enter your code' })).toBeInTheDocument();
-    expect(screen.getByRole('status')).toHaveTextContent('OTP sent successfully');
+describe(
+  'changing payout details: the spec\'s "OTP sent successfully" and "OTP confirmed"',
+  { timeout: 30_000 },
+  () => {
+    it('says the code was sent on the first send, then that it was confirmed', async () => {
+      setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
+      const { fn } = jsonFetch({
+        'POST /api/send-otp': () => ({ body: { status: 'success', message: messages.otpSent } }),
+        'POST /api/confirm-otp': () => ({ body: { status: 'success', message: messages.otpConfirmed } }),
+      });
+      vi.stubGlobal('fetch', fn);
+      const client = testQueryClient();
+      client.setQueryData(lawyerKeys.paymentDetails(), details);
+      render(
+        <QueryClientProvider client={client}>
+          <MemoryRouter initialEntries={['/lawyer/get-paid']}>
+            <Routes>
+              <Route path="/lawyer/get-paid" element={<GetPaidPage />} />
+              <Route path="/lawyer/otp" element={<LawyerOtpPage />} />
+            </Routes>
+          </MemoryRouter>
+        </QueryClientProvider>,
+      );
+      await userEvent.click(screen.getByRole('button', { name: /Edit payment details/ }));
+      await userEvent.click(screen.getByRole('button', { name: 'Send code' }));
+      expect(await screen.findByRole('heading', { name: 'Enter your code' })).toBeInTheDocument();
+      expect(screen.getByRole('status')).toHaveTextContent('OTP sent successfully');
 
-    await userEvent.click(screen.getAllByRole('textbox')[0]);
-    await userEvent.paste('123456');
-    await userEvent.click(screen.getByRole('button', { name: 'Confirm' }));
-    expect(await screen.findByRole('button', { name: 'Update' })).toBeInTheDocument();
-    expect(screen.getByRole('status')).toHaveTextContent('OTP confirmed');
-  });
-});
+      await userEvent.click(screen.getAllByRole('textbox')[0]);
+      await userEvent.paste('123456');
+      await userEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+      expect(await screen.findByRole('button', { name: 'Update' })).toBeInTheDocument();
+      expect(screen.getByRole('status')).toHaveTextContent('OTP confirmed');
+    });
+  },
+);

@@ -1,19 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
 import { setSession } from '@/lib/session';
+import { renderPage } from '@/test/render';
 import RemunerationOrderPage from './remuneration-order-page';
 
 const answer = (status: number) => vi.fn(async () => new Response(null, { status }));
-const show = () =>
-  render(
-    <MemoryRouter>
-      <RemunerationOrderPage />
-    </MemoryRouter>,
-  );
+const show = () => renderPage(<RemunerationOrderPage />);
 
-describe('/legal-practitioners-remuneration-order', () => {
+describe('/legal-practitioners-remuneration-order', { timeout: 30_000 }, () => {
   it('embeds the PDF once it is uploaded', async () => {
     vi.stubGlobal('fetch', answer(200));
     show();
