@@ -70,7 +70,7 @@ function LawyerRows({
               variant="ghost"
               className="ml-auto"
               onClick={() => onView(l)}
-              aria-label={`View more about ${l.name}`}
+              aria-label={`View more: ${l.name}`}
             >
               View more
             </Button>
