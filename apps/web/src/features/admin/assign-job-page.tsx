@@ -66,12 +66,7 @@ function LawyerRows({
                 </span>
               </span>
             </label>
-            <Button
-              variant="ghost"
-              className="ml-auto"
-              onClick={() => onView(l)}
-              aria-label={`View more: ${l.name}`}
-            >
+            <Button variant="ghost" className="ml-auto" onClick={() => onView(l)} aria-label={`View more: ${l.name}`}>
               View more
             </Button>
           </li>
