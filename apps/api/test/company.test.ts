@@ -259,6 +259,27 @@ describeEachDb('company workspace', (kind) => {
     expect((await patch(lawyer, a.id, [['scn', 'x']])).statusCode).toBe(403);
   });
 
+  it('clears every area of practice when the list is sent empty, and keeps it when left out', async () => {
+    const lawyer = await signupAndLogin(t, 'lawyer');
+    const areasOf = async () =>
+      (await t.rt.database.db.select().from(users).where(eq(users.id, lawyer.id)))[0].areasOfPractise;
+    expect((await patch(lawyer, lawyer.id, [['areasOfPractise', 'Maritime']])).statusCode).toBe(200);
+    expect(await areasOf()).toEqual(['Maritime']);
+    // Left out: unchanged.
+    expect((await patch(lawyer, lawyer.id, [['scn', 'SCN123']])).statusCode).toBe(200);
+    expect(await areasOf()).toEqual(['Maritime']);
+    // Sent empty: cleared (before, an empty list was silently ignored).
+    expect((await patch(lawyer, lawyer.id, [['areasOfPractise', '']])).statusCode).toBe(200);
+    expect(await areasOf()).toEqual([]);
+    // A bad value next to an empty one is still refused, naming the field.
+    const bad = await patch(lawyer, lawyer.id, [
+      ['areasOfPractise', ''],
+      ['areasOfPractise', 'Cooking'],
+    ]);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/areasOfPractise/);
+  });
+
   it('GET /api/company/{id} is for admins only', async () => {
     const admin = await signupAndLogin(t, 'admin');
     const res = await get(admin, `/api/company/${a.id}`);

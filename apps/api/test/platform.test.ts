@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
+import { and, eq } from 'drizzle-orm';
+import { messages } from '@legalmarket/contracts';
+import { auditLog } from '../src/db/schema.js';
 import { createTestApp, signupAndLogin, type TestApp } from './helpers.js';
+import { docxBytes, pdfBytes } from './upload-helpers.js';
 
 describe('configuration', () => {
   it('lists every bad variable in one line', () => {
@@ -152,6 +156,43 @@ describe('security baseline', () => {
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(res.headers['content-security-policy']).toMatch(/frame-ancestors 'self'/);
     expect(res.rawPayload.equals(pdf)).toBe(true);
+  });
+
+  it('checks the Remuneration Order as an uploaded document, replaces it, and writes each upload to the audit log', async () => {
+    const admin = await signupAndLogin(t, 'admin');
+    const put = (body: Buffer) =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/remuneration-order',
+        headers: { ...admin.headers, 'content-type': 'application/pdf' },
+        payload: body,
+      });
+    const first = pdfBytes('first order');
+    const second = pdfBytes('second order');
+    // Starts like a PDF but is cut short (no %%EOF): refused by the upload service's structure check.
+    const cut = await put(first.subarray(0, first.length - 8));
+    expect(cut.statusCode).toBe(422);
+    expect(cut.json().message).toBe(messages.fileDamaged);
+    // A Word file, or an image: a document the upload service accepts, but not a PDF.
+    const docx = await put(docxBytes());
+    expect(docx.statusCode).toBe(400);
+    expect(docx.json().message).toBe('The file must be a PDF');
+    expect((await put(Buffer.alloc(0))).statusCode).toBe(400);
+
+    expect((await put(first)).statusCode).toBe(200);
+    expect((await put(second)).statusCode).toBe(200);
+    const res = await t.app.inject({ method: 'GET', url: '/api/remuneration-order' });
+    expect(res.rawPayload.equals(second)).toBe(true);
+    const head = await t.app.inject({ method: 'HEAD', url: '/api/remuneration-order' });
+    expect(head.statusCode).toBe(200);
+
+    const entries = await t.rt.database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.actorId, admin.id), eq(auditLog.action, 'remuneration_order.upload')))
+      .orderBy(auditLog.id);
+    expect(entries.map((e) => (e.details as { size: number }).size)).toEqual([first.length, second.length]);
+    expect(entries[1].details).toEqual({ size: second.length, replaced: true });
   });
 
   it('publishes the OpenAPI document', async () => {

@@ -206,3 +206,45 @@ test('an admin removes an abusive review after confirming', async ({ page, reque
   await page.getByRole('navigation', { name: 'Admin menu' }).getByRole('link', { name: 'Dashboard' }).click();
   await expect(page.getByRole('region', { name: 'Recent activity' })).toContainText(`removed a review: ${reviewTitle}`);
 });
+
+test('on a 360 px phone an admin uploads the Remuneration Order by keyboard, and visitors then see it', async ({
+  page,
+  request,
+}) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  const adminEmail = await signupAdmin(request);
+  await loginAs(page, adminEmail);
+  await page.goto('/admin/dashboard');
+  await page.getByRole('link', { name: /Remuneration Order Upload or replace/ }).click();
+  await expect(page).toHaveURL(/\/admin\/remuneration-order$/);
+  await expect(page.getByRole('heading', { name: 'Remuneration Order', level: 1 })).toBeVisible();
+  // Another run may have published one already: the button says Upload or Replace accordingly.
+  const submit = page.getByRole('button', { name: /^(Upload|Replace) PDF$/ });
+  await expect(submit).toBeVisible();
+
+  const input = page.getByLabel('Remuneration Order (PDF)');
+  await input.setInputFiles({ name: 'remuneration-order-2023.pdf', mimeType: 'application/pdf', buffer: PDF });
+  await input.focus();
+  await page.keyboard.press('Tab');
+  await expect(submit).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status').filter({ hasText: 'Remuneration Order uploaded' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Open the PDF' })).toBeVisible();
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width).toBeLessThanOrEqual(360);
+
+  // The upload is in the audit log.
+  await page.goto('/admin/dashboard');
+  await expect(page.getByRole('region', { name: 'Recent activity' })).toContainText('uploaded the Remuneration Order');
+
+  // A visitor (signed out) sees the PDF embedded.
+  await page.evaluate(() => localStorage.clear());
+  await page.goto('/legal-practitioners-remuneration-order');
+  await expect(page.getByLabel('Legal Practitioners Remuneration Order 2023 (PDF)')).toHaveAttribute(
+    'data',
+    '/api/remuneration-order',
+  );
+  const pdf = await request.get('/api/remuneration-order');
+  expect(pdf.status()).toBe(200);
+  expect((await pdf.body()).equals(PDF)).toBe(true);
+});

@@ -258,4 +258,5 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'product.delete': 'deleted a product',
   'review.remove': 'removed a review',
   'settlement.update': 'changed the settlement account',
+  'remuneration_order.upload': 'uploaded the Remuneration Order',
 };

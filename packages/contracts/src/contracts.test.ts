@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { companySignupInput, loginInput } from './auth.js';
 import { PASSWORD_PATTERN } from './common.js';
-import { formatNaira, formatOrdinalDate, ordinal, previewWords, ratingLabel } from './format.js';
+import { formatNaira, formatOrdinalDate, ordinal, previewWords, ratingLabel, starLabel } from './format.js';
 import { allowedActions, findTransition } from './jobs.js';
 import { messages } from './messages.js';
 
@@ -91,6 +91,12 @@ describe('formatting', () => {
       'Excellent',
       'Excellent',
     ]);
+  });
+  it("names one review's stars with the admin scale's words, agreeing with the bands", () => {
+    expect([1, 2, 3, 4, 5].map(starLabel)).toEqual(['Terrible', 'Poor', 'Average', 'Very good', 'Excellent']);
+    expect([1, 2, 3, 4, 5].map((n) => starLabel(n).toLowerCase())).toEqual(
+      [1, 2, 3, 4, 5].map((n) => ratingLabel(n).toLowerCase()),
+    );
   });
 });
 

@@ -55,6 +55,17 @@ export function ratingLabel(avg: number): string {
   return 'Excellent';
 }
 
+/**
+ * The admin rating scale's word for one review's stars (spec: Excellent, Very good, Average, Poor,
+ * Terrible), read in the stars' direction so it agrees with the average bands above: 5 is Excellent,
+ * 1 Terrible (docs/decisions/0900-spec-gaps-found-by-an-audit.md).
+ */
+export const STAR_LABELS = { 1: 'Terrible', 2: 'Poor', 3: 'Average', 4: 'Very good', 5: 'Excellent' } as const;
+export function starLabel(stars: number): string {
+  const n = Math.max(1, Math.min(5, Math.round(stars))) as keyof typeof STAR_LABELS;
+  return STAR_LABELS[n];
+}
+
 /** Naira <-> kobo; money is stored as integer kobo. */
 export const toKobo = (naira: number) => Math.round(naira * 100);
 export const toNaira = (kobo: number) => kobo / 100;

@@ -38,4 +38,5 @@ export const paths = {
   adminAssignJob: (jobId: string) => `/admin/assign-job/${jobId}`,
   adminGetPaid: () => '/admin/get-paid',
   adminPayment: () => '/admin/payment',
+  adminRemunerationOrder: () => '/admin/remuneration-order',
 } as const;

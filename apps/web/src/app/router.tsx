@@ -84,6 +84,7 @@ const p = {
   adminCompanies: withData(() => import('@/features/admin/companies-page')),
   adminAssign: withData(() => import('@/features/admin/assign-job-page')),
   adminPayment: withData(() => import('@/features/admin/payment-page')),
+  adminRemunerationOrder: withData(() => import('@/features/admin/remuneration-order-page')),
 } satisfies Record<string, Page>;
 
 /** Route paths of the lazy pages, for preloadPage. */
@@ -152,6 +153,7 @@ export const routes: RouteObject[] = [
       guarded('/admin/assign-job/:jobId', ADMIN, p.adminAssign),
       guarded('/admin/get-paid', ADMIN, p.adminPayment),
       guarded('/admin/payment', ADMIN, p.adminPayment),
+      guarded('/admin/remuneration-order', ADMIN, p.adminRemunerationOrder),
       { path: '*', element: <Navigate to="/" replace /> },
     ],
   },

@@ -18,6 +18,18 @@ export function EmptyState({ children }: { children: ReactNode }) {
   );
 }
 
+/** A success message the spec lists, announced politely to screen readers. */
+export function SuccessNote({ children, className = '' }: { children: ReactNode; className?: string }) {
+  return (
+    <p
+      role="status"
+      className={`rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-800 ${className}`}
+    >
+      {children}
+    </p>
+  );
+}
+
 export function ErrorState({ message, onRetry }: { message: string; onRetry?: () => void }) {
   return (
     <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-6 text-center text-red-800">

@@ -35,6 +35,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Don't treat a 401 as "session over" (login itself answers 401 for a wrong password). */
   allowUnauthorized?: boolean;
+  /** Told the answer's headers (not for a GET answered by src/early.ts, which keeps none). */
+  onHeaders?: (headers: Headers) => void;
 }
 
 function buildUrl(path: string, query?: RequestOptions['query']) {
@@ -101,6 +103,7 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
         body: opts.body === undefined ? undefined : isForm ? (opts.body as FormData) : JSON.stringify(opts.body),
         signal: opts.signal,
       });
+      opts.onHeaders?.(r.headers);
       res = { status: r.status, ok: r.ok, text: await r.text() };
     }
   } catch (err) {
@@ -117,12 +120,34 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
   return body as T;
 }
 
-/** Multipart upload with progress (fetch has no upload progress; XHR does). */
+/**
+ * A list the server pages with `page` and `limit` and counts in `X-Total-Count` (the answer itself is
+ * the spec's plain array). `total` is null when the header is missing.
+ */
+export async function apiList<T>(
+  path: string,
+  opts: RequestOptions = {},
+): Promise<{ items: T[]; total: number | null }> {
+  let total: number | null = null;
+  const items = await api<T[]>(path, {
+    ...opts,
+    onHeaders: (h) => {
+      const raw = h.get('x-total-count');
+      total = raw !== null && /^\d+$/.test(raw) ? Number(raw) : null;
+    },
+  });
+  return { items, total };
+}
+
+/**
+ * Upload with progress (fetch has no upload progress; XHR does): a multipart form, or a file sent as
+ * the body itself with its `contentType`.
+ */
 export function uploadWithProgress<T>(
   path: string,
-  form: FormData,
+  form: FormData | Blob,
   onProgress: (fraction: number) => void,
-  opts: { method?: string; signal?: AbortSignal } = {},
+  opts: { method?: string; signal?: AbortSignal; contentType?: string } = {},
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
@@ -130,6 +155,7 @@ export function uploadWithProgress<T>(
     const session = getSession();
     if (session) xhr.setRequestHeader('authorization', `Bearer ${session.userToken}`);
     xhr.setRequestHeader('accept', 'application/json');
+    if (opts.contentType && !(form instanceof FormData)) xhr.setRequestHeader('content-type', opts.contentType);
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) onProgress(e.loaded / e.total);
     };

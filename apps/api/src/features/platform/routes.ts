@@ -5,8 +5,10 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { emailOutbox } from '../../db/schema.js';
 import type { Auth } from '../../platform/auth.js';
-import { badRequest, notFound } from '../../platform/errors.js';
+import { recordAudit } from '../../platform/audit.js';
+import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import type { Storage } from '../../platform/storage.js';
+import { detectFile } from '../uploads/service.js';
 
 const esc = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -41,7 +43,8 @@ export const platformRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db; sto
       schema: {
         tags: ['platform'],
         summary: 'The Legal Practitioners Remuneration Order 2023 (PDF)',
-        description: 'Served from storage at REMUNERATION_ORDER_KEY; 404 until an admin uploads it.',
+        description:
+          'Served from storage at REMUNERATION_ORDER_KEY; 404 until an admin uploads it (PUT, or the admin page /admin/remuneration-order). HEAD answers whether it is there without the body.',
       },
     },
     async (_request, reply) => {
@@ -69,16 +72,36 @@ export const platformRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db; sto
       {
         schema: {
           tags: ['platform'],
-          summary: 'Upload the Remuneration Order PDF (admin)',
-          description: 'Body is the PDF itself with Content-Type application/pdf.',
+          summary: 'Upload or replace the Remuneration Order PDF (admin)',
+          description: [
+            'Body is the PDF itself with Content-Type application/pdf (at most 20 MB); it replaces the one served by GET.',
+            'Checked by its bytes as any uploaded document is (POST /api/uploads): anything but a PDF answers 400 `The file must be a PDF`, a damaged PDF or one hiding an archive 422. Each upload is written to the audit log (`remuneration_order.upload`).',
+          ].join('\n\n'),
+          security: [{ bearer: [] }],
         },
         preHandler: auth.require('admin'),
       },
       async (request) => {
-        const body = request.body as Buffer;
-        if (!Buffer.isBuffer(body) || body.subarray(0, 5).toString('latin1') !== '%PDF-')
+        const body = request.body;
+        if (!Buffer.isBuffer(body) || body.length === 0) throw badRequest('The file must be a PDF');
+        // The upload service's checks: the type from the bytes, then the structure (cut short, hidden archive).
+        const detected = await detectFile(body, 'document', 'remuneration-order.pdf').catch((err: unknown) => {
+          if (err instanceof AppError && err.statusCode === 422) throw err;
           throw badRequest('The file must be a PDF');
-        await storage.put(config.REMUNERATION_ORDER_KEY, body);
+        });
+        if (detected.ext !== 'pdf') throw badRequest('The file must be a PDF');
+        const previous = await storage.get(config.REMUNERATION_ORDER_KEY);
+        previous?.stream.destroy();
+        // Recorded in a transaction that commits only once the file is stored.
+        await db.transaction(async (tx) => {
+          await recordAudit(tx, {
+            actorId: request.user!.id,
+            action: 'remuneration_order.upload',
+            targetType: 'remuneration_order',
+            details: { size: body.length, replaced: previous !== null },
+          });
+          await storage.put(config.REMUNERATION_ORDER_KEY, body);
+        });
         return { status: 'success', message: 'Remuneration Order uploaded' };
       },
     );

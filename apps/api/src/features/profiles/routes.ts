@@ -133,7 +133,7 @@ export const profilesRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (
         summary: 'Update your own profile',
         description: [
           "Multipart. `_id` must be the caller's own id (anything else answers 403 with the spec's permission message). Only non-empty fields are applied; other fields (userType, verified, name, ...) are ignored.",
-          'Company: profileImage, officialEmail, website, yourBio, phoneNumber, alternativeEmailAddress, officeAddress. Lawyer: profileImage, officialEmail, scn, yourBio, phoneNumber, alternativeEmailAddress, yearOfCall, areasOfPractise (repeated, from the expertise list).',
+          'Company: profileImage, officialEmail, website, yourBio, phoneNumber, alternativeEmailAddress, officeAddress. Lawyer: profileImage, officialEmail, scn, yourBio, phoneNumber, alternativeEmailAddress, yearOfCall, areasOfPractise (repeated, from the expertise list; the list sent replaces the saved one, and a single empty `areasOfPractise` clears it; left out, it is kept).',
           '`profileImage` is a PNG, JPEG or WebP file (or the URL of an image answered by POST /api/uploads). `phoneNumber` keeps digits only and must have 11. A new officialEmail must not belong to another account (409); it takes effect at once and the old address is told (docs/decisions/0201).',
           "Answers `{ status: 'success', message: 'Profile Updated Successfully', data: { user, company | lawyer } }`.",
         ].join('\n\n'),
@@ -156,8 +156,11 @@ export const profilesRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (
         (changes as Record<string, string>)[field] = validate(field, raw);
       }
       if (role === 'lawyer') {
-        const areas = (fields.get('areasOfPractise') ?? []).map((a) => a.trim()).filter(Boolean);
-        if (areas.length) {
+        // Sent at all, the field is the whole list: one empty value clears it (a multipart form cannot
+        // carry an empty list); left out, the list stays as it is.
+        const sent = fields.get('areasOfPractise');
+        if (sent) {
+          const areas = sent.map((a) => a.trim()).filter(Boolean);
           const bad = areas.find((a) => !(EXPERTISE as readonly string[]).includes(a));
           if (bad) throw badRequest(`areasOfPractise: ${bad} is not in the expertise list`);
           changes.areasOfPractise = [...new Set(areas)];

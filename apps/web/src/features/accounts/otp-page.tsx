@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { messages } from '@legalmarket/contracts/messages';
 import { Button } from '@/components/button';
+import { SuccessNote } from '@/components/feedback';
 import { FormError } from '@/components/field';
 import { Modal } from '@/components/modal';
 import { OtpInput } from '@/components/otp-input';
@@ -14,6 +15,7 @@ import { resetFlow } from './reset-flow';
 export default function OtpPage() {
   const { userEmail = '' } = useParams();
   const navigate = useNavigate();
+  const notice = (useLocation().state as { notice?: string } | null)?.notice;
   const [digits, setDigits] = useState<string[]>(Array(6).fill(''));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -42,6 +44,7 @@ export default function OtpPage() {
       title="Enter your code"
       subtitle={<>We emailed a six-digit code to {userEmail}. It expires in 10 minutes.</>}
     >
+      {notice && <SuccessNote className="mb-4">{notice}</SuccessNote>}
       <form onSubmit={submit} className="space-y-5">
         <OtpInput value={digits} onChange={setDigits} label="Password reset code" />
         <FormError message={error} />

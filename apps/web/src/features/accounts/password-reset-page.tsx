@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { emailOnlyInput, type EmailOnlyInput } from '@legalmarket/contracts/auth';
+import { messages } from '@legalmarket/contracts/messages';
 import { Button } from '@/components/button';
 import { Field, FormError } from '@/components/field';
 import { paths } from '@/app/paths';
@@ -23,9 +24,10 @@ export default function PasswordResetPage() {
     setError(null);
     const email = officialEmail.trim().toLowerCase();
     try {
-      await forgotPasswordRequest(email);
+      const res = await forgotPasswordRequest(email);
       resetFlow.emailSubmitted(email);
-      navigate(paths.otp(email));
+      // The code page says the mail went out (spec section 8: "Password reset email sent").
+      navigate(paths.otp(email), { state: { notice: res.message || messages.passwordResetEmailSent } });
     } catch (err) {
       setError(getErrorMessage(err));
     }

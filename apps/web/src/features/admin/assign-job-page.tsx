@@ -6,6 +6,7 @@ import { allowedActions } from '@legalmarket/contracts/jobs';
 import { messages } from '@legalmarket/contracts/messages';
 import { paths } from '@/app/paths';
 import { Button } from '@/components/button';
+import { DocumentLink } from '@/components/document-link';
 import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
 import { FormError } from '@/components/field';
 import { Pagination } from '@/components/pagination';
@@ -28,18 +29,21 @@ function LawyerRows({
   lawyers,
   selected,
   onSelect,
+  onView,
 }: {
   lawyers: LawyerSummary[];
   selected: LawyerSummary | null;
   onSelect: (l: LawyerSummary | null) => void;
+  /** View more: the lawyer modal with Verify Lawyer and Go to profile (spec, admin assign job). */
+  onView: (l: LawyerSummary) => void;
 }) {
   return (
     <ul className="divide-y divide-slate-200 rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
       {lawyers.map((l) => {
         const checked = selected?._id === l._id;
         return (
-          <li key={l._id}>
-            <label className="flex cursor-pointer items-center gap-3 px-4 py-3 hover:bg-slate-50">
+          <li key={l._id} className="flex flex-wrap items-center gap-x-2 pr-3 hover:bg-slate-50">
+            <label className="flex min-w-0 flex-1 cursor-pointer items-center gap-3 py-3 pl-4">
               <input
                 type="checkbox"
                 className="size-5 shrink-0 accent-brand"
@@ -62,6 +66,9 @@ function LawyerRows({
                 </span>
               </span>
             </label>
+            <Button variant="ghost" className="ml-auto" onClick={() => onView(l)} aria-label={`View more: ${l.name}`}>
+              View more
+            </Button>
           </li>
         );
       })}
@@ -134,11 +141,23 @@ export default function AdminAssignJobPage() {
         <h3 className="mt-3 font-semibold">Product description</h3>
         <p className="whitespace-pre-line text-sm">{j.productId.productDescription}</p>
         <h3 className="mt-3 font-semibold">Job detail</h3>
-        <p className="whitespace-pre-line text-sm">{j.companyDetail ?? j.detail ?? 'No details yet.'}</p>
-        {j.adminDetail && (
+        {/* The company's text and its file each show when present, so a file sent without text is reachable. */}
+        {(j.companyDetail || j.detail) && <p className="whitespace-pre-line text-sm">{j.companyDetail || j.detail}</p>}
+        {j.companyFile && (
+          <p className="text-sm">
+            <DocumentLink url={j.companyFile} name={j.companyFileName} />
+          </p>
+        )}
+        {!j.companyDetail && !j.detail && !j.companyFile && <p className="text-sm text-slate-600">No details yet.</p>}
+        {(j.adminDetail || j.adminFile) && (
           <>
             <h3 className="mt-3 font-semibold">Admin details</h3>
-            <p className="whitespace-pre-line text-sm">{j.adminDetail}</p>
+            {j.adminDetail && <p className="whitespace-pre-line text-sm">{j.adminDetail}</p>}
+            {j.adminFile && (
+              <p className="text-sm">
+                <DocumentLink url={j.adminFile} name={j.adminFileName} />
+              </p>
+            )}
           </>
         )}
       </article>
@@ -164,7 +183,7 @@ export default function AdminAssignJobPage() {
                 <EmptyState>No lawyers available</EmptyState>
               ) : (
                 <>
-                  <LawyerRows lawyers={appliedPage} selected={selected} onSelect={setSelected} />
+                  <LawyerRows lawyers={appliedPage} selected={selected} onSelect={setSelected} onView={setViewing} />
                   <Pagination page={page} total={applied.length} pageSize={PAGE_SIZE} onChange={setPage} />
                 </>
               )
@@ -176,7 +195,12 @@ export default function AdminAssignJobPage() {
               <EmptyState>No lawyers available</EmptyState>
             ) : (
               <>
-                <LawyerRows lawyers={verified.data.data.lawyers} selected={selected} onSelect={setSelected} />
+                <LawyerRows
+                  lawyers={verified.data.data.lawyers}
+                  selected={selected}
+                  onSelect={setSelected}
+                  onView={setViewing}
+                />
                 <Pagination page={page} total={verified.data.total} pageSize={PAGE_SIZE} onChange={setPage} />
               </>
             )}

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { Briefcase, Building2, CreditCard, PlusCircle, Scale, Star } from 'lucide-react';
+import { Briefcase, Building2, CreditCard, FileText, PlusCircle, Scale, Star } from 'lucide-react';
 import { AUDIT_ACTION_LABELS, type AuditEntry } from '@legalmarket/contracts/admin';
 import { paths } from '@/app/paths';
 import { EmptyState, ErrorState, Loading } from '@/components/feedback';
@@ -71,6 +71,20 @@ export default function AdminDashboardPage() {
               </Link>
             </li>
           ))}
+          <li>
+            <Link
+              to={paths.adminRemunerationOrder()}
+              className="flex min-h-24 items-center gap-4 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 hover:ring-brand focus-visible:outline-2 focus-visible:outline-accent"
+            >
+              <span className="flex size-12 items-center justify-center rounded-lg bg-brand/10 text-brand">
+                <FileText aria-hidden className="size-6" />
+              </span>
+              <span>
+                <span className="block text-lg font-semibold text-ink">Remuneration Order</span>
+                <span className="block text-sm text-slate-600">Upload or replace the PDF visitors read</span>
+              </span>
+            </Link>
+          </li>
           <li>
             <Link
               to={paths.adminNewProduct()}

@@ -43,10 +43,13 @@ export function JobModal({
             {job.companyId.companyName}
           </p>
           <p className="whitespace-pre-line">{job.productId.productDescription}</p>
-          {(job.companyDetail || job.detail) && (
+          {/* The company's text and its file are shown each on its own: a file sent without text is still reachable. */}
+          {(job.companyDetail || job.detail || job.companyFile) && (
             <div>
               <h3 className="font-semibold text-ink">Company details</h3>
-              <p className="whitespace-pre-line">{job.companyDetail ?? job.detail}</p>
+              {(job.companyDetail || job.detail) && (
+                <p className="whitespace-pre-line">{job.companyDetail || job.detail}</p>
+              )}
               {job.companyFile && <DocumentLink url={job.companyFile} name={job.companyFileName} />}
             </div>
           )}

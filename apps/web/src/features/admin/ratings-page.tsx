@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Review } from '@legalmarket/contracts/catalogue';
-import { formatOrdinalDate } from '@legalmarket/contracts/format';
+import { formatOrdinalDate, starLabel } from '@legalmarket/contracts/format';
 import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading } from '@/components/feedback';
 import { ConfirmDialog } from '@/components/modal';
@@ -49,7 +49,12 @@ export default function AdminRatingsPage() {
                   </time>
                   <h2 className="font-semibold text-ink">{r.reviewTitle}</h2>
                 </div>
-                <Stars value={r.status} size="sm" />
+                <span className="flex items-center gap-2">
+                  <Stars value={r.status} size="sm" />
+                  <span className="text-sm font-semibold text-ink" data-testid="star-label">
+                    {starLabel(r.status)}
+                  </span>
+                </span>
               </div>
               <p className="mt-2 whitespace-pre-line text-sm">{r.review}</p>
               <div className="mt-3 flex flex-wrap items-center justify-between gap-2">

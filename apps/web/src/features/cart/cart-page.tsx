@@ -8,7 +8,7 @@ import { paths } from '@/app/paths';
 import { useSession } from '@/app/use-session';
 import { Button } from '@/components/button';
 import { DocumentLink } from '@/components/document-link';
-import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
+import { EmptyState, ErrorState, Loading, Naira, SuccessNote } from '@/components/feedback';
 import { ConfirmDialog, Modal } from '@/components/modal';
 import { ProductCarousel } from '@/components/product-carousel';
 import { SectionBoundary } from '@/components/section-boundary';
@@ -138,6 +138,7 @@ function CompanyCart() {
   const [purchasing, setPurchasing] = useState(false);
   const [result, setResult] = useState<Result>(null);
   const [actionError, setActionError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
 
   useEffect(() => {
     if (result?.tone !== 'success') return;
@@ -179,7 +180,8 @@ function CompanyCart() {
         void qc.invalidateQueries({ queryKey: ['company-jobs'] });
         void qc.invalidateQueries({ queryKey: ['company-orders'] });
         if (verified.status === 'pending') setResult({ tone: 'success', title: verified.message });
-        else setResult({ tone: 'success', title: messages.paymentSuccessful });
+        // Paid and fulfilled: the spec's two messages, "Payment successful!" and "Checkout successful!".
+        else setResult({ tone: 'success', title: messages.paymentSuccessful, body: messages.checkoutSuccessful });
       } catch {
         setResult({ tone: 'error', title: messages.paymentFailed });
       }
@@ -207,7 +209,14 @@ function CompanyCart() {
                 key={l.productId}
                 line={l}
                 removing={remove.isPending && remove.variables === l.productId}
-                onRemove={() => remove.mutate(l.productId, { onError: (err) => setActionError(getErrorMessage(err)) })}
+                onRemove={() => {
+                  setNotice(null);
+                  setActionError(null);
+                  remove.mutate(l.productId, {
+                    onSuccess: (res) => setNotice(res.message || messages.productRemovedFromCart),
+                    onError: (err) => setActionError(getErrorMessage(err)),
+                  });
+                }}
               />
             ))}
             {lines.length === 0 && <li className="py-6 text-center text-slate-600">Your cart is empty</li>}
@@ -228,6 +237,7 @@ function CompanyCart() {
           {actionError}
         </p>
       )}
+      {notice && <SuccessNote className="mt-3">{notice}</SuccessNote>}
       {dialog}
       <ConfirmDialog
         open={confirmClear}
@@ -236,12 +246,15 @@ function CompanyCart() {
         confirmLabel="Clear Cart"
         busy={clear.isPending}
         onCancel={() => setConfirmClear(false)}
-        onConfirm={() =>
+        onConfirm={() => {
+          setNotice(null);
+          setActionError(null);
           clear.mutate(undefined, {
             onSettled: () => setConfirmClear(false),
+            onSuccess: (res) => setNotice(res.message || messages.cartCleared),
             onError: (err) => setActionError(getErrorMessage(err)),
-          })
-        }
+          });
+        }}
       />
       <Modal
         open={Boolean(result)}
@@ -249,7 +262,7 @@ function CompanyCart() {
         tone={result?.tone}
         onClose={() => (result?.tone === 'success' ? navigate(paths.products()) : setResult(null))}
       >
-        {result?.body}
+        {result?.body && <p>{result.body}</p>}
         {result?.tone === 'success' && <p>Your jobs are on your dashboard. Taking you back to the products...</p>}
       </Modal>
       <div className="mt-10">
@@ -264,6 +277,7 @@ function LocalCart() {
   const navigate = useNavigate();
   const [items, setItems] = useState(readReservedItems);
   const [confirmClear, setConfirmClear] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
   useEffect(() => {
     const onStorage = (e: StorageEvent) => {
       if (e.key === null || e.key === 'reservedItems') setItems(readReservedItems());
@@ -306,7 +320,10 @@ function LocalCart() {
                 key={`${l.productId}-${i}`}
                 line={l}
                 removing={false}
-                onRemove={() => update(items.filter((_, k) => k !== i))}
+                onRemove={() => {
+                  update(items.filter((_, k) => k !== i));
+                  setNotice(messages.productRemovedFromCart);
+                }}
               />
             ))}
           </ul>
@@ -334,8 +351,10 @@ function LocalCart() {
           clearReservedItems();
           setItems([]);
           setConfirmClear(false);
+          setNotice(messages.cartCleared);
         }}
       />
+      {notice && <SuccessNote className="mt-3">{notice}</SuccessNote>}
       <div className="mt-10">
         <ProductCarousel excludeIds={lines.map((l) => l.productId)} />
       </div>

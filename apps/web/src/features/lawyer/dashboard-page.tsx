@@ -1,16 +1,17 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Mail, Phone } from 'lucide-react';
 import { previewWords } from '@legalmarket/contracts/format';
 import { messages } from '@legalmarket/contracts/messages';
-import type { LawyerJob } from '@legalmarket/contracts/lawyers';
+import { LAWYER_LIST_MAX, type LawyerJob } from '@legalmarket/contracts/lawyers';
 import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
 import { FormError, TextArea } from '@/components/field';
 import { Modal } from '@/components/modal';
+import { Pagination } from '@/components/pagination';
 import { SectionBoundary } from '@/components/section-boundary';
 import { Tabs } from '@/components/tabs';
 import { getErrorMessage } from '@/lib/http';
-import { useProjects, type ProjectStatus } from './api/get-projects';
+import { PROJECTS_PAGE_SIZE, useProjects, type ProjectStatus } from './api/get-projects';
 import { useRequestMoreDetails } from './api/request-details';
 import { JobFile } from './components/job-file';
 
@@ -22,10 +23,23 @@ const TABS = [
 /** /lawyer/dashboard: the lawyer's pending and completed projects, and notifications on pending ones. */
 export default function LawyerDashboardPage() {
   const [tab, setTab] = useState<ProjectStatus>('pending');
-  const pending = useProjects('pending');
-  const completed = useProjects('completed', tab === 'completed');
+  const [page, setPage] = useState(1);
+  // One query per tab, so a tab never shows the other's list while its own page loads.
+  const pending = useProjects('pending', tab === 'pending' ? page : 1);
+  const completed = useProjects('completed', tab === 'completed' ? page : 1, { enabled: tab === 'completed' });
+  // Notifications read the latest pending projects whatever page the list is on.
+  const latestPending = useProjects('pending', 1, { limit: LAWYER_LIST_MAX });
   const current = tab === 'pending' ? pending : completed;
   const [asking, setAsking] = useState<LawyerJob | null>(null);
+  const changeTab = (t: ProjectStatus) => {
+    setTab(t);
+    setPage(1);
+  };
+  // A page emptied meanwhile (a job completed): step back to the last page that has projects.
+  const data = current.data;
+  useEffect(() => {
+    if (data && data.jobs.length === 0 && page > 1) setPage(Math.max(1, Math.ceil(data.total / PROJECTS_PAGE_SIZE)));
+  }, [data, page]);
 
   return (
     <div className="mx-auto grid max-w-6xl gap-6 px-4 py-8 lg:grid-cols-[1fr_22rem]">
@@ -33,25 +47,32 @@ export default function LawyerDashboardPage() {
         <h1 id="projects-title" className="mb-4 text-2xl font-bold text-ink">
           Projects
         </h1>
-        <Tabs label="Projects" tabs={TABS} value={tab} onChange={setTab} selectOnSmall />
+        <Tabs label="Projects" tabs={TABS} value={tab} onChange={changeTab} selectOnSmall />
         <SectionBoundary>
           {current.isLoading ? (
             <Loading label="Loading projects..." />
           ) : current.isError ? (
             <ErrorState message={getErrorMessage(current.error)} onRetry={() => current.refetch()} />
-          ) : !current.data?.length ? (
+          ) : !current.data?.jobs.length ? (
             <EmptyState>No projects</EmptyState>
           ) : (
-            <ul className="space-y-3" aria-label={tab === 'pending' ? 'Pending projects' : 'Completed projects'}>
-              {current.data.map((job) => (
-                <ProjectItem key={job._id} job={job} onAsk={tab === 'pending' ? () => setAsking(job) : undefined} />
-              ))}
-            </ul>
+            <>
+              <ul
+                className="space-y-3"
+                aria-label={tab === 'pending' ? 'Pending projects' : 'Completed projects'}
+                aria-busy={current.isPlaceholderData || undefined}
+              >
+                {current.data.jobs.map((job) => (
+                  <ProjectItem key={job._id} job={job} onAsk={tab === 'pending' ? () => setAsking(job) : undefined} />
+                ))}
+              </ul>
+              <Pagination page={page} total={current.data.total} pageSize={PROJECTS_PAGE_SIZE} onChange={setPage} />
+            </>
           )}
         </SectionBoundary>
       </section>
       <SectionBoundary>
-        <Notifications jobs={pending.data ?? []} loading={pending.isLoading} />
+        <Notifications jobs={latestPending.data?.jobs ?? []} loading={latestPending.isLoading} />
       </SectionBoundary>
       <RequestDetailsModal job={asking} onClose={() => setAsking(null)} />
     </div>

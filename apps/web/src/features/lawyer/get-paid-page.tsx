@@ -2,11 +2,13 @@ import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Pencil } from 'lucide-react';
 import { formatOrdinalDate } from '@legalmarket/contracts/format';
+import { messages } from '@legalmarket/contracts/messages';
 import { maskAccountNumber, type AccountDetails } from '@legalmarket/contracts/lawyers';
 import { Button } from '@/components/button';
-import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
+import { EmptyState, ErrorState, Loading, Naira, SuccessNote } from '@/components/feedback';
 import { FormError } from '@/components/field';
 import { Modal } from '@/components/modal';
+import { Pagination } from '@/components/pagination';
 import { SectionBoundary } from '@/components/section-boundary';
 import { paths } from '@/app/paths';
 import { useSession } from '@/app/use-session';
@@ -15,7 +17,7 @@ import { useAddPaymentDetails } from './api/add-payment-details';
 import { payoutEditWindow, useEditPaymentDetails } from './api/edit-payment-details';
 import { useEarnings } from './api/get-earnings';
 import { usePaymentDetails } from './api/get-payment-details';
-import { useProjects } from './api/get-projects';
+import { PROJECTS_PAGE_SIZE, useProjects } from './api/get-projects';
 import { useSendPayoutCode } from './api/send-otp';
 import { PaymentSideMenu, type PaymentSection } from './components/payment-side-menu';
 import { PayoutForm } from './components/payout-form';
@@ -55,7 +57,8 @@ function PaymentDetails() {
   const sendCode = () => {
     setSendError(null);
     send.mutate(undefined, {
-      onSuccess: () => navigate(paths.lawyerOtp()),
+      // The code page says the code went out (spec: "OTP sent successfully"), on the first send too.
+      onSuccess: (res) => navigate(paths.lawyerOtp(), { state: { notice: res.message || messages.otpSent } }),
       onError: (err) => setSendError(getErrorMessage(err)),
     });
   };
@@ -84,7 +87,9 @@ function PaymentDetails() {
         </>
       ) : step === 'update' ? (
         <>
-          <p className="mb-4 text-sm text-slate-600">Code confirmed. Enter your new payment details.</p>
+          {/* The update step opens only after a right code (payoutEditWindow): the spec's "OTP confirmed". */}
+          <SuccessNote className="mb-3">{messages.otpConfirmed}</SuccessNote>
+          <p className="mb-4 text-sm text-slate-600">Enter your new payment details.</p>
           <PayoutForm
             initial={saved}
             submitLabel="Update"
@@ -171,7 +176,8 @@ function PaymentDetails() {
 
 function GetPaid() {
   const earnings = useEarnings();
-  const completed = useProjects('completed');
+  const [page, setPage] = useState(1);
+  const completed = useProjects('completed', page);
   return (
     <section aria-labelledby="get-paid-title" className="space-y-4">
       <h1 id="get-paid-title" className="text-2xl font-bold text-ink">
@@ -197,7 +203,7 @@ function GetPaid() {
         <Loading />
       ) : completed.isError ? (
         <ErrorState message={getErrorMessage(completed.error)} onRetry={() => completed.refetch()} />
-      ) : !completed.data?.length ? (
+      ) : !completed.data?.jobs.length ? (
         <EmptyState>No completed jobs yet</EmptyState>
       ) : (
         <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
@@ -217,7 +223,7 @@ function GetPaid() {
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
-              {completed.data.map((j) => (
+              {completed.data.jobs.map((j) => (
                 <tr key={j._id}>
                   <td className="px-4 py-2 text-ink">{j.productId.productName}</td>
                   <td className="px-4 py-2 text-slate-700">{j.completedAt ? formatOrdinalDate(j.completedAt) : '—'}</td>
@@ -229,6 +235,9 @@ function GetPaid() {
             </tbody>
           </table>
         </div>
+      )}
+      {completed.data && (
+        <Pagination page={page} total={completed.data.total} pageSize={PROJECTS_PAGE_SIZE} onChange={setPage} />
       )}
     </section>
   );

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { LIMITS } from '@legalmarket/contracts/constants';
 import { Button } from '@/components/button';
 import { FormError } from '@/components/field';
@@ -13,9 +13,11 @@ import { useSendPayoutCode } from './api/send-otp';
 /** /lawyer/otp: the six-digit code e-mailed for changing payout details; a right code opens the Update form. */
 export default function LawyerOtpPage() {
   const navigate = useNavigate();
+  // "OTP sent successfully" from the first send (the Get Paid page), or from Send a new code here.
+  const sent = (useLocation().state as { notice?: string } | null)?.notice ?? null;
   const [digits, setDigits] = useState<string[]>(Array(LIMITS.otpDigits).fill(''));
   const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(sent);
   const confirm = useConfirmPayoutCode();
   const resend = useSendPayoutCode();
   const code = digits.join('');

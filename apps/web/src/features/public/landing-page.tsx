@@ -60,7 +60,7 @@ const STEPS = [
   {
     id: 'join',
     label: 'Join us',
-    text: 'Sign up as a company in two short steps and confirm your email address. It takes about a minute.',
+    text: 'Sign up as a company in two short steps and confirm your email address. Account verification takes about one hour.',
   },
   {
     id: 'choose',

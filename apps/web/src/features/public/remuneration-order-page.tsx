@@ -1,29 +1,37 @@
 import { useEffect, useState } from 'react';
-import { Loading } from '@/components/feedback';
+import { Link } from 'react-router';
+import { paths } from '@/app/paths';
+import { useSession } from '@/app/use-session';
+import { ErrorState, Loading } from '@/components/feedback';
 
 const URL = '/api/remuneration-order';
 
+type State = 'checking' | 'available' | 'missing' | 'failed';
+
 /** Embeds the Legal Practitioners Remuneration Order 2023 PDF, or says clearly that it is not uploaded yet. */
 export default function RemunerationOrderPage() {
-  const [available, setAvailable] = useState<boolean | null>(null);
+  const session = useSession();
+  const [state, setState] = useState<State>('checking');
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     let live = true;
     fetch(URL, { method: 'HEAD' })
-      .then((r) => live && setAvailable(r.ok))
-      .catch(() => live && setAvailable(false));
+      // Only a 404 means "not uploaded"; a failed check is not reported as a missing order.
+      .then((r) => live && setState(r.ok ? 'available' : r.status === 404 ? 'missing' : 'failed'))
+      .catch(() => live && setState('failed'));
     return () => {
       live = false;
     };
-  }, []);
+  }, [attempt]);
   return (
     <section className="mx-auto max-w-5xl px-4 py-10">
       <h1 className="text-2xl font-bold">Legal Practitioners Remuneration Order 2023</h1>
       <p className="mt-2 text-slate-600">
         The order that sets the scale of fees Nigerian legal practitioners charge for their services.
       </p>
-      {available === null ? (
+      {state === 'checking' ? (
         <Loading />
-      ) : available ? (
+      ) : state === 'available' ? (
         <>
           <object
             data={URL}
@@ -43,10 +51,32 @@ export default function RemunerationOrderPage() {
             Open the PDF in a new view
           </a>
         </>
+      ) : state === 'failed' ? (
+        <div className="mt-6">
+          <ErrorState
+            message="We could not load the Remuneration Order. Check your connection and try again."
+            onRetry={() => {
+              setState('checking');
+              setAttempt((n) => n + 1);
+            }}
+          />
+        </div>
       ) : (
-        <p role="status" className="mt-6 rounded-lg border border-amber-200 bg-amber-50 p-4 text-amber-900">
-          The Remuneration Order has not been uploaded yet. Please check back soon or contact us for a copy.
-        </p>
+        <div role="status" className="mt-6 rounded-lg border border-amber-200 bg-amber-50 p-4 text-amber-900">
+          <p className="font-semibold">The Remuneration Order has not been uploaded yet.</p>
+          {session?.userType === 'admin' ? (
+            <p className="mt-1">
+              <Link
+                to={paths.adminRemunerationOrder()}
+                className="inline-flex min-h-11 items-center font-semibold underline underline-offset-2"
+              >
+                Upload the PDF now
+              </Link>
+            </p>
+          ) : (
+            <p className="mt-1">Please check back soon, or ask us for a copy through Contact.</p>
+          )}
+        </div>
       )}
     </section>
   );

@@ -11,6 +11,7 @@ export const adminKeys = {
   payments: (q: object) => ['admin', 'payments', q] as const,
   settlement: () => ['admin', 'settlement'] as const,
   ratings: () => ['admin', 'ratings'] as const,
+  remunerationOrder: () => ['admin', 'remuneration-order'] as const,
 };
 
 export const PAGE_SIZE = 5;

@@ -13,7 +13,7 @@ export interface ProfileChanges {
   areasOfPractise?: string[];
 }
 
-/** The multipart body of PATCH /api/updateprofile: only non-empty fields, areasOfPractise repeated. */
+/** The multipart body of PATCH /api/updateprofile: only non-empty fields, areasOfPractise repeated (or one empty value to clear it). */
 export function profileForm(changes: ProfileChanges): FormData {
   const form = new FormData();
   for (const key of [
@@ -27,7 +27,9 @@ export function profileForm(changes: ProfileChanges): FormData {
     const v = changes[key]?.trim();
     if (v) form.append(key, v);
   }
-  for (const area of changes.areasOfPractise ?? []) form.append('areasOfPractise', area);
+  // The list sent replaces the saved one; an empty list goes as one empty value, which clears it.
+  const areas = changes.areasOfPractise;
+  if (areas) for (const area of areas.length ? areas : ['']) form.append('areasOfPractise', area);
   if (changes.profileImage) form.append('profileImage', changes.profileImage);
   return form;
 }

@@ -1,0 +1,107 @@
+import { describe, expect, it, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { CartLine } from '@legalmarket/contracts/commerce';
+import { messages } from '@legalmarket/contracts/messages';
+import { setSession } from '@/lib/session';
+import { jsonFetch, renderPage, testQueryClient } from '@/test/render';
+import CartPage from './cart-page';
+
+// The carousel reads the catalogue; it is not what these tests are about.
+vi.mock('@/components/product-carousel', () => ({ ProductCarousel: () => null }));
+// The provider's dialog reports a successful card payment at once.
+vi.mock('@/features/checkout/flutterwave-loader', () => ({
+  loadFlutterwave: async () => (config: { callback: (p: { status: string; transaction_id: number }) => void }) => {
+    config.callback({ status: 'successful', transaction_id: 7 });
+  },
+}));
+
+const line = (id: string, price: number): CartLine => ({
+  productId: id,
+  quantity: 1,
+  detail: null,
+  file: null,
+  fileName: null,
+  price,
+  productName: `Product ${id}`,
+  productImage: `/uploads/${id}.png`,
+});
+
+function companyCart(lines: CartLine[]) {
+  setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+  const client = testQueryClient();
+  client.setQueryData(['cart'], { products: lines, bill: lines.reduce((s, l) => s + l.price, 0) });
+  renderPage(<CartPage />, { client });
+}
+
+describe('/cart success messages (spec section 8)', { timeout: 30_000 }, () => {
+  it('says "Product removed from the cart" after Remove', async () => {
+    const left = [line('p2', 2000)];
+    const { fn } = jsonFetch({
+      'DELETE /api/cart/p1': () => ({ body: { status: 'success', message: messages.productRemovedFromCart } }),
+      'GET /api/cart': () => ({ body: [{ products: left, bill: 2000 }] }),
+    });
+    vi.stubGlobal('fetch', fn);
+    companyCart([line('p1', 1000), ...left]);
+    await userEvent.click(screen.getByRole('button', { name: 'Remove Product p1' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Product removed from the cart');
+  });
+
+  it('says "Cart cleared successfully" after Clear Cart', async () => {
+    const { fn } = jsonFetch({
+      'POST /api/clear-cart': () => ({ body: { status: 'success', message: messages.cartCleared } }),
+    });
+    vi.stubGlobal('fetch', fn);
+    companyCart([line('p1', 1000)]);
+    await userEvent.click(screen.getByRole('button', { name: 'Clear Cart' }));
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Clear Cart' }));
+    expect(await screen.findByText('Cart cleared successfully')).toHaveAttribute('role', 'status');
+    expect(screen.getByText('Your cart is empty')).toBeInTheDocument();
+  });
+
+  it('says "Checkout successful!" with "Payment successful!" once the server confirms the payment', async () => {
+    const { fn } = jsonFetch({
+      'POST /api/checkout': () => ({
+        body: {
+          status: 'success',
+          message: messages.checkoutSuccessful,
+          data: {
+            orderId: 'o1',
+            reference: 'R1',
+            amount: 1000,
+            currency: 'NGN',
+            title: 'Product p1',
+            paymentOptions: 'card',
+            customer: { email: 'a@b.ng', phone: '08012345678', name: 'Ada' },
+            provider: { name: 'flutterwave', publicKey: 'pk', testMode: true },
+          },
+        },
+      }),
+      'POST /api/checkout/verify': () => ({
+        body: { status: 'success', message: messages.paymentSuccessful, data: { order: {} } },
+      }),
+      'GET /api/cart': () => ({ body: [] }),
+    });
+    vi.stubGlobal('fetch', fn);
+    companyCart([line('p1', 1000)]);
+    await userEvent.click(screen.getByRole('button', { name: 'Purchase' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Payment successful!' });
+    expect(within(dialog).getByText('Checkout successful!')).toBeInTheDocument();
+  });
+
+  it("says so for a visitor's reserved items too", async () => {
+    localStorage.setItem(
+      'reservedItems',
+      JSON.stringify([
+        { productId: 'p1', productPrice: 1000, productName: 'Product p1', productImage: '/p1.png', quantity: 1 },
+        { productId: 'p2', productPrice: 2000, productName: 'Product p2', productImage: '/p2.png', quantity: 1 },
+      ]),
+    );
+    renderPage(<CartPage />);
+    await userEvent.click(screen.getByRole('button', { name: 'Remove Product p1' }));
+    expect(screen.getByRole('status')).toHaveTextContent('Product removed from the cart');
+    await userEvent.click(screen.getByRole('button', { name: 'Clear Cart' }));
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Clear Cart' }));
+    expect(screen.getByRole('status')).toHaveTextContent('Cart cleared successfully');
+  });
+});

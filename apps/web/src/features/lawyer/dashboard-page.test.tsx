@@ -1,0 +1,101 @@
+import { describe, expect, it, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { LawyerJob } from '@legalmarket/contracts/lawyers';
+import { setSession } from '@/lib/session';
+import { jsonFetch, renderPage } from '@/test/render';
+import LawyerDashboardPage from './dashboard-page';
+
+const job = (status: 'pending' | 'completed', n: number): LawyerJob => {
+  const person = { _id: 'x', name: 'x', officialEmail: '', phoneNumber: '' };
+  return {
+    _id: `${status}-${n}`,
+    status,
+    productId: {
+      _id: 'p',
+      productName: `${status} job ${n}`,
+      productImage: '',
+      productPrice: 1000,
+      productDescription: '',
+    },
+    companyId: { ...person, companyName: 'Ada Ventures Ltd' },
+    quantity: 1,
+    amount: 1000,
+    detail: null,
+    companyDetail: null,
+    companyFile: null,
+    companyFileName: null,
+    lawyerRequestedDetail: null,
+    adminDetail: null,
+    adminFile: null,
+    adminFileName: null,
+    assignedTo: [],
+    appliedLawer: [],
+    createdAt: '2026-11-20T10:00:00.000Z',
+    updatedAt: '2026-11-20T10:00:00.000Z',
+    completedAt: null,
+    applied: false,
+  };
+};
+
+/** A server holding `counts` projects per state, answering pages as GET /job-api/lawyer/{status}jobs does. */
+function server(counts: { pending: number; completed: number }) {
+  const list = (status: 'pending' | 'completed') => (_: unknown, url: URL) => {
+    const page = Number(url.searchParams.get('page') ?? 1);
+    const limit = Number(url.searchParams.get('limit') ?? 50);
+    const all = Array.from({ length: counts[status] }, (_, i) => job(status, i + 1));
+    return { body: all.slice((page - 1) * limit, page * limit), headers: { 'x-total-count': String(all.length) } };
+  };
+  return jsonFetch({
+    'GET /job-api/lawyer/pendingjobs': list('pending'),
+    'GET /job-api/lawyer/completedjobs': list('completed'),
+  });
+}
+
+describe('/lawyer/dashboard projects', { timeout: 30_000 }, () => {
+  it('pages pending projects past the first 50, asking the server for each page', async () => {
+    setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
+    const { fn, calls } = server({ pending: 57, completed: 0 });
+    vi.stubGlobal('fetch', fn);
+    renderPage(<LawyerDashboardPage />);
+    const list = await screen.findByRole('list', { name: 'Pending projects' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(10);
+    const pager = screen.getByRole('navigation', { name: 'Pagination' });
+    await userEvent.click(within(pager).getByRole('button', { name: '5' }));
+    expect(await screen.findByText('pending job 41')).toBeInTheDocument();
+    await userEvent.click(
+      within(screen.getByRole('navigation', { name: 'Pagination' })).getByRole('button', { name: 'Next page' }),
+    );
+    expect(await screen.findByText('pending job 57')).toBeInTheDocument();
+    expect(within(screen.getByRole('list', { name: 'Pending projects' })).getAllByRole('listitem')).toHaveLength(7);
+    expect(calls.some((c) => c.url.searchParams.get('page') === '6' && c.url.searchParams.get('limit') === '10')).toBe(
+      true,
+    );
+  });
+
+  it('pages completed projects too, from page 1 when the tab changes', async () => {
+    setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
+    const { fn } = server({ pending: 25, completed: 12 });
+    vi.stubGlobal('fetch', fn);
+    renderPage(<LawyerDashboardPage />);
+    await screen.findByRole('list', { name: 'Pending projects' });
+    await userEvent.click(
+      within(screen.getByRole('navigation', { name: 'Pagination' })).getByRole('button', { name: '3' }),
+    );
+    expect(await screen.findByText('pending job 25')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('tab', { name: 'Completed projects' }));
+    expect(await screen.findByText('completed job 1')).toBeInTheDocument();
+    await userEvent.click(
+      within(screen.getByRole('navigation', { name: 'Pagination' })).getByRole('button', { name: '2' }),
+    );
+    expect(await screen.findByText('completed job 12')).toBeInTheDocument();
+  });
+
+  it('says No projects when there are none', async () => {
+    setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
+    vi.stubGlobal('fetch', server({ pending: 0, completed: 0 }).fn);
+    renderPage(<LawyerDashboardPage />);
+    expect(await screen.findByText('No projects')).toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Pagination' })).toBeNull();
+  });
+});
