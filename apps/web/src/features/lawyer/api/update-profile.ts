@@ -5,6 +5,8 @@ import { lawyerKeys } from './keys';
 export interface ProfileChanges {
   profileImage?: File | null;
   officialEmail?: string;
+  /** Sent only with a new sign-in address (docs/decisions/0210). */
+  currentPassword?: string;
   scn?: string;
   yourBio?: string;
   phoneNumber?: string;
@@ -27,6 +29,7 @@ export function profileForm(changes: ProfileChanges): FormData {
     const v = changes[key]?.trim();
     if (v) form.append(key, v);
   }
+  if (changes.currentPassword) form.append('currentPassword', changes.currentPassword);
   for (const area of changes.areasOfPractise ?? []) form.append('areasOfPractise', area);
   if (changes.profileImage) form.append('profileImage', changes.profileImage);
   return form;
