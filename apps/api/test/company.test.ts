@@ -2,7 +2,15 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { messages } from '@legalmarket/contracts';
 import { jobs, users } from '../src/db/schema.js';
-import { createTestApp, describeEachDb, lastMailTo, signupAndLogin, uniqueEmail, type TestApp } from './helpers.js';
+import {
+  createTestApp,
+  describeEachDb,
+  lastMailTo,
+  linkToken,
+  signupAndLogin,
+  uniqueEmail,
+  type TestApp,
+} from './helpers.js';
 import { insertProduct } from './commerce-helpers.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
@@ -217,18 +225,34 @@ describeEachDb('company workspace', (kind) => {
       [['profileImage', 'x.png', 'image/png', Buffer.from('<html><script>alert(1)</script></html>')]],
     );
     expect(html.statusCode).toBe(415);
-    const taken = await patch(a, a.id, [['officialEmail', b.email]]);
-    expect(taken.statusCode).toBe(409);
-    expect(taken.json().message).toBe(messages.emailTaken);
+    // Issue 14: a taken address no longer answers 409 (that told who has an account); without the
+    // current password any new address is refused, and with it a taken one answers like a free one.
+    const noPassword = await patch(a, a.id, [['officialEmail', b.email]]);
+    expect(noPassword.statusCode).toBe(400);
+    expect(noPassword.json().message).toBe(messages.currentPasswordRequired);
+    const taken = await patch(a, a.id, [
+      ['officialEmail', b.email],
+      ['currentPassword', 'Str0ng!Pass'],
+    ]);
+    expect(taken.statusCode).toBe(200);
+    expect(taken.json().data.user.officialEmail).toBe(a.email);
   });
 
-  it('changes the official e-mail, tells the old address, and the new one logs in', async () => {
+  it('changes the official e-mail once the new address confirms, tells the old address, and the new one logs in', async () => {
     const who = await signupAndLogin(t, 'company');
     const next = uniqueEmail('moved');
-    const res = await patch(who, who.id, [['officialEmail', next.toUpperCase()]]);
+    const res = await patch(who, who.id, [
+      ['officialEmail', next.toUpperCase()],
+      ['currentPassword', 'Str0ng!Pass'],
+    ]);
     expect(res.statusCode).toBe(200);
-    expect(res.json().data.user.officialEmail).toBe(next);
-    expect((await lastMailTo(t, who.email))?.subject).toMatch(/email address was changed/);
+    // Issue 14: nothing changes until the link sent to the new address is used (docs/decisions/0210).
+    expect(res.json().data.user.officialEmail).toBe(who.email);
+    expect((await lastMailTo(t, who.email))?.subject).toMatch(/sign-in address was requested/);
+    const token = linkToken((await lastMailTo(t, next))!.text);
+    const confirm = await t.app.inject({ method: 'POST', url: '/api/confirm-email-change', payload: { token } });
+    expect(confirm.statusCode).toBe(200);
+    expect((await lastMailTo(t, who.email))?.subject).toMatch(/sign-in address was changed/);
     const login = await t.app.inject({
       method: 'POST',
       url: '/api/login',

@@ -93,6 +93,9 @@ export const confirmEmailInput = z.object({
   token: z.string({ error: messages.linkInvalid }).min(10, messages.linkInvalid).max(200),
 });
 
+/** The link token of an e-mail change: confirming it from the new address, or undoing it from the old one. */
+export const emailChangeTokenInput = confirmEmailInput;
+
 /** Token claims the spec names (officialEmail, phoneNumber, name, exp) plus ours. */
 export interface TokenClaims {
   sub: string;

@@ -65,6 +65,9 @@ export const LIMITS = {
   codeTtlMinutes: 10,
   codeMaxAttempts: 5,
   confirmLinkTtlHours: 48,
+  /** changing the sign-in e-mail (docs/decisions/0210) */
+  emailChangeTtlHours: 24,
+  emailChangeUndoDays: 7,
   tokenTtlHours: 12,
 } as const;
 

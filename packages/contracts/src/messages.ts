@@ -128,6 +128,16 @@ export const messages = {
   nothingToUpdate: 'Please change at least one field',
   profileImageRefused: 'The profile picture must be a PNG, JPEG or WebP image',
   jobClosedForEdits: 'A completed job cannot be edited',
+  // Changing the sign-in e-mail (docs/decisions/0210)
+  currentPasswordRequired: 'Please enter your current password to change your email address',
+  currentPasswordWrong: 'Your current password is not correct',
+  checkNewInbox: 'Check your new inbox to confirm your new email address',
+  emailChangeConfirmed: 'Your email address was changed. Log in with the new address from now on.',
+  emailChangeCancelled: 'The change of your email address was cancelled.',
+  emailChangeReverted:
+    'Your email address was restored and every device was logged out. Whoever changed it knew your password: reset it now.',
+  emailChangeRevertBlocked:
+    'Your old email address now belongs to another account, so it could not be restored. Please contact support.',
 } as const;
 
 export type MessageKey = keyof typeof messages;

@@ -92,6 +92,8 @@ export const oneTimeTokens = pgTable(
     purpose: text('purpose').notNull(),
     tokenHash: text('token_hash').notNull(),
     attempts: integer('attempts').notNull().default(0),
+    /** E-mail changes: the new address of a pending change, or the address an undo link restores. */
+    email: text('email'),
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),
     createdAt: createdAt(),

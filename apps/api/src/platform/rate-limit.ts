@@ -106,13 +106,17 @@ export function createLimits(store: RateLimitStore, rules: LimitRules, onLimited
       const h = await store.hit(key, rules.ipWindowMs);
       if (h.count > rules.ipMax) throw over(key, h);
     },
-    /** Login: refused once an account has `loginMaxFailures` failures in the window. */
-    async assertLoginAllowed(email: string) {
+    /**
+     * Login and other password checks: one try is counted before the password is evaluated, so
+     * however many arrive at once, at most `loginMaxFailures` per window ever reach the slow hash
+     * (checking first and counting after the hash let a burst of 40 through). A success refunds the
+     * count with `loginSucceeded`, as before.
+     */
+    async claimLoginAttempt(email: string) {
       const key = `login:${email}`;
-      const h = await store.peek(key);
-      if (h.count >= rules.loginMaxFailures) throw over(key, h);
+      const h = await store.hit(key, rules.loginWindowMs);
+      if (h.count > rules.loginMaxFailures) throw over(key, h);
     },
-    loginFailed: (email: string) => store.hit(`login:${email}`, rules.loginWindowMs),
     loginSucceeded: (email: string) => store.reset(`login:${email}`),
     /** E-mail sending actions (reset codes, confirmation links) per address and purpose. */
     async perAccountAction(action: string, email: string) {

@@ -236,6 +236,30 @@ const REQUESTS: Record<string, Record<string, Builder>> = {
       };
     },
   },
+  ...Object.fromEntries(
+    (['confirm', 'undo'] as const).map((step) => [
+      `POST /api/${step}-email-change`,
+      {
+        any: async (c: Ctx): Promise<Req> => {
+          // A fresh account asks to move to a fresh address; the link of that step is the call.
+          const who = await signupAndLogin(c.t, 'company');
+          const next = uniqueEmail('moving');
+          const body = await multipart([
+            { name: 'officialEmail', value: next },
+            { name: 'currentPassword', value: PASSWORD },
+          ]);
+          await ok(c.t, who, {
+            method: 'PATCH',
+            url: `/api/updateprofile?_id=${who.id}`,
+            payload: body.payload,
+            headers: body.headers,
+          });
+          const mail = await lastMailTo(c.t, step === 'confirm' ? next : who.email);
+          return { method: 'POST', url: `/api/${step}-email-change`, payload: { token: linkToken(mail!.text) } };
+        },
+      },
+    ]),
+  ),
   'POST /api/resendconfirmemail': {
     any: () => ({ method: 'POST', url: '/api/resendconfirmemail', payload: { officialEmail: uniqueEmail('resend') } }),
   },

@@ -52,6 +52,9 @@ export const TABLE: Record<string, Record<string, Row>> = {
   'POST /api/admin/signup': { rightInvite: PUBLIC, wrongInvite: NOBODY_403 },
   'POST /api/confirm-email': { any: PUBLIC },
   'POST /api/resendconfirmemail': { any: PUBLIC },
+  // Changing the sign-in e-mail: the link token is the proof, sent to the new (confirm) or old (undo) inbox.
+  'POST /api/confirm-email-change': { any: PUBLIC },
+  'POST /api/undo-email-change': { any: PUBLIC },
   'POST /api/login': { any: PUBLIC },
   'POST /api/logout': { any: SIGNED_IN },
   'POST /api/forgot-password': { any: PUBLIC },

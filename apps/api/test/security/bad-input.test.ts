@@ -50,6 +50,7 @@ const FORM_ROUTES: Record<string, { fields: string[]; fileField: string; raw?: s
   'PATCH /api/updateprofile': {
     fields: [
       'officialEmail',
+      'currentPassword',
       'website',
       'yourBio',
       'phoneNumber',

@@ -274,3 +274,56 @@ describeEachDb('enumeration: same answer and the same time for existing and unkn
     expect(Math.abs(r.known - r.unknown)).toBeLessThan(5);
   });
 });
+
+/**
+ * Issue 14, item 4: the login limit was checked before the slow hash and counted after it, so 40
+ * wrong passwords sent at once were all evaluated (40 × 401). Each try is now counted first.
+ */
+const stores: Array<{ name: string; overrides: Record<string, string> }> = [
+  { name: 'memory', overrides: {} },
+  ...(process.env.TEST_REDIS_URL ? [{ name: 'Redis', overrides: { REDIS_URL: process.env.TEST_REDIS_URL } }] : []),
+];
+for (const store of stores)
+  describeEachDb(`a burst of wrong logins, limits in ${store.name}`, (kind) => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp(kind, store.overrides);
+    });
+    afterAll(() => t.close());
+    const login = (officialEmail: string, password: string, i: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { officialEmail, password },
+        remoteAddress: ip(5000 + i),
+      });
+
+    it('evaluates at most LOGIN_MAX_FAILURES of 40 concurrent wrong passwords; the rest answer 429', async () => {
+      const who = await signupAndLogin(t, 'company');
+      const max = t.config.LOGIN_MAX_FAILURES;
+      const codes = (
+        await Promise.all(Array.from({ length: 40 }, (_, i) => login(who.email, `Wrong!Pass${i}`, i)))
+      ).map((r) => r.statusCode);
+      expect(codes.filter((c) => c === 401)).toHaveLength(max);
+      expect(codes.filter((c) => c === 429)).toHaveLength(40 - max);
+      // The right password is refused too until the window ends, as before.
+      expect((await login(who.email, PASSWORD, 99)).statusCode).toBe(429);
+    });
+
+    it('a right password refunds its try: failures before a success do not add up with later ones', async () => {
+      const who = await signupAndLogin(t, 'company');
+      const max = t.config.LOGIN_MAX_FAILURES;
+      for (let i = 0; i < max - 1; i++) expect((await login(who.email, 'Wrong!Pass1', i)).statusCode).toBe(401);
+      expect((await login(who.email, PASSWORD, 50)).statusCode).toBe(200);
+      for (let i = 0; i < max; i++) expect((await login(who.email, 'Wrong!Pass1', i)).statusCode).toBe(401);
+      expect((await login(who.email, PASSWORD, 51)).statusCode).toBe(429);
+    });
+
+    it('counts unknown accounts the same way', async () => {
+      const ghost = uniqueEmail('burst');
+      const codes = (await Promise.all(Array.from({ length: 40 }, (_, i) => login(ghost, 'Wrong!Pass1', i)))).map(
+        (r) => r.statusCode,
+      );
+      expect(codes.filter((c) => c === 401)).toHaveLength(t.config.LOGIN_MAX_FAILURES);
+    });
+  });

@@ -16,6 +16,8 @@ export const paths = {
     `/new-password/${encodeURIComponent(token)}/${encodeURIComponent(email)}`,
   resendConfirm: () => '/resend-confirm',
   confirmEmail: () => '/confirm-email',
+  confirmEmailChange: () => '/confirm-email-change',
+  undoEmailChange: () => '/undo-email-change',
   remunerationOrder: () => '/legal-practitioners-remuneration-order',
   // company
   companyDashboard: () => '/company/dashboard',

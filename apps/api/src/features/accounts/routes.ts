@@ -6,6 +6,7 @@ import {
   confirmEmailInput,
   confirmResetTokenAnswer,
   confirmResetTokenInput,
+  emailChangeTokenInput,
   emailOnlyInput,
   lawyerSignupInput,
   loginAnswer,
@@ -16,7 +17,7 @@ import {
   resetPasswordQuery,
 } from '@legalmarket/contracts';
 import type { Auth } from '../../platform/auth.js';
-import { unauthorized } from '../../platform/errors.js';
+import { AppError, forbidden, unauthorized } from '../../platform/errors.js';
 import type { Limits } from '../../platform/rate-limit.js';
 import type { AccountsService } from './service.js';
 
@@ -34,13 +35,15 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService; 
         tags,
         summary: 'Company sign-up (both steps in one call)',
         description:
-          'Creates an unconfirmed company account and e-mails a confirmation link. The answer is the same when the address is already registered; its owner is e-mailed instead, so sign-up reveals nothing about who has an account.',
+          'Creates an unconfirmed company account and e-mails a confirmation link. The answer is the same when the address is already registered; its owner is e-mailed instead, so sign-up reveals nothing about who has an account. At most 5 sign-ups per address per 15 minutes, existing or not (429), so no one can flood an inbox through it.',
         body: companySignupInput,
         response: { 201: okMessage },
       },
     },
     async (request, reply) => {
       await limits.perAddress('signup', request.ip);
+      // Each sign-up mails the address (a link, or a notice to its owner): limited per address as forgot-password is.
+      await limits.perAccountAction('signup', request.body.officialEmail);
       await accounts.signupCompany(request.body);
       return reply.status(201).send(ok(messages.accountCreated));
     },
@@ -60,6 +63,8 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService; 
     },
     async (request, reply) => {
       await limits.perAddress('signup', request.ip);
+      // Each sign-up mails the address (a link, or a notice to its owner): limited per address as forgot-password is.
+      await limits.perAccountAction('signup', request.body.officialEmail);
       await accounts.signupLawyer(request.body);
       return reply.status(201).send(ok(messages.accountCreated));
     },
@@ -79,6 +84,8 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService; 
     },
     async (request, reply) => {
       await limits.perAddress('signup', request.ip);
+      // Each sign-up mails the address (a link, or a notice to its owner): limited per address as forgot-password is.
+      await limits.perAccountAction('signup', request.body.officialEmail);
       await accounts.signupAdmin(request.body);
       return reply.status(201).send(ok(messages.accountCreated));
     },
@@ -99,6 +106,45 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService; 
       await limits.perAddress('confirm', request.ip);
       await accounts.confirmEmail(request.body.token);
       return ok(messages.emailConfirmed);
+    },
+  );
+
+  app.post(
+    '/api/confirm-email-change',
+    {
+      schema: {
+        tags,
+        summary: 'Confirm a new sign-in e-mail address with the link token',
+        description:
+          'Step two of changing the sign-in e-mail (docs/decisions/0210): the link sent to the new address makes the change. It works once and expires after 24 hours; a used or expired link answers 400, and 409 when the address was taken meanwhile. The old address then gets a link that undoes the change for 7 days.',
+        body: emailChangeTokenInput,
+        response: { 200: okMessage },
+      },
+    },
+    async (request) => {
+      await limits.perAddress('confirm', request.ip);
+      await accounts.confirmEmailChange(request.body.token);
+      return ok(messages.emailChangeConfirmed);
+    },
+  );
+
+  app.post(
+    '/api/undo-email-change',
+    {
+      schema: {
+        tags,
+        summary: 'Cancel or undo a sign-in e-mail change with the link sent to the old address',
+        description:
+          'Works once, for 7 days. Logs out every device and kills every live code and link of the account; a pending change is cancelled, a completed one is reverted to the old address (409 when that address now belongs to another account: the sessions are still ended). Used or expired links answer 400.',
+        body: emailChangeTokenInput,
+        response: { 200: okMessage },
+      },
+    },
+    async (request) => {
+      await limits.perAddress('confirm', request.ip);
+      const outcome = await accounts.undoEmailChange(request.body.token);
+      if (outcome === 'blocked') throw new AppError(409, messages.emailChangeRevertBlocked);
+      return ok(outcome === 'reverted' ? messages.emailChangeReverted : messages.emailChangeCancelled);
     },
   );
 
@@ -128,7 +174,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService; 
         tags,
         summary: 'Log in',
         description:
-          'Answers a bearer token (12 h) carrying officialEmail, phoneNumber, name and exp. Wrong e-mail and wrong password answer the same 401; an unconfirmed address answers 403 "Please confirm your email address to log in.". 10 failures per account per 15 minutes, then 429 with Retry-After.',
+          'Answers a bearer token (12 h) carrying officialEmail, phoneNumber, name and exp. Wrong e-mail and wrong password answer the same 401; an unconfirmed address answers 403 "Please confirm your email address to log in.". Each try is counted before the password is checked and a right password refunds it: after 10 failures per account in 15 minutes every try answers 429 with Retry-After, however many arrive at once.',
         body: loginInput,
         response: { 200: loginAnswer },
       },
@@ -136,11 +182,13 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService; 
     async (request) => {
       const email = request.body.officialEmail;
       await limits.perAddress('login', request.ip);
-      await limits.assertLoginAllowed(email);
+      // Counted before the hash is evaluated; a right password (confirmed or not) refunds the try.
+      await limits.claimLoginAttempt(email);
       const result = await accounts.login(email, request.body.password, request.ip);
-      if (!result.ok) {
-        await limits.loginFailed(email);
-        throw unauthorized(messages.invalidCredentials);
+      if (!result.ok) throw unauthorized(messages.invalidCredentials);
+      if (!result.confirmed) {
+        await limits.loginSucceeded(email);
+        throw forbidden(messages.unconfirmedEmail);
       }
       await limits.loginSucceeded(email);
       return {

@@ -16,7 +16,15 @@ import { AppError, badRequest, forbidden, unauthorized } from '../../platform/er
 import { enqueueMail } from '../../platform/mailer.js';
 import { hashPassword, verifyPassword } from '../../platform/passwords.js';
 import { randomCode, randomToken, safeEqual } from '../../platform/tokens.js';
-import { alreadyRegisteredMail, confirmEmailMail, passwordChangedMail, resetCodeMail } from './emails.js';
+import {
+  alreadyRegisteredMail,
+  confirmEmailChangeMail,
+  confirmEmailMail,
+  emailChangeNoticeMail,
+  emailChangeTakenMail,
+  passwordChangedMail,
+  resetCodeMail,
+} from './emails.js';
 
 type UserRow = typeof users.$inferSelect;
 type NewUser = typeof users.$inferInsert;
@@ -34,6 +42,13 @@ export interface AccountsDeps {
 }
 
 const minutes = (n: number) => n * 60_000;
+const hours = (n: number) => n * 3600_000;
+
+/** A unique-index refusal, from node-postgres or PGlite, maybe wrapped by drizzle. */
+const isUniqueViolation = (err: unknown) => {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e.code === '23505' || e.cause?.code === '23505';
+};
 /** The least time forgot-password and resend-confirmation take to answer, existing account or not (docs/decisions/0800). */
 export const FORGOT_PASSWORD_MIN_MS = 150;
 
@@ -96,30 +111,85 @@ export function createAccountsService(deps: AccountsDeps) {
   }
 
   /** Kills earlier live tokens of that purpose and stores a new one; answers the clear token. */
-  async function newToken(tx: Executor, userId: string, purpose: string, token: string, ttlMs: number) {
-    await tx
-      .update(oneTimeTokens)
-      .set({ usedAt: clock.now() })
-      .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt)));
+  async function newToken(tx: Executor, userId: string, purpose: string, token: string, ttlMs: number, email?: string) {
+    await killTokens(tx, userId, purpose);
+    return storeToken(tx, userId, purpose, token, ttlMs, email);
+  }
+
+  async function storeToken(
+    tx: Executor,
+    userId: string,
+    purpose: string,
+    token: string,
+    ttlMs: number,
+    email?: string,
+  ) {
     await tx.insert(oneTimeTokens).values({
       userId,
       purpose,
       tokenHash: deps.hashToken(token),
+      email: email ?? null,
       expiresAt: new Date(clock.now().getTime() + ttlMs),
     });
     return token;
   }
 
-  async function sendConfirmation(tx: Executor, user: { id: string; officialEmail: string; name: string }) {
+  /** Marks the user's live tokens used: those of one purpose, or all of them. */
+  async function killTokens(tx: Executor, userId: string, purpose?: string) {
+    await tx
+      .update(oneTimeTokens)
+      .set({ usedAt: clock.now() })
+      .where(
+        and(
+          eq(oneTimeTokens.userId, userId),
+          purpose ? eq(oneTimeTokens.purpose, purpose) : undefined,
+          isNull(oneTimeTokens.usedAt),
+        ),
+      );
+  }
+
+  /** Uses a live link token of that purpose once; answers its user and address, or undefined. */
+  async function useLinkToken(tx: Executor, purpose: string, token: string) {
+    const now = clock.now();
+    const rows = await tx
+      .update(oneTimeTokens)
+      .set({ usedAt: now })
+      .where(
+        and(
+          eq(oneTimeTokens.tokenHash, deps.hashToken(token)),
+          eq(oneTimeTokens.purpose, purpose),
+          isNull(oneTimeTokens.usedAt),
+          gt(oneTimeTokens.expiresAt, now),
+        ),
+      )
+      .returning({ userId: oneTimeTokens.userId, email: oneTimeTokens.email });
+    return rows[0];
+  }
+
+  /**
+   * An undo link for the old address. Earlier undo links stay alive (no `newToken`): a second change
+   * must not kill the link the first one sent to the rightful owner.
+   */
+  async function sendUndoLink(tx: Executor, userId: string, oldEmail: string, stage: 'requested' | 'done') {
+    const token = await storeToken(
+      tx,
+      userId,
+      'email_change_undo',
+      randomToken(),
+      hours(24 * LIMITS.emailChangeUndoDays),
+      oldEmail,
+    );
+    await enqueueMail(
+      tx,
+      emailChangeNoticeMail(oldEmail, stage, link(`/undo-email-change?token=${token}`), LIMITS.emailChangeUndoDays),
+    );
+  }
+
+  async function sendConfirmation(tx: Executor, user: { id: string; officialEmail: string }) {
     const token = await newToken(tx, user.id, 'email_confirm', randomToken(), LIMITS.confirmLinkTtlHours * 3600_000);
     await enqueueMail(
       tx,
-      confirmEmailMail(
-        user.officialEmail,
-        user.name,
-        link(`/confirm-email?token=${token}`),
-        LIMITS.confirmLinkTtlHours,
-      ),
+      confirmEmailMail(user.officialEmail, link(`/confirm-email?token=${token}`), LIMITS.confirmLinkTtlHours),
     );
   }
 
@@ -220,11 +290,16 @@ export function createAccountsService(deps: AccountsDeps) {
       }
       if (!user.emailConfirmedAt) {
         deps.securityLog('login_unconfirmed', { actor: user.id, ip });
-        throw forbidden(messages.unconfirmedEmail);
+        return { ok: true as const, confirmed: false as const };
       }
       const { token } = await deps.auth.issue(user);
       deps.securityLog('login_success', { actor: user.id, ip });
-      return { ok: true as const, token, user: { _id: user.id, userType: user.userType as UserType } };
+      return {
+        ok: true as const,
+        confirmed: true as const,
+        token,
+        user: { _id: user.id, userType: user.userType as UserType },
+      };
     },
 
     async confirmEmail(token: string) {
@@ -372,6 +447,103 @@ export function createAccountsService(deps: AccountsDeps) {
       if (!done) throw badRequest(messages.linkInvalid);
       deps.mailWritten();
       deps.securityLog('password_reset', { actor: user!.id });
+    },
+
+    /** Checks a signed-in user's current password (the caller counts the try first). */
+    async checkPassword(userId: string, password: string) {
+      const rows = await db
+        .select({ passwordHash: users.passwordHash })
+        .from(users)
+        .where(eq(users.id, userId))
+        .limit(1);
+      return verifyPassword(rows[0]?.passwordHash, password);
+    },
+
+    /**
+     * Step one of changing the sign-in e-mail (docs/decisions/0210); the caller proved the current
+     * password. The account does not change: a free address gets a confirmation link, a taken one a
+     * notice to its owner instead (the caller sees the same either way), and the old address is told,
+     * with a link that cancels.
+     */
+    async requestEmailChange(tx: Executor, user: { id: string; officialEmail: string }, newEmail: string) {
+      await killTokens(tx, user.id, 'email_change');
+      if (await findByEmail(tx, newEmail))
+        await enqueueMail(tx, emailChangeTakenMail(newEmail, link('/password-reset')));
+      else {
+        const token = await storeToken(
+          tx,
+          user.id,
+          'email_change',
+          randomToken(),
+          hours(LIMITS.emailChangeTtlHours),
+          newEmail,
+        );
+        await enqueueMail(
+          tx,
+          confirmEmailChangeMail(newEmail, link(`/confirm-email-change?token=${token}`), LIMITS.emailChangeTtlHours),
+        );
+      }
+      await sendUndoLink(tx, user.id, user.officialEmail, 'requested');
+      deps.securityLog('email_change_requested', { actor: user.id });
+    },
+
+    /** Step two: the link from the new address makes the change; the old address gets an undo link. */
+    async confirmEmailChange(token: string) {
+      let actor: string | undefined;
+      try {
+        const outcome = await db.transaction(async (tx) => {
+          const row = await useLinkToken(tx, 'email_change', token);
+          if (!row?.email) return 'invalid' as const;
+          const [user] = await tx.select().from(users).where(eq(users.id, row.userId)).for('update');
+          if (!user) return 'invalid' as const;
+          actor = user.id;
+          if (await findByEmail(tx, row.email)) return 'taken' as const;
+          await tx.update(users).set({ officialEmail: row.email, updatedAt: clock.now() }).where(eq(users.id, user.id));
+          await sendUndoLink(tx, user.id, user.officialEmail, 'done');
+          return 'done' as const;
+        });
+        if (outcome === 'invalid') throw badRequest(messages.linkInvalid);
+        if (outcome === 'taken') throw new AppError(409, messages.emailTaken);
+      } catch (err) {
+        // Another account took the address between the check and the write: the unique index decides.
+        if (isUniqueViolation(err)) throw new AppError(409, messages.emailTaken);
+        throw err;
+      }
+      deps.mailWritten();
+      deps.securityLog('email_changed', { actor });
+    },
+
+    /**
+     * The link sent to the old address: logs out every device and kills every live token (pending
+     * change, codes, other undo links); when the change was already made, it restores the old address.
+     */
+    async undoEmailChange(token: string): Promise<'cancelled' | 'reverted' | 'blocked'> {
+      const found = await db.transaction(async (tx) => {
+        const row = await useLinkToken(tx, 'email_change_undo', token);
+        if (!row?.email) return undefined;
+        const [user] = await tx.select().from(users).where(eq(users.id, row.userId)).for('update');
+        if (!user) return undefined;
+        await killTokens(tx, user.id);
+        await deps.auth.revokeAllSessions(tx, user.id);
+        return { user, restore: row.email };
+      });
+      if (!found) throw badRequest(messages.linkInvalid);
+      const { user, restore } = found;
+      let outcome: 'cancelled' | 'reverted' | 'blocked' = 'cancelled';
+      if (user.officialEmail !== restore) {
+        try {
+          outcome = await db.transaction(async (tx) => {
+            if (await findByEmail(tx, restore)) return 'blocked' as const;
+            await tx.update(users).set({ officialEmail: restore, updatedAt: clock.now() }).where(eq(users.id, user.id));
+            return 'reverted' as const;
+          });
+        } catch (err) {
+          if (!isUniqueViolation(err)) throw err;
+          outcome = 'blocked';
+        }
+      }
+      deps.securityLog('email_change_undone', { actor: user.id, outcome });
+      return outcome;
     },
 
     async getOwnProfile(userId: string, requestedId: string) {

@@ -11,7 +11,7 @@ import type { Executor } from '../../db/client.js';
 import { jobs, products, users } from '../../db/schema.js';
 import { recordAudit } from '../../platform/audit.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
-import { enqueueMail } from '../../platform/mailer.js';
+import { enqueueMail, plainName } from '../../platform/mailer.js';
 import { adminMail } from '../admin/emails.js';
 import { findJobViews, jobCount, withApplicants, type JobView } from './view.js';
 
@@ -110,7 +110,7 @@ export function createJobsAdminService(shared: Shared) {
             `You have been assigned a job: ${ctx.productName}`,
             [
               `Hello ${lawyer.name},`,
-              `An administrator has assigned you the job "${ctx.productName}" for ${companyName}.`,
+              `An administrator has assigned you the job "${ctx.productName}" for ${plainName(companyName)}.`,
               'You will find it under your pending projects, with the company’s details and contacts.',
             ],
             { label: 'Open your projects', url: `${site}/lawyer/dashboard` },
@@ -123,7 +123,7 @@ export function createJobsAdminService(shared: Shared) {
             `A lawyer is now working on ${ctx.productName}`,
             [
               `Hello ${companyName},`,
-              `Your job "${ctx.productName}" has been assigned to ${lawyer.name}, who will contact you.`,
+              `Your job "${ctx.productName}" has been assigned to ${plainName(lawyer.name)}, who will contact you.`,
             ],
             { label: 'See your jobs', url: `${site}/company/dashboard` },
           ),

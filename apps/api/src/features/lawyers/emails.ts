@@ -1,5 +1,5 @@
 import { maskAccountNumber } from '@legalmarket/contracts';
-import type { Mail } from '../../platform/mailer.js';
+import { plainName, type Mail } from '../../platform/mailer.js';
 
 const esc = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -25,7 +25,7 @@ export const detailsRequestedMail = (m: {
 }) =>
   mail(m.to, `A lawyer asked for more details on ${m.productName}`, [
     `Hello ${m.companyName},`,
-    `${m.lawyerName}, the lawyer working on your ${m.productName} job, asked for more details:`,
+    `${plainName(m.lawyerName)}, the lawyer working on your ${m.productName} job, asked for more details:`,
     `"${m.request}"`,
     `Please answer from the Notifications card of your dashboard: ${m.url}`,
   ]);

@@ -1,13 +1,12 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
-import { and, eq, ne } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { EXPERTISE, emailField, messages, PHONE_PATTERN } from '@legalmarket/contracts';
 import type { Shared } from '../../app.js';
 import { users } from '../../db/schema.js';
-import { AppError, badRequest, conflict, forbidden, unauthorized } from '../../platform/errors.js';
-import { enqueueMail } from '../../platform/mailer.js';
+import { AppError, badRequest, forbidden, unauthorized } from '../../platform/errors.js';
 import { toProfile } from '../accounts/service.js';
 import {
   cleanFileName,
@@ -108,17 +107,6 @@ async function readProfileForm(request: FastifyRequest, maxImageBytes: number) {
   return { fields, file };
 }
 
-const profileChangedMail = (to: string, newEmail: string) => ({
-  to,
-  subject: 'Your LegalMarket email address was changed',
-  text: [
-    'The email address of your LegalMarket account was changed from this address to ' + newEmail + '.',
-    'From now on, log in with the new address. If you did not make this change, contact support at once.',
-    '',
-    '— LegalMarket',
-  ].join('\n'),
-});
-
 /** PATCH /api/updateprofile (company and lawyer, own profile only). */
 export const profilesRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (app, { shared }) => {
   await app.register(multipart);
@@ -134,7 +122,8 @@ export const profilesRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (
         description: [
           "Multipart. `_id` must be the caller's own id (anything else answers 403 with the spec's permission message). Only non-empty fields are applied; other fields (userType, verified, name, ...) are ignored.",
           'Company: profileImage, officialEmail, website, yourBio, phoneNumber, alternativeEmailAddress, officeAddress. Lawyer: profileImage, officialEmail, scn, yourBio, phoneNumber, alternativeEmailAddress, yearOfCall, areasOfPractise (repeated, from the expertise list; the list sent replaces the saved one, and a single empty `areasOfPractise` clears it; left out, it is kept).',
-          '`profileImage` is a PNG, JPEG or WebP file (or the URL of an image answered by POST /api/uploads). `phoneNumber` keeps digits only and must have 11. A new officialEmail must not belong to another account (409); it takes effect at once and the old address is told (docs/decisions/0201).',
+          '`profileImage` is a PNG, JPEG or WebP file (or the URL of an image answered by POST /api/uploads). `phoneNumber` keeps digits only and must have 11.',
+          "A new `officialEmail` (the sign-in address) needs `currentPassword` in the same form (400 without it, 403 when wrong; tries count with the login limit) and does not change the profile: the new address gets a link that confirms the change (POST /api/confirm-email-change) and the old address a link that cancels or undoes it (POST /api/undo-email-change). The answer is the same whether or not the new address already has an account; its owner is e-mailed instead. At most 5 requests per new address per 15 minutes (429). Sending the current address, as the spec's form does, needs no password (docs/decisions/0210).",
           "Answers `{ status: 'success', message: 'Profile Updated Successfully', data: { user, company | lawyer } }`.",
         ].join('\n\n'),
         querystring: z.object({ _id: z.uuid(messages.noPermissionProfile) }),
@@ -174,41 +163,36 @@ export const profilesRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (
         changes.profileImage = `/uploads/${row.key}`;
       }
 
+      // The sign-in address never changes here: a new one needs the current password, then a link
+      // confirmed from the new inbox (docs/decisions/0210). Taken or free, the answer is the same.
       const oldEmail = me.officialEmail;
+      const newEmail = changes.officialEmail !== oldEmail ? changes.officialEmail : undefined;
+      delete changes.officialEmail;
+      if (newEmail) {
+        const password = fields.get('currentPassword')?.at(-1) ?? '';
+        if (!password) throw badRequest(messages.currentPasswordRequired);
+        if (password.length > 128) throw badRequest(messages.currentPasswordWrong);
+        // A password guess from a session counts with the login tries, before the hash is evaluated.
+        await shared.limits.claimLoginAttempt(oldEmail);
+        if (!(await shared.accounts.checkPassword(me.id, password))) {
+          shared.securityLog('email_change_bad_password', { actor: me.id });
+          throw forbidden(messages.currentPasswordWrong);
+        }
+        await shared.limits.loginSucceeded(oldEmail);
+        await shared.limits.perAccountAction('email-change', newEmail);
+      }
       const updated = await db.transaction(async (tx) => {
         if (file) changes.profileImage = (await uploads.store(file, me.id, tx)).url;
-        if (changes.officialEmail && changes.officialEmail !== oldEmail) {
-          const taken = await tx
-            .select({ id: users.id })
-            .from(users)
-            .where(and(eq(users.officialEmail, changes.officialEmail), ne(users.id, me.id)))
-            .limit(1);
-          if (taken[0]) throw conflict(messages.emailTaken);
-          await enqueueMail(tx, profileChangedMail(oldEmail, changes.officialEmail));
-        } else delete changes.officialEmail;
-        const set = Object.keys(changes).length ? { ...changes, updatedAt: clock.now() } : { updatedAt: clock.now() };
-        try {
-          const [row] = await tx
-            .update(users)
-            .set(set)
-            .where(and(eq(users.id, me.id), eq(users.userType, role)))
-            .returning();
-          return row;
-        } catch (err) {
-          // Two accounts racing for the same address: the unique index decides.
-          if (
-            (err as { code?: string; cause?: { code?: string } }).code === '23505' ||
-            (err as { cause?: { code?: string } }).cause?.code === '23505'
-          )
-            throw conflict(messages.emailTaken);
-          throw err;
-        }
+        if (newEmail) await shared.accounts.requestEmailChange(tx, { id: me.id, officialEmail: oldEmail }, newEmail);
+        const [row] = await tx
+          .update(users)
+          .set({ ...changes, updatedAt: clock.now() })
+          .where(and(eq(users.id, me.id), eq(users.userType, role)))
+          .returning();
+        return row;
       });
       if (!updated) throw unauthorized();
-      if (changes.officialEmail) {
-        shared.mailWritten();
-        shared.securityLog('email_changed', { actor: me.id });
-      }
+      if (newEmail) shared.mailWritten();
       const profile = toProfile(updated);
       return { status: 'success', message: messages.profileUpdated, data: { user: profile, [role]: profile } };
     },

@@ -5,6 +5,7 @@ import { DELAYS_MS, LIMITS } from '@legalmarket/contracts/constants';
 import { messages } from '@legalmarket/contracts/messages';
 import { useSession } from '@/app/use-session';
 import { Button } from '@/components/button';
+import { CurrentPasswordField, emailChanging } from '@/components/current-password-field';
 import { ErrorState, Loading } from '@/components/feedback';
 import { Field, FormError, TextArea } from '@/components/field';
 import { Modal } from '@/components/modal';
@@ -67,15 +68,19 @@ function EditForm({
     officeAddress: profile.officeAddress ?? '',
     yourBio: profile.yourBio ?? '',
   });
+  const [currentPassword, setCurrentPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
+  const [emailSent, setEmailSent] = useState(false);
+  const changingEmail = emailChanging(profile.officialEmail, values.officialEmail);
 
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
   useEffect(() => {
-    if (!done) return;
+    // "Check your new inbox" stays until it is closed; a plain save closes by itself.
+    if (!done || emailSent) return;
     const t = window.setTimeout(onSaved, DELAYS_MS.afterSuccess);
     return () => window.clearTimeout(t);
-  }, [done, onSaved]);
+  }, [done, emailSent, onSaved]);
 
   const set = (k: Key, v: string) =>
     setValues((s) => ({ ...s, [k]: k === 'phoneNumber' ? v.replace(/\D+/g, '').slice(0, LIMITS.phoneDigits) : v }));
@@ -87,11 +92,22 @@ function EditForm({
       setError(messages.phoneRule);
       return;
     }
+    if (changingEmail && !currentPassword) {
+      setError(messages.currentPasswordRequired);
+      return;
+    }
     // Only non-empty fields are sent (spec section 5).
     const form = new FormData();
     for (const [k, v] of Object.entries(values)) if (v.trim()) form.append(k, v.trim());
+    if (changingEmail) form.append('currentPassword', currentPassword);
     if (image) form.append('profileImage', image);
-    update.mutate(form, { onSuccess: () => setDone(true), onError: (err) => setError(getErrorMessage(err)) });
+    update.mutate(form, {
+      onSuccess: () => {
+        setEmailSent(changingEmail);
+        setDone(true);
+      },
+      onError: (err) => setError(getErrorMessage(err)),
+    });
   }
 
   const left = LIMITS.bioHint - values.yourBio.length;
@@ -135,6 +151,7 @@ function EditForm({
           onChange={(e) => set(k, e.target.value)}
         />
       ))}
+      {changingEmail && <CurrentPasswordField value={currentPassword} onChange={setCurrentPassword} />}
       <TextArea
         label="Your Bio"
         value={values.yourBio}
@@ -150,7 +167,9 @@ function EditForm({
           Save
         </Button>
       </div>
-      <Modal open={done} title={messages.profileUpdated} tone="success" onClose={onSaved} />
+      <Modal open={done} title={messages.profileUpdated} tone="success" onClose={onSaved}>
+        {emailSent && <p>{messages.checkNewInbox}</p>}
+      </Modal>
     </form>
   );
 }

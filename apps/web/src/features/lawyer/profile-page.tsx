@@ -2,8 +2,10 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
 import { Camera, Pencil, UserRound } from 'lucide-react';
 import { EXPERTISE, LIMITS } from '@legalmarket/contracts/constants';
+import { messages } from '@legalmarket/contracts/messages';
 import { digitsOnly } from '@legalmarket/contracts/common';
 import { Button } from '@/components/button';
+import { CurrentPasswordField, emailChanging } from '@/components/current-password-field';
 import { ErrorState, Loading } from '@/components/feedback';
 import { Field, TextArea } from '@/components/field';
 import { Modal } from '@/components/modal';
@@ -142,7 +144,9 @@ function ProfileForm({ profile: p, onDone }: { profile: LawyerProfile; onDone: (
     phoneNumber: p.phoneNumber,
     alternativeEmailAddress: p.alternativeEmailAddress ?? '',
   });
-  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [result, setResult] = useState<{ ok: boolean; text: string; note?: string } | null>(null);
+  const changingEmail = emailChanging(p.officialEmail, v.officialEmail);
 
   useEffect(() => {
     if (!image) return;
@@ -161,9 +165,19 @@ function ProfileForm({ profile: p, onDone }: { profile: LawyerProfile; onDone: (
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const changes: ProfileChanges = { ...v, areasOfPractise: areas, profileImage: image };
+    if (changingEmail && !currentPassword) {
+      setResult({ ok: false, text: messages.currentPasswordRequired });
+      return;
+    }
+    const changes: ProfileChanges = {
+      ...v,
+      areasOfPractise: areas,
+      profileImage: image,
+      currentPassword: changingEmail ? currentPassword : undefined,
+    };
     update.mutate(changes, {
-      onSuccess: (res) => setResult({ ok: true, text: res.message }),
+      onSuccess: (res) =>
+        setResult({ ok: true, text: res.message, note: changingEmail ? messages.checkNewInbox : undefined }),
       onError: (err) => setResult({ ok: false, text: getErrorMessage(err) }),
     });
   };
@@ -238,6 +252,7 @@ function ProfileForm({ profile: p, onDone }: { profile: LawyerProfile; onDone: (
           value={v.officialEmail}
           onChange={set('officialEmail')}
         />
+        {changingEmail && <CurrentPasswordField value={currentPassword} onChange={setCurrentPassword} />}
         <Field label="SCN" value={v.scn} onChange={set('scn')} />
         <TextArea
           className="sm:col-span-2"
@@ -278,6 +293,7 @@ function ProfileForm({ profile: p, onDone }: { profile: LawyerProfile; onDone: (
         footer={<Button onClick={closeResult}>Close</Button>}
       >
         <p>{result?.text}</p>
+        {result?.note && <p className="mt-2">{result.note}</p>}
       </Modal>
     </form>
   );

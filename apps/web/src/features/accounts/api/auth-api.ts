@@ -29,3 +29,11 @@ export const resendConfirmationRequest = (officialEmail: string) =>
 
 export const confirmEmailRequest = (token: string) =>
   api<Ok>('/api/confirm-email', { method: 'POST', body: { token } });
+
+/** The link sent to a new sign-in address (docs/decisions/0210). */
+export const confirmEmailChangeRequest = (token: string) =>
+  api<Ok>('/api/confirm-email-change', { method: 'POST', body: { token } });
+
+/** The link sent to the old address: cancels a pending change or reverts a completed one. */
+export const undoEmailChangeRequest = (token: string) =>
+  api<Ok>('/api/undo-email-change', { method: 'POST', body: { token } });

@@ -5,6 +5,8 @@ import { lawyerKeys } from './keys';
 export interface ProfileChanges {
   profileImage?: File | null;
   officialEmail?: string;
+  /** Sent only with a new sign-in address (docs/decisions/0210). */
+  currentPassword?: string;
   scn?: string;
   yourBio?: string;
   phoneNumber?: string;
@@ -27,6 +29,7 @@ export function profileForm(changes: ProfileChanges): FormData {
     const v = changes[key]?.trim();
     if (v) form.append(key, v);
   }
+  if (changes.currentPassword) form.append('currentPassword', changes.currentPassword);
   // The list sent replaces the saved one; an empty list goes as one empty value, which clears it.
   const areas = changes.areasOfPractise;
   if (areas) for (const area of areas.length ? areas : ['']) form.append('areasOfPractise', area);

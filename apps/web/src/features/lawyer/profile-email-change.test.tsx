@@ -1,0 +1,127 @@
+import { describe, expect, it, vi } from 'vitest';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { messages } from '@legalmarket/contracts/messages';
+import { getSession, setSession } from '@/lib/session';
+import ConfirmEmailChangePage from '@/features/accounts/confirm-email-change-page';
+import UndoEmailChangePage from '@/features/accounts/undo-email-change-page';
+import { lawyerKeys } from './api/keys';
+import type { LawyerProfile } from './api/get-lawyer-profile';
+import LawyerProfilePage from './profile-page';
+
+const me: LawyerProfile = {
+  _id: 'l1',
+  userType: 'lawyer',
+  name: 'Chidi Okeke',
+  officialEmail: 'chidi@example.ng',
+  phoneNumber: '08087654321',
+  profileImage: null,
+  yourBio: null,
+  alternativeEmailAddress: null,
+  scn: 'SCN1',
+  cac: null,
+  lawFirmName: null,
+  lawFirmAddress: null,
+  areasOfPractise: ['Technology'],
+  yearOfCall: null,
+  verified: true,
+  createdAt: '2026-01-01T00:00:00.000Z',
+};
+
+/** PATCH /api/updateprofile answers `message`; the profile read that follows answers the profile. */
+const server = (message: string) =>
+  vi.fn(async (url: RequestInfo | URL, _init?: RequestInit) =>
+    String(url).startsWith('/api/userprofile')
+      ? new Response(JSON.stringify({ status: 'success', data: { user: me, lawyer: me } }), {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        })
+      : ok(message),
+  );
+
+const ok = (message: string) =>
+  new Response(JSON.stringify({ status: 'success', message }), {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+  });
+
+function renderAt(path: string, element: React.ReactNode, route = path.split('?')[0]) {
+  const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
+  client.setQueryData(lawyerKeys.profile('l1', false), me);
+  render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={[path]}>
+        <Routes>
+          <Route path={route} element={element} />
+        </Routes>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+describe('changing the sign-in e-mail from the lawyer profile', () => {
+  it('asks for the current password only when the e-mail changes, then says to check the new inbox', async () => {
+    setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
+    const fetch = server(messages.profileUpdated);
+    vi.stubGlobal('fetch', fetch);
+    const user = userEvent.setup();
+    renderAt('/lawyer/profile/l1', <LawyerProfilePage />, '/lawyer/profile/:lawyerId');
+    await user.click(screen.getByRole('button', { name: /Update your details/ }));
+    expect(screen.queryByLabelText('Current password')).toBeNull();
+    const email = screen.getByLabelText('Email Address');
+    await user.clear(email);
+    await user.type(email, 'new@example.ng');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(messages.currentPasswordRequired)).toBeInTheDocument();
+    expect(fetch).not.toHaveBeenCalled();
+    await user.click(screen.getAllByRole('button', { name: 'Close' }).at(-1)!);
+
+    await user.type(screen.getByLabelText('Current password'), 'Str0ng!Pass');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(messages.checkNewInbox)).toBeInTheDocument();
+    const body = fetch.mock.calls[0][1]!.body as FormData;
+    expect(body.get('officialEmail')).toBe('new@example.ng');
+    expect(body.get('currentPassword')).toBe('Str0ng!Pass');
+  });
+
+  it('sends no password when the e-mail is unchanged', async () => {
+    setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
+    const fetch = server(messages.profileUpdated);
+    vi.stubGlobal('fetch', fetch);
+    const user = userEvent.setup();
+    renderAt('/lawyer/profile/l1', <LawyerProfilePage />, '/lawyer/profile/:lawyerId');
+    await user.click(screen.getByRole('button', { name: /Update your details/ }));
+    await user.type(screen.getByLabelText('SCN'), '9');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(messages.profileUpdated)).toBeInTheDocument();
+    expect(screen.queryByText(messages.checkNewInbox)).toBeNull();
+    expect((fetch.mock.calls[0][1]!.body as FormData).get('currentPassword')).toBeNull();
+  });
+});
+
+describe('the e-mail change link pages', () => {
+  it('/confirm-email-change posts the token once and says to log in with the new address', async () => {
+    const fetch = vi.fn(async (_url: RequestInfo | URL, _init?: RequestInit) => ok(messages.emailChangeConfirmed));
+    vi.stubGlobal('fetch', fetch);
+    renderAt('/confirm-email-change?token=abcdefghijkl', <ConfirmEmailChangePage />);
+    expect(await screen.findByText(messages.emailChangeConfirmed)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Log in' })).toHaveAttribute('href', '/login');
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(String(fetch.mock.calls[0][0])).toBe('/api/confirm-email-change');
+    expect(JSON.parse(String(fetch.mock.calls[0][1]!.body))).toEqual({ token: 'abcdefghijkl' });
+  });
+
+  it('/undo-email-change ends the stored session and leads to a password reset', async () => {
+    setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => ok(messages.emailChangeReverted)),
+    );
+    renderAt('/undo-email-change?token=abcdefghijkl', <UndoEmailChangePage />);
+    expect(await screen.findByText(messages.emailChangeReverted)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Reset your password' })).toHaveAttribute('href', '/password-reset');
+    await waitFor(() => expect(getSession()).toBeNull());
+  });
+});
