@@ -180,7 +180,7 @@ test('an unverified lawyer sees open jobs without their brief, and the server re
   const jobId = ((await pending.json()) as Array<{ _id: string }>)[0]._id;
   const email = await createAccount(request, 'lawyer');
   const { data } = await loginAs(page, email);
-  // The list shows open jobs, but an unverified lawyer reads no company's brief (decision 0852).
+  // The list shows open jobs, but an unverified lawyer reads no company's brief (decision 0860).
   await page.goto(`/lawyer/available-jobs/${data.user._id}`);
   await page.getByRole('tab', { name: 'Recent jobs' }).click();
   await expect(page.getByRole('list', { name: 'Open jobs' }).getByRole('listitem').first()).toBeVisible();

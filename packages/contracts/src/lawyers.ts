@@ -60,7 +60,7 @@ export type RequestDetailsInput = z.input<typeof requestDetailsInput>;
 /**
  * A job as a lawyer reads it. Not assigned to the reader: `companyFile` and `adminFile` (the keys that
  * open documents) are null, the names stay; the reader unverified: the brief (details, files, their
- * names) is null too and `briefWithheld` is true (docs/decisions/0852).
+ * names) is null too and `briefWithheld` is true (docs/decisions/0860).
  */
 export const lawyerJobSchema = jobView.extend({
   /** Whether the reading lawyer has applied for this job. */

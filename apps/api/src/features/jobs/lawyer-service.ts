@@ -20,7 +20,7 @@ const isOpen = and(eq(jobs.status, 'unassigned'), isNull(jobs.assignedTo));
  * until an admin assigns the job), other applicants are never shown, and files are named but never
  * keyed: a key is how a document is asked for, and only the assigned lawyer may open it. An
  * unverified lawyer sees the product and amount, not the company's brief (details and files): our
- * privacy policy promises briefs to verified lawyers only (docs/decisions/0852). Admins see keys.
+ * privacy policy promises briefs to verified lawyers only (docs/decisions/0860). Admins see keys.
  */
 function forLawyer(view: JobView, viewer: Pick<AuthUser, 'id' | 'userType' | 'verified'>, applied: boolean): LawyerJob {
   const mine = view.assignedTo.some((a) => a._id === viewer.id);

@@ -3,7 +3,7 @@ import { DocumentLink } from '@/components/document-link';
 
 /**
  * A job's file. The assigned lawyer (and admins) open it through a signed link; for an open job the
- * answer carries the file's name but not its key (docs/decisions/0101, 0301, 0852), so the name is
+ * answer carries the file's name but not its key (docs/decisions/0101, 0301, 0860), so the name is
  * shown with a note that the file is shared once the job is assigned to the reader.
  */
 export function JobFile({ url, name, readable }: { url: string | null; name: string | null; readable: boolean }) {
