@@ -12,6 +12,7 @@ import {
 import { jobs } from '../src/db/schema.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from './helpers.js';
 import { auditFor, insertJob, insertProduct, jobRow, mailsTo } from './admin-fixtures.js';
+import { uploadDocument } from './upload-helpers.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 
@@ -220,21 +221,22 @@ describeEachDb('admin jobs: lists, assign, complete, details', (kind) => {
 
   it('sets admin details with a document on open jobs; keeps the document when only text is sent', async () => {
     const job = await insertJob(t, company.id);
+    const brief = (await uploadDocument(t.app, admin.headers)).url;
     const res = await inject('PUT', `/job-api/editjobdetails/${job.id}`, admin, {
       detail: '  Use the attached brief.  ',
-      file: '/uploads/abc123.pdf',
+      file: brief,
       fileName: 'brief.pdf',
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe(messages.editedSuccessfully);
     expect(res.json().data.job).toMatchObject({
       adminDetail: 'Use the attached brief.',
-      adminFile: '/uploads/abc123.pdf',
+      adminFile: brief,
       adminFileName: 'brief.pdf',
       status: 'unassigned',
     });
     const textOnly = await inject('PUT', `/job-api/editjobdetails/${job.id}`, admin, { detail: 'Updated.' });
-    expect(textOnly.json().data.job).toMatchObject({ adminDetail: 'Updated.', adminFile: '/uploads/abc123.pdf' });
+    expect(textOnly.json().data.job).toMatchObject({ adminDetail: 'Updated.', adminFile: brief });
     const audit = await auditFor(t, 'job.add_details', job.id);
     expect(audit).toHaveLength(2);
     expect(audit.every((a) => a.actorId === admin.id)).toBe(true);

@@ -4,6 +4,7 @@ import { messages } from '@legalmarket/contracts';
 import { products } from '../src/db/schema.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from './helpers.js';
 import { insertProduct } from './commerce-helpers.js';
+import { uploadDocument } from './upload-helpers.js';
 
 describeEachDb('cart', (kind) => {
   let t: TestApp;
@@ -11,6 +12,8 @@ describeEachDb('cart', (kind) => {
   let b: Awaited<ReturnType<typeof signupAndLogin>>;
   let nda: string;
   let tm: string;
+  /** A document company A uploaded: a cart line names only the company's own uploads (issue 14). */
+  let brief: string;
 
   beforeAll(async () => {
     t = await createTestApp(kind);
@@ -18,6 +21,7 @@ describeEachDb('cart', (kind) => {
     b = await signupAndLogin(t, 'company');
     nda = await insertProduct(t, 'Non-Disclosure Agreement', 25000);
     tm = await insertProduct(t, 'Trademark Registration', 150000);
+    brief = (await uploadDocument(t.app, a.headers)).url;
   });
   afterAll(async () => t?.close());
 
@@ -36,7 +40,7 @@ describeEachDb('cart', (kind) => {
       productId: nda,
       quantity: 2,
       detail: 'Mutual NDA with a supplier',
-      file: '/uploads/0123456789abcdef0123456789abcdef.pdf',
+      file: brief,
       fileName: 'brief.pdf',
       price: 1,
       productPrice: 1,
@@ -56,7 +60,7 @@ describeEachDb('cart', (kind) => {
         productId: nda,
         quantity: 2,
         detail: 'Mutual NDA with a supplier',
-        file: '/uploads/0123456789abcdef0123456789abcdef.pdf',
+        file: brief,
         fileName: 'brief.pdf',
         price: 25000,
         productName: 'Non-Disclosure Agreement',

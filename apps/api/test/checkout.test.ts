@@ -5,6 +5,7 @@ import { jobs, orders, products } from '../src/db/schema.js';
 import { reconcilePendingOrders } from '../src/features/checkout/reconciler.js';
 import { describeEachDb, signupAndLogin } from './helpers.js';
 import { createLoggedTestApp, insertProduct } from './commerce-helpers.js';
+import { uploadDocument } from './upload-helpers.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 type T = Awaited<ReturnType<typeof createLoggedTestApp>>;
@@ -26,12 +27,16 @@ describeEachDb('checkout with the sandbox provider', (kind) => {
 
   const inject = (method: 'GET' | 'POST', url: string, who: Login | null, payload?: Record<string, unknown>) =>
     t.app.inject({ method, url, headers: who?.headers ?? {}, payload });
+  /** The document each company attached in fillCart (a cart line names only its company's uploads). */
+  const briefs = new Map<string, string>();
   const fillCart = async (who: Login) => {
+    const brief = (await uploadDocument(t.app, who.headers)).url;
+    briefs.set(who.id, brief);
     await inject('POST', '/api/cart', who, {
       productId: nda,
       quantity: 2,
       detail: 'Mutual NDA',
-      file: '/uploads/0123456789abcdef0123456789abcdef.pdf',
+      file: brief,
       fileName: 'brief.pdf',
     });
     t.clock.advance(1000); // lines are ordered by when they were added
@@ -130,7 +135,7 @@ describeEachDb('checkout with the sandbox provider', (kind) => {
       quantity: 2,
       amount: 5000000,
       detail: 'Mutual NDA',
-      companyFile: '/uploads/0123456789abcdef0123456789abcdef.pdf',
+      companyFile: briefs.get(a.id),
       companyFileName: 'brief.pdf',
       companyId: a.id,
     });

@@ -12,6 +12,7 @@ import {
   type TestApp,
 } from './helpers.js';
 import { insertProduct } from './commerce-helpers.js';
+import { uploadDocument } from './upload-helpers.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 
@@ -126,9 +127,10 @@ describeEachDb('company workspace', (kind) => {
     expect(empty.json().message).toBe(messages.kindlyAddDetails);
     expect((await edit(a, job._id, {})).json().message).toBe(messages.kindlyAddDetails);
 
+    const logo = (await uploadDocument(t.app, a.headers, 'logo.pdf')).url;
     const ok = await edit(a, job._id, {
       detail: 'Our brand is LegalMarket',
-      file: '/uploads/0123456789abcdef0123456789abcdef.pdf',
+      file: logo,
       fileName: 'logo.pdf',
     });
     expect(ok.statusCode).toBe(200);
@@ -137,7 +139,7 @@ describeEachDb('company workspace', (kind) => {
       message: messages.editedSuccessfully,
       data: {
         companyDetail: 'Our brand is LegalMarket',
-        companyFile: '/uploads/0123456789abcdef0123456789abcdef.pdf',
+        companyFile: logo,
         companyFileName: 'logo.pdf',
       },
     });

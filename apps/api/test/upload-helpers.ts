@@ -101,3 +101,22 @@ export async function multipart(parts: Part[]) {
     headers: { 'content-type': res.headers.get('content-type')! },
   };
 }
+
+/** Uploads a PDF document as the holder of `headers` through the API; answers its URL, key and name. */
+export async function uploadDocument(
+  app: { inject: (o: object) => Promise<{ statusCode: number; body: string; json(): unknown }> },
+  headers: Record<string, string>,
+  filename = 'brief.pdf',
+  text = 'Contract',
+) {
+  const body = await multipart([{ name: 'file', file: { data: pdfBytes(text), filename, type: 'application/pdf' } }]);
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/uploads?kind=document',
+    headers: { ...headers, ...body.headers },
+    payload: body.payload,
+  });
+  if (res.statusCode !== 201) throw new Error(`upload failed: ${res.body}`);
+  const { url, fileName } = (res.json() as { data: { url: string; fileName: string } }).data;
+  return { url, key: url.split('/').pop()!, fileName };
+}

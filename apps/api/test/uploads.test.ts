@@ -246,17 +246,18 @@ describeEachDb('uploads', (kind) => {
       expect((await t.app.inject({ method: 'GET', url: doc.url, headers: admin.headers })).statusCode).toBe(200);
     });
 
-    it('is served to the company whose cart holds it and the lawyer assigned to a job that holds it', async () => {
+    it('is served to the lawyer assigned to a job of its company, never for a reference in another cart', async () => {
       const db = t.rt.database.db;
       const [product] = await db
         .insert(products)
         .values({ productName: 'NDA', productPrice: 1_500_000, productDescription: 'x', productImage: '/x.png' })
         .returning();
-      // The uploader's company is not the only one that may read it once another's cart refers to it.
+      // Another company's cart line naming the file (the old code let a client write that) opens
+      // nothing: read access follows the uploader and the job, never a reference (issue 14).
       await db
         .insert(cartItems)
         .values({ companyId: other.id, productId: product.id, quantity: 1, file: `http://localhost:3000${doc.url}` });
-      expect((await link(other.headers)).statusCode).toBe(200);
+      expect((await link(other.headers)).statusCode).toBe(403);
 
       expect((await link(lawyer.headers)).statusCode).toBe(403);
       const [order] = await db

@@ -167,15 +167,29 @@ test('a verified lawyer applies, works a pending project with the company, and m
   await expect(page.getByText('No completed jobs yet')).toBeVisible();
 });
 
-test('an unverified lawyer sees open jobs but the server refuses the application', async ({ page, request }) => {
+test('an unverified lawyer sees open jobs without their brief, and the server refuses the application', async ({
+  page,
+  request,
+}) => {
   const tag = `E2E-U-${Date.now()}`;
-  await paidJob(request, `${tag} an unverified lawyer should not be able to apply for this job at all`);
+  const { company, productName } = await paidJob(
+    request,
+    `${tag} an unverified lawyer should not be able to apply for this job at all`,
+  );
+  const pending = await request.get('/job-api/company/pendingjobs', { headers: company.headers });
+  const jobId = ((await pending.json()) as Array<{ _id: string }>)[0]._id;
   const email = await createAccount(request, 'lawyer');
   const { data } = await loginAs(page, email);
+  // The list shows open jobs, but an unverified lawyer reads no company's brief (decision 0860).
   await page.goto(`/lawyer/available-jobs/${data.user._id}`);
   await page.getByRole('tab', { name: 'Recent jobs' }).click();
-  const item = page.getByRole('listitem').filter({ hasText: tag });
-  await item.getByRole('link').first().click();
+  await expect(page.getByRole('list', { name: 'Open jobs' }).getByRole('listitem').first()).toBeVisible();
+  await expect(page.getByText('shown to verified lawyers only').first()).toBeVisible();
+  await expect(page.getByText(tag)).toHaveCount(0);
+  await page.goto(`/lawyer/available-job-item/${jobId}?lawyerId=${data.user._id}`);
+  await expect(page.getByRole('heading', { name: productName, level: 1 })).toBeVisible();
+  await expect(page.getByRole('note')).toContainText('shown to verified lawyers only');
+  await expect(page.getByText(tag)).toHaveCount(0);
   await page.getByRole('button', { name: 'Apply now' }).click();
   await expect(page.getByRole('dialog')).toContainText(
     'Unverified lawyers cannot apply for a job. Kindly contact the provider for further enquiry on verification process',

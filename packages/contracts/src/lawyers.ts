@@ -57,9 +57,16 @@ export const requestDetailsInput = z.object({
 export type RequestDetailsInput = z.input<typeof requestDetailsInput>;
 
 /** The one job shape as a lawyer receives it (contact fields empty until the job is its own), plus whether it applied. */
+/**
+ * A job as a lawyer reads it. Not assigned to the reader: `companyFile` and `adminFile` (the keys that
+ * open documents) are null, the names stay; the reader unverified: the brief (details, files, their
+ * names) is null too and `briefWithheld` is true (docs/decisions/0860).
+ */
 export const lawyerJobSchema = jobView.extend({
   /** Whether the reading lawyer has applied for this job. */
   applied: z.boolean(),
+  /** True when the brief is withheld until the reading lawyer is verified. */
+  briefWithheld: z.boolean().optional(),
 });
 export type LawyerJob = z.infer<typeof lawyerJobSchema>;
 

@@ -111,6 +111,9 @@ export const messages = {
   documentTypeRefused: 'The document must be a PDF, a Word document (DOC or DOCX) or a PNG, JPEG or WebP picture',
   fileNotFound: 'This file does not exist',
   fileLinkExpired: 'This file link has expired. Please open the file again from the page.',
+  // attaching a document to a cart line or a job (issue 14, docs/decisions/0860)
+  fileNotYours: 'You can only attach a file you uploaded yourself. Please upload it again.',
+  attachedFileNotFound: 'The attached file does not exist. Please upload it again.',
   // hostile uploads (issue 8, docs/decisions/0850)
   fileDamaged: 'The file is damaged or incomplete. Please save it again and upload the new copy.',
   fileHidesArchive: 'The file hides an archive inside it. Please save it again as a plain picture or document.',

@@ -78,7 +78,9 @@ export function createAnswerCache(db: Db, opts: { maxBytes?: number; checkReads?
       // The route, the caller and the validated query (defaults filled in) name the answer. A route
       // without a query schema ignores its query, so junk queries must not make new entries.
       const query = request.routeOptions.schema?.querystring ? JSON.stringify(request.query ?? null) : '';
-      const key = `${request.routeOptions.url}\u0000${user.id}\u0000${query}`;
+      // The verification state too: a lawyer's job lists are redacted by it (decision 0860), and the
+      // key keeps a redacted answer from ever being served unredacted, whatever the counters say.
+      const key = `${request.routeOptions.url}\u0000${user.id}\u0000${user.verified ? 'v' : 'u'}\u0000${query}`;
       const version = (await changes.snapshot()).of(reads);
       const hit = entries.get(key);
       if (hit && hit.version === version) {

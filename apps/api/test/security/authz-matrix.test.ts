@@ -71,6 +71,13 @@ interface World {
   imgA: string;
   docA: string;
   docB: string;
+  /** On company A's / B's open job (issue 14: no lawyer sees their keys). */
+  openDocA: string;
+  openDocB: string;
+  /** Company B's, named by company A's assigned job as the old code let A write it. */
+  plantedB: string;
+  /** An admin's upload, attached to A's open job by the admin cell. */
+  adminDoc: string;
   job: { assignedOfA: string; openOfA: string; assignedOfB: string; openOfB: string };
   order: { A: { reference: string; id: string }; B: { reference: string; id: string } };
   review: { A: string; B: string };
@@ -164,6 +171,10 @@ const pdfUpload = () =>
 const get =
   (url: string | ((c: Ctx) => string)): Builder =>
   (c) => ({ url: typeof url === 'string' ? url : url(c) });
+
+/** The upload a company names: its own, or the other company's (non-companies name A's). */
+const fileFor = (c: Ctx, v: 'ownFile' | 'fileOfOther') =>
+  (c.actor === 'companyB') === (v === 'ownFile') ? c.w.docB : c.w.docA;
 
 /** How each cell is called: same keys and variants as TABLE. */
 const REQUESTS: Record<string, Record<string, Builder>> = {
@@ -377,11 +388,15 @@ const REQUESTS: Record<string, Record<string, Builder>> = {
     imageOfA: get((c) => `/api/files/${c.w.imgA}/link`),
     docOfA: get((c) => `/api/files/${c.w.docA}/link`),
     docOfB: get((c) => `/api/files/${c.w.docB}/link`),
+    openDocOfA: get((c) => `/api/files/${c.w.openDocA}/link`),
+    plantedInA: get((c) => `/api/files/${c.w.plantedB}/link`),
   },
   'GET /uploads/:key': {
     imageOfA: get((c) => `/uploads/${c.w.imgA}`),
     docOfA: get((c) => `/uploads/${c.w.docA}`),
     docOfB: get((c) => `/uploads/${c.w.docB}`),
+    openDocOfA: get((c) => `/uploads/${c.w.openDocA}`),
+    plantedInA: get((c) => `/uploads/${c.w.plantedB}`),
   },
 
   'GET /ratings-api/rating': { any: get('/ratings-api/rating') },
@@ -445,6 +460,22 @@ const REQUESTS: Record<string, Record<string, Builder>> = {
         detail: `CARTNOW-${c.actor === 'companyB' ? 'B' : 'A'}`,
       },
     }),
+    ...Object.fromEntries(
+      (['ownFile', 'fileOfOther'] as const).map((v) => [
+        v,
+        (c: Ctx): Req => ({
+          method: 'POST',
+          url: '/api/cart',
+          payload: {
+            productId: c.w.product,
+            quantity: 1,
+            detail: `CARTNOW-${c.actor === 'companyB' ? 'B' : 'A'}`,
+            file: `/uploads/${fileFor(c, v)}`,
+            fileName: 'brief.pdf',
+          },
+        }),
+      ]),
+    ),
   },
   'GET /api/cart': {
     any: async (c) => {
@@ -493,16 +524,36 @@ const REQUESTS: Record<string, Record<string, Builder>> = {
 
   'GET /job-api/company/pendingjobs': { any: get('/job-api/company/pendingjobs') },
   'GET /job-api/company/completedjobs': { any: get('/job-api/company/completedjobs') },
-  'PUT /job-api/company/editjobdetails/:jobId': Object.fromEntries(
-    (['ofA', 'ofB'] as const).map((v) => [
-      v,
-      (c: Ctx): Req => ({
-        method: 'PUT',
-        url: `/job-api/company/editjobdetails/${c.w.job[v === 'ofA' ? 'assignedOfA' : 'assignedOfB']}`,
-        payload: { ...mass(c), detail: `JOBNOTE-${v === 'ofA' ? 'A' : 'B'} set by ${c.actor}` },
-      }),
-    ]),
-  ),
+  'PUT /job-api/company/editjobdetails/:jobId': {
+    ...Object.fromEntries(
+      (['ofA', 'ofB'] as const).map((v) => [
+        v,
+        (c: Ctx): Req => ({
+          method: 'PUT',
+          url: `/job-api/company/editjobdetails/${c.w.job[v === 'ofA' ? 'assignedOfA' : 'assignedOfB']}`,
+          payload: { ...mass(c), detail: `JOBNOTE-${v === 'ofA' ? 'A' : 'B'} set by ${c.actor}` },
+        }),
+      ]),
+    ),
+    // Each company on its own job (others on A's), naming its own or the other company's upload.
+    ...Object.fromEntries(
+      (['ownFile', 'fileOfOther'] as const).map((v) => [
+        v,
+        (c: Ctx): Req => {
+          const tag = c.actor === 'companyB' ? 'B' : 'A';
+          return {
+            method: 'PUT',
+            url: `/job-api/company/editjobdetails/${c.w.job[tag === 'B' ? 'assignedOfB' : 'assignedOfA']}`,
+            payload: {
+              detail: `JOBNOTE-${tag} set by company${tag}`,
+              file: `/uploads/${fileFor(c, v)}`,
+              fileName: 'brief.pdf',
+            },
+          };
+        },
+      ]),
+    ),
+  },
   'GET /api/company/:id': { ofA: get((c) => `/api/company/${c.w.who.companyA.id}`) },
 
   'GET /job-api/jobs': { any: get('/job-api/jobs') },
@@ -616,6 +667,16 @@ const REQUESTS: Record<string, Record<string, Builder>> = {
       url: `/job-api/editjobdetails/${c.w.job.openOfA}`,
       payload: { ...mass(c), detail: 'Admin note for the open job' },
     }),
+    adminFile: (c) => ({
+      method: 'PUT',
+      url: `/job-api/editjobdetails/${c.w.job.openOfA}`,
+      payload: { detail: 'Admin note for the open job', file: `/uploads/${c.w.adminDoc}`, fileName: 'checklist.pdf' },
+    }),
+    fileOfCompany: (c) => ({
+      method: 'PUT',
+      url: `/job-api/editjobdetails/${c.w.job.openOfA}`,
+      payload: { detail: 'Admin note for the open job', file: `/uploads/${c.w.docB}`, fileName: 'x.pdf' },
+    }),
   },
 };
 
@@ -667,8 +728,12 @@ async function buildWorld(t: TestApp): Promise<World> {
   const imgA = await upload(who.companyA, 'image');
   const docA = await upload(who.companyA, 'document');
   const docB = await upload(who.companyB, 'document');
+  const openDocA = await upload(who.companyA, 'document');
+  const openDocB = await upload(who.companyB, 'document');
+  const plantedB = await upload(who.companyB, 'document');
+  const adminDoc = await upload(who.admin, 'document');
 
-  const pay = async (owner: Login, tag: 'A' | 'B', doc: string) => {
+  const pay = async (owner: Login, tag: 'A' | 'B', doc: string, openDoc: string) => {
     await ok(t, owner, {
       method: 'POST',
       url: '/api/cart',
@@ -684,7 +749,13 @@ async function buildWorld(t: TestApp): Promise<World> {
     await ok(t, owner, {
       method: 'POST',
       url: '/api/cart',
-      payload: { productId: otherProduct, quantity: 1, detail: `Open work ${tag}` },
+      payload: {
+        productId: otherProduct,
+        quantity: 1,
+        detail: `Open work ${tag}`,
+        file: `/uploads/${openDoc}`,
+        fileName: 'brief.pdf',
+      },
     });
     const start = (await ok(t, owner, { method: 'POST', url: '/api/checkout' })).json().data as {
       reference: string;
@@ -716,8 +787,8 @@ async function buildWorld(t: TestApp): Promise<World> {
       open: rows.find((j) => j.productId === otherProduct)!.id,
     };
   };
-  const a = await pay(who.companyA, 'A', docA);
-  const b = await pay(who.companyB, 'B', docB);
+  const a = await pay(who.companyA, 'A', docA, openDocA);
+  const b = await pay(who.companyB, 'B', docB, openDocB);
   for (const [lawyer, job] of [
     [who.lawyer, a.assigned],
     [who.otherLawyer, b.assigned],
@@ -734,6 +805,11 @@ async function buildWorld(t: TestApp): Promise<World> {
       url: `/job-api/company/editjobdetails/${job}`,
       payload: { detail: `JOBNOTE-${tag} first` },
     });
+  // What the old code let company A store: B's key on A's job (now refused at the door, issue 14).
+  await t.rt.database.db
+    .update(jobs)
+    .set({ adminFile: `/uploads/${plantedB}`, adminFileName: 'planted.pdf' })
+    .where(eq(jobs.id, a.assigned));
   const review = async (owner: Login, tag: string) =>
     (
       await ok(t, owner, {
@@ -763,6 +839,10 @@ async function buildWorld(t: TestApp): Promise<World> {
     imgA,
     docA,
     docB,
+    openDocA,
+    openDocB,
+    plantedB,
+    adminDoc,
     job: { assignedOfA: a.assigned, openOfA: a.open, assignedOfB: b.assigned, openOfB: b.open },
     order: { A: a.order, B: b.order },
     review: { A: reviewA, B: reviewB },
@@ -773,6 +853,15 @@ async function buildWorld(t: TestApp): Promise<World> {
       'A-private': [a.order.reference, a.order.id, 'CARTNOW-A'],
       'B-job': [who.companyB.email, docB, b.assigned, 'JOBDETAIL-B1', 'JOBNOTE-B'],
       'B-private': [b.order.reference, b.order.id, 'CARTNOW-B'],
+      // An open job's brief is for verified lawyers; its documents' keys only for its company and
+      // admins (issue 14): a lawyer opens a document only once the job is assigned to it.
+      'A-brief': ['Open work A'],
+      'B-brief': ['Open work B'],
+      'A-openFiles': [openDocA, adminDoc],
+      'B-openFiles': [openDocB],
+      // B's key that A planted on its own job: A wrote it and A's lawyer reads A's job, so both see
+      // the text, and neither can open it (the plantedInA cells). Nobody else sees it.
+      'B-planted': [plantedB],
       // A lawyer's contact reaches the companies whose jobs it holds; payout details reach nobody.
       ...Object.fromEntries(
         (['lawyerUnverified', 'lawyer', 'otherLawyer'] as const).flatMap((l) => [
@@ -788,15 +877,16 @@ async function buildWorld(t: TestApp): Promise<World> {
 
 /**
  * Whose private data each actor may see. The lawyer assigned to a company's job sees that job's
- * company contact and files; open jobs (their details, never the company's contacts) are for every lawyer.
+ * company contact and files; open jobs' briefs (never the company's contacts, never a document's key)
+ * are for every verified lawyer, and for no unverified one (issue 14).
  */
 const MAY_SEE: Record<Actor, string[]> = {
   guest: [],
-  companyA: ['A-job', 'A-private', 'lawyer-contact'],
-  companyB: ['B-job', 'B-private', 'otherLawyer-contact'],
+  companyA: ['A-job', 'A-private', 'lawyer-contact', 'A-brief', 'A-openFiles', 'B-planted'],
+  companyB: ['B-job', 'B-private', 'otherLawyer-contact', 'B-brief', 'B-openFiles', 'B-planted'],
   lawyerUnverified: ['lawyerUnverified-contact', 'lawyerUnverified-private'],
-  lawyer: ['lawyer-contact', 'lawyer-private', 'A-job'],
-  otherLawyer: ['otherLawyer-contact', 'otherLawyer-private', 'B-job'],
+  lawyer: ['lawyer-contact', 'lawyer-private', 'A-job', 'A-brief', 'B-brief', 'B-planted'],
+  otherLawyer: ['otherLawyer-contact', 'otherLawyer-private', 'B-job', 'A-brief', 'B-brief'],
   admin: ['*'],
 };
 

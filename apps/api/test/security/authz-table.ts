@@ -12,6 +12,11 @@
  *   openOfA          company A's paid job nobody is assigned to yet
  *   self             the caller's own account (guests send company A's id)
  *   ofOther          a payout record naming another lawyer's id
+ *   openDocOfA       the document on company A's open job (no lawyer is assigned, so no lawyer opens it)
+ *   plantedInA       company B's document named by company A's assigned job, as the old code let A write
+ *                    it (issue 14): a reference grants neither A nor A's lawyer anything
+ *   ownFile          a company names its own upload on its own cart line or job
+ *   fileOfOther      a company names the other company's upload (issue 14: refused, 403)
  */
 export const ACTORS = ['guest', 'companyA', 'companyB', 'lawyerUnverified', 'lawyer', 'otherLawyer', 'admin'] as const;
 export type Actor = (typeof ACTORS)[number];
@@ -28,6 +33,8 @@ const LAWYER = e(401, 403, 403, 'ok', 'ok', 'ok', 403);
 const ADMIN = e(401, 403, 403, 403, 403, 403, 'ok');
 const NOBODY_401 = e(401, 401, 401, 401, 401, 401, 401);
 const NOBODY_403 = e(403, 403, 403, 403, 403, 403, 403);
+/** Refused to everyone signed in (a guest is not asked who it is: 401). */
+const NOBODY_403_SIGNED_IN = e(401, 403, 403, 403, 403, 403, 403);
 
 export const TABLE: Record<string, Record<string, Row>> = {
   // platform
@@ -84,11 +91,15 @@ export const TABLE: Record<string, Record<string, Row>> = {
     imageOfA: SIGNED_IN,
     docOfA: e(401, 'ok', 403, 403, 'ok', 403, 'ok'),
     docOfB: e(401, 403, 'ok', 403, 403, 'ok', 'ok'),
+    openDocOfA: e(401, 'ok', 403, 403, 403, 403, 'ok'),
+    plantedInA: e(401, 403, 'ok', 403, 403, 403, 'ok'),
   },
   'GET /uploads/:key': {
     imageOfA: PUBLIC,
     docOfA: e(401, 'ok', 403, 403, 'ok', 403, 'ok'),
     docOfB: e(401, 403, 'ok', 403, 403, 'ok', 'ok'),
+    openDocOfA: e(401, 'ok', 403, 403, 403, 403, 'ok'),
+    plantedInA: e(401, 403, 'ok', 403, 403, 403, 'ok'),
   },
 
   // reviews
@@ -104,7 +115,7 @@ export const TABLE: Record<string, Record<string, Row>> = {
   },
 
   // cart and checkout (the cart is the caller's own by construction: no id names it)
-  'POST /api/cart': { any: COMPANY },
+  'POST /api/cart': { any: COMPANY, ownFile: COMPANY, fileOfOther: NOBODY_403_SIGNED_IN },
   'GET /api/cart': { any: COMPANY },
   'DELETE /api/cart/:productId': { any: COMPANY },
   'POST /api/clear-cart': { any: COMPANY },
@@ -125,6 +136,8 @@ export const TABLE: Record<string, Record<string, Row>> = {
   'PUT /job-api/company/editjobdetails/:jobId': {
     ofA: e(401, 'ok', 404, 403, 403, 403, 403),
     ofB: e(401, 404, 'ok', 403, 403, 403, 403),
+    ownFile: COMPANY,
+    fileOfOther: NOBODY_403_SIGNED_IN,
   },
   'GET /api/company/:id': { ofA: ADMIN },
 
@@ -171,7 +184,7 @@ export const TABLE: Record<string, Record<string, Row>> = {
   'GET /job-api/admin/job/:id': { openOfA: ADMIN },
   'POST /job-api/assign': { any: ADMIN },
   'PUT /job-api/completejob/:id': { any: ADMIN },
-  'PUT /job-api/editjobdetails/:id': { openOfA: ADMIN },
+  'PUT /job-api/editjobdetails/:id': { openOfA: ADMIN, adminFile: ADMIN, fileOfCompany: NOBODY_403_SIGNED_IN },
 };
 
 /** The actor a route is exercised as when only one is wanted (bad-input tests): the first allowed. */

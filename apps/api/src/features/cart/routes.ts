@@ -18,7 +18,7 @@ export const cartRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (app,
         tags,
         summary: 'Add a product to the cart',
         description:
-          'Company only. `quantity` 1-10 (default 1); optional `detail`, `file` (a URL answered by POST /api/uploads) and `fileName`. Adding a product that is already in the cart replaces that line. Prices always come from the catalogue; any price the client sends is ignored. Answers the whole cart.',
+          'Company only. `quantity` 1-10 (default 1); optional `detail`, `file` (a URL answered by POST /api/uploads to this company: a file someone else uploaded answers 403, an unknown one 400) and `fileName`. Adding a product that is already in the cart replaces that line. Prices always come from the catalogue; any price the client sends is ignored. Answers the whole cart.',
         body: addToCartInput,
         response: {
           201: okMessage.extend({ data: z.array(z.object({ products: z.array(cartLine), bill: z.number() })) }),

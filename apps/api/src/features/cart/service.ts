@@ -5,6 +5,7 @@ import type { Db, Executor } from '../../db/client.js';
 import { cartItems, products } from '../../db/schema.js';
 import type { Clock } from '../../platform/clock.js';
 import { notFound } from '../../platform/errors.js';
+import { assertAttachable } from '../uploads/service.js';
 
 /** One cart line joined with its live catalogue entry; prices are kobo here. */
 export interface PricedLine {
@@ -80,6 +81,7 @@ export function createCartService(deps: { db: Db; clock: Clock }) {
         .where(and(eq(products.id, input.productId), isNull(products.deletedAt)))
         .limit(1);
       if (!live[0]) throw notFound(messages.productUnavailable);
+      await assertAttachable(db, { id: companyId, userType: 'company' }, input.file);
       const now = clock.now();
       const values = {
         quantity: input.quantity,

@@ -13,6 +13,7 @@ import { recordAudit } from '../../platform/audit.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { enqueueMail, plainName } from '../../platform/mailer.js';
 import { adminMail } from '../admin/emails.js';
+import { assertAttachable } from '../uploads/service.js';
 import { findJobViews, jobCount, withApplicants, type JobView } from './view.js';
 
 interface Paging {
@@ -186,6 +187,7 @@ export function createJobsAdminService(shared: Shared) {
           updatedAt: clock.now(),
         };
         if (file) {
+          await assertAttachable(tx, { id: actorId, userType: 'admin' }, file, job.adminFile);
           patch.adminFile = file;
           patch.adminFileName = input.fileName?.trim() || file.split('/').pop() || 'document';
         }

@@ -5,6 +5,7 @@ import { companyJobDetailsInput, messages } from '@legalmarket/contracts';
 import type { Shared } from '../../app.js';
 import { jobs } from '../../db/schema.js';
 import { conflict, notFound } from '../../platform/errors.js';
+import { assertAttachable } from '../uploads/service.js';
 import { findJobViews, JOB_VIEW_READS } from './view.js';
 
 const tags = ['jobs'];
@@ -55,7 +56,7 @@ export const companyJobRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async
         tags,
         summary: 'Give more details on a job',
         description:
-          "Company only, own jobs only (another company's job answers 404). Sets the company's `detail` (as companyDetail), and when given `file` (a URL answered by POST /api/uploads) and `fileName`. An empty detail answers 400 `Kindly add/edit details`; a completed job cannot be edited (409).",
+          "Company only, own jobs only (another company's job answers 404). Sets the company's `detail` (as companyDetail), and when given `file` (a URL answered by POST /api/uploads for this company: a file someone else uploaded answers 403, an unknown one 400) and `fileName`. An empty detail answers 400 `Kindly add/edit details`; a completed job cannot be edited (409).",
         params: z.object({ jobId: z.uuid('jobId must be a valid job id') }),
         body: companyJobDetailsInput,
       },
@@ -66,6 +67,12 @@ export const companyJobRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async
       const companyId = request.user!.id;
       const set: Partial<typeof jobs.$inferInsert> = { companyDetail: detail, updatedAt: clock.now() };
       if (blankToNull(file)) {
+        const [own] = await db
+          .select({ companyFile: jobs.companyFile })
+          .from(jobs)
+          .where(and(eq(jobs.id, request.params.jobId), eq(jobs.companyId, companyId)))
+          .limit(1);
+        await assertAttachable(db, request.user!, file, own?.companyFile ?? null);
         set.companyFile = blankToNull(file);
         set.companyFileName = blankToNull(fileName) ?? 'Document';
       }

@@ -39,7 +39,7 @@ export const lawyerJobRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async 
         tags,
         summary: 'Open jobs a lawyer can apply for',
         description:
-          "Only jobs with status unassigned and nobody assigned. `sort=bestfit` (Best fit, the default: jobs waiting longest first) or `sort=recent` (Recent jobs: createdAt newest first). Paged with `page` (from 1) and `limit` (1-50, default 20); the number of open jobs is in the `X-Total-Count` header. The company's e-mail and phone are left empty until the job is assigned to the reading lawyer. Verified and unverified lawyers (and admins) may list.",
+          "Only jobs with status unassigned and nobody assigned. `sort=bestfit` (Best fit, the default: jobs waiting longest first) or `sort=recent` (Recent jobs: createdAt newest first). Paged with `page` (from 1) and `limit` (1-50, default 20); the number of open jobs is in the `X-Total-Count` header. The company's e-mail and phone are left empty until the job is assigned to the reading lawyer. Verified and unverified lawyers (and admins) may list: verified lawyers read the brief (details, file names) but never a file's key (`companyFile`, `adminFile` are null), unverified lawyers only the product and amount (brief fields null, `briefWithheld: true`); admins read the keys. Remembered per lawyer and verification state until a job, product, user or application changes.",
         querystring: availableJobsQuery,
         response: { 200: jobList },
         security,
@@ -52,7 +52,7 @@ export const lawyerJobRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async 
         reply,
         JOB_PAGE_READS,
         async () => {
-          const { jobs, total } = await service.availableJobs(request.user!.id, request.query);
+          const { jobs, total } = await service.availableJobs(request.user!, request.query);
           return { value: jobs, headers: { 'x-total-count': String(total), 'cache-control': 'no-store' } };
         },
         jobList,
@@ -66,7 +66,7 @@ export const lawyerJobRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async 
         tags,
         summary: 'One job',
         description:
-          "Lawyers read an open job or a job assigned to them (any other answers 404); admins read any job with its applicants (`appliedLawer`); companies read their own jobs. `lawyerId` is accepted as in the spec but must be the caller's own id.",
+          "Lawyers read an open job or a job assigned to them (any other answers 404), an open job as in GET /job-api/jobs (no file keys; unverified lawyers no brief); admins read any job with its applicants (`appliedLawer`); companies read their own jobs. `lawyerId` is accepted as in the spec but must be the caller's own id.",
         params: idParam,
         querystring: lawyerIdQuery,
         response: { 200: lawyerJobSchema },
@@ -117,7 +117,7 @@ export const lawyerJobRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async 
         preHandler: auth.require('lawyer'),
       },
       async (request, reply) => {
-        const { jobs, total } = await service.projects(request.user!.id, status, request.query);
+        const { jobs, total } = await service.projects(request.user!, status, request.query);
         reply.header('x-total-count', String(total)).header('cache-control', 'no-store');
         return jobs;
       },

@@ -15,17 +15,35 @@ type Deps = Pick<Shared, 'db' | 'clock' | 'config' | 'mailWritten' | 'securityLo
 const isOpen = and(eq(jobs.status, 'unassigned'), isNull(jobs.assignedTo));
 
 /**
- * What a lawyer may read of a job: everything when it is assigned to that lawyer; otherwise the
+ * What a lawyer may read of a job: everything when it is assigned to that lawyer. Otherwise the
  * company's contact details are withheld (the marketplace, not the lawyer, is the company's contact
- * until an admin assigns the job), and other applicants are never shown.
+ * until an admin assigns the job), other applicants are never shown, and files are named but never
+ * keyed: a key is how a document is asked for, and only the assigned lawyer may open it. An
+ * unverified lawyer sees the product and amount, not the company's brief (details and files): our
+ * privacy policy promises briefs to verified lawyers only (docs/decisions/0860). Admins see keys.
  */
-function forLawyer(view: JobView, lawyerId: string, applied: boolean): LawyerJob {
-  const mine = view.assignedTo.some((a) => a._id === lawyerId);
-  return {
+function forLawyer(view: JobView, viewer: Pick<AuthUser, 'id' | 'userType' | 'verified'>, applied: boolean): LawyerJob {
+  const mine = view.assignedTo.some((a) => a._id === viewer.id);
+  if (mine) return { ...view, appliedLawer: [], applied };
+  const visible: LawyerJob = {
     ...view,
-    companyId: mine ? view.companyId : { ...view.companyId, officialEmail: '', phoneNumber: '' },
+    companyId: { ...view.companyId, officialEmail: '', phoneNumber: '' },
     appliedLawer: [],
     applied,
+  };
+  if (viewer.userType === 'admin') return visible;
+  if (viewer.verified) return { ...visible, companyFile: null, adminFile: null };
+  return {
+    ...visible,
+    detail: null,
+    companyDetail: null,
+    companyFile: null,
+    companyFileName: null,
+    lawyerRequestedDetail: null,
+    adminDetail: null,
+    adminFile: null,
+    adminFileName: null,
+    briefWithheld: true,
   };
 }
 
@@ -41,18 +59,18 @@ async function appliedSet(ex: Executor, lawyerId: string, jobIds: string[]) {
 export function createLawyerJobsService(deps: Deps) {
   const { db, clock } = deps;
 
-  async function lawyerViews(lawyerId: string, views: JobView[]) {
+  async function lawyerViews(viewer: AuthUser, views: JobView[]) {
     const applied = await appliedSet(
       db,
-      lawyerId,
+      viewer.id,
       views.map((v) => v._id),
     );
-    return views.map((v) => forLawyer(v, lawyerId, applied.has(v._id)));
+    return views.map((v) => forLawyer(v, viewer, applied.has(v._id)));
   }
 
   return {
     /** Open jobs, one page. Best fit: longest waiting first; Recent jobs: newest first. */
-    async availableJobs(viewerId: string, q: { sort: JobSort; page: number; limit: number }) {
+    async availableJobs(viewer: AuthUser, q: { sort: JobSort; page: number; limit: number }) {
       const order = q.sort === 'recent' ? [desc(jobs.createdAt), desc(jobs.id)] : [asc(jobs.createdAt), asc(jobs.id)];
       const [rows, total] = await Promise.all([
         selectJobs(db)
@@ -62,7 +80,7 @@ export function createLawyerJobsService(deps: Deps) {
           .offset((q.page - 1) * q.limit),
         jobCount(db, 'open'),
       ]);
-      return { jobs: await lawyerViews(viewerId, rows.map(toJobView)), total };
+      return { jobs: await lawyerViews(viewer, rows.map(toJobView)), total };
     },
 
     /**
@@ -82,7 +100,7 @@ export function createLawyerJobsService(deps: Deps) {
       const open = view.status === 'unassigned' && view.assignedTo.length === 0;
       const mine = row.job.assignedTo === user.id;
       if (!open && !mine) throw notFound();
-      return (await lawyerViews(user.id, [view]))[0];
+      return (await lawyerViews(user, [view]))[0];
     },
 
     /** Applies once; a second application changes nothing and answers the same. Unverified lawyers are refused. */
@@ -108,7 +126,8 @@ export function createLawyerJobsService(deps: Deps) {
       });
     },
 
-    projects(lawyerId: string, status: 'pending' | 'completed', q: { page: number; limit: number }) {
+    projects(lawyer: AuthUser, status: 'pending' | 'completed', q: { page: number; limit: number }) {
+      const lawyerId = lawyer.id;
       const order =
         status === 'completed'
           ? [desc(jobs.completedAt), desc(jobs.id)]
@@ -122,7 +141,7 @@ export function createLawyerJobsService(deps: Deps) {
           .offset((q.page - 1) * q.limit),
         db.select({ n: count() }).from(jobs).where(where),
       ]).then(async ([rows, total]) => ({
-        jobs: await lawyerViews(lawyerId, rows.map(toJobView)),
+        jobs: await lawyerViews(lawyer, rows.map(toJobView)),
         total: Number(total[0]?.n ?? 0),
       }));
     },

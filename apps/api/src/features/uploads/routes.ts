@@ -71,7 +71,7 @@ export const uploadsRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (a
         tags,
         summary: 'A short-lived link to open an uploaded file',
         description:
-          'Browsers cannot send a bearer header on a plain link, so pages ask here first and then follow the answered URL (valid 5 minutes). Documents: only the uploader, an admin, the company whose cart or job refers to the file, or the lawyer assigned to such a job; others get 403.',
+          'Browsers cannot send a bearer header on a plain link, so pages ask here first and then follow the answered URL (valid 5 minutes). Documents: only the uploader, an admin, the lawyer assigned to a job whose company file it is (uploaded by that company), or the company and assigned lawyer of a job whose admin file it is (uploaded by an admin); others get 403. A reference in a cart line or job alone grants nothing.',
         security: [{ bearer: [] }],
         params: keyParams,
         response: { 200: fileLinkAnswer },

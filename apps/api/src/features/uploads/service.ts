@@ -5,10 +5,10 @@ import { fileTypeFromBuffer } from 'file-type';
 import { messages, type UploadKind } from '@legalmarket/contracts';
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/client.js';
-import { cartItems, jobs, uploads } from '../../db/schema.js';
+import { jobs, uploads, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
 import type { Clock } from '../../platform/clock.js';
-import { AppError, badRequest } from '../../platform/errors.js';
+import { AppError, badRequest, forbidden } from '../../platform/errors.js';
 import type { Storage } from '../../platform/storage.js';
 import { safeEqual } from '../../platform/tokens.js';
 import { inspectFile } from './inspect.js';
@@ -64,6 +64,41 @@ export const uploadUrl = (key: string) => `/uploads/${key}`;
 export function keyOfUrl(url: string | null | undefined): string | null {
   const m = /^(?:https?:\/\/[^/]+)?\/uploads\/([A-Za-z0-9._-]+)$/.exec((url ?? '').trim());
   return m && isUploadKey(m[1]) ? m[1] : null;
+}
+
+/** A stored URL column that points at this key (relative, or absolute on any host). */
+const refersTo = (col: AnyColumn, key: string): SQL => or(eq(col, uploadUrl(key)), like(col, `%${uploadUrl(key)}`))!;
+
+/**
+ * Refuses a file reference a client wants stored on its cart line or job unless the client uploaded
+ * that file (admins: an admin did, as they share the work): 403 for someone else's, 400 for none.
+ * canRead no longer trusts references, but a stored foreign key would still travel on to the job and
+ * its lawyer. `current`, what the slot already holds, may be sent back unchanged (the admin form
+ * does). Links to other sites stay allowed: they are not our documents.
+ */
+export async function assertAttachable(
+  ex: Executor,
+  user: Pick<AuthUser, 'id' | 'userType'>,
+  reference: string | null | undefined,
+  current: string | null = null,
+): Promise<void> {
+  const ref = reference?.trim();
+  if (!ref || ref === current) return;
+  const key = keyOfUrl(ref);
+  if (!key) {
+    // A path of ours that is no upload key can only be a broken reference.
+    if (ref.startsWith('/uploads/')) throw badRequest(messages.attachedFileNotFound);
+    return;
+  }
+  const [row] = await ex
+    .select({ ownerId: uploads.ownerId, ownerType: users.userType })
+    .from(uploads)
+    .leftJoin(users, eq(users.id, uploads.ownerId))
+    .where(eq(uploads.key, key))
+    .limit(1);
+  if (!row) throw badRequest(messages.attachedFileNotFound);
+  const mine = row.ownerId === user.id || (user.userType === 'admin' && row.ownerType === 'admin');
+  if (!mine) throw forbidden(messages.fileNotYours);
 }
 
 /** Keeps a client's file name printable and short; it is only ever shown, never used as a path. */
@@ -242,42 +277,40 @@ export function createUploadsService(deps: {
     return row ?? null;
   }
 
-  /** A stored URL column that points at this key (relative, or absolute on any host). */
-  const refersTo = (col: AnyColumn, key: string): SQL => or(eq(col, uploadUrl(key)), like(col, `%${uploadUrl(key)}`))!;
-
   /**
-   * Images are public. A document may be read by whoever uploaded it, an admin, the company whose
-   * cart or job refers to it, and the lawyer assigned to a job that refers to it.
+   * Images are public. A document is read by its uploader and by admins; anyone else reads it only
+   * through a job, and only where the job and the file's uploader agree: the company's file (uploaded
+   * by that job's company) by the lawyer assigned to the job; the admin's file (uploaded by an admin)
+   * by the job's company and its assigned lawyer. A reference a client wrote into a cart line or a job
+   * grants nothing by itself (issue 14: a company named another's key in its cart and was let in).
    */
   async function canRead(user: AuthUser | null, row: typeof uploads.$inferSelect): Promise<boolean> {
     if (row.kind === 'image') return true;
     if (!user) return false;
     if (user.userType === 'admin' || row.ownerId === user.id) return true;
-    const key = row.key;
-    const inJob = or(refersTo(jobs.companyFile, key), refersTo(jobs.adminFile, key))!;
-    if (user.userType === 'company') {
-      const [cart] = await deps.db
-        .select({ one: cartItems.productId })
-        .from(cartItems)
-        .where(and(eq(cartItems.companyId, user.id), refersTo(cartItems.file, key)))
-        .limit(1);
-      if (cart) return true;
-      const [job] = await deps.db
-        .select({ one: jobs.id })
-        .from(jobs)
-        .where(and(eq(jobs.companyId, user.id), inJob))
-        .limit(1);
-      return Boolean(job);
-    }
-    if (user.userType === 'lawyer') {
-      const [job] = await deps.db
-        .select({ one: jobs.id })
-        .from(jobs)
-        .where(and(eq(jobs.assignedTo, user.id), inJob))
-        .limit(1);
-      return Boolean(job);
-    }
-    return false;
+    if (!row.ownerId) return false;
+    const [owner] = await deps.db
+      .select({ userType: users.userType })
+      .from(users)
+      .where(eq(users.id, row.ownerId))
+      .limit(1);
+    const files: SQL[] = [];
+    if (owner?.userType === 'admin') files.push(refersTo(jobs.adminFile, row.key));
+    if (owner?.userType === 'company' && user.userType === 'lawyer')
+      files.push(and(eq(jobs.companyId, row.ownerId), refersTo(jobs.companyFile, row.key))!);
+    const reader =
+      user.userType === 'lawyer'
+        ? eq(jobs.assignedTo, user.id)
+        : user.userType === 'company'
+          ? eq(jobs.companyId, user.id)
+          : undefined;
+    if (!files.length || !reader) return false;
+    const [job] = await deps.db
+      .select({ one: jobs.id })
+      .from(jobs)
+      .where(and(reader, or(...files)))
+      .limit(1);
+    return Boolean(job);
   }
 
   const sign = (key: string, exp: number) => deps.hashToken(`file-link:${key}:${exp}`).slice(0, 32);

@@ -10,6 +10,7 @@ import { paths } from '@/app/paths';
 import { useSession } from '@/app/use-session';
 import { getErrorMessage } from '@/lib/http';
 import { useAvailableJobs } from './api/get-available-jobs';
+import { BriefWithheld } from './components/job-file';
 import { LawyerSideCard } from './components/lawyer-side-card';
 
 /** /lawyer/available-jobs/{lawyerId}: open jobs, Best fit or Recent jobs, with the lawyer's side card. */
@@ -60,6 +61,7 @@ export default function AvailableJobsPage() {
                         {previewWords(job.detail)}
                       </p>
                     )}
+                    {job.briefWithheld && <BriefWithheld />}
                     {job.applied && <p className="mt-2 text-xs font-semibold text-emerald-700">You applied</p>}
                   </li>
                 ))}

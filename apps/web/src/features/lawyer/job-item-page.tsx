@@ -14,7 +14,7 @@ import { getErrorMessage } from '@/lib/http';
 import { useApplyForJob } from './api/apply-for-job';
 import { getAvailableJobs } from './api/get-available-jobs';
 import { useJob } from './api/get-job';
-import { JobFile } from './components/job-file';
+import { BriefWithheld, JobFile } from './components/job-file';
 import { LawyerSideCard } from './components/lawyer-side-card';
 
 /** /lawyer/available-job-item/{jobId}?lawyerId=: one job, Apply now, and up to two similar open jobs. */
@@ -77,7 +77,8 @@ function JobDetail({ job, lawyerId, canApply }: { job: LawyerJob; lawyerId: stri
           <p className="mt-1 whitespace-pre-line text-slate-800">{detail}</p>
         </>
       )}
-      {job.companyFile && (
+      {job.briefWithheld && <BriefWithheld />}
+      {(job.companyFile || job.companyFileName) && (
         <p className="mt-3">
           <JobFile url={job.companyFile} name={job.companyFileName} readable={mine || !canApply} />
         </p>
@@ -145,7 +146,7 @@ function SimilarJobs({ jobId, lawyerId }: { jobId: string; lawyerId: string }) {
             <p className="text-sm font-semibold text-ink">
               <Naira amount={j.amount} />
             </p>
-            {j.companyFile && (
+            {(j.companyFile || j.companyFileName) && (
               <p className="mt-2">
                 <JobFile url={j.companyFile} name={j.companyFileName} readable={false} />
               </p>
