@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { and, eq, ne } from 'drizzle-orm';
 import { z } from 'zod';
-import { EXPERTISE, emailField, messages, PHONE_PATTERN } from '@legalmarket/contracts';
+import { EXPERTISE, emailField, messages, PHONE_PATTERN, updateProfileAnswer, type UpdateProfileAnswer } from '@legalmarket/contracts';
 import type { Shared } from '../../app.js';
 import { users } from '../../db/schema.js';
 import { AppError, badRequest, conflict, forbidden, unauthorized } from '../../platform/errors.js';
@@ -135,9 +135,10 @@ export const profilesRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (
           "Multipart. `_id` must be the caller's own id (anything else answers 403 with the spec's permission message). Only non-empty fields are applied; other fields (userType, verified, name, ...) are ignored.",
           'Company: profileImage, officialEmail, website, yourBio, phoneNumber, alternativeEmailAddress, officeAddress. Lawyer: profileImage, officialEmail, scn, yourBio, phoneNumber, alternativeEmailAddress, yearOfCall, areasOfPractise (repeated, from the expertise list).',
           '`profileImage` is a PNG, JPEG or WebP file (or the URL of an image answered by POST /api/uploads). `phoneNumber` keeps digits only and must have 11. A new officialEmail must not belong to another account (409); it takes effect at once and the old address is told (docs/decisions/0201).',
-          "Answers `{ status: 'success', message: 'Profile Updated Successfully', data: { user, company | lawyer } }`.",
+          "Answers `{ status: 'success', message: 'Profile Updated Successfully', company | lawyer }`: the saved profile at the top of the body under the caller's role, as the spec's client reads it.",
         ].join('\n\n'),
         querystring: z.object({ _id: z.uuid(messages.noPermissionProfile) }),
+        response: { 200: updateProfileAnswer },
       },
       preHandler: shared.auth.require('company', 'lawyer'),
     },
@@ -207,7 +208,7 @@ export const profilesRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (
         shared.securityLog('email_changed', { actor: me.id });
       }
       const profile = toProfile(updated);
-      return { status: 'success', message: messages.profileUpdated, data: { user: profile, [role]: profile } };
+      return { status: 'success' as const, message: messages.profileUpdated, [role]: profile } as UpdateProfileAnswer;
     },
   );
 };

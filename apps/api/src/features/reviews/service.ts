@@ -59,9 +59,10 @@ export function createReviewsService(deps: { db: Db; clock: Clock }) {
     return row ? toReview(row) : null;
   }
 
-  async function list(filter: { productId?: string }) {
+  async function list(filter: { productId?: string; limit?: number }) {
     const where: SQL | undefined = filter.productId ? eq(reviews.productId, filter.productId) : undefined;
-    const rows = await selectReviews(db).where(where).orderBy(desc(reviews.date), desc(reviews.id));
+    const query = selectReviews(db).where(where).orderBy(desc(reviews.date), desc(reviews.id));
+    const rows = await (filter.limit ? query.limit(filter.limit) : query);
     const list = rows.map(toReview);
     return { reviews: list, average: averageStars(list.map((r) => r.status)) };
   }
