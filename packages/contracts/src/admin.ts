@@ -129,13 +129,6 @@ export type CompaniesAnswer = z.infer<typeof companiesAnswer>;
 export const lawyersAnswer = listed('lawyers', adminLawyer);
 export type LawyersAnswer = z.infer<typeof lawyersAnswer>;
 
-/** GET /api/lawyer/{id} (admin): `lawyer` at the top. */
-export const lawyerAnswer = z.object({ status: z.literal('success'), lawyer: adminLawyer });
-export type LawyerAnswer = z.infer<typeof lawyerAnswer>;
-/** GET /api/company/{id} (admin): `company` at the top. */
-export const companyAnswer = z.object({ status: z.literal('success'), company: adminCompany });
-export type CompanyAnswer = z.infer<typeof companyAnswer>;
-
 /** A profile as its owner reads it: the admin's view of the same account, with `userType`. */
 export const companyProfile = adminCompany.extend({ userType: z.literal('company') });
 export type CompanyProfile = z.infer<typeof companyProfile>;
@@ -153,6 +146,13 @@ export const adminProfile = adminCompany
     createdAt: true,
   })
   .extend({ userType: z.literal('admin') });
+
+/** GET /api/lawyer/{id} (admin): `lawyer` at the top. */
+export const lawyerAnswer = z.object({ status: z.literal('success'), lawyer: lawyerProfile });
+export type LawyerAnswer = z.infer<typeof lawyerAnswer>;
+/** GET /api/company/{id} (admin): `company` at the top. */
+export const companyAnswer = z.object({ status: z.literal('success'), company: companyProfile });
+export type CompanyAnswer = z.infer<typeof companyAnswer>;
 
 /** GET /api/userprofile?_id=: the profile itself, `_id` equal to the id asked for (spec section 6). */
 export const userProfileAnswer = z.discriminatedUnion('userType', [companyProfile, lawyerProfile, adminProfile]);

@@ -23,7 +23,8 @@ export const companySignupStep1 = z.object({
   officeAddress: requiredText('office address', 300),
 });
 
-const companySignupFields = withConfirm({
+/** The sign-up form's fields (our web form always sends `companyName`). */
+export const companySignupForm = withConfirm({
   ...companySignupStep1.shape,
   cac: optionalText('CAC registration number', 50),
   industry: requiredText('industry', 100),
@@ -34,9 +35,9 @@ export const companySignupInput = z.preprocess(
     v && typeof v === 'object' && !Array.isArray(v) && (v as { companyName?: unknown }).companyName === undefined
       ? { ...v, companyName: (v as { name?: unknown }).name }
       : v,
-  companySignupFields,
+  companySignupForm,
 );
-export type CompanySignupInput = z.input<typeof companySignupFields>;
+export type CompanySignupInput = z.input<typeof companySignupForm>;
 
 export const lawyerSignupInput = withConfirm({
   name: requiredText('name'),

@@ -150,8 +150,4 @@ export type ReviewsAnswer = z.infer<typeof reviewsAnswer>;
 export const reviewAnswer = reviewView.extend({ message: z.string() });
 export type ReviewAnswer = z.infer<typeof reviewAnswer>;
 
-/** Average to one decimal (spec: "average rating one decimal"). */
-export const averageStars = (stars: readonly number[]) =>
-  stars.length === 0 ? 0 : Math.round((stars.reduce((a, b) => a + b, 0) / stars.length) * 10) / 10;
-
-export { quantityOptions } from './constants.js';
+export { averageStars, quantityOptions } from './constants.js';

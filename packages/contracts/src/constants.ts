@@ -93,3 +93,7 @@ export const UPLOAD_ACCEPT: Record<UploadKind, string> = {
   document:
     'application/pdf,application/msword,application/vnd.openxmlformats-officedocument.wordprocessingml.document,image/png,image/jpeg,image/webp,.pdf,.doc,.docx,.png,.jpg,.jpeg,.webp',
 };
+
+/** Average to one decimal (spec: "average rating one decimal"); 0 when there are none. */
+export const averageStars = (stars: readonly number[]) =>
+  stars.length === 0 ? 0 : Math.round((stars.reduce((a, b) => a + b, 0) / stars.length) * 10) / 10;

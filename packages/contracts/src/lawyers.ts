@@ -117,7 +117,21 @@ export const accountNumberField = z
   .regex(/^\d{10}$/, messages.accountNumberRule);
 
 /** Words a bank's name may carry or leave out without naming another bank. */
-const BANK_FILLER = new Set(['bank', 'plc', 'ltd', 'limited', 'nigeria', 'nig', 'ng', 'of', 'the', 'microfinance', 'mfb', 'merchant', 'for']);
+const BANK_FILLER = new Set([
+  'bank',
+  'plc',
+  'ltd',
+  'limited',
+  'nigeria',
+  'nig',
+  'ng',
+  'of',
+  'the',
+  'microfinance',
+  'mfb',
+  'merchant',
+  'for',
+]);
 /** Short names people type that the list's own words do not give. */
 const BANK_ALIASES: Record<string, NigerianBank> = {
   gtb: 'Guaranty Trust Bank (GTBank)',

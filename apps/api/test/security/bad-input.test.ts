@@ -570,7 +570,7 @@ describeEachDb('bad input on every route', (kind) => {
     const job = await insertJob(t, who.companyA.id, { productId: product, status: 'pending', lawyerId: who.lawyer.id });
     const open = await insertJob(t, who.companyA.id, { productId: product });
     expect((await t.rt.database.db.select().from(jobs).where(eq(jobs.id, job.id))).length).toBe(1);
-    const ids = [product, job.id, open.id, review.json().data.review._id as string, who.lawyer.id, who.companyA.id];
+    const ids = [product, job.id, open.id, review.json()._id as string, who.lawyer.id, who.companyA.id];
     known = {
       id: ids,
       productId: [product],
