@@ -56,9 +56,9 @@ describeEachDb('admin workspace: counts, companies, lawyers, payments, settlemen
       }
     }
     // the lawyer route above was refused: still verified, still logged in
-    expect(
-      (await get('/api/verifiedlawyers?limit=100')).json().lawyers.map((l: { _id: string }) => l._id),
-    ).toContain(lawyer.id);
+    expect((await get('/api/verifiedlawyers?limit=100')).json().lawyers.map((l: { _id: string }) => l._id)).toContain(
+      lawyer.id,
+    );
   });
 
   it('pages companies on the server: company, totals, 5 per page by default, no secrets', async () => {

@@ -36,7 +36,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService; 
         tags,
         summary: 'Company sign-up (both steps in one call)',
         description:
-          'Creates an unconfirmed company account and e-mails a confirmation link. The company\'s name comes as `companyName` or, as the spec allows, `name`. The answer is the same when the address is already registered; its owner is e-mailed instead, so sign-up reveals nothing about who has an account.',
+          "Creates an unconfirmed company account and e-mails a confirmation link. The company's name comes as `companyName` or, as the spec allows, `name`. The answer is the same when the address is already registered; its owner is e-mailed instead, so sign-up reveals nothing about who has an account.",
         body: companySignupInput,
         response: { 201: okMessage },
       },

@@ -2,7 +2,14 @@ import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idParam, messages, okMessage, productAnswer, productSavedAnswer, productsAnswer } from '@legalmarket/contracts';
+import {
+  idParam,
+  messages,
+  okMessage,
+  productAnswer,
+  productSavedAnswer,
+  productsAnswer,
+} from '@legalmarket/contracts';
 import type { Shared } from '../../app.js';
 import { createUploadsService } from '../uploads/service.js';
 import { sendPrepared } from '../../platform/prepared.js';
@@ -41,7 +48,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async 
         tags,
         summary: 'The catalogue',
         description:
-          'Products on sale, newest first, in `products` at the top of the body (as the spec\'s client reads it); deleted products are left out. Prices in naira. Sends an ETag; with If-None-Match the answer is 304 until the catalogue changes. Answered from memory, compressed once per change (br or gzip as accepted); a change on any instance is seen on the next request everywhere.',
+          "Products on sale, newest first, in `products` at the top of the body (as the spec's client reads it); deleted products are left out. Prices in naira. Sends an ETag; with If-None-Match the answer is 304 until the catalogue changes. Answered from memory, compressed once per change (br or gzip as accepted); a change on any instance is seen on the next request everywhere.",
         response: { 200: productsAnswer, 304: z.null().describe('Not modified') },
       },
       compress: false,

@@ -3,7 +3,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { and, eq, ne } from 'drizzle-orm';
 import { z } from 'zod';
-import { EXPERTISE, emailField, messages, PHONE_PATTERN, updateProfileAnswer, type UpdateProfileAnswer } from '@legalmarket/contracts';
+import {
+  EXPERTISE,
+  emailField,
+  messages,
+  PHONE_PATTERN,
+  updateProfileAnswer,
+  type UpdateProfileAnswer,
+} from '@legalmarket/contracts';
 import type { Shared } from '../../app.js';
 import { users } from '../../db/schema.js';
 import { AppError, badRequest, conflict, forbidden, unauthorized } from '../../platform/errors.js';

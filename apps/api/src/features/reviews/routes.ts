@@ -27,7 +27,7 @@ export const reviewsRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (a
       schema: {
         tags,
         summary: 'Reviews',
-        description: `An array of reviews, newest first, each with \`companyId { _id, companyName }\` and the stars in \`status\`; \`productId\` narrows to one product. The whole list up to \`limit\` reviews (default ${LIST_CAP}, at most ${LIST_LIMIT_MAX}); the average is the mean of the listed \`status\` to one decimal.`,
+        description: `An array of reviews, newest first, each with \`companyId { _id, companyName }\` and the stars in \`status\`; \`productId\` narrows to one product. The whole list up to \`limit\` reviews (default ${LIST_CAP}, at most ${LIST_LIMIT_MAX}); a client works out the average from the listed \`status\` (\`averageStars\` in @legalmarket/contracts). Decision 0900.`,
         querystring: z.object({
           productId: z.uuid('productId must be a valid id').optional(),
           limit: listQuery.shape.limit,
@@ -35,8 +35,7 @@ export const reviewsRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (a
         response: { 200: reviewsAnswer },
       },
     },
-    async (request) =>
-      (await service.list({ productId: request.query.productId, limit: request.query.limit ?? LIST_CAP })).reviews,
+    async (request) => service.list({ productId: request.query.productId, limit: request.query.limit ?? LIST_CAP }),
   );
 
   app.post(

@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, type SQL } from 'drizzle-orm';
-import { averageStars, messages, type Review, type ReviewInput } from '@legalmarket/contracts';
+import { messages, type Review, type ReviewInput } from '@legalmarket/contracts';
 import type { Db, Executor } from '../../db/client.js';
 import { products, reviews, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
@@ -63,8 +63,7 @@ export function createReviewsService(deps: { db: Db; clock: Clock }) {
     const where: SQL | undefined = filter.productId ? eq(reviews.productId, filter.productId) : undefined;
     const query = selectReviews(db).where(where).orderBy(desc(reviews.date), desc(reviews.id));
     const rows = await (filter.limit ? query.limit(filter.limit) : query);
-    const list = rows.map(toReview);
-    return { reviews: list, average: averageStars(list.map((r) => r.status)) };
+    return rows.map(toReview);
   }
 
   async function create(company: AuthUser, input: Required<Pick<ReviewInput, 'productId'>> & ReviewFields) {
