@@ -58,7 +58,7 @@ describeEachDb('accounts: sign-up, confirmation, login, logout', (kind) => {
     const headers = { authorization: `Bearer ${body.token}` };
     const profile = await t.app.inject({ method: 'GET', url: `/api/userprofile?_id=${body.data.user._id}`, headers });
     expect(profile.statusCode).toBe(200);
-    expect(profile.json().data.user).toMatchObject({ officialEmail: email, companyName: 'Ada Ventures Ltd' });
+    expect(profile.json()).toMatchObject({ officialEmail: email, companyName: 'Ada Ventures Ltd' });
     expect(profile.body).not.toContain('argon2');
 
     const out = await t.app.inject({ method: 'POST', url: '/api/logout', headers });

@@ -47,15 +47,15 @@ describeEachDb('demo data', (kind) => {
     }
     const admin = { authorization: `Bearer ${tokens.admin}` };
     const get = (url: string) => t.app.inject({ method: 'GET', url, headers: admin }).then((r) => r.json());
-    const open = await get('/job-api/unassign');
-    const pending = await get('/job-api/pendingjobs');
-    const completed = await get('/job-api/completedjobs');
+    const open = await get('/job-api/unassign?page=1');
+    const pending = await get('/job-api/pendingjobs?page=1');
+    const completed = await get('/job-api/completedjobs?page=1');
     expect(open.total).toBe(2);
     expect(pending.total).toBe(1);
     expect(completed.total).toBe(1);
-    expect(open.data.jobs.some((j: { appliedLawer: unknown[] }) => j.appliedLawer.length === 2)).toBe(true);
-    expect(pending.data.jobs[0]).toMatchObject({ adminFileName: 'nda-checklist.pdf' });
-    expect(pending.data.jobs[0].adminFile).toMatch(/^\/uploads\//);
+    expect(open.jobs.some((j: { appliedLawer: unknown[] }) => j.appliedLawer.length === 2)).toBe(true);
+    expect(pending.jobs[0]).toMatchObject({ adminFileName: 'nda-checklist.pdf' });
+    expect(pending.jobs[0].adminFile).toMatch(/^\/uploads\//);
     expect((await get('/api/unverifiedlawyers')).total).toBe(1);
     expect((await get('/api/verifiedlawyers')).total).toBe(1);
     const dash = await get('/api/admin/dashboard');
@@ -63,7 +63,7 @@ describeEachDb('demo data', (kind) => {
     expect(dash.data.recentActivity.length).toBeGreaterThan(0);
     expect((await get('/api/admin/settlement-account')).data.account).toMatchObject({ bank: 'Access Bank' });
     // the admin document really downloads
-    const key = pending.data.jobs[0].adminFile.split('/').pop();
+    const key = pending.jobs[0].adminFile.split('/').pop();
     const file = await t.app.inject({ method: 'GET', url: `/uploads/${key}`, headers: admin });
     expect(file.statusCode).toBe(200);
     expect(file.body.startsWith('%PDF-')).toBe(true);

@@ -81,7 +81,7 @@ describeEachDb('admin jobs: lists, assign, complete, details', (kind) => {
 
   it('pages each state list on the server with correct totals and the spec job shape', async () => {
     const product = await insertProduct(t, 'Paging Product', 1_234_500);
-    const before = (await inject('GET', '/job-api/completedjobs?limit=1', admin)).json().total as number;
+    const before = (await inject('GET', '/job-api/completedjobs?page=1&limit=1', admin)).json().total as number;
     const base = t.clock.now().getTime();
     for (let i = 0; i < 7; i++)
       await insertJob(t, company.id, {
@@ -90,12 +90,13 @@ describeEachDb('admin jobs: lists, assign, complete, details', (kind) => {
         productId: product.id,
         createdAt: new Date(base + (i + 1) * 1000),
       });
-    const p1 = await inject('GET', '/job-api/completedjobs', admin);
+    // With `page` the paged form, 5 by default (decision 0900).
+    const p1 = await inject('GET', '/job-api/completedjobs?page=1', admin);
     expect(p1.statusCode).toBe(200);
     const b1 = p1.json();
     expect(b1).toMatchObject({ status: 'success', page: 1, limit: 5, total: before + 7, results: 5 });
-    expect(b1.data.jobs).toHaveLength(5);
-    const first = b1.data.jobs[0];
+    expect(b1.jobs).toHaveLength(5);
+    const first = b1.jobs[0];
     expect(first.status).toBe('completed');
     expect(first.productId).toMatchObject({ productName: 'Paging Product', productPrice: 12345 });
     expect(first.assignedTo[0]).toMatchObject({ _id: lawyer.id });
@@ -103,24 +104,28 @@ describeEachDb('admin jobs: lists, assign, complete, details', (kind) => {
 
     const p2 = (await inject('GET', '/job-api/completedjobs?page=2&limit=5', admin)).json();
     expect(p2.results).toBe(Math.min(5, before + 7 - 5));
-    const ids = new Set([...b1.data.jobs, ...p2.data.jobs].map((j: { _id: string }) => j._id));
+    const ids = new Set([...b1.jobs, ...p2.jobs].map((j: { _id: string }) => j._id));
     expect(ids.size).toBe(b1.results + p2.results);
     // newest first
-    const created = b1.data.jobs.map((j: { createdAt: string }) => j.createdAt);
+    const created = b1.jobs.map((j: { createdAt: string }) => j.createdAt);
     expect([...created].sort().reverse()).toEqual(created);
 
     const past = (await inject('GET', '/job-api/completedjobs?page=99', admin)).json();
-    expect(past.data.jobs).toEqual([]);
+    expect(past.jobs).toEqual([]);
     expect(past.total).toBe(before + 7);
     expect((await inject('GET', '/job-api/completedjobs?limit=0', admin)).statusCode).toBe(400);
     expect((await inject('GET', '/job-api/completedjobs?page=abc', admin)).statusCode).toBe(400);
-    expect((await inject('GET', '/job-api/completedjobs?limit=101', admin)).statusCode).toBe(400);
+    expect((await inject('GET', '/job-api/completedjobs?limit=5001', admin)).statusCode).toBe(400);
+    // Without `page`: the whole list as an array, newest first.
+    const whole = (await inject('GET', '/job-api/completedjobs', admin)).json();
+    expect(whole).toHaveLength(before + 7);
+    expect(whole.slice(0, 10)).toEqual([...b1.jobs, ...p2.jobs]);
   });
 
   it('lists unassigned jobs with the lawyers who applied', async () => {
     const job = await insertJob(t, company.id, { appliedBy: [lawyer.id, unverified.id] });
     const body = (await inject('GET', '/job-api/unassign?limit=100', admin)).json();
-    const found = body.data.jobs.find((j: { _id: string }) => j._id === job.id);
+    const found = body.find((j: { _id: string }) => j._id === job.id);
     expect(found.appliedLawer.map((l: { _id: string }) => l._id).sort()).toEqual([lawyer.id, unverified.id].sort());
     expect(found.appliedLawer.find((l: { _id: string }) => l._id === unverified.id).verified).toBe(false);
     const one = (await inject('GET', `/job-api/admin/job/${job.id}`, admin)).json();
@@ -147,9 +152,9 @@ describeEachDb('admin jobs: lists, assign, complete, details', (kind) => {
 
     // now in the pending list, not the unassigned one
     const pending = (await inject('GET', '/job-api/pendingjobs?limit=100', admin)).json();
-    expect(pending.data.jobs.some((j: { _id: string }) => j._id === job.id)).toBe(true);
+    expect(pending.some((j: { _id: string }) => j._id === job.id)).toBe(true);
     const open = (await inject('GET', '/job-api/unassign?limit=100', admin)).json();
-    expect(open.data.jobs.some((j: { _id: string }) => j._id === job.id)).toBe(false);
+    expect(open.some((j: { _id: string }) => j._id === job.id)).toBe(false);
 
     // an already assigned job: clear 409, nothing changes
     const again = await inject('POST', '/job-api/assign', admin, { jobId: job.id, lawyerId: lawyer2.id });
@@ -214,9 +219,9 @@ describeEachDb('admin jobs: lists, assign, complete, details', (kind) => {
     expect(again.json().message).toBe(messages.jobAlreadyCompleted);
     expect(await auditFor(t, 'job.complete', job.id)).toHaveLength(1);
     const done = (await inject('GET', '/job-api/completedjobs?limit=100', admin)).json();
-    expect(done.data.jobs.some((j: { _id: string }) => j._id === job.id)).toBe(true);
+    expect(done.some((j: { _id: string }) => j._id === job.id)).toBe(true);
     const pending = (await inject('GET', '/job-api/pendingjobs?limit=100', admin)).json();
-    expect(pending.data.jobs.some((j: { _id: string }) => j._id === job.id)).toBe(false);
+    expect(pending.some((j: { _id: string }) => j._id === job.id)).toBe(false);
   });
 
   it('sets admin details with a document on open jobs; keeps the document when only text is sent', async () => {

@@ -56,30 +56,32 @@ describeEachDb('admin workspace: counts, companies, lawyers, payments, settlemen
       }
     }
     // the lawyer route above was refused: still verified, still logged in
-    expect(
-      (await get('/api/verifiedlawyers?limit=100')).json().data.lawyers.map((l: { _id: string }) => l._id),
-    ).toContain(lawyer.id);
+    expect((await get('/api/verifiedlawyers?limit=100')).json().lawyers.map((l: { _id: string }) => l._id)).toContain(
+      lawyer.id,
+    );
   });
 
-  it('pages companies on the server: data.company, totals, 5 per page by default, no secrets', async () => {
+  it('pages companies on the server: company, totals, 5 per page by default, no secrets', async () => {
     const before = (await get('/api/companys')).json().total as number;
     await insertUsers(t, 'company', 11);
-    const p1 = (await get('/api/companys')).json();
+    const p1 = (await get('/api/companys?page=1')).json();
     expect(p1).toMatchObject({ status: 'success', page: 1, limit: 5, total: before + 11, results: 5 });
-    expect(p1.data.company).toHaveLength(5);
-    expect(p1.data.company[0]).not.toHaveProperty('passwordHash');
-    expect(Object.keys(p1.data.company[0])).toEqual(
+    expect(p1.company).toHaveLength(5);
+    expect(p1.company[0]).not.toHaveProperty('passwordHash');
+    expect(Object.keys(p1.company[0])).toEqual(
       expect.arrayContaining(['_id', 'companyName', 'contactName', 'officialEmail', 'phoneNumber', 'createdAt']),
     );
     const last = Math.ceil((before + 11) / 5);
     const pl = (await get(`/api/companys?page=${last}`)).json();
     expect(pl.results).toBe(before + 11 - (last - 1) * 5);
-    const all = (await get('/api/companys?limit=100')).json();
-    expect(all.data.company).toHaveLength(before + 11);
-    expect(new Set(all.data.company.map((c: { _id: string }) => c._id)).size).toBe(before + 11);
-    expect(all.data.company.some((c: { _id: string }) => c._id === company.id)).toBe(true);
+    // Without `page`: the whole list (up to 500).
+    const all = (await get('/api/companys')).json();
+    expect(all).toMatchObject({ page: 1, limit: 500, total: before + 11, results: before + 11 });
+    expect(all.company).toHaveLength(before + 11);
+    expect(new Set(all.company.map((c: { _id: string }) => c._id)).size).toBe(before + 11);
+    expect(all.company.some((c: { _id: string }) => c._id === company.id)).toBe(true);
     // only companies
-    expect(all.data.company.some((c: { _id: string }) => c._id === lawyer.id || c._id === admin.id)).toBe(false);
+    expect(all.company.some((c: { _id: string }) => c._id === lawyer.id || c._id === admin.id)).toBe(false);
   });
 
   it('lists verified and unverified lawyers separately with totals', async () => {
@@ -87,22 +89,22 @@ describeEachDb('admin workspace: counts, companies, lawyers, payments, settlemen
     const u0 = (await get('/api/unverifiedlawyers')).json().total as number;
     await insertUsers(t, 'lawyer', 6, { verified: false });
     await insertUsers(t, 'lawyer', 3, { verified: true });
-    const u = (await get('/api/unverifiedlawyers')).json();
+    const u = (await get('/api/unverifiedlawyers?page=1')).json();
     expect(u).toMatchObject({ total: u0 + 6, results: 5, page: 1, limit: 5 });
-    expect(u.data.lawyers.every((l: { verified: boolean }) => l.verified === false)).toBe(true);
+    expect(u.lawyers.every((l: { verified: boolean }) => l.verified === false)).toBe(true);
     const u2 = (await get('/api/unverifiedlawyers?page=2')).json();
     expect(u2.results).toBe(u0 + 6 - 5);
     const v = (await get('/api/verifiedlawyers?limit=50')).json();
     expect(v.total).toBe(v0 + 3);
-    expect(v.data.lawyers.every((l: { verified: boolean }) => l.verified)).toBe(true);
-    expect(v.data.lawyers[0]).toHaveProperty('scn');
-    expect(v.data.lawyers[0]).not.toHaveProperty('passwordHash');
+    expect(v.lawyers.every((l: { verified: boolean }) => l.verified)).toBe(true);
+    expect(v.lawyers[0]).toHaveProperty('scn');
+    expect(v.lawyers[0]).not.toHaveProperty('passwordHash');
   });
 
   it('verifies a lawyer once: leaves the unverified list, e-mailed, audit-logged; repeating changes nothing', async () => {
     const newbie = await signupAndLogin(t, 'lawyer');
     const unverifiedIds = async () =>
-      (await get('/api/unverifiedlawyers?limit=100')).json().data.lawyers.map((l: { _id: string }) => l._id);
+      (await get('/api/unverifiedlawyers?limit=100')).json().lawyers.map((l: { _id: string }) => l._id);
     expect(await unverifiedIds()).toContain(newbie.id);
     const mailsBefore = (await mailsTo(t, newbie.email)).length;
 

@@ -63,7 +63,7 @@ describeEachDb('catalogue: products API', (kind) => {
   it('starts empty when seeding is off', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/product-api/products' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'success', results: 0, data: { products: [] } });
+    expect(res.json()).toEqual({ status: 'success', results: 0, products: [] });
   });
 
   it('lets only admins create, update and delete (guest 401, company and lawyer 403)', async () => {
@@ -79,7 +79,7 @@ describeEachDb('catalogue: products API', (kind) => {
       expect((await t.app.inject({ method: 'DELETE', url: `/api/delete/${id}`, headers: who })).statusCode).toBe(code);
     }
     const still = await t.app.inject({ method: 'GET', url: `/product-api/product/${id}` });
-    expect(still.json().data.product.productPrice).toBe(45000);
+    expect(still.json().productPrice).toBe(45000);
   });
 
   it('creates a product with its image: New Product Created, naira price, the picture served as an image', async () => {
@@ -152,7 +152,7 @@ describeEachDb('catalogue: products API', (kind) => {
       const list = await t.app.inject({ method: 'GET', url: '/product-api/products' });
       const etag = list.headers.etag as string;
       expect(etag).toMatch(/^"[\w-]+"$/);
-      expect(list.json().data.products.map((p: { _id: string }) => p._id)).toContain(id);
+      expect(list.json().products.map((p: { _id: string }) => p._id)).toContain(id);
       const again = await t.app.inject({
         method: 'GET',
         url: '/product-api/products',
@@ -191,7 +191,7 @@ describeEachDb('catalogue: products API', (kind) => {
         headers: { 'if-none-match': oneTag },
       });
       expect(freshOne.statusCode).toBe(200);
-      expect(freshOne.json().data.product.productPrice).toBe(99000);
+      expect(freshOne.json().productPrice).toBe(99000);
     });
 
     it('replaces the picture when a new one is sent, validates like create, and records the change', async () => {
@@ -238,7 +238,7 @@ describeEachDb('catalogue: products API', (kind) => {
       expect(del.statusCode).toBe(200);
       expect(del.json()).toEqual({ status: 'success', message: messages.productDeleted });
       const list = await t.app.inject({ method: 'GET', url: '/product-api/products' });
-      expect(list.json().data.products.map((p: { _id: string }) => p._id)).not.toContain(id);
+      expect(list.json().products.map((p: { _id: string }) => p._id)).not.toContain(id);
       expect((await t.app.inject({ method: 'GET', url: `/product-api/product/${id}` })).statusCode).toBe(404);
       expect((await send('PUT', `/api/update/${id}`, admin.headers, fields())).statusCode).toBe(404);
 
@@ -281,7 +281,7 @@ describeEachDb('catalogue: the starting catalogue', (kind) => {
     try {
       expect(await seedWith(t)).toBe('seeded');
       const res = await t.app.inject({ method: 'GET', url: '/product-api/products' });
-      const list = res.json().data.products as Array<{
+      const list = res.json().products as Array<{
         productName: string;
         productPrice: number;
         productDescription: string;
@@ -342,7 +342,7 @@ describeEachDb('catalogue: the starting catalogue', (kind) => {
       expect(await seedWith(t)).toBe('catalogue-not-empty');
       expect(await seedWith(t)).toBe('already-seeded');
       const list = await t.app.inject({ method: 'GET', url: '/product-api/products' });
-      expect(list.json().data.products.map((p: { productName: string }) => p.productName)).toEqual(['Our Own Product']);
+      expect(list.json().products.map((p: { productName: string }) => p.productName)).toEqual(['Our Own Product']);
     } finally {
       await t.close();
     }

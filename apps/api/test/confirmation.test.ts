@@ -71,7 +71,7 @@ describeEachDb('e-mail confirmation, lawyer and admin sign-up', (kind) => {
       url: `/api/userprofile?_id=${lawyer.id}`,
       headers: lawyer.headers,
     });
-    expect(profile.json().data.user).toMatchObject({
+    expect(profile.json()).toMatchObject({
       userType: 'lawyer',
       verified: false,
       areasOfPractise: ['Technology', 'Tax Practise'],

@@ -81,7 +81,7 @@ describeEachDb('changing the sign-in e-mail', (kind) => {
       ['yourBio', 'Unchanged address'],
     ]);
     expect(same.statusCode).toBe(200);
-    expect(same.json().data.user).toMatchObject({ officialEmail: who.email, yourBio: 'Unchanged address' });
+    expect(same.json().company).toMatchObject({ officialEmail: who.email, yourBio: 'Unchanged address' });
   });
 
   it('keeps the old address until the new one confirms, then moves sign-in, and tells the old address', async () => {
@@ -94,7 +94,7 @@ describeEachDb('changing the sign-in e-mail', (kind) => {
     ]);
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe(messages.profileUpdated);
-    expect(res.json().data.user).toMatchObject({ officialEmail: who.email, scn: 'SCN777' });
+    expect(res.json().lawyer).toMatchObject({ officialEmail: who.email, scn: 'SCN777' });
 
     const confirmMail = await lastMailTo(t, next);
     expect(confirmMail?.subject).toMatch(/Confirm your new LegalMarket sign-in address/);
@@ -121,7 +121,7 @@ describeEachDb('changing the sign-in e-mail', (kind) => {
     expect(add.statusCode).toBe(201);
     expect((await t.app.inject({ method: 'POST', url: '/api/send-otp', headers: who.headers })).statusCode).toBe(200);
     expect((await lastMailTo(t, who.email))!.subject).toMatch(/payment details code/);
-    expect((await me(who)).json().data.user.officialEmail).toBe(who.email);
+    expect((await me(who)).json().officialEmail).toBe(who.email);
 
     // The link from the new inbox makes the change, once.
     const confirmed = await post('/api/confirm-email-change', { token });
@@ -129,7 +129,7 @@ describeEachDb('changing the sign-in e-mail', (kind) => {
     expect(confirmed.json().message).toBe(messages.emailChangeConfirmed);
     expect(await emailOf(who.id)).toBe(next);
     // The remembered session and profile answers see the change at once.
-    expect((await me(who)).json().data.user.officialEmail).toBe(next);
+    expect((await me(who)).json().officialEmail).toBe(next);
     expect((await post('/api/confirm-email-change', { token })).statusCode).toBe(400);
     expect((await login(next)).statusCode).toBe(200);
     expect((await login(who.email)).statusCode).toBe(401);

@@ -303,7 +303,7 @@ describeEachDb('lawyer jobs: available jobs, applications, projects', (kind) => 
   it('lets admins, and only admins, read a lawyer profile by id', async () => {
     const res = await get(`/api/lawyer/${lawyerA.id}`, admin);
     expect(res.statusCode).toBe(200);
-    expect(res.json().data.lawyer).toMatchObject({
+    expect(res.json().lawyer).toMatchObject({
       _id: lawyerA.id,
       officialEmail: lawyerA.email,
       scn: 'SCN001234',

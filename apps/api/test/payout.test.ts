@@ -27,7 +27,7 @@ describeEachDb('lawyer payout details and the e-mailed code', (kind) => {
   const call = (method: 'GET' | 'POST' | 'PATCH', url: string, who: Login, payload?: object) =>
     t.app.inject({ method, url, headers: who.headers, ...(payload ? { payload } : {}) });
   const details = async (who: Login) =>
-    (await call('GET', '/api/get-payment-details', who)).json().data.lawyer.accountDetails;
+    (await call('GET', '/api/get-payment-details', who)).json().lawyer.accountDetails;
 
   /** A lawyer with saved details. */
   async function lawyerWithDetails() {
@@ -51,7 +51,7 @@ describeEachDb('lawyer payout details and the e-mailed code', (kind) => {
     const lawyer = await signupAndLogin(t, 'lawyer');
     const empty = await call('GET', '/api/get-payment-details', lawyer);
     expect(empty.statusCode).toBe(200);
-    expect(empty.json().data.lawyer).toMatchObject({ _id: lawyer.id, accountDetails: [] });
+    expect(empty.json().lawyer).toMatchObject({ _id: lawyer.id, accountDetails: [] });
 
     const short = await call('POST', '/api/add-payment-details', lawyer, { ...ACCOUNT, accountNumber: '012345678' });
     expect(short.statusCode).toBe(400);
@@ -68,7 +68,7 @@ describeEachDb('lawyer payout details and the e-mailed code', (kind) => {
     expect(added.json()).toEqual({
       status: 'success',
       message: messages.paymentDetailsAdded,
-      data: { lawyer: { _id: lawyer.id, accountDetails: [ACCOUNT] } },
+      lawyer: { _id: lawyer.id, accountDetails: [ACCOUNT] },
     });
     const mail = await lastMailTo(t, lawyer.email);
     expect(mail!.subject).toMatch(/Payment details added/);
@@ -114,7 +114,7 @@ describeEachDb('lawyer payout details and the e-mailed code', (kind) => {
     expect(changed.json()).toEqual({
       status: 'success',
       message: messages.paymentDetailsUpdated,
-      data: { lawyerUpdate: { _id: lawyer.id, accountDetails: [NEW_ACCOUNT] } },
+      lawyerUpdate: { _id: lawyer.id, accountDetails: [NEW_ACCOUNT] },
     });
     expect(await details(lawyer)).toEqual([NEW_ACCOUNT]);
     const mail = await lastMailTo(t, lawyer.email);
@@ -165,7 +165,7 @@ describeEachDb('lawyer payout details and the e-mailed code', (kind) => {
     expect((await confirm(lawyer, await sendCode(lawyer))).statusCode).toBe(200);
     const results = await Promise.all([edit(lawyer, NEW_ACCOUNT), edit(lawyer, { ...NEW_ACCOUNT, bank: 'Wema Bank' })]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 403]);
-    const winner = results.find((r) => r.statusCode === 200)!.json().data.lawyerUpdate.accountDetails;
+    const winner = results.find((r) => r.statusCode === 200)!.json().lawyerUpdate.accountDetails;
     expect(await details(lawyer)).toEqual(winner);
   });
 

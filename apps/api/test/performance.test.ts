@@ -65,7 +65,7 @@ describeEachDb('performance: caches and counters', (kind) => {
     return res.json().data.product._id as string;
   }
   const names = async (app: FastifyInstance) =>
-    ((await app.inject({ url: '/product-api/products' })).json().data.products as Array<{ productName: string }>).map(
+    ((await app.inject({ url: '/product-api/products' })).json().products as Array<{ productName: string }>).map(
       (p) => p.productName,
     );
 
@@ -188,7 +188,7 @@ describeEachDb('performance: caches and counters', (kind) => {
     const open = async (app: FastifyInstance) =>
       Number((await app.inject({ url: '/job-api/jobs?limit=1', headers: lawyer.headers })).headers['x-total-count']);
     const unassigned = async (app: FastifyInstance) =>
-      (await app.inject({ url: '/job-api/unassign?limit=1', headers: admin.headers })).json().total as number;
+      (await app.inject({ url: '/job-api/unassign?page=1&limit=1', headers: admin.headers })).json().total as number;
     const read = async (app: FastifyInstance) => [await pending(app), await open(app), await unassigned(app)];
     const start = await read(other);
     expect(await read(t.app)).toEqual(start);
@@ -237,7 +237,7 @@ describeEachDb('performance: caches and counters', (kind) => {
         ['pending', '/job-api/pendingjobs'],
         ['completed', '/job-api/completedjobs'],
       ]) {
-        const res = await t.app.inject({ url: `${url}?limit=1`, headers: admin.headers });
+        const res = await t.app.inject({ url: `${url}?page=1&limit=1`, headers: admin.headers });
         expect(res.statusCode, res.body).toBe(200);
         out[status] = res.json().total;
       }

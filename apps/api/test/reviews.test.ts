@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { messages, ratingLabel } from '@legalmarket/contracts';
+import { averageStars, messages, ratingLabel } from '@legalmarket/contracts';
 import { auditLog, products, reviews } from '../src/db/schema.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from './helpers.js';
+
+const averageOf = (reviews: Array<{ status: number }>) => averageStars(reviews.map((r) => r.status));
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 
@@ -83,7 +85,7 @@ describeEachDb('reviews', (kind) => {
       const a = await post(companyA.headers, body({ status: 5 }));
       expect(a.statusCode).toBe(201);
       expect(a.json().message).toBe(messages.reviewSubmitted);
-      reviewA = a.json().data.review._id;
+      reviewA = a.json()._id;
       t.clock.advance(3 * 3600_000);
       const b = await post(companyB.headers, body({ status: 4, reviewTitle: 'Good', review: 'Helpful lawyer.' }));
       expect(b.statusCode).toBe(201);
@@ -95,16 +97,16 @@ describeEachDb('reviews', (kind) => {
       await post(companyB.headers, body({ productId: otherProductId, status: 1, reviewTitle: 'Other', review: 'x' }));
     });
 
-    it('lists reviews with companyId { _id, companyName }, newest first, with average and count', async () => {
+    it('lists reviews with companyId { _id, companyName }, newest first, as an array', async () => {
       const res = await list(productId);
       expect(res.statusCode).toBe(200);
+      // An array, as the spec's client reads it (issue 14); the average is worked out from it.
       const out = res.json();
-      expect(out.message).toBe(messages.gottenAllReviews);
-      expect(out.results).toBe(3);
+      expect(out).toHaveLength(3);
       // (5 + 4 + 2) / 3 = 3.666... -> 3.7
-      expect(out.average).toBe(3.7);
-      expect(ratingLabel(out.average)).toBe('Average');
-      const first = out.data.reviews[2];
+      expect(averageOf(out)).toBe(3.7);
+      expect(ratingLabel(averageOf(out))).toBe('Average');
+      const first = out[2];
       expect(first).toMatchObject({
         _id: reviewA,
         reviewTitle: 'Quick and clear',
@@ -114,24 +116,28 @@ describeEachDb('reviews', (kind) => {
         companyId: { _id: companyA.id, companyName: 'Ada Ventures Ltd' },
         date: writtenAt,
       });
-      expect(out.data.reviews[0].companyId._id).toBe(companyB.id);
+      expect(out[0].companyId._id).toBe(companyB.id);
 
       const all = await list();
-      expect(all.json().results).toBe(4);
-      expect(all.json().average).toBe(3); // (5 + 4 + 2 + 1) / 4
+      expect(all.json()).toHaveLength(4);
+      expect(averageOf(all.json())).toBe(3); // (5 + 4 + 2 + 1) / 4
       const none = await list('4f1c7e2a-0000-4000-8000-000000000000');
-      expect(none.json()).toMatchObject({ results: 0, average: 0, data: { reviews: [] } });
+      expect(none.json()).toEqual([]);
       expect((await list('bad')).statusCode).toBe(400);
+      // The whole list up to `limit` (default 500, decision 0900), newest first.
+      const two = await t.app.inject({ method: 'GET', url: '/ratings-api/rating?limit=2' });
+      expect(two.json()).toEqual(all.json().slice(0, 2));
+      expect((await t.app.inject({ method: 'GET', url: '/ratings-api/rating?limit=5001' })).statusCode).toBe(400);
     });
 
     it('creates a double-submitted review once', async () => {
       const payload = body({ reviewTitle: 'Twice', review: 'Clicked twice.', status: 3 });
       const one = await post(companyA.headers, payload);
       const two = await post(companyA.headers, payload);
-      expect(two.json().data.review._id).toBe(one.json().data.review._id);
+      expect(two.json()._id).toBe(one.json()._id);
       await t.app.inject({
         method: 'DELETE',
-        url: `/api/rating/${one.json().data.review._id}`,
+        url: `/api/rating/${one.json()._id}`,
         headers: companyA.headers,
       });
     });
@@ -168,7 +174,7 @@ describeEachDb('reviews', (kind) => {
       });
       expect(res.statusCode).toBe(200);
       expect(res.json().message).toBe(messages.reviewUpdated);
-      expect(res.json().data.review).toMatchObject({
+      expect(res.json()).toMatchObject({
         _id: reviewA,
         status: 3,
         reviewTitle: 'Good, not perfect',
@@ -183,7 +189,7 @@ describeEachDb('reviews', (kind) => {
       expect(bad.statusCode).toBe(400);
       expect(bad.json().message).toBe(messages.chooseStars);
       // (3 + 4 + 2) / 3 = 3
-      expect((await list(productId)).json().average).toBe(3);
+      expect(averageOf((await list(productId)).json())).toBe(3);
     });
 
     it('lets company A delete its review, and an admin remove any review (audited)', async () => {
@@ -194,15 +200,15 @@ describeEachDb('reviews', (kind) => {
         (await t.app.inject({ method: 'DELETE', url: `/api/rating/${reviewA}`, headers: companyA.headers })).statusCode,
       ).toBe(404);
       const after = (await list(productId)).json();
-      expect(after.results).toBe(1 + 1);
-      expect(after.average).toBe(3); // (4 + 2) / 2
+      expect(after).toHaveLength(1 + 1);
+      expect(averageOf(after)).toBe(3); // (4 + 2) / 2
 
-      const target = after.data.reviews[0]._id;
+      const target = after[0]._id;
       const removed = await t.app.inject({ method: 'DELETE', url: `/api/rating/${target}`, headers: admin.headers });
       expect(removed.statusCode).toBe(200);
       const audit = await t.rt.database.db.select().from(auditLog).where(eq(auditLog.targetId, target));
       expect(audit).toMatchObject([{ action: 'review.remove', actorId: admin.id, targetType: 'review' }]);
-      expect((await list(productId)).json().results).toBe(1);
+      expect((await list(productId)).json()).toHaveLength(1);
       // A company's own deletion is not an admin action.
       expect(await t.rt.database.db.select().from(auditLog).where(eq(auditLog.targetId, reviewA))).toHaveLength(0);
     });

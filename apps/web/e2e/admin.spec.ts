@@ -88,9 +88,9 @@ test('an admin verifies a lawyer, assigns, details and completes a paid job and 
   await waitForMail(request, lawyerEmail, /verified/i);
 
   // the verified lawyer applies for the paid job
-  const open = await request.get('/job-api/unassign?limit=100', { headers: admin });
-  const jobs = ((await open.json()) as { data: { jobs: Array<{ _id: string; productId: { _id: string } }> } }).data
-    .jobs;
+  // Without `page` the list is an array of jobs (decision 0901).
+  const open = await request.get('/job-api/unassign', { headers: admin });
+  const jobs = (await open.json()) as Array<{ _id: string; productId: { _id: string } }>;
   const jobId = jobs.find((j) => j.productId._id === productId)!._id;
   const applied = await request.post(`/job-api/applyforjob/${jobId}`, { headers: lawyer, data: {} });
   expect(applied.status(), await applied.text()).toBe(200);

@@ -16,7 +16,7 @@ interface ProductJson {
 async function catalogue(request: APIRequestContext): Promise<ProductJson[]> {
   const res = await request.get('/product-api/products');
   expect(res.status()).toBe(200);
-  return ((await res.json()) as { data: { products: ProductJson[] } }).data.products;
+  return ((await res.json()) as { products: ProductJson[] }).products;
 }
 
 const createAdmin = (request: APIRequestContext) => createAccount(request, 'admin');

@@ -14,9 +14,9 @@ const createAdmin = async (request: APIRequestContext) => apiLogin(request, awai
 /** A company buys one product with a detail, paying with the sandbox's success card. */
 async function paidJob(request: APIRequestContext, detail: string) {
   const catalogue = (await (await request.get('/product-api/products')).json()) as {
-    data: { products: Array<{ _id: string; productName: string }> };
+    products: Array<{ _id: string; productName: string }>;
   };
-  const product = catalogue.data.products[0];
+  const product = catalogue.products[0];
   expect(product, 'the seeded catalogue has a product').toBeTruthy();
   const company = await tokenFor(request, await createAccount(request, 'company'));
   const added = await request.post('/api/cart', {

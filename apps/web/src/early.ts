@@ -68,8 +68,7 @@ export function pageDataUrl(pathname: string, userType: string | null): string |
 function preloadFirstPicture(answer: Received) {
   try {
     const src = answer.ok
-      ? (JSON.parse(answer.text) as { data: { products: Array<{ productImage?: string }> } }).data.products[0]
-          ?.productImage
+      ? (JSON.parse(answer.text) as { products: Array<{ productImage?: string }> }).products[0]?.productImage
       : undefined;
     if (!src) return;
     const link = Object.assign(document.createElement('link'), { rel: 'preload', as: 'image', href: src });

@@ -38,6 +38,51 @@ export const paged = <K extends string, T extends z.ZodType>(key: K, item: T) =>
     data: z.object({ [key]: z.array(item) } as { [P in K]: z.ZodArray<T> }),
   });
 
+/** What a list answers without `page` when no `limit` is asked: the whole list up to this many. */
+export const LIST_CAP = 500;
+/** The most `limit` may ask for, paged or not (docs/decisions/0900-spec-client-shapes.md). */
+export const LIST_LIMIT_MAX = 5000;
+
+/**
+ * The lists of the spec's call table (admin jobs, companies, lawyers). Without `page` the whole list
+ * up to `limit` (default LIST_CAP); with `page` the paged form, `limit` defaulting to the spec's 5.
+ */
+export const listQuery = z.object({
+  page: z.coerce
+    .number({ error: 'page must be a number' })
+    .int('page must be a whole number')
+    .min(1, 'page must be at least 1')
+    .max(1_000_000, 'page is too large')
+    .optional(),
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(LIST_LIMIT_MAX, `limit must be at most ${LIST_LIMIT_MAX}`)
+    .optional(),
+});
+export type ListQuery = z.input<typeof listQuery>;
+
+/** The page a list query reads, and whether the client asked for the paged form (`page` sent). */
+export const listPaging = (q: { page?: number; limit?: number }) =>
+  q.page === undefined
+    ? { paged: false, page: 1, limit: q.limit ?? LIST_CAP }
+    : { paged: true, page: q.page, limit: q.limit ?? LIMITS.adminPageSize };
+
+/**
+ * A list with its key at the top of the body, as the spec's client reads it (`company`, `lawyers`,
+ * `jobs`); `total` counts every matching item, `page`/`limit` tell what was read.
+ */
+export const listed = <K extends string, T extends z.ZodType>(key: K, item: T) =>
+  z.object({
+    status: z.literal('success'),
+    page: z.number(),
+    limit: z.number(),
+    total: z.number(),
+    results: z.number(),
+    ...({ [key]: z.array(item) } as { [P in K]: z.ZodArray<T> }),
+  });
+
 const image = z.object({ url: z.string() }).nullable();
 
 /** A lawyer as the admin sees it (spec section 3: Lawyer). */
@@ -79,10 +124,46 @@ export const adminCompany = z.object({
 });
 export type AdminCompany = z.infer<typeof adminCompany>;
 
-export const companiesAnswer = paged('company', adminCompany);
+export const companiesAnswer = listed('company', adminCompany);
 export type CompaniesAnswer = z.infer<typeof companiesAnswer>;
-export const lawyersAnswer = paged('lawyers', adminLawyer);
+export const lawyersAnswer = listed('lawyers', adminLawyer);
 export type LawyersAnswer = z.infer<typeof lawyersAnswer>;
+
+/** A profile as its owner reads it: the admin's view of the same account, with `userType`. */
+export const companyProfile = adminCompany.extend({ userType: z.literal('company') });
+export type CompanyProfile = z.infer<typeof companyProfile>;
+export const lawyerProfile = adminLawyer.extend({ userType: z.literal('lawyer') });
+export type LawyerProfile = z.infer<typeof lawyerProfile>;
+export const adminProfile = adminCompany
+  .pick({
+    _id: true,
+    name: true,
+    officialEmail: true,
+    phoneNumber: true,
+    profileImage: true,
+    yourBio: true,
+    alternativeEmailAddress: true,
+    createdAt: true,
+  })
+  .extend({ userType: z.literal('admin') });
+
+/** GET /api/lawyer/{id} (admin): `lawyer` at the top. */
+export const lawyerAnswer = z.object({ status: z.literal('success'), lawyer: lawyerProfile });
+export type LawyerAnswer = z.infer<typeof lawyerAnswer>;
+/** GET /api/company/{id} (admin): `company` at the top. */
+export const companyAnswer = z.object({ status: z.literal('success'), company: companyProfile });
+export type CompanyAnswer = z.infer<typeof companyAnswer>;
+
+/** GET /api/userprofile?_id=: the profile itself, `_id` equal to the id asked for (spec section 6). */
+export const userProfileAnswer = z.discriminatedUnion('userType', [companyProfile, lawyerProfile, adminProfile]);
+export type UserProfileAnswer = z.infer<typeof userProfileAnswer>;
+
+/** PATCH /api/updateprofile: `company` or `lawyer` at the top, as the spec's table answers. */
+export const updateProfileAnswer = z.union([
+  z.object({ status: z.literal('success'), message: z.string(), company: companyProfile }),
+  z.object({ status: z.literal('success'), message: z.string(), lawyer: lawyerProfile }),
+]);
+export type UpdateProfileAnswer = z.infer<typeof updateProfileAnswer>;
 
 export const verifyLawyerInput = z.object({
   verified: z.boolean({ error: 'verified must be true or false' }),
@@ -94,8 +175,12 @@ export const verifyLawyerAnswer = z.object({
   data: z.object({ lawyer: adminLawyer }),
 });
 
-export const adminJobsAnswer = paged('jobs', jobView);
+/** Admin job lists without `page`: an array of jobs, as the spec's client reads them. */
+export const adminJobsAnswer = z.array(jobView);
 export type AdminJobsAnswer = z.infer<typeof adminJobsAnswer>;
+/** Admin job lists with `page` (our admin pages): `jobs` at the top with the paging figures. */
+export const adminJobsPageAnswer = listed('jobs', jobView);
+export type AdminJobsPageAnswer = z.infer<typeof adminJobsPageAnswer>;
 export const oneJobAnswer = z.object({
   status: z.literal('success'),
   message: z.string(),

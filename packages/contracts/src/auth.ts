@@ -23,12 +23,21 @@ export const companySignupStep1 = z.object({
   officeAddress: requiredText('office address', 300),
 });
 
-export const companySignupInput = withConfirm({
+/** The sign-up form's fields (our web form always sends `companyName`). */
+export const companySignupForm = withConfirm({
   ...companySignupStep1.shape,
   cac: optionalText('CAC registration number', 50),
   industry: requiredText('industry', 100),
 });
-export type CompanySignupInput = z.input<typeof companySignupInput>;
+/** Spec section 3 names the company "companyName or name": `name` stands for a missing companyName. */
+export const companySignupInput = z.preprocess(
+  (v) =>
+    v && typeof v === 'object' && !Array.isArray(v) && (v as { companyName?: unknown }).companyName === undefined
+      ? { ...v, companyName: (v as { name?: unknown }).name }
+      : v,
+  companySignupForm,
+);
+export type CompanySignupInput = z.input<typeof companySignupForm>;
 
 export const lawyerSignupInput = withConfirm({
   name: requiredText('name'),

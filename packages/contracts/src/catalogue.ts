@@ -49,19 +49,25 @@ export const productView = z.object({
 });
 export type Product = z.infer<typeof productView>;
 
+/** GET /product-api/products: the spec's client reads `products` at the top of the body. */
 export const productsAnswer = z.object({
   status: z.literal('success'),
   results: z.number(),
-  data: z.object({ products: z.array(productView) }),
+  products: z.array(productView),
 });
 export type ProductsAnswer = z.infer<typeof productsAnswer>;
 
-export const productAnswer = z.object({
+/** GET /product-api/product/{id}: the product itself (`_id`, `productPrice`, ... at the top). */
+export const productAnswer = productView;
+export type ProductAnswer = z.infer<typeof productAnswer>;
+
+/** POST /api/create and PUT /api/update/{id} (not in the spec's table of answers; unchanged). */
+export const productSavedAnswer = z.object({
   status: z.literal('success'),
   message: z.string().optional(),
   data: z.object({ product: productView }),
 });
-export type ProductAnswer = z.infer<typeof productAnswer>;
+export type ProductSavedAnswer = z.infer<typeof productSavedAnswer>;
 
 /** Naira, whole numbers, as the price input keeps digits only. */
 export const PRODUCT_PRICE_MAX = 100_000_000;
@@ -133,24 +139,15 @@ export const reviewView = z.object({
 });
 export type Review = z.infer<typeof reviewView>;
 
-export const reviewsAnswer = z.object({
-  status: z.literal('success'),
-  message: z.string(),
-  results: z.number(),
-  /** Average of `status` over the listed reviews, to one decimal; 0 when there are none. */
-  average: z.number(),
-  data: z.object({ reviews: z.array(reviewView) }),
-});
+/** GET /ratings-api/rating: an array of reviews (the average is `averageStars` of their `status`). */
+export const reviewsAnswer = z.array(reviewView);
 export type ReviewsAnswer = z.infer<typeof reviewsAnswer>;
 
-export const reviewAnswer = z.object({
-  status: z.literal('success'),
-  message: z.string(),
-  data: z.object({ review: reviewView }),
-});
+/**
+ * POST /api/rating, PATCH /api/rating/{id}: the review itself, with the success `message` beside its
+ * fields. No `status: 'success'`: `status` is the review's star count.
+ */
+export const reviewAnswer = reviewView.extend({ message: z.string() });
+export type ReviewAnswer = z.infer<typeof reviewAnswer>;
 
-/** Average to one decimal (spec: "average rating one decimal"). */
-export const averageStars = (stars: readonly number[]) =>
-  stars.length === 0 ? 0 : Math.round((stars.reduce((a, b) => a + b, 0) / stars.length) * 10) / 10;
-
-export { quantityOptions } from './constants.js';
+export { averageStars, quantityOptions } from './constants.js';

@@ -99,3 +99,7 @@ export const UPLOAD_ACCEPT: Record<UploadKind, string> = {
 
 /** `replaced`: the cart changed after checkout began; that order keeps its lines and reference, and a late payment still pays it. */
 export const ORDER_STATUSES = ['pending', 'paid', 'failed', 'expired', 'replaced'] as const;
+
+/** Average to one decimal (spec: "average rating one decimal"); 0 when there are none. */
+export const averageStars = (stars: readonly number[]) =>
+  stars.length === 0 ? 0 : Math.round((stars.reduce((a, b) => a + b, 0) / stars.length) * 10) / 10;

@@ -3,6 +3,7 @@ import { companySignupInput, loginInput } from './auth.js';
 import { PASSWORD_PATTERN } from './common.js';
 import { formatNaira, formatOrdinalDate, ordinal, previewWords, ratingLabel, starLabel } from './format.js';
 import { allowedActions, findTransition } from './jobs.js';
+import { matchBank, NIGERIAN_BANKS, payoutDetailsInput } from './lawyers.js';
 import { messages } from './messages.js';
 
 describe('password rule', () => {
@@ -109,5 +110,55 @@ describe('job lifecycle table', () => {
     expect(findTransition('complete', 'unassigned', 'admin')).toBeNull();
     expect(findTransition('complete', 'completed', 'admin')).toBeNull();
     expect(allowedActions('completed', 'admin')).not.toContain('assign');
+  });
+});
+
+describe("the spec's client's words (issue 14)", () => {
+  const company = {
+    contactName: 'B',
+    phoneNumber: '08012345678',
+    officialEmail: 'a@b.ng',
+    officeAddress: 'C',
+    industry: 'D',
+    password: 'Str0ng!Pass',
+    passwordConfirm: 'Str0ng!Pass',
+  };
+  it('takes `name` for a missing companyName at sign-up; companyName wins when both come', () => {
+    expect(companySignupInput.parse({ ...company, name: 'Ada Ltd' }).companyName).toBe('Ada Ltd');
+    expect(companySignupInput.parse({ ...company, name: 'X', companyName: 'Ada Ltd' }).companyName).toBe('Ada Ltd');
+    expect(companySignupInput.safeParse(company).error?.issues[0].message).toBe('Please enter your company name');
+  });
+
+  it.each([
+    ['GTBank', 'Guaranty Trust Bank (GTBank)'],
+    ['gtbank', 'Guaranty Trust Bank (GTBank)'],
+    ['GTB', 'Guaranty Trust Bank (GTBank)'],
+    ['Guaranty Trust Bank', 'Guaranty Trust Bank (GTBank)'],
+    ['guaranty trust bank plc', 'Guaranty Trust Bank (GTBank)'],
+    ['Access', 'Access Bank'],
+    ['ACCESS BANK PLC', 'Access Bank'],
+    ['Zenith', 'Zenith Bank'],
+    ['UBA', 'United Bank for Africa (UBA)'],
+    ['United Bank for Africa', 'United Bank for Africa (UBA)'],
+    ['First Bank', 'First Bank of Nigeria'],
+    ['FirstBank', 'First Bank of Nigeria'],
+    ['FCMB', 'First City Monument Bank (FCMB)'],
+    ['Stanbic', 'Stanbic IBTC Bank'],
+    ['Kuda', 'Kuda Microfinance Bank'],
+    ['Union Bank', 'Union Bank of Nigeria'],
+    ['Ecobank', 'Ecobank Nigeria'],
+    ['opay', 'OPay'],
+  ])('matches the bank %s to %s', (typed, bank) => {
+    expect(matchBank(typed)).toBe(bank);
+    expect(payoutDetailsInput.parse({ accountNumber: '0123456789', accountName: 'A', bank: typed }).bank).toBe(bank);
+  });
+
+  it('matches every listed name to itself and refuses what names no bank', () => {
+    for (const bank of NIGERIAN_BANKS) expect(matchBank(bank)).toBe(bank);
+    for (const typed of ['Bank of Atlantis', 'Bank', '', 'First City']) expect(matchBank(typed), typed).toBeNull();
+    expect(
+      payoutDetailsInput.safeParse({ accountNumber: '0123456789', accountName: 'A', bank: 'Bank of Atlantis' }).error
+        ?.issues[0].message,
+    ).toBe(messages.bankRule);
   });
 });

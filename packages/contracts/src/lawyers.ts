@@ -123,10 +123,67 @@ export const accountNumberField = z
   .trim()
   .regex(/^\d{10}$/, messages.accountNumberRule);
 
+/** Words a bank's name may carry or leave out without naming another bank. */
+const BANK_FILLER = new Set([
+  'bank',
+  'plc',
+  'ltd',
+  'limited',
+  'nigeria',
+  'nig',
+  'ng',
+  'of',
+  'the',
+  'microfinance',
+  'mfb',
+  'merchant',
+  'for',
+]);
+/** Short names people type that the list's own words do not give. */
+const BANK_ALIASES: Record<string, NigerianBank> = {
+  gtb: 'Guaranty Trust Bank (GTBank)',
+  gtbank: 'Guaranty Trust Bank (GTBank)',
+  gtco: 'Guaranty Trust Bank (GTBank)',
+  firstbank: 'First Bank of Nigeria',
+  fbn: 'First Bank of Nigeria',
+  uba: 'United Bank for Africa (UBA)',
+  fcmb: 'First City Monument Bank (FCMB)',
+  stanbic: 'Stanbic IBTC Bank',
+  citi: 'Citibank Nigeria',
+  taj: 'TAJBank',
+  titan: 'Titan Trust Bank',
+  rmb: 'Rand Merchant Bank',
+};
+const bankKey = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w && !BANK_FILLER.has(w))
+    .join('');
+const BANK_KEYS = new Map<string, NigerianBank>(Object.entries(BANK_ALIASES));
+for (const bank of NIGERIAN_BANKS) {
+  // "Guaranty Trust Bank (GTBank)": the name without the brackets, and the short name inside them.
+  for (const part of [bank, bank.replace(/\s*\(.*\)/, ''), /\((.*)\)/.exec(bank)?.[1]]) {
+    if (part) BANK_KEYS.set(bankKey(part), bank);
+  }
+}
+
+/**
+ * The bank of NIGERIAN_BANKS a typed name means ("GTBank", "gtbank", "Guaranty Trust Bank", "Access"),
+ * or null. Case, spaces, punctuation and words such as Bank, Plc, Nigeria are ignored.
+ */
+export function matchBank(text: string): NigerianBank | null {
+  return BANK_KEYS.get(bankKey(text)) ?? null;
+}
+
 export const payoutDetailsInput = z.object({
   accountNumber: accountNumberField,
   accountName: requiredText('account name', 100),
-  bank: z.enum(NIGERIAN_BANKS, messages.bankRule),
+  /** The spec's client types the bank's name; it is matched to our list (decision 0900). */
+  bank: z.preprocess(
+    (v) => (typeof v === 'string' ? (matchBank(v) ?? v) : v),
+    z.enum(NIGERIAN_BANKS, messages.bankRule),
+  ),
   /** Sent by the original client; must be the caller's own id when present. */
   lawyerId: z.uuid('lawyerId must be a valid id').optional(),
 });
@@ -136,21 +193,26 @@ export const accountDetails = z.object({ accountNumber: z.string(), accountName:
 export type AccountDetails = z.infer<typeof accountDetails>;
 
 const payoutHolder = z.object({ _id: z.string(), accountDetails: z.array(accountDetails) });
+/** GET /api/get-payment-details: `lawyer` at the top, with `_id` and `accountDetails`. */
 export const getPaymentDetailsAnswer = z.object({
   status: z.literal('success'),
-  data: z.object({ lawyer: payoutHolder.extend({ name: z.string(), officialEmail: z.string() }) }),
+  lawyer: payoutHolder.extend({ name: z.string(), officialEmail: z.string() }),
 });
 export type GetPaymentDetailsAnswer = z.infer<typeof getPaymentDetailsAnswer>;
+/** POST /api/add-payment-details: `lawyer` at the top, with `_id` and `accountDetails`. */
 export const addPaymentDetailsAnswer = z.object({
   status: z.literal('success'),
   message: z.string(),
-  data: z.object({ lawyer: payoutHolder }),
+  lawyer: payoutHolder,
 });
+export type AddPaymentDetailsAnswer = z.infer<typeof addPaymentDetailsAnswer>;
+/** PATCH /api/edit-payment-details: `lawyerUpdate.accountDetails` at the top. */
 export const editPaymentDetailsAnswer = z.object({
   status: z.literal('success'),
   message: z.string(),
-  data: z.object({ lawyerUpdate: payoutHolder }),
+  lawyerUpdate: payoutHolder,
 });
+export type EditPaymentDetailsAnswer = z.infer<typeof editPaymentDetailsAnswer>;
 
 /** The spec sends the code "as joined digits"; `OTP` and `otp` are both accepted. */
 export const confirmPayoutOtpInput = z.preprocess(

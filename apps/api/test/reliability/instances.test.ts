@@ -113,11 +113,9 @@ describe.skipIf(Boolean(missing))('two instances on one PostgreSQL and one Redis
   it('shows a product changed on one instance on the other at once (the catalogue cache follows)', async () => {
     const id = world.productIds[1];
     const read = async (base: string) =>
-      (await (await fetch(`${base}/product-api/product/${id}`)).json()) as {
-        data: { product: { productPrice: number } };
-      };
+      (await (await fetch(`${base}/product-api/product/${id}`)).json()) as { productPrice: number };
     // Both instances have the product in their catalogue copy.
-    const before = (await read(b.url)).data.product.productPrice;
+    const before = (await read(b.url)).productPrice;
     await read(a.url);
     const form = new FormData();
     form.append('productName', 'Trademark Registration');
@@ -131,12 +129,12 @@ describe.skipIf(Boolean(missing))('two instances on one PostgreSQL and one Redis
     expect(changed.status, await changed.clone().text()).toBe(200);
     // The instance that made the change answers it on the very next request, and so does the other
     // one: its copy is checked against the shared change counter (docs/decisions/0701).
-    expect((await read(a.url)).data.product.productPrice).toBe(before + 1234);
-    expect((await read(b.url)).data.product.productPrice).toBe(before + 1234);
+    expect((await read(a.url)).productPrice).toBe(before + 1234);
+    expect((await read(b.url)).productPrice).toBe(before + 1234);
     const list = (await (await fetch(`${b.url}/product-api/products`)).json()) as {
-      data: { products: Array<{ _id: string; productPrice: number }> };
+      products: Array<{ _id: string; productPrice: number }>;
     };
-    expect(list.data.products.find((p) => p._id === id)?.productPrice).toBe(before + 1234);
+    expect(list.products.find((p) => p._id === id)?.productPrice).toBe(before + 1234);
     // Twenty more changes, each read back at once from the instance that did not make it.
     for (let i = 1; i <= 20; i++) {
       const f = new FormData();
@@ -146,7 +144,7 @@ describe.skipIf(Boolean(missing))('two instances on one PostgreSQL and one Redis
       const [writer, reader] = i % 2 ? [b.url, a.url] : [a.url, b.url];
       const res = await fetch(`${writer}/api/update/${id}`, { method: 'PUT', headers: world.admin.headers, body: f });
       expect(res.status).toBe(200);
-      expect((await read(reader)).data.product.productPrice).toBe(before + 1234 + i);
+      expect((await read(reader)).productPrice).toBe(before + 1234 + i);
     }
   }, 30_000);
 

@@ -444,7 +444,7 @@ const REQUESTS: Record<string, Record<string, Builder>> = {
             status: 3,
           },
         });
-        return { method: 'DELETE', url: `/api/rating/${res.json().data.review._id}` };
+        return { method: 'DELETE', url: `/api/rating/${res.json()._id}` };
       },
     ]),
   ),
@@ -817,7 +817,7 @@ async function buildWorld(t: TestApp): Promise<World> {
         url: '/api/rating',
         payload: { productId: product, reviewTitle: `by-company${tag}`, review: 'Clear and quick.', status: 5 },
       })
-    ).json().data.review._id as string;
+    ).json()._id as string;
   const reviewA = await review(who.companyA, 'A');
   const reviewB = await review(who.companyB, 'B');
   for (const actor of ['lawyerUnverified', 'lawyer', 'otherLawyer'] as const)

@@ -63,7 +63,8 @@ export const TABLE: Record<string, Record<string, Row>> = {
   'POST /api/confirm-email-change': { any: PUBLIC },
   'POST /api/undo-email-change': { any: PUBLIC },
   'POST /api/login': { any: PUBLIC },
-  'POST /api/logout': { any: SIGNED_IN },
+  // Idempotent (issue 14): with no session left there is nothing to end, and the answer is the same.
+  'POST /api/logout': { any: PUBLIC },
   'POST /api/forgot-password': { any: PUBLIC },
   'POST /api/confirm-reset-token': { any: PUBLIC },
   'PATCH /api/reset-password': { any: PUBLIC },

@@ -29,7 +29,8 @@ function renderCarousel(count: number) {
   const client = new QueryClient();
   client.setQueryData(['products'], {
     status: 'success',
-    data: { products: Array.from({ length: count }, (_, i) => product(i)) },
+    results: count,
+    products: Array.from({ length: count }, (_, i) => product(i)),
   });
   render(
     <QueryClientProvider client={client}>

@@ -13,7 +13,7 @@ export const productsQueryOptions = () =>
     queryFn: ({ signal }) => api<ProductsAnswer>('/product-api/products', { signal }),
     // Asked for while /products loaded (app/page-data.ts): the page renders with it at once.
     initialData: () => takeArrived<ProductsAnswer>('/product-api/products'),
-    select: (res) => res.data.products,
+    select: (res) => res.products,
     staleTime: 60_000,
   });
 

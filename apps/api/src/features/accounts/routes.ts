@@ -15,6 +15,8 @@ import {
   okMessage,
   resetPasswordInput,
   resetPasswordQuery,
+  userProfileAnswer,
+  type UserProfileAnswer,
 } from '@legalmarket/contracts';
 import type { Auth } from '../../platform/auth.js';
 import { AppError, forbidden, unauthorized } from '../../platform/errors.js';
@@ -35,7 +37,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService; 
         tags,
         summary: 'Company sign-up (both steps in one call)',
         description:
-          'Creates an unconfirmed company account and e-mails a confirmation link. The answer is the same when the address is already registered; its owner is e-mailed instead, so sign-up reveals nothing about who has an account. At most 5 sign-ups per address per 15 minutes, existing or not (429), so no one can flood an inbox through it.',
+          "Creates an unconfirmed company account and e-mails a confirmation link. The company's name comes as `companyName` or, as the spec allows, `name`. The answer is the same when the address is already registered; its owner is e-mailed instead, so sign-up reveals nothing about who has an account. At most 5 sign-ups per address per 15 minutes, existing or not (429), so no one can flood an inbox through it.",
         body: companySignupInput,
         response: { 201: okMessage },
       },
@@ -206,13 +208,14 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService; 
       schema: {
         tags,
         summary: 'Log out',
-        description: 'Revokes the session on the server: the token stops working at once.',
+        description:
+          'Revokes the session on the server: the token stops working at once. Idempotent: without a token, or with one already revoked or expired, the answer is the same 200 (there is nothing left to end).',
         response: { 200: okMessage },
       },
-      preHandler: auth.require(),
+      preHandler: auth.optional,
     },
     async (request) => {
-      await auth.revokeSession(request.user!.sessionId);
+      if (request.user) await auth.revokeSession(request.user.sessionId);
       return ok(messages.loggedOut);
     },
   );
@@ -282,14 +285,15 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService; 
       schema: {
         tags,
         summary: "The signed-in user's own profile",
-        description: "Only the caller's own id is answered; any other id gets 403 with the spec's permission message.",
+        description:
+          "The profile itself at the top of the body, `_id` equal to the id asked for (spec section 6). Only the caller's own id is answered; any other id gets 403 with the spec's permission message.",
         querystring: z.object({ _id: z.uuid(messages.noPermissionProfile) }),
+        response: { 200: userProfileAnswer },
       },
       preHandler: auth.require(),
     },
     async (request) => {
-      const profile = await accounts.getOwnProfile(request.user!.id, request.query._id);
-      return { status: 'success', data: { user: profile, [profile.userType]: profile } };
+      return (await accounts.getOwnProfile(request.user!.id, request.query._id)) as UserProfileAnswer;
     },
   );
 };

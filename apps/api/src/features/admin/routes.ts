@@ -4,6 +4,10 @@ import {
   companiesAnswer,
   dashboardAnswer,
   idParam,
+  LIST_CAP,
+  LIST_LIMIT_MAX,
+  listPaging,
+  listQuery,
   lawyersAnswer,
   messages,
   pageQuery,
@@ -22,6 +26,8 @@ const security = [{ bearer: [] }];
 const ADMIN_ONLY = 'Admins only: guests get 401, companies and lawyers 403.';
 const PAGING =
   'Paged on the server: `page` (from 1) and `limit` (default 5, at most 100); the answer carries `total` (every match), `page`, `limit` and `results` (items on this page).';
+
+const LISTED = `Without \`page\`: the whole list, up to \`limit\` items (default ${LIST_CAP}, at most ${LIST_LIMIT_MAX}); with \`page\` (from 1): that page of \`limit\` items (default 5). Either way the answer carries \`total\` (every match), \`page\`, \`limit\` and \`results\` (items answered). Decision 0901.`;
 
 const pageOf = <T>(items: T[], total: number, q: { page: number; limit: number }) => ({
   status: 'success' as const,
@@ -79,15 +85,16 @@ export const adminRoutes: FastifyPluginAsyncZod<{ shared: Shared; admin: AdminSe
         tags,
         security,
         summary: 'Companies (admin Clients list)',
-        description: `Newest first, in \`data.company\`. ${PAGING} ${ADMIN_ONLY}`,
-        querystring: pageQuery,
+        description: `Newest first, in \`company\` at the top of the body. ${LISTED} ${ADMIN_ONLY}`,
+        querystring: listQuery,
         response: { 200: companiesAnswer },
       },
       preHandler: onlyAdmin,
     },
     async (request) => {
-      const { items, total } = await admin.companies(request.query);
-      return { ...pageOf(items, total, request.query), data: { company: items } };
+      const q = listPaging(request.query);
+      const { items, total } = await admin.companies(q);
+      return { ...pageOf(items, total, q), company: items };
     },
   );
 
@@ -102,15 +109,16 @@ export const adminRoutes: FastifyPluginAsyncZod<{ shared: Shared; admin: AdminSe
           tags,
           security,
           summary: verified ? 'Verified lawyers' : 'Unverified lawyers',
-          description: `Newest first, in \`data.lawyers\`. ${PAGING} ${ADMIN_ONLY}`,
-          querystring: pageQuery,
+          description: `Newest first, in \`lawyers\` at the top of the body. ${LISTED} ${ADMIN_ONLY}`,
+          querystring: listQuery,
           response: { 200: lawyersAnswer },
         },
         preHandler: onlyAdmin,
       },
       async (request) => {
-        const { items, total } = await admin.lawyers(verified, request.query);
-        return { ...pageOf(items, total, request.query), data: { lawyers: items } };
+        const q = listPaging(request.query);
+        const { items, total } = await admin.lawyers(verified, q);
+        return { ...pageOf(items, total, q), lawyers: items };
       },
     );
   }

@@ -2,7 +2,14 @@ import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idParam, messages, okMessage, productAnswer, productsAnswer } from '@legalmarket/contracts';
+import {
+  idParam,
+  messages,
+  okMessage,
+  productAnswer,
+  productSavedAnswer,
+  productsAnswer,
+} from '@legalmarket/contracts';
 import type { Shared } from '../../app.js';
 import { createUploadsService } from '../uploads/service.js';
 import { sendPrepared } from '../../platform/prepared.js';
@@ -41,7 +48,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async 
         tags,
         summary: 'The catalogue',
         description:
-          'Products on sale, newest first; deleted products are left out. Prices in naira. Sends an ETag; with If-None-Match the answer is 304 until the catalogue changes. Answered from memory, compressed once per change (br or gzip as accepted); a change on any instance is seen on the next request everywhere.',
+          "Products on sale, newest first, in `products` at the top of the body (as the spec's client reads it); deleted products are left out. Prices in naira. Sends an ETag; with If-None-Match the answer is 304 until the catalogue changes. Answered from memory, compressed once per change (br or gzip as accepted); a change on any instance is seen on the next request everywhere.",
         response: { 200: productsAnswer, 304: z.null().describe('Not modified') },
       },
       compress: false,
@@ -55,7 +62,8 @@ export const catalogueRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async 
       schema: {
         tags,
         summary: 'One product',
-        description: 'A product on sale; 404 when it does not exist or was deleted. ETag and 304 as for the list.',
+        description:
+          'The product itself (`_id`, `productName`, `productPrice`, ... at the top of the body); 404 when it does not exist or was deleted. ETag and 304 as for the list.',
         params: idParam,
         response: { 200: productAnswer, 304: z.null().describe('Not modified') },
       },
@@ -72,7 +80,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async 
         summary: 'Create a product (admin)',
         description: `${multipartBody} All four are required. Recorded in the audit log.`,
         security: [{ bearer: [] }],
-        response: { 201: productAnswer },
+        response: { 201: productSavedAnswer },
       },
       preHandler: auth.require('admin'),
     },
@@ -94,7 +102,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async 
         description: `${multipartBody} Name, price and description are required; without productImage the picture stays. Recorded in the audit log.`,
         security: [{ bearer: [] }],
         params: idParam,
-        response: { 200: productAnswer },
+        response: { 200: productSavedAnswer },
       },
       preHandler: auth.require('admin'),
     },

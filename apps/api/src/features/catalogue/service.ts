@@ -140,10 +140,8 @@ export function createCatalogueService(deps: { db: Db; clock: Clock; uploads: Up
       fingerprint,
       version,
       // Parsed with the answer schemas once, so the cached text is exactly what the schema allows.
-      list: answerOf(productsAnswer.parse({ status: 'success', results: items.length, data: { products: items } })),
-      byId: new Map(
-        items.map((p) => [p._id, answerOf(productAnswer.parse({ status: 'success', data: { product: p } }))]),
-      ),
+      list: answerOf(productsAnswer.parse({ status: 'success', results: items.length, products: items })),
+      byId: new Map(items.map((p) => [p._id, answerOf(productAnswer.parse(p))])),
     };
     // A change committed here while this copy was read must not be hidden behind it.
     if (gen === generation) snapshot = next;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { and, eq } from 'drizzle-orm';
-import { idParam, messages } from '@legalmarket/contracts';
+import { companyAnswer, idParam, messages, type CompanyProfile } from '@legalmarket/contracts';
 import type { Shared } from '../../app.js';
 import { users } from '../../db/schema.js';
 import { notFound } from '../../platform/errors.js';
@@ -15,8 +15,9 @@ export const companiesRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async 
         tags: ['companies'],
         summary: "A company's profile (admin)",
         description:
-          'Admin only. Answers `data.company` in the profile shape of GET /api/userprofile; 404 when the id is not a company.',
+          'Admin only. Answers `company` at the top of the body, in the profile shape of GET /api/userprofile; 404 when the id is not a company.',
         params: idParam,
+        response: { 200: companyAnswer },
       },
       preHandler: shared.auth.require('admin'),
     },
@@ -27,7 +28,7 @@ export const companiesRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async 
         .where(and(eq(users.id, request.params.id), eq(users.userType, 'company')))
         .limit(1);
       if (!row) throw notFound(messages.companyNotFound);
-      return { status: 'success', data: { company: toProfile(row) } };
+      return { status: 'success' as const, company: toProfile(row) as CompanyProfile };
     },
   );
 };

@@ -2,12 +2,16 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   adminJobsAnswer,
+  adminJobsPageAnswer,
   assignJobInput,
   editJobDetailsInput,
   idParam,
+  LIST_CAP,
+  LIST_LIMIT_MAX,
+  listPaging,
+  listQuery,
   messages,
   oneJobAnswer,
-  pageQuery,
   type JobStatus,
 } from '@legalmarket/contracts';
 import type { Shared } from '../../app.js';
@@ -40,31 +44,34 @@ export const jobsAdminRoutes: FastifyPluginAsyncZod<{ shared: Shared; jobsAdmin:
           tags,
           security,
           summary,
-          description: `Newest first, in \`data.jobs\`, each in the one job shape with \`appliedLawer\` filled. Paged on the server: \`page\` and \`limit\` (default 5); \`total\` counts every job in this state. ${ADMIN_ONLY}`,
-          querystring: pageQuery,
-          response: { 200: adminJobsAnswer },
+          description: `Newest first, each in the one job shape with \`appliedLawer\` filled. Without \`page\`: an array of jobs (as the spec's client reads it), the whole list up to \`limit\` jobs (default ${LIST_CAP}, at most ${LIST_LIMIT_MAX}). With \`page\` (from 1): the paged form \`{ status, jobs, page, limit, total, results }\`, \`limit\` defaulting to 5, \`total\` counting every job in this state. Decision 0901. ${ADMIN_ONLY}`,
+          querystring: listQuery,
+          response: { 200: z.union([adminJobsAnswer, adminJobsPageAnswer]) },
         },
         preHandler: onlyAdmin,
       },
-      (request, reply) =>
-        shared.answers.send(
+      (request, reply) => {
+        const q = listPaging(request.query);
+        return shared.answers.send(
           request,
           reply,
           JOB_PAGE_READS,
           async () => {
-            const { items, total } = await jobsAdmin.list(status, request.query);
+            const { items, total } = await jobsAdmin.list(status, q);
+            if (!q.paged) return { value: items };
             const value = {
               status: 'success' as const,
-              page: request.query.page,
-              limit: request.query.limit,
+              page: q.page,
+              limit: q.limit,
               total,
               results: items.length,
-              data: { jobs: items },
+              jobs: items,
             };
             return { value };
           },
-          adminJobsAnswer,
-        ),
+          q.paged ? adminJobsPageAnswer : adminJobsAnswer,
+        );
+      },
     );
   }
 

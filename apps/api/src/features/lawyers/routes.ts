@@ -6,6 +6,8 @@ import {
   editPaymentDetailsAnswer,
   getPaymentDetailsAnswer,
   idParam,
+  lawyerAnswer,
+  type LawyerProfile,
   LIMITS,
   messages,
   okMessage,
@@ -30,13 +32,17 @@ export const lawyersRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (a
         tags,
         summary: 'A lawyer profile (admin)',
         description:
-          'Admins read any lawyer through this lookup (`data.lawyer`); lawyers read their own profile through GET /api/userprofile. 404 when the id is not a lawyer.',
+          'Admins read any lawyer through this lookup (`lawyer` at the top of the body); lawyers read their own profile through GET /api/userprofile. 404 when the id is not a lawyer.',
         params: idParam,
+        response: { 200: lawyerAnswer },
         security: [{ bearer: [] }],
       },
       preHandler: auth.require('admin'),
     },
-    async (request) => ({ status: 'success', data: { lawyer: await service.lawyerById(request.params.id) } }),
+    async (request) => ({
+      status: 'success' as const,
+      lawyer: (await service.lawyerById(request.params.id)) as LawyerProfile,
+    }),
   );
 
   app.get(
@@ -46,13 +52,13 @@ export const lawyersRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (a
         tags,
         summary: "The signed-in lawyer's payout details",
         description:
-          '`data.lawyer.accountDetails` holds the saved account, or is empty when none was added. A lawyer only ever reads its own.',
+          '`lawyer` at the top of the body, with `_id` and `accountDetails` (the saved account, or empty when none was added). A lawyer only ever reads its own.',
         response: { 200: getPaymentDetailsAnswer },
         security: [{ bearer: [] }],
       },
       preHandler: auth.require('lawyer'),
     },
-    async (request) => ({ status: 'success' as const, data: { lawyer: await service.getDetails(request.user!) } }),
+    async (request) => ({ status: 'success' as const, lawyer: await service.getDetails(request.user!) }),
   );
 
   app.post(
@@ -62,7 +68,7 @@ export const lawyersRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (a
         tags,
         summary: 'Add payout details (first time)',
         description:
-          'accountNumber (10 digits, NUBAN), accountName and bank (one of NIGERIAN_BANKS in @legalmarket/contracts). A `lawyerId` in the body or `_id` in the query that is not the caller\'s own id is the "mismatched account" case: 403 "Payment addition is unsuccessful.". Posting the same details again changes nothing; different details when some are saved answer 409 (changing needs the e-mailed code, see /api/send-otp). The lawyer is e-mailed.',
+          'accountNumber (10 digits, NUBAN), accountName and bank: one of NIGERIAN_BANKS in @legalmarket/contracts, or a name that means one of them as people type it (`GTBank`, `gtbank`, `Guaranty Trust Bank`, `Access`, `UBA`...; case, spaces and words such as Bank or Plc do not matter); the list\'s name is saved. Answers `lawyer` at the top of the body, with `_id` and `accountDetails`. A `lawyerId` in the body or `_id` in the query that is not the caller\'s own id is the "mismatched account" case: 403 "Payment addition is unsuccessful.". Posting the same details again changes nothing; different details when some are saved answer 409 (changing needs the e-mailed code, see /api/send-otp). The lawyer is e-mailed.',
         body: payoutDetailsInput,
         querystring: ownIdQuery,
         response: { 201: addPaymentDetailsAnswer, 200: addPaymentDetailsAnswer },
@@ -75,7 +81,7 @@ export const lawyersRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (a
       const accountDetails = await service.addDetails(request.user!, details, [lawyerId, request.query._id]);
       return reply.status(201).send({
         ...ok(messages.paymentDetailsAdded),
-        data: { lawyer: { _id: request.user!.id, accountDetails } },
+        lawyer: { _id: request.user!.id, accountDetails },
       });
     },
   );
@@ -126,7 +132,7 @@ export const lawyersRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (a
       schema: {
         tags,
         summary: 'Change payout details',
-        description: `Same fields as add. Refused (403) unless this session confirmed a code in the last ${LIMITS.codeTtlMinutes} minutes; each confirmation allows one change. The lawyer is e-mailed.`,
+        description: `Same fields as add (the bank matched the same way); answers \`lawyerUpdate.accountDetails\` at the top of the body. Refused (403) unless this session confirmed a code in the last ${LIMITS.codeTtlMinutes} minutes; each confirmation allows one change. The lawyer is e-mailed.`,
         body: payoutDetailsInput,
         querystring: ownIdQuery,
         response: { 200: editPaymentDetailsAnswer },
@@ -139,7 +145,7 @@ export const lawyersRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (a
       const accountDetails = await service.editDetails(request.user!, details, [lawyerId, request.query._id]);
       return {
         ...ok(messages.paymentDetailsUpdated),
-        data: { lawyerUpdate: { _id: request.user!.id, accountDetails } },
+        lawyerUpdate: { _id: request.user!.id, accountDetails },
       };
     },
   );

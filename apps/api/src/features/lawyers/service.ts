@@ -53,7 +53,7 @@ export function createLawyersService(deps: Deps) {
   }
 
   return {
-    /** Admins read any lawyer's profile (spec: Lawyer by id, `data.lawyer`). */
+    /** Admins read any lawyer's profile (spec: Lawyer by id, `lawyer` at the top). */
     async lawyerById(id: string) {
       const rows = await db
         .select()

@@ -3,7 +3,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { EXPERTISE, emailField, messages, PHONE_PATTERN } from '@legalmarket/contracts';
+import {
+  EXPERTISE,
+  emailField,
+  messages,
+  PHONE_PATTERN,
+  updateProfileAnswer,
+  type UpdateProfileAnswer,
+} from '@legalmarket/contracts';
 import type { Shared } from '../../app.js';
 import { users } from '../../db/schema.js';
 import { AppError, badRequest, forbidden, unauthorized } from '../../platform/errors.js';
@@ -124,9 +131,10 @@ export const profilesRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (
           'Company: profileImage, officialEmail, website, yourBio, phoneNumber, alternativeEmailAddress, officeAddress. Lawyer: profileImage, officialEmail, scn, yourBio, phoneNumber, alternativeEmailAddress, yearOfCall, areasOfPractise (repeated, from the expertise list; the list sent replaces the saved one, and a single empty `areasOfPractise` clears it; left out, it is kept).',
           '`profileImage` is a PNG, JPEG or WebP file (or the URL of an image answered by POST /api/uploads). `phoneNumber` keeps digits only and must have 11.',
           "A new `officialEmail` (the sign-in address) needs `currentPassword` in the same form (400 without it, 403 when wrong; tries count with the login limit) and does not change the profile: the new address gets a link that confirms the change (POST /api/confirm-email-change) and the old address a link that cancels or undoes it (POST /api/undo-email-change). The answer is the same whether or not the new address already has an account; its owner is e-mailed instead. At most 5 requests per new address per 15 minutes (429). Sending the current address, as the spec's form does, needs no password (docs/decisions/0210).",
-          "Answers `{ status: 'success', message: 'Profile Updated Successfully', data: { user, company | lawyer } }`.",
+          "Answers `{ status: 'success', message: 'Profile Updated Successfully', company | lawyer }`: the saved profile at the top of the body under the caller's role, as the spec's client reads it.",
         ].join('\n\n'),
         querystring: z.object({ _id: z.uuid(messages.noPermissionProfile) }),
+        response: { 200: updateProfileAnswer },
       },
       preHandler: shared.auth.require('company', 'lawyer'),
     },
@@ -194,7 +202,7 @@ export const profilesRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (
       if (!updated) throw unauthorized();
       if (newEmail) shared.mailWritten();
       const profile = toProfile(updated);
-      return { status: 'success', message: messages.profileUpdated, data: { user: profile, [role]: profile } };
+      return { status: 'success' as const, message: messages.profileUpdated, [role]: profile } as UpdateProfileAnswer;
     },
   );
 };

@@ -1,6 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idParam, messages, okMessage, reviewAnswer, reviewInput, reviewsAnswer } from '@legalmarket/contracts';
+import {
+  idParam,
+  LIST_CAP,
+  LIST_LIMIT_MAX,
+  listQuery,
+  messages,
+  okMessage,
+  reviewAnswer,
+  reviewInput,
+  reviewsAnswer,
+} from '@legalmarket/contracts';
 import type { Shared } from '../../app.js';
 import { createReviewsService } from './service.js';
 
@@ -17,22 +27,15 @@ export const reviewsRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (a
       schema: {
         tags,
         summary: 'Reviews',
-        description:
-          'All reviews, newest first, each with `companyId { _id, companyName }` and the stars in `status`; `productId` narrows to one product. `average` is the mean of the listed stars to one decimal (0 when none).',
-        querystring: z.object({ productId: z.uuid('productId must be a valid id').optional() }),
+        description: `An array of reviews, newest first, each with \`companyId { _id, companyName }\` and the stars in \`status\`; \`productId\` narrows to one product. The whole list up to \`limit\` reviews (default ${LIST_CAP}, at most ${LIST_LIMIT_MAX}); a client works out the average from the listed \`status\` (\`averageStars\` in @legalmarket/contracts). Decision 0901.`,
+        querystring: z.object({
+          productId: z.uuid('productId must be a valid id').optional(),
+          limit: listQuery.shape.limit,
+        }),
         response: { 200: reviewsAnswer },
       },
     },
-    async (request) => {
-      const { reviews, average } = await service.list({ productId: request.query.productId });
-      return {
-        status: 'success' as const,
-        message: messages.gottenAllReviews,
-        results: reviews.length,
-        average,
-        data: { reviews },
-      };
-    },
+    async (request) => service.list({ productId: request.query.productId, limit: request.query.limit ?? LIST_CAP }),
   );
 
   app.post(
@@ -42,7 +45,7 @@ export const reviewsRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (a
         tags,
         summary: 'Write a review (company)',
         description:
-          'Title and text required, `status` is the star count 1 to 5, for a product on sale. The review belongs to the signed-in company. Sending the same review twice within a minute creates it once.',
+          'Title and text required, `status` is the star count 1 to 5, for a product on sale. The review belongs to the signed-in company. Sending the same review twice within a minute creates it once. Answers the review itself, with `companyId { _id, companyName }`, and `message`.',
         security: [{ bearer: [] }],
         body: reviewInput,
         response: { 201: reviewAnswer },
@@ -51,9 +54,7 @@ export const reviewsRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (a
     },
     async (request, reply) => {
       const review = await service.create(request.user!, request.body);
-      return reply
-        .status(201)
-        .send({ status: 'success' as const, message: messages.reviewSubmitted, data: { review } });
+      return reply.status(201).send({ ...review, message: messages.reviewSubmitted });
     },
   );
 
@@ -64,7 +65,7 @@ export const reviewsRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (a
         tags,
         summary: 'Edit a review (the company that wrote it)',
         description:
-          'Same fields as creating; `productId` may be sent but a review never moves to another product. Anyone but the writing company gets 403.',
+          'Same fields as creating; `productId` may be sent but a review never moves to another product. Anyone but the writing company gets 403. Answers the review itself, as creating does.',
         security: [{ bearer: [] }],
         params: idParam,
         body: reviewInput.partial({ productId: true }),
@@ -75,7 +76,7 @@ export const reviewsRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (a
     async (request) => {
       const { reviewTitle, review, status } = request.body;
       const updated = await service.update(request.user!, request.params.id, { reviewTitle, review, status });
-      return { status: 'success' as const, message: messages.reviewUpdated, data: { review: updated } };
+      return { ...updated, message: messages.reviewUpdated };
     },
   );
 

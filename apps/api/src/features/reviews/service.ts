@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, type SQL } from 'drizzle-orm';
-import { averageStars, messages, type Review, type ReviewInput } from '@legalmarket/contracts';
+import { messages, type Review, type ReviewInput } from '@legalmarket/contracts';
 import type { Db, Executor } from '../../db/client.js';
 import { products, reviews, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
@@ -59,11 +59,11 @@ export function createReviewsService(deps: { db: Db; clock: Clock }) {
     return row ? toReview(row) : null;
   }
 
-  async function list(filter: { productId?: string }) {
+  async function list(filter: { productId?: string; limit?: number }) {
     const where: SQL | undefined = filter.productId ? eq(reviews.productId, filter.productId) : undefined;
-    const rows = await selectReviews(db).where(where).orderBy(desc(reviews.date), desc(reviews.id));
-    const list = rows.map(toReview);
-    return { reviews: list, average: averageStars(list.map((r) => r.status)) };
+    const query = selectReviews(db).where(where).orderBy(desc(reviews.date), desc(reviews.id));
+    const rows = await (filter.limit ? query.limit(filter.limit) : query);
+    return rows.map(toReview);
   }
 
   async function create(company: AuthUser, input: Required<Pick<ReviewInput, 'productId'>> & ReviewFields) {

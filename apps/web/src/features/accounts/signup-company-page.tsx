@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { companySignupInput, companySignupStep1, type CompanySignupInput } from '@legalmarket/contracts/auth';
+import { companySignupForm, companySignupStep1, type CompanySignupInput } from '@legalmarket/contracts/auth';
 import { messages } from '@legalmarket/contracts/messages';
 import { Button } from '@/components/button';
 import { Field, FormError } from '@/components/field';
@@ -27,7 +27,7 @@ export default function SignupCompanyPage() {
     trigger,
     formState: { errors, isSubmitting },
   } = useForm<CompanySignupInput>({
-    resolver: zodResolver(companySignupInput),
+    resolver: zodResolver(companySignupForm),
     shouldUnregister: false,
     defaultValues: {
       companyName: '',

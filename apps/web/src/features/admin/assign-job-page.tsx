@@ -191,12 +191,12 @@ export default function AdminAssignJobPage() {
               <Loading />
             ) : verified.isError ? (
               <ErrorState message={getErrorMessage(verified.error)} onRetry={() => void verified.refetch()} />
-            ) : verified.data.data.lawyers.length === 0 ? (
+            ) : verified.data.lawyers.length === 0 ? (
               <EmptyState>No lawyers available</EmptyState>
             ) : (
               <>
                 <LawyerRows
-                  lawyers={verified.data.data.lawyers}
+                  lawyers={verified.data.lawyers}
                   selected={selected}
                   onSelect={setSelected}
                   onView={setViewing}

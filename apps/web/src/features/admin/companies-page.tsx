@@ -72,7 +72,7 @@ export default function AdminCompaniesPage() {
         <Loading />
       ) : q.isError ? (
         <ErrorState message={getErrorMessage(q.error)} onRetry={() => void q.refetch()} />
-      ) : q.data.data.company.length === 0 ? (
+      ) : q.data.company.length === 0 ? (
         <EmptyState>No companies available</EmptyState>
       ) : (
         <>
@@ -83,7 +83,7 @@ export default function AdminCompaniesPage() {
             className="divide-y divide-slate-200 rounded-xl bg-white shadow-sm ring-1 ring-slate-200"
             aria-busy={q.isPlaceholderData || undefined}
           >
-            {q.data.data.company.map((c) => (
+            {q.data.company.map((c) => (
               <li key={c._id} className="flex items-center gap-3 px-4 py-3">
                 <Avatar url={c.profileImage?.url} name={nameOf(c)} />
                 <div className="min-w-0 flex-1">

@@ -68,7 +68,7 @@ function openModal(j: JobViewAnswer) {
 function openAssignPage(j: JobViewAnswer) {
   const client = testQueryClient();
   client.setQueryData(adminKeys.job(JOB_ID), { status: 'success', message: '', data: { job: j } });
-  const none: LawyersAnswer = { status: 'success', data: { lawyers: [] }, total: 0, results: 0, page: 1, limit: 5 };
+  const none: LawyersAnswer = { status: 'success', lawyers: [], total: 0, results: 0, page: 1, limit: 5 };
   client.setQueryData(adminKeys.lawyers(true, 1), none);
   renderPage(<AdminAssignJobPage />, { path: '/admin/assign-job/:jobId', at: `/admin/assign-job/${JOB_ID}`, client });
 }

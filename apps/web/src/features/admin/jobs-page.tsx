@@ -45,7 +45,7 @@ export default function AdminJobsPage() {
           <Loading />
         ) : q.isError ? (
           <ErrorState message={getErrorMessage(q.error)} onRetry={() => void q.refetch()} />
-        ) : q.data.data.jobs.length === 0 ? (
+        ) : q.data.jobs.length === 0 ? (
           <EmptyState>No projects</EmptyState>
         ) : (
           <>
@@ -53,7 +53,7 @@ export default function AdminJobsPage() {
               className="divide-y divide-slate-200 rounded-xl bg-white shadow-sm ring-1 ring-slate-200"
               aria-busy={q.isPlaceholderData || undefined}
             >
-              {q.data.data.jobs.map((job) => (
+              {q.data.jobs.map((job) => (
                 <li key={job._id} className="flex flex-wrap items-center gap-3 px-4 py-3" data-testid="admin-job-row">
                   <img
                     src={job.productId.productImage}

@@ -36,7 +36,7 @@ export default function AdminLawyersPage() {
           <Loading />
         ) : q.isError ? (
           <ErrorState message={getErrorMessage(q.error)} onRetry={() => void q.refetch()} />
-        ) : q.data.data.lawyers.length === 0 ? (
+        ) : q.data.lawyers.length === 0 ? (
           <EmptyState>No lawyers available</EmptyState>
         ) : (
           <>
@@ -44,7 +44,7 @@ export default function AdminLawyersPage() {
               className="divide-y divide-slate-200 rounded-xl bg-white shadow-sm ring-1 ring-slate-200"
               aria-busy={q.isPlaceholderData || undefined}
             >
-              {q.data.data.lawyers.map((l) => (
+              {q.data.lawyers.map((l) => (
                 <li key={l._id} className="flex items-center gap-3 px-4 py-3">
                   <Avatar url={l.profileImage?.url} name={l.name} />
                   <div className="min-w-0 flex-1">

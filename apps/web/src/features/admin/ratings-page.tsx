@@ -32,11 +32,11 @@ export default function AdminRatingsPage() {
         <Loading label="Loading reviews..." />
       ) : q.isError ? (
         <ErrorState message={getErrorMessage(q.error)} onRetry={() => void q.refetch()} />
-      ) : q.data.data.reviews.length === 0 ? (
+      ) : q.data.length === 0 ? (
         <EmptyState>No reviews yet</EmptyState>
       ) : (
         <ul className="space-y-3">
-          {q.data.data.reviews.map((r) => (
+          {q.data.map((r) => (
             <li
               key={r._id}
               className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200"

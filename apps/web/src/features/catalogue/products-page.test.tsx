@@ -22,7 +22,8 @@ function renderPage(count: number) {
   const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } });
   client.setQueryData(['products'], {
     status: 'success',
-    data: { products: Array.from({ length: count }, (_, i) => product(i)) },
+    results: count,
+    products: Array.from({ length: count }, (_, i) => product(i)),
   });
   render(
     <QueryClientProvider client={client}>

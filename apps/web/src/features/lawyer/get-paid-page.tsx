@@ -49,7 +49,7 @@ function PaymentDetails() {
   const [step, setStep] = useState<Step>(() => (payoutEditWindow.isOpen() ? 'update' : 'view'));
   const [result, setResult] = useState<Result>(null);
   const [sendError, setSendError] = useState<string | null>(null);
-  const saved: AccountDetails | undefined = details.data?.data.lawyer.accountDetails[0];
+  const saved: AccountDetails | undefined = details.data?.lawyer.accountDetails[0];
 
   if (details.isLoading) return <Loading label="Loading payment details..." />;
   if (details.isError) return <ErrorState message={getErrorMessage(details.error)} onRetry={() => details.refetch()} />;
@@ -121,7 +121,7 @@ function PaymentDetails() {
         <div className="space-y-4">
           <p>
             To protect your earnings, changing payment details needs a one-time code. We will e-mail a six-digit code to{' '}
-            <strong className="break-all">{details.data?.data.lawyer.officialEmail}</strong>.
+            <strong className="break-all">{details.data?.lawyer.officialEmail}</strong>.
           </p>
           <FormError message={sendError} />
           <div className="flex flex-wrap justify-end gap-2">

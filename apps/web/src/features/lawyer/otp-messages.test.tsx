@@ -13,13 +13,11 @@ import LawyerOtpPage from './otp-page';
 
 const details: GetPaymentDetailsAnswer = {
   status: 'success',
-  data: {
-    lawyer: {
-      _id: 'l1',
-      name: 'Chidi Okafor',
-      officialEmail: 'chidi@example.ng',
-      accountDetails: [{ accountNumber: '0123456789', accountName: 'Chidi Okafor', bank: 'Access Bank' }],
-    },
+  lawyer: {
+    _id: 'l1',
+    name: 'Chidi Okafor',
+    officialEmail: 'chidi@example.ng',
+    accountDetails: [{ accountNumber: '0123456789', accountName: 'Chidi Okafor', bank: 'Access Bank' }],
   },
 };
 

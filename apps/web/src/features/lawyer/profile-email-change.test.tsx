@@ -13,7 +13,6 @@ import LawyerProfilePage from './profile-page';
 
 const me: LawyerProfile = {
   _id: 'l1',
-  userType: 'lawyer',
   name: 'Chidi Okeke',
   officialEmail: 'chidi@example.ng',
   phoneNumber: '08087654321',
@@ -34,7 +33,7 @@ const me: LawyerProfile = {
 const server = (message: string) =>
   vi.fn(async (url: RequestInfo | URL, _init?: RequestInit) =>
     String(url).startsWith('/api/userprofile')
-      ? new Response(JSON.stringify({ status: 'success', data: { user: me, lawyer: me } }), {
+      ? new Response(JSON.stringify({ status: 'success', message: 'Profile Updated Successfully', lawyer: me }), {
           status: 200,
           headers: { 'content-type': 'application/json' },
         })

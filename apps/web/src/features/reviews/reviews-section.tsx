@@ -74,7 +74,7 @@ export function ReviewsSection({ productId }: { productId: string }) {
               className="mt-6 divide-y divide-slate-200 rounded-xl border border-slate-200"
               aria-label="Reviews of this product"
             >
-              {reviews.data.data.reviews.map((r) => (
+              {reviews.data.reviews.map((r) => (
                 <li key={r._id} className="p-4">
                   <div className="flex flex-wrap items-start justify-between gap-2">
                     <div>

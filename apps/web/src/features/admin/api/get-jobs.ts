@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { AdminJobsAnswer } from '@legalmarket/contracts/admin';
+import type { AdminJobsPageAnswer } from '@legalmarket/contracts/admin';
 import type { JobStatus } from '@legalmarket/contracts/jobs';
 import { api } from '@/lib/http';
 import { adminKeys, PAGE_SIZE } from './keys';
@@ -10,8 +10,9 @@ export const JOB_LIST_PATHS: Record<JobStatus, string> = {
   completed: '/job-api/completedjobs',
 };
 
+/** With `page` the server answers the paged form (`jobs`, `total`...); without it a bare array. */
 export const getJobs = (status: JobStatus, page: number) =>
-  api<AdminJobsAnswer>(JOB_LIST_PATHS[status], { query: { page, limit: PAGE_SIZE } });
+  api<AdminJobsPageAnswer>(JOB_LIST_PATHS[status], { query: { page, limit: PAGE_SIZE } });
 
 export const useJobs = (status: JobStatus, page: number) =>
   useQuery({

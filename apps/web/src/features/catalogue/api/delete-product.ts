@@ -9,9 +9,7 @@ export function useDeleteProduct() {
     mutationFn: (id: string) => api<{ message: string }>(`/api/delete/${encodeURIComponent(id)}`, { method: 'DELETE' }),
     onSuccess: (_res, id) => {
       qc.setQueryData<ProductsAnswer>(['products'], (old) =>
-        old
-          ? { ...old, results: old.results - 1, data: { products: old.data.products.filter((p) => p._id !== id) } }
-          : old,
+        old ? { ...old, results: old.results - 1, products: old.products.filter((p) => p._id !== id) } : old,
       );
       void qc.invalidateQueries({ queryKey: ['products'] });
     },

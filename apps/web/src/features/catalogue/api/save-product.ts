@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ProductAnswer } from '@legalmarket/contracts/catalogue';
+import type { ProductSavedAnswer } from '@legalmarket/contracts/catalogue';
 import { uploadWithProgress } from '@/lib/http';
 
 export interface ProductFormValues {
@@ -28,7 +28,7 @@ export function useSaveProduct(onProgress?: (fraction: number) => void) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id, values }: { id?: string; values: ProductFormValues }) =>
-      uploadWithProgress<ProductAnswer>(
+      uploadWithProgress<ProductSavedAnswer>(
         id ? `/api/update/${encodeURIComponent(id)}` : '/api/create',
         toForm(values),
         onProgress ?? (() => {}),

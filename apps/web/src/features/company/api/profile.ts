@@ -1,20 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AdminCompany, CompanyAnswer, UpdateProfileAnswer, UserProfileAnswer } from '@legalmarket/contracts/admin';
+import { messages } from '@legalmarket/contracts/messages';
 import { api, uploadWithProgress } from '@/lib/http';
 
-export interface CompanyProfile {
-  _id: string;
-  userType: string;
-  name: string;
-  companyName?: string | null;
-  contactName?: string | null;
-  officialEmail: string;
-  phoneNumber: string;
-  website?: string | null;
-  yourBio?: string | null;
-  officeAddress?: string | null;
-  alternativeEmailAddress?: string | null;
-  profileImage: { url: string } | null;
-}
+/** A company's profile as the admin and the company itself read it (packages/contracts). */
+export type CompanyProfile = AdminCompany;
 
 /**
  * An admin reads any company through GET /api/company/{id}; everyone else reads their own profile
@@ -26,16 +16,13 @@ export function useCompanyProfile(companyId: string, asAdmin: boolean) {
     queryKey: ['company-profile', companyId, asAdmin ? 'admin' : 'own'],
     queryFn: async ({ signal }) => {
       if (asAdmin) {
-        const res = await api<{ data: { company: CompanyProfile } }>(`/api/company/${encodeURIComponent(companyId)}`, {
-          signal,
-        });
-        return res.data.company;
+        const res = await api<CompanyAnswer>(`/api/company/${encodeURIComponent(companyId)}`, { signal });
+        return res.company;
       }
-      const res = await api<{ data: { user: CompanyProfile } }>('/api/userprofile', {
-        query: { _id: companyId },
-        signal,
-      });
-      return res.data.user;
+      // The profile itself; spec section 6: only an answer for the id asked for is shown.
+      const profile = await api<UserProfileAnswer>('/api/userprofile', { query: { _id: companyId }, signal });
+      if (profile._id !== companyId || profile.userType !== 'company') throw new Error(messages.noPermissionProfile);
+      return profile satisfies CompanyProfile;
     },
     retry: false,
   });
@@ -46,7 +33,7 @@ export function useUpdateProfile(companyId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (form: FormData) =>
-      uploadWithProgress<{ message: string }>(
+      uploadWithProgress<UpdateProfileAnswer>(
         `/api/updateprofile?_id=${encodeURIComponent(companyId)}`,
         form,
         () => {},

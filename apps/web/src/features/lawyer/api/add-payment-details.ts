@@ -1,11 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { OkMessage } from '@legalmarket/contracts/common';
-import type { PayoutDetailsInput } from '@legalmarket/contracts/lawyers';
+import type { AddPaymentDetailsAnswer, PayoutDetailsInput } from '@legalmarket/contracts/lawyers';
 import { api } from '@/lib/http';
 import { lawyerKeys } from './keys';
 
 export const addPaymentDetails = (body: PayoutDetailsInput) =>
-  api<OkMessage>('/api/add-payment-details', { method: 'POST', body });
+  api<AddPaymentDetailsAnswer>('/api/add-payment-details', { method: 'POST', body });
 
 export function useAddPaymentDetails() {
   const qc = useQueryClient();

@@ -1,12 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { OkMessage } from '@legalmarket/contracts/common';
-import type { PayoutDetailsInput } from '@legalmarket/contracts/lawyers';
+import type { EditPaymentDetailsAnswer, PayoutDetailsInput } from '@legalmarket/contracts/lawyers';
 import { api } from '@/lib/http';
 import { lawyerKeys } from './keys';
 
 /** Needs a code confirmed by this session in the last 10 minutes (docs/decisions/0300). */
 export const editPaymentDetails = (body: PayoutDetailsInput) =>
-  api<OkMessage>('/api/edit-payment-details', { method: 'PATCH', body });
+  api<EditPaymentDetailsAnswer>('/api/edit-payment-details', { method: 'PATCH', body });
 
 export function useEditPaymentDetails() {
   const qc = useQueryClient();

@@ -1,34 +1,21 @@
 import { useQuery } from '@tanstack/react-query';
+import type { AdminLawyer, LawyerAnswer, UserProfileAnswer } from '@legalmarket/contracts/admin';
+import { messages } from '@legalmarket/contracts/messages';
 import { api } from '@/lib/http';
 import { lawyerKeys } from './keys';
 
-export interface LawyerProfile {
-  _id: string;
-  userType: string;
-  name: string;
-  officialEmail: string;
-  phoneNumber: string;
-  profileImage: { url: string } | null;
-  yourBio: string | null;
-  alternativeEmailAddress: string | null;
-  scn: string | null;
-  cac: string | null;
-  lawFirmName: string | null;
-  lawFirmAddress: string | null;
-  areasOfPractise: string[];
-  yearOfCall: string | null;
-  verified: boolean;
-  createdAt: string;
-}
+/** A lawyer's profile as the admin and the lawyer itself read it (packages/contracts). */
+export type LawyerProfile = AdminLawyer;
 
 /** Admins read any lawyer through GET /api/lawyer/{id}; a lawyer its own profile (the server refuses other ids). */
 export async function getLawyerProfile(id: string, asAdmin: boolean): Promise<LawyerProfile> {
   if (asAdmin) {
-    const res = await api<{ data: { lawyer: LawyerProfile } }>(`/api/lawyer/${encodeURIComponent(id)}`);
-    return res.data.lawyer;
+    return (await api<LawyerAnswer>(`/api/lawyer/${encodeURIComponent(id)}`)).lawyer;
   }
-  const res = await api<{ data: { user: LawyerProfile } }>('/api/userprofile', { query: { _id: id } });
-  return res.data.user;
+  // The profile itself; spec section 6: only an answer for the id asked for is shown.
+  const profile = await api<UserProfileAnswer>('/api/userprofile', { query: { _id: id } });
+  if (profile._id !== id || profile.userType !== 'lawyer') throw new Error(messages.noPermissionProfile);
+  return profile;
 }
 
 export const useLawyerProfile = (id: string | undefined, asAdmin: boolean) =>

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { UpdateProfileAnswer } from '@legalmarket/contracts/admin';
 import { api } from '@/lib/http';
 import { lawyerKeys } from './keys';
 
@@ -38,7 +39,7 @@ export function profileForm(changes: ProfileChanges): FormData {
 }
 
 export const updateProfile = (id: string, changes: ProfileChanges) =>
-  api<{ status: string; message: string }>(`/api/updateprofile?_id=${encodeURIComponent(id)}`, {
+  api<UpdateProfileAnswer>(`/api/updateprofile?_id=${encodeURIComponent(id)}`, {
     method: 'PATCH',
     body: profileForm(changes),
   });

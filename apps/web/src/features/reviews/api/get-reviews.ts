@@ -1,12 +1,18 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { averageStars } from '@legalmarket/contracts/constants';
 import type { ReviewsAnswer } from '@legalmarket/contracts/catalogue';
 import { api } from '@/lib/http';
 
-/** GET /ratings-api/rating?productId=: the reviews of one product with average and count. */
+/** GET /ratings-api/rating?productId=: the reviews of one product (an array), with average and count. */
 export const reviewsQueryOptions = (productId: string) =>
   queryOptions({
     queryKey: ['reviews', productId],
     queryFn: ({ signal }) => api<ReviewsAnswer>('/ratings-api/rating', { query: { productId }, signal }),
+    select: (reviews) => ({
+      reviews,
+      results: reviews.length,
+      average: averageStars(reviews.map((r) => r.status)),
+    }),
   });
 
 export const useReviews = (productId: string) => useQuery(reviewsQueryOptions(productId));

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ReviewAnswer } from '@legalmarket/contracts/catalogue';
 import { api } from '@/lib/http';
 
 export interface ReviewBody {
@@ -13,7 +14,7 @@ export function useSaveReview(productId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id, body }: { id?: string; body: ReviewBody }) =>
-      api<{ message: string }>(id ? `/api/rating/${encodeURIComponent(id)}` : '/api/rating', {
+      api<ReviewAnswer>(id ? `/api/rating/${encodeURIComponent(id)}` : '/api/rating', {
         method: id ? 'PATCH' : 'POST',
         body,
       }),
