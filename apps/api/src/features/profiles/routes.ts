@@ -3,7 +3,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { and, eq, ne } from 'drizzle-orm';
 import { z } from 'zod';
-import { EXPERTISE, emailField, messages, PHONE_PATTERN } from '@legalmarket/contracts';
+import {
+  EXPERTISE,
+  emailField,
+  hasUnsafeCharacter,
+  messages,
+  PHONE_PATTERN,
+  unsafeCharacterMessage,
+} from '@legalmarket/contracts';
 import type { Shared } from '../../app.js';
 import { users } from '../../db/schema.js';
 import { AppError, badRequest, conflict, forbidden, unauthorized } from '../../platform/errors.js';
@@ -73,7 +80,9 @@ async function readProfileForm(request: FastifyRequest, maxImageBytes: number) {
     })) {
       if (part.type === 'field') {
         const name = part.fieldname.replace(/\[\]$/, '');
-        if (typeof part.value === 'string') fields.set(name, [...(fields.get(name) ?? []), part.value]);
+        if (typeof part.value !== 'string') continue;
+        if (hasUnsafeCharacter(part.value) || hasUnsafeCharacter(name)) throw badRequest(unsafeCharacterMessage(name));
+        fields.set(name, [...(fields.get(name) ?? []), part.value]);
         continue;
       }
       if (part.fieldname !== 'profileImage') {
