@@ -1,0 +1,82 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PGlite } from '@electric-sql/pglite';
+import { spawnServer, type SpawnedServer } from './process.js';
+
+/**
+ * Issue 14, item 7: faults of a real server process (apps/api/src/main.ts) on its data directory.
+ */
+describe('server processes on one data directory', () => {
+  const dirs: string[] = [];
+  const servers: SpawnedServer[] = [];
+  afterEach(async () => {
+    for (const s of servers.splice(0)) await s.kill();
+    for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
+  });
+
+  // Before: the lock was written after `listen`, so both processes opened PGlite on the same files and both
+  // migrated (each logged "database migrated"), and the later lock simply overwrote the earlier one.
+  it('two servers started together: exactly one runs, the other exits non-zero before opening the database', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'lm-twins-'));
+    dirs.push(dataDir);
+    const env = {
+      DATA_DIR: dataDir,
+      JWT_SECRET: randomBytes(32).toString('base64url'),
+      SEED_CATALOGUE: 'false',
+      LOG_LEVEL: 'info',
+    };
+    const pair = await Promise.all([spawnServer(env), spawnServer(env)]);
+    servers.push(...pair);
+    // The loser ends on its own; the winner keeps running.
+    const first = await Promise.race([
+      ...pair.map((s, i) => s.exited.then((code) => ({ i, code }))),
+      new Promise<{ i: number; code: null }>((r) => setTimeout(() => r({ i: -1, code: null }), 60_000)),
+    ]);
+    expect(first.i, `both still running after 60 s:\n${pair[0].output()}\n---\n${pair[1].output()}`).not.toBe(-1);
+    const winner = pair[1 - first.i];
+    const loser = pair[first.i];
+    expect(first.code, loser.output()).not.toBe(0);
+    expect(first.code).not.toBeNull();
+    expect(loser.output()).toMatch(
+      new RegExp(
+        `The server \\(pid ${winner.child.pid}\\) is running on ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}; stop it first`,
+      ),
+    );
+    await winner.healthy(60_000);
+    expect((await fetch(`${winner.url}/api/health`)).status).toBe(200);
+    // Migrations ran once, in the winner; the loser never opened the database.
+    const migrated = (s: SpawnedServer) => s.output().match(/database migrated/g)?.length ?? 0;
+    expect(migrated(winner), winner.output()).toBe(1);
+    expect(migrated(loser), loser.output()).toBe(0);
+    expect((await readFile(path.join(dataDir, 'server.pid'), 'utf8')).trim()).toBe(String(winner.child.pid));
+
+    // A clean stop releases the lock; the data directory then opens and holds each migration once.
+    expect(await winner.kill('SIGTERM')).toBe(0);
+    expect(existsSync(path.join(dataDir, 'server.pid'))).toBe(false);
+    const pg = new PGlite(path.join(dataDir, 'db'));
+    try {
+      const { rows } = await pg.query<{ name: string; n: number }>(
+        'select name, count(*)::int as n from schema_migrations group by name',
+      );
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.every((r) => r.n === 1)).toBe(true);
+    } finally {
+      await pg.close();
+    }
+  }, 120_000);
+
+  it('a stale lock (its process died) does not stop the start', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'lm-stale-'));
+    dirs.push(dataDir);
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(path.join(dataDir, 'server.pid'), '2147483646');
+    const s = await spawnServer({ DATA_DIR: dataDir, SEED_CATALOGUE: 'false' });
+    servers.push(s);
+    await s.healthy(60_000);
+    expect((await readFile(path.join(dataDir, 'server.pid'), 'utf8')).trim()).toBe(String(s.child.pid));
+  }, 120_000);
+});
