@@ -145,8 +145,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       dropped += chunk.length;
       if (dropped > 8 * 1024 * 1024) close();
     });
-    raw.once('end', () => clearTimeout(timer));
-    socket.once('close', () => clearTimeout(timer));
+    // The socket outlives the request on a keep-alive connection: its listener goes once the body ended,
+    // or every such refusal would leave one behind (MaxListenersExceededWarning after ten).
+    const onClose = () => clearTimeout(timer);
+    socket.once('close', onClose);
+    raw.once('end', () => {
+      clearTimeout(timer);
+      socket.removeListener('close', onClose);
+    });
   });
   await app.register(compress, { global: true, threshold: 1024 });
 

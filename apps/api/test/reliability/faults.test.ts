@@ -5,6 +5,9 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { createTestApp } from '../helpers.js';
 import { spawnServer, type SpawnedServer } from './process.js';
 
 /**
@@ -78,5 +81,75 @@ describe('server processes on one data directory', () => {
     servers.push(s);
     await s.healthy(60_000);
     expect((await readFile(path.join(dataDir, 'server.pid'), 'utf8')).trim()).toBe(String(s.child.pid));
+  }, 120_000);
+});
+
+describe('refused requests on one keep-alive connection', () => {
+  // Before: each refusal that came before the whole body was read added a 'close' listener to the socket
+  // (the lingering close in app.ts) and never removed it; the 11th warned MaxListenersExceededWarning.
+  it('leave no close listener behind and raise no MaxListenersExceededWarning', async () => {
+    const t = await createTestApp('pglite');
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = t.app.server.address() as AddressInfo;
+      const sockets = new Set<Socket>();
+      t.app.server.on('connection', (s: Socket) => sockets.add(s));
+
+      /** A guest upload refused (401) while its body is still arriving; the rest is sent after the answer. */
+      const refused = () =>
+        new Promise<{ status: number; socket: Socket }>((resolve, reject) => {
+          const req = http.request({
+            agent,
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: '/api/uploads?kind=document',
+            headers: { 'content-type': 'multipart/form-data; boundary=x', 'transfer-encoding': 'chunked' },
+          });
+          req.on('error', reject);
+          req.on('response', (res) => {
+            res.resume();
+            res.on('end', () => {
+              req.end(`${'b'.repeat(1024)}\r\n--x--\r\n`);
+              resolve({ status: res.statusCode!, socket: req.socket! });
+            });
+          });
+          req.write(
+            `--x\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n${'a'.repeat(256 * 1024)}`,
+          );
+        });
+      const plain = () =>
+        new Promise<number>((resolve, reject) => {
+          http
+            .get({ agent, host: '127.0.0.1', port, path: '/api/health' }, (res) => {
+              res.resume();
+              res.on('end', () => resolve(res.statusCode!));
+            })
+            .on('error', reject);
+        });
+
+      expect(await plain()).toBe(200);
+      expect(sockets.size).toBe(1);
+      const [server] = [...sockets];
+      const baseline = server.listenerCount('close');
+      for (let i = 0; i < 25; i++) {
+        const { status } = await refused();
+        expect(status).toBe(401);
+        // Wait for the rest of the body to arrive (the lingering close drops it), then ask again on the socket.
+        expect(await plain()).toBe(200);
+      }
+      expect(sockets.size, 'the refusals kept the one keep-alive connection').toBe(1);
+      expect(server.listenerCount('close')).toBeLessThanOrEqual(baseline);
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      agent.destroy();
+      await t.close();
+    }
   }, 120_000);
 });
