@@ -32,6 +32,8 @@ export const configSchema = z
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     TOKEN_TTL_HOURS: int(12, 1),
     TRUST_PROXY: bool.default(false),
+    /** Seconds the event loop may stand still before the process ends itself (platform/watchdog.ts). */
+    STALL_EXIT_SECONDS: int(30, 1),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     // e-mail
     SMTP_URL: z

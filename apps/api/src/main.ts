@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { buildApp } from './app.js';
 import { openRuntime, appDeps } from './runtime.js';
 import { acquireServerLock, removeServerLock } from './platform/backup.js';
+import { startWatchdog } from './platform/watchdog.js';
 import { seedCatalogue } from './features/catalogue/seed.js';
 
 /** The data directory this process holds, released when a failed start ends the process. */
@@ -42,6 +43,8 @@ async function main() {
   });
   rt.mail.start();
   await app.listen({ port: config.PORT, host: config.HOST });
+  // Started once running: a stuck database (a failed disk write) ends the process instead of freezing it.
+  startWatchdog({ stallMs: config.STALL_EXIT_SECONDS * 1000 });
   const where = config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${config.DATA_DIR}`;
   rt.logger.info(
     `LegalMarket is running at ${config.PUBLIC_URL} (database: ${where}, mail: ${rt.mail.enabled ? 'SMTP' : 'outbox at /dev/mailbox'})`,

@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { createTestApp } from '../helpers.js';
+import { pathToFileURL } from 'node:url';
+import { companyBody, createTestApp, describeEachDb, PASSWORD, uniqueEmail } from '../helpers.js';
 import { spawnServer, type SpawnedServer } from './process.js';
 
 /**
@@ -84,6 +85,81 @@ describe('server processes on one data directory', () => {
   }, 120_000);
 });
 
+describe('a write that fails on the disk (embedded database)', () => {
+  const dirs: string[] = [];
+  const servers: SpawnedServer[] = [];
+  afterEach(async () => {
+    for (const s of servers.splice(0)) await s.kill();
+    for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
+  });
+
+  // Before: after the first failed write PGlite spun in its WebAssembly on the server's only thread, for good:
+  // no answer, not even /api/health, and SIGTERM was never handled. Now the watchdog ends the process.
+  it('ends the process with a clear log line instead of freezing, and a restart serves the committed data', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'lm-erofs-'));
+    dirs.push(dataDir);
+    const env = {
+      DATA_DIR: dataDir,
+      JWT_SECRET: randomBytes(32).toString('base64url'),
+      SEED_CATALOGUE: 'false',
+      STALL_EXIT_SECONDS: '5',
+    };
+    // failing-disk.mjs: after SIGUSR2 every write under DATA_DIR/db fails with EROFS (as a read-only remount).
+    const server = await spawnServer({ ...env, FAILING_DISK_DIR: path.join(dataDir, 'db') }, [
+      '--import',
+      pathToFileURL(path.join(import.meta.dirname, 'failing-disk.mjs')).href,
+    ]);
+    servers.push(server);
+    await server.healthy(90_000);
+    const signup = (email: string) =>
+      fetch(`${server.url}/api/company/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(companyBody(email)),
+        signal: AbortSignal.timeout(30_000),
+      });
+    const before = uniqueEmail('erofs');
+    expect((await signup(before)).status).toBe(201);
+
+    server.child.kill('SIGUSR2');
+    await new Promise((r) => setTimeout(r, 300));
+    const failedAt = Date.now();
+    const during = signup(uniqueEmail('erofs')).then(
+      (res) => res.status,
+      () => 'no answer' as const,
+    );
+    // It may answer (a 5xx) or not at all; either way the process must end on its own, non-zero, and soon.
+    await new Promise((r) => setTimeout(r, 2000)); // the sign-up's insert has met the failing disk by now
+    const health = fetch(`${server.url}/api/health`, { signal: AbortSignal.timeout(30_000) }).then(
+      (res) => res.status,
+      () => 'no answer' as const,
+    );
+    const code = await Promise.race([
+      server.exited,
+      new Promise<'still running'>((r) => setTimeout(() => r('still running'), 45_000)),
+    ]);
+    expect(code, server.output()).not.toBe('still running');
+    expect(code).not.toBe(0);
+    expect(server.child.exitCode !== null || server.child.signalCode !== null).toBe(true);
+    expect(Date.now() - failedAt).toBeLessThan(45_000);
+    expect(server.output()).toMatch(/"level":60.*the embedded database is stuck/);
+    expect(await health).not.toBe(200); // the health check never said ok
+    expect(await during).not.toBe(201);
+
+    // A supervisor's restart on the same directory (the dead process's lock is stale) serves what was committed.
+    const again = await spawnServer(env);
+    servers.push(again);
+    await again.healthy(90_000);
+    const login = await fetch(`${again.url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ officialEmail: before, password: PASSWORD }),
+    });
+    // The account exists (unconfirmed: 403 asks to confirm the address; an unknown one would get 401).
+    expect(login.status).toBe(403);
+  }, 240_000);
+});
+
 describe('refused requests on one keep-alive connection', () => {
   // Before: each refusal that came before the whole body was read added a 'close' listener to the socket
   // (the lingering close in app.ts) and never removed it; the 11th warned MaxListenersExceededWarning.
@@ -152,4 +228,25 @@ describe('refused requests on one keep-alive connection', () => {
       await t.close();
     }
   }, 120_000);
+});
+
+describeEachDb('health check when the database does not answer', (kind) => {
+  // Before: a failing database read made the health check answer 500 "Something went wrong", which a balancer
+  // or supervisor cannot tell from a bug; now it is 503, and the server keeps answering.
+  it('answers 503 while the database is gone, and other routes still answer in the error shape', async () => {
+    const t = await createTestApp(kind);
+    try {
+      expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+      await t.rt.database.close();
+      const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ status: 'error', message: 'The database is not answering' });
+      const other = await t.app.inject({ method: 'GET', url: '/product-api/products' });
+      expect(other.statusCode).toBeGreaterThanOrEqual(500);
+      expect(other.json().status).toBe('error');
+    } finally {
+      await t.app.close();
+      await t.close().catch(() => undefined);
+    }
+  }, 60_000);
 });

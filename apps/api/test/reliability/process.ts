@@ -52,9 +52,9 @@ export interface SpawnedServer extends ServerProcess {
 }
 
 /** Starts a server process without waiting for it (to start several at once, or one that should fail). */
-export async function spawnServer(env: Record<string, string>): Promise<SpawnedServer> {
+export async function spawnServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<SpawnedServer> {
   const port = Number(env.PORT ?? (await freePort()));
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, MAIN], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
