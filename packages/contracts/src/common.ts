@@ -16,9 +16,19 @@ export type OkMessage = z.infer<typeof okMessage>;
  * NUL cannot be stored in a PostgreSQL text or jsonb value (the insert fails with "invalid byte sequence"),
  * and an unpaired surrogate is not Unicode text at all (it would be stored as U+FFFD, or refused in jsonb).
  */
-// eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
-const UNSAFE_CHARACTER = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-export const hasUnsafeCharacter = (value: string) => UNSAFE_CHARACTER.test(value);
+export function hasUnsafeCharacter(value: string): boolean {
+  // A loop, not a regular expression: a lookbehind would stop the web app from loading on older Safari.
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 0) return true;
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = value.charCodeAt(i + 1);
+      if (!(next >= 0xdc00 && next <= 0xdfff)) return true;
+      i++;
+    } else if (c >= 0xdc00 && c <= 0xdfff) return true;
+  }
+  return false;
+}
 export const unsafeCharacterMessage = (label: string) => `${label} contains a character that is not allowed`;
 
 /**
@@ -33,8 +43,8 @@ export function findUnsafeText(value: unknown): Array<string | number> | null {
   }
   const pathOf = (step: Step | null, last?: string) => {
     const path: Array<string | number> = last === undefined ? [] : [last];
-    for (let s = step; s && s.key !== null; s = s.parent) path.unshift(s.key);
-    return path;
+    for (let s = step; s && s.key !== null; s = s.parent) path.push(s.key);
+    return path.reverse();
   };
   const stack: Step[] = [{ value, key: null, parent: null }];
   while (stack.length) {
