@@ -12,7 +12,8 @@ import { companyBody, createTestApp, describeEachDb, PASSWORD, uniqueEmail } fro
 import { spawnServer, type SpawnedServer } from './process.js';
 
 /**
- * Issue 14, item 7: faults of a real server process (apps/api/src/main.ts) on its data directory.
+ * Issue 14, item 7: faults of a real server process (apps/api/src/main.ts): two on one data directory, a
+ * disk that fails writes, a database that does not answer, refusals on one keep-alive connection.
  */
 describe('server processes on one data directory', () => {
   const dirs: string[] = [];
@@ -22,8 +23,8 @@ describe('server processes on one data directory', () => {
     for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
   });
 
-  // Before: the lock was written after `listen`, so both processes opened PGlite on the same files and both
-  // migrated (each logged "database migrated"), and the later lock simply overwrote the earlier one.
+  // Before: the lock was written after `listen`, so both processes opened PGlite on the same files and ran
+  // the migrations (in this test one of them then died of a PGlite error), and a later lock overwrote the first.
   it('two servers started together: exactly one runs, the other exits non-zero before opening the database', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'lm-twins-'));
     dirs.push(dataDir);
