@@ -16,16 +16,18 @@ export interface BackupManifest {
 
 const LOCK = 'server.pid';
 
-/** The live process a lock names, or null when there is no lock or it is stale (its process died). */
-async function lockHolder(lock: string): Promise<number | null> {
+/**
+ * The live process a lock names, or null when there is no lock or it is stale (its process died). For a
+ * server taking the lock, its own pid there is stale too: a previous life of a container's pid 1.
+ */
+async function lockHolder(lock: string, ownPidIsStale = false): Promise<number | null> {
   let pid: number;
   try {
     pid = Number((await readFile(lock, 'utf8')).trim());
   } catch {
     return null;
   }
-  // Our own pid in a lock we did not take is a previous life of this container's pid 1, not a live holder.
-  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return null;
+  if (!Number.isInteger(pid) || pid <= 0 || (ownPidIsStale && pid === process.pid)) return null;
   try {
     process.kill(pid, 0);
     return pid;
@@ -57,7 +59,7 @@ export async function acquireServerLock(dataDir: string): Promise<void> {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
-    const pid = await lockHolder(lock);
+    const pid = await lockHolder(lock, true);
     if (pid !== null) throw new Error(holdsMessage(pid, dataDir));
     // Stale: remove it and try the exclusive create again (a rival doing the same gets EEXIST then).
     await rm(lock, { force: true });
