@@ -4,7 +4,8 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 
 // The API's address in development: the same PORT the API listens on.
-const api = process.env.VITE_DEV_API ?? `http://localhost:${process.env.PORT ?? 3000}`;
+// 127.0.0.1, where the development API listens (`localhost` may resolve to ::1 first).
+const api = process.env.VITE_DEV_API ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`;
 
 /**
  * src/early.ts as its own small script, loaded `async` at the top of index.html, ahead of the entry:

@@ -13,6 +13,8 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { refuseUnsafeText } from '@legalmarket/contracts';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import { createAnswerCache, type AnswerCache } from './platform/answers.js';
@@ -108,7 +110,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   }).withTypeProvider<ZodTypeProvider>();
 
-  app.setValidatorCompiler(validatorCompiler);
+  // Every route's input (body, query, path parameters) is checked for NUL and unpaired surrogates before
+  // its own schema: PostgreSQL cannot store them, and a 400 naming the field beats a 500 from the insert.
+  app.setValidatorCompiler((route) =>
+    validatorCompiler({ ...route, schema: refuseUnsafeText(route.schema as z.ZodType) }),
+  );
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   app.decorateRequest('user', null);
@@ -139,8 +145,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       dropped += chunk.length;
       if (dropped > 8 * 1024 * 1024) close();
     });
-    raw.once('end', () => clearTimeout(timer));
-    socket.once('close', () => clearTimeout(timer));
+    // The socket outlives the request on a keep-alive connection: its listener goes once the body ended,
+    // or every such refusal would leave one behind (MaxListenersExceededWarning after ten).
+    const onClose = () => clearTimeout(timer);
+    socket.once('close', onClose);
+    raw.once('end', () => {
+      clearTimeout(timer);
+      socket.removeListener('close', onClose);
+    });
   });
   await app.register(compress, { global: true, threshold: 1024 });
 

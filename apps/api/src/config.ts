@@ -13,7 +13,8 @@ export const configSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: int(3000).pipe(z.number().max(65535)),
-    HOST: z.string().default('0.0.0.0'),
+    /** Unset: every interface in production, only this machine otherwise (see loadConfig). */
+    HOST: z.string().optional(),
     PUBLIC_URL: z.url().optional(),
     DATA_DIR: z.string().default('./data'),
     DATABASE_URL: z
@@ -31,6 +32,8 @@ export const configSchema = z
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     TOKEN_TTL_HOURS: int(12, 1),
     TRUST_PROXY: bool.default(false),
+    /** Seconds the event loop may stand still before the process ends itself (platform/watchdog.ts). */
+    STALL_EXIT_SECONDS: int(30, 1),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     // e-mail
     SMTP_URL: z
@@ -91,7 +94,7 @@ export const configSchema = z
         if (!c[k]) ctx.addIssue({ code: 'custom', path: [k], message: 'is required when STORAGE=s3' });
   });
 
-export type Config = z.infer<typeof configSchema> & { PUBLIC_URL: string };
+export type Config = z.infer<typeof configSchema> & { PUBLIC_URL: string; HOST: string };
 
 export class ConfigError extends Error {}
 
@@ -103,7 +106,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration: ${list}`);
   }
   const c = parsed.data;
-  return { ...c, PUBLIC_URL: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '') };
+  return {
+    ...c,
+    // A development server shows every mailed code at /dev/mailbox: it answers only this machine unless
+    // HOST says otherwise; production (behind its proxy or in a container) listens on every interface.
+    HOST: c.HOST ?? (c.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
+    PUBLIC_URL: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
+  };
 }
 
 /** Config for tests: the defaults plus overrides, never the real environment. */

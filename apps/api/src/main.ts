@@ -1,8 +1,12 @@
 import { ConfigError, loadConfig } from './config.js';
 import { buildApp } from './app.js';
 import { openRuntime, appDeps } from './runtime.js';
-import { assertServerStopped, removeServerLock, writeServerLock } from './platform/backup.js';
+import { acquireServerLock, removeServerLock } from './platform/backup.js';
+import { startWatchdog } from './platform/watchdog.js';
 import { seedCatalogue } from './features/catalogue/seed.js';
+
+/** The data directory this process holds, released when a failed start ends the process. */
+let lockedDataDir: string | null = null;
 
 async function main() {
   let config;
@@ -15,7 +19,13 @@ async function main() {
     }
     throw err;
   }
-  if (!config.DATABASE_URL && !config.DATA_DIR.startsWith('memory://')) await assertServerStopped(config.DATA_DIR);
+  // The embedded database has one writer: the data directory is taken before the database is opened (and
+  // migrated), so a second server started beside this one stops at once; backups refuse while it is held.
+  const embedded = !config.DATABASE_URL && !config.DATA_DIR.startsWith('memory://');
+  if (embedded) {
+    await acquireServerLock(config.DATA_DIR);
+    lockedDataDir = config.DATA_DIR;
+  }
   const rt = await openRuntime(config);
   await seedCatalogue({
     db: rt.database.db,
@@ -33,9 +43,8 @@ async function main() {
   });
   rt.mail.start();
   await app.listen({ port: config.PORT, host: config.HOST });
-  // The embedded database has one writer: backups refuse to run while this lock names a live process.
-  const embedded = !config.DATABASE_URL && !config.DATA_DIR.startsWith('memory://');
-  if (embedded) await writeServerLock(config.DATA_DIR);
+  // Started once running: a stuck database (a failed disk write) ends the process instead of freezing it.
+  startWatchdog({ stallMs: config.STALL_EXIT_SECONDS * 1000 });
   const where = config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${config.DATA_DIR}`;
   rt.logger.info(
     `LegalMarket is running at ${config.PUBLIC_URL} (database: ${where}, mail: ${rt.mail.enabled ? 'SMTP' : 'outbox at /dev/mailbox'})`,
@@ -51,13 +60,15 @@ async function main() {
     await app.close();
     await rt.close();
     if (embedded) await removeServerLock(config.DATA_DIR);
+    lockedDataDir = null;
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-main().catch((err) => {
+main().catch(async (err) => {
   console.error(`LegalMarket failed to start: ${err instanceof Error ? err.message : String(err)}`);
+  if (lockedDataDir) await removeServerLock(lockedDataDir).catch(() => undefined);
   process.exit(1);
 });

@@ -70,7 +70,8 @@ export async function openRuntime(
     schemaName: opts.schemaName ?? config.DATABASE_SCHEMA,
     poolSize: config.DATABASE_POOL_SIZE,
   });
-  await migrate(database.db);
+  const applied = await migrate(database.db);
+  if (applied.length) logger.info({ migrations: applied }, `database migrated: ${applied.length} migration(s) applied`);
   const clock = opts.clock ?? systemClock;
   const rateLimits = config.REDIS_URL ? redisStore(config.REDIS_URL) : memoryStore(clock);
   const mail = createMailWorker({

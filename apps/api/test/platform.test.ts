@@ -24,6 +24,19 @@ describe('configuration', () => {
     expect(() => loadConfig({ PAYMENT_PROVIDER: 'flutterwave' })).toThrow(/FLW_SECRET_KEY/);
   });
 
+  // Issue 14, item 7: a development server listened on 0.0.0.0, so anyone who could reach it read every
+  // mailed code at /dev/mailbox.
+  it('listens on 127.0.0.1 unless HOST is set, and on every interface by default only in production', () => {
+    expect(loadConfig({}).HOST).toBe('127.0.0.1');
+    expect(loadConfig({ NODE_ENV: 'development' }).HOST).toBe('127.0.0.1');
+    expect(loadConfig({ NODE_ENV: 'test' }).HOST).toBe('127.0.0.1');
+    expect(loadConfig({ NODE_ENV: 'development', HOST: '' }).HOST).toBe('127.0.0.1');
+    expect(loadConfig({ NODE_ENV: 'development', HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
+    const secret = 'x'.repeat(32);
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret }).HOST).toBe('0.0.0.0');
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: secret, HOST: '10.0.0.5' }).HOST).toBe('10.0.0.5');
+  });
+
   it('defaults to port 3000, ./data and the sandbox provider', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({

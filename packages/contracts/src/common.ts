@@ -12,17 +12,89 @@ export type ErrorBody = z.infer<typeof errorBody>;
 export const okMessage = z.object({ status: z.literal('success'), message: z.string() });
 export type OkMessage = z.infer<typeof okMessage>;
 
+/**
+ * NUL cannot be stored in a PostgreSQL text or jsonb value (the insert fails with "invalid byte sequence"),
+ * and an unpaired surrogate is not Unicode text at all (it would be stored as U+FFFD, or refused in jsonb).
+ */
+export function hasUnsafeCharacter(value: string): boolean {
+  // A loop, not a regular expression: a lookbehind would stop the web app from loading on older Safari.
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 0) return true;
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = value.charCodeAt(i + 1);
+      if (!(next >= 0xdc00 && next <= 0xdfff)) return true;
+      i++;
+    } else if (c >= 0xdc00 && c <= 0xdfff) return true;
+  }
+  return false;
+}
+export const unsafeCharacterMessage = (label: string) => `${label} contains a character that is not allowed`;
+
+/**
+ * The path of the first string (value or key) in a JSON-like value that holds such a character, or null.
+ * Iterative, so a body nested 100,000 deep cannot overflow the stack.
+ */
+export function findUnsafeText(value: unknown): Array<string | number> | null {
+  interface Step {
+    value: unknown;
+    key: string | number | null;
+    parent: Step | null;
+  }
+  const pathOf = (step: Step | null, last?: string) => {
+    const path: Array<string | number> = last === undefined ? [] : [last];
+    for (let s = step; s && s.key !== null; s = s.parent) path.push(s.key);
+    return path.reverse();
+  };
+  const stack: Step[] = [{ value, key: null, parent: null }];
+  while (stack.length) {
+    const step = stack.pop()!;
+    const v = step.value;
+    if (typeof v === 'string') {
+      if (hasUnsafeCharacter(v)) return pathOf(step);
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], key: i, parent: step });
+    } else if (v && typeof v === 'object') {
+      const entries = Object.entries(v);
+      for (const [key] of entries) if (hasUnsafeCharacter(key)) return pathOf(step, key);
+      for (let i = entries.length - 1; i >= 0; i--)
+        stack.push({ value: entries[i][1], key: entries[i][0], parent: step });
+    }
+  }
+  return null;
+}
+
+/** The field a path names: its last segment that is not an array index. */
+const fieldOf = (path: Array<string | number>) =>
+  String(path.filter((p) => typeof p === 'string').pop() ?? 'The request');
+
+/**
+ * Wraps any input schema so a NUL or an unpaired surrogate anywhere in the input (bodies, queries, path
+ * parameters) is refused before the schema runs, with an issue naming the field. The API validates every
+ * route's input through it; the text helpers below refuse the same characters on their own.
+ */
+export const refuseUnsafeText = <T extends z.ZodType>(schema: T) =>
+  z
+    .unknown()
+    .superRefine((value, ctx) => {
+      const path = findUnsafeText(value);
+      if (path) ctx.addIssue({ code: 'custom', path, message: unsafeCharacterMessage(fieldOf(path)), input: value });
+    })
+    .pipe(schema);
+
+/** A string refusing NUL and unpaired surrogates with "{label} contains a character that is not allowed". */
+export const safeString = (label: string, params?: Parameters<typeof z.string>[0]) =>
+  z.string(params).refine((v) => !hasUnsafeCharacter(v), unsafeCharacterMessage(label));
+
 /** A text field that must be filled: missing, non-text and blank all answer "Please enter your {label}". */
 export const requiredText = (label: string, max = 200) =>
-  z
-    .string({ error: enterYour(label) })
+  safeString(label, { error: enterYour(label) })
     .trim()
     .min(1, enterYour(label))
     .max(max, `${label} must be at most ${max} characters`);
 
 export const optionalText = (label: string, max = 200) =>
-  z
-    .string({ error: `${label} must be text` })
+  safeString(label, { error: `${label} must be text` })
     .trim()
     .max(max, `${label} must be at most ${max} characters`)
     .optional();

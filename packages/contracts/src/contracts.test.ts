@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { companySignupInput, loginInput } from './auth.js';
-import { PASSWORD_PATTERN } from './common.js';
+import { findUnsafeText, hasUnsafeCharacter, PASSWORD_PATTERN, refuseUnsafeText, requiredText } from './common.js';
 import { formatNaira, formatOrdinalDate, ordinal, previewWords, ratingLabel, starLabel } from './format.js';
 import { allowedActions, findTransition } from './jobs.js';
 import { matchBank, NIGERIAN_BANKS, payoutDetailsInput } from './lawyers.js';
@@ -160,5 +161,40 @@ describe("the spec's client's words (issue 14)", () => {
       payoutDetailsInput.safeParse({ accountNumber: '0123456789', accountName: 'A', bank: 'Bank of Atlantis' }).error
         ?.issues[0].message,
     ).toBe(messages.bankRule);
+  });
+});
+
+describe('text PostgreSQL cannot store (issue 14, item 5)', () => {
+  it.each([
+    ['plain', false],
+    ['🦄 paired surrogates', false],
+    ['a\u0000b', true],
+    ['\ud800', true],
+    ['end\udbff', true],
+    ['\udc00start', true],
+    ['\udfff\ud800', true],
+  ])('%j unsafe: %s', (value, unsafe) => expect(hasUnsafeCharacter(value)).toBe(unsafe));
+
+  it('finds the first such string or key, at any depth, without recursion', () => {
+    expect(findUnsafeText({ a: [{ b: 'ok' }, { c: 'x\u0000' }] })).toEqual(['a', 1, 'c']);
+    expect(findUnsafeText({ x: { 'k\ud800': 1 } })).toEqual(['x', 'k\ud800']);
+    expect(findUnsafeText({ a: 'ok', n: 1, b: null })).toBeNull();
+    let deep: unknown = '\udc00';
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    expect(findUnsafeText(deep)).toHaveLength(200_000);
+  });
+
+  it('refuses it before the schema runs, naming the field, and in the text helpers', () => {
+    const schema = refuseUnsafeText(z.object({ companyName: z.string(), tags: z.array(z.string()) }));
+    const res = schema.safeParse({ companyName: 'Ada', tags: ['a', 'b\u0000'] });
+    expect(res.success).toBe(false);
+    expect(res.error?.issues[0]).toMatchObject({
+      path: ['tags', 1],
+      message: 'tags contains a character that is not allowed',
+    });
+    expect(schema.safeParse({ companyName: 'Ada', tags: ['a'] }).success).toBe(true);
+    expect(requiredText('companyName').safeParse('Ada\ud800').error?.issues[0]?.message).toBe(
+      'companyName contains a character that is not allowed',
+    );
   });
 });

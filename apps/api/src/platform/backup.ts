@@ -16,18 +16,55 @@ export interface BackupManifest {
 
 const LOCK = 'server.pid';
 
-export async function assertServerStopped(dataDir: string) {
-  const lock = path.join(dataDir, LOCK);
-  if (!existsSync(lock)) return;
-  const pid = Number((await readFile(lock, 'utf8')).trim());
+/**
+ * The live process a lock names, or null when there is no lock or it is stale (its process died). For a
+ * server taking the lock, its own pid there is stale too: a previous life of a container's pid 1.
+ */
+async function lockHolder(lock: string, ownPidIsStale = false): Promise<number | null> {
+  let pid: number;
+  try {
+    pid = Number((await readFile(lock, 'utf8')).trim());
+  } catch {
+    return null;
+  }
+  if (!Number.isInteger(pid) || pid <= 0 || (ownPidIsStale && pid === process.pid)) return null;
   try {
     process.kill(pid, 0);
-  } catch {
-    return; // a stale lock from a process that died
+    return pid;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM' ? pid : null; // EPERM: alive, another user's
   }
-  throw new Error(
-    `The server (pid ${pid}) is running on ${dataDir}; stop it first (the embedded database has one writer).`,
-  );
+}
+
+const holdsMessage = (pid: number, dataDir: string) =>
+  `The server (pid ${pid}) is running on ${dataDir}; stop it first (the embedded database has one writer).`;
+
+export async function assertServerStopped(dataDir: string) {
+  const pid = await lockHolder(path.join(dataDir, LOCK));
+  if (pid !== null) throw new Error(holdsMessage(pid, dataDir));
+}
+
+/**
+ * Takes the data directory for this process before the database is opened: the lock file is created
+ * exclusively, so of two servers started together exactly one gets it and the other stops before it
+ * opens or migrates anything. A stale lock (its process died) is replaced.
+ */
+export async function acquireServerLock(dataDir: string): Promise<void> {
+  await mkdir(dataDir, { recursive: true });
+  const lock = path.join(dataDir, LOCK);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      await writeFile(lock, String(process.pid), { flag: 'wx' });
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    const pid = await lockHolder(lock, true);
+    if (pid !== null) throw new Error(holdsMessage(pid, dataDir));
+    // Stale: remove it and try the exclusive create again (a rival doing the same gets EEXIST then).
+    await rm(lock, { force: true });
+  }
+  throw new Error(`Could not take the lock ${lock}; is another server starting on ${dataDir}?`);
 }
 
 export const writeServerLock = (dataDir: string) => writeFile(path.join(dataDir, LOCK), String(process.pid));

@@ -44,6 +44,14 @@ function describe(issue: { instancePath?: string; message?: string }, where: str
   return { path: path || where, message: named ? message : `${field}: ${message}` };
 }
 
+/** PostgreSQL's "invalid byte sequence" (22021, a NUL in text) and "untranslatable character" (22P05,
+ * \u0000 in jsonb), on the error itself or on the cause Drizzle wraps it in. */
+function unstorableText(err: unknown): boolean {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++)
+    if (e.code === '22021' || e.code === '22P05') return true;
+  return false;
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(err)) {
@@ -53,6 +61,13 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     if (err instanceof AppError) {
       return reply.status(err.statusCode).headers(err.headers).send({ status: 'fail', message: err.message });
+    }
+    if (unstorableText(err)) {
+      // Belt and braces behind the input check (refuseUnsafeText): text PostgreSQL cannot store is the
+      // client's, not a fault of ours.
+      return reply
+        .status(400)
+        .send({ status: 'fail', message: 'The request contains a character that is not allowed' });
     }
     const code = err.statusCode ?? 500;
     if (code >= 400 && code < 500) {

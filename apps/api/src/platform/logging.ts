@@ -5,9 +5,34 @@ const SECRET_QUERY = /([?&](?:token|resetToken|code|otp|signature)=)[^&#]*/gi;
 /** Strips secrets carried in query strings (reset grants, codes) before a URL is logged. */
 export const redactUrl = (url: string) => url.replace(SECRET_QUERY, '$1[redacted]');
 
+/** Fields of database errors that name what went wrong without the values written (PostgreSQL's
+ * `detail` repeats the failing row, `where` and `internalQuery` the statement's context). */
+const ERROR_FIELDS = ['code', 'statusCode', 'severity', 'table', 'column', 'constraint', 'routine'] as const;
+
+/**
+ * Logs an error without what a query carried: Drizzle's DrizzleQueryError puts the parameters in its
+ * message and `params` (a failed sign-up logged the password hash), PostgreSQL's `detail` the failing row.
+ * Keeps the statement text, the error codes, the stack frames and the cause chain.
+ */
+export function serializeError(err: unknown, depth = 0): unknown {
+  if (!(err instanceof Error)) return err;
+  const e = err as Error & Record<string, unknown>;
+  const type = e.constructor?.name ?? e.name;
+  const message = typeof e.query === 'string' && 'params' in e ? `Failed query: ${e.query}` : e.message;
+  const at = e.stack?.indexOf('\n    at ') ?? -1;
+  const out: Record<string, unknown> = {
+    type,
+    message,
+    stack: `${type}: ${message}${at >= 0 ? e.stack!.slice(at) : ''}`,
+  };
+  for (const field of ERROR_FIELDS) if (e[field] !== undefined) out[field] = e[field];
+  if (e.cause !== undefined && depth < 5) out.cause = serializeError(e.cause, depth + 1);
+  return out;
+}
+
 /**
  * Structured JSON lines with ISO UTC time. Passwords, tokens, codes and card fields are redacted
- * wherever they appear in a logged object; URLs lose secret query values.
+ * wherever they appear in a logged object; URLs lose secret query values; errors lose query parameters.
  */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(
@@ -33,6 +58,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
         censor: '[redacted]',
       },
       serializers: {
+        err: (err: unknown) => serializeError(err),
         req: (req: { method: string; url: string; ip?: string; socket?: { remoteAddress?: string } }) => ({
           method: req.method,
           url: redactUrl(req.url),

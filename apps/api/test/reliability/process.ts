@@ -40,8 +40,21 @@ export interface ServerProcess {
  * supervisor process in between and a SIGKILL would not reach the server).
  */
 export async function startServer(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
+  const server = await spawnServer(env);
+  await server.healthy(timeoutMs);
+  return server;
+}
+
+/** A server process that may or may not come up: `healthy()` waits for it, `exited` settles when it ends. */
+export interface SpawnedServer extends ServerProcess {
+  exited: Promise<number | null>;
+  healthy(timeoutMs?: number): Promise<void>;
+}
+
+/** Starts a server process without waiting for it (to start several at once, or one that should fail). */
+export async function spawnServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<SpawnedServer> {
   const port = Number(env.PORT ?? (await freePort()));
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, MAIN], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -59,29 +72,32 @@ export async function startServer(env: Record<string, string>, timeoutMs = 60_00
   child.stderr?.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-20_000)));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   const url = `http://127.0.0.1:${port}`;
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${out}`);
-    try {
-      const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) });
-      if (res.ok) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() > end) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not start in ${timeoutMs} ms:\n${out}`);
-    }
-    await new Promise((r) => setTimeout(r, 150));
-  }
   return {
     port,
     url,
     child,
+    exited,
     output: () => out,
     async kill(signal = 'SIGKILL') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
+    },
+    async healthy(timeoutMs = 60_000) {
+      const end = Date.now() + timeoutMs;
+      for (;;) {
+        if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${out}`);
+        try {
+          const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) });
+          if (res.ok) return;
+        } catch {
+          /* not listening yet */
+        }
+        if (Date.now() > end) {
+          child.kill('SIGKILL');
+          throw new Error(`server did not start in ${timeoutMs} ms:\n${out}`);
+        }
+        await new Promise((r) => setTimeout(r, 150));
+      }
     },
   };
 }

@@ -22,6 +22,19 @@ export interface JunkCase {
   headers?: Record<string, string>;
 }
 
+/** Code points no text column can hold: NUL, and surrogates without their pair (issue 14, item 5). */
+export const UNSAFE_CODE_POINTS = ['\u0000', '\ud800', '\udbff', '\udc00', '\udfff'] as const;
+
+/** Text with one such code point somewhere in it (start, middle or end of otherwise ordinary text). */
+export const unsafeText = (codePoints: readonly string[] = UNSAFE_CODE_POINTS): fc.Arbitrary<string> =>
+  fc
+    .tuple(
+      fc.string({ unit: 'grapheme', maxLength: 12 }),
+      fc.constantFrom(...codePoints),
+      fc.string({ unit: 'grapheme', maxLength: 12 }),
+    )
+    .map(([before, bad, after]) => `${before}${bad}${after}`);
+
 const text = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v)));
 /** Percent-encodes anything (lone surrogates become U+FFFD first, as a browser sends them). */
 const encode = (v: string) => encodeURIComponent(Buffer.from(v, 'utf8').toString('utf8'));
@@ -176,6 +189,8 @@ const OTHER_BODIES: Array<{ payload: string | Buffer; type?: string }> = [
   { payload: '"just a string"', type: 'application/json' },
   { payload: '1e999999', type: 'application/json' },
   { payload: '{"a":"\\ud800"}', type: 'application/json' },
+  { payload: '{"a":"x\\u0000y"}', type: 'application/json' },
+  { payload: '{"a\\u0000":1,"b":["\\udc00"]}', type: 'application/json' },
   { payload: '{"__proto__":{"isAdmin":true}}', type: 'application/json' },
   { payload: '{"constructor":{"prototype":{"isAdmin":true}}}', type: 'application/json' },
 ];
@@ -207,6 +222,15 @@ export function junkBody(
 ): fc.Arbitrary<{ payload: string | Buffer; type?: string }> {
   return fc.oneof(
     { weight: 4, arbitrary: hostile.map((v) => ({ payload: JSON.stringify(v) ?? 'null', type: 'application/json' })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .dictionary(fc.constantFrom('role', 'status', 'name', 'q', 'reference'), unsafeText(), {
+          minKeys: 1,
+          maxKeys: 3,
+        })
+        .map((v) => ({ payload: JSON.stringify(v), type: 'application/json' })),
+    },
     { weight: 1, arbitrary: deepJson },
     { weight: 1, arbitrary: hugeJson },
     { weight: 2, arbitrary: broken },

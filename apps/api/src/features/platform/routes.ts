@@ -18,10 +18,26 @@ export const platformRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db; sto
   app,
   { config, db, storage, auth },
 ) => {
-  app.get('/api/health', { schema: { tags: ['platform'], summary: 'Liveness and database check' } }, async () => {
-    await db.select({ id: emailOutbox.id }).from(emailOutbox).limit(1);
-    return { status: 'success', message: 'ok' };
-  });
+  app.get(
+    '/api/health',
+    {
+      schema: {
+        tags: ['platform'],
+        summary: 'Liveness and database check',
+        description:
+          'Answers 200 when the database answers a read, 503 when it does not (so a balancer stops sending).',
+      },
+    },
+    async (request, reply) => {
+      try {
+        await db.select({ id: emailOutbox.id }).from(emailOutbox).limit(1);
+      } catch (err) {
+        request.log.error({ err }, 'health check: the database does not answer');
+        return reply.status(503).send({ status: 'error', message: 'The database is not answering' });
+      }
+      return { status: 'success', message: 'ok' };
+    },
+  );
 
   app.get(
     '/api/public-config',

@@ -6,8 +6,10 @@ import { z } from 'zod';
 import {
   EXPERTISE,
   emailField,
+  hasUnsafeCharacter,
   messages,
   PHONE_PATTERN,
+  unsafeCharacterMessage,
   updateProfileAnswer,
   type UpdateProfileAnswer,
 } from '@legalmarket/contracts';
@@ -79,7 +81,9 @@ async function readProfileForm(request: FastifyRequest, maxImageBytes: number) {
     })) {
       if (part.type === 'field') {
         const name = part.fieldname.replace(/\[\]$/, '');
-        if (typeof part.value === 'string') fields.set(name, [...(fields.get(name) ?? []), part.value]);
+        if (typeof part.value !== 'string') continue;
+        if (hasUnsafeCharacter(part.value) || hasUnsafeCharacter(name)) throw badRequest(unsafeCharacterMessage(name));
+        fields.set(name, [...(fields.get(name) ?? []), part.value]);
         continue;
       }
       if (part.fieldname !== 'profileImage') {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { and, eq, like, or, type SQL, type AnyColumn } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
-import { messages, type UploadKind } from '@legalmarket/contracts';
+import { hasUnsafeCharacter, messages, unsafeCharacterMessage, type UploadKind } from '@legalmarket/contracts';
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/client.js';
 import { jobs, uploads, users } from '../../db/schema.js';
@@ -199,7 +199,10 @@ export function createUploadsService(deps: {
     try {
       for await (const part of parts) {
         if (part.type === 'field') {
-          if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+          if (typeof part.value !== 'string') continue;
+          if (hasUnsafeCharacter(part.value) || hasUnsafeCharacter(part.fieldname))
+            throw badRequest(unsafeCharacterMessage(part.fieldname));
+          fields[part.fieldname] = part.value;
           continue;
         }
         if (opts.fileField && part.fieldname !== opts.fileField) {
