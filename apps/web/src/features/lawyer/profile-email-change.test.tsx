@@ -29,11 +29,11 @@ const me: LawyerProfile = {
   createdAt: '2026-01-01T00:00:00.000Z',
 };
 
-/** PATCH /api/updateprofile answers `message`; the profile read that follows answers the profile. */
+/** PATCH /api/updateprofile answers `message`; the profile read that follows answers the profile itself. */
 const server = (message: string) =>
   vi.fn(async (url: RequestInfo | URL, _init?: RequestInit) =>
     String(url).startsWith('/api/userprofile')
-      ? new Response(JSON.stringify({ status: 'success', message: 'Profile Updated Successfully', lawyer: me }), {
+      ? new Response(JSON.stringify({ ...me, userType: 'lawyer' }), {
           status: 200,
           headers: { 'content-type': 'application/json' },
         })
