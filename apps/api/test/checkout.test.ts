@@ -4,13 +4,12 @@ import { DEFAULT_PRODUCT_TITLE, messages } from '@legalmarket/contracts';
 import { jobs, orders, products } from '../src/db/schema.js';
 import { reconcilePendingOrders } from '../src/features/checkout/reconciler.js';
 import { describeEachDb, signupAndLogin } from './helpers.js';
-import { createLoggedTestApp, insertProduct } from './commerce-helpers.js';
+import { SUCCESS_CARD, createLoggedTestApp, insertProduct } from './commerce-helpers.js';
 import { uploadDocument } from './upload-helpers.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 type T = Awaited<ReturnType<typeof createLoggedTestApp>>;
 
-const SUCCESS_CARD = { paymentType: 'card', cardNumber: '5531 8866 5214 2950', pin: '3310', otp: '12345' };
 const DECLINED_CARD = { paymentType: 'card', cardNumber: '5258 5859 2266 6506' };
 
 describeEachDb('checkout with the sandbox provider', (kind) => {

@@ -3,6 +3,9 @@ import pino from 'pino';
 import { products } from '../src/db/schema.js';
 import { createTestApp, type DbKind, type TestApp } from './helpers.js';
 
+/** The sandbox's card that pays (Flutterwave's test card: PIN 3310, OTP 12345). */
+export const SUCCESS_CARD = { paymentType: 'card', cardNumber: '5531 8866 5214 2950', pin: '3310', otp: '12345' };
+
 /** Inserts a live catalogue product (price in naira, stored as kobo) and answers its id. */
 export async function insertProduct(t: TestApp, name: string, priceNaira: number) {
   const [row] = await t.rt.database.db

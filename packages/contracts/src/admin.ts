@@ -24,17 +24,22 @@ export const pageQuery = z.object({
 });
 export type PageQuery = z.input<typeof pageQuery>;
 
+/** The fields every list answer carries around its items, in `paged` and `listed` alike (fresh per list). */
+const listEnvelope = () => ({
+  status: z.literal('success'),
+  page: z.number(),
+  limit: z.number(),
+  total: z.number(),
+  results: z.number(),
+});
+
 /**
  * The paging envelope: the spec's item shape stays under `data` (`data.company`, `data.lawyers`,
  * `data.jobs`); `total` counts every matching item, `page`/`limit` echo the request.
  */
 export const paged = <K extends string, T extends z.ZodType>(key: K, item: T) =>
   z.object({
-    status: z.literal('success'),
-    page: z.number(),
-    limit: z.number(),
-    total: z.number(),
-    results: z.number(),
+    ...listEnvelope(),
     data: z.object({ [key]: z.array(item) } as { [P in K]: z.ZodArray<T> }),
   });
 
@@ -75,11 +80,7 @@ export const listPaging = (q: { page?: number; limit?: number }) =>
  */
 export const listed = <K extends string, T extends z.ZodType>(key: K, item: T) =>
   z.object({
-    status: z.literal('success'),
-    page: z.number(),
-    limit: z.number(),
-    total: z.number(),
-    results: z.number(),
+    ...listEnvelope(),
     ...({ [key]: z.array(item) } as { [P in K]: z.ZodArray<T> }),
   });
 

@@ -13,6 +13,7 @@ import {
 } from '../../src/db/schema.js';
 import { hashPassword } from '../../src/platform/passwords.js';
 import { insertJob, insertProduct } from '../admin-fixtures.js';
+import { SUCCESS_CARD } from '../commerce-helpers.js';
 import {
   PASSWORD,
   companyBody,
@@ -769,10 +770,7 @@ async function buildWorld(t: TestApp): Promise<World> {
         reference: start.reference,
         amount: start.amount,
         currency: 'NGN',
-        paymentType: 'card',
-        cardNumber: '5531 8866 5214 2950',
-        pin: '3310',
-        otp: '12345',
+        ...SUCCESS_CARD,
       },
     });
     await ok(t, owner, {

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { messages } from '@legalmarket/contracts';
 import { cartItems, jobs } from '../../src/db/schema.js';
 import { insertJob } from '../admin-fixtures.js';
-import { insertProduct } from '../commerce-helpers.js';
+import { SUCCESS_CARD, insertProduct } from '../commerce-helpers.js';
 import { PASSWORD, createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../helpers.js';
 import { uploadDocument } from '../upload-helpers.js';
 
@@ -67,10 +67,7 @@ describeEachDb('confidential documents (issue 14)', (kind) => {
       reference: start.reference,
       amount: start.amount,
       currency: 'NGN',
-      paymentType: 'card',
-      cardNumber: '5531 8866 5214 2950',
-      pin: '3310',
-      otp: '12345',
+      ...SUCCESS_CARD,
     });
     const paid = await inject('POST', '/api/checkout/verify', company, {
       reference: start.reference,

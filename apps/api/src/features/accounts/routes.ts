@@ -30,123 +30,95 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService; 
   app,
   { accounts, auth, limits },
 ) => {
-  app.post(
+  /** The three sign-ups differ only in their documentation, body and service call. */
+  const signupRoute = <B extends z.ZodType<{ officialEmail: string }>>(
+    url: string,
+    summary: string,
+    description: string,
+    body: B,
+    signup: (input: z.output<B>) => Promise<unknown>,
+  ) =>
+    app.post(
+      url,
+      { schema: { tags, summary, description, body, response: { 201: okMessage } } },
+      async (request, reply) => {
+        const input = request.body as z.output<B>;
+        await limits.perAddress('signup', request.ip);
+        // Each sign-up mails the address (a link, or a notice to its owner): limited per address as forgot-password is.
+        await limits.perAccountAction('signup', input.officialEmail);
+        await signup(input);
+        return reply.status(201).send(ok(messages.accountCreated));
+      },
+    );
+
+  /** The e-mailed link routes: a one-time token in the body, limited per address, answering a message. */
+  const linkRoute = (
+    url: string,
+    summary: string,
+    description: string,
+    body: typeof emailChangeTokenInput,
+    use: (token: string) => Promise<string>,
+  ) =>
+    app.post(url, { schema: { tags, summary, description, body, response: { 200: okMessage } } }, async (request) => {
+      await limits.perAddress('confirm', request.ip);
+      return ok(await use(request.body.token));
+    });
+
+  signupRoute(
     '/api/company/signup',
-    {
-      schema: {
-        tags,
-        summary: 'Company sign-up (both steps in one call)',
-        description:
-          "Creates an unconfirmed company account and e-mails a confirmation link. The company's name comes as `companyName` or, as the spec allows, `name`. The answer is the same when the address is already registered; its owner is e-mailed instead, so sign-up reveals nothing about who has an account. At most 5 sign-ups per address per 15 minutes, existing or not (429), so no one can flood an inbox through it.",
-        body: companySignupInput,
-        response: { 201: okMessage },
-      },
-    },
-    async (request, reply) => {
-      await limits.perAddress('signup', request.ip);
-      // Each sign-up mails the address (a link, or a notice to its owner): limited per address as forgot-password is.
-      await limits.perAccountAction('signup', request.body.officialEmail);
-      await accounts.signupCompany(request.body);
-      return reply.status(201).send(ok(messages.accountCreated));
-    },
+    'Company sign-up (both steps in one call)',
+    "Creates an unconfirmed company account and e-mails a confirmation link. The company's name comes as `companyName` or, as the spec allows, `name`. The answer is the same when the address is already registered; its owner is e-mailed instead, so sign-up reveals nothing about who has an account. At most 5 sign-ups per address per 15 minutes, existing or not (429), so no one can flood an inbox through it.",
+    companySignupInput,
+    (input) => accounts.signupCompany(input),
   );
 
-  app.post(
+  signupRoute(
     '/api/lawyer/signup',
-    {
-      schema: {
-        tags,
-        summary: 'Lawyer sign-up',
-        description:
-          'New lawyers start unverified; an admin verifies them. Same enumeration-safe answer as company sign-up.',
-        body: lawyerSignupInput,
-        response: { 201: okMessage },
-      },
-    },
-    async (request, reply) => {
-      await limits.perAddress('signup', request.ip);
-      // Each sign-up mails the address (a link, or a notice to its owner): limited per address as forgot-password is.
-      await limits.perAccountAction('signup', request.body.officialEmail);
-      await accounts.signupLawyer(request.body);
-      return reply.status(201).send(ok(messages.accountCreated));
-    },
+    'Lawyer sign-up',
+    'New lawyers start unverified; an admin verifies them. Same enumeration-safe answer as company sign-up.',
+    lawyerSignupInput,
+    (input) => accounts.signupLawyer(input),
   );
 
-  app.post(
+  signupRoute(
     '/api/admin/signup',
-    {
-      schema: {
-        tags,
-        summary: 'Admin sign-up with an invite code',
-        description:
-          "Needs `inviteCode` equal to the server's ADMIN_INVITE_CODE. Without a configured code admin sign-up is closed (403) and admins are created with `npm run create-admin`.",
-        body: adminSignupInput,
-        response: { 201: okMessage },
-      },
-    },
-    async (request, reply) => {
-      await limits.perAddress('signup', request.ip);
-      // Each sign-up mails the address (a link, or a notice to its owner): limited per address as forgot-password is.
-      await limits.perAccountAction('signup', request.body.officialEmail);
-      await accounts.signupAdmin(request.body);
-      return reply.status(201).send(ok(messages.accountCreated));
-    },
+    'Admin sign-up with an invite code',
+    "Needs `inviteCode` equal to the server's ADMIN_INVITE_CODE. Without a configured code admin sign-up is closed (403) and admins are created with `npm run create-admin`.",
+    adminSignupInput,
+    (input) => accounts.signupAdmin(input),
   );
 
-  app.post(
+  linkRoute(
     '/api/confirm-email',
-    {
-      schema: {
-        tags,
-        summary: 'Confirm an e-mail address with the link token',
-        description: 'Links work once and expire after 48 hours; a used or expired link answers 400.',
-        body: confirmEmailInput,
-        response: { 200: okMessage },
-      },
-    },
-    async (request) => {
-      await limits.perAddress('confirm', request.ip);
-      await accounts.confirmEmail(request.body.token);
-      return ok(messages.emailConfirmed);
+    'Confirm an e-mail address with the link token',
+    'Links work once and expire after 48 hours; a used or expired link answers 400.',
+    confirmEmailInput,
+    async (token) => {
+      await accounts.confirmEmail(token);
+      return messages.emailConfirmed;
     },
   );
 
-  app.post(
+  linkRoute(
     '/api/confirm-email-change',
-    {
-      schema: {
-        tags,
-        summary: 'Confirm a new sign-in e-mail address with the link token',
-        description:
-          'Step two of changing the sign-in e-mail (docs/decisions/0210): the link sent to the new address makes the change. It works once and expires after 24 hours; a used or expired link answers 400, and 409 when the address was taken meanwhile. The old address then gets a link that undoes the change for 7 days.',
-        body: emailChangeTokenInput,
-        response: { 200: okMessage },
-      },
-    },
-    async (request) => {
-      await limits.perAddress('confirm', request.ip);
-      await accounts.confirmEmailChange(request.body.token);
-      return ok(messages.emailChangeConfirmed);
+    'Confirm a new sign-in e-mail address with the link token',
+    'Step two of changing the sign-in e-mail (docs/decisions/0210): the link sent to the new address makes the change. It works once and expires after 24 hours; a used or expired link answers 400, and 409 when the address was taken meanwhile. The old address then gets a link that undoes the change for 7 days.',
+    emailChangeTokenInput,
+    async (token) => {
+      await accounts.confirmEmailChange(token);
+      return messages.emailChangeConfirmed;
     },
   );
 
-  app.post(
+  linkRoute(
     '/api/undo-email-change',
-    {
-      schema: {
-        tags,
-        summary: 'Cancel or undo a sign-in e-mail change with the link sent to the old address',
-        description:
-          'Works once, for 7 days. Logs out every device and kills every live code and link of the account; a pending change is cancelled, a completed one is reverted to the old address (409 when that address now belongs to another account: the sessions are still ended). Used or expired links answer 400.',
-        body: emailChangeTokenInput,
-        response: { 200: okMessage },
-      },
-    },
-    async (request) => {
-      await limits.perAddress('confirm', request.ip);
-      const outcome = await accounts.undoEmailChange(request.body.token);
+    'Cancel or undo a sign-in e-mail change with the link sent to the old address',
+    'Works once, for 7 days. Logs out every device and kills every live code and link of the account; a pending change is cancelled, a completed one is reverted to the old address (409 when that address now belongs to another account: the sessions are still ended). Used or expired links answer 400.',
+    emailChangeTokenInput,
+    async (token) => {
+      const outcome = await accounts.undoEmailChange(token);
       if (outcome === 'blocked') throw new AppError(409, messages.emailChangeRevertBlocked);
-      return ok(outcome === 'reverted' ? messages.emailChangeReverted : messages.emailChangeCancelled);
+      return outcome === 'reverted' ? messages.emailChangeReverted : messages.emailChangeCancelled;
     },
   );
 

@@ -148,9 +148,8 @@ export function createAccountsService(deps: AccountsDeps) {
       );
   }
 
-  /** Uses a live link token of that purpose once; answers its user and address, or undefined. */
-  async function useLinkToken(tx: Executor, purpose: string, token: string) {
-    const now = clock.now();
+  /** Uses a live link token of that purpose once (at `now`); answers its user and address, or undefined. */
+  async function useLinkToken(tx: Executor, purpose: string, token: string, now = clock.now()) {
     const rows = await tx
       .update(oneTimeTokens)
       .set({ usedAt: now })
@@ -305,23 +304,13 @@ export function createAccountsService(deps: AccountsDeps) {
     async confirmEmail(token: string) {
       const now = clock.now();
       const confirmed = await db.transaction(async (tx) => {
-        const rows = await tx
-          .update(oneTimeTokens)
-          .set({ usedAt: now })
-          .where(
-            and(
-              eq(oneTimeTokens.tokenHash, deps.hashToken(token)),
-              eq(oneTimeTokens.purpose, 'email_confirm'),
-              isNull(oneTimeTokens.usedAt),
-              gt(oneTimeTokens.expiresAt, now),
-            ),
-          )
-          .returning({ userId: oneTimeTokens.userId });
-        if (!rows[0]) return false;
+        // The same `now` stamps the token and the confirmation.
+        const row = await useLinkToken(tx, 'email_confirm', token, now);
+        if (!row) return false;
         await tx
           .update(users)
           .set({ emailConfirmedAt: now, updatedAt: now })
-          .where(and(eq(users.id, rows[0].userId), isNull(users.emailConfirmedAt)));
+          .where(and(eq(users.id, row.userId), isNull(users.emailConfirmedAt)));
         return true;
       });
       if (!confirmed) throw badRequest(messages.linkInvalid);

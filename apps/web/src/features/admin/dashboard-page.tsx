@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { Briefcase, Building2, CreditCard, FileText, PlusCircle, Scale, Star } from 'lucide-react';
+import { Briefcase, Building2, CreditCard, FileText, PlusCircle, Scale, Star, type LucideIcon } from 'lucide-react';
 import { AUDIT_ACTION_LABELS, type AuditEntry } from '@legalmarket/contracts/admin';
 import { paths } from '@/app/paths';
 import { EmptyState, ErrorState, Loading } from '@/components/feedback';
@@ -17,6 +17,29 @@ function describe(e: AuditEntry) {
   const subject = text('productName') ?? text('name') ?? text('reviewTitle');
   const to = e.action === 'job.assign' && text('lawyerName') ? ` to ${text('lawyerName')}` : '';
   return subject ? `${what}: ${subject}${to}` : what;
+}
+
+/** A white dashboard tile; the counted tiles and the Remuneration Order link share it. */
+function Tile(props: { to: string; icon: LucideIcon; label: string; detail: string; detailTestId?: string }) {
+  const { to, icon: Icon, label, detail, detailTestId } = props;
+  return (
+    <li>
+      <Link
+        to={to}
+        className="flex min-h-24 items-center gap-4 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 hover:ring-brand focus-visible:outline-2 focus-visible:outline-accent"
+      >
+        <span className="flex size-12 items-center justify-center rounded-lg bg-brand/10 text-brand">
+          <Icon aria-hidden className="size-6" />
+        </span>
+        <span>
+          <span className="block text-lg font-semibold text-ink">{label}</span>
+          <span className="block text-sm text-slate-600" data-testid={detailTestId}>
+            {detail}
+          </span>
+        </span>
+      </Link>
+    </li>
+  );
 }
 
 export default function AdminDashboardPage() {
@@ -53,38 +76,22 @@ export default function AdminDashboardPage() {
         <ErrorState message={getErrorMessage(q.error)} onRetry={() => void q.refetch()} />
       ) : (
         <ul className="grid grid-cols-1 gap-3 sm:grid-cols-2 xl:grid-cols-3">
-          {tiles.map(({ label, to, icon: Icon, count, unit }) => (
-            <li key={label}>
-              <Link
-                to={to}
-                className="flex min-h-24 items-center gap-4 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 hover:ring-brand focus-visible:outline-2 focus-visible:outline-accent"
-              >
-                <span className="flex size-12 items-center justify-center rounded-lg bg-brand/10 text-brand">
-                  <Icon aria-hidden className="size-6" />
-                </span>
-                <span>
-                  <span className="block text-lg font-semibold text-ink">{label}</span>
-                  <span className="block text-sm text-slate-600" data-testid={`tile-${label.toLowerCase()}`}>
-                    {count === undefined ? '…' : `${count.toLocaleString('en-NG')} ${unit[count === 1 ? 0 : 1]}`}
-                  </span>
-                </span>
-              </Link>
-            </li>
+          {tiles.map(({ label, to, icon, count, unit }) => (
+            <Tile
+              key={label}
+              to={to}
+              icon={icon}
+              label={label}
+              detail={count === undefined ? '…' : `${count.toLocaleString('en-NG')} ${unit[count === 1 ? 0 : 1]}`}
+              detailTestId={`tile-${label.toLowerCase()}`}
+            />
           ))}
-          <li>
-            <Link
-              to={paths.adminRemunerationOrder()}
-              className="flex min-h-24 items-center gap-4 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 hover:ring-brand focus-visible:outline-2 focus-visible:outline-accent"
-            >
-              <span className="flex size-12 items-center justify-center rounded-lg bg-brand/10 text-brand">
-                <FileText aria-hidden className="size-6" />
-              </span>
-              <span>
-                <span className="block text-lg font-semibold text-ink">Remuneration Order</span>
-                <span className="block text-sm text-slate-600">Upload or replace the PDF visitors read</span>
-              </span>
-            </Link>
-          </li>
+          <Tile
+            to={paths.adminRemunerationOrder()}
+            icon={FileText}
+            label="Remuneration Order"
+            detail="Upload or replace the PDF visitors read"
+          />
           <li>
             <Link
               to={paths.adminNewProduct()}

@@ -5,6 +5,7 @@ import { MemoryRouter } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { JobViewAnswer } from '@legalmarket/contracts/jobs';
 import type { LawyersAnswer } from '@legalmarket/contracts/admin';
+import { jobFixture } from '@/test/job-fixture';
 import { renderPage, testQueryClient } from '@/test/render';
 import AdminAssignJobPage from './assign-job-page';
 import { adminKeys } from './api/keys';
@@ -14,10 +15,8 @@ const JOB_ID = '11111111-1111-4111-8111-111111111111';
 const FILE = '/uploads/0123456789abcdef0123456789abcdef.pdf';
 
 function job(over: Partial<JobViewAnswer> = {}): JobViewAnswer {
-  const person = { _id: 'x', name: 'x', officialEmail: '', phoneNumber: '' };
-  return {
+  return jobFixture({
     _id: JOB_ID,
-    status: 'unassigned',
     productId: {
       _id: 'p1',
       productName: 'Shareholder agreement',
@@ -25,18 +24,7 @@ function job(over: Partial<JobViewAnswer> = {}): JobViewAnswer {
       productPrice: 25000,
       productDescription: 'A shareholder agreement drafted for you.',
     },
-    companyId: { ...person, companyName: 'Ada Ventures Ltd' },
-    quantity: 1,
     amount: 25000,
-    detail: null,
-    companyDetail: null,
-    companyFile: null,
-    companyFileName: null,
-    lawyerRequestedDetail: null,
-    adminDetail: null,
-    adminFile: null,
-    adminFileName: null,
-    assignedTo: [],
     appliedLawer: [
       {
         _id: 'l1',
@@ -47,11 +35,8 @@ function job(over: Partial<JobViewAnswer> = {}): JobViewAnswer {
         createdAt: '2026-11-01T10:00:00.000Z',
       },
     ],
-    createdAt: '2026-11-20T10:00:00.000Z',
-    updatedAt: '2026-11-20T10:00:00.000Z',
-    completedAt: null,
     ...over,
-  };
+  });
 }
 
 function openModal(j: JobViewAnswer) {

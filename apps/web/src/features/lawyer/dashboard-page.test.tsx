@@ -3,12 +3,12 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { LawyerJob } from '@legalmarket/contracts/lawyers';
 import { setSession } from '@/lib/session';
+import { jobFixture } from '@/test/job-fixture';
 import { jsonFetch, renderPage } from '@/test/render';
 import LawyerDashboardPage from './dashboard-page';
 
-const job = (status: 'pending' | 'completed', n: number): LawyerJob => {
-  const person = { _id: 'x', name: 'x', officialEmail: '', phoneNumber: '' };
-  return {
+const job = (status: 'pending' | 'completed', n: number): LawyerJob => ({
+  ...jobFixture({
     _id: `${status}-${n}`,
     status,
     productId: {
@@ -18,25 +18,9 @@ const job = (status: 'pending' | 'completed', n: number): LawyerJob => {
       productPrice: 1000,
       productDescription: '',
     },
-    companyId: { ...person, companyName: 'Ada Ventures Ltd' },
-    quantity: 1,
-    amount: 1000,
-    detail: null,
-    companyDetail: null,
-    companyFile: null,
-    companyFileName: null,
-    lawyerRequestedDetail: null,
-    adminDetail: null,
-    adminFile: null,
-    adminFileName: null,
-    assignedTo: [],
-    appliedLawer: [],
-    createdAt: '2026-11-20T10:00:00.000Z',
-    updatedAt: '2026-11-20T10:00:00.000Z',
-    completedAt: null,
-    applied: false,
-  };
-};
+  }),
+  applied: false,
+});
 
 /** A server holding `counts` projects per state, answering pages as GET /job-api/lawyer/{status}jobs does. */
 function server(counts: { pending: number; completed: number }) {

@@ -60,14 +60,20 @@ function renderAt(path: string, element: React.ReactNode, route = path.split('?'
   );
 }
 
+/** Signs a lawyer in, opens their profile against a server that saves it, and opens the edit form. */
+async function openProfileEditor() {
+  setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
+  const fetch = server(messages.profileUpdated);
+  vi.stubGlobal('fetch', fetch);
+  const user = userEvent.setup();
+  renderAt('/lawyer/profile/l1', <LawyerProfilePage />, '/lawyer/profile/:lawyerId');
+  await user.click(screen.getByRole('button', { name: /Update your details/ }));
+  return { fetch, user };
+}
+
 describe('changing the sign-in e-mail from the lawyer profile', () => {
   it('asks for the current password only when the e-mail changes, then says to check the new inbox', async () => {
-    setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
-    const fetch = server(messages.profileUpdated);
-    vi.stubGlobal('fetch', fetch);
-    const user = userEvent.setup();
-    renderAt('/lawyer/profile/l1', <LawyerProfilePage />, '/lawyer/profile/:lawyerId');
-    await user.click(screen.getByRole('button', { name: /Update your details/ }));
+    const { fetch, user } = await openProfileEditor();
     expect(screen.queryByLabelText('Current password')).toBeNull();
     const email = screen.getByLabelText('Email Address');
     await user.clear(email);
@@ -86,12 +92,7 @@ describe('changing the sign-in e-mail from the lawyer profile', () => {
   });
 
   it('sends no password when the e-mail is unchanged', async () => {
-    setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
-    const fetch = server(messages.profileUpdated);
-    vi.stubGlobal('fetch', fetch);
-    const user = userEvent.setup();
-    renderAt('/lawyer/profile/l1', <LawyerProfilePage />, '/lawyer/profile/:lawyerId');
-    await user.click(screen.getByRole('button', { name: /Update your details/ }));
+    const { fetch, user } = await openProfileEditor();
     await user.type(screen.getByLabelText('SCN'), '9');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText(messages.profileUpdated)).toBeInTheDocument();
