@@ -22,13 +22,14 @@ import { createAuth, type Auth } from './platform/auth.js';
 import type { Clock } from './platform/clock.js';
 import { registerErrorHandling } from './platform/errors.js';
 import { pagePreloads } from './platform/page-preloads.js';
-import { API_HEADERS, isApiPath, securityHeaders } from './platform/security-headers.js';
+import { isApiPath, isApiPrefixed } from './platform/api-paths.js';
+import { API_HEADERS, securityHeaders } from './platform/security-headers.js';
 import type { MailWorker } from './platform/mailer.js';
-import { createLimits, type Limits, type RateLimitStore } from './platform/rate-limit.js';
+import { createLimits, type RateLimitStore } from './platform/rate-limit.js';
 import type { Storage } from './platform/storage.js';
 import { tokenHasher } from './platform/tokens.js';
 import { accountsRoutes } from './features/accounts/routes.js';
-import { createAccountsService, type AccountsService } from './features/accounts/service.js';
+import { createAccountsService } from './features/accounts/service.js';
 import { platformRoutes } from './features/platform/routes.js';
 import { cartRoutes } from './features/cart/routes.js';
 import { checkoutRoutes } from './features/checkout/routes.js';
@@ -43,6 +44,7 @@ import { lawyersRoutes } from './features/lawyers/routes.js';
 import { adminRoutes } from './features/admin/routes.js';
 import { createAdminService } from './features/admin/service.js';
 import { jobsAdminRoutes } from './features/jobs/admin-routes.js';
+import type { Shared } from './features/shared.js';
 import { createJobsAdminService } from './features/jobs/admin-service.js';
 
 declare module 'fastify' {
@@ -69,23 +71,6 @@ export interface AppDeps {
   webDist?: string | null;
 }
 
-export interface Shared {
-  config: Config;
-  db: Db;
-  clock: Clock;
-  auth: Auth;
-  limits: Limits;
-  storage: Storage;
-  hashToken: (token: string) => string;
-  securityLog: (event: string, fields: Record<string, unknown>) => void;
-  /** Call after a commit that wrote mail into the outbox. */
-  mailWritten: () => void;
-  accounts: AccountsService;
-  /** The busiest signed-in reads, remembered until the data changes (platform/answers.ts). */
-  answers: AnswerCache;
-}
-
-export const API_PREFIXES = ['/api', '/product-api', '/job-api', '/ratings-api', '/dev', '/uploads'];
 const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -261,7 +246,7 @@ async function registerWeb(app: FastifyInstance, dist: string | null) {
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
-    const isApi = API_PREFIXES.some((p) => url === p || url.startsWith(`${p}/`));
+    const isApi = isApiPrefixed(url);
     if (isApi || request.method !== 'GET' || !indexHtml) {
       return reply.status(404).send({
         status: 'fail',

@@ -63,9 +63,3 @@ export const API_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'SAMEORIGIN',
 };
-
-/** Whether a request goes to the API's answers (not a page, not the OpenAPI viewer). */
-export function isApiPath(url: string): boolean {
-  if (url.startsWith('/api/')) return !url.startsWith('/api/docs');
-  return url.startsWith('/product-api/') || url.startsWith('/job-api/') || url.startsWith('/ratings-api/');
-}

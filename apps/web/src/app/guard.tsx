@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Navigate } from 'react-router';
 import type { UserType } from '@legalmarket/contracts';
-import { useSession } from './use-session';
+import { useSession } from '@/lib/use-session';
 
 /**
  * The route guard of spec section 6: no stored role goes to /; an admin with a stored token passes

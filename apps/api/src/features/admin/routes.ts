@@ -18,7 +18,7 @@ import {
   verifyLawyerAnswer,
   verifyLawyerInput,
 } from '@legalmarket/contracts';
-import type { Shared } from '../../app.js';
+import type { Shared } from '../shared.js';
 import type { AdminService } from './service.js';
 
 const tags = ['admin'];

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { messages, type AuditEntry, type ORDER_STATUSES, type SettlementAccountInput } from '@legalmarket/contracts';
-import type { Shared } from '../../app.js';
+import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
 import { appSettings, auditLog, jobs, orders, reviews, users } from '../../db/schema.js';
 import { recordAudit } from '../../platform/audit.js';

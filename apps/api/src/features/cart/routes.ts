@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { addToCartInput, cartAnswer, cartLine, messages, okMessage } from '@legalmarket/contracts';
-import type { Shared } from '../../app.js';
+import type { Shared } from '../shared.js';
 import { CART_READS, createCartService } from './service.js';
 
 const tags = ['cart'];

@@ -10,7 +10,7 @@ import {
   productSavedAnswer,
   productsAnswer,
 } from '@legalmarket/contracts';
-import type { Shared } from '../../app.js';
+import type { Shared } from '../shared.js';
 import { createUploadsService } from '../uploads/service.js';
 import { sendPrepared } from '../../platform/prepared.js';
 import { createCatalogueService, type CachedAnswer } from './service.js';

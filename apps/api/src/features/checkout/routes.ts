@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { checkoutAnswer, messages, orderView, sandboxChargeInput, verifyPaymentInput } from '@legalmarket/contracts';
-import type { Shared } from '../../app.js';
+import type { Shared } from '../shared.js';
 import { AppError } from '../../platform/errors.js';
 import { createPaymentProvider, type PaymentProvider } from '../../platform/payments/index.js';
 import { createCheckoutService, toOrderView } from './service.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { and, eq } from 'drizzle-orm';
 import { companyAnswer, idParam, messages, type CompanyProfile } from '@legalmarket/contracts';
-import type { Shared } from '../../app.js';
+import type { Shared } from '../shared.js';
 import { users } from '../../db/schema.js';
 import { notFound } from '../../platform/errors.js';
 import { toProfile } from '../accounts/service.js';

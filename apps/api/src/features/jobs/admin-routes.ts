@@ -14,7 +14,7 @@ import {
   oneJobAnswer,
   type JobStatus,
 } from '@legalmarket/contracts';
-import type { Shared } from '../../app.js';
+import type { Shared } from '../shared.js';
 import type { JobsAdminService } from './admin-service.js';
 import { JOB_PAGE_READS } from './view.js';
 

@@ -6,7 +6,7 @@ import {
   type JobAction,
   type JobStatus,
 } from '@legalmarket/contracts';
-import type { Shared } from '../../app.js';
+import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
 import { jobs, products, users } from '../../db/schema.js';
 import { recordAudit } from '../../platform/audit.js';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { and, eq, ne } from 'drizzle-orm';
 import { z } from 'zod';
 import { companyJobDetailsInput, messages } from '@legalmarket/contracts';
-import type { Shared } from '../../app.js';
+import type { Shared } from '../shared.js';
 import { jobs } from '../../db/schema.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import { assertAttachable } from '../uploads/service.js';

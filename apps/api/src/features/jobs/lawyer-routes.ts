@@ -12,7 +12,7 @@ import {
   okMessage,
   requestDetailsInput,
 } from '@legalmarket/contracts';
-import type { Shared } from '../../app.js';
+import type { Shared } from '../shared.js';
 import { forbidden } from '../../platform/errors.js';
 import { createLawyerJobsService } from './lawyer-service.js';
 import { JOB_PAGE_READS } from './view.js';

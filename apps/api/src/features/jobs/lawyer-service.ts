@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, isNull, sum } from 'drizzle-orm';
 import { messages, type JobSort, type LawyerJob } from '@legalmarket/contracts';
-import type { Shared } from '../../app.js';
+import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
 import { jobApplications, jobs, products, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';

@@ -13,7 +13,7 @@ import {
   okMessage,
   payoutDetailsInput,
 } from '@legalmarket/contracts';
-import type { Shared } from '../../app.js';
+import type { Shared } from '../shared.js';
 import { createLawyersService } from './service.js';
 
 const tags = ['lawyers'];

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { LIMITS, messages, type AccountDetails } from '@legalmarket/contracts';
-import type { Shared } from '../../app.js';
+import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
 import { oneTimeTokens, payoutDetails, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';

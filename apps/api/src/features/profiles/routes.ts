@@ -13,7 +13,7 @@ import {
   updateProfileAnswer,
   type UpdateProfileAnswer,
 } from '@legalmarket/contracts';
-import type { Shared } from '../../app.js';
+import type { Shared } from '../shared.js';
 import { users } from '../../db/schema.js';
 import { AppError, badRequest, forbidden, unauthorized } from '../../platform/errors.js';
 import { toProfile } from '../accounts/service.js';

@@ -11,7 +11,7 @@ import {
   reviewInput,
   reviewsAnswer,
 } from '@legalmarket/contracts';
-import type { Shared } from '../../app.js';
+import type { Shared } from '../shared.js';
 import { createReviewsService } from './service.js';
 
 const tags = ['reviews'];

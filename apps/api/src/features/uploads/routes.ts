@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { fileLinkAnswer, messages, UPLOAD_KINDS, uploadAnswer, type UploadKind } from '@legalmarket/contracts';
-import type { Shared } from '../../app.js';
+import type { Shared } from '../shared.js';
 import { AppError, forbidden, notFound, unauthorized } from '../../platform/errors.js';
 import { createUploadsService } from './service.js';
 

@@ -1,5 +1,5 @@
 import { MessageCircle } from 'lucide-react';
-import { usePublicConfig, whatsappLink } from '../public-config';
+import { usePublicConfig, whatsappLink } from '@/lib/public-config';
 
 /** The floating chat button on every page: a WhatsApp chat with the support line. */
 export function ChatButton() {

@@ -1,8 +1,8 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { Modal } from '@/components/modal';
-import { paths } from '../paths';
-import { ContactPopup } from './contact-popup';
+import { paths } from '@/lib/paths';
+import { ContactPopup } from '@/components/contact-popup';
 
 // The terms load only when someone opens them.
 const TermsOfUse = lazy(() => import('@/features/legal/terms').then((m) => ({ default: m.TermsOfUse })));

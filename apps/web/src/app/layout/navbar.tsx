@@ -5,9 +5,9 @@ import type { UserProfileAnswer } from '@legalmarket/contracts/admin';
 import { api } from '@/lib/http';
 import { clearData } from '@/lib/data-cache';
 import { clearSession, type Session } from '@/lib/session';
-import { paths } from '../paths';
-import { useSession } from '../use-session';
-import { ContactPopup } from './contact-popup';
+import { paths } from '@/lib/paths';
+import { useSession } from '@/lib/use-session';
+import { ContactPopup } from '@/components/contact-popup';
 
 const AUTH_PAGES = [/^\/login/, /^\/signup\//, /^\/password-reset/, /^\/new-password\//, /^\/otp\//];
 export const isAuthPage = (pathname: string) => AUTH_PAGES.some((r) => r.test(pathname));

@@ -4,7 +4,7 @@ import { DELAYS_MS } from '@legalmarket/contracts/constants';
 import { messages } from '@legalmarket/contracts/messages';
 import { Loading } from '@/components/feedback';
 import { Modal } from '@/components/modal';
-import { paths } from '@/app/paths';
+import { paths } from '@/lib/paths';
 import { getErrorMessage } from '@/lib/http';
 import { confirmEmailRequest } from './api/auth-api';
 import { AuthCard } from './components/auth-card';

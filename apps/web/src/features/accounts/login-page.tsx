@@ -9,7 +9,7 @@ import { messages } from '@legalmarket/contracts/messages';
 import { Button } from '@/components/button';
 import { Field, PasswordField } from '@/components/field';
 import { Modal } from '@/components/modal';
-import { paths } from '@/app/paths';
+import { paths } from '@/lib/paths';
 import { getErrorMessage, HttpError } from '@/lib/http';
 import { setSession } from '@/lib/session';
 import { loginRequest } from './api/auth-api';

@@ -8,7 +8,7 @@ import { messages } from '@legalmarket/contracts/messages';
 import { Button } from '@/components/button';
 import { FormError } from '@/components/field';
 import { Modal } from '@/components/modal';
-import { paths } from '@/app/paths';
+import { paths } from '@/lib/paths';
 import { getErrorMessage } from '@/lib/http';
 import { resetPasswordRequest } from './api/auth-api';
 import { AuthCard } from './components/auth-card';

@@ -6,7 +6,7 @@ import { SuccessNote } from '@/components/feedback';
 import { FormError } from '@/components/field';
 import { Modal } from '@/components/modal';
 import { OtpInput } from '@/components/otp-input';
-import { paths } from '@/app/paths';
+import { paths } from '@/lib/paths';
 import { getErrorMessage } from '@/lib/http';
 import { confirmResetCodeRequest } from './api/auth-api';
 import { AuthCard } from './components/auth-card';

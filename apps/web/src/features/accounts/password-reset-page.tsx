@@ -6,7 +6,7 @@ import { emailOnlyInput, type EmailOnlyInput } from '@legalmarket/contracts/auth
 import { messages } from '@legalmarket/contracts/messages';
 import { Button } from '@/components/button';
 import { Field, FormError } from '@/components/field';
-import { paths } from '@/app/paths';
+import { paths } from '@/lib/paths';
 import { getErrorMessage } from '@/lib/http';
 import { forgotPasswordRequest } from './api/auth-api';
 import { AuthCard } from './components/auth-card';

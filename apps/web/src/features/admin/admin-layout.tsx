@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Briefcase, Building2, CreditCard, LayoutDashboard, LogOut, Scale, Star } from 'lucide-react';
-import { paths } from '@/app/paths';
+import { paths } from '@/lib/paths';
 import { api } from '@/lib/http';
 import { clearSession } from '@/lib/session';
 

@@ -4,7 +4,7 @@ import { DELAYS_MS } from '@legalmarket/contracts/constants';
 import { formatOrdinalDate } from '@legalmarket/contracts/format';
 import { allowedActions } from '@legalmarket/contracts/jobs';
 import { messages } from '@legalmarket/contracts/messages';
-import { paths } from '@/app/paths';
+import { paths } from '@/lib/paths';
 import { Button } from '@/components/button';
 import { DocumentLink } from '@/components/document-link';
 import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { AdminCompany } from '@legalmarket/contracts/admin';
 import { formatOrdinalDate } from '@legalmarket/contracts/format';
-import { paths } from '@/app/paths';
+import { paths } from '@/lib/paths';
 import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading } from '@/components/feedback';
 import { Modal } from '@/components/modal';

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { Briefcase, Building2, CreditCard, FileText, PlusCircle, Scale, Star, type LucideIcon } from 'lucide-react';
 import { AUDIT_ACTION_LABELS, type AuditEntry } from '@legalmarket/contracts/admin';
-import { paths } from '@/app/paths';
+import { paths } from '@/lib/paths';
 import { EmptyState, ErrorState, Loading } from '@/components/feedback';
 import { getErrorMessage } from '@/lib/http';
 import { AdminLayout } from './admin-layout';

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import type { JobViewAnswer } from '@legalmarket/contracts/jobs';
 import { allowedActions } from '@legalmarket/contracts/jobs';
 import { messages } from '@legalmarket/contracts/messages';
-import { paths } from '@/app/paths';
+import { paths } from '@/lib/paths';
 import { Button } from '@/components/button';
 import { DocumentLink } from '@/components/document-link';
 import { Naira } from '@/components/feedback';

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { UserRound } from 'lucide-react';
 import { formatOrdinalDate } from '@legalmarket/contracts/format';
 import { messages } from '@legalmarket/contracts/messages';
-import { paths } from '@/app/paths';
+import { paths } from '@/lib/paths';
 import { Button } from '@/components/button';
 import { FormError } from '@/components/field';
 import { Modal } from '@/components/modal';

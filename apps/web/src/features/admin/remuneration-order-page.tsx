@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { FileText } from 'lucide-react';
-import { paths } from '@/app/paths';
+import { paths } from '@/lib/paths';
 import { Button } from '@/components/button';
 import { ErrorState, Loading, SuccessNote } from '@/components/feedback';
 import { FormError } from '@/components/field';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Check } from 'lucide-react';
-import { paths } from '@/app/paths';
+import { paths } from '@/lib/paths';
 import { ProductForm } from './product-form';
 
 /** /admin/new-product: image, name, price (digits only), description; CREATE only when all four are there. */

@@ -4,7 +4,7 @@ import { SANDBOX_CARDS, type CheckoutData } from '@legalmarket/contracts/commerc
 import { Button } from '@/components/button';
 import { getErrorMessage } from '@/lib/http';
 import { sandboxCharge } from './api/sandbox-charge';
-import type { PaymentResult } from './use-payment';
+import type { PaymentResult } from './payment-result';
 
 type Method = 'card' | 'mobilemoney' | 'ussd';
 type Step = 'details' | 'pin' | 'otp' | 'ussd-code';

@@ -1,17 +1,12 @@
 import { lazy, Suspense, useCallback, useRef, useState, type ReactNode } from 'react';
 import type { CheckoutData } from '@legalmarket/contracts/commerce';
 import { loadFlutterwave } from './flutterwave-loader';
+import type { PaymentResult } from './payment-result';
 
 // Loaded when a payment starts: the dialog brings zod (the card rules), which the cart page would
 // otherwise load before it can show the cart.
 const loadSandboxDialog = () => import('./sandbox-checkout-dialog');
 const SandboxCheckoutDialog = lazy(() => loadSandboxDialog().then((m) => ({ default: m.SandboxCheckoutDialog })));
-
-export interface PaymentResult {
-  /** What the dialog says; the server still verifies before anything is fulfilled. */
-  status: 'successful' | 'failed' | 'cancelled';
-  transactionId?: string;
-}
 
 /**
  * Opens the payment dialog of the configured provider and resolves once the customer is done:

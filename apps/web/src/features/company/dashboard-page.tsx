@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Bell, MessageCircle, Phone } from 'lucide-react';
 import { formatOrdinalDate, previewWords } from '@legalmarket/contracts/format';
 import { messages } from '@legalmarket/contracts/messages';
-import { usePublicConfig, whatsappLink } from '@/app/public-config';
+import { usePublicConfig, whatsappLink } from '@/lib/public-config';
 import { Button } from '@/components/button';
 import { DocumentLink } from '@/components/document-link';
 import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';

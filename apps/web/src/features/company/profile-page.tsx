@@ -3,7 +3,7 @@ import { useParams } from 'react-router';
 import { Camera, Pencil, UserRound } from 'lucide-react';
 import { DELAYS_MS, LIMITS } from '@legalmarket/contracts/constants';
 import { messages } from '@legalmarket/contracts/messages';
-import { useSession } from '@/app/use-session';
+import { useSession } from '@/lib/use-session';
 import { Button } from '@/components/button';
 import { CurrentPasswordField, emailChanging } from '@/components/current-password-field';
 import { ErrorState, Loading } from '@/components/feedback';

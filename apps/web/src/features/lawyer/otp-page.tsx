@@ -4,7 +4,7 @@ import { LIMITS } from '@legalmarket/contracts/constants';
 import { Button } from '@/components/button';
 import { FormError } from '@/components/field';
 import { OtpInput } from '@/components/otp-input';
-import { paths } from '@/app/paths';
+import { paths } from '@/lib/paths';
 import { getErrorMessage } from '@/lib/http';
 import { useConfirmPayoutCode } from './api/confirm-otp';
 import { payoutEditWindow } from './api/edit-payment-details';

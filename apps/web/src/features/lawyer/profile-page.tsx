@@ -10,7 +10,7 @@ import { ErrorState, Loading } from '@/components/feedback';
 import { Field, TextArea } from '@/components/field';
 import { Modal } from '@/components/modal';
 import { SectionBoundary } from '@/components/section-boundary';
-import { useSession } from '@/app/use-session';
+import { useSession } from '@/lib/use-session';
 import { getErrorMessage } from '@/lib/http';
 import { useLawyerProfile, type LawyerProfile } from './api/get-lawyer-profile';
 import { useUpdateProfile, type ProfileChanges } from './api/update-profile';

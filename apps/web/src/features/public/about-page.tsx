@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { ContactPopup } from '@/app/layout/contact-popup';
-import { paths } from '@/app/paths';
+import { ContactPopup } from '@/components/contact-popup';
+import { paths } from '@/lib/paths';
 
 const TEAM = [
   {

@@ -12,8 +12,8 @@ import {
   Wallet,
 } from 'lucide-react';
 import { Tabs } from '@/components/tabs';
-import { ContactPopup } from '@/app/layout/contact-popup';
-import { paths } from '@/app/paths';
+import { ContactPopup } from '@/components/contact-popup';
+import { paths } from '@/lib/paths';
 
 const SERVICES = [
   {

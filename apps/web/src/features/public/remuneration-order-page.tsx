@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { paths } from '@/app/paths';
-import { useSession } from '@/app/use-session';
+import { paths } from '@/lib/paths';
+import { useSession } from '@/lib/use-session';
 import { ErrorState, Loading } from '@/components/feedback';
 
 const URL = '/api/remuneration-order';

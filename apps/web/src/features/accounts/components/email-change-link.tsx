@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Loading } from '@/components/feedback';
-import { paths } from '@/app/paths';
+import { paths } from '@/lib/paths';
 import { getErrorMessage } from '@/lib/http';
 import { clearSession } from '@/lib/session';
 import { confirmEmailChangeRequest, undoEmailChangeRequest } from '../api/auth-api';

@@ -1,7 +1,7 @@
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { Link } from 'react-router';
 import { PasswordField } from '@/components/field';
-import { paths } from '@/app/paths';
+import { paths } from '@/lib/paths';
 
 /** Password and its confirmation, as every sign-up and the new-password page ask for them. */
 export function NewPasswordFields(props: {

@@ -1,7 +1,7 @@
 import { DELAYS_MS } from '@legalmarket/contracts/constants';
 import { messages } from '@legalmarket/contracts/messages';
 import { Modal } from '@/components/modal';
-import { paths } from '@/app/paths';
+import { paths } from '@/lib/paths';
 import { useNavigate } from 'react-router';
 import { useRedirectAfter } from './use-redirect-after';
 

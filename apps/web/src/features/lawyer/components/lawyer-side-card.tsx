@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
 import { UserRound } from 'lucide-react';
 import { profileCompleteness } from '@legalmarket/contracts/lawyers';
-import { paths } from '@/app/paths';
-import { useSession } from '@/app/use-session';
+import { paths } from '@/lib/paths';
+import { useSession } from '@/lib/use-session';
 import { useLawyerProfile } from '../api/get-lawyer-profile';
 
 /**

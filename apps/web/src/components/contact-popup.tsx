@@ -1,6 +1,6 @@
 import { Mail, MessageCircle } from 'lucide-react';
 import { Modal } from '@/components/modal';
-import { usePublicConfig, whatsappLink } from '../public-config';
+import { usePublicConfig, whatsappLink } from '@/lib/public-config';
 
 /** Contact pop-up: Send an Email or Speak to an Agent. */
 export function ContactPopup({ open, onClose }: { open: boolean; onClose: () => void }) {

@@ -1,0 +1,29 @@
+/**
+ * The path prefixes the API owns, in one table: app.ts answers an unknown path under any of them with a
+ * JSON 404 rather than the web app's index.html, and security-headers.ts gives the ones that return API
+ * answers (`answers: true`) the API's headers instead of the page set.
+ */
+export const API_PATHS: readonly { prefix: string; answers: boolean }[] = [
+  { prefix: '/api', answers: true },
+  { prefix: '/product-api', answers: true },
+  { prefix: '/job-api', answers: true },
+  { prefix: '/ratings-api', answers: true },
+  { prefix: '/dev', answers: false },
+  { prefix: '/uploads', answers: false },
+];
+
+export const API_PREFIXES: readonly string[] = API_PATHS.map((p) => p.prefix);
+
+/** Whether a path (without its query) is the API's, so never the web app's index.html. */
+export function isApiPrefixed(url: string): boolean {
+  return API_PREFIXES.some((p) => url === p || url.startsWith(`${p}/`));
+}
+
+// With the trailing slash, computed once: isApiPath runs on every request.
+const ANSWER_PREFIXES: readonly string[] = API_PATHS.filter((p) => p.answers).map((p) => `${p.prefix}/`);
+
+/** Whether a request goes to the API's answers (not a page, not the OpenAPI viewer). */
+export function isApiPath(url: string): boolean {
+  if (url.startsWith('/api/docs')) return false;
+  return ANSWER_PREFIXES.some((p) => url.startsWith(p));
+}

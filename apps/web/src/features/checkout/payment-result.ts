@@ -1,0 +1,7 @@
+// Its own module so that use-payment.tsx (which lazy-loads the sandbox dialog) and the dialog both
+// import it without importing each other.
+export interface PaymentResult {
+  /** What the dialog says; the server still verifies before anything is fulfilled. */
+  status: 'successful' | 'failed' | 'cancelled';
+  transactionId?: string;
+}
