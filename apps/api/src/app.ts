@@ -14,7 +14,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { refuseUnsafeText } from '@legalmarket/contracts';
+import { findUnsafeText, refuseUnsafeText } from '@legalmarket/contracts';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import { createAnswerCache, type AnswerCache } from './platform/answers.js';
@@ -97,9 +97,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Every route's input (body, query, path parameters) is checked for NUL and unpaired surrogates before
   // its own schema: PostgreSQL cannot store them, and a 400 naming the field beats a 500 from the insert.
-  app.setValidatorCompiler((route) =>
-    validatorCompiler({ ...route, schema: refuseUnsafeText(route.schema as z.ZodType) }),
-  );
+  // The walk runs first and the wrapped schema only when it finds something: the same answers, without
+  // a zod pipe on every request (it cost the one-product read a tenth of its rate).
+  app.setValidatorCompiler((route) => {
+    const validate = validatorCompiler({ ...route, schema: route.schema as z.ZodType });
+    let refuse: ReturnType<typeof validatorCompiler> | null = null;
+    return (data) => {
+      if (findUnsafeText(data) === null) return validate(data);
+      refuse ??= validatorCompiler({ ...route, schema: refuseUnsafeText(route.schema as z.ZodType) });
+      return refuse(data);
+    };
+  });
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   app.decorateRequest('user', null);
