@@ -140,6 +140,10 @@ async function measureOnce(
   interactions: Interaction[],
 ): Promise<PageFigures> {
   const page = await context.newPage();
+  // A page that does not hydrate as rendered is painted twice: worth a line in the log.
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /hydrat/i.test(m.text())) console.warn(`[pages] ${path}: ${m.text().slice(0, 300)}`);
+  });
   const { bytes } = await throttle(context, page);
   await page.goto(baseUrl + path, { waitUntil: 'load', timeout: 60_000 });
   // Settled: no request sent or finished for 1.5 s. Playwright's networkidle (500 ms) came too early

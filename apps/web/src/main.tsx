@@ -1,5 +1,5 @@
 import { StrictMode, useEffect } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter, useNavigate } from 'react-router';
 import { setUnauthorizedHandler } from '@/lib/http';
 import { clearData } from '@/lib/data-cache';
@@ -25,13 +25,18 @@ function UnauthorizedBridge() {
 // (Not a top-level await: the page chunks import this one, which would then wait for them.)
 const pathname = window.location.pathname;
 void Promise.race([Promise.all([preloadPage(pathname), pageData]), new Promise((done) => setTimeout(done, 500))]).then(
-  () =>
-    createRoot(document.getElementById('root')!).render(
+  () => {
+    const root = document.getElementById('root')!;
+    const app = (
       <StrictMode>
         <BrowserRouter>
           <UnauthorizedBridge />
           <AppRoutes />
         </BrowserRouter>
-      </StrictMode>,
-    ),
+      </StrictMode>
+    );
+    // A page the server rendered (src/entry-server.tsx) is taken over as it is, not painted again.
+    if (root.firstElementChild) hydrateRoot(root, app);
+    else createRoot(root).render(app);
+  },
 );
