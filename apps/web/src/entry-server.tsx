@@ -8,7 +8,8 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
 import { QueryClient } from '@tanstack/react-query';
-import { AppRoutes, preloadPage } from '@/app/router';
+import { App } from '@/app/app';
+import { preloadPage } from '@/app/router';
 import { ServerQueryClient } from '@/app/data-provider';
 import { pageDataUrl } from '@/early';
 
@@ -32,7 +33,7 @@ export async function render(pathname: string, data?: { url: string; body: unkno
     <StrictMode>
       <ServerQueryClient value={client}>
         <StaticRouter location={pathname}>
-          <AppRoutes />
+          <App />
         </StaticRouter>
       </ServerQueryClient>
     </StrictMode>,
