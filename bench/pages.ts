@@ -6,6 +6,10 @@
  * LCP and CLS come from PerformanceObserver in the page (CLS: the largest session window, as Chrome
  * reports it); INP is the longest interaction (Event Timing) of the ones we drive with real input
  * events sent through the protocol; transfer is the sum of `encodedDataLength` of every response.
+ *
+ * Each page also gets a floor (issue 15): its largest element alone in a static page without script,
+ * served by the same server and loaded the same way right after each load of the page. Absolute times
+ * swing with the machine; the ratio of the page's LCP to its floor's is the figure with a target.
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
