@@ -6,7 +6,13 @@
  * LCP and CLS come from PerformanceObserver in the page (CLS: the largest session window, as Chrome
  * reports it); INP is the longest interaction (Event Timing) of the ones we drive with real input
  * events sent through the protocol; transfer is the sum of `encodedDataLength` of every response.
+ *
+ * Each page also gets a floor (issue 15): its largest element alone in a static page without script,
+ * served by the same server and loaded the same way right after each load of the page. Absolute times
+ * swing with the machine; the ratio of the page's LCP to its floor's is the figure with a target.
  */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page } from '@playwright/test';
 
 export const MOBILE = {
@@ -36,6 +42,7 @@ const OBSERVERS = `
   new PerformanceObserver((l) => {
     for (const e of l.getEntries()) {
       perf.lcp = e.startTime;
+      window.__lcpNode = e.element;
       perf.lcpElement = e.element ? e.element.tagName + (e.element.className ? '.' + String(e.element.className).split(' ')[0] : '') : '';
     }
   }).observe({ type: 'largest-contentful-paint', buffered: true });
@@ -90,6 +97,8 @@ export interface PageFigures {
   interactions?: { label: string; ms: number }[];
   /** Each load's LCP and INP, in the order measured (the figures above are their medians). */
   runs?: { lcpMs: number; inpMs?: number; interactions?: number[] }[];
+  /** The same page's floor: a static page with only its largest element, measured the same way. */
+  floor?: { lcpMs: number; lcpElement: string; runs: number[] };
 }
 
 export interface Session {
@@ -135,6 +144,10 @@ async function measureOnce(
   interactions: Interaction[],
 ): Promise<PageFigures> {
   const page = await context.newPage();
+  // A page that does not hydrate as rendered is painted twice: worth a line in the log.
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /hydrat/i.test(m.text())) console.warn(`[pages] ${path}: ${m.text().slice(0, 300)}`);
+  });
   const { bytes } = await throttle(context, page);
   await page.goto(baseUrl + path, { waitUntil: 'load', timeout: 60_000 });
   // Settled: no request sent or finished for 1.5 s. Playwright's networkidle (500 ms) came too early
@@ -171,6 +184,70 @@ async function measureOnce(
   return figures;
 }
 
+/** Placeholder files for the floors, written into the bench's copy of the web app before its server
+ * starts: the server serves that folder's files by the list it reads at start-up. */
+export const FLOOR_FILES = ['floor-0.html', 'floor-1.html', 'floor-2.html', 'floor-3.html'];
+export async function prepareFloors(webDir: string) {
+  for (const f of FLOOR_FILES) await writeFile(path.join(webDir, f), '<!doctype html><title>floor</title>\n');
+}
+
+/** What the floor needs of a page's largest element: its tag, place, size, font and text or picture. */
+interface Largest {
+  tag: string;
+  text: string;
+  src: string;
+  rect: { left: number; top: number; width: number; height: number };
+  style: Record<string, string>;
+}
+
+/** Loads the page once without throttling and describes its largest element. */
+async function describeLargest(context: BrowserContext, url: string): Promise<Largest | null> {
+  const page = await context.newPage();
+  try {
+    await page.goto(url, { waitUntil: 'load', timeout: 60_000 });
+    await page.waitForTimeout(2500);
+    return (await page.evaluate(`(() => {
+      const el = window.__lcpNode;
+      if (!el) return null;
+      const r = el.getBoundingClientRect();
+      const cs = getComputedStyle(el);
+      const style = {};
+      for (const k of ['font-family', 'font-size', 'font-weight', 'font-style', 'line-height', 'letter-spacing',
+        'text-transform', 'text-align', 'color', 'white-space', 'object-fit', 'background-color', 'padding'])
+        style[k] = cs.getPropertyValue(k);
+      return {
+        tag: el.tagName.toLowerCase(),
+        text: el.tagName === 'IMG' ? '' : el.textContent.trim(),
+        src: el.tagName === 'IMG' ? el.currentSrc || el.src : '',
+        rect: { left: r.left + scrollX, top: r.top + scrollY, width: r.width, height: r.height },
+        style,
+      };
+    })()`)) as Largest | null;
+  } finally {
+    await page.close();
+  }
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** The floor: the largest element alone, where and as the page shows it, in plain HTML with no script. */
+function floorHtml(l: Largest) {
+  const place = `position:absolute;margin:0;box-sizing:border-box;left:${l.rect.left}px;top:${l.rect.top}px;width:${l.rect.width}px;height:${l.rect.height}px`;
+  const style = Object.entries(l.style)
+    .filter(([, v]) => v)
+    .map(([k, v]) => `${k}:${v}`)
+    .join(';');
+  const body =
+    l.tag === 'img'
+      ? `<img src="${escapeHtml(l.src)}" alt="" fetchpriority="high" style="${escapeHtml(`${place};${style}`)}">`
+      : `<${l.tag} style="${escapeHtml(`${place};${style}`)}">${escapeHtml(l.text)}</${l.tag}>`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="UTF-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>floor</title></head>
+<body style="margin:0">${body}</body></html>
+`;
+}
+
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor((s.length - 1) / 2)];
@@ -184,6 +261,8 @@ export async function measurePages(opts: {
   runs: number;
   /** Only the pages whose path starts with one of these (all when empty). */
   only?: string[];
+  /** The server's copy of the web app, with the files of prepareFloors: each page gets its floor there. */
+  webDir?: string;
 }) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -258,9 +337,19 @@ export async function measurePages(opts: {
   ];
   const results: PageFigures[] = [];
   try {
-    for (const p of plan) {
+    for (const [index, p] of plan.entries()) {
       if (opts.only?.length && !opts.only.some((o) => p.path.startsWith(o))) continue;
       const runs: PageFigures[] = [];
+      const floorRuns: PageFigures[] = [];
+      let floorPath: string | null = null;
+      if (opts.webDir) {
+        const context = await newContext(p.session);
+        const largest = await describeLargest(context, opts.baseUrl + p.path).finally(() => context.close());
+        if (largest) {
+          await writeFile(path.join(opts.webDir, FLOOR_FILES[index]), floorHtml(largest));
+          floorPath = `/${FLOOR_FILES[index]}`;
+        } else console.warn(`[pages] ${p.path}: no largest element found, no floor`);
+      }
       // A load without any LCP entry (seen once in a while on a busy machine) is measured again rather
       // than counted as 0 ms; at most twice per page.
       for (let i = 0, retries = 0; i < opts.runs; i++) {
@@ -274,6 +363,15 @@ export async function measurePages(opts: {
           } else runs.push(r);
         } finally {
           await context.close();
+        }
+        // The floor's load right after the page's, so both see the same machine.
+        if (floorPath && floorRuns.length < runs.length) {
+          const floorContext = await newContext();
+          try {
+            floorRuns.push(await measureOnce(floorContext, opts.baseUrl, floorPath, []));
+          } finally {
+            await floorContext.close();
+          }
         }
       }
       const pick = (f: (r: PageFigures) => number) => median(runs.map(f));
@@ -294,6 +392,15 @@ export async function measurePages(opts: {
                 label: it.label,
                 ms: median(runs.map((r) => r.interactions![k].ms)),
               })),
+            }
+          : {}),
+        ...(floorRuns.length
+          ? {
+              floor: {
+                lcpMs: median(floorRuns.map((r) => r.lcpMs)),
+                lcpElement: floorRuns[0].lcpElement,
+                runs: floorRuns.map((r) => r.lcpMs),
+              },
             }
           : {}),
         runs: runs.map((r) => ({

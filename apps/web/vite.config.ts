@@ -29,7 +29,7 @@ function earlyScript(): Plugin {
   };
 }
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react(), tailwindcss(), earlyScript()],
   resolve: { alias: { '@': path.resolve(import.meta.dirname, 'src') } },
   server: {
@@ -38,50 +38,55 @@ export default defineConfig({
       ['/api', '/product-api', '/job-api', '/ratings-api', '/dev', '/uploads'].map((p) => [p, api]),
     ),
   },
-  build: {
-    target: 'es2022',
-    sourcemap: false,
-    assetsInlineLimit: 2048,
-    manifest: true,
-    modulePreload: { polyfill: false },
-    rollupOptions: {
-      output: {
-        // Fewer, larger chunks: on HTTP/1.1 (6 connections) with a phone's 150 ms round trips, every
-        // six files cost a round trip (/pre-cart needed 21 besides the entry's 7; now 7 and 3).
-        // - query: TanStack Query, loaded by every page that reads data (was seven chunks);
-        // - initial: what the entry loads anyway (React, the router, the layout, the landing page), one
-        //   file; not the entries themselves (src/early.ts must stay a standalone script);
-        // - ui: the shared components and icons of the other pages (7 KB gzip).
-        // Dependencies are not pulled into a group (React stays in `initial`); check-bundle guards the
-        // first route's size.
-        codeSplitting: {
-          groups: [
-            {
-              name: 'query',
-              test: /node_modules[\\/]@tanstack[\\/]/,
-              includeDependenciesRecursively: false,
-              priority: 3,
+  // The server build (src/entry-server.tsx into dist/.vite/ssr) carries its dependencies: the API loads
+  // it from any copy of dist, with no node_modules next to it.
+  ssr: { noExternal: true },
+  build: isSsrBuild
+    ? { target: 'node20', sourcemap: false, outDir: 'dist/.vite/ssr', emptyOutDir: true, copyPublicDir: false }
+    : {
+        target: 'es2022',
+        sourcemap: false,
+        assetsInlineLimit: 2048,
+        manifest: true,
+        modulePreload: { polyfill: false },
+        rollupOptions: {
+          output: {
+            // Fewer, larger chunks: on HTTP/1.1 (6 connections) with a phone's 150 ms round trips, every
+            // six files cost a round trip (/pre-cart needed 21 besides the entry's 7; now 7 and 3).
+            // - query: TanStack Query, loaded by every page that reads data (was seven chunks);
+            // - initial: what the entry loads anyway (React, the router, the layout, the landing page), one
+            //   file; not the entries themselves (src/early.ts must stay a standalone script);
+            // - ui: the shared components and icons of the other pages (7 KB gzip).
+            // Dependencies are not pulled into a group (React stays in `initial`); check-bundle guards the
+            // first route's size.
+            codeSplitting: {
+              groups: [
+                {
+                  name: 'query',
+                  test: /node_modules[\\/]@tanstack[\\/]/,
+                  includeDependenciesRecursively: false,
+                  priority: 3,
+                },
+                {
+                  name: 'initial',
+                  tags: ['$initial'],
+                  test: (id) => !/src[\\/](early|main)\.tsx?$|index\.html/.test(id),
+                  includeDependenciesRecursively: false,
+                  priority: 2,
+                },
+                {
+                  name: 'ui',
+                  test: /src[\\/]components[\\/]|lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/,
+                  includeDependenciesRecursively: false,
+                  priority: 1,
+                },
+              ],
             },
-            {
-              name: 'initial',
-              tags: ['$initial'],
-              test: (id) => !/src[\\/](early|main)\.tsx?$|index\.html/.test(id),
-              includeDependenciesRecursively: false,
-              priority: 2,
-            },
-            {
-              name: 'ui',
-              test: /src[\\/]components[\\/]|lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/,
-              includeDependenciesRecursively: false,
-              priority: 1,
-            },
-          ],
+          },
+          input: {
+            index: path.resolve(import.meta.dirname, 'index.html'),
+            early: path.resolve(import.meta.dirname, 'src/early.ts'),
+          },
         },
       },
-      input: {
-        index: path.resolve(import.meta.dirname, 'index.html'),
-        early: path.resolve(import.meta.dirname, 'src/early.ts'),
-      },
-    },
-  },
-});
+}));

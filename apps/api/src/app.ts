@@ -21,6 +21,7 @@ import { createAnswerCache, type AnswerCache } from './platform/answers.js';
 import { createAuth, type Auth } from './platform/auth.js';
 import type { Clock } from './platform/clock.js';
 import { registerErrorHandling } from './platform/errors.js';
+import { firstPage, sendHtml } from './platform/first-page.js';
 import { pagePreloads } from './platform/page-preloads.js';
 import { isApiPath, isApiPrefixed } from './platform/api-paths.js';
 import { API_HEADERS, securityHeaders } from './platform/security-headers.js';
@@ -236,6 +237,7 @@ async function registerWeb(app: FastifyInstance, dist: string | null) {
   const hasWeb = dist !== null && existsSync(path.join(dist, 'index.html'));
   const indexHtml = hasWeb ? await readFile(path.join(dist!, 'index.html'), 'utf8') : null;
   const pageHtml = indexHtml ? await pagePreloads(dist!, indexHtml) : null;
+  const rendered = await firstPage(app, hasWeb ? dist : null);
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: dist!,
@@ -261,6 +263,8 @@ async function registerWeb(app: FastifyInstance, dist: string | null) {
         message: indexHtml || isApi ? 'Not found' : 'The web app is not built yet: run npm run build',
       });
     }
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(pageHtml!(url));
+    return rendered(url, pageHtml!(url)).then((html) =>
+      sendHtml(request, reply.header('cache-control', 'no-cache'), html),
+    );
   });
 }

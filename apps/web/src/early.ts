@@ -79,8 +79,27 @@ function preloadFirstPicture(answer: Received) {
   }
 }
 
+/**
+ * The data the server sent with the page's HTML (a page it rendered, src/entry-server.tsx), taken as
+ * if it had been asked for here, so the first render shows exactly what the HTML shows. Its tag ends
+ * the body (not to hold back the page's pictures): read once the HTML is parsed.
+ */
+function sentWithPage(): Promise<unknown> {
+  const read = () => {
+    const tag = document.getElementById('page-data');
+    const url = tag?.dataset.url;
+    if (!tag || !url) return;
+    const arrived = { status: 200, ok: true, text: tag.textContent ?? '' };
+    early.set(url, { token: sessionToken(), at: Date.now(), answer: Promise.resolve(arrived), arrived });
+  };
+  if (document.readyState !== 'loading') return Promise.resolve(read());
+  return new Promise((done) => document.addEventListener('DOMContentLoaded', () => done(read()), { once: true }));
+}
+
 /** Asks for the current page's data; in once this settles (at once for a page without any). */
 function start(): Promise<unknown> {
+  // The server marks a page it sent with its data.
+  if (document.querySelector('meta[name="page-data"]')) return sentWithPage();
   const url = pageDataUrl(location.pathname, localStorage.getItem('userType'));
   if (!url) return Promise.resolve();
   const answer = prefetch(url);
@@ -89,4 +108,4 @@ function start(): Promise<unknown> {
 }
 
 /** The current page's data, asked for when this script first ran. */
-export const pageData = start();
+export const pageData = typeof document === 'undefined' ? Promise.resolve() : start();

@@ -1,23 +1,10 @@
-import { StrictMode, useEffect } from 'react';
-import { createRoot } from 'react-dom/client';
-import { BrowserRouter, useNavigate } from 'react-router';
-import { setUnauthorizedHandler } from '@/lib/http';
-import { clearData } from '@/lib/data-cache';
-import { AppRoutes, preloadPage } from '@/app/router';
+import { StrictMode } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router';
+import { App } from '@/app/app';
+import { preloadPage } from '@/app/router';
 import { pageData } from '@/early';
 import './styles.css';
-
-/** On 401 the stored session is cleared (lib/http) and the user goes to /login without a reload. */
-function UnauthorizedBridge() {
-  const navigate = useNavigate();
-  useEffect(() => {
-    setUnauthorizedHandler(() => {
-      clearData();
-      navigate('/login');
-    });
-  }, [navigate]);
-  return null;
-}
 
 // The page's chunks were asked for with the entry (index.html lists them), its data by src/early.ts:
 // waiting a moment for both lets the first render show the page with its data. Rendered before, React
@@ -25,13 +12,17 @@ function UnauthorizedBridge() {
 // (Not a top-level await: the page chunks import this one, which would then wait for them.)
 const pathname = window.location.pathname;
 void Promise.race([Promise.all([preloadPage(pathname), pageData]), new Promise((done) => setTimeout(done, 500))]).then(
-  () =>
-    createRoot(document.getElementById('root')!).render(
+  () => {
+    const root = document.getElementById('root')!;
+    const app = (
       <StrictMode>
         <BrowserRouter>
-          <UnauthorizedBridge />
-          <AppRoutes />
+          <App />
         </BrowserRouter>
-      </StrictMode>,
-    ),
+      </StrictMode>
+    );
+    // A page the server rendered (src/entry-server.tsx) is taken over as it is, not painted again.
+    if (root.firstElementChild) hydrateRoot(root, app);
+    else createRoot(root).render(app);
+  },
 );

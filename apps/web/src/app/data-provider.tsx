@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { createContext, useContext, type ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { onClearData } from '@/lib/data-cache';
 
@@ -14,6 +14,11 @@ export const queryClient = new QueryClient({
 });
 onClearData(() => queryClient.clear());
 
+const RequestClient = createContext<QueryClient | null>(null);
+/** On the server, each request's own cache (src/entry-server.tsx), never the module's shared one. */
+export const ServerQueryClient = RequestClient.Provider;
+
 export function DataProvider({ children }: { children: ReactNode }) {
-  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+  const client = useContext(RequestClient) ?? queryClient;
+  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
 }

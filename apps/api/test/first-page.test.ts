@@ -1,0 +1,121 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { testConfig } from '../src/config.js';
+import { products } from '../src/db/schema.js';
+import { appDeps, openRuntime, type Runtime } from '../src/runtime.js';
+
+const INDEX =
+  '<!doctype html><html><head><script type="module" src="/assets/index-a1.js"></script><link rel="stylesheet" crossorigin href="/assets/initial-b2.css"></head><body><div id="root"></div></body></html>';
+// Over 1 KB, as real styles are: the page is then compressed.
+const CSS = 'body{color:#1b1f23}' + '.p-1{padding:.25rem}'.repeat(80);
+
+/**
+ * A stand-in for the web build's server renderer (apps/web/src/entry-server.tsx, whose own test
+ * renders the real pages): it shows what it was given, so the test sees what the server passed.
+ */
+const RENDERER = `
+export function pageDataUrl(pathname) {
+  if (pathname === '/products') return '/product-api/products';
+  const m = /^\\/pre-cart\\/([^/]+)$/.exec(pathname);
+  return m ? '/product-api/product/' + m[1] : null;
+}
+export async function render(pathname, data) {
+  if (pathname === '/pre-cart/boom') throw new Error('render failed');
+  const body = data ? data.body : null;
+  const names = body ? (body.products ?? [body.product ?? body]).map((p) => p.productName).join(', ') : '';
+  return '<main><h1>page ' + pathname + '</h1><p>' + names + '</p></main>';
+}
+`;
+
+describe('the server renders the first page into index.html', () => {
+  let base: string;
+  let rt: Runtime;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  let productId: string;
+  beforeAll(async () => {
+    base = await mkdtemp(path.join(tmpdir(), 'lm-first-page-'));
+    await mkdir(path.join(base, '.vite', 'ssr'), { recursive: true });
+    await writeFile(path.join(base, 'index.html'), INDEX);
+    await mkdir(path.join(base, 'assets'));
+    await writeFile(path.join(base, 'assets', 'initial-b2.css'), CSS);
+    await writeFile(path.join(base, '.vite', 'ssr', 'entry-server.js'), RENDERER);
+    rt = await openRuntime(testConfig({ SEED_CATALOGUE: 'false' }));
+    const [row] = await rt.database.db
+      .insert(products)
+      .values({
+        productName: 'Board resolution </script><script>alert(1)</script>',
+        productPrice: 500_000,
+        productDescription: 'Drafted and reviewed by a Nigerian lawyer.',
+        productImage: `/uploads/${'a'.repeat(32)}.png`,
+      })
+      .returning({ id: products.id });
+    productId = row.id;
+    app = await buildApp({ ...appDeps(rt), logger: false, webDist: base });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await rt?.close();
+    await rm(base, { recursive: true, force: true });
+  });
+
+  const dataOf = (html: string) => {
+    const m = /<script type="application\/json" id="page-data" data-url="([^"]+)">([^<]*)<\/script>/.exec(html);
+    return m ? { url: m[1], body: JSON.parse(m[2]) as unknown } : null;
+  };
+
+  it('answers / with the landing page rendered', async () => {
+    const res = await app.inject({ url: '/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain('<div id="root"><main><h1>page /</h1>');
+    expect(dataOf(res.body)).toBeNull();
+    // The styles come with the page: it paints without another round trip.
+    expect(res.body).toContain(`<style>${CSS}</style>`);
+    expect(res.body).not.toContain('initial-b2.css');
+  });
+
+  it('answers /products with the catalogue in the markup and the data for the app', async () => {
+    const res = await app.inject({ url: '/products?from=home' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<div id="root"><main><h1>page /products</h1><p>Board resolution');
+    // The product's name holds `</script>`: the data is escaped so that it cannot close its tag.
+    // A marker first in <head> for src/early.ts; the data after the markup, not to hold back pictures.
+    expect(res.body.indexOf('<head><meta name="page-data">')).toBe(res.body.indexOf('<head>'));
+    expect(res.body.indexOf('id="page-data"')).toBeGreaterThan(res.body.indexOf('<div id="root"><main>'));
+    const data = dataOf(res.body);
+    expect(data?.url).toBe('/product-api/products');
+    expect(data?.body).toEqual((await app.inject({ url: '/product-api/products' })).json());
+    expect(res.headers['cache-control']).toBe('no-cache');
+    const compressed = await app.inject({ url: '/products', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(compressed.headers.vary).toContain('accept-encoding');
+  });
+
+  it('answers /pre-cart/{id} with the product', async () => {
+    const res = await app.inject({ url: `/pre-cart/${productId}` });
+    expect(res.body).toContain(`<h1>page /pre-cart/${productId}</h1><p>Board resolution`);
+    expect(dataOf(res.body)?.url).toBe(`/product-api/product/${productId}`);
+  });
+
+  it('does not serve the renderer itself', async () => {
+    const res = await app.inject({ url: '/.vite/ssr/entry-server.js' });
+    expect(res.body).not.toContain('pageDataUrl');
+  });
+
+  it('leaves signed-in pages, unknown products and failed renders to the browser', async () => {
+    for (const url of [
+      '/cart',
+      '/company/dashboard',
+      '/login',
+      '/pre-cart/boom',
+      '/pre-cart/00000000-0000-4000-8000-000000000000',
+    ]) {
+      const res = await app.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toBe(INDEX);
+    }
+  });
+});
