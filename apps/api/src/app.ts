@@ -49,7 +49,7 @@ import { createJobsAdminService } from './features/jobs/admin-service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Hits and misses of the remembered answers and verified sessions (decisions 0701, 0702). */
+    /** Hits and misses of the cached responses and verified sessions (decision 1500). */
     cacheStats(): {
       answers: ReturnType<ResponseCache['stats']>;
       sessions: ReturnType<Auth['stats']>;

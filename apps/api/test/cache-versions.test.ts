@@ -45,7 +45,9 @@ describeEachDb('cache versions: the database', (kind) => {
     const product = await insertProduct(t);
     expect(
       await moved(() =>
-        db.execute(sql`insert into cart_items (company_id, product_id, quantity) values (${company.id}, ${product.id}, 1)`),
+        db.execute(
+          sql`insert into cart_items (company_id, product_id, quantity) values (${company.id}, ${product.id}, 1)`,
+        ),
       ),
     ).toEqual(['cart_items']);
     expect(await moved(() => db.execute(sql`update cart_items set quantity = 2`))).toEqual([

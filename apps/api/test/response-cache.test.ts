@@ -143,39 +143,45 @@ describeEachDb('response cache', (kind) => {
     expect((await app.inject({ url: '/lines' })).json().lines).toBe(first.json().lines + 1);
   });
 
-  it.runIf(kind === 'postgres')('two transactions writing the same tables in opposite orders never deadlock', async () => {
-    const clients = [0, 1].map(() => new pg.Client({ connectionString: process.env.TEST_DATABASE_URL }));
-    await Promise.all(clients.map((c) => c.connect()));
-    try {
-      for (let round = 0; round < 20; round++) {
-        // Each writes its first table, waits until the other did too, then writes the second.
-        const [a, b] = clients as [pg.Client, pg.Client];
-        await a.query(`begin; insert into ${schemaName}.notes values (1)`);
-        await b.query(`begin; insert into ${schemaName}.lines values (1)`);
-        await a.query(`insert into ${schemaName}.lines values (2)`);
-        await b.query(`insert into ${schemaName}.notes values (2)`);
-        await Promise.all([a.query('commit'), b.query('commit')]);
+  it.runIf(kind === 'postgres')(
+    'two transactions writing the same tables in opposite orders never deadlock',
+    async () => {
+      const clients = [0, 1].map(() => new pg.Client({ connectionString: process.env.TEST_DATABASE_URL }));
+      await Promise.all(clients.map((c) => c.connect()));
+      try {
+        for (let round = 0; round < 20; round++) {
+          // Each writes its first table, waits until the other did too, then writes the second.
+          const [a, b] = clients as [pg.Client, pg.Client];
+          await a.query(`begin; insert into ${schemaName}.notes values (1)`);
+          await b.query(`begin; insert into ${schemaName}.lines values (1)`);
+          await a.query(`insert into ${schemaName}.lines values (2)`);
+          await b.query(`insert into ${schemaName}.notes values (2)`);
+          await Promise.all([a.query('commit'), b.query('commit')]);
+        }
+      } finally {
+        await Promise.all(clients.map((c) => c.end()));
       }
-    } finally {
-      await Promise.all(clients.map((c) => c.end()));
-    }
-    const pending = rowsOf(await database.db.execute(sql`select 1 from cache_changes`));
-    expect(pending).toEqual([]);
-  });
+      const pending = rowsOf(await database.db.execute(sql`select 1 from cache_changes`));
+      expect(pending).toEqual([]);
+    },
+  );
 
-  it.runIf(kind === 'postgres')('a read racing an uncommitted write never caches old data under the new version', async () => {
-    const writer = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await writer.connect();
-    try {
-      const before = (await app.inject({ url: '/lines' })).json().lines as number;
-      await writer.query(`begin; insert into ${schemaName}.lines values (9)`);
-      // While the write is open: the old data, cached under the old version.
-      expect((await app.inject({ url: '/lines' })).json().lines).toBe(before);
-      expect((await app.inject({ url: '/lines' })).json().lines).toBe(before);
-      await writer.query('commit');
-      expect((await app.inject({ url: '/lines' })).json().lines).toBe(before + 1);
-    } finally {
-      await writer.end();
-    }
-  });
+  it.runIf(kind === 'postgres')(
+    'a read racing an uncommitted write never caches old data under the new version',
+    async () => {
+      const writer = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await writer.connect();
+      try {
+        const before = (await app.inject({ url: '/lines' })).json().lines as number;
+        await writer.query(`begin; insert into ${schemaName}.lines values (9)`);
+        // While the write is open: the old data, cached under the old version.
+        expect((await app.inject({ url: '/lines' })).json().lines).toBe(before);
+        expect((await app.inject({ url: '/lines' })).json().lines).toBe(before);
+        await writer.query('commit');
+        expect((await app.inject({ url: '/lines' })).json().lines).toBe(before + 1);
+      } finally {
+        await writer.end();
+      }
+    },
+  );
 });
