@@ -14,6 +14,12 @@ CREATE TABLE "cache_changes" (
 --> statement-breakpoint
 CREATE FUNCTION cache_note_change() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
+	-- A statement that changed no row changes no cached copy.
+	IF TG_OP <> 'TRUNCATE' THEN
+		IF NOT EXISTS (SELECT FROM cache_rows) THEN
+			RETURN NULL;
+		END IF;
+	END IF;
 	INSERT INTO cache_changes (txid, name) VALUES (txid_current(), TG_TABLE_NAME) ON CONFLICT DO NOTHING;
 	IF TG_OP <> 'INSERT' THEN
 		INSERT INTO cache_changes (txid, name) VALUES (txid_current(), TG_TABLE_NAME || ':changed')
@@ -44,7 +50,13 @@ CREATE CONSTRAINT TRIGGER cache_bump_at_commit AFTER INSERT ON cache_changes
 -- Tests (and later migrations) watch a table with one call.
 CREATE FUNCTION cache_watch(target regclass) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-	EXECUTE format('CREATE TRIGGER cache_note_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON %s '
+	EXECUTE format('CREATE TRIGGER cache_note_insert AFTER INSERT ON %s REFERENCING NEW TABLE AS cache_rows '
+		'FOR EACH STATEMENT EXECUTE FUNCTION cache_note_change()', target);
+	EXECUTE format('CREATE TRIGGER cache_note_update AFTER UPDATE ON %s REFERENCING NEW TABLE AS cache_rows '
+		'FOR EACH STATEMENT EXECUTE FUNCTION cache_note_change()', target);
+	EXECUTE format('CREATE TRIGGER cache_note_delete AFTER DELETE ON %s REFERENCING OLD TABLE AS cache_rows '
+		'FOR EACH STATEMENT EXECUTE FUNCTION cache_note_change()', target);
+	EXECUTE format('CREATE TRIGGER cache_note_truncate AFTER TRUNCATE ON %s '
 		'FOR EACH STATEMENT EXECUTE FUNCTION cache_note_change()', target);
 END $$;
 --> statement-breakpoint
