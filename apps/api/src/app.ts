@@ -17,7 +17,7 @@ import type { z } from 'zod';
 import { findUnsafeText, refuseUnsafeText } from '@legalmarket/contracts';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
-import { createAnswerCache, type AnswerCache } from './platform/answers.js';
+import { createResponseCache, type ResponseCache } from './platform/response-cache.js';
 import { createAuth, type Auth } from './platform/auth.js';
 import type { Clock } from './platform/clock.js';
 import { registerErrorHandling } from './platform/errors.js';
@@ -50,9 +50,9 @@ import { createJobsAdminService } from './features/jobs/admin-service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Hits and misses of the remembered answers and verified sessions (decisions 0701, 0702). */
+    /** Hits and misses of the cached responses and verified sessions (decision 1500). */
     cacheStats(): {
-      answers: ReturnType<AnswerCache['stats']>;
+      answers: ReturnType<ResponseCache['stats']>;
       sessions: ReturnType<Auth['stats']>;
     };
   }
@@ -203,13 +203,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     securityLog,
     mailWritten: () => deps.mail.nudge(),
     accounts,
-    answers: createAnswerCache(db, {
+    answers: createResponseCache(db, {
       maxBytes: config.ANSWER_CACHE_MB * 1024 * 1024,
       checkReads: config.NODE_ENV === 'test',
     }),
   };
 
-  // How often the remembered answers and sessions were used (the tests read it).
+  // How often the cached responses and sessions were used (the tests read it).
   app.decorate('cacheStats', () => ({ answers: shared.answers.stats(), sessions: auth.stats() }));
   await app.register(platformRoutes, { config, db, storage: deps.storage, auth });
   await app.register(accountsRoutes, { accounts, auth, limits });

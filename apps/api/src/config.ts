@@ -27,7 +27,7 @@ export const configSchema = z
       .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier (letters, digits, _)')
       .optional(),
     DATABASE_POOL_SIZE: int(10, 1),
-    /** Memory for remembered signed-in answers (platform/answers.ts); 0 turns them off. */
+    /** Memory for cached signed-in responses (platform/response-cache.ts); 0 turns them off. */
     ANSWER_CACHE_MB: int(32, 0),
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     TOKEN_TTL_HOURS: int(12, 1),

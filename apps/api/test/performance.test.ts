@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
-import { changesOf } from '../src/db/changes.js';
+import { cacheVersionsOf } from '../src/db/cache-versions.js';
 import { openDatabase, rowsOf, type Database } from '../src/db/client.js';
 import { jobs } from '../src/db/schema.js';
 import { insertJob, insertProduct } from './admin-fixtures.js';
@@ -10,10 +10,10 @@ import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from './h
 import { multipart, pngBytes } from './upload-helpers.js';
 
 /**
- * The caches of issue 7 (docs/decisions/0700-catalogue-and-session-caches.md, 0701-change-counter.md)
- * and the job counters (migration 0001_job_counts). A second app stands for another instance: on
- * PostgreSQL it has its own connection pool (and so its own view of the change counter, as another
- * process would); PGlite cannot be opened twice, so there it shares the database.
+ * The caches of issue 7 (docs/decisions/1500-declared-cache-invalidation.md) and the job counters
+ * (migration 0001_job_counts). A second app stands for another instance: on PostgreSQL it has its own
+ * connection pool (as another process would); PGlite cannot be opened twice, so there it shares the
+ * database.
  */
 describeEachDb('performance: caches and counters', (kind) => {
   let t: TestApp;
@@ -69,9 +69,11 @@ describeEachDb('performance: caches and counters', (kind) => {
       (p) => p.productName,
     );
 
-  it('the change counters: reads leave them, every committed write moves those of its tables', async () => {
-    const changes = changesOf(t.rt.database.db);
-    const now = async (keys?: string[]) => (await changes.snapshot()).of(keys);
+  it('the cache versions: reads leave them, every committed write moves those of its tables', async () => {
+    const versions = cacheVersionsOf(t.rt.database.db);
+    const names = async () =>
+      rowsOf<{ name: string }>(await t.rt.database.db.execute(sql`select name from cache_versions`)).map((r) => r.name);
+    const now = async (keys?: string[]) => (await versions.read()).of(keys ?? (await names()));
     const v0 = await now();
     const p0 = await now(['products']);
     const c0 = await now(['cart_items']);
@@ -84,16 +86,16 @@ describeEachDb('performance: caches and counters', (kind) => {
     expect(await now(['products'])).toBeGreaterThan(p0);
     // A table the write did not touch keeps its counter.
     expect(await now(['cart_items'])).toBe(c0);
-    const p1 = await now(['products!']);
+    const p1 = await now(['products:changed']);
     await t.rt.database.db.transaction(async (tx) => {
-      await tx.execute(sql`update products set updated_at = updated_at where false`);
+      await tx.execute(sql`update products set updated_at = updated_at`);
     });
     expect(await now()).toBeGreaterThan(v1);
-    expect(await now(['products!'])).toBeGreaterThan(p1);
-    // The other instance reads the same counters (PostgreSQL: the shared sequences).
+    expect(await now(['products:changed'])).toBeGreaterThan(p1);
+    // The other instance reads the same versions (from the shared database).
     if (otherDb) {
-      const [here, there] = [await changes.snapshot(), await changesOf(otherDb.db).snapshot()];
-      for (const keys of [undefined, ['products'], ['products!'], ['cart_items']])
+      const [here, there] = [await versions.read(), await cacheVersionsOf(otherDb.db).read()];
+      for (const keys of [await names(), ['products'], ['products:changed'], ['cart_items']])
         expect(there.of(keys)).toBe(here.of(keys));
     }
   });

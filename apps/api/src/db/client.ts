@@ -8,7 +8,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema.js';
-import { createCounterSequences, registerChanges, trackPglite, trackPool } from './changes.js';
+import { logStatement } from './cache-versions.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -31,6 +31,9 @@ export interface OpenOptions {
   poolSize?: number;
 }
 
+/** Hands statements to the tests' check of what a cached route reads (db/cache-versions.ts). */
+const logger = { logQuery: logStatement };
+
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.url) {
     const schemaName = opts.schemaName;
@@ -43,18 +46,12 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     // A broken idle connection must not take the process down.
     pool.on('error', () => undefined);
     if (schemaName) await pool.query(`create schema if not exists ${schemaName}`);
-    // The change counters (db/changes.ts) exist before anything is tracked, migrations included.
-    await createCounterSequences(pool);
-    const changes = trackPool(pool);
-    const db = drizzlePg(pool, { schema }) as unknown as Db;
-    registerChanges(db, changes);
+    const db = drizzlePg(pool, { schema, logger }) as unknown as Db;
     return { db, kind: 'postgres', close: () => pool.end() };
   }
   const client = new PGlite(opts.dataDir ?? 'memory://');
   await client.waitReady;
-  const changes = trackPglite(client);
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
-  registerChanges(db, changes);
+  const db = drizzlePglite(client, { schema, logger }) as unknown as Db;
   return { db, kind: 'pglite', close: () => client.close() };
 }
 

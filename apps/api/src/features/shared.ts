@@ -3,7 +3,7 @@
 // service (accounts) and platform/ never imports features.
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
-import type { AnswerCache } from '../platform/answers.js';
+import type { ResponseCache } from '../platform/response-cache.js';
 import type { Auth } from '../platform/auth.js';
 import type { Clock } from '../platform/clock.js';
 import type { Limits } from '../platform/rate-limit.js';
@@ -22,6 +22,6 @@ export interface Shared {
   /** Call after a commit that wrote mail into the outbox. */
   mailWritten: () => void;
   accounts: AccountsService;
-  /** The busiest signed-in reads, remembered until the data changes (platform/answers.ts). */
-  answers: AnswerCache;
+  /** The busiest signed-in reads, cached until the data changes (platform/response-cache.ts). */
+  answers: ResponseCache;
 }

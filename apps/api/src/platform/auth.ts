@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'f
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { SignJWT, jwtVerify } from 'jose';
 import type { UserType } from '@legalmarket/contracts';
-import { changesOf } from '../db/changes.js';
+import { cacheVersionsOf } from '../db/cache-versions.js';
 import type { Db, Executor } from '../db/client.js';
 import { sessions, users } from '../db/schema.js';
 import type { Clock } from './clock.js';
@@ -43,22 +43,17 @@ export interface Auth {
 }
 
 /**
- * A verified session is remembered for as long as no existing session or user changed since it was
- * looked up (the change counters of db/changes.ts): a burst of reads costs one session lookup, and a logout,
- * password reset or verification change anywhere (this instance or another) ends it for the very
- * next request. docs/decisions/0701-change-counter.md.
+ * A verified session is cached while no existing session or user changed (db/cache-versions.ts): a
+ * logout, password reset or verification change anywhere ends it for the very next request, while a
+ * login or a new account (inserts) leaves the sessions already verified alone. Decision 1500.
  */
 const SESSION_CACHE_MAX = 10_000;
-/**
- * What a verified session depends on: existing sessions and users changed or removed. A new session
- * (a login, 40 a second at peak) or a new account leaves the ones already verified alone.
- */
-const SESSION_DEPENDS = ['sessions!', 'users!'] as const;
+const SESSION_DEPENDS = ['sessions:changed', 'users:changed'] as const;
 
 export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHours: number }): Auth {
   const key = new TextEncoder().encode(deps.secret);
-  const changes = changesOf(deps.db);
-  /** Token → the user it resolved to, at counter `version`, never past `expiresAt`. */
+  const versions = cacheVersionsOf(deps.db);
+  /** Token → the user it resolved to, at `version`, never past `expiresAt`. */
   const verified = new Map<string, { user: AuthUser; version: number; expiresAt: number }>();
   let hits = 0;
   let misses = 0;
@@ -66,7 +61,7 @@ export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHour
   async function resolve(authorization: string | undefined): Promise<AuthUser | null> {
     if (!authorization?.startsWith('Bearer ')) return null;
     const token = authorization.slice(7).trim();
-    const version = (await changes.snapshot()).of(SESSION_DEPENDS);
+    const version = (await versions.read()).of(SESSION_DEPENDS);
     const hit = verified.get(token);
     if (hit) {
       if (hit.version === version && hit.expiresAt > deps.clock.now().getTime()) {

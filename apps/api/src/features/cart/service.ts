@@ -20,7 +20,7 @@ export interface PricedLine {
   fileName: string | null;
 }
 
-/** The tables a cart is read from (what its remembered answer depends on, platform/answers.ts). */
+/** The tables a cart is read from (what its cached response depends on, platform/response-cache.ts). */
 export const CART_READS = ['cart_items', 'products'] as const;
 
 /** The company's cart at today's catalogue prices; products removed from the catalogue drop out. */

@@ -12,7 +12,7 @@ import {
 } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import { createUploadsService } from '../uploads/service.js';
-import { sendPrepared } from '../../platform/prepared.js';
+import { sendPrepared } from '../../platform/response-cache.js';
 import { createCatalogueService, type CachedAnswer } from './service.js';
 
 const tags = ['catalogue'];

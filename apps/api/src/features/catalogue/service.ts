@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull } from 'drizzle-orm';
 import {
   messages,
   productAnswer,
@@ -9,13 +9,13 @@ import {
   toNaira,
   type Product,
 } from '@legalmarket/contracts';
-import { changesOf } from '../../db/changes.js';
+import { cacheVersionsOf } from '../../db/cache-versions.js';
 import type { Db, Executor } from '../../db/client.js';
-import { appSettings, products } from '../../db/schema.js';
+import { products } from '../../db/schema.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError, notFound } from '../../platform/errors.js';
-import { prepare, type PreparedBody } from '../../platform/prepared.js';
+import { PreparedBody } from '../../platform/response-cache.js';
 import type { ReceivedFile, UploadsService } from '../uploads/service.js';
 
 type ProductRow = typeof products.$inferSelect;
@@ -57,106 +57,52 @@ export function parseProductFields(fields: Record<string, string>) {
 
 export type CatalogueService = ReturnType<typeof createCatalogueService>;
 
-/** app_settings row counting catalogue changes; every instance compares it with the copy it answers from. */
-export const CATALOGUE_VERSION_KEY = 'catalogue_version';
-
-/** An answer ready to send: the prepared JSON (bytes and compressed copies) and its ETag (a hash of it). */
-export interface CachedAnswer extends PreparedBody {
-  etag: string;
+/** A response ready to send: the prepared JSON (text and compressed copies) and its ETag (a hash of it). */
+export class CachedAnswer extends PreparedBody {
+  readonly etag: string;
+  constructor(value: unknown) {
+    super(JSON.stringify(value), 'max');
+    this.etag = `"${createHash('sha256').update(this.body).digest('base64url').slice(0, 27)}"`;
+  }
 }
 
-const answerOf = (value: unknown): CachedAnswer => {
-  const prepared = prepare(JSON.stringify(value), 'max');
-  return { ...prepared, etag: `"${createHash('sha256').update(prepared.body).digest('base64url').slice(0, 27)}"` };
-};
-
-/** The tables the catalogue copy is read from (the counters it is checked against, db/changes.ts). */
+/** The versions the catalogue copy is checked against (db/cache-versions.ts). */
 const CATALOGUE_DEPENDS = ['products', 'app_settings'] as const;
-
-/** Adds one to the catalogue version, inside the transaction of the change. */
-async function bumpCatalogueVersion(tx: Executor) {
-  await tx
-    .insert(appSettings)
-    .values({ key: CATALOGUE_VERSION_KEY, value: 1 })
-    .onConflictDoUpdate({
-      target: appSettings.key,
-      set: { value: sql`to_jsonb(coalesce((${appSettings.value} #>> '{}')::bigint, 0) + 1)`, updatedAt: sql`now()` },
-    });
-}
-
-/**
- * What tells one copy of the catalogue from the next: the version counter, and the number and latest
- * change of the rows (so rows written around the service, like the starting catalogue, count too).
- */
-async function catalogueFingerprint(ex: Executor) {
-  const [row] = await ex
-    .select({
-      version: sql<string>`coalesce((select ${appSettings.value} #>> '{}' from ${appSettings} where ${appSettings.key} = ${CATALOGUE_VERSION_KEY}), '0')`,
-      rows: sql<string>`count(*)::text`,
-      latest: sql<string>`coalesce(max(${products.updatedAt})::text, '')`,
-    })
-    .from(products);
-  return `${row.version}/${row.rows}/${row.latest}`;
-}
 
 export function createCatalogueService(deps: { db: Db; clock: Clock; uploads: UploadsService }) {
   const { db, clock, uploads } = deps;
 
   /**
-   * The catalogue answers, kept in memory and answered without the database (the catalogue is read on
-   * every visit and changes a few times a day). The copy is good while the change counters of
-   * products and app_settings (db/changes.ts) have not moved since it was checked; when they have (a
-   * write to either, on any instance), one cheap fingerprint query tells whether the catalogue itself
-   * changed, and only then is it read again. docs/decisions/0700-catalogue-and-session-caches.md,
-   * 0701-change-counter.md, 0702-counters-per-table.md.
+   * The catalogue (read on every visit, changed a few times a day), kept in memory while the versions
+   * of products and app_settings have not moved: any write to them, on any instance or from outside
+   * the app, makes the next request read it again. Decision 1500.
    */
-  const changes = changesOf(db);
-  interface Snapshot {
-    fingerprint: string;
-    /** The counters' sum when the fingerprint was last found current. */
+  const versions = cacheVersionsOf(db);
+  interface Copy {
     version: number;
     list: CachedAnswer;
     byId: Map<string, CachedAnswer>;
   }
-  let snapshot: Snapshot | null = null;
-  let loading: { version: number; promise: Promise<Snapshot> } | null = null;
-  let generation = 0;
+  let copy: Copy | null = null;
+  let loading: { version: number; promise: Promise<Copy> } | null = null;
 
-  function forget() {
-    generation += 1;
-    snapshot = null;
-    loading = null;
-  }
-
-  async function load(version: number): Promise<Snapshot> {
-    const gen = generation;
-    const fingerprint = await catalogueFingerprint(db);
-    if (snapshot && snapshot.fingerprint === fingerprint) {
-      if (version > snapshot.version) snapshot.version = version;
-      return snapshot;
-    }
+  async function load(version: number): Promise<Copy> {
     const items = await list();
-    const next: Snapshot = {
-      fingerprint,
+    const next: Copy = {
       version,
-      // Parsed with the answer schemas once, so the cached text is exactly what the schema allows.
-      list: answerOf(productsAnswer.parse({ status: 'success', results: items.length, products: items })),
-      byId: new Map(items.map((p) => [p._id, answerOf(productAnswer.parse(p))])),
+      // Parsed with the response schemas once, so the cached text is exactly what the schema allows.
+      list: new CachedAnswer(productsAnswer.parse({ status: 'success', results: items.length, products: items })),
+      byId: new Map(items.map((p) => [p._id, new CachedAnswer(productAnswer.parse(p))])),
     };
-    // A change committed here while this copy was read must not be hidden behind it.
-    if (gen === generation) snapshot = next;
+    if (!copy || copy.version < version) copy = next; // (versions only grow)
     return next;
   }
 
-  function currentCopy(): Snapshot | Promise<Snapshot> {
-    const now = changes.snapshot();
-    if (!(now instanceof Promise)) return copyAt(now.of(CATALOGUE_DEPENDS)); // (PGlite: no await, no query)
-    return now.then((n) => copyAt(n.of(CATALOGUE_DEPENDS)));
-  }
-  function copyAt(version: number): Snapshot | Promise<Snapshot> {
-    if (snapshot && snapshot.version === version) return snapshot;
-    // Callers that read the same counter share one check; a later counter starts its own.
-    if (!loading || loading.version !== version) {
+  async function currentCopy(): Promise<Copy> {
+    const version = (await versions.read()).of(CATALOGUE_DEPENDS);
+    if (copy?.version === version) return copy;
+    // Callers that read the same version share one load; a later version starts its own.
+    if (loading?.version !== version) {
       const p = load(version).finally(() => {
         if (loading?.promise === p) loading = null;
       });
@@ -216,10 +162,8 @@ export function createCatalogueService(deps: { db: Db; clock: Clock; uploads: Up
         targetId: row.id,
         details: { productName: row.productName, productPrice: input.productPrice },
       });
-      await bumpCatalogueVersion(tx);
       return toProduct(row);
     });
-    forget();
     return created;
   }
 
@@ -259,10 +203,8 @@ export function createCatalogueService(deps: { db: Db; clock: Clock; uploads: Up
         targetId: id,
         details: { changed },
       });
-      await bumpCatalogueVersion(tx);
       return toProduct(row);
     });
-    forget();
     return updated;
   }
 
@@ -281,9 +223,7 @@ export function createCatalogueService(deps: { db: Db; clock: Clock; uploads: Up
         targetId: id,
         details: { productName: current.productName },
       });
-      await bumpCatalogueVersion(tx);
     });
-    forget();
   }
 
   return { list, get, listAnswer, productAnswer: productAnswerOf, create, update, remove };

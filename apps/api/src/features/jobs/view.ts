@@ -43,7 +43,7 @@ export function selectJobs(ex: Executor) {
     .$dynamic();
 }
 
-/** The tables selectJobs reads (what remembered job lists depend on, platform/answers.ts). */
+/** The tables selectJobs reads (what cached job lists depend on, platform/response-cache.ts). */
 export const JOB_VIEW_READS = ['jobs', 'products', 'users'] as const;
 /** The tables of a paged job list: selectJobs, the applications (applicants, a lawyer's own) and jobCount. */
 export const JOB_PAGE_READS = [...JOB_VIEW_READS, 'job_applications', 'job_counts'] as const;

@@ -1,0 +1,142 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { cacheVersionsOf } from '../src/db/cache-versions.js';
+import { rowsOf } from '../src/db/client.js';
+import { jobs, users } from '../src/db/schema.js';
+import { CART_READS } from '../src/features/cart/service.js';
+import { JOB_PAGE_READS, JOB_VIEW_READS } from '../src/features/jobs/view.js';
+import { insertJob, insertProduct } from './admin-fixtures.js';
+import { createTestApp, describeEachDb, PASSWORD, signupAndLogin, type TestApp } from './helpers.js';
+
+/** Decision 1500: what the database moves for a write, and that the app's writes leave other caches alone. */
+describeEachDb('cache versions: the database', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('every table a cache reads is watched', async () => {
+    const watched = rowsOf<{ name: string }>(
+      await t.rt.database.db.execute(sql`
+        select c.relname as name from pg_class c join pg_trigger g on g.tgrelid = c.oid
+        where c.relnamespace = current_schema()::regnamespace and g.tgname like 'cache_note_%'
+        group by c.relname having count(*) = 4`),
+    ).map((r) => r.name);
+    const read = [...CART_READS, ...JOB_VIEW_READS, ...JOB_PAGE_READS, 'products', 'app_settings', 'sessions', 'users'];
+    expect(watched).toEqual(expect.arrayContaining([...new Set(read)]));
+  });
+
+  it('an insert moves its table; update, delete and truncate also `:changed`; cascades and triggers too', async () => {
+    const db = t.rt.database.db;
+    const versions = cacheVersionsOf(db);
+    const moved = async (write: () => Promise<unknown>) => {
+      const names = rowsOf<{ name: string }>(await db.execute(sql`select name from cache_versions`)).map((r) => r.name);
+      const before = await versions.read();
+      await write();
+      const after = await versions.read();
+      const all = new Set([
+        ...names,
+        ...rowsOf<{ name: string }>(await db.execute(sql`select name from cache_versions`)).map((r) => r.name),
+      ]);
+      return [...all].filter((n) => after.of([n]) !== before.of([n])).sort();
+    };
+    const company = await signupAndLogin(t, 'company');
+    const product = await insertProduct(t);
+    expect(
+      await moved(() =>
+        db.execute(
+          sql`insert into cart_items (company_id, product_id, quantity) values (${company.id}, ${product.id}, 1)`,
+        ),
+      ),
+    ).toEqual(['cart_items']);
+    expect(await moved(() => db.execute(sql`update cart_items set quantity = 2`))).toEqual([
+      'cart_items',
+      'cart_items:changed',
+    ]);
+    // A statement that changed no row moves nothing.
+    expect(await moved(() => db.execute(sql`update cart_items set quantity = 3 where false`))).toEqual([]);
+    // Jobs keep job_counts by a trigger; a deleted user takes its sessions with it.
+    const job = await insertJob(t, company.id);
+    expect(await moved(() => db.delete(jobs).where(eq(jobs.id, job.id)))).toEqual(
+      expect.arrayContaining(['job_counts', 'job_counts:changed', 'jobs', 'jobs:changed']),
+    );
+    const gone = await signupAndLogin(t, 'company');
+    const removed = await moved(() => db.delete(users).where(eq(users.id, gone.id)));
+    for (const name of ['users:changed', 'sessions:changed']) expect(removed).toContain(name);
+    expect(await moved(() => db.execute(sql`truncate table cart_items`))).toEqual(['cart_items', 'cart_items:changed']);
+    // Nothing is left pending once a transaction committed.
+    expect(rowsOf(await db.execute(sql`select 1 from cache_changes`))).toEqual([]);
+  });
+
+  it('a cart write leaves the job lists cached, a login the sessions', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const other = await signupAndLogin(t, 'company');
+    const product = await insertProduct(t);
+    const job = await insertJob(t, company.id);
+    const add = (quantity: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/cart',
+        headers: company.headers,
+        payload: { productId: product.id, quantity },
+      });
+    expect((await add(1)).statusCode).toBe(201);
+    const pendingUrl = '/job-api/company/pendingjobs';
+    /** Whether the request was answered from memory: its answer, and its session. */
+    const remembered = async (url: string, headers: Record<string, string>) => {
+      const before = t.app.cacheStats();
+      const res = await t.app.inject({ url, headers });
+      expect(res.statusCode, res.body).toBeLessThan(300);
+      const after = t.app.cacheStats();
+      return {
+        answer: after.answers.hits === before.answers.hits + 1,
+        session: after.sessions.hits === before.sessions.hits + 1,
+      };
+    };
+    expect((await remembered(pendingUrl, company.headers)).answer).toBe(false);
+    expect(await remembered(pendingUrl, company.headers)).toEqual({ answer: true, session: true });
+    // Another write to the cart, a new login, a lawyer's list read: the company's job list and session
+    // stay remembered.
+    expect((await add(2)).statusCode).toBe(201);
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { officialEmail: other.email, password: PASSWORD },
+    });
+    expect(login.statusCode).toBe(200);
+    expect((await remembered('/job-api/jobs', lawyer.headers)).answer).toBe(false);
+    expect(await remembered(pendingUrl, company.headers)).toEqual({ answer: true, session: true });
+    // The cart itself is read again after its write, and is right.
+    const cart = await t.app.inject({ url: '/api/cart', headers: company.headers });
+    expect(cart.json()[0].products[0].quantity).toBe(2);
+    // A lawyer applies: the job lists are made again, and show it.
+    const applied = await t.app.inject({
+      method: 'POST',
+      url: `/job-api/applyforjob/${job.id}`,
+      headers: lawyer.headers,
+      payload: {},
+    });
+    expect(applied.statusCode, applied.body).toBeLessThan(300);
+    // The lawyer's list reads the applications and is made again; the company's does not (its
+    // applicants are not shown to companies) and stays remembered, unchanged.
+    const pendingBefore = (await t.app.inject({ url: pendingUrl, headers: company.headers })).body;
+    expect((await remembered('/job-api/jobs', lawyer.headers)).answer).toBe(false);
+    expect((await remembered(pendingUrl, company.headers)).answer).toBe(true);
+    // A job changes: the company's list is made again and shows it.
+    await t.rt.database.db.update(jobs).set({ companyDetail: 'New details' }).where(eq(jobs.id, job.id));
+    expect((await remembered(pendingUrl, company.headers)).answer).toBe(false);
+    const pendingAfter = await t.app.inject({ url: pendingUrl, headers: company.headers });
+    expect(pendingAfter.body).not.toBe(pendingBefore);
+    expect(pendingAfter.json()[0].companyDetail).toBe('New details');
+    // A changed user (verification, name) is looked up again.
+    await t.rt.database.db.update(users).set({ name: 'Renamed Ltd' }).where(eq(users.id, company.id));
+    expect((await remembered(pendingUrl, company.headers)).session).toBe(false);
+    // Logging out ends the cached session at once.
+    expect((await t.app.inject({ method: 'POST', url: '/api/logout', headers: company.headers })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: pendingUrl, headers: company.headers })).statusCode).toBe(401);
+  });
+});
