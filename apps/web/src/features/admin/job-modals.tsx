@@ -1,5 +1,9 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
+import { Controller, useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { editJobDetailsInput, fileReference } from '@legalmarket/contracts/admin';
 import type { JobViewAnswer } from '@legalmarket/contracts/jobs';
 import { allowedActions } from '@legalmarket/contracts/jobs';
 import { messages } from '@legalmarket/contracts/messages';
@@ -105,6 +109,10 @@ export function JobModal({
   );
 }
 
+/** The contract's body with the document required, as the spec asks before Send. */
+const addDetailsForm = editJobDetailsInput.extend({ file: fileReference.min(1), fileName: z.string() });
+type AddDetailsValues = z.infer<typeof addDetailsForm>;
+
 /** Add details: text and a document, both needed before Send (spec section 5). */
 export function AddDetailsModal({
   job,
@@ -136,20 +144,21 @@ function AddDetailsForm({
   onDone: (message: string) => void;
 }) {
   const edit = useEditJobDetails();
-  const [detail, setDetail] = useState(job.adminDetail ?? '');
-  const [file, setFile] = useState<UploadedFile | null>(
-    job.adminFile ? { url: job.adminFile, fileName: job.adminFileName ?? 'Document' } : null,
-  );
+  const { register, handleSubmit, control, formState, setValue, watch } = useForm<AddDetailsValues>({
+    resolver: zodResolver(addDetailsForm),
+    defaultValues: {
+      detail: job.adminDetail ?? '',
+      file: job.adminFile ?? '',
+      fileName: job.adminFileName ?? 'Document',
+    },
+  });
   const [uploading, setUploading] = useState(false);
-  const [alert, setAlert] = useState<string | null>(null);
-  const send = () => {
-    setAlert(null);
-    if (!detail.trim() || !file) {
-      setAlert(messages.kindlyAddDetails);
-      return;
-    }
+  const errorId = useId();
+  // Both fields are needed; the spec gives one message for either missing, shown once under the form.
+  const invalid = Boolean(formState.errors.detail || formState.errors.file);
+  const send = (v: AddDetailsValues) =>
     edit.mutate(
-      { id: job._id, detail: detail.trim(), file: file.url, fileName: file.fileName },
+      { id: job._id, detail: v.detail, file: v.file, fileName: v.fileName },
       {
         onSuccess: (res) => {
           onDone(res.message || messages.editedSuccessfully);
@@ -157,25 +166,35 @@ function AddDetailsForm({
         },
       },
     );
-  };
   return (
-    <form
-      className="space-y-4"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        send();
-      }}
-    >
+    <form className="space-y-4" noValidate onSubmit={handleSubmit(send)}>
       <TextArea
         label="Give more details"
         placeholder="Start typing..."
-        value={detail}
         maxLength={5000}
-        onChange={(e) => setDetail(e.target.value)}
+        aria-invalid={formState.errors.detail ? true : undefined}
+        aria-describedby={formState.errors.detail ? errorId : undefined}
+        {...register('detail')}
       />
-      <FileUpload label="Document" kind="document" value={file} onChange={setFile} onBusyChange={setUploading} />
-      <FormError message={alert ?? (edit.isError ? getErrorMessage(edit.error) : null)} />
+      <Controller
+        control={control}
+        name="file"
+        render={({ field }) => (
+          <FileUpload
+            label="Document"
+            kind="document"
+            value={field.value ? { url: field.value, fileName: watch('fileName') || 'Document' } : null}
+            onChange={(f: UploadedFile | null) => {
+              setValue('fileName', f?.fileName ?? '');
+              field.onChange(f?.url ?? '');
+            }}
+            onBusyChange={setUploading}
+          />
+        )}
+      />
+      <div id={errorId}>
+        <FormError message={invalid ? messages.kindlyAddDetails : edit.isError ? getErrorMessage(edit.error) : null} />
+      </div>
       <div className="flex justify-end gap-2">
         <Button variant="ghost" onClick={onClose}>
           Cancel

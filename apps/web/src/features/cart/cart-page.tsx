@@ -19,6 +19,7 @@ import { useClearCart } from './api/clear-cart';
 import { useCart } from './api/get-cart';
 import { useRemoveFromCart } from './api/remove-from-cart';
 import { clearReservedItems, readReservedItems, writeReservedItems } from './reserved-items';
+import { cartKeys } from './api/keys';
 
 interface Line {
   productId: string;
@@ -171,12 +172,12 @@ function CompanyCart() {
       }
       if (paid.status !== 'successful') {
         setResult({ tone: 'error', title: messages.paymentFailed });
-        void qc.invalidateQueries({ queryKey: ['cart'] });
+        void qc.invalidateQueries({ queryKey: cartKeys.cart() });
         return;
       }
       try {
         const verified = await verifyPayment(data.reference, paid.transactionId);
-        void qc.invalidateQueries({ queryKey: ['cart'] });
+        void qc.invalidateQueries({ queryKey: cartKeys.cart() });
         void qc.invalidateQueries({ queryKey: ['company-jobs'] });
         void qc.invalidateQueries({ queryKey: ['company-orders'] });
         if (verified.status === 'pending') setResult({ tone: 'success', title: verified.message });

@@ -1,3 +1,4 @@
+import { cartKeys } from './keys';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { CartAnswer, CartLine } from '@legalmarket/contracts/commerce';
 import { api, HttpError, takeArrived } from '@/lib/http';
@@ -11,7 +12,7 @@ export interface CartView {
 /** GET /api/cart; the spec's "not found" for an empty cart becomes an empty cart here. */
 export const cartQueryOptions = (enabled: boolean) =>
   queryOptions({
-    queryKey: ['cart'],
+    queryKey: cartKeys.cart(),
     enabled,
     queryFn: async ({ signal }): Promise<CartView> => {
       try {

@@ -1,3 +1,4 @@
+import { cartKeys } from './keys';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/http';
 import type { CartView } from './get-cart';
@@ -14,7 +15,7 @@ export function useRemoveFromCart() {
         const products = old.products.filter((p) => p.productId !== productId);
         return { products, bill: products.reduce((s, p) => s + p.price * p.quantity, 0) };
       });
-      void qc.invalidateQueries({ queryKey: ['cart'] });
+      void qc.invalidateQueries({ queryKey: cartKeys.cart() });
     },
   });
 }

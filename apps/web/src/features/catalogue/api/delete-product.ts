@@ -1,3 +1,4 @@
+import { productKeys } from './keys';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ProductsAnswer } from '@legalmarket/contracts/catalogue';
 import { api } from '@/lib/http';
@@ -11,7 +12,7 @@ export function useDeleteProduct() {
       qc.setQueryData<ProductsAnswer>(['products'], (old) =>
         old ? { ...old, results: old.results - 1, products: old.products.filter((p) => p._id !== id) } : old,
       );
-      void qc.invalidateQueries({ queryKey: ['products'] });
+      void qc.invalidateQueries({ queryKey: productKeys.all() });
     },
   });
 }

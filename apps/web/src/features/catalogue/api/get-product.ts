@@ -1,3 +1,4 @@
+import { productKeys } from './keys';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { ProductAnswer } from '@legalmarket/contracts/catalogue';
 import { api, takeArrived } from '@/lib/http';
@@ -5,7 +6,7 @@ import { api, takeArrived } from '@/lib/http';
 /** GET /product-api/product/{id}: the product itself. */
 export const productQueryOptions = (id: string) =>
   queryOptions({
-    queryKey: ['products', id],
+    queryKey: productKeys.product(id),
     queryFn: ({ signal }) => api<ProductAnswer>(`/product-api/product/${encodeURIComponent(id)}`, { signal }),
     // Asked for while /pre-cart/{id} loaded (app/page-data.ts): the page renders with it at once.
     initialData: () => takeArrived<ProductAnswer>(`/product-api/product/${encodeURIComponent(id)}`),

@@ -1,3 +1,4 @@
+import { productKeys } from './keys';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ProductSavedAnswer } from '@legalmarket/contracts/catalogue';
 import { uploadWithProgress } from '@/lib/http';
@@ -36,6 +37,6 @@ export function useSaveProduct(onProgress?: (fraction: number) => void) {
           method: id ? 'PUT' : 'POST',
         },
       ),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['products'] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: productKeys.all() }),
   });
 }

@@ -1,3 +1,4 @@
+import { companyKeys } from './keys';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/http';
 
@@ -10,6 +11,6 @@ export function useEditJobDetails() {
         method: 'PUT',
         body: { detail: v.detail, ...(v.file ? { file: v.file, fileName: v.fileName } : {}) },
       }),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ['company-jobs'] }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: companyKeys.jobsAll() }),
   });
 }

@@ -1,3 +1,4 @@
+import { companyKeys } from './keys';
 import type { JobViewAnswer } from '@legalmarket/contracts/jobs';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/http';
@@ -10,7 +11,7 @@ export type JobTab = 'pending' | 'completed';
 /** GET /job-api/company/pendingjobs and /completedjobs. */
 export const companyJobsQuery = (tab: JobTab, enabled = true) =>
   queryOptions({
-    queryKey: ['company-jobs', tab],
+    queryKey: companyKeys.jobs(tab),
     enabled,
     queryFn: ({ signal }) => api<CompanyJob[]>(`/job-api/company/${tab}jobs`, { signal }),
   });

@@ -1,3 +1,4 @@
+import { companyKeys } from './keys';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AdminCompany, CompanyAnswer, UpdateProfileAnswer, UserProfileAnswer } from '@legalmarket/contracts/admin';
 import { messages } from '@legalmarket/contracts/messages';
@@ -13,7 +14,7 @@ export type CompanyProfile = AdminCompany;
 export function useCompanyProfile(companyId: string, asAdmin: boolean) {
   return useQuery({
     // Not the navbar's ['userprofile'] key: that one caches the whole answer, this one the profile.
-    queryKey: ['company-profile', companyId, asAdmin ? 'admin' : 'own'],
+    queryKey: companyKeys.profile(companyId, asAdmin ? 'admin' : 'own'),
     queryFn: async ({ signal }) => {
       if (asAdmin) {
         const res = await api<CompanyAnswer>(`/api/company/${encodeURIComponent(companyId)}`, { signal });
@@ -43,7 +44,7 @@ export function useUpdateProfile(companyId: string) {
       ),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: ['userprofile'] });
-      void qc.invalidateQueries({ queryKey: ['company-profile', companyId] });
+      void qc.invalidateQueries({ queryKey: companyKeys.profileAll(companyId) });
     },
   });
 }

@@ -1,3 +1,4 @@
+import { reviewKeys } from './keys';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/http';
 
@@ -6,6 +7,6 @@ export function useDeleteReview(productId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api<{ message: string }>(`/api/rating/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['reviews', productId] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: reviewKeys.product(productId) }),
   });
 }

@@ -1,3 +1,4 @@
+import { reviewKeys } from './keys';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { averageStars } from '@legalmarket/contracts/constants';
 import type { ReviewsAnswer } from '@legalmarket/contracts/catalogue';
@@ -6,7 +7,7 @@ import { api } from '@/lib/http';
 /** GET /ratings-api/rating?productId=: the reviews of one product (an array), with average and count. */
 export const reviewsQueryOptions = (productId: string) =>
   queryOptions({
-    queryKey: ['reviews', productId],
+    queryKey: reviewKeys.product(productId),
     queryFn: ({ signal }) => api<ReviewsAnswer>('/ratings-api/rating', { query: { productId }, signal }),
     select: (reviews) => ({
       reviews,

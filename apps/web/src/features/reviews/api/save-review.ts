@@ -1,3 +1,4 @@
+import { reviewKeys } from './keys';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ReviewAnswer } from '@legalmarket/contracts/catalogue';
 import { api } from '@/lib/http';
@@ -18,6 +19,6 @@ export function useSaveReview(productId: string) {
         method: id ? 'PATCH' : 'POST',
         body,
       }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['reviews', productId] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: reviewKeys.product(productId) }),
   });
 }
