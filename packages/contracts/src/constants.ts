@@ -103,3 +103,21 @@ export const ORDER_STATUSES = ['pending', 'paid', 'failed', 'expired', 'replaced
 /** Average to one decimal (spec: "average rating one decimal"); 0 when there are none. */
 export const averageStars = (stars: readonly number[]) =>
   stars.length === 0 ? 0 : Math.round((stars.reduce((a, b) => a + b, 0) / stars.length) * 10) / 10;
+
+/** Text fields PATCH /api/updateprofile accepts, per role; anything else is ignored. */
+export const COMPANY_EDITABLE_FIELDS = [
+  'officialEmail',
+  'website',
+  'yourBio',
+  'phoneNumber',
+  'alternativeEmailAddress',
+  'officeAddress',
+] as const;
+export const LAWYER_EDITABLE_FIELDS = [
+  'officialEmail',
+  'scn',
+  'yourBio',
+  'phoneNumber',
+  'alternativeEmailAddress',
+  'yearOfCall',
+] as const;
