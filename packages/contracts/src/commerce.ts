@@ -8,7 +8,7 @@ import { messages } from './messages.js';
  */
 
 /** A link to a file: one of our own uploads (`/uploads/<key>`) or an http(s) address; nothing else. */
-export const uploadedFileLink = z
+const uploadedFileLink = z
   .string({ error: 'file must be text' })
   .trim()
   .max(500, 'file must be at most 500 characters')
@@ -93,9 +93,8 @@ export const verifyPaymentInput = z.object({
     )
     .optional(),
 });
-export type VerifyPaymentInput = z.input<typeof verifyPaymentInput>;
 
-export const orderView = z.object({
+const orderView = z.object({
   _id: z.string(),
   reference: z.string(),
   status: z.enum(ORDER_STATUSES),
@@ -134,7 +133,6 @@ export const companyJobDetailsInput = z.object({
   file: uploadedFileLink.optional(),
   fileName: z.string().trim().max(255).optional(),
 });
-export type CompanyJobDetailsInput = z.input<typeof companyJobDetailsInput>;
 
 /** POST /api/checkout/sandbox/charge: a Flutterwave-shaped transaction (amount in naira). */
 export const sandboxChargeAnswer = z.object({
@@ -161,4 +159,3 @@ export type VerifyPaymentAnswer = z.infer<typeof verifyPaymentAnswer> | z.infer<
 
 /** GET /api/orders: the company's orders, newest first. */
 export const ordersAnswer = z.object({ status: z.literal('success'), data: z.array(orderView) });
-export type OrdersAnswer = z.infer<typeof ordersAnswer>;

@@ -11,7 +11,6 @@ export const EXPERTISE = [
   'Entertainment',
   'Technology',
 ] as const;
-export type Expertise = (typeof EXPERTISE)[number];
 
 /** Static package tiers (company spec, section 9). Amounts are naira. */
 export const PACKAGES = [

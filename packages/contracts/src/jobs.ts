@@ -82,8 +82,6 @@ export type JobViewAnswer = z.infer<typeof jobView>;
 
 /** GET /job-api/company/pendingjobs and /completedjobs: the company's own jobs as a bare array. */
 export const companyJobsAnswer = z.array(jobView);
-export type CompanyJobsAnswer = z.infer<typeof companyJobsAnswer>;
 
 /** PUT /job-api/company/editjobdetails/:jobId: the edited job under `data`. */
 export const companyJobEditedAnswer = z.object({ status: z.literal('success'), message: z.string(), data: jobView });
-export type CompanyJobEditedAnswer = z.infer<typeof companyJobEditedAnswer>;
