@@ -22,7 +22,6 @@ export const pageQuery = z.object({
     .max(100, 'limit must be at most 100')
     .default(LIMITS.adminPageSize),
 });
-export type PageQuery = z.input<typeof pageQuery>;
 
 /** The fields every list answer carries around its items, in `paged` and `listed` alike (fresh per list). */
 const listEnvelope = () => ({
@@ -66,7 +65,6 @@ export const listQuery = z.object({
     .max(LIST_LIMIT_MAX, `limit must be at most ${LIST_LIMIT_MAX}`)
     .optional(),
 });
-export type ListQuery = z.input<typeof listQuery>;
 
 /** The page a list query reads, and whether the client asked for the paged form (`page` sent). */
 export const listPaging = (q: { page?: number; limit?: number }) =>
@@ -87,7 +85,7 @@ export const listed = <K extends string, T extends z.ZodType>(key: K, item: T) =
 const image = z.object({ url: z.string() }).nullable();
 
 /** A lawyer as the admin sees it (spec section 3: Lawyer). */
-export const adminLawyer = z.object({
+const adminLawyer = z.object({
   _id: z.string(),
   name: z.string(),
   phoneNumber: z.string(),
@@ -107,7 +105,7 @@ export const adminLawyer = z.object({
 export type AdminLawyer = z.infer<typeof adminLawyer>;
 
 /** A company as the admin sees it (spec section 3: Company as seen by admin). */
-export const adminCompany = z.object({
+const adminCompany = z.object({
   _id: z.string(),
   name: z.string(),
   companyName: z.string().nullable(),
@@ -135,7 +133,7 @@ export const companyProfile = adminCompany.extend({ userType: z.literal('company
 export type CompanyProfile = z.infer<typeof companyProfile>;
 export const lawyerProfile = adminLawyer.extend({ userType: z.literal('lawyer') });
 export type LawyerProfile = z.infer<typeof lawyerProfile>;
-export const adminProfile = adminCompany
+const adminProfile = adminCompany
   .pick({
     _id: true,
     name: true,
@@ -169,7 +167,6 @@ export type UpdateProfileAnswer = z.infer<typeof updateProfileAnswer>;
 export const verifyLawyerInput = z.object({
   verified: z.boolean({ error: 'verified must be true or false' }),
 });
-export type VerifyLawyerInput = z.input<typeof verifyLawyerInput>;
 export const verifyLawyerAnswer = z.object({
   status: z.literal('success'),
   message: z.string(),
@@ -178,7 +175,6 @@ export const verifyLawyerAnswer = z.object({
 
 /** Admin job lists without `page`: an array of jobs, as the spec's client reads them. */
 export const adminJobsAnswer = z.array(jobView);
-export type AdminJobsAnswer = z.infer<typeof adminJobsAnswer>;
 /** Admin job lists with `page` (our admin pages): `jobs` at the top with the paging figures. */
 export const adminJobsPageAnswer = listed('jobs', jobView);
 export type AdminJobsPageAnswer = z.infer<typeof adminJobsPageAnswer>;
@@ -199,7 +195,7 @@ export type AssignJobInput = z.input<typeof assignJobInput>;
  * A file reference stored on a job, as POST /api/uploads answers it: `/uploads/<random key>` on this
  * site, or an http(s) address. Anything else (javascript:, data:, protocol-relative) is refused.
  */
-export const fileReference = z
+const fileReference = z
   .string({ error: 'file must be text' })
   .trim()
   .max(500, 'file must be at most 500 characters')
@@ -279,7 +275,6 @@ export const payment = z.object({
   createdAt: z.string(),
   paidAt: z.string().nullable(),
 });
-export type Payment = z.infer<typeof payment>;
 const statusTotal = z.object({ count: z.number(), amount: z.number() });
 export const paymentsAnswer = z.object({
   status: z.literal('success'),
@@ -301,7 +296,7 @@ export const paymentsAnswer = z.object({
 });
 export type PaymentsAnswer = z.infer<typeof paymentsAnswer>;
 
-export const auditEntry = z.object({
+const auditEntry = z.object({
   _id: z.string(),
   action: z.string(),
   targetType: z.string().nullable(),
@@ -312,7 +307,6 @@ export const auditEntry = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntry>;
 export const auditLogAnswer = paged('entries', auditEntry);
-export type AuditLogAnswer = z.infer<typeof auditLogAnswer>;
 
 export const dashboardAnswer = z.object({
   status: z.literal('success'),

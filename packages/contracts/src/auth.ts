@@ -71,7 +71,7 @@ export const loginInput = z.object({
 });
 export type LoginInput = z.input<typeof loginInput>;
 
-export const userTypeSchema = z.enum(USER_TYPES);
+const userTypeSchema = z.enum(USER_TYPES);
 
 export const loginAnswer = z.object({
   status: z.literal('success'),
@@ -104,14 +104,3 @@ export const confirmEmailInput = z.object({
 
 /** The link token of an e-mail change: confirming it from the new address, or undoing it from the old one. */
 export const emailChangeTokenInput = confirmEmailInput;
-
-/** Token claims the spec names (officialEmail, phoneNumber, name, exp) plus ours. */
-export interface TokenClaims {
-  sub: string;
-  sid: string;
-  userType: (typeof USER_TYPES)[number];
-  officialEmail: string;
-  phoneNumber: string;
-  name: string;
-  exp: number;
-}

@@ -3,17 +3,6 @@ import { UPLOAD_KINDS } from './constants.js';
 import { messages } from './messages.js';
 
 // Kept in constants.ts (no zod) so the web pages that only need them don't load zod; same exports here.
-export { UPLOAD_ACCEPT, UPLOAD_KINDS, type UploadKind } from './constants.js';
-
-/**
- * A file URL as POST /api/uploads answers it: `/uploads/<random key>` on this site (relative, so it
- * keeps working behind any host name). Absolute http(s) URLs are accepted too for data from elsewhere.
- */
-export const fileUrl = z
-  .string()
-  .trim()
-  .max(500, 'file must be at most 500 characters')
-  .regex(/^(\/uploads\/[A-Za-z0-9._-]+|https?:\/\/\S+)$/, 'file must be a URL answered by /api/uploads');
 
 export const uploadAnswer = z.object({
   status: z.literal('success'),
@@ -35,7 +24,7 @@ export const fileLinkAnswer = z.object({
 
 // ---------------------------------------------------------------- products
 
-export const productView = z.object({
+const productView = z.object({
   _id: z.string(),
   id: z.string(),
   productName: z.string(),
@@ -70,7 +59,7 @@ export const productSavedAnswer = z.object({
 export type ProductSavedAnswer = z.infer<typeof productSavedAnswer>;
 
 /** Naira, whole numbers, as the price input keeps digits only. */
-export const PRODUCT_PRICE_MAX = 100_000_000;
+const PRODUCT_PRICE_MAX = 100_000_000;
 
 /** The text fields of a product form (the image travels as a file in the same multipart body). */
 export const productFields = z.object({
@@ -98,11 +87,10 @@ export const productFields = z.object({
     .min(1, messages.enterProductDescription)
     .max(4000, 'productDescription must be at most 4000 characters'),
 });
-export type ProductFields = z.input<typeof productFields>;
 
 // ---------------------------------------------------------------- reviews
 
-export const STARS_MAX = 5;
+const STARS_MAX = 5;
 
 export const reviewInput = z.object({
   reviewTitle: z
@@ -124,7 +112,7 @@ export const reviewInput = z.object({
 });
 export type ReviewInput = z.input<typeof reviewInput>;
 
-export const reviewView = z.object({
+const reviewView = z.object({
   _id: z.string(),
   date: z.string(),
   reviewTitle: z.string(),
@@ -149,5 +137,3 @@ export type ReviewsAnswer = z.infer<typeof reviewsAnswer>;
  */
 export const reviewAnswer = reviewView.extend({ message: z.string() });
 export type ReviewAnswer = z.infer<typeof reviewAnswer>;
-
-export { averageStars, quantityOptions } from './constants.js';

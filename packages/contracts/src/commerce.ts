@@ -8,7 +8,7 @@ import { messages } from './messages.js';
  */
 
 /** A link to a file: one of our own uploads (`/uploads/<key>`) or an http(s) address; nothing else. */
-export const uploadedFileLink = z
+const uploadedFileLink = z
   .string({ error: 'file must be text' })
   .trim()
   .max(500, 'file must be at most 500 characters')
@@ -93,9 +93,8 @@ export const verifyPaymentInput = z.object({
     )
     .optional(),
 });
-export type VerifyPaymentInput = z.input<typeof verifyPaymentInput>;
 
-export const orderView = z.object({
+const orderView = z.object({
   _id: z.string(),
   reference: z.string(),
   status: z.enum(ORDER_STATUSES),
@@ -134,22 +133,29 @@ export const companyJobDetailsInput = z.object({
   file: uploadedFileLink.optional(),
   fileName: z.string().trim().max(255).optional(),
 });
-export type CompanyJobDetailsInput = z.input<typeof companyJobDetailsInput>;
 
-/** Text fields PATCH /api/updateprofile accepts, per role; anything else is ignored. */
-export const COMPANY_EDITABLE_FIELDS = [
-  'officialEmail',
-  'website',
-  'yourBio',
-  'phoneNumber',
-  'alternativeEmailAddress',
-  'officeAddress',
-] as const;
-export const LAWYER_EDITABLE_FIELDS = [
-  'officialEmail',
-  'scn',
-  'yourBio',
-  'phoneNumber',
-  'alternativeEmailAddress',
-  'yearOfCall',
-] as const;
+/** POST /api/checkout/sandbox/charge: a Flutterwave-shaped transaction (amount in naira). */
+export const sandboxChargeAnswer = z.object({
+  status: z.literal('success'),
+  data: z.object({
+    status: z.enum(['successful', 'failed']),
+    transaction_id: z.string(),
+    tx_ref: z.string(),
+    amount: z.number(),
+    currency: z.string(),
+    processor_response: z.string(),
+  }),
+});
+export type SandboxChargeAnswer = z.infer<typeof sandboxChargeAnswer>;
+
+/** POST /api/checkout/verify: 200 when the order is paid, 202 while the provider has not settled. */
+export const verifyPaymentAnswer = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  data: z.object({ order: orderView }),
+});
+export const verifyPaymentPendingAnswer = verifyPaymentAnswer.extend({ status: z.literal('pending') });
+export type VerifyPaymentAnswer = z.infer<typeof verifyPaymentAnswer> | z.infer<typeof verifyPaymentPendingAnswer>;
+
+/** GET /api/orders: the company's orders, newest first. */
+export const ordersAnswer = z.object({ status: z.literal('success'), data: z.array(orderView) });

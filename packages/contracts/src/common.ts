@@ -7,7 +7,6 @@ export const errorBody = z.object({
   message: z.string(),
   issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
 });
-export type ErrorBody = z.infer<typeof errorBody>;
 
 export const okMessage = z.object({ status: z.literal('success'), message: z.string() });
 export type OkMessage = z.infer<typeof okMessage>;
@@ -83,7 +82,7 @@ export const refuseUnsafeText = <T extends z.ZodType>(schema: T) =>
     .pipe(schema);
 
 /** A string refusing NUL and unpaired surrogates with "{label} contains a character that is not allowed". */
-export const safeString = (label: string, params?: Parameters<typeof z.string>[0]) =>
+const safeString = (label: string, params?: Parameters<typeof z.string>[0]) =>
   z.string(params).refine((v) => !hasUnsafeCharacter(v), unsafeCharacterMessage(label));
 
 /** A text field that must be filled: missing, non-text and blank all answer "Please enter your {label}". */
@@ -129,4 +128,11 @@ export const digitsOnly = (value: string, max?: number) => {
 export const idParam = z.object({ id: z.uuid('id must be a valid id') });
 
 /** Mongo-style `_id` exposed to clients, as the spec's payloads name it. */
-export const idString = z.string();
+
+/** GET /api/public-config: settings the web app needs before anyone signs in. */
+export const publicConfigAnswer = z.object({
+  supportPhone: z.string(),
+  supportEmail: z.string(),
+  paymentProvider: z.enum(['sandbox', 'flutterwave']),
+});
+export type PublicConfig = z.infer<typeof publicConfigAnswer>;

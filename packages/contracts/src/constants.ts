@@ -11,7 +11,6 @@ export const EXPERTISE = [
   'Entertainment',
   'Technology',
 ] as const;
-export type Expertise = (typeof EXPERTISE)[number];
 
 /** Static package tiers (company spec, section 9). Amounts are naira. */
 export const PACKAGES = [
@@ -103,3 +102,21 @@ export const ORDER_STATUSES = ['pending', 'paid', 'failed', 'expired', 'replaced
 /** Average to one decimal (spec: "average rating one decimal"); 0 when there are none. */
 export const averageStars = (stars: readonly number[]) =>
   stars.length === 0 ? 0 : Math.round((stars.reduce((a, b) => a + b, 0) / stars.length) * 10) / 10;
+
+/** Text fields PATCH /api/updateprofile accepts, per role; anything else is ignored. */
+export const COMPANY_EDITABLE_FIELDS = [
+  'officialEmail',
+  'website',
+  'yourBio',
+  'phoneNumber',
+  'alternativeEmailAddress',
+  'officeAddress',
+] as const;
+export const LAWYER_EDITABLE_FIELDS = [
+  'officialEmail',
+  'scn',
+  'yourBio',
+  'phoneNumber',
+  'alternativeEmailAddress',
+  'yearOfCall',
+] as const;

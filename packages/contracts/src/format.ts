@@ -60,7 +60,7 @@ export function ratingLabel(avg: number): string {
  * Terrible), read in the stars' direction so it agrees with the average bands above: 5 is Excellent,
  * 1 Terrible (docs/decisions/0900-spec-gaps-found-by-an-audit.md).
  */
-export const STAR_LABELS = { 1: 'Terrible', 2: 'Poor', 3: 'Average', 4: 'Very good', 5: 'Excellent' } as const;
+const STAR_LABELS = { 1: 'Terrible', 2: 'Poor', 3: 'Average', 4: 'Very good', 5: 'Excellent' } as const;
 export function starLabel(stars: number): string {
   const n = Math.max(1, Math.min(5, Math.round(stars))) as keyof typeof STAR_LABELS;
   return STAR_LABELS[n];

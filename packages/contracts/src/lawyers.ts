@@ -1,6 +1,5 @@
 import { jobView } from './jobs.js';
 import { z } from 'zod';
-import { LIMITS } from './constants.js';
 import { otpField } from './auth.js';
 import { messages } from './messages.js';
 import { requiredText } from './common.js';
@@ -38,7 +37,6 @@ export const availableJobsQuery = z.object({
   page: pageField,
   limit: limitField(20),
 });
-export type AvailableJobsQuery = z.input<typeof availableJobsQuery>;
 
 export const lawyerProjectsQuery = z.object({ page: pageField, limit: limitField(LAWYER_LIST_MAX) });
 
@@ -54,7 +52,6 @@ export const requestDetailsInput = z.object({
     .min(1, messages.kindlyRequestDetails)
     .max(2000, 'Your request must be at most 2000 characters'),
 });
-export type RequestDetailsInput = z.input<typeof requestDetailsInput>;
 
 /** The one job shape as a lawyer receives it (contact fields empty until the job is its own), plus whether it applied. */
 /**
@@ -116,9 +113,9 @@ export const NIGERIAN_BANKS = [
   'Wema Bank',
   'Zenith Bank',
 ] as const;
-export type NigerianBank = (typeof NIGERIAN_BANKS)[number];
+type NigerianBank = (typeof NIGERIAN_BANKS)[number];
 
-export const accountNumberField = z
+const accountNumberField = z
   .string({ error: messages.accountNumberRule })
   .trim()
   .regex(/^\d{10}$/, messages.accountNumberRule);
@@ -219,10 +216,9 @@ export const confirmPayoutOtpInput = z.preprocess(
   (v) => (v && typeof v === 'object' && 'OTP' in v && !('otp' in v) ? { otp: (v as { OTP: unknown }).OTP } : v),
   z.object({ otp: otpField }),
 );
-export type ConfirmPayoutOtpInput = { otp: string };
 
 /** Fields of the lawyer profile page; the side card's Profile Status bar is the share of them filled in. */
-export const LAWYER_PROFILE_FIELDS = [
+const LAWYER_PROFILE_FIELDS = [
   'profileImage',
   'name',
   'officialEmail',
@@ -246,5 +242,3 @@ export function profileCompleteness(p: Partial<Record<(typeof LAWYER_PROFILE_FIE
 
 /** "•••• 6789": how an account number appears in e-mails and logs. */
 export const maskAccountNumber = (n: string) => `•••• ${n.slice(-4)}`;
-
-export const PAYOUT_CODE_MINUTES = LIMITS.codeTtlMinutes;

@@ -143,7 +143,5 @@ export const messages = {
     'Your old email address now belongs to another account, so it could not be restored. Please contact support.',
 } as const;
 
-export type MessageKey = keyof typeof messages;
-
 /** "Please enter your {label}" — the generic sign-up rule of spec section 5. */
 export const enterYour = (label: string) => `Please enter your ${label}`;

@@ -1,11 +1,6 @@
 import { useEffect, useState } from 'react';
+import type { PublicConfig } from '@legalmarket/contracts/common';
 import { api } from '@/lib/http';
-
-export interface PublicConfig {
-  supportPhone: string;
-  supportEmail: string;
-  paymentProvider: 'sandbox' | 'flutterwave';
-}
 
 const FALLBACK: PublicConfig = {
   supportPhone: '2348000000000',

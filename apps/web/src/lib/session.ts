@@ -43,17 +43,3 @@ export function subscribeSession(l: Listener) {
     window.removeEventListener('storage', onStorage);
   };
 }
-
-/** Claims of the token (officialEmail, phoneNumber, name, exp), used to prefill payment details. */
-export function tokenClaims(token: string | undefined | null): Record<string, unknown> | null {
-  if (!token) return null;
-  try {
-    const part = token.split('.')[1] ?? '';
-    const json = atob(part.replace(/-/g, '+').replace(/_/g, '/'));
-    return JSON.parse(decodeURIComponent(escape(json))) as Record<string, unknown>;
-  } catch (err) {
-    // A failed decode is only logged; customer details are left blank (spec section 8).
-    console.warn('could not read the session token', err);
-    return null;
-  }
-}

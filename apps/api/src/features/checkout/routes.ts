@@ -1,6 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { checkoutAnswer, messages, orderView, sandboxChargeInput, verifyPaymentInput } from '@legalmarket/contracts';
+import {
+  checkoutAnswer,
+  messages,
+  okMessage,
+  ordersAnswer,
+  sandboxChargeAnswer,
+  sandboxChargeInput,
+  verifyPaymentAnswer,
+  verifyPaymentInput,
+  verifyPaymentPendingAnswer,
+} from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import { AppError } from '../../platform/errors.js';
 import { createPaymentProvider, type PaymentProvider } from '../../platform/payments/index.js';
@@ -52,8 +61,8 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{ shared: Shared; provider?: 
           "Company only. `reference` is the order's tx_ref, `transactionId` the provider's id from the dialog callback (optional; without it the server looks the reference up). The server asks the provider and fulfils only when the transaction is successful, in NGN, for exactly the order's amount and for this reference, checked against the order as locked when it is marked paid (an order's lines, amount and reference never change); then, in one transaction, the order is paid, one unassigned job per line is created and the cart lines it bought exactly leave the cart. Repeating it is harmless. 200 `Payment successful!`; 202 while the provider still reports the payment pending; 400 `Payment failed. Please try again.` for a failed, unknown or mismatched payment (mismatches are logged); 403 for another company's order.",
         body: verifyPaymentInput,
         response: {
-          200: z.object({ status: z.literal('success'), message: z.string(), data: z.object({ order: orderView }) }),
-          202: z.object({ status: z.literal('pending'), message: z.string(), data: z.object({ order: orderView }) }),
+          200: verifyPaymentAnswer,
+          202: verifyPaymentPendingAnswer,
         },
       },
       preHandler: companyOnly,
@@ -78,7 +87,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{ shared: Shared; provider?: 
         summary: "The company's orders",
         description:
           'Company only: status, amount (naira), reference and dates, newest first (expired attempts left out).',
-        response: { 200: z.object({ status: z.literal('success'), data: z.array(orderView) }) },
+        response: { 200: ordersAnswer },
       },
       preHandler: companyOnly,
     },
@@ -95,10 +104,14 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{ shared: Shared; provider?: 
           description:
             "Records a Flutterwave-shaped transaction that /api/checkout/verify then verifies like a real one. Card 5531 8866 5214 2950 with PIN 3310 and OTP 12345 succeeds; 5258 5859 2266 6506 fails for insufficient funds; other cards are declined. Mobile money needs OTP 12345; USSD succeeds. The amount is what the dialog was opened with, exactly like Flutterwave's inline form, so the server's comparison with the order still matters.",
           body: sandboxChargeInput,
+          response: { 200: sandboxChargeAnswer },
         },
         preHandler: companyOnly,
       },
-      async (request) => ({ status: 'success', data: await checkout.sandboxCharge(request.user!, request.body) }),
+      async (request) => ({
+        status: 'success' as const,
+        data: await checkout.sandboxCharge(request.user!, request.body),
+      }),
     );
   }
 
@@ -120,6 +133,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod<{ shared: Shared; provider?: 
           summary: 'Flutterwave webhook',
           description:
             'Accepted only with the `verif-hash` header equal to FLW_SECRET_HASH, or a `flutterwave-signature` header holding the HMAC-SHA256 of the raw body keyed with it (base64 or hex); anything else answers 401 and is logged. Answers 200 at once; the transaction is then re-verified with Flutterwave (the payload is never trusted) and the order fulfilled exactly once.',
+          response: { 200: okMessage },
         },
       },
       async (request, reply) => {

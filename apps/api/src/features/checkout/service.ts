@@ -366,7 +366,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
   async function sandboxCharge(user: AuthUser, input: SandboxChargeInput) {
     const order = await findByReference(input.reference);
     if (!order || order.companyId !== user.id) throw notFound(messages.orderNotFound);
-    let status = 'successful';
+    let status: 'successful' | 'failed' = 'successful';
     let processorResponse = 'Approved by Financial Institution';
     if (input.paymentType === 'card') {
       const card = (input.cardNumber ?? '').replace(/\D/g, '');

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { and, eq, ne } from 'drizzle-orm';
 import { z } from 'zod';
-import { companyJobDetailsInput, messages } from '@legalmarket/contracts';
+import { companyJobDetailsInput, companyJobEditedAnswer, companyJobsAnswer, messages } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import { jobs } from '../../db/schema.js';
 import { conflict, notFound } from '../../platform/errors.js';
@@ -24,13 +24,20 @@ export const companyJobRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async
         summary: "The company's jobs not yet completed",
         description:
           'Company only. Unassigned and pending jobs of the signed-in company, newest first, as an array in the shared job shape (productId{...}, companyDetail, lawyerRequestedDetail, adminDetail, assignedTo[], ...; amounts in naira).',
+        response: { 200: companyJobsAnswer },
       },
       preHandler: companyOnly,
     },
     (request, reply) =>
-      shared.answers.send(request, reply, JOB_VIEW_READS, async () => ({
-        value: await findJobViews(db, and(eq(jobs.companyId, request.user!.id), ne(jobs.status, 'completed'))),
-      })),
+      shared.answers.send(
+        request,
+        reply,
+        JOB_VIEW_READS,
+        async () => ({
+          value: await findJobViews(db, and(eq(jobs.companyId, request.user!.id), ne(jobs.status, 'completed'))),
+        }),
+        companyJobsAnswer,
+      ),
   );
 
   app.get(
@@ -40,13 +47,20 @@ export const companyJobRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async
         tags,
         summary: "The company's completed jobs",
         description: 'Company only. Completed jobs of the signed-in company, newest first, as an array.',
+        response: { 200: companyJobsAnswer },
       },
       preHandler: companyOnly,
     },
     (request, reply) =>
-      shared.answers.send(request, reply, JOB_VIEW_READS, async () => ({
-        value: await findJobViews(db, and(eq(jobs.companyId, request.user!.id), eq(jobs.status, 'completed'))),
-      })),
+      shared.answers.send(
+        request,
+        reply,
+        JOB_VIEW_READS,
+        async () => ({
+          value: await findJobViews(db, and(eq(jobs.companyId, request.user!.id), eq(jobs.status, 'completed'))),
+        }),
+        companyJobsAnswer,
+      ),
   );
 
   app.put(
@@ -59,6 +73,7 @@ export const companyJobRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async
           "Company only, own jobs only (another company's job answers 404). Sets the company's `detail` (as companyDetail), and when given `file` (a URL answered by POST /api/uploads for this company: a file someone else uploaded answers 403, an unknown one 400) and `fileName`. An empty detail answers 400 `Kindly add/edit details`; a completed job cannot be edited (409).",
         params: z.object({ jobId: z.uuid('jobId must be a valid job id') }),
         body: companyJobDetailsInput,
+        response: { 200: companyJobEditedAnswer },
       },
       preHandler: companyOnly,
     },

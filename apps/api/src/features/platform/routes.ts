@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
+import { errorBody, okMessage, publicConfigAnswer } from '@legalmarket/contracts';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { emailOutbox } from '../../db/schema.js';
@@ -26,6 +27,7 @@ export const platformRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db; sto
         summary: 'Liveness and database check',
         description:
           'Answers 200 when the database answers a read, 503 when it does not (so a balancer stops sending).',
+        response: { 200: okMessage, 503: errorBody },
       },
     },
     async (request, reply) => {
@@ -35,13 +37,19 @@ export const platformRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db; sto
         request.log.error({ err }, 'health check: the database does not answer');
         return reply.status(503).send({ status: 'error', message: 'The database is not answering' });
       }
-      return { status: 'success', message: 'ok' };
+      return { status: 'success' as const, message: 'ok' };
     },
   );
 
   app.get(
     '/api/public-config',
-    { schema: { tags: ['platform'], summary: 'Settings the web app needs (support line, payment provider)' } },
+    {
+      schema: {
+        tags: ['platform'],
+        summary: 'Settings the web app needs (support line, payment provider)',
+        response: { 200: publicConfigAnswer },
+      },
+    },
     async (_request, reply) => {
       reply.header('cache-control', 'public, max-age=300');
       return {
@@ -94,6 +102,7 @@ export const platformRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db; sto
             'Checked by its bytes as any uploaded document is (POST /api/uploads): anything but a PDF answers 400 `The file must be a PDF`, a damaged PDF or one hiding an archive 422. Each upload is written to the audit log (`remuneration_order.upload`).',
           ].join('\n\n'),
           security: [{ bearer: [] }],
+          response: { 200: okMessage },
         },
         preHandler: auth.require('admin'),
       },
@@ -118,7 +127,7 @@ export const platformRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db; sto
           });
           await storage.put(config.REMUNERATION_ORDER_KEY, body);
         });
-        return { status: 'success', message: 'Remuneration Order uploaded' };
+        return { status: 'success' as const, message: 'Remuneration Order uploaded' };
       },
     );
   });

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { CreditCard, Lock, Smartphone, Hash, X } from 'lucide-react';
-import { SANDBOX_CARDS, type CheckoutData } from '@legalmarket/contracts/commerce';
+import { SANDBOX_CARDS, SANDBOX_OTP, type CheckoutData } from '@legalmarket/contracts/commerce';
 import { Button } from '@/components/button';
 import { getErrorMessage } from '@/lib/http';
 import { sandboxCharge } from './api/sandbox-charge';
@@ -304,7 +304,7 @@ export function SandboxCheckoutDialog({ data, onDone }: { data: CheckoutData; on
             {SANDBOX_CARDS.insufficientFunds.cvv}, expiry {SANDBOX_CARDS.insufficientFunds.expiry}, PIN{' '}
             {SANDBOX_CARDS.insufficientFunds.pin}, OTP {SANDBOX_CARDS.insufficientFunds.otp}
           </li>
-          <li>Mobile money: any number, OTP 12345. USSD: press the button after &quot;dialling&quot;.</li>
+          <li>Mobile money: any number, OTP {SANDBOX_OTP}. USSD: press the button after &quot;dialling&quot;.</li>
         </ul>
       </div>
     </dialog>

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
 import { Camera, Pencil, UserRound } from 'lucide-react';
-import { DELAYS_MS, LIMITS } from '@legalmarket/contracts/constants';
+import { DELAYS_MS, LIMITS, type COMPANY_EDITABLE_FIELDS } from '@legalmarket/contracts/constants';
 import { messages } from '@legalmarket/contracts/messages';
 import { useSession } from '@/lib/use-session';
 import { Button } from '@/components/button';
@@ -20,7 +20,7 @@ const FIELDS = [
   ['alternativeEmailAddress', 'Alternate Email', 'email'],
   ['officeAddress', 'Office Address', 'text'],
 ] as const;
-type Key = (typeof FIELDS)[number][0] | 'yourBio';
+type Key = (typeof COMPANY_EDITABLE_FIELDS)[number];
 
 function Row({ label, value }: { label: string; value?: string | null }) {
   return (

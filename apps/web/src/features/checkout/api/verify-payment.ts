@@ -1,11 +1,7 @@
-import type { OrderView } from '@legalmarket/contracts/commerce';
+import type { VerifyPaymentAnswer } from '@legalmarket/contracts/commerce';
 import { api } from '@/lib/http';
 
-export interface VerifyAnswer {
-  status: 'success' | 'pending';
-  message: string;
-  data: { order: OrderView };
-}
+export type VerifyAnswer = VerifyPaymentAnswer;
 
 /** POST /api/checkout/verify: the server asks the provider and fulfils the order. */
 export const verifyPayment = (reference: string, transactionId?: string) =>

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UpdateProfileAnswer } from '@legalmarket/contracts/admin';
+import { LAWYER_EDITABLE_FIELDS } from '@legalmarket/contracts/constants';
 import { api } from '@/lib/http';
 import { lawyerKeys } from './keys';
 
@@ -19,14 +20,7 @@ export interface ProfileChanges {
 /** The multipart body of PATCH /api/updateprofile: only non-empty fields, areasOfPractise repeated (or one empty value to clear it). */
 export function profileForm(changes: ProfileChanges): FormData {
   const form = new FormData();
-  for (const key of [
-    'officialEmail',
-    'scn',
-    'yourBio',
-    'phoneNumber',
-    'alternativeEmailAddress',
-    'yearOfCall',
-  ] as const) {
+  for (const key of LAWYER_EDITABLE_FIELDS) {
     const v = changes[key]?.trim();
     if (v) form.append(key, v);
   }

@@ -1,14 +1,9 @@
 import { reviewKeys } from './keys';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ReviewAnswer } from '@legalmarket/contracts/catalogue';
+import type { ReviewAnswer, ReviewInput } from '@legalmarket/contracts/catalogue';
 import { api } from '@/lib/http';
 
-export interface ReviewBody {
-  reviewTitle: string;
-  review: string;
-  status: number;
-  productId: string;
-}
+export type ReviewBody = ReviewInput;
 
 /** POST /api/rating, or PATCH /api/rating/{id} when editing (the id is kept by the edit mode). */
 export function useSaveReview(productId: string) {
