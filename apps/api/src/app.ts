@@ -9,6 +9,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
   jsonSchemaTransform,
+  type FastifyPluginAsyncZod,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
@@ -43,10 +44,27 @@ import { reviewsRoutes } from './features/reviews/routes.js';
 import { lawyerJobRoutes } from './features/jobs/lawyer-routes.js';
 import { lawyersRoutes } from './features/lawyers/routes.js';
 import { adminRoutes } from './features/admin/routes.js';
-import { createAdminService } from './features/admin/service.js';
 import { jobsAdminRoutes } from './features/jobs/admin-routes.js';
-import type { Shared } from './features/shared.js';
-import { createJobsAdminService } from './features/jobs/admin-service.js';
+import { createServices } from './features/services.js';
+import type { FeatureOptions, Shared } from './features/shared.js';
+
+/** Every feature's routes, registered in this order with the same options. */
+const FEATURES: readonly FastifyPluginAsyncZod<FeatureOptions>[] = [
+  platformRoutes,
+  accountsRoutes,
+  cartRoutes,
+  checkoutRoutes,
+  companyJobRoutes,
+  profilesRoutes,
+  companiesRoutes,
+  uploadsRoutes,
+  catalogueRoutes,
+  reviewsRoutes,
+  lawyerJobRoutes,
+  lawyersRoutes,
+  adminRoutes,
+  jobsAdminRoutes,
+];
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -211,22 +229,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // How often the cached responses and sessions were used (the tests read it).
   app.decorate('cacheStats', () => ({ answers: shared.answers.stats(), sessions: auth.stats() }));
-  await app.register(platformRoutes, { config, db, storage: deps.storage, auth });
-  await app.register(accountsRoutes, { accounts, auth, limits });
-  // Feature registrations follow, one line each (catalogue, uploads, reviews, cart, checkout, jobs, lawyers, companies, admin).
-  void shared;
-  await app.register(cartRoutes, { shared });
-  await app.register(checkoutRoutes, { shared });
-  await app.register(companyJobRoutes, { shared });
-  await app.register(profilesRoutes, { shared });
-  await app.register(companiesRoutes, { shared });
-  await app.register(uploadsRoutes, { shared });
-  await app.register(catalogueRoutes, { shared });
-  await app.register(reviewsRoutes, { shared });
-  await app.register(lawyerJobRoutes, { shared });
-  await app.register(lawyersRoutes, { shared });
-  await app.register(adminRoutes, { shared, admin: createAdminService(shared) });
-  await app.register(jobsAdminRoutes, { shared, jobsAdmin: createJobsAdminService(shared) });
+  const services = createServices(shared, app.log);
+  for (const feature of FEATURES) await app.register(feature, { shared, services });
 
   await registerWeb(app, deps.webDist === undefined ? DEFAULT_WEB_DIST : deps.webDist);
   return app;

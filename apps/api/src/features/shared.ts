@@ -1,4 +1,4 @@
-// What app.ts hands every feature's routes and services. It lives here, not in app.ts, so that features
+// What app.ts hands every feature's routes and services, and the services themselves (as types). It lives here, not in app.ts, so that features
 // never import the composition root (which imports them); not in platform/, because it names a feature's
 // service (accounts) and platform/ never imports features.
 import type { Config } from '../config.js';
@@ -6,9 +6,23 @@ import type { Db } from '../db/client.js';
 import type { ResponseCache } from '../platform/response-cache.js';
 import type { Auth } from '../platform/auth.js';
 import type { Clock } from '../platform/clock.js';
+import type { PaymentProvider } from '../platform/payments/index.js';
 import type { Limits } from '../platform/rate-limit.js';
 import type { Storage } from '../platform/storage.js';
 import type { AccountsService } from './accounts/service.js';
+import type { AdminService } from './admin/service.js';
+import type { CartService } from './cart/service.js';
+import type { CatalogueService } from './catalogue/service.js';
+import type { CheckoutService } from './checkout/service.js';
+import type { CompaniesService } from './companies/service.js';
+import type { JobsAdminService } from './jobs/admin-service.js';
+import type { CompanyJobsService } from './jobs/company-service.js';
+import type { LawyerJobsService } from './jobs/lawyer-service.js';
+import type { LawyersService } from './lawyers/service.js';
+import type { PlatformService } from './platform/service.js';
+import type { ProfilesService } from './profiles/service.js';
+import type { ReviewsService } from './reviews/service.js';
+import type { UploadsService } from './uploads/service.js';
 
 export interface Shared {
   config: Config;
@@ -24,4 +38,29 @@ export interface Shared {
   accounts: AccountsService;
   /** The busiest signed-in reads, cached until the data changes (platform/response-cache.ts). */
   answers: ResponseCache;
+}
+
+/** Every feature's service, each built once by createServices (features/services.ts). */
+export interface Services {
+  uploads: UploadsService;
+  catalogue: CatalogueService;
+  cart: CartService;
+  checkout: CheckoutService;
+  /** The payment provider the checkout service and the provider's webhook use. */
+  paymentProvider: PaymentProvider;
+  reviews: ReviewsService;
+  lawyers: LawyersService;
+  lawyerJobs: LawyerJobsService;
+  companyJobs: CompanyJobsService;
+  jobsAdmin: JobsAdminService;
+  companies: CompaniesService;
+  profiles: ProfilesService;
+  admin: AdminService;
+  platform: PlatformService;
+}
+
+/** The one options shape every feature's routes plugin takes. */
+export interface FeatureOptions {
+  shared: Shared;
+  services: Services;
 }

@@ -18,18 +18,14 @@ import {
   userProfileAnswer,
   type UserProfileAnswer,
 } from '@legalmarket/contracts';
-import type { Auth } from '../../platform/auth.js';
+import type { FeatureOptions } from '../shared.js';
 import { AppError, forbidden, unauthorized } from '../../platform/errors.js';
-import type { Limits } from '../../platform/rate-limit.js';
-import type { AccountsService } from './service.js';
 
 const tags = ['accounts'];
 const ok = (message: string) => ({ status: 'success' as const, message });
 
-export const accountsRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService; auth: Auth; limits: Limits }> = async (
-  app,
-  { accounts, auth, limits },
-) => {
+export const accountsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared }) => {
+  const { accounts, auth, limits } = shared;
   /** The three sign-ups differ only in their documentation, body and service call. */
   const signupRoute = <B extends z.ZodType<{ officialEmail: string }>>(
     url: string,

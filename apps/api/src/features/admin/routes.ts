@@ -18,8 +18,7 @@ import {
   verifyLawyerAnswer,
   verifyLawyerInput,
 } from '@legalmarket/contracts';
-import type { Shared } from '../shared.js';
-import type { AdminService } from './service.js';
+import type { FeatureOptions } from '../shared.js';
 
 const tags = ['admin'];
 const security = [{ bearer: [] }];
@@ -38,10 +37,8 @@ const pageOf = <T>(items: T[], total: number, q: { page: number; limit: number }
 });
 
 /** Dashboard counts, companies, lawyers, verification, payments ledger, settlement account, audit log. */
-export const adminRoutes: FastifyPluginAsyncZod<{ shared: Shared; admin: AdminService }> = async (
-  app,
-  { shared, admin },
-) => {
+export const adminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
+  const admin = services.admin;
   const onlyAdmin = shared.auth.require('admin');
 
   app.get(

@@ -1,14 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { addToCartInput, cartAnswer, cartLine, messages, okMessage } from '@legalmarket/contracts';
-import type { Shared } from '../shared.js';
-import { CART_READS, createCartService } from './service.js';
+import type { FeatureOptions } from '../shared.js';
+import { CART_READS } from './service.js';
 
 const tags = ['cart'];
 
 /** The company's server cart (spec: company document, sections 4 and 7). */
-export const cartRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (app, { shared }) => {
-  const cart = createCartService(shared);
+export const cartRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
+  const cart = services.cart;
   const companyOnly = shared.auth.require('company');
 
   app.post(

@@ -6,6 +6,7 @@ import { cartItems, products } from '../../db/schema.js';
 import type { Clock } from '../../platform/clock.js';
 import { notFound } from '../../platform/errors.js';
 import { assertAttachable } from '../uploads/service.js';
+import { blankToNull } from '../../platform/text.js';
 
 /** One cart line joined with its live catalogue entry; prices are kobo here. */
 export interface PricedLine {
@@ -44,8 +45,6 @@ export async function readPricedCart(ex: Executor, companyId: string): Promise<P
 
 export const billOf = (lines: Pick<PricedLine, 'unitPrice' | 'quantity'>[]) =>
   lines.reduce((sum, l) => sum + l.unitPrice * l.quantity, 0);
-
-const blankToNull = (v: string | undefined) => (v && v.trim() ? v.trim() : null);
 
 export function createCartService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;

@@ -10,10 +10,9 @@ import {
   productSavedAnswer,
   productsAnswer,
 } from '@legalmarket/contracts';
-import type { Shared } from '../shared.js';
-import { createUploadsService } from '../uploads/service.js';
+import type { FeatureOptions } from '../shared.js';
 import { sendPrepared } from '../../platform/response-cache.js';
-import { createCatalogueService, type CachedAnswer } from './service.js';
+import type { CachedAnswer } from './service.js';
 
 const tags = ['catalogue'];
 const multipartBody =
@@ -35,10 +34,9 @@ function sendCached(request: FastifyRequest, reply: FastifyReply, answer: Cached
 }
 
 /** GET /product-api/products, GET /product-api/product/{id}; admin POST /api/create, PUT /api/update/{id}, DELETE /api/delete/{id}. */
-export const catalogueRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (app, { shared }) => {
+export const catalogueRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
   await app.register(multipart);
-  const uploads = createUploadsService(shared);
-  const catalogue = createCatalogueService({ db: shared.db, clock: shared.clock, uploads });
+  const { uploads, catalogue } = services;
   const { auth } = shared;
 
   app.get(

@@ -10,26 +10,15 @@ import {
   verifyPaymentInput,
   verifyPaymentPendingAnswer,
 } from '@legalmarket/contracts';
-import type { Shared } from '../shared.js';
+import type { FeatureOptions } from '../shared.js';
 import { AppError } from '../../platform/errors.js';
-import { createPaymentProvider, type PaymentProvider } from '../../platform/payments/index.js';
-import { createCheckoutService, toOrderView } from './service.js';
+import { toOrderView } from './service.js';
 
 const tags = ['checkout'];
 
 /** Checkout, payment confirmation, the provider webhook and the company's orders. */
-export const checkoutRoutes: FastifyPluginAsyncZod<{ shared: Shared; provider?: PaymentProvider }> = async (
-  app,
-  { shared, provider: given },
-) => {
-  const provider = given ?? createPaymentProvider(shared.config, shared.db);
-  const checkout = createCheckoutService({
-    db: shared.db,
-    clock: shared.clock,
-    provider,
-    securityLog: shared.securityLog,
-    log: app.log,
-  });
+export const checkoutRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
+  const { checkout, paymentProvider: provider } = services;
   const companyOnly = shared.auth.require('company');
 
   app.post(

@@ -3,6 +3,7 @@ import { and, asc, desc, eq, inArray, lt, notInArray, or, sql } from 'drizzle-or
 import {
   DEFAULT_PRODUCT_TITLE,
   PAYMENT_OPTIONS,
+  SANDBOX_OTP,
   messages,
   toKobo,
   type CheckoutData,
@@ -372,7 +373,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
       const card = (input.cardNumber ?? '').replace(/\D/g, '');
       if (card === '5531886652142950') {
         if (input.pin !== '3310') throw badRequest('Incorrect PIN');
-        if (input.otp !== '12345') throw badRequest('Incorrect OTP');
+        if (input.otp !== SANDBOX_OTP) throw badRequest('Incorrect OTP');
       } else if (card === '5258585922666506') {
         status = 'failed';
         processorResponse = 'Insufficient Funds';
@@ -381,7 +382,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
         processorResponse = 'Card declined. Use one of the test cards shown.';
       }
     } else if (input.paymentType === 'mobilemoney') {
-      if (input.otp !== '12345') throw badRequest('Incorrect OTP');
+      if (input.otp !== SANDBOX_OTP) throw badRequest('Incorrect OTP');
       processorResponse = 'Approved';
     } else {
       processorResponse = 'Transaction completed via USSD';

@@ -1,13 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { and, eq } from 'drizzle-orm';
-import { companyAnswer, idParam, messages, type CompanyProfile } from '@legalmarket/contracts';
-import type { Shared } from '../shared.js';
-import { users } from '../../db/schema.js';
-import { notFound } from '../../platform/errors.js';
-import { toProfile } from '../accounts/service.js';
+import { companyAnswer, idParam } from '@legalmarket/contracts';
+import type { FeatureOptions } from '../shared.js';
 
 /** GET /api/company/{id}: an admin views any company's profile. */
-export const companiesRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (app, { shared }) => {
+export const companiesRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
   app.get(
     '/api/company/:id',
     {
@@ -21,14 +17,9 @@ export const companiesRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async 
       },
       preHandler: shared.auth.require('admin'),
     },
-    async (request) => {
-      const [row] = await shared.db
-        .select()
-        .from(users)
-        .where(and(eq(users.id, request.params.id), eq(users.userType, 'company')))
-        .limit(1);
-      if (!row) throw notFound(messages.companyNotFound);
-      return { status: 'success' as const, company: toProfile(row) as CompanyProfile };
-    },
+    async (request) => ({
+      status: 'success' as const,
+      company: await services.companies.profile(request.params.id),
+    }),
   );
 };

@@ -14,8 +14,7 @@ import {
   oneJobAnswer,
   type JobStatus,
 } from '@legalmarket/contracts';
-import type { Shared } from '../shared.js';
-import type { JobsAdminService } from './admin-service.js';
+import type { FeatureOptions } from '../shared.js';
 import { JOB_PAGE_READS } from './view.js';
 
 const tags = ['jobs (admin)'];
@@ -25,10 +24,8 @@ const LIFECYCLE =
   'Applies the job lifecycle table (packages/contracts/src/jobs.ts); a change the table does not allow in the job’s state answers 409 with the reason.';
 
 /** Admin job lists and the admin's lifecycle actions: assign, complete, add details. */
-export const jobsAdminRoutes: FastifyPluginAsyncZod<{ shared: Shared; jobsAdmin: JobsAdminService }> = async (
-  app,
-  { shared, jobsAdmin },
-) => {
+export const jobsAdminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
+  const jobsAdmin = services.jobsAdmin;
   const onlyAdmin = shared.auth.require('admin');
 
   const lists: Array<[string, JobStatus, string]> = [

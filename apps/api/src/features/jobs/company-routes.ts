@@ -1,19 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { and, eq, ne } from 'drizzle-orm';
 import { z } from 'zod';
 import { companyJobDetailsInput, companyJobEditedAnswer, companyJobsAnswer, messages } from '@legalmarket/contracts';
-import type { Shared } from '../shared.js';
-import { jobs } from '../../db/schema.js';
-import { conflict, notFound } from '../../platform/errors.js';
-import { assertAttachable } from '../uploads/service.js';
-import { findJobViews, JOB_VIEW_READS } from './view.js';
+import type { FeatureOptions } from '../shared.js';
+import { JOB_VIEW_READS } from './view.js';
 
 const tags = ['jobs'];
-const blankToNull = (v: string | undefined) => (v && v.trim() ? v.trim() : null);
 
 /** A company's own jobs (spec: company document, screen 13). */
-export const companyJobRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (app, { shared }) => {
-  const { db, clock } = shared;
+export const companyJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
+  const jobs = services.companyJobs;
   const companyOnly = shared.auth.require('company');
 
   app.get(
@@ -34,7 +29,7 @@ export const companyJobRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async
         reply,
         JOB_VIEW_READS,
         async () => ({
-          value: await findJobViews(db, and(eq(jobs.companyId, request.user!.id), ne(jobs.status, 'completed'))),
+          value: await jobs.pending(request.user!.id),
         }),
         companyJobsAnswer,
       ),
@@ -57,7 +52,7 @@ export const companyJobRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async
         reply,
         JOB_VIEW_READS,
         async () => ({
-          value: await findJobViews(db, and(eq(jobs.companyId, request.user!.id), eq(jobs.status, 'completed'))),
+          value: await jobs.completed(request.user!.id),
         }),
         companyJobsAnswer,
       ),
@@ -78,34 +73,7 @@ export const companyJobRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async
       preHandler: companyOnly,
     },
     async (request) => {
-      const { detail, file, fileName } = request.body;
-      const companyId = request.user!.id;
-      const set: Partial<typeof jobs.$inferInsert> = { companyDetail: detail, updatedAt: clock.now() };
-      if (blankToNull(file)) {
-        const [own] = await db
-          .select({ companyFile: jobs.companyFile })
-          .from(jobs)
-          .where(and(eq(jobs.id, request.params.jobId), eq(jobs.companyId, companyId)))
-          .limit(1);
-        await assertAttachable(db, request.user!, file, own?.companyFile ?? null);
-        set.companyFile = blankToNull(file);
-        set.companyFileName = blankToNull(fileName) ?? 'Document';
-      }
-      const updated = await db
-        .update(jobs)
-        .set(set)
-        .where(and(eq(jobs.id, request.params.jobId), eq(jobs.companyId, companyId), ne(jobs.status, 'completed')))
-        .returning({ id: jobs.id });
-      if (!updated.length) {
-        const [own] = await db
-          .select({ status: jobs.status })
-          .from(jobs)
-          .where(and(eq(jobs.id, request.params.jobId), eq(jobs.companyId, companyId)))
-          .limit(1);
-        if (own?.status === 'completed') throw conflict(messages.jobClosedForEdits);
-        throw notFound(messages.notFound);
-      }
-      const [job] = await findJobViews(db, eq(jobs.id, request.params.jobId));
+      const job = await jobs.editDetails(request.user!, request.params.jobId, request.body);
       return { status: 'success' as const, message: messages.editedSuccessfully, data: job };
     },
   );

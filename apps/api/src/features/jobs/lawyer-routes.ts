@@ -12,9 +12,8 @@ import {
   okMessage,
   requestDetailsInput,
 } from '@legalmarket/contracts';
-import type { Shared } from '../shared.js';
+import type { FeatureOptions } from '../shared.js';
 import { forbidden } from '../../platform/errors.js';
-import { createLawyerJobsService } from './lawyer-service.js';
 import { JOB_PAGE_READS } from './view.js';
 
 const tags = ['lawyer jobs'];
@@ -23,8 +22,8 @@ const ok = (message: string) => ({ status: 'success' as const, message });
 const jobList = z.array(lawyerJobSchema);
 
 /** Available jobs, one job, applications and the lawyer's own projects (spec: lawyer-and-admin sections 2 and 7). */
-export const lawyerJobRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (app, { shared }) => {
-  const service = createLawyerJobsService(shared);
+export const lawyerJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
+  const service = services.lawyerJobs;
   const { auth } = shared;
 
   /** The spec sends lawyerId along; the server acts for the session's lawyer and refuses anyone else's id. */

@@ -13,16 +13,15 @@ import {
   okMessage,
   payoutDetailsInput,
 } from '@legalmarket/contracts';
-import type { Shared } from '../shared.js';
-import { createLawyersService } from './service.js';
+import type { FeatureOptions } from '../shared.js';
 
 const tags = ['lawyers'];
 const ok = (message: string) => ({ status: 'success' as const, message });
 /** The original client may name the lawyer in the query as `_id`; only the caller's own id is accepted. */
 const ownIdQuery = z.object({ _id: z.uuid('_id must be a valid id').optional() });
 
-export const lawyersRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (app, { shared }) => {
-  const service = createLawyersService(shared);
+export const lawyersRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
+  const service = services.lawyers;
   const { auth, limits } = shared;
 
   app.get(

@@ -1,24 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { errorBody, okMessage, publicConfigAnswer } from '@legalmarket/contracts';
-import type { Config } from '../../config.js';
-import type { Db } from '../../db/client.js';
-import { emailOutbox } from '../../db/schema.js';
-import type { Auth } from '../../platform/auth.js';
-import { recordAudit } from '../../platform/audit.js';
-import { AppError, badRequest, notFound } from '../../platform/errors.js';
-import type { Storage } from '../../platform/storage.js';
-import { detectFile } from '../uploads/service.js';
+import type { FeatureOptions } from '../shared.js';
+import { badRequest, notFound } from '../../platform/errors.js';
 
 const esc = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** Health, public settings for the web app, the development mailbox and the remuneration order PDF. */
-export const platformRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db; storage: Storage; auth: Auth }> = async (
-  app,
-  { config, db, storage, auth },
-) => {
+export const platformRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
+  const { config, auth } = shared;
+  const platform = services.platform;
   app.get(
     '/api/health',
     {
@@ -32,7 +24,7 @@ export const platformRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db; sto
     },
     async (request, reply) => {
       try {
-        await db.select({ id: emailOutbox.id }).from(emailOutbox).limit(1);
+        await platform.checkDatabase();
       } catch (err) {
         request.log.error({ err }, 'health check: the database does not answer');
         return reply.status(503).send({ status: 'error', message: 'The database is not answering' });
@@ -72,7 +64,7 @@ export const platformRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db; sto
       },
     },
     async (_request, reply) => {
-      const file = await storage.get(config.REMUNERATION_ORDER_KEY);
+      const file = await platform.remunerationOrder();
       if (!file) throw notFound('The Remuneration Order has not been uploaded yet.');
       return reply
         .header('content-type', 'application/pdf')
@@ -109,24 +101,7 @@ export const platformRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db; sto
       async (request) => {
         const body = request.body;
         if (!Buffer.isBuffer(body) || body.length === 0) throw badRequest('The file must be a PDF');
-        // The upload service's checks: the type from the bytes, then the structure (cut short, hidden archive).
-        const detected = await detectFile(body, 'document', 'remuneration-order.pdf').catch((err: unknown) => {
-          if (err instanceof AppError && err.statusCode === 422) throw err;
-          throw badRequest('The file must be a PDF');
-        });
-        if (detected.ext !== 'pdf') throw badRequest('The file must be a PDF');
-        const previous = await storage.get(config.REMUNERATION_ORDER_KEY);
-        previous?.stream.destroy();
-        // Recorded in a transaction that commits only once the file is stored.
-        await db.transaction(async (tx) => {
-          await recordAudit(tx, {
-            actorId: request.user!.id,
-            action: 'remuneration_order.upload',
-            targetType: 'remuneration_order',
-            details: { size: body.length, replaced: previous !== null },
-          });
-          await storage.put(config.REMUNERATION_ORDER_KEY, body);
-        });
+        await platform.replaceRemunerationOrder(request.user!.id, body);
         return { status: 'success' as const, message: 'Remuneration Order uploaded' };
       },
     );
@@ -145,20 +120,7 @@ export const platformRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db; sto
         },
       },
       async (request, reply) => {
-        const rows = await db
-          .select()
-          .from(emailOutbox)
-          .where(request.query.to ? eq(emailOutbox.to, request.query.to.toLowerCase()) : undefined)
-          .orderBy(desc(emailOutbox.id))
-          .limit(100);
-        const mails = rows.map((r) => ({
-          id: r.id,
-          to: r.to,
-          subject: r.subject,
-          text: r.text,
-          sentAt: r.sentAt,
-          createdAt: r.createdAt,
-        }));
+        const mails = await platform.mailbox(request.query.to);
         const wantsJson =
           request.query.format === 'json' ||
           (request.query.format !== 'html' && (request.headers.accept ?? '').includes('application/json'));

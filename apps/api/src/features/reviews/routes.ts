@@ -11,14 +11,13 @@ import {
   reviewInput,
   reviewsAnswer,
 } from '@legalmarket/contracts';
-import type { Shared } from '../shared.js';
-import { createReviewsService } from './service.js';
+import type { FeatureOptions } from '../shared.js';
 
 const tags = ['reviews'];
 
 /** GET /ratings-api/rating; company POST/PATCH /api/rating; DELETE /api/rating/{id} (owner or admin). */
-export const reviewsRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (app, { shared }) => {
-  const service = createReviewsService(shared);
+export const reviewsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
+  const service = services.reviews;
   const { auth } = shared;
 
   app.get(

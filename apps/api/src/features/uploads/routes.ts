@@ -2,9 +2,8 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { fileLinkAnswer, messages, UPLOAD_KINDS, uploadAnswer, type UploadKind } from '@legalmarket/contracts';
-import type { Shared } from '../shared.js';
+import type { FeatureOptions } from '../shared.js';
 import { AppError, forbidden, notFound, unauthorized } from '../../platform/errors.js';
-import { createUploadsService } from './service.js';
 
 const tags = ['uploads'];
 const keyParams = z.object({ key: z.string().max(64, 'key is too long') });
@@ -17,9 +16,9 @@ function attachment(name: string) {
 }
 
 /** POST /api/uploads, GET /api/files/:key/link and GET /uploads/:key. */
-export const uploadsRoutes: FastifyPluginAsyncZod<{ shared: Shared }> = async (app, { shared }) => {
+export const uploadsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
   await app.register(multipart);
-  const uploads = createUploadsService(shared);
+  const uploads = services.uploads;
   const { auth } = shared;
 
   app.post(

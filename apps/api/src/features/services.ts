@@ -1,0 +1,44 @@
+// Builds every feature's service once, for app.ts to hand to the features' routes.
+import type { FastifyBaseLogger } from 'fastify';
+import { createPaymentProvider } from '../platform/payments/index.js';
+import type { Services, Shared } from './shared.js';
+import { createAdminService } from './admin/service.js';
+import { createCartService } from './cart/service.js';
+import { createCatalogueService } from './catalogue/service.js';
+import { createCheckoutService } from './checkout/service.js';
+import { createCompaniesService } from './companies/service.js';
+import { createJobsAdminService } from './jobs/admin-service.js';
+import { createCompanyJobsService } from './jobs/company-service.js';
+import { createLawyerJobsService } from './jobs/lawyer-service.js';
+import { createLawyersService } from './lawyers/service.js';
+import { createPlatformService } from './platform/service.js';
+import { createProfilesService } from './profiles/service.js';
+import { createReviewsService } from './reviews/service.js';
+import { createUploadsService } from './uploads/service.js';
+
+export function createServices(shared: Shared, log: FastifyBaseLogger): Services {
+  const uploads = createUploadsService(shared);
+  const paymentProvider = createPaymentProvider(shared.config, shared.db);
+  return {
+    uploads,
+    paymentProvider,
+    catalogue: createCatalogueService({ db: shared.db, clock: shared.clock, uploads }),
+    cart: createCartService(shared),
+    checkout: createCheckoutService({
+      db: shared.db,
+      clock: shared.clock,
+      provider: paymentProvider,
+      securityLog: shared.securityLog,
+      log,
+    }),
+    reviews: createReviewsService(shared),
+    lawyers: createLawyersService(shared),
+    lawyerJobs: createLawyerJobsService(shared),
+    companyJobs: createCompanyJobsService(shared),
+    jobsAdmin: createJobsAdminService(shared),
+    companies: createCompaniesService(shared),
+    profiles: createProfilesService({ ...shared, uploads }),
+    admin: createAdminService(shared),
+    platform: createPlatformService(shared),
+  };
+}
