@@ -195,7 +195,7 @@ export type AssignJobInput = z.input<typeof assignJobInput>;
  * A file reference stored on a job, as POST /api/uploads answers it: `/uploads/<random key>` on this
  * site, or an http(s) address. Anything else (javascript:, data:, protocol-relative) is refused.
  */
-const fileReference = z
+export const fileReference = z
   .string({ error: 'file must be text' })
   .trim()
   .max(500, 'file must be at most 500 characters')
