@@ -1,8 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { emailOutbox } from '../src/db/schema.js';
-import { plainName } from '../src/platform/mailer.js';
-import { PASSWORD, createTestApp, lastMailTo, signupAndLogin, uniqueEmail, type TestApp } from './helpers.js';
+import { emailOutbox } from '../../db/schema.js';
+import { plainName } from '../../platform/mailer.js';
+import {
+  PASSWORD,
+  createTestApp,
+  lastMailTo,
+  signupAndLogin,
+  uniqueEmail,
+  type TestApp,
+} from '../../../test/helpers.js';
 
 /**
  * Issue 14, item 6: sign-up mails an address at most 5 times per window, and a name someone chose

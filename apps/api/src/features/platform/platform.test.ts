@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig } from '../../config.js';
 import { and, eq } from 'drizzle-orm';
 import { messages } from '@legalmarket/contracts';
-import { auditLog } from '../src/db/schema.js';
-import { createTestApp, signupAndLogin, type TestApp } from './helpers.js';
-import { docxBytes, pdfBytes } from './upload-helpers.js';
+import { auditLog } from '../../db/schema.js';
+import { createTestApp, signupAndLogin, type TestApp } from '../../../test/helpers.js';
+import { docxBytes, pdfBytes } from '../../../test/upload-helpers.js';
 
 describe('configuration', () => {
   it('lists every bad variable in one line', () => {

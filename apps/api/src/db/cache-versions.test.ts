@@ -1,12 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cacheVersionsOf } from '../src/db/cache-versions.js';
-import { rowsOf } from '../src/db/client.js';
-import { jobs, users } from '../src/db/schema.js';
-import { CART_READS } from '../src/features/cart/service.js';
-import { JOB_PAGE_READS, JOB_VIEW_READS } from '../src/features/jobs/view.js';
-import { insertJob, insertProduct } from './admin-fixtures.js';
-import { createTestApp, describeEachDb, PASSWORD, signupAndLogin, type TestApp } from './helpers.js';
+import { cacheVersionsOf } from './cache-versions.js';
+import { rowsOf } from './client.js';
+import { jobs, users } from './schema.js';
+import { CART_READS } from '../features/cart/service.js';
+import { JOB_PAGE_READS, JOB_VIEW_READS } from '../features/jobs/view.js';
+import { insertJob, insertProduct } from '../../test/admin-fixtures.js';
+import { createTestApp, describeEachDb, PASSWORD, signupAndLogin, type TestApp } from '../../test/helpers.js';
 
 /** Decision 1500: what the database moves for a write, and that the app's writes leave other caches alone. */
 describeEachDb('cache versions: the database', (kind) => {

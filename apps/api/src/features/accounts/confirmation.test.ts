@@ -11,7 +11,7 @@ import {
   uniqueEmail,
   PASSWORD,
   type TestApp,
-} from './helpers.js';
+} from '../../../test/helpers.js';
 
 describeEachDb('e-mail confirmation, lawyer and admin sign-up', (kind) => {
   let t: TestApp;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { messages } from '@legalmarket/contracts';
-import { testConfig } from '../src/config.js';
-import { cartItems, jobs, orders, products, uploads } from '../src/db/schema.js';
-import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from './helpers.js';
+import { testConfig } from '../../config.js';
+import { cartItems, jobs, orders, products, uploads } from '../../db/schema.js';
+import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import {
   docBytes,
   docxBytes,
@@ -14,7 +14,7 @@ import {
   pngBytes,
   svgBytes,
   webpBytes,
-} from './upload-helpers.js';
+} from '../../../test/upload-helpers.js';
 
 type Headers = Record<string, string>;
 const IMAGE_LIMIT = 20_000;

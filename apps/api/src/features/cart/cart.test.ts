@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { messages } from '@legalmarket/contracts';
-import { products } from '../src/db/schema.js';
-import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from './helpers.js';
-import { insertProduct } from './commerce-helpers.js';
-import { uploadDocument } from './upload-helpers.js';
+import { products } from '../../db/schema.js';
+import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
+import { insertProduct } from '../../../test/commerce-helpers.js';
+import { uploadDocument } from '../../../test/upload-helpers.js';
 
 describeEachDb('cart', (kind) => {
   let t: TestApp;

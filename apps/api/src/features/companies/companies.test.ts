@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { messages } from '@legalmarket/contracts';
-import { jobs, users } from '../src/db/schema.js';
+import { jobs, users } from '../../db/schema.js';
 import {
   createTestApp,
   describeEachDb,
@@ -10,9 +10,9 @@ import {
   signupAndLogin,
   uniqueEmail,
   type TestApp,
-} from './helpers.js';
-import { insertProduct } from './commerce-helpers.js';
-import { uploadDocument } from './upload-helpers.js';
+} from '../../../test/helpers.js';
+import { insertProduct } from '../../../test/commerce-helpers.js';
+import { uploadDocument } from '../../../test/upload-helpers.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { messages } from '@legalmarket/contracts';
-import { jobApplications, jobs, orders, products } from '../src/db/schema.js';
-import { createTestApp, describeEachDb, lastMailTo, signupAndLogin, type TestApp } from './helpers.js';
-import { multipart, pdfBytes } from './upload-helpers.js';
+import { jobApplications, jobs, orders, products } from '../../db/schema.js';
+import { createTestApp, describeEachDb, lastMailTo, signupAndLogin, type TestApp } from '../../../test/helpers.js';
+import { multipart, pdfBytes } from '../../../test/upload-helpers.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 

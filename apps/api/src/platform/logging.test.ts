@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../src/platform/logging.js';
-import { PASSWORD, createTestApp, lastMailTo, signupAndLogin, sixDigits, type TestApp } from './helpers.js';
+import { createLogger } from './logging.js';
+import { PASSWORD, createTestApp, lastMailTo, signupAndLogin, sixDigits, type TestApp } from '../../test/helpers.js';
 
 describe('security events in the logs', () => {
   const lines: string[] = [];

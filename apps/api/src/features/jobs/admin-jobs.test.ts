@@ -9,10 +9,10 @@ import {
   type JobAction,
   type JobStatus,
 } from '@legalmarket/contracts';
-import { jobs } from '../src/db/schema.js';
-import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from './helpers.js';
-import { auditFor, insertJob, insertProduct, jobRow, mailsTo } from './admin-fixtures.js';
-import { uploadDocument } from './upload-helpers.js';
+import { jobs } from '../../db/schema.js';
+import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
+import { auditFor, insertJob, insertProduct, jobRow, mailsTo } from '../../../test/admin-fixtures.js';
+import { uploadDocument } from '../../../test/upload-helpers.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { messages } from '@legalmarket/contracts';
-import { oneTimeTokens, payoutDetails } from '../src/db/schema.js';
+import { oneTimeTokens, payoutDetails } from '../../db/schema.js';
 import {
   PASSWORD,
   createTestApp,
@@ -10,7 +10,7 @@ import {
   signupAndLogin,
   sixDigits,
   type TestApp,
-} from './helpers.js';
+} from '../../../test/helpers.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 

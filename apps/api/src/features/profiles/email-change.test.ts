@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
 import { messages } from '@legalmarket/contracts';
-import { emailOutbox, users } from '../src/db/schema.js';
+import { emailOutbox, users } from '../../db/schema.js';
 import {
   PASSWORD,
   createTestApp,
@@ -12,7 +12,7 @@ import {
   sixDigits,
   uniqueEmail,
   type TestApp,
-} from './helpers.js';
+} from '../../../test/helpers.js';
 
 /**
  * Issue 14, security item 3 and the last part of item 6: a session alone cannot move the sign-in

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { averageStars, messages, ratingLabel } from '@legalmarket/contracts';
-import { auditLog, products, reviews } from '../src/db/schema.js';
-import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from './helpers.js';
+import { auditLog, products, reviews } from '../../db/schema.js';
+import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 
 const averageOf = (reviews: Array<{ status: number }>) => averageStars(reviews.map((r) => r.status));
 

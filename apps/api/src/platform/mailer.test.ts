@@ -2,8 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import { eq } from 'drizzle-orm';
-import { emailOutbox } from '../src/db/schema.js';
-import { companyBody, createTestApp, uniqueEmail, type TestApp } from './helpers.js';
+import { emailOutbox } from '../db/schema.js';
+import { companyBody, createTestApp, uniqueEmail, type TestApp } from '../../test/helpers.js';
 
 interface Received {
   to: string[];

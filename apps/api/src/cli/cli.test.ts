@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { openRuntime, appDeps } from '../src/runtime.js';
+import { buildApp } from '../app.js';
+import { loadConfig } from '../config.js';
+import { openRuntime, appDeps } from '../runtime.js';
 
 const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '../../..');
+const root = path.resolve(import.meta.dirname, '../../../..');
 const tsx = path.join(root, 'node_modules/.bin/tsx');
 
 async function cli(script: string, args: string[], env: Record<string, string>) {

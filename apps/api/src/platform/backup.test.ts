@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { rowsOf } from '../src/db/client.js';
-import { jobs, orders, products } from '../src/db/schema.js';
-import { backupDataDir, restoreDataDir, writeServerLock } from '../src/platform/backup.js';
-import { openRuntime, appDeps } from '../src/runtime.js';
-import { PASSWORD, companyBody, linkToken } from './helpers.js';
+import { buildApp } from '../app.js';
+import { loadConfig } from '../config.js';
+import { rowsOf } from '../db/client.js';
+import { jobs, orders, products } from '../db/schema.js';
+import { backupDataDir, restoreDataDir, writeServerLock } from './backup.js';
+import { openRuntime, appDeps } from '../runtime.js';
+import { PASSWORD, companyBody, linkToken } from '../../test/helpers.js';
 
 describe('backup and restore of the embedded database', () => {
   let base: string;

@@ -10,7 +10,7 @@ import {
   signupAndLogin,
   uniqueEmail,
   type TestApp,
-} from './helpers.js';
+} from '../../../test/helpers.js';
 
 describeEachDb('accounts: sign-up, confirmation, login, logout', (kind) => {
   let t: TestApp;

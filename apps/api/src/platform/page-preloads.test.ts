@@ -2,10 +2,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { testConfig } from '../src/config.js';
-import { pagePreloads } from '../src/platform/page-preloads.js';
-import { appDeps, openRuntime } from '../src/runtime.js';
+import { buildApp } from '../app.js';
+import { testConfig } from '../config.js';
+import { pagePreloads } from './page-preloads.js';
+import { appDeps, openRuntime } from '../runtime.js';
 
 const INDEX =
   '<!doctype html><html><head><script type="module" src="/assets/index-a1.js"></script></head><body></body></html>';

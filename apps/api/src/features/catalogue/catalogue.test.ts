@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { messages } from '@legalmarket/contracts';
-import { appSettings, auditLog, jobs, orders, products } from '../src/db/schema.js';
-import { seedCatalogue } from '../src/features/catalogue/seed.js';
-import { findJobViews } from '../src/features/jobs/view.js';
-import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from './helpers.js';
-import { htmlBytes, multipart, pngBytes, svgBytes, type Part } from './upload-helpers.js';
+import { appSettings, auditLog, jobs, orders, products } from '../../db/schema.js';
+import { seedCatalogue } from './seed.js';
+import { findJobViews } from '../jobs/view.js';
+import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
+import { htmlBytes, multipart, pngBytes, svgBytes, type Part } from '../../../test/upload-helpers.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 

@@ -5,13 +5,13 @@ import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, testConfig } from '../src/config.js';
-import { s3Storage, StorageStartError, type S3StorageOptions } from '../src/platform/storage-s3.js';
-import type { Storage } from '../src/platform/storage.js';
-import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from './helpers.js';
-import { startServer } from './reliability/process.js';
-import { S3RVER_KEY, startS3, type S3Server } from './s3-server.js';
-import { multipart, pdfBytes, pngBytes } from './upload-helpers.js';
+import { ConfigError, loadConfig, testConfig } from '../config.js';
+import { s3Storage, StorageStartError, type S3StorageOptions } from './storage-s3.js';
+import type { Storage } from './storage.js';
+import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../test/helpers.js';
+import { startServer } from '../../test/reliability/process.js';
+import { S3RVER_KEY, startS3, type S3Server } from '../../test/s3-server.js';
+import { multipart, pdfBytes, pngBytes } from '../../test/upload-helpers.js';
 
 /** Issue 8, item 8: uploads in an S3-compatible bucket (STORAGE=s3), against a real S3-protocol server. */
 

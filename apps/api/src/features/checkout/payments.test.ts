@@ -3,12 +3,18 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { messages } from '@legalmarket/contracts';
-import { jobs, orders } from '../src/db/schema.js';
-import { reconcilePendingOrders } from '../src/features/checkout/reconciler.js';
-import { flutterwaveProvider } from '../src/platform/payments/flutterwave.js';
-import { describeEachDb, signupAndLogin } from './helpers.js';
-import { createLoggedTestApp, insertProduct } from './commerce-helpers.js';
-import { flutterwaveStandIn, listenStandIn, PUBLIC_KEY, SECRET_HASH, SECRET_KEY } from './flutterwave-standin.js';
+import { jobs, orders } from '../../db/schema.js';
+import { reconcilePendingOrders } from './reconciler.js';
+import { flutterwaveProvider } from '../../platform/payments/flutterwave.js';
+import { describeEachDb, signupAndLogin } from '../../../test/helpers.js';
+import { createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
+import {
+  flutterwaveStandIn,
+  listenStandIn,
+  PUBLIC_KEY,
+  SECRET_HASH,
+  SECRET_KEY,
+} from '../../../test/flutterwave-standin.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 

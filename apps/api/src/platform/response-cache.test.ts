@@ -4,9 +4,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { migrate, openDatabase, rowsOf, type Database } from '../src/db/client.js';
-import { createResponseCache, type ResponseCache } from '../src/platform/response-cache.js';
-import { describeEachDb } from './helpers.js';
+import { migrate, openDatabase, rowsOf, type Database } from '../db/client.js';
+import { createResponseCache, type ResponseCache } from './response-cache.js';
+import { describeEachDb } from '../../test/helpers.js';
 
 /** The response cache itself (platform/response-cache.ts, decision 1500), on a bare Fastify app. */
 describeEachDb('response cache', (kind) => {

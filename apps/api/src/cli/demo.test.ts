@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ConfigError } from '../src/config.js';
-import { DEMO_PASSWORD, DEMO_USERS, demoConfig, seedDemo } from '../src/cli/demo.js';
-import { createTestApp, describeEachDb, type TestApp } from './helpers.js';
+import { ConfigError } from '../config.js';
+import { DEMO_PASSWORD, DEMO_USERS, demoConfig, seedDemo } from './demo.js';
+import { createTestApp, describeEachDb, type TestApp } from '../../test/helpers.js';
 
 it('npm run demo refuses NODE_ENV=production and never uses a real database or SMTP', () => {
   expect(() => demoConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40) })).toThrow(ConfigError);

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, createTestApp, describeEachDb, signupAndLogin, uniqueEmail, type TestApp } from './helpers.js';
+import {
+  PASSWORD,
+  createTestApp,
+  describeEachDb,
+  signupAndLogin,
+  uniqueEmail,
+  type TestApp,
+} from '../../test/helpers.js';
 
 const login = (t: TestApp, officialEmail: string, password: string, ip = '10.0.0.1') =>
   t.app.inject({ method: 'POST', url: '/api/login', payload: { officialEmail, password }, remoteAddress: ip });

@@ -2,10 +2,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { testConfig } from '../src/config.js';
-import { products } from '../src/db/schema.js';
-import { appDeps, openRuntime, type Runtime } from '../src/runtime.js';
+import { buildApp } from '../app.js';
+import { testConfig } from '../config.js';
+import { products } from '../db/schema.js';
+import { appDeps, openRuntime, type Runtime } from '../runtime.js';
 
 const INDEX =
   '<!doctype html><html><head><script type="module" src="/assets/index-a1.js"></script><link rel="stylesheet" crossorigin href="/assets/initial-b2.css"></head><body><div id="root"></div></body></html>';

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { DEFAULT_PRODUCT_TITLE, messages } from '@legalmarket/contracts';
-import { jobs, orders, products } from '../src/db/schema.js';
-import { reconcilePendingOrders } from '../src/features/checkout/reconciler.js';
-import { describeEachDb, signupAndLogin } from './helpers.js';
-import { SUCCESS_CARD, createLoggedTestApp, insertProduct } from './commerce-helpers.js';
-import { uploadDocument } from './upload-helpers.js';
+import { jobs, orders, products } from '../../db/schema.js';
+import { reconcilePendingOrders } from './reconciler.js';
+import { describeEachDb, signupAndLogin } from '../../../test/helpers.js';
+import { SUCCESS_CARD, createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
+import { uploadDocument } from '../../../test/upload-helpers.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 type T = Awaited<ReturnType<typeof createLoggedTestApp>>;

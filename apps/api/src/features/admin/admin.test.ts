@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { messages } from '@legalmarket/contracts';
-import { sessions, users } from '../src/db/schema.js';
-import { createTestApp, describeEachDb, lastMailTo, signupAndLogin, type TestApp } from './helpers.js';
-import { auditFor, insertJob, insertOrder, insertUsers, mailsTo } from './admin-fixtures.js';
+import { sessions, users } from '../../db/schema.js';
+import { createTestApp, describeEachDb, lastMailTo, signupAndLogin, type TestApp } from '../../../test/helpers.js';
+import { auditFor, insertJob, insertOrder, insertUsers, mailsTo } from '../../../test/admin-fixtures.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 

@@ -9,7 +9,7 @@ import {
   sixDigits,
   uniqueEmail,
   type TestApp,
-} from './helpers.js';
+} from '../../../test/helpers.js';
 
 const NEW = 'N3w!Passw0rd';
 
