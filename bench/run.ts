@@ -215,10 +215,10 @@ interface MixedFigures {
 }
 
 /**
- * The rows above read as one user, again and again, so they measure the remembered answers
+ * The rows above read as one user, again and again, so they measure the cached responses
  * (platform/answers.ts) almost alone. Here 50 companies read their pending jobs, one per connection,
  * while another company changes its cart 10 times a second. With one change counter (decision 0701)
- * every write retired every remembered answer and each reader's next request ran its queries (1 % of
+ * every write retired every cached response and each reader's next request ran its queries (1 % of
  * the ceiling); with counters per table (0702) a cart write leaves the job lists alone. Informative,
  * next to the pending-jobs row (its ceiling is that row's); docs/performance.md.
  */
@@ -437,7 +437,7 @@ async function main() {
     });
 
     // 2. Growth, small table. Growth is about the database path (indexes, paging, no N+1), so the
-    // remembered answers (platform/answers.ts) are off for it: every request runs its queries.
+    // cached responses (platform/answers.ts) are off for it: every request runs its queries.
     const uncached = { ...env, ANSWER_CACHE_MB: '0' };
     server = await startServer(uncached);
     let tokens = await tokensFor();
@@ -528,7 +528,7 @@ async function main() {
     results.api = apiRows;
     results.catalogueRevalidation = revalidate ? { etag, ...revalidate } : null;
 
-    // 5. Growth, large table (remembered answers off, as for the small table).
+    // 5. Growth, large table (cached responses off, as for the small table).
     await server.stop();
     server = await startServer(uncached);
     tokens = await tokensFor();
@@ -721,7 +721,7 @@ function render(
   out.push(
     table(
       [
-        'growth (p95, 50 connections, remembered answers off)',
+        'growth (p95, 50 connections, cached responses off)',
         `${SIZES.growthBaseJobs} jobs ms`,
         `${SIZES.jobs} jobs ms`,
         'factor',

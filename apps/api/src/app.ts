@@ -221,14 +221,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     securityLog,
     mailWritten: () => deps.mail.nudge(),
     accounts,
-    answers: createResponseCache(db, {
+    responses: createResponseCache(db, {
       maxBytes: config.ANSWER_CACHE_MB * 1024 * 1024,
       checkReads: config.NODE_ENV === 'test',
     }),
   };
 
   // How often the cached responses and sessions were used (the tests read it).
-  app.decorate('cacheStats', () => ({ answers: shared.answers.stats(), sessions: auth.stats() }));
+  app.decorate('cacheStats', () => ({ answers: shared.responses.stats(), sessions: auth.stats() }));
   const services = createServices(shared, app.log);
   for (const feature of FEATURES) await app.register(feature, { shared, services });
 

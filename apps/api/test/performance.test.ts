@@ -161,7 +161,7 @@ describeEachDb('performance: caches and counters', (kind) => {
     expect((await profile(other)).statusCode).toBe(401);
   });
 
-  it('remembered answers: served again while nothing changed, never after a change on any instance', async () => {
+  it('cached responses: served again while nothing changed, never after a change on any instance', async () => {
     const company = await signupAndLogin(t, 'company');
     const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
     const product = await insertProduct(t);

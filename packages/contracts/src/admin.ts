@@ -123,10 +123,10 @@ const adminCompany = z.object({
 });
 export type AdminCompany = z.infer<typeof adminCompany>;
 
-export const companiesAnswer = listed('company', adminCompany);
-export type CompaniesAnswer = z.infer<typeof companiesAnswer>;
-export const lawyersAnswer = listed('lawyers', adminLawyer);
-export type LawyersAnswer = z.infer<typeof lawyersAnswer>;
+export const companiesResponse = listed('company', adminCompany);
+export type CompaniesResponse = z.infer<typeof companiesResponse>;
+export const lawyersResponse = listed('lawyers', adminLawyer);
+export type LawyersResponse = z.infer<typeof lawyersResponse>;
 
 /** A profile as its owner reads it: the admin's view of the same account, with `userType`. */
 export const companyProfile = adminCompany.extend({ userType: z.literal('company') });
@@ -147,43 +147,43 @@ const adminProfile = adminCompany
   .extend({ userType: z.literal('admin') });
 
 /** GET /api/lawyer/{id} (admin): `lawyer` at the top. */
-export const lawyerAnswer = z.object({ status: z.literal('success'), lawyer: lawyerProfile });
-export type LawyerAnswer = z.infer<typeof lawyerAnswer>;
+export const lawyerResponse = z.object({ status: z.literal('success'), lawyer: lawyerProfile });
+export type LawyerResponse = z.infer<typeof lawyerResponse>;
 /** GET /api/company/{id} (admin): `company` at the top. */
-export const companyAnswer = z.object({ status: z.literal('success'), company: companyProfile });
-export type CompanyAnswer = z.infer<typeof companyAnswer>;
+export const companyResponse = z.object({ status: z.literal('success'), company: companyProfile });
+export type CompanyResponse = z.infer<typeof companyResponse>;
 
 /** GET /api/userprofile?_id=: the profile itself, `_id` equal to the id asked for (spec section 6). */
-export const userProfileAnswer = z.discriminatedUnion('userType', [companyProfile, lawyerProfile, adminProfile]);
-export type UserProfileAnswer = z.infer<typeof userProfileAnswer>;
+export const userProfileResponse = z.discriminatedUnion('userType', [companyProfile, lawyerProfile, adminProfile]);
+export type UserProfileResponse = z.infer<typeof userProfileResponse>;
 
 /** PATCH /api/updateprofile: `company` or `lawyer` at the top, as the spec's table answers. */
-export const updateProfileAnswer = z.union([
+export const updateProfileResponse = z.union([
   z.object({ status: z.literal('success'), message: z.string(), company: companyProfile }),
   z.object({ status: z.literal('success'), message: z.string(), lawyer: lawyerProfile }),
 ]);
-export type UpdateProfileAnswer = z.infer<typeof updateProfileAnswer>;
+export type UpdateProfileResponse = z.infer<typeof updateProfileResponse>;
 
 export const verifyLawyerInput = z.object({
   verified: z.boolean({ error: 'verified must be true or false' }),
 });
-export const verifyLawyerAnswer = z.object({
+export const verifyLawyerResponse = z.object({
   status: z.literal('success'),
   message: z.string(),
   data: z.object({ lawyer: adminLawyer }),
 });
 
 /** Admin job lists without `page`: an array of jobs, as the spec's client reads them. */
-export const adminJobsAnswer = z.array(jobView);
+export const adminJobsResponse = z.array(jobView);
 /** Admin job lists with `page` (our admin pages): `jobs` at the top with the paging figures. */
-export const adminJobsPageAnswer = listed('jobs', jobView);
-export type AdminJobsPageAnswer = z.infer<typeof adminJobsPageAnswer>;
-export const oneJobAnswer = z.object({
+export const adminJobsPageResponse = listed('jobs', jobView);
+export type AdminJobsPageResponse = z.infer<typeof adminJobsPageResponse>;
+export const oneJobResponse = z.object({
   status: z.literal('success'),
   message: z.string(),
   data: z.object({ job: jobView }),
 });
-export type OneJobAnswer = z.infer<typeof oneJobAnswer>;
+export type OneJobResponse = z.infer<typeof oneJobResponse>;
 
 export const assignJobInput = z.object({
   jobId: z.uuid('jobId must be a valid id'),
@@ -240,12 +240,12 @@ export const settlementAccount = z.object({
   bank: z.string(),
   updatedAt: z.string(),
 });
-export const settlementAccountAnswer = z.object({
+export const settlementAccountResponse = z.object({
   status: z.literal('success'),
   message: z.string(),
   data: z.object({ account: settlementAccount.nullable() }),
 });
-export type SettlementAccountAnswer = z.infer<typeof settlementAccountAnswer>;
+export type SettlementAccountResponse = z.infer<typeof settlementAccountResponse>;
 
 const isoDay = (name: string) =>
   z
@@ -276,7 +276,7 @@ export const payment = z.object({
   paidAt: z.string().nullable(),
 });
 const statusTotal = z.object({ count: z.number(), amount: z.number() });
-export const paymentsAnswer = z.object({
+export const paymentsResponse = z.object({
   status: z.literal('success'),
   page: z.number(),
   limit: z.number(),
@@ -294,7 +294,7 @@ export const paymentsAnswer = z.object({
     }),
   }),
 });
-export type PaymentsAnswer = z.infer<typeof paymentsAnswer>;
+export type PaymentsResponse = z.infer<typeof paymentsResponse>;
 
 const auditEntry = z.object({
   _id: z.string(),
@@ -306,9 +306,9 @@ const auditEntry = z.object({
   createdAt: z.string(),
 });
 export type AuditEntry = z.infer<typeof auditEntry>;
-export const auditLogAnswer = paged('entries', auditEntry);
+export const auditLogResponse = paged('entries', auditEntry);
 
-export const dashboardAnswer = z.object({
+export const dashboardResponse = z.object({
   status: z.literal('success'),
   data: z.object({
     counts: z.object({
@@ -324,7 +324,7 @@ export const dashboardAnswer = z.object({
     recentActivity: z.array(auditEntry),
   }),
 });
-export type DashboardAnswer = z.infer<typeof dashboardAnswer>;
+export type DashboardResponse = z.infer<typeof dashboardResponse>;
 
 /** Human words for audit actions (dashboard). */
 export const AUDIT_ACTION_LABELS: Record<string, string> = {

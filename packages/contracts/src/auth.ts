@@ -73,13 +73,13 @@ export type LoginInput = z.input<typeof loginInput>;
 
 const userTypeSchema = z.enum(USER_TYPES);
 
-export const loginAnswer = z.object({
+export const loginResponse = z.object({
   status: z.literal('success'),
   message: z.string(),
   token: z.string(),
   data: z.object({ user: z.object({ _id: z.string(), userType: userTypeSchema }) }),
 });
-export type LoginAnswer = z.infer<typeof loginAnswer>;
+export type LoginResponse = z.infer<typeof loginResponse>;
 
 export const emailOnlyInput = z.object({ officialEmail: emailField });
 export type EmailOnlyInput = z.input<typeof emailOnlyInput>;
@@ -89,7 +89,7 @@ export const otpField = z
   .regex(/^\d{6}$/, 'Please enter the 6-digit code');
 
 export const confirmResetTokenInput = z.object({ token: otpField, officialEmail: emailField });
-export const confirmResetTokenAnswer = okMessage.extend({ resetToken: z.string() });
+export const confirmResetTokenResponse = okMessage.extend({ resetToken: z.string() });
 
 export const resetPasswordQuery = z.object({
   userType: z.string().max(20).optional(),

@@ -4,7 +4,7 @@ import { messages } from './messages.js';
 
 // Kept in constants.ts (no zod) so the web pages that only need them don't load zod; same exports here.
 
-export const uploadAnswer = z.object({
+export const uploadResponse = z.object({
   status: z.literal('success'),
   message: z.string(),
   data: z.object({
@@ -15,9 +15,9 @@ export const uploadAnswer = z.object({
     size: z.number(),
   }),
 });
-export type UploadAnswer = z.infer<typeof uploadAnswer>;
+export type UploadResponse = z.infer<typeof uploadResponse>;
 
-export const fileLinkAnswer = z.object({
+export const fileLinkResponse = z.object({
   status: z.literal('success'),
   data: z.object({ url: z.string(), expiresAt: z.string() }),
 });
@@ -39,24 +39,24 @@ const productView = z.object({
 export type Product = z.infer<typeof productView>;
 
 /** GET /product-api/products: the spec's client reads `products` at the top of the body. */
-export const productsAnswer = z.object({
+export const productsResponse = z.object({
   status: z.literal('success'),
   results: z.number(),
   products: z.array(productView),
 });
-export type ProductsAnswer = z.infer<typeof productsAnswer>;
+export type ProductsResponse = z.infer<typeof productsResponse>;
 
 /** GET /product-api/product/{id}: the product itself (`_id`, `productPrice`, ... at the top). */
-export const productAnswer = productView;
-export type ProductAnswer = z.infer<typeof productAnswer>;
+export const productResponse = productView;
+export type ProductResponse = z.infer<typeof productResponse>;
 
 /** POST /api/create and PUT /api/update/{id} (not in the spec's table of answers; unchanged). */
-export const productSavedAnswer = z.object({
+export const productSavedResponse = z.object({
   status: z.literal('success'),
   message: z.string().optional(),
   data: z.object({ product: productView }),
 });
-export type ProductSavedAnswer = z.infer<typeof productSavedAnswer>;
+export type ProductSavedResponse = z.infer<typeof productSavedResponse>;
 
 /** Naira, whole numbers, as the price input keeps digits only. */
 const PRODUCT_PRICE_MAX = 100_000_000;
@@ -128,12 +128,12 @@ const reviewView = z.object({
 export type Review = z.infer<typeof reviewView>;
 
 /** GET /ratings-api/rating: an array of reviews (the average is `averageStars` of their `status`). */
-export const reviewsAnswer = z.array(reviewView);
-export type ReviewsAnswer = z.infer<typeof reviewsAnswer>;
+export const reviewsResponse = z.array(reviewView);
+export type ReviewsResponse = z.infer<typeof reviewsResponse>;
 
 /**
  * POST /api/rating, PATCH /api/rating/{id}: the review itself, with the success `message` beside its
  * fields. No `status: 'success'`: `status` is the review's star count.
  */
-export const reviewAnswer = reviewView.extend({ message: z.string() });
-export type ReviewAnswer = z.infer<typeof reviewAnswer>;
+export const reviewResponse = reviewView.extend({ message: z.string() });
+export type ReviewResponse = z.infer<typeof reviewResponse>;

@@ -48,14 +48,14 @@ export const cartLine = z.object({
 export type CartLine = z.infer<typeof cartLine>;
 
 /** GET /api/cart: the list's first element holds the products and the bill (naira). */
-export const cartAnswer = z.array(z.object({ products: z.array(cartLine), bill: z.number() }));
-export type CartAnswer = z.infer<typeof cartAnswer>;
+export const cartResponse = z.array(z.object({ products: z.array(cartLine), bill: z.number() }));
+export type CartResponse = z.infer<typeof cartResponse>;
 
 export const PAYMENT_OPTIONS = 'card,mobilemoney,ussd';
 export const DEFAULT_PRODUCT_TITLE = 'Default Product Name';
 
 /** What the payment dialog needs (POST /api/checkout). */
-export const checkoutAnswer = z.object({
+export const checkoutResponse = z.object({
   status: z.literal('success'),
   message: z.string(),
   data: z.object({
@@ -76,8 +76,8 @@ export const checkoutAnswer = z.object({
     }),
   }),
 });
-export type CheckoutAnswer = z.infer<typeof checkoutAnswer>;
-export type CheckoutData = CheckoutAnswer['data'];
+export type CheckoutResponse = z.infer<typeof checkoutResponse>;
+export type CheckoutData = CheckoutResponse['data'];
 
 export const verifyPaymentInput = z.object({
   reference: z.string().trim().min(1, 'reference is required').max(100, 'reference is too long'),
@@ -135,7 +135,7 @@ export const companyJobDetailsInput = z.object({
 });
 
 /** POST /api/checkout/sandbox/charge: a Flutterwave-shaped transaction (amount in naira). */
-export const sandboxChargeAnswer = z.object({
+export const sandboxChargeResponse = z.object({
   status: z.literal('success'),
   data: z.object({
     status: z.enum(['successful', 'failed']),
@@ -146,16 +146,17 @@ export const sandboxChargeAnswer = z.object({
     processor_response: z.string(),
   }),
 });
-export type SandboxChargeAnswer = z.infer<typeof sandboxChargeAnswer>;
+export type SandboxChargeResponse = z.infer<typeof sandboxChargeResponse>;
 
 /** POST /api/checkout/verify: 200 when the order is paid, 202 while the provider has not settled. */
-export const verifyPaymentAnswer = z.object({
+export const verifyPaymentResponse = z.object({
   status: z.literal('success'),
   message: z.string(),
   data: z.object({ order: orderView }),
 });
-export const verifyPaymentPendingAnswer = verifyPaymentAnswer.extend({ status: z.literal('pending') });
-export type VerifyPaymentAnswer = z.infer<typeof verifyPaymentAnswer> | z.infer<typeof verifyPaymentPendingAnswer>;
+export const verifyPaymentPendingResponse = verifyPaymentResponse.extend({ status: z.literal('pending') });
+export type VerifyPaymentResponse =
+  z.infer<typeof verifyPaymentResponse> | z.infer<typeof verifyPaymentPendingResponse>;
 
 /** GET /api/orders: the company's orders, newest first. */
-export const ordersAnswer = z.object({ status: z.literal('success'), data: z.array(orderView) });
+export const ordersResponse = z.object({ status: z.literal('success'), data: z.array(orderView) });

@@ -130,9 +130,9 @@ export const idParam = z.object({ id: z.uuid('id must be a valid id') });
 /** Mongo-style `_id` exposed to clients, as the spec's payloads name it. */
 
 /** GET /api/public-config: settings the web app needs before anyone signs in. */
-export const publicConfigAnswer = z.object({
+export const publicConfigResponse = z.object({
   supportPhone: z.string(),
   supportEmail: z.string(),
   paymentProvider: z.enum(['sandbox', 'flutterwave']),
 });
-export type PublicConfig = z.infer<typeof publicConfigAnswer>;
+export type PublicConfig = z.infer<typeof publicConfigResponse>;

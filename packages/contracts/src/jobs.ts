@@ -78,10 +78,10 @@ export const jobView = z.object({
   updatedAt: z.string(),
   completedAt: z.string().nullable(),
 });
-export type JobViewAnswer = z.infer<typeof jobView>;
+export type JobViewResponse = z.infer<typeof jobView>;
 
 /** GET /job-api/company/pendingjobs and /completedjobs: the company's own jobs as a bare array. */
-export const companyJobsAnswer = z.array(jobView);
+export const companyJobsResponse = z.array(jobView);
 
 /** PUT /job-api/company/editjobdetails/:jobId: the edited job under `data`. */
-export const companyJobEditedAnswer = z.object({ status: z.literal('success'), message: z.string(), data: jobView });
+export const companyJobEditedResponse = z.object({ status: z.literal('success'), message: z.string(), data: jobView });

@@ -67,11 +67,11 @@ export const lawyerJobSchema = jobView.extend({
 });
 export type LawyerJob = z.infer<typeof lawyerJobSchema>;
 
-export const earningsAnswer = z.object({
+export const earningsResponse = z.object({
   status: z.literal('success'),
   data: z.object({ total: z.number(), count: z.number(), currency: z.literal('NGN') }),
 });
-export type EarningsAnswer = z.infer<typeof earningsAnswer>;
+export type EarningsResponse = z.infer<typeof earningsResponse>;
 
 /** Banks and licensed payment banks that hold Nigerian naira accounts (NUBAN). */
 export const NIGERIAN_BANKS = [
@@ -191,25 +191,25 @@ export type AccountDetails = z.infer<typeof accountDetails>;
 
 const payoutHolder = z.object({ _id: z.string(), accountDetails: z.array(accountDetails) });
 /** GET /api/get-payment-details: `lawyer` at the top, with `_id` and `accountDetails`. */
-export const getPaymentDetailsAnswer = z.object({
+export const getPaymentDetailsResponse = z.object({
   status: z.literal('success'),
   lawyer: payoutHolder.extend({ name: z.string(), officialEmail: z.string() }),
 });
-export type GetPaymentDetailsAnswer = z.infer<typeof getPaymentDetailsAnswer>;
+export type GetPaymentDetailsResponse = z.infer<typeof getPaymentDetailsResponse>;
 /** POST /api/add-payment-details: `lawyer` at the top, with `_id` and `accountDetails`. */
-export const addPaymentDetailsAnswer = z.object({
+export const addPaymentDetailsResponse = z.object({
   status: z.literal('success'),
   message: z.string(),
   lawyer: payoutHolder,
 });
-export type AddPaymentDetailsAnswer = z.infer<typeof addPaymentDetailsAnswer>;
+export type AddPaymentDetailsResponse = z.infer<typeof addPaymentDetailsResponse>;
 /** PATCH /api/edit-payment-details: `lawyerUpdate.accountDetails` at the top. */
-export const editPaymentDetailsAnswer = z.object({
+export const editPaymentDetailsResponse = z.object({
   status: z.literal('success'),
   message: z.string(),
   lawyerUpdate: payoutHolder,
 });
-export type EditPaymentDetailsAnswer = z.infer<typeof editPaymentDetailsAnswer>;
+export type EditPaymentDetailsResponse = z.infer<typeof editPaymentDetailsResponse>;
 
 /** The spec sends the code "as joined digits"; `OTP` and `otp` are both accepted. */
 export const confirmPayoutOtpInput = z.preprocess(

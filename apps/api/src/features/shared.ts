@@ -37,7 +37,7 @@ export interface Shared {
   mailWritten: () => void;
   accounts: AccountsService;
   /** The busiest signed-in reads, cached until the data changes (platform/response-cache.ts). */
-  answers: ResponseCache;
+  responses: ResponseCache;
 }
 
 /** Every feature's service, each built once by createServices (features/services.ts). */

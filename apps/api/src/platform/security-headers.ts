@@ -50,7 +50,7 @@ export function securityHeaders(options = HELMET_OPTIONS): Record<string, string
  * The headers of the API's own answers (JSON, and the few files it serves itself): they are never shown
  * as a page, so helmet's document headers (COOP, Origin-Agent-Cluster, DNS prefetch, X-XSS-Protection,
  * X-Download-Options, X-Permitted-Cross-Domain-Policies) do nothing there, and a policy that allows
- * nothing replaces the page CSP (OWASP REST Security cheat sheet). Measured on a remembered product
+ * nothing replaces the page CSP (OWASP REST Security cheat sheet). Measured on a cached product
  * answer (CPU of the API process over 200,000 requests): 34–38 µs per request with helmet's set,
  * 29–34 µs with this one, 28 µs without any. docs/decisions/0703-api-security-headers.md.
  * X-Frame-Options stays SAMEORIGIN, as in the page set: the remuneration order PDF is shown framed by our

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Paperclip, X } from 'lucide-react';
-import type { UploadAnswer } from '@legalmarket/contracts/catalogue';
+import type { UploadResponse } from '@legalmarket/contracts/catalogue';
 import { UPLOAD_ACCEPT, type UploadKind } from '@legalmarket/contracts/constants';
 import { getErrorMessage, uploadWithProgress } from '@/lib/http';
 import { DocumentLink } from './document-link';
@@ -50,7 +50,7 @@ export function FileUpload({ label, kind, value, onChange, onBusyChange, hint, e
     form.append('kind', kind);
     form.append('file', file);
     try {
-      const res = await uploadWithProgress<UploadAnswer>(`/api/uploads?kind=${kind}`, form, setProgress, {
+      const res = await uploadWithProgress<UploadResponse>(`/api/uploads?kind=${kind}`, form, setProgress, {
         signal: ctrl.signal,
       });
       onChange({ fileName: res.data.fileName, url: res.data.url });

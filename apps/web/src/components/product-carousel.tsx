@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
-import type { Product, ProductsAnswer } from '@legalmarket/contracts/catalogue';
+import type { Product, ProductsResponse } from '@legalmarket/contracts/catalogue';
 import { api, takeArrived } from '@/lib/http';
 import { Naira } from './feedback';
 
@@ -10,9 +10,9 @@ import { Naira } from './feedback';
 export const productsQueryOptions = () =>
   queryOptions({
     queryKey: ['products'],
-    queryFn: ({ signal }) => api<ProductsAnswer>('/product-api/products', { signal }),
+    queryFn: ({ signal }) => api<ProductsResponse>('/product-api/products', { signal }),
     // Asked for while /products loaded (app/page-data.ts): the page renders with it at once.
-    initialData: () => takeArrived<ProductsAnswer>('/product-api/products'),
+    initialData: () => takeArrived<ProductsResponse>('/product-api/products'),
     select: (res) => res.products,
     staleTime: 60_000,
   });

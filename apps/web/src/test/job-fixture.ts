@@ -1,10 +1,10 @@
-import type { JobViewAnswer } from '@legalmarket/contracts/jobs';
+import type { JobViewResponse } from '@legalmarket/contracts/jobs';
 
 /**
  * A job as the API answers it, with nothing written to it yet. Tests pass what they look at; the
  * admin job modal and the lawyer dashboard tests share it so the answer's shape lives in one place.
  */
-export function jobFixture(over: Partial<JobViewAnswer> = {}): JobViewAnswer {
+export function jobFixture(over: Partial<JobViewResponse> = {}): JobViewResponse {
   const person = { _id: 'x', name: 'x', officialEmail: '', phoneNumber: '' };
   return {
     _id: 'job-1',

@@ -4,19 +4,19 @@ import {
   adminSignupInput,
   companySignupInput,
   confirmEmailInput,
-  confirmResetTokenAnswer,
+  confirmResetTokenResponse,
   confirmResetTokenInput,
   emailChangeTokenInput,
   emailOnlyInput,
   lawyerSignupInput,
-  loginAnswer,
+  loginResponse,
   loginInput,
   messages,
   okMessage,
   resetPasswordInput,
   resetPasswordQuery,
-  userProfileAnswer,
-  type UserProfileAnswer,
+  userProfileResponse,
+  type UserProfileResponse,
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 import { AppError, forbidden, unauthorized } from '../../platform/errors.js';
@@ -146,7 +146,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
         description:
           'Answers a bearer token (12 h) carrying officialEmail, phoneNumber, name and exp. Wrong e-mail and wrong password answer the same 401; an unconfirmed address answers 403 "Please confirm your email address to log in.". Each try is counted before the password is checked and a right password refunds it: after 10 failures per account in 15 minutes every try answers 429 with Retry-After, however many arrive at once.',
         body: loginInput,
-        response: { 200: loginAnswer },
+        response: { 200: loginResponse },
       },
     },
     async (request) => {
@@ -217,7 +217,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
         description:
           "Takes the six digits as `token` and the account's `officialEmail` (codes are only unique per account). Answers a `resetToken` for the new-password step, valid 10 minutes, once.",
         body: confirmResetTokenInput,
-        response: { 200: confirmResetTokenAnswer },
+        response: { 200: confirmResetTokenResponse },
       },
     },
     async (request) => {
@@ -256,12 +256,12 @@ export const accountsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
         description:
           "The profile itself at the top of the body, `_id` equal to the id asked for (spec section 6). Only the caller's own id is answered; any other id gets 403 with the spec's permission message.",
         querystring: z.object({ _id: z.uuid(messages.noPermissionProfile) }),
-        response: { 200: userProfileAnswer },
+        response: { 200: userProfileResponse },
       },
       preHandler: auth.require(),
     },
     async (request) => {
-      return (await accounts.getOwnProfile(request.user!.id, request.query._id)) as UserProfileAnswer;
+      return (await accounts.getOwnProfile(request.user!.id, request.query._id)) as UserProfileResponse;
     },
   );
 };

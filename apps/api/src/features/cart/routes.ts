@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { addToCartInput, cartAnswer, cartLine, messages, okMessage } from '@legalmarket/contracts';
+import { addToCartInput, cartResponse, cartLine, messages, okMessage } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 import { CART_READS } from './service.js';
 
@@ -39,18 +39,18 @@ export const cartRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { s
         tags,
         summary: "The company's cart",
         description:
-          'Company only. Answers `[{ products: [{ productId, quantity, detail, file, fileName, price, productName, productImage }], bill }]` with prices and bill in naira read from the catalogue. An empty cart answers 404 `Your cart is empty` (the spec treats an empty cart as not found). Products an admin removed from the catalogue drop out of the cart. Remembered per company until the next write to a cart or a product, on any instance (decisions 0701, 0702).',
-        response: { 200: cartAnswer },
+          'Company only. Answers `[{ products: [{ productId, quantity, detail, file, fileName, price, productName, productImage }], bill }]` with prices and bill in naira read from the catalogue. An empty cart answers 404 `Your cart is empty` (the spec treats an empty cart as not found). Products an admin removed from the catalogue drop out of the cart. Cached per company until the next write to a cart or a product, on any instance (decision 1500).',
+        response: { 200: cartResponse },
       },
       preHandler: companyOnly,
     },
     (request, reply) =>
-      shared.answers.send(
+      shared.responses.send(
         request,
         reply,
         CART_READS,
         async () => ({ value: await cart.view(request.user!.id) }),
-        cartAnswer,
+        cartResponse,
       ),
   );
 

@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import { messages, type CartAnswer, type addToCartInput } from '@legalmarket/contracts';
+import { messages, type CartResponse, type addToCartInput } from '@legalmarket/contracts';
 import type { z } from 'zod';
 import type { Db, Executor } from '../../db/client.js';
 import { cartItems, products } from '../../db/schema.js';
@@ -49,7 +49,7 @@ export const billOf = (lines: Pick<PricedLine, 'unitPrice' | 'quantity'>[]) =>
 export function createCartService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
 
-  async function view(companyId: string): Promise<CartAnswer> {
+  async function view(companyId: string): Promise<CartResponse> {
     const lines = await readPricedCart(db, companyId);
     if (!lines.length) throw notFound(messages.cartEmpty);
     return [

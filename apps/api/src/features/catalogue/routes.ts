@@ -6,13 +6,13 @@ import {
   idParam,
   messages,
   okMessage,
-  productAnswer,
-  productSavedAnswer,
-  productsAnswer,
+  productResponse,
+  productSavedResponse,
+  productsResponse,
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 import { sendPrepared } from '../../platform/response-cache.js';
-import type { CachedAnswer } from './service.js';
+import type { CachedResponse } from './service.js';
 
 const tags = ['catalogue'];
 const multipartBody =
@@ -22,7 +22,7 @@ const multipartBody =
  * Sends a cached catalogue answer (JSON text made once per catalogue change), or 304 when the client
  * already holds it. The ETag is a hash of the text, so any change to the catalogue changes it.
  */
-function sendCached(request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer) {
+function sendCached(request: FastifyRequest, reply: FastifyReply, answer: CachedResponse) {
   reply.header('etag', answer.etag).header('cache-control', 'no-cache');
   const sent = request.headers['if-none-match'];
   if (sent && sent.split(',').some((t) => t.trim().replace(/^W\//, '') === answer.etag)) {
@@ -47,11 +47,11 @@ export const catalogueRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         summary: 'The catalogue',
         description:
           "Products on sale, newest first, in `products` at the top of the body (as the spec's client reads it); deleted products are left out. Prices in naira. Sends an ETag; with If-None-Match the answer is 304 until the catalogue changes. Answered from memory, compressed once per change (br or gzip as accepted); a change on any instance is seen on the next request everywhere.",
-        response: { 200: productsAnswer, 304: z.null().describe('Not modified') },
+        response: { 200: productsResponse, 304: z.null().describe('Not modified') },
       },
       compress: false,
     },
-    async (request, reply) => sendCached(request, reply, await catalogue.listAnswer()),
+    async (request, reply) => sendCached(request, reply, await catalogue.listResponse()),
   );
 
   app.get(
@@ -63,11 +63,11 @@ export const catalogueRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         description:
           'The product itself (`_id`, `productName`, `productPrice`, ... at the top of the body); 404 when it does not exist or was deleted. ETag and 304 as for the list.',
         params: idParam,
-        response: { 200: productAnswer, 304: z.null().describe('Not modified') },
+        response: { 200: productResponse, 304: z.null().describe('Not modified') },
       },
       compress: false,
     },
-    async (request, reply) => sendCached(request, reply, await catalogue.productAnswer(request.params.id)),
+    async (request, reply) => sendCached(request, reply, await catalogue.productResponse(request.params.id)),
   );
 
   app.post(
@@ -78,7 +78,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         summary: 'Create a product (admin)',
         description: `${multipartBody} All four are required. Recorded in the audit log.`,
         security: [{ bearer: [] }],
-        response: { 201: productSavedAnswer },
+        response: { 201: productSavedResponse },
       },
       preHandler: auth.require('admin'),
     },
@@ -100,7 +100,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         description: `${multipartBody} Name, price and description are required; without productImage the picture stays. Recorded in the audit log.`,
         security: [{ bearer: [] }],
         params: idParam,
-        response: { 200: productSavedAnswer },
+        response: { 200: productSavedResponse },
       },
       preHandler: auth.require('admin'),
     },

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { and, asc, desc, eq, isNull } from 'drizzle-orm';
 import {
   messages,
-  productAnswer,
+  productResponse,
   productFields,
-  productsAnswer,
+  productsResponse,
   toKobo,
   toNaira,
   type Product,
@@ -58,7 +58,7 @@ export function parseProductFields(fields: Record<string, string>) {
 export type CatalogueService = ReturnType<typeof createCatalogueService>;
 
 /** A response ready to send: the prepared JSON (text and compressed copies) and its ETag (a hash of it). */
-export class CachedAnswer extends PreparedBody {
+export class CachedResponse extends PreparedBody {
   readonly etag: string;
   constructor(value: unknown) {
     super(JSON.stringify(value), 'max');
@@ -80,8 +80,8 @@ export function createCatalogueService(deps: { db: Db; clock: Clock; uploads: Up
   const versions = cacheVersionsOf(db);
   interface Copy {
     version: number;
-    list: CachedAnswer;
-    byId: Map<string, CachedAnswer>;
+    list: CachedResponse;
+    byId: Map<string, CachedResponse>;
   }
   let copy: Copy | null = null;
   let loading: { version: number; promise: Promise<Copy> } | null = null;
@@ -91,8 +91,8 @@ export function createCatalogueService(deps: { db: Db; clock: Clock; uploads: Up
     const next: Copy = {
       version,
       // Parsed with the response schemas once, so the cached text is exactly what the schema allows.
-      list: new CachedAnswer(productsAnswer.parse({ status: 'success', results: items.length, products: items })),
-      byId: new Map(items.map((p) => [p._id, new CachedAnswer(productAnswer.parse(p))])),
+      list: new CachedResponse(productsResponse.parse({ status: 'success', results: items.length, products: items })),
+      byId: new Map(items.map((p) => [p._id, new CachedResponse(productResponse.parse(p))])),
     };
     if (!copy || copy.version < version) copy = next; // (versions only grow)
     return next;
@@ -112,12 +112,12 @@ export function createCatalogueService(deps: { db: Db; clock: Clock; uploads: Up
   }
 
   /** GET /product-api/products, ready to send. */
-  async function listAnswer(): Promise<CachedAnswer> {
+  async function listResponse(): Promise<CachedResponse> {
     return (await currentCopy()).list;
   }
 
   /** GET /product-api/product/{id}, ready to send; 404 when not on sale. */
-  async function productAnswerOf(id: string): Promise<CachedAnswer> {
+  async function productAnswerOf(id: string): Promise<CachedResponse> {
     const found = (await currentCopy()).byId.get(id);
     if (!found) throw notFound(messages.productNotFound);
     return found;
@@ -226,5 +226,5 @@ export function createCatalogueService(deps: { db: Db; clock: Clock; uploads: Up
     });
   }
 
-  return { list, get, listAnswer, productAnswer: productAnswerOf, create, update, remove };
+  return { list, get, listResponse, productResponse: productAnswerOf, create, update, remove };
 }

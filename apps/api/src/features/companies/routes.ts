@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { companyAnswer, idParam } from '@legalmarket/contracts';
+import { companyResponse, idParam } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 
 /** GET /api/company/{id}: an admin views any company's profile. */
@@ -13,7 +13,7 @@ export const companiesRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         description:
           'Admin only. Answers `company` at the top of the body, in the profile shape of GET /api/userprofile; 404 when the id is not a company.',
         params: idParam,
-        response: { 200: companyAnswer },
+        response: { 200: companyResponse },
       },
       preHandler: shared.auth.require('admin'),
     },

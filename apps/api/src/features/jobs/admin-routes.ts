@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  adminJobsAnswer,
-  adminJobsPageAnswer,
+  adminJobsResponse,
+  adminJobsPageResponse,
   assignJobInput,
   editJobDetailsInput,
   idParam,
@@ -11,7 +11,7 @@ import {
   listPaging,
   listQuery,
   messages,
-  oneJobAnswer,
+  oneJobResponse,
   type JobStatus,
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
@@ -43,13 +43,13 @@ export const jobsAdminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
           summary,
           description: `Newest first, each in the one job shape with \`appliedLawer\` filled. Without \`page\`: an array of jobs (as the spec's client reads it), the whole list up to \`limit\` jobs (default ${LIST_CAP}, at most ${LIST_LIMIT_MAX}). With \`page\` (from 1): the paged form \`{ status, jobs, page, limit, total, results }\`, \`limit\` defaulting to 5, \`total\` counting every job in this state. Decision 0901. ${ADMIN_ONLY}`,
           querystring: listQuery,
-          response: { 200: z.union([adminJobsAnswer, adminJobsPageAnswer]) },
+          response: { 200: z.union([adminJobsResponse, adminJobsPageResponse]) },
         },
         preHandler: onlyAdmin,
       },
       (request, reply) => {
         const q = listPaging(request.query);
-        return shared.answers.send(
+        return shared.responses.send(
           request,
           reply,
           JOB_PAGE_READS,
@@ -66,7 +66,7 @@ export const jobsAdminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
             };
             return { value };
           },
-          q.paged ? adminJobsPageAnswer : adminJobsAnswer,
+          q.paged ? adminJobsPageResponse : adminJobsResponse,
         );
       },
     );
@@ -81,7 +81,7 @@ export const jobsAdminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         summary: 'One job with its applicants (assign page)',
         description: ADMIN_ONLY,
         params: idParam,
-        response: { 200: oneJobAnswer },
+        response: { 200: oneJobResponse },
       },
       preHandler: onlyAdmin,
     },
@@ -101,7 +101,7 @@ export const jobsAdminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         summary: 'Assign a job to a lawyer',
         description: `Moves the job from unassigned to pending in one transaction with the job row locked (two admins at once: one assignment, the other gets 409). Refuses an unverified lawyer (409), a job already assigned or completed (409), an unknown job or lawyer (404). E-mails the lawyer and the company; audit-logged. ${LIFECYCLE} ${ADMIN_ONLY}`,
         body: assignJobInput,
-        response: { 200: oneJobAnswer },
+        response: { 200: oneJobResponse },
       },
       preHandler: onlyAdmin,
     },
@@ -121,7 +121,7 @@ export const jobsAdminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         description: `Pending to completed; the company is e-mailed; audit-logged. ${LIFECYCLE} ${ADMIN_ONLY}`,
         params: idParam,
         body: z.unknown().optional(),
-        response: { 200: oneJobAnswer },
+        response: { 200: oneJobResponse },
       },
       preHandler: onlyAdmin,
     },
@@ -141,7 +141,7 @@ export const jobsAdminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         description: `\`detail\` (required) replaces the admin details; \`file\` (a URL answered by POST /api/uploads) and \`fileName\` replace the admin document when given, otherwise the document stays. Allowed on unassigned and pending jobs, not on completed ones. Audit-logged. ${LIFECYCLE} ${ADMIN_ONLY}`,
         params: idParam,
         body: editJobDetailsInput,
-        response: { 200: oneJobAnswer },
+        response: { 200: oneJobResponse },
       },
       preHandler: onlyAdmin,
     },

@@ -1,6 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { companyJobDetailsInput, companyJobEditedAnswer, companyJobsAnswer, messages } from '@legalmarket/contracts';
+import {
+  companyJobDetailsInput,
+  companyJobEditedResponse,
+  companyJobsResponse,
+  messages,
+} from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 import { JOB_VIEW_READS } from './view.js';
 
@@ -19,19 +24,19 @@ export const companyJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (ap
         summary: "The company's jobs not yet completed",
         description:
           'Company only. Unassigned and pending jobs of the signed-in company, newest first, as an array in the shared job shape (productId{...}, companyDetail, lawyerRequestedDetail, adminDetail, assignedTo[], ...; amounts in naira).',
-        response: { 200: companyJobsAnswer },
+        response: { 200: companyJobsResponse },
       },
       preHandler: companyOnly,
     },
     (request, reply) =>
-      shared.answers.send(
+      shared.responses.send(
         request,
         reply,
         JOB_VIEW_READS,
         async () => ({
           value: await jobs.pending(request.user!.id),
         }),
-        companyJobsAnswer,
+        companyJobsResponse,
       ),
   );
 
@@ -42,19 +47,19 @@ export const companyJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (ap
         tags,
         summary: "The company's completed jobs",
         description: 'Company only. Completed jobs of the signed-in company, newest first, as an array.',
-        response: { 200: companyJobsAnswer },
+        response: { 200: companyJobsResponse },
       },
       preHandler: companyOnly,
     },
     (request, reply) =>
-      shared.answers.send(
+      shared.responses.send(
         request,
         reply,
         JOB_VIEW_READS,
         async () => ({
           value: await jobs.completed(request.user!.id),
         }),
-        companyJobsAnswer,
+        companyJobsResponse,
       ),
   );
 
@@ -68,7 +73,7 @@ export const companyJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (ap
           "Company only, own jobs only (another company's job answers 404). Sets the company's `detail` (as companyDetail), and when given `file` (a URL answered by POST /api/uploads for this company: a file someone else uploaded answers 403, an unknown one 400) and `fileName`. An empty detail answers 400 `Kindly add/edit details`; a completed job cannot be edited (409).",
         params: z.object({ jobId: z.uuid('jobId must be a valid job id') }),
         body: companyJobDetailsInput,
-        response: { 200: companyJobEditedAnswer },
+        response: { 200: companyJobEditedResponse },
       },
       preHandler: companyOnly,
     },

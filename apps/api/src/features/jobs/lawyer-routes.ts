@@ -3,7 +3,7 @@ import { z } from 'zod';
 import {
   applyForJobInput,
   availableJobsQuery,
-  earningsAnswer,
+  earningsResponse,
   idParam,
   lawyerIdQuery,
   lawyerJobSchema,
@@ -38,7 +38,7 @@ export const lawyerJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         tags,
         summary: 'Open jobs a lawyer can apply for',
         description:
-          "Only jobs with status unassigned and nobody assigned. `sort=bestfit` (Best fit, the default: jobs waiting longest first) or `sort=recent` (Recent jobs: createdAt newest first). Paged with `page` (from 1) and `limit` (1-50, default 20); the number of open jobs is in the `X-Total-Count` header. The company's e-mail and phone are left empty until the job is assigned to the reading lawyer. Verified and unverified lawyers (and admins) may list: verified lawyers read the brief (details, file names) but never a file's key (`companyFile`, `adminFile` are null), unverified lawyers only the product and amount (brief fields null, `briefWithheld: true`); admins read the keys. Remembered per lawyer and verification state until a job, product, user or application changes.",
+          "Only jobs with status unassigned and nobody assigned. `sort=bestfit` (Best fit, the default: jobs waiting longest first) or `sort=recent` (Recent jobs: createdAt newest first). Paged with `page` (from 1) and `limit` (1-50, default 20); the number of open jobs is in the `X-Total-Count` header. The company's e-mail and phone are left empty until the job is assigned to the reading lawyer. Verified and unverified lawyers (and admins) may list: verified lawyers read the brief (details, file names) but never a file's key (`companyFile`, `adminFile` are null), unverified lawyers only the product and amount (brief fields null, `briefWithheld: true`); admins read the keys. Cached per lawyer and verification state until a job, product, user or application changes.",
         querystring: availableJobsQuery,
         response: { 200: jobList },
         security,
@@ -46,7 +46,7 @@ export const lawyerJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
       preHandler: auth.require('lawyer', 'admin'),
     },
     (request, reply) =>
-      shared.answers.send(
+      shared.responses.send(
         request,
         reply,
         JOB_PAGE_READS,
@@ -131,7 +131,7 @@ export const lawyerJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         summary: "The signed-in lawyer's completed work in naira",
         description:
           'Number of completed jobs assigned to the caller and their amounts added up (the amounts the companies paid for those jobs), computed on the server for the Get Paid tab.',
-        response: { 200: earningsAnswer },
+        response: { 200: earningsResponse },
         security,
       },
       preHandler: auth.require('lawyer'),

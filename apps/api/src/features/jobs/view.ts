@@ -1,11 +1,11 @@
 import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { JobViewAnswer } from '@legalmarket/contracts';
+import type { JobViewResponse } from '@legalmarket/contracts';
 import type { Executor } from '../../db/client.js';
 import { jobApplications, jobCounts, jobs, products, users } from '../../db/schema.js';
 
 /** The one shape a job is answered in (`jobView` in contracts), shared by the company, lawyer and admin routes. */
-export type JobView = JobViewAnswer;
+export type JobView = JobViewResponse;
 
 const company = alias(users, 'company');
 const lawyer = alias(users, 'lawyer');

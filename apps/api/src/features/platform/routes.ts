@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBody, okMessage, publicConfigAnswer } from '@legalmarket/contracts';
+import { errorBody, okMessage, publicConfigResponse } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 
@@ -39,7 +39,7 @@ export const platformRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
       schema: {
         tags: ['platform'],
         summary: 'Settings the web app needs (support line, payment provider)',
-        response: { 200: publicConfigAnswer },
+        response: { 200: publicConfigResponse },
       },
     },
     async (_request, reply) => {

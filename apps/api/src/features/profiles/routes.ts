@@ -6,8 +6,8 @@ import {
   hasUnsafeCharacter,
   messages,
   unsafeCharacterMessage,
-  updateProfileAnswer,
-  type UpdateProfileAnswer,
+  updateProfileResponse,
+  type UpdateProfileResponse,
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 import { AppError, badRequest, forbidden } from '../../platform/errors.js';
@@ -82,7 +82,7 @@ export const profilesRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
           "Answers `{ status: 'success', message: 'Profile Updated Successfully', company | lawyer }`: the saved profile at the top of the body under the caller's role, as the spec's client reads it.",
         ].join('\n\n'),
         querystring: z.object({ _id: z.uuid(messages.noPermissionProfile) }),
-        response: { 200: updateProfileAnswer },
+        response: { 200: updateProfileResponse },
       },
       preHandler: shared.auth.require('company', 'lawyer'),
     },
@@ -95,7 +95,7 @@ export const profilesRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
       const role = me.userType as 'company' | 'lawyer';
       const form = await readProfileForm(request, shared.config.UPLOAD_MAX_IMAGE_BYTES);
       const profile = await services.profiles.update(me, role, form);
-      return { status: 'success' as const, message: messages.profileUpdated, [role]: profile } as UpdateProfileAnswer;
+      return { status: 'success' as const, message: messages.profileUpdated, [role]: profile } as UpdateProfileResponse;
     },
   );
 };

@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { fileLinkAnswer, messages, UPLOAD_KINDS, uploadAnswer, type UploadKind } from '@legalmarket/contracts';
+import { fileLinkResponse, messages, UPLOAD_KINDS, uploadResponse, type UploadKind } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 import { AppError, forbidden, notFound, unauthorized } from '../../platform/errors.js';
 
@@ -35,7 +35,7 @@ export const uploadsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
         ].join('\n\n'),
         security: [{ bearer: [] }],
         querystring: z.object({ kind: z.enum(UPLOAD_KINDS, 'kind must be image or document').optional() }),
-        response: { 201: uploadAnswer },
+        response: { 201: uploadResponse },
       },
       preHandler: auth.require(),
     },
@@ -73,7 +73,7 @@ export const uploadsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
           'Browsers cannot send a bearer header on a plain link, so pages ask here first and then follow the answered URL (valid 5 minutes). Documents: only the uploader, an admin, the lawyer assigned to a job whose company file it is (uploaded by that company), or the company and assigned lawyer of a job whose admin file it is (uploaded by an admin); others get 403. A reference in a cart line or job alone grants nothing.',
         security: [{ bearer: [] }],
         params: keyParams,
-        response: { 200: fileLinkAnswer },
+        response: { 200: fileLinkResponse },
       },
       preHandler: auth.require(),
     },

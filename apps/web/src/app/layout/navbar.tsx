@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { ChevronDown, Menu, ShoppingCart, UserRound, X } from 'lucide-react';
-import type { UserProfileAnswer } from '@legalmarket/contracts/admin';
+import type { UserProfileResponse } from '@legalmarket/contracts/admin';
 import { api } from '@/lib/http';
 import { clearData } from '@/lib/data-cache';
 import { clearSession, type Session } from '@/lib/session';
@@ -35,7 +35,7 @@ function useProfileImage(session: Session | null) {
     if (!id) return setImage(null);
     if (imageCache.has(id)) return setImage(imageCache.get(id) ?? null);
     let live = true;
-    api<UserProfileAnswer>('/api/userprofile', { query: { _id: id } })
+    api<UserProfileResponse>('/api/userprofile', { query: { _id: id } })
       .then((r) => {
         imageCache.set(id, r.profileImage?.url ?? null);
         if (live) setImage(r.profileImage?.url ?? null);

@@ -3,8 +3,8 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
-import type { JobViewAnswer } from '@legalmarket/contracts/jobs';
-import type { LawyersAnswer } from '@legalmarket/contracts/admin';
+import type { JobViewResponse } from '@legalmarket/contracts/jobs';
+import type { LawyersResponse } from '@legalmarket/contracts/admin';
 import { jobFixture } from '@/test/job-fixture';
 import { renderPage, testQueryClient } from '@/test/render';
 import AdminAssignJobPage from './assign-job-page';
@@ -14,7 +14,7 @@ import { JobModal } from './job-modals';
 const JOB_ID = '11111111-1111-4111-8111-111111111111';
 const FILE = '/uploads/0123456789abcdef0123456789abcdef.pdf';
 
-function job(over: Partial<JobViewAnswer> = {}): JobViewAnswer {
+function job(over: Partial<JobViewResponse> = {}): JobViewResponse {
   return jobFixture({
     _id: JOB_ID,
     productId: {
@@ -39,7 +39,7 @@ function job(over: Partial<JobViewAnswer> = {}): JobViewAnswer {
   });
 }
 
-function openModal(j: JobViewAnswer) {
+function openModal(j: JobViewResponse) {
   render(
     <QueryClientProvider client={testQueryClient()}>
       <MemoryRouter>
@@ -50,10 +50,10 @@ function openModal(j: JobViewAnswer) {
   return screen.getByRole('dialog');
 }
 
-function openAssignPage(j: JobViewAnswer) {
+function openAssignPage(j: JobViewResponse) {
   const client = testQueryClient();
   client.setQueryData(adminKeys.job(JOB_ID), { status: 'success', message: '', data: { job: j } });
-  const none: LawyersAnswer = { status: 'success', lawyers: [], total: 0, results: 0, page: 1, limit: 5 };
+  const none: LawyersResponse = { status: 'success', lawyers: [], total: 0, results: 0, page: 1, limit: 5 };
   client.setQueryData(adminKeys.lawyers(true, 1), none);
   renderPage(<AdminAssignJobPage />, { path: '/admin/assign-job/:jobId', at: `/admin/assign-job/${JOB_ID}`, client });
 }

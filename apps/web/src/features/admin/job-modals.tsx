@@ -4,7 +4,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { editJobDetailsInput, fileReference } from '@legalmarket/contracts/admin';
-import type { JobViewAnswer } from '@legalmarket/contracts/jobs';
+import type { JobViewResponse } from '@legalmarket/contracts/jobs';
 import { allowedActions } from '@legalmarket/contracts/jobs';
 import { messages } from '@legalmarket/contracts/messages';
 import { paths } from '@/lib/paths';
@@ -24,7 +24,7 @@ export function JobModal({
   onClose,
   onDone,
 }: {
-  job: JobViewAnswer | null;
+  job: JobViewResponse | null;
   onClose: () => void;
   onDone: (message: string) => void;
 }) {
@@ -119,7 +119,7 @@ export function AddDetailsModal({
   onClose,
   onDone,
 }: {
-  job: JobViewAnswer | null;
+  job: JobViewResponse | null;
   onClose: () => void;
   onDone: (message: string) => void;
 }) {
@@ -139,7 +139,7 @@ function AddDetailsForm({
   onClose,
   onDone,
 }: {
-  job: JobViewAnswer;
+  job: JobViewResponse;
   onClose: () => void;
   onDone: (message: string) => void;
 }) {

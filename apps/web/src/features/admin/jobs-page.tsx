@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { JobViewAnswer } from '@legalmarket/contracts/jobs';
+import type { JobViewResponse } from '@legalmarket/contracts/jobs';
 import { allowedActions, type JobStatus } from '@legalmarket/contracts/jobs';
 import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
@@ -22,8 +22,8 @@ const TABS = [
 export default function AdminJobsPage() {
   const [tab, setTab] = useState<JobStatus>('unassigned');
   const [page, setPage] = useState(1);
-  const [viewing, setViewing] = useState<JobViewAnswer | null>(null);
-  const [editing, setEditing] = useState<JobViewAnswer | null>(null);
+  const [viewing, setViewing] = useState<JobViewResponse | null>(null);
+  const [editing, setEditing] = useState<JobViewResponse | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const q = useJobs(tab, page);
   useClampPage(page, setPage, q.data);

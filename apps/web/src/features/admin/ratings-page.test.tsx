@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
-import type { Review, ReviewsAnswer } from '@legalmarket/contracts/catalogue';
+import type { Review, ReviewsResponse } from '@legalmarket/contracts/catalogue';
 import { renderPage, testQueryClient } from '@/test/render';
 import { adminKeys } from './api/keys';
 import AdminRatingsPage from './ratings-page';
@@ -22,7 +22,7 @@ describe('/admin/ratings', () => {
   it("shows each review's stars with the scale's word for them", () => {
     const client = testQueryClient();
     const reviews = [5, 4, 3, 2, 1].map(review);
-    const answer: ReviewsAnswer = reviews;
+    const answer: ReviewsResponse = reviews;
     client.setQueryData(adminKeys.ratings(), answer);
     renderPage(<AdminRatingsPage />, { client });
     expect(screen.getAllByTestId('star-label').map((e) => e.textContent)).toEqual([

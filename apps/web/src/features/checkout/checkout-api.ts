@@ -1,3 +1,3 @@
 /** The checkout calls other features use (pages import top-level files only). */
 export { startCheckout } from './api/start-checkout';
-export { verifyPayment, type VerifyAnswer } from './api/verify-payment';
+export { verifyPayment, type VerifyResponse } from './api/verify-payment';

@@ -3,7 +3,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
-import type { GetPaymentDetailsAnswer } from '@legalmarket/contracts/lawyers';
+import type { GetPaymentDetailsResponse } from '@legalmarket/contracts/lawyers';
 import { messages } from '@legalmarket/contracts/messages';
 import { setSession } from '@/lib/session';
 import { jsonFetch, testQueryClient } from '@/test/render';
@@ -11,7 +11,7 @@ import { lawyerKeys } from './api/keys';
 import GetPaidPage from './get-paid-page';
 import LawyerOtpPage from './otp-page';
 
-const details: GetPaymentDetailsAnswer = {
+const details: GetPaymentDetailsResponse = {
   status: 'success',
   lawyer: {
     _id: 'l1',

@@ -1,5 +1,5 @@
 import { api } from '@/lib/http';
-import type { LoginAnswer } from '@legalmarket/contracts/auth';
+import type { LoginResponse } from '@legalmarket/contracts/auth';
 
 interface Ok {
   status: 'success';
@@ -7,7 +7,7 @@ interface Ok {
 }
 
 export const loginRequest = (body: { officialEmail: string; password: string }) =>
-  api<LoginAnswer>('/api/login', { method: 'POST', body, allowUnauthorized: true });
+  api<LoginResponse>('/api/login', { method: 'POST', body, allowUnauthorized: true });
 
 export const signupRequest = (type: 'company' | 'lawyer' | 'admin', body: Record<string, unknown>) =>
   api<Ok>(`/api/${type}/signup`, { method: 'POST', body });

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AssignJobInput, OneJobAnswer } from '@legalmarket/contracts/admin';
+import type { AssignJobInput, OneJobResponse } from '@legalmarket/contracts/admin';
 import { api } from '@/lib/http';
 import { adminKeys } from './keys';
 
 export const assignJob = (input: AssignJobInput) =>
-  api<OneJobAnswer>('/job-api/assign', { method: 'POST', body: input });
+  api<OneJobResponse>('/job-api/assign', { method: 'POST', body: input });
 
 export function useAssignJob() {
   const qc = useQueryClient();

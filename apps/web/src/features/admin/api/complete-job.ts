@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { OneJobAnswer } from '@legalmarket/contracts/admin';
+import type { OneJobResponse } from '@legalmarket/contracts/admin';
 import { api } from '@/lib/http';
 import { adminKeys } from './keys';
 
-export const completeJob = (id: string) => api<OneJobAnswer>(`/job-api/completejob/${id}`, { method: 'PUT' });
+export const completeJob = (id: string) => api<OneJobResponse>(`/job-api/completejob/${id}`, { method: 'PUT' });
 
 export function useCompleteJob() {
   const qc = useQueryClient();

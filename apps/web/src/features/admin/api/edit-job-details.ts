@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { EditJobDetailsInput, OneJobAnswer } from '@legalmarket/contracts/admin';
+import type { EditJobDetailsInput, OneJobResponse } from '@legalmarket/contracts/admin';
 import { api } from '@/lib/http';
 import { adminKeys } from './keys';
 
 export const editJobDetails = ({ id, ...body }: EditJobDetailsInput & { id: string }) =>
-  api<OneJobAnswer>(`/job-api/editjobdetails/${id}`, { method: 'PUT', body });
+  api<OneJobResponse>(`/job-api/editjobdetails/${id}`, { method: 'PUT', body });
 
 export function useEditJobDetails() {
   const qc = useQueryClient();

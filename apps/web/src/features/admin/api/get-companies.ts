@@ -1,10 +1,10 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { CompaniesAnswer } from '@legalmarket/contracts/admin';
+import type { CompaniesResponse } from '@legalmarket/contracts/admin';
 import { api } from '@/lib/http';
 import { adminKeys, PAGE_SIZE } from './keys';
 
 export const getCompanies = (page: number) =>
-  api<CompaniesAnswer>('/api/companys', { query: { page, limit: PAGE_SIZE } });
+  api<CompaniesResponse>('/api/companys', { query: { page, limit: PAGE_SIZE } });
 
 export const useCompanies = (page: number) =>
   useQuery({

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import type { DashboardAnswer } from '@legalmarket/contracts/admin';
+import type { DashboardResponse } from '@legalmarket/contracts/admin';
 import { api } from '@/lib/http';
 import { adminKeys } from './keys';
 
-export const getDashboard = () => api<DashboardAnswer>('/api/admin/dashboard');
+export const getDashboard = () => api<DashboardResponse>('/api/admin/dashboard');
 
 export const useDashboard = () =>
   useQuery({ queryKey: adminKeys.dashboard(), queryFn: getDashboard, staleTime: 10_000 });

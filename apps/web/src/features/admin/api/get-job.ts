@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import type { OneJobAnswer } from '@legalmarket/contracts/admin';
+import type { OneJobResponse } from '@legalmarket/contracts/admin';
 import { api } from '@/lib/http';
 import { adminKeys } from './keys';
 
-export const getJob = (id: string) => api<OneJobAnswer>(`/job-api/admin/job/${id}`);
+export const getJob = (id: string) => api<OneJobResponse>(`/job-api/admin/job/${id}`);
 
 export const useJob = (id: string) => useQuery({ queryKey: adminKeys.job(id), queryFn: () => getJob(id) });

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { AdminJobsPageAnswer } from '@legalmarket/contracts/admin';
+import type { AdminJobsPageResponse } from '@legalmarket/contracts/admin';
 import type { JobStatus } from '@legalmarket/contracts/jobs';
 import { api } from '@/lib/http';
 import { adminKeys, PAGE_SIZE } from './keys';
@@ -12,7 +12,7 @@ export const JOB_LIST_PATHS: Record<JobStatus, string> = {
 
 /** With `page` the server answers the paged form (`jobs`, `total`...); without it a bare array. */
 export const getJobs = (status: JobStatus, page: number) =>
-  api<AdminJobsPageAnswer>(JOB_LIST_PATHS[status], { query: { page, limit: PAGE_SIZE } });
+  api<AdminJobsPageResponse>(JOB_LIST_PATHS[status], { query: { page, limit: PAGE_SIZE } });
 
 export const useJobs = (status: JobStatus, page: number) =>
   useQuery({

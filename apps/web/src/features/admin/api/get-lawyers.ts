@@ -1,10 +1,10 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { LawyersAnswer } from '@legalmarket/contracts/admin';
+import type { LawyersResponse } from '@legalmarket/contracts/admin';
 import { api } from '@/lib/http';
 import { adminKeys, PAGE_SIZE } from './keys';
 
 export const getLawyers = (verified: boolean, page: number) =>
-  api<LawyersAnswer>(verified ? '/api/verifiedlawyers' : '/api/unverifiedlawyers', {
+  api<LawyersResponse>(verified ? '/api/verifiedlawyers' : '/api/unverifiedlawyers', {
     query: { page, limit: PAGE_SIZE },
   });
 

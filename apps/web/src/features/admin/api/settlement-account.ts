@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { SettlementAccountAnswer, SettlementAccountInput } from '@legalmarket/contracts/admin';
+import type { SettlementAccountResponse, SettlementAccountInput } from '@legalmarket/contracts/admin';
 import { api } from '@/lib/http';
 import { adminKeys } from './keys';
 
-export const getSettlementAccount = () => api<SettlementAccountAnswer>('/api/admin/settlement-account');
+export const getSettlementAccount = () => api<SettlementAccountResponse>('/api/admin/settlement-account');
 export const saveSettlementAccount = (body: SettlementAccountInput) =>
-  api<SettlementAccountAnswer>('/api/admin/settlement-account', { method: 'PUT', body });
+  api<SettlementAccountResponse>('/api/admin/settlement-account', { method: 'PUT', body });
 
 export const useSettlementAccount = () => useQuery({ queryKey: adminKeys.settlement(), queryFn: getSettlementAccount });
 

@@ -1,6 +1,6 @@
 import { cartKeys } from './keys';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { CartAnswer, CartLine } from '@legalmarket/contracts/commerce';
+import type { CartResponse, CartLine } from '@legalmarket/contracts/commerce';
 import { api, HttpError, takeArrived } from '@/lib/http';
 
 export interface CartView {
@@ -16,7 +16,7 @@ export const cartQueryOptions = (enabled: boolean) =>
     enabled,
     queryFn: async ({ signal }): Promise<CartView> => {
       try {
-        const res = await api<CartAnswer>('/api/cart', { signal });
+        const res = await api<CartResponse>('/api/cart', { signal });
         return res[0] ?? { products: [], bill: 0 };
       } catch (err) {
         if (err instanceof HttpError && err.status === 404) return { products: [], bill: 0 };
@@ -25,7 +25,7 @@ export const cartQueryOptions = (enabled: boolean) =>
     },
     // Asked for while /cart loaded (app/page-data.ts): the page renders with it at once.
     initialData: () => {
-      const res = takeArrived<CartAnswer>('/api/cart');
+      const res = takeArrived<CartResponse>('/api/cart');
       return res ? (res[0] ?? { products: [], bill: 0 }) : undefined;
     },
   });

@@ -1,15 +1,15 @@
 import { productKeys } from './keys';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ProductAnswer } from '@legalmarket/contracts/catalogue';
+import type { ProductResponse } from '@legalmarket/contracts/catalogue';
 import { api, takeArrived } from '@/lib/http';
 
 /** GET /product-api/product/{id}: the product itself. */
 export const productQueryOptions = (id: string) =>
   queryOptions({
     queryKey: productKeys.product(id),
-    queryFn: ({ signal }) => api<ProductAnswer>(`/product-api/product/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => api<ProductResponse>(`/product-api/product/${encodeURIComponent(id)}`, { signal }),
     // Asked for while /pre-cart/{id} loaded (app/page-data.ts): the page renders with it at once.
-    initialData: () => takeArrived<ProductAnswer>(`/product-api/product/${encodeURIComponent(id)}`),
+    initialData: () => takeArrived<ProductResponse>(`/product-api/product/${encodeURIComponent(id)}`),
     staleTime: 60_000,
     retry: (count, err) => (err as { status?: number }).status !== 404 && count < 2,
   });

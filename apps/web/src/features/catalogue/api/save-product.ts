@@ -1,6 +1,6 @@
 import { productKeys } from './keys';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ProductSavedAnswer } from '@legalmarket/contracts/catalogue';
+import type { ProductSavedResponse } from '@legalmarket/contracts/catalogue';
 import { uploadWithProgress } from '@/lib/http';
 
 export interface ProductFormValues {
@@ -29,7 +29,7 @@ export function useSaveProduct(onProgress?: (fraction: number) => void) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id, values }: { id?: string; values: ProductFormValues }) =>
-      uploadWithProgress<ProductSavedAnswer>(
+      uploadWithProgress<ProductSavedResponse>(
         id ? `/api/update/${encodeURIComponent(id)}` : '/api/create',
         toForm(values),
         onProgress ?? (() => {}),

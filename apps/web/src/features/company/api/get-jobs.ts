@@ -1,10 +1,10 @@
 import { companyKeys } from './keys';
-import type { JobViewAnswer } from '@legalmarket/contracts/jobs';
+import type { JobViewResponse } from '@legalmarket/contracts/jobs';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/http';
 
 /** A job as the company sees it: the one job shape of the API. */
-export type CompanyJob = JobViewAnswer;
+export type CompanyJob = JobViewResponse;
 
 export type JobTab = 'pending' | 'completed';
 

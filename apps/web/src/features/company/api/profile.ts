@@ -1,6 +1,11 @@
 import { companyKeys } from './keys';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AdminCompany, CompanyAnswer, UpdateProfileAnswer, UserProfileAnswer } from '@legalmarket/contracts/admin';
+import type {
+  AdminCompany,
+  CompanyResponse,
+  UpdateProfileResponse,
+  UserProfileResponse,
+} from '@legalmarket/contracts/admin';
 import { messages } from '@legalmarket/contracts/messages';
 import { api, uploadWithProgress } from '@/lib/http';
 
@@ -17,11 +22,11 @@ export function useCompanyProfile(companyId: string, asAdmin: boolean) {
     queryKey: companyKeys.profile(companyId, asAdmin ? 'admin' : 'own'),
     queryFn: async ({ signal }) => {
       if (asAdmin) {
-        const res = await api<CompanyAnswer>(`/api/company/${encodeURIComponent(companyId)}`, { signal });
+        const res = await api<CompanyResponse>(`/api/company/${encodeURIComponent(companyId)}`, { signal });
         return res.company;
       }
       // The profile itself; spec section 6: only an answer for the id asked for is shown.
-      const profile = await api<UserProfileAnswer>('/api/userprofile', { query: { _id: companyId }, signal });
+      const profile = await api<UserProfileResponse>('/api/userprofile', { query: { _id: companyId }, signal });
       if (profile._id !== companyId || profile.userType !== 'company') throw new Error(messages.noPermissionProfile);
       return profile satisfies CompanyProfile;
     },
@@ -34,7 +39,7 @@ export function useUpdateProfile(companyId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (form: FormData) =>
-      uploadWithProgress<UpdateProfileAnswer>(
+      uploadWithProgress<UpdateProfileResponse>(
         `/api/updateprofile?_id=${encodeURIComponent(companyId)}`,
         form,
         () => {},

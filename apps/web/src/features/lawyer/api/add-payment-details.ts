@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AddPaymentDetailsAnswer, PayoutDetailsInput } from '@legalmarket/contracts/lawyers';
+import type { AddPaymentDetailsResponse, PayoutDetailsInput } from '@legalmarket/contracts/lawyers';
 import { api } from '@/lib/http';
 import { lawyerKeys } from './keys';
 
 export const addPaymentDetails = (body: PayoutDetailsInput) =>
-  api<AddPaymentDetailsAnswer>('/api/add-payment-details', { method: 'POST', body });
+  api<AddPaymentDetailsResponse>('/api/add-payment-details', { method: 'POST', body });
 
 export function useAddPaymentDetails() {
   const qc = useQueryClient();

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { EditPaymentDetailsAnswer, PayoutDetailsInput } from '@legalmarket/contracts/lawyers';
+import type { EditPaymentDetailsResponse, PayoutDetailsInput } from '@legalmarket/contracts/lawyers';
 import { api } from '@/lib/http';
 import { lawyerKeys } from './keys';
 
 /** Needs a code confirmed by this session in the last 10 minutes (docs/decisions/0300). */
 export const editPaymentDetails = (body: PayoutDetailsInput) =>
-  api<EditPaymentDetailsAnswer>('/api/edit-payment-details', { method: 'PATCH', body });
+  api<EditPaymentDetailsResponse>('/api/edit-payment-details', { method: 'PATCH', body });
 
 export function useEditPaymentDetails() {
   const qc = useQueryClient();

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import type { GetPaymentDetailsAnswer } from '@legalmarket/contracts/lawyers';
+import type { GetPaymentDetailsResponse } from '@legalmarket/contracts/lawyers';
 import { api } from '@/lib/http';
 import { lawyerKeys } from './keys';
 
-export const getPaymentDetails = () => api<GetPaymentDetailsAnswer>('/api/get-payment-details');
+export const getPaymentDetails = () => api<GetPaymentDetailsResponse>('/api/get-payment-details');
 
 export const usePaymentDetails = () => useQuery({ queryKey: lawyerKeys.paymentDetails(), queryFn: getPaymentDetails });

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { UpdateProfileAnswer } from '@legalmarket/contracts/admin';
+import type { UpdateProfileResponse } from '@legalmarket/contracts/admin';
 import { LAWYER_EDITABLE_FIELDS } from '@legalmarket/contracts/constants';
 import { api } from '@/lib/http';
 import { lawyerKeys } from './keys';
@@ -33,7 +33,7 @@ export function profileForm(changes: ProfileChanges): FormData {
 }
 
 export const updateProfile = (id: string, changes: ProfileChanges) =>
-  api<UpdateProfileAnswer>(`/api/updateprofile?_id=${encodeURIComponent(id)}`, {
+  api<UpdateProfileResponse>(`/api/updateprofile?_id=${encodeURIComponent(id)}`, {
     method: 'PATCH',
     body: profileForm(changes),
   });

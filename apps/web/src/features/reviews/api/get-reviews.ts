@@ -1,14 +1,14 @@
 import { reviewKeys } from './keys';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { averageStars } from '@legalmarket/contracts/constants';
-import type { ReviewsAnswer } from '@legalmarket/contracts/catalogue';
+import type { ReviewsResponse } from '@legalmarket/contracts/catalogue';
 import { api } from '@/lib/http';
 
 /** GET /ratings-api/rating?productId=: the reviews of one product (an array), with average and count. */
 export const reviewsQueryOptions = (productId: string) =>
   queryOptions({
     queryKey: reviewKeys.product(productId),
-    queryFn: ({ signal }) => api<ReviewsAnswer>('/ratings-api/rating', { query: { productId }, signal }),
+    queryFn: ({ signal }) => api<ReviewsResponse>('/ratings-api/rating', { query: { productId }, signal }),
     select: (reviews) => ({
       reviews,
       results: reviews.length,

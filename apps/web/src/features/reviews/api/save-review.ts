@@ -1,6 +1,6 @@
 import { reviewKeys } from './keys';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ReviewAnswer, ReviewInput } from '@legalmarket/contracts/catalogue';
+import type { ReviewResponse, ReviewInput } from '@legalmarket/contracts/catalogue';
 import { api } from '@/lib/http';
 
 export type ReviewBody = ReviewInput;
@@ -10,7 +10,7 @@ export function useSaveReview(productId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id, body }: { id?: string; body: ReviewBody }) =>
-      api<ReviewAnswer>(id ? `/api/rating/${encodeURIComponent(id)}` : '/api/rating', {
+      api<ReviewResponse>(id ? `/api/rating/${encodeURIComponent(id)}` : '/api/rating', {
         method: id ? 'PATCH' : 'POST',
         body,
       }),
