@@ -575,7 +575,11 @@ async function main() {
     await insertJobs(db.db, { seed: SEED, from: SIZES.growthBaseJobs, to: SIZES.jobs });
     generation.remaining99000JobsMs = Date.now() - t0;
     const sizes = await tableSizes(db.db);
-    const plans = await listPlans(db.db, { companyId: id.companies[0], lawyerId: id.lawyers[0] });
+    const plans = await listPlans(db.db, {
+      companyId: id.companies[0],
+      lawyerId: id.lawyers[0],
+      sessionId: benchSessions(SEED).companies[1].sessionId,
+    });
     await db.close();
     log(`data: ${JSON.stringify(sizes)}; 99,000 jobs in ${generation.remaining99000JobsMs} ms`);
     Object.assign(results, { sizes, smallSizes, generation, plans, smallPlans });
