@@ -458,3 +458,58 @@ export async function tableSizes(db: Db) {
   )) as unknown as { rows: Record<string, number>[] };
   return res.rows[0];
 }
+
+/** One signed-in session per company and lawyer, as platform/auth.ts stores a login. */
+export interface BenchSession {
+  sessionId: string;
+  userId: string;
+  userType: 'company' | 'lawyer';
+  officialEmail: string;
+  name: string;
+  phoneNumber: string;
+}
+
+/** The sessions of the cold rows: ids come from the seed, so the runner can sign their tokens. */
+export function benchSessions(seed: number): { companies: BenchSession[]; lawyers: BenchSession[] } {
+  const id = ids(seed);
+  const r = prng(seed ^ 0x5e55);
+  return {
+    companies: id.companies.map((userId, i) => ({
+      sessionId: r.uuid(),
+      userId,
+      userType: 'company',
+      officialEmail: benchEmail.company(i),
+      name: `Contact ${i}`,
+      phoneNumber: `23480${String(10_000_000 + i)}`,
+    })),
+    lawyers: id.lawyers.map((userId, i) => ({
+      sessionId: r.uuid(),
+      userId,
+      userType: 'lawyer',
+      officialEmail: benchEmail.lawyer(i),
+      name: `Lawyer ${i}`,
+      phoneNumber: `23481${String(10_000_000 + i)}`,
+    })),
+  };
+}
+
+/**
+ * Session rows for every company and lawyer, so the cold rows sign in 2,500 users without 2,500
+ * argon2 logins inside the measurement. `expiresAt` must lie after the run.
+ */
+export async function insertSessions(db: Db, opts: { seed: number; expiresAt: Date }) {
+  const { companies, lawyers } = benchSessions(opts.seed);
+  const rows = [...companies, ...lawyers].map((s) => ({
+    id: s.sessionId,
+    user_id: s.userId,
+    created_at: iso(EPOCH),
+    expires_at: opts.expiresAt.toISOString(),
+  }));
+  await bulk(
+    db,
+    'sessions',
+    { id: 'uuid', user_id: 'uuid', created_at: 'timestamptz', expires_at: 'timestamptz' },
+    rows,
+  );
+  return rows.length;
+}

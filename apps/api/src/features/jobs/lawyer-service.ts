@@ -6,7 +6,16 @@ import { jobApplications, jobs, products, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
 import { enqueueMail } from '../../platform/mailer.js';
-import { jobCount, selectJobs, toJobView, withApplicants, type JobView } from './view.js';
+import {
+  countedTotal,
+  jobCount,
+  selectJobs,
+  selectLawyerJobPage,
+  toJobView,
+  windowTotal,
+  withApplicants,
+  type JobView,
+} from './view.js';
 import { detailsRequestedMail } from '../lawyers/emails.js';
 
 type Deps = Pick<Shared, 'db' | 'clock' | 'config' | 'mailWritten' | 'securityLog'>;
@@ -72,15 +81,15 @@ export function createLawyerJobsService(deps: Deps) {
     /** Open jobs, one page. Best fit: longest waiting first; Recent jobs: newest first. */
     async availableJobs(viewer: AuthUser, q: { sort: JobSort; page: number; limit: number }) {
       const order = q.sort === 'recent' ? [desc(jobs.createdAt), desc(jobs.id)] : [asc(jobs.createdAt), asc(jobs.id)];
-      const [rows, total] = await Promise.all([
-        selectJobs(db)
-          .where(isOpen)
-          .orderBy(...order)
-          .limit(q.limit)
-          .offset((q.page - 1) * q.limit),
-        jobCount(db, 'open'),
-      ]);
-      return { jobs: await lawyerViews(viewer, rows.map(toJobView)), total };
+      const rows = await selectLawyerJobPage(db, viewer.id, countedTotal('open'))
+        .where(isOpen)
+        .orderBy(...order)
+        .limit(q.limit)
+        .offset((q.page - 1) * q.limit);
+      return {
+        jobs: rows.map((r) => forLawyer(toJobView(r), viewer, r.applied)),
+        total: rows.length ? rows[0].total : await jobCount(db, 'open'),
+      };
     },
 
     /**
@@ -126,24 +135,23 @@ export function createLawyerJobsService(deps: Deps) {
       });
     },
 
-    projects(lawyer: AuthUser, status: 'pending' | 'completed', q: { page: number; limit: number }) {
+    async projects(lawyer: AuthUser, status: 'pending' | 'completed', q: { page: number; limit: number }) {
       const lawyerId = lawyer.id;
       const order =
         status === 'completed'
           ? [desc(jobs.completedAt), desc(jobs.id)]
           : [desc(jobs.assignedAt), desc(jobs.createdAt), desc(jobs.id)];
       const where = and(eq(jobs.assignedTo, lawyerId), eq(jobs.status, status));
-      return Promise.all([
-        selectJobs(db)
-          .where(where)
-          .orderBy(...order)
-          .limit(q.limit)
-          .offset((q.page - 1) * q.limit),
-        db.select({ n: count() }).from(jobs).where(where),
-      ]).then(async ([rows, total]) => ({
-        jobs: await lawyerViews(lawyer, rows.map(toJobView)),
-        total: Number(total[0]?.n ?? 0),
-      }));
+      const rows = await selectLawyerJobPage(db, lawyerId, windowTotal)
+        .where(where)
+        .orderBy(...order)
+        .limit(q.limit)
+        .offset((q.page - 1) * q.limit);
+      // A page past the end has no row to read the total from.
+      const total = rows.length
+        ? rows[0].total
+        : Number((await db.select({ n: count() }).from(jobs).where(where))[0]?.n ?? 0);
+      return { jobs: rows.map((r) => forLawyer(toJobView(r), lawyer, r.applied)), total };
     },
 
     /** The lawyer's completed work: how many jobs and their amounts added up (naira). */

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { JobViewResponse } from '@legalmarket/contracts';
 import type { Executor } from '../../db/client.js';
@@ -10,31 +10,51 @@ export type JobView = JobViewResponse;
 const company = alias(users, 'company');
 const lawyer = alias(users, 'lawyer');
 
+const jobViewFields = {
+  job: jobs,
+  product: {
+    id: products.id,
+    productName: products.productName,
+    productImage: products.productImage,
+    productPrice: products.productPrice,
+    productDescription: products.productDescription,
+  },
+  company: {
+    id: company.id,
+    companyName: company.companyName,
+    name: company.name,
+    officialEmail: company.officialEmail,
+    phoneNumber: company.phoneNumber,
+  },
+  lawyer: {
+    id: lawyer.id,
+    name: lawyer.name,
+    officialEmail: lawyer.officialEmail,
+    phoneNumber: lawyer.phoneNumber,
+  },
+};
+
 /** Select of jobs joined with product, company and assigned lawyer: one query, no N+1. */
 export function selectJobs(ex: Executor) {
   return ex
+    .select(jobViewFields)
+    .from(jobs)
+    .innerJoin(products, eq(products.id, jobs.productId))
+    .innerJoin(company, eq(company.id, jobs.companyId))
+    .leftJoin(lawyer, eq(lawyer.id, jobs.assignedTo))
+    .$dynamic();
+}
+
+/**
+ * A lawyer's page of jobs in one round trip: selectJobs plus whether `lawyerId` applied to each job
+ * and the list's total (`total`, read on every row), so a cold request costs one query, not three.
+ */
+export function selectLawyerJobPage(ex: Executor, lawyerId: string, total: SQL<number>) {
+  return ex
     .select({
-      job: jobs,
-      product: {
-        id: products.id,
-        productName: products.productName,
-        productImage: products.productImage,
-        productPrice: products.productPrice,
-        productDescription: products.productDescription,
-      },
-      company: {
-        id: company.id,
-        companyName: company.companyName,
-        name: company.name,
-        officialEmail: company.officialEmail,
-        phoneNumber: company.phoneNumber,
-      },
-      lawyer: {
-        id: lawyer.id,
-        name: lawyer.name,
-        officialEmail: lawyer.officialEmail,
-        phoneNumber: lawyer.phoneNumber,
-      },
+      ...jobViewFields,
+      applied: sql<boolean>`exists (select 1 from ${jobApplications} where ${jobApplications.jobId} = ${jobs.id} and ${jobApplications.lawyerId} = ${lawyerId})`,
+      total: total.mapWith(Number),
     })
     .from(jobs)
     .innerJoin(products, eq(products.id, jobs.productId))
@@ -42,6 +62,12 @@ export function selectJobs(ex: Executor) {
     .leftJoin(lawyer, eq(lawyer.id, jobs.assignedTo))
     .$dynamic();
 }
+
+/** The total of a list read beside its page: every row counted before LIMIT and OFFSET. */
+export const windowTotal = sql<number>`count(*) over ()`;
+/** The total of a counted list (jobCount's keys) read beside its page. */
+export const countedTotal = (key: 'open' | `status:${JobView['status']}`) =>
+  sql<number>`(select ${jobCounts.n} from ${jobCounts} where ${jobCounts.key} = ${key})`;
 
 /** The tables selectJobs reads (what cached job lists depend on, platform/response-cache.ts). */
 export const JOB_VIEW_READS = ['jobs', 'products', 'users'] as const;
