@@ -88,6 +88,15 @@ export const productFields = z.object({
     .max(4000, 'productDescription must be at most 4000 characters'),
 });
 
+/** The product form: its text fields and a picture, which a new product must have. */
+export const productFormSchema = (editing: boolean) =>
+  productFields
+    .extend({ productImage: z.custom<File>((v) => v instanceof Blob).nullable() })
+    .refine((v) => editing || v.productImage !== null, {
+      path: ['productImage'],
+      message: messages.chooseProductImage,
+    });
+
 // ---------------------------------------------------------------- reviews
 
 const STARS_MAX = 5;

@@ -8,3 +8,4 @@ export * from './catalogue.js';
 export * from './admin.js';
 export * from './commerce.js';
 export * from './lawyers.js';
+export * from './profiles.js';

@@ -1,7 +1,9 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { ImagePlus, X } from 'lucide-react';
 import { digitsOnly } from '@legalmarket/contracts/common';
-import type { Product } from '@legalmarket/contracts/catalogue';
+import { productFormSchema, type Product } from '@legalmarket/contracts/catalogue';
 import { UPLOAD_ACCEPT } from '@legalmarket/contracts/constants';
 import { messages } from '@legalmarket/contracts/messages';
 import { Button } from '@/components/button';
@@ -22,13 +24,24 @@ export interface ProductFormProps {
  */
 export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
   const editing = Boolean(product);
-  const [values, setValues] = useState<ProductFormValues>({
-    productName: product?.productName ?? '',
-    productPrice: product ? String(Math.round(product.productPrice)) : '',
-    productDescription: product?.productDescription ?? '',
-    productImage: null,
+  const {
+    register,
+    handleSubmit,
+    watch,
+    setValue,
+    reset,
+    clearErrors,
+    formState: { errors },
+  } = useForm<ProductFormValues>({
+    resolver: zodResolver(productFormSchema(editing), undefined, { raw: true }),
+    defaultValues: {
+      productName: product?.productName ?? '',
+      productPrice: product ? String(Math.round(product.productPrice)) : '',
+      productDescription: product?.productDescription ?? '',
+      productImage: null,
+    },
   });
-  const [errors, setErrors] = useState<Partial<Record<keyof ProductFormValues, string>>>({});
+  const values = watch();
   const [progress, setProgress] = useState<number | null>(null);
   const save = useSaveProduct((f) => setProgress(f));
   const preview = usePreview(values.productImage);
@@ -41,26 +54,13 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
     values.productDescription.trim() !== '' &&
     (editing || values.productImage !== null);
 
-  function validate() {
-    const e: typeof errors = {};
-    if (!values.productName.trim()) e.productName = messages.enterProductName;
-    if (!values.productPrice) e.productPrice = messages.enterProductPrice;
-    else if (Number(values.productPrice) < 1) e.productPrice = messages.productPriceDigits;
-    if (!values.productDescription.trim()) e.productDescription = messages.enterProductDescription;
-    if (!editing && !values.productImage) e.productImage = messages.chooseProductImage;
-    setErrors(e);
-    return Object.keys(e).length === 0;
-  }
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    if (!validate()) return;
+  const submit = handleSubmit(async (valid) => {
     setProgress(0);
     try {
-      const res = await save.mutateAsync({ id: product?._id, values });
+      const res = await save.mutateAsync({ id: product?._id, values: valid });
       onSaved(res.data.product, res.message ?? (editing ? messages.productUpdated : messages.newProductCreated));
       if (!editing) {
-        setValues({ productName: '', productPrice: '', productDescription: '', productImage: null });
+        reset({ productName: '', productPrice: '', productDescription: '', productImage: null });
         if (fileInput.current) fileInput.current.value = '';
       }
     } catch {
@@ -68,7 +68,8 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
     } finally {
       setProgress(null);
     }
-  }
+  });
+  const price = register('productPrice');
 
   const shownImage = preview ?? product?.productImage ?? null;
 
@@ -106,8 +107,8 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
               aria-invalid={errors.productImage ? true : undefined}
               onChange={(e) => {
                 const f = e.target.files?.[0] ?? null;
-                setValues((v) => ({ ...v, productImage: f }));
-                setErrors((x) => ({ ...x, productImage: undefined }));
+                setValue('productImage', f);
+                clearErrors('productImage');
               }}
             />
           </label>
@@ -119,7 +120,7 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
                 className="flex size-11 items-center justify-center rounded-md text-red-700 hover:bg-red-50"
                 aria-label={`Remove ${values.productImage.name}`}
                 onClick={() => {
-                  setValues((v) => ({ ...v, productImage: null }));
+                  setValue('productImage', null);
                   if (fileInput.current) fileInput.current.value = '';
                 }}
               >
@@ -133,35 +134,28 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
         </p>
         {errors.productImage && (
           <p id={`${imageId}-error`} role="alert" className="mt-1 text-sm text-red-700">
-            {errors.productImage}
+            {errors.productImage.message}
           </p>
         )}
       </div>
-      <Field
-        label="Product Name"
-        name="productName"
-        value={values.productName}
-        maxLength={120}
-        onChange={(e) => setValues((v) => ({ ...v, productName: e.target.value }))}
-        error={errors.productName}
-      />
+      <Field label="Product Name" maxLength={120} {...register('productName')} error={errors.productName?.message} />
       <Field
         label="Price"
-        name="productPrice"
         inputMode="numeric"
         autoComplete="off"
-        value={values.productPrice}
-        onChange={(e) => setValues((v) => ({ ...v, productPrice: digitsOnly(e.target.value, 9) }))}
-        error={errors.productPrice}
+        {...price}
+        onChange={(e) => {
+          e.target.value = digitsOnly(e.target.value, 9);
+          return price.onChange(e);
+        }}
+        error={errors.productPrice?.message}
         hint="Naira, digits only"
       />
       <TextArea
         label="Description"
-        name="productDescription"
-        value={values.productDescription}
         maxLength={4000}
-        onChange={(e) => setValues((v) => ({ ...v, productDescription: e.target.value }))}
-        error={errors.productDescription}
+        {...register('productDescription')}
+        error={errors.productDescription?.message}
       />
       {progress !== null && (
         <progress

@@ -1,7 +1,11 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useParams } from 'react-router';
 import { Camera, Pencil, UserRound } from 'lucide-react';
-import { DELAYS_MS, LIMITS, type COMPANY_EDITABLE_FIELDS } from '@legalmarket/contracts/constants';
+import { COMPANY_EDITABLE_FIELDS, DELAYS_MS, LIMITS } from '@legalmarket/contracts/constants';
+import { digitsOnly } from '@legalmarket/contracts/common';
+import { profileEditForm } from '@legalmarket/contracts/profiles';
 import { messages } from '@legalmarket/contracts/messages';
 import { useSession } from '@/lib/use-session';
 import { Button } from '@/components/button';
@@ -20,7 +24,7 @@ const FIELDS = [
   ['alternativeEmailAddress', 'Alternate Email', 'email'],
   ['officeAddress', 'Office Address', 'text'],
 ] as const;
-type Key = (typeof COMPANY_EDITABLE_FIELDS)[number];
+type Values = Record<(typeof COMPANY_EDITABLE_FIELDS)[number] | 'currentPassword', string>;
 
 function Row({ label, value }: { label: string; value?: string | null }) {
   return (
@@ -60,19 +64,27 @@ function EditForm({
   const fileInput = useRef<HTMLInputElement>(null);
   const [image, setImage] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
-  const [values, setValues] = useState<Record<Key, string>>({
-    officialEmail: profile.officialEmail ?? '',
-    website: profile.website ?? '',
-    phoneNumber: profile.phoneNumber ?? '',
-    alternativeEmailAddress: profile.alternativeEmailAddress ?? '',
-    officeAddress: profile.officeAddress ?? '',
-    yourBio: profile.yourBio ?? '',
+  const {
+    register,
+    handleSubmit,
+    watch,
+    formState: { errors },
+  } = useForm<Values>({
+    resolver: zodResolver(profileEditForm(profile.officialEmail ?? '', COMPANY_EDITABLE_FIELDS)),
+    defaultValues: {
+      officialEmail: profile.officialEmail ?? '',
+      website: profile.website ?? '',
+      phoneNumber: profile.phoneNumber ?? '',
+      alternativeEmailAddress: profile.alternativeEmailAddress ?? '',
+      officeAddress: profile.officeAddress ?? '',
+      yourBio: profile.yourBio ?? '',
+      currentPassword: '',
+    },
   });
-  const [currentPassword, setCurrentPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
   const [emailSent, setEmailSent] = useState(false);
-  const changingEmail = emailChanging(profile.officialEmail, values.officialEmail);
+  const changingEmail = emailChanging(profile.officialEmail, watch('officialEmail'));
 
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
   useEffect(() => {
@@ -82,35 +94,26 @@ function EditForm({
     return () => window.clearTimeout(t);
   }, [done, emailSent, onSaved]);
 
-  const set = (k: Key, v: string) =>
-    setValues((s) => ({ ...s, [k]: k === 'phoneNumber' ? v.replace(/\D+/g, '').slice(0, LIMITS.phoneDigits) : v }));
+  const submit = handleSubmit(
+    ({ currentPassword, ...values }) => {
+      // Only non-empty fields are sent (spec section 5).
+      const form = new FormData();
+      for (const k of COMPANY_EDITABLE_FIELDS) if (values[k].trim()) form.append(k, values[k].trim());
+      if (changingEmail) form.append('currentPassword', currentPassword);
+      if (image) form.append('profileImage', image);
+      update.mutate(form, {
+        onSuccess: () => {
+          setEmailSent(changingEmail);
+          setDone(true);
+        },
+        onError: (err) => setError(getErrorMessage(err)),
+      });
+    },
+    () => setError(null),
+  );
 
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    setError(null);
-    if (values.phoneNumber && values.phoneNumber.length !== LIMITS.phoneDigits) {
-      setError(messages.phoneRule);
-      return;
-    }
-    if (changingEmail && !currentPassword) {
-      setError(messages.currentPasswordRequired);
-      return;
-    }
-    // Only non-empty fields are sent (spec section 5).
-    const form = new FormData();
-    for (const [k, v] of Object.entries(values)) if (v.trim()) form.append(k, v.trim());
-    if (changingEmail) form.append('currentPassword', currentPassword);
-    if (image) form.append('profileImage', image);
-    update.mutate(form, {
-      onSuccess: () => {
-        setEmailSent(changingEmail);
-        setDone(true);
-      },
-      onError: (err) => setError(getErrorMessage(err)),
-    });
-  }
-
-  const left = LIMITS.bioHint - values.yourBio.length;
+  const phone = register('phoneNumber');
+  const left = LIMITS.bioHint - watch('yourBio').length;
   return (
     <form onSubmit={submit} className="space-y-4" noValidate>
       <div className="flex items-center gap-4">
@@ -141,23 +144,28 @@ function EditForm({
         </div>
         {image && <p className="text-sm text-slate-600">New picture: {image.name}</p>}
       </div>
-      {FIELDS.map(([k, label, type]) => (
-        <Field
-          key={k}
-          label={label}
-          type={type}
-          inputMode={k === 'phoneNumber' ? 'numeric' : undefined}
-          value={values[k]}
-          onChange={(e) => set(k, e.target.value)}
-        />
-      ))}
-      {changingEmail && <CurrentPasswordField value={currentPassword} onChange={setCurrentPassword} />}
-      <TextArea
-        label="Your Bio"
-        value={values.yourBio}
-        onChange={(e) => set('yourBio', e.target.value)}
-        hint={`${Math.max(0, left)} characters left`}
-      />
+      {FIELDS.map(([k, label, type]) =>
+        k === 'phoneNumber' ? (
+          <Field
+            key={k}
+            label={label}
+            type={type}
+            inputMode="numeric"
+            error={errors.phoneNumber?.message}
+            {...phone}
+            onChange={(e) => {
+              e.target.value = digitsOnly(e.target.value, LIMITS.phoneDigits);
+              return phone.onChange(e);
+            }}
+          />
+        ) : (
+          <Field key={k} label={label} type={type} error={errors[k]?.message} {...register(k)} />
+        ),
+      )}
+      {changingEmail && (
+        <CurrentPasswordField error={errors.currentPassword?.message} {...register('currentPassword')} />
+      )}
+      <TextArea label="Your Bio" {...register('yourBio')} hint={`${Math.max(0, left)} characters left`} />
       <FormError message={error} />
       <div className="flex justify-end gap-2">
         <Button variant="secondary" onClick={onCancel} disabled={update.isPending}>

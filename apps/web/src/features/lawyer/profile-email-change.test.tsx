@@ -101,6 +101,30 @@ describe('changing the sign-in e-mail from the lawyer profile', () => {
   });
 });
 
+describe('the lawyer profile form', () => {
+  it('shows a short phone number on the field and sends nothing', async () => {
+    const { fetch, user } = await openProfileEditor();
+    const phone = screen.getByLabelText('Phone Number');
+    await user.clear(phone);
+    await user.type(phone, '0808');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(messages.phoneRule)).toBeInTheDocument();
+    expect(phone).toHaveAttribute('aria-invalid', 'true');
+    expect(phone.getAttribute('aria-describedby')).toContain(screen.getByText(messages.phoneRule).id);
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('marks the current password field when it is missing', async () => {
+    const { user } = await openProfileEditor();
+    const email = screen.getByLabelText('Email Address');
+    await user.clear(email);
+    await user.type(email, 'new@example.ng');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(messages.currentPasswordRequired)).toBeInTheDocument();
+    expect(screen.getByLabelText('Current password')).toHaveAttribute('aria-invalid', 'true');
+  });
+});
+
 describe('the e-mail change link pages', () => {
   it('/confirm-email-change posts the token once and says to log in with the new address', async () => {
     const fetch = vi.fn(async (_url: RequestInfo | URL, _init?: RequestInit) => ok(messages.emailChangeConfirmed));

@@ -1,7 +1,10 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useParams } from 'react-router';
 import { Camera, Pencil, UserRound } from 'lucide-react';
-import { EXPERTISE, LIMITS } from '@legalmarket/contracts/constants';
+import { EXPERTISE, LAWYER_EDITABLE_FIELDS, LIMITS } from '@legalmarket/contracts/constants';
+import { profileEditForm } from '@legalmarket/contracts/profiles';
 import { messages } from '@legalmarket/contracts/messages';
 import { digitsOnly } from '@legalmarket/contracts/common';
 import { Button } from '@/components/button';
@@ -130,23 +133,33 @@ function ProfileView({
   );
 }
 
+type Values = Record<(typeof LAWYER_EDITABLE_FIELDS)[number] | 'currentPassword', string>;
+
 function ProfileForm({ profile: p, onDone }: { profile: LawyerProfile; onDone: () => void }) {
   const update = useUpdateProfile(p._id);
   const fileInput = useRef<HTMLInputElement>(null);
   const [image, setImage] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
   const [areas, setAreas] = useState<string[]>(p.areasOfPractise);
-  const [v, setV] = useState({
-    officialEmail: p.officialEmail,
-    scn: p.scn ?? '',
-    yourBio: p.yourBio ?? '',
-    yearOfCall: p.yearOfCall ?? '',
-    phoneNumber: p.phoneNumber,
-    alternativeEmailAddress: p.alternativeEmailAddress ?? '',
+  const {
+    register,
+    handleSubmit,
+    watch,
+    formState: { errors },
+  } = useForm<Values>({
+    resolver: zodResolver(profileEditForm(p.officialEmail, LAWYER_EDITABLE_FIELDS)),
+    defaultValues: {
+      officialEmail: p.officialEmail,
+      scn: p.scn ?? '',
+      yourBio: p.yourBio ?? '',
+      yearOfCall: p.yearOfCall ?? '',
+      phoneNumber: p.phoneNumber,
+      alternativeEmailAddress: p.alternativeEmailAddress ?? '',
+      currentPassword: '',
+    },
   });
-  const [currentPassword, setCurrentPassword] = useState('');
   const [result, setResult] = useState<{ ok: boolean; text: string; note?: string } | null>(null);
-  const changingEmail = emailChanging(p.officialEmail, v.officialEmail);
+  const changingEmail = emailChanging(p.officialEmail, watch('officialEmail'));
 
   useEffect(() => {
     if (!image) return;
@@ -155,38 +168,35 @@ function ProfileForm({ profile: p, onDone }: { profile: LawyerProfile; onDone: (
     return () => URL.revokeObjectURL(url);
   }, [image]);
 
-  const set = (k: keyof typeof v) => (e: { target: { value: string } }) =>
-    setV((old) => ({
-      ...old,
-      [k]: k === 'phoneNumber' ? digitsOnly(e.target.value, LIMITS.phoneDigits) : e.target.value,
-    }));
   const toggle = (area: string) =>
     setAreas((old) => (old.includes(area) ? old.filter((a) => a !== area) : [...old, area]));
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (changingEmail && !currentPassword) {
-      setResult({ ok: false, text: messages.currentPasswordRequired });
-      return;
-    }
-    const changes: ProfileChanges = {
-      ...v,
-      areasOfPractise: areas,
-      profileImage: image,
-      currentPassword: changingEmail ? currentPassword : undefined,
-    };
-    update.mutate(changes, {
-      onSuccess: (res) =>
-        setResult({ ok: true, text: res.message, note: changingEmail ? messages.checkNewInbox : undefined }),
-      onError: (err) => setResult({ ok: false, text: getErrorMessage(err) }),
-    });
-  };
+  const submit = handleSubmit(
+    ({ currentPassword, ...v }) => {
+      const changes: ProfileChanges = {
+        ...v,
+        areasOfPractise: areas,
+        profileImage: image,
+        currentPassword: changingEmail ? currentPassword : undefined,
+      };
+      update.mutate(changes, {
+        onSuccess: (res) =>
+          setResult({ ok: true, text: res.message, note: changingEmail ? messages.checkNewInbox : undefined }),
+        onError: (err) => setResult({ ok: false, text: getErrorMessage(err) }),
+      });
+    },
+    // The missing password is told in the result dialog, as a refused save is.
+    (invalid) => {
+      if (invalid.currentPassword?.message) setResult({ ok: false, text: invalid.currentPassword.message });
+    },
+  );
   const closeResult = () => {
     const ok = result?.ok;
     setResult(null);
     if (ok) onDone();
   };
-  const left = LIMITS.bioHint - v.yourBio.length;
+  const left = LIMITS.bioHint - watch('yourBio').length;
+  const phone = register('phoneNumber');
 
   return (
     <form
@@ -249,32 +259,45 @@ function ProfileForm({ profile: p, onDone }: { profile: LawyerProfile; onDone: (
           label="Email Address"
           type="email"
           autoComplete="email"
-          value={v.officialEmail}
-          onChange={set('officialEmail')}
+          error={errors.officialEmail?.message}
+          {...register('officialEmail')}
         />
-        {changingEmail && <CurrentPasswordField value={currentPassword} onChange={setCurrentPassword} />}
-        <Field label="SCN" value={v.scn} onChange={set('scn')} />
+        {changingEmail && (
+          <CurrentPasswordField
+            aria-invalid={errors.currentPassword ? true : undefined}
+            {...register('currentPassword')}
+          />
+        )}
+        <Field label="SCN" error={errors.scn?.message} {...register('scn')} />
         <TextArea
           className="sm:col-span-2"
           label="Your Bio"
-          value={v.yourBio}
-          onChange={set('yourBio')}
+          {...register('yourBio')}
           hint={left >= 0 ? `${left} characters left` : `${-left} characters over the suggested length`}
         />
-        <Field label="Year of Call" inputMode="numeric" value={v.yearOfCall} onChange={set('yearOfCall')} />
+        <Field
+          label="Year of Call"
+          inputMode="numeric"
+          error={errors.yearOfCall?.message}
+          {...register('yearOfCall')}
+        />
         <Field
           label="Phone Number"
           type="tel"
           inputMode="numeric"
           autoComplete="tel"
-          value={v.phoneNumber}
-          onChange={set('phoneNumber')}
+          error={errors.phoneNumber?.message}
+          {...phone}
+          onChange={(e) => {
+            e.target.value = digitsOnly(e.target.value, LIMITS.phoneDigits);
+            return phone.onChange(e);
+          }}
         />
         <Field
           label="Alternate Email"
           type="email"
-          value={v.alternativeEmailAddress}
-          onChange={set('alternativeEmailAddress')}
+          error={errors.alternativeEmailAddress?.message}
+          {...register('alternativeEmailAddress')}
         />
       </div>
       <div className="mt-6 flex flex-wrap justify-end gap-2">

@@ -1,0 +1,91 @@
+import { describe, expect, it, vi } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { messages } from '@legalmarket/contracts/messages';
+import { setSession } from '@/lib/session';
+import { companyKeys } from './api/keys';
+import type { CompanyProfile } from './api/profile';
+import CompanyProfilePage from './profile-page';
+
+const mutate = vi.fn();
+vi.mock('./api/profile', async (original) => ({
+  ...(await original<typeof import('./api/profile')>()),
+  useUpdateProfile: () => ({ mutate, isPending: false }),
+}));
+
+const me: CompanyProfile = {
+  _id: 'c1',
+  name: 'Ada Obi',
+  companyName: 'Obi Ventures',
+  contactName: 'Ada Obi',
+  phoneNumber: '08012345678',
+  officialEmail: 'ada@example.ng',
+  officeAddress: null,
+  cac: null,
+  industry: null,
+  website: null,
+  yourBio: null,
+  alternativeEmailAddress: null,
+  profileImage: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+};
+
+async function openEditor() {
+  mutate.mockClear();
+  setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+  const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
+  client.setQueryData(companyKeys.profile('c1', 'own'), me);
+  render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={['/company/profile/c1']}>
+        <Routes>
+          <Route path="/company/profile/:companyId" element={<CompanyProfilePage />} />
+        </Routes>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+  const user = userEvent.setup();
+  await user.click(screen.getByRole('button', { name: /Update your details/ }));
+  return user;
+}
+
+describe('the company profile form', () => {
+  it('shows a short phone number on the field and sends nothing', async () => {
+    const user = await openEditor();
+    const phone = screen.getByLabelText('Phone Number');
+    await user.clear(phone);
+    await user.type(phone, '0801a');
+    expect(phone).toHaveValue('0801');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(messages.phoneRule)).toBeInTheDocument();
+    expect(phone).toHaveAttribute('aria-invalid', 'true');
+    expect(phone.getAttribute('aria-describedby')).toContain(screen.getByText(messages.phoneRule).getAttribute('id')!);
+    expect(mutate).not.toHaveBeenCalled();
+  });
+
+  it('asks for the current password on its field when the e-mail changes', async () => {
+    const user = await openEditor();
+    const email = screen.getByLabelText('Email Address');
+    await user.clear(email);
+    await user.type(email, 'new@example.ng');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(messages.currentPasswordRequired)).toBeInTheDocument();
+    expect(screen.getByLabelText('Current password')).toHaveAttribute('aria-invalid', 'true');
+    expect(mutate).not.toHaveBeenCalled();
+  });
+
+  it('sends only the filled fields when they are valid', async () => {
+    const user = await openEditor();
+    await user.type(screen.getByLabelText('Website'), 'https://obi.ng');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(mutate).toHaveBeenCalledTimes(1);
+    const form = mutate.mock.calls[0][0] as FormData;
+    expect(Object.fromEntries(form.entries())).toEqual({
+      officialEmail: 'ada@example.ng',
+      website: 'https://obi.ng',
+      phoneNumber: '08012345678',
+    });
+  });
+});
