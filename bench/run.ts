@@ -367,7 +367,7 @@ async function measurePk(ids: string[]) {
 }
 
 /**
- * Every (user, list) pair once, each request with that user's token: no remembered answer can serve
+ * Every (user, list) pair once, each request with that user's token: no cached response can serve
  * it. One counter shared by the 50 connections hands out the pairs in turn (user by user, its lists
  * one after the other); the run ends when all are answered. An empty cart answers 404 by the spec.
  */
