@@ -20,6 +20,8 @@ const PRODUCT: Product = {
   updatedAt: '2026-01-01T00:00:00.000Z',
 };
 const PRODUCTS = { status: 'success' as const, results: 1, products: [PRODUCT] };
+// Hydration re-renders once the page's code runs (useHydrated); React wants that inside act().
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 describe('the first page rendered on the server', () => {
   it('renders the landing page with its heading', async () => {
@@ -40,6 +42,8 @@ describe('the first page rendered on the server', () => {
       body: PRODUCT,
     });
     expect(html).toContain('Drafted and reviewed by a Nigerian lawyer, ready to sign.');
+    // A quantity picked before the page's code runs would be reset by hydration: not offered yet.
+    expect(html).toMatch(/<fieldset disabled=""/);
   });
 
   /** Renders `path` as the server does, then hydrates it with the browser's tree; answers the root. */
@@ -85,6 +89,7 @@ describe('the first page rendered on the server', () => {
     });
     const quantity = root.querySelector('select')!;
     expect(root.querySelector(`label[for="${quantity.id}"]`)).not.toBeNull();
+    expect(root.querySelector('fieldset')!.disabled).toBe(false);
     root.remove();
   });
 });

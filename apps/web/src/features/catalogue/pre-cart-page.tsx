@@ -15,6 +15,7 @@ import { readReservedItems, writeReservedItems } from '@/features/cart/reserved-
 import { ReviewsSection } from '@/features/reviews/reviews-section';
 import { useAddToCart } from './api/add-to-cart';
 import { useProduct } from './api/get-product';
+import { useHydrated } from '@/lib/use-hydrated';
 
 /** /pre-cart/{productId}: the product page of spec screen 10. */
 export default function PreCartPage() {
@@ -91,6 +92,7 @@ function ReserveForm({ product }: { product: ProductSummary }) {
   const [uploading, setUploading] = useState(false);
   const [done, setDone] = useState<string | null>(null);
   const add = useAddToCart();
+  const hydrated = useHydrated();
 
   useEffect(() => {
     if (!done) return;
@@ -123,70 +125,72 @@ function ReserveForm({ product }: { product: ProductSummary }) {
 
   return (
     <form
-      className="mt-6 grid gap-4"
+      className="mt-6"
       aria-label="Reserve this product"
       onSubmit={(e) => {
         e.preventDefault();
         void reserve();
       }}
     >
-      <div>
-        <label htmlFor={quantityId} className="mb-1 block text-sm font-medium text-slate-800">
-          Quantity
-        </label>
-        <select
-          id={quantityId}
-          value={quantity}
-          onChange={(e) => setQuantity(Number(e.target.value))}
-          className="block min-h-11 w-28 rounded-md border border-slate-300 bg-white px-3"
-        >
-          {quantityOptions.map((n) => (
-            <option key={n} value={n}>
-              {n}
-            </option>
-          ))}
-        </select>
-      </div>
-      <p className="flex items-center gap-2 rounded-md bg-sand px-3 py-2 text-sm text-slate-800">
-        <CalendarClock aria-hidden className="size-4 shrink-0 text-brand" />
-        {DELIVERY_NOTICE}
-      </p>
-      <TextArea
-        label="Give details"
-        name="detail"
-        value={detail}
-        maxLength={2000}
-        onChange={(e) => setDetail(e.target.value)}
-        hint="What should the lawyer know? Parties, deadlines, anything special."
-      />
-      {isCompany ? (
-        <FileUpload
-          label="Upload a document (optional)"
-          kind="document"
-          value={file}
-          onChange={setFile}
-          onBusyChange={setUploading}
-          hint="PDF, Word (DOC, DOCX) or a picture, at most 10 MB."
-        />
-      ) : (
-        <p className="text-sm text-slate-600">
-          {session ? 'Documents are attached by companies.' : 'Log in as a company to attach a document.'}
-        </p>
-      )}
-      <FormError message={add.error ? getErrorMessage(add.error) : null} />
-      <div aria-live="polite">
-        {done && (
-          <p
-            role="status"
-            className="flex items-center gap-2 rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800"
+      <fieldset disabled={!hydrated} className="m-0 grid min-w-0 gap-4 border-0 p-0">
+        <div>
+          <label htmlFor={quantityId} className="mb-1 block text-sm font-medium text-slate-800">
+            Quantity
+          </label>
+          <select
+            id={quantityId}
+            value={quantity}
+            onChange={(e) => setQuantity(Number(e.target.value))}
+            className="block min-h-11 w-28 rounded-md border border-slate-300 bg-white px-3"
           >
-            <Check aria-hidden className="size-4" /> {done}
+            {quantityOptions.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </div>
+        <p className="flex items-center gap-2 rounded-md bg-sand px-3 py-2 text-sm text-slate-800">
+          <CalendarClock aria-hidden className="size-4 shrink-0 text-brand" />
+          {DELIVERY_NOTICE}
+        </p>
+        <TextArea
+          label="Give details"
+          name="detail"
+          value={detail}
+          maxLength={2000}
+          onChange={(e) => setDetail(e.target.value)}
+          hint="What should the lawyer know? Parties, deadlines, anything special."
+        />
+        {isCompany ? (
+          <FileUpload
+            label="Upload a document (optional)"
+            kind="document"
+            value={file}
+            onChange={setFile}
+            onBusyChange={setUploading}
+            hint="PDF, Word (DOC, DOCX) or a picture, at most 10 MB."
+          />
+        ) : (
+          <p className="text-sm text-slate-600">
+            {session ? 'Documents are attached by companies.' : 'Log in as a company to attach a document.'}
           </p>
         )}
-      </div>
-      <Button type="submit" loading={add.isPending} disabled={uploading || done !== null} className="w-full sm:w-48">
-        Reserve
-      </Button>
+        <FormError message={add.error ? getErrorMessage(add.error) : null} />
+        <div aria-live="polite">
+          {done && (
+            <p
+              role="status"
+              className="flex items-center gap-2 rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800"
+            >
+              <Check aria-hidden className="size-4" /> {done}
+            </p>
+          )}
+        </div>
+        <Button type="submit" loading={add.isPending} disabled={uploading || done !== null} className="w-full sm:w-48">
+          Reserve
+        </Button>
+      </fieldset>
     </form>
   );
 }
