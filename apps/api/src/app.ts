@@ -45,8 +45,9 @@ import { lawyerJobRoutes } from './features/jobs/lawyer-routes.js';
 import { lawyersRoutes } from './features/lawyers/routes.js';
 import { adminRoutes } from './features/admin/routes.js';
 import { jobsAdminRoutes } from './features/jobs/admin-routes.js';
+import { jobWorkspaceRoutes } from './features/jobs/workspace-routes.js';
 import { createServices } from './features/services.js';
-import type { FeatureOptions, Shared } from './features/shared.js';
+import type { FeatureOptions, Services, Shared } from './features/shared.js';
 
 /** Every feature's routes, registered in this order with the same options. */
 const FEATURES: readonly FastifyPluginAsyncZod<FeatureOptions>[] = [
@@ -64,6 +65,7 @@ const FEATURES: readonly FastifyPluginAsyncZod<FeatureOptions>[] = [
   lawyersRoutes,
   adminRoutes,
   jobsAdminRoutes,
+  jobWorkspaceRoutes,
 ];
 
 declare module 'fastify' {
@@ -88,6 +90,8 @@ export interface AppDeps {
   logger?: FastifyBaseLogger | boolean;
   /** Where the built web app is; null serves the API only. */
   webDist?: string | null;
+  /** Run the job scheduler every minute (main.ts; tests call tick themselves). */
+  jobScheduler?: boolean;
 }
 
 const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -231,9 +235,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('cacheStats', () => ({ answers: shared.responses.stats(), sessions: auth.stats() }));
   const services = createServices(shared, app.log);
   for (const feature of FEATURES) await app.register(feature, { shared, services });
+  if (deps.jobScheduler) startJobScheduler(app, services.jobLifecycle);
 
   await registerWeb(app, deps.webDist === undefined ? DEFAULT_WEB_DIST : deps.webDist);
   return app;
+}
+
+/** The clock's job transitions and reminders, every minute; a tick still running is not overlapped. */
+function startJobScheduler(app: FastifyInstance, lifecycle: Services['jobLifecycle']) {
+  let running: Promise<unknown> | null = null;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = lifecycle
+      .tick()
+      .then((n) => n && app.log.info({ fired: n }, 'job timers fired'))
+      .catch((err) => app.log.error({ err }, 'job scheduler tick failed'))
+      .finally(() => (running = null));
+  }, 60_000);
+  timer.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await running;
+  });
 }
 
 /** Serves the built single-page app; hashed assets are immutable, every other page path gets index.html. */

@@ -34,7 +34,7 @@ async function main() {
     config,
     log: (m) => rt.logger.info(m),
   });
-  const app = await buildApp({ ...appDeps(rt), webDist: config.WEB_DIST });
+  const app = await buildApp({ ...appDeps(rt), webDist: config.WEB_DIST, jobScheduler: true });
   (await import('./features/checkout/reconciler.js')).startPaymentReconciler(app, {
     config,
     db: rt.database.db,

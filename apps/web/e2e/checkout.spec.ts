@@ -130,9 +130,10 @@ test('a company pays by the sandbox card, finds its jobs, edits its profile and 
     'href',
     'tel:+2348012345678',
   );
+  // The conversation stays on the platform: the job page's thread (issue 16).
   await expect(page.getByRole('link', { name: 'Chat with a lawyer' }).first()).toHaveAttribute(
     'href',
-    /wa\.me\/2348012345678\?text=/,
+    /^\/jobs\/[0-9a-f-]{36}$/,
   );
   const payments = page.getByRole('complementary', { name: 'Your payments' });
   await expect(payments.getByText('Paid')).toHaveCount(1);

@@ -94,3 +94,42 @@ export async function loginAs(page: Page, email: string, password = PASSWORD) {
   }, body);
   return body;
 }
+
+/** A company buys one product with a detail, paying with the sandbox's success card. */
+export async function paidJob(request: APIRequestContext, detail: string) {
+  const catalogue = (await (await request.get('/product-api/products')).json()) as {
+    products: Array<{ _id: string; productName: string }>;
+  };
+  const product = catalogue.products[0];
+  expect(product, 'the seeded catalogue has a product').toBeTruthy();
+  const companyEmail = await createAccount(request, 'company');
+  const company = await apiLogin(request, companyEmail);
+  const added = await request.post('/api/cart', {
+    headers: company.headers,
+    data: { productId: product._id, quantity: 1, detail },
+  });
+  expect(added.ok()).toBe(true);
+  const started = await request.post('/api/checkout', { headers: company.headers });
+  expect(started.status()).toBe(200);
+  const { reference, amount } = ((await started.json()) as { data: { reference: string; amount: number } }).data;
+  const charge = await request.post('/api/checkout/sandbox/charge', {
+    headers: company.headers,
+    data: {
+      reference,
+      amount,
+      currency: 'NGN',
+      paymentType: 'card',
+      cardNumber: '5531 8866 5214 2950',
+      pin: '3310',
+      otp: '12345',
+    },
+  });
+  expect(charge.status()).toBe(200);
+  const transactionId = ((await charge.json()) as { data: { transaction_id: string } }).data.transaction_id;
+  const verified = await request.post('/api/checkout/verify', {
+    headers: company.headers,
+    data: { reference, transactionId },
+  });
+  expect(verified.status()).toBe(200);
+  return { company, companyEmail, productName: product.productName };
+}

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { companySignupInput, loginInput } from './auth.js';
 import { findUnsafeText, hasUnsafeCharacter, PASSWORD_PATTERN, refuseUnsafeText, requiredText } from './common.js';
 import { formatNaira, formatOrdinalDate, ordinal, previewWords, ratingLabel, starLabel } from './format.js';
-import { allowedActions, findTransition } from './jobs.js';
+import { allowedJobActions, findJobTransition } from './job-lifecycle.js';
 import { matchBank, NIGERIAN_BANKS, payoutDetailsInput } from './lawyers.js';
 import { messages } from './messages.js';
 
@@ -104,13 +104,13 @@ describe('formatting', () => {
 
 describe('job lifecycle table', () => {
   it('lets only admins assign unassigned jobs and complete pending ones', () => {
-    expect(findTransition('assign', 'unassigned', 'admin')?.to).toBe('pending');
-    expect(findTransition('assign', 'pending', 'admin')).toBeNull();
-    expect(findTransition('assign', 'unassigned', 'lawyer')).toBeNull();
-    expect(findTransition('complete', 'pending', 'admin')?.to).toBe('completed');
-    expect(findTransition('complete', 'unassigned', 'admin')).toBeNull();
-    expect(findTransition('complete', 'completed', 'admin')).toBeNull();
-    expect(allowedActions('completed', 'admin')).not.toContain('assign');
+    expect(findJobTransition('assign', 'unassigned', 'admin')?.to).toBe('in_progress');
+    expect(findJobTransition('assign', 'in_progress', 'admin')).toBeNull();
+    expect(findJobTransition('assign', 'unassigned', 'applicant')).toBeNull();
+    expect(findJobTransition('complete', 'in_progress', 'admin')?.to).toBe('completed');
+    expect(findJobTransition('complete', 'unassigned', 'admin')).toBeNull();
+    expect(findJobTransition('complete', 'completed', 'admin')).toBeNull();
+    expect(allowedJobActions('completed', 'admin')).not.toContain('assign');
   });
 });
 

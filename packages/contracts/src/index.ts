@@ -9,3 +9,4 @@ export * from './admin.js';
 export * from './commerce.js';
 export * from './lawyers.js';
 export * from './profiles.js';
+export * from './job-lifecycle.js';

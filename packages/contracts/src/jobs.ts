@@ -1,38 +1,9 @@
 import { z } from 'zod';
-import type { UserType } from './constants.js';
+import { JOB_ACTIONS, JOB_STAGES, jobEvent } from './job-lifecycle.js';
 
-/**
- * The job lifecycle, defined once. The API applies transitions through `canTransition`;
- * pages derive which buttons to show from (state, role).
- */
+/** The spec's three list statuses (a job's stage decides it: job-lifecycle.ts). */
 export const JOB_STATUSES = ['unassigned', 'pending', 'completed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
-
-export const JOB_TRANSITIONS = [
-  { action: 'assign', from: 'unassigned', to: 'pending', roles: ['admin'] },
-  { action: 'complete', from: 'pending', to: 'completed', roles: ['admin'] },
-  // Not a state change: an admin adds details (text and a document) while the job is still open.
-  { action: 'add_details', from: 'unassigned', to: 'unassigned', roles: ['admin'] },
-  { action: 'add_details', from: 'pending', to: 'pending', roles: ['admin'] },
-] as const satisfies ReadonlyArray<{
-  action: string;
-  from: JobStatus;
-  to: JobStatus;
-  roles: readonly UserType[];
-}>;
-export type JobAction = (typeof JOB_TRANSITIONS)[number]['action'];
-
-export function findTransition(action: JobAction, from: JobStatus, role: UserType) {
-  const t = JOB_TRANSITIONS.find(
-    (x) => x.action === action && x.from === from && (x.roles as readonly UserType[]).includes(role),
-  );
-  return t ?? null;
-}
-
-export const allowedActions = (from: JobStatus, role: UserType): JobAction[] =>
-  JOB_TRANSITIONS.filter((t) => t.from === from && (t.roles as readonly UserType[]).includes(role)).map(
-    (t) => t.action,
-  );
 
 const person = z.object({ _id: z.string(), name: z.string(), officialEmail: z.string(), phoneNumber: z.string() });
 
@@ -42,7 +13,14 @@ const person = z.object({ _id: z.string(), name: z.string(), officialEmail: z.st
  */
 export const jobView = z.object({
   _id: z.string(),
-  status: z.enum(JOB_STATUSES),
+  /** The spec's status; `cancelled` shows in none of the spec's lists. */
+  status: z.enum([...JOB_STATUSES, 'cancelled']),
+  /** Where the job is in JOB_LIFECYCLE (job-lifecycle.ts). */
+  stage: z.enum(JOB_STAGES).optional(),
+  /** 10 Nigerian working days after payment. */
+  dueAt: z.string().optional(),
+  /** Past its due date and not finished. */
+  late: z.boolean().optional(),
   productId: z.object({
     _id: z.string(),
     productName: z.string(),
@@ -85,3 +63,17 @@ export const companyJobsResponse = z.array(jobView);
 
 /** PUT /job-api/company/editjobdetails/:jobId: the edited job under `data`. */
 export const companyJobEditedResponse = z.object({ status: z.literal('success'), message: z.string(), data: jobView });
+
+/** GET /job-api/jobs/:id: the job page for its company, its assigned lawyer and admins. */
+export const jobPageResponse = z.object({
+  job: jobView,
+  /** How the reader relates to the job; the buttons follow from it. */
+  viewer: z.enum(['company', 'assigned_lawyer', 'admin']),
+  /** The actions this reader may take now, from JOB_LIFECYCLE. */
+  actions: z.array(z.enum(JOB_ACTIONS)),
+  /** Oldest first. */
+  events: z.array(jobEvent),
+  /** The newest event this reader has seen ("0" for none): later ones are unread. */
+  lastReadEventId: z.string(),
+});
+export type JobPageResponse = z.infer<typeof jobPageResponse>;

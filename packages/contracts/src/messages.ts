@@ -78,6 +78,11 @@ export const messages = {
 
   // lawyer workspace (issue 5; docs/decisions/0300-0399)
   jobNotOpen: 'This job is no longer open for applications.',
+  notPartyToJob: 'Only the company, the lawyer assigned to this job and administrators can open it.',
+  messageMissing: 'Please enter a message',
+  messageTooLong: 'Messages can be at most 5,000 characters',
+  changesNoteMissing: 'Please say what should change',
+  deliveryNeedsDocument: 'Please attach at least one document to deliver',
   accountNumberRule: 'Please enter a 10-digit account number',
   bankRule: 'Please choose your bank from the list',
   paymentDetailsExist: 'You have already added payment details. Use the pencil to change them.',

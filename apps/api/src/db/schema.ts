@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { ORDER_STATUSES } from '@legalmarket/contracts';
+import { JOB_STAGES, ORDER_STATUSES } from '@legalmarket/contracts';
 import {
   bigint,
   bigserial,
   boolean,
+  date,
   index,
   integer,
   jsonb,
@@ -267,9 +268,19 @@ export const jobs = pgTable(
     productId: uuid('product_id')
       .notNull()
       .references(() => products.id),
-    status: text('status', { enum: ['unassigned', 'pending', 'completed'] })
+    /** The spec's list status, kept equal to job_spec_status(stage) by migration 0005's trigger. */
+    status: text('status', { enum: ['unassigned', 'pending', 'completed', 'cancelled'] })
       .notNull()
       .default('unassigned'),
+    stage: text('stage', { enum: JOB_STAGES }).notNull().default('unassigned'),
+    /** Set at payment (10 working days); the default only serves rows written without one. */
+    dueAt: ts('due_at')
+      .notNull()
+      .default(sql`now() + interval '14 days'`),
+    deliveredAt: ts('delivered_at'),
+    cancelledAt: ts('cancelled_at'),
+    /** How many deliveries so far: the clock's delivery timers belong to one of them. */
+    deliveries: integer('deliveries').notNull().default(0),
     quantity: integer('quantity').notNull(),
     amount: kobo('amount_kobo').notNull(),
     detail: text('detail'),
@@ -291,7 +302,86 @@ export const jobs = pgTable(
     index('jobs_status_created_idx').on(t.status, t.createdAt),
     index('jobs_company_status_idx').on(t.companyId, t.status, t.createdAt),
     index('jobs_assigned_status_idx').on(t.assignedTo, t.status, t.createdAt),
+    index('jobs_stage_due_idx').on(t.stage, t.dueAt),
   ],
+);
+
+/** The job's timeline and thread: every lifecycle action taken on it (migration 0005). */
+export const jobEvents = pgTable(
+  'job_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    jobId: uuid('job_id')
+      .notNull()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+    action: text('action').notNull(),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    actorRole: text('actor_role').notNull(),
+    note: text('note'),
+    files: jsonb('files').$type<Array<{ url: string; name: string }>>().notNull().default([]),
+    fromStage: text('from_stage'),
+    toStage: text('to_stage').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('job_events_job_idx').on(t.jobId, t.id)],
+);
+
+/** The newest event each party has seen of a job's thread. */
+export const jobReads = pgTable(
+  'job_reads',
+  {
+    jobId: uuid('job_id')
+      .notNull()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    lastEventId: bigint('last_event_id', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.userId] })],
+);
+
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    jobId: uuid('job_id')
+      .notNull()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+    eventId: bigint('event_id', { mode: 'number' })
+      .notNull()
+      .references(() => jobEvents.id, { onDelete: 'cascade' }),
+    action: text('action').notNull(),
+    text: text('text').notNull(),
+    createdAt: createdAt(),
+    readAt: ts('read_at'),
+  },
+  (t) => [index('notifications_user_idx').on(t.userId, t.id)],
+);
+
+/** Public holidays that working days skip; admins edit them. */
+export const holidays = pgTable('holidays', {
+  day: date('day', { mode: 'string' }).primaryKey(),
+  name: text('name').notNull(),
+});
+
+/** The clock's transitions, each fired at most once (UNIQUE job, action, cycle). */
+export const jobTimers = pgTable(
+  'job_timers',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    jobId: uuid('job_id')
+      .notNull()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+    action: text('action').notNull(),
+    cycle: integer('cycle').notNull().default(0),
+    fireAt: ts('fire_at').notNull(),
+    firedAt: ts('fired_at'),
+  },
+  (t) => [uniqueIndex('job_timers_job_id_action_cycle_key').on(t.jobId, t.action, t.cycle)],
 );
 
 export const jobApplications = pgTable(

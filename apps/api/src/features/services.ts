@@ -10,6 +10,7 @@ import { createCompaniesService } from './companies/service.js';
 import { createJobsAdminService } from './jobs/admin-service.js';
 import { createCompanyJobsService } from './jobs/company-service.js';
 import { createLawyerJobsService } from './jobs/lawyer-service.js';
+import { createJobLifecycle } from './jobs/lifecycle-service.js';
 import { createLawyersService } from './lawyers/service.js';
 import { createPlatformService } from './platform/service.js';
 import { createProfilesService } from './profiles/service.js';
@@ -19,6 +20,7 @@ import { createUploadsService } from './uploads/service.js';
 export function createServices(shared: Shared, log: FastifyBaseLogger): Services {
   const uploads = createUploadsService(shared);
   const paymentProvider = createPaymentProvider(shared.config, shared.db);
+  const jobLifecycle = createJobLifecycle(shared);
   return {
     uploads,
     paymentProvider,
@@ -30,12 +32,14 @@ export function createServices(shared: Shared, log: FastifyBaseLogger): Services
       provider: paymentProvider,
       securityLog: shared.securityLog,
       log,
+      lifecycle: jobLifecycle,
     }),
     reviews: createReviewsService(shared),
     lawyers: createLawyersService(shared),
-    lawyerJobs: createLawyerJobsService(shared),
-    companyJobs: createCompanyJobsService(shared),
-    jobsAdmin: createJobsAdminService(shared),
+    jobLifecycle,
+    lawyerJobs: createLawyerJobsService(shared, jobLifecycle),
+    companyJobs: createCompanyJobsService(shared, jobLifecycle),
+    jobsAdmin: createJobsAdminService(shared, jobLifecycle),
     companies: createCompaniesService(shared),
     profiles: createProfilesService({ ...shared, uploads }),
     admin: createAdminService(shared),

@@ -18,6 +18,7 @@ import type { CompaniesService } from './companies/service.js';
 import type { JobsAdminService } from './jobs/admin-service.js';
 import type { CompanyJobsService } from './jobs/company-service.js';
 import type { LawyerJobsService } from './jobs/lawyer-service.js';
+import type { JobLifecycle } from './jobs/lifecycle-service.js';
 import type { LawyersService } from './lawyers/service.js';
 import type { PlatformService } from './platform/service.js';
 import type { ProfilesService } from './profiles/service.js';
@@ -50,6 +51,8 @@ export interface Services {
   paymentProvider: PaymentProvider;
   reviews: ReviewsService;
   lawyers: LawyersService;
+  /** The job lifecycle: every job action goes through it. */
+  jobLifecycle: JobLifecycle;
   lawyerJobs: LawyerJobsService;
   companyJobs: CompanyJobsService;
   jobsAdmin: JobsAdminService;

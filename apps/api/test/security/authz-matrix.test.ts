@@ -581,6 +581,55 @@ const REQUESTS: Record<string, Record<string, Builder>> = {
     ]),
   ),
 
+  'GET /job-api/jobs/:id': {
+    assignedOfA: get((c) => `/job-api/jobs/${c.w.job.assignedOfA}`),
+    openOfA: get((c) => `/job-api/jobs/${c.w.job.openOfA}`),
+  },
+  'GET /job-api/jobs/:id/events': { assignedOfA: get((c) => `/job-api/jobs/${c.w.job.assignedOfA}/events?after=0`) },
+  'POST /job-api/jobs/:id/actions/:action': Object.fromEntries(
+    (['assignedOfA', 'assignedOfB'] as const).map((v) => [
+      v,
+      (c: Ctx): Req => ({
+        method: 'POST',
+        url: `/job-api/jobs/${c.w.job[v]}/actions/message`,
+        payload: { note: `A message from ${c.actor}` },
+      }),
+    ]),
+  ),
+  'POST /job-api/jobs/:id/read': {
+    assignedOfA: (c) => ({
+      method: 'POST',
+      url: `/job-api/jobs/${c.w.job.assignedOfA}/read`,
+      payload: { lastEventId: '0' },
+    }),
+  },
+  'GET /api/notifications': { any: get('/api/notifications') },
+  'GET /api/notifications/unread': { any: get('/api/notifications/unread') },
+  'POST /api/notifications/read': {
+    any: () => ({ method: 'POST', url: '/api/notifications/read', payload: { all: true } }),
+  },
+  'GET /api/admin/holidays': { any: get('/api/admin/holidays') },
+  'POST /api/admin/holidays': {
+    any: () => ({
+      method: 'POST',
+      url: '/api/admin/holidays',
+      payload: { date: '2027-02-01', name: 'A test holiday' },
+    }),
+  },
+  'DELETE /api/admin/holidays/:date': {
+    any: async (c) => {
+      // Each try removes a day of its own, so the admin's try finds one to remove.
+      await c.t.app.inject({
+        method: 'POST',
+        url: '/api/admin/holidays',
+        headers: c.w.who.admin.headers,
+        payload: { date: '2027-02-02', name: 'To remove' },
+      });
+      return { method: 'DELETE', url: '/api/admin/holidays/2027-02-02' };
+    },
+  },
+  'POST /dev/scheduler/tick': { any: () => ({ method: 'POST', url: '/dev/scheduler/tick', payload: {} }) },
+
   'GET /api/lawyer/:id': { any: get((c) => `/api/lawyer/${c.w.who.lawyer.id}`) },
   'GET /api/get-payment-details': { any: get('/api/get-payment-details') },
   'POST /api/add-payment-details': {
@@ -1071,6 +1120,9 @@ describe('the development mailbox (a public row of the table)', () => {
       const res = await prod.app.inject({ method: 'GET', url: '/dev/mailbox?format=json' });
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ status: 'fail', message: 'Not found' });
+      // Nor is the scheduler's development trigger.
+      const tick = await prod.app.inject({ method: 'POST', url: '/dev/scheduler/tick', payload: {} });
+      expect(tick.statusCode).toBe(404);
     } finally {
       await prod.close();
     }

@@ -161,6 +161,26 @@ export const TABLE: Record<string, Record<string, Row>> = {
     assignedOfB: e(401, 403, 403, 404, 404, 'ok', 403),
   },
 
+  // the job workspace (issue 16): the job's company, its assigned lawyer and admins; applicants never
+  'GET /job-api/jobs/:id': {
+    assignedOfA: e(401, 'ok', 403, 403, 'ok', 403, 'ok'),
+    openOfA: e(401, 'ok', 403, 403, 403, 403, 'ok'),
+  },
+  'GET /job-api/jobs/:id/events': { assignedOfA: e(401, 'ok', 403, 403, 'ok', 403, 'ok') },
+  'POST /job-api/jobs/:id/actions/:action': {
+    assignedOfA: e(401, 'ok', 403, 403, 'ok', 403, 'ok'),
+    assignedOfB: e(401, 403, 'ok', 403, 403, 'ok', 'ok'),
+  },
+  'POST /job-api/jobs/:id/read': { assignedOfA: e(401, 'ok', 403, 403, 'ok', 403, 'ok') },
+  'GET /api/notifications': { any: SIGNED_IN },
+  'GET /api/notifications/unread': { any: SIGNED_IN },
+  'POST /api/notifications/read': { any: SIGNED_IN },
+  'GET /api/admin/holidays': { any: ADMIN },
+  'POST /api/admin/holidays': { any: ADMIN },
+  'DELETE /api/admin/holidays/:date': { any: ADMIN },
+  // Development only, like the mailbox: not registered when NODE_ENV=production.
+  'POST /dev/scheduler/tick': { any: PUBLIC },
+
   // lawyer payout details
   'GET /api/lawyer/:id': { any: ADMIN },
   'GET /api/get-payment-details': { any: LAWYER },

@@ -622,6 +622,8 @@ describeEachDb('bad input on every route', (kind) => {
       reference: [reference],
       officialEmail: [who.companyA.email, who.lawyer.email],
       userEmail: [who.companyA.email],
+      action: ['message'],
+      date: ['2027-03-01'],
     };
     const res = (await t.rt.database.db.execute(
       sql`select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by 1`,

@@ -87,6 +87,9 @@ const p = {
   adminAssign: withData(() => import('@/features/admin/assign-job-page')),
   adminPayment: withData(() => import('@/features/admin/payment-page')),
   adminRemunerationOrder: withData(() => import('@/features/admin/remuneration-order-page')),
+  adminHolidays: withData(() => import('@/features/admin/holidays-page')),
+  job: withData(() => import('@/features/jobs/job-page')),
+  notifications: page(() => import('@/features/notifications/notifications-page')),
 } satisfies Record<string, Page>;
 
 /** Route paths of the lazy pages, for preloadPage. */
@@ -109,6 +112,7 @@ const guarded = (path: string, allowed: readonly UserType[], Page: Page): RouteO
 const COMPANY = ['company'] as const;
 const LAWYER = ['lawyer'] as const;
 const ADMIN = ['admin'] as const;
+const ANYONE_SIGNED_IN = ['company', 'lawyer', 'admin'] as const;
 
 /** The route tables of both spec documents. */
 export const routes: RouteObject[] = [
@@ -158,6 +162,9 @@ export const routes: RouteObject[] = [
       guarded('/admin/get-paid', ADMIN, p.adminPayment),
       guarded('/admin/payment', ADMIN, p.adminPayment),
       guarded('/admin/remuneration-order', ADMIN, p.adminRemunerationOrder),
+      guarded('/admin/holidays', ADMIN, p.adminHolidays),
+      guarded('/jobs/:jobId', ANYONE_SIGNED_IN, p.job),
+      guarded('/notifications', ANYONE_SIGNED_IN, p.notifications),
       { path: '*', element: <Navigate to="/" replace /> },
     ],
   },

@@ -41,4 +41,8 @@ export const paths = {
   adminGetPaid: () => '/admin/get-paid',
   adminPayment: () => '/admin/payment',
   adminRemunerationOrder: () => '/admin/remuneration-order',
+  adminHolidays: () => '/admin/holidays',
+  // every signed-in role
+  job: (jobId: string) => `/jobs/${jobId}`,
+  notifications: () => '/notifications',
 } as const;

@@ -3,6 +3,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { Clock } from '../../platform/clock.js';
 import { createPaymentProvider, type PaymentProvider } from '../../platform/payments/index.js';
+import { createJobLifecycle } from '../jobs/lifecycle-service.js';
 import { createCheckoutService } from './service.js';
 
 export interface ReconcilerOptions {
@@ -29,6 +30,8 @@ export function reconcilePendingOrders(
     provider: opts.provider ?? createPaymentProvider(opts.config, opts.db),
     securityLog: (event, fields) => opts.logger.info({ security: event, ...fields }, `security:${event}`),
     log: opts.logger,
+    // Jobs paid here open like any other: due date, event, notifications (the mail worker polls).
+    lifecycle: createJobLifecycle({ db: opts.db, clock: opts.clock, config: opts.config, mailWritten: () => {} }),
   });
   return service.reconcile(pass);
 }

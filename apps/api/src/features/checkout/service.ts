@@ -17,6 +17,7 @@ import type { Clock } from '../../platform/clock.js';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.js';
 import { ProviderUnavailable, type PaymentProvider, type ProviderTransaction } from '../../platform/payments/index.js';
 import { billOf, readPricedCart } from '../cart/service.js';
+import type { JobLifecycle } from '../jobs/lifecycle-service.js';
 
 /** A cart line as frozen into an order at checkout (kobo). */
 export interface OrderLine {
@@ -38,6 +39,8 @@ export interface CheckoutDeps {
   clock: Clock;
   provider: PaymentProvider;
   securityLog: (event: string, fields: Record<string, unknown>) => void;
+  /** Opens each paid line's job through the job lifecycle (event, due date, notifications). */
+  lifecycle?: JobLifecycle;
   log?: {
     info: (o: object, m?: string) => void;
     warn: (o: object, m?: string) => void;
@@ -181,7 +184,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
         .returning();
       const lines = o.lines as OrderLine[];
       if (lines.length) {
-        await t
+        const dueAt = deps.lifecycle ? await deps.lifecycle.dueAtFor(t, now) : undefined;
+        const opened = await t
           .insert(jobs)
           .values(
             lines.map((l) => ({
@@ -195,11 +199,14 @@ export function createCheckoutService(deps: CheckoutDeps) {
               detail: l.detail,
               companyFile: l.file,
               companyFileName: l.fileName,
+              ...(dueAt ? { dueAt } : {}),
               createdAt: now,
               updatedAt: now,
             })),
           )
-          .onConflictDoNothing({ target: [jobs.orderId, jobs.lineNo] });
+          .onConflictDoNothing({ target: [jobs.orderId, jobs.lineNo] })
+          .returning();
+        for (const job of opened) await deps.lifecycle?.record(t, job, 'paid', { payment: true });
         // What was bought leaves the cart; a line changed since checkout (or added again after it)
         // stays, so a late payment never takes away what the customer put in the cart.
         await t
@@ -270,8 +277,10 @@ export function createCheckoutService(deps: CheckoutDeps) {
       return tx!.status === 'pending' ? { result: 'pending', order } : { result: 'failed', order };
     if (problem) return { result: 'refused', order, reason: problem };
     const outcome = await fulfil(order.id, order.companyId, tx!, via);
-    if (outcome.result === 'paid' && outcome.newlyPaid)
+    if (outcome.result === 'paid' && outcome.newlyPaid) {
       deps.log?.info({ orderId: order.id, via, transactionId: tx!.id }, 'order paid');
+      deps.lifecycle?.mailWritten();
+    }
     return outcome;
   }
 

@@ -106,6 +106,8 @@ describeEachDb('company workspace', (kind) => {
     expect(ndaJob).toMatchObject({ amount: 50000, quantity: 2, detail: 'Mutual NDA', companyId: { _id: a.id } });
     expect((await get(a, '/job-api/company/completedjobs')).json()).toEqual([]);
 
+    // The database takes only the lifecycle's steps: in progress first, then completed.
+    await t.rt.database.db.update(jobs).set({ status: 'pending' }).where(eq(jobs.id, ndaJob._id));
     await t.rt.database.db
       .update(jobs)
       .set({ status: 'completed', completedAt: new Date() })

@@ -1,51 +1,37 @@
-import { and, eq } from 'drizzle-orm';
-import {
-  findTransition,
-  messages,
-  type EditJobDetailsInput,
-  type JobAction,
-  type JobStatus,
-} from '@legalmarket/contracts';
+import { and, eq, sql } from 'drizzle-orm';
+import { messages, type EditJobDetailsInput, type JobAction, type JobStatus } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
-import { jobs, products, users } from '../../db/schema.js';
+import { holidays, jobs, products, users } from '../../db/schema.js';
 import { recordAudit } from '../../platform/audit.js';
-import { AppError, conflict, notFound } from '../../platform/errors.js';
+import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { enqueueMail, plainName } from '../../platform/mailer.js';
 import { adminMail } from '../admin/emails.js';
 import { assertAttachable } from '../uploads/service.js';
+import type { JobLifecycle } from './lifecycle-service.js';
 import { findJobViews, jobCount, withApplicants, type JobView } from './view.js';
+
+type Admin = { id: string; userType: 'admin'; name: string; verified: boolean };
+const adminActing = (id: string): Admin => ({ id, userType: 'admin', name: 'Administrator', verified: true });
 
 interface Paging {
   page: number;
   limit: number;
 }
 
-/** Why the lifecycle table refuses an action in a state: one clear 409 per case. */
-function refusal(action: JobAction, from: JobStatus): AppError {
-  if (from === 'completed')
-    return conflict(action === 'add_details' ? messages.jobClosedForDetails : messages.jobAlreadyCompleted);
-  if (action === 'assign' && from === 'pending') return conflict(messages.jobAlreadyAssigned);
-  if (action === 'complete' && from === 'unassigned') return conflict(messages.jobNotAssignedYet);
-  return conflict(`A job that is ${from} cannot be changed this way.`);
-}
-
 /**
- * Admin side of the job lifecycle. Every change locks the job row, asks the lifecycle table in
- * packages/contracts/src/jobs.ts whether (action, state, admin) is allowed, and applies it in the
- * same transaction as its mail and audit entry.
+ * Admin side of the job lifecycle. Every change locks the job row, asks the lifecycle table
+ * (packages/contracts/src/job-lifecycle.ts) whether the admin may take the action now, and records it
+ * (event, notifications) in the same transaction as its mail and audit entry.
  */
-export function createJobsAdminService(shared: Shared) {
+export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle) {
   const { db, clock } = shared;
   const site = shared.config.PUBLIC_URL;
 
-  async function lockJob(tx: Executor, jobId: string, action: JobAction) {
-    const rows = await tx.select().from(jobs).where(eq(jobs.id, jobId)).for('update');
-    const job = rows[0];
-    if (!job) throw notFound(messages.jobNotFound);
-    const t = findTransition(action, job.status, 'admin');
-    if (!t) throw refusal(action, job.status);
-    return { job, to: t.to };
+  async function lockJob(tx: Executor, admin: Admin, jobId: string, action: JobAction) {
+    const job = await lifecycle.lock(tx, jobId);
+    lifecycle.check(job, action, admin);
+    return job;
   }
 
   async function viewOf(ex: Executor, jobId: string): Promise<JobView> {
@@ -62,12 +48,40 @@ export function createJobsAdminService(shared: Shared) {
     return row;
   }
 
+  const listHolidays = () =>
+    db.select({ date: holidays.day, name: holidays.name }).from(holidays).orderBy(holidays.day);
+
   return {
+    holidays: listHolidays,
+
+    async saveHoliday(actorId: string, h: { date: string; name: string }) {
+      if (Number.isNaN(Date.parse(`${h.date}T00:00:00Z`))) throw badRequest('Please enter a real date');
+      await db.transaction(async (tx) => {
+        await tx
+          .insert(holidays)
+          .values({ day: h.date, name: h.name })
+          .onConflictDoUpdate({ target: holidays.day, set: { name: h.name } });
+        await recordAudit(tx, { actorId, action: 'holiday.save', targetType: 'holiday', targetId: h.date, details: h });
+      });
+      return listHolidays();
+    },
+
+    async deleteHoliday(actorId: string, date: string) {
+      await db.transaction(async (tx) => {
+        const gone = await tx.delete(holidays).where(eq(holidays.day, date)).returning();
+        if (!gone.length) throw notFound('No holiday on that date');
+        await recordAudit(tx, { actorId, action: 'holiday.delete', targetType: 'holiday', targetId: date });
+      });
+      return listHolidays();
+    },
+
     /** Paged list of one state, newest first, with the applicants (the assign page needs them). */
     async list(status: JobStatus, p: Paging) {
       const where = eq(jobs.status, status);
+      // Late jobs first: they need an admin most.
+      const order = status === 'pending' ? [sql`${jobs.dueAt} < now() desc`] : [];
       const [views, total] = await Promise.all([
-        findJobViews(db, where, { limit: p.limit, offset: (p.page - 1) * p.limit }),
+        findJobViews(db, where, { limit: p.limit, offset: (p.page - 1) * p.limit, order }),
         jobCount(db, `status:${status}`),
       ]);
       return { items: await withApplicants(db, views), total };
@@ -86,7 +100,7 @@ export function createJobsAdminService(shared: Shared) {
      */
     async assign(actorId: string, jobId: string, lawyerId: string) {
       const view = await db.transaction(async (tx) => {
-        const { job, to } = await lockJob(tx, jobId, 'assign');
+        const job = await lockJob(tx, adminActing(actorId), jobId, 'assign');
         const lawyers = await tx
           .select()
           .from(users)
@@ -96,12 +110,11 @@ export function createJobsAdminService(shared: Shared) {
         if (!lawyer) throw notFound(messages.lawyerNotFound);
         if (!lawyer.verified) throw conflict(messages.lawyerNotVerifiedForAssign);
         const now = clock.now();
-        const updated = await tx
-          .update(jobs)
-          .set({ status: to, assignedTo: lawyer.id, assignedAt: now, updatedAt: now })
-          .where(and(eq(jobs.id, job.id), eq(jobs.status, job.status)))
-          .returning({ id: jobs.id });
-        if (!updated[0]) throw conflict(messages.jobAlreadyAssigned);
+        const updated = await lifecycle.record(tx, job, 'assign', adminActing(actorId), {
+          mail: false,
+          set: { assignedTo: lawyer.id, assignedAt: now },
+        });
+        const to = updated.status;
         const ctx = await jobContext(tx, job);
         const companyName = ctx.company.companyName ?? ctx.company.name;
         await enqueueMail(
@@ -145,9 +158,8 @@ export function createJobsAdminService(shared: Shared) {
     /** Marks a pending job completed; the company is told. */
     async complete(actorId: string, jobId: string) {
       const view = await db.transaction(async (tx) => {
-        const { job, to } = await lockJob(tx, jobId, 'complete');
-        const now = clock.now();
-        await tx.update(jobs).set({ status: to, completedAt: now, updatedAt: now }).where(eq(jobs.id, job.id));
+        const job = await lockJob(tx, adminActing(actorId), jobId, 'complete');
+        const { status: to } = await lifecycle.record(tx, job, 'complete', adminActing(actorId), { mail: false });
         const ctx = await jobContext(tx, job);
         await enqueueMail(
           tx,
@@ -179,19 +191,20 @@ export function createJobsAdminService(shared: Shared) {
      * change, but the lifecycle table still decides: a completed job is closed.
      */
     async addDetails(actorId: string, jobId: string, input: EditJobDetailsInput) {
-      return db.transaction(async (tx) => {
-        const { job } = await lockJob(tx, jobId, 'add_details');
+      const view = await db.transaction(async (tx) => {
+        const job = await lockJob(tx, adminActing(actorId), jobId, 'add_details');
         const file = input.file?.trim() || null;
-        const patch: Partial<typeof jobs.$inferInsert> = {
-          adminDetail: input.detail.trim(),
-          updatedAt: clock.now(),
-        };
+        const patch: Partial<typeof jobs.$inferInsert> = { adminDetail: input.detail.trim() };
         if (file) {
           await assertAttachable(tx, { id: actorId, userType: 'admin' }, file, job.adminFile);
           patch.adminFile = file;
           patch.adminFileName = input.fileName?.trim() || file.split('/').pop() || 'document';
         }
-        await tx.update(jobs).set(patch).where(eq(jobs.id, job.id));
+        await lifecycle.record(tx, job, 'add_details', adminActing(actorId), {
+          note: patch.adminDetail,
+          files: file ? [{ url: file, name: patch.adminFileName ?? 'Document' }] : [],
+          set: patch,
+        });
         await recordAudit(tx, {
           actorId,
           action: 'job.add_details',
@@ -201,6 +214,8 @@ export function createJobsAdminService(shared: Shared) {
         });
         return viewOf(tx, job.id);
       });
+      shared.mailWritten();
+      return view;
     },
   };
 }

@@ -62,10 +62,13 @@ async function paidJobs(t: TestApp, company: Login, n: number, opts: { minutesAp
 
 async function assign(t: TestApp, jobId: string, lawyerId: string, status: 'pending' | 'completed' = 'pending') {
   const now = t.clock.now();
+  // The database allows only the lifecycle's steps: assigned first, completed after.
   await t.rt.database.db
     .update(jobs)
-    .set({ status, assignedTo: lawyerId, assignedAt: now, completedAt: status === 'completed' ? now : null })
+    .set({ status: 'pending', assignedTo: lawyerId, assignedAt: now })
     .where(eq(jobs.id, jobId));
+  if (status === 'completed')
+    await t.rt.database.db.update(jobs).set({ status, completedAt: now }).where(eq(jobs.id, jobId));
 }
 
 describeEachDb('lawyer jobs: available jobs, applications, projects', (kind) => {

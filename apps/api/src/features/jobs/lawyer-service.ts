@@ -1,10 +1,10 @@
 import { and, asc, count, desc, eq, inArray, isNull, sum } from 'drizzle-orm';
-import { messages, type JobSort, type LawyerJob } from '@legalmarket/contracts';
+import { findJobTransition, messages, type JobSort, type LawyerJob } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
 import { jobApplications, jobs, products, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import {
   countedTotal,
@@ -17,6 +17,7 @@ import {
   type JobView,
 } from './view.js';
 import { detailsRequestedMail } from '../lawyers/emails.js';
+import type { JobLifecycle } from './lifecycle-service.js';
 
 type Deps = Pick<Shared, 'db' | 'clock' | 'config' | 'mailWritten' | 'securityLog'>;
 
@@ -65,7 +66,7 @@ async function appliedSet(ex: Executor, lawyerId: string, jobIds: string[]) {
   return new Set(rows.map((r) => r.jobId));
 }
 
-export function createLawyerJobsService(deps: Deps) {
+export function createLawyerJobsService(deps: Deps, lifecycle: JobLifecycle) {
   const { db, clock } = deps;
 
   async function lawyerViews(viewer: AuthUser, views: JobView[]) {
@@ -120,18 +121,15 @@ export function createLawyerJobsService(deps: Deps) {
       }
       await db.transaction(async (tx) => {
         // FOR SHARE: an assignment running at the same moment (FOR UPDATE) is waited for, never overtaken.
-        const found = await tx
-          .select({ status: jobs.status, assignedTo: jobs.assignedTo })
-          .from(jobs)
-          .where(eq(jobs.id, jobId))
-          .for('share');
-        const job = found[0];
+        const [job] = await tx.select().from(jobs).where(eq(jobs.id, jobId)).for('share');
         if (!job) throw notFound();
-        if (job.status !== 'unassigned' || job.assignedTo) throw conflict(messages.jobNotOpen);
-        await tx
+        lifecycle.check(job, 'apply', user);
+        const added = await tx
           .insert(jobApplications)
           .values({ jobId, lawyerId: user.id, createdAt: clock.now() })
-          .onConflictDoNothing();
+          .onConflictDoNothing()
+          .returning({ jobId: jobApplications.jobId });
+        if (added.length) await lifecycle.record(tx, job, 'apply', user, { mail: false });
       });
     },
 
@@ -167,15 +165,16 @@ export function createLawyerJobsService(deps: Deps) {
     async requestDetails(lawyer: AuthUser, jobId: string, detail: string) {
       const text = detail.trim();
       if (!text) throw badRequest(messages.kindlyRequestDetails);
-      const now = clock.now();
       await db.transaction(async (tx) => {
-        const updated = await tx
-          .update(jobs)
-          .set({ lawyerRequestedDetail: text, updatedAt: now })
-          .where(and(eq(jobs.id, jobId), eq(jobs.assignedTo, lawyer.id), eq(jobs.status, 'pending')))
-          .returning({ companyId: jobs.companyId, productId: jobs.productId });
-        const job = updated[0];
-        if (!job) throw notFound();
+        const job = await lifecycle.lock(tx, jobId, messages.notFound);
+        // Someone else's job, or one not being worked on, answers as it always has: not found.
+        if (job.assignedTo !== lawyer.id || !findJobTransition('request_details', job.stage, 'assigned_lawyer'))
+          throw notFound();
+        await lifecycle.record(tx, job, 'request_details', lawyer, {
+          note: text,
+          mail: false,
+          set: { lawyerRequestedDetail: text },
+        });
         const info = await tx
           .select({
             email: users.officialEmail,

@@ -81,6 +81,9 @@ export function toJobView(r: Row): JobView {
   return {
     _id: j.id,
     status: j.status,
+    stage: j.stage,
+    dueAt: j.dueAt.toISOString(),
+    late: j.dueAt.getTime() < Date.now() && !['completed', 'cancelled'].includes(j.stage),
     productId: {
       _id: r.product.id,
       productName: r.product.productName,
@@ -163,11 +166,11 @@ export async function withApplicants(ex: Executor, views: JobView[]): Promise<Jo
 export async function findJobViews(
   ex: Executor,
   where: SQL | undefined,
-  opts: { limit?: number; offset?: number } = {},
+  opts: { limit?: number; offset?: number; order?: SQL[] } = {},
 ) {
   let q = selectJobs(ex)
     .where(where ?? and())
-    .orderBy(desc(jobs.createdAt), desc(jobs.id));
+    .orderBy(...(opts.order ?? []), desc(jobs.createdAt), desc(jobs.id));
   if (opts.limit !== undefined) q = q.limit(opts.limit);
   if (opts.offset !== undefined) q = q.offset(opts.offset);
   return (await q).map(toJobView);

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { and, eq, like, or, type SQL, type AnyColumn } from 'drizzle-orm';
+import { and, eq, like, or, sql, type SQL, type AnyColumn } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import { hasUnsafeCharacter, messages, unsafeCharacterMessage, type UploadKind } from '@legalmarket/contracts';
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/client.js';
-import { jobs, uploads, users } from '../../db/schema.js';
+import { jobEvents, jobs, uploads, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError, badRequest, forbidden } from '../../platform/errors.js';
@@ -297,6 +297,20 @@ export function createUploadsService(deps: {
       .from(users)
       .where(eq(users.id, row.ownerId))
       .limit(1);
+    // A document its uploader attached to a job's thread or delivery opens for the job's parties.
+    const [inThread] = await deps.db
+      .select({ one: jobEvents.id })
+      .from(jobEvents)
+      .innerJoin(jobs, eq(jobs.id, jobEvents.jobId))
+      .where(
+        and(
+          eq(jobEvents.actorId, row.ownerId),
+          sql`${jobEvents.files} @> ${JSON.stringify([{ url: uploadUrl(row.key) }])}::jsonb`,
+          user.userType === 'lawyer' ? eq(jobs.assignedTo, user.id) : eq(jobs.companyId, user.id),
+        ),
+      )
+      .limit(1);
+    if (inThread) return true;
     const files: SQL[] = [];
     if (owner?.userType === 'admin') files.push(refersTo(jobs.adminFile, row.key));
     if (owner?.userType === 'company' && user.userType === 'lawyer')

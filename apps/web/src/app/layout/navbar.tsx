@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { ChevronDown, Menu, ShoppingCart, UserRound, X } from 'lucide-react';
 import type { UserProfileResponse } from '@legalmarket/contracts/admin';
@@ -8,6 +8,9 @@ import { clearSession, type Session } from '@/lib/session';
 import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/use-session';
 import { ContactPopup } from '@/components/contact-popup';
+
+// Only signed-in users see it: its code stays off a visitor's first load.
+const NotificationBell = lazy(() => import('@/features/notifications/bell'));
 
 const AUTH_PAGES = [/^\/login/, /^\/signup\//, /^\/password-reset/, /^\/new-password\//, /^\/otp\//];
 export const isAuthPage = (pathname: string) => AUTH_PAGES.some((r) => r.test(pathname));
@@ -228,6 +231,13 @@ export function Navbar() {
           {links}
         </nav>
         <div className="hidden items-center gap-2 md:flex">{actions}</div>
+        {session && (
+          <Suspense fallback={<span className="size-11" />}>
+            <span className="ml-auto md:order-last md:ml-0">
+              <NotificationBell />
+            </span>
+          </Suspense>
+        )}
         <button
           type="button"
           className="flex size-11 items-center justify-center rounded-md md:hidden"

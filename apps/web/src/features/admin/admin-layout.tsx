@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { Briefcase, Building2, CreditCard, LayoutDashboard, LogOut, Scale, Star } from 'lucide-react';
+import { Briefcase, Building2, CalendarDays, CreditCard, LayoutDashboard, LogOut, Scale, Star } from 'lucide-react';
 import { paths } from '@/lib/paths';
 import { api } from '@/lib/http';
 import { clearSession } from '@/lib/session';
@@ -13,6 +13,7 @@ export const ADMIN_MENU = [
   { label: 'Jobs', to: paths.adminJobs(), icon: Briefcase },
   { label: 'Payment', to: paths.adminPayment(), icon: CreditCard },
   { label: 'Ratings', to: paths.adminRatings(), icon: Star },
+  { label: 'Holidays', to: paths.adminHolidays(), icon: CalendarDays },
 ] as const;
 
 /** The admin side menu (a scrolling bar on phones) around each admin page. */

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { DELAYS_MS } from '@legalmarket/contracts/constants';
 import { formatOrdinalDate } from '@legalmarket/contracts/format';
-import { allowedActions } from '@legalmarket/contracts/jobs';
+import { allowedJobActions, stageOf } from '@legalmarket/contracts/job-lifecycle';
 import { messages } from '@legalmarket/contracts/messages';
 import { paths } from '@/lib/paths';
 import { Button } from '@/components/button';
@@ -127,7 +127,7 @@ export default function AdminAssignJobPage() {
     );
 
   const j = job.data.data.job;
-  const canAssign = allowedActions(j.status, 'admin').includes('assign');
+  const canAssign = allowedJobActions(stageOf(j), 'admin').includes('assign');
   const applied = j.appliedLawer;
   const appliedPage = applied.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
 

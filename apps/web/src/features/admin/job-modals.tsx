@@ -5,7 +5,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { editJobDetailsInput, fileReference } from '@legalmarket/contracts/admin';
 import type { JobViewResponse } from '@legalmarket/contracts/jobs';
-import { allowedActions } from '@legalmarket/contracts/jobs';
+import { allowedJobActions, stageOf } from '@legalmarket/contracts/job-lifecycle';
 import { messages } from '@legalmarket/contracts/messages';
 import { paths } from '@/lib/paths';
 import { Button } from '@/components/button';
@@ -30,7 +30,7 @@ export function JobModal({
 }) {
   const complete = useCompleteJob();
   const [ticked, setTicked] = useState(false);
-  const actions = job ? allowedActions(job.status, 'admin') : [];
+  const actions = job ? allowedJobActions(stageOf(job), 'admin') : [];
   const close = () => {
     complete.reset();
     setTicked(false);

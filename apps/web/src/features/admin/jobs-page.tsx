@@ -1,11 +1,15 @@
 import { useState } from 'react';
 import type { JobViewResponse } from '@legalmarket/contracts/jobs';
-import { allowedActions, type JobStatus } from '@legalmarket/contracts/jobs';
+import type { JobStatus } from '@legalmarket/contracts/jobs';
+import { allowedJobActions, stageOf } from '@legalmarket/contracts/job-lifecycle';
+import { formatOrdinalDate } from '@legalmarket/contracts/format';
+import { Link } from 'react-router';
 import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
 import { Pagination } from '@/components/pagination';
 import { Tabs } from '@/components/tabs';
 import { getErrorMessage } from '@/lib/http';
+import { paths } from '@/lib/paths';
 import { AdminLayout } from './admin-layout';
 import { useJobs } from './api/get-jobs';
 import { PAGE_SIZE } from './api/keys';
@@ -65,9 +69,18 @@ export default function AdminJobsPage() {
                     <p className="font-semibold">{job.productId.productName}</p>
                     <p className="text-sm text-slate-600">
                       <Naira amount={job.productId.productPrice} /> · {job.companyId.companyName}
+                      {job.status === 'pending' && job.dueAt && <> · due {formatOrdinalDate(job.dueAt)}</>}
+                      {job.late && <span className="ml-1 font-bold text-red-700">Late</span>}
                     </p>
                   </div>
-                  <div className="flex gap-2">
+                  <div className="flex flex-wrap gap-2">
+                    <Link
+                      to={paths.job(job._id)}
+                      className="inline-flex min-h-11 items-center rounded-md px-3 text-sm font-semibold text-brand underline"
+                      aria-label={`Open the job page: ${job.productId.productName}`}
+                    >
+                      Job page
+                    </Link>
                     <Button
                       variant="secondary"
                       onClick={() => setViewing(job)}
@@ -75,7 +88,7 @@ export default function AdminJobsPage() {
                     >
                       View more
                     </Button>
-                    {allowedActions(job.status, 'admin').includes('add_details') && (
+                    {allowedJobActions(stageOf(job), 'admin').includes('add_details') && (
                       <Button
                         variant="ghost"
                         onClick={() => setEditing(job)}

@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { Bell, MessageCircle, Phone } from 'lucide-react';
 import { formatOrdinalDate, previewWords } from '@legalmarket/contracts/format';
 import { messages } from '@legalmarket/contracts/messages';
-import { usePublicConfig, whatsappLink } from '@/lib/public-config';
+import { Link } from 'react-router';
+import { usePublicConfig } from '@/lib/public-config';
+import { paths } from '@/lib/paths';
 import { Button } from '@/components/button';
 import { DocumentLink } from '@/components/document-link';
 import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
@@ -23,7 +25,6 @@ const TABS = [
 
 function JobItem({ job, supportPhone }: { job: CompanyJob; supportPhone: string }) {
   const phone = supportPhone.replace(/\D/g, '');
-  const mention = `Hello, I would like to talk to a lawyer about my job "${job.productId.productName}" (ref ${job._id.slice(0, 8)}).`;
   return (
     <li className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:flex-row sm:items-center sm:justify-between">
       <div className="min-w-0">
@@ -37,6 +38,9 @@ function JobItem({ job, supportPhone }: { job: CompanyJob; supportPhone: string 
             : job.status === 'pending'
               ? `With ${job.assignedTo[0]?.name ?? 'a lawyer'}`
               : 'Completed'}
+          {job.stage === 'delivered' && ' · Delivered: please review'}
+          {job.status === 'pending' && job.dueAt && <> · due {formatOrdinalDate(job.dueAt)}</>}
+          {job.late && <span className="ml-1 font-bold text-red-700">Late</span>}
         </p>
         {job.adminFile && (
           <p className="mt-1 text-sm">
@@ -51,14 +55,12 @@ function JobItem({ job, supportPhone }: { job: CompanyJob; supportPhone: string 
         >
           <Phone aria-hidden className="size-4" /> Schedule a call
         </a>
-        <a
-          href={whatsappLink(phone, mention)}
-          target="_blank"
-          rel="noopener noreferrer"
+        <Link
+          to={paths.job(job._id)}
           className="inline-flex min-h-11 items-center gap-1 rounded-md bg-brand px-3 text-sm font-semibold text-white hover:bg-brand-dark"
         >
           <MessageCircle aria-hidden className="size-4" /> Chat with a lawyer
-        </a>
+        </Link>
       </div>
     </li>
   );

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
-import { Mail, Phone } from 'lucide-react';
-import { previewWords } from '@legalmarket/contracts/format';
+import { Link } from 'react-router';
+import { MessageCircle } from 'lucide-react';
+import { formatOrdinalDate, previewWords } from '@legalmarket/contracts/format';
 import { messages } from '@legalmarket/contracts/messages';
 import { LAWYER_LIST_MAX, type LawyerJob } from '@legalmarket/contracts/lawyers';
 import { Button } from '@/components/button';
@@ -11,6 +12,7 @@ import { Pagination } from '@/components/pagination';
 import { SectionBoundary } from '@/components/section-boundary';
 import { Tabs } from '@/components/tabs';
 import { getErrorMessage } from '@/lib/http';
+import { paths } from '@/lib/paths';
 import { PROJECTS_PAGE_SIZE, useProjects, type ProjectStatus } from './api/get-projects';
 import { useRequestMoreDetails } from './api/request-details';
 import { JobFile } from './components/job-file';
@@ -93,15 +95,14 @@ function ProjectItem({ job, onAsk }: { job: LawyerJob; onAsk?: () => void }) {
       </div>
       <p className="text-sm text-slate-600">{company.companyName}</p>
       <div className="mt-2 flex flex-wrap items-center gap-2">
-        {company.phoneNumber && (
-          <a href={`tel:${company.phoneNumber}`} className={contact} aria-label={`Call ${company.companyName}`}>
-            <Phone className="size-4" aria-hidden /> {company.phoneNumber}
-          </a>
-        )}
-        {company.officialEmail && (
-          <a href={`mailto:${company.officialEmail}`} className={contact} aria-label={`E-mail ${company.companyName}`}>
-            <Mail className="size-4" aria-hidden /> <span className="break-all">{company.officialEmail}</span>
-          </a>
+        <Link to={paths.job(job._id)} className={contact} aria-label={`Messages and files with ${company.companyName}`}>
+          <MessageCircle className="size-4" aria-hidden /> Messages and files
+        </Link>
+        {job.dueAt && job.status === 'pending' && (
+          <span className="text-sm text-slate-600">
+            Due {formatOrdinalDate(job.dueAt)}
+            {job.late && <span className="ml-1 font-bold text-red-700">Late</span>}
+          </span>
         )}
         {onAsk && (
           <Button variant="secondary" className="ml-auto" onClick={onAsk}>

@@ -1,0 +1,543 @@
+import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
+import {
+  DUE_WORKING_DAYS,
+  JOB_PAGE_ACTIONS,
+  MAX_MESSAGE_LENGTH,
+  findJobTransition,
+  messages,
+  nextStage,
+  transitionOf,
+  type JobAction,
+  type JobActor,
+  type JobEventResponse,
+  type JobPageResponse,
+  type JobStage,
+  type NotificationResponse,
+} from '@legalmarket/contracts';
+import type { Shared } from '../shared.js';
+import type { Executor } from '../../db/client.js';
+import { holidays, jobEvents, jobReads, jobs, jobTimers, notifications, products, users } from '../../db/schema.js';
+import type { AuthUser } from '../../platform/auth.js';
+import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { enqueueMail, plainName } from '../../platform/mailer.js';
+import { addWorkingDays, dueDate } from '../../platform/working-days.js';
+import { adminMail } from '../admin/emails.js';
+import { assertAttachable, cleanFileName, keyOfUrl, uploadUrl } from '../uploads/service.js';
+import { findJobViews, withApplicants } from './view.js';
+
+type Job = typeof jobs.$inferSelect;
+export type EventFile = { url: string; name: string };
+/** Who acts: a signed-in user, or the scheduler / the payment (no user). */
+export type Acting = Pick<AuthUser, 'id' | 'userType' | 'name' | 'verified'> | { clock: true } | { payment: true };
+
+const STAGE_WORDS: Record<JobStage, string> = {
+  unassigned: 'waiting for a lawyer',
+  in_progress: 'in progress',
+  delivered: 'delivered',
+  changes_requested: 'waiting for the requested changes',
+  completed: 'completed',
+  cancelled: 'cancelled',
+};
+
+/** How the acting user relates to this job, in the lifecycle table's words; null: no relation. */
+export function actorOf(job: Job, acting: Acting): JobActor | null {
+  if ('clock' in acting) return 'clock';
+  if ('payment' in acting) return 'payment';
+  if (acting.userType === 'admin') return 'admin';
+  if (acting.userType === 'company') return job.companyId === acting.id ? 'company' : null;
+  if (job.assignedTo === acting.id) return 'assigned_lawyer';
+  return acting.verified ? 'applicant' : null;
+}
+
+/** The one refusal for an action the table does not allow: 403 for a stranger, 409 for the wrong moment. */
+export function refuse(job: Job, action: JobAction, actor: JobActor | null): never {
+  const t = transitionOf(action);
+  // The spec's answer to a lawyer applying to a job that is no longer open, its own included.
+  if (action === 'apply' && actor === 'assigned_lawyer') throw conflict(messages.jobNotOpen);
+  if (!actor || !(t.actors as readonly JobActor[]).includes(actor))
+    throw forbidden(actor === 'applicant' || !actor ? messages.notPartyToJob : messages.forbidden);
+  if (job.stage === 'completed')
+    throw conflict(
+      action === 'add_details'
+        ? messages.jobClosedForDetails
+        : action === 'give_details'
+          ? messages.jobClosedForEdits
+          : messages.jobAlreadyCompleted,
+    );
+  if (action === 'assign') throw conflict(messages.jobAlreadyAssigned);
+  if (action === 'complete' && job.stage === 'unassigned') throw conflict(messages.jobNotAssignedYet);
+  if (action === 'apply') throw conflict(messages.jobNotOpen);
+  if (action === 'give_details' && job.stage === 'cancelled') throw conflict(messages.jobClosedForEdits);
+  throw conflict(`This job is ${STAGE_WORDS[job.stage]}: “${t.label}” is not possible now.`);
+}
+
+function noteOf(action: JobAction, note: string | undefined): string | null {
+  const text = note?.trim() ?? '';
+  if (text.length > MAX_MESSAGE_LENGTH) throw badRequest(messages.messageTooLong);
+  if (!text && transitionOf(action).needs?.note)
+    throw badRequest(action === 'request_changes' ? messages.changesNoteMissing : messages.messageMissing);
+  return text || null;
+}
+
+export function createJobLifecycle(shared: Pick<Shared, 'db' | 'clock' | 'config' | 'mailWritten'>) {
+  const { db, clock } = shared;
+  const site = shared.config.PUBLIC_URL;
+
+  async function holidaySet(ex: Executor) {
+    return new Set((await ex.select({ day: holidays.day }).from(holidays)).map((h) => h.day));
+  }
+
+  async function lock(tx: Executor, jobId: string, missing: string = messages.jobNotFound): Promise<Job> {
+    if (!/^[0-9a-f-]{36}$/i.test(jobId)) throw notFound(missing);
+    const [job] = await tx.select().from(jobs).where(eq(jobs.id, jobId)).for('update');
+    if (!job) throw notFound(missing);
+    return job;
+  }
+
+  /** Checks the files a party attaches: each one its own upload, named for display. */
+  async function filesOf(tx: Executor, acting: Acting, files: EventFile[] | undefined): Promise<EventFile[]> {
+    if (!files?.length) return [];
+    if ('clock' in acting || 'payment' in acting) return [];
+    const out: EventFile[] = [];
+    for (const f of files) {
+      const key = keyOfUrl(f.url);
+      if (!key) throw badRequest(messages.attachedFileNotFound);
+      await assertAttachable(tx, acting, f.url);
+      out.push({ url: uploadUrl(key), name: cleanFileName(f.name, 'Document') });
+    }
+    return out;
+  }
+
+  function recipientsText(action: JobAction, who: string, product: string, due: Date): string {
+    const d = due.toLocaleDateString('en-NG', {
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      timeZone: 'Africa/Lagos',
+    });
+    switch (action) {
+      case 'paid':
+        return `New job: ${product} for ${who}`;
+      case 'apply':
+        return `${who} applied for ${product}`;
+      case 'assign':
+        return `${product} is assigned to ${who}`;
+      case 'request_details':
+        return `${who} asked for more details on ${product}`;
+      case 'give_details':
+        return `${who} added details to ${product}`;
+      case 'add_details':
+        return `An administrator added details to ${product}`;
+      case 'message':
+        return `${who} sent a message on ${product}`;
+      case 'deliver':
+      case 'deliver_again':
+        return `${who} delivered ${product}`;
+      case 'request_changes':
+        return `${who} asked for changes to ${product}`;
+      case 'accept':
+        return `${who} accepted the work on ${product}`;
+      case 'auto_accept':
+        return `${product} was accepted automatically`;
+      case 'complete':
+        return `${product} was marked completed`;
+      case 'cancel':
+        return `${product} was cancelled`;
+      case 'remind_due':
+        return `${product} is due on ${d}`;
+      case 'remind_late':
+        return `${product} is late: it was due on ${d}`;
+      case 'remind_company':
+        return `${product} was delivered: please accept it or ask for changes`;
+    }
+  }
+
+  /**
+   * Records an action taken on a locked job: the stage change, the event, the clock's timers, a
+   * notification and an e-mail to each recipient the table names (never the actor). Runs inside the
+   * caller's transaction; the caller calls mailWritten() after commit.
+   */
+  async function record(
+    tx: Executor,
+    job: Job,
+    action: JobAction,
+    acting: Acting,
+    input: { note?: string | null; files?: EventFile[]; mail?: boolean; set?: Partial<typeof jobs.$inferInsert> } = {},
+  ): Promise<Job> {
+    const t = transitionOf(action);
+    const now = clock.now();
+    const to = nextStage(t, job.stage);
+    const set: Partial<typeof jobs.$inferInsert> = { ...input.set };
+    if (to !== job.stage) set.stage = to;
+    if (action === 'deliver' || action === 'deliver_again') {
+      set.deliveredAt = now;
+      set.deliveries = job.deliveries + 1;
+    }
+    if (to === 'completed') set.completedAt = now;
+    if (to === 'cancelled') set.cancelledAt = now;
+    let updated = job;
+    if (Object.keys(set).length) {
+      set.updatedAt = now;
+      [updated] = await tx.update(jobs).set(set).where(eq(jobs.id, job.id)).returning();
+    }
+    const actorId = 'id' in acting ? acting.id : null;
+    const actorRole = 'clock' in acting ? 'clock' : 'payment' in acting ? 'payment' : acting.userType;
+    const [event] = await tx
+      .insert(jobEvents)
+      .values({
+        jobId: job.id,
+        action,
+        actorId,
+        actorRole,
+        note: input.note ?? null,
+        files: input.files ?? [],
+        fromStage: action === 'paid' ? null : job.stage,
+        toStage: to,
+        createdAt: now,
+      })
+      .returning({ id: jobEvents.id });
+
+    // The clock's timers start with the transition that makes them due.
+    const hs = action === 'assign' || action.startsWith('deliver') ? await holidaySet(tx) : null;
+    if (action === 'assign' && hs) {
+      const due = updated.dueAt;
+      await tx
+        .insert(jobTimers)
+        .values([
+          { jobId: job.id, action: 'remind_due', fireAt: addWorkingDays(due, -2, hs) },
+          { jobId: job.id, action: 'remind_late', fireAt: due },
+        ])
+        .onConflictDoNothing();
+    }
+    if ((action === 'deliver' || action === 'deliver_again') && hs) {
+      const cycle = updated.deliveries;
+      await tx
+        .insert(jobTimers)
+        .values([
+          { jobId: job.id, action: 'auto_accept', cycle, fireAt: addWorkingDays(now, 5, hs) },
+          { jobId: job.id, action: 'remind_company', cycle, fireAt: addWorkingDays(now, 3, hs) },
+        ])
+        .onConflictDoNothing();
+    }
+
+    // Notifications: one per recipient user, never to the actor.
+    const [ctx] = await tx
+      .select({
+        productName: products.productName,
+        companyName: sql<string>`coalesce(${users.companyName}, ${users.name})`,
+        companyEmail: users.officialEmail,
+      })
+      .from(products)
+      .innerJoin(users, eq(users.id, updated.companyId))
+      .where(eq(products.id, updated.productId));
+    const lawyer = updated.assignedTo
+      ? (
+          await tx
+            .select({ id: users.id, name: users.name, email: users.officialEmail })
+            .from(users)
+            .where(eq(users.id, updated.assignedTo))
+        )[0]
+      : undefined;
+    const recipients = new Map<string, string>();
+    for (const r of t.notify) {
+      if (r === 'company') recipients.set(updated.companyId, ctx.companyEmail);
+      if (r === 'lawyer' && lawyer) recipients.set(lawyer.id, lawyer.email);
+      if (r === 'admins') {
+        const admins = await tx
+          .select({ id: users.id, email: users.officialEmail })
+          .from(users)
+          .where(eq(users.userType, 'admin'));
+        for (const a of admins) recipients.set(a.id, a.email);
+      }
+    }
+    if (actorId) recipients.delete(actorId);
+    const who =
+      'name' in acting
+        ? acting.userType === 'company'
+          ? ctx.companyName
+          : acting.name
+        : action === 'assign' || action === 'remind_company'
+          ? (lawyer?.name ?? '')
+          : ctx.companyName;
+    const text = recipientsText(
+      action,
+      plainName(action === 'assign' ? (lawyer?.name ?? who) : who),
+      ctx.productName,
+      updated.dueAt,
+    );
+    if (recipients.size) {
+      await tx.insert(notifications).values(
+        [...recipients.keys()].map((userId) => ({
+          userId,
+          jobId: job.id,
+          eventId: event.id,
+          action,
+          text,
+          createdAt: now,
+        })),
+      );
+      if (input.mail !== false) {
+        const lines = [text + '.'];
+        if (input.note && action !== 'apply')
+          lines.push(`“${input.note.length > 400 ? `${input.note.slice(0, 400)}…` : input.note}”`);
+        if (input.files?.length) lines.push(`Documents: ${input.files.map((f) => f.name).join(', ')}`);
+        for (const email of recipients.values())
+          await enqueueMail(
+            tx,
+            adminMail(email, text, lines, { label: 'Open the job', url: `${site}/jobs/${job.id}` }),
+          );
+      }
+    }
+    return updated;
+  }
+
+  /** The due date of a job paid now: 10 working days. */
+  async function dueAtFor(ex: Executor, paidAt: Date) {
+    return dueDate(paidAt, DUE_WORKING_DAYS, await holidaySet(ex));
+  }
+
+  function check(job: Job, action: JobAction, acting: Acting) {
+    const actor = actorOf(job, acting);
+    const t = actor ? findJobTransition(action, job.stage, actor) : null;
+    if (!t) refuse(job, action, actor);
+    return t;
+  }
+
+  function toEvent(r: {
+    id: number;
+    action: string;
+    actorId: string | null;
+    actorRole: string;
+    actorName: string | null;
+    actorCompany: string | null;
+    note: string | null;
+    files: EventFile[];
+    fromStage: string | null;
+    toStage: string;
+    createdAt: Date;
+  }): JobEventResponse {
+    const role = r.actorRole as JobEventResponse['actor']['role'];
+    const name =
+      role === 'clock'
+        ? 'LegalMarket'
+        : role === 'payment'
+          ? 'Payment'
+          : role === 'admin'
+            ? `${r.actorName ?? 'Administrator'} (admin)`
+            : (r.actorCompany ?? r.actorName ?? 'Former user');
+    return {
+      _id: String(r.id),
+      action: r.action as JobAction,
+      actor: { _id: r.actorId, name, role },
+      note: r.note,
+      files: r.files,
+      fromStage: r.fromStage as JobStage | null,
+      toStage: r.toStage as JobStage,
+      createdAt: r.createdAt.toISOString(),
+    };
+  }
+
+  async function eventsOf(ex: Executor, jobId: string, after = 0) {
+    const rows = await ex
+      .select({
+        id: jobEvents.id,
+        action: jobEvents.action,
+        actorId: jobEvents.actorId,
+        actorRole: jobEvents.actorRole,
+        actorName: users.name,
+        actorCompany: users.companyName,
+        note: jobEvents.note,
+        files: jobEvents.files,
+        fromStage: jobEvents.fromStage,
+        toStage: jobEvents.toStage,
+        createdAt: jobEvents.createdAt,
+      })
+      .from(jobEvents)
+      .leftJoin(users, eq(users.id, jobEvents.actorId))
+      .where(and(eq(jobEvents.jobId, jobId), gt(jobEvents.id, after)))
+      .orderBy(asc(jobEvents.id));
+    return rows.map(toEvent);
+  }
+
+  /** Who may open the job page: its company, its assigned lawyer, admins. Applicants read the brief only. */
+  function viewerOf(job: Job, user: AuthUser): JobPageResponse['viewer'] {
+    const actor = actorOf(job, user);
+    if (actor === 'company' || actor === 'assigned_lawyer' || actor === 'admin') return actor;
+    throw forbidden(messages.notPartyToJob);
+  }
+
+  const actionsFor = (job: Job, user: AuthUser) => {
+    const actor = actorOf(job, user);
+    if (!actor) return [];
+    return ([...JOB_PAGE_ACTIONS, 'assign'] as const).filter((a) => findJobTransition(a, job.stage, actor));
+  };
+
+  async function readJob(jobId: string) {
+    if (!/^[0-9a-f-]{36}$/i.test(jobId)) throw notFound(messages.jobNotFound);
+    const [job] = await db.select().from(jobs).where(eq(jobs.id, jobId)).limit(1);
+    if (!job) throw notFound(messages.jobNotFound);
+    return job;
+  }
+
+  /**
+   * Fires the clock's transitions due at `at`, each in its own transaction: the timer row is taken
+   * with SKIP LOCKED and marked fired under that lock, so several instances never fire one twice and
+   * a crash leaves it to the next tick. A timer whose job has moved on is marked fired and does nothing.
+   */
+  async function tick(at: Date = clock.now()): Promise<number> {
+    let fired = 0;
+    for (;;) {
+      const took = await db.transaction(async (tx) => {
+        const [timer] = await tx
+          .select()
+          .from(jobTimers)
+          .where(and(isNull(jobTimers.firedAt), lte(jobTimers.fireAt, at)))
+          .orderBy(asc(jobTimers.fireAt), asc(jobTimers.id))
+          .limit(1)
+          .for('update', { skipLocked: true });
+        if (!timer) return false;
+        const job = await lock(tx, timer.jobId);
+        const action = timer.action as JobAction;
+        const current = timer.cycle === 0 || timer.cycle === job.deliveries;
+        if (current && findJobTransition(action, job.stage, 'clock')) {
+          await record(tx, job, action, { clock: true });
+          fired++;
+        }
+        await tx.update(jobTimers).set({ firedAt: clock.now() }).where(eq(jobTimers.id, timer.id));
+        return true;
+      });
+      if (!took) break;
+    }
+    if (fired) shared.mailWritten();
+    return fired;
+  }
+
+  return {
+    record,
+    check,
+    tick,
+    mailWritten: () => shared.mailWritten(),
+    lock,
+    dueAtFor,
+
+    /** Applies one of the job page's actions (message, deliver, accept, ...) in one transaction. */
+    async act(user: AuthUser, jobId: string, action: JobAction, input: { note?: string; files?: EventFile[] }) {
+      await db.transaction(async (tx) => {
+        const job = await lock(tx, jobId);
+        check(job, action, user);
+        const note = noteOf(action, input.note);
+        const files = await filesOf(tx, user, input.files);
+        if (transitionOf(action).needs?.files && !files.length) throw badRequest(messages.deliveryNeedsDocument);
+        const set: Partial<typeof jobs.$inferInsert> = {};
+        // The spec's single fields answer the latest of each kind.
+        if (action === 'request_details') set.lawyerRequestedDetail = note;
+        if (action === 'give_details') {
+          set.companyDetail = note;
+          if (files[0]) Object.assign(set, { companyFile: files[0].url, companyFileName: files[0].name });
+        }
+        if (action === 'add_details') {
+          set.adminDetail = note;
+          if (files[0]) Object.assign(set, { adminFile: files[0].url, adminFileName: files[0].name });
+        }
+        await record(tx, job, action, user, { note, files, set });
+      });
+      shared.mailWritten();
+      return this.page(user, jobId);
+    },
+
+    async page(user: AuthUser, jobId: string): Promise<JobPageResponse> {
+      const job = await readJob(jobId);
+      const viewer = viewerOf(job, user);
+      const [views, events, reads] = await Promise.all([
+        findJobViews(db, eq(jobs.id, jobId), { limit: 1 }),
+        eventsOf(db, jobId),
+        db
+          .select({ last: jobReads.lastEventId })
+          .from(jobReads)
+          .where(and(eq(jobReads.jobId, jobId), eq(jobReads.userId, user.id))),
+      ]);
+      const [view] = viewer === 'admin' ? await withApplicants(db, views) : views;
+      return {
+        job: view,
+        viewer,
+        actions: actionsFor(job, user),
+        events,
+        lastReadEventId: String(reads[0]?.last ?? 0),
+      };
+    },
+
+    /** What happened since `after`: one indexed read when nothing did. */
+    async eventsSince(user: AuthUser, jobId: string, after: number) {
+      const job = await readJob(jobId);
+      viewerOf(job, user);
+      return { stage: job.stage, actions: actionsFor(job, user), events: await eventsOf(db, jobId, after) };
+    },
+
+    async markRead(user: AuthUser, jobId: string, lastEventId: number) {
+      const job = await readJob(jobId);
+      viewerOf(job, user);
+      await db
+        .insert(jobReads)
+        .values({ jobId, userId: user.id, lastEventId })
+        .onConflictDoUpdate({
+          target: [jobReads.jobId, jobReads.userId],
+          set: { lastEventId: sql`greatest(${jobReads.lastEventId}, excluded.last_event_id)` },
+        });
+      // Reading the thread reads its notifications too.
+      await db
+        .update(notifications)
+        .set({ readAt: clock.now() })
+        .where(
+          and(
+            eq(notifications.userId, user.id),
+            eq(notifications.jobId, jobId),
+            lte(notifications.eventId, lastEventId),
+            isNull(notifications.readAt),
+          ),
+        );
+    },
+
+    async notifications(user: AuthUser, before?: number) {
+      const rows = await db
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.userId, user.id), before ? lt(notifications.id, before) : undefined))
+        .orderBy(desc(notifications.id))
+        .limit(21);
+      const unread = await this.unread(user);
+      const list: NotificationResponse[] = rows.slice(0, 20).map((n) => ({
+        _id: String(n.id),
+        jobId: n.jobId,
+        action: n.action as JobAction,
+        text: n.text,
+        createdAt: n.createdAt.toISOString(),
+        readAt: n.readAt?.toISOString() ?? null,
+      }));
+      return { notifications: list, unread, hasMore: rows.length > 20 };
+    },
+
+    async unread(user: AuthUser) {
+      const [r] = await db
+        .select({ n: sql<number>`count(*)`.mapWith(Number) })
+        .from(notifications)
+        .where(and(eq(notifications.userId, user.id), isNull(notifications.readAt)));
+      return r?.n ?? 0;
+    },
+
+    async readNotifications(user: AuthUser, ids: number[] | 'all') {
+      await db
+        .update(notifications)
+        .set({ readAt: clock.now() })
+        .where(
+          and(
+            eq(notifications.userId, user.id),
+            isNull(notifications.readAt),
+            ids === 'all' ? undefined : inArray(notifications.id, ids),
+          ),
+        );
+      return { unread: await this.unread(user) };
+    },
+  };
+}
+
+export type JobLifecycle = ReturnType<typeof createJobLifecycle>;

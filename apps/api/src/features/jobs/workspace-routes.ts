@@ -1,0 +1,234 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  JOB_PAGE_ACTIONS,
+  MAX_EVENT_FILES,
+  MAX_MESSAGE_LENGTH,
+  holiday,
+  holidaysResponse,
+  idParam,
+  jobActionRequest,
+  jobEventsResponse,
+  jobPageResponse,
+  jobReadRequest,
+  notificationsResponse,
+  unreadNotificationsResponse,
+} from '@legalmarket/contracts';
+import type { FeatureOptions } from '../shared.js';
+
+const tags = ['job workspace'];
+const security = [{ bearer: [] }];
+
+const ok = z.object({ status: z.literal('success') });
+
+/** The job page, its thread and timeline, the notification centre and the holidays (issue 16). */
+export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
+  const lifecycle = services.jobLifecycle;
+  const { auth } = shared;
+  const party = auth.require('company', 'lawyer', 'admin');
+
+  app.get(
+    '/job-api/jobs/:id',
+    {
+      schema: {
+        tags,
+        summary: 'The job page: the job, its timeline and thread, and what the reader may do now',
+        description:
+          "For the job's company, its assigned lawyer and admins (anyone else 403, an unknown job 404). `actions` are the lifecycle table's actions this reader may take now (packages/contracts/src/job-lifecycle.ts). `events` are oldest first; those after `lastReadEventId` are unread for this reader.",
+        params: idParam,
+        response: { 200: jobPageResponse },
+        security,
+      },
+      preHandler: party,
+    },
+    (request) => lifecycle.page(request.user!, request.params.id),
+  );
+
+  app.get(
+    '/job-api/jobs/:id/events',
+    {
+      schema: {
+        tags,
+        summary: 'What happened on a job since an event (the open page polls this)',
+        description:
+          'Events after `after` (an event id; 0 for all), the stage and the actions allowed now. One indexed read when nothing happened; correct across instances because it reads the database.',
+        params: idParam,
+        querystring: z.object({ after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0) }),
+        response: { 200: jobEventsResponse },
+        security,
+      },
+      preHandler: party,
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return lifecycle.eventsSince(request.user!, request.params.id, request.query.after);
+    },
+  );
+
+  app.post(
+    '/job-api/jobs/:id/actions/:action',
+    {
+      schema: {
+        tags,
+        summary: 'Take a lifecycle action on a job: message, deliver, request changes, accept, cancel, ...',
+        description: `Body \`{ note?, files? }\`: \`note\` up to ${MAX_MESSAGE_LENGTH} characters (a message and a request for changes need one), \`files\` up to ${MAX_EVENT_FILES} documents uploaded first with POST /api/upload ({ url, name }; only your own uploads). Deliveries need at least one document. 403 for someone not party to the job or not allowed this action, 409 when the job's stage does not allow it now (the message names the stage). Answers the job page.`,
+        params: idParam.extend({ action: z.enum(JOB_PAGE_ACTIONS, 'Unknown action') }),
+        body: jobActionRequest,
+        response: { 200: jobPageResponse },
+        security,
+      },
+      preHandler: party,
+    },
+    (request) =>
+      lifecycle.act(request.user!, request.params.id, request.params.action, {
+        note: request.body?.note,
+        files: request.body?.files,
+      }),
+  );
+
+  app.post(
+    '/job-api/jobs/:id/read',
+    {
+      schema: {
+        tags,
+        summary: "Mark a job's thread read up to an event",
+        description: "Also marks this reader's notifications of that job up to the event read.",
+        params: idParam,
+        body: jobReadRequest,
+        response: { 200: ok },
+        security,
+      },
+      preHandler: party,
+    },
+    async (request) => {
+      await lifecycle.markRead(request.user!, request.params.id, Number(request.body.lastEventId));
+      return { status: 'success' as const };
+    },
+  );
+
+  app.get(
+    '/api/notifications',
+    {
+      schema: {
+        tags,
+        summary: 'The notification centre: newest first, 20 a page',
+        description: 'Pass `before` (a notification id) for the next page.',
+        querystring: z.object({ before: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional() }),
+        response: { 200: notificationsResponse },
+        security,
+      },
+      preHandler: party,
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return lifecycle.notifications(request.user!, request.query.before);
+    },
+  );
+
+  app.get(
+    '/api/notifications/unread',
+    {
+      schema: {
+        tags,
+        summary: "The bell's count of unread notifications",
+        response: { 200: unreadNotificationsResponse },
+        security,
+      },
+      preHandler: party,
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { unread: await lifecycle.unread(request.user!) };
+    },
+  );
+
+  app.post(
+    '/api/notifications/read',
+    {
+      schema: {
+        tags,
+        summary: 'Mark notifications read',
+        description: 'Body `{ ids: [...] }` for some, `{ all: true }` for every one. Answers the unread count.',
+        body: z.union([
+          z.object({
+            ids: z
+              .array(z.string().regex(/^\d{1,15}$/, 'ids must be notification ids'))
+              .min(1)
+              .max(100),
+          }),
+          z.object({ all: z.literal(true) }),
+        ]),
+        response: { 200: unreadNotificationsResponse },
+        security,
+      },
+      preHandler: party,
+    },
+    (request) =>
+      lifecycle.readNotifications(request.user!, 'all' in request.body ? 'all' : request.body.ids.map(Number)),
+  );
+
+  const onlyAdmin = auth.require('admin');
+
+  app.get(
+    '/api/admin/holidays',
+    {
+      schema: {
+        tags,
+        summary: 'Public holidays that working days skip (due dates, reminders, automatic acceptance)',
+        response: { 200: holidaysResponse },
+        security,
+      },
+      preHandler: onlyAdmin,
+    },
+    async () => ({ holidays: await services.jobsAdmin.holidays() }),
+  );
+
+  app.post(
+    '/api/admin/holidays',
+    {
+      schema: {
+        tags,
+        summary: 'Add (or rename) a public holiday',
+        description: 'Body `{ date: "YYYY-MM-DD", name }`. Due dates already set do not move.',
+        body: holiday,
+        response: { 200: holidaysResponse },
+        security,
+      },
+      preHandler: onlyAdmin,
+    },
+    async (request) => ({ holidays: await services.jobsAdmin.saveHoliday(request.user!.id, request.body) }),
+  );
+
+  app.delete(
+    '/api/admin/holidays/:date',
+    {
+      schema: {
+        tags,
+        summary: 'Remove a public holiday',
+        params: z.object({ date: holiday.shape.date }),
+        response: { 200: holidaysResponse },
+        security,
+      },
+      preHandler: onlyAdmin,
+    },
+    async (request) => ({ holidays: await services.jobsAdmin.deleteHoliday(request.user!.id, request.params.date) }),
+  );
+
+  if (shared.config.NODE_ENV !== 'production') {
+    app.post(
+      '/dev/scheduler/tick',
+      {
+        schema: {
+          tags: ['platform'],
+          summary: "Development only: run the job scheduler as if it were some days later (the clock's transitions)",
+          body: z.object({ days: z.number().min(0).max(60).default(0) }).optional(),
+          response: { 200: z.object({ fired: z.number() }) },
+        },
+      },
+      async (request) => {
+        const days = request.body?.days ?? 0;
+        return { fired: await lifecycle.tick(new Date(shared.clock.now().getTime() + days * 86_400_000)) };
+      },
+    );
+  }
+};

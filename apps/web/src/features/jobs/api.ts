@@ -1,0 +1,86 @@
+import { useEffect } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { JobAction, JobActionRequest, JobEventsResponse } from '@legalmarket/contracts/job-lifecycle';
+import type { JobPageResponse } from '@legalmarket/contracts/jobs';
+import { api } from '@/lib/http';
+
+export const jobKeys = {
+  page: (jobId: string) => ['job-page', jobId] as const,
+};
+
+/** GET /job-api/jobs/{id}: the job, its timeline and thread, and the reader's actions. */
+export const useJobPage = (jobId: string) =>
+  useQuery({
+    queryKey: jobKeys.page(jobId),
+    queryFn: ({ signal }) => api<JobPageResponse>(`/job-api/jobs/${encodeURIComponent(jobId)}`, { signal }),
+  });
+
+const POLL_MS = 4000;
+
+/**
+ * While the page is visible, asks every 4 s what happened since the newest event and appends it; a
+ * hidden tab asks nothing. A change of stage reloads the whole page's data (status, dates, buttons).
+ */
+export function useJobPolling(jobId: string, data: JobPageResponse | undefined) {
+  const qc = useQueryClient();
+  const lastId = data?.events.at(-1)?._id ?? '0';
+  const stage = data?.job.stage;
+  useEffect(() => {
+    if (!stage) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    const poll = async () => {
+      if (document.visibilityState === 'visible') {
+        try {
+          const since = await api<JobEventsResponse>(`/job-api/jobs/${encodeURIComponent(jobId)}/events`, {
+            query: { after: lastId },
+          });
+          if (stopped) return;
+          if (since.stage !== stage) return void qc.invalidateQueries({ queryKey: jobKeys.page(jobId) });
+          if (since.events.length)
+            qc.setQueryData<JobPageResponse>(jobKeys.page(jobId), (old) =>
+              old
+                ? {
+                    ...old,
+                    actions: since.actions,
+                    events: [...old.events, ...since.events.filter((e) => !old.events.some((o) => o._id === e._id))],
+                  }
+                : old,
+            );
+        } catch {
+          // A failed poll is retried at the next one; the page keeps what it shows.
+        }
+      }
+      if (!stopped) timer = setTimeout(poll, POLL_MS);
+    };
+    timer = setTimeout(poll, POLL_MS);
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') {
+        clearTimeout(timer);
+        void poll();
+      }
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+      document.removeEventListener('visibilitychange', onVisible);
+    };
+  }, [jobId, lastId, stage, qc]);
+}
+
+/** POST /job-api/jobs/{id}/actions/{action}: answers the job page, which replaces the shown one. */
+export function useJobAction(jobId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ action, ...body }: JobActionRequest & { action: JobAction }) =>
+      api<JobPageResponse>(`/job-api/jobs/${encodeURIComponent(jobId)}/actions/${action}`, { method: 'POST', body }),
+    onSuccess: (page) => qc.setQueryData(jobKeys.page(jobId), page),
+  });
+}
+
+/** POST /job-api/jobs/{id}/read: the thread (and its notifications) read up to an event. */
+export const markJobRead = (jobId: string, lastEventId: string) =>
+  api(`/job-api/jobs/${encodeURIComponent(jobId)}/read`, { method: 'POST', body: { lastEventId } }).catch(
+    () => undefined,
+  );

@@ -1,0 +1,130 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { JobEventResponse } from '@legalmarket/contracts/job-lifecycle';
+import type { JobPageResponse } from '@legalmarket/contracts/jobs';
+import { messages } from '@legalmarket/contracts/messages';
+import { setSession } from '@/lib/session';
+import { jobFixture } from '@/test/job-fixture';
+import { jsonFetch, renderPage } from '@/test/render';
+import JobPage from './job-page';
+
+const event = (id: number, over: Partial<JobEventResponse> = {}): JobEventResponse => ({
+  _id: String(id),
+  action: 'message',
+  actor: { _id: 'lawyer-1', name: 'Tunde Bakare', role: 'lawyer' },
+  note: `Message ${id}`,
+  files: [],
+  fromStage: 'in_progress',
+  toStage: 'in_progress',
+  createdAt: '2026-11-20T10:00:00.000Z',
+  ...over,
+});
+
+const pageData = (over: Partial<JobPageResponse> = {}): JobPageResponse => ({
+  job: {
+    ...jobFixture({ status: 'pending' }),
+    stage: 'delivered',
+    dueAt: '2026-12-04T22:59:59.000Z',
+    late: false,
+    assignedTo: [{ _id: 'lawyer-1', name: 'Tunde Bakare', officialEmail: '', phoneNumber: '' }],
+  },
+  viewer: 'company',
+  actions: ['message', 'request_changes', 'accept'],
+  events: [
+    event(1, { action: 'assign', actor: { _id: 'admin-1', name: 'Admin (admin)', role: 'admin' }, note: null }),
+    event(2),
+    event(3, {
+      action: 'deliver',
+      note: null,
+      files: [{ url: '/uploads/abc.pdf', name: 'a-very-long-file-name-without-any-spaces-at-all-final-v3.pdf' }],
+    }),
+  ],
+  lastReadEventId: '1',
+  ...over,
+});
+
+const open = (data: JobPageResponse, extra: Parameters<typeof jsonFetch>[0] = {}) => {
+  setSession({ userToken: 't', userType: 'company', userId: 'company-1' });
+  const stub = jsonFetch({
+    'GET /job-api/jobs/job-1': () => ({ body: data }),
+    'POST /job-api/jobs/job-1/read': () => ({ body: { status: 'success' } }),
+    ...extra,
+  });
+  vi.stubGlobal('fetch', stub.fn);
+  renderPage(<JobPage />, { path: '/jobs/:jobId', at: '/jobs/job-1' });
+  return stub;
+};
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('/jobs/:jobId', { timeout: 30_000 }, () => {
+  it("shows only the buttons the response's actions allow, with the table's labels", async () => {
+    open(pageData());
+    await screen.findByRole('heading', { name: 'A job' });
+    expect(screen.getByRole('button', { name: 'Send' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Request changes' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Accept' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Deliver' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Cancel job' })).not.toBeInTheDocument();
+    expect(screen.getByText('Delivered')).toBeInTheDocument();
+  });
+
+  it('marks where the unread events start and the thread read up to the newest', async () => {
+    const { calls } = open(pageData());
+    await screen.findByRole('heading', { name: 'A job' });
+    const items = within(screen.getByRole('list', { name: 'Timeline and messages' })).getAllByRole('listitem');
+    const divider = screen.getByRole('separator');
+    expect(divider).toHaveTextContent('New');
+    // Event 1 was read: the line comes right before event 2.
+    expect(items[1]).toHaveTextContent('Message 2');
+    await vi.waitFor(() =>
+      expect(calls.some((c) => c.method === 'POST' && String(c.init?.body).includes('"lastEventId":"3"'))).toBe(true),
+    );
+  });
+
+  it('asks for a note before requesting changes and for confirmation before accepting', async () => {
+    const { calls } = open(pageData(), {
+      'POST /job-api/jobs/job-1/actions/accept': () => ({
+        body: pageData({
+          actions: [],
+          job: { ...pageData().job, status: 'completed', stage: 'completed' },
+        }),
+      }),
+    });
+    await screen.findByRole('heading', { name: 'A job' });
+    await userEvent.click(screen.getByRole('button', { name: 'Request changes' }));
+    expect(screen.getByRole('alert')).toHaveTextContent(messages.changesNoteMissing);
+    expect(calls.some((c) => c.url.pathname.includes('/actions/'))).toBe(false);
+    await userEvent.click(screen.getByRole('button', { name: 'Accept' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Accept' });
+    expect(calls.some((c) => c.url.pathname.includes('/actions/'))).toBe(false);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Accept' }));
+    expect(await screen.findByText('Completed')).toBeInTheDocument();
+    expect(calls.filter((c) => c.url.pathname.endsWith('/actions/accept'))).toHaveLength(1);
+    expect(screen.queryByRole('button', { name: 'Send' })).not.toBeInTheDocument();
+  });
+
+  it('appends new events from polling while visible, without a reload', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { calls } = open(pageData(), {
+      'GET /job-api/jobs/job-1/events': (_, url) => ({
+        body: {
+          stage: 'delivered',
+          actions: ['message', 'request_changes', 'accept'],
+          events: url.searchParams.get('after') === '3' ? [event(4, { note: 'Any questions?' })] : [],
+        },
+      }),
+    });
+    await screen.findByRole('heading', { name: 'A job' });
+    expect(screen.queryByText('Any questions?')).not.toBeInTheDocument();
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(4_100);
+    });
+    expect(await screen.findByText('Any questions?')).toBeInTheDocument();
+    expect(calls.filter((c) => c.url.pathname.endsWith('/events')).length).toBeGreaterThanOrEqual(1);
+  });
+});

@@ -1,0 +1,309 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { Clock, FileText, Send } from 'lucide-react';
+import {
+  JOB_PAGE_ACTIONS,
+  MAX_MESSAGE_LENGTH,
+  transitionOf,
+  type JobAction,
+  type JobEventResponse,
+} from '@legalmarket/contracts/job-lifecycle';
+import type { JobPageResponse } from '@legalmarket/contracts/jobs';
+import { messages } from '@legalmarket/contracts/messages';
+import { Button } from '@/components/button';
+import { DocumentLink } from '@/components/document-link';
+import { ErrorState, Loading, Naira } from '@/components/feedback';
+import { FileUpload, type UploadedFile } from '@/components/file-upload';
+import { Modal } from '@/components/modal';
+import { getErrorMessage } from '@/lib/http';
+import { paths } from '@/lib/paths';
+import { useSession } from '@/lib/use-session';
+import { markJobRead, useJobAction, useJobPage, useJobPolling } from './api';
+import { EVENT_WORDS, STAGE_LABELS, formatDay, formatWhen } from './words';
+
+/** Actions that cannot be taken back ask first. */
+const CONFIRM: Partial<Record<JobAction, string>> = {
+  accept: 'Accept the delivered work? The job will be completed and the lawyer paid. This cannot be undone.',
+  complete: 'Mark this job as completed? This cannot be undone.',
+  cancel: 'Cancel this job? The company and the lawyer are told, and nothing more can happen on it.',
+};
+
+/** The buttons beside the composer: the lifecycle's actions for this reader, the composer's note and files go with them. */
+const BUTTON_ACTIONS = JOB_PAGE_ACTIONS.filter((a) => a !== 'message');
+
+function EventItem({ e, mine }: { e: JobEventResponse; mine: boolean }) {
+  const files = e.files.length > 0 && (
+    <ul className="mt-2 flex flex-col gap-1">
+      {e.files.map((f) => (
+        <li key={f.url} className="flex min-w-0 items-center gap-1 text-sm">
+          <FileText className="size-4 shrink-0" aria-hidden />
+          <DocumentLink url={f.url} name={f.name} className="break-all" />
+        </li>
+      ))}
+    </ul>
+  );
+  if (e.action === 'message')
+    return (
+      <li className={`flex ${mine ? 'justify-end' : 'justify-start'}`}>
+        <div
+          className={`max-w-[85%] min-w-0 rounded-lg px-3 py-2 ${mine ? 'bg-brand/10' : 'border border-slate-200 bg-white'}`}
+        >
+          <p className="text-xs text-slate-600">
+            <span className="font-semibold break-words text-ink">{mine ? 'You' : e.actor.name}</span> ·{' '}
+            <time dateTime={e.createdAt}>{formatWhen(e.createdAt)}</time>
+          </p>
+          <p className="mt-1 text-sm break-words whitespace-pre-wrap">{e.note}</p>
+          {files}
+        </div>
+      </li>
+    );
+  return (
+    <li className="rounded-md border-l-4 border-accent bg-slate-50 px-3 py-2 text-sm">
+      <p className="break-words">
+        <span className="font-semibold">{mine ? 'You' : e.actor.name}</span> {EVENT_WORDS[e.action]}
+        <span className="text-slate-600">
+          {' '}
+          · <time dateTime={e.createdAt}>{formatWhen(e.createdAt)}</time>
+        </span>
+      </p>
+      {e.note && <p className="mt-1 break-words whitespace-pre-wrap text-slate-800">{e.note}</p>}
+      {files}
+    </li>
+  );
+}
+
+function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
+  const session = useSession();
+  const me = session?.userId;
+  const { job, actions, events } = data;
+  const act = useJobAction(jobId);
+  const [note, setNote] = useState('');
+  const [files, setFiles] = useState<UploadedFile[]>([]);
+  const [uploading, setUploading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<JobAction | null>(null);
+  // The unread line stays where it was when the page opened, while the thread is read meanwhile.
+  const [readUpTo] = useState(() => Number(data.lastReadEventId));
+  const firstUnread = events.find((e) => Number(e._id) > readUpTo && e.actor._id !== me)?._id;
+
+  const newest = events.at(-1)?._id;
+  useEffect(() => {
+    if (newest && Number(newest) > Number(data.lastReadEventId)) void markJobRead(jobId, newest);
+  }, [jobId, newest, data.lastReadEventId]);
+
+  function take(action: JobAction) {
+    const needs = transitionOf(action).needs;
+    const text = note.trim();
+    if (needs?.note && !text)
+      return setError(action === 'request_changes' ? messages.changesNoteMissing : messages.messageMissing);
+    if (text.length > MAX_MESSAGE_LENGTH) return setError(messages.messageTooLong);
+    if (needs?.files && !files.length) return setError(messages.deliveryNeedsDocument);
+    if (CONFIRM[action] && confirming !== action) return setConfirming(action);
+    setConfirming(null);
+    setError(null);
+    act.mutate(
+      {
+        action,
+        note: text || undefined,
+        files: files.length ? files.map((f) => ({ url: f.url, name: f.fileName })) : undefined,
+      },
+      {
+        onSuccess: () => {
+          setNote('');
+          setFiles([]);
+        },
+        onError: (err) => setError(getErrorMessage(err)),
+      },
+    );
+  }
+
+  const lawyer = job.assignedTo[0];
+  const canWrite = actions.includes('message');
+  const buttons = BUTTON_ACTIONS.filter((a) => actions.includes(a));
+
+  return (
+    <div className="mx-auto flex w-full max-w-3xl min-w-0 flex-col gap-4 px-4 py-6">
+      <header className="rounded-xl border border-slate-200 bg-white p-4">
+        <p className="text-sm text-slate-600">Job</p>
+        <h1 className="text-xl font-bold break-words">{job.productId.productName}</h1>
+        <dl className="mt-3 grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
+          <div>
+            <dt className="text-slate-600">Status</dt>
+            <dd className="font-semibold">
+              {STAGE_LABELS[job.stage ?? 'unassigned']}
+              {job.late && (
+                <span className="ml-2 rounded bg-red-100 px-2 py-0.5 text-xs font-bold text-red-800">Late</span>
+              )}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-slate-600">Amount</dt>
+            <dd className="font-semibold">
+              <Naira amount={job.amount} />
+            </dd>
+          </div>
+          {job.dueAt && (
+            <div>
+              <dt className="text-slate-600">Due</dt>
+              <dd className="flex items-center gap-1">
+                <Clock className="size-4" aria-hidden /> {formatDay(job.dueAt)}
+              </dd>
+            </div>
+          )}
+          <div className="min-w-0">
+            <dt className="text-slate-600">Company</dt>
+            <dd className="break-words">{job.companyId.companyName}</dd>
+          </div>
+          <div className="min-w-0">
+            <dt className="text-slate-600">Lawyer</dt>
+            <dd className="break-words">{lawyer ? lawyer.name : 'Not assigned yet'}</dd>
+          </div>
+        </dl>
+        {actions.includes('assign') && (
+          <Link className="mt-3 inline-block font-semibold text-brand underline" to={paths.adminAssignJob(job._id)}>
+            Assign a lawyer
+          </Link>
+        )}
+      </header>
+
+      <section aria-labelledby="timeline-title" className="min-w-0">
+        <h2 id="timeline-title" className="mb-2 text-lg font-semibold">
+          Timeline and messages
+        </h2>
+        {events.length === 0 ? (
+          <p className="text-sm text-slate-600">Nothing has happened on this job yet.</p>
+        ) : (
+          <ol
+            className="flex flex-col gap-2"
+            aria-labelledby="timeline-title"
+            aria-live="polite"
+            aria-relevant="additions"
+          >
+            {events.map((e) => (
+              <EventWithDivider key={e._id} e={e} mine={e.actor._id === me} unread={e._id === firstUnread} />
+            ))}
+          </ol>
+        )}
+      </section>
+
+      {(canWrite || buttons.length > 0) && (
+        <section aria-labelledby="compose-title" className="rounded-xl border border-slate-200 bg-white p-4">
+          <h2 id="compose-title" className="sr-only">
+            Write to the job
+          </h2>
+          <label htmlFor="job-note" className="mb-1 block text-sm font-medium">
+            Message or note
+          </label>
+          <textarea
+            id="job-note"
+            value={note}
+            onChange={(e) => setNote(e.target.value)}
+            rows={4}
+            maxLength={MAX_MESSAGE_LENGTH + 1}
+            aria-describedby={error ? 'job-error' : undefined}
+            className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
+            placeholder="Write a message, the changes you need, or a note with your delivery"
+          />
+          <p className="mt-1 text-right text-xs text-slate-600">
+            {note.length.toLocaleString('en-NG')} / {MAX_MESSAGE_LENGTH.toLocaleString('en-NG')}
+          </p>
+          {files.length > 0 && (
+            <ul className="mb-2 flex flex-col gap-1 text-sm">
+              {files.map((f) => (
+                <li key={f.url} className="flex min-w-0 items-center justify-between gap-2">
+                  <span className="min-w-0 break-all">{f.fileName}</span>
+                  <button
+                    type="button"
+                    className="min-h-11 shrink-0 px-2 text-sm text-red-700 underline"
+                    onClick={() => setFiles((l) => l.filter((x) => x.url !== f.url))}
+                  >
+                    Remove
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          {files.length < 5 && (
+            <FileUpload
+              label="Attach a document"
+              kind="document"
+              value={null}
+              onChange={(f) => f && setFiles((l) => [...l, f])}
+              onBusyChange={setUploading}
+              hint="PDF, Word or an image. Up to 5 documents."
+            />
+          )}
+          {error && (
+            <p id="job-error" role="alert" className="mt-2 text-sm text-red-700">
+              {error}
+            </p>
+          )}
+          <div className="mt-3 flex flex-wrap gap-2">
+            {canWrite && (
+              <Button onClick={() => take('message')} loading={act.isPending} disabled={uploading}>
+                <Send className="size-4" aria-hidden /> Send
+              </Button>
+            )}
+            {buttons.map((a) => (
+              <Button
+                key={a}
+                variant={a === 'cancel' ? 'danger' : 'secondary'}
+                onClick={() => take(a)}
+                disabled={uploading || act.isPending}
+              >
+                {transitionOf(a).label}
+              </Button>
+            ))}
+          </div>
+        </section>
+      )}
+      <Modal
+        open={confirming !== null}
+        title={confirming ? transitionOf(confirming).label : ''}
+        onClose={() => setConfirming(null)}
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setConfirming(null)}>
+              Go back
+            </Button>
+            <Button
+              variant={confirming === 'cancel' ? 'danger' : 'primary'}
+              onClick={() => confirming && take(confirming)}
+            >
+              {confirming ? transitionOf(confirming).label : ''}
+            </Button>
+          </>
+        }
+      >
+        {confirming && CONFIRM[confirming]}
+      </Modal>
+    </div>
+  );
+}
+
+function EventWithDivider({ e, mine, unread }: { e: JobEventResponse; mine: boolean; unread: boolean }) {
+  return (
+    <>
+      {unread && (
+        <li role="separator" className="my-1 flex items-center gap-2 text-xs font-bold text-accent uppercase">
+          <span className="h-px flex-1 bg-accent" /> New <span className="h-px flex-1 bg-accent" />
+        </li>
+      )}
+      <EventItem e={e} mine={mine} />
+    </>
+  );
+}
+
+/** /jobs/:jobId: the job page for its company, its assigned lawyer and admins. */
+export default function JobPage() {
+  const { jobId = '' } = useParams();
+  const q = useJobPage(jobId);
+  useJobPolling(jobId, q.data);
+  const title = useMemo(() => q.data?.job.productId.productName, [q.data]);
+  useEffect(() => {
+    if (title) document.title = `${title} · LegalMarket`;
+  }, [title]);
+  if (q.isPending) return <Loading label="Loading the job..." />;
+  if (q.isError) return <ErrorState message={getErrorMessage(q.error)} onRetry={() => void q.refetch()} />;
+  return <Workspace data={q.data} jobId={jobId} />;
+}

@@ -1,0 +1,126 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import type { NotificationsResponse } from '@legalmarket/contracts/job-lifecycle';
+import { Button } from '@/components/button';
+import { EmptyState, ErrorState, Loading } from '@/components/feedback';
+import { api, getErrorMessage } from '@/lib/http';
+import { paths } from '@/lib/paths';
+
+type Item = NotificationsResponse['notifications'][number];
+
+const when = (iso: string) =>
+  new Date(iso).toLocaleString('en-NG', {
+    day: 'numeric',
+    month: 'short',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: 'Africa/Lagos',
+  });
+
+/** Tells the bell to ask again. */
+const announce = () => window.dispatchEvent(new Event('notifications-read'));
+
+/** /notifications: every role's notification centre, newest first, each entry linking to its job. */
+export default function NotificationsPage() {
+  const [items, setItems] = useState<Item[] | null>(null);
+  const [unread, setUnread] = useState(0);
+  const [more, setMore] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const load = useCallback(async (before?: string) => {
+    setError(null);
+    try {
+      const r = await api<NotificationsResponse>('/api/notifications', { query: { before } });
+      setItems((old) => (before && old ? [...old, ...r.notifications] : r.notifications));
+      setUnread(r.unread);
+      setMore(r.hasMore);
+    } catch (err) {
+      setError(getErrorMessage(err));
+    }
+  }, []);
+  useEffect(() => {
+    document.title = 'Notifications · LegalMarket';
+    void load();
+  }, [load]);
+
+  async function read(body: { ids: string[] } | { all: true }) {
+    setBusy(true);
+    try {
+      const r = await api<{ unread: number }>('/api/notifications/read', { method: 'POST', body });
+      const now = new Date().toISOString();
+      setItems(
+        (old) =>
+          old?.map((n) => ('all' in body || body.ids.includes(n._id) ? { ...n, readAt: n.readAt ?? now } : n)) ?? null,
+      );
+      setUnread(r.unread);
+      announce();
+    } catch (err) {
+      setError(getErrorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (error && !items) return <ErrorState message={error} onRetry={() => void load()} />;
+  if (!items) return <Loading label="Loading your notifications..." />;
+  return (
+    <div className="mx-auto w-full max-w-2xl px-4 py-6">
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
+        <h1 className="text-xl font-bold">Notifications</h1>
+        {unread > 0 && (
+          <Button variant="secondary" onClick={() => void read({ all: true })} loading={busy}>
+            Mark all as read
+          </Button>
+        )}
+      </div>
+      <p className="sr-only" aria-live="polite">
+        {unread} unread
+      </p>
+      {error && (
+        <p role="alert" className="mb-2 text-sm text-red-700">
+          {error}
+        </p>
+      )}
+      {items.length === 0 ? (
+        <EmptyState>No notifications yet. You will find here every step of your jobs.</EmptyState>
+      ) : (
+        <ul className="flex flex-col gap-2">
+          {items.map((n) => (
+            <li
+              key={n._id}
+              className={`flex flex-wrap items-center justify-between gap-2 rounded-lg border px-3 py-2 ${n.readAt ? 'border-slate-200 bg-white' : 'border-accent bg-accent/10'}`}
+            >
+              <Link
+                to={paths.job(n.jobId)}
+                onClick={() => !n.readAt && void read({ ids: [n._id] })}
+                className="min-w-0 flex-1 break-words text-sm"
+              >
+                {!n.readAt && <span className="sr-only">Unread: </span>}
+                <span className={n.readAt ? '' : 'font-semibold'}>{n.text}</span>
+                <span className="block text-xs text-slate-600">{when(n.createdAt)}</span>
+              </Link>
+              {!n.readAt && (
+                <button
+                  type="button"
+                  className="min-h-11 shrink-0 px-2 text-sm text-brand underline"
+                  onClick={() => void read({ ids: [n._id] })}
+                  disabled={busy}
+                >
+                  Mark as read
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {more && (
+        <div className="mt-4 text-center">
+          <Button variant="secondary" onClick={() => void load(items.at(-1)?._id)}>
+            Show older
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}

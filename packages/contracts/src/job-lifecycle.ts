@@ -1,0 +1,337 @@
+import { z } from 'zod';
+
+/**
+ * The job's lifecycle for every actor, in the spirit of Sharetribe's transaction processes: each
+ * transition names its action, the stages it leaves from and goes to, who may take it, whom it tells,
+ * and for the clock's transitions when they fire. The API applies actions only through this table, the
+ * web shows only the buttons it allows, and migration 0005 mirrors its stage pairs in a trigger.
+ */
+export const JOB_STAGES = [
+  'unassigned',
+  'in_progress',
+  'delivered',
+  'changes_requested',
+  'completed',
+  'cancelled',
+] as const;
+export type JobStage = (typeof JOB_STAGES)[number];
+
+/** Stages nothing leaves. */
+export const FINAL_STAGES: readonly JobStage[] = ['completed', 'cancelled'];
+
+/**
+ * The spec's lists know three statuses: pending covers everything between assignment and completion.
+ * A cancelled job belongs to none of the spec's lists (decision 1600).
+ */
+export const SPEC_STATUS_OF_STAGE = {
+  unassigned: 'unassigned',
+  in_progress: 'pending',
+  delivered: 'pending',
+  changes_requested: 'pending',
+  completed: 'completed',
+  cancelled: 'cancelled',
+} as const satisfies Record<JobStage, string>;
+
+/**
+ * Who takes an action. `assigned_lawyer` is the lawyer the job is assigned to; `applicant` is any
+ * verified lawyer not assigned to it; `clock` is the scheduler; `payment` is the verified payment.
+ */
+export const JOB_ACTORS = ['company', 'assigned_lawyer', 'applicant', 'admin', 'clock', 'payment'] as const;
+export type JobActor = (typeof JOB_ACTORS)[number];
+
+/** Who is told: the job's company, its assigned lawyer, or every admin. */
+export const JOB_RECIPIENTS = ['company', 'lawyer', 'admins'] as const;
+export type JobRecipient = (typeof JOB_RECIPIENTS)[number];
+
+/** When a clock transition fires: a number of Nigerian working days after a moment of the job. */
+export interface JobTimer {
+  /** `delivered`: the latest delivery; `due`: the job's due date (negative days: before it). */
+  after: 'delivered' | 'due';
+  workingDays: number;
+}
+
+export interface JobTransition {
+  action: string;
+  from: readonly JobStage[] | 'start';
+  /** `same`: the action records an event and leaves the stage as it is. */
+  to: JobStage | 'same';
+  actors: readonly JobActor[];
+  notify: readonly JobRecipient[];
+  at?: JobTimer;
+  /** What the action must carry. */
+  needs?: { note?: boolean; files?: boolean };
+  label: string;
+}
+
+const OPEN: readonly JobStage[] = ['unassigned', 'in_progress', 'delivered', 'changes_requested'];
+const WORKING: readonly JobStage[] = ['in_progress', 'changes_requested'];
+
+export const JOB_LIFECYCLE = [
+  {
+    action: 'paid',
+    from: 'start',
+    to: 'unassigned',
+    actors: ['payment'],
+    notify: ['company', 'admins'],
+    label: 'Paid',
+  },
+  { action: 'apply', from: ['unassigned'], to: 'same', actors: ['applicant'], notify: ['admins'], label: 'Apply' },
+  {
+    action: 'assign',
+    from: ['unassigned'],
+    to: 'in_progress',
+    actors: ['admin'],
+    notify: ['company', 'lawyer'],
+    label: 'Assign',
+  },
+  {
+    action: 'request_details',
+    from: WORKING,
+    to: 'same',
+    actors: ['assigned_lawyer'],
+    notify: ['company'],
+    needs: { note: true },
+    label: 'Request more details',
+  },
+  {
+    action: 'give_details',
+    from: ['unassigned', 'in_progress', 'changes_requested'],
+    to: 'same',
+    actors: ['company'],
+    notify: ['lawyer', 'admins'],
+    label: 'Give details',
+  },
+  {
+    action: 'add_details',
+    from: OPEN,
+    to: 'same',
+    actors: ['admin'],
+    notify: ['company', 'lawyer'],
+    label: 'Add details',
+  },
+  {
+    action: 'message',
+    from: OPEN,
+    to: 'same',
+    actors: ['company', 'assigned_lawyer', 'admin'],
+    notify: ['company', 'lawyer', 'admins'],
+    needs: { note: true },
+    label: 'Send',
+  },
+  {
+    action: 'deliver',
+    from: ['in_progress'],
+    to: 'delivered',
+    actors: ['assigned_lawyer'],
+    notify: ['company'],
+    needs: { files: true },
+    label: 'Deliver',
+  },
+  {
+    action: 'request_changes',
+    from: ['delivered'],
+    to: 'changes_requested',
+    actors: ['company'],
+    notify: ['lawyer'],
+    needs: { note: true },
+    label: 'Request changes',
+  },
+  {
+    action: 'deliver_again',
+    from: ['changes_requested'],
+    to: 'delivered',
+    actors: ['assigned_lawyer'],
+    notify: ['company'],
+    needs: { files: true },
+    label: 'Deliver again',
+  },
+  {
+    action: 'accept',
+    from: ['delivered'],
+    to: 'completed',
+    actors: ['company'],
+    notify: ['lawyer', 'admins'],
+    label: 'Accept',
+  },
+  {
+    action: 'auto_accept',
+    from: ['delivered'],
+    to: 'completed',
+    actors: ['clock'],
+    notify: ['company', 'lawyer', 'admins'],
+    at: { after: 'delivered', workingDays: 5 },
+    label: 'Accepted automatically',
+  },
+  {
+    action: 'complete',
+    from: ['in_progress', 'delivered', 'changes_requested'],
+    to: 'completed',
+    actors: ['admin'],
+    notify: ['company', 'lawyer'],
+    label: 'Mark as Completed',
+  },
+  {
+    action: 'cancel',
+    from: OPEN,
+    to: 'cancelled',
+    actors: ['admin'],
+    notify: ['company', 'lawyer'],
+    label: 'Cancel job',
+  },
+  {
+    action: 'remind_due',
+    from: WORKING,
+    to: 'same',
+    actors: ['clock'],
+    notify: ['lawyer'],
+    at: { after: 'due', workingDays: -2 },
+    label: 'Due soon reminder',
+  },
+  {
+    action: 'remind_late',
+    from: WORKING,
+    to: 'same',
+    actors: ['clock'],
+    notify: ['lawyer', 'admins'],
+    at: { after: 'due', workingDays: 0 },
+    label: 'Late reminder',
+  },
+  {
+    action: 'remind_company',
+    from: ['delivered'],
+    to: 'same',
+    actors: ['clock'],
+    notify: ['company'],
+    at: { after: 'delivered', workingDays: 3 },
+    label: 'Delivery waiting reminder',
+  },
+] as const satisfies readonly JobTransition[];
+
+export type JobAction = (typeof JOB_LIFECYCLE)[number]['action'];
+export const JOB_ACTIONS = JOB_LIFECYCLE.map((t) => t.action) as unknown as readonly [JobAction, ...JobAction[]];
+
+/**
+ * The actions taken from the job page (POST /job-api/jobs/:id/actions/:action); assign names a lawyer
+ * and apply is a lawyer's, so both keep their spec routes.
+ */
+export const JOB_PAGE_ACTIONS = [
+  'message',
+  'deliver',
+  'deliver_again',
+  'request_changes',
+  'accept',
+  'request_details',
+  'give_details',
+  'add_details',
+  'complete',
+  'cancel',
+] as const satisfies readonly JobAction[];
+
+/** Due dates: this many Nigerian working days after payment. */
+export const DUE_WORKING_DAYS = 10;
+/** The longest message or note. */
+export const MAX_MESSAGE_LENGTH = 5000;
+/** The most documents one message or delivery carries. */
+export const MAX_EVENT_FILES = 5;
+
+export function transitionOf(action: JobAction): JobTransition {
+  return JOB_LIFECYCLE.find((t) => t.action === action)!;
+}
+
+/** The transition an actor may take now, or null. */
+export function findJobTransition(action: JobAction, stage: JobStage, actor: JobActor): JobTransition | null {
+  const t = transitionOf(action);
+  if (!t || t.from === 'start') return null;
+  return (t.from as readonly JobStage[]).includes(stage) && (t.actors as readonly JobActor[]).includes(actor)
+    ? t
+    : null;
+}
+
+/** Every action an actor may take on a job in this stage (clock and payment actions never show). */
+export function allowedJobActions(stage: JobStage, actor: JobActor): JobAction[] {
+  return JOB_LIFECYCLE.filter(
+    (t) =>
+      t.from !== 'start' &&
+      (t.from as readonly JobStage[]).includes(stage) &&
+      (t.actors as readonly JobActor[]).includes(actor),
+  ).map((t) => t.action);
+}
+
+export const nextStage = (t: JobTransition, stage: JobStage): JobStage => (t.to === 'same' ? stage : t.to);
+
+const file = z.object({ url: z.string(), name: z.string() });
+
+/** One entry of the job's timeline; messages are entries too. */
+export const jobEvent = z.object({
+  _id: z.string(),
+  action: z.enum(JOB_ACTIONS),
+  actor: z.object({
+    _id: z.string().nullable(),
+    name: z.string(),
+    role: z.enum(['company', 'lawyer', 'admin', 'clock', 'payment']),
+  }),
+  note: z.string().nullable(),
+  files: z.array(file),
+  fromStage: z.enum(JOB_STAGES).nullable(),
+  toStage: z.enum(JOB_STAGES),
+  createdAt: z.string(),
+});
+export type JobEventResponse = z.infer<typeof jobEvent>;
+
+/** POST /job-api/jobs/:id/actions/:action and the thread's send. */
+export const jobActionRequest = z.object({
+  note: z.string().max(MAX_MESSAGE_LENGTH).optional(),
+  files: z.array(file).max(MAX_EVENT_FILES).optional(),
+});
+export type JobActionRequest = z.infer<typeof jobActionRequest>;
+
+/** GET /job-api/jobs/:id/events?after=<eventId>: what happened since, for the open page's polling. */
+export const jobEventsResponse = z.object({
+  stage: z.enum(JOB_STAGES),
+  actions: z.array(z.enum(JOB_ACTIONS)),
+  events: z.array(jobEvent),
+});
+export type JobEventsResponse = z.infer<typeof jobEventsResponse>;
+
+/** POST /job-api/jobs/:id/read {lastEventId}: marks the thread read up to that event. */
+export const jobReadRequest = z.object({ lastEventId: z.string().regex(/^\d+$/) });
+
+/** One entry of the notification centre. */
+export const notification = z.object({
+  _id: z.string(),
+  jobId: z.string(),
+  action: z.enum(JOB_ACTIONS),
+  /** One line for the list, e.g. "Tunde Bakare delivered Trademark Registration". */
+  text: z.string(),
+  createdAt: z.string(),
+  readAt: z.string().nullable(),
+});
+export type NotificationResponse = z.infer<typeof notification>;
+
+/** GET /api/notifications?before=<id>: newest first, 20 a page. */
+export const notificationsResponse = z.object({
+  notifications: z.array(notification),
+  unread: z.number(),
+  hasMore: z.boolean(),
+});
+export type NotificationsResponse = z.infer<typeof notificationsResponse>;
+
+/** GET /api/notifications/unread: the bell's count, polled. */
+export const unreadNotificationsResponse = z.object({ unread: z.number() });
+
+/** GET/POST /api/admin/holidays: the public holidays working days skip. */
+export const holiday = z.object({
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Please enter the date as YYYY-MM-DD')
+    .refine((d) => {
+      const t = Date.parse(`${d}T00:00:00Z`);
+      return !Number.isNaN(t) && new Date(t).toISOString().startsWith(d) && d >= '2000' && d < '2100';
+    }, 'Please enter a real date between 2000 and 2099'),
+  name: z.string().trim().min(1, 'Please enter the holiday name').max(100),
+});
+export const holidaysResponse = z.object({ holidays: z.array(holiday) });
+
+/** A job's stage, read from an answer that may predate stages (the spec's status alone). */
+export const stageOf = (job: { stage?: JobStage; status: string }): JobStage =>
+  job.stage ?? (job.status === 'pending' ? 'in_progress' : (job.status as JobStage));
