@@ -513,3 +513,48 @@ export async function insertSessions(db: Db, opts: { seed: number; expiresAt: Da
   );
   return rows.length;
 }
+
+/**
+ * Threads for the job page rows (issue 16): the newest in-progress job of each of the first
+ * `companies` companies gets `messages` messages, alternately from the company and its lawyer, and the
+ * company `notifications` notifications of them. Answers each company's index and job id.
+ */
+export async function insertThreads(
+  db: Db,
+  opts: { seed: number; companies: number; messages: number; notifications: number },
+): Promise<Array<{ company: number; jobId: string }>> {
+  const companyIds = ids(opts.seed).companies.slice(0, opts.companies);
+  const picked = (await db.execute(
+    sql`select distinct on (company_id) id, company_id from jobs
+        where company_id in (${sql.join(
+          companyIds.map((c) => sql`${c}::uuid`),
+          sql`, `,
+        )}) and stage = 'in_progress' and assigned_to is not null
+        order by company_id, created_at desc`,
+  )) as unknown as { rows: Array<{ id: string; company_id: string }> };
+  const jobIds = picked.rows.map((r) => r.id);
+  if (!jobIds.length) return [];
+  const inList = sql.join(
+    jobIds.map((j) => sql`${j}::uuid`),
+    sql`, `,
+  );
+  await db.execute(sql`insert into job_events (job_id, action, actor_id, actor_role, note, files, from_stage, to_stage, created_at)
+    select j.id, 'message', case when g % 2 = 0 then j.company_id else j.assigned_to end,
+      case when g % 2 = 0 then 'company' else 'lawyer' end,
+      'Message ' || g || ': please find my comments on clause ' || g || ' of the draft; the indemnity cap and the governing law need another look before we sign.',
+      case when g % 20 = 0 then ('[{"url":"/uploads/bench-draft.pdf","name":"Draft agreement v' || g || '.pdf"}]')::jsonb else '[]'::jsonb end,
+      'in_progress', 'in_progress', now() - (${opts.messages} - g) * interval '1 minute'
+    from jobs j, generate_series(1, ${opts.messages}) g where j.id in (${inList})`);
+  await db.execute(sql`insert into notifications (user_id, job_id, event_id, action, text, created_at, read_at)
+    select e.actor_id_company, e.job_id, e.id, 'message', 'Lawyer sent a message on the job', e.created_at,
+      case when e.rn > 10 then e.created_at else null end
+    from (select ev.id, ev.job_id, ev.created_at, j.company_id as actor_id_company,
+            row_number() over (partition by ev.job_id order by ev.id desc) as rn
+          from job_events ev join jobs j on j.id = ev.job_id
+          where ev.job_id in (${inList}) and ev.actor_role = 'lawyer') e
+    where e.rn <= ${opts.notifications}`);
+  await db.execute(sql`analyze job_events`);
+  await db.execute(sql`analyze notifications`);
+  const byCompany = new Map(picked.rows.map((r) => [r.company_id, r.id]));
+  return companyIds.flatMap((c, i) => (byCompany.has(c) ? [{ company: i, jobId: byCompany.get(c)! }] : []));
+}

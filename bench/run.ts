@@ -31,6 +31,7 @@ import {
   insertBase,
   insertJobs,
   insertSessions,
+  insertThreads,
   SIZES,
   tableSizes,
   type BenchSession,
@@ -57,6 +58,7 @@ const PK_PORT = PORT + 2;
 const DURATION = QUICK ? 3 : 10;
 const WARMUP = QUICK ? 1 : 3;
 const CONNECTIONS = 50;
+const THREAD_COMPANIES = 200;
 const PAGE_RUNS = Number(argValues('runs')[0] ?? (QUICK ? 1 : 3));
 const BASE = `http://127.0.0.1:${PORT}`;
 const DATABASE_URL = process.env.DATABASE_URL;
@@ -372,7 +374,15 @@ async function measurePk(ids: string[]) {
  * one after the other); the run ends when all are answered. An empty cart answers 404 by the spec.
  */
 async function coldRow(name: string, tokens: string[], lists: readonly string[]): Promise<LoadFigures> {
-  const pairs = tokens.flatMap((t) => lists.map((p) => ({ path: p, authorization: `Bearer ${t}` })));
+  return coldPairs(
+    name,
+    tokens.flatMap((t) => lists.map((p) => ({ path: p, authorization: `Bearer ${t}` }))),
+  );
+}
+
+/** Each (path, token) pair once, as coldRow. */
+async function coldPairs(name: string, pairs: Array<{ path: string; authorization: string }>): Promise<LoadFigures> {
+  const lists = [pairs[0].path];
   let n = 0;
   const requests = [
     {
@@ -577,6 +587,13 @@ async function main() {
     await insertJobs(db.db, { seed: SEED, from: SIZES.growthBaseJobs, to: SIZES.jobs });
     generation.remaining99000JobsMs = Date.now() - t0;
     const sizes = await tableSizes(db.db);
+    // The job page rows (issue 16): 200 companies' threads of 200 messages, 20 notifications each.
+    const threads = await insertThreads(db.db, {
+      seed: SEED,
+      companies: THREAD_COMPANIES,
+      messages: 200,
+      notifications: 20,
+    });
     const plans = await listPlans(db.db, {
       companyId: id.companies[0],
       lawyerId: id.lawyers[0],
@@ -614,6 +631,22 @@ async function main() {
         kind: 'auth',
       },
     ];
+    // The job page and notification list as one company reads them again and again (warm).
+    const threadSessions = benchSessions(SEED).companies;
+    const threadToken = async (company: number) =>
+      `Bearer ${await signSession(threadSessions[company], env.JWT_SECRET)}`;
+    if (threads.length) {
+      const first = { authorization: await threadToken(threads[0].company) };
+      api.push(
+        {
+          name: 'GET /job-api/jobs/{id} (200 messages)',
+          path: `/job-api/jobs/${threads[0].jobId}`,
+          headers: first,
+          kind: 'auth',
+        },
+        { name: 'GET /api/notifications', path: '/api/notifications', headers: first, kind: 'auth' },
+      );
+    }
     const apiRows: ApiRow[] = [];
     for (const [k, e] of api.entries()) {
       const sample = await fetch(BASE + e.path, { headers: e.headers });
@@ -662,6 +695,22 @@ async function main() {
         const tokens = await Promise.all(list.map((x) => signSession(x, env.JWT_SECRET)));
         const label = `${list.length} ${who}, ${COLD_LISTS[who].length} lists each, once`;
         coldFigures.push([label, list.length, COLD_LISTS[who], await coldRow(label, tokens, COLD_LISTS[who])]);
+      }
+      // Every thread's company reads its job page and its notifications once.
+      if (threads.length) {
+        const pairs = (
+          await Promise.all(threads.map(async (x) => ({ x, authorization: await threadToken(x.company) })))
+        ).flatMap(({ x, authorization }) => [
+          { path: `/job-api/jobs/${x.jobId}`, authorization },
+          { path: '/api/notifications', authorization },
+        ]);
+        const label = `${threads.length} companies, job page (200 messages) and notifications, once`;
+        coldFigures.push([
+          label,
+          threads.length,
+          ['/job-api/jobs/{own job}', '/api/notifications'],
+          await coldPairs(label, pairs),
+        ]);
       }
       const pkAfter = await measurePk(pkCeiling.ids);
       log(`primary-key ceiling after: ${pkAfter.rps} req/s, p99 ${pkAfter.p99} ms`);
