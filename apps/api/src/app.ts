@@ -46,6 +46,7 @@ import { lawyersRoutes } from './features/lawyers/routes.js';
 import { adminRoutes } from './features/admin/routes.js';
 import { jobsAdminRoutes } from './features/jobs/admin-routes.js';
 import { jobWorkspaceRoutes } from './features/jobs/workspace-routes.js';
+import { moneyRoutes } from './features/money/routes.js';
 import { createServices } from './features/services.js';
 import type { FeatureOptions, Services, Shared } from './features/shared.js';
 
@@ -66,6 +67,7 @@ const FEATURES: readonly FastifyPluginAsyncZod<FeatureOptions>[] = [
   adminRoutes,
   jobsAdminRoutes,
   jobWorkspaceRoutes,
+  moneyRoutes,
 ];
 
 declare module 'fastify' {

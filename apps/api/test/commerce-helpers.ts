@@ -12,7 +12,7 @@ export async function insertProduct(t: TestApp, name: string, priceNaira: number
     .insert(products)
     .values({
       productName: name,
-      productPrice: priceNaira * 100,
+      productPrice: Math.round(priceNaira * 100),
       productDescription: `${name}: drafted and reviewed by a Nigerian lawyer.`,
       productImage: `/uploads/${'a'.repeat(32)}.png`,
     })

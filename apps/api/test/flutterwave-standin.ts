@@ -38,12 +38,35 @@ export async function listenStandIn(flw: ReturnType<typeof flutterwaveStandIn>, 
   };
 }
 
+/** Flutterwave's refund object (POST /v3/transactions/{id}/refund, GET /v3/refunds/{id}). */
+export interface FlwRefund {
+  id: number;
+  account_id: number;
+  tx_id: number;
+  flw_ref: string;
+  wallet_id: number;
+  amount_refunded: number;
+  status: 'completed' | 'pending' | 'failed';
+  destination: 'payment_source';
+  meta: { source: 'availablebalance' };
+  created_at: string;
+}
+
 export function flutterwaveStandIn() {
   const txs = new Map<number, FlwTx>();
+  const refunds = new Map<number, FlwRefund>();
   let nextId = 288200108;
+  let nextRefundId = 75923;
   let down = false;
+  /** How the next refunds answer: completed at once (from the available balance), still pending, or refused. */
+  let refundMode: 'completed' | 'pending' | 'refuse' = 'completed';
   const calls: string[] = [];
   const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => answer(req, res, Buffer.concat(chunks).toString('utf8')));
+  });
+  const answer = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, raw: string) => {
     calls.push(`${req.method} ${req.url}`);
     const send = (code: number, body: unknown) => {
       res.writeHead(code, { 'content-type': 'application/json' });
@@ -53,6 +76,49 @@ export function flutterwaveStandIn() {
     if (req.headers.authorization !== `Bearer ${SECRET_KEY}`)
       return send(401, { status: 'error', message: 'Invalid authorization key', data: null });
     const url = new URL(req.url ?? '/', 'http://standin');
+    const refundOf = /^\/v3\/transactions\/(\d+)\/refund$/.exec(url.pathname);
+    if (req.method === 'POST' && refundOf) {
+      const paid = txs.get(Number(refundOf[1]));
+      if (!paid || paid.status !== 'successful')
+        return send(400, { status: 'error', message: 'No transaction was found for this id', data: null });
+      let body: { amount?: number } = {};
+      try {
+        body = raw ? (JSON.parse(raw) as typeof body) : {};
+      } catch {
+        return send(400, { status: 'error', message: 'Invalid JSON', data: null });
+      }
+      const before = [...refunds.values()]
+        .filter((r) => r.tx_id === paid.id && r.status !== 'failed')
+        .reduce((s, r) => s + r.amount_refunded, 0);
+      const amount = body.amount ?? paid.amount - before;
+      if (refundMode === 'refuse' || amount <= 0 || before + amount > paid.amount + 1e-9)
+        return send(400, {
+          status: 'error',
+          message: 'Refund amount cannot be greater than transaction amount',
+          data: null,
+        });
+      const id = nextRefundId++;
+      const refund: FlwRefund = {
+        id,
+        account_id: 73362,
+        tx_id: paid.id,
+        flw_ref: `URF_${Date.now()}_${id}`,
+        wallet_id: 74639,
+        amount_refunded: amount,
+        status: refundMode,
+        destination: 'payment_source',
+        meta: { source: 'availablebalance' },
+        created_at: new Date().toISOString(),
+      };
+      refunds.set(id, refund);
+      return send(200, { status: 'success', message: 'Transaction refund initiated', data: refund });
+    }
+    const refundById = /^\/v3\/refunds\/(\d+)$/.exec(url.pathname);
+    if (req.method === 'GET' && refundById) {
+      const r = refunds.get(Number(refundById[1]));
+      if (!r) return send(400, { status: 'error', message: 'No refund found', data: null });
+      return send(200, { status: 'success', message: 'Refund fetched', data: r });
+    }
     const byId = /^\/v3\/transactions\/(\d+)\/verify$/.exec(url.pathname);
     let tx: FlwTx | undefined;
     if (req.method === 'GET' && byId) {
@@ -67,10 +133,20 @@ export function flutterwaveStandIn() {
       return send(404, { status: 'error', message: 'Not found', data: null });
     }
     return send(200, { status: 'success', message: 'Transaction fetched successfully', data: tx });
-  });
+  };
   return {
     server,
     calls,
+    refunds,
+    setRefundMode: (m: typeof refundMode) => {
+      refundMode = m;
+    },
+    /** The provider finishes a pending refund (its webhook then says so). */
+    completeRefund(id: number) {
+      const r = refunds.get(id);
+      if (r) r.status = 'completed';
+      return r;
+    },
     setDown: (v: boolean) => {
       down = v;
     },

@@ -32,6 +32,7 @@ const WITHOUT_RESPONSE_SCHEMA: Record<string, string> = {
   'GET /api/docs/json': 'the OpenAPI document these schemas generate',
   'GET /api/docs/yaml': 'the OpenAPI document these schemas generate',
   'GET /api/remuneration-order': 'a PDF streamed from storage',
+  'GET /api/admin/ledger.csv': 'the ledger as CSV text',
   'GET /uploads/:key': 'an uploaded file streamed from storage',
   'GET /dev/mailbox': 'development only, never in production; an HTML page unless asked for JSON',
 };

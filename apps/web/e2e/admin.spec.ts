@@ -162,6 +162,14 @@ test('an admin verifies a lawyer, assigns, details and completes a paid job and 
   await expect(activity).toContainText('changed the settlement account');
   await expect(activity).toContainText('marked a job completed');
 
+  // the ledger holds the company's payment and the completed job's split between platform and lawyer
+  await menu.getByRole('link', { name: 'Ledger' }).click();
+  const ledger = page.getByRole('list', { name: 'Ledger transactions' });
+  await expect(ledger.getByText(`Payment ${reference}`)).toBeVisible();
+  await expect(ledger.getByText('Lawyer earning').first()).toBeVisible();
+  await expect(page.getByRole('definition').filter({ hasText: '₦' }).first()).toBeVisible();
+  await expect(page.getByLabel('Balances')).toContainText('Owed to lawyers');
+
   // --- the company finds the job under Completed
   const done = await request.get('/job-api/company/completedjobs', { headers: company });
   expect(((await done.json()) as Array<{ _id: string }>).map((j) => j._id)).toContain(jobId);

@@ -10,3 +10,4 @@ export * from './commerce.js';
 export * from './lawyers.js';
 export * from './profiles.js';
 export * from './job-lifecycle.js';
+export * from './money.js';

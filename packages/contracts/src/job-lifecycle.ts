@@ -282,6 +282,11 @@ export type JobEventResponse = z.infer<typeof jobEvent>;
 export const jobActionRequest = z.object({
   note: z.string().max(MAX_MESSAGE_LENGTH).optional(),
   files: z.array(file).max(MAX_EVENT_FILES).optional(),
+  /**
+   * Cancel only: naira refunded to the company, at most what is held for the job (the default, a full
+   * refund). What is not refunded is kept by the platform.
+   */
+  refund: z.number().min(0, 'refund cannot be negative').max(1_000_000_000, 'refund is too large').optional(),
 });
 export type JobActionRequest = z.infer<typeof jobActionRequest>;
 

@@ -67,12 +67,6 @@ export const lawyerJobSchema = jobView.extend({
 });
 export type LawyerJob = z.infer<typeof lawyerJobSchema>;
 
-export const earningsResponse = z.object({
-  status: z.literal('success'),
-  data: z.object({ total: z.number(), count: z.number(), currency: z.literal('NGN') }),
-});
-export type EarningsResponse = z.infer<typeof earningsResponse>;
-
 /** Banks and licensed payment banks that hold Nigerian naira accounts (NUBAN). */
 export const NIGERIAN_BANKS = [
   'Access Bank',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ConfigError } from '../config.js';
+import { createLedger } from '../features/money/ledger.js';
 import { DEMO_PASSWORD, DEMO_USERS, demoConfig, seedDemo } from './demo.js';
 import { createTestApp, describeEachDb, type TestApp } from '../../test/helpers.js';
 
@@ -56,6 +57,12 @@ describeEachDb('demo data', (kind) => {
     expect(open.jobs.some((j: { appliedLawer: unknown[] }) => j.appliedLawer.length === 2)).toBe(true);
     expect(pending.jobs[0]).toMatchObject({ adminFileName: 'nda-checklist.pdf' });
     expect(pending.jobs[0].adminFile).toMatch(/^\/uploads\//);
+    // The demo's money is in the ledger: the order held per job, the completed job's share owed to the lawyer.
+    expect(await createLedger(deps).audit()).toEqual([]);
+    const lawyer = { authorization: `Bearer ${tokens.lawyer}` };
+    const earnings = (await t.app.inject({ method: 'GET', url: '/job-api/lawyer/earnings', headers: lawyer })).json();
+    expect(earnings.data.count).toBe(1);
+    expect(earnings.data.pending + earnings.data.available).toBeCloseTo(earnings.data.total * 0.8, 2);
     expect((await get('/api/unverifiedlawyers')).total).toBe(1);
     expect((await get('/api/verifiedlawyers')).total).toBe(1);
     const dash = await get('/api/admin/dashboard');

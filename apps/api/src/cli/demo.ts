@@ -20,6 +20,7 @@ import type { Storage } from '../platform/storage.js';
 import type { Clock } from '../platform/clock.js';
 import { tokenHasher } from '../platform/tokens.js';
 import { seedCatalogue } from '../features/catalogue/seed.js';
+import { createLedger } from '../features/money/ledger.js';
 import { createUploadsService, detectFile } from '../features/uploads/service.js';
 import { openRuntime, appDeps } from '../runtime.js';
 
@@ -256,7 +257,10 @@ export async function seedDemo(deps: { db: Db; storage: Storage; clock: Clock; c
         job(3, { status: 'unassigned', detail: 'Three founders; we need vesting and a leaver clause.' }),
       ])
       .returning();
-    void quiet;
+    // The demo's money goes through the ledger like real money: held per job, the completed job earned.
+    const ledger = createLedger({ db, clock });
+    await ledger.recordPayment(tx, paid, [open, pending, completed, quiet]);
+    await ledger.recordEarning(tx, completed);
     await tx.insert(jobApplications).values([
       { jobId: open.id, lawyerId: lawyer.id, createdAt: ago(3) },
       { jobId: open.id, lawyerId: newLawyer.id, createdAt: ago(1) },

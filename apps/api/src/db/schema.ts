@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { JOB_STAGES, ORDER_STATUSES } from '@legalmarket/contracts';
+import { JOB_STAGES, LEDGER_ACCOUNTS, LEDGER_KINDS, ORDER_STATUSES, REFUND_STATUSES } from '@legalmarket/contracts';
 import {
   bigint,
   bigserial,
@@ -431,4 +431,110 @@ export const auditLog = pgTable(
 export const jobCounts = pgTable('job_counts', {
   key: text('key').primaryKey(),
   n: bigint('n', { mode: 'number' }).notNull().default(0),
+});
+
+/**
+ * The ledger (migration 0006_ledger, docs/decisions/1700-one-ledger.md): append-only, each transaction's
+ * entries sum to zero at commit, and partial unique indexes make each payment, earning, refund and payout
+ * step happen once.
+ */
+export const ledgerTransactions = pgTable(
+  'ledger_transactions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind', { enum: LEDGER_KINDS }).notNull(),
+    orderId: uuid('order_id').references(() => orders.id),
+    jobId: uuid('job_id').references(() => jobs.id),
+    payoutId: uuid('payout_id'),
+    refundId: uuid('refund_id'),
+    memo: text('memo').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('ledger_payment_once')
+      .on(t.orderId)
+      .where(sql`${t.kind} = 'payment'`),
+    /** A job is paid out or cancelled, once. */
+    uniqueIndex('ledger_earning_once')
+      .on(t.jobId)
+      .where(sql`${t.kind} in ('earning', 'cancellation')`),
+    uniqueIndex('ledger_payout_once')
+      .on(t.payoutId, t.kind)
+      .where(sql`${t.payoutId} is not null`),
+    uniqueIndex('ledger_refund_once')
+      .on(t.refundId, t.kind)
+      .where(sql`${t.refundId} is not null`),
+    index('ledger_transactions_created_idx').on(t.createdAt, t.id),
+  ],
+);
+
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    transactionId: bigint('transaction_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledgerTransactions.id),
+    account: text('account', { enum: LEDGER_ACCOUNTS }).notNull(),
+    /** Kobo: debit positive, credit negative. */
+    amount: kobo('amount_kobo').notNull(),
+    jobId: uuid('job_id'),
+    companyId: uuid('company_id'),
+    lawyerId: uuid('lawyer_id'),
+    /** A lawyer's earning may be withdrawn from this moment (the holding period). */
+    availableAt: ts('available_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('ledger_entries_transaction_idx').on(t.transactionId),
+    index('ledger_entries_lawyer_idx')
+      .on(t.lawyerId, t.account)
+      .where(sql`${t.lawyerId} is not null`),
+    index('ledger_entries_job_idx')
+      .on(t.jobId)
+      .where(sql`${t.jobId} is not null`),
+    index('ledger_entries_company_idx')
+      .on(t.companyId)
+      .where(sql`${t.companyId} is not null`),
+  ],
+);
+
+/** A cancelled job's refund (migration 0006_ledger): one per job, completed once by the provider. */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    jobId: uuid('job_id')
+      .notNull()
+      .references(() => jobs.id),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    amount: kobo('amount_kobo').notNull(),
+    reason: text('reason'),
+    status: text('status', { enum: REFUND_STATUSES }).notNull().default('pending'),
+    provider: text('provider').notNull(),
+    providerRefundId: text('provider_refund_id'),
+    failure: text('failure'),
+    requestedBy: uuid('requested_by').references(() => users.id),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    settledAt: ts('settled_at'),
+  },
+  (t) => [
+    uniqueIndex('refunds_job_uq').on(t.jobId),
+    uniqueIndex('refunds_provider_uq')
+      .on(t.provider, t.providerRefundId)
+      .where(sql`${t.providerRefundId} is not null`),
+    index('refunds_status_idx').on(t.status, t.createdAt),
+  ],
+);
+
+/** Refunds recorded by the offline sandbox provider (Flutterwave-shaped). */
+export const sandboxRefunds = pgTable('sandbox_refunds', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  transactionId: bigint('transaction_id', { mode: 'number' }).notNull(),
+  amount: kobo('amount_kobo').notNull(),
+  status: text('status').notNull(),
+  createdAt: createdAt(),
 });

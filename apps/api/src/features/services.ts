@@ -12,6 +12,8 @@ import { createCompanyJobsService } from './jobs/company-service.js';
 import { createLawyerJobsService } from './jobs/lawyer-service.js';
 import { createJobLifecycle } from './jobs/lifecycle-service.js';
 import { createLawyersService } from './lawyers/service.js';
+import { createLedger } from './money/ledger.js';
+import { createRefunds } from './money/refunds.js';
 import { createPlatformService } from './platform/service.js';
 import { createProfilesService } from './profiles/service.js';
 import { createReviewsService } from './reviews/service.js';
@@ -20,7 +22,9 @@ import { createUploadsService } from './uploads/service.js';
 export function createServices(shared: Shared, log: FastifyBaseLogger): Services {
   const uploads = createUploadsService(shared);
   const paymentProvider = createPaymentProvider(shared.config, shared.db);
-  const jobLifecycle = createJobLifecycle(shared);
+  const ledger = createLedger(shared);
+  const refunds = createRefunds({ ...shared, provider: paymentProvider, ledger, log });
+  const jobLifecycle = createJobLifecycle(shared, { ledger, refunds });
   return {
     uploads,
     paymentProvider,
@@ -33,11 +37,14 @@ export function createServices(shared: Shared, log: FastifyBaseLogger): Services
       securityLog: shared.securityLog,
       log,
       lifecycle: jobLifecycle,
+      ledger,
     }),
     reviews: createReviewsService(shared),
     lawyers: createLawyersService(shared),
     jobLifecycle,
-    lawyerJobs: createLawyerJobsService(shared, jobLifecycle),
+    ledger,
+    refunds,
+    lawyerJobs: createLawyerJobsService(shared, jobLifecycle, ledger),
     companyJobs: createCompanyJobsService(shared, jobLifecycle),
     jobsAdmin: createJobsAdminService(shared, jobLifecycle),
     companies: createCompaniesService(shared),

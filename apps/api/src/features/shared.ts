@@ -20,6 +20,8 @@ import type { CompanyJobsService } from './jobs/company-service.js';
 import type { LawyerJobsService } from './jobs/lawyer-service.js';
 import type { JobLifecycle } from './jobs/lifecycle-service.js';
 import type { LawyersService } from './lawyers/service.js';
+import type { Ledger } from './money/ledger.js';
+import type { Refunds } from './money/refunds.js';
 import type { PlatformService } from './platform/service.js';
 import type { ProfilesService } from './profiles/service.js';
 import type { ReviewsService } from './reviews/service.js';
@@ -53,6 +55,10 @@ export interface Services {
   lawyers: LawyersService;
   /** The job lifecycle: every job action goes through it. */
   jobLifecycle: JobLifecycle;
+  /** The one ledger: every movement of money, balances derived from it. */
+  ledger: Ledger;
+  /** Refunds of cancelled jobs through the payment provider. */
+  refunds: Refunds;
   lawyerJobs: LawyerJobsService;
   companyJobs: CompanyJobsService;
   jobsAdmin: JobsAdminService;

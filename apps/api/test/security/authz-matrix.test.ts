@@ -629,6 +629,16 @@ const REQUESTS: Record<string, Record<string, Builder>> = {
     },
   },
   'POST /dev/scheduler/tick': { any: () => ({ method: 'POST', url: '/dev/scheduler/tick', payload: {} }) },
+  'GET /api/admin/ledger': { any: get('/api/admin/ledger') },
+  'GET /api/admin/ledger.csv': { any: get('/api/admin/ledger.csv') },
+  'GET /api/admin/money-settings': { any: get('/api/admin/money-settings') },
+  'GET /api/admin/refunds': { any: get('/api/admin/refunds') },
+  'POST /api/admin/refunds/:id/retry': {
+    any: () => ({ method: 'POST', url: '/api/admin/refunds/00000000-0000-4000-8000-000000000000/retry', payload: {} }),
+  },
+  'PUT /api/admin/money-settings': {
+    any: () => ({ method: 'PUT', url: '/api/admin/money-settings', payload: { commissionPercent: 20, holdDays: 7 } }),
+  },
 
   'GET /api/lawyer/:id': { any: get((c) => `/api/lawyer/${c.w.who.lawyer.id}`) },
   'GET /api/get-payment-details': { any: get('/api/get-payment-details') },

@@ -178,6 +178,14 @@ export const TABLE: Record<string, Record<string, Row>> = {
   'GET /api/admin/holidays': { any: ADMIN },
   'POST /api/admin/holidays': { any: ADMIN },
   'DELETE /api/admin/holidays/:date': { any: ADMIN },
+  // money (issue 17)
+  'GET /api/admin/ledger': { any: ADMIN },
+  'GET /api/admin/ledger.csv': { any: ADMIN },
+  'GET /api/admin/money-settings': { any: ADMIN },
+  'PUT /api/admin/money-settings': { any: ADMIN },
+  'GET /api/admin/refunds': { any: ADMIN },
+  // An unknown refund: the admin is told so (the refund flows are in money/refunds.test.ts).
+  'POST /api/admin/refunds/:id/retry': { any: e(401, 403, 403, 403, 403, 403, 404) },
   // Development only, like the mailbox: not registered when NODE_ENV=production.
   'POST /dev/scheduler/tick': { any: PUBLIC },
 

@@ -88,6 +88,7 @@ const p = {
   adminPayment: withData(() => import('@/features/admin/payment-page')),
   adminRemunerationOrder: withData(() => import('@/features/admin/remuneration-order-page')),
   adminHolidays: withData(() => import('@/features/admin/holidays-page')),
+  adminLedger: withData(() => import('@/features/admin/ledger-page')),
   job: withData(() => import('@/features/jobs/job-page')),
   notifications: page(() => import('@/features/notifications/notifications-page')),
 } satisfies Record<string, Page>;
@@ -163,6 +164,7 @@ export const routes: RouteObject[] = [
       guarded('/admin/payment', ADMIN, p.adminPayment),
       guarded('/admin/remuneration-order', ADMIN, p.adminRemunerationOrder),
       guarded('/admin/holidays', ADMIN, p.adminHolidays),
+      guarded('/admin/ledger', ADMIN, p.adminLedger),
       guarded('/jobs/:jobId', ANYONE_SIGNED_IN, p.job),
       guarded('/notifications', ANYONE_SIGNED_IN, p.notifications),
       { path: '*', element: <Navigate to="/" replace /> },

@@ -1,7 +1,14 @@
 import { Loader2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 
-export const Naira = ({ amount }: { amount: number }) => <>{`₦${Math.round(amount).toLocaleString('en-NG')}`}</>;
+/** Naira in whole units; `exact` keeps the kobo when there are any (earnings, commissions, ledger figures). */
+export const Naira = ({ amount, exact = false }: { amount: number; exact?: boolean }) => (
+  <>
+    {exact && !Number.isInteger(amount)
+      ? `₦${amount.toLocaleString('en-NG', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`
+      : `₦${Math.round(amount).toLocaleString('en-NG')}`}
+  </>
+);
 
 export function Loading({ label = 'Loading...' }: { label?: string }) {
   return (

@@ -42,6 +42,7 @@ export const paths = {
   adminPayment: () => '/admin/payment',
   adminRemunerationOrder: () => '/admin/remuneration-order',
   adminHolidays: () => '/admin/holidays',
+  adminLedger: () => '/admin/ledger',
   // every signed-in role
   job: (jobId: string) => `/jobs/${jobId}`,
   notifications: () => '/notifications',

@@ -4,6 +4,8 @@ import type { Db } from '../../db/client.js';
 import type { Clock } from '../../platform/clock.js';
 import { createPaymentProvider, type PaymentProvider } from '../../platform/payments/index.js';
 import { createJobLifecycle } from '../jobs/lifecycle-service.js';
+import { createLedger } from '../money/ledger.js';
+import { createRefunds } from '../money/refunds.js';
 import { createCheckoutService } from './service.js';
 
 export interface ReconcilerOptions {
@@ -24,14 +26,19 @@ export function reconcilePendingOrders(
   opts: Omit<ReconcilerOptions, 'intervalMs'>,
   pass: { minAgeMs?: number; expireAfterMs?: number; limit?: number } = {},
 ) {
+  const ledger = createLedger(opts);
+  const provider = opts.provider ?? createPaymentProvider(opts.config, opts.db);
+  const shared = { db: opts.db, clock: opts.clock, config: opts.config, mailWritten: () => {} };
+  const refunds = createRefunds({ ...shared, provider, ledger });
   const service = createCheckoutService({
     db: opts.db,
     clock: opts.clock,
-    provider: opts.provider ?? createPaymentProvider(opts.config, opts.db),
+    provider,
     securityLog: (event, fields) => opts.logger.info({ security: event, ...fields }, `security:${event}`),
     log: opts.logger,
     // Jobs paid here open like any other: due date, event, notifications (the mail worker polls).
-    lifecycle: createJobLifecycle({ db: opts.db, clock: opts.clock, config: opts.config, mailWritten: () => {} }),
+    lifecycle: createJobLifecycle(shared, { ledger, refunds }),
+    ledger,
   });
   return service.reconcile(pass);
 }

@@ -18,6 +18,7 @@ import { AppError, badRequest, forbidden, notFound } from '../../platform/errors
 import { ProviderUnavailable, type PaymentProvider, type ProviderTransaction } from '../../platform/payments/index.js';
 import { billOf, readPricedCart } from '../cart/service.js';
 import type { JobLifecycle } from '../jobs/lifecycle-service.js';
+import type { Ledger } from '../money/ledger.js';
 
 /** A cart line as frozen into an order at checkout (kobo). */
 export interface OrderLine {
@@ -41,6 +42,8 @@ export interface CheckoutDeps {
   securityLog: (event: string, fields: Record<string, unknown>) => void;
   /** Opens each paid line's job through the job lifecycle (event, due date, notifications). */
   lifecycle?: JobLifecycle;
+  /** Posts the payment, held against each job, in the same transaction. */
+  ledger: Ledger;
   log?: {
     info: (o: object, m?: string) => void;
     warn: (o: object, m?: string) => void;
@@ -183,9 +186,10 @@ export function createCheckoutService(deps: CheckoutDeps) {
         .where(eq(orders.id, o.id))
         .returning();
       const lines = o.lines as OrderLine[];
+      let opened: (typeof jobs.$inferSelect)[] = [];
       if (lines.length) {
         const dueAt = deps.lifecycle ? await deps.lifecycle.dueAtFor(t, now) : undefined;
-        const opened = await t
+        opened = await t
           .insert(jobs)
           .values(
             lines.map((l) => ({
@@ -227,6 +231,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
             ),
           );
       }
+      await deps.ledger.recordPayment(t, paid, opened);
       return { result: 'paid', order: paid, newlyPaid: true };
     });
   }

@@ -130,7 +130,7 @@ export const lawyerJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         tags,
         summary: "The signed-in lawyer's completed work in naira",
         description:
-          'Number of completed jobs assigned to the caller and their amounts added up (the amounts the companies paid for those jobs), computed on the server for the Get Paid tab.',
+          'Number of completed jobs assigned to the caller and their amounts added up (what the companies paid), and from the ledger the caller’s share: `available` to withdraw now, `pending` in the holding period (`holdDays` after completion), and each completed job with the platform commission (`commissionPercent`) taken off.',
         response: { 200: earningsResponse },
         security,
       },

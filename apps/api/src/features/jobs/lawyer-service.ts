@@ -18,6 +18,7 @@ import {
 } from './view.js';
 import { detailsRequestedMail } from '../lawyers/emails.js';
 import type { JobLifecycle } from './lifecycle-service.js';
+import type { Ledger } from '../money/ledger.js';
 
 type Deps = Pick<Shared, 'db' | 'clock' | 'config' | 'mailWritten' | 'securityLog'>;
 
@@ -66,7 +67,7 @@ async function appliedSet(ex: Executor, lawyerId: string, jobIds: string[]) {
   return new Set(rows.map((r) => r.jobId));
 }
 
-export function createLawyerJobsService(deps: Deps, lifecycle: JobLifecycle) {
+export function createLawyerJobsService(deps: Deps, lifecycle: JobLifecycle, ledger: Ledger) {
   const { db, clock } = deps;
 
   async function lawyerViews(viewer: AuthUser, views: JobView[]) {
@@ -152,13 +153,26 @@ export function createLawyerJobsService(deps: Deps, lifecycle: JobLifecycle) {
       return { jobs: rows.map((r) => forLawyer(toJobView(r), lawyer, r.applied)), total };
     },
 
-    /** The lawyer's completed work: how many jobs and their amounts added up (naira). */
+    /**
+     * The lawyer's completed work (how many jobs, what companies paid for them) and, from the ledger,
+     * its share: available now, pending in the holding period, and per job.
+     */
     async earnings(lawyerId: string) {
-      const rows = await db
-        .select({ n: count(), total: sum(jobs.amount) })
-        .from(jobs)
-        .where(and(eq(jobs.assignedTo, lawyerId), eq(jobs.status, 'completed')));
-      return { count: Number(rows[0]?.n ?? 0), total: Number(rows[0]?.total ?? 0) / 100 };
+      const [rows, fromLedger, settings] = await Promise.all([
+        db
+          .select({ n: count(), total: sum(jobs.amount) })
+          .from(jobs)
+          .where(and(eq(jobs.assignedTo, lawyerId), eq(jobs.status, 'completed'))),
+        ledger.lawyerEarnings(lawyerId),
+        ledger.settings(),
+      ]);
+      return {
+        count: Number(rows[0]?.n ?? 0),
+        total: Number(rows[0]?.total ?? 0) / 100,
+        ...fromLedger,
+        commissionPercent: settings.commissionPercent,
+        holdDays: settings.holdDays,
+      };
     },
 
     /** Asks the company for more details on a pending job of this lawyer; the company is e-mailed. */

@@ -24,6 +24,8 @@ import { addWorkingDays, dueDate } from '../../platform/working-days.js';
 import { adminMail } from '../admin/emails.js';
 import { assertAttachable, cleanFileName, keyOfUrl, uploadUrl } from '../uploads/service.js';
 import { findJobViews, withApplicants } from './view.js';
+import type { Ledger } from '../money/ledger.js';
+import type { Refunds } from '../money/refunds.js';
 
 type Job = typeof jobs.$inferSelect;
 export type EventFile = { url: string; name: string };
@@ -79,7 +81,11 @@ function noteOf(action: JobAction, note: string | undefined): string | null {
   return text || null;
 }
 
-export function createJobLifecycle(shared: Pick<Shared, 'db' | 'clock' | 'config' | 'mailWritten'>) {
+export function createJobLifecycle(
+  shared: Pick<Shared, 'db' | 'clock' | 'config' | 'mailWritten'>,
+  money: { ledger: Ledger; refunds: Refunds },
+) {
+  const { ledger } = money;
   const { db, clock } = shared;
   const site = shared.config.PUBLIC_URL;
 
@@ -180,6 +186,8 @@ export function createJobLifecycle(shared: Pick<Shared, 'db' | 'clock' | 'config
       set.updatedAt = now;
       [updated] = await tx.update(jobs).set(set).where(eq(jobs.id, job.id)).returning();
     }
+    // A completed job pays its lawyer in the same transaction (the ledger posts it once).
+    if (to === 'completed' && job.stage !== 'completed') await ledger.recordEarning(tx, updated);
     const actorId = 'id' in acting ? acting.id : null;
     const actorRole = 'clock' in acting ? 'clock' : 'payment' in acting ? 'payment' : acting.userType;
     const [event] = await tx
@@ -421,8 +429,14 @@ export function createJobLifecycle(shared: Pick<Shared, 'db' | 'clock' | 'config
     dueAtFor,
 
     /** Applies one of the job page's actions (message, deliver, accept, ...) in one transaction. */
-    async act(user: AuthUser, jobId: string, action: JobAction, input: { note?: string; files?: EventFile[] }) {
-      await db.transaction(async (tx) => {
+    async act(
+      user: AuthUser,
+      jobId: string,
+      action: JobAction,
+      input: { note?: string; files?: EventFile[]; refund?: number },
+    ) {
+      if (input.refund !== undefined && action !== 'cancel') throw badRequest('Only a cancellation takes a refund');
+      const refundId = await db.transaction(async (tx) => {
         const job = await lock(tx, jobId);
         check(job, action, user);
         const note = noteOf(action, input.note);
@@ -439,9 +453,14 @@ export function createJobLifecycle(shared: Pick<Shared, 'db' | 'clock' | 'config
           set.adminDetail = note;
           if (files[0]) Object.assign(set, { adminFile: files[0].url, adminFileName: files[0].name });
         }
+        // A cancellation releases what is held for the job and opens the company's refund, in this transaction.
+        const opened = action === 'cancel' ? await money.refunds.open(tx, job, user, input.refund, note) : null;
         await record(tx, job, action, user, { note, files, set });
+        return opened;
       });
       shared.mailWritten();
+      // The provider is asked after the commit: a slow provider never holds the job's lock.
+      if (refundId) await money.refunds.send(refundId);
       return this.page(user, jobId);
     },
 

@@ -18,6 +18,9 @@ import { addWorkingDays } from '../../platform/working-days.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { insertJob, insertProduct, mailsTo } from '../../../test/admin-fixtures.js';
 import { uploadDocument } from '../../../test/upload-helpers.js';
+import { createLedger } from '../money/ledger.js';
+import { createRefunds } from '../money/refunds.js';
+import { sandboxProvider } from '../../platform/payments/sandbox.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -337,8 +340,12 @@ describeEachDb('job workspace: the lifecycle end to end', (kind) => {
     const later = new Date(t.clock.now().getTime() + 30 * 86_400_000);
     const { createJobLifecycle } = await import('./lifecycle-service.js');
     const deps = { db: t.rt.database.db, clock: t.clock, config: t.config, mailWritten: () => {} };
-    const a = createJobLifecycle(deps);
-    const b = createJobLifecycle(deps);
+    const money = () => {
+      const ledger = createLedger(deps);
+      return { ledger, refunds: createRefunds({ ...deps, provider: sandboxProvider(deps.db), ledger }) };
+    };
+    const a = createJobLifecycle(deps, money());
+    const b = createJobLifecycle(deps, money());
     const [na, nb] = await Promise.all([a.tick(later), b.tick(later)]);
     // Per job: remind_company, then auto_accept; the lawyer's reminders come after and find it completed.
     expect(na + nb).toBe(ids.length * 2);

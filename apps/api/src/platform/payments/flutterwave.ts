@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { PaymentProvider, ProviderTransaction, WebhookRequest } from './types.js';
-import { ProviderUnavailable } from './types.js';
+import type { PaymentProvider, ProviderRefund, ProviderTransaction, WebhookRequest } from './types.js';
+import { ProviderUnavailable, RefundRefused } from './types.js';
 
 export interface FlutterwaveOptions {
   publicKey: string;
@@ -21,6 +21,25 @@ interface FlwTransaction {
   amount: number;
   currency: string;
   status: string;
+}
+
+/** Flutterwave's refund object (the refund answer, GET /v3/refunds/{id} and the refund webhook's data). */
+interface FlwRefund {
+  id: number | string;
+  tx_id?: number | string;
+  amount_refunded?: number;
+  status?: string;
+}
+
+function refundOf(d: FlwRefund, transactionId?: string): ProviderRefund {
+  if (typeof d.amount_refunded !== 'number') throw new ProviderUnavailable('Unexpected refund answer');
+  const status = String(d.status).toLowerCase();
+  return {
+    id: String(d.id),
+    transactionId: d.tx_id !== undefined ? String(d.tx_id) : (transactionId ?? ''),
+    status: status === 'completed' ? 'completed' : status === 'failed' ? 'failed' : 'pending',
+    amount: Math.round(d.amount_refunded * 100),
+  };
 }
 
 const same = (a: string, b: string) => {
@@ -74,6 +93,35 @@ export function flutterwaveProvider(o: FlutterwaveOptions): PaymentProvider {
     };
   }
 
+  /** One call: the JSON answer, or null for Flutterwave's "not found" (400/404 with status "error"). */
+  async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T | null> {
+    let res: Response;
+    try {
+      res = await doFetch(`${base}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${o.secretKey}`,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(o.timeoutMs ?? 10_000),
+      });
+    } catch (err) {
+      throw new ProviderUnavailable(`Flutterwave unreachable: ${(err as Error).message}`);
+    }
+    let answer: { status?: string; message?: string; data?: T | null } | undefined;
+    try {
+      answer = (await res.json()) as typeof answer;
+    } catch {
+      answer = undefined;
+    }
+    if ((res.status === 400 || res.status === 404) && answer?.status === 'error') return null;
+    if (!res.ok || answer?.status !== 'success' || !answer.data)
+      throw new ProviderUnavailable(`Flutterwave answered ${res.status}`);
+    return answer.data;
+  }
+
   return {
     name: 'flutterwave',
     publicSettings: () => ({
@@ -84,6 +132,19 @@ export function flutterwaveProvider(o: FlutterwaveOptions): PaymentProvider {
     }),
     verifyById: (id) => get(`/v3/transactions/${encodeURIComponent(id)}/verify`),
     verifyByReference: (txRef) => get(`/v3/transactions/verify_by_reference?tx_ref=${encodeURIComponent(txRef)}`),
+    async refund(transactionId, amount, comments) {
+      const d = await call<FlwRefund>('POST', `/v3/transactions/${encodeURIComponent(transactionId)}/refund`, {
+        amount: amount / 100,
+        comments,
+      });
+      if (!d) throw new RefundRefused('Flutterwave refused the refund');
+      return refundOf(d, transactionId);
+    },
+    async fetchRefund(id) {
+      if (!/^\d{1,15}$/.test(id)) return null;
+      const d = await call<FlwRefund>('GET', `/v3/refunds/${id}`);
+      return d ? refundOf(d) : null;
+    },
     authenticWebhook({ headers, rawBody }) {
       if (!o.secretHash) return false;
       const verifHash = header(headers, 'verif-hash');

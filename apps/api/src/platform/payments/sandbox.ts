@@ -1,9 +1,15 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { sandboxTransactions } from '../../db/schema.js';
-import type { PaymentProvider, ProviderTransaction } from './types.js';
+import { sandboxRefunds, sandboxTransactions } from '../../db/schema.js';
+import { RefundRefused, type PaymentProvider, type ProviderRefund, type ProviderTransaction } from './types.js';
 
 type Row = typeof sandboxTransactions.$inferSelect;
+const refundView = (r: typeof sandboxRefunds.$inferSelect): ProviderRefund => ({
+  id: String(r.id),
+  transactionId: String(r.transactionId),
+  status: r.status as ProviderRefund['status'],
+  amount: r.amount,
+});
 const view = (r: Row): ProviderTransaction => ({
   id: String(r.id),
   txRef: r.txRef,
@@ -15,7 +21,8 @@ const view = (r: Row): ProviderTransaction => ({
 /**
  * The offline provider: our own dialog records Flutterwave-shaped transactions in
  * `sandbox_transactions`, and verification reads them back through the same interface.
- * It has no webhooks (the background re-verification covers a lost confirmation).
+ * It has no webhooks (the background re-verification covers a lost confirmation); its refunds complete
+ * at once and are recorded in `sandbox_refunds`.
  */
 export function sandboxProvider(db: Db): PaymentProvider {
   return {
@@ -45,6 +52,37 @@ export function sandboxProvider(db: Db): PaymentProvider {
         .orderBy(desc(sandboxTransactions.id))
         .limit(1);
       return any[0] ? view(any[0]) : null;
+    },
+    /** Completes at once, as Flutterwave does from the available balance; never more than was paid. */
+    async refund(transactionId, amount) {
+      return db.transaction(async (tx) => {
+        if (!/^\d{1,15}$/.test(transactionId)) throw new RefundRefused('No transaction was found for this id');
+        const [paid] = await tx
+          .select()
+          .from(sandboxTransactions)
+          .where(eq(sandboxTransactions.id, Number(transactionId)))
+          .for('update');
+        if (!paid || paid.status !== 'successful') throw new RefundRefused('No transaction was found for this id');
+        const [done] = await tx
+          .select({ kobo: sql<string>`coalesce(sum(${sandboxRefunds.amount}), 0)` })
+          .from(sandboxRefunds)
+          .where(eq(sandboxRefunds.transactionId, paid.id));
+        if (Number(done?.kobo ?? 0) + amount > paid.amount)
+          throw new RefundRefused('Refund amount cannot be more than the amount left on the transaction');
+        const [row] = await tx
+          .insert(sandboxRefunds)
+          .values({ transactionId: paid.id, amount, status: 'completed' })
+          .returning();
+        return refundView(row);
+      });
+    },
+    async fetchRefund(id) {
+      if (!/^\d{1,15}$/.test(id)) return null;
+      const [row] = await db
+        .select()
+        .from(sandboxRefunds)
+        .where(eq(sandboxRefunds.id, Number(id)));
+      return row ? refundView(row) : null;
     },
     authenticWebhook: () => false,
   };

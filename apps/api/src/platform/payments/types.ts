@@ -13,6 +13,17 @@ export interface ProviderTransaction {
   currency: string;
 }
 
+/** A refund as the provider reports it (Flutterwave: POST /v3/transactions/{id}/refund, GET /v3/refunds/{id}). */
+export interface ProviderRefund {
+  id: string;
+  /** The refunded payment's provider transaction id. */
+  transactionId: string;
+  /** `completed`, `failed`, or `pending` for anything still in progress. */
+  status: 'completed' | 'failed' | 'pending';
+  /** Kobo. */
+  amount: number;
+}
+
 export interface WebhookRequest {
   headers: Record<string, string | string[] | undefined>;
   rawBody: Buffer;
@@ -26,9 +37,16 @@ export interface PaymentProvider {
   verifyById(id: string): Promise<ProviderTransaction | null>;
   /** The most relevant transaction for this reference (a successful one when there is one), or null. */
   verifyByReference(txRef: string): Promise<ProviderTransaction | null>;
+  /** Refunds part or all of a payment to where it came from; kobo. */
+  refund(transactionId: string, amount: number, comments: string): Promise<ProviderRefund>;
+  /** The refund with this provider id, or null when the provider does not know it. */
+  fetchRefund(id: string): Promise<ProviderRefund | null>;
   /** True only when the webhook request carries the provider's signature. */
   authenticWebhook(req: WebhookRequest): boolean;
 }
 
 /** The provider could not be reached or answered something unexpected; try again later. */
 export class ProviderUnavailable extends Error {}
+
+/** The provider refused the refund itself (an unknown payment, more than is left to refund). */
+export class RefundRefused extends Error {}

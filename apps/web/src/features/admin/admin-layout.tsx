@@ -1,7 +1,17 @@
 import type { ReactNode } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { Briefcase, Building2, CalendarDays, CreditCard, LayoutDashboard, LogOut, Scale, Star } from 'lucide-react';
+import {
+  BookOpen,
+  Briefcase,
+  Building2,
+  CalendarDays,
+  CreditCard,
+  LayoutDashboard,
+  LogOut,
+  Scale,
+  Star,
+} from 'lucide-react';
 import { paths } from '@/lib/paths';
 import { api } from '@/lib/http';
 import { clearSession } from '@/lib/session';
@@ -12,6 +22,7 @@ export const ADMIN_MENU = [
   { label: 'Lawyers', to: paths.adminLawyers(), icon: Scale },
   { label: 'Jobs', to: paths.adminJobs(), icon: Briefcase },
   { label: 'Payment', to: paths.adminPayment(), icon: CreditCard },
+  { label: 'Ledger', to: paths.adminLedger(), icon: BookOpen },
   { label: 'Ratings', to: paths.adminRatings(), icon: Star },
   { label: 'Holidays', to: paths.adminHolidays(), icon: CalendarDays },
 ] as const;

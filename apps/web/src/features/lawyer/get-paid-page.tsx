@@ -8,7 +8,6 @@ import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading, Naira, SuccessNote } from '@/components/feedback';
 import { FormError } from '@/components/field';
 import { Modal } from '@/components/modal';
-import { Pagination } from '@/components/pagination';
 import { SectionBoundary } from '@/components/section-boundary';
 import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/use-session';
@@ -17,7 +16,6 @@ import { useAddPaymentDetails } from './api/add-payment-details';
 import { payoutEditWindow, useEditPaymentDetails } from './api/edit-payment-details';
 import { useEarnings } from './api/get-earnings';
 import { usePaymentDetails } from './api/get-payment-details';
-import { PROJECTS_PAGE_SIZE, useProjects } from './api/get-projects';
 import { useSendPayoutCode } from './api/send-otp';
 import { PaymentSideMenu, type PaymentSection } from './components/payment-side-menu';
 import { PayoutForm } from './components/payout-form';
@@ -176,39 +174,48 @@ function PaymentDetails() {
 
 function GetPaid() {
   const earnings = useEarnings();
-  const [page, setPage] = useState(1);
-  const completed = useProjects('completed', page);
+  const d = earnings.data?.data;
+  const figure = (value: number | undefined) =>
+    value !== undefined ? <Naira amount={value} exact /> : earnings.isError ? '—' : '...';
   return (
     <section aria-labelledby="get-paid-title" className="space-y-4">
       <h1 id="get-paid-title" className="text-2xl font-bold text-ink">
         Get Paid
       </h1>
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid gap-4 sm:grid-cols-3">
         <div className="rounded-xl bg-brand p-5 text-white shadow-sm">
-          <p className="text-sm opacity-90">Earned from completed jobs</p>
-          <p className="mt-1 text-3xl font-bold">
-            {earnings.data ? <Naira amount={earnings.data.data.total} /> : earnings.isError ? '—' : '...'}
-          </p>
+          <p className="text-sm opacity-90">Available to withdraw</p>
+          <p className="mt-1 text-3xl font-bold break-words">{figure(d?.available)}</p>
+        </div>
+        <div className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+          <p className="text-sm text-slate-600">Pending</p>
+          <p className="mt-1 text-3xl font-bold break-words text-ink">{figure(d?.pending)}</p>
         </div>
         <div className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
           <p className="text-sm text-slate-600">Completed jobs</p>
-          <p className="mt-1 text-3xl font-bold text-ink">
-            {earnings.data?.data.count ?? (earnings.isError ? '—' : '...')}
-          </p>
+          <p className="mt-1 text-3xl font-bold text-ink">{d?.count ?? (earnings.isError ? '—' : '...')}</p>
         </div>
       </div>
-      <p className="text-sm text-slate-600">Payments for completed jobs go to the account under Payment Details.</p>
-      <h2 className="text-lg font-semibold text-ink">Completed jobs</h2>
-      {completed.isLoading ? (
+      {d && (
+        <p className="text-sm text-slate-600">
+          Your share of each completed job is what the company paid less the {d.commissionPercent}% platform commission.
+          It becomes available {d.holdDays === 0 ? 'at once' : `${d.holdDays} days after completion`}, and is paid into
+          the account under Payment Details.
+        </p>
+      )}
+      <h2 className="text-lg font-semibold text-ink">Earnings per job</h2>
+      {earnings.isLoading ? (
         <Loading />
-      ) : completed.isError ? (
-        <ErrorState message={getErrorMessage(completed.error)} onRetry={() => completed.refetch()} />
-      ) : !completed.data?.jobs.length ? (
+      ) : earnings.isError ? (
+        <ErrorState message={getErrorMessage(earnings.error)} onRetry={() => earnings.refetch()} />
+      ) : !d?.jobs.length ? (
         <EmptyState>No completed jobs yet</EmptyState>
       ) : (
         <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
           <table className="w-full text-left text-sm">
-            <caption className="sr-only">Completed jobs with amounts and completion dates</caption>
+            <caption className="sr-only">
+              Completed jobs with what the company paid, the commission and your share
+            </caption>
             <thead className="bg-slate-50 text-slate-600">
               <tr>
                 <th scope="col" className="px-4 py-2 font-medium">
@@ -218,26 +225,42 @@ function GetPaid() {
                   Completed
                 </th>
                 <th scope="col" className="px-4 py-2 text-right font-medium">
-                  Amount
+                  Paid by company
+                </th>
+                <th scope="col" className="px-4 py-2 text-right font-medium">
+                  Commission
+                </th>
+                <th scope="col" className="px-4 py-2 text-right font-medium">
+                  Your share
+                </th>
+                <th scope="col" className="px-4 py-2 font-medium">
+                  Available from
                 </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
-              {completed.data.jobs.map((j) => (
-                <tr key={j._id}>
-                  <td className="px-4 py-2 text-ink">{j.productId.productName}</td>
-                  <td className="px-4 py-2 text-slate-700">{j.completedAt ? formatOrdinalDate(j.completedAt) : '—'}</td>
-                  <td className="px-4 py-2 text-right font-semibold">
-                    <Naira amount={j.amount} />
+              {d.jobs.map((j) => (
+                <tr key={j.jobId}>
+                  <td className="px-4 py-2 text-ink">
+                    {j.productName}
+                    <span className="block text-xs text-slate-600">{j.companyName}</span>
                   </td>
+                  <td className="px-4 py-2 text-slate-700">{j.completedAt ? formatOrdinalDate(j.completedAt) : '—'}</td>
+                  <td className="px-4 py-2 text-right">
+                    <Naira amount={j.amount} exact />
+                  </td>
+                  <td className="px-4 py-2 text-right text-slate-700">
+                    <Naira amount={j.commission} exact />
+                  </td>
+                  <td className="px-4 py-2 text-right font-semibold">
+                    <Naira amount={j.earned} exact />
+                  </td>
+                  <td className="px-4 py-2 text-slate-700">{j.availableAt ? formatOrdinalDate(j.availableAt) : '—'}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
-      )}
-      {completed.data && (
-        <Pagination page={page} total={completed.data.total} pageSize={PROJECTS_PAGE_SIZE} onChange={setPage} />
       )}
     </section>
   );

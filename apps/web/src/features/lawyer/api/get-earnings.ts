@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { EarningsResponse } from '@legalmarket/contracts/lawyers';
+import type { EarningsResponse } from '@legalmarket/contracts/money';
 import { api } from '@/lib/http';
 import { lawyerKeys } from './keys';
 

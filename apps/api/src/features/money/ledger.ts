@@ -1,0 +1,455 @@
+import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import {
+  DEFAULT_COMMISSION_PERCENT,
+  DEFAULT_HOLD_DAYS,
+  LEDGER_KIND_WORDS,
+  type LedgerAccount,
+  type LedgerBalances,
+  type LedgerKind,
+  type LedgerQuery,
+  type LedgerTransaction,
+} from '@legalmarket/contracts';
+import type { Shared } from '../shared.js';
+import { rowsOf, type Executor } from '../../db/client.js';
+import { recordAudit } from '../../platform/audit.js';
+import { appSettings, jobs, ledgerEntries, ledgerTransactions, orders, products, users } from '../../db/schema.js';
+
+type Job = typeof jobs.$inferSelect;
+type Order = typeof orders.$inferSelect;
+
+export interface LedgerLine {
+  account: LedgerAccount;
+  /** Kobo: debit positive, credit negative. */
+  amount: number;
+  jobId?: string | null;
+  companyId?: string | null;
+  lawyerId?: string | null;
+  availableAt?: Date | null;
+}
+
+export interface LedgerHead {
+  kind: LedgerKind;
+  memo: string;
+  orderId?: string;
+  jobId?: string;
+  payoutId?: string;
+  refundId?: string;
+}
+
+export const MONEY_SETTINGS_KEY = 'money';
+export interface MoneySettings {
+  commissionPercent: number;
+  holdDays: number;
+}
+
+const DAY_MS = 86_400_000;
+const naira = (kobo: number) => kobo / 100;
+
+/** The platform's share of a job, in whole kobo; the lawyer gets the rest, so the two always add up. */
+export const commissionOf = (amount: number, percent: number) => Math.round((amount * percent) / 100);
+
+/**
+ * The one ledger: every movement of money is posted here inside the transaction that causes it. Balances
+ * are sums of entries. The database refuses an unbalanced transaction at commit, any update or delete,
+ * and a second payment, earning, refund or payout step for the same thing (migration 0006_ledger).
+ */
+export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
+  const { db, clock } = shared;
+
+  async function settings(ex: Executor = db): Promise<MoneySettings> {
+    const [row] = await ex.select().from(appSettings).where(eq(appSettings.key, MONEY_SETTINGS_KEY)).limit(1);
+    const v = (row?.value ?? {}) as Partial<MoneySettings>;
+    return {
+      commissionPercent: typeof v.commissionPercent === 'number' ? v.commissionPercent : DEFAULT_COMMISSION_PERCENT,
+      holdDays: typeof v.holdDays === 'number' ? v.holdDays : DEFAULT_HOLD_DAYS,
+    };
+  }
+
+  /**
+   * Posts one balanced ledger transaction. Returns its id, or null when this step was already posted
+   * (the unique indexes decide), so a repeated or raced caller moves no money twice.
+   */
+  async function post(tx: Executor, head: LedgerHead, lines: LedgerLine[]): Promise<number | null> {
+    const moving = lines.filter((l) => l.amount !== 0);
+    if (moving.some((l) => !Number.isSafeInteger(l.amount))) throw new Error('ledger amounts are whole kobo');
+    const total = moving.reduce((s, l) => s + l.amount, 0);
+    if (total !== 0) throw new Error(`ledger transaction ${head.kind} does not balance (off by ${total} kobo)`);
+    const now = clock.now();
+    const [t] = await tx
+      .insert(ledgerTransactions)
+      .values({ ...head, createdAt: now })
+      .onConflictDoNothing()
+      .returning({ id: ledgerTransactions.id });
+    if (!t) return null;
+    if (moving.length)
+      await tx.insert(ledgerEntries).values(
+        moving.map((l) => ({
+          transactionId: t.id,
+          account: l.account,
+          amount: l.amount,
+          jobId: l.jobId ?? null,
+          companyId: l.companyId ?? null,
+          lawyerId: l.lawyerId ?? null,
+          availableAt: l.availableAt ?? null,
+          createdAt: now,
+        })),
+      );
+    return t.id;
+  }
+
+  /** What is still held for a job, in kobo (its payment less anything already released). */
+  async function heldFor(tx: Executor, jobId: string): Promise<number> {
+    const [held] = await tx
+      .select({ kobo: sql<string>`coalesce(-sum(${ledgerEntries.amount}), 0)` })
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.jobId, jobId), eq(ledgerEntries.account, 'held_for_jobs')));
+    return Number(held?.kobo ?? 0);
+  }
+
+  return {
+    settings,
+    post,
+
+    /** Changes the commission and holding period for jobs completed from now on, audited. */
+    async saveSettings(adminId: string, next: MoneySettings): Promise<MoneySettings> {
+      return db.transaction(async (tx) => {
+        const before = await settings(tx);
+        await tx
+          .insert(appSettings)
+          .values({ key: MONEY_SETTINGS_KEY, value: next, updatedAt: clock.now() })
+          .onConflictDoUpdate({ target: appSettings.key, set: { value: next, updatedAt: clock.now() } });
+        await recordAudit(tx, {
+          actorId: adminId,
+          action: 'money_settings.update',
+          targetType: 'settings',
+          targetId: MONEY_SETTINGS_KEY,
+          details: { before, after: next },
+        });
+        return next;
+      });
+    },
+
+    /** A company's payment: the provider holds the money, held against each of the order's jobs. */
+    recordPayment(tx: Executor, order: Order, opened: Pick<Job, 'id' | 'amount'>[]) {
+      const forJobs = opened.reduce((s, j) => s + j.amount, 0);
+      return post(tx, { kind: 'payment', orderId: order.id, memo: `Payment ${order.txRef}` }, [
+        { account: 'provider_cash', amount: order.amount, companyId: order.companyId },
+        ...opened.map((j) => ({
+          account: 'held_for_jobs' as const,
+          amount: -j.amount,
+          jobId: j.id,
+          companyId: order.companyId,
+        })),
+        // What an order paid beyond its jobs (none in practice) stays held against the order.
+        { account: 'held_for_jobs', amount: -(order.amount - forJobs), companyId: order.companyId },
+      ]);
+    },
+
+    /**
+     * A completed job releases what is still held for it: the commission to the platform, the rest to
+     * the lawyer, withdrawable after the holding period.
+     */
+    async recordEarning(tx: Executor, job: Job) {
+      if (!job.assignedTo) return null;
+      const amount = await heldFor(tx, job.id);
+      if (amount <= 0) return null;
+      const s = await settings(tx);
+      const commission = commissionOf(amount, s.commissionPercent);
+      const now = clock.now();
+      return post(tx, { kind: 'earning', jobId: job.id, memo: 'Earning for a completed job' }, [
+        { account: 'held_for_jobs', amount, jobId: job.id, companyId: job.companyId },
+        { account: 'platform_commission', amount: -commission, jobId: job.id },
+        {
+          account: 'lawyer_earnings',
+          amount: -(amount - commission),
+          jobId: job.id,
+          lawyerId: job.assignedTo,
+          availableAt: new Date(now.getTime() + s.holdDays * DAY_MS),
+        },
+      ]);
+    },
+
+    heldFor,
+
+    /**
+     * A cancelled job releases what is held for it: `refund` kobo become due to the company, the rest is
+     * kept by the platform. Posted once per job (a job earns or is cancelled, never both).
+     */
+    recordCancellation(tx: Executor, job: Job, held: number, refund: number) {
+      return post(tx, { kind: 'cancellation', jobId: job.id, memo: 'Job cancelled' }, [
+        { account: 'held_for_jobs', amount: held, jobId: job.id, companyId: job.companyId },
+        { account: 'refunds_due', amount: -refund, jobId: job.id, companyId: job.companyId },
+        { account: 'platform_commission', amount: -(held - refund), jobId: job.id },
+      ]);
+    },
+
+    /** The provider completed a refund: what was due to the company leaves the provider's balance. */
+    recordRefund(tx: Executor, r: { id: string; jobId: string; amount: number; companyId: string }) {
+      return post(tx, { kind: 'refund', refundId: r.id, jobId: r.jobId, memo: 'Refund to the company' }, [
+        { account: 'refunds_due', amount: r.amount, jobId: r.jobId, companyId: r.companyId },
+        { account: 'provider_cash', amount: -r.amount, companyId: r.companyId },
+      ]);
+    },
+
+    /** A lawyer's balances and earnings per job, in naira, from the ledger alone. */
+    async lawyerEarnings(lawyerId: string) {
+      const now = clock.now();
+      const [b] = await db
+        .select({
+          available: sql<string>`coalesce(-sum(${ledgerEntries.amount}) filter (where ${ledgerEntries.availableAt} is null or ${ledgerEntries.availableAt} <= ${now}), 0)`,
+          pending: sql<string>`coalesce(-sum(${ledgerEntries.amount}) filter (where ${ledgerEntries.availableAt} > ${now}), 0)`,
+        })
+        .from(ledgerEntries)
+        .where(and(eq(ledgerEntries.lawyerId, lawyerId), eq(ledgerEntries.account, 'lawyer_earnings')));
+      const rows = await db
+        .select({
+          jobId: jobs.id,
+          productName: products.productName,
+          companyName: sql<string>`coalesce(${users.companyName}, ${users.name})`,
+          completedAt: jobs.completedAt,
+          earned: sql<string>`-${ledgerEntries.amount}`,
+          availableAt: ledgerEntries.availableAt,
+          transactionId: ledgerEntries.transactionId,
+        })
+        .from(ledgerEntries)
+        .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+        .innerJoin(jobs, eq(jobs.id, ledgerEntries.jobId))
+        .innerJoin(products, eq(products.id, jobs.productId))
+        .innerJoin(users, eq(users.id, jobs.companyId))
+        .where(
+          and(
+            eq(ledgerEntries.lawyerId, lawyerId),
+            eq(ledgerEntries.account, 'lawyer_earnings'),
+            eq(ledgerTransactions.kind, 'earning'),
+          ),
+        )
+        .orderBy(desc(ledgerEntries.id))
+        .limit(200);
+      const commissions = rows.length
+        ? await db
+            .select({ transactionId: ledgerEntries.transactionId, kobo: ledgerEntries.amount })
+            .from(ledgerEntries)
+            .where(
+              and(
+                inArray(
+                  ledgerEntries.transactionId,
+                  rows.map((r) => r.transactionId),
+                ),
+                eq(ledgerEntries.account, 'platform_commission'),
+              ),
+            )
+        : [];
+      const commissionBy = new Map(commissions.map((c) => [c.transactionId, -c.kobo]));
+      return {
+        available: naira(Number(b?.available ?? 0)),
+        pending: naira(Number(b?.pending ?? 0)),
+        jobs: rows.map((r) => {
+          const earned = Number(r.earned);
+          const commission = commissionBy.get(r.transactionId) ?? 0;
+          return {
+            jobId: r.jobId,
+            productName: r.productName,
+            companyName: r.companyName,
+            amount: naira(earned + commission),
+            commission: naira(commission),
+            earned: naira(earned),
+            completedAt: r.completedAt?.toISOString() ?? null,
+            availableAt: r.availableAt?.toISOString() ?? null,
+          };
+        }),
+      };
+    },
+
+    /** Every account's balance in naira, from the ledger alone (debit positive for cash, credits shown positive). */
+    async balances(ex: Executor = db): Promise<LedgerBalances> {
+      const rows = await ex
+        .select({ account: ledgerEntries.account, kobo: sql<string>`sum(${ledgerEntries.amount})` })
+        .from(ledgerEntries)
+        .groupBy(ledgerEntries.account);
+      const of = (a: LedgerAccount) => Number(rows.find((r) => r.account === a)?.kobo ?? 0);
+      return {
+        providerCash: naira(of('provider_cash')),
+        heldForJobs: naira(-of('held_for_jobs')),
+        platformCommission: naira(-of('platform_commission')),
+        owedToLawyers: naira(-of('lawyer_earnings')),
+        payoutsInTransit: naira(of('payouts_in_transit')),
+        refundsDue: naira(-of('refunds_due')),
+      };
+    },
+
+    /** The admin's ledger: transactions newest first with their entries, filtered. */
+    async list(q: LedgerQuery): Promise<{ transactions: LedgerTransaction[]; total: number }> {
+      const where = whereOf(q);
+      const [{ n }] = await db
+        .select({ n: sql<string>`count(*)` })
+        .from(ledgerTransactions)
+        .where(where);
+      const heads = await db
+        .select()
+        .from(ledgerTransactions)
+        .where(where)
+        .orderBy(desc(ledgerTransactions.createdAt), desc(ledgerTransactions.id))
+        .limit(q.limit)
+        .offset((q.page - 1) * q.limit);
+      const entries = heads.length
+        ? await db
+            .select()
+            .from(ledgerEntries)
+            .where(
+              inArray(
+                ledgerEntries.transactionId,
+                heads.map((h) => h.id),
+              ),
+            )
+            .orderBy(asc(ledgerEntries.id))
+        : [];
+      return {
+        total: Number(n),
+        transactions: heads.map((h) => ({
+          _id: String(h.id),
+          kind: h.kind,
+          memo: h.memo,
+          orderId: h.orderId,
+          jobId: h.jobId,
+          createdAt: h.createdAt.toISOString(),
+          entries: entries
+            .filter((e) => e.transactionId === h.id)
+            .map((e) => ({
+              account: e.account,
+              amount: naira(e.amount),
+              jobId: e.jobId,
+              companyId: e.companyId,
+              lawyerId: e.lawyerId,
+              availableAt: e.availableAt?.toISOString() ?? null,
+            })),
+        })),
+      };
+    },
+
+    /** The same filter as list, every entry as one CSV row (naira with two decimals). */
+    async csv(q: LedgerQuery): Promise<string> {
+      const rows = await db
+        .select({
+          id: ledgerTransactions.id,
+          kind: ledgerTransactions.kind,
+          memo: ledgerTransactions.memo,
+          createdAt: ledgerTransactions.createdAt,
+          orderId: ledgerTransactions.orderId,
+          account: ledgerEntries.account,
+          amount: ledgerEntries.amount,
+          jobId: ledgerEntries.jobId,
+          companyId: ledgerEntries.companyId,
+          lawyerId: ledgerEntries.lawyerId,
+        })
+        .from(ledgerTransactions)
+        .innerJoin(ledgerEntries, eq(ledgerEntries.transactionId, ledgerTransactions.id))
+        .where(whereOf(q))
+        .orderBy(asc(ledgerTransactions.createdAt), asc(ledgerTransactions.id), asc(ledgerEntries.id))
+        .limit(100_000);
+      const head = 'transaction,date,kind,memo,account,amount_ngn,order_id,job_id,company_id,lawyer_id';
+      const lines = rows.map((r) =>
+        [
+          r.id,
+          r.createdAt.toISOString(),
+          LEDGER_KIND_WORDS[r.kind],
+          r.memo,
+          r.account,
+          (r.amount / 100).toFixed(2),
+          r.orderId ?? '',
+          r.jobId ?? '',
+          r.companyId ?? '',
+          r.lawyerId ?? '',
+        ]
+          .map(csvCell)
+          .join(','),
+      );
+      return [head, ...lines].join('\r\n') + '\r\n';
+    },
+
+    /**
+     * What must always hold, as a list of problems (empty when the books are right): each transaction
+     * balances, no balance is negative, every paid order is paid once in the ledger and matches.
+     */
+    async audit(ex: Executor = db): Promise<string[]> {
+      const problems: string[] = [];
+      const unbalanced = await ex.execute(
+        sql`select transaction_id, sum(amount_kobo)::text as off from ledger_entries group by transaction_id having sum(amount_kobo) <> 0`,
+      );
+      for (const r of rowsOf<{ transaction_id: string; off: string }>(unbalanced))
+        problems.push(`transaction ${r.transaction_id} is off by ${r.off} kobo`);
+      const negative = await ex.execute(sql`
+        select 'held for job ' || job_id as what, -sum(amount_kobo) as balance from ledger_entries
+          where account = 'held_for_jobs' and job_id is not null group by job_id having -sum(amount_kobo) < 0
+        union all
+        select 'lawyer ' || lawyer_id, -sum(amount_kobo) from ledger_entries
+          where account = 'lawyer_earnings' group by lawyer_id having -sum(amount_kobo) < 0
+        union all
+        select 'provider cash', sum(amount_kobo) from ledger_entries
+          where account = 'provider_cash' having sum(amount_kobo) < 0
+        union all
+        select 'platform commission', -sum(amount_kobo) from ledger_entries
+          where account = 'platform_commission' having -sum(amount_kobo) < 0
+        union all
+        select 'refunds due', -sum(amount_kobo) from ledger_entries
+          where account = 'refunds_due' having -sum(amount_kobo) < 0`);
+      for (const r of rowsOf<{ what: string; balance: string }>(negative))
+        problems.push(`${r.what} is negative (${r.balance} kobo)`);
+      const payments = await ex.execute(sql`
+        select o.id, o.amount_kobo::text as amount, count(t.id)::int as n,
+          coalesce(sum(e.amount_kobo) filter (where e.account = 'provider_cash'), 0)::text as cash
+        from orders o
+        left join ledger_transactions t on t.order_id = o.id and t.kind = 'payment'
+        left join ledger_entries e on e.transaction_id = t.id
+        where o.status = 'paid' group by o.id, o.amount_kobo`);
+      for (const r of rowsOf<{ id: string; amount: string; n: number; cash: string }>(payments)) {
+        if (r.n === 0) problems.push(`paid order ${r.id} is not in the ledger`);
+        else if (r.cash !== r.amount) problems.push(`paid order ${r.id}: ledger ${r.cash} kobo, order ${r.amount}`);
+      }
+      const stray = await ex.execute(sql`
+        select t.order_id from ledger_transactions t join orders o on o.id = t.order_id
+        where t.kind = 'payment' and o.status <> 'paid'`);
+      for (const r of rowsOf<{ order_id: string }>(stray)) problems.push(`unpaid order ${r.order_id} has a payment`);
+      const earned = await ex.execute(sql`
+        select t.job_id from ledger_transactions t join jobs j on j.id = t.job_id
+        where (t.kind = 'earning' and j.stage <> 'completed') or (t.kind = 'cancellation' and j.stage <> 'cancelled')`);
+      for (const r of rowsOf<{ job_id: string }>(earned)) problems.push(`job ${r.job_id} earned but is not completed`);
+      const refunded = await ex.execute(sql`
+        select r.id, r.status, r.amount_kobo::text as amount,
+          coalesce((select sum(e.amount_kobo) from ledger_transactions t join ledger_entries e on e.transaction_id = t.id
+            where t.refund_id = r.id and t.kind = 'refund' and e.account = 'refunds_due'), 0)::text as posted
+        from refunds r`);
+      for (const r of rowsOf<{ id: string; status: string; amount: string; posted: string }>(refunded)) {
+        const want = r.status === 'completed' ? r.amount : '0';
+        if (r.posted !== want) problems.push(`refund ${r.id} (${r.status}) posted ${r.posted} kobo, expected ${want}`);
+      }
+      return problems;
+    },
+  };
+}
+
+function whereOf(q: LedgerQuery): SQL | undefined {
+  const parts: (SQL | undefined)[] = [];
+  if (q.kind) parts.push(eq(ledgerTransactions.kind, q.kind));
+  // Dates are Lagos days: a day runs from 00:00 WAT (23:00 UTC the day before).
+  if (q.from) parts.push(gte(ledgerTransactions.createdAt, new Date(`${q.from}T00:00:00+01:00`)));
+  if (q.to)
+    parts.push(lt(ledgerTransactions.createdAt, new Date(new Date(`${q.to}T00:00:00+01:00`).getTime() + DAY_MS)));
+  for (const [column, id] of [
+    [ledgerEntries.companyId, q.companyId],
+    [ledgerEntries.lawyerId, q.lawyerId],
+  ] as const)
+    if (id)
+      parts.push(
+        sql`exists (select 1 from ${ledgerEntries} where ${ledgerEntries.transactionId} = ${ledgerTransactions.id} and ${column} = ${id})`,
+      );
+  return parts.length ? and(...parts) : undefined;
+}
+
+/** Spreadsheet-safe CSV: quoted when needed, and a leading = + - @ cannot start a formula. */
+function csvCell(v: unknown): string {
+  let s = String(v);
+  if (/^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+export type Ledger = ReturnType<typeof createLedger>;

@@ -1,0 +1,282 @@
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { and, eq, sql } from 'drizzle-orm';
+import type { RefundView } from '@legalmarket/contracts';
+import { jobs, ledgerEntries, ledgerTransactions, refunds, sandboxRefunds } from '../../db/schema.js';
+import { describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
+import { SUCCESS_CARD, createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
+import { flutterwaveStandIn, listenStandIn, SECRET_HASH } from '../../../test/flutterwave-standin.js';
+import { mailsTo } from '../../../test/admin-fixtures.js';
+import { createLedger } from './ledger.js';
+
+type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+
+/** Shared steps of both suites: a paid, assigned job and the admin's cancel. */
+function steps(get: () => { t: TestApp; admin: Login; lawyer: Login }) {
+  const inject = (method: 'GET' | 'POST', url: string, who: Login | null, payload?: unknown) =>
+    get().t.app.inject({ method, url, headers: who?.headers ?? {}, payload: payload as Record<string, unknown> });
+  const cancel = (jobId: string, body: Record<string, unknown> = {}, who = get().admin) =>
+    inject('POST', `/job-api/jobs/${jobId}/actions/cancel`, who, { note: 'The company closed the deal.', ...body });
+  const postings = (jobId: string) =>
+    get()
+      .t.rt.database.db.select({
+        kind: ledgerTransactions.kind,
+        account: ledgerEntries.account,
+        amount: ledgerEntries.amount,
+      })
+      .from(ledgerEntries)
+      .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+      .where(eq(ledgerEntries.jobId, jobId))
+      .orderBy(ledgerEntries.id);
+  const refundOf = async (jobId: string) =>
+    (await get().t.rt.database.db.select().from(refunds).where(eq(refunds.jobId, jobId)))[0];
+  return { inject, cancel, postings, refundOf };
+}
+
+describeEachDb('refunds through the sandbox provider', (kind) => {
+  let t: TestApp;
+  let admin: Login;
+  let lawyer: Login;
+  let nda: string;
+  const s = steps(() => ({ t, admin, lawyer }));
+
+  beforeAll(async () => {
+    t = await createLoggedTestApp(kind);
+    [admin, lawyer] = await Promise.all([signupAndLogin(t, 'admin'), signupAndLogin(t, 'lawyer', { verified: true })]);
+    nda = await insertProduct(t, 'Non-Disclosure Agreement', 25_000);
+  });
+  afterAll(() => t.close());
+  afterEach(async () => expect(await createLedger({ db: t.rt.database.db, clock: t.clock }).audit()).toEqual([]));
+
+  async function paidJob(assigned = true) {
+    const company = await signupAndLogin(t, 'company');
+    await s.inject('POST', '/api/cart', company, { productId: nda, quantity: 1 });
+    const { reference, amount } = (await s.inject('POST', '/api/checkout', company)).json().data;
+    const charged = await s.inject('POST', '/api/checkout/sandbox/charge', company, {
+      reference,
+      amount,
+      currency: 'NGN',
+      ...SUCCESS_CARD,
+    });
+    const transactionId = charged.json().data.transaction_id;
+    expect((await s.inject('POST', '/api/checkout/verify', company, { reference, transactionId })).statusCode).toBe(
+      200,
+    );
+    const [job] = await t.rt.database.db.select().from(jobs).where(eq(jobs.companyId, company.id));
+    if (assigned)
+      expect(
+        (await s.inject('POST', '/job-api/assign', admin, { jobId: job.id, lawyerId: lawyer.id })).statusCode,
+      ).toBe(200);
+    return { company, job, transactionId: Number(transactionId) };
+  }
+
+  it('cancelling refunds everything held by default, once, and tells the company', async () => {
+    const { company, job, transactionId } = await paidJob();
+    const res = await s.cancel(job.id);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().job).toMatchObject({ status: 'cancelled' });
+    const refund = await s.refundOf(job.id);
+    expect(refund).toMatchObject({ status: 'completed', amount: 2_500_000, reason: 'The company closed the deal.' });
+    expect(await s.postings(job.id)).toEqual([
+      { kind: 'payment', account: 'held_for_jobs', amount: -2_500_000 },
+      { kind: 'cancellation', account: 'held_for_jobs', amount: 2_500_000 },
+      { kind: 'cancellation', account: 'refunds_due', amount: -2_500_000 },
+      { kind: 'refund', account: 'refunds_due', amount: 2_500_000 },
+    ]);
+    const provider = await t.rt.database.db
+      .select()
+      .from(sandboxRefunds)
+      .where(eq(sandboxRefunds.transactionId, transactionId));
+    expect(provider.map((r) => r.amount)).toEqual([2_500_000]);
+    const mails = await mailsTo(t, company.email);
+    expect(mails.map((m) => m.subject)).toContain('Your refund of ₦25,000 is on its way');
+    const list = (await s.inject('GET', '/api/admin/refunds', admin)).json().refunds as RefundView[];
+    expect(list.find((r) => r.jobId === job.id)).toMatchObject({ status: 'completed', amount: 25_000 });
+    // Cancelling again is refused by the lifecycle and refunds nothing more.
+    expect((await s.cancel(job.id)).statusCode).toBe(409);
+    expect(await t.rt.database.db.select().from(refunds).where(eq(refunds.jobId, job.id))).toHaveLength(1);
+  });
+
+  it('a partial refund: the company gets what the admin names, the platform keeps the rest', async () => {
+    const { job } = await paidJob();
+    expect((await s.cancel(job.id, { refund: 10_000.5 })).statusCode).toBe(200);
+    expect(await s.postings(job.id)).toEqual([
+      { kind: 'payment', account: 'held_for_jobs', amount: -2_500_000 },
+      { kind: 'cancellation', account: 'held_for_jobs', amount: 2_500_000 },
+      { kind: 'cancellation', account: 'refunds_due', amount: -1_000_050 },
+      { kind: 'cancellation', account: 'platform_commission', amount: -1_499_950 },
+      { kind: 'refund', account: 'refunds_due', amount: 1_000_050 },
+    ]);
+    expect(await s.refundOf(job.id)).toMatchObject({ status: 'completed', amount: 1_000_050 });
+  });
+
+  it('no refund (0) cancels and keeps the money; an open job cancels too', async () => {
+    const { job } = await paidJob(false);
+    expect((await s.cancel(job.id, { refund: 0 })).statusCode).toBe(200);
+    expect(await s.refundOf(job.id)).toBeUndefined();
+    const rows = await s.postings(job.id);
+    expect(rows.at(-1)).toEqual({ kind: 'cancellation', account: 'platform_commission', amount: -2_500_000 });
+  });
+
+  it('refuses a refund above what is held, a negative one, a refund on another action, and non-admins', async () => {
+    const { company, job } = await paidJob();
+    const above = await s.cancel(job.id, { refund: 25_000.01 });
+    expect(above.statusCode).toBe(400);
+    expect(above.json().message).toBe('The refund cannot be more than the ₦25,000 held for this job');
+    const negative = await s.cancel(job.id, { refund: -1 });
+    expect(negative.statusCode).toBe(400);
+    expect(negative.json().message).toMatch(/refund cannot be negative/);
+    const onMessage = await s.inject('POST', `/job-api/jobs/${job.id}/actions/message`, admin, {
+      note: 'Hello',
+      refund: 5,
+    });
+    expect(onMessage.statusCode).toBe(400);
+    expect(onMessage.json().message).toBe('Only a cancellation takes a refund');
+    expect((await s.cancel(job.id, {}, company)).statusCode).toBe(403);
+    expect((await s.cancel(job.id, {}, lawyer)).statusCode).toBe(403);
+    // Nothing of it happened: the job is open and nothing was released.
+    const [row] = await t.rt.database.db.select().from(jobs).where(eq(jobs.id, job.id));
+    expect(row.stage).toBe('in_progress');
+    expect(await s.postings(job.id)).toHaveLength(1);
+    expect(await s.refundOf(job.id)).toBeUndefined();
+  });
+
+  it('twenty concurrent cancellations refund once', async () => {
+    const { job, transactionId } = await paidJob();
+    const codes = (await Promise.all(Array.from({ length: 20 }, () => s.cancel(job.id)))).map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 200)).toHaveLength(1);
+    expect(codes.filter((c) => c !== 200 && c !== 409)).toEqual([]);
+    expect(
+      await t.rt.database.db.select().from(sandboxRefunds).where(eq(sandboxRefunds.transactionId, transactionId)),
+    ).toHaveLength(1);
+    const kinds = (await s.postings(job.id)).map((p) => p.kind);
+    expect(kinds.filter((k) => k === 'refund')).toHaveLength(1);
+  });
+});
+
+describeEachDb('refunds through Flutterwave (local stand-in): pending, webhooks, refusals, outages', (kind) => {
+  const flw = flutterwaveStandIn();
+  let t: TestApp;
+  let admin: Login;
+  let lawyer: Login;
+  let tm: string;
+  const s = steps(() => ({ t, admin, lawyer }));
+
+  beforeAll(async () => {
+    t = await createLoggedTestApp(kind, await listenStandIn(flw));
+    [admin, lawyer] = await Promise.all([signupAndLogin(t, 'admin'), signupAndLogin(t, 'lawyer', { verified: true })]);
+    tm = await insertProduct(t, 'Trademark Registration', 150_000);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await new Promise((r) => flw.server.close(r));
+  });
+  afterEach(async () => {
+    flw.setRefundMode('completed');
+    flw.setDown(false);
+    expect(await createLedger({ db: t.rt.database.db, clock: t.clock }).audit()).toEqual([]);
+  });
+
+  async function paidJob() {
+    const company = await signupAndLogin(t, 'company');
+    await s.inject('POST', '/api/cart', company, { productId: tm, quantity: 1 });
+    const { reference, amount } = (await s.inject('POST', '/api/checkout', company)).json().data;
+    const id = flw.pay(reference, amount);
+    expect((await s.inject('POST', '/api/checkout/verify', company, { reference, transactionId: id })).statusCode).toBe(
+      200,
+    );
+    const [job] = await t.rt.database.db.select().from(jobs).where(eq(jobs.companyId, company.id));
+    return { company, job, transactionId: id };
+  }
+  const webhook = (body: unknown) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/payments/webhook',
+      headers: { 'content-type': 'application/json', 'verif-hash': SECRET_HASH },
+      payload: JSON.stringify(body),
+    });
+  async function until(check: () => Promise<boolean>) {
+    for (let i = 0; i < 100 && !(await check()); i++) await new Promise((r) => setTimeout(r, 50));
+  }
+
+  it('a pending refund completes once through fifty duplicate webhooks', async () => {
+    const { company, job, transactionId } = await paidJob();
+    flw.setRefundMode('pending');
+    expect((await s.cancel(job.id)).statusCode).toBe(200);
+    const pending = await s.refundOf(job.id);
+    expect(pending).toMatchObject({ status: 'pending', amount: 15_000_000 });
+    expect(pending.providerRefundId).toBeTruthy();
+    expect((await s.postings(job.id)).map((p) => p.kind)).not.toContain('refund');
+
+    const refund = flw.completeRefund(Number(pending.providerRefundId))!;
+    expect(refund.tx_id).toBe(transactionId);
+    const body = { event: 'refund.completed', data: { id: refund.id, status: 'completed', AmountRefunded: 150_000 } };
+    const answers = await Promise.all(Array.from({ length: 50 }, () => webhook(body)));
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(50).fill(200));
+    await until(async () => (await s.refundOf(job.id)).status === 'completed');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await s.refundOf(job.id)).toMatchObject({ status: 'completed' });
+    const refundsPosted = (await s.postings(job.id)).filter((p) => p.kind === 'refund');
+    expect(refundsPosted).toEqual([{ kind: 'refund', account: 'refunds_due', amount: 15_000_000 }]);
+    const mails = (await mailsTo(t, company.email)).filter((m) => m.subject.startsWith('Your refund'));
+    expect(mails).toHaveLength(1);
+  });
+
+  it('never trusts the webhook: a refund the provider does not know, or still pending, completes nothing', async () => {
+    const { job } = await paidJob();
+    flw.setRefundMode('pending');
+    expect((await s.cancel(job.id)).statusCode).toBe(200);
+    const pending = await s.refundOf(job.id);
+    // Forged: says completed, but the provider still has it pending; and an id it never issued.
+    await webhook({ event: 'refund.completed', data: { id: Number(pending.providerRefundId), status: 'completed' } });
+    await webhook({ event: 'refund.completed', data: { id: 99_999_999, status: 'completed' } });
+    const unsigned = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/webhook',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ event: 'refund.completed', data: { id: Number(pending.providerRefundId) } }),
+    });
+    expect(unsigned.statusCode).toBe(401);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await s.refundOf(job.id)).toMatchObject({ status: 'pending' });
+    expect((await s.postings(job.id)).map((p) => p.kind)).not.toContain('refund');
+  });
+
+  it('a refund the provider refuses fails with the money still due; a retry sends it again', async () => {
+    const { job } = await paidJob();
+    flw.setRefundMode('refuse');
+    expect((await s.cancel(job.id)).statusCode).toBe(200);
+    const failed = await s.refundOf(job.id);
+    expect(failed).toMatchObject({ status: 'failed', failure: 'Flutterwave refused the refund' });
+    const balances = (await s.inject('GET', '/api/admin/ledger', admin)).json().balances;
+    expect(balances.refundsDue).toBeGreaterThanOrEqual(150_000);
+
+    flw.setRefundMode('completed');
+    const retried = await s.inject('POST', `/api/admin/refunds/${failed.id}/retry`, admin);
+    expect(retried.statusCode).toBe(200);
+    expect(retried.json().refund).toMatchObject({ status: 'completed', amount: 150_000 });
+    expect((await s.inject('POST', `/api/admin/refunds/${failed.id}/retry`, admin)).statusCode).toBe(409);
+  });
+
+  it('while the provider is down the refund waits; a retry within a minute is refused, after it sends once', async () => {
+    const { job, transactionId } = await paidJob();
+    flw.setDown(true);
+    expect((await s.cancel(job.id)).statusCode).toBe(200);
+    const waiting = await s.refundOf(job.id);
+    expect(waiting).toMatchObject({ status: 'pending', providerRefundId: null });
+    flw.setDown(false);
+    const early = await s.inject('POST', `/api/admin/refunds/${waiting.id}/retry`, admin);
+    expect(early.statusCode).toBe(409);
+    t.clock.advance(61_000);
+    const tries = await Promise.all(
+      [1, 2, 3].map(() => s.inject('POST', `/api/admin/refunds/${waiting.id}/retry`, admin)),
+    );
+    expect(tries.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
+    expect([...flw.refunds.values()].filter((r) => r.tx_id === transactionId)).toHaveLength(1);
+    expect(await s.refundOf(job.id)).toMatchObject({ status: 'completed' });
+    const posted = await t.rt.database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(ledgerTransactions)
+      .where(and(eq(ledgerTransactions.refundId, waiting.id), eq(ledgerTransactions.kind, 'refund')));
+    expect(posted[0].n).toBe(1);
+  });
+});

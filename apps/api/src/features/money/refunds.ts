@@ -1,0 +1,247 @@
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { formatNaira, toKobo, type RefundView } from '@legalmarket/contracts';
+import type { Shared } from '../shared.js';
+import type { Executor } from '../../db/client.js';
+import { jobs, orders, products, refunds, users } from '../../db/schema.js';
+import type { AuthUser } from '../../platform/auth.js';
+import { badRequest, conflict, notFound } from '../../platform/errors.js';
+import { enqueueMail } from '../../platform/mailer.js';
+import {
+  ProviderUnavailable,
+  RefundRefused,
+  type PaymentProvider,
+  type ProviderRefund,
+} from '../../platform/payments/index.js';
+import { adminMail } from '../admin/emails.js';
+import type { Ledger } from './ledger.js';
+
+type Job = typeof jobs.$inferSelect;
+type Refund = typeof refunds.$inferSelect;
+type Outcome = ProviderRefund | { status: 'failed'; failure: string };
+
+/** A pending refund the provider never answered may be sent again after this long. */
+export const RESEND_AFTER_MS = 60_000;
+
+export interface RefundsDeps extends Pick<Shared, 'db' | 'clock' | 'config' | 'mailWritten'> {
+  provider: PaymentProvider;
+  ledger: Ledger;
+  log?: { warn: (o: object, m?: string) => void; error: (o: object, m?: string) => void };
+}
+
+/**
+ * Refunds of cancelled jobs (docs/decisions/1710-refunds-and-cancellation.md). The cancellation and the
+ * refund's row commit with the job's stage; the provider is asked after the commit; its answer or its
+ * webhook completes the refund once, under the refund row's lock, and only then is money posted out.
+ */
+export function createRefunds(deps: RefundsDeps) {
+  const { db, clock, provider, ledger } = deps;
+
+  /** Inside the cancel's transaction (the job is locked): releases what is held and opens the refund. */
+  async function open(tx: Executor, job: Job, admin: AuthUser, refundNaira: number | undefined, reason: string | null) {
+    const held = await ledger.heldFor(tx, job.id);
+    const refund = refundNaira === undefined ? held : toKobo(refundNaira);
+    if (refund > held)
+      throw badRequest(`The refund cannot be more than the ${formatNaira(held / 100)} held for this job`);
+    await ledger.recordCancellation(tx, job, held, refund);
+    if (refund <= 0) return null;
+    const [order] = await tx.select().from(orders).where(eq(orders.id, job.orderId));
+    if (!order?.providerTransactionId) throw conflict('This job’s payment has no provider transaction to refund');
+    const [row] = await tx
+      .insert(refunds)
+      .values({
+        jobId: job.id,
+        orderId: order.id,
+        amount: refund,
+        reason,
+        provider: order.provider,
+        requestedBy: admin.id,
+        createdAt: clock.now(),
+        updatedAt: clock.now(),
+      })
+      .returning({ id: refunds.id });
+    return row.id;
+  }
+
+  /** Applies the provider's word to a pending refund, once: completion posts the money and tells the company. */
+  async function settle(refundId: string, outcome: Outcome) {
+    const done = await db.transaction(async (tx) => {
+      const [r] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update');
+      if (!r || r.status !== 'pending') return false;
+      const now = clock.now();
+      const providerRefundId = 'id' in outcome ? outcome.id : r.providerRefundId;
+      if (outcome.status === 'pending') {
+        await tx.update(refunds).set({ providerRefundId, updatedAt: now }).where(eq(refunds.id, r.id));
+        return false;
+      }
+      if (outcome.status === 'failed') {
+        await tx
+          .update(refunds)
+          .set({
+            status: 'failed',
+            providerRefundId,
+            failure: 'failure' in outcome ? outcome.failure : 'Refused by the provider',
+            updatedAt: now,
+          })
+          .where(eq(refunds.id, r.id));
+        return false;
+      }
+      if (outcome.amount !== r.amount) {
+        deps.log?.warn({ refundId: r.id, expected: r.amount, reported: outcome.amount }, 'refund amount differs');
+        return false;
+      }
+      await tx
+        .update(refunds)
+        .set({ status: 'completed', providerRefundId, settledAt: now, updatedAt: now })
+        .where(eq(refunds.id, r.id));
+      const [ctx] = await tx
+        .select({
+          companyId: jobs.companyId,
+          email: users.officialEmail,
+          name: sql<string>`coalesce(${users.companyName}, ${users.name})`,
+          productName: products.productName,
+          reference: orders.txRef,
+        })
+        .from(jobs)
+        .innerJoin(users, eq(users.id, jobs.companyId))
+        .innerJoin(products, eq(products.id, jobs.productId))
+        .innerJoin(orders, eq(orders.id, jobs.orderId))
+        .where(eq(jobs.id, r.jobId));
+      await ledger.recordRefund(tx, { id: r.id, jobId: r.jobId, amount: r.amount, companyId: ctx.companyId });
+      await enqueueMail(
+        tx,
+        adminMail(
+          ctx.email,
+          `Your refund of ${formatNaira(r.amount / 100)} is on its way`,
+          [
+            `Hello ${ctx.name},`,
+            `${ctx.productName} was cancelled and ${formatNaira(r.amount / 100)} has been refunded to the card or account you paid with (payment ${ctx.reference}). Banks usually show it within 5 to 10 working days.`,
+          ],
+          { label: 'See your payments', url: `${deps.config.PUBLIC_URL}/company/dashboard` },
+        ),
+      );
+      return true;
+    });
+    if (done) deps.mailWritten();
+  }
+
+  /** Asks the provider for a pending refund not yet sent; a refusal fails it, an outage leaves it to retry. */
+  async function send(refundId: string) {
+    const [r] = await db
+      .select({ refund: refunds, transactionId: orders.providerTransactionId })
+      .from(refunds)
+      .innerJoin(orders, eq(orders.id, refunds.orderId))
+      .where(eq(refunds.id, refundId));
+    if (!r || r.refund.status !== 'pending' || r.refund.providerRefundId || !r.transactionId) return;
+    let outcome: Outcome;
+    try {
+      outcome = await provider.refund(r.transactionId, r.refund.amount, r.refund.reason ?? 'Job cancelled');
+    } catch (err) {
+      if (err instanceof RefundRefused) outcome = { status: 'failed', failure: err.message };
+      else if (err instanceof ProviderUnavailable) {
+        deps.log?.warn({ err, refundId }, 'refund not sent: provider unavailable; an admin can retry');
+        return;
+      } else throw err;
+    }
+    await settle(refundId, outcome);
+  }
+
+  async function view(where: ReturnType<typeof eq> | undefined): Promise<RefundView[]> {
+    const rows = await db
+      .select({
+        r: refunds,
+        reference: orders.txRef,
+        productName: products.productName,
+        companyName: sql<string>`coalesce(${users.companyName}, ${users.name})`,
+      })
+      .from(refunds)
+      .innerJoin(orders, eq(orders.id, refunds.orderId))
+      .innerJoin(jobs, eq(jobs.id, refunds.jobId))
+      .innerJoin(products, eq(products.id, jobs.productId))
+      .innerJoin(users, eq(users.id, jobs.companyId))
+      .where(where)
+      .orderBy(desc(refunds.createdAt))
+      .limit(200);
+    return rows.map(({ r, ...x }) => ({
+      _id: r.id,
+      jobId: r.jobId,
+      orderId: r.orderId,
+      reference: x.reference,
+      productName: x.productName,
+      companyName: x.companyName,
+      amount: r.amount / 100,
+      status: r.status,
+      reason: r.reason,
+      createdAt: r.createdAt.toISOString(),
+      settledAt: r.settledAt?.toISOString() ?? null,
+    }));
+  }
+
+  return {
+    open,
+    send,
+    settle,
+
+    /**
+     * A signed refund webhook: asks the provider for the refund (the payload is never trusted) and
+     * settles ours. Our row is found by the provider's refund id, or, when the webhook beat the refund
+     * call's answer, by the payment it refunds and the amount.
+     */
+    async onWebhook(payload: unknown) {
+      const data = (payload as { data?: { id?: unknown } } | null)?.data;
+      const id = typeof data?.id === 'number' || typeof data?.id === 'string' ? String(data.id) : null;
+      if (!id) return { result: 'ignored' as const };
+      const found = await provider.fetchRefund(id);
+      if (!found) return { result: 'ignored' as const };
+      const [mine] = await db
+        .select({ id: refunds.id })
+        .from(refunds)
+        .where(and(eq(refunds.provider, provider.name), eq(refunds.providerRefundId, found.id)));
+      const [waiting] = mine
+        ? [mine]
+        : await db
+            .select({ id: refunds.id })
+            .from(refunds)
+            .innerJoin(orders, eq(orders.id, refunds.orderId))
+            .where(
+              and(
+                eq(orders.providerTransactionId, found.transactionId),
+                eq(refunds.status, 'pending'),
+                isNull(refunds.providerRefundId),
+                eq(refunds.amount, found.amount),
+              ),
+            )
+            .limit(1);
+      if (!waiting) return { result: 'ignored' as const };
+      await settle(waiting.id, found);
+      return { result: found.status };
+    },
+
+    /** An admin sends a failed refund again, or one the provider never answered. */
+    async retry(refundId: string) {
+      if (!/^[0-9a-f-]{36}$/i.test(refundId)) throw notFound('Refund not found');
+      const again = await db.transaction(async (tx) => {
+        const [r] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update');
+        if (!r) throw notFound('Refund not found');
+        if (r.status === 'completed') throw conflict('This refund is already completed');
+        if (r.status === 'pending' && r.providerRefundId)
+          throw conflict('The provider is still processing this refund');
+        // A refund being sent right now (or a retry a moment ago) is not sent twice.
+        if (r.status === 'pending' && clock.now().getTime() - r.updatedAt.getTime() < RESEND_AFTER_MS)
+          throw conflict('This refund is being sent; try again in a minute if it stays pending');
+        await tx
+          .update(refunds)
+          .set({ status: 'pending', failure: null, providerRefundId: null, updatedAt: clock.now() })
+          .where(eq(refunds.id, r.id));
+        return r.id;
+      });
+      await send(again);
+      return (await view(eq(refunds.id, again)))[0];
+    },
+
+    list: () => view(undefined),
+    forJob: async (jobId: string) => (await view(eq(refunds.jobId, jobId)))[0] ?? null,
+  };
+}
+
+export type Refunds = ReturnType<typeof createRefunds>;
+export type { Refund };

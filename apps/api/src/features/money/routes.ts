@@ -1,0 +1,132 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ledgerQuery,
+  ledgerResponse,
+  moneySettings,
+  moneySettingsResponse,
+  refundView,
+  refundsResponse,
+} from '@legalmarket/contracts';
+import type { FeatureOptions } from '../shared.js';
+
+const tags = ['money'];
+const security = [{ bearer: [] }];
+
+/** The admin's view of the one ledger and the money settings (issue 17). */
+export const moneyRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
+  const { ledger, refunds } = services;
+  const onlyAdmin = shared.auth.require('admin');
+
+  app.get(
+    '/api/admin/ledger',
+    {
+      schema: {
+        tags,
+        summary: 'The ledger: every movement of money, newest first, with the balances it adds up to',
+        description:
+          'Filters: `from` and `to` (Lagos days, YYYY-MM-DD, inclusive), `kind`, `companyId`, `lawyerId`; `page` and `limit` (at most 200). Each transaction’s entries sum to zero; amounts are naira, debits positive. `balances` are over the whole ledger, not the filter.',
+        querystring: ledgerQuery,
+        response: { 200: ledgerResponse },
+        security,
+      },
+      preHandler: onlyAdmin,
+    },
+    async (request, reply) => {
+      const [page, balances] = await Promise.all([ledger.list(request.query), ledger.balances()]);
+      reply.header('cache-control', 'no-store');
+      return { status: 'success' as const, ...page, balances };
+    },
+  );
+
+  app.get(
+    '/api/admin/ledger.csv',
+    {
+      schema: {
+        tags,
+        summary: 'The ledger as CSV, one row per entry, with the same filters',
+        querystring: ledgerQuery.omit({ page: true, limit: true }),
+        produces: ['text/csv'],
+        security,
+      },
+      preHandler: onlyAdmin,
+    },
+    async (request, reply) => {
+      const body = await ledger.csv({ ...request.query, page: 1, limit: 1 });
+      reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="ledger.csv"')
+        .header('cache-control', 'no-store');
+      return body;
+    },
+  );
+
+  app.get(
+    '/api/admin/money-settings',
+    {
+      schema: {
+        tags,
+        summary: 'The platform commission (percent of each completed job) and the holding period in days',
+        response: { 200: moneySettingsResponse },
+        security,
+      },
+      preHandler: onlyAdmin,
+    },
+    async () => ({ status: 'success' as const, settings: await ledger.settings() }),
+  );
+
+  app.put(
+    '/api/admin/money-settings',
+    {
+      schema: {
+        tags,
+        summary: 'Change the commission and holding period',
+        description: 'Applies to jobs completed from now on; earnings already posted keep their figures.',
+        body: moneySettings,
+        response: { 200: moneySettingsResponse },
+        security,
+      },
+      preHandler: onlyAdmin,
+    },
+    async (request) => ({
+      status: 'success' as const,
+      settings: await ledger.saveSettings(request.user!.id, request.body),
+    }),
+  );
+
+  app.get(
+    '/api/admin/refunds',
+    {
+      schema: {
+        tags,
+        summary: 'Refunds of cancelled jobs, newest first (the latest 200)',
+        description:
+          'A refund is opened when an admin cancels a paid job (POST /job-api/jobs/{id}/actions/cancel with `refund`), sent to the provider after the cancellation commits, and completed once by its answer or its `refund.*` webhook. `pending`: sent and not yet completed (or not sent while the provider was unreachable); `failed`: refused by the provider, the money still due to the company.',
+        response: { 200: refundsResponse },
+        security,
+      },
+      preHandler: onlyAdmin,
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { status: 'success' as const, refunds: await refunds.list() };
+    },
+  );
+
+  app.post(
+    '/api/admin/refunds/:id/retry',
+    {
+      schema: {
+        tags,
+        summary: 'Send a failed refund again (or one the provider never answered, after a minute)',
+        description:
+          '409 when the refund is completed, still being processed by the provider, or was sent less than a minute ago; 404 for an unknown refund.',
+        params: z.object({ id: z.string().max(64) }),
+        response: { 200: z.object({ status: z.literal('success'), refund: refundView }) },
+        security,
+      },
+      preHandler: onlyAdmin,
+    },
+    async (request) => ({ status: 'success' as const, refund: await refunds.retry(request.params.id) }),
+  );
+};

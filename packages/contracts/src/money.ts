@@ -1,0 +1,164 @@
+import { z } from 'zod';
+
+/**
+ * The ledger's words (docs/decisions/1700-one-ledger.md). Every movement of money is one ledger
+ * transaction of a kind; its entries move kobo between accounts and sum to zero. Debits are positive.
+ */
+export const LEDGER_KINDS = [
+  'payment',
+  'earning',
+  'cancellation',
+  'refund',
+  'payout',
+  'payout_settled',
+  'payout_failed',
+] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+
+export const LEDGER_ACCOUNTS = [
+  /** What the provider holds for us: company payments in, refunds and payouts out. */
+  'provider_cash',
+  /** Companies' money held for their open jobs, per job. */
+  'held_for_jobs',
+  /** The platform's share of completed jobs. */
+  'platform_commission',
+  /** What the platform owes each lawyer, per lawyer (pending until its available date). */
+  'lawyer_earnings',
+  /** Payouts sent to the provider and not yet settled. */
+  'payouts_in_transit',
+  /** Refunds owed to companies for cancelled jobs until the provider completes them. */
+  'refunds_due',
+] as const;
+export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
+
+export const LEDGER_KIND_WORDS: Record<LedgerKind, string> = {
+  payment: 'Company payment',
+  earning: 'Lawyer earning',
+  cancellation: 'Job cancelled',
+  refund: 'Refund',
+  payout: 'Payout sent',
+  payout_settled: 'Payout settled',
+  payout_failed: 'Payout failed',
+};
+
+/** The platform's share of a completed job and how long a lawyer's share is held before withdrawal. */
+export const DEFAULT_COMMISSION_PERCENT = 20;
+export const DEFAULT_HOLD_DAYS = 7;
+
+const naira = z.number().describe('Naira (kobo / 100)');
+
+export const lawyerEarning = z.object({
+  jobId: z.string(),
+  productName: z.string(),
+  companyName: z.string(),
+  /** What the company paid for the job. */
+  amount: naira,
+  commission: naira,
+  /** The lawyer's share: amount less commission. */
+  earned: naira,
+  completedAt: z.string().nullable(),
+  availableAt: z.string().nullable(),
+});
+export type LawyerEarning = z.infer<typeof lawyerEarning>;
+
+export const earningsResponse = z.object({
+  status: z.literal('success'),
+  data: z.object({
+    /** Completed jobs and what companies paid for them (the Get Paid tab's first figures). */
+    total: naira,
+    count: z.number().int(),
+    currency: z.literal('NGN'),
+    /** The lawyer's share that may be withdrawn now. */
+    available: naira,
+    /** The lawyer's share still in its holding period. */
+    pending: naira,
+    commissionPercent: z.number(),
+    holdDays: z.number().int(),
+    jobs: z.array(lawyerEarning),
+  }),
+});
+export type EarningsResponse = z.infer<typeof earningsResponse>;
+
+/** A Lagos day, YYYY-MM-DD, within the years the ledger can hold. */
+const ledgerDay = z.iso
+  .date('dates are YYYY-MM-DD')
+  .refine((d) => d >= '2000-01-01' && d <= '2100-12-31', 'dates run from 2000-01-01 to 2100-12-31');
+
+export const ledgerQuery = z.object({
+  from: ledgerDay.optional(),
+  to: ledgerDay.optional(),
+  kind: z.enum(LEDGER_KINDS).optional(),
+  companyId: z.uuid().optional(),
+  lawyerId: z.uuid().optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type LedgerQuery = z.infer<typeof ledgerQuery>;
+
+export const ledgerEntry = z.object({
+  account: z.enum(LEDGER_ACCOUNTS),
+  /** Naira; positive debit, negative credit. */
+  amount: naira,
+  jobId: z.string().nullable(),
+  companyId: z.string().nullable(),
+  lawyerId: z.string().nullable(),
+  availableAt: z.string().nullable(),
+});
+
+export const ledgerTransaction = z.object({
+  _id: z.string(),
+  kind: z.enum(LEDGER_KINDS),
+  memo: z.string(),
+  orderId: z.string().nullable(),
+  jobId: z.string().nullable(),
+  createdAt: z.string(),
+  entries: z.array(ledgerEntry),
+});
+export type LedgerTransaction = z.infer<typeof ledgerTransaction>;
+
+export const ledgerBalances = z.object({
+  providerCash: naira,
+  heldForJobs: naira,
+  platformCommission: naira,
+  owedToLawyers: naira,
+  payoutsInTransit: naira,
+  refundsDue: naira,
+});
+export type LedgerBalances = z.infer<typeof ledgerBalances>;
+
+export const ledgerResponse = z.object({
+  status: z.literal('success'),
+  transactions: z.array(ledgerTransaction),
+  total: z.number().int(),
+  balances: ledgerBalances,
+});
+export type LedgerResponse = z.infer<typeof ledgerResponse>;
+
+export const moneySettings = z.object({
+  commissionPercent: z.number().min(0).max(50),
+  holdDays: z.number().int().min(0).max(90),
+});
+export type MoneySettingsInput = z.infer<typeof moneySettings>;
+
+export const moneySettingsResponse = z.object({ status: z.literal('success'), settings: moneySettings });
+
+export const REFUND_STATUSES = ['pending', 'completed', 'failed'] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+export const refundView = z.object({
+  _id: z.string(),
+  jobId: z.string(),
+  orderId: z.string(),
+  reference: z.string().describe("The order's payment reference"),
+  productName: z.string(),
+  companyName: z.string(),
+  amount: naira,
+  status: z.enum(REFUND_STATUSES),
+  reason: z.string().nullable(),
+  createdAt: z.string(),
+  settledAt: z.string().nullable(),
+});
+export type RefundView = z.infer<typeof refundView>;
+
+export const refundsResponse = z.object({ status: z.literal('success'), refunds: z.array(refundView) });
+export type RefundsResponse = z.infer<typeof refundsResponse>;
