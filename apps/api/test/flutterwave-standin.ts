@@ -151,7 +151,11 @@ export function flutterwaveStandIn() {
       down = v;
     },
     /** What the inline checkout would create when the customer pays. */
-    pay(txRef: string, amount: number, opts: { currency?: string; status?: FlwTx['status'] } = {}) {
+    pay(
+      txRef: string,
+      amount: number,
+      opts: { currency?: string; status?: FlwTx['status']; paymentType?: string } = {},
+    ) {
       const id = nextId++;
       txs.set(id, {
         id,
@@ -161,7 +165,7 @@ export function flutterwaveStandIn() {
         charged_amount: amount,
         currency: opts.currency ?? 'NGN',
         status: opts.status ?? 'successful',
-        payment_type: 'card',
+        payment_type: opts.paymentType ?? 'card',
         processor_response: opts.status === 'failed' ? 'Insufficient Funds' : 'Approved by Financial Institution',
         created_at: new Date().toISOString(),
         customer: { email: 'ada@example.ng', name: 'Ada Obi', phone_number: '08012345678' },

@@ -13,6 +13,7 @@ import { createLawyerJobsService } from './jobs/lawyer-service.js';
 import { createJobLifecycle } from './jobs/lifecycle-service.js';
 import { createLawyersService } from './lawyers/service.js';
 import { createLedger } from './money/ledger.js';
+import { createReceipts } from './money/receipts.js';
 import { createRefunds } from './money/refunds.js';
 import { createPlatformService } from './platform/service.js';
 import { createProfilesService } from './profiles/service.js';
@@ -38,12 +39,14 @@ export function createServices(shared: Shared, log: FastifyBaseLogger): Services
       log,
       lifecycle: jobLifecycle,
       ledger,
+      publicUrl: shared.config.PUBLIC_URL,
     }),
     reviews: createReviewsService(shared),
     lawyers: createLawyersService(shared),
     jobLifecycle,
     ledger,
     refunds,
+    receipts: createReceipts(shared),
     lawyerJobs: createLawyerJobsService(shared, jobLifecycle, ledger),
     companyJobs: createCompanyJobsService(shared, jobLifecycle),
     jobsAdmin: createJobsAdminService(shared, jobLifecycle),

@@ -11,14 +11,17 @@ import {
   type SandboxChargeInput,
 } from '@legalmarket/contracts';
 import type { Db, Executor } from '../../db/client.js';
-import { cartItems, jobs, orders, sandboxTransactions } from '../../db/schema.js';
+import { cartItems, jobs, orders, sandboxTransactions, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.js';
+import { enqueueMail } from '../../platform/mailer.js';
 import { ProviderUnavailable, type PaymentProvider, type ProviderTransaction } from '../../platform/payments/index.js';
 import { billOf, readPricedCart } from '../cart/service.js';
 import type { JobLifecycle } from '../jobs/lifecycle-service.js';
+import { paymentReceivedMail } from '../money/emails.js';
 import type { Ledger } from '../money/ledger.js';
+import { companyAsBilled } from '../money/receipts.js';
 
 /** A cart line as frozen into an order at checkout (kobo). */
 export interface OrderLine {
@@ -44,6 +47,8 @@ export interface CheckoutDeps {
   lifecycle?: JobLifecycle;
   /** Posts the payment, held against each job, in the same transaction. */
   ledger: Ledger;
+  /** The site's address, for the link in the payment confirmation e-mail. */
+  publicUrl?: string;
   log?: {
     info: (o: object, m?: string) => void;
     warn: (o: object, m?: string) => void;
@@ -180,9 +185,19 @@ export function createCheckoutService(deps: CheckoutDeps) {
       const problem = check(o, tx, via);
       if (problem) return { result: 'refused', order: o, reason: problem };
       const now = clock.now();
+      // The receipt prints the company as it is when it pays, and the method the provider reports.
+      const [company] = await t.select().from(users).where(eq(users.id, o.companyId));
+      const billedTo = companyAsBilled(company);
       const [paid] = await t
         .update(orders)
-        .set({ status: 'paid', paidAt: now, providerTransactionId: tx.id, updatedAt: now })
+        .set({
+          status: 'paid',
+          paidAt: now,
+          providerTransactionId: tx.id,
+          paymentMethod: tx.paymentType?.slice(0, 40) || null,
+          billedTo,
+          updatedAt: now,
+        })
         .where(eq(orders.id, o.id))
         .returning();
       const lines = o.lines as OrderLine[];
@@ -232,6 +247,16 @@ export function createCheckoutService(deps: CheckoutDeps) {
           );
       }
       await deps.ledger.recordPayment(t, paid, opened);
+      if (billedTo.email)
+        await enqueueMail(
+          t,
+          paymentReceivedMail(
+            billedTo.email,
+            billedTo.name,
+            { id: paid.id, reference: paid.txRef, amount: paid.amount, items: lines.length },
+            `${deps.publicUrl ?? ''}/company/dashboard`,
+          ),
+        );
       return { result: 'paid', order: paid, newlyPaid: true };
     });
   }

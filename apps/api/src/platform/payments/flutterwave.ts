@@ -21,6 +21,7 @@ interface FlwTransaction {
   amount: number;
   currency: string;
   status: string;
+  payment_type?: string;
 }
 
 /** Flutterwave's refund object (the refund answer, GET /v3/refunds/{id} and the refund webhook's data). */
@@ -90,6 +91,7 @@ export function flutterwaveProvider(o: FlutterwaveOptions): PaymentProvider {
       status: String(d.status).toLowerCase(),
       amount: Math.round(d.amount * 100),
       currency: String(d.currency).toUpperCase(),
+      ...(typeof d.payment_type === 'string' && d.payment_type ? { paymentType: d.payment_type } : {}),
     };
   }
 

@@ -16,6 +16,7 @@ const view = (r: Row): ProviderTransaction => ({
   status: r.status,
   amount: r.amount,
   currency: r.currency,
+  paymentType: r.paymentType,
 });
 
 /**

@@ -11,6 +11,8 @@ export interface ProviderTransaction {
   /** Amount in kobo. */
   amount: number;
   currency: string;
+  /** How the customer paid, as the provider names it (Flutterwave's `payment_type`: card, ussd, bank_transfer...). */
+  paymentType?: string;
 }
 
 /** A refund as the provider reports it (Flutterwave: POST /v3/transactions/{id}/refund, GET /v3/refunds/{id}). */
