@@ -1,7 +1,6 @@
-import { formatNaira } from '@legalmarket/contracts';
 import type { Mail } from '../../platform/mailer.js';
 import { adminMail } from '../admin/emails.js';
-import { creditNoteFilename, creditNoteNumber, receiptFilename } from './receipts.js';
+import { creditNoteFilename, creditNoteNumber, receiptFilename, receiptNaira } from './receipts.js';
 
 /** The payment confirmation, written with the order's move to paid; the receipt PDF rides along. */
 export function paymentReceivedMail(
@@ -13,10 +12,10 @@ export function paymentReceivedMail(
   return {
     ...adminMail(
       to,
-      `Payment received: ${formatNaira(order.amount / 100)} (${order.reference})`,
+      `Payment received: ${receiptNaira(order.amount)} (${order.reference})`,
       [
         `Hello ${name},`,
-        `Thank you: we have received your payment of ${formatNaira(order.amount / 100)} for ${order.items} ${order.items === 1 ? 'service' : 'services'} (payment ${order.reference}). We are finding a lawyer for each now.`,
+        `Thank you: we have received your payment of ${receiptNaira(order.amount)} for ${order.items} ${order.items === 1 ? 'service' : 'services'} (payment ${order.reference}). We are finding a lawyer for each now.`,
         `Your receipt is attached. You can download it again from your payments list.`,
       ],
       { label: 'See your payments', url },
