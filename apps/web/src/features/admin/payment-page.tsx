@@ -261,7 +261,7 @@ function Ledger() {
                     <time dateTime={p.paidAt ?? p.createdAt}>{formatOrdinalDate(p.paidAt ?? p.createdAt)}</time>
                   </p>
                 </div>
-                <div className="flex items-center gap-3 sm:justify-end">
+                <div className="flex flex-wrap items-center gap-3 sm:justify-end">
                   <span className="font-bold">
                     <Naira amount={p.amount} />
                   </span>
