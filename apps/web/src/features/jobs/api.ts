@@ -69,6 +69,25 @@ export function useJobPolling(jobId: string, data: JobPageResponse | undefined) 
   }, [jobId, lastId, stage, qc]);
 }
 
+/** GET /job-api/jobs/{id}/events?before=: the page of older events, put in front of the shown ones. */
+export function useEarlierEvents(jobId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (before: string) =>
+      api<JobEventsResponse>(`/job-api/jobs/${encodeURIComponent(jobId)}/events`, { query: { before } }),
+    onSuccess: (older) =>
+      qc.setQueryData<JobPageResponse>(jobKeys.page(jobId), (old) =>
+        old
+          ? {
+              ...old,
+              earlier: older.earlier,
+              events: [...older.events.filter((e) => !old.events.some((o) => o._id === e._id)), ...old.events],
+            }
+          : old,
+      ),
+  });
+}
+
 /** POST /job-api/jobs/{id}/actions/{action}: answers the job page, which replaces the shown one. */
 export function useJobAction(jobId: string) {
   const qc = useQueryClient();
