@@ -286,6 +286,14 @@ describeEachDb('job workspace: the lifecycle end to end', (kind) => {
       payload: { all: true },
     });
     expect(all.json()).toEqual({ unread: 0 });
+    // The bell and the list are cached per reader: each write shows on the next read.
+    expect(await unread()).toBe(0);
+    expect(await unread()).toBe(0);
+    await act(id, 'message', lawyer, { note: 'And another' });
+    expect(await unread()).toBe(1);
+    const fresh = await t.app.inject({ method: 'GET', url: '/api/notifications', headers: company.headers });
+    expect(fresh.json().notifications[0]).toMatchObject({ jobId: id, text: expect.any(String), readAt: null });
+    expect(fresh.headers['cache-control']).toBe('no-store');
   });
 
   it('sends the newest events in pages, older ones on request, and a fresh page after every write', async () => {

@@ -16,7 +16,7 @@ import {
   unreadNotificationsResponse,
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
-import { JOB_THREAD_READS } from './view.js';
+import { JOB_THREAD_READS, NOTIFICATION_READS } from './view.js';
 
 const tags = ['job workspace'];
 const security = [{ bearer: [] }];
@@ -130,17 +130,25 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
       schema: {
         tags,
         summary: 'The notification centre: newest first, 20 a page',
-        description: 'Pass `before` (a notification id) for the next page.',
+        description:
+          'Pass `before` (a notification id) for the next page. Cached per reader until any notification is written or read.',
         querystring: z.object({ before: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional() }),
         response: { 200: notificationsResponse },
         security,
       },
       preHandler: party,
     },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return lifecycle.notifications(request.user!, request.query.before);
-    },
+    (request, reply) =>
+      shared.responses.send(
+        request,
+        reply,
+        NOTIFICATION_READS,
+        async () => ({
+          value: await lifecycle.notifications(request.user!, request.query.before),
+          headers: { 'cache-control': 'no-store' },
+        }),
+        notificationsResponse,
+      ),
   );
 
   app.get(
@@ -154,10 +162,17 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
       },
       preHandler: party,
     },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return { unread: await lifecycle.unread(request.user!) };
-    },
+    (request, reply) =>
+      shared.responses.send(
+        request,
+        reply,
+        NOTIFICATION_READS,
+        async () => ({
+          value: { unread: await lifecycle.unread(request.user!) },
+          headers: { 'cache-control': 'no-store' },
+        }),
+        unreadNotificationsResponse,
+      ),
   );
 
   app.post(
