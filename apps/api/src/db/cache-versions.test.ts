@@ -30,6 +30,7 @@ describeEachDb('cache versions: the database', (kind) => {
       ...JOB_VIEW_READS,
       ...JOB_PAGE_READS,
       ...JOB_THREAD_READS,
+      ...NOTIFICATION_READS,
       'products',
       'app_settings',
       'sessions',
