@@ -129,9 +129,13 @@ export const SANDBOX_CARDS = {
 export const SANDBOX_OTP = '12345';
 
 export const companyJobDetailsInput = z.object({
-  detail: z.string({ error: messages.kindlyAddDetails }).trim().min(1, messages.kindlyAddDetails).max(5000),
+  detail: z
+    .string({ error: messages.kindlyAddDetails })
+    .trim()
+    .min(1, messages.kindlyAddDetails)
+    .max(5000, 'detail must be at most 5000 characters'),
   file: uploadedFileLink.optional(),
-  fileName: z.string().trim().max(255).optional(),
+  fileName: z.string().trim().max(255, 'fileName must be at most 255 characters').optional(),
 });
 
 /** POST /api/checkout/sandbox/charge: a Flutterwave-shaped transaction (amount in naira). */
