@@ -47,8 +47,12 @@ export const cartLine = z.object({
 });
 export type CartLine = z.infer<typeof cartLine>;
 
+/** The company's cart: its lines and the bill (naira), computed by the server from the catalogue. */
+const cartView = z.object({ products: z.array(cartLine), bill: z.number() });
+export type CartView = z.infer<typeof cartView>;
+
 /** GET /api/cart: the list's first element holds the products and the bill (naira). */
-export const cartResponse = z.array(z.object({ products: z.array(cartLine), bill: z.number() }));
+export const cartResponse = z.array(cartView);
 export type CartResponse = z.infer<typeof cartResponse>;
 
 export const PAYMENT_OPTIONS = 'card,mobilemoney,ussd';

@@ -8,7 +8,8 @@ export type ProjectStatus = 'pending' | 'completed';
 /** Projects per page on the dashboard and the Get Paid table (the server allows up to 50). */
 export const PROJECTS_PAGE_SIZE = 10;
 
-export interface ProjectsPage {
+/** A UI shape: one page of the contract's job list with the X-Total-Count header beside it. */
+interface ProjectsPage {
   jobs: LawyerJob[];
   /** Every project in this state (X-Total-Count), for the page numbers. */
   total: number;
