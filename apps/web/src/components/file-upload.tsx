@@ -8,7 +8,7 @@ import { DocumentLink } from './document-link';
 /** The original file name and its `/uploads/<key>` (the `file` of a cart item or job), as the upload answers. */
 export type UploadedFile = Pick<UploadResponse['data'], 'fileName' | 'url'>;
 
-export interface FileUploadProps {
+interface FileUploadProps {
   label: string;
   /** image: PNG, JPEG, WebP (public); document: PDF, DOC, DOCX or an image (confidential). */
   kind: UploadKind;

@@ -12,7 +12,7 @@ import { ContactPopup } from '@/components/contact-popup';
 const NotificationBell = lazy(() => import('@/features/notifications/bell'));
 
 const AUTH_PAGES = [/^\/login/, /^\/signup\//, /^\/password-reset/, /^\/new-password\//, /^\/otp\//];
-export const isAuthPage = (pathname: string) => AUTH_PAGES.some((r) => r.test(pathname));
+const isAuthPage = (pathname: string) => AUTH_PAGES.some((r) => r.test(pathname));
 
 const dashboardFor = (s: Session) =>
   s.userType === 'admin'

@@ -15,7 +15,7 @@ interface PublishedOrder {
 }
 
 /** HEAD /api/remuneration-order: is a PDF published, and how large is it? */
-export async function getPublishedOrder(): Promise<PublishedOrder> {
+async function getPublishedOrder(): Promise<PublishedOrder> {
   let size: number | null = null;
   try {
     await api(REMUNERATION_ORDER_URL, {

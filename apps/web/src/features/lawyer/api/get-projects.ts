@@ -16,7 +16,7 @@ interface ProjectsPage {
 }
 
 /** One page of the signed-in lawyer's projects, paged on the server (docs/decisions/0900-spec-gaps-found-by-an-audit.md, item 4). */
-export const getProjects = (status: ProjectStatus, page = 1, limit = PROJECTS_PAGE_SIZE): Promise<ProjectsPage> =>
+const getProjects = (status: ProjectStatus, page = 1, limit = PROJECTS_PAGE_SIZE): Promise<ProjectsPage> =>
   apiList<LawyerJob>(`/job-api/lawyer/${status}jobs`, { query: { page, limit } }).then(({ items, total }) => ({
     jobs: items,
     total: total ?? (page - 1) * limit + items.length,

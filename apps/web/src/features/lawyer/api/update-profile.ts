@@ -33,7 +33,7 @@ export function profileForm(changes: ProfileChanges): FormData {
   return form;
 }
 
-export const updateProfile = (id: string, changes: ProfileChanges) =>
+const updateProfile = (id: string, changes: ProfileChanges) =>
   api<UpdateProfileResponse>(`/api/updateprofile?_id=${encodeURIComponent(id)}`, {
     method: 'PATCH',
     body: profileForm(changes),
