@@ -47,8 +47,12 @@ export const cartLine = z.object({
 });
 export type CartLine = z.infer<typeof cartLine>;
 
+/** The company's cart: its lines and the bill (naira), computed by the server from the catalogue. */
+const cartView = z.object({ products: z.array(cartLine), bill: z.number() });
+export type CartView = z.infer<typeof cartView>;
+
 /** GET /api/cart: the list's first element holds the products and the bill (naira). */
-export const cartResponse = z.array(z.object({ products: z.array(cartLine), bill: z.number() }));
+export const cartResponse = z.array(cartView);
 export type CartResponse = z.infer<typeof cartResponse>;
 
 export const PAYMENT_OPTIONS = 'card,mobilemoney,ussd';
@@ -129,9 +133,13 @@ export const SANDBOX_CARDS = {
 export const SANDBOX_OTP = '12345';
 
 export const companyJobDetailsInput = z.object({
-  detail: z.string({ error: messages.kindlyAddDetails }).trim().min(1, messages.kindlyAddDetails).max(5000),
+  detail: z
+    .string({ error: messages.kindlyAddDetails })
+    .trim()
+    .min(1, messages.kindlyAddDetails)
+    .max(5000, 'detail must be at most 5000 characters'),
   file: uploadedFileLink.optional(),
-  fileName: z.string().trim().max(255).optional(),
+  fileName: z.string().trim().max(255, 'fileName must be at most 255 characters').optional(),
 });
 
 /** POST /api/checkout/sandbox/charge: a Flutterwave-shaped transaction (amount in naira). */

@@ -4,7 +4,7 @@ import type { JobAction, JobActionRequest, JobEventsResponse } from '@legalmarke
 import type { JobPageResponse } from '@legalmarket/contracts/jobs';
 import { api } from '@/lib/http';
 
-export const jobKeys = {
+const jobKeys = {
   page: (jobId: string) => ['job-page', jobId] as const,
 };
 
