@@ -219,6 +219,7 @@ export const orders = pgTable(
     status: text('status', { enum: ORDER_STATUSES }).notNull().default('pending'),
     provider: text('provider').notNull(),
     providerTransactionId: text('provider_transaction_id'),
+    paymentType: text('payment_type'),
     title: text('title').notNull(),
     /** The cart lines as they were at checkout, at catalogue prices. */
     lines: jsonb('lines').notNull(),
