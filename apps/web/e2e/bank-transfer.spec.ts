@@ -49,6 +49,9 @@ test('a company pays by bank transfer in the sandbox; the admin sees the books a
   await transfer.getByRole('button', { name: 'Copy amount' }).click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(product.productPrice.toFixed(2));
 
+  // On a 360 px phone the account details fit without sideways scrolling.
+  await page.setViewportSize({ width: 360, height: 740 });
+  expect(await dialog.evaluate((d) => d.scrollWidth <= d.clientWidth)).toBe(true);
   await dialog.getByRole('button', { name: 'I have sent the money' }).click();
   await expect(page.getByRole('heading', { name: 'Payment successful!' })).toBeVisible();
   await expect(page).toHaveURL(/\/products$/, { timeout: 10_000 });
@@ -86,4 +89,36 @@ test('a company pays by bank transfer in the sandbox; the admin sees the books a
   await adminPage.getByRole('navigation', { name: 'Admin menu' }).getByRole('link', { name: 'Reconciliation' }).click();
   await expect(adminPage.getByText(/Ledger and the sandbox agree/)).toBeVisible();
   await expect(adminPage.getByText('Refunds in the ledger (1)')).toBeVisible();
+
+  // A short transfer pays nothing and is listed as money the ledger does not have.
+  const otherEmail = await createAccount(request, 'company');
+  const other = await apiLogin(request, otherEmail);
+  await request.post('/api/cart', { headers: other.headers, data: { productId: product._id, quantity: 1 } });
+  const started = (await (await request.post('/api/checkout', { headers: other.headers })).json()) as {
+    data: { reference: string; amount: number };
+  };
+  const short = await request.post('/api/checkout/sandbox/charge', {
+    headers: other.headers,
+    data: {
+      reference: started.data.reference,
+      amount: started.data.amount - 1000,
+      currency: 'NGN',
+      paymentType: 'banktransfer',
+    },
+  });
+  expect(short.status()).toBe(200);
+  const refused = await request.post('/api/checkout/verify', {
+    headers: other.headers,
+    data: { reference: started.data.reference },
+  });
+  expect(refused.status()).toBe(400);
+  await adminPage.setViewportSize({ width: 360, height: 740 });
+  await adminPage.reload();
+  await expect(adminPage.getByRole('heading', { name: '1 difference' })).toBeVisible();
+  const difference = adminPage.getByTestId('difference');
+  await expect(difference).toContainText('Not in the ledger · Payment');
+  await expect(difference).toContainText(started.data.reference);
+  await expect(difference).toContainText(naira(started.data.amount - 1000));
+  await expect(difference).toContainText('bank transfer');
+  expect(await adminPage.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 });
