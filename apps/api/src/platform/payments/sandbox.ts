@@ -38,7 +38,8 @@ const bounds = (p: ProviderPeriod) => ({
  * The offline provider: our own dialog records Flutterwave-shaped transactions in
  * `sandbox_transactions`, and verification reads them back through the same interface.
  * It has no webhooks (the background re-verification covers a lost confirmation); its refunds complete
- * at once and are recorded in `sandbox_refunds`.
+ * at once and are recorded in `sandbox_refunds`. The clock dates refunds as the app dates its
+ * transactions, so the reconciliation's periods see both sides alike.
  */
 export function sandboxProvider(db: Db, clock?: Clock): PaymentProvider {
   return {

@@ -90,7 +90,7 @@ export default function ReconciliationPage() {
   };
   const data = result.data;
   const providerWord = data?.provider === 'sandbox' ? 'the sandbox' : 'Flutterwave';
-  const Provider = data?.provider === 'sandbox' ? 'Sandbox' : 'Flutterwave';
+  const providerName = data?.provider === 'sandbox' ? 'Sandbox' : 'Flutterwave';
   const input = 'mt-1 min-h-11 rounded-md border border-slate-300 px-3';
   return (
     <AdminLayout title="Reconciliation">
@@ -153,7 +153,7 @@ export default function ReconciliationPage() {
               className="flex items-center justify-center gap-2 rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-8 text-center text-emerald-800"
             >
               <CheckCircle2 aria-hidden className="size-5 shrink-0" />
-              Ledger and {Provider === 'Sandbox' ? 'the sandbox' : 'Flutterwave'} agree from {data.from} to {data.to}.
+              Ledger and {providerWord} agree from {data.from} to {data.to}.
             </p>
           ) : (
             <>
@@ -165,7 +165,7 @@ export default function ReconciliationPage() {
                   <Difference
                     key={`${d.kind}-${d.subject}-${d.providerId ?? d.reference}-${i}`}
                     d={d}
-                    providerWord={Provider}
+                    providerWord={providerName}
                   />
                 ))}
               </ol>

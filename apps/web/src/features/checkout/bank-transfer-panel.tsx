@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Check, Copy } from 'lucide-react';
 import type { SandboxVirtualAccount } from '@legalmarket/contracts/commerce';
 import { Loading, Naira } from '@/components/feedback';
@@ -9,7 +9,7 @@ const time = (iso: string) =>
   new Date(iso).toLocaleTimeString('en-NG', { hour: '2-digit', minute: '2-digit', timeZone: 'Africa/Lagos' });
 
 /** One detail to type into the banking app, with a button that copies it. */
-function CopyRow({ label, value, shown }: { label: string; value: string; shown?: React.ReactNode }) {
+function CopyRow({ label, value, shown }: { label: string; value: string; shown?: ReactNode }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const copy = async () => {
     try {
