@@ -121,7 +121,7 @@ describeEachDb('bank transfer in the sandbox', (kind) => {
     expect(answers[0].json().message).toBe(messages.paymentSuccessful);
     expect(await k.jobsOf(c.orderId)).toHaveLength(2);
     expect(await k.paymentsOf(c.orderId)).toHaveLength(1);
-    expect(await k.orderRow(c.orderId)).toMatchObject({ status: 'paid', paymentType: 'bank_transfer' });
+    expect(await k.orderRow(c.orderId)).toMatchObject({ status: 'paid', paymentMethod: 'bank_transfer' });
     expect((await account(c.who, c.reference)).statusCode).toBe(409);
   });
 
@@ -130,7 +130,7 @@ describeEachDb('bank transfer in the sandbox', (kind) => {
     expect((await transfer(c.who, c.reference, c.amount)).statusCode).toBe(200);
     const counts = await k.reconcile();
     expect(counts.fulfilled).toBeGreaterThanOrEqual(1);
-    expect(await k.orderRow(c.orderId)).toMatchObject({ status: 'paid', paymentType: 'bank_transfer' });
+    expect(await k.orderRow(c.orderId)).toMatchObject({ status: 'paid', paymentMethod: 'bank_transfer' });
     expect(await k.jobsOf(c.orderId)).toHaveLength(2);
     expect(await k.paymentsOf(c.orderId)).toHaveLength(1);
   });
@@ -229,7 +229,7 @@ describeEachDb('bank transfer through Flutterwave (local stand-in)', (kind) => {
     expect(await k.orderRow(c.orderId)).toMatchObject({
       status: 'paid',
       providerTransactionId: String(id),
-      paymentType: 'bank_transfer',
+      paymentMethod: 'bank_transfer',
     });
   });
 

@@ -190,7 +190,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
           status: 'paid',
           paidAt: now,
           providerTransactionId: tx.id,
-          paymentType: tx.paymentType ?? null,
+          paymentMethod: tx.paymentType?.slice(0, 40) || null,
           updatedAt: now,
         })
         .where(eq(orders.id, o.id))

@@ -61,7 +61,7 @@ export function createReconciliation(deps: ReconciliationDeps) {
         orderId: orders.id,
         txRef: orders.txRef,
         providerTransactionId: orders.providerTransactionId,
-        paymentType: orders.paymentType,
+        paymentType: orders.paymentMethod,
         amount: sql<string>`coalesce((select sum(${ledgerEntries.amount}) from ${ledgerEntries} where ${ledgerEntries.transactionId} = ${ledgerTransactions.id} and ${ledgerEntries.account} = 'provider_cash'), 0)`,
         jobId: sql<string | null>`(select j.id from jobs j where j.order_id = ${orders.id} order by j.line_no limit 1)`,
       })

@@ -54,7 +54,7 @@ function transactionOf(d: FlwTransaction): ProviderTransaction {
     status: String(d.status).toLowerCase(),
     amount: Math.round(d.amount * 100),
     currency: String(d.currency).toUpperCase(),
-    ...(typeof d.payment_type === 'string' ? { paymentType: d.payment_type } : {}),
+    ...(typeof d.payment_type === 'string' && d.payment_type ? { paymentType: d.payment_type } : {}),
     ...(d.created_at ? { createdAt: d.created_at } : {}),
   };
 }

@@ -11,6 +11,7 @@ export interface ProviderTransaction {
   /** Amount in kobo. */
   amount: number;
   currency: string;
+  /** How the customer paid, as the provider names it (Flutterwave's `payment_type`: card, ussd, bank_transfer...). */
   paymentType?: string;
   /** When the provider recorded it (ISO), where the answer says. */
   createdAt?: string;
