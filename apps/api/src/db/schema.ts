@@ -222,6 +222,8 @@ export const orders = pgTable(
     title: text('title').notNull(),
     /** The cart lines as they were at checkout, at catalogue prices. */
     lines: jsonb('lines').notNull(),
+    /** How the customer paid, from the provider's verify answer (`card`, `ussd`, `bank_transfer`...); null before 0008. */
+    paymentMethod: text('payment_method'),
     createdAt: createdAt(),
     paidAt: ts('paid_at'),
     updatedAt: updatedAt(),

@@ -5,6 +5,8 @@ import {
   ledgerResponse,
   moneySettings,
   moneySettingsResponse,
+  reconciliationQuery,
+  reconciliationResponse,
   refundView,
   refundsResponse,
 } from '@legalmarket/contracts';
@@ -16,6 +18,7 @@ const security = [{ bearer: [] }];
 /** The admin's view of the one ledger and the money settings (issue 17). */
 export const moneyRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
   const { ledger, refunds } = services;
+  const { reconciliation } = services;
   const onlyAdmin = shared.auth.require('admin');
 
   app.get(
@@ -128,5 +131,25 @@ export const moneyRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
       preHandler: onlyAdmin,
     },
     async (request) => ({ status: 'success' as const, refund: await refunds.retry(request.params.id) }),
+  );
+
+  app.get(
+    '/api/admin/reconciliation',
+    {
+      schema: {
+        tags,
+        summary: "The ledger's payments and refunds next to the payment provider's, and every difference",
+        description:
+          "`from` and `to` are Lagos days (YYYY-MM-DD, inclusive, at most 92 days; both default to the last 7 days). The ledger's `payment` and `refund` postings of orders and refunds made through the configured provider are matched with the provider's transactions (Flutterwave: GET /v3/transactions) and refunds (GET /v3/refunds) by the provider's id. Differences: `missing_in_ledger` (a successful payment or completed refund the ledger does not have, such as an underpaid transfer that paid no order), `missing_at_provider`, `amount_differs`, `currency_differs`, `status_differs`; each with the reference, both amounts in naira and the order and job it concerns. An empty list means the two agree. 503 when the provider cannot be reached.",
+        querystring: reconciliationQuery,
+        response: { 200: reconciliationResponse },
+        security,
+      },
+      preHandler: onlyAdmin,
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { status: 'success' as const, ...(await reconciliation.run(request.query)) };
+    },
   );
 };
