@@ -119,6 +119,22 @@ export function flutterwaveStandIn() {
       if (!r) return send(400, { status: 'error', message: 'No refund found', data: null });
       return send(200, { status: 'success', message: 'Refund fetched', data: r });
     }
+    // The list endpoints: from/to are days (YYYY-MM-DD, inclusive), 10 records a page, newest first.
+    if (req.method === 'GET' && (url.pathname === '/v3/transactions' || url.pathname === '/v3/refunds')) {
+      const from = url.searchParams.get('from') ?? '0000-00-00';
+      const to = url.searchParams.get('to') ?? '9999-99-99';
+      const page = Math.max(1, Number(url.searchParams.get('page')) || 1);
+      const rows = [...(url.pathname === '/v3/refunds' ? refunds : txs).values()]
+        .filter((r) => r.created_at.slice(0, 10) >= from && r.created_at.slice(0, 10) <= to)
+        .reverse();
+      const totalPages = Math.max(1, Math.ceil(rows.length / 10));
+      return send(200, {
+        status: 'success',
+        message: url.pathname === '/v3/refunds' ? 'Refunds fetched' : 'Transactions fetched',
+        meta: { page_info: { total: rows.length, current_page: page, total_pages: totalPages } },
+        data: rows.slice((page - 1) * 10, page * 10),
+      });
+    }
     const byId = /^\/v3\/transactions\/(\d+)\/verify$/.exec(url.pathname);
     let tx: FlwTx | undefined;
     if (req.method === 'GET' && byId) {
@@ -137,6 +153,7 @@ export function flutterwaveStandIn() {
   return {
     server,
     calls,
+    txs,
     refunds,
     setRefundMode: (m: typeof refundMode) => {
       refundMode = m;
@@ -154,7 +171,7 @@ export function flutterwaveStandIn() {
     pay(
       txRef: string,
       amount: number,
-      opts: { currency?: string; status?: FlwTx['status']; paymentType?: string } = {},
+      opts: { currency?: string; status?: FlwTx['status']; paymentType?: string; createdAt?: Date } = {},
     ) {
       const id = nextId++;
       txs.set(id, {
@@ -167,7 +184,7 @@ export function flutterwaveStandIn() {
         status: opts.status ?? 'successful',
         payment_type: opts.paymentType ?? 'card',
         processor_response: opts.status === 'failed' ? 'Insufficient Funds' : 'Approved by Financial Institution',
-        created_at: new Date().toISOString(),
+        created_at: (opts.createdAt ?? new Date()).toISOString(),
         customer: { email: 'ada@example.ng', name: 'Ada Obi', phone_number: '08012345678' },
       });
       return id;

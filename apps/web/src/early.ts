@@ -13,7 +13,7 @@ export interface Received {
   text: string;
 }
 
-export interface Early {
+interface Early {
   /** The session token it was asked with (lib/http hands it only to the same session). */
   token: string | null;
   at: number;

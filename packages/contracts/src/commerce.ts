@@ -47,11 +47,18 @@ export const cartLine = z.object({
 });
 export type CartLine = z.infer<typeof cartLine>;
 
+/** The company's cart: its lines and the bill (naira), computed by the server from the catalogue. */
+const cartView = z.object({ products: z.array(cartLine), bill: z.number() });
+export type CartView = z.infer<typeof cartView>;
+
 /** GET /api/cart: the list's first element holds the products and the bill (naira). */
-export const cartResponse = z.array(z.object({ products: z.array(cartLine), bill: z.number() }));
+export const cartResponse = z.array(cartView);
 export type CartResponse = z.infer<typeof cartResponse>;
 
-export const PAYMENT_OPTIONS = 'card,mobilemoney,ussd';
+/** How a company may pay (Flutterwave's `payment_options` names; in Nigeria most business payments are transfers). */
+export const PAYMENT_METHODS = ['card', 'mobilemoney', 'ussd', 'banktransfer'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+export const PAYMENT_OPTIONS = PAYMENT_METHODS.join(',');
 export const DEFAULT_PRODUCT_TITLE = 'Default Product Name';
 
 /** What the payment dialog needs (POST /api/checkout). */
@@ -113,7 +120,7 @@ export const sandboxChargeInput = z.object({
   // Bounded: an unbounded number reached the database as kobo and failed there with a 500 (issue 8).
   amount: z.number().positive('amount must be positive').max(1_000_000_000, 'amount is too large'),
   currency: z.string().trim().min(3).max(3),
-  paymentType: z.enum(['card', 'mobilemoney', 'ussd']),
+  paymentType: z.enum(PAYMENT_METHODS),
   cardNumber: z.string().max(30).optional(),
   pin: z.string().max(8).optional(),
   otp: z.string().max(8).optional(),
@@ -129,9 +136,13 @@ export const SANDBOX_CARDS = {
 export const SANDBOX_OTP = '12345';
 
 export const companyJobDetailsInput = z.object({
-  detail: z.string({ error: messages.kindlyAddDetails }).trim().min(1, messages.kindlyAddDetails).max(5000),
+  detail: z
+    .string({ error: messages.kindlyAddDetails })
+    .trim()
+    .min(1, messages.kindlyAddDetails)
+    .max(5000, 'detail must be at most 5000 characters'),
   file: uploadedFileLink.optional(),
-  fileName: z.string().trim().max(255).optional(),
+  fileName: z.string().trim().max(255, 'fileName must be at most 255 characters').optional(),
 });
 
 /** POST /api/checkout/sandbox/charge: a Flutterwave-shaped transaction (amount in naira). */
@@ -147,6 +158,29 @@ export const sandboxChargeResponse = z.object({
   }),
 });
 export type SandboxChargeResponse = z.infer<typeof sandboxChargeResponse>;
+
+/** POST /api/checkout/sandbox/virtual-account: the temporary account a bank transfer goes to. */
+export const sandboxVirtualAccountInput = z.object({
+  reference: z.string().trim().min(1, 'reference is required').max(100, 'reference is too long'),
+});
+export type SandboxVirtualAccountInput = z.infer<typeof sandboxVirtualAccountInput>;
+
+/** Shaped like Flutterwave's bank-transfer charge (`meta.authorization`): where, how much and until when. */
+export const sandboxVirtualAccountResponse = z.object({
+  status: z.literal('success'),
+  data: z.object({
+    accountNumber: z.string(),
+    bankName: z.string(),
+    accountName: z.string(),
+    /** Naira: exactly the order's amount. */
+    amount: z.number(),
+    currency: z.literal('NGN'),
+    /** The order's tx_ref, to put in the transfer's narration. */
+    reference: z.string(),
+    expiresAt: z.string(),
+  }),
+});
+export type SandboxVirtualAccount = z.infer<typeof sandboxVirtualAccountResponse>['data'];
 
 /** POST /api/checkout/verify: 200 when the order is paid, 202 while the provider has not settled. */
 export const verifyPaymentResponse = z.object({

@@ -233,6 +233,8 @@ export const DUE_WORKING_DAYS = 10;
 export const MAX_MESSAGE_LENGTH = 5000;
 /** The most documents one message or delivery carries. */
 export const MAX_EVENT_FILES = 5;
+/** The job page sends the newest events in pages of this many; older ones are asked for with `before`. */
+export const THREAD_PAGE = 50;
 
 export function transitionOf(action: JobAction): JobTransition {
   return JOB_LIFECYCLE.find((t) => t.action === action)!;
@@ -294,7 +296,10 @@ export type JobActionRequest = z.infer<typeof jobActionRequest>;
 export const jobEventsResponse = z.object({
   stage: z.enum(JOB_STAGES),
   actions: z.array(z.enum(JOB_ACTIONS)),
+  /** Oldest first. */
   events: z.array(jobEvent),
+  /** With `before`: older events remain. Always false with `after`, which answers every newer event. */
+  earlier: z.boolean(),
 });
 export type JobEventsResponse = z.infer<typeof jobEventsResponse>;
 

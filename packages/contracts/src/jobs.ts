@@ -71,8 +71,10 @@ export const jobPageResponse = z.object({
   viewer: z.enum(['company', 'assigned_lawyer', 'admin']),
   /** The actions this reader may take now, from JOB_LIFECYCLE. */
   actions: z.array(z.enum(JOB_ACTIONS)),
-  /** Oldest first. */
+  /** The newest THREAD_PAGE events, oldest first. */
   events: z.array(jobEvent),
+  /** Older events remain: GET /job-api/jobs/:id/events?before={events[0]._id} answers them. */
+  earlier: z.boolean(),
   /** The newest event this reader has seen ("0" for none): later ones are unread. */
   lastReadEventId: z.string(),
 });

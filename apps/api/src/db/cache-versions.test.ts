@@ -4,7 +4,7 @@ import { cacheVersionsOf } from './cache-versions.js';
 import { rowsOf } from './client.js';
 import { jobs, users } from './schema.js';
 import { CART_READS } from '../features/cart/service.js';
-import { JOB_PAGE_READS, JOB_VIEW_READS } from '../features/jobs/view.js';
+import { JOB_PAGE_READS, JOB_THREAD_READS, JOB_VIEW_READS, NOTIFICATION_READS } from '../features/jobs/view.js';
 import { insertJob, insertProduct } from '../../test/admin-fixtures.js';
 import { createTestApp, describeEachDb, PASSWORD, signupAndLogin, type TestApp } from '../../test/helpers.js';
 
@@ -25,7 +25,17 @@ describeEachDb('cache versions: the database', (kind) => {
         where c.relnamespace = current_schema()::regnamespace and g.tgname like 'cache_note_%'
         group by c.relname having count(*) = 4`),
     ).map((r) => r.name);
-    const read = [...CART_READS, ...JOB_VIEW_READS, ...JOB_PAGE_READS, 'products', 'app_settings', 'sessions', 'users'];
+    const read = [
+      ...CART_READS,
+      ...JOB_VIEW_READS,
+      ...JOB_PAGE_READS,
+      ...JOB_THREAD_READS,
+      ...NOTIFICATION_READS,
+      'products',
+      'app_settings',
+      'sessions',
+      'users',
+    ];
     expect(watched).toEqual(expect.arrayContaining([...new Set(read)]));
   });
 

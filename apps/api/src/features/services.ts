@@ -14,6 +14,7 @@ import { createJobLifecycle } from './jobs/lifecycle-service.js';
 import { createLawyersService } from './lawyers/service.js';
 import { createLedger } from './money/ledger.js';
 import { createReceipts } from './money/receipts.js';
+import { createReconciliation } from './money/reconciliation.js';
 import { createRefunds } from './money/refunds.js';
 import { createPlatformService } from './platform/service.js';
 import { createProfilesService } from './profiles/service.js';
@@ -22,13 +23,14 @@ import { createUploadsService } from './uploads/service.js';
 
 export function createServices(shared: Shared, log: FastifyBaseLogger): Services {
   const uploads = createUploadsService(shared);
-  const paymentProvider = createPaymentProvider(shared.config, shared.db);
+  const paymentProvider = createPaymentProvider(shared.config, shared.db, shared.clock);
   const ledger = createLedger(shared);
   const refunds = createRefunds({ ...shared, provider: paymentProvider, ledger, log });
   const jobLifecycle = createJobLifecycle(shared, { ledger, refunds });
   return {
     uploads,
     paymentProvider,
+    reconciliation: createReconciliation({ ...shared, provider: paymentProvider }),
     catalogue: createCatalogueService({ db: shared.db, clock: shared.clock, uploads }),
     cart: createCartService(shared),
     checkout: createCheckoutService({

@@ -22,6 +22,7 @@ import type { JobLifecycle } from './jobs/lifecycle-service.js';
 import type { LawyersService } from './lawyers/service.js';
 import type { Ledger } from './money/ledger.js';
 import type { Receipts } from './money/receipts.js';
+import type { Reconciliation } from './money/reconciliation.js';
 import type { Refunds } from './money/refunds.js';
 import type { PlatformService } from './platform/service.js';
 import type { ProfilesService } from './profiles/service.js';
@@ -52,6 +53,8 @@ export interface Services {
   checkout: CheckoutService;
   /** The payment provider the checkout service and the provider's webhook use. */
   paymentProvider: PaymentProvider;
+  /** The ledger compared with the payment provider's records (admin). */
+  reconciliation: Reconciliation;
   reviews: ReviewsService;
   lawyers: LawyersService;
   /** The job lifecycle: every job action goes through it. */

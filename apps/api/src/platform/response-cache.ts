@@ -110,7 +110,8 @@ export function createResponseCache(db: Db, opts: { maxBytes?: number; checkRead
       // A route without a query schema ignores its query, so junk queries must not make entries. The
       // verification state is in the key: a lawyer's job lists are redacted by it (decision 0860).
       const query = request.routeOptions.schema?.querystring ? JSON.stringify(request.query ?? null) : '';
-      const key = `${request.routeOptions.url}\u0000${user.id}\u0000${user.verified ? 'v' : 'u'}\u0000${query}`;
+      const params = request.routeOptions.schema?.params ? JSON.stringify(request.params ?? null) : '';
+      const key = `${request.routeOptions.url}\u0000${user.id}\u0000${user.verified ? 'v' : 'u'}\u0000${query}\u0000${params}`;
       const version = (await versions.read()).of(reads);
       const hit = entries.get(key);
       if (hit && hit.version === version) {

@@ -528,6 +528,18 @@ const REQUESTS: Record<string, Record<string, Builder>> = {
       },
     ]),
   ),
+  'POST /api/checkout/sandbox/virtual-account': Object.fromEntries(
+    (['ofA', 'ofB'] as const).map((v) => [
+      v,
+      async (c: Ctx): Promise<Req> => {
+        const owner = v === 'ofA' ? 'companyA' : 'companyB';
+        await ensureCart({ ...c, actor: owner as Actor, who: c.w.who[owner] });
+        const start = await ok(c.t, c.w.who[owner], { method: 'POST', url: '/api/checkout' });
+        const { reference } = start.json().data as { reference: string };
+        return { method: 'POST', url: '/api/checkout/sandbox/virtual-account', payload: { reference } };
+      },
+    ]),
+  ),
   'GET /api/orders': { any: get('/api/orders') },
   'GET /api/orders/:id/receipt.pdf': {
     ofA: get((c) => `/api/orders/${c.w.order.A.id}/receipt.pdf`),
@@ -649,6 +661,7 @@ const REQUESTS: Record<string, Record<string, Builder>> = {
     ofA: get((c) => `/api/refunds/${c.w.refund.A}/credit-note.pdf`),
     ofB: get((c) => `/api/refunds/${c.w.refund.B}/credit-note.pdf`),
   },
+  'GET /api/admin/reconciliation': { any: get('/api/admin/reconciliation') },
   'POST /api/admin/refunds/:id/retry': {
     any: () => ({ method: 'POST', url: '/api/admin/refunds/00000000-0000-4000-8000-000000000000/retry', payload: {} }),
   },

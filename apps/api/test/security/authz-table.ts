@@ -131,6 +131,11 @@ export const TABLE: Record<string, Record<string, Row>> = {
     ofA: e(401, 'ok', 404, 403, 403, 403, 403),
     ofB: e(401, 404, 'ok', 403, 403, 403, 403),
   },
+  // Bank transfer (issue 17): the temporary account of another company's order is not found.
+  'POST /api/checkout/sandbox/virtual-account': {
+    ofA: e(401, 'ok', 404, 403, 403, 403, 403),
+    ofB: e(401, 404, 'ok', 403, 403, 403, 403),
+  },
   'GET /api/orders': { any: COMPANY },
   // Receipts (issue 17): the paying company and admins; another company's order is "not found".
   'GET /api/orders/:id/receipt.pdf': {
@@ -199,6 +204,7 @@ export const TABLE: Record<string, Record<string, Row>> = {
   'GET /api/refunds': { any: COMPANY },
   // An unknown refund: the admin is told so (the refund flows are in money/refunds.test.ts).
   'POST /api/admin/refunds/:id/retry': { any: e(401, 403, 403, 403, 403, 403, 404) },
+  'GET /api/admin/reconciliation': { any: ADMIN },
   // Development only, like the mailbox: not registered when NODE_ENV=production.
   'POST /dev/scheduler/tick': { any: PUBLIC },
 

@@ -1,6 +1,7 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider, QueryObserver } from '@tanstack/react-query';
 import { onClearData } from '@/lib/data-cache';
+import { getOwnProfile, ownProfileKey } from '@/lib/own-profile';
 
 /** One query cache for the whole session, loaded with the first page that reads server data. */
 export const queryClient = new QueryClient({
@@ -21,4 +22,24 @@ export const ServerQueryClient = RequestClient.Provider;
 export function DataProvider({ children }: { children: ReactNode }) {
   const client = useContext(RequestClient) ?? queryClient;
   return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+}
+
+/**
+ * The navbar's picture, read from the signed-in user's profile in this cache (loaded by the navbar
+ * only when someone is signed in). Saving a profile invalidates that entry, so the bar shows a new
+ * picture without a reload. Returns the unsubscribe.
+ */
+export function watchProfilePicture(userId: string, onPicture: (url: string | null) => void) {
+  const observer = new QueryObserver(queryClient, {
+    queryKey: ownProfileKey(userId),
+    queryFn: ({ signal }) => getOwnProfile(userId, signal),
+    select: (profile) => profile.profileImage?.url ?? null,
+    staleTime: Infinity,
+    retry: false,
+  });
+  const current = observer.getCurrentResult();
+  if (current.isSuccess) onPicture(current.data);
+  return observer.subscribe((result) => {
+    if (result.isSuccess) onPicture(result.data);
+  });
 }

@@ -9,7 +9,7 @@ const styles: Record<Variant, string> = {
   ghost: 'text-brand hover:bg-brand/5 disabled:opacity-50',
 };
 
-export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: Variant;
   loading?: boolean;
 }

@@ -1,8 +1,6 @@
 import { forwardRef } from 'react';
 import { PasswordField, type FieldProps } from './field';
 
-export { emailChanging } from '@legalmarket/contracts/profiles';
-
 /**
  * Shown on a profile form once the sign-in address is edited: the server needs the current password
  * for that, then confirms the new address by a link (docs/decisions/0210).

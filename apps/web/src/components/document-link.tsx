@@ -3,13 +3,13 @@ import { FileText, Loader2 } from 'lucide-react';
 import { api, getErrorMessage } from '@/lib/http';
 
 /** The storage key of a file of this site (`/uploads/<key>` or an absolute URL ending so), else null. */
-export function uploadKeyOf(url: string): string | null {
+function uploadKeyOf(url: string): string | null {
   const m = /^(?:https?:\/\/[^/]+)?\/uploads\/([A-Za-z0-9._-]+)$/.exec(url.trim());
   return m ? m[1] : null;
 }
 
 /** Asks the API for a short-lived link to a file the signed-in user may read (docs/decisions/0101). */
-export async function openUploadedFile(url: string) {
+async function openUploadedFile(url: string) {
   const key = uploadKeyOf(url);
   if (!key) {
     window.open(url, '_blank', 'noopener,noreferrer');

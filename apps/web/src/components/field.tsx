@@ -94,7 +94,7 @@ export const PasswordField = forwardRef<HTMLInputElement, FieldProps>(function P
   );
 });
 
-export interface TextAreaProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
+interface TextAreaProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
   label: string;
   error?: string;
   hint?: ReactNode;

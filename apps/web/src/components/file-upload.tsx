@@ -5,14 +5,10 @@ import { UPLOAD_ACCEPT, type UploadKind } from '@legalmarket/contracts/constants
 import { getErrorMessage, uploadWithProgress } from '@/lib/http';
 import { DocumentLink } from './document-link';
 
-export interface UploadedFile {
-  /** The original file name. */
-  fileName: string;
-  /** `/uploads/<key>`: store it as the `file` of a cart item or job. */
-  url: string;
-}
+/** The original file name and its `/uploads/<key>` (the `file` of a cart item or job), as the upload answers. */
+export type UploadedFile = Pick<UploadResponse['data'], 'fileName' | 'url'>;
 
-export interface FileUploadProps {
+interface FileUploadProps {
   label: string;
   /** image: PNG, JPEG, WebP (public); document: PDF, DOC, DOCX or an image (confidential). */
   kind: UploadKind;

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { FileDown, Loader2 } from 'lucide-react';
-import { HttpError, NetworkError, getErrorMessage } from '@/lib/http';
+import { messages } from '@legalmarket/contracts/messages';
+import { HttpError, getErrorMessage } from '@/lib/http';
 import { getSession } from '@/lib/session';
 
 /** Fetches a PDF of our API with the bearer token and saves it under `filename`. */
@@ -10,7 +11,8 @@ export async function downloadPdf(path: string, filename: string) {
   try {
     res = await fetch(path, { headers: session ? { authorization: `Bearer ${session.userToken}` } : {} });
   } catch {
-    throw new NetworkError();
+    // The network failed: the same words api() uses (spec section 8).
+    throw new Error(messages.sessionTimeout);
   }
   if (!res.ok) {
     const body = (await res.json().catch(() => null)) as { message?: string } | null;

@@ -56,7 +56,7 @@ export function shuffle<T>(items: readonly T[], random: () => number = Math.rand
   return a;
 }
 
-export interface ProductCarouselProps {
+interface ProductCarouselProps {
   /** Products not to offer (the one on the page, the ones already in the cart). */
   excludeIds?: readonly string[];
   title?: string;

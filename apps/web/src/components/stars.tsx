@@ -42,7 +42,7 @@ export function Stars({
   );
 }
 
-export interface StarsInputProps {
+interface StarsInputProps {
   label: string;
   value: number;
   onChange: (stars: number) => void;

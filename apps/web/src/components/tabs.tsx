@@ -1,6 +1,6 @@
 import { useId, useRef, type KeyboardEvent } from 'react';
 
-export interface TabsProps<T extends string> {
+interface TabsProps<T extends string> {
   label: string;
   tabs: readonly { id: T; label: string }[];
   value: T;

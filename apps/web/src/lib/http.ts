@@ -13,7 +13,7 @@ export class HttpError extends Error {
 }
 
 /** Network failures, in the spec's words. */
-export class NetworkError extends Error {
+class NetworkError extends Error {
   constructor() {
     super(messages.sessionTimeout);
   }
@@ -28,7 +28,7 @@ export const setUnauthorizedHandler = (h: UnauthorizedHandler) => {
   onUnauthorized = h;
 };
 
-export interface RequestOptions {
+interface RequestOptions {
   method?: string;
   body?: unknown;
   query?: Record<string, string | number | undefined>;

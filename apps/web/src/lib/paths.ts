@@ -43,6 +43,8 @@ export const paths = {
   adminRemunerationOrder: () => '/admin/remuneration-order',
   adminHolidays: () => '/admin/holidays',
   adminLedger: () => '/admin/ledger',
+  adminReconciliation: () => '/admin/reconciliation',
+  adminRefunds: () => '/admin/refunds',
   // every signed-in role
   job: (jobId: string) => `/jobs/${jobId}`,
   notifications: () => '/notifications',

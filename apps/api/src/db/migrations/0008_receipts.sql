@@ -1,5 +1,6 @@
 -- Receipts and credit notes (issue 17, item 2): what a receipt prints is frozen when the order is paid.
-ALTER TABLE "orders" ADD COLUMN "payment_method" text;
+-- 0009 (bank transfer) adds the same column if missing; either may run first on a deployed database.
+ALTER TABLE "orders" ADD COLUMN IF NOT EXISTS "payment_method" text;
 --> statement-breakpoint
 ALTER TABLE "orders" ADD COLUMN "billed_to" jsonb;
 --> statement-breakpoint

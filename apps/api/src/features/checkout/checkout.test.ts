@@ -77,7 +77,7 @@ describeEachDb('checkout with the sandbox provider', (kind) => {
         amount: 200000,
         currency: 'NGN',
         title: 'Non-Disclosure Agreement',
-        paymentOptions: 'card,mobilemoney,ussd',
+        paymentOptions: 'card,mobilemoney,ussd,banktransfer',
         customer: { email: a.email, phone: '08012345678', name: expect.any(String) },
         provider: { name: 'sandbox', testMode: true },
       },

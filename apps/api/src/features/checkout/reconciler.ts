@@ -27,7 +27,7 @@ export function reconcilePendingOrders(
   pass: { minAgeMs?: number; expireAfterMs?: number; limit?: number } = {},
 ) {
   const ledger = createLedger(opts);
-  const provider = opts.provider ?? createPaymentProvider(opts.config, opts.db);
+  const provider = opts.provider ?? createPaymentProvider(opts.config, opts.db, opts.clock);
   const shared = { db: opts.db, clock: opts.clock, config: opts.config, mailWritten: () => {} };
   const refunds = createRefunds({ ...shared, provider, ledger });
   const service = createCheckoutService({

@@ -6,6 +6,8 @@ import {
   ordersResponse,
   sandboxChargeResponse,
   sandboxChargeInput,
+  sandboxVirtualAccountInput,
+  sandboxVirtualAccountResponse,
   verifyPaymentResponse,
   verifyPaymentInput,
   verifyPaymentPendingResponse,
@@ -89,9 +91,9 @@ export const checkoutRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
       {
         schema: {
           tags,
-          summary: 'Sandbox dialog: charge a test card, mobile money or USSD (sandbox provider only)',
+          summary: 'Sandbox dialog: charge a test card, mobile money, USSD or a bank transfer (sandbox provider only)',
           description:
-            "Records a Flutterwave-shaped transaction that /api/checkout/verify then verifies like a real one. Card 5531 8866 5214 2950 with PIN 3310 and OTP 12345 succeeds; 5258 5859 2266 6506 fails for insufficient funds; other cards are declined. Mobile money needs OTP 12345; USSD succeeds. The amount is what the dialog was opened with, exactly like Flutterwave's inline form, so the server's comparison with the order still matters.",
+            "Records a Flutterwave-shaped transaction that /api/checkout/verify then verifies like a real one. Card 5531 8866 5214 2950 with PIN 3310 and OTP 12345 succeeds; 5258 5859 2266 6506 fails for insufficient funds; other cards are declined. Mobile money needs OTP 12345; USSD succeeds. `banktransfer` records the transfer the company says it sent to the temporary account (payment_type `bank_transfer`) with the amount and currency given: an underpaid or foreign-currency transfer is recorded and then refused by the verification. The amount is what the dialog was opened with, exactly like Flutterwave's inline form, so the server's comparison with the order still matters.",
           body: sandboxChargeInput,
           response: { 200: sandboxChargeResponse },
         },
@@ -100,6 +102,25 @@ export const checkoutRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
       async (request) => ({
         status: 'success' as const,
         data: await checkout.sandboxCharge(request.user!, request.body),
+      }),
+    );
+
+    app.post(
+      '/api/checkout/sandbox/virtual-account',
+      {
+        schema: {
+          tags,
+          summary: 'Sandbox dialog: the temporary account a bank transfer goes to (sandbox provider only)',
+          description:
+            "Like the account Flutterwave's checkout shows for a bank transfer: account number, bank, account name, the order's exact amount in naira, the reference to put in the narration and when the account stops accepting transfers (an hour from now). The same order always gets the same number. 404 for an unknown order or another company's; 409 when the order is already paid or no longer open.",
+          body: sandboxVirtualAccountInput,
+          response: { 200: sandboxVirtualAccountResponse },
+        },
+        preHandler: companyOnly,
+      },
+      async (request) => ({
+        status: 'success' as const,
+        data: await checkout.sandboxVirtualAccount(request.user!, request.body.reference),
       }),
     );
   }

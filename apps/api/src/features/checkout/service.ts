@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, inArray, lt, notInArray, or, sql } from 'drizzle-orm';
 import {
   DEFAULT_PRODUCT_TITLE,
@@ -9,12 +9,13 @@ import {
   type CheckoutData,
   type OrderView,
   type SandboxChargeInput,
+  type SandboxVirtualAccount,
 } from '@legalmarket/contracts';
 import type { Db, Executor } from '../../db/client.js';
 import { cartItems, jobs, orders, sandboxTransactions, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
 import type { Clock } from '../../platform/clock.js';
-import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import { ProviderUnavailable, type PaymentProvider, type ProviderTransaction } from '../../platform/payments/index.js';
 import { billOf, readPricedCart } from '../cart/service.js';
@@ -68,6 +69,9 @@ export type Outcome =
 export const RECONCILE_AFTER_MS = 2 * 60_000;
 /** Pending orders with no successful payment after this are expired (a late payment still fulfils them). */
 export const EXPIRE_AFTER_MS = 24 * 3600_000;
+/** How long the sandbox's temporary transfer account is shown as open (Flutterwave's default is an hour). */
+export const VIRTUAL_ACCOUNT_MS = 3600_000;
+export const SANDBOX_TRANSFER_BANK = 'WEMA Bank (test)';
 
 const sameLines = (a: OrderLine[], b: OrderLine[]) =>
   a.length === b.length &&
@@ -423,6 +427,10 @@ export function createCheckoutService(deps: CheckoutDeps) {
     } else if (input.paymentType === 'mobilemoney') {
       if (input.otp !== SANDBOX_OTP) throw badRequest('Incorrect OTP');
       processorResponse = 'Approved';
+    } else if (input.paymentType === 'banktransfer') {
+      // What arrived in the temporary account: the amount and currency the company sent, which the
+      // verification then compares with the order like any other payment.
+      processorResponse = 'Transfer received';
     } else {
       processorResponse = 'Transaction completed via USSD';
     }
@@ -433,7 +441,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
         amount: toKobo(input.amount),
         currency: input.currency.toUpperCase(),
         status,
-        paymentType: input.paymentType,
+        // Flutterwave's verify answer names a transfer `bank_transfer` (the checkout option is `banktransfer`).
+        paymentType: input.paymentType === 'banktransfer' ? 'bank_transfer' : input.paymentType,
         customerEmail: user.officialEmail,
         processorResponse,
         createdAt: clock.now(),
@@ -449,6 +458,39 @@ export function createCheckoutService(deps: CheckoutDeps) {
     };
   }
 
-  return { start, confirm, onWebhook, reconcile, listOrders, sandboxCharge, fulfil, settle };
+  /**
+   * The temporary account a sandbox bank transfer goes to, like the one Flutterwave's checkout shows: a
+   * number derived from the reference (the same every time the dialog opens), the order's exact amount
+   * and an hour to pay. Nothing is stored: the transfer itself is recorded by sandboxCharge.
+   */
+  async function sandboxVirtualAccount(user: AuthUser, reference: string): Promise<SandboxVirtualAccount> {
+    const order = await findByReference(reference);
+    if (!order || order.companyId !== user.id) throw notFound(messages.orderNotFound);
+    if (order.status === 'paid') throw conflict('This order is already paid');
+    if (order.status !== 'pending')
+      throw conflict('This order is no longer open for payment; start again from the cart');
+    const digits = BigInt(`0x${createHash('sha256').update(order.txRef).digest('hex').slice(0, 15)}`) % 10n ** 8n;
+    return {
+      accountNumber: `78${digits.toString().padStart(8, '0')}`,
+      bankName: SANDBOX_TRANSFER_BANK,
+      accountName: 'LegalMarket Sandbox FLW',
+      amount: order.amount / 100,
+      currency: 'NGN',
+      reference: order.txRef,
+      expiresAt: new Date(clock.now().getTime() + VIRTUAL_ACCOUNT_MS).toISOString(),
+    };
+  }
+
+  return {
+    start,
+    confirm,
+    onWebhook,
+    reconcile,
+    listOrders,
+    sandboxCharge,
+    sandboxVirtualAccount,
+    fulfil,
+    settle,
+  };
 }
 export type CheckoutService = ReturnType<typeof createCheckoutService>;

@@ -3,6 +3,7 @@ import {
   DUE_WORKING_DAYS,
   JOB_PAGE_ACTIONS,
   MAX_MESSAGE_LENGTH,
+  THREAD_PAGE,
   findJobTransition,
   messages,
   nextStage,
@@ -345,26 +346,36 @@ export function createJobLifecycle(
     };
   }
 
-  async function eventsOf(ex: Executor, jobId: string, after = 0) {
-    const rows = await ex
-      .select({
-        id: jobEvents.id,
-        action: jobEvents.action,
-        actorId: jobEvents.actorId,
-        actorRole: jobEvents.actorRole,
-        actorName: users.name,
-        actorCompany: users.companyName,
-        note: jobEvents.note,
-        files: jobEvents.files,
-        fromStage: jobEvents.fromStage,
-        toStage: jobEvents.toStage,
-        createdAt: jobEvents.createdAt,
-      })
-      .from(jobEvents)
-      .leftJoin(users, eq(users.id, jobEvents.actorId))
-      .where(and(eq(jobEvents.jobId, jobId), gt(jobEvents.id, after)))
-      .orderBy(asc(jobEvents.id));
-    return rows.map(toEvent);
+  /**
+   * A job's events, oldest first: all after `after`, or the latest THREAD_PAGE before `before` (the
+   * newest when it is absent) with `earlier` saying whether older ones remain.
+   */
+  async function eventsOf(ex: Executor, jobId: string, at: { after: number } | { before?: number }) {
+    const columns = {
+      id: jobEvents.id,
+      action: jobEvents.action,
+      actorId: jobEvents.actorId,
+      actorRole: jobEvents.actorRole,
+      actorName: users.name,
+      actorCompany: users.companyName,
+      note: jobEvents.note,
+      files: jobEvents.files,
+      fromStage: jobEvents.fromStage,
+      toStage: jobEvents.toStage,
+      createdAt: jobEvents.createdAt,
+    };
+    const from = () => ex.select(columns).from(jobEvents).leftJoin(users, eq(users.id, jobEvents.actorId));
+    if ('after' in at) {
+      const rows = await from()
+        .where(and(eq(jobEvents.jobId, jobId), gt(jobEvents.id, at.after)))
+        .orderBy(asc(jobEvents.id));
+      return { events: rows.map(toEvent), earlier: false };
+    }
+    const rows = await from()
+      .where(and(eq(jobEvents.jobId, jobId), at.before ? lt(jobEvents.id, at.before) : undefined))
+      .orderBy(desc(jobEvents.id))
+      .limit(THREAD_PAGE + 1);
+    return { events: rows.slice(0, THREAD_PAGE).reverse().map(toEvent), earlier: rows.length > THREAD_PAGE };
   }
 
   /** Who may open the job page: its company, its assigned lawyer, admins. Applicants read the brief only. */
@@ -467,9 +478,9 @@ export function createJobLifecycle(
     async page(user: AuthUser, jobId: string): Promise<JobPageResponse> {
       const job = await readJob(jobId);
       const viewer = viewerOf(job, user);
-      const [views, events, reads] = await Promise.all([
+      const [views, thread, reads] = await Promise.all([
         findJobViews(db, eq(jobs.id, jobId), { limit: 1 }),
-        eventsOf(db, jobId),
+        eventsOf(db, jobId, {}),
         db
           .select({ last: jobReads.lastEventId })
           .from(jobReads)
@@ -480,16 +491,17 @@ export function createJobLifecycle(
         job: view,
         viewer,
         actions: actionsFor(job, user),
-        events,
+        events: thread.events,
+        earlier: thread.earlier,
         lastReadEventId: String(reads[0]?.last ?? 0),
       };
     },
 
-    /** What happened since `after`: one indexed read when nothing did. */
-    async eventsSince(user: AuthUser, jobId: string, after: number) {
+    /** What happened since `after` (one indexed read when nothing did), or the page of events before `before`. */
+    async eventsSince(user: AuthUser, jobId: string, at: { after: number } | { before: number }) {
       const job = await readJob(jobId);
       viewerOf(job, user);
-      return { stage: job.stage, actions: actionsFor(job, user), events: await eventsOf(db, jobId, after) };
+      return { stage: job.stage, actions: actionsFor(job, user), ...(await eventsOf(db, jobId, at)) };
     },
 
     async markRead(user: AuthUser, jobId: string, lastEventId: number) {

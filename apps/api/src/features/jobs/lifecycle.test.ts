@@ -7,6 +7,7 @@ import {
   FINAL_STAGES,
   JOB_LIFECYCLE,
   JOB_STAGES,
+  THREAD_PAGE,
   allowedJobActions,
   messages,
   type JobPageResponse,
@@ -285,6 +286,63 @@ describeEachDb('job workspace: the lifecycle end to end', (kind) => {
       payload: { all: true },
     });
     expect(all.json()).toEqual({ unread: 0 });
+    // The bell and the list are cached per reader: each write shows on the next read.
+    expect(await unread()).toBe(0);
+    expect(await unread()).toBe(0);
+    await act(id, 'message', lawyer, { note: 'And another' });
+    expect(await unread()).toBe(1);
+    const fresh = await t.app.inject({ method: 'GET', url: '/api/notifications', headers: company.headers });
+    expect(fresh.json().notifications[0]).toMatchObject({ jobId: id, text: expect.any(String), readAt: null });
+    expect(fresh.headers['cache-control']).toBe('no-store');
+  });
+
+  it('sends the newest events in pages, older ones on request, and a fresh page after every write', async () => {
+    const id = await assignedJob();
+    // A long thread: 60 messages after the assignment, alternating between the parties.
+    for (let i = 1; i <= 60; i++)
+      expect((await act(id, 'message', i % 2 ? lawyer : company, { note: `Message ${i}` })).statusCode).toBe(200);
+    const first = (await page(id, company)).json() as JobPageResponse;
+    expect(first.events).toHaveLength(THREAD_PAGE);
+    expect(first.earlier).toBe(true);
+    expect(first.events.at(-1)!.note).toBe('Message 60');
+    expect(first.events[0]!.note).toBe(`Message ${61 - THREAD_PAGE}`);
+    const older = await t.app.inject({
+      method: 'GET',
+      url: `/job-api/jobs/${id}/events?before=${first.events[0]!._id}`,
+      headers: company.headers,
+    });
+    expect(older.statusCode).toBe(200);
+    expect(older.json().earlier).toBe(false);
+    expect(older.json().events.map((e: { action: string; note: string | null }) => e.note ?? e.action)).toEqual([
+      'assign',
+      ...Array.from({ length: 61 - THREAD_PAGE - 1 }, (_, i) => `Message ${i + 1}`),
+    ]);
+    const both = await t.app.inject({
+      method: 'GET',
+      url: `/job-api/jobs/${id}/events?before=5&after=1`,
+      headers: company.headers,
+    });
+    expect(both.statusCode).toBe(400);
+
+    // The page is a cached response: the same bytes again, then the lawyer's new message at once.
+    const again = await page(id, company);
+    expect(again.body).toBe(JSON.stringify(first));
+    await act(id, 'message', lawyer, { note: 'One more thing' });
+    const after = (await page(id, company)).json() as JobPageResponse;
+    expect(after.events.at(-1)!.note).toBe('One more thing');
+    // ... per reader and per job: the lawyer's own page and another job's page are their own.
+    expect(((await page(id, lawyer)).json() as JobPageResponse).viewer).toBe('assigned_lawyer');
+    const other = await assignedJob();
+    expect(((await page(other, company)).json() as JobPageResponse).job._id).toBe(other);
+    expect(((await page(id, company)).json() as JobPageResponse).job._id).toBe(id);
+    // A read mark written elsewhere shows on the next read.
+    await t.app.inject({
+      method: 'POST',
+      url: `/job-api/jobs/${id}/read`,
+      headers: company.headers,
+      payload: { lastEventId: after.events.at(-1)!._id },
+    });
+    expect(((await page(id, company)).json() as JobPageResponse).lastReadEventId).toBe(after.events.at(-1)!._id);
   });
 
   it('auto-accepts five working days after a silent delivery, reminds the company at three, once each', async () => {

@@ -4,6 +4,7 @@ import {
   JOB_PAGE_ACTIONS,
   MAX_EVENT_FILES,
   MAX_MESSAGE_LENGTH,
+  THREAD_PAGE,
   holiday,
   holidaysResponse,
   idParam,
@@ -15,6 +16,7 @@ import {
   unreadNotificationsResponse,
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
+import { JOB_THREAD_READS, NOTIFICATION_READS } from './view.js';
 
 const tags = ['job workspace'];
 const security = [{ bearer: [] }];
@@ -33,15 +35,21 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
       schema: {
         tags,
         summary: 'The job page: the job, its timeline and thread, and what the reader may do now',
-        description:
-          "For the job's company, its assigned lawyer and admins (anyone else 403, an unknown job 404). `actions` are the lifecycle table's actions this reader may take now (packages/contracts/src/job-lifecycle.ts). `events` are oldest first; those after `lastReadEventId` are unread for this reader.",
+        description: `For the job's company, its assigned lawyer and admins (anyone else 403, an unknown job 404). \`actions\` are the lifecycle table's actions this reader may take now (packages/contracts/src/job-lifecycle.ts). \`events\` are the newest ${THREAD_PAGE}, oldest first, and \`earlier\` says older ones remain (GET …/events?before=); those after \`lastReadEventId\` are unread for this reader. Cached per job and reader until a table it reads is written.`,
         params: idParam,
         response: { 200: jobPageResponse },
         security,
       },
       preHandler: party,
     },
-    (request) => lifecycle.page(request.user!, request.params.id),
+    (request, reply) =>
+      shared.responses.send(
+        request,
+        reply,
+        JOB_THREAD_READS,
+        async () => ({ value: await lifecycle.page(request.user!, request.params.id) }),
+        jobPageResponse,
+      ),
   );
 
   app.get(
@@ -49,11 +57,15 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
     {
       schema: {
         tags,
-        summary: 'What happened on a job since an event (the open page polls this)',
-        description:
-          'Events after `after` (an event id; 0 for all), the stage and the actions allowed now. One indexed read when nothing happened; correct across instances because it reads the database.',
+        summary: 'What happened on a job since an event (the open page polls this), or the events before one',
+        description: `\`after\` (an event id; 0 for all): every event after it, one indexed read when nothing happened; correct across instances because it reads the database. \`before\` (an event id, instead of \`after\`): the ${THREAD_PAGE} events before it, with \`earlier\` true when older ones remain (the page's "Show earlier" button). Both answer the stage and the actions allowed now.`,
         params: idParam,
-        querystring: z.object({ after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0) }),
+        querystring: z
+          .object({
+            after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+            before: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+          })
+          .refine((q) => q.after === undefined || q.before === undefined, 'Send after or before, not both'),
         response: { 200: jobEventsResponse },
         security,
       },
@@ -61,7 +73,12 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return lifecycle.eventsSince(request.user!, request.params.id, request.query.after);
+      const { after, before } = request.query;
+      return lifecycle.eventsSince(
+        request.user!,
+        request.params.id,
+        before === undefined ? { after: after ?? 0 } : { before },
+      );
     },
   );
 
@@ -113,17 +130,25 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
       schema: {
         tags,
         summary: 'The notification centre: newest first, 20 a page',
-        description: 'Pass `before` (a notification id) for the next page.',
+        description:
+          'Pass `before` (a notification id) for the next page. Cached per reader until any notification is written or read.',
         querystring: z.object({ before: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional() }),
         response: { 200: notificationsResponse },
         security,
       },
       preHandler: party,
     },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return lifecycle.notifications(request.user!, request.query.before);
-    },
+    (request, reply) =>
+      shared.responses.send(
+        request,
+        reply,
+        NOTIFICATION_READS,
+        async () => ({
+          value: await lifecycle.notifications(request.user!, request.query.before),
+          headers: { 'cache-control': 'no-store' },
+        }),
+        notificationsResponse,
+      ),
   );
 
   app.get(
@@ -137,10 +162,17 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
       },
       preHandler: party,
     },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return { unread: await lifecycle.unread(request.user!) };
-    },
+    (request, reply) =>
+      shared.responses.send(
+        request,
+        reply,
+        NOTIFICATION_READS,
+        async () => ({
+          value: { unread: await lifecycle.unread(request.user!) },
+          headers: { 'cache-control': 'no-store' },
+        }),
+        unreadNotificationsResponse,
+      ),
   );
 
   app.post(

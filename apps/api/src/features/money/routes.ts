@@ -6,6 +6,8 @@ import {
   ledgerResponse,
   moneySettings,
   moneySettingsResponse,
+  reconciliationQuery,
+  reconciliationResponse,
   refundView,
   refundsResponse,
 } from '@legalmarket/contracts';
@@ -29,7 +31,7 @@ const sendPdf = (reply: FastifyReply, file: PdfFile) =>
 
 /** The admin's view of the one ledger and the money settings (issue 17). */
 export const moneyRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
-  const { ledger, refunds, receipts } = services;
+  const { ledger, refunds, receipts, reconciliation } = services;
   const onlyAdmin = shared.auth.require('admin');
   const companyOrAdmin = shared.auth.require('company', 'admin');
 
@@ -194,5 +196,25 @@ export const moneyRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
       preHandler: onlyAdmin,
     },
     async (request) => ({ status: 'success' as const, refund: await refunds.retry(request.params.id) }),
+  );
+
+  app.get(
+    '/api/admin/reconciliation',
+    {
+      schema: {
+        tags,
+        summary: "The ledger's payments and refunds next to the payment provider's, and every difference",
+        description:
+          "`from` and `to` are Lagos days (YYYY-MM-DD, inclusive, at most 92 days; both default to the last 7 days). The ledger's `payment` and `refund` postings of orders and refunds made through the configured provider are matched with the provider's transactions (Flutterwave: GET /v3/transactions) and refunds (GET /v3/refunds) by the provider's id. Differences: `missing_in_ledger` (a successful payment or completed refund the ledger does not have, such as an underpaid transfer that paid no order), `missing_at_provider`, `amount_differs`, `currency_differs`, `status_differs`; each with the reference, both amounts in naira and the order and job it concerns. An empty list means the two agree. 503 when the provider cannot be reached.",
+        querystring: reconciliationQuery,
+        response: { 200: reconciliationResponse },
+        security,
+      },
+      preHandler: onlyAdmin,
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { status: 'success' as const, ...(await reconciliation.run(request.query)) };
+    },
   );
 };

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { PaymentProvider, ProviderRefund, ProviderTransaction, WebhookRequest } from './types.js';
+import type { PaymentProvider, ProviderPeriod, ProviderRefund, ProviderTransaction, WebhookRequest } from './types.js';
 import { ProviderUnavailable, RefundRefused } from './types.js';
 
 export interface FlutterwaveOptions {
@@ -22,6 +22,7 @@ interface FlwTransaction {
   currency: string;
   status: string;
   payment_type?: string;
+  created_at?: string;
 }
 
 /** Flutterwave's refund object (the refund answer, GET /v3/refunds/{id} and the refund webhook's data). */
@@ -30,6 +31,7 @@ interface FlwRefund {
   tx_id?: number | string;
   amount_refunded?: number;
   status?: string;
+  created_at?: string;
 }
 
 function refundOf(d: FlwRefund, transactionId?: string): ProviderRefund {
@@ -40,8 +42,25 @@ function refundOf(d: FlwRefund, transactionId?: string): ProviderRefund {
     transactionId: d.tx_id !== undefined ? String(d.tx_id) : (transactionId ?? ''),
     status: status === 'completed' ? 'completed' : status === 'failed' ? 'failed' : 'pending',
     amount: Math.round(d.amount_refunded * 100),
+    ...(d.created_at ? { createdAt: d.created_at } : {}),
   };
 }
+
+function transactionOf(d: FlwTransaction): ProviderTransaction {
+  if (typeof d.amount !== 'number' || typeof d.tx_ref !== 'string') throw new ProviderUnavailable('Unexpected answer');
+  return {
+    id: String(d.id),
+    txRef: d.tx_ref,
+    status: String(d.status).toLowerCase(),
+    amount: Math.round(d.amount * 100),
+    currency: String(d.currency).toUpperCase(),
+    ...(typeof d.payment_type === 'string' && d.payment_type ? { paymentType: d.payment_type } : {}),
+    ...(d.created_at ? { createdAt: d.created_at } : {}),
+  };
+}
+
+/** Flutterwave's list endpoints answer a page at a time; this many pages is more than a period can hold. */
+const MAX_PAGES = 1000;
 
 const same = (a: string, b: string) => {
   const x = Buffer.from(a);
@@ -82,17 +101,36 @@ export function flutterwaveProvider(o: FlutterwaveOptions): PaymentProvider {
     if (!res.ok || body?.status !== 'success' || !body.data) {
       throw new ProviderUnavailable(`Flutterwave answered ${res.status}`);
     }
-    const d = body.data;
-    if (typeof d.amount !== 'number' || typeof d.tx_ref !== 'string')
-      throw new ProviderUnavailable('Unexpected answer');
-    return {
-      id: String(d.id),
-      txRef: d.tx_ref,
-      status: String(d.status).toLowerCase(),
-      amount: Math.round(d.amount * 100),
-      currency: String(d.currency).toUpperCase(),
-      ...(typeof d.payment_type === 'string' && d.payment_type ? { paymentType: d.payment_type } : {}),
-    };
+    return transactionOf(body.data);
+  }
+
+  /** Every page of a list endpoint (`meta.page_info.total_pages`) for the period. */
+  async function list<T>(path: string, period: ProviderPeriod): Promise<T[]> {
+    const all: T[] = [];
+    for (let page = 1; page <= MAX_PAGES; page++) {
+      const q = new URLSearchParams({ from: period.from, to: period.to, page: String(page) });
+      let res: Response;
+      try {
+        res = await doFetch(`${base}${path}?${q}`, {
+          headers: { authorization: `Bearer ${o.secretKey}`, accept: 'application/json' },
+          signal: AbortSignal.timeout(o.timeoutMs ?? 10_000),
+        });
+      } catch (err) {
+        throw new ProviderUnavailable(`Flutterwave unreachable: ${(err as Error).message}`);
+      }
+      let body: { status?: string; data?: T[]; meta?: { page_info?: { total_pages?: number } } } | undefined;
+      try {
+        body = (await res.json()) as typeof body;
+      } catch {
+        body = undefined;
+      }
+      if (!res.ok || body?.status !== 'success' || !Array.isArray(body.data))
+        throw new ProviderUnavailable(`Flutterwave answered ${res.status}`);
+      all.push(...body.data);
+      const pages = body.meta?.page_info?.total_pages ?? 1;
+      if (page >= pages || body.data.length === 0) return all;
+    }
+    throw new ProviderUnavailable('Flutterwave listed more pages than a period can hold');
   }
 
   /** One call: the JSON answer, or null for Flutterwave's "not found" (400/404 with status "error"). */
@@ -142,6 +180,8 @@ export function flutterwaveProvider(o: FlutterwaveOptions): PaymentProvider {
       if (!d) throw new RefundRefused('Flutterwave refused the refund');
       return refundOf(d, transactionId);
     },
+    listTransactions: async (period) => (await list<FlwTransaction>('/v3/transactions', period)).map(transactionOf),
+    listRefunds: async (period) => (await list<FlwRefund>('/v3/refunds', period)).map((r) => refundOf(r)),
     async fetchRefund(id) {
       if (!/^\d{1,15}$/.test(id)) return null;
       const d = await call<FlwRefund>('GET', `/v3/refunds/${id}`);

@@ -1,5 +1,6 @@
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
+import type { Clock } from '../clock.js';
 import { flutterwaveProvider } from './flutterwave.js';
 import { sandboxProvider } from './sandbox.js';
 import type { PaymentProvider } from './types.js';
@@ -7,7 +8,7 @@ import type { PaymentProvider } from './types.js';
 export * from './types.js';
 
 /** The provider chosen by PAYMENT_PROVIDER (config.ts checks the Flutterwave keys are present). */
-export function createPaymentProvider(config: Config, db: Db): PaymentProvider {
+export function createPaymentProvider(config: Config, db: Db, clock?: Clock): PaymentProvider {
   if (config.PAYMENT_PROVIDER === 'flutterwave')
     return flutterwaveProvider({
       publicKey: config.FLW_PUBLIC_KEY!,
@@ -16,5 +17,5 @@ export function createPaymentProvider(config: Config, db: Db): PaymentProvider {
       subaccountId: config.FLW_SUBACCOUNT_ID,
       apiUrl: config.FLW_API_URL,
     });
-  return sandboxProvider(db);
+  return sandboxProvider(db, clock);
 }

@@ -1,7 +1,14 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { sandboxRefunds, sandboxTransactions } from '../../db/schema.js';
-import { RefundRefused, type PaymentProvider, type ProviderRefund, type ProviderTransaction } from './types.js';
+import type { Clock } from '../clock.js';
+import {
+  RefundRefused,
+  type PaymentProvider,
+  type ProviderPeriod,
+  type ProviderRefund,
+  type ProviderTransaction,
+} from './types.js';
 
 type Row = typeof sandboxTransactions.$inferSelect;
 const refundView = (r: typeof sandboxRefunds.$inferSelect): ProviderRefund => ({
@@ -9,6 +16,7 @@ const refundView = (r: typeof sandboxRefunds.$inferSelect): ProviderRefund => ({
   transactionId: String(r.transactionId),
   status: r.status as ProviderRefund['status'],
   amount: r.amount,
+  createdAt: r.createdAt.toISOString(),
 });
 const view = (r: Row): ProviderTransaction => ({
   id: String(r.id),
@@ -17,15 +25,23 @@ const view = (r: Row): ProviderTransaction => ({
   amount: r.amount,
   currency: r.currency,
   paymentType: r.paymentType,
+  createdAt: r.createdAt.toISOString(),
+});
+
+/** A period's bounds as Lagos days (00:00 WAT is 23:00 UTC the day before), the end exclusive. */
+const bounds = (p: ProviderPeriod) => ({
+  from: new Date(`${p.from}T00:00:00+01:00`),
+  until: new Date(new Date(`${p.to}T00:00:00+01:00`).getTime() + 86_400_000),
 });
 
 /**
  * The offline provider: our own dialog records Flutterwave-shaped transactions in
  * `sandbox_transactions`, and verification reads them back through the same interface.
  * It has no webhooks (the background re-verification covers a lost confirmation); its refunds complete
- * at once and are recorded in `sandbox_refunds`.
+ * at once and are recorded in `sandbox_refunds`. The clock dates refunds as the app dates its
+ * transactions, so the reconciliation's periods see both sides alike.
  */
-export function sandboxProvider(db: Db): PaymentProvider {
+export function sandboxProvider(db: Db, clock?: Clock): PaymentProvider {
   return {
     name: 'sandbox',
     publicSettings: () => ({ testMode: true }),
@@ -72,7 +88,7 @@ export function sandboxProvider(db: Db): PaymentProvider {
           throw new RefundRefused('Refund amount cannot be more than the amount left on the transaction');
         const [row] = await tx
           .insert(sandboxRefunds)
-          .values({ transactionId: paid.id, amount, status: 'completed' })
+          .values({ transactionId: paid.id, amount, status: 'completed', ...(clock ? { createdAt: clock.now() } : {}) })
           .returning();
         return refundView(row);
       });
@@ -84,6 +100,24 @@ export function sandboxProvider(db: Db): PaymentProvider {
         .from(sandboxRefunds)
         .where(eq(sandboxRefunds.id, Number(id)));
       return row ? refundView(row) : null;
+    },
+    async listTransactions(period) {
+      const { from, until } = bounds(period);
+      const rows = await db
+        .select()
+        .from(sandboxTransactions)
+        .where(and(gte(sandboxTransactions.createdAt, from), lt(sandboxTransactions.createdAt, until)))
+        .orderBy(asc(sandboxTransactions.id));
+      return rows.map(view);
+    },
+    async listRefunds(period) {
+      const { from, until } = bounds(period);
+      const rows = await db
+        .select()
+        .from(sandboxRefunds)
+        .where(and(gte(sandboxRefunds.createdAt, from), lt(sandboxRefunds.createdAt, until)))
+        .orderBy(asc(sandboxRefunds.id));
+      return rows.map(refundView);
     },
     authenticWebhook: () => false,
   };

@@ -13,6 +13,8 @@ export interface ProviderTransaction {
   currency: string;
   /** How the customer paid, as the provider names it (Flutterwave's `payment_type`: card, ussd, bank_transfer...). */
   paymentType?: string;
+  /** When the provider recorded it (ISO), where the answer says. */
+  createdAt?: string;
 }
 
 /** A refund as the provider reports it (Flutterwave: POST /v3/transactions/{id}/refund, GET /v3/refunds/{id}). */
@@ -24,6 +26,14 @@ export interface ProviderRefund {
   status: 'completed' | 'failed' | 'pending';
   /** Kobo. */
   amount: number;
+  /** When the provider recorded it (ISO), where the answer says. */
+  createdAt?: string;
+}
+
+/** Days (YYYY-MM-DD, inclusive) to list a provider's records for, as Flutterwave's list endpoints take them. */
+export interface ProviderPeriod {
+  from: string;
+  to: string;
 }
 
 export interface WebhookRequest {
@@ -43,6 +53,10 @@ export interface PaymentProvider {
   refund(transactionId: string, amount: number, comments: string): Promise<ProviderRefund>;
   /** The refund with this provider id, or null when the provider does not know it. */
   fetchRefund(id: string): Promise<ProviderRefund | null>;
+  /** Every transaction recorded in the period, whatever its status (Flutterwave: GET /v3/transactions, paged). */
+  listTransactions(period: ProviderPeriod): Promise<ProviderTransaction[]>;
+  /** Every refund recorded in the period (Flutterwave: GET /v3/refunds, paged). */
+  listRefunds(period: ProviderPeriod): Promise<ProviderRefund[]>;
   /** True only when the webhook request carries the provider's signature. */
   authenticWebhook(req: WebhookRequest): boolean;
 }

@@ -1,7 +1,6 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { ChevronDown, Menu, ShoppingCart, UserRound, X } from 'lucide-react';
-import type { UserProfileResponse } from '@legalmarket/contracts/admin';
 import { api } from '@/lib/http';
 import { clearData } from '@/lib/data-cache';
 import { clearSession, type Session } from '@/lib/session';
@@ -13,7 +12,7 @@ import { ContactPopup } from '@/components/contact-popup';
 const NotificationBell = lazy(() => import('@/features/notifications/bell'));
 
 const AUTH_PAGES = [/^\/login/, /^\/signup\//, /^\/password-reset/, /^\/new-password\//, /^\/otp\//];
-export const isAuthPage = (pathname: string) => AUTH_PAGES.some((r) => r.test(pathname));
+const isAuthPage = (pathname: string) => AUTH_PAGES.some((r) => r.test(pathname));
 
 const dashboardFor = (s: Session) =>
   s.userType === 'admin'
@@ -28,27 +27,24 @@ const profileFor = (s: Session) =>
       ? paths.companyProfile(s.userId)
       : null;
 
-const imageCache = new Map<string, string | null>();
-
-/** The signed-in user's picture for the bar, fetched once per user. */
+/** The signed-in user's picture for the bar, from the same query cache the profile pages save through. */
 function useProfileImage(session: Session | null) {
   const id = session && session.userType !== 'admin' ? session.userId : null;
-  const [image, setImage] = useState<string | null>(id ? (imageCache.get(id) ?? null) : null);
+  const [image, setImage] = useState<{ id: string; url: string | null } | null>(null);
   useEffect(() => {
-    if (!id) return setImage(null);
-    if (imageCache.has(id)) return setImage(imageCache.get(id) ?? null);
+    if (!id) return;
+    let stop: (() => void) | undefined;
     let live = true;
-    api<UserProfileResponse>('/api/userprofile', { query: { _id: id } })
-      .then((r) => {
-        imageCache.set(id, r.profileImage?.url ?? null);
-        if (live) setImage(r.profileImage?.url ?? null);
-      })
-      .catch(() => undefined);
+    // Loaded here rather than imported: the first page of a visitor ships no query library.
+    void import('@/app/data-provider').then(({ watchProfilePicture }) => {
+      if (live) stop = watchProfilePicture(id, (url) => setImage({ id, url }));
+    });
     return () => {
       live = false;
+      stop?.();
     };
   }, [id]);
-  return image;
+  return image && image.id === id ? image.url : null;
 }
 
 export function Navbar() {
@@ -83,7 +79,6 @@ export function Navbar() {
     }
     clearSession();
     clearData();
-    imageCache.clear();
     navigate(paths.homeAlias());
   };
 

@@ -22,7 +22,7 @@ type Result =
   | { kind: 'unconfirmed' }
   | { kind: 'unknown-type' };
 
-export function destinationFor(userType: string, userId: string): string | null {
+function destinationFor(userType: string, userId: string): string | null {
   if (userType === 'admin') return paths.adminDashboard();
   if (userType === 'company') return paths.products();
   if (userType === 'lawyer') return paths.lawyerAvailableJobs(userId);

@@ -7,8 +7,10 @@ import {
   Building2,
   CalendarDays,
   CreditCard,
+  GitCompareArrows,
   LayoutDashboard,
   LogOut,
+  RotateCcw,
   Scale,
   Star,
 } from 'lucide-react';
@@ -23,6 +25,8 @@ export const ADMIN_MENU = [
   { label: 'Jobs', to: paths.adminJobs(), icon: Briefcase },
   { label: 'Payment', to: paths.adminPayment(), icon: CreditCard },
   { label: 'Ledger', to: paths.adminLedger(), icon: BookOpen },
+  { label: 'Reconciliation', to: paths.adminReconciliation(), icon: GitCompareArrows },
+  { label: 'Refunds', to: paths.adminRefunds(), icon: RotateCcw },
   { label: 'Ratings', to: paths.adminRatings(), icon: Star },
   { label: 'Holidays', to: paths.adminHolidays(), icon: CalendarDays },
 ] as const;

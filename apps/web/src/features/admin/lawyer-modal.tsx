@@ -1,6 +1,8 @@
 import { Link } from 'react-router';
 import { UserRound } from 'lucide-react';
+import type { AdminLawyer } from '@legalmarket/contracts/admin';
 import { formatOrdinalDate } from '@legalmarket/contracts/format';
+import type { JobViewResponse } from '@legalmarket/contracts/jobs';
 import { messages } from '@legalmarket/contracts/messages';
 import { paths } from '@/lib/paths';
 import { Button } from '@/components/button';
@@ -9,20 +11,8 @@ import { Modal } from '@/components/modal';
 import { getErrorMessage } from '@/lib/http';
 import { useVerifyLawyer } from './api/verify-lawyer';
 
-/** What every lawyer list of the admin area knows about a lawyer (the job applicants carry less). */
-export interface LawyerSummary {
-  _id: string;
-  name: string;
-  scn: string | null;
-  verified: boolean;
-  profileImage: { url: string } | null;
-  createdAt: string;
-  officialEmail?: string;
-  phoneNumber?: string;
-  lawFirmName?: string | null;
-  areasOfPractise?: string[];
-  yearOfCall?: string | null;
-}
+/** A lawyer in the admin lists: a job's applicant (contracts' jobView) or a listed lawyer, which carries more. */
+export type LawyerSummary = JobViewResponse['appliedLawer'][number] & Partial<AdminLawyer>;
 
 export function Avatar({ url, name, size = 'size-10' }: { url?: string | null; name: string; size?: string }) {
   return url ? (

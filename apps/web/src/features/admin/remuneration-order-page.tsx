@@ -18,7 +18,7 @@ const MB = 1024 * 1024;
 const megabytes = (n: number) => `${Math.max(0.1, Math.round((n / MB) * 10) / 10)} MB`;
 
 /** What the browser can tell before sending: a PDF by its name or type, within the server's limit. */
-export function checkPdf(file: File): string | null {
+function checkPdf(file: File): string | null {
   if (file.size === 0) return 'The file is empty. Choose the PDF again.';
   if (file.type !== 'application/pdf' && !/\.pdf$/i.test(file.name)) return 'The file must be a PDF';
   if (file.size > REMUNERATION_ORDER_MAX_BYTES)

@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Trash2 } from 'lucide-react';
+import type { CartLine } from '@legalmarket/contracts/commerce';
 import { DELAYS_MS } from '@legalmarket/contracts/constants';
 import { toKobo } from '@legalmarket/contracts/format';
 import { VAT_RATE_PERCENT, vatIncludedKobo } from '@legalmarket/contracts/money';
@@ -23,16 +24,8 @@ import { useRemoveFromCart } from './api/remove-from-cart';
 import { clearReservedItems, readReservedItems, writeReservedItems } from './reserved-items';
 import { cartKeys } from './api/keys';
 
-interface Line {
-  productId: string;
-  productName: string;
-  productImage: string;
-  price: number;
-  quantity: number;
-  detail: string | null;
-  file: string | null;
-  fileName: string | null;
-}
+/** One line as the cart shows it: the contract's cart line (local reservations are mapped to it). */
+type Line = CartLine;
 
 type Result = { tone: 'success' | 'error'; title: string; body?: string } | null;
 

@@ -1,14 +1,13 @@
-/** A visitor's local reservation (spec section 3): kept in localStorage under `reservedItems`. */
-export interface ReservedItem {
-  productId: string;
-  productName: string;
-  productPrice: number;
-  productImage: string;
-  quantity: number;
-  detail?: string | null;
-  file?: string | null;
-  fileName?: string | null;
-}
+import type { Product } from '@legalmarket/contracts/catalogue';
+import type { CartLine } from '@legalmarket/contracts/commerce';
+
+/**
+ * A visitor's local reservation (spec section 3), kept in localStorage under `reservedItems`: a UI
+ * shape, made of the catalogue's product fields and the cart line's quantity and brief.
+ */
+export type ReservedItem = Pick<CartLine, 'productId' | 'quantity'> &
+  Pick<Product, 'productName' | 'productPrice' | 'productImage'> &
+  Partial<Pick<CartLine, 'detail' | 'file' | 'fileName'>>;
 
 // Read by hand rather than with zod: the product and cart pages would otherwise load zod (25 KB) for it.
 const text = (v: unknown, fallback: string) => (typeof v === 'string' ? v : fallback);

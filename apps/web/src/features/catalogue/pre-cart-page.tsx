@@ -1,4 +1,7 @@
 import { useEffect, useId, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import type { AddToCartInput, addToCartInput } from '@legalmarket/contracts/commerce';
 import { Link, useNavigate, useParams } from 'react-router';
 import { CalendarClock, Check } from 'lucide-react';
 import { DELAYS_MS, DELIVERY_NOTICE, quantityOptions } from '@legalmarket/contracts/constants';
@@ -11,10 +14,11 @@ import { FormError, TextArea } from '@/components/field';
 import { FileUpload, type UploadedFile } from '@/components/file-upload';
 import { ProductCarousel } from '@/components/product-carousel';
 import { getErrorMessage, HttpError } from '@/lib/http';
-import { readReservedItems, writeReservedItems } from '@/features/cart/reserved-items';
+import { readReservedItems, writeReservedItems, type ReservedItem } from '@/features/cart/reserved-items';
 import { ReviewsSection } from '@/features/reviews/reviews-section';
 import { useAddToCart } from './api/add-to-cart';
 import { useProduct } from './api/get-product';
+import { lazyResolver } from '@/lib/lazy-resolver';
 import { useHydrated } from '@/lib/use-hydrated';
 
 /** /pre-cart/{productId}: the product page of spec screen 10. */
@@ -74,25 +78,34 @@ export default function PreCartPage() {
   );
 }
 
-interface ProductSummary {
-  productId: string;
-  productName: string;
-  productPrice: number;
-  productImage: string;
-}
+/** The product fields a reservation keeps (a company's server cart takes only the id). */
+type ProductSummary = Pick<ReservedItem, 'productId' | 'productName' | 'productPrice' | 'productImage'>;
+
+/** The contract's add-to-cart body without the product, which the page supplies. */
+type ReserveValues = Omit<AddToCartInput, 'productId'>;
+type ReserveOutput = Omit<z.output<typeof addToCartInput>, 'productId'>;
+
+const resolver = lazyResolver<ReserveValues, ReserveOutput>(() =>
+  import('./reserve-resolver').then((m) => m.reserveResolver),
+);
 
 function ReserveForm({ product }: { product: ProductSummary }) {
   const session = useSession();
   const navigate = useNavigate();
   const quantityId = useId();
   const isCompany = session?.userType === 'company';
-  const [quantity, setQuantity] = useState(1);
-  const [detail, setDetail] = useState('');
-  const [file, setFile] = useState<UploadedFile | null>(null);
   const [uploading, setUploading] = useState(false);
   const [done, setDone] = useState<string | null>(null);
   const add = useAddToCart();
   const hydrated = useHydrated();
+  const { register, handleSubmit, control, setValue, watch, formState } = useForm<
+    ReserveValues,
+    unknown,
+    ReserveOutput
+  >({
+    resolver,
+    defaultValues: { quantity: '1', detail: '', file: undefined, fileName: undefined },
+  });
 
   useEffect(() => {
     if (!done) return;
@@ -100,15 +113,14 @@ function ReserveForm({ product }: { product: ProductSummary }) {
     return () => clearTimeout(t);
   }, [done, navigate]);
 
-  async function reserve() {
-    const text = detail.trim();
+  const reserve = handleSubmit(async ({ quantity, detail, file, fileName }) => {
     if (isCompany) {
       try {
         const res = await add.mutateAsync({
           productId: product.productId,
           quantity,
-          ...(text ? { detail: text } : {}),
-          ...(file ? { file: file.url, fileName: file.fileName } : {}),
+          ...(detail ? { detail } : {}),
+          ...(file ? { file, fileName } : {}),
         });
         setDone(res.message || messages.addedToCart);
       } catch {
@@ -118,20 +130,13 @@ function ReserveForm({ product }: { product: ProductSummary }) {
     }
     // A visitor or another role keeps the reservation in this browser (spec section 4).
     const items = readReservedItems().filter((i) => i.productId !== product.productId);
-    items.push({ ...product, quantity, detail: text || null, file: null, fileName: null });
+    items.push({ ...product, quantity, detail: detail || null, file: null, fileName: null });
     writeReservedItems(items);
     navigate(paths.cart());
-  }
+  });
 
   return (
-    <form
-      className="mt-6"
-      aria-label="Reserve this product"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void reserve();
-      }}
-    >
+    <form className="mt-6" aria-label="Reserve this product" noValidate onSubmit={reserve}>
       <fieldset disabled={!hydrated} className="m-0 grid min-w-0 gap-4 border-0 p-0">
         <div>
           <label htmlFor={quantityId} className="mb-1 block text-sm font-medium text-slate-800">
@@ -139,9 +144,9 @@ function ReserveForm({ product }: { product: ProductSummary }) {
           </label>
           <select
             id={quantityId}
-            value={quantity}
-            onChange={(e) => setQuantity(Number(e.target.value))}
+            aria-invalid={formState.errors.quantity ? true : undefined}
             className="block min-h-11 w-28 rounded-md border border-slate-300 bg-white px-3"
+            {...register('quantity')}
           >
             {quantityOptions.map((n) => (
               <option key={n} value={n}>
@@ -149,6 +154,11 @@ function ReserveForm({ product }: { product: ProductSummary }) {
               </option>
             ))}
           </select>
+          {formState.errors.quantity && (
+            <p role="alert" className="mt-1 text-sm text-red-700">
+              {formState.errors.quantity.message}
+            </p>
+          )}
         </div>
         <p className="flex items-center gap-2 rounded-md bg-sand px-3 py-2 text-sm text-slate-800">
           <CalendarClock aria-hidden className="size-4 shrink-0 text-brand" />
@@ -156,20 +166,29 @@ function ReserveForm({ product }: { product: ProductSummary }) {
         </p>
         <TextArea
           label="Give details"
-          name="detail"
-          value={detail}
-          maxLength={2000}
-          onChange={(e) => setDetail(e.target.value)}
+          maxLength={5000}
           hint="What should the lawyer know? Parties, deadlines, anything special."
+          error={formState.errors.detail?.message}
+          {...register('detail')}
         />
         {isCompany ? (
-          <FileUpload
-            label="Upload a document (optional)"
-            kind="document"
-            value={file}
-            onChange={setFile}
-            onBusyChange={setUploading}
-            hint="PDF, Word (DOC, DOCX) or a picture, at most 10 MB."
+          <Controller
+            control={control}
+            name="file"
+            render={({ field }) => (
+              <FileUpload
+                label="Upload a document (optional)"
+                kind="document"
+                value={field.value ? { url: field.value, fileName: watch('fileName') ?? 'Document' } : null}
+                onChange={(f: UploadedFile | null) => {
+                  setValue('fileName', f?.fileName);
+                  field.onChange(f?.url);
+                }}
+                onBusyChange={setUploading}
+                hint="PDF, Word (DOC, DOCX) or a picture, at most 10 MB."
+                error={formState.errors.file?.message}
+              />
+            )}
           />
         ) : (
           <p className="text-sm text-slate-600">
@@ -187,7 +206,12 @@ function ReserveForm({ product }: { product: ProductSummary }) {
             </p>
           )}
         </div>
-        <Button type="submit" loading={add.isPending} disabled={uploading || done !== null} className="w-full sm:w-48">
+        <Button
+          type="submit"
+          loading={add.isPending || formState.isSubmitting}
+          disabled={uploading || done !== null}
+          className="w-full sm:w-48"
+        >
           Reserve
         </Button>
       </fieldset>

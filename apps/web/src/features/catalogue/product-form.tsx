@@ -11,7 +11,7 @@ import { Field, FormError, TextArea } from '@/components/field';
 import { getErrorMessage } from '@/lib/http';
 import { useSaveProduct, type ProductFormValues } from './api/save-product';
 
-export interface ProductFormProps {
+interface ProductFormProps {
   /** The product being edited; absent when creating. */
   product?: Product;
   onSaved: (product: Product, message: string) => void;

@@ -1,18 +1,26 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { CreditCard, Lock, Smartphone, Hash, X } from 'lucide-react';
-import { SANDBOX_CARDS, SANDBOX_OTP, type CheckoutData } from '@legalmarket/contracts/commerce';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { CreditCard, Lock, Smartphone, Hash, Landmark, X } from 'lucide-react';
+import {
+  SANDBOX_CARDS,
+  SANDBOX_OTP,
+  type CheckoutData,
+  type PaymentMethod,
+  type SandboxVirtualAccount,
+} from '@legalmarket/contracts/commerce';
 import { Button } from '@/components/button';
 import { getErrorMessage } from '@/lib/http';
 import { sandboxCharge } from './api/sandbox-charge';
+import { BankTransferPanel } from './bank-transfer-panel';
 import type { PaymentResult } from './payment-result';
 
-type Method = 'card' | 'mobilemoney' | 'ussd';
+type Method = PaymentMethod;
 type Step = 'details' | 'pin' | 'otp' | 'ussd-code';
 
 const METHODS: Array<{ id: Method; label: string; icon: ReactNode }> = [
   { id: 'card', label: 'Card', icon: <CreditCard aria-hidden className="size-4" /> },
   { id: 'mobilemoney', label: 'Mobile Money', icon: <Smartphone aria-hidden className="size-4" /> },
   { id: 'ussd', label: 'USSD', icon: <Hash aria-hidden className="size-4" /> },
+  { id: 'banktransfer', label: 'Bank Transfer', icon: <Landmark aria-hidden className="size-4" /> },
 ];
 const BANKS = ['Access Bank (*901#)', 'GTBank (*737#)', 'First Bank (*894#)', 'UBA (*919#)', 'Zenith Bank (*966#)'];
 const ngn = (n: number) => `NGN ${n.toLocaleString('en-NG', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
@@ -30,7 +38,7 @@ const input =
   'block w-full min-h-11 rounded-md border border-slate-300 bg-white px-3 py-2 text-base focus:border-orange-500 focus:outline-2 focus:outline-orange-200';
 
 /**
- * The offline sandbox checkout, modelled on Flutterwave's inline modal: card, mobile money and USSD,
+ * The offline sandbox checkout, modelled on Flutterwave's inline modal: card, mobile money, USSD and bank transfer,
  * Flutterwave's published test cards shown on the dialog. The charge is recorded on our server, which
  * then verifies it like a real payment.
  */
@@ -46,6 +54,8 @@ export function SandboxCheckoutDialog({ data, onDone }: { data: CheckoutData; on
   const [bank, setBank] = useState(BANKS[1]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [account, setAccount] = useState<SandboxVirtualAccount | null>(null);
+  const onAccount = useCallback((a: SandboxVirtualAccount | null) => setAccount(a), []);
 
   useEffect(() => {
     const d = ref.current;
@@ -63,7 +73,7 @@ export function SandboxCheckoutDialog({ data, onDone }: { data: CheckoutData; on
     setPin('');
   };
 
-  async function charge(extra: { cardNumber?: string; pin?: string; otp?: string; phone?: string }) {
+  async function charge(extra: { cardNumber?: string; pin?: string; otp?: string; phone?: string; amount?: number }) {
     setBusy(true);
     setError(null);
     try {
@@ -104,6 +114,11 @@ export function SandboxCheckoutDialog({ data, onDone }: { data: CheckoutData; on
         return setStep('otp');
       }
       return void charge({ phone, otp });
+    }
+    if (method === 'banktransfer') {
+      if (!account) return setError('Wait for the account details, then make the transfer');
+      // What the company sent: the amount the account asked for.
+      return void charge({ amount: account.amount });
     }
     return void charge({});
   }
@@ -268,19 +283,28 @@ export function SandboxCheckoutDialog({ data, onDone }: { data: CheckoutData; on
             </>
           )}
 
+          {method === 'banktransfer' && <BankTransferPanel reference={data.reference} onAccount={onAccount} />}
+
           {error && (
             <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
               {error}
             </p>
           )}
-          <Button type="submit" loading={busy} className="w-full !bg-orange-500 hover:!bg-orange-600">
+          <Button
+            type="submit"
+            loading={busy}
+            disabled={method === 'banktransfer' && !account}
+            className="w-full !bg-orange-500 hover:!bg-orange-600"
+          >
             {method === 'ussd'
               ? 'I have completed this payment'
-              : step === 'details'
-                ? payLabel
-                : step === 'pin'
-                  ? 'Continue'
-                  : 'Authorize payment'}
+              : method === 'banktransfer'
+                ? 'I have sent the money'
+                : step === 'details'
+                  ? payLabel
+                  : step === 'pin'
+                    ? 'Continue'
+                    : 'Authorize payment'}
           </Button>
           <p className="flex items-center justify-center gap-1 text-xs text-slate-500">
             <Lock aria-hidden className="size-3" /> Secured by LegalMarket sandbox · no real money moves
@@ -305,6 +329,7 @@ export function SandboxCheckoutDialog({ data, onDone }: { data: CheckoutData; on
             {SANDBOX_CARDS.insufficientFunds.pin}, OTP {SANDBOX_CARDS.insufficientFunds.otp}
           </li>
           <li>Mobile money: any number, OTP {SANDBOX_OTP}. USSD: press the button after &quot;dialling&quot;.</li>
+          <li>Bank transfer: no money moves; press &quot;I have sent the money&quot; to record the transfer.</li>
         </ul>
       </div>
     </dialog>

@@ -1,7 +1,10 @@
 import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import { companyJobDetailsInput } from '@legalmarket/contracts/commerce';
 import { Bell, MessageCircle, Phone } from 'lucide-react';
 import { formatOrdinalDate, previewWords } from '@legalmarket/contracts/format';
-import { messages } from '@legalmarket/contracts/messages';
 import { Link } from 'react-router';
 import { usePublicConfig } from '@/lib/public-config';
 import { paths } from '@/lib/paths';
@@ -69,29 +72,10 @@ function JobItem({ job, supportPhone }: { job: CompanyJob; supportPhone: string 
 }
 
 function GiveDetailsModal({ job, onClose }: { job: CompanyJob | null; onClose: () => void }) {
-  const [detail, setDetail] = useState('');
-  const [file, setFile] = useState<UploadedFile | null>(null);
-  const [uploading, setUploading] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const edit = useEditJobDetails();
   const close = () => {
-    setDetail('');
-    setFile(null);
-    setError(null);
     setDone(null);
     onClose();
-  };
-  const send = () => {
-    setError(null);
-    if (!detail.trim()) {
-      setError(messages.kindlyAddDetails);
-      return;
-    }
-    edit.mutate(
-      { jobId: job!._id, detail: detail.trim(), file: file?.url, fileName: file?.fileName },
-      { onSuccess: (res) => setDone(res.message), onError: (err) => setError(getErrorMessage(err)) },
-    );
   };
   return (
     <Modal
@@ -100,39 +84,73 @@ function GiveDetailsModal({ job, onClose }: { job: CompanyJob | null; onClose: (
       tone={done ? 'success' : 'neutral'}
       onClose={close}
     >
-      {job && !done && (
-        <div className="space-y-4">
-          <div>
-            <p className="text-xs font-semibold text-slate-500 uppercase">Requested details</p>
-            <p className="mt-1 whitespace-pre-wrap text-ink">{job.lawyerRequestedDetail}</p>
-          </div>
-          <TextArea
-            label="Your details"
-            placeholder="Start typing..."
-            value={detail}
-            onChange={(e) => setDetail(e.target.value)}
-          />
-          <FileUpload
-            label="Attach a document (optional)"
-            kind="document"
-            value={file}
-            onChange={setFile}
-            onBusyChange={setUploading}
-          />
-          <FormError message={error} />
-          <div className="flex justify-end">
-            <Button onClick={send} loading={edit.isPending} disabled={uploading}>
-              Send
-            </Button>
-          </div>
-        </div>
-      )}
+      {job && !done && <GiveDetailsForm key={job._id} job={job} onSent={setDone} />}
       {done && (
         <div className="flex justify-end">
           <Button onClick={close}>Close</Button>
         </div>
       )}
     </Modal>
+  );
+}
+
+type GiveDetailsValues = z.input<typeof companyJobDetailsInput>;
+
+/** The company's answer to a lawyer's request: text needed, a document optional (the contract's body). */
+function GiveDetailsForm({ job, onSent }: { job: CompanyJob; onSent: (message: string) => void }) {
+  const edit = useEditJobDetails();
+  const [uploading, setUploading] = useState(false);
+  const { register, handleSubmit, control, setValue, watch, formState } = useForm<
+    GiveDetailsValues,
+    unknown,
+    z.output<typeof companyJobDetailsInput>
+  >({
+    resolver: zodResolver(companyJobDetailsInput),
+    defaultValues: { detail: '', file: undefined, fileName: undefined },
+  });
+  const send = handleSubmit((v) =>
+    edit.mutate(
+      { jobId: job._id, detail: v.detail, file: v.file, fileName: v.fileName },
+      { onSuccess: (res) => onSent(res.message) },
+    ),
+  );
+  return (
+    <form className="space-y-4" noValidate onSubmit={send}>
+      <div>
+        <p className="text-xs font-semibold text-slate-500 uppercase">Requested details</p>
+        <p className="mt-1 whitespace-pre-wrap text-ink">{job.lawyerRequestedDetail}</p>
+      </div>
+      <TextArea
+        label="Your details"
+        placeholder="Start typing..."
+        maxLength={5000}
+        error={formState.errors.detail?.message}
+        {...register('detail')}
+      />
+      <Controller
+        control={control}
+        name="file"
+        render={({ field }) => (
+          <FileUpload
+            label="Attach a document (optional)"
+            kind="document"
+            value={field.value ? { url: field.value, fileName: watch('fileName') ?? 'Document' } : null}
+            onChange={(f: UploadedFile | null) => {
+              setValue('fileName', f?.fileName);
+              field.onChange(f?.url);
+            }}
+            onBusyChange={setUploading}
+            error={formState.errors.file?.message}
+          />
+        )}
+      />
+      <FormError message={edit.isError ? getErrorMessage(edit.error) : null} />
+      <div className="flex justify-end">
+        <Button type="submit" loading={edit.isPending} disabled={uploading}>
+          Send
+        </Button>
+      </div>
+    </form>
   );
 }
 

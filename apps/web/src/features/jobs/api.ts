@@ -4,7 +4,7 @@ import type { JobAction, JobActionRequest, JobEventsResponse } from '@legalmarke
 import type { JobPageResponse } from '@legalmarket/contracts/jobs';
 import { api } from '@/lib/http';
 
-export const jobKeys = {
+const jobKeys = {
   page: (jobId: string) => ['job-page', jobId] as const,
 };
 
@@ -67,6 +67,25 @@ export function useJobPolling(jobId: string, data: JobPageResponse | undefined) 
       document.removeEventListener('visibilitychange', onVisible);
     };
   }, [jobId, lastId, stage, qc]);
+}
+
+/** GET /job-api/jobs/{id}/events?before=: the page of older events, put in front of the shown ones. */
+export function useEarlierEvents(jobId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (before: string) =>
+      api<JobEventsResponse>(`/job-api/jobs/${encodeURIComponent(jobId)}/events`, { query: { before } }),
+    onSuccess: (older) =>
+      qc.setQueryData<JobPageResponse>(jobKeys.page(jobId), (old) =>
+        old
+          ? {
+              ...old,
+              earlier: older.earlier,
+              events: [...older.events.filter((e) => !old.events.some((o) => o._id === e._id)), ...old.events],
+            }
+          : old,
+      ),
+  });
 }
 
 /** POST /job-api/jobs/{id}/actions/{action}: answers the job page, which replaces the shown one. */

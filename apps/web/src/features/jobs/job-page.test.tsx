@@ -40,6 +40,7 @@ const pageData = (over: Partial<JobPageResponse> = {}): JobPageResponse => ({
       files: [{ url: '/uploads/abc.pdf', name: 'a-very-long-file-name-without-any-spaces-at-all-final-v3.pdf' }],
     }),
   ],
+  earlier: false,
   lastReadEventId: '1',
   ...over,
 });
@@ -116,6 +117,7 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
           stage: 'delivered',
           actions: ['message', 'request_changes', 'accept'],
           events: url.searchParams.get('after') === '3' ? [event(4, { note: 'Any questions?' })] : [],
+          earlier: false,
         },
       }),
     });
@@ -126,5 +128,29 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     });
     expect(await screen.findByText('Any questions?')).toBeInTheDocument();
     expect(calls.filter((c) => c.url.pathname.endsWith('/events')).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('shows earlier messages on request, in front of the shown ones, and hides the button when none remain', async () => {
+    const { calls } = open(pageData({ earlier: true, events: [event(60), event(61)], lastReadEventId: '61' }), {
+      'GET /job-api/jobs/job-1/events': (_, url) => ({
+        body:
+          url.searchParams.get('before') === '60'
+            ? { stage: 'delivered', actions: ['message'], events: [event(58), event(59)], earlier: false }
+            : { stage: 'delivered', actions: ['message'], events: [], earlier: false },
+      }),
+    });
+    await screen.findByRole('heading', { name: 'A job' });
+    expect(screen.queryByText('Message 59')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Show earlier messages' }));
+    await screen.findByText('Message 59');
+    const items = within(screen.getByRole('list', { name: 'Timeline and messages' })).getAllByRole('listitem');
+    expect(items.map((i) => i.textContent?.match(/Message \d+/)?.[0])).toEqual([
+      'Message 58',
+      'Message 59',
+      'Message 60',
+      'Message 61',
+    ]);
+    expect(screen.queryByRole('button', { name: 'Show earlier messages' })).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.url.searchParams.get('before') === '60')).toHaveLength(1);
   });
 });

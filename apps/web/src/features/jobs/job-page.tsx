@@ -18,7 +18,7 @@ import { Modal } from '@/components/modal';
 import { getErrorMessage } from '@/lib/http';
 import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/use-session';
-import { markJobRead, useJobAction, useJobPage, useJobPolling } from './api';
+import { markJobRead, useEarlierEvents, useJobAction, useJobPage, useJobPolling } from './api';
 import { EVENT_WORDS, STAGE_LABELS, formatDay, formatWhen } from './words';
 
 /** Actions that cannot be taken back ask first. */
@@ -77,6 +77,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
   const me = session?.userId;
   const { job, actions, events } = data;
   const act = useJobAction(jobId);
+  const earlier = useEarlierEvents(jobId);
   const [note, setNote] = useState('');
   const [files, setFiles] = useState<UploadedFile[]>([]);
   const [uploading, setUploading] = useState(false);
@@ -170,6 +171,22 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
         <h2 id="timeline-title" className="mb-2 text-lg font-semibold">
           Timeline and messages
         </h2>
+        {data.earlier && (
+          <div className="mb-2">
+            <Button
+              variant="secondary"
+              disabled={earlier.isPending}
+              onClick={() => events[0] && earlier.mutate(events[0]._id)}
+            >
+              {earlier.isPending ? 'Loading earlier messages…' : 'Show earlier messages'}
+            </Button>
+            {earlier.isError && (
+              <p role="alert" className="mt-1 text-sm text-red-700">
+                {getErrorMessage(earlier.error)}
+              </p>
+            )}
+          </div>
+        )}
         {events.length === 0 ? (
           <p className="text-sm text-slate-600">Nothing has happened on this job yet.</p>
         ) : (

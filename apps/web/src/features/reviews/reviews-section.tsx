@@ -1,9 +1,10 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import { Link } from 'react-router';
 import { Pencil, Trash2 } from 'lucide-react';
 import { formatOrdinalDate, ratingLabel } from '@legalmarket/contracts/format';
-import { messages } from '@legalmarket/contracts/messages';
-import type { Review } from '@legalmarket/contracts/catalogue';
+import type { Review, ReviewInput, reviewInput } from '@legalmarket/contracts/catalogue';
 import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/use-session';
 import { Button } from '@/components/button';
@@ -12,6 +13,7 @@ import { Field, FormError, TextArea } from '@/components/field';
 import { ConfirmDialog } from '@/components/modal';
 import { Stars, StarsInput } from '@/components/stars';
 import { getErrorMessage } from '@/lib/http';
+import { lazyResolver } from '@/lib/lazy-resolver';
 import { useDeleteReview } from './api/delete-review';
 import { useReviews } from './api/get-reviews';
 import { useSaveReview } from './api/save-review';
@@ -164,6 +166,14 @@ export function ReviewsSection({ productId }: { productId: string }) {
   );
 }
 
+/** The contract's review body without the product, which the page supplies. */
+type ReviewValues = Omit<ReviewInput, 'productId'>;
+type ReviewOutput = Omit<z.output<typeof reviewInput>, 'productId'>;
+
+const resolver = lazyResolver<ReviewValues, ReviewOutput>(() =>
+  import('./review-resolver').then((m) => m.reviewResolver),
+);
+
 function ReviewForm({
   productId,
   editing,
@@ -175,35 +185,26 @@ function ReviewForm({
   onDone: (message: string) => void;
   onCancel: () => void;
 }) {
-  const [reviewTitle, setTitle] = useState(editing?.reviewTitle ?? '');
-  const [review, setText] = useState(editing?.review ?? '');
-  const [status, setStars] = useState(editing?.status ?? 0);
-  const [errors, setErrors] = useState<{ reviewTitle?: string; review?: string; status?: string }>({});
   const save = useSaveReview(productId);
+  const { register, handleSubmit, control, reset, formState } = useForm<ReviewValues, unknown, ReviewOutput>({
+    resolver,
+    defaultValues: {
+      reviewTitle: editing?.reviewTitle ?? '',
+      review: editing?.review ?? '',
+      status: editing?.status ?? 0,
+    },
+  });
+  const { errors } = formState;
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const next: typeof errors = {};
-    if (!reviewTitle.trim()) next.reviewTitle = messages.enterReviewTitle;
-    if (!review.trim()) next.review = messages.enterReviewText;
-    if (status < 1 || status > 5) next.status = messages.chooseStars;
-    setErrors(next);
-    if (Object.keys(next).length) return;
+  const submit = handleSubmit(async (body) => {
     try {
-      const res = await save.mutateAsync({
-        id: editing?._id,
-        body: { reviewTitle: reviewTitle.trim(), review: review.trim(), status, productId },
-      });
+      const res = await save.mutateAsync({ id: editing?._id, body: { ...body, productId } });
       onDone(res.message);
-      if (!editing) {
-        setTitle('');
-        setText('');
-        setStars(0);
-      }
+      if (!editing) reset({ reviewTitle: '', review: '', status: 0 });
     } catch {
       // shown from save.error
     }
-  }
+  });
 
   return (
     <form
@@ -213,26 +214,23 @@ function ReviewForm({
       aria-label={editing ? 'Edit your review' : 'Write a review'}
     >
       <h3 className="text-lg font-semibold text-ink">{editing ? 'Edit your review' : 'Write a review'}</h3>
-      <Field
-        label="Title"
-        name="reviewTitle"
-        value={reviewTitle}
-        maxLength={120}
-        onChange={(e) => setTitle(e.target.value)}
-        error={errors.reviewTitle}
+      <Field label="Title" maxLength={120} error={errors.reviewTitle?.message} {...register('reviewTitle')} />
+      <Controller
+        control={control}
+        name="status"
+        render={({ field }) => (
+          <StarsInput
+            label="Rating"
+            value={Number(field.value) || 0}
+            onChange={field.onChange}
+            error={errors.status?.message}
+          />
+        )}
       />
-      <StarsInput label="Rating" value={status} onChange={setStars} error={errors.status} />
-      <TextArea
-        label="Your review"
-        name="review"
-        value={review}
-        maxLength={2000}
-        onChange={(e) => setText(e.target.value)}
-        error={errors.review}
-      />
+      <TextArea label="Your review" maxLength={2000} error={errors.review?.message} {...register('review')} />
       <FormError message={save.error ? getErrorMessage(save.error) : null} />
       <div className="flex flex-wrap gap-2">
-        <Button type="submit" loading={save.isPending}>
+        <Button type="submit" loading={save.isPending || formState.isSubmitting}>
           {editing ? 'Save changes' : 'Submit review'}
         </Button>
         {editing && (

@@ -1,10 +1,6 @@
 import { api } from '@/lib/http';
 import type { LoginResponse } from '@legalmarket/contracts/auth';
-
-interface Ok {
-  status: 'success';
-  message: string;
-}
+import type { OkMessage as Ok } from '@legalmarket/contracts/common';
 
 export const loginRequest = (body: { officialEmail: string; password: string }) =>
   api<LoginResponse>('/api/login', { method: 'POST', body, allowUnauthorized: true });

@@ -3,8 +3,7 @@ import type { AssignJobInput, OneJobResponse } from '@legalmarket/contracts/admi
 import { api } from '@/lib/http';
 import { adminKeys } from './keys';
 
-export const assignJob = (input: AssignJobInput) =>
-  api<OneJobResponse>('/job-api/assign', { method: 'POST', body: input });
+const assignJob = (input: AssignJobInput) => api<OneJobResponse>('/job-api/assign', { method: 'POST', body: input });
 
 export function useAssignJob() {
   const qc = useQueryClient();

@@ -3,7 +3,7 @@ import type { OneJobResponse } from '@legalmarket/contracts/admin';
 import { api } from '@/lib/http';
 import { adminKeys } from './keys';
 
-export const completeJob = (id: string) => api<OneJobResponse>(`/job-api/completejob/${id}`, { method: 'PUT' });
+const completeJob = (id: string) => api<OneJobResponse>(`/job-api/completejob/${id}`, { method: 'PUT' });
 
 export function useCompleteJob() {
   const qc = useQueryClient();

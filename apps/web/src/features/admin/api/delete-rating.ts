@@ -3,7 +3,7 @@ import { api } from '@/lib/http';
 import { adminKeys } from './keys';
 
 /** Admins may remove an abusive review (DELETE /api/rating/{id}; the reviews feature audit-logs it). */
-export const deleteRating = (id: string) =>
+const deleteRating = (id: string) =>
   api<{ status: 'success'; message: string }>(`/api/rating/${id}`, { method: 'DELETE' });
 
 export function useDeleteRating() {

@@ -3,7 +3,7 @@ import type { EditJobDetailsInput, OneJobResponse } from '@legalmarket/contracts
 import { api } from '@/lib/http';
 import { adminKeys } from './keys';
 
-export const editJobDetails = ({ id, ...body }: EditJobDetailsInput & { id: string }) =>
+const editJobDetails = ({ id, ...body }: EditJobDetailsInput & { id: string }) =>
   api<OneJobResponse>(`/job-api/editjobdetails/${id}`, { method: 'PUT', body });
 
 export function useEditJobDetails() {

@@ -3,8 +3,7 @@ import type { CompaniesResponse } from '@legalmarket/contracts/admin';
 import { api } from '@/lib/http';
 import { adminKeys, PAGE_SIZE } from './keys';
 
-export const getCompanies = (page: number) =>
-  api<CompaniesResponse>('/api/companys', { query: { page, limit: PAGE_SIZE } });
+const getCompanies = (page: number) => api<CompaniesResponse>('/api/companys', { query: { page, limit: PAGE_SIZE } });
 
 export const useCompanies = (page: number) =>
   useQuery({

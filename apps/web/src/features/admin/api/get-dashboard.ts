@@ -3,7 +3,7 @@ import type { DashboardResponse } from '@legalmarket/contracts/admin';
 import { api } from '@/lib/http';
 import { adminKeys } from './keys';
 
-export const getDashboard = () => api<DashboardResponse>('/api/admin/dashboard');
+const getDashboard = () => api<DashboardResponse>('/api/admin/dashboard');
 
 export const useDashboard = () =>
   useQuery({ queryKey: adminKeys.dashboard(), queryFn: getDashboard, staleTime: 10_000 });

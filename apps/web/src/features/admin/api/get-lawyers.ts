@@ -3,7 +3,7 @@ import type { LawyersResponse } from '@legalmarket/contracts/admin';
 import { api } from '@/lib/http';
 import { adminKeys, PAGE_SIZE } from './keys';
 
-export const getLawyers = (verified: boolean, page: number) =>
+const getLawyers = (verified: boolean, page: number) =>
   api<LawyersResponse>(verified ? '/api/verifiedlawyers' : '/api/unverifiedlawyers', {
     query: { page, limit: PAGE_SIZE },
   });

@@ -3,7 +3,7 @@ import type { PaymentsResponse, PaymentsQuery } from '@legalmarket/contracts/adm
 import { api } from '@/lib/http';
 import { adminKeys } from './keys';
 
-export const getPayments = (q: PaymentsQuery) =>
+const getPayments = (q: PaymentsQuery) =>
   api<PaymentsResponse>('/api/admin/payments', { query: { ...q } as Record<string, string | number | undefined> });
 
 export const usePayments = (q: PaymentsQuery) =>

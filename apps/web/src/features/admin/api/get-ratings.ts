@@ -4,6 +4,6 @@ import { api } from '@/lib/http';
 import { adminKeys } from './keys';
 
 /** Every review, newest first (GET /ratings-api/rating, built with the reviews feature). */
-export const getRatings = () => api<ReviewsResponse>('/ratings-api/rating');
+const getRatings = () => api<ReviewsResponse>('/ratings-api/rating');
 
 export const useRatings = () => useQuery({ queryKey: adminKeys.ratings(), queryFn: getRatings });

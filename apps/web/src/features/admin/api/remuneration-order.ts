@@ -6,7 +6,8 @@ export const REMUNERATION_ORDER_URL = '/api/remuneration-order';
 /** The server's limit for the PDF (PUT /api/remuneration-order). */
 export const REMUNERATION_ORDER_MAX_BYTES = 20 * 1024 * 1024;
 
-export interface PublishedOrder {
+/** A UI shape: what a HEAD request tells (the answer has no body, so no contract schema). */
+interface PublishedOrder {
   /** Whether visitors see a PDF on /legal-practitioners-remuneration-order. */
   available: boolean;
   /** Its size in bytes, when known. */
@@ -14,7 +15,7 @@ export interface PublishedOrder {
 }
 
 /** HEAD /api/remuneration-order: is a PDF published, and how large is it? */
-export async function getPublishedOrder(): Promise<PublishedOrder> {
+async function getPublishedOrder(): Promise<PublishedOrder> {
   let size: number | null = null;
   try {
     await api(REMUNERATION_ORDER_URL, {

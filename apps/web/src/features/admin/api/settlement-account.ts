@@ -3,8 +3,8 @@ import type { SettlementAccountResponse, SettlementAccountInput } from '@legalma
 import { api } from '@/lib/http';
 import { adminKeys } from './keys';
 
-export const getSettlementAccount = () => api<SettlementAccountResponse>('/api/admin/settlement-account');
-export const saveSettlementAccount = (body: SettlementAccountInput) =>
+const getSettlementAccount = () => api<SettlementAccountResponse>('/api/admin/settlement-account');
+const saveSettlementAccount = (body: SettlementAccountInput) =>
   api<SettlementAccountResponse>('/api/admin/settlement-account', { method: 'PUT', body });
 
 export const useSettlementAccount = () => useQuery({ queryKey: adminKeys.settlement(), queryFn: getSettlementAccount });

@@ -3,7 +3,7 @@ import type { AdminLawyer } from '@legalmarket/contracts/admin';
 import { api } from '@/lib/http';
 import { adminKeys } from './keys';
 
-export const verifyLawyer = (id: string) =>
+const verifyLawyer = (id: string) =>
   api<{ status: 'success'; message: string; data: { lawyer: AdminLawyer } }>(`/api/verifylawyer/${id}`, {
     method: 'PATCH',
     body: { verified: true },

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/http';
-import type { CartView } from './get-cart';
+import type { CartView } from '@legalmarket/contracts/commerce';
+import { cartKeys } from './keys';
 
 /** POST /api/clear-cart. */
 export function useClearCart() {
@@ -8,7 +9,7 @@ export function useClearCart() {
   return useMutation({
     mutationFn: () => api<{ message: string }>('/api/clear-cart', { method: 'POST' }),
     onSuccess: () => {
-      qc.setQueryData<CartView>(['cart'], { products: [], bill: 0 });
+      qc.setQueryData<CartView>(cartKeys.cart(), { products: [], bill: 0 });
     },
   });
 }

@@ -1,16 +1,10 @@
 import { cartKeys } from './keys';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { CartResponse, CartLine } from '@legalmarket/contracts/commerce';
+import type { CartResponse, CartView } from '@legalmarket/contracts/commerce';
 import { api, HttpError, takeArrived } from '@/lib/http';
 
-export interface CartView {
-  products: CartLine[];
-  /** Naira, computed by the server from the catalogue. */
-  bill: number;
-}
-
 /** GET /api/cart; the spec's "not found" for an empty cart becomes an empty cart here. */
-export const cartQueryOptions = (enabled: boolean) =>
+const cartQueryOptions = (enabled: boolean) =>
   queryOptions({
     queryKey: cartKeys.cart(),
     enabled,

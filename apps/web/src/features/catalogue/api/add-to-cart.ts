@@ -2,13 +2,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AddToCartInput, OkMessage } from '@legalmarket/contracts';
 import { api } from '@/lib/http';
 
-export type AddToCartBody = AddToCartInput;
-
 /** POST /api/cart (the company's server cart; the cart feature owns the API). */
 export function useAddToCart() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: AddToCartBody) => api<OkMessage>('/api/cart', { method: 'POST', body }),
+    mutationFn: (body: AddToCartInput) => api<OkMessage>('/api/cart', { method: 'POST', body }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['cart'] }),
   });
 }

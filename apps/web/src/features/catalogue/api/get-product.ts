@@ -4,7 +4,7 @@ import type { ProductResponse } from '@legalmarket/contracts/catalogue';
 import { api, takeArrived } from '@/lib/http';
 
 /** GET /product-api/product/{id}: the product itself. */
-export const productQueryOptions = (id: string) =>
+const productQueryOptions = (id: string) =>
   queryOptions({
     queryKey: productKeys.product(id),
     queryFn: ({ signal }) => api<ProductResponse>(`/product-api/product/${encodeURIComponent(id)}`, { signal }),

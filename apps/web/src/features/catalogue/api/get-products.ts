@@ -1,7 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
 import { productsQueryOptions } from '@/components/product-carousel';
 
-export { productsQueryOptions };
-
 /** GET /product-api/products: the live catalogue, in naira. */
 export const useProducts = () => useQuery(productsQueryOptions());

@@ -1,16 +1,11 @@
 import { productKeys } from './keys';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ProductSavedResponse } from '@legalmarket/contracts/catalogue';
+import type { z } from 'zod';
+import type { ProductSavedResponse, productFormSchema } from '@legalmarket/contracts/catalogue';
 import { uploadWithProgress } from '@/lib/http';
 
-export interface ProductFormValues {
-  productName: string;
-  /** Digits only. */
-  productPrice: string;
-  productDescription: string;
-  /** Required on create; on update only when the picture changes. */
-  productImage: File | null;
-}
+/** The product form's values: the contract's form schema before parsing (price as typed, digits only). */
+export type ProductFormValues = z.input<ReturnType<typeof productFormSchema>>;
 
 function toForm(v: ProductFormValues) {
   const form = new FormData();

@@ -9,7 +9,7 @@ export type CompanyJob = JobViewResponse;
 export type JobTab = 'pending' | 'completed';
 
 /** GET /job-api/company/pendingjobs and /completedjobs. */
-export const companyJobsQuery = (tab: JobTab, enabled = true) =>
+const companyJobsQuery = (tab: JobTab, enabled = true) =>
   queryOptions({
     queryKey: companyKeys.jobs(tab),
     enabled,

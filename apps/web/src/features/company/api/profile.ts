@@ -8,6 +8,7 @@ import type {
 } from '@legalmarket/contracts/admin';
 import { messages } from '@legalmarket/contracts/messages';
 import { api, uploadWithProgress } from '@/lib/http';
+import { ownProfileKey } from '@/lib/own-profile';
 
 /** A company's profile as the admin and the company itself read it (packages/contracts). */
 export type CompanyProfile = AdminCompany;
@@ -18,7 +19,7 @@ export type CompanyProfile = AdminCompany;
  */
 export function useCompanyProfile(companyId: string, asAdmin: boolean) {
   return useQuery({
-    // Not the navbar's ['userprofile'] key: that one caches the whole answer, this one the profile.
+    // Not the navbar's ownProfileKey: a saved profile invalidates both.
     queryKey: companyKeys.profile(companyId, asAdmin ? 'admin' : 'own'),
     queryFn: async ({ signal }) => {
       if (asAdmin) {
@@ -48,7 +49,7 @@ export function useUpdateProfile(companyId: string) {
         },
       ),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ['userprofile'] });
+      void qc.invalidateQueries({ queryKey: ownProfileKey(companyId) });
       void qc.invalidateQueries({ queryKey: companyKeys.profileAll(companyId) });
     },
   });

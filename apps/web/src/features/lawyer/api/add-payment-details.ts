@@ -3,7 +3,7 @@ import type { AddPaymentDetailsResponse, PayoutDetailsInput } from '@legalmarket
 import { api } from '@/lib/http';
 import { lawyerKeys } from './keys';
 
-export const addPaymentDetails = (body: PayoutDetailsInput) =>
+const addPaymentDetails = (body: PayoutDetailsInput) =>
   api<AddPaymentDetailsResponse>('/api/add-payment-details', { method: 'POST', body });
 
 export function useAddPaymentDetails() {

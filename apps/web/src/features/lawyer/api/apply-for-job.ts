@@ -3,7 +3,7 @@ import type { OkMessage } from '@legalmarket/contracts/common';
 import { api } from '@/lib/http';
 import { lawyerKeys } from './keys';
 
-export const applyForJob = (jobId: string, lawyerId: string) =>
+const applyForJob = (jobId: string, lawyerId: string) =>
   api<OkMessage>(`/job-api/applyforjob/${encodeURIComponent(jobId)}`, { method: 'POST', body: { lawyerId } });
 
 export function useApplyForJob(jobId: string, lawyerId: string) {

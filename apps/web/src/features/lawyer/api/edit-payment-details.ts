@@ -4,7 +4,7 @@ import { api } from '@/lib/http';
 import { lawyerKeys } from './keys';
 
 /** Needs a code confirmed by this session in the last 10 minutes (docs/decisions/0300). */
-export const editPaymentDetails = (body: PayoutDetailsInput) =>
+const editPaymentDetails = (body: PayoutDetailsInput) =>
   api<EditPaymentDetailsResponse>('/api/edit-payment-details', { method: 'PATCH', body });
 
 export function useEditPaymentDetails() {

@@ -3,7 +3,7 @@ import type { JobSort, LawyerJob } from '@legalmarket/contracts/lawyers';
 import { api } from '@/lib/http';
 import { lawyerKeys } from './keys';
 
-export const AVAILABLE_PAGE_SIZE = 20;
+const AVAILABLE_PAGE_SIZE = 20;
 
 export const getAvailableJobs = (sort: JobSort, page: number, limit = AVAILABLE_PAGE_SIZE) =>
   api<LawyerJob[]>('/job-api/jobs', { query: { sort, page, limit } });

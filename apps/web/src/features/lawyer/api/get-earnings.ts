@@ -3,6 +3,6 @@ import type { EarningsResponse } from '@legalmarket/contracts/money';
 import { api } from '@/lib/http';
 import { lawyerKeys } from './keys';
 
-export const getEarnings = () => api<EarningsResponse>('/job-api/lawyer/earnings');
+const getEarnings = () => api<EarningsResponse>('/job-api/lawyer/earnings');
 
 export const useEarnings = () => useQuery({ queryKey: lawyerKeys.earnings(), queryFn: getEarnings });

@@ -8,7 +8,7 @@ import { lawyerKeys } from './keys';
 export type LawyerProfile = AdminLawyer;
 
 /** Admins read any lawyer through GET /api/lawyer/{id}; a lawyer its own profile (the server refuses other ids). */
-export async function getLawyerProfile(id: string, asAdmin: boolean): Promise<LawyerProfile> {
+async function getLawyerProfile(id: string, asAdmin: boolean): Promise<LawyerProfile> {
   if (asAdmin) {
     return (await api<LawyerResponse>(`/api/lawyer/${encodeURIComponent(id)}`)).lawyer;
   }

@@ -3,6 +3,6 @@ import type { GetPaymentDetailsResponse } from '@legalmarket/contracts/lawyers';
 import { api } from '@/lib/http';
 import { lawyerKeys } from './keys';
 
-export const getPaymentDetails = () => api<GetPaymentDetailsResponse>('/api/get-payment-details');
+const getPaymentDetails = () => api<GetPaymentDetailsResponse>('/api/get-payment-details');
 
 export const usePaymentDetails = () => useQuery({ queryKey: lawyerKeys.paymentDetails(), queryFn: getPaymentDetails });

@@ -8,14 +8,15 @@ export type ProjectStatus = 'pending' | 'completed';
 /** Projects per page on the dashboard and the Get Paid table (the server allows up to 50). */
 export const PROJECTS_PAGE_SIZE = 10;
 
-export interface ProjectsPage {
+/** A UI shape: one page of the contract's job list with the X-Total-Count header beside it. */
+interface ProjectsPage {
   jobs: LawyerJob[];
   /** Every project in this state (X-Total-Count), for the page numbers. */
   total: number;
 }
 
 /** One page of the signed-in lawyer's projects, paged on the server (docs/decisions/0900-spec-gaps-found-by-an-audit.md, item 4). */
-export const getProjects = (status: ProjectStatus, page = 1, limit = PROJECTS_PAGE_SIZE): Promise<ProjectsPage> =>
+const getProjects = (status: ProjectStatus, page = 1, limit = PROJECTS_PAGE_SIZE): Promise<ProjectsPage> =>
   apiList<LawyerJob>(`/job-api/lawyer/${status}jobs`, { query: { page, limit } }).then(({ items, total }) => ({
     jobs: items,
     total: total ?? (page - 1) * limit + items.length,

@@ -3,7 +3,7 @@ import type { OkMessage } from '@legalmarket/contracts/common';
 import { api } from '@/lib/http';
 import { lawyerKeys } from './keys';
 
-export const requestMoreDetails = (jobId: string, detail: string) =>
+const requestMoreDetails = (jobId: string, detail: string) =>
   api<OkMessage>(`/job-api/requestmorejobdetails/${encodeURIComponent(jobId)}`, { method: 'POST', body: { detail } });
 
 export function useRequestMoreDetails() {

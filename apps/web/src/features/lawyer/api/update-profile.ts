@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UpdateProfileResponse } from '@legalmarket/contracts/admin';
 import { LAWYER_EDITABLE_FIELDS } from '@legalmarket/contracts/constants';
 import { api } from '@/lib/http';
+import { ownProfileKey } from '@/lib/own-profile';
 import { lawyerKeys } from './keys';
 
 export interface ProfileChanges {
@@ -32,7 +33,7 @@ export function profileForm(changes: ProfileChanges): FormData {
   return form;
 }
 
-export const updateProfile = (id: string, changes: ProfileChanges) =>
+const updateProfile = (id: string, changes: ProfileChanges) =>
   api<UpdateProfileResponse>(`/api/updateprofile?_id=${encodeURIComponent(id)}`, {
     method: 'PATCH',
     body: profileForm(changes),
@@ -42,6 +43,10 @@ export function useUpdateProfile(id: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (changes: ProfileChanges) => updateProfile(id, changes),
-    onSuccess: () => qc.invalidateQueries({ queryKey: lawyerKeys.profile(id, false) }),
+    onSuccess: () => {
+      // The navbar's picture reads this one.
+      void qc.invalidateQueries({ queryKey: ownProfileKey(id) });
+      return qc.invalidateQueries({ queryKey: lawyerKeys.profile(id, false) });
+    },
   });
 }

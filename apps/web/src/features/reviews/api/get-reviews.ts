@@ -5,7 +5,7 @@ import type { ReviewsResponse } from '@legalmarket/contracts/catalogue';
 import { api } from '@/lib/http';
 
 /** GET /ratings-api/rating?productId=: the reviews of one product (an array), with average and count. */
-export const reviewsQueryOptions = (productId: string) =>
+const reviewsQueryOptions = (productId: string) =>
   queryOptions({
     queryKey: reviewKeys.product(productId),
     queryFn: ({ signal }) => api<ReviewsResponse>('/ratings-api/rating', { query: { productId }, signal }),

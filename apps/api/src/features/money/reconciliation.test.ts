@@ -1,0 +1,251 @@
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import type { ReconciliationDifference, ReconciliationResponse } from '@legalmarket/contracts';
+import { jobs, refunds } from '../../db/schema.js';
+import { flutterwaveProvider } from '../../platform/payments/flutterwave.js';
+import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
+import { SUCCESS_CARD, insertProduct } from '../../../test/commerce-helpers.js';
+import {
+  flutterwaveStandIn,
+  listenStandIn,
+  PUBLIC_KEY,
+  SECRET_HASH,
+  SECRET_KEY,
+} from '../../../test/flutterwave-standin.js';
+import { createLedger } from './ledger.js';
+
+type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+
+/** Today as a Lagos day, the period every test asks about (the stand-in dates its records now). */
+const lagosToday = (d: Date) => new Date(d.getTime() + 3600_000).toISOString().slice(0, 10);
+
+function kit(get: () => { t: TestApp; admin: Login; nda: string }) {
+  const inject = (method: 'GET' | 'POST', url: string, who: Login | null, payload?: Record<string, unknown>) =>
+    get().t.app.inject({ method, url, headers: who?.headers ?? {}, payload });
+  const order = async () => {
+    const company = await signupAndLogin(get().t, 'company');
+    await inject('POST', '/api/cart', company, { productId: get().nda, quantity: 1 });
+    const data = (await inject('POST', '/api/checkout', company)).json().data as {
+      reference: string;
+      amount: number;
+      orderId: string;
+    };
+    return { company, ...data };
+  };
+  const jobOf = async (orderId: string) =>
+    (await get().t.rt.database.db.select().from(jobs).where(eq(jobs.orderId, orderId)))[0];
+  const cancel = (jobId: string) =>
+    inject('POST', `/job-api/jobs/${jobId}/actions/cancel`, get().admin, { note: 'Cancelled for the test.' });
+  const reconcile = async (query = `from=${lagosToday(get().t.clock.now())}&to=${lagosToday(get().t.clock.now())}`) => {
+    const res = await inject('GET', `/api/admin/reconciliation?${query}`, get().admin);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as ReconciliationResponse;
+  };
+  return { inject, order, jobOf, cancel, reconcile };
+}
+
+describeEachDb('reconciliation with Flutterwave (local stand-in)', (kind) => {
+  const flw = flutterwaveStandIn();
+  let t: TestApp;
+  let admin: Login;
+  let nda: string;
+  const k = kit(() => ({ t, admin, nda }));
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, await listenStandIn(flw));
+    admin = await signupAndLogin(t, 'admin');
+    nda = await insertProduct(t, 'Non-Disclosure Agreement', 25_000);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await new Promise((r) => flw.server.close(r));
+  });
+  afterEach(async () => expect(await createLedger({ db: t.rt.database.db, clock: t.clock }).audit()).toEqual([]));
+
+  /** An order paid through the stand-in and verified by the server. */
+  const paid = async (paymentType = 'card') => {
+    const o = await k.order();
+    const id = flw.pay(o.reference, o.amount, { paymentType });
+    const res = await k.inject('POST', '/api/checkout/verify', o.company, {
+      reference: o.reference,
+      transactionId: id,
+    });
+    expect(res.statusCode).toBe(200);
+    return { ...o, id };
+  };
+  const clean: string[] = [];
+
+  it('finds nothing to report when the ledger and Flutterwave agree', async () => {
+    const a = await paid('bank_transfer');
+    const b = await paid('card');
+    const job = await k.jobOf(b.orderId);
+    expect((await k.cancel(job.id)).statusCode).toBe(200);
+    clean.push(a.reference, b.reference);
+    const r = await k.reconcile();
+    expect(r.differences).toEqual([]);
+    expect(r.provider).toBe('flutterwave');
+    expect(r.ledger).toEqual({ payments: 2, refunds: 1, paid: 50_000, refunded: 25_000 });
+    expect(r.atProvider).toEqual(r.ledger);
+    expect(flw.calls.some((c) => c.startsWith('GET /v3/transactions?from='))).toBe(true);
+    expect(flw.calls.some((c) => c.startsWith('GET /v3/refunds?from='))).toBe(true);
+  });
+
+  it('lists each kind of difference, with its reference, both amounts and links', async () => {
+    // The provider received a transfer the ledger does not have: it was short, so it paid no order.
+    const short = await k.order();
+    const shortId = flw.pay(short.reference, short.amount - 1000, { paymentType: 'bank_transfer' });
+    expect(
+      (await k.inject('POST', '/api/checkout/verify', short.company, { reference: short.reference })).statusCode,
+    ).toBe(400);
+    // Payments the ledger has, then changed or lost at the provider.
+    const lost = await paid();
+    flw.txs.delete(lost.id);
+    const more = await paid();
+    flw.txs.get(more.id)!.amount = more.amount + 500;
+    const failed = await paid();
+    flw.txs.get(failed.id)!.status = 'failed';
+    const dollars = await paid();
+    flw.txs.get(dollars.id)!.currency = 'USD';
+    // Refunds: one the provider reports for another amount, one it lost, one our ledger never made.
+    const refunded = await paid();
+    expect((await k.cancel((await k.jobOf(refunded.orderId)).id)).statusCode).toBe(200);
+    const [ours] = await t.rt.database.db.select().from(refunds).where(eq(refunds.orderId, refunded.orderId));
+    flw.refunds.get(Number(ours.providerRefundId))!.amount_refunded = 20_000;
+    const vanished = await paid();
+    expect((await k.cancel((await k.jobOf(vanished.orderId)).id)).statusCode).toBe(200);
+    const [gone] = await t.rt.database.db.select().from(refunds).where(eq(refunds.orderId, vanished.orderId));
+    flw.refunds.delete(Number(gone.providerRefundId));
+    const outside = await paid();
+    const direct = flutterwaveProvider({
+      publicKey: PUBLIC_KEY,
+      secretKey: SECRET_KEY,
+      secretHash: SECRET_HASH,
+      apiUrl: t.config.FLW_API_URL,
+    });
+    const stray = await direct.refund(String(outside.id), 5_000_00, 'Refunded from the dashboard');
+
+    const r = await k.reconcile();
+    const by = (kind: string, subject: string, reference: string) =>
+      r.differences.find((d) => d.kind === kind && d.subject === subject && d.reference === reference);
+    const expectOne = (d: ReconciliationDifference | undefined, fields: Partial<ReconciliationDifference>) =>
+      expect(d).toMatchObject(fields);
+    expectOne(by('missing_in_ledger', 'payment', short.reference), {
+      providerId: String(shortId),
+      ledgerAmount: null,
+      providerAmount: 24_000,
+      paymentType: 'bank_transfer',
+      orderId: short.orderId,
+    });
+    expectOne(by('missing_at_provider', 'payment', lost.reference), {
+      providerId: String(lost.id),
+      ledgerAmount: 25_000,
+      providerAmount: null,
+      orderId: lost.orderId,
+      jobId: (await k.jobOf(lost.orderId)).id,
+    });
+    expectOne(by('amount_differs', 'payment', more.reference), { ledgerAmount: 25_000, providerAmount: 25_500 });
+    expectOne(by('status_differs', 'payment', failed.reference), { providerStatus: 'failed' });
+    expectOne(by('currency_differs', 'payment', dollars.reference), { providerCurrency: 'USD' });
+    expectOne(by('amount_differs', 'refund', refunded.reference), {
+      ledgerAmount: 25_000,
+      providerAmount: 20_000,
+      orderId: refunded.orderId,
+      jobId: (await k.jobOf(refunded.orderId)).id,
+    });
+    expectOne(by('missing_at_provider', 'refund', vanished.reference), {
+      providerId: gone.providerRefundId,
+      ledgerAmount: 25_000,
+    });
+    expectOne(by('missing_in_ledger', 'refund', outside.reference), {
+      providerId: stray.id,
+      providerAmount: 5_000,
+      orderId: outside.orderId,
+    });
+    expect(r.differences).toHaveLength(8);
+    for (const ref of clean) expect(r.differences.map((d) => d.reference)).not.toContain(ref);
+  });
+
+  it('looks only at the period asked for, and says so when Flutterwave is down', async () => {
+    const past = await k.reconcile('from=2020-01-01&to=2020-01-07');
+    expect(past).toMatchObject({ from: '2020-01-01', to: '2020-01-07', differences: [] });
+    expect(past.ledger.payments).toBe(0);
+    flw.setDown(true);
+    try {
+      const res = await k.inject('GET', '/api/admin/reconciliation', admin);
+      expect(res.statusCode).toBe(503);
+      expect(res.json().message).toBe('Flutterwave could not be reached; try again in a minute');
+    } finally {
+      flw.setDown(false);
+    }
+  });
+
+  it('refuses a bad period with a 400 naming it', async () => {
+    for (const [query, words] of [
+      ['from=2026-13-01', /dates are YYYY-MM-DD/],
+      ['from=2026-02-01&to=2026-01-01', /from must not be after to/],
+      ['from=2026-01-01&to=2026-06-01', /at most 92 days/],
+      ['to=1999-12-31', /2000-01-01/],
+    ] as const) {
+      const res = await k.inject('GET', `/api/admin/reconciliation?${query}`, admin);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().message).toMatch(words);
+    }
+  });
+});
+
+describeEachDb('reconciliation with the sandbox provider', (kind) => {
+  let t: TestApp;
+  let admin: Login;
+  let nda: string;
+  const k = kit(() => ({ t, admin, nda }));
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    admin = await signupAndLogin(t, 'admin');
+    nda = await insertProduct(t, 'Non-Disclosure Agreement', 25_000);
+  });
+  afterAll(() => t.close());
+  afterEach(async () => expect(await createLedger({ db: t.rt.database.db, clock: t.clock }).audit()).toEqual([]));
+
+  const charge = (o: Awaited<ReturnType<typeof k.order>>, body: Record<string, unknown>) =>
+    k.inject('POST', '/api/checkout/sandbox/charge', o.company, {
+      reference: o.reference,
+      amount: o.amount,
+      currency: 'NGN',
+      ...body,
+    });
+
+  it('a card payment, a bank transfer and a refund agree; a short transfer is listed', async () => {
+    const card = await k.order();
+    await charge(card, SUCCESS_CARD);
+    const transfer = await k.order();
+    await charge(transfer, { paymentType: 'banktransfer' });
+    for (const o of [card, transfer])
+      expect((await k.inject('POST', '/api/checkout/verify', o.company, { reference: o.reference })).statusCode).toBe(
+        200,
+      );
+    expect((await k.cancel((await k.jobOf(card.orderId)).id)).statusCode).toBe(200);
+    const agreed = await k.reconcile();
+    expect(agreed.differences).toEqual([]);
+    expect(agreed.ledger).toEqual({ payments: 2, refunds: 1, paid: 50_000, refunded: 25_000 });
+    expect(agreed.atProvider).toEqual(agreed.ledger);
+
+    const short = await k.order();
+    await charge(short, { paymentType: 'banktransfer', amount: short.amount - 0.5 });
+    expect(
+      (await k.inject('POST', '/api/checkout/verify', short.company, { reference: short.reference })).statusCode,
+    ).toBe(400);
+    const r = await k.reconcile();
+    expect(r.provider).toBe('sandbox');
+    expect(r.differences).toEqual([
+      expect.objectContaining({
+        kind: 'missing_in_ledger',
+        subject: 'payment',
+        reference: short.reference,
+        providerAmount: 24_999.5,
+        paymentType: 'bank_transfer',
+        orderId: short.orderId,
+      }),
+    ]);
+  });
+});

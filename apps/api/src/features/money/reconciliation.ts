@@ -1,0 +1,313 @@
+import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import type { ReconciliationDifference, ReconciliationQuery, ReconciliationResponse } from '@legalmarket/contracts';
+import type { Shared } from '../shared.js';
+import { ledgerEntries, ledgerTransactions, orders, refunds } from '../../db/schema.js';
+import { AppError } from '../../platform/errors.js';
+import {
+  ProviderUnavailable,
+  type PaymentProvider,
+  type ProviderRefund,
+  type ProviderTransaction,
+} from '../../platform/payments/index.js';
+
+const DAY_MS = 86_400_000;
+const naira = (kobo: number) => kobo / 100;
+/** The Lagos day (YYYY-MM-DD) of a moment: WAT is UTC+1 all year. */
+const lagosDay = (d: Date) => new Date(d.getTime() + 3600_000).toISOString().slice(0, 10);
+const startOf = (day: string) => new Date(`${day}T00:00:00+01:00`);
+const shift = (day: string, days: number) => lagosDay(new Date(startOf(day).getTime() + days * DAY_MS));
+
+interface LedgerPayment {
+  transactionId: number;
+  createdAt: Date;
+  orderId: string;
+  txRef: string;
+  providerTransactionId: string | null;
+  paymentType: string | null;
+  amount: number;
+  jobId: string | null;
+}
+
+interface LedgerRefund {
+  transactionId: number;
+  createdAt: Date;
+  refundId: string;
+  providerRefundId: string | null;
+  orderId: string;
+  txRef: string;
+  jobId: string | null;
+  amount: number;
+}
+
+export interface ReconciliationDeps extends Pick<Shared, 'db' | 'clock'> {
+  provider: PaymentProvider;
+}
+
+/**
+ * Compares the ledger's payments and refunds of a period with the provider's transactions and refunds
+ * (docs/decisions/1730-bank-transfer-and-reconciliation.md). Both sides are read a day wider than the
+ * period, so a payment verified just after midnight still meets its transaction; a difference is listed
+ * on the day of the record that has it.
+ */
+export function createReconciliation(deps: ReconciliationDeps) {
+  const { db, clock, provider } = deps;
+
+  /** Payment postings of orders paid through this provider: by posting time, or by provider ids. */
+  async function ledgerPayments(where: ReturnType<typeof and>): Promise<LedgerPayment[]> {
+    const rows = await db
+      .select({
+        transactionId: ledgerTransactions.id,
+        createdAt: ledgerTransactions.createdAt,
+        orderId: orders.id,
+        txRef: orders.txRef,
+        providerTransactionId: orders.providerTransactionId,
+        paymentType: orders.paymentMethod,
+        amount: sql<string>`coalesce((select sum(${ledgerEntries.amount}) from ${ledgerEntries} where ${ledgerEntries.transactionId} = ${ledgerTransactions.id} and ${ledgerEntries.account} = 'provider_cash'), 0)`,
+        jobId: sql<string | null>`(select j.id from jobs j where j.order_id = ${orders.id} order by j.line_no limit 1)`,
+      })
+      .from(ledgerTransactions)
+      .innerJoin(orders, eq(orders.id, ledgerTransactions.orderId))
+      .where(and(eq(ledgerTransactions.kind, 'payment'), eq(orders.provider, provider.name), where));
+    return rows.map((r) => ({ ...r, amount: Number(r.amount) }));
+  }
+
+  /** Refund postings (money out to a company) of refunds sent through this provider. */
+  async function ledgerRefunds(where: ReturnType<typeof and>): Promise<LedgerRefund[]> {
+    const rows = await db
+      .select({
+        transactionId: ledgerTransactions.id,
+        createdAt: ledgerTransactions.createdAt,
+        refundId: refunds.id,
+        providerRefundId: refunds.providerRefundId,
+        orderId: refunds.orderId,
+        txRef: orders.txRef,
+        jobId: refunds.jobId,
+        amount: sql<string>`coalesce((select -sum(${ledgerEntries.amount}) from ${ledgerEntries} where ${ledgerEntries.transactionId} = ${ledgerTransactions.id} and ${ledgerEntries.account} = 'provider_cash'), 0)`,
+      })
+      .from(ledgerTransactions)
+      .innerJoin(refunds, eq(refunds.id, ledgerTransactions.refundId))
+      .innerJoin(orders, eq(orders.id, refunds.orderId))
+      .where(and(eq(ledgerTransactions.kind, 'refund'), eq(refunds.provider, provider.name), where));
+    return rows.map((r) => ({ ...r, amount: Number(r.amount) }));
+  }
+
+  async function run(q: ReconciliationQuery): Promise<Omit<ReconciliationResponse, 'status'>> {
+    const to = q.to ?? (q.from ? shift(q.from, 6) : lagosDay(clock.now()));
+    const from = q.from ?? shift(to, -6);
+    const start = startOf(from);
+    const end = new Date(startOf(to).getTime() + DAY_MS);
+    const inPeriod = (d: Date) => d >= start && d < end;
+    const wide = and(
+      gte(ledgerTransactions.createdAt, new Date(start.getTime() - DAY_MS)),
+      lt(ledgerTransactions.createdAt, new Date(end.getTime() + DAY_MS)),
+    );
+
+    let txs: ProviderTransaction[];
+    let theirRefunds: ProviderRefund[];
+    const payments = await ledgerPayments(wide);
+    const ours = await ledgerRefunds(wide);
+    try {
+      const period = { from: shift(from, -1), to: shift(to, 1) };
+      [txs, theirRefunds] = await Promise.all([provider.listTransactions(period), provider.listRefunds(period)]);
+    } catch (err) {
+      if (err instanceof ProviderUnavailable) throw unreachable();
+      throw err;
+    }
+    const providerDay = (iso: string | undefined) => (iso ? new Date(iso) : null);
+    const differences: ReconciliationDifference[] = [];
+    const base = {
+      providerId: null,
+      ledgerAmount: null,
+      providerAmount: null,
+      providerCurrency: null,
+      providerStatus: null,
+      paymentType: null,
+      ledgerTransactionId: null,
+      orderId: null,
+      jobId: null,
+    };
+
+    // Payments: matched by the provider's transaction id, which fulfilment recorded on the order.
+    const txById = new Map(txs.map((t) => [t.id, t]));
+    const paymentsById = new Map(
+      payments.filter((p) => p.providerTransactionId).map((p) => [p.providerTransactionId!, p]),
+    );
+    for (const p of payments) {
+      if (!inPeriod(p.createdAt)) continue;
+      const ledgerSide = {
+        ...base,
+        subject: 'payment' as const,
+        reference: p.txRef,
+        providerId: p.providerTransactionId,
+        ledgerAmount: naira(p.amount),
+        paymentType: p.paymentType,
+        date: p.createdAt.toISOString(),
+        ledgerTransactionId: String(p.transactionId),
+        orderId: p.orderId,
+        jobId: p.jobId,
+      };
+      // Recorded long before the period (a late webhook): asked for by id rather than listed.
+      const theirs = p.providerTransactionId
+        ? (txById.get(p.providerTransactionId) ?? (await ask(() => provider.verifyById(p.providerTransactionId!))))
+        : null;
+      if (!theirs) {
+        differences.push({ ...ledgerSide, kind: 'missing_at_provider' });
+        continue;
+      }
+      const seen = {
+        ...ledgerSide,
+        providerAmount: naira(theirs.amount),
+        providerCurrency: theirs.currency,
+        providerStatus: theirs.status,
+        paymentType: theirs.paymentType ?? p.paymentType,
+      };
+      if (theirs.status !== 'successful') differences.push({ ...seen, kind: 'status_differs' });
+      else if (theirs.currency !== 'NGN') differences.push({ ...seen, kind: 'currency_differs' });
+      else if (theirs.amount !== p.amount) differences.push({ ...seen, kind: 'amount_differs' });
+    }
+    const received = txs.filter((t) => t.status === 'successful' && inPeriod(providerDay(t.createdAt) ?? start));
+    const unmatched = received.filter((t) => !paymentsById.has(t.id));
+    // Posted outside the wider window (a very late fulfilment) is still posted.
+    const postedElsewhere = unmatched.length
+      ? await ledgerPayments(
+          inArray(
+            orders.providerTransactionId,
+            unmatched.map((t) => t.id),
+          ),
+        )
+      : [];
+    const posted = new Set(postedElsewhere.map((p) => p.providerTransactionId));
+    const stray = unmatched.filter((t) => !posted.has(t.id));
+    const ordersByRef = stray.length
+      ? await db
+          .select({ id: orders.id, txRef: orders.txRef })
+          .from(orders)
+          .where(
+            inArray(
+              orders.txRef,
+              stray.map((t) => t.txRef),
+            ),
+          )
+      : [];
+    for (const t of stray)
+      differences.push({
+        ...base,
+        kind: 'missing_in_ledger',
+        subject: 'payment',
+        reference: t.txRef,
+        providerId: t.id,
+        providerAmount: naira(t.amount),
+        providerCurrency: t.currency,
+        providerStatus: t.status,
+        paymentType: t.paymentType ?? null,
+        date: t.createdAt ?? start.toISOString(),
+        orderId: ordersByRef.find((o) => o.txRef === t.txRef)?.id ?? null,
+      });
+
+    // Refunds: matched by the provider's refund id our refund row keeps.
+    const refundById = new Map(theirRefunds.map((r) => [r.id, r]));
+    const oursById = new Map(ours.filter((r) => r.providerRefundId).map((r) => [r.providerRefundId!, r]));
+    for (const r of ours) {
+      if (!inPeriod(r.createdAt)) continue;
+      const ledgerSide = {
+        ...base,
+        subject: 'refund' as const,
+        reference: r.txRef,
+        providerId: r.providerRefundId,
+        ledgerAmount: naira(r.amount),
+        date: r.createdAt.toISOString(),
+        ledgerTransactionId: String(r.transactionId),
+        orderId: r.orderId,
+        jobId: r.jobId,
+      };
+      const theirs = r.providerRefundId
+        ? (refundById.get(r.providerRefundId) ?? (await ask(() => provider.fetchRefund(r.providerRefundId!))))
+        : null;
+      if (!theirs) {
+        differences.push({ ...ledgerSide, kind: 'missing_at_provider' });
+        continue;
+      }
+      const seen = { ...ledgerSide, providerAmount: naira(theirs.amount), providerStatus: theirs.status };
+      if (theirs.status !== 'completed') differences.push({ ...seen, kind: 'status_differs' });
+      else if (theirs.amount !== r.amount) differences.push({ ...seen, kind: 'amount_differs' });
+    }
+    const refunded = theirRefunds.filter(
+      (r) => r.status === 'completed' && inPeriod(providerDay(r.createdAt) ?? start),
+    );
+    const refundsUnmatched = refunded.filter((r) => !oursById.has(r.id));
+    const refundsElsewhere = refundsUnmatched.length
+      ? await ledgerRefunds(
+          inArray(
+            refunds.providerRefundId,
+            refundsUnmatched.map((r) => r.id),
+          ),
+        )
+      : [];
+    const refundPosted = new Set(refundsElsewhere.map((r) => r.providerRefundId));
+    const strayRefunds = refundsUnmatched.filter((r) => !refundPosted.has(r.id));
+    const paidBy = strayRefunds.length
+      ? await db
+          .select({ id: orders.id, txRef: orders.txRef, providerTransactionId: orders.providerTransactionId })
+          .from(orders)
+          .where(
+            and(
+              eq(orders.provider, provider.name),
+              inArray(
+                orders.providerTransactionId,
+                strayRefunds.map((r) => r.transactionId),
+              ),
+            ),
+          )
+      : [];
+    for (const r of strayRefunds) {
+      const order = paidBy.find((o) => o.providerTransactionId === r.transactionId);
+      differences.push({
+        ...base,
+        kind: 'missing_in_ledger',
+        subject: 'refund',
+        reference: order?.txRef ?? `refund ${r.id}`,
+        providerId: r.id,
+        providerAmount: naira(r.amount),
+        providerStatus: r.status,
+        date: r.createdAt ?? start.toISOString(),
+        orderId: order?.id ?? null,
+      });
+    }
+
+    differences.sort((a, b) => a.date.localeCompare(b.date) || a.reference.localeCompare(b.reference));
+    const ledgerPaid = payments.filter((p) => inPeriod(p.createdAt));
+    const ledgerRefunded = ours.filter((r) => inPeriod(r.createdAt));
+    const sum = (xs: { amount: number }[]) => naira(xs.reduce((s, x) => s + x.amount, 0));
+    return {
+      from,
+      to,
+      provider: provider.name,
+      ledger: {
+        payments: ledgerPaid.length,
+        refunds: ledgerRefunded.length,
+        paid: sum(ledgerPaid),
+        refunded: sum(ledgerRefunded),
+      },
+      atProvider: { payments: received.length, refunds: refunded.length, paid: sum(received), refunded: sum(refunded) },
+      differences,
+    };
+  }
+
+  function unreachable() {
+    const who = provider.name === 'flutterwave' ? 'Flutterwave' : 'The payment provider';
+    return new AppError(503, `${who} could not be reached; try again in a minute`);
+  }
+
+  async function ask<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (err instanceof ProviderUnavailable) throw unreachable();
+      throw err;
+    }
+  }
+
+  return { run };
+}
+
+export type Reconciliation = ReturnType<typeof createReconciliation>;

@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { messages } from '@legalmarket/contracts/messages';
+import type { UserProfileResponse } from '@legalmarket/contracts/admin';
+import { setSession } from '@/lib/session';
+import { jsonFetch } from '@/test/render';
+import LawyerProfilePage from '@/features/lawyer/profile-page';
+import { DataProvider, queryClient } from '../data-provider';
+import { Navbar } from './navbar';
+
+const profile = (url: string): UserProfileResponse => ({
+  userType: 'lawyer',
+  _id: 'l1',
+  name: 'Chidi Okeke',
+  officialEmail: 'chidi@example.ng',
+  phoneNumber: '08087654321',
+  profileImage: { url },
+  yourBio: null,
+  alternativeEmailAddress: null,
+  scn: 'SCN1',
+  cac: null,
+  lawFirmName: null,
+  lawFirmAddress: null,
+  areasOfPractise: ['Technology'],
+  yearOfCall: null,
+  verified: true,
+  createdAt: '2026-01-01T00:00:00.000Z',
+});
+
+afterEach(() => queryClient.clear());
+
+describe('the navbar picture', () => {
+  it('shows a new profile picture as soon as it is saved, without a reload', async () => {
+    let picture = '/uploads/old.png';
+    const api = jsonFetch({
+      'GET /api/userprofile': () => ({ body: profile(picture) }),
+      'PATCH /api/updateprofile': () => {
+        picture = '/uploads/new.png';
+        return { body: { status: 'success', message: messages.profileUpdated } };
+      },
+    });
+    vi.stubGlobal('fetch', api.fn);
+    // jsdom has no object URLs; the form previews the picked picture with one.
+    vi.stubGlobal(
+      'URL',
+      class extends URL {
+        static createObjectURL = () => 'blob:preview';
+        static revokeObjectURL = () => undefined;
+      },
+    );
+    setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
+    render(
+      <DataProvider>
+        <MemoryRouter initialEntries={['/lawyer/profile/l1']}>
+          <Navbar />
+          <Routes>
+            <Route path="/lawyer/profile/:lawyerId" element={<LawyerProfilePage />} />
+          </Routes>
+        </MemoryRouter>
+      </DataProvider>,
+    );
+    const bar = screen.getByRole('banner');
+    const barPicture = () => within(bar).getAllByRole('link', { name: 'Your profile' })[0].querySelector('img');
+    await waitFor(() => expect(barPicture()).toHaveAttribute('src', '/uploads/old.png'));
+
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: /Update your details/ }));
+    const input = document.querySelector<HTMLInputElement>('input[type=file]')!;
+    await user.upload(input, new File(['png'], 'me.png', { type: 'image/png' }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    await waitFor(() => expect(barPicture()).toHaveAttribute('src', '/uploads/new.png'));
+    const patch = api.calls.find((c) => c.method === 'PATCH');
+    expect((patch?.init?.body as FormData).get('profileImage')).toBeInstanceOf(File);
+  });
+});

@@ -1,0 +1,82 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen } from '@testing-library/react';
+import type { ReconciliationResponse } from '@legalmarket/contracts/reconciliation';
+import { setSession } from '@/lib/session';
+import { jsonFetch, renderPage } from '@/test/render';
+import ReconciliationPage from './reconciliation-page';
+
+const answer = (differences: ReconciliationResponse['differences']): ReconciliationResponse => ({
+  status: 'success',
+  from: '2026-11-18',
+  to: '2026-11-24',
+  provider: 'flutterwave',
+  ledger: { payments: 2, refunds: 0, paid: 50_000, refunded: 0 },
+  atProvider: { payments: 2, refunds: 0, paid: 50_000, refunded: 0 },
+  differences,
+});
+
+describe('/admin/reconciliation', { timeout: 30_000 }, () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('says the ledger and Flutterwave agree when nothing differs', async () => {
+    setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
+    const api = jsonFetch({ 'GET /api/admin/reconciliation': () => ({ body: answer([]) }) });
+    vi.stubGlobal('fetch', api.fn);
+    renderPage(<ReconciliationPage />, { at: '/?from=2026-11-18&to=2026-11-24' });
+    expect(await screen.findByText(/Ledger and Flutterwave agree from 2026-11-18 to 2026-11-24/)).toBeInTheDocument();
+    expect(api.calls[0].url.search).toBe('?from=2026-11-18&to=2026-11-24');
+  });
+
+  it('lists each difference with both amounts and a link to the job', async () => {
+    setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({
+        'GET /api/admin/reconciliation': () => ({
+          body: answer([
+            {
+              kind: 'amount_differs',
+              subject: 'payment',
+              reference: 'LM-1764000000000-abcdef0123',
+              providerId: '288200108',
+              ledgerAmount: 25_000,
+              providerAmount: 25_500,
+              providerCurrency: 'NGN',
+              providerStatus: 'successful',
+              paymentType: 'bank_transfer',
+              date: '2026-11-21T10:00:00.000Z',
+              ledgerTransactionId: '7',
+              orderId: 'order-1',
+              jobId: 'job-1',
+            },
+          ]),
+        }),
+      }).fn,
+    );
+    renderPage(<ReconciliationPage />);
+    expect(await screen.findByRole('heading', { name: '1 difference' })).toBeInTheDocument();
+    const item = screen.getByTestId('difference');
+    expect(item).toHaveTextContent('Amounts differ · Payment');
+    expect(item).toHaveTextContent('LM-1764000000000-abcdef0123');
+    expect(item).toHaveTextContent('₦25,000');
+    expect(item).toHaveTextContent('₦25,500');
+    expect(item).toHaveTextContent('bank transfer');
+    expect(screen.getByRole('link', { name: 'Open the job' })).toHaveAttribute('href', '/jobs/job-1');
+  });
+
+  it('shows the error and a way to try again when the provider cannot be reached', async () => {
+    setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({
+        'GET /api/admin/reconciliation': () => ({
+          status: 503,
+          body: { status: 'fail', message: 'Flutterwave could not be reached; try again in a minute' },
+        }),
+      }).fn,
+    );
+    renderPage(<ReconciliationPage />);
+    expect(await screen.findByText('Flutterwave could not be reached; try again in a minute')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,178 @@
+import { Link, useSearchParams } from 'react-router';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { CheckCircle2 } from 'lucide-react';
+import {
+  DIFFERENCE_WORDS,
+  type ReconciliationDifference,
+  type ReconciliationResponse,
+} from '@legalmarket/contracts/reconciliation';
+import { ErrorState, Loading, Naira } from '@/components/feedback';
+import { api, getErrorMessage } from '@/lib/http';
+import { paths } from '@/lib/paths';
+import { AdminLayout } from './admin-layout';
+
+const when = (iso: string) =>
+  new Date(iso).toLocaleString('en-NG', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Africa/Lagos' });
+const amount = (n: number | null) =>
+  n === null ? <span className="text-slate-500">none</span> : <Naira amount={n} exact />;
+
+function Difference({ d, providerWord }: { d: ReconciliationDifference; providerWord: string }) {
+  return (
+    <li className="rounded-lg border border-amber-300 bg-white p-3 text-sm" data-testid="difference">
+      <p className="flex flex-wrap items-baseline justify-between gap-2">
+        <span className="font-semibold text-ink">
+          {DIFFERENCE_WORDS[d.kind].replace('Flutterwave', providerWord)} ·{' '}
+          {d.subject === 'payment' ? 'Payment' : 'Refund'}
+        </span>
+        <span className="text-slate-600">{when(d.date)}</span>
+      </p>
+      <p className="mt-1 font-mono break-all text-slate-800">{d.reference}</p>
+      <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 sm:grid-cols-4">
+        <div>
+          <dt className="text-xs text-slate-600">Ledger</dt>
+          <dd>{amount(d.ledgerAmount)}</dd>
+        </div>
+        <div>
+          <dt className="text-xs text-slate-600">{providerWord}</dt>
+          <dd>
+            {amount(d.providerAmount)}
+            {d.providerCurrency && d.providerCurrency !== 'NGN' && ` (${d.providerCurrency})`}
+          </dd>
+        </div>
+        {d.providerStatus && (
+          <div>
+            <dt className="text-xs text-slate-600">Status at {providerWord}</dt>
+            <dd>{d.providerStatus}</dd>
+          </div>
+        )}
+        {d.paymentType && (
+          <div>
+            <dt className="text-xs text-slate-600">Paid by</dt>
+            <dd>{d.paymentType.replace('_', ' ')}</dd>
+          </div>
+        )}
+      </dl>
+      <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600">
+        {d.providerId && (
+          <span className="break-all">
+            {providerWord} id {d.providerId}
+          </span>
+        )}
+        {d.orderId && <span className="break-all">Order {d.orderId}</span>}
+        {d.ledgerTransactionId && <span>Ledger transaction {d.ledgerTransactionId}</span>}
+        {d.jobId && (
+          <Link to={paths.job(d.jobId)} className="min-h-6 font-medium text-brand underline">
+            Open the job
+          </Link>
+        )}
+      </p>
+    </li>
+  );
+}
+
+/** /admin/reconciliation: the ledger's payments and refunds next to the provider's, and every difference. */
+export default function ReconciliationPage() {
+  const [search, setSearch] = useSearchParams();
+  const query = { from: search.get('from') ?? '', to: search.get('to') ?? '' };
+  const result = useQuery({
+    queryKey: ['admin-reconciliation', query],
+    queryFn: ({ signal }) => api<ReconciliationResponse>('/api/admin/reconciliation', { query, signal }),
+    placeholderData: keepPreviousData,
+    retry: false,
+    // Each visit compares afresh: money may have moved since the last look.
+    refetchOnMount: 'always',
+  });
+  const set = (name: 'from' | 'to', value: string) => {
+    const next = new URLSearchParams(search);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    setSearch(next, { replace: true });
+  };
+  const data = result.data;
+  const providerWord = data?.provider === 'sandbox' ? 'the sandbox' : 'Flutterwave';
+  const providerName = data?.provider === 'sandbox' ? 'Sandbox' : 'Flutterwave';
+  const input = 'mt-1 min-h-11 rounded-md border border-slate-300 px-3';
+  return (
+    <AdminLayout title="Reconciliation">
+      <p className="mb-4 max-w-prose text-sm text-slate-700">
+        The ledger’s company payments and refunds of the period, matched one by one with the payment provider’s
+        transactions and refunds. Anything listed here needs a look: money the ledger does not show, or a record the
+        provider does not confirm.
+      </p>
+      <form className="mb-4 flex flex-wrap items-end gap-3" onSubmit={(e) => e.preventDefault()}>
+        <label className="flex flex-col text-sm font-medium">
+          From
+          <input
+            type="date"
+            value={query.from || data?.from || ''}
+            onChange={(e) => set('from', e.target.value)}
+            className={input}
+          />
+        </label>
+        <label className="flex flex-col text-sm font-medium">
+          To
+          <input
+            type="date"
+            value={query.to || data?.to || ''}
+            onChange={(e) => set('to', e.target.value)}
+            className={input}
+          />
+        </label>
+        {result.isFetching && !result.isPending && (
+          <span role="status" className="pb-3 text-sm text-slate-600">
+            Comparing...
+          </span>
+        )}
+      </form>
+      {result.isPending ? (
+        <Loading label="Comparing the ledger with the provider..." />
+      ) : result.isError ? (
+        <ErrorState message={getErrorMessage(result.error)} onRetry={() => void result.refetch()} />
+      ) : !data ? null : (
+        <>
+          <dl className="mb-4 grid grid-cols-2 gap-3 text-sm lg:grid-cols-4" aria-label="What was compared">
+            {(
+              [
+                [`Payments in the ledger (${data.ledger.payments})`, data.ledger.paid],
+                [`Payments at ${providerWord} (${data.atProvider.payments})`, data.atProvider.paid],
+                [`Refunds in the ledger (${data.ledger.refunds})`, data.ledger.refunded],
+                [`Refunds at ${providerWord} (${data.atProvider.refunds})`, data.atProvider.refunded],
+              ] as const
+            ).map(([label, value]) => (
+              <div key={label} className="rounded-lg border border-slate-200 bg-white p-3">
+                <dt className="text-xs text-slate-600">{label}</dt>
+                <dd className="text-lg font-bold break-words text-ink">
+                  <Naira amount={value} exact />
+                </dd>
+              </div>
+            ))}
+          </dl>
+          {data.differences.length === 0 ? (
+            <p
+              role="status"
+              className="flex items-center justify-center gap-2 rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-8 text-center text-emerald-800"
+            >
+              <CheckCircle2 aria-hidden className="size-5 shrink-0" />
+              Ledger and {providerWord} agree from {data.from} to {data.to}.
+            </p>
+          ) : (
+            <>
+              <h2 className="mb-2 text-lg font-semibold text-ink">
+                {data.differences.length === 1 ? '1 difference' : `${data.differences.length} differences`}
+              </h2>
+              <ol className="space-y-3" aria-label="Differences">
+                {data.differences.map((d, i) => (
+                  <Difference
+                    key={`${d.kind}-${d.subject}-${d.providerId ?? d.reference}-${i}`}
+                    d={d}
+                    providerWord={providerName}
+                  />
+                ))}
+              </ol>
+            </>
+          )}
+        </>
+      )}
+    </AdminLayout>
+  );
+}

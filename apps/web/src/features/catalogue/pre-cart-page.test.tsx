@@ -1,0 +1,78 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Product } from '@legalmarket/contracts/catalogue';
+import { setSession } from '@/lib/session';
+import { jsonFetch, renderPage, testQueryClient } from '@/test/render';
+import { readReservedItems } from '@/features/cart/reserved-items';
+import PreCartPage from './pre-cart-page';
+
+const ID = '33333333-3333-4333-8333-333333333333';
+const PRODUCT: Product = {
+  _id: ID,
+  id: ID,
+  productName: 'Tenancy agreement',
+  productPrice: 15000,
+  productDescription: 'A tenancy agreement drafted for you.',
+  productImage: '/uploads/t.png',
+  category: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+};
+
+function open() {
+  const client = testQueryClient();
+  client.setQueryData(['products', ID], PRODUCT);
+  client.setQueryData(['products'], { status: 'success', results: 1, products: [PRODUCT] });
+  client.setQueryData(['reviews', ID], []);
+  renderPage(<PreCartPage />, { path: '/pre-cart/:productId', at: `/pre-cart/${ID}`, client });
+  return screen.getByRole('form', { name: 'Reserve this product' });
+}
+
+describe('Reserve (react-hook-form with the contract schema, loaded on first use)', () => {
+  it('keeps a visitor reservation with the chosen quantity and the trimmed details', async () => {
+    const form = open();
+    await userEvent.selectOptions(within(form).getByLabelText('Quantity'), '3');
+    await userEvent.type(within(form).getByLabelText('Give details'), '  Two landlords.  ');
+    await userEvent.click(within(form).getByRole('button', { name: 'Reserve' }));
+    expect(await screen.findByText('elsewhere')).toBeVisible();
+    expect(readReservedItems()).toEqual([
+      {
+        productId: ID,
+        productName: 'Tenancy agreement',
+        productPrice: 15000,
+        productImage: '/uploads/t.png',
+        quantity: 3,
+        detail: 'Two landlords.',
+        file: null,
+        fileName: null,
+      },
+    ]);
+  });
+
+  it('refuses details longer than the contract allows, with its message', async () => {
+    const form = open();
+    // A value longer than the field's own limit, as a script or autofill may set it.
+    fireEvent.change(within(form).getByLabelText('Give details'), { target: { value: 'x'.repeat(5001) } });
+    await userEvent.click(within(form).getByRole('button', { name: 'Reserve' }));
+    expect(await within(form).findByText('detail must be at most 5000 characters')).toBeVisible();
+    expect(within(form).getByLabelText('Give details')).toHaveAttribute('aria-invalid', 'true');
+    expect(readReservedItems()).toEqual([]);
+    expect(screen.queryByText('elsewhere')).toBeNull();
+  });
+
+  it("adds to a company's cart with the body the contract gives", async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+    const api = jsonFetch({
+      'POST /api/cart': () => ({ body: { status: 'success', message: 'Added to cart' } }),
+      'GET /api/cart': () => ({ body: [] }),
+    });
+    vi.stubGlobal('fetch', api.fn);
+    const form = open();
+    await userEvent.selectOptions(within(form).getByLabelText('Quantity'), '2');
+    await userEvent.click(within(form).getByRole('button', { name: 'Reserve' }));
+    expect(await within(form).findByRole('status')).toHaveTextContent('Added to cart');
+    const post = api.calls.find((c) => c.method === 'POST');
+    expect(JSON.parse(String(post?.init?.body))).toEqual({ productId: ID, quantity: 2 });
+  });
+});

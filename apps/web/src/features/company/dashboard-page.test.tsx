@@ -1,0 +1,52 @@
+import { describe, expect, it, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { messages } from '@legalmarket/contracts/messages';
+import { jobFixture } from '@/test/job-fixture';
+import { jsonFetch, renderPage, testQueryClient } from '@/test/render';
+import CompanyDashboardPage from './dashboard-page';
+import { companyKeys } from './api/keys';
+
+const JOB_ID = '22222222-2222-4222-8222-222222222222';
+
+function open() {
+  const client = testQueryClient();
+  client.setQueryData(companyKeys.jobs('pending'), [
+    jobFixture({ _id: JOB_ID, status: 'pending', lawyerRequestedDetail: 'Send the CAC forms, please.' }),
+  ]);
+  client.setQueryData(companyKeys.orders(), []);
+  renderPage(<CompanyDashboardPage />, { client });
+}
+
+describe('Give more details (react-hook-form with the contract schema)', () => {
+  it('refuses blank text with the schema message, tied to the field', async () => {
+    open();
+    await userEvent.click(screen.getByRole('button', { name: 'Give more details' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText('Your details'), '   ');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    expect(await within(dialog).findByText(messages.kindlyAddDetails)).toBeVisible();
+    const text = within(dialog).getByLabelText('Your details');
+    expect(text).toHaveAttribute('aria-invalid', 'true');
+    expect(text).toHaveAccessibleDescription(messages.kindlyAddDetails);
+  });
+
+  it('sends the trimmed text and shows the answer', async () => {
+    const api = jsonFetch({
+      [`PUT /job-api/company/editjobdetails/${JOB_ID}`]: () => ({ body: { status: 'success', message: 'Sent!' } }),
+      'GET /job-api/company/pendingjobs': () => ({ body: [] }),
+      'GET /api/public-config': () => ({
+        body: { supportPhone: '234', supportEmail: 'a@b.c', paymentProvider: 'sandbox' },
+      }),
+    });
+    vi.stubGlobal('fetch', api.fn);
+    open();
+    await userEvent.click(screen.getByRole('button', { name: 'Give more details' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText('Your details'), '  The forms are attached.  ');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    expect(await screen.findByRole('heading', { name: 'Sent!' })).toBeVisible();
+    const put = api.calls.find((c) => c.method === 'PUT');
+    expect(JSON.parse(String(put?.init?.body))).toEqual({ detail: 'The forms are attached.' });
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { messages } from '@legalmarket/contracts/messages';
+import { setSession } from '@/lib/session';
+import { jsonFetch, renderPage, testQueryClient } from '@/test/render';
+import { ReviewsSection } from './reviews-section';
+import { reviewKeys } from './api/keys';
+
+const PRODUCT_ID = '44444444-4444-4444-8444-444444444444';
+
+function open() {
+  setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+  const client = testQueryClient();
+  client.setQueryData(reviewKeys.product(PRODUCT_ID), []);
+  renderPage(<ReviewsSection productId={PRODUCT_ID} />, { client });
+  return screen.getByRole('form', { name: 'Write a review' });
+}
+
+describe('Review form (react-hook-form with the contract schema, loaded on first use)', () => {
+  it('names every missing field with the contract messages', async () => {
+    const form = open();
+    await userEvent.type(within(form).getByLabelText('Title'), '   ');
+    await userEvent.click(within(form).getByRole('button', { name: 'Submit review' }));
+    expect(await within(form).findByText(messages.enterReviewTitle)).toBeVisible();
+    expect(within(form).getByText(messages.enterReviewText)).toBeVisible();
+    expect(within(form).getByText(messages.chooseStars)).toBeVisible();
+    expect(within(form).getByLabelText('Title')).toHaveAccessibleDescription(messages.enterReviewTitle);
+  });
+
+  it('refuses a title longer than the contract allows, with its message', async () => {
+    const form = open();
+    // Longer than the field's own limit, as a script or autofill may set it.
+    fireEvent.change(within(form).getByLabelText('Title'), { target: { value: 't'.repeat(121) } });
+    await userEvent.click(within(form).getByRole('radio', { name: '4 stars' }));
+    await userEvent.type(within(form).getByLabelText('Your review'), 'Quick and clear.');
+    await userEvent.click(within(form).getByRole('button', { name: 'Submit review' }));
+    expect(await within(form).findByText('reviewTitle must be at most 120 characters')).toBeVisible();
+  });
+
+  it('sends the trimmed review with its stars and empties the form', async () => {
+    const api = jsonFetch({
+      'POST /api/rating': () => ({ body: { message: 'Review added' } }),
+      'GET /ratings-api/rating': () => ({ body: [] }),
+    });
+    vi.stubGlobal('fetch', api.fn);
+    const form = open();
+    await userEvent.type(within(form).getByLabelText('Title'), '  Great work ');
+    await userEvent.click(within(form).getByRole('radio', { name: '4 stars' }));
+    await userEvent.type(within(form).getByLabelText('Your review'), ' Quick and clear. ');
+    await userEvent.click(within(form).getByRole('button', { name: 'Submit review' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Review added');
+    const post = api.calls.find((c) => c.method === 'POST');
+    expect(JSON.parse(String(post?.init?.body))).toEqual({
+      reviewTitle: 'Great work',
+      review: 'Quick and clear.',
+      status: 4,
+      productId: PRODUCT_ID,
+    });
+    expect(within(form).getByLabelText('Title')).toHaveValue('');
+    expect(within(form).getByRole('radio', { name: '4 stars' })).toHaveAttribute('aria-checked', 'false');
+  });
+});
