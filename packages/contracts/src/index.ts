@@ -11,3 +11,4 @@ export * from './lawyers.js';
 export * from './profiles.js';
 export * from './job-lifecycle.js';
 export * from './money.js';
+export * from './payouts.js';

@@ -24,6 +24,28 @@ export interface ProviderRefund {
   amount: number;
 }
 
+/** A transfer to a bank account as the provider reports it (Flutterwave: POST /v3/transfers, GET /v3/transfers/{id}). */
+export interface ProviderTransfer {
+  id: string;
+  /** Ours: the payout id, so a repeated send names the same transfer. */
+  reference: string;
+  /** `successful`, `failed`, or `pending` for anything still in progress (Flutterwave's NEW and PENDING). */
+  status: 'successful' | 'failed' | 'pending';
+  /** Kobo. */
+  amount: number;
+  /** The provider's reason, for a failed one. */
+  message: string | null;
+}
+
+export interface TransferRequest {
+  reference: string;
+  /** Kobo. */
+  amount: number;
+  bankCode: string;
+  accountNumber: string;
+  narration: string;
+}
+
 export interface WebhookRequest {
   headers: Record<string, string | string[] | undefined>;
   rawBody: Buffer;
@@ -41,6 +63,12 @@ export interface PaymentProvider {
   refund(transactionId: string, amount: number, comments: string): Promise<ProviderRefund>;
   /** The refund with this provider id, or null when the provider does not know it. */
   fetchRefund(id: string): Promise<ProviderRefund | null>;
+  /** The bank's name for the account (Flutterwave: POST /v3/accounts/resolve), or null when it has no such account. */
+  resolveAccount(accountNumber: string, bankCode: string): Promise<{ accountName: string } | null>;
+  /** Sends money to a bank account; the same reference never pays twice (TransferRefused for a refusal). */
+  transfer(req: TransferRequest): Promise<ProviderTransfer>;
+  /** The transfer with this provider id, or null when the provider does not know it. */
+  fetchTransfer(id: string): Promise<ProviderTransfer | null>;
   /** True only when the webhook request carries the provider's signature. */
   authenticWebhook(req: WebhookRequest): boolean;
 }
@@ -50,3 +78,6 @@ export class ProviderUnavailable extends Error {}
 
 /** The provider refused the refund itself (an unknown payment, more than is left to refund). */
 export class RefundRefused extends Error {}
+
+/** The provider refused the transfer itself (a bad account, an insufficient balance, a duplicate reference). */
+export class TransferRefused extends Error {}
