@@ -89,6 +89,7 @@ const p = {
   adminRemunerationOrder: withData(() => import('@/features/admin/remuneration-order-page')),
   adminHolidays: withData(() => import('@/features/admin/holidays-page')),
   adminLedger: withData(() => import('@/features/admin/ledger-page')),
+  adminPayouts: withData(() => import('@/features/admin/payouts-page')),
   job: withData(() => import('@/features/jobs/job-page')),
   notifications: page(() => import('@/features/notifications/notifications-page')),
 } satisfies Record<string, Page>;
@@ -165,6 +166,7 @@ export const routes: RouteObject[] = [
       guarded('/admin/remuneration-order', ADMIN, p.adminRemunerationOrder),
       guarded('/admin/holidays', ADMIN, p.adminHolidays),
       guarded('/admin/ledger', ADMIN, p.adminLedger),
+      guarded('/admin/payouts', ADMIN, p.adminPayouts),
       guarded('/jobs/:jobId', ANYONE_SIGNED_IN, p.job),
       guarded('/notifications', ANYONE_SIGNED_IN, p.notifications),
       { path: '*', element: <Navigate to="/" replace /> },

@@ -43,6 +43,7 @@ export const paths = {
   adminRemunerationOrder: () => '/admin/remuneration-order',
   adminHolidays: () => '/admin/holidays',
   adminLedger: () => '/admin/ledger',
+  adminPayouts: () => '/admin/payouts',
   // every signed-in role
   job: (jobId: string) => `/jobs/${jobId}`,
   notifications: () => '/notifications',

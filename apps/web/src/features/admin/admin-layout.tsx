@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import {
+  Banknote,
   BookOpen,
   Briefcase,
   Building2,
@@ -23,6 +24,7 @@ export const ADMIN_MENU = [
   { label: 'Jobs', to: paths.adminJobs(), icon: Briefcase },
   { label: 'Payment', to: paths.adminPayment(), icon: CreditCard },
   { label: 'Ledger', to: paths.adminLedger(), icon: BookOpen },
+  { label: 'Payouts', to: paths.adminPayouts(), icon: Banknote },
   { label: 'Ratings', to: paths.adminRatings(), icon: Star },
   { label: 'Holidays', to: paths.adminHolidays(), icon: CalendarDays },
 ] as const;
