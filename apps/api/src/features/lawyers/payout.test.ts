@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { messages } from '@legalmarket/contracts';
+import { messages, payoutMessages } from '@legalmarket/contracts';
 import { oneTimeTokens, payoutDetails } from '../../db/schema.js';
 import {
   PASSWORD,
@@ -129,6 +129,22 @@ describeEachDb('lawyer payout details and the e-mailed code', (kind) => {
     const reused = await confirm(lawyer, code);
     expect(reused.statusCode).toBe(400);
     expect(reused.json().message).toBe(messages.codeInvalid);
+    expect(await details(lawyer)).toEqual([NEW_SAVED]);
+  });
+
+  it('checks a change with the bank first: an unknown account is refused and does not spend the code', async () => {
+    const lawyer = await lawyerWithDetails();
+    expect((await confirm(lawyer, await sendCode(lawyer))).statusCode).toBe(200);
+    const unknown = await edit(lawyer, { ...NEW_ACCOUNT, accountNumber: '9876540000' });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().message).toBe(payoutMessages.accountNotFound);
+    expect(await details(lawyer)).toEqual([SAVED]);
+    // The confirmed window is still open for the right account.
+    const changed = await edit(lawyer, { ...NEW_ACCOUNT, accountName: 'Someone Else' });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().message).toBe(
+      `${messages.paymentDetailsUpdated}. ${payoutMessages.nameFromBank('CHIDI OKEKE')}`,
+    );
     expect(await details(lawyer)).toEqual([NEW_SAVED]);
   });
 
