@@ -24,7 +24,6 @@ import {
 import { payoutFailedMail, payoutPaidMail, payoutWaitingMail } from './emails.js';
 import type { Ledger } from './ledger.js';
 
-type Payout = typeof payouts.$inferSelect;
 type Outcome = ProviderTransfer | { status: 'failed'; message: string };
 
 /** A payout approved but never answered by the provider is sent again (same reference) after this long. */
@@ -389,7 +388,6 @@ export function createPayouts(deps: PayoutsDeps) {
 }
 
 export type Payouts = ReturnType<typeof createPayouts>;
-export type { Payout };
 
 /** Asks about payouts left unsettled every minute (a lost webhook, an unanswered send); stops with the app. */
 export function startPayoutReconciler(app: FastifyInstance, payouts: Payouts) {

@@ -3,12 +3,12 @@ import type { AdminPayoutsResponse, ApprovePayoutsResponse } from '@legalmarket/
 import { api } from '@/lib/http';
 import { adminKeys } from './keys';
 
-export const getPayouts = () => api<AdminPayoutsResponse>('/api/admin/payouts');
+const getPayouts = () => api<AdminPayoutsResponse>('/api/admin/payouts');
 
 export const usePayouts = () => useQuery({ queryKey: adminKeys.payouts(), queryFn: getPayouts });
 
 /** Approves one or more payouts (one batch call; payouts already approved are answered as they are). */
-export const approvePayouts = (ids: string[]) =>
+const approvePayouts = (ids: string[]) =>
   api<ApprovePayoutsResponse>('/api/admin/payouts/approve', { method: 'POST', body: { ids } });
 
 export function useApprovePayouts() {

@@ -3,6 +3,6 @@ import type { LawyerPayoutsResponse } from '@legalmarket/contracts/payouts';
 import { api } from '@/lib/http';
 import { lawyerKeys } from './keys';
 
-export const getPayouts = () => api<LawyerPayoutsResponse>('/api/lawyer/payouts');
+const getPayouts = () => api<LawyerPayoutsResponse>('/api/lawyer/payouts');
 
 export const usePayouts = () => useQuery({ queryKey: lawyerKeys.payouts(), queryFn: getPayouts });

@@ -4,7 +4,7 @@ import { api } from '@/lib/http';
 import { lawyerKeys } from './keys';
 
 /** Asks for a withdrawal of `amount` naira to the saved payout details. */
-export const requestPayout = (amount: number) =>
+const requestPayout = (amount: number) =>
   api<PayoutResponse>('/api/lawyer/payouts', { method: 'POST', body: { amount } });
 
 export function useRequestPayout() {

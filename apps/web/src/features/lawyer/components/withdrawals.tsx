@@ -16,7 +16,7 @@ const STATUS_STYLE: Record<PayoutStatus, string> = {
   failed: 'bg-red-100 text-red-900',
 };
 
-export function PayoutStatusBadge({ status }: { status: PayoutStatus }) {
+function PayoutStatusBadge({ status }: { status: PayoutStatus }) {
   return (
     <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[status]}`}>
       {PAYOUT_STATUS_WORDS[status]}
