@@ -14,6 +14,7 @@ import { createJobLifecycle } from './jobs/lifecycle-service.js';
 import { createLawyersService } from './lawyers/service.js';
 import { createLedger } from './money/ledger.js';
 import { createReconciliation } from './money/reconciliation.js';
+import { createPayouts } from './money/payouts.js';
 import { createRefunds } from './money/refunds.js';
 import { createPlatformService } from './platform/service.js';
 import { createProfilesService } from './profiles/service.js';
@@ -42,7 +43,8 @@ export function createServices(shared: Shared, log: FastifyBaseLogger): Services
       ledger,
     }),
     reviews: createReviewsService(shared),
-    lawyers: createLawyersService(shared),
+    lawyers: createLawyersService({ ...shared, provider: paymentProvider }),
+    payouts: createPayouts({ ...shared, provider: paymentProvider, ledger, log }),
     jobLifecycle,
     ledger,
     refunds,

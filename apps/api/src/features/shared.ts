@@ -22,6 +22,7 @@ import type { JobLifecycle } from './jobs/lifecycle-service.js';
 import type { LawyersService } from './lawyers/service.js';
 import type { Ledger } from './money/ledger.js';
 import type { Reconciliation } from './money/reconciliation.js';
+import type { Payouts } from './money/payouts.js';
 import type { Refunds } from './money/refunds.js';
 import type { PlatformService } from './platform/service.js';
 import type { ProfilesService } from './profiles/service.js';
@@ -62,6 +63,8 @@ export interface Services {
   ledger: Ledger;
   /** Refunds of cancelled jobs through the payment provider. */
   refunds: Refunds;
+  /** Lawyer withdrawals through the provider's transfers. */
+  payouts: Payouts;
   lawyerJobs: LawyerJobsService;
   companyJobs: CompanyJobsService;
   jobsAdmin: JobsAdminService;
