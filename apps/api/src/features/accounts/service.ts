@@ -13,6 +13,7 @@ import { oneTimeTokens, users } from '../../db/schema.js';
 import type { Auth } from '../../platform/auth.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError, badRequest, forbidden, unauthorized } from '../../platform/errors.js';
+import { mailRenderer } from '../../platform/mail-templates.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import { hashPassword, verifyPassword } from '../../platform/passwords.js';
 import { randomCode, randomToken, safeEqual } from '../../platform/tokens.js';
@@ -35,6 +36,8 @@ export interface AccountsDeps {
   clock: Clock;
   hashToken: (t: string) => string;
   publicUrl: string;
+  /** Named in every mail's footer. */
+  supportEmail: string;
   adminInviteCode?: string;
   /** Called after a commit that wrote mail. */
   mailWritten: () => void;
@@ -104,6 +107,7 @@ export type Profile = ReturnType<typeof toProfile>;
 export function createAccountsService(deps: AccountsDeps) {
   const { db, clock } = deps;
   const link = (path: string) => `${deps.publicUrl}${path}`;
+  const render = mailRenderer({ PUBLIC_URL: deps.publicUrl, SUPPORT_EMAIL: deps.supportEmail });
 
   async function findByEmail(ex: Executor, email: string) {
     const rows = await ex.select().from(users).where(eq(users.officialEmail, email)).limit(1);
@@ -180,7 +184,9 @@ export function createAccountsService(deps: AccountsDeps) {
     );
     await enqueueMail(
       tx,
-      emailChangeNoticeMail(oldEmail, stage, link(`/undo-email-change?token=${token}`), LIMITS.emailChangeUndoDays),
+      render(
+        emailChangeNoticeMail(oldEmail, stage, link(`/undo-email-change?token=${token}`), LIMITS.emailChangeUndoDays),
+      ),
     );
   }
 
@@ -188,7 +194,7 @@ export function createAccountsService(deps: AccountsDeps) {
     const token = await newToken(tx, user.id, 'email_confirm', randomToken(), LIMITS.confirmLinkTtlHours * 3600_000);
     await enqueueMail(
       tx,
-      confirmEmailMail(user.officialEmail, link(`/confirm-email?token=${token}`), LIMITS.confirmLinkTtlHours),
+      render(confirmEmailMail(user.officialEmail, link(`/confirm-email?token=${token}`), LIMITS.confirmLinkTtlHours)),
     );
   }
 
@@ -207,7 +213,11 @@ export function createAccountsService(deps: AccountsDeps) {
         .returning();
       const user = inserted[0];
       if (user) await sendConfirmation(tx, user);
-      else await enqueueMail(tx, alreadyRegisteredMail(values.officialEmail, link('/login'), link('/password-reset')));
+      else
+        await enqueueMail(
+          tx,
+          render(alreadyRegisteredMail(values.officialEmail, link('/login'), link('/password-reset'))),
+        );
     });
     deps.mailWritten();
     deps.securityLog('signup', { userType: values.userType });
@@ -338,7 +348,7 @@ export function createAccountsService(deps: AccountsDeps) {
         const code = randomCode();
         await db.transaction(async (tx) => {
           await newToken(tx, user.id, 'password_reset', code, minutes(LIMITS.codeTtlMinutes));
-          await enqueueMail(tx, resetCodeMail(user.officialEmail, code, LIMITS.codeTtlMinutes));
+          await enqueueMail(tx, render(resetCodeMail(user.officialEmail, code, LIMITS.codeTtlMinutes)));
         });
         deps.mailWritten();
         deps.securityLog('password_reset_requested', { actor: user.id });
@@ -430,7 +440,7 @@ export function createAccountsService(deps: AccountsDeps) {
           .set({ passwordHash, updatedAt: now, emailConfirmedAt: user.emailConfirmedAt ?? now })
           .where(eq(users.id, user.id));
         await deps.auth.revokeAllSessions(tx, user.id);
-        await enqueueMail(tx, passwordChangedMail(user.officialEmail));
+        await enqueueMail(tx, render(passwordChangedMail(user.officialEmail)));
         return true;
       });
       if (!done) throw badRequest(messages.linkInvalid);
@@ -457,7 +467,7 @@ export function createAccountsService(deps: AccountsDeps) {
     async requestEmailChange(tx: Executor, user: { id: string; officialEmail: string }, newEmail: string) {
       await killTokens(tx, user.id, 'email_change');
       if (await findByEmail(tx, newEmail))
-        await enqueueMail(tx, emailChangeTakenMail(newEmail, link('/password-reset')));
+        await enqueueMail(tx, render(emailChangeTakenMail(newEmail, link('/password-reset'))));
       else {
         const token = await storeToken(
           tx,
@@ -469,7 +479,9 @@ export function createAccountsService(deps: AccountsDeps) {
         );
         await enqueueMail(
           tx,
-          confirmEmailChangeMail(newEmail, link(`/confirm-email-change?token=${token}`), LIMITS.emailChangeTtlHours),
+          render(
+            confirmEmailChangeMail(newEmail, link(`/confirm-email-change?token=${token}`), LIMITS.emailChangeTtlHours),
+          ),
         );
       }
       await sendUndoLink(tx, user.id, user.officialEmail, 'requested');

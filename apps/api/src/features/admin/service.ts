@@ -5,6 +5,7 @@ import type { Executor } from '../../db/client.js';
 import { appSettings, auditLog, jobs, orders, reviews, users } from '../../db/schema.js';
 import { recordAudit } from '../../platform/audit.js';
 import { notFound } from '../../platform/errors.js';
+import { mailRenderer } from '../../platform/mail-templates.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import { lawyerUnverifiedMail, lawyerVerifiedMail } from './emails.js';
 
@@ -70,6 +71,7 @@ const nextDay = (d: string) => new Date(dayStart(d).getTime() + 86_400_000);
 
 export function createAdminService(shared: Shared) {
   const { db, clock } = shared;
+  const render = mailRenderer(shared.config);
 
   async function pageOfUsers(where: SQL, p: Paging) {
     const [rows, [{ n }]] = await Promise.all([
@@ -179,15 +181,20 @@ export function createAdminService(shared: Shared) {
         if (verified) {
           await enqueueMail(
             tx,
-            lawyerVerifiedMail(
-              lawyer.officialEmail,
-              lawyer.name,
-              `${shared.config.PUBLIC_URL}/lawyer/available-jobs/${lawyer.id}`,
+            render(
+              lawyerVerifiedMail(
+                lawyer.officialEmail,
+                lawyer.name,
+                `${shared.config.PUBLIC_URL}/lawyer/available-jobs/${lawyer.id}`,
+              ),
             ),
           );
         } else {
           await shared.auth.revokeAllSessions(tx, lawyer.id);
-          await enqueueMail(tx, lawyerUnverifiedMail(lawyer.officialEmail, lawyer.name, shared.config.SUPPORT_EMAIL));
+          await enqueueMail(
+            tx,
+            render(lawyerUnverifiedMail(lawyer.officialEmail, lawyer.name, shared.config.SUPPORT_EMAIL)),
+          );
         }
         await recordAudit(tx, {
           actorId,

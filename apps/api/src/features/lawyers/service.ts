@@ -5,12 +5,13 @@ import type { Executor } from '../../db/client.js';
 import { oneTimeTokens, payoutDetails, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { mailRenderer } from '../../platform/mail-templates.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import { randomCode } from '../../platform/tokens.js';
 import { toProfile } from '../accounts/service.js';
 import { payoutChangedMail, payoutCodeMail } from './emails.js';
 
-type Deps = Pick<Shared, 'db' | 'clock' | 'hashToken' | 'mailWritten' | 'securityLog' | 'accounts'>;
+type Deps = Pick<Shared, 'db' | 'clock' | 'config' | 'hashToken' | 'mailWritten' | 'securityLog' | 'accounts'>;
 
 const OTP = 'payout_otp';
 const GRANT = 'payout_grant';
@@ -32,6 +33,7 @@ const toDetails = (r: typeof payoutDetails.$inferSelect): AccountDetails => ({
  */
 export function createLawyersService(deps: Deps) {
   const { db, clock } = deps;
+  const render = mailRenderer(deps.config);
   /** The grant belongs to the session that confirmed the code, not just to the account. */
   const grantHash = (lawyer: AuthUser) => deps.hashToken(`${GRANT}:${lawyer.sessionId}`);
 
@@ -92,7 +94,7 @@ export function createLawyersService(deps: Deps) {
           .onConflictDoNothing({ target: payoutDetails.lawyerId })
           .returning();
         if (inserted[0]) {
-          await enqueueMail(tx, payoutChangedMail(lawyer.officialEmail, 'added', input));
+          await enqueueMail(tx, render(payoutChangedMail(lawyer.officialEmail, 'added', input)));
           return 'added' as const;
         }
         const existing = await current(tx, lawyer.id);
@@ -117,7 +119,7 @@ export function createLawyersService(deps: Deps) {
       const code = randomCode();
       await db.transaction(async (tx) => {
         await storeToken(tx, lawyer.id, OTP, deps.hashToken(code));
-        await enqueueMail(tx, payoutCodeMail(lawyer.officialEmail, code, LIMITS.codeTtlMinutes));
+        await enqueueMail(tx, render(payoutCodeMail(lawyer.officialEmail, code, LIMITS.codeTtlMinutes)));
       });
       deps.mailWritten();
       deps.securityLog('payout_otp_sent', { actor: lawyer.id });
@@ -162,7 +164,7 @@ export function createLawyersService(deps: Deps) {
           .where(eq(payoutDetails.lawyerId, lawyer.id))
           .returning();
         if (!rows[0]) throw notFound(messages.noPaymentDetails);
-        await enqueueMail(tx, payoutChangedMail(lawyer.officialEmail, 'changed', input));
+        await enqueueMail(tx, render(payoutChangedMail(lawyer.officialEmail, 'changed', input)));
         return toDetails(rows[0]);
       });
       if (!updated) {
