@@ -17,6 +17,7 @@ import { mailRenderer } from '../../platform/mail-templates.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import { hashPassword, verifyPassword } from '../../platform/passwords.js';
 import { randomCode, randomToken, safeEqual } from '../../platform/tokens.js';
+import { toProfile } from '../profiles/mapper.js';
 import {
   alreadyRegisteredMail,
   confirmEmailChangeMail,
@@ -27,10 +28,9 @@ import {
   resetCodeMail,
 } from './emails.js';
 
-type UserRow = typeof users.$inferSelect;
 type NewUser = typeof users.$inferInsert;
 
-export interface AccountsDeps {
+interface AccountsDeps {
   db: Db;
   auth: Auth;
   clock: Clock;
@@ -53,7 +53,7 @@ const isUniqueViolation = (err: unknown) => {
   return e.code === '23505' || e.cause?.code === '23505';
 };
 /** The least time forgot-password and resend-confirmation take to answer, existing account or not (docs/decisions/0800). */
-export const FORGOT_PASSWORD_MIN_MS = 150;
+const FORGOT_PASSWORD_MIN_MS = 150;
 
 /** Runs `work` and answers no sooner than `ms` after it began, whatever path it took. */
 async function atLeast<T>(ms: number, work: () => Promise<T>): Promise<T> {
@@ -65,44 +65,6 @@ async function atLeast<T>(ms: number, work: () => Promise<T>): Promise<T> {
     if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
   }
 }
-
-/** The fields a signed-in user may read about itself (never the hash). */
-export function toProfile(u: UserRow) {
-  const base = {
-    _id: u.id,
-    userType: u.userType,
-    name: u.name,
-    officialEmail: u.officialEmail,
-    phoneNumber: u.phoneNumber,
-    profileImage: u.profileImage ? { url: u.profileImage } : null,
-    yourBio: u.yourBio,
-    alternativeEmailAddress: u.alternativeEmailAddress,
-    createdAt: u.createdAt.toISOString(),
-  };
-  if (u.userType === 'company')
-    return {
-      ...base,
-      companyName: u.companyName,
-      contactName: u.contactName,
-      officeAddress: u.officeAddress,
-      cac: u.cac,
-      industry: u.industry,
-      website: u.website,
-    };
-  if (u.userType === 'lawyer')
-    return {
-      ...base,
-      scn: u.scn,
-      cac: u.cac,
-      lawFirmName: u.lawFirmName,
-      lawFirmAddress: u.lawFirmAddress,
-      areasOfPractise: u.areasOfPractise,
-      yearOfCall: u.yearOfCall,
-      verified: u.verified,
-    };
-  return base;
-}
-export type Profile = ReturnType<typeof toProfile>;
 
 export function createAccountsService(deps: AccountsDeps) {
   const { db, clock } = deps;
@@ -224,8 +186,6 @@ export function createAccountsService(deps: AccountsDeps) {
   }
 
   return {
-    toProfile,
-
     signupCompany: (i: z.output<typeof companySignupInput>) =>
       signup(
         {

@@ -8,7 +8,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../platform/errors
 import { mailRenderer } from '../../platform/mail-templates.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import { randomCode } from '../../platform/tokens.js';
-import { toProfile } from '../accounts/service.js';
+import { toProfile } from '../profiles/mapper.js';
 import { payoutChangedMail, payoutCodeMail } from './emails.js';
 
 type Deps = Pick<Shared, 'db' | 'clock' | 'config' | 'hashToken' | 'mailWritten' | 'securityLog' | 'accounts'>;
