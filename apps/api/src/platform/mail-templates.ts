@@ -6,7 +6,7 @@ export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** One piece of a mail's body; each is written once and rendered both as HTML and as plain text. */
-export type MailBlock =
+type MailBlock =
   | { kind: 'paragraph'; text: string }
   | { kind: 'button'; label: string; url: string }
   | { kind: 'code'; text: string }
@@ -29,7 +29,7 @@ export interface MailTemplate {
   reason?: string;
 }
 
-export interface MailBrand {
+interface MailBrand {
   /** The site's address (PUBLIC_URL), linked from the header and footer. */
   siteUrl: string;
   supportEmail: string;

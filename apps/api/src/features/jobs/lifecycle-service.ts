@@ -29,9 +29,9 @@ import type { Ledger } from '../money/ledger.js';
 import type { Refunds } from '../money/refunds.js';
 
 type Job = typeof jobs.$inferSelect;
-export type EventFile = { url: string; name: string };
+type EventFile = { url: string; name: string };
 /** Who acts: a signed-in user, or the scheduler / the payment (no user). */
-export type Acting = Pick<AuthUser, 'id' | 'userType' | 'name' | 'verified'> | { clock: true } | { payment: true };
+type Acting = Pick<AuthUser, 'id' | 'userType' | 'name' | 'verified'> | { clock: true } | { payment: true };
 
 const STAGE_WORDS: Record<JobStage, string> = {
   unassigned: 'waiting for a lawyer',
@@ -43,7 +43,7 @@ const STAGE_WORDS: Record<JobStage, string> = {
 };
 
 /** How the acting user relates to this job, in the lifecycle table's words; null: no relation. */
-export function actorOf(job: Job, acting: Acting): JobActor | null {
+function actorOf(job: Job, acting: Acting): JobActor | null {
   if ('clock' in acting) return 'clock';
   if ('payment' in acting) return 'payment';
   if (acting.userType === 'admin') return 'admin';
