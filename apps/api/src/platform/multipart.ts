@@ -40,8 +40,8 @@ export interface MultipartOptions {
   fileLimit: number | ((fieldsSoFar: ReadonlyMap<string, string[]>) => number);
   /** The largest `fileLimit` can answer, when it is a function: the parser's and Content-Length's bound. */
   ceiling?: number;
-  /** The one part name that may carry the file, and the 400 text when another one does. */
-  fileField?: { name: string; otherwise: string };
+  /** The one part name that may carry the file, and the 400 text when the file came under `sentAs`. */
+  fileField?: { name: string; otherwise: (sentAs: string) => string };
   /** At most this many text fields, each at most `fieldSize` bytes. */
   fields: number;
   fieldSize: number;
@@ -75,7 +75,7 @@ export async function readMultipart(request: FastifyRequest, opts: MultipartOpti
       }
       if (opts.fileField && part.fieldname !== opts.fileField.name) {
         part.file.resume();
-        throw badRequest(opts.fileField.otherwise);
+        throw badRequest(opts.fileField.otherwise(part.fieldname));
       }
       const limit = typeof opts.fileLimit === 'number' ? opts.fileLimit : opts.fileLimit(fields);
       const chunks: Buffer[] = [];

@@ -15,7 +15,7 @@ const tags = ['profiles'];
 async function readProfileForm(request: FastifyRequest, maxImageBytes: number): Promise<ProfileForm> {
   const { fields, file } = await readMultipart(request, {
     fileLimit: maxImageBytes,
-    fileField: { name: 'profileImage', otherwise: 'Send the picture as profileImage' },
+    fileField: { name: 'profileImage', otherwise: () => 'Send the picture as profileImage' },
     fields: 40,
     fieldSize: 16 * 1024,
     unreadable: 'The form could not be read. Please try again.',

@@ -175,7 +175,7 @@ export function createUploadsService(deps: {
       fileField: opts.fileField
         ? {
             name: opts.fileField,
-            otherwise: `Unexpected file field ${opts.fileField}; send the file as ${opts.fileField}`,
+            otherwise: (sentAs) => `Unexpected file field ${sentAs}; send the file as ${opts.fileField}`,
           }
         : undefined,
       fields: 20,
