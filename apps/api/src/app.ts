@@ -213,6 +213,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     hashToken,
     publicUrl: config.PUBLIC_URL,
+    supportEmail: config.SUPPORT_EMAIL,
     adminInviteCode: config.ADMIN_INVITE_CODE,
     mailWritten: () => deps.mail.nudge(),
     securityLog,

@@ -12,13 +12,14 @@ import type { Executor } from '../../db/client.js';
 import { oneTimeTokens, payoutDetails, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { mailRenderer } from '../../platform/mail-templates.js';
 import { ProviderUnavailable, type PaymentProvider } from '../../platform/payments/index.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import { randomCode } from '../../platform/tokens.js';
-import { toProfile } from '../accounts/service.js';
+import { toProfile } from '../profiles/mapper.js';
 import { payoutChangedMail, payoutCodeMail } from './emails.js';
 
-type Deps = Pick<Shared, 'db' | 'clock' | 'hashToken' | 'mailWritten' | 'securityLog' | 'accounts'> & {
+type Deps = Pick<Shared, 'db' | 'clock' | 'config' | 'hashToken' | 'mailWritten' | 'securityLog' | 'accounts'> & {
   /** Resolves an account with the bank before it is saved (decision 1710). */
   provider: PaymentProvider;
 };
@@ -52,6 +53,7 @@ const toDetails = (r: typeof payoutDetails.$inferSelect): AccountDetails => ({
  */
 export function createLawyersService(deps: Deps) {
   const { db, clock } = deps;
+  const render = mailRenderer(deps.config);
   /** The grant belongs to the session that confirmed the code, not just to the account. */
   const grantHash = (lawyer: AuthUser) => deps.hashToken(`${GRANT}:${lawyer.sessionId}`);
 
@@ -145,7 +147,7 @@ export function createLawyersService(deps: Deps) {
           .onConflictDoNothing({ target: payoutDetails.lawyerId })
           .returning();
         if (inserted[0]) {
-          await enqueueMail(tx, payoutChangedMail(lawyer.officialEmail, 'added', resolved));
+          await enqueueMail(tx, render(payoutChangedMail(lawyer.officialEmail, 'added', resolved)));
           return { kind: 'added' as const, row: inserted[0] };
         }
         const existing = await current(tx, lawyer.id);
@@ -178,7 +180,7 @@ export function createLawyersService(deps: Deps) {
       const code = randomCode();
       await db.transaction(async (tx) => {
         await storeToken(tx, lawyer.id, OTP, deps.hashToken(code));
-        await enqueueMail(tx, payoutCodeMail(lawyer.officialEmail, code, LIMITS.codeTtlMinutes));
+        await enqueueMail(tx, render(payoutCodeMail(lawyer.officialEmail, code, LIMITS.codeTtlMinutes)));
       });
       deps.mailWritten();
       deps.securityLog('payout_otp_sent', { actor: lawyer.id });
@@ -225,7 +227,7 @@ export function createLawyersService(deps: Deps) {
           .where(eq(payoutDetails.lawyerId, lawyer.id))
           .returning();
         if (!rows[0]) throw notFound(messages.noPaymentDetails);
-        await enqueueMail(tx, payoutChangedMail(lawyer.officialEmail, 'changed', resolved));
+        await enqueueMail(tx, render(payoutChangedMail(lawyer.officialEmail, 'changed', resolved)));
         return toDetails(rows[0]);
       });
       if (!updated) {

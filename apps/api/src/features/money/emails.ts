@@ -1,7 +1,7 @@
 import { formatNairaExact, maskAccountNumber } from '@legalmarket/contracts';
-import { adminMail } from '../admin/emails.js';
+import { button, paragraph, type MailTemplate } from '../../platform/mail-templates.js';
 
-/** What a lawyer is told about its withdrawal, in the style of every LegalMarket mail. */
+/** What a lawyer is told about its withdrawal. */
 interface PayoutMail {
   to: string;
   name: string;
@@ -12,33 +12,44 @@ interface PayoutMail {
   url: string;
 }
 
-export const payoutPaidMail = (m: PayoutMail) =>
-  adminMail(
-    m.to,
-    `Your withdrawal of ${formatNairaExact(m.amount)} has been paid`,
-    [
-      `Hello ${m.name},`,
+export const payoutPaidMail = (m: PayoutMail): MailTemplate => ({
+  to: m.to,
+  subject: `Your withdrawal of ${formatNairaExact(m.amount)} has been paid`,
+  body: [
+    paragraph(`Hello ${m.name},`),
+    paragraph(
       `${formatNairaExact(m.amount)} has been sent to your ${m.bank} account ${maskAccountNumber(m.accountNumber)}. Banks usually show it within minutes.`,
-    ],
-    { label: 'See your earnings', url: m.url },
-  );
+    ),
+    button('See your earnings', m.url),
+  ],
+});
 
-export const payoutFailedMail = (m: PayoutMail & { reason: string }) =>
-  adminMail(
-    m.to,
-    `Your withdrawal of ${formatNairaExact(m.amount)} did not go through`,
-    [
-      `Hello ${m.name},`,
+export const payoutFailedMail = (m: PayoutMail & { reason: string }): MailTemplate => ({
+  to: m.to,
+  subject: `Your withdrawal of ${formatNairaExact(m.amount)} did not go through`,
+  body: [
+    paragraph(`Hello ${m.name},`),
+    paragraph(
       `The bank could not complete the transfer of ${formatNairaExact(m.amount)} to your ${m.bank} account ${maskAccountNumber(m.accountNumber)} (${m.reason}).`,
+    ),
+    paragraph(
       'The money is back in your available balance. Please check your payment details and ask for a withdrawal again.',
-    ],
-    { label: 'See your earnings', url: m.url },
-  );
+    ),
+    button('See your earnings', m.url),
+  ],
+});
 
-export const payoutWaitingMail = (m: { to: string; lawyerName: string; amount: number; url: string }) =>
-  adminMail(
-    m.to,
-    `A withdrawal of ${formatNairaExact(m.amount)} is waiting for approval`,
-    [`${m.lawyerName} asked to withdraw ${formatNairaExact(m.amount)}.`],
-    { label: 'Review payouts', url: m.url },
-  );
+export const payoutWaitingMail = (m: {
+  to: string;
+  lawyerName: string;
+  amount: number;
+  url: string;
+}): MailTemplate => ({
+  to: m.to,
+  subject: `A withdrawal of ${formatNairaExact(m.amount)} is waiting for approval`,
+  body: [
+    paragraph(`${m.lawyerName} asked to withdraw ${formatNairaExact(m.amount)}.`),
+    button('Review payouts', m.url),
+  ],
+  reason: 'you are a LegalMarket administrator',
+});

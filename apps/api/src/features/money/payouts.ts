@@ -23,6 +23,7 @@ import {
 } from '../../platform/payments/index.js';
 import { payoutFailedMail, payoutPaidMail, payoutWaitingMail } from './emails.js';
 import type { Ledger } from './ledger.js';
+import { mailRenderer } from '../../platform/mail-templates.js';
 
 type Outcome = ProviderTransfer | { status: 'failed'; message: string };
 
@@ -54,6 +55,7 @@ const lockLawyer = (tx: Executor, lawyerId: string) =>
  */
 export function createPayouts(deps: PayoutsDeps) {
   const { db, clock, provider, ledger } = deps;
+  const render = mailRenderer(deps.config);
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const earningsUrl = () => `${deps.config.PUBLIC_URL}/lawyer/get-paid`;
 
@@ -149,7 +151,7 @@ export function createPayouts(deps: PayoutsDeps) {
           { account: 'payouts_in_transit', amount: p.amount, lawyerId: p.lawyerId },
           { account: 'provider_cash', amount: -p.amount },
         ]);
-        await enqueueMail(tx, payoutPaidMail(mail));
+        await enqueueMail(tx, render(payoutPaidMail(mail)));
         return true;
       }
       const reason = outcome.message || 'refused by the bank';
@@ -162,7 +164,7 @@ export function createPayouts(deps: PayoutsDeps) {
         { account: 'payouts_in_transit', amount: p.amount, lawyerId: p.lawyerId },
         { account: 'lawyer_earnings', amount: -p.amount, lawyerId: p.lawyerId, availableAt: null },
       ]);
-      await enqueueMail(tx, payoutFailedMail({ ...mail, reason }));
+      await enqueueMail(tx, render(payoutFailedMail({ ...mail, reason })));
       return true;
     });
     if (done) deps.mailWritten();
@@ -280,12 +282,14 @@ export function createPayouts(deps: PayoutsDeps) {
         for (const a of admins)
           await enqueueMail(
             tx,
-            payoutWaitingMail({
-              to: a.email,
-              lawyerName: lawyer.name,
-              amount: amount / 100,
-              url: `${deps.config.PUBLIC_URL}/admin/payouts`,
-            }),
+            render(
+              payoutWaitingMail({
+                to: a.email,
+                lawyerName: lawyer.name,
+                amount: amount / 100,
+                url: `${deps.config.PUBLIC_URL}/admin/payouts`,
+              }),
+            ),
           );
         return row.id;
       });

@@ -3,9 +3,7 @@ import { z } from 'zod';
 import { errorBody, okMessage, publicConfigResponse } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 import { badRequest, notFound } from '../../platform/errors.js';
-
-const esc = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml } from '../../platform/mail-templates.js';
 
 /** Health, public settings for the web app, the development mailbox and the remuneration order PDF. */
 export const platformRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
@@ -128,7 +126,7 @@ export const platformRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
         const items = mails
           .map(
             (m) =>
-              `<article><h2>${esc(m.subject)}</h2><p><b>To:</b> ${esc(m.to)} · ${m.createdAt.toISOString()}</p><pre>${esc(
+              `<article><h2>${escapeHtml(m.subject)}</h2><p><b>To:</b> ${escapeHtml(m.to)} · ${m.createdAt.toISOString()}</p><pre>${escapeHtml(
                 m.text,
               ).replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>')}</pre></article>`,
           )
