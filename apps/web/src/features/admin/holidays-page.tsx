@@ -51,10 +51,13 @@ export default function HolidaysPage() {
     onError: (err) => setError(getErrorMessage(err)),
   });
 
-  const submit = handleSubmit((v) => {
-    setError(null);
-    save.mutate(v);
-  });
+  const submit = handleSubmit(
+    (v) => {
+      setError(null);
+      save.mutate(v);
+    },
+    () => setError(null),
+  );
 
   return (
     <AdminLayout title="Public holidays">
