@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { REMUNERATION_ORDER_MAX_BYTES, remunerationOrderUpload } from './admin.js';
 import { companySignupInput, loginInput } from './auth.js';
 import { findUnsafeText, hasUnsafeCharacter, PASSWORD_PATTERN, refuseUnsafeText, requiredText } from './common.js';
 import { formatNaira, formatOrdinalDate, ordinal, previewWords, ratingLabel, starLabel } from './format.js';
@@ -196,5 +197,27 @@ describe('text PostgreSQL cannot store (issue 14, item 5)', () => {
     expect(requiredText('companyName').safeParse('Ada\ud800').error?.issues[0]?.message).toBe(
       'companyName contains a character that is not allowed',
     );
+  });
+});
+
+describe('the Remuneration Order upload (PUT /api/remuneration-order)', () => {
+  const message = (file: unknown) => remunerationOrderUpload.safeParse({ file }).error?.issues[0]?.message;
+  const pdf = (name = 'order.pdf', type = 'application/pdf') => new File(['%PDF-1.4'], name, { type });
+
+  it('takes a PDF by its type or its name, and gives it back as the File', () => {
+    const file = pdf();
+    expect(remunerationOrderUpload.parse({ file }).file).toBe(file);
+    expect(message(pdf('ORDER.PDF', ''))).toBeUndefined();
+  });
+
+  it("refuses with the admin page's words: none, empty, not a PDF, over the limit", () => {
+    expect(message(null)).toBe('Choose the PDF to upload');
+    expect(message(new File([], 'order.pdf', { type: 'application/pdf' }))).toBe(
+      'The file is empty. Choose the PDF again.',
+    );
+    expect(message(pdf('order.docx', 'application/msword'))).toBe('The file must be a PDF');
+    const large = pdf();
+    Object.defineProperty(large, 'size', { value: REMUNERATION_ORDER_MAX_BYTES + 1 });
+    expect(message(large)).toBe('The file is too large: the limit is 20 MB');
   });
 });

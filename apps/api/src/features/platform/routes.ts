@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBody, okMessage, publicConfigResponse } from '@legalmarket/contracts';
+import { errorBody, okMessage, publicConfigResponse, REMUNERATION_ORDER_MAX_BYTES } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { escapeHtml } from '../../platform/mail-templates.js';
@@ -78,7 +78,7 @@ export const platformRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
   app.register(async (scoped) => {
     scoped.addContentTypeParser(
       'application/pdf',
-      { parseAs: 'buffer', bodyLimit: 20 * 1024 * 1024 },
+      { parseAs: 'buffer', bodyLimit: REMUNERATION_ORDER_MAX_BYTES },
       (_r, body, done) => done(null, body),
     );
     scoped.put(
