@@ -47,6 +47,8 @@ import { adminRoutes } from './features/admin/routes.js';
 import { jobsAdminRoutes } from './features/jobs/admin-routes.js';
 import { jobWorkspaceRoutes } from './features/jobs/workspace-routes.js';
 import { moneyRoutes } from './features/money/routes.js';
+import { payoutRoutes } from './features/money/payout-routes.js';
+import { startPayoutReconciler } from './features/money/payouts.js';
 import { createServices } from './features/services.js';
 import type { FeatureOptions, Services, Shared } from './features/shared.js';
 
@@ -68,6 +70,7 @@ const FEATURES: readonly FastifyPluginAsyncZod<FeatureOptions>[] = [
   jobsAdminRoutes,
   jobWorkspaceRoutes,
   moneyRoutes,
+  payoutRoutes,
 ];
 
 declare module 'fastify' {
@@ -210,6 +213,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     hashToken,
     publicUrl: config.PUBLIC_URL,
+    supportEmail: config.SUPPORT_EMAIL,
     adminInviteCode: config.ADMIN_INVITE_CODE,
     mailWritten: () => deps.mail.nudge(),
     securityLog,
@@ -240,6 +244,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   deps.mail.renderAttachmentsWith(services.receipts.attachment);
   for (const feature of FEATURES) await app.register(feature, { shared, services });
   if (deps.jobScheduler) startJobScheduler(app, services.jobLifecycle);
+  if (deps.jobScheduler) startPayoutReconciler(app, services.payouts);
 
   await registerWeb(app, deps.webDist === undefined ? DEFAULT_WEB_DIST : deps.webDist);
   return app;

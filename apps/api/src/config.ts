@@ -9,7 +9,7 @@ const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(d
  * Every environment variable the server reads, validated once at start-up. Nothing else reads
  * `process.env`. Each one is documented in the README's configuration table.
  */
-export const configSchema = z
+const configSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: int(3000).pipe(z.number().max(65535)),

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { SANDBOX_ACCOUNT_HOLDERS } from '../src/platform/payments/sandbox.js';
 
 export const SECRET_KEY = 'FLWSECK_TEST-standin-secret-key-X';
 export const SECRET_HASH = 'my-webhook-secret-hash-123';
@@ -52,6 +53,27 @@ export interface FlwRefund {
   created_at: string;
 }
 
+/** Flutterwave's transfer object (POST /v3/transfers, GET /v3/transfers/{id}, `transfer.completed` data). */
+export interface FlwTransfer {
+  id: number;
+  account_number: string;
+  bank_code: string;
+  full_name: string;
+  created_at: string;
+  currency: 'NGN';
+  debit_currency: 'NGN';
+  amount: number;
+  fee: number;
+  status: 'NEW' | 'PENDING' | 'SUCCESSFUL' | 'FAILED';
+  reference: string;
+  meta: null;
+  narration: string;
+  complete_message: string;
+  requires_approval: 0;
+  is_approved: 1;
+  bank_name: string;
+}
+
 export function flutterwaveStandIn() {
   const txs = new Map<number, FlwTx>();
   const refunds = new Map<number, FlwRefund>();
@@ -61,6 +83,14 @@ export function flutterwaveStandIn() {
   /** How the next refunds answer: completed at once (from the available balance), still pending, or refused. */
   let refundMode: 'completed' | 'pending' | 'refuse' = 'completed';
   const calls: string[] = [];
+  const transfers = new Map<number, FlwTransfer>();
+  let nextTransferId = 396461;
+  /** How the next transfers answer: queued (NEW, finished later by completeTransfer), or refused. */
+  let transferMode: 'queue' | 'refuse' = 'queue';
+  /** Names the bank holds, by account number; others get the sandbox's rule (0000 unknown). */
+  const accounts = new Map<string, string>();
+  const holderOf = (n: string) =>
+    accounts.get(n) ?? (n.endsWith('0000') ? null : SANDBOX_ACCOUNT_HOLDERS[Number(n.at(-1))]);
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -76,6 +106,69 @@ export function flutterwaveStandIn() {
     if (req.headers.authorization !== `Bearer ${SECRET_KEY}`)
       return send(401, { status: 'error', message: 'Invalid authorization key', data: null });
     const url = new URL(req.url ?? '/', 'http://standin');
+    let json: Record<string, unknown> = {};
+    if (req.method === 'POST' && raw) {
+      try {
+        json = JSON.parse(raw) as typeof json;
+      } catch {
+        return send(400, { status: 'error', message: 'Invalid JSON', data: null });
+      }
+    }
+    if (req.method === 'POST' && url.pathname === '/v3/accounts/resolve') {
+      const number = String(json.account_number ?? '');
+      const name = /^\d{10}$/.test(number) && json.account_bank ? holderOf(number) : null;
+      if (!name)
+        return send(400, {
+          status: 'error',
+          message: 'Sorry, that account number is invalid, please check and try again',
+          data: null,
+        });
+      return send(200, {
+        status: 'success',
+        message: 'Account details fetched',
+        data: { account_number: number, account_name: name },
+      });
+    }
+    if (req.method === 'POST' && url.pathname === '/v3/transfers') {
+      const reference = String(json.reference ?? '');
+      const number = String(json.account_number ?? '');
+      if (typeof json.amount !== 'number' || json.currency !== 'NGN' || !reference || !json.account_bank)
+        return send(400, { status: 'error', message: 'Invalid transfer payload', data: null });
+      if ([...transfers.values()].some((x) => x.reference === reference))
+        return send(400, { status: 'error', message: 'Transfer with this reference already exists', data: null });
+      if (transferMode === 'refuse')
+        return send(400, { status: 'error', message: 'Insufficient funds in customer balance', data: null });
+      const name = holderOf(number);
+      if (!name) return send(400, { status: 'error', message: 'Account resolve failed', data: null });
+      const id = nextTransferId++;
+      const tr: FlwTransfer = {
+        id,
+        account_number: number,
+        bank_code: String(json.account_bank),
+        full_name: name,
+        created_at: new Date().toISOString(),
+        currency: 'NGN',
+        debit_currency: 'NGN',
+        amount: json.amount,
+        fee: 10.75,
+        status: 'NEW',
+        reference,
+        meta: null,
+        narration: String(json.narration ?? ''),
+        complete_message: '',
+        requires_approval: 0,
+        is_approved: 1,
+        bank_name: 'STAND-IN BANK',
+      };
+      transfers.set(id, tr);
+      return send(200, { status: 'success', message: 'Transfer Queued Successfully', data: tr });
+    }
+    const transferById = /^\/v3\/transfers\/(\d+)$/.exec(url.pathname);
+    if (req.method === 'GET' && transferById) {
+      const tr = transfers.get(Number(transferById[1]));
+      if (!tr) return send(404, { status: 'error', message: 'No transfer found', data: null });
+      return send(200, { status: 'success', message: 'Transfer fetched', data: tr });
+    }
     const refundOf = /^\/v3\/transactions\/(\d+)\/refund$/.exec(url.pathname);
     if (req.method === 'POST' && refundOf) {
       const paid = txs.get(Number(refundOf[1]));
@@ -155,6 +248,22 @@ export function flutterwaveStandIn() {
     calls,
     txs,
     refunds,
+    transfers,
+    setTransferMode: (m: typeof transferMode) => {
+      transferMode = m;
+    },
+    /** The bank holds this account under this name. */
+    setAccount: (accountNumber: string, name: string) => accounts.set(accountNumber, name),
+    /** The provider finishes a queued transfer (its `transfer.completed` webhook then says so). */
+    completeTransfer(id: number, status: 'SUCCESSFUL' | 'FAILED') {
+      const tr = transfers.get(id);
+      if (tr) {
+        tr.status = status;
+        tr.complete_message =
+          status === 'SUCCESSFUL' ? 'Successful' : 'DISBURSE FAILED: Beneficiary account is dormant';
+      }
+      return tr;
+    },
     setRefundMode: (m: typeof refundMode) => {
       refundMode = m;
     },

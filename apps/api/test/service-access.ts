@@ -12,6 +12,7 @@ export function createAccountsServiceForTests(t: TestApp) {
     clock: t.clock,
     hashToken: tokenHasher(t.rt.secret),
     publicUrl: t.config.PUBLIC_URL,
+    supportEmail: t.config.SUPPORT_EMAIL,
     mailWritten: () => undefined,
     securityLog: () => undefined,
   });

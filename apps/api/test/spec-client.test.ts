@@ -239,7 +239,8 @@ describeEachDb("the spec's call table, as a client written to it reads it", (kin
     );
     expect(added.lawyer._id).toBe(lawyer.id);
     expect(added.lawyer.accountDetails).toEqual([
-      { accountNumber: '0123456789', accountName: 'Chidi Okeke', bank: 'Guaranty Trust Bank (GTBank)' },
+      // The bank's own name for the account is saved (the sandbox bank holds 0123456789 as CHIDI OKEKE).
+      { accountNumber: '0123456789', accountName: 'CHIDI OKEKE', bank: 'Guaranty Trust Bank (GTBank)' },
     ]);
     const read = is2xx(await api.get('/api/get-payment-details'));
     expect(read.lawyer._id).toBe(lawyer.id);
@@ -250,13 +251,13 @@ describeEachDb("the spec's call table, as a client written to it reads it", (kin
     is2xx(await api.post('/api/confirm-otp', { OTP: otp }));
     const edited = is2xx(
       await api.patch('/api/edit-payment-details', {
-        accountNumber: '9876543210',
+        accountNumber: '9876543219',
         accountName: 'Chidi Okeke',
         bank: 'access',
       }),
     );
     expect(edited.lawyerUpdate.accountDetails).toEqual([
-      { accountNumber: '9876543210', accountName: 'Chidi Okeke', bank: 'Access Bank' },
+      { accountNumber: '9876543219', accountName: 'CHIDI OKEKE', bank: 'Access Bank' },
     ]);
 
     const other = await signupAndLogin(t, 'lawyer');

@@ -340,3 +340,31 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'settlement.update': 'changed the settlement account',
   'remuneration_order.upload': 'uploaded the Remuneration Order',
 };
+
+// ---------------------------------------------------------------- remuneration order
+
+const MB = 1024 * 1024;
+/** PUT /api/remuneration-order: the body is the PDF itself, at most this many bytes. */
+export const REMUNERATION_ORDER_MAX_BYTES = 20 * MB;
+
+/**
+ * The admin's Remuneration Order upload as the browser can check it before sending: a PDF by its
+ * name or type, not empty, within the limit. The server then checks its bytes (a damaged PDF: 422).
+ */
+export const remunerationOrderUpload = z.object({
+  file: z
+    .custom<File | null>()
+    .superRefine((file, ctx) => {
+      const problem = !(file instanceof Blob)
+        ? 'Choose the PDF to upload'
+        : file.size === 0
+          ? 'The file is empty. Choose the PDF again.'
+          : file.type !== 'application/pdf' && !/\.pdf$/i.test(file.name)
+            ? 'The file must be a PDF'
+            : file.size > REMUNERATION_ORDER_MAX_BYTES
+              ? `The file is too large: the limit is ${REMUNERATION_ORDER_MAX_BYTES / MB} MB`
+              : null;
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .pipe(z.custom<File>((v) => v instanceof Blob)),
+});

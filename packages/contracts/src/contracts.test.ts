@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { REMUNERATION_ORDER_MAX_BYTES, remunerationOrderUpload } from './admin.js';
 import { companySignupInput, loginInput } from './auth.js';
 import { findUnsafeText, hasUnsafeCharacter, PASSWORD_PATTERN, refuseUnsafeText, requiredText } from './common.js';
 import { formatNaira, formatOrdinalDate, ordinal, previewWords, ratingLabel, starLabel } from './format.js';
@@ -210,5 +211,27 @@ describe('VAT included in a price (cart and receipt)', () => {
   ])('%i kobo includes %i kobo of VAT at 7.5%%', (total, vat) => {
     expect(VAT_RATE_PERCENT).toBe(7.5);
     expect(vatIncludedKobo(total)).toBe(vat);
+  });
+});
+
+describe('the Remuneration Order upload (PUT /api/remuneration-order)', () => {
+  const message = (file: unknown) => remunerationOrderUpload.safeParse({ file }).error?.issues[0]?.message;
+  const pdf = (name = 'order.pdf', type = 'application/pdf') => new File(['%PDF-1.4'], name, { type });
+
+  it('takes a PDF by its type or its name, and gives it back as the File', () => {
+    const file = pdf();
+    expect(remunerationOrderUpload.parse({ file }).file).toBe(file);
+    expect(message(pdf('ORDER.PDF', ''))).toBeUndefined();
+  });
+
+  it("refuses with the admin page's words: none, empty, not a PDF, over the limit", () => {
+    expect(message(null)).toBe('Choose the PDF to upload');
+    expect(message(new File([], 'order.pdf', { type: 'application/pdf' }))).toBe(
+      'The file is empty. Choose the PDF again.',
+    );
+    expect(message(pdf('order.docx', 'application/msword'))).toBe('The file must be a PDF');
+    const large = pdf();
+    Object.defineProperty(large, 'size', { value: REMUNERATION_ORDER_MAX_BYTES + 1 });
+    expect(message(large)).toBe('The file is too large: the limit is 20 MB');
   });
 });

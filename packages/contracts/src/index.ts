@@ -12,3 +12,4 @@ export * from './profiles.js';
 export * from './job-lifecycle.js';
 export * from './money.js';
 export * from './reconciliation.js';
+export * from './payouts.js';

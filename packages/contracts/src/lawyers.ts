@@ -205,10 +205,12 @@ export const editPaymentDetailsResponse = z.object({
 });
 export type EditPaymentDetailsResponse = z.infer<typeof editPaymentDetailsResponse>;
 
+/** The /lawyer/otp form's body: the six digits joined. */
+export const payoutOtpForm = z.object({ otp: otpField });
 /** The spec sends the code "as joined digits"; `OTP` and `otp` are both accepted. */
 export const confirmPayoutOtpInput = z.preprocess(
   (v) => (v && typeof v === 'object' && 'OTP' in v && !('otp' in v) ? { otp: (v as { OTP: unknown }).OTP } : v),
-  z.object({ otp: otpField }),
+  payoutOtpForm,
 );
 
 /** Fields of the lawyer profile page; the side card's Profile Status bar is the share of them filled in. */

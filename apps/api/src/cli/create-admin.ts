@@ -47,6 +47,7 @@ async function main() {
       clock: rt.clock,
       hashToken: tokenHasher(rt.secret),
       publicUrl: config.PUBLIC_URL,
+      supportEmail: config.SUPPORT_EMAIL,
       mailWritten: () => undefined,
       securityLog: () => undefined,
     });

@@ -12,11 +12,11 @@ type Db = { execute(query: SQL): Promise<unknown> };
  * one, psql). A cache entry keeps the sum of the versions it depends on, read before it was made, and
  * is good while that sum has not moved.
  */
-export interface Versions {
+interface Versions {
   of(names: readonly string[]): number;
 }
 
-export interface CacheVersions {
+interface CacheVersions {
   /**
    * The versions read by a query that started after this call, shared by every caller waiting at that
    * moment: one small query per burst of requests, not per request.

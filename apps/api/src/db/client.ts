@@ -11,7 +11,7 @@ import * as schema from './schema.js';
 import { logStatement } from './cache-versions.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** Anything that can run a query: the database or an open transaction. */
 export type Executor = Db | Tx;
 
@@ -21,7 +21,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export interface OpenOptions {
+interface OpenOptions {
   /** postgres://… — when absent the embedded PGlite is used. */
   url?: string;
   /** PGlite data directory; `memory://` keeps everything in memory (tests). */

@@ -1,5 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { JOB_STAGES, LEDGER_ACCOUNTS, LEDGER_KINDS, ORDER_STATUSES, REFUND_STATUSES } from '@legalmarket/contracts';
+import {
+  JOB_STAGES,
+  LEDGER_ACCOUNTS,
+  LEDGER_KINDS,
+  ORDER_STATUSES,
+  PAYOUT_STATUSES,
+  REFUND_STATUSES,
+} from '@legalmarket/contracts';
 import {
   bigint,
   bigserial,
@@ -411,6 +418,12 @@ export const payoutDetails = pgTable('payout_details', {
   accountNumber: text('account_number').notNull(),
   accountName: text('account_name').notNull(),
   bank: text('bank').notNull(),
+  /** Flutterwave's `account_bank` for the bank (migration 0007_payouts). */
+  bankCode: text('bank_code'),
+  /** What the lawyer typed, when the bank's name (account_name) differs. */
+  typedName: text('typed_name'),
+  /** When the provider resolved the account; null for details saved before resolution (no payout until re-sent). */
+  resolvedAt: ts('resolved_at'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -544,3 +557,52 @@ export const sandboxRefunds = pgTable('sandbox_refunds', {
   status: text('status').notNull(),
   createdAt: createdAt(),
 });
+
+/** A lawyer's withdrawal (migration 0007_payouts): requested, sent once after approval, settled once. */
+export const payouts = pgTable(
+  'payouts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    lawyerId: uuid('lawyer_id')
+      .notNull()
+      .references(() => users.id),
+    amount: kobo('amount_kobo').notNull(),
+    status: text('status', { enum: PAYOUT_STATUSES }).notNull().default('requested'),
+    bank: text('bank').notNull(),
+    bankCode: text('bank_code').notNull(),
+    accountNumber: text('account_number').notNull(),
+    accountName: text('account_name').notNull(),
+    provider: text('provider').notNull(),
+    providerTransferId: text('provider_transfer_id'),
+    failure: text('failure'),
+    approvedBy: uuid('approved_by').references(() => users.id),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    approvedAt: ts('approved_at'),
+    settledAt: ts('settled_at'),
+  },
+  (t) => [
+    uniqueIndex('payouts_provider_uq')
+      .on(t.provider, t.providerTransferId)
+      .where(sql`${t.providerTransferId} is not null`),
+    index('payouts_lawyer_idx').on(t.lawyerId, t.createdAt),
+    index('payouts_status_idx').on(t.status, t.createdAt),
+  ],
+);
+
+/** Transfers recorded by the offline sandbox provider (Flutterwave-shaped, one per reference). */
+export const sandboxTransfers = pgTable(
+  'sandbox_transfers',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    reference: text('reference').notNull(),
+    amount: kobo('amount_kobo').notNull(),
+    bankCode: text('bank_code').notNull(),
+    accountNumber: text('account_number').notNull(),
+    narration: text('narration').notNull(),
+    status: text('status').notNull(),
+    completeMessage: text('complete_message'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('sandbox_transfers_reference_uq').on(t.reference)],
+);

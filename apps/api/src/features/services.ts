@@ -15,6 +15,7 @@ import { createLawyersService } from './lawyers/service.js';
 import { createLedger } from './money/ledger.js';
 import { createReceipts } from './money/receipts.js';
 import { createReconciliation } from './money/reconciliation.js';
+import { createPayouts } from './money/payouts.js';
 import { createRefunds } from './money/refunds.js';
 import { createPlatformService } from './platform/service.js';
 import { createProfilesService } from './profiles/service.js';
@@ -41,10 +42,11 @@ export function createServices(shared: Shared, log: FastifyBaseLogger): Services
       log,
       lifecycle: jobLifecycle,
       ledger,
-      publicUrl: shared.config.PUBLIC_URL,
+      mailConfig: shared.config,
     }),
     reviews: createReviewsService(shared),
-    lawyers: createLawyersService(shared),
+    lawyers: createLawyersService({ ...shared, provider: paymentProvider }),
+    payouts: createPayouts({ ...shared, provider: paymentProvider, ledger, log }),
     jobLifecycle,
     ledger,
     refunds,

@@ -23,6 +23,7 @@ import type { LawyersService } from './lawyers/service.js';
 import type { Ledger } from './money/ledger.js';
 import type { Receipts } from './money/receipts.js';
 import type { Reconciliation } from './money/reconciliation.js';
+import type { Payouts } from './money/payouts.js';
 import type { Refunds } from './money/refunds.js';
 import type { PlatformService } from './platform/service.js';
 import type { ProfilesService } from './profiles/service.js';
@@ -65,6 +66,8 @@ export interface Services {
   refunds: Refunds;
   /** Receipts of paid orders and credit notes of completed refunds (PDF), also as mail attachments. */
   receipts: Receipts;
+  /** Lawyer withdrawals through the provider's transfers. */
+  payouts: Payouts;
   lawyerJobs: LawyerJobsService;
   companyJobs: CompanyJobsService;
   jobsAdmin: JobsAdminService;

@@ -3,7 +3,7 @@
  * JSON 404 rather than the web app's index.html, and security-headers.ts gives the ones that return API
  * answers (`answers: true`) the API's headers instead of the page set.
  */
-export const API_PATHS: readonly { prefix: string; answers: boolean }[] = [
+const API_PATHS: readonly { prefix: string; answers: boolean }[] = [
   { prefix: '/api', answers: true },
   { prefix: '/product-api', answers: true },
   { prefix: '/job-api', answers: true },
@@ -12,7 +12,7 @@ export const API_PATHS: readonly { prefix: string; answers: boolean }[] = [
   { prefix: '/uploads', answers: false },
 ];
 
-export const API_PREFIXES: readonly string[] = API_PATHS.map((p) => p.prefix);
+const API_PREFIXES: readonly string[] = API_PATHS.map((p) => p.prefix);
 
 /** Whether a path (without its query) is the API's, so never the web app's index.html. */
 export function isApiPrefixed(url: string): boolean {

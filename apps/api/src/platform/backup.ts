@@ -8,7 +8,7 @@ import { PGlite } from '@electric-sql/pglite';
  * the uploads folder and the signing secret, in one folder. For a PostgreSQL server use pg_dump
  * (see the README). The server must be stopped: PGlite has one writer.
  */
-export interface BackupManifest {
+interface BackupManifest {
   createdAt: string;
   format: 1;
   files: number;
@@ -39,7 +39,7 @@ async function lockHolder(lock: string, ownPidIsStale = false): Promise<number |
 const holdsMessage = (pid: number, dataDir: string) =>
   `The server (pid ${pid}) is running on ${dataDir}; stop it first (the embedded database has one writer).`;
 
-export async function assertServerStopped(dataDir: string) {
+async function assertServerStopped(dataDir: string) {
   const pid = await lockHolder(path.join(dataDir, LOCK));
   if (pid !== null) throw new Error(holdsMessage(pid, dataDir));
 }

@@ -7,7 +7,7 @@ import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** The server build of apps/web/src/entry-server.tsx, as the web build writes it into dist/.vite/ssr. */
-export interface PageRenderer {
+interface PageRenderer {
   render(pathname: string, data?: { url: string; body: unknown }): Promise<string>;
   pageDataUrl(pathname: string, userType: string | null): string | null;
 }
@@ -23,7 +23,7 @@ const FIRST_PICTURE = /<img src="([^"]+)"[^>]*fetchPriority="high"/;
 
 const escapeAttr = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export async function loadRenderer(dist: string): Promise<PageRenderer | null> {
+async function loadRenderer(dist: string): Promise<PageRenderer | null> {
   const file = path.join(dist, '.vite', 'ssr', 'entry-server.js');
   if (!existsSync(file)) return null;
   return (await import(pathToFileURL(file).href)) as PageRenderer;

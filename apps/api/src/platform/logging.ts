@@ -3,7 +3,7 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 const SECRET_QUERY = /([?&](?:token|resetToken|code|otp|signature)=)[^&#]*/gi;
 
 /** Strips secrets carried in query strings (reset grants, codes) before a URL is logged. */
-export const redactUrl = (url: string) => url.replace(SECRET_QUERY, '$1[redacted]');
+const redactUrl = (url: string) => url.replace(SECRET_QUERY, '$1[redacted]');
 
 /** Fields of database errors that name what went wrong without the values written (PostgreSQL's
  * `detail` repeats the failing row, `where` and `internalQuery` the statement's context). */
@@ -14,7 +14,7 @@ const ERROR_FIELDS = ['code', 'statusCode', 'severity', 'table', 'column', 'cons
  * message and `params` (a failed sign-up logged the password hash), PostgreSQL's `detail` the failing row.
  * Keeps the statement text, the error codes, the stack frames and the cause chain.
  */
-export function serializeError(err: unknown, depth = 0): unknown {
+function serializeError(err: unknown, depth = 0): unknown {
   if (!(err instanceof Error)) return err;
   const e = err as Error & Record<string, unknown>;
   const type = e.constructor?.name ?? e.name;

@@ -4,7 +4,7 @@ import { hash, verify } from '@node-rs/argon2';
  * argon2id with the OWASP parameters set explicitly: 19 MiB, 2 iterations, 1 lane.
  * @node-rs/argon2 hashes on libuv's thread pool, off the event loop.
  */
-export const ARGON2_OPTIONS = {
+const ARGON2_OPTIONS = {
   algorithm: 2, // Algorithm.Argon2id (a const enum, not importable under isolatedModules)
   memoryCost: 19456,
   timeCost: 2,

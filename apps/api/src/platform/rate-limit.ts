@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import type { Clock } from './clock.js';
 import { tooMany } from './errors.js';
 
-export interface Hit {
+interface Hit {
   count: number;
   /** Seconds until the window that holds this count ends. */
   retryAfter: number;
@@ -83,7 +83,7 @@ export function redisStore(url: string, prefix = 'lm:rl:'): RateLimitStore {
   };
 }
 
-export interface LimitRules {
+interface LimitRules {
   loginMaxFailures: number;
   loginWindowMs: number;
   ipMax: number;
@@ -110,7 +110,7 @@ export function createLimits(store: RateLimitStore, rules: LimitRules, onLimited
      * Login and other password checks: one try is counted before the password is evaluated, so
      * however many arrive at once, at most `loginMaxFailures` per window ever reach the slow hash
      * (checking first and counting after the hash let a burst of 40 through). A success refunds the
-     * count with `loginSucceeded`, as before.
+     * count with `loginSucceeded`.
      */
     async claimLoginAttempt(email: string) {
       const key = `login:${email}`;

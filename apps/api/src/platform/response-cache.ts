@@ -37,7 +37,7 @@ export function sendPrepared(request: FastifyRequest, reply: FastifyReply, prepa
 }
 
 /** Whether an Accept-Encoding header allows this coding (`;q=0` refuses it). */
-export function acceptsEncoding(header: string, encoding: string) {
+function acceptsEncoding(header: string, encoding: string) {
   for (const part of header.split(',')) {
     const [name, ...params] = part.trim().toLowerCase().split(';');
     if (name !== encoding && name !== '*') continue;

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
 
 /** The Content-Security-Policy and helmet's other defaults, as the web app and the API docs need them. */
-export const HELMET_OPTIONS: Parameters<typeof helmet>[0] = {
+const HELMET_OPTIONS: Parameters<typeof helmet>[0] = {
   contentSecurityPolicy: {
     directives: {
       defaultSrc: ["'self'"],

@@ -58,6 +58,7 @@ interface Ctx {
 type Builder = (c: Ctx) => Promise<Req> | Req;
 
 const INVITE = 'matrix-invite-code-0123456789';
+const UNKNOWN_PAYOUT = '00000000-0000-4000-8000-000000000000';
 const ACCOUNT = (n: number) => ({
   accountNumber: `01234567${String(n).padStart(2, '0')}`,
   accountName: 'Chidi Okeke',
@@ -668,6 +669,22 @@ const REQUESTS: Record<string, Record<string, Builder>> = {
   'PUT /api/admin/money-settings': {
     any: () => ({ method: 'PUT', url: '/api/admin/money-settings', payload: { commissionPercent: 20, holdDays: 7 } }),
   },
+  'GET /api/lawyer/payouts': { any: get('/api/lawyer/payouts') },
+  'POST /api/lawyer/payouts': { any: (c) => ({ method: 'POST', url: '/api/lawyer/payouts', payload: { ...mass(c) } }) },
+  'GET /api/admin/payouts': { any: get('/api/admin/payouts') },
+  'POST /api/admin/payouts/:id/approve': {
+    any: () => ({ method: 'POST', url: `/api/admin/payouts/${UNKNOWN_PAYOUT}/approve`, payload: {} }),
+  },
+  'POST /api/admin/payouts/approve': {
+    any: () => ({ method: 'POST', url: '/api/admin/payouts/approve', payload: { ids: [UNKNOWN_PAYOUT] } }),
+  },
+  'POST /api/admin/payouts/:id/sandbox-outcome': {
+    any: () => ({
+      method: 'POST',
+      url: `/api/admin/payouts/${UNKNOWN_PAYOUT}/sandbox-outcome`,
+      payload: { status: 'SUCCESSFUL' },
+    }),
+  },
 
   'GET /api/lawyer/:id': { any: get((c) => `/api/lawyer/${c.w.who.lawyer.id}`) },
   'GET /api/get-payment-details': { any: get('/api/get-payment-details') },
@@ -1172,8 +1189,11 @@ describeEachDb('authorization matrix', (kind) => {
     for (const o of await db.select().from(orders)) expect(o.amount % 2_500_000).toBe(0);
 
     const payouts = await db.select().from(payoutDetails);
-    for (const actor of ['lawyerUnverified', 'lawyer', 'otherLawyer'] as const)
-      expect(payouts.find((r) => r.lawyerId === w.who[actor].id)).toMatchObject(accountOf(actor));
+    for (const actor of ['lawyerUnverified', 'lawyer', 'otherLawyer'] as const) {
+      // The account name saved is the bank's (decision 1710), so number and bank are what the body set.
+      const { accountNumber, bank } = accountOf(actor);
+      expect(payouts.find((r) => r.lawyerId === w.who[actor].id)).toMatchObject({ accountNumber, bank });
+    }
   });
 });
 

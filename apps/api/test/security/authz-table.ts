@@ -17,10 +17,12 @@
  *                    it (issue 14): a reference grants neither A nor A's lawyer anything
  *   ownFile          a company names its own upload on its own cart line or job
  *   fileOfOther      a company names the other company's upload (issue 14: refused, 403)
+ *
+ * 400 marks an actor that reaches the route's rule and is refused by it (a lawyer with nothing to withdraw).
  */
 export const ACTORS = ['guest', 'companyA', 'companyB', 'lawyerUnverified', 'lawyer', 'otherLawyer', 'admin'] as const;
 export type Actor = (typeof ACTORS)[number];
-export type Outcome = 'ok' | 401 | 403 | 404 | 409;
+export type Outcome = 'ok' | 400 | 401 | 403 | 404 | 409;
 export type Row = Record<Actor, Outcome>;
 
 /** Columns in ACTORS order: guest, company A, company B, unverified lawyer, lawyer, other lawyer, admin. */
@@ -205,6 +207,14 @@ export const TABLE: Record<string, Record<string, Row>> = {
   // An unknown refund: the admin is told so (the refund flows are in money/refunds.test.ts).
   'POST /api/admin/refunds/:id/retry': { any: e(401, 403, 403, 403, 403, 403, 404) },
   'GET /api/admin/reconciliation': { any: ADMIN },
+  // payouts (issue 17; flows in money/payouts.test.ts). A lawyer reaches the rule: nothing is withdrawable yet.
+  'GET /api/lawyer/payouts': { any: LAWYER },
+  'POST /api/lawyer/payouts': { any: e(401, 403, 403, 400, 400, 400, 403) },
+  'GET /api/admin/payouts': { any: ADMIN },
+  // An unknown payout: the admin is told so; lawyers never reach admin routes, their own payouts included.
+  'POST /api/admin/payouts/:id/approve': { any: e(401, 403, 403, 403, 403, 403, 404) },
+  'POST /api/admin/payouts/approve': { any: e(401, 403, 403, 403, 403, 403, 404) },
+  'POST /api/admin/payouts/:id/sandbox-outcome': { any: e(401, 403, 403, 403, 403, 403, 404) },
   // Development only, like the mailbox: not registered when NODE_ENV=production.
   'POST /dev/scheduler/tick': { any: PUBLIC },
 
@@ -238,5 +248,5 @@ export const TABLE: Record<string, Record<string, Row>> = {
 /** The actor a route is exercised as when only one is wanted (bad-input tests): the first allowed. */
 export function allowedActor(key: string): Actor {
   const row = Object.values(TABLE[key.replace(/^HEAD /, 'GET ')] ?? {})[0];
-  return (row && ACTORS.find((a) => row[a] === 'ok')) ?? 'guest';
+  return (row && (ACTORS.find((a) => row[a] === 'ok') ?? ACTORS.find((a) => row[a] === 400))) ?? 'guest';
 }

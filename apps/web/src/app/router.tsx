@@ -91,6 +91,7 @@ const p = {
   adminLedger: withData(() => import('@/features/admin/ledger-page')),
   adminReconciliation: withData(() => import('@/features/admin/reconciliation-page')),
   adminRefunds: withData(() => import('@/features/admin/refunds-page')),
+  adminPayouts: withData(() => import('@/features/admin/payouts-page')),
   job: withData(() => import('@/features/jobs/job-page')),
   notifications: page(() => import('@/features/notifications/notifications-page')),
 } satisfies Record<string, Page>;
@@ -169,6 +170,7 @@ export const routes: RouteObject[] = [
       guarded('/admin/ledger', ADMIN, p.adminLedger),
       guarded('/admin/reconciliation', ADMIN, p.adminReconciliation),
       guarded('/admin/refunds', ADMIN, p.adminRefunds),
+      guarded('/admin/payouts', ADMIN, p.adminPayouts),
       guarded('/jobs/:jobId', ANYONE_SIGNED_IN, p.job),
       guarded('/notifications', ANYONE_SIGNED_IN, p.notifications),
       { path: '*', element: <Navigate to="/" replace /> },

@@ -1,36 +1,48 @@
-import { useRef, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { useId, useRef, type ClipboardEvent, type KeyboardEvent } from 'react';
 
-/** Six single-digit boxes; non-digits are stripped, pasting a whole code fills every box. */
+/**
+ * Six single-digit boxes; non-digits are stripped, pasting a whole code fills every box. The value is
+ * the code as one string, a space standing for an empty box, so a form schema checks it whole.
+ */
 export function OtpInput({
   value,
   onChange,
   length = 6,
   label = 'One-time code',
+  error,
+  inputRef,
 }: {
-  value: string[];
-  onChange: (v: string[]) => void;
+  value: string;
+  onChange: (v: string) => void;
   length?: number;
   label?: string;
+  /** Shown under the boxes and tied to them, as `Field` does. */
+  error?: string;
+  /** Receives the first box, so a form can focus it on an error. */
+  inputRef?: (el: HTMLInputElement | null) => void;
 }) {
   const refs = useRef<Array<HTMLInputElement | null>>([]);
+  const errorId = `${useId()}-error`;
+  const boxes = Array.from({ length }, (_, i) => (value[i] ?? '').trim());
+  const emit = (next: string[]) => onChange(next.map((d) => d || ' ').join(''));
   const set = (i: number, raw: string) => {
     const digits = raw.replace(/\D+/g, '');
-    const next = [...value];
+    const next = [...boxes];
     if (digits.length > 1) {
       digits
         .slice(0, length - i)
         .split('')
         .forEach((d, k) => (next[i + k] = d));
-      onChange(next);
+      emit(next);
       refs.current[Math.min(i + digits.length, length - 1)]?.focus();
       return;
     }
     next[i] = digits;
-    onChange(next);
+    emit(next);
     if (digits && i < length - 1) refs.current[i + 1]?.focus();
   };
   const onKey = (e: KeyboardEvent<HTMLInputElement>, i: number) => {
-    if (e.key === 'Backspace' && !value[i] && i > 0) refs.current[i - 1]?.focus();
+    if (e.key === 'Backspace' && !boxes[i] && i > 0) refs.current[i - 1]?.focus();
     if (e.key === 'ArrowLeft' && i > 0) refs.current[i - 1]?.focus();
     if (e.key === 'ArrowRight' && i < length - 1) refs.current[i + 1]?.focus();
   };
@@ -47,8 +59,9 @@ export function OtpInput({
             key={i}
             ref={(el) => {
               refs.current[i] = el;
+              if (i === 0) inputRef?.(el);
             }}
-            value={value[i] ?? ''}
+            value={boxes[i]}
             onChange={(e) => set(i, e.target.value)}
             onKeyDown={(e) => onKey(e, i)}
             onPaste={(e) => onPaste(e, i)}
@@ -56,10 +69,17 @@ export function OtpInput({
             autoComplete={i === 0 ? 'one-time-code' : 'off'}
             maxLength={length}
             aria-label={`Digit ${i + 1} of ${length}`}
-            className="size-12 rounded-md border border-slate-300 text-center text-xl font-semibold focus:border-brand focus:outline-2 focus:outline-brand/30"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? errorId : undefined}
+            className="size-12 rounded-md border border-slate-300 text-center text-xl font-semibold focus:border-brand focus:outline-2 focus:outline-brand/30 aria-[invalid=true]:border-red-600"
           />
         ))}
       </div>
+      {error && (
+        <p id={errorId} role="alert" className="mt-2 text-center text-sm text-red-700">
+          {error}
+        </p>
+      )}
     </fieldset>
   );
 }

@@ -45,6 +45,7 @@ export const paths = {
   adminLedger: () => '/admin/ledger',
   adminReconciliation: () => '/admin/reconciliation',
   adminRefunds: () => '/admin/refunds',
+  adminPayouts: () => '/admin/payouts',
   // every signed-in role
   job: (jobId: string) => `/jobs/${jobId}`,
   notifications: () => '/notifications',

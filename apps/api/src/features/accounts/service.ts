@@ -13,9 +13,11 @@ import { oneTimeTokens, users } from '../../db/schema.js';
 import type { Auth } from '../../platform/auth.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError, badRequest, forbidden, unauthorized } from '../../platform/errors.js';
+import { mailRenderer } from '../../platform/mail-templates.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import { hashPassword, verifyPassword } from '../../platform/passwords.js';
 import { randomCode, randomToken, safeEqual } from '../../platform/tokens.js';
+import { toProfile } from '../profiles/mapper.js';
 import {
   alreadyRegisteredMail,
   confirmEmailChangeMail,
@@ -26,15 +28,16 @@ import {
   resetCodeMail,
 } from './emails.js';
 
-type UserRow = typeof users.$inferSelect;
 type NewUser = typeof users.$inferInsert;
 
-export interface AccountsDeps {
+interface AccountsDeps {
   db: Db;
   auth: Auth;
   clock: Clock;
   hashToken: (t: string) => string;
   publicUrl: string;
+  /** Named in every mail's footer. */
+  supportEmail: string;
   adminInviteCode?: string;
   /** Called after a commit that wrote mail. */
   mailWritten: () => void;
@@ -50,7 +53,7 @@ const isUniqueViolation = (err: unknown) => {
   return e.code === '23505' || e.cause?.code === '23505';
 };
 /** The least time forgot-password and resend-confirmation take to answer, existing account or not (docs/decisions/0800). */
-export const FORGOT_PASSWORD_MIN_MS = 150;
+const FORGOT_PASSWORD_MIN_MS = 150;
 
 /** Runs `work` and answers no sooner than `ms` after it began, whatever path it took. */
 async function atLeast<T>(ms: number, work: () => Promise<T>): Promise<T> {
@@ -63,47 +66,10 @@ async function atLeast<T>(ms: number, work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The fields a signed-in user may read about itself (never the hash). */
-export function toProfile(u: UserRow) {
-  const base = {
-    _id: u.id,
-    userType: u.userType,
-    name: u.name,
-    officialEmail: u.officialEmail,
-    phoneNumber: u.phoneNumber,
-    profileImage: u.profileImage ? { url: u.profileImage } : null,
-    yourBio: u.yourBio,
-    alternativeEmailAddress: u.alternativeEmailAddress,
-    createdAt: u.createdAt.toISOString(),
-  };
-  if (u.userType === 'company')
-    return {
-      ...base,
-      companyName: u.companyName,
-      contactName: u.contactName,
-      officeAddress: u.officeAddress,
-      cac: u.cac,
-      industry: u.industry,
-      website: u.website,
-    };
-  if (u.userType === 'lawyer')
-    return {
-      ...base,
-      scn: u.scn,
-      cac: u.cac,
-      lawFirmName: u.lawFirmName,
-      lawFirmAddress: u.lawFirmAddress,
-      areasOfPractise: u.areasOfPractise,
-      yearOfCall: u.yearOfCall,
-      verified: u.verified,
-    };
-  return base;
-}
-export type Profile = ReturnType<typeof toProfile>;
-
 export function createAccountsService(deps: AccountsDeps) {
   const { db, clock } = deps;
   const link = (path: string) => `${deps.publicUrl}${path}`;
+  const render = mailRenderer({ PUBLIC_URL: deps.publicUrl, SUPPORT_EMAIL: deps.supportEmail });
 
   async function findByEmail(ex: Executor, email: string) {
     const rows = await ex.select().from(users).where(eq(users.officialEmail, email)).limit(1);
@@ -180,7 +146,9 @@ export function createAccountsService(deps: AccountsDeps) {
     );
     await enqueueMail(
       tx,
-      emailChangeNoticeMail(oldEmail, stage, link(`/undo-email-change?token=${token}`), LIMITS.emailChangeUndoDays),
+      render(
+        emailChangeNoticeMail(oldEmail, stage, link(`/undo-email-change?token=${token}`), LIMITS.emailChangeUndoDays),
+      ),
     );
   }
 
@@ -188,7 +156,7 @@ export function createAccountsService(deps: AccountsDeps) {
     const token = await newToken(tx, user.id, 'email_confirm', randomToken(), LIMITS.confirmLinkTtlHours * 3600_000);
     await enqueueMail(
       tx,
-      confirmEmailMail(user.officialEmail, link(`/confirm-email?token=${token}`), LIMITS.confirmLinkTtlHours),
+      render(confirmEmailMail(user.officialEmail, link(`/confirm-email?token=${token}`), LIMITS.confirmLinkTtlHours)),
     );
   }
 
@@ -207,15 +175,17 @@ export function createAccountsService(deps: AccountsDeps) {
         .returning();
       const user = inserted[0];
       if (user) await sendConfirmation(tx, user);
-      else await enqueueMail(tx, alreadyRegisteredMail(values.officialEmail, link('/login'), link('/password-reset')));
+      else
+        await enqueueMail(
+          tx,
+          render(alreadyRegisteredMail(values.officialEmail, link('/login'), link('/password-reset'))),
+        );
     });
     deps.mailWritten();
     deps.securityLog('signup', { userType: values.userType });
   }
 
   return {
-    toProfile,
-
     signupCompany: (i: z.output<typeof companySignupInput>) =>
       signup(
         {
@@ -338,7 +308,7 @@ export function createAccountsService(deps: AccountsDeps) {
         const code = randomCode();
         await db.transaction(async (tx) => {
           await newToken(tx, user.id, 'password_reset', code, minutes(LIMITS.codeTtlMinutes));
-          await enqueueMail(tx, resetCodeMail(user.officialEmail, code, LIMITS.codeTtlMinutes));
+          await enqueueMail(tx, render(resetCodeMail(user.officialEmail, code, LIMITS.codeTtlMinutes)));
         });
         deps.mailWritten();
         deps.securityLog('password_reset_requested', { actor: user.id });
@@ -430,7 +400,7 @@ export function createAccountsService(deps: AccountsDeps) {
           .set({ passwordHash, updatedAt: now, emailConfirmedAt: user.emailConfirmedAt ?? now })
           .where(eq(users.id, user.id));
         await deps.auth.revokeAllSessions(tx, user.id);
-        await enqueueMail(tx, passwordChangedMail(user.officialEmail));
+        await enqueueMail(tx, render(passwordChangedMail(user.officialEmail)));
         return true;
       });
       if (!done) throw badRequest(messages.linkInvalid);
@@ -457,7 +427,7 @@ export function createAccountsService(deps: AccountsDeps) {
     async requestEmailChange(tx: Executor, user: { id: string; officialEmail: string }, newEmail: string) {
       await killTokens(tx, user.id, 'email_change');
       if (await findByEmail(tx, newEmail))
-        await enqueueMail(tx, emailChangeTakenMail(newEmail, link('/password-reset')));
+        await enqueueMail(tx, render(emailChangeTakenMail(newEmail, link('/password-reset'))));
       else {
         const token = await storeToken(
           tx,
@@ -469,7 +439,9 @@ export function createAccountsService(deps: AccountsDeps) {
         );
         await enqueueMail(
           tx,
-          confirmEmailChangeMail(newEmail, link(`/confirm-email-change?token=${token}`), LIMITS.emailChangeTtlHours),
+          render(
+            confirmEmailChangeMail(newEmail, link(`/confirm-email-change?token=${token}`), LIMITS.emailChangeTtlHours),
+          ),
         );
       }
       await sendUndoLink(tx, user.id, user.officialEmail, 'requested');

@@ -5,55 +5,16 @@ import type { Executor } from '../../db/client.js';
 import { appSettings, auditLog, jobs, orders, reviews, users } from '../../db/schema.js';
 import { recordAudit } from '../../platform/audit.js';
 import { notFound } from '../../platform/errors.js';
+import { mailRenderer } from '../../platform/mail-templates.js';
 import { enqueueMail } from '../../platform/mailer.js';
+import { toCompanyProfile, toLawyerProfile } from '../profiles/mapper.js';
 import { lawyerUnverifiedMail, lawyerVerifiedMail } from './emails.js';
 
-type UserRow = typeof users.$inferSelect;
 export interface Paging {
   page: number;
   limit: number;
 }
-export const offsetOf = (p: Paging) => (p.page - 1) * p.limit;
-
-/** A lawyer in the spec's field names (never the password hash). */
-export function toAdminLawyer(u: UserRow) {
-  return {
-    _id: u.id,
-    name: u.name,
-    phoneNumber: u.phoneNumber,
-    officialEmail: u.officialEmail,
-    lawFirmName: u.lawFirmName,
-    lawFirmAddress: u.lawFirmAddress,
-    scn: u.scn,
-    cac: u.cac,
-    areasOfPractise: u.areasOfPractise,
-    verified: u.verified,
-    yearOfCall: u.yearOfCall,
-    yourBio: u.yourBio,
-    alternativeEmailAddress: u.alternativeEmailAddress,
-    profileImage: u.profileImage ? { url: u.profileImage } : null,
-    createdAt: u.createdAt.toISOString(),
-  };
-}
-
-export function toAdminCompany(u: UserRow) {
-  return {
-    _id: u.id,
-    name: u.name,
-    companyName: u.companyName,
-    contactName: u.contactName,
-    phoneNumber: u.phoneNumber,
-    officialEmail: u.officialEmail,
-    officeAddress: u.officeAddress,
-    cac: u.cac,
-    industry: u.industry,
-    website: u.website,
-    yourBio: u.yourBio,
-    alternativeEmailAddress: u.alternativeEmailAddress,
-    profileImage: u.profileImage ? { url: u.profileImage } : null,
-    createdAt: u.createdAt.toISOString(),
-  };
-}
+const offsetOf = (p: Paging) => (p.page - 1) * p.limit;
 
 const SETTLEMENT_KEY = 'settlement_account';
 interface StoredAccount {
@@ -70,6 +31,7 @@ const nextDay = (d: string) => new Date(dayStart(d).getTime() + 86_400_000);
 
 export function createAdminService(shared: Shared) {
   const { db, clock } = shared;
+  const render = mailRenderer(shared.config);
 
   async function pageOfUsers(where: SQL, p: Paging) {
     const [rows, [{ n }]] = await Promise.all([
@@ -147,12 +109,12 @@ export function createAdminService(shared: Shared) {
 
     async companies(p: Paging) {
       const { rows, total } = await pageOfUsers(eq(users.userType, 'company'), p);
-      return { items: rows.map(toAdminCompany), total };
+      return { items: rows.map(toCompanyProfile), total };
     },
 
     async lawyers(verified: boolean, p: Paging) {
       const { rows, total } = await pageOfUsers(and(eq(users.userType, 'lawyer'), eq(users.verified, verified))!, p);
-      return { items: rows.map(toAdminLawyer), total };
+      return { items: rows.map(toLawyerProfile), total };
     },
 
     /**
@@ -179,15 +141,20 @@ export function createAdminService(shared: Shared) {
         if (verified) {
           await enqueueMail(
             tx,
-            lawyerVerifiedMail(
-              lawyer.officialEmail,
-              lawyer.name,
-              `${shared.config.PUBLIC_URL}/lawyer/available-jobs/${lawyer.id}`,
+            render(
+              lawyerVerifiedMail(
+                lawyer.officialEmail,
+                lawyer.name,
+                `${shared.config.PUBLIC_URL}/lawyer/available-jobs/${lawyer.id}`,
+              ),
             ),
           );
         } else {
           await shared.auth.revokeAllSessions(tx, lawyer.id);
-          await enqueueMail(tx, lawyerUnverifiedMail(lawyer.officialEmail, lawyer.name, shared.config.SUPPORT_EMAIL));
+          await enqueueMail(
+            tx,
+            render(lawyerUnverifiedMail(lawyer.officialEmail, lawyer.name, shared.config.SUPPORT_EMAIL)),
+          );
         }
         await recordAudit(tx, {
           actorId,
@@ -199,7 +166,7 @@ export function createAdminService(shared: Shared) {
         return { lawyer: updated, changed: true };
       });
       if (result.changed) shared.mailWritten();
-      return { lawyer: toAdminLawyer(result.lawyer), changed: result.changed };
+      return { lawyer: toLawyerProfile(result.lawyer), changed: result.changed };
     },
 
     async payments(q: Paging & { from?: string; to?: string; status?: (typeof ORDER_STATUSES)[number] }) {

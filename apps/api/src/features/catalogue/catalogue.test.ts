@@ -120,6 +120,11 @@ describeEachDb('catalogue: products API', (kind) => {
       [[...fields()], 400, messages.chooseProductImage],
       [[...fields(), image(htmlBytes(), 'x.png')], 415, messages.imageTypeRefused],
       [[...fields(), image(svgBytes(), 'x.svg')], 415, messages.imageTypeRefused],
+      [
+        [...fields(), { ...image(), name: 'picture' }],
+        400,
+        'Unexpected file field picture; send the file as productImage',
+      ],
     ];
     const before = (await t.rt.database.db.select().from(products)).length;
     for (const [parts, code, message] of cases) {

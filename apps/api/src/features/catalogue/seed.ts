@@ -11,8 +11,8 @@ import type { Storage } from '../../platform/storage.js';
 import { createUploadsService, detectFile } from '../uploads/service.js';
 
 /** Where the starting catalogue lives in the repository (apps/api/seed). */
-export const SEED_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../seed');
-export const SEED_SETTING = 'catalogue_seeded';
+const SEED_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../seed');
+const SEED_SETTING = 'catalogue_seeded';
 
 interface SeedProduct {
   image: string;
@@ -22,11 +22,11 @@ interface SeedProduct {
   productDescription: string;
 }
 
-export async function readSeedCatalogue(dir = SEED_DIR): Promise<SeedProduct[]> {
+async function readSeedCatalogue(dir = SEED_DIR): Promise<SeedProduct[]> {
   return JSON.parse(await readFile(path.join(dir, 'catalogue.json'), 'utf8')) as SeedProduct[];
 }
 
-export type SeedResult = 'seeded' | 'disabled' | 'already-seeded' | 'catalogue-not-empty';
+type SeedResult = 'seeded' | 'disabled' | 'already-seeded' | 'catalogue-not-empty';
 
 /**
  * Gives an empty marketplace its starting catalogue, once. It never runs twice (a row in app_settings

@@ -21,7 +21,7 @@ import type { ReceivedFile, UploadsService } from '../uploads/service.js';
 type ProductRow = typeof products.$inferSelect;
 
 /** The one answer shape of a product: `_id` (and `id`), price in naira. */
-export function toProduct(row: ProductRow): Product {
+function toProduct(row: ProductRow): Product {
   return {
     _id: row.id,
     id: row.id,
@@ -46,7 +46,7 @@ export async function findLiveProduct(ex: Executor, id: string) {
 }
 
 /** Validates the text fields of a product form; answers the first problem as a 400 naming the field. */
-export function parseProductFields(fields: Record<string, string>) {
+function parseProductFields(fields: Record<string, string>) {
   const parsed = productFields.safeParse(fields);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

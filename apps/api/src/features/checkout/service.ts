@@ -16,11 +16,13 @@ import { cartItems, jobs, orders, sandboxTransactions, users } from '../../db/sc
 import type { AuthUser } from '../../platform/auth.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { mailRenderer } from '../../platform/mail-templates.js';
 import { enqueueMail } from '../../platform/mailer.js';
+import type { Config } from '../../config.js';
 import { ProviderUnavailable, type PaymentProvider, type ProviderTransaction } from '../../platform/payments/index.js';
 import { billOf, readPricedCart } from '../cart/service.js';
 import type { JobLifecycle } from '../jobs/lifecycle-service.js';
-import { paymentReceivedMail } from '../money/emails.js';
+import { paymentReceivedMail, receiptAttachment } from '../money/emails.js';
 import type { Ledger } from '../money/ledger.js';
 import { companyAsBilled } from '../money/receipts.js';
 
@@ -48,8 +50,8 @@ export interface CheckoutDeps {
   lifecycle?: JobLifecycle;
   /** Posts the payment, held against each job, in the same transaction. */
   ledger: Ledger;
-  /** The site's address, for the link in the payment confirmation e-mail. */
-  publicUrl?: string;
+  /** The site's address and support line, for the payment confirmation e-mail. */
+  mailConfig: Pick<Config, 'PUBLIC_URL' | 'SUPPORT_EMAIL'>;
   log?: {
     info: (o: object, m?: string) => void;
     warn: (o: object, m?: string) => void;
@@ -108,6 +110,7 @@ export const toOrderView = (o: OrderRow): OrderView => ({
 
 export function createCheckoutService(deps: CheckoutDeps) {
   const { db, clock, provider, securityLog } = deps;
+  const renderMail = mailRenderer(deps.mailConfig);
   const newReference = () => `LM-${clock.now().getTime()}-${randomBytes(5).toString('hex')}`;
 
   /** Snapshots the cart at catalogue prices into the company's one pending order. */
@@ -252,15 +255,19 @@ export function createCheckoutService(deps: CheckoutDeps) {
       }
       await deps.ledger.recordPayment(t, paid, opened);
       if (billedTo.email)
-        await enqueueMail(
-          t,
-          paymentReceivedMail(
-            billedTo.email,
-            billedTo.name,
-            { id: paid.id, reference: paid.txRef, amount: paid.amount, items: lines.length },
-            `${deps.publicUrl ?? ''}/company/dashboard`,
+        await enqueueMail(t, {
+          ...renderMail(
+            paymentReceivedMail({
+              to: billedTo.email,
+              name: billedTo.name,
+              reference: paid.txRef,
+              amount: paid.amount,
+              items: lines.length,
+              url: `${deps.mailConfig.PUBLIC_URL}/company/dashboard`,
+            }),
           ),
-        );
+          attachments: [receiptAttachment(paid.id, paid.txRef)],
+        });
       return { result: 'paid', order: paid, newlyPaid: true };
     });
   }

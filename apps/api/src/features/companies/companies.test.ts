@@ -242,6 +242,22 @@ describeEachDb('company workspace', (kind) => {
     expect(taken.json().company.officialEmail).toBe(a.email);
   });
 
+  it('reads the profile form with the one multipart reader: one picture at a time, as uploads answer', async () => {
+    const two = await patch(
+      a,
+      a.id,
+      [],
+      [
+        ['profileImage', 'a.png', 'image/png', PNG],
+        ['profileImage', 'b.png', 'image/png', PNG],
+      ],
+    );
+    expect(two.statusCode).toBe(400);
+    expect(two.json().message).toBe('Send one file at a time');
+    const wrongField = await patch(a, a.id, [], [['picture', 'a.png', 'image/png', PNG]]);
+    expect(wrongField.json().message).toBe('Send the picture as profileImage');
+  });
+
   it('changes the official e-mail once the new address confirms, tells the old address, and the new one logs in', async () => {
     const who = await signupAndLogin(t, 'company');
     const next = uniqueEmail('moved');

@@ -3,7 +3,7 @@ import { messages, type CompanyProfile } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import { users } from '../../db/schema.js';
 import { notFound } from '../../platform/errors.js';
-import { toProfile } from '../accounts/service.js';
+import { toProfile } from '../profiles/mapper.js';
 
 /** Company profiles as an admin reads them. */
 export function createCompaniesService({ db }: Pick<Shared, 'db'>) {

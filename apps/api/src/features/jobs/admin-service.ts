@@ -5,9 +5,10 @@ import type { Executor } from '../../db/client.js';
 import { holidays, jobs, products, users } from '../../db/schema.js';
 import { recordAudit } from '../../platform/audit.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
-import { enqueueMail, plainName } from '../../platform/mailer.js';
-import { adminMail } from '../admin/emails.js';
+import { mailRenderer } from '../../platform/mail-templates.js';
+import { enqueueMail } from '../../platform/mailer.js';
 import { assertAttachable } from '../uploads/service.js';
+import { companyAssignedMail, jobCompletedMail, lawyerAssignedMail } from './emails.js';
 import type { JobLifecycle } from './lifecycle-service.js';
 import { findJobViews, jobCount, withApplicants, type JobView } from './view.js';
 
@@ -27,6 +28,7 @@ interface Paging {
 export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle) {
   const { db, clock } = shared;
   const site = shared.config.PUBLIC_URL;
+  const render = mailRenderer(shared.config);
 
   async function lockJob(tx: Executor, admin: Admin, jobId: string, action: JobAction) {
     const job = await lifecycle.lock(tx, jobId);
@@ -119,27 +121,24 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle) 
         const companyName = ctx.company.companyName ?? ctx.company.name;
         await enqueueMail(
           tx,
-          adminMail(
-            lawyer.officialEmail,
-            `You have been assigned a job: ${ctx.productName}`,
-            [
-              `Hello ${lawyer.name},`,
-              `An administrator has assigned you the job "${ctx.productName}" for ${plainName(companyName)}.`,
-              'You will find it under your pending projects, with the company’s details and contacts.',
-            ],
-            { label: 'Open your projects', url: `${site}/lawyer/dashboard` },
+          render(
+            lawyerAssignedMail(lawyer.officialEmail, {
+              lawyerName: lawyer.name,
+              productName: ctx.productName,
+              companyName,
+              url: `${site}/lawyer/dashboard`,
+            }),
           ),
         );
         await enqueueMail(
           tx,
-          adminMail(
-            ctx.company.officialEmail,
-            `A lawyer is now working on ${ctx.productName}`,
-            [
-              `Hello ${companyName},`,
-              `Your job "${ctx.productName}" has been assigned to ${plainName(lawyer.name)}, who will contact you.`,
-            ],
-            { label: 'See your jobs', url: `${site}/company/dashboard` },
+          render(
+            companyAssignedMail(ctx.company.officialEmail, {
+              companyName,
+              productName: ctx.productName,
+              lawyerName: lawyer.name,
+              url: `${site}/company/dashboard`,
+            }),
           ),
         );
         await recordAudit(tx, {
@@ -163,14 +162,12 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle) 
         const ctx = await jobContext(tx, job);
         await enqueueMail(
           tx,
-          adminMail(
-            ctx.company.officialEmail,
-            `Your job is completed: ${ctx.productName}`,
-            [
-              `Hello ${ctx.company.companyName ?? ctx.company.name},`,
-              `Your job "${ctx.productName}" has been marked completed. You will find it under Completed jobs on your dashboard.`,
-            ],
-            { label: 'See your jobs', url: `${site}/company/dashboard` },
+          render(
+            jobCompletedMail(ctx.company.officialEmail, {
+              companyName: ctx.company.companyName ?? ctx.company.name,
+              productName: ctx.productName,
+              url: `${site}/company/dashboard`,
+            }),
           ),
         );
         await recordAudit(tx, {

@@ -5,6 +5,7 @@ import type { Executor } from '../../db/client.js';
 import { jobApplications, jobs, products, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.js';
+import { mailRenderer } from '../../platform/mail-templates.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import {
   countedTotal,
@@ -16,7 +17,7 @@ import {
   withApplicants,
   type JobView,
 } from './view.js';
-import { detailsRequestedMail } from '../lawyers/emails.js';
+import { detailsRequestedMail } from './emails.js';
 import type { JobLifecycle } from './lifecycle-service.js';
 import type { Ledger } from '../money/ledger.js';
 
@@ -69,6 +70,7 @@ async function appliedSet(ex: Executor, lawyerId: string, jobIds: string[]) {
 
 export function createLawyerJobsService(deps: Deps, lifecycle: JobLifecycle, ledger: Ledger) {
   const { db, clock } = deps;
+  const render = mailRenderer(deps.config);
 
   async function lawyerViews(viewer: AuthUser, views: JobView[]) {
     const applied = await appliedSet(
@@ -204,14 +206,16 @@ export function createLawyerJobsService(deps: Deps, lifecycle: JobLifecycle, led
         if (!c) throw new AppError(500, 'job without company');
         await enqueueMail(
           tx,
-          detailsRequestedMail({
-            to: c.email,
-            companyName: c.companyName ?? c.name,
-            productName: c.productName,
-            lawyerName: lawyer.name,
-            request: text,
-            url: `${deps.config.PUBLIC_URL}/company/dashboard`,
-          }),
+          render(
+            detailsRequestedMail({
+              to: c.email,
+              companyName: c.companyName ?? c.name,
+              productName: c.productName,
+              lawyerName: lawyer.name,
+              request: text,
+              url: `${deps.config.PUBLIC_URL}/company/dashboard`,
+            }),
+          ),
         );
       });
       deps.mailWritten();

@@ -20,18 +20,19 @@ import type { Executor } from '../../db/client.js';
 import { holidays, jobEvents, jobReads, jobs, jobTimers, notifications, products, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { mailRenderer } from '../../platform/mail-templates.js';
 import { enqueueMail, plainName } from '../../platform/mailer.js';
 import { addWorkingDays, dueDate } from '../../platform/working-days.js';
-import { adminMail } from '../admin/emails.js';
 import { assertAttachable, cleanFileName, keyOfUrl, uploadUrl } from '../uploads/service.js';
+import { jobEventMail } from './emails.js';
 import { findJobViews, withApplicants } from './view.js';
 import type { Ledger } from '../money/ledger.js';
 import type { Refunds } from '../money/refunds.js';
 
 type Job = typeof jobs.$inferSelect;
-export type EventFile = { url: string; name: string };
+type EventFile = { url: string; name: string };
 /** Who acts: a signed-in user, or the scheduler / the payment (no user). */
-export type Acting = Pick<AuthUser, 'id' | 'userType' | 'name' | 'verified'> | { clock: true } | { payment: true };
+type Acting = Pick<AuthUser, 'id' | 'userType' | 'name' | 'verified'> | { clock: true } | { payment: true };
 
 const STAGE_WORDS: Record<JobStage, string> = {
   unassigned: 'waiting for a lawyer',
@@ -43,7 +44,7 @@ const STAGE_WORDS: Record<JobStage, string> = {
 };
 
 /** How the acting user relates to this job, in the lifecycle table's words; null: no relation. */
-export function actorOf(job: Job, acting: Acting): JobActor | null {
+function actorOf(job: Job, acting: Acting): JobActor | null {
   if ('clock' in acting) return 'clock';
   if ('payment' in acting) return 'payment';
   if (acting.userType === 'admin') return 'admin';
@@ -89,6 +90,7 @@ export function createJobLifecycle(
   const { ledger } = money;
   const { db, clock } = shared;
   const site = shared.config.PUBLIC_URL;
+  const render = mailRenderer(shared.config);
 
   async function holidaySet(ex: Executor) {
     return new Set((await ex.select({ day: holidays.day }).from(holidays)).map((h) => h.day));
@@ -286,15 +288,13 @@ export function createJobLifecycle(
         })),
       );
       if (input.mail !== false) {
-        const lines = [text + '.'];
-        if (input.note && action !== 'apply')
-          lines.push(`“${input.note.length > 400 ? `${input.note.slice(0, 400)}…` : input.note}”`);
-        if (input.files?.length) lines.push(`Documents: ${input.files.map((f) => f.name).join(', ')}`);
-        for (const email of recipients.values())
-          await enqueueMail(
-            tx,
-            adminMail(email, text, lines, { label: 'Open the job', url: `${site}/jobs/${job.id}` }),
-          );
+        const mail = {
+          text,
+          note: action !== 'apply' ? input.note : null,
+          files: input.files?.map((f) => f.name),
+          url: `${site}/jobs/${job.id}`,
+        };
+        for (const email of recipients.values()) await enqueueMail(tx, render(jobEventMail(email, mail)));
       }
     }
     return updated;

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { messages } from '@legalmarket/contracts';
+import { messages, payoutMessages } from '@legalmarket/contracts';
 import { oneTimeTokens, payoutDetails } from '../../db/schema.js';
 import {
   PASSWORD,
@@ -15,7 +15,10 @@ import {
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 
 const ACCOUNT = { accountNumber: '0123456789', accountName: 'Chidi Okeke', bank: 'Zenith Bank' };
-const NEW_ACCOUNT = { accountNumber: '9876543210', accountName: 'Chidi Okeke', bank: 'Access Bank' };
+const NEW_ACCOUNT = { accountNumber: '9876543219', accountName: 'Chidi Okeke', bank: 'Access Bank' };
+/** What is saved: the sandbox bank's own name for these accounts (decision 1710), not the typed one. */
+const SAVED = { ...ACCOUNT, accountName: 'CHIDI OKEKE' };
+const NEW_SAVED = { ...NEW_ACCOUNT, accountName: 'CHIDI OKEKE' };
 
 describeEachDb('lawyer payout details and the e-mailed code', (kind) => {
   let t: TestApp;
@@ -68,13 +71,13 @@ describeEachDb('lawyer payout details and the e-mailed code', (kind) => {
     expect(added.json()).toEqual({
       status: 'success',
       message: messages.paymentDetailsAdded,
-      lawyer: { _id: lawyer.id, accountDetails: [ACCOUNT] },
+      lawyer: { _id: lawyer.id, accountDetails: [SAVED] },
     });
     const mail = await lastMailTo(t, lawyer.email);
     expect(mail!.subject).toMatch(/Payment details added/);
     expect(mail!.text).toContain('6789');
     expect(mail!.text).not.toContain(ACCOUNT.accountNumber);
-    expect(await details(lawyer)).toEqual([ACCOUNT]);
+    expect(await details(lawyer)).toEqual([SAVED]);
 
     // The same details again change nothing; other details need the code step.
     const again = await call('POST', '/api/add-payment-details', lawyer, ACCOUNT);
@@ -82,7 +85,7 @@ describeEachDb('lawyer payout details and the e-mailed code', (kind) => {
     expect((await lastMailTo(t, lawyer.email))!.id).toBe(mail!.id);
     const other = await call('POST', '/api/add-payment-details', lawyer, NEW_ACCOUNT);
     expect(other.statusCode).toBe(409);
-    expect(await details(lawyer)).toEqual([ACCOUNT]);
+    expect(await details(lawyer)).toEqual([SAVED]);
   });
 
   it("refuses a mismatched account: another lawyer's id", async () => {
@@ -114,9 +117,9 @@ describeEachDb('lawyer payout details and the e-mailed code', (kind) => {
     expect(changed.json()).toEqual({
       status: 'success',
       message: messages.paymentDetailsUpdated,
-      lawyerUpdate: { _id: lawyer.id, accountDetails: [NEW_ACCOUNT] },
+      lawyerUpdate: { _id: lawyer.id, accountDetails: [NEW_SAVED] },
     });
-    expect(await details(lawyer)).toEqual([NEW_ACCOUNT]);
+    expect(await details(lawyer)).toEqual([NEW_SAVED]);
     const mail = await lastMailTo(t, lawyer.email);
     expect(mail!.subject).toMatch(/payment details were changed/);
     expect(mail!.text).toContain('Access Bank');
@@ -126,7 +129,23 @@ describeEachDb('lawyer payout details and the e-mailed code', (kind) => {
     const reused = await confirm(lawyer, code);
     expect(reused.statusCode).toBe(400);
     expect(reused.json().message).toBe(messages.codeInvalid);
-    expect(await details(lawyer)).toEqual([NEW_ACCOUNT]);
+    expect(await details(lawyer)).toEqual([NEW_SAVED]);
+  });
+
+  it('checks a change with the bank first: an unknown account is refused and does not spend the code', async () => {
+    const lawyer = await lawyerWithDetails();
+    expect((await confirm(lawyer, await sendCode(lawyer))).statusCode).toBe(200);
+    const unknown = await edit(lawyer, { ...NEW_ACCOUNT, accountNumber: '9876540000' });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().message).toBe(payoutMessages.accountNotFound);
+    expect(await details(lawyer)).toEqual([SAVED]);
+    // The confirmed window is still open for the right account.
+    const changed = await edit(lawyer, { ...NEW_ACCOUNT, accountName: 'Someone Else' });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().message).toBe(
+      `${messages.paymentDetailsUpdated}. ${payoutMessages.nameFromBank('CHIDI OKEKE')}`,
+    );
+    expect(await details(lawyer)).toEqual([NEW_SAVED]);
   });
 
   it('refuses an expired code and an edit window older than 10 minutes', async () => {
@@ -141,7 +160,7 @@ describeEachDb('lawyer payout details and the e-mailed code', (kind) => {
     t.clock.advance(10 * 60_000 + 1000);
     const late = await edit(lawyer);
     expect(late.statusCode).toBe(403);
-    expect(await details(lawyer)).toEqual([ACCOUNT]);
+    expect(await details(lawyer)).toEqual([SAVED]);
   });
 
   it('locks a code after 5 wrong tries, and a new code replaces the old one', async () => {
@@ -191,7 +210,7 @@ describeEachDb('lawyer payout details and the e-mailed code', (kind) => {
       .set({ accountNumber: '1111111111' })
       .where(eq(payoutDetails.lawyerId, b.id));
     // Each reads only its own.
-    expect(await details(a)).toEqual([ACCOUNT]);
+    expect(await details(a)).toEqual([SAVED]);
     expect((await call('GET', '/api/get-payment-details', b)).body).not.toContain(ACCOUNT.accountNumber);
 
     // A's code does not work for B, and B's confirmed code does not let it change A's details.
@@ -201,9 +220,9 @@ describeEachDb('lawyer payout details and the e-mailed code', (kind) => {
     expect((await confirm(b, codeB)).statusCode).toBe(200);
     const cross = await edit(b, { ...NEW_ACCOUNT, lawyerId: a.id });
     expect(cross.statusCode).toBe(403);
-    expect(await details(a)).toEqual([ACCOUNT]);
+    expect(await details(a)).toEqual([SAVED]);
     expect((await edit(a)).statusCode).toBe(403);
-    expect(await details(a)).toEqual([ACCOUNT]);
+    expect(await details(a)).toEqual([SAVED]);
   });
 
   it('serves lawyers only, and sends no code before details exist', async () => {

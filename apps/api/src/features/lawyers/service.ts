@@ -1,16 +1,37 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import { LIMITS, messages, type AccountDetails } from '@legalmarket/contracts';
+import {
+  bankCodeOf,
+  LIMITS,
+  messages,
+  namesClearlyDiffer,
+  payoutMessages,
+  type AccountDetails,
+} from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
 import { oneTimeTokens, payoutDetails, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
-import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { mailRenderer } from '../../platform/mail-templates.js';
+import { ProviderUnavailable, type PaymentProvider } from '../../platform/payments/index.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import { randomCode } from '../../platform/tokens.js';
-import { toProfile } from '../accounts/service.js';
+import { toProfile } from '../profiles/mapper.js';
 import { payoutChangedMail, payoutCodeMail } from './emails.js';
 
-type Deps = Pick<Shared, 'db' | 'clock' | 'hashToken' | 'mailWritten' | 'securityLog' | 'accounts'>;
+type Deps = Pick<Shared, 'db' | 'clock' | 'config' | 'hashToken' | 'mailWritten' | 'securityLog' | 'accounts'> & {
+  /** Resolves an account with the bank before it is saved (decision 1710). */
+  provider: PaymentProvider;
+};
+
+/** What is saved: the bank's own name for the account, the typed one kept only when it clearly differs. */
+interface Resolved {
+  accountNumber: string;
+  accountName: string;
+  bank: string;
+  bankCode: string;
+  typedName: string | null;
+}
 
 const OTP = 'payout_otp';
 const GRANT = 'payout_grant';
@@ -32,12 +53,40 @@ const toDetails = (r: typeof payoutDetails.$inferSelect): AccountDetails => ({
  */
 export function createLawyersService(deps: Deps) {
   const { db, clock } = deps;
+  const render = mailRenderer(deps.config);
   /** The grant belongs to the session that confirmed the code, not just to the account. */
   const grantHash = (lawyer: AuthUser) => deps.hashToken(`${GRANT}:${lawyer.sessionId}`);
 
   async function current(ex: Executor, lawyerId: string) {
     const rows = await ex.select().from(payoutDetails).where(eq(payoutDetails.lawyerId, lawyerId)).limit(1);
     return rows[0];
+  }
+
+  /**
+   * Asks the provider whose account this is. Unknown: 400; provider unreachable: 503. The bank's name
+   * is what is saved (decision 1710), whatever was typed.
+   */
+  async function resolve(lawyer: AuthUser, input: AccountDetails): Promise<Resolved> {
+    const bankCode = bankCodeOf(input.bank);
+    if (!bankCode) throw badRequest(messages.bankRule);
+    let found: { accountName: string } | null;
+    try {
+      found = await deps.provider.resolveAccount(input.accountNumber, bankCode);
+    } catch (err) {
+      if (err instanceof ProviderUnavailable) throw new AppError(503, payoutMessages.bankCheckUnavailable);
+      throw err;
+    }
+    if (!found) {
+      deps.securityLog('payout_account_unresolved', { actor: lawyer.id, bank: input.bank });
+      throw badRequest(payoutMessages.accountNotFound);
+    }
+    return {
+      accountNumber: input.accountNumber,
+      accountName: found.accountName,
+      bank: input.bank,
+      bankCode,
+      typedName: namesClearlyDiffer(input.accountName, found.accountName) ? input.accountName : null,
+    };
   }
 
   /** Kills earlier live tokens of that purpose and stores a new one. */
@@ -84,31 +133,45 @@ export function createLawyersService(deps: Deps) {
         deps.securityLog('payout_add_refused', { actor: lawyer.id, reason: 'mismatched lawyer id' });
         throw forbidden(messages.paymentAdditionUnsuccessful);
       }
+      const sameAccount = (r: { accountNumber: string; bank: string }) =>
+        r.accountNumber === input.accountNumber && r.bank === input.bank;
+      const before = await current(db, lawyer.id);
+      // Other details while some are saved need the code step; the bank is not asked for nothing.
+      if (before && !sameAccount(before)) throw conflict(messages.paymentDetailsExist);
+      const resolved = await resolve(lawyer, input);
       const now = clock.now();
       const outcome = await db.transaction(async (tx) => {
         const inserted = await tx
           .insert(payoutDetails)
-          .values({ lawyerId: lawyer.id, ...input, createdAt: now, updatedAt: now })
+          .values({ lawyerId: lawyer.id, ...resolved, resolvedAt: now, createdAt: now, updatedAt: now })
           .onConflictDoNothing({ target: payoutDetails.lawyerId })
           .returning();
         if (inserted[0]) {
-          await enqueueMail(tx, payoutChangedMail(lawyer.officialEmail, 'added', input));
-          return 'added' as const;
+          await enqueueMail(tx, render(payoutChangedMail(lawyer.officialEmail, 'added', resolved)));
+          return { kind: 'added' as const, row: inserted[0] };
         }
         const existing = await current(tx, lawyer.id);
-        const same =
-          existing &&
-          existing.accountNumber === input.accountNumber &&
-          existing.accountName === input.accountName &&
-          existing.bank === input.bank;
-        if (!same) throw conflict(messages.paymentDetailsExist);
-        return 'unchanged' as const;
+        if (!existing || !sameAccount(existing)) throw conflict(messages.paymentDetailsExist);
+        // The same account again: a safe retry, and the way details saved before resolution get checked.
+        if (existing.resolvedAt && existing.accountName === resolved.accountName)
+          return { kind: 'unchanged' as const, row: existing };
+        const [row] = await tx
+          .update(payoutDetails)
+          .set({ ...resolved, resolvedAt: now, updatedAt: now })
+          .where(eq(payoutDetails.lawyerId, lawyer.id))
+          .returning();
+        return { kind: 'resolved' as const, row };
       });
-      if (outcome === 'added') {
+      if (outcome.kind === 'added') {
         deps.mailWritten();
         deps.securityLog('payout_details_added', { actor: lawyer.id, bank: input.bank });
       }
-      return [input];
+      if (outcome.kind === 'resolved')
+        deps.securityLog('payout_details_resolved', { actor: lawyer.id, bank: input.bank });
+      return {
+        accountDetails: [toDetails(outcome.row)],
+        nameFromBank: resolved.typedName ? resolved.accountName : null,
+      };
     },
 
     /** E-mails a six-digit code; only one code is live at a time. */
@@ -117,7 +180,7 @@ export function createLawyersService(deps: Deps) {
       const code = randomCode();
       await db.transaction(async (tx) => {
         await storeToken(tx, lawyer.id, OTP, deps.hashToken(code));
-        await enqueueMail(tx, payoutCodeMail(lawyer.officialEmail, code, LIMITS.codeTtlMinutes));
+        await enqueueMail(tx, render(payoutCodeMail(lawyer.officialEmail, code, LIMITS.codeTtlMinutes)));
       });
       deps.mailWritten();
       deps.securityLog('payout_otp_sent', { actor: lawyer.id });
@@ -140,6 +203,8 @@ export function createLawyersService(deps: Deps) {
         deps.securityLog('payout_edit_refused', { actor: lawyer.id, reason: 'mismatched lawyer id' });
         throw forbidden(messages.forbidden);
       }
+      // Checked with the bank first: an unknown account does not spend the confirmed code.
+      const resolved = await resolve(lawyer, input);
       const now = clock.now();
       const updated = await db.transaction(async (tx) => {
         const grant = await tx
@@ -158,11 +223,11 @@ export function createLawyersService(deps: Deps) {
         if (!grant[0]) return null;
         const rows = await tx
           .update(payoutDetails)
-          .set({ ...input, updatedAt: now })
+          .set({ ...resolved, resolvedAt: now, updatedAt: now })
           .where(eq(payoutDetails.lawyerId, lawyer.id))
           .returning();
         if (!rows[0]) throw notFound(messages.noPaymentDetails);
-        await enqueueMail(tx, payoutChangedMail(lawyer.officialEmail, 'changed', input));
+        await enqueueMail(tx, render(payoutChangedMail(lawyer.officialEmail, 'changed', resolved)));
         return toDetails(rows[0]);
       });
       if (!updated) {
@@ -171,7 +236,7 @@ export function createLawyersService(deps: Deps) {
       }
       deps.mailWritten();
       deps.securityLog('payout_details_changed', { actor: lawyer.id, bank: input.bank });
-      return [updated];
+      return { accountDetails: [updated], nameFromBank: resolved.typedName ? resolved.accountName : null };
     },
   };
 }

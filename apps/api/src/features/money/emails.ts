@@ -1,31 +1,92 @@
-import type { Mail } from '../../platform/mailer.js';
-import { adminMail } from '../admin/emails.js';
+import { formatNairaExact, maskAccountNumber } from '@legalmarket/contracts';
+import { button, paragraph, type MailTemplate } from '../../platform/mail-templates.js';
+import type { MailAttachment } from '../../platform/mailer.js';
 import { creditNoteFilename, creditNoteNumber, receiptFilename, receiptNaira } from './receipts.js';
 
-/** The payment confirmation, written with the order's move to paid; the receipt PDF rides along. */
-export function paymentReceivedMail(
-  to: string,
-  name: string,
-  order: { id: string; reference: string; amount: number; items: number },
-  url: string,
-): Mail {
-  return {
-    ...adminMail(
-      to,
-      `Payment received: ${receiptNaira(order.amount)} (${order.reference})`,
-      [
-        `Hello ${name},`,
-        `Thank you: we have received your payment of ${receiptNaira(order.amount)} for ${order.items} ${order.items === 1 ? 'service' : 'services'} (payment ${order.reference}). We are finding a lawyer for each now.`,
-        `Your receipt is attached. You can download it again from your payments list.`,
-      ],
-      { label: 'See your payments', url },
-    ),
-    attachments: [{ kind: 'receipt', id: order.id, filename: receiptFilename(order.reference) }],
-  };
+/** What a lawyer is told about its withdrawal. */
+interface PayoutMail {
+  to: string;
+  name: string;
+  /** Naira. */
+  amount: number;
+  bank: string;
+  accountNumber: string;
+  url: string;
 }
 
+export const payoutPaidMail = (m: PayoutMail): MailTemplate => ({
+  to: m.to,
+  subject: `Your withdrawal of ${formatNairaExact(m.amount)} has been paid`,
+  body: [
+    paragraph(`Hello ${m.name},`),
+    paragraph(
+      `${formatNairaExact(m.amount)} has been sent to your ${m.bank} account ${maskAccountNumber(m.accountNumber)}. Banks usually show it within minutes.`,
+    ),
+    button('See your earnings', m.url),
+  ],
+});
+
+export const payoutFailedMail = (m: PayoutMail & { reason: string }): MailTemplate => ({
+  to: m.to,
+  subject: `Your withdrawal of ${formatNairaExact(m.amount)} did not go through`,
+  body: [
+    paragraph(`Hello ${m.name},`),
+    paragraph(
+      `The bank could not complete the transfer of ${formatNairaExact(m.amount)} to your ${m.bank} account ${maskAccountNumber(m.accountNumber)} (${m.reason}).`,
+    ),
+    paragraph(
+      'The money is back in your available balance. Please check your payment details and ask for a withdrawal again.',
+    ),
+    button('See your earnings', m.url),
+  ],
+});
+
+export const payoutWaitingMail = (m: {
+  to: string;
+  lawyerName: string;
+  amount: number;
+  url: string;
+}): MailTemplate => ({
+  to: m.to,
+  subject: `A withdrawal of ${formatNairaExact(m.amount)} is waiting for approval`,
+  body: [
+    paragraph(`${m.lawyerName} asked to withdraw ${formatNairaExact(m.amount)}.`),
+    button('Review payouts', m.url),
+  ],
+  reason: 'you are a LegalMarket administrator',
+});
+
+/** The payment confirmation, written with the order's move to paid (checkout/service.ts fulfil). */
+export const paymentReceivedMail = (m: {
+  to: string;
+  name: string;
+  reference: string;
+  /** Kobo. */
+  amount: number;
+  items: number;
+  url: string;
+}): MailTemplate => ({
+  to: m.to,
+  subject: `Payment received: ${receiptNaira(m.amount)} (${m.reference})`,
+  body: [
+    paragraph(`Hello ${m.name},`),
+    paragraph(
+      `Thank you: we have received your payment of ${receiptNaira(m.amount)} for ${m.items} ${m.items === 1 ? 'service' : 'services'} (payment ${m.reference}). We are finding a lawyer for each now.`,
+    ),
+    paragraph('Your receipt is attached. You can download it again from your payments list.'),
+    button('See your payments', m.url),
+  ],
+});
+
+/** The receipt PDF, named for the mail worker to render when it sends (docs/decisions/1720). */
+export const receiptAttachment = (orderId: string, reference: string): MailAttachment => ({
+  kind: 'receipt',
+  id: orderId,
+  filename: receiptFilename(reference),
+});
+
 /** The credit note of a completed refund, attached to the refund's mail (money/refunds.ts settle). */
-export const creditNoteAttachment = (refundId: string, reference: string, lineNo: number) => ({
+export const creditNoteAttachment = (refundId: string, reference: string, lineNo: number): MailAttachment => ({
   kind: 'credit_note',
   id: refundId,
   filename: creditNoteFilename(reference, lineNo),

@@ -272,7 +272,8 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
         heldForJobs: naira(-of('held_for_jobs')),
         platformCommission: naira(-of('platform_commission')),
         owedToLawyers: naira(-of('lawyer_earnings')),
-        payoutsInTransit: naira(of('payouts_in_transit')),
+        // Approval credits it and settling debits it (decision 1710): a credit balance, shown positive.
+        payoutsInTransit: naira(-of('payouts_in_transit')),
         refundsDue: naira(-of('refunds_due')),
       };
     },
@@ -421,6 +422,31 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
       for (const r of rowsOf<{ id: string; status: string; amount: string; posted: string }>(refunded)) {
         const want = r.status === 'completed' ? r.amount : '0';
         if (r.posted !== want) problems.push(`refund ${r.id} (${r.status}) posted ${r.posted} kobo, expected ${want}`);
+      }
+      // Payouts (decision 1710): in transit never negative, and each payout posted as its status says.
+      const transit = await ex.execute(sql`
+        select -sum(amount_kobo) as balance from ledger_entries
+          where account = 'payouts_in_transit' having -sum(amount_kobo) < 0`);
+      for (const r of rowsOf<{ balance: string }>(transit))
+        problems.push(`payouts in transit is negative (${r.balance} kobo)`);
+      const paidOut = await ex.execute(sql`
+        select p.id, p.status, p.amount_kobo::text as amount,
+          coalesce(string_agg(t.kind, ',' order by t.kind), '') as kinds,
+          coalesce((select sum(e.amount_kobo) from ledger_transactions t2 join ledger_entries e on e.transaction_id = t2.id
+            where t2.payout_id = p.id and t2.kind = 'payout' and e.account = 'lawyer_earnings'), 0)::text as posted
+        from payouts p left join ledger_transactions t on t.payout_id = p.id
+        group by p.id, p.status, p.amount_kobo`);
+      const expected: Record<string, string> = {
+        requested: '',
+        sending: 'payout',
+        paid: 'payout,payout_settled',
+        failed: 'payout,payout_failed',
+      };
+      for (const r of rowsOf<{ id: string; status: string; amount: string; kinds: string; posted: string }>(paidOut)) {
+        if (r.kinds !== expected[r.status])
+          problems.push(`payout ${r.id} (${r.status}) has postings [${r.kinds}], expected [${expected[r.status]}]`);
+        else if (r.status !== 'requested' && r.posted !== r.amount)
+          problems.push(`payout ${r.id} posted ${r.posted} kobo, expected ${r.amount}`);
       }
       return problems;
     },

@@ -5,6 +5,7 @@ import type { Executor } from '../../db/client.js';
 import { jobs, orders, products, refunds, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
+import { button, mailRenderer, paragraph } from '../../platform/mail-templates.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import {
   ProviderUnavailable,
@@ -12,7 +13,6 @@ import {
   type PaymentProvider,
   type ProviderRefund,
 } from '../../platform/payments/index.js';
-import { adminMail } from '../admin/emails.js';
 import { creditNoteAttachment, creditNoteLine } from './emails.js';
 import type { Ledger } from './ledger.js';
 
@@ -110,16 +110,18 @@ export function createRefunds(deps: RefundsDeps) {
         .where(eq(jobs.id, r.jobId));
       await ledger.recordRefund(tx, { id: r.id, jobId: r.jobId, amount: r.amount, companyId: ctx.companyId });
       await enqueueMail(tx, {
-        ...adminMail(
-          ctx.email,
-          `Your refund of ${formatNaira(r.amount / 100)} is on its way`,
-          [
-            `Hello ${ctx.name},`,
-            `${ctx.productName} was cancelled and ${formatNaira(r.amount / 100)} has been refunded to the card or account you paid with (payment ${ctx.reference}). Banks usually show it within 5 to 10 working days.`,
-            creditNoteLine(ctx.reference, ctx.lineNo),
+        ...mailRenderer(deps.config)({
+          to: ctx.email,
+          subject: `Your refund of ${formatNaira(r.amount / 100)} is on its way`,
+          body: [
+            paragraph(`Hello ${ctx.name},`),
+            paragraph(
+              `${ctx.productName} was cancelled and ${formatNaira(r.amount / 100)} has been refunded to the card or account you paid with (payment ${ctx.reference}). Banks usually show it within 5 to 10 working days.`,
+            ),
+            paragraph(creditNoteLine(ctx.reference, ctx.lineNo)),
+            button('See your payments', `${deps.config.PUBLIC_URL}/company/dashboard`),
           ],
-          { label: 'See your payments', url: `${deps.config.PUBLIC_URL}/company/dashboard` },
-        ),
+        }),
         attachments: [creditNoteAttachment(r.id, ctx.reference, ctx.lineNo)],
       });
       return true;

@@ -1,11 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBody, okMessage, publicConfigResponse } from '@legalmarket/contracts';
+import { errorBody, okMessage, publicConfigResponse, REMUNERATION_ORDER_MAX_BYTES } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 import { badRequest, notFound } from '../../platform/errors.js';
-
-const esc = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml } from '../../platform/mail-templates.js';
 
 /** Health, public settings for the web app, the development mailbox and the remuneration order PDF. */
 export const platformRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
@@ -80,7 +78,7 @@ export const platformRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
   app.register(async (scoped) => {
     scoped.addContentTypeParser(
       'application/pdf',
-      { parseAs: 'buffer', bodyLimit: 20 * 1024 * 1024 },
+      { parseAs: 'buffer', bodyLimit: REMUNERATION_ORDER_MAX_BYTES },
       (_r, body, done) => done(null, body),
     );
     scoped.put(
@@ -128,10 +126,10 @@ export const platformRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
         const items = mails
           .map(
             (m) =>
-              `<article><h2>${esc(m.subject)}</h2><p><b>To:</b> ${esc(m.to)} · ${m.createdAt.toISOString()}</p><pre>${esc(
+              `<article><h2>${escapeHtml(m.subject)}</h2><p><b>To:</b> ${escapeHtml(m.to)} · ${m.createdAt.toISOString()}</p><pre>${escapeHtml(
                 m.text,
               ).replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>')}</pre>${m.attachments
-                .map((a) => `<p>Attachment: <a href="${esc(a.url)}">${esc(a.filename)}</a></p>`)
+                .map((a) => `<p>Attachment: <a href="${escapeHtml(a.url)}">${escapeHtml(a.filename)}</a></p>`)
                 .join('')}</article>`,
           )
           .join('<hr>');

@@ -2,66 +2,33 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import {
-  hasUnsafeCharacter,
-  messages,
-  unsafeCharacterMessage,
-  updateProfileResponse,
-  type UpdateProfileResponse,
-} from '@legalmarket/contracts';
+import { messages, updateProfileResponse, type UpdateProfileResponse } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
-import { AppError, badRequest, forbidden } from '../../platform/errors.js';
-import { cleanFileName, detectFile, malformedForm, type ReceivedFile } from '../uploads/service.js';
+import { AppError, forbidden } from '../../platform/errors.js';
+import { readMultipart } from '../../platform/multipart.js';
+import { cleanFileName, detectFile } from '../uploads/service.js';
 import type { ProfileForm } from './service.js';
 
 const tags = ['profiles'];
 
 /** Reads the multipart form: every text field (repeated ones kept) and at most one profileImage file. */
 async function readProfileForm(request: FastifyRequest, maxImageBytes: number): Promise<ProfileForm> {
-  if (!request.isMultipart()) throw new AppError(415, 'Send the form as multipart/form-data');
-  const fields = new Map<string, string[]>();
-  let file: ReceivedFile | null = null;
+  const { fields, file } = await readMultipart(request, {
+    fileLimit: maxImageBytes,
+    fileField: { name: 'profileImage', otherwise: () => 'Send the picture as profileImage' },
+    fields: 40,
+    fieldSize: 16 * 1024,
+    unreadable: 'The form could not be read. Please try again.',
+  });
+  // An empty file input is a form sent without a new picture.
+  if (!file?.data.length) return { fields, file: null };
+  const originalName = cleanFileName(file.filename, 'profile.png');
   try {
-    for await (const part of request.parts({
-      limits: { fileSize: maxImageBytes + 1, files: 1, fields: 40, fieldSize: 16 * 1024, parts: 45 },
-    })) {
-      if (part.type === 'field') {
-        const name = part.fieldname.replace(/\[\]$/, '');
-        if (typeof part.value !== 'string') continue;
-        if (hasUnsafeCharacter(part.value) || hasUnsafeCharacter(name)) throw badRequest(unsafeCharacterMessage(name));
-        fields.set(name, [...(fields.get(name) ?? []), part.value]);
-        continue;
-      }
-      if (part.fieldname !== 'profileImage') {
-        part.file.resume();
-        throw badRequest('Send the picture as profileImage');
-      }
-      const data = await part.toBuffer();
-      if (part.file.truncated || data.length > maxImageBytes)
-        throw new AppError(413, `The file is too large: the limit is ${Math.round(maxImageBytes / 1024 / 1024)} MB`);
-      if (!data.length) continue;
-      const originalName = cleanFileName(part.filename, 'profile.png');
-      try {
-        file = {
-          fieldName: 'profileImage',
-          originalName,
-          data,
-          kind: 'image',
-          detected: await detectFile(data, 'image', originalName),
-        };
-      } catch {
-        throw new AppError(415, messages.profileImageRefused);
-      }
-    }
-  } catch (err) {
-    if (err instanceof AppError) throw err;
-    const e = err as { code?: string; statusCode?: number };
-    if (e.code === 'FST_REQ_FILE_TOO_LARGE')
-      throw new AppError(413, `The file is too large: the limit is ${Math.round(maxImageBytes / 1024 / 1024)} MB`);
-    if (malformedForm(err)) throw badRequest('The form could not be read. Please try again.');
-    throw err;
+    const detected = await detectFile(file.data, 'image', originalName);
+    return { fields, file: { fieldName: 'profileImage', originalName, data: file.data, kind: 'image', detected } };
+  } catch {
+    throw new AppError(415, messages.profileImageRefused);
   }
-  return { fields, file };
 }
 
 /** PATCH /api/updateprofile (company and lawyer, own profile only). */

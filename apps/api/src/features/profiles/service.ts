@@ -12,7 +12,7 @@ import type { Shared } from '../shared.js';
 import { users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
 import { badRequest, forbidden, unauthorized } from '../../platform/errors.js';
-import { toProfile } from '../accounts/service.js';
+import { toProfile } from './mapper.js';
 import { keyOfUrl, type ReceivedFile, type UploadsService } from '../uploads/service.js';
 
 type Changes = Partial<typeof users.$inferInsert>;

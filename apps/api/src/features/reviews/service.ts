@@ -8,7 +8,7 @@ import type { Clock } from '../../platform/clock.js';
 import { forbidden, notFound } from '../../platform/errors.js';
 import { findLiveProduct } from '../catalogue/service.js';
 
-export interface ReviewFields {
+interface ReviewFields {
   reviewTitle: string;
   review: string;
   status: number;
@@ -30,7 +30,7 @@ function selectReviews(ex: Executor) {
 type Row = Awaited<ReturnType<ReturnType<typeof selectReviews>['execute']>>[number];
 
 /** The spec's review shape: `companyId { _id, companyName }`, stars in `status`. */
-export function toReview(row: Row): Review {
+function toReview(row: Row): Review {
   const r = row.r;
   return {
     _id: r.id,

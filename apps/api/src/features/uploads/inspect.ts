@@ -9,15 +9,15 @@ import { messages } from '@legalmarket/contracts';
  */
 
 /** Pixel floods: a few hundred bytes can declare an image that needs gigabytes to decode. */
-export const MAX_IMAGE_SIDE = 12_000;
-export const MAX_IMAGE_PIXELS = 40_000_000;
+const MAX_IMAGE_SIDE = 12_000;
+const MAX_IMAGE_PIXELS = 40_000_000;
 /** What a DOCX may unpack to, all entries together, and how many entries it may have. */
-export const MAX_DOCX_UNPACKED_BYTES = 100 * 1024 * 1024;
-export const MAX_DOCX_ENTRIES = 2_000;
+const MAX_DOCX_UNPACKED_BYTES = 100 * 1024 * 1024;
+const MAX_DOCX_ENTRIES = 2_000;
 
-export type InspectedKind = 'png' | 'jpg' | 'webp' | 'pdf' | 'docx' | 'doc';
+type InspectedKind = 'png' | 'jpg' | 'webp' | 'pdf' | 'docx' | 'doc';
 
-export interface Dimensions {
+interface Dimensions {
   width: number;
   height: number;
 }
@@ -30,7 +30,7 @@ const tooManyPixels = (d: Dimensions | null) =>
       : null;
 
 /** PNG: IHDR first, every chunk inside the file, IEND last and nothing after it. */
-export function pngDimensions(b: Buffer): Dimensions | 'trailing' | null {
+function pngDimensions(b: Buffer): Dimensions | 'trailing' | null {
   let pos = 8;
   let dims: Dimensions | null = null;
   while (pos + 12 <= b.length) {
@@ -50,7 +50,7 @@ export function pngDimensions(b: Buffer): Dimensions | 'trailing' | null {
 const isSof = (m: number) => m >= 0xc0 && m <= 0xcf && m !== 0xc4 && m !== 0xc8 && m !== 0xcc;
 
 /** JPEG: the marker segments up to the start of scan, with a frame header (SOFn) among them. */
-export function jpegDimensions(b: Buffer): Dimensions | null {
+function jpegDimensions(b: Buffer): Dimensions | null {
   let pos = 2;
   let dims: Dimensions | null = null;
   while (pos + 4 <= b.length) {
@@ -78,7 +78,7 @@ export function jpegDimensions(b: Buffer): Dimensions | null {
 }
 
 /** WebP: a RIFF container that the file fills exactly, with a VP8, VP8L or VP8X first chunk. */
-export function webpDimensions(b: Buffer): Dimensions | 'trailing' | null {
+function webpDimensions(b: Buffer): Dimensions | 'trailing' | null {
   if (b.length < 30) return null;
   const riffEnd = b.readUInt32LE(4) + 8;
   if (riffEnd > b.length) return null;
@@ -113,7 +113,7 @@ function findEocd(b: Buffer): number {
 }
 
 /** True when zip readers would also open this file as an archive (a GIFAR-style polyglot). */
-export const hidesZip = (b: Buffer) => b.length >= 22 && findEocd(b) >= 0;
+const hidesZip = (b: Buffer) => b.length >= 22 && findEocd(b) >= 0;
 
 /** Inflates without keeping the output; answers how many bytes came out, stopping past `budget`. */
 function inflatedSize(data: Buffer, budget: number): Promise<number> {
@@ -141,7 +141,7 @@ function inflatedSize(data: Buffer, budget: number): Promise<number> {
  * DOCX: a complete central directory, no encryption, stored or deflated entries only, and an unpacked
  * size under MAX_DOCX_UNPACKED_BYTES, both as declared and as really inflated (counted, never kept).
  */
-export async function inspectDocx(b: Buffer): Promise<string | null> {
+async function inspectDocx(b: Buffer): Promise<string | null> {
   const eocd = findEocd(b);
   if (eocd < 0) return messages.fileDamaged;
   const entries = b.readUInt16LE(eocd + 10);

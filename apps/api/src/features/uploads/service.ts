@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { and, eq, like, or, sql, type SQL, type AnyColumn } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
-import { hasUnsafeCharacter, messages, unsafeCharacterMessage, type UploadKind } from '@legalmarket/contracts';
+import { messages, type UploadKind } from '@legalmarket/contracts';
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/client.js';
 import { jobEvents, jobs, uploads, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError, badRequest, forbidden } from '../../platform/errors.js';
+import { readMultipart } from '../../platform/multipart.js';
 import type { Storage } from '../../platform/storage.js';
 import { safeEqual } from '../../platform/tokens.js';
 import { inspectFile } from './inspect.js';
@@ -57,7 +58,7 @@ async function detectType(data: Buffer, kind: UploadKind, originalName: string):
 }
 
 const KEY_PATTERN = /^[a-f0-9]{32}\.(png|jpg|webp|pdf|docx|doc)$/;
-export const isUploadKey = (key: string) => KEY_PATTERN.test(key);
+const isUploadKey = (key: string) => KEY_PATTERN.test(key);
 /** The site-relative URL of a stored file. */
 export const uploadUrl = (key: string) => `/uploads/${key}`;
 /** The key in a `/uploads/<key>` URL (relative, or absolute on any host), else null. */
@@ -71,9 +72,8 @@ const refersTo = (col: AnyColumn, key: string): SQL => or(eq(col, uploadUrl(key)
 
 /**
  * Refuses a file reference a client wants stored on its cart line or job unless the client uploaded
- * that file (admins: an admin did, as they share the work): 403 for someone else's, 400 for none.
- * canRead no longer trusts references, but a stored foreign key would still travel on to the job and
- * its lawyer. `current`, what the slot already holds, may be sent back unchanged (the admin form
+ * that file (admins: an admin did, as they share the work): 403 for someone else's, 400 for none, as
+ * a stored foreign key would travel on to the job and its lawyer. `current`, what the slot already holds, may be sent back unchanged (the admin form
  * does). Links to other sites stay allowed: they are not our documents.
  */
 export async function assertAttachable(
@@ -123,23 +123,9 @@ const EXTENSIONS: Record<Detected['ext'], string[]> = {
  * The name a file is shown and downloaded under ends in an extension of what its bytes are, so a
  * PDF called `invoice.html` is saved as `invoice.html.pdf` and never opened as a web page.
  */
-export function nameForType(name: string, ext: Detected['ext']): string {
+function nameForType(name: string, ext: Detected['ext']): string {
   const own = /\.([A-Za-z0-9]+)$/.exec(name)?.[1]?.toLowerCase();
   return own && EXTENSIONS[ext].includes(own) ? name : `${name}.${ext}`;
-}
-
-/**
- * A form the client broke: Fastify's 4xx, or the multipart parser giving up on a cut-off body, a wrong
- * boundary or a malformed part header (busboy throws those without a status code). Found by
- * test/security/bad-input: they used to answer 500.
- */
-export function malformedForm(err: unknown): boolean {
-  const e = err as { statusCode?: number; message?: unknown; stack?: unknown };
-  if (e?.statusCode && e.statusCode < 500) return true;
-  return (
-    typeof e?.message === 'string' &&
-    (/multipart|boundary|part header|unexpected end of/i.test(e.message) || /[\\/]busboy[\\/]/.test(String(e.stack)))
-  );
 }
 
 export interface ReceivedFile {
@@ -150,22 +136,17 @@ export interface ReceivedFile {
   kind: UploadKind;
 }
 
-export interface ReceivedForm {
+interface ReceivedForm {
   fields: Record<string, string>;
   file: ReceivedFile | null;
 }
 
-export interface ReadFormOptions {
+interface ReadFormOptions {
   /** The kind of the file; a function may decide it from the fields that came before the file. */
   kind: UploadKind | ((fields: Record<string, string>) => UploadKind);
   /** Which part name carries the file (default: any). */
   fileField?: string;
 }
-
-const MB = 1024 * 1024;
-const FORM_OVERHEAD = 256 * 1024;
-const tooLarge = (limit: number) =>
-  new AppError(413, `The file is too large: the limit is ${Math.round((limit / MB) * 10) / 10} MB`);
 
 export type UploadsService = ReturnType<typeof createUploadsService>;
 
@@ -181,69 +162,35 @@ export function createUploadsService(deps: {
   const LINK_TTL_MS = 5 * 60_000;
 
   /**
-   * Reads a multipart form: its text fields and at most one file, refusing a file whose bytes are not
-   * of the allowed types and answering 413 as soon as the size limit is passed (the rest is not read).
+   * Reads a multipart form: its text fields (the last of a repeated one) and at most one file,
+   * refusing a file whose bytes are not of the allowed types or past its kind's size limit.
    */
   async function readForm(request: FastifyRequest, opts: ReadFormOptions): Promise<ReceivedForm> {
-    if (!request.isMultipart()) throw new AppError(415, 'Send the form as multipart/form-data');
-    const fixedKind = typeof opts.kind === 'string' ? opts.kind : null;
-    const ceiling = fixedKind ? limitOf(fixedKind) : Math.max(limitOf('image'), limitOf('document'));
-    const declared = Number(request.headers['content-length']);
-    if (Number.isFinite(declared) && declared > ceiling + FORM_OVERHEAD) throw tooLarge(ceiling);
-
-    const fields: Record<string, string> = {};
-    let file: ReceivedFile | null = null;
-    const parts = request.parts({
-      limits: { fileSize: ceiling + 1, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 25 },
-    });
-    try {
-      for await (const part of parts) {
-        if (part.type === 'field') {
-          if (typeof part.value !== 'string') continue;
-          if (hasUnsafeCharacter(part.value) || hasUnsafeCharacter(part.fieldname))
-            throw badRequest(unsafeCharacterMessage(part.fieldname));
-          fields[part.fieldname] = part.value;
-          continue;
-        }
-        if (opts.fileField && part.fieldname !== opts.fileField) {
-          part.file.resume();
-          throw badRequest(`Unexpected file field ${part.fieldname}; send the file as ${opts.fileField}`);
-        }
-        const kind = typeof opts.kind === 'function' ? opts.kind(fields) : opts.kind;
-        const limit = limitOf(kind);
-        const chunks: Buffer[] = [];
-        let size = 0;
-        for await (const chunk of part.file as AsyncIterable<Buffer>) {
-          size += chunk.length;
-          if (size > limit) {
-            part.file.destroy();
-            throw tooLarge(limit);
+    const lastOf = (fields: ReadonlyMap<string, string[]>) =>
+      Object.fromEntries([...fields].map(([name, values]) => [name, values.at(-1)!]));
+    let kind = typeof opts.kind === 'string' ? opts.kind : null;
+    const form = await readMultipart(request, {
+      fileLimit: (fields) => limitOf((kind = typeof opts.kind === 'string' ? opts.kind : opts.kind(lastOf(fields)))),
+      ceiling: kind ? limitOf(kind) : Math.max(limitOf('image'), limitOf('document')),
+      fileField: opts.fileField
+        ? {
+            name: opts.fileField,
+            otherwise: (sentAs) => `Unexpected file field ${sentAs}; send the file as ${opts.fileField}`,
           }
-          chunks.push(chunk);
-        }
-        if (part.file.truncated) throw tooLarge(limit);
-        const data = Buffer.concat(chunks);
-        if (data.length === 0) throw badRequest(messages.chooseFile);
-        const originalName = cleanFileName(part.filename, `file.${kind === 'image' ? 'png' : 'pdf'}`);
-        file = {
-          fieldName: part.fieldname,
-          originalName,
-          data,
-          kind,
-          detected: await detectFile(data, kind, originalName),
-        };
-      }
-    } catch (err) {
-      if (err instanceof AppError) throw err;
-      const e = err as { code?: string; statusCode?: number };
-      if (e.code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(ceiling);
-      if (e.code === 'FST_FILES_LIMIT') throw badRequest('Send one file at a time');
-      if (e.code === 'FST_PARTS_LIMIT' || e.code === 'FST_FIELDS_LIMIT')
-        throw badRequest('The form has too many fields');
-      if (malformedForm(err)) throw badRequest('The upload could not be read. Please try again.');
-      throw err;
-    }
-    return { fields, file };
+        : undefined,
+      fields: 20,
+      fieldSize: 64 * 1024,
+      unreadable: 'The upload could not be read. Please try again.',
+    });
+    const fields = lastOf(form.fields);
+    if (!form.file || !kind) return { fields, file: null };
+    const { data, fieldName } = form.file;
+    if (data.length === 0) throw badRequest(messages.chooseFile);
+    const originalName = cleanFileName(form.file.filename, `file.${kind === 'image' ? 'png' : 'pdf'}`);
+    return {
+      fields,
+      file: { fieldName, originalName, data, kind, detected: await detectFile(data, kind, originalName) },
+    };
   }
 
   /** Stores the bytes under a new random key and records them; answers the original name and URL. */

@@ -1,6 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { PaymentProvider, ProviderPeriod, ProviderRefund, ProviderTransaction, WebhookRequest } from './types.js';
-import { ProviderUnavailable, RefundRefused } from './types.js';
+import type {
+  PaymentProvider,
+  ProviderPeriod,
+  ProviderRefund,
+  ProviderTransaction,
+  ProviderTransfer,
+  WebhookRequest,
+} from './types.js';
+import { ProviderUnavailable, RefundRefused, TransferRefused } from './types.js';
 
 export interface FlutterwaveOptions {
   publicKey: string;
@@ -61,6 +68,30 @@ function transactionOf(d: FlwTransaction): ProviderTransaction {
 
 /** Flutterwave's list endpoints answer a page at a time; this many pages is more than a period can hold. */
 const MAX_PAGES = 1000;
+
+/** Flutterwave's transfer object (POST /v3/transfers, GET /v3/transfers/{id}, the transfer webhook's data). */
+interface FlwTransfer {
+  id: number | string;
+  reference?: string;
+  amount?: number;
+  currency?: string;
+  status?: string;
+  complete_message?: string;
+}
+
+function transferOf(d: FlwTransfer): ProviderTransfer {
+  if (typeof d.amount !== 'number' || typeof d.reference !== 'string')
+    throw new ProviderUnavailable('Unexpected transfer answer');
+  const status = String(d.status).toUpperCase();
+  return {
+    id: String(d.id),
+    reference: d.reference,
+    // NEW and PENDING are still in progress; only SUCCESSFUL and FAILED are final.
+    status: status === 'SUCCESSFUL' ? 'successful' : status === 'FAILED' ? 'failed' : 'pending',
+    amount: Math.round(d.amount * 100),
+    message: d.complete_message ?? null,
+  };
+}
 
 const same = (a: string, b: string) => {
   const x = Buffer.from(a);
@@ -134,7 +165,12 @@ export function flutterwaveProvider(o: FlutterwaveOptions): PaymentProvider {
   }
 
   /** One call: the JSON answer, or null for Flutterwave's "not found" (400/404 with status "error"). */
-  async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T | null> {
+  async function call<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    onRefusal?: (message: string) => never,
+  ): Promise<T | null> {
     let res: Response;
     try {
       res = await doFetch(`${base}${path}`, {
@@ -156,7 +192,10 @@ export function flutterwaveProvider(o: FlutterwaveOptions): PaymentProvider {
     } catch {
       answer = undefined;
     }
-    if ((res.status === 400 || res.status === 404) && answer?.status === 'error') return null;
+    if ((res.status === 400 || res.status === 404) && answer?.status === 'error') {
+      if (onRefusal) onRefusal(answer.message ?? 'Refused by Flutterwave');
+      return null;
+    }
     if (!res.ok || answer?.status !== 'success' || !answer.data)
       throw new ProviderUnavailable(`Flutterwave answered ${res.status}`);
     return answer.data;
@@ -186,6 +225,39 @@ export function flutterwaveProvider(o: FlutterwaveOptions): PaymentProvider {
       if (!/^\d{1,15}$/.test(id)) return null;
       const d = await call<FlwRefund>('GET', `/v3/refunds/${id}`);
       return d ? refundOf(d) : null;
+    },
+    async resolveAccount(accountNumber, bankCode) {
+      const d = await call<{ account_number?: string; account_name?: string }>('POST', '/v3/accounts/resolve', {
+        account_number: accountNumber,
+        account_bank: bankCode,
+      });
+      const name = d?.account_name?.trim();
+      return name ? { accountName: name } : null;
+    },
+    async transfer(req) {
+      const d = await call<FlwTransfer>(
+        'POST',
+        '/v3/transfers',
+        {
+          account_bank: req.bankCode,
+          account_number: req.accountNumber,
+          amount: req.amount / 100,
+          currency: 'NGN',
+          debit_currency: 'NGN',
+          reference: req.reference,
+          narration: req.narration,
+        },
+        (message) => {
+          throw new TransferRefused(message);
+        },
+      );
+      if (!d) throw new TransferRefused('Flutterwave refused the transfer');
+      return transferOf(d);
+    },
+    async fetchTransfer(id) {
+      if (!/^\d{1,15}$/.test(id)) return null;
+      const d = await call<FlwTransfer>('GET', `/v3/transfers/${id}`);
+      return d ? transferOf(d) : null;
     },
     authenticWebhook({ headers, rawBody }) {
       if (!o.secretHash) return false;

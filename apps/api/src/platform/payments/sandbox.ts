@@ -1,13 +1,15 @@
-import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { sandboxRefunds, sandboxTransactions } from '../../db/schema.js';
+import { sandboxRefunds, sandboxTransactions, sandboxTransfers } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import {
   RefundRefused,
+  TransferRefused,
   type PaymentProvider,
   type ProviderPeriod,
   type ProviderRefund,
   type ProviderTransaction,
+  type ProviderTransfer,
 } from './types.js';
 
 type Row = typeof sandboxTransactions.$inferSelect;
@@ -32,6 +34,41 @@ const view = (r: Row): ProviderTransaction => ({
 const bounds = (p: ProviderPeriod) => ({
   from: new Date(`${p.from}T00:00:00+01:00`),
   until: new Date(new Date(`${p.to}T00:00:00+01:00`).getTime() + 86_400_000),
+});
+
+/**
+ * The sandbox bank's account holders, by the account number's last digit (the sandbox knows every
+ * account but those ending in 0000); Flutterwave answers names in capitals too.
+ */
+export const SANDBOX_ACCOUNT_HOLDERS = [
+  'ADAEZE NWOSU',
+  'NGOZI EZE',
+  'TUNDE BAKARE',
+  'AMINA YUSUF',
+  'EMEKA OBI',
+  'FUNKE ADEYEMI',
+  'IBRAHIM MUSA',
+  'KEMI AJAYI',
+  'OBINNA NWOSU',
+  'CHIDI OKEKE',
+] as const;
+
+/**
+ * How a sandbox transfer ends, by the account number: ending in 1111 it fails, ending in 2222 it stays
+ * pending (until POST /api/admin/payouts/{id}/sandbox-outcome), any other succeeds at once.
+ */
+export function sandboxTransferStatus(accountNumber: string): 'SUCCESSFUL' | 'FAILED' | 'PENDING' {
+  if (accountNumber.endsWith('1111')) return 'FAILED';
+  if (accountNumber.endsWith('2222')) return 'PENDING';
+  return 'SUCCESSFUL';
+}
+
+const transferView = (r: typeof sandboxTransfers.$inferSelect): ProviderTransfer => ({
+  id: String(r.id),
+  reference: r.reference,
+  status: r.status === 'SUCCESSFUL' ? 'successful' : r.status === 'FAILED' ? 'failed' : 'pending',
+  amount: r.amount,
+  message: r.completeMessage,
 });
 
 /**
@@ -119,6 +156,50 @@ export function sandboxProvider(db: Db, clock?: Clock): PaymentProvider {
         .orderBy(asc(sandboxRefunds.id));
       return rows.map(refundView);
     },
+    async resolveAccount(accountNumber, bankCode) {
+      if (!/^\d{10}$/.test(accountNumber) || !bankCode || accountNumber.endsWith('0000')) return null;
+      return { accountName: SANDBOX_ACCOUNT_HOLDERS[Number(accountNumber.at(-1))] };
+    },
+    /** Records the transfer once per reference; a repeated reference answers the transfer already made. */
+    async transfer(req) {
+      if (!/^\d{10}$/.test(req.accountNumber) || req.accountNumber.endsWith('0000'))
+        throw new TransferRefused('Account resolve failed');
+      const status = sandboxTransferStatus(req.accountNumber);
+      const [made] = await db
+        .insert(sandboxTransfers)
+        .values({
+          reference: req.reference,
+          amount: req.amount,
+          bankCode: req.bankCode,
+          accountNumber: req.accountNumber,
+          narration: req.narration,
+          status,
+          completeMessage: status === 'FAILED' ? 'DISBURSE FAILED: Beneficiary account is dormant' : null,
+        })
+        .onConflictDoNothing()
+        .returning();
+      if (made) return transferView(made);
+      const [before] = await db.select().from(sandboxTransfers).where(eq(sandboxTransfers.reference, req.reference));
+      return transferView(before);
+    },
+    async fetchTransfer(id) {
+      if (!/^\d{1,15}$/.test(id)) return null;
+      const [row] = await db
+        .select()
+        .from(sandboxTransfers)
+        .where(eq(sandboxTransfers.id, Number(id)));
+      return row ? transferView(row) : null;
+    },
     authenticWebhook: () => false,
   };
+}
+
+/** Sandbox only: a pending transfer ends as the admin says (what the bank would report). */
+export async function finishSandboxTransfer(db: Db, reference: string, status: 'SUCCESSFUL' | 'FAILED') {
+  const [row] = await db
+    .update(sandboxTransfers)
+    .set({ status, completeMessage: status === 'FAILED' ? 'DISBURSE FAILED: Declined by the sandbox admin' : null })
+    .where(and(eq(sandboxTransfers.reference, reference), inArray(sandboxTransfers.status, ['NEW', 'PENDING'])))
+    .returning();
+  return row ? String(row.id) : null;
 }

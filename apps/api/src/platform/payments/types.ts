@@ -36,6 +36,28 @@ export interface ProviderPeriod {
   to: string;
 }
 
+/** A transfer to a bank account as the provider reports it (Flutterwave: POST /v3/transfers, GET /v3/transfers/{id}). */
+export interface ProviderTransfer {
+  id: string;
+  /** Ours: the payout id, so a repeated send names the same transfer. */
+  reference: string;
+  /** `successful`, `failed`, or `pending` for anything still in progress (Flutterwave's NEW and PENDING). */
+  status: 'successful' | 'failed' | 'pending';
+  /** Kobo. */
+  amount: number;
+  /** The provider's reason, for a failed one. */
+  message: string | null;
+}
+
+export interface TransferRequest {
+  reference: string;
+  /** Kobo. */
+  amount: number;
+  bankCode: string;
+  accountNumber: string;
+  narration: string;
+}
+
 export interface WebhookRequest {
   headers: Record<string, string | string[] | undefined>;
   rawBody: Buffer;
@@ -57,6 +79,12 @@ export interface PaymentProvider {
   listTransactions(period: ProviderPeriod): Promise<ProviderTransaction[]>;
   /** Every refund recorded in the period (Flutterwave: GET /v3/refunds, paged). */
   listRefunds(period: ProviderPeriod): Promise<ProviderRefund[]>;
+  /** The bank's name for the account (Flutterwave: POST /v3/accounts/resolve), or null when it has no such account. */
+  resolveAccount(accountNumber: string, bankCode: string): Promise<{ accountName: string } | null>;
+  /** Sends money to a bank account; the same reference never pays twice (TransferRefused for a refusal). */
+  transfer(req: TransferRequest): Promise<ProviderTransfer>;
+  /** The transfer with this provider id, or null when the provider does not know it. */
+  fetchTransfer(id: string): Promise<ProviderTransfer | null>;
   /** True only when the webhook request carries the provider's signature. */
   authenticWebhook(req: WebhookRequest): boolean;
 }
@@ -66,3 +94,6 @@ export class ProviderUnavailable extends Error {}
 
 /** The provider refused the refund itself (an unknown payment, more than is left to refund). */
 export class RefundRefused extends Error {}
+
+/** The provider refused the transfer itself (a bad account, an insufficient balance, a duplicate reference). */
+export class TransferRefused extends Error {}

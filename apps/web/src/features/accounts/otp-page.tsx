@@ -1,5 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
+import { Controller, useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import { confirmResetTokenInput } from '@legalmarket/contracts/auth';
 import { messages } from '@legalmarket/contracts/messages';
 import { Button } from '@/components/button';
 import { SuccessNote } from '@/components/feedback';
@@ -12,43 +16,57 @@ import { confirmResetCodeRequest } from './api/auth-api';
 import { AuthCard } from './components/auth-card';
 import { resetFlow } from './reset-flow';
 
+type ResetCodeValues = z.input<typeof confirmResetTokenInput>;
+
 export default function OtpPage() {
   const { userEmail = '' } = useParams();
   const navigate = useNavigate();
   const notice = (useLocation().state as { notice?: string } | null)?.notice;
-  const [digits, setDigits] = useState<string[]>(Array(6).fill(''));
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [next, setNext] = useState<string | null>(null);
+  // The address comes from the link; the person types the code (the contract's body, both fields).
+  const { control, handleSubmit, setValue, watch, formState } = useForm<
+    ResetCodeValues,
+    unknown,
+    z.output<typeof confirmResetTokenInput>
+  >({ resolver: zodResolver(confirmResetTokenInput), defaultValues: { officialEmail: userEmail, token: '' } });
   if (!resetFlow.canEnterCode(userEmail) && !next) return <Navigate to={paths.passwordReset()} replace />;
 
-  const complete = digits.every((d) => /^\d$/.test(d));
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!complete) return;
-    setBusy(true);
+  // Spec: all six digits before the button is active.
+  const complete = /^\d{6}$/.test(watch('token'));
+  const submit = handleSubmit(async ({ officialEmail, token }) => {
     setError(null);
     try {
-      const res = await confirmResetCodeRequest(userEmail, digits.join(''));
+      const res = await confirmResetCodeRequest(officialEmail, token);
       resetFlow.codeVerified(res.resetToken);
       setNext(paths.newPassword(res.resetToken, userEmail));
     } catch (err) {
       setError(getErrorMessage(err));
-      setDigits(Array(6).fill(''));
-    } finally {
-      setBusy(false);
+      setValue('token', '');
     }
-  };
+  });
   return (
     <AuthCard
       title="Enter your code"
       subtitle={<>We emailed a six-digit code to {userEmail}. It expires in 10 minutes.</>}
     >
       {notice && <SuccessNote className="mb-4">{notice}</SuccessNote>}
-      <form onSubmit={submit} className="space-y-5">
-        <OtpInput value={digits} onChange={setDigits} label="Password reset code" />
+      <form onSubmit={submit} noValidate className="space-y-5">
+        <Controller
+          control={control}
+          name="token"
+          render={({ field }) => (
+            <OtpInput
+              value={field.value}
+              onChange={field.onChange}
+              inputRef={field.ref}
+              label="Password reset code"
+              error={formState.errors.token?.message ?? formState.errors.officialEmail?.message}
+            />
+          )}
+        />
         <FormError message={error} />
-        <Button type="submit" disabled={!complete} loading={busy} className="w-full">
+        <Button type="submit" disabled={!complete} loading={formState.isSubmitting} className="w-full">
           Enter
         </Button>
       </form>

@@ -1,4 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { emailOnlyInput, type EmailOnlyInput } from '@legalmarket/contracts/auth';
 import { messages } from '@legalmarket/contracts/messages';
 import { Button } from '@/components/button';
 import { Field, FormError } from '@/components/field';
@@ -8,49 +11,48 @@ import { resendConfirmationRequest } from './api/auth-api';
 import { AuthCard } from './components/auth-card';
 
 export default function ResendConfirmPage() {
-  const [email, setEmail] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(false);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!email.trim()) {
-      setError(messages.enterEmail);
-      return;
-    }
-    setBusy(true);
+  const {
+    register,
+    handleSubmit,
+    watch,
+    formState: { errors, isSubmitting },
+  } = useForm<EmailOnlyInput>({ resolver: zodResolver(emailOnlyInput), defaultValues: { officialEmail: '' } });
+  const onSubmit = handleSubmit(async ({ officialEmail }) => {
     setError(null);
     try {
-      await resendConfirmationRequest(email.trim());
+      await resendConfirmationRequest(officialEmail);
       setSent(true);
     } catch (err) {
       setError(getErrorMessage(err));
-    } finally {
-      setBusy(false);
     }
-  };
+  });
+  const typed = watch('officialEmail');
+  // Spec: the button is enabled only when the field is non-empty.
+  const empty = !typed.trim();
   return (
     <AuthCard
       title="Resend verification email"
       subtitle="Enter the email address you signed up with and we will send a new confirmation link."
     >
-      <form onSubmit={submit} noValidate className="space-y-4">
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
         <Field
           label="Email address"
           type="email"
           autoComplete="email"
           inputMode="email"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
+          error={errors.officialEmail?.message}
+          {...register('officialEmail')}
         />
         <FormError message={error} />
-        <Button type="submit" disabled={!email.trim()} loading={busy} className="w-full">
+        <Button type="submit" disabled={empty} loading={isSubmitting} className="w-full">
           Resend Verification Email
         </Button>
       </form>
       <Modal open={sent} tone="success" title={messages.confirmationEmailSent} onClose={() => setSent(false)}>
         <p>
-          If {email} has an account waiting for confirmation, a new link is on its way. Check your inbox and spam
+          If {typed} has an account waiting for confirmation, a new link is on its way. Check your inbox and spam
           folder.
         </p>
       </Modal>

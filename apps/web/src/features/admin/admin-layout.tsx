@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import {
+  Banknote,
   BookOpen,
   Briefcase,
   Building2,
@@ -27,6 +28,7 @@ export const ADMIN_MENU = [
   { label: 'Ledger', to: paths.adminLedger(), icon: BookOpen },
   { label: 'Reconciliation', to: paths.adminReconciliation(), icon: GitCompareArrows },
   { label: 'Refunds', to: paths.adminRefunds(), icon: RotateCcw },
+  { label: 'Payouts', to: paths.adminPayouts(), icon: Banknote },
   { label: 'Ratings', to: paths.adminRatings(), icon: Star },
   { label: 'Holidays', to: paths.adminHolidays(), icon: CalendarDays },
 ] as const;

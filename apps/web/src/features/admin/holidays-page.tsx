@@ -1,14 +1,18 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
-import type { holidaysResponse } from '@legalmarket/contracts/job-lifecycle';
+import { holiday, type holidaysResponse } from '@legalmarket/contracts/job-lifecycle';
 import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading } from '@/components/feedback';
+import { Field } from '@/components/field';
 import { Modal } from '@/components/modal';
 import { api, getErrorMessage } from '@/lib/http';
 import { AdminLayout } from './admin-layout';
 
 type Holidays = z.infer<typeof holidaysResponse>;
+type HolidayValues = z.input<typeof holiday>;
 const key = ['admin-holidays'] as const;
 
 const dayLabel = (d: string) =>
@@ -23,16 +27,18 @@ const dayLabel = (d: string) =>
 export default function HolidaysPage() {
   const qc = useQueryClient();
   const list = useQuery({ queryKey: key, queryFn: ({ signal }) => api<Holidays>('/api/admin/holidays', { signal }) });
-  const [date, setDate] = useState('');
-  const [name, setName] = useState('');
+  // The server's refusals (add or remove); the schema's messages sit under their fields.
   const [error, setError] = useState<string | null>(null);
   const [removing, setRemoving] = useState<string | null>(null);
+  const { register, handleSubmit, reset, formState } = useForm<HolidayValues, unknown, z.output<typeof holiday>>({
+    resolver: zodResolver(holiday),
+    defaultValues: { date: '', name: '' },
+  });
   const save = useMutation({
-    mutationFn: () => api<Holidays>('/api/admin/holidays', { method: 'POST', body: { date, name: name.trim() } }),
+    mutationFn: (body: z.output<typeof holiday>) => api<Holidays>('/api/admin/holidays', { method: 'POST', body }),
     onSuccess: (r) => {
       qc.setQueryData(key, r);
-      setDate('');
-      setName('');
+      reset();
     },
     onError: (err) => setError(getErrorMessage(err)),
   });
@@ -45,13 +51,13 @@ export default function HolidaysPage() {
     onError: (err) => setError(getErrorMessage(err)),
   });
 
-  const submit = (e: React.FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    if (!date) return setError('Please enter the date as YYYY-MM-DD');
-    if (!name.trim()) return setError('Please enter the holiday name');
-    save.mutate();
-  };
+  const submit = handleSubmit(
+    (v) => {
+      setError(null);
+      save.mutate(v);
+    },
+    () => setError(null),
+  );
 
   return (
     <AdminLayout title="Public holidays">
@@ -59,27 +65,18 @@ export default function HolidaysPage() {
         Due dates (10 working days after payment), reminders and automatic acceptance count Monday to Friday and skip
         these days. Dates already set on jobs do not move when you change the list.
       </p>
-      <form onSubmit={submit} className="mb-6 flex flex-wrap items-end gap-3" noValidate>
-        <label className="flex flex-col text-sm font-medium">
-          Date
-          <input
-            type="date"
-            value={date}
-            onChange={(e) => setDate(e.target.value)}
-            className="mt-1 min-h-11 rounded-md border border-slate-300 px-3"
-          />
-        </label>
-        <label className="flex min-w-0 flex-1 flex-col text-sm font-medium">
-          Name
-          <input
-            value={name}
-            maxLength={100}
-            onChange={(e) => setName(e.target.value)}
-            className="mt-1 min-h-11 rounded-md border border-slate-300 px-3"
-            placeholder="e.g. Eid al-Fitr"
-          />
-        </label>
-        <Button type="submit" loading={save.isPending}>
+      <form onSubmit={submit} className="mb-6 flex flex-wrap items-start gap-3" noValidate>
+        <Field label="Date" type="date" error={formState.errors.date?.message} {...register('date')} />
+        <Field
+          label="Name"
+          className="min-w-0 flex-1"
+          maxLength={100}
+          placeholder="e.g. Eid al-Fitr"
+          error={formState.errors.name?.message}
+          {...register('name')}
+        />
+        {/* Level with the inputs under their labels, whichever field shows an error. */}
+        <Button type="submit" className="mt-6" loading={save.isPending}>
           Add holiday
         </Button>
       </form>

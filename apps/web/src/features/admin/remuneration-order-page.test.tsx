@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { REMUNERATION_ORDER_MAX_BYTES } from '@legalmarket/contracts/admin';
 import { setSession } from '@/lib/session';
 import { renderPage } from '@/test/render';
 import AdminRemunerationOrderPage from './remuneration-order-page';
@@ -104,5 +105,29 @@ describe('/admin/remuneration-order', { timeout: 30_000 }, () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Upload PDF' }));
     expect(screen.getByRole('alert')).toHaveTextContent('Choose the PDF to upload');
     expect(screen.getByLabelText('Remuneration Order (PDF)')).toHaveFocus();
+  });
+
+  it("refuses a PDF over the contract's limit under the field, and clears that once a good one is chosen", async () => {
+    setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
+    headAnswers({ published: true });
+    const sent = fakeXhr(200, { status: 'success', message: 'Remuneration Order uploaded' });
+    renderPage(<AdminRemunerationOrderPage />);
+    await screen.findByRole('button', { name: 'Replace PDF' });
+    const input = screen.getByLabelText('Remuneration Order (PDF)');
+    const large = pdf();
+    Object.defineProperty(large, 'size', { value: REMUNERATION_ORDER_MAX_BYTES + 1 });
+
+    await userEvent.upload(input, large);
+    await userEvent.click(screen.getByRole('button', { name: 'Replace PDF' }));
+    const message = 'The file is too large: the limit is 20 MB';
+    expect(screen.getByRole('alert')).toHaveTextContent(message);
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(input).toHaveAccessibleDescription(expect.stringContaining(message));
+    expect(input).toHaveFocus();
+    expect(sent).toHaveLength(0);
+
+    await userEvent.upload(input, pdf());
+    expect(screen.queryByText(message)).toBeNull();
+    expect(input).not.toHaveAttribute('aria-invalid');
   });
 });

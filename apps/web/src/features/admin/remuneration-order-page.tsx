@@ -1,30 +1,22 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { Controller, useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
 import { FileText } from 'lucide-react';
+import { REMUNERATION_ORDER_MAX_BYTES, remunerationOrderUpload } from '@legalmarket/contracts/admin';
 import { paths } from '@/lib/paths';
 import { Button } from '@/components/button';
 import { ErrorState, Loading, SuccessNote } from '@/components/feedback';
 import { FormError } from '@/components/field';
 import { getErrorMessage } from '@/lib/http';
 import { AdminLayout } from './admin-layout';
-import {
-  REMUNERATION_ORDER_MAX_BYTES,
-  REMUNERATION_ORDER_URL,
-  usePublishedOrder,
-  useUploadOrder,
-} from './api/remuneration-order';
+import { REMUNERATION_ORDER_URL, usePublishedOrder, useUploadOrder } from './api/remuneration-order';
 
 const MB = 1024 * 1024;
 const megabytes = (n: number) => `${Math.max(0.1, Math.round((n / MB) * 10) / 10)} MB`;
 
-/** What the browser can tell before sending: a PDF by its name or type, within the server's limit. */
-function checkPdf(file: File): string | null {
-  if (file.size === 0) return 'The file is empty. Choose the PDF again.';
-  if (file.type !== 'application/pdf' && !/\.pdf$/i.test(file.name)) return 'The file must be a PDF';
-  if (file.size > REMUNERATION_ORDER_MAX_BYTES)
-    return `The file is too large: the limit is ${REMUNERATION_ORDER_MAX_BYTES / MB} MB`;
-  return null;
-}
+type OrderUploadValues = z.input<typeof remunerationOrderUpload>;
 
 /**
  * /admin/remuneration-order: uploads or replaces the Legal Practitioners Remuneration Order 2023 PDF
@@ -34,42 +26,37 @@ export default function AdminRemunerationOrderPage() {
   const id = useId();
   const published = usePublishedOrder();
   const upload = useUploadOrder();
-  const input = useRef<HTMLInputElement>(null);
-  const [file, setFile] = useState<File | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement | null>(null);
   const [progress, setProgress] = useState(0);
   const [done, setDone] = useState<string | null>(null);
+  const { control, handleSubmit, reset, trigger, clearErrors, watch, formState } = useForm<
+    OrderUploadValues,
+    unknown,
+    z.output<typeof remunerationOrderUpload>
+  >({ resolver: zodResolver(remunerationOrderUpload), defaultValues: { file: null } });
+  const file = watch('file');
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setDone(null);
-    if (!file) {
-      setProblem('Choose the PDF to upload');
-      input.current?.focus();
-      return;
-    }
-    const bad = checkPdf(file);
-    if (bad) {
-      setProblem(bad);
-      input.current?.focus();
-      return;
-    }
-    setProblem(null);
-    setProgress(0);
-    upload.mutate(
-      { file, onProgress: setProgress },
-      {
-        onSuccess: (res) => {
-          setDone(res.message || 'Remuneration Order uploaded');
-          setFile(null);
-          if (input.current) input.current.value = '';
+  // On a refusal the form focuses the file input (its ref is the Controller's).
+  const submit = handleSubmit(
+    (v) => {
+      setDone(null);
+      setProgress(0);
+      upload.mutate(
+        { file: v.file, onProgress: setProgress },
+        {
+          onSuccess: (res) => {
+            setDone(res.message || 'Remuneration Order uploaded');
+            reset();
+            if (input.current) input.current.value = '';
+          },
         },
-      },
-    );
-  };
+      );
+    },
+    () => setDone(null),
+  );
 
   const available = published.data?.available;
-  const error = problem ?? (upload.isError ? getErrorMessage(upload.error) : null);
+  const error = formState.errors.file?.message ?? (upload.isError ? getErrorMessage(upload.error) : null);
   return (
     <AdminLayout title="Remuneration Order">
       <div className="max-w-2xl space-y-6">
@@ -128,22 +115,34 @@ export default function AdminRemunerationOrderPage() {
             <label htmlFor={`${id}-file`} className="mb-1 block text-sm font-medium text-slate-800">
               Remuneration Order (PDF)
             </label>
-            <input
-              ref={input}
-              id={`${id}-file`}
-              type="file"
-              accept="application/pdf,.pdf"
-              aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
-              aria-invalid={error ? true : undefined}
-              disabled={upload.isPending}
-              onChange={(e) => {
-                const f = e.target.files?.[0] ?? null;
-                setFile(f);
-                setDone(null);
-                upload.reset();
-                setProblem(f ? checkPdf(f) : null);
-              }}
-              className="block w-full min-w-0 text-sm file:mr-3 file:min-h-11 file:rounded-md file:border file:border-brand file:bg-white file:px-4 file:font-semibold file:text-brand"
+            <Controller
+              control={control}
+              name="file"
+              render={({ field }) => (
+                <input
+                  ref={(el) => {
+                    input.current = el;
+                    field.ref(el);
+                  }}
+                  id={`${id}-file`}
+                  type="file"
+                  accept="application/pdf,.pdf"
+                  aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
+                  aria-invalid={error ? true : undefined}
+                  disabled={upload.isPending}
+                  onBlur={field.onBlur}
+                  onChange={(e) => {
+                    const f = e.target.files?.[0] ?? null;
+                    field.onChange(f);
+                    setDone(null);
+                    upload.reset();
+                    // Say at once what is wrong with a chosen file; choosing none clears the message.
+                    if (f) void trigger('file');
+                    else clearErrors('file');
+                  }}
+                  className="block w-full min-w-0 text-sm file:mr-3 file:min-h-11 file:rounded-md file:border file:border-brand file:bg-white file:px-4 file:font-semibold file:text-brand"
+                />
+              )}
             />
             <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
               PDF only, up to {REMUNERATION_ORDER_MAX_BYTES / MB} MB. It replaces the published one at once.

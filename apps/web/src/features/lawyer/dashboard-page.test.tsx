@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { LawyerJob } from '@legalmarket/contracts/lawyers';
+import { messages } from '@legalmarket/contracts/messages';
 import { setSession } from '@/lib/session';
 import { jobFixture } from '@/test/job-fixture';
 import { jsonFetch, renderPage } from '@/test/render';
@@ -30,10 +31,11 @@ function server(counts: { pending: number; completed: number }) {
     const all = Array.from({ length: counts[status] }, (_, i) => job(status, i + 1));
     return { body: all.slice((page - 1) * limit, page * limit), headers: { 'x-total-count': String(all.length) } };
   };
-  return jsonFetch({
+  const routes = {
     'GET /job-api/lawyer/pendingjobs': list('pending'),
     'GET /job-api/lawyer/completedjobs': list('completed'),
-  });
+  };
+  return { ...jsonFetch(routes), routes };
 }
 
 describe('/lawyer/dashboard projects', { timeout: 30_000 }, () => {
@@ -81,5 +83,45 @@ describe('/lawyer/dashboard projects', { timeout: 30_000 }, () => {
     renderPage(<LawyerDashboardPage />);
     expect(await screen.findByText('No projects')).toBeInTheDocument();
     expect(screen.queryByRole('navigation', { name: 'Pagination' })).toBeNull();
+  });
+});
+
+describe('Request more details (react-hook-form with the contract schema)', { timeout: 30_000 }, () => {
+  async function openModal(extra: Parameters<typeof jsonFetch>[0] = {}) {
+    setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
+    const api = jsonFetch({ ...server({ pending: 1, completed: 0 }).routes, ...extra });
+    vi.stubGlobal('fetch', api.fn);
+    renderPage(<LawyerDashboardPage />);
+    const list = await screen.findByRole('list', { name: 'Pending projects' });
+    await userEvent.click(within(list).getByRole('button', { name: 'Request more details' }));
+    return { api, dialog: await screen.findByRole('dialog') };
+  }
+
+  it('refuses blank text with the schema message under the field, gone once text is typed', async () => {
+    const { api, dialog } = await openModal();
+    const text = within(dialog).getByLabelText('What details do you need?');
+    await userEvent.type(text, '   ');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    expect(await within(dialog).findByText(messages.kindlyRequestDetails)).toBeVisible();
+    expect(text).toHaveAttribute('aria-invalid', 'true');
+    expect(text).toHaveAccessibleDescription(messages.kindlyRequestDetails);
+    expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
+    await userEvent.type(text, 'The CAC forms');
+    expect(text).not.toHaveAttribute('aria-invalid');
+    expect(within(dialog).queryByText(messages.kindlyRequestDetails)).toBeNull();
+  });
+
+  it('sends the trimmed text and shows the answer', async () => {
+    const { api, dialog } = await openModal({
+      'POST /job-api/requestmorejobdetails/pending-1': () => ({
+        body: { status: 'success', message: messages.requestSent },
+      }),
+    });
+    await userEvent.type(within(dialog).getByLabelText('What details do you need?'), '  The CAC forms, please.  ');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    expect(await screen.findByRole('heading', { name: 'Success' })).toBeVisible();
+    expect(screen.getByText(messages.requestSent)).toBeVisible();
+    const post = api.calls.find((c) => c.method === 'POST');
+    expect(JSON.parse(String(post?.init?.body))).toEqual({ detail: 'The CAC forms, please.' });
   });
 });

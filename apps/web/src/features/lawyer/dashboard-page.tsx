@@ -1,9 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
 import { MessageCircle } from 'lucide-react';
 import { formatOrdinalDate, previewWords } from '@legalmarket/contracts/format';
-import { messages } from '@legalmarket/contracts/messages';
-import { LAWYER_LIST_MAX, type LawyerJob } from '@legalmarket/contracts/lawyers';
+import { LAWYER_LIST_MAX, requestDetailsInput, type LawyerJob } from '@legalmarket/contracts/lawyers';
 import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
 import { FormError, TextArea } from '@/components/field';
@@ -120,33 +122,34 @@ function ProjectItem({ job, onAsk }: { job: LawyerJob; onAsk?: () => void }) {
   );
 }
 
+type RequestDetailsValues = z.input<typeof requestDetailsInput>;
+
 function RequestDetailsModal({ job, onClose }: { job: LawyerJob | null; onClose: () => void }) {
-  const [text, setText] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const formId = useId();
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
   const send = useRequestMoreDetails();
+  const { register, handleSubmit, reset, formState } = useForm<
+    RequestDetailsValues,
+    unknown,
+    z.output<typeof requestDetailsInput>
+  >({ resolver: zodResolver(requestDetailsInput), defaultValues: { detail: '' } });
   const close = () => {
-    setText('');
-    setError(null);
+    reset();
+    send.reset();
     onClose();
   };
-  const submit = () => {
+  const submit = handleSubmit((v) => {
     if (!job) return;
-    if (!text.trim()) {
-      setError(messages.kindlyRequestDetails);
-      return;
-    }
     send.mutate(
-      { jobId: job._id, detail: text },
+      { jobId: job._id, detail: v.detail },
       {
         onSuccess: (res) => {
           close();
           setResult({ ok: true, text: res.message });
         },
-        onError: (err) => setError(getErrorMessage(err)),
       },
     );
-  };
+  });
   return (
     <>
       <Modal
@@ -154,32 +157,24 @@ function RequestDetailsModal({ job, onClose }: { job: LawyerJob | null; onClose:
         title="Request more details"
         onClose={close}
         footer={
-          <Button onClick={submit} loading={send.isPending}>
+          <Button type="submit" form={formId} loading={send.isPending}>
             Send
           </Button>
         }
       >
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            submit();
-          }}
-          className="space-y-3"
-        >
+        <form id={formId} noValidate onSubmit={submit} className="space-y-3">
           <p>
             Ask the company what you need for <strong>{job?.productId.productName}</strong>. They will see it in their
             notifications and by e-mail.
           </p>
           <TextArea
             label="What details do you need?"
-            value={text}
             maxLength={2000}
-            onChange={(e) => {
-              setText(e.target.value);
-              setError(null);
-            }}
+            error={formState.errors.detail?.message}
+            // A refusal from the server goes once the request is edited, as the old form did.
+            {...register('detail', { onChange: () => send.reset() })}
           />
-          <FormError message={error} />
+          <FormError message={send.isError ? getErrorMessage(send.error) : null} />
         </form>
       </Modal>
       <Modal

@@ -4,6 +4,8 @@ import { MemoryRouter } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { EarningsResponse } from '@legalmarket/contracts/money';
 import { setSession } from '@/lib/session';
+import userEvent from '@testing-library/user-event';
+import type { LawyerPayoutsResponse, PayoutView } from '@legalmarket/contracts/payouts';
 import { jsonFetch, testQueryClient } from '@/test/render';
 import GetPaidPage from './get-paid-page';
 
@@ -34,7 +36,12 @@ const earnings: EarningsResponse = {
 
 it("Get Paid shows the ledger's available and pending share, to the kobo, and each job's split", async () => {
   setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
-  const { fn } = jsonFetch({ 'GET /job-api/lawyer/earnings': () => ({ body: earnings }) });
+  const { fn } = jsonFetch({
+    'GET /job-api/lawyer/earnings': () => ({ body: earnings }),
+    'GET /api/lawyer/payouts': () => ({
+      body: { status: 'success', withdrawable: 0, detailsResolved: true, payouts: [] },
+    }),
+  });
   vi.stubGlobal('fetch', fn);
   render(
     <QueryClientProvider client={testQueryClient()}>
@@ -50,4 +57,84 @@ it("Get Paid shows the ledger's available and pending share, to the kobo, and ea
   expect(screen.getByText('Available to withdraw').nextElementSibling).toHaveTextContent('₦0');
   expect(screen.getByText('Pending').nextElementSibling).toHaveTextContent('₦120,001.26');
   expect(screen.getByText(/less the 20% platform commission/)).toHaveTextContent('7 days after completion');
+});
+
+const payout = (over: Partial<PayoutView>): PayoutView => ({
+  _id: 'p1',
+  lawyerId: 'l1',
+  lawyerName: 'Chidi',
+  amount: 5_000.5,
+  status: 'paid',
+  bank: 'Zenith Bank',
+  accountNumber: '•••• 6789',
+  accountName: 'CHIDI OKEKE',
+  failure: null,
+  createdAt: '2026-11-20T10:00:00.000Z',
+  approvedAt: null,
+  settledAt: '2026-11-21T10:00:00.000Z',
+  ...over,
+});
+
+function renderGetPaid(payouts: LawyerPayoutsResponse, onPost = vi.fn()) {
+  setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
+  const { fn, calls } = jsonFetch({
+    'GET /job-api/lawyer/earnings': () => ({ body: { ...earnings, data: { ...earnings.data, available: 20_000 } } }),
+    'GET /api/lawyer/payouts': () => ({ body: payouts }),
+    'POST /api/lawyer/payouts': (init) => onPost(JSON.parse(String(init?.body))),
+  });
+  vi.stubGlobal('fetch', fn);
+  render(
+    <QueryClientProvider client={testQueryClient()}>
+      <MemoryRouter initialEntries={['/lawyer/get-paid?tab=get-paid']}>
+        <GetPaidPage />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+  return calls;
+}
+
+it('Withdraw asks for the available balance by default, after a confirmation, and lists withdrawals', async () => {
+  const onPost = vi.fn(() => ({
+    status: 201,
+    body: { status: 'success', message: 'Your withdrawal request was sent.', payout: payout({ status: 'requested' }) },
+  }));
+  const calls = renderGetPaid(
+    {
+      status: 'success',
+      withdrawable: 20_000,
+      detailsResolved: true,
+      payouts: [payout({}), payout({ _id: 'p2', status: 'failed', failure: 'Beneficiary account is dormant' })],
+    },
+    onPost,
+  );
+  const amount = await screen.findByLabelText('Amount (₦)');
+  expect(amount).toHaveValue('20000');
+  expect(screen.getByText('Paid')).toBeInTheDocument();
+  expect(screen.getByText('Failed, returned to your balance')).toBeInTheDocument();
+  expect(screen.getByText('Beneficiary account is dormant')).toBeInTheDocument();
+
+  // Above the balance: refused before anything is sent.
+  await userEvent.clear(amount);
+  await userEvent.type(amount, '20000.01');
+  await userEvent.click(screen.getByRole('button', { name: 'Withdraw' }));
+  expect(await screen.findByText('You can withdraw at most ₦20,000 now.')).toBeInTheDocument();
+  expect(onPost).not.toHaveBeenCalled();
+
+  await userEvent.clear(amount);
+  await userEvent.type(amount, '12,500.5');
+  await userEvent.click(screen.getByRole('button', { name: 'Withdraw' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Confirm withdrawal' });
+  expect(dialog).toHaveTextContent('Withdraw ₦12,500.5 to your saved account?');
+  expect(onPost).not.toHaveBeenCalled();
+  await userEvent.click(within(dialog).getByRole('button', { name: 'Withdraw ₦12,500.5' }));
+  expect(await screen.findByRole('dialog', { name: 'Success' })).toHaveTextContent('Your withdrawal request was sent.');
+  expect(onPost).toHaveBeenCalledWith({ amount: 12_500.5 });
+  expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+});
+
+it('Withdraw sends the lawyer to Payment Details when they were never checked with the bank', async () => {
+  renderGetPaid({ status: 'success', withdrawable: 20_000, detailsResolved: false, payouts: [] });
+  expect(await screen.findByText(/must be checked with your bank/)).toBeInTheDocument();
+  expect(screen.queryByLabelText('Amount (₦)')).not.toBeInTheDocument();
+  expect(screen.getByText('No withdrawals yet')).toBeInTheDocument();
 });

@@ -19,6 +19,7 @@ import { usePaymentDetails } from './api/get-payment-details';
 import { useSendPayoutCode } from './api/send-otp';
 import { PaymentSideMenu, type PaymentSection } from './components/payment-side-menu';
 import { PayoutForm } from './components/payout-form';
+import { Withdrawals } from './components/withdrawals';
 
 /** /lawyer/get-paid: Payment Details (add, or change through an e-mailed code) and Get Paid (real figures). */
 export default function GetPaidPage() {
@@ -30,7 +31,9 @@ export default function GetPaidPage() {
   return (
     <div className="mx-auto grid max-w-5xl gap-6 px-4 py-8 md:grid-cols-[14rem_1fr]">
       <PaymentSideMenu section={section} onSection={setSection} lawyerId={session?.userId ?? ''} />
-      <SectionBoundary>{section === 'details' ? <PaymentDetails /> : <GetPaid />}</SectionBoundary>
+      <SectionBoundary>
+        {section === 'details' ? <PaymentDetails /> : <GetPaid onPaymentDetails={() => setSection('details')} />}
+      </SectionBoundary>
     </div>
   );
 }
@@ -141,7 +144,7 @@ function PaymentDetails() {
               </dd>
             </div>
             <div>
-              <dt className="text-sm text-slate-600">Account Name</dt>
+              <dt className="text-sm text-slate-600">Account Name (as your bank holds it)</dt>
               <dd className="font-semibold text-ink">{saved.accountName}</dd>
             </div>
             <div>
@@ -172,7 +175,7 @@ function PaymentDetails() {
   );
 }
 
-function GetPaid() {
+function GetPaid({ onPaymentDetails }: { onPaymentDetails: () => void }) {
   const earnings = useEarnings();
   const d = earnings.data?.data;
   const figure = (value: number | undefined) =>
@@ -203,6 +206,7 @@ function GetPaid() {
           the account under Payment Details.
         </p>
       )}
+      <Withdrawals onPaymentDetails={onPaymentDetails} />
       <h2 className="text-lg font-semibold text-ink">Earnings per job</h2>
       {earnings.isLoading ? (
         <Loading />

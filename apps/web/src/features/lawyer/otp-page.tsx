@@ -1,6 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { Controller, useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
 import { LIMITS } from '@legalmarket/contracts/constants';
+import { payoutOtpForm } from '@legalmarket/contracts/lawyers';
 import { Button } from '@/components/button';
 import { FormError } from '@/components/field';
 import { OtpInput } from '@/components/otp-input';
@@ -10,33 +14,38 @@ import { useConfirmPayoutCode } from './api/confirm-otp';
 import { payoutEditWindow } from './api/edit-payment-details';
 import { useSendPayoutCode } from './api/send-otp';
 
+type PayoutOtpValues = z.input<typeof payoutOtpForm>;
+
 /** /lawyer/otp: the six-digit code e-mailed for changing payout details; a right code opens the Update form. */
 export default function LawyerOtpPage() {
   const navigate = useNavigate();
   // "OTP sent successfully" from the first send (the Get Paid page), or from Send a new code here.
   const sent = (useLocation().state as { notice?: string } | null)?.notice ?? null;
-  const [digits, setDigits] = useState<string[]>(Array(LIMITS.otpDigits).fill(''));
+  // The server's refusal of a code or of a new send; the schema's message sits under the boxes.
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(sent);
   const confirm = useConfirmPayoutCode();
   const resend = useSendPayoutCode();
-  const code = digits.join('');
+  const { control, handleSubmit, reset, formState } = useForm<PayoutOtpValues, unknown, z.output<typeof payoutOtpForm>>(
+    {
+      resolver: zodResolver(payoutOtpForm),
+      defaultValues: { otp: '' },
+    },
+  );
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setNotice(null);
-    if (!/^\d{6}$/.test(code)) {
-      setError('Please enter the 6-digit code');
-      return;
-    }
-    confirm.mutate(code, {
-      onSuccess: () => {
-        payoutEditWindow.open(LIMITS.codeTtlMinutes);
-        navigate(paths.lawyerGetPaid());
-      },
-      onError: (err) => setError(getErrorMessage(err)),
-    });
-  };
+  const submit = handleSubmit(
+    ({ otp }) => {
+      setNotice(null);
+      confirm.mutate(otp, {
+        onSuccess: () => {
+          payoutEditWindow.open(LIMITS.codeTtlMinutes);
+          navigate(paths.lawyerGetPaid());
+        },
+        onError: (err) => setError(getErrorMessage(err)),
+      });
+    },
+    () => setNotice(null),
+  );
 
   return (
     <div className="mx-auto max-w-md px-4 py-10">
@@ -46,13 +55,21 @@ export default function LawyerOtpPage() {
           We e-mailed you a six-digit code. It expires in {LIMITS.codeTtlMinutes} minutes and works once.
         </p>
         <div className="mt-6">
-          <OtpInput
-            value={digits}
-            onChange={(v) => {
-              setDigits(v);
-              setError(null);
-            }}
-            label="Six-digit code"
+          <Controller
+            control={control}
+            name="otp"
+            render={({ field }) => (
+              <OtpInput
+                value={field.value}
+                onChange={(v) => {
+                  field.onChange(v);
+                  setError(null);
+                }}
+                inputRef={field.ref}
+                label="Six-digit code"
+                error={formState.errors.otp?.message}
+              />
+            )}
           />
         </div>
         <div className="mt-4 space-y-2">
@@ -76,7 +93,7 @@ export default function LawyerOtpPage() {
             onClick={() =>
               resend.mutate(undefined, {
                 onSuccess: (res) => {
-                  setDigits(Array(LIMITS.otpDigits).fill(''));
+                  reset();
                   setError(null);
                   setNotice(res.message);
                 },

@@ -12,6 +12,7 @@ export const adminKeys = {
   settlement: () => ['admin', 'settlement'] as const,
   ratings: () => ['admin', 'ratings'] as const,
   remunerationOrder: () => ['admin', 'remuneration-order'] as const,
+  payouts: () => ['admin', 'payouts'] as const,
 };
 
 export const PAGE_SIZE = 5;

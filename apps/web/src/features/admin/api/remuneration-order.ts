@@ -3,8 +3,6 @@ import { api, HttpError, uploadWithProgress } from '@/lib/http';
 import { adminKeys } from './keys';
 
 export const REMUNERATION_ORDER_URL = '/api/remuneration-order';
-/** The server's limit for the PDF (PUT /api/remuneration-order). */
-export const REMUNERATION_ORDER_MAX_BYTES = 20 * 1024 * 1024;
 
 /** A UI shape: what a HEAD request tells (the answer has no body, so no contract schema). */
 interface PublishedOrder {

@@ -5,6 +5,7 @@ export const lawyerKeys = {
   job: (id: string) => ['lawyer', 'job', id] as const,
   projects: (status: 'pending' | 'completed') => ['lawyer', 'projects', status] as const,
   earnings: () => ['lawyer', 'earnings'] as const,
+  payouts: () => ['lawyer', 'payouts'] as const,
   profile: (id: string, asAdmin: boolean) => ['lawyer', 'profile', id, asAdmin ? 'admin' : 'own'] as const,
   paymentDetails: () => ['lawyer', 'payment-details'] as const,
 };

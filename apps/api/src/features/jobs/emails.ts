@@ -1,0 +1,77 @@
+import { button, paragraph, quote, type MailTemplate } from '../../platform/mail-templates.js';
+import { plainName } from '../../platform/mailer.js';
+
+/** A lifecycle step told to each recipient: the notification's text is the subject and the first line. */
+export const jobEventMail = (
+  to: string,
+  m: { text: string; note?: string | null; files?: string[]; url: string },
+): MailTemplate => ({
+  to,
+  subject: m.text,
+  body: [
+    paragraph(`${m.text}.`),
+    ...(m.note ? [quote(m.note.length > 400 ? `${m.note.slice(0, 400)}…` : m.note)] : []),
+    ...(m.files?.length ? [paragraph(`Documents: ${m.files.join(', ')}`)] : []),
+    button('Open the job', m.url),
+  ],
+});
+
+export const lawyerAssignedMail = (
+  to: string,
+  m: { lawyerName: string; productName: string; companyName: string; url: string },
+): MailTemplate => ({
+  to,
+  subject: `You have been assigned a job: ${m.productName}`,
+  body: [
+    paragraph(`Hello ${m.lawyerName},`),
+    paragraph(`An administrator has assigned you the job "${m.productName}" for ${plainName(m.companyName)}.`),
+    paragraph('You will find it under your pending projects, with the company’s details and contacts.'),
+    button('Open your projects', m.url),
+  ],
+});
+
+export const companyAssignedMail = (
+  to: string,
+  m: { companyName: string; productName: string; lawyerName: string; url: string },
+): MailTemplate => ({
+  to,
+  subject: `A lawyer is now working on ${m.productName}`,
+  body: [
+    paragraph(`Hello ${m.companyName},`),
+    paragraph(`Your job "${m.productName}" has been assigned to ${plainName(m.lawyerName)}, who will contact you.`),
+    button('See your jobs', m.url),
+  ],
+});
+
+export const jobCompletedMail = (
+  to: string,
+  m: { companyName: string; productName: string; url: string },
+): MailTemplate => ({
+  to,
+  subject: `Your job is completed: ${m.productName}`,
+  body: [
+    paragraph(`Hello ${m.companyName},`),
+    paragraph(
+      `Your job "${m.productName}" has been marked completed. You will find it under Completed jobs on your dashboard.`,
+    ),
+    button('See your jobs', m.url),
+  ],
+});
+
+export const detailsRequestedMail = (m: {
+  to: string;
+  companyName: string;
+  productName: string;
+  lawyerName: string;
+  request: string;
+  url: string;
+}): MailTemplate => ({
+  to: m.to,
+  subject: `A lawyer asked for more details on ${m.productName}`,
+  body: [
+    paragraph(`Hello ${m.companyName},`),
+    paragraph(`${plainName(m.lawyerName)}, the lawyer working on your ${m.productName} job, asked for more details:`),
+    quote(m.request),
+    paragraph(`Please answer from the Notifications card of your dashboard: ${m.url}`),
+  ],
+});

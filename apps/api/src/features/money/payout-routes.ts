@@ -1,0 +1,156 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  adminPayoutsQuery,
+  adminPayoutsResponse,
+  approvePayoutsInput,
+  approvePayoutsResponse,
+  lawyerPayoutsResponse,
+  MIN_PAYOUT,
+  PAYOUT_BATCH_MAX,
+  payoutMessages,
+  payoutRequestInput,
+  payoutResponse,
+  sandboxTransferOutcomeInput,
+} from '@legalmarket/contracts';
+import type { FeatureOptions } from '../shared.js';
+
+const tags = ['payouts'];
+const security = [{ bearer: [] }];
+/** Ids are checked by the service (an unknown or malformed one is simply not found). */
+const payoutIdParam = z.object({ id: z.string().max(64) });
+
+/** Lawyer withdrawals and the admin's approvals (issue 17; docs/decisions/1710-lawyer-payouts.md). */
+export const payoutRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
+  const { payouts } = services;
+  const lawyerOnly = shared.auth.require('lawyer');
+  const adminOnly = shared.auth.require('admin');
+
+  app.get(
+    '/api/lawyer/payouts',
+    {
+      schema: {
+        tags,
+        summary: "The signed-in lawyer's withdrawals and what it may withdraw now",
+        description:
+          '`withdrawable`: the available share (past its holding period) less withdrawals still waiting for approval, in naira. `detailsResolved`: whether the saved payout details were checked with the bank (a withdrawal needs it; re-submit the same details to check them). `payouts`: the latest 100, waiting ones first.',
+        response: { 200: lawyerPayoutsResponse },
+        security,
+      },
+      preHandler: lawyerOnly,
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { status: 'success' as const, ...(await payouts.forLawyer(_request.user!.id)) };
+    },
+  );
+
+  app.post(
+    '/api/lawyer/payouts',
+    {
+      schema: {
+        tags,
+        summary: 'Ask for a withdrawal of the available balance',
+        description: `Body \`{ "amount": 25000 }\` in naira (whole kobo), or no amount for everything withdrawable. Goes to the saved payout details, which must have been checked with the bank. The amount is reserved at once (two requests cannot take the same money) and paid after an admin approves. 400 with the reason: no details, details not checked, nothing available, more than is withdrawable, less than ₦${MIN_PAYOUT}. Admins are e-mailed.`,
+        body: payoutRequestInput,
+        response: { 201: payoutResponse },
+        security,
+      },
+      preHandler: lawyerOnly,
+    },
+    async (request, reply) =>
+      reply.status(201).send({
+        status: 'success' as const,
+        message: payoutMessages.requested,
+        payout: await payouts.request(request.user!, request.body?.amount),
+      }),
+  );
+
+  app.get(
+    '/api/admin/payouts',
+    {
+      schema: {
+        tags,
+        summary: 'Payouts: those waiting for approval first, then the latest others',
+        description:
+          '`status` filters (requested, sending, paid, failed). `waitingTotal`: the naira waiting for approval. Account numbers are masked.',
+        querystring: adminPayoutsQuery,
+        response: { 200: adminPayoutsResponse },
+        security,
+      },
+      preHandler: adminOnly,
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { status: 'success' as const, ...(await payouts.list(request.query.status)) };
+    },
+  );
+
+  app.post(
+    '/api/admin/payouts/:id/approve',
+    {
+      schema: {
+        tags,
+        summary: 'Approve one payout: the money is posted and sent by a Flutterwave transfer',
+        description:
+          'Exactly once: the payout is approved and posted under its row lock, and only that approval sends the transfer (reference = the payout id). Approving it again, or at the same moment, answers the payout as it is and moves nothing. The answer shows `sending` until the provider completes it (`paid`) or fails it (`failed`, the money back in the lawyer’s available balance). 404 for an unknown payout; 409 when the lawyer’s balance no longer covers it.',
+        params: payoutIdParam,
+        body: z.object({}).nullish(),
+        response: { 200: payoutResponse },
+        security,
+      },
+      preHandler: adminOnly,
+    },
+    async (request) => {
+      const done = await payouts.approve(request.user!, [request.params.id]);
+      return { status: 'success' as const, message: payoutMessages.approved, payout: done.payouts[0] };
+    },
+  );
+
+  app.post(
+    '/api/admin/payouts/approve',
+    {
+      schema: {
+        tags,
+        summary: 'Approve a batch of payouts',
+        description: `Body \`{ "ids": [...] }\`, 1 to ${PAYOUT_BATCH_MAX} payout ids; each is approved and sent exactly once as with one approval (those already approved are answered as they are). 404 when any id is unknown (nothing is approved then).`,
+        body: approvePayoutsInput,
+        response: { 200: approvePayoutsResponse },
+        security,
+      },
+      preHandler: adminOnly,
+    },
+    async (request) => {
+      const done = await payouts.approve(request.user!, request.body.ids);
+      return {
+        status: 'success' as const,
+        message: payoutMessages.batchApproved(done.approved),
+        payouts: done.payouts,
+      };
+    },
+  );
+
+  if (services.paymentProvider.name === 'sandbox') {
+    app.post(
+      '/api/admin/payouts/:id/sandbox-outcome',
+      {
+        schema: {
+          tags,
+          summary: 'Sandbox provider only: finish a transfer the sandbox left pending',
+          description:
+            'The sandbox bank completes transfers at once, except to account numbers ending in 1111 (they fail) and 2222 (they stay pending until this call says SUCCESSFUL or FAILED, as Flutterwave’s transfer webhook would). 409 when the payout is not being sent through the sandbox.',
+          params: payoutIdParam,
+          body: sandboxTransferOutcomeInput,
+          response: { 200: payoutResponse },
+          security,
+        },
+        preHandler: adminOnly,
+      },
+      async (request) => ({
+        status: 'success' as const,
+        message: payoutMessages.sandboxFinished,
+        payout: await payouts.finishOnSandbox(request.params.id, request.body.status),
+      }),
+    );
+  }
+};

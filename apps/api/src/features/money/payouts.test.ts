@@ -1,0 +1,441 @@
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { and, eq, inArray } from 'drizzle-orm';
+import { messages, payoutMessages, type PayoutView } from '@legalmarket/contracts';
+import { jobs, ledgerTransactions, payoutDetails, payouts, sandboxTransfers } from '../../db/schema.js';
+import { PASSWORD, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
+import { SUCCESS_CARD, createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
+import { flutterwaveStandIn, listenStandIn, SECRET_HASH } from '../../../test/flutterwave-standin.js';
+import { mailsTo } from '../../../test/admin-fixtures.js';
+import { createPaymentProvider } from '../../platform/payments/index.js';
+import { createLedger } from './ledger.js';
+import { createPayouts } from './payouts.js';
+
+type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+const DAY = 86_400_000;
+
+/** The steps both suites share: a lawyer who earned ₦20,000 (₦25,000 less 20 %), available after 7 days. */
+function kit(get: () => { t: TestApp; admin: Login; product: string }) {
+  const inject = (method: 'GET' | 'POST' | 'PATCH' | 'PUT', url: string, who: Login | null, payload?: unknown) =>
+    get().t.app.inject({ method, url, headers: who?.headers ?? {}, payload: payload as Record<string, unknown> });
+  const db = () => get().t.rt.database.db;
+
+  async function earn(lawyer: Login, pay: (reference: string, amount: number, company: Login) => Promise<void>) {
+    const { admin, product } = get();
+    const company = await signupAndLogin(get().t, 'company');
+    await inject('POST', '/api/cart', company, { productId: product, quantity: 1 });
+    const { reference, amount } = (await inject('POST', '/api/checkout', company)).json().data;
+    await pay(reference, amount, company);
+    const [job] = await db().select().from(jobs).where(eq(jobs.companyId, company.id));
+    expect((await inject('POST', '/job-api/assign', admin, { jobId: job.id, lawyerId: lawyer.id })).statusCode).toBe(
+      200,
+    );
+    expect((await inject('POST', `/job-api/jobs/${job.id}/actions/complete`, admin, {})).statusCode).toBe(200);
+    return job;
+  }
+  const addDetails = (lawyer: Login, accountNumber: string, accountName = 'Chidi Okeke', bank = 'Zenith Bank') =>
+    inject('POST', '/api/add-payment-details', lawyer, { accountNumber, accountName, bank });
+  const mine = async (lawyer: Login) =>
+    (await inject('GET', '/api/lawyer/payouts', lawyer)).json() as {
+      withdrawable: number;
+      detailsResolved: boolean;
+      payouts: PayoutView[];
+    };
+  const request = (lawyer: Login, amount?: number) =>
+    inject('POST', '/api/lawyer/payouts', lawyer, amount === undefined ? {} : { amount });
+  const approve = (id: string, who = get().admin) => inject('POST', `/api/admin/payouts/${id}/approve`, who, {});
+  const kinds = async (payoutId: string) =>
+    (
+      await db()
+        .select({ kind: ledgerTransactions.kind })
+        .from(ledgerTransactions)
+        .where(eq(ledgerTransactions.payoutId, payoutId))
+        .orderBy(ledgerTransactions.id)
+    ).map((r) => r.kind);
+  const statusOf = async (id: string) => (await db().select().from(payouts).where(eq(payouts.id, id)))[0].status;
+  const available = async (lawyer: Login) =>
+    (await inject('GET', '/job-api/lawyer/earnings', lawyer)).json().data.available as number;
+  /** Earnings are withdrawable at once unless a test says otherwise. */
+  const holdDays = async (days: number) =>
+    expect(
+      (await inject('PUT', '/api/admin/money-settings', get().admin, { commissionPercent: 20, holdDays: days }))
+        .statusCode,
+    ).toBe(200);
+  /** A new session after the clock moved past the old one's lifetime. */
+  async function relogin(who: Login) {
+    const res = await inject('POST', '/api/login', null, { officialEmail: who.email, password: PASSWORD });
+    who.headers = { authorization: `Bearer ${res.json().token}` };
+  }
+  return { holdDays, relogin, inject, earn, addDetails, mine, request, approve, kinds, statusOf, available };
+}
+
+async function until(check: () => Promise<boolean>) {
+  for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 25));
+}
+
+describeEachDb('lawyer payouts through the sandbox provider', (kind) => {
+  let t: TestApp;
+  let admin: Login;
+  let product: string;
+  const k = kit(() => ({ t, admin, product }));
+  const sandboxPay = async (reference: string, amount: number, company: Login) => {
+    const charged = await k.inject('POST', '/api/checkout/sandbox/charge', company, {
+      reference,
+      amount,
+      currency: 'NGN',
+      ...SUCCESS_CARD,
+    });
+    const transactionId = charged.json().data.transaction_id;
+    expect((await k.inject('POST', '/api/checkout/verify', company, { reference, transactionId })).statusCode).toBe(
+      200,
+    );
+  };
+  /** A verified lawyer with resolved details and ₦20,000 available. */
+  async function earner(accountNumber = '0123456789') {
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    expect((await k.addDetails(lawyer, accountNumber)).statusCode).toBe(201);
+    await k.earn(lawyer, sandboxPay);
+    expect(await k.available(lawyer)).toBe(20_000);
+    return lawyer;
+  }
+
+  beforeAll(async () => {
+    t = await createLoggedTestApp(kind);
+    admin = await signupAndLogin(t, 'admin');
+    product = await insertProduct(t, 'Non-Disclosure Agreement', 25_000);
+    await k.holdDays(0);
+  });
+  afterAll(() => t.close());
+  afterEach(async () => expect(await createLedger({ db: t.rt.database.db, clock: t.clock }).audit()).toEqual([]));
+
+  it("payout details are checked with the bank: unknown accounts refused, the bank's name saved", async () => {
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const unknown = await k.addDetails(lawyer, '0123450000');
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().message).toBe(payoutMessages.accountNotFound);
+    expect((await k.inject('GET', '/api/get-payment-details', lawyer)).json().lawyer.accountDetails).toEqual([]);
+
+    // The sandbox bank holds 0123456782 as TUNDE BAKARE: a clearly different typed name is replaced, and said so.
+    const added = await k.addDetails(lawyer, '0123456782', 'Chidi Okeke');
+    expect(added.statusCode).toBe(201);
+    expect(added.json().message).toBe(
+      `${messages.paymentDetailsAdded}. ${payoutMessages.nameFromBank('TUNDE BAKARE')}`,
+    );
+    expect(added.json().lawyer.accountDetails).toEqual([
+      { accountNumber: '0123456782', accountName: 'TUNDE BAKARE', bank: 'Zenith Bank' },
+    ]);
+    const [row] = await t.rt.database.db.select().from(payoutDetails).where(eq(payoutDetails.lawyerId, lawyer.id));
+    expect(row).toMatchObject({ bankCode: '057', typedName: 'Chidi Okeke', accountName: 'TUNDE BAKARE' });
+    expect(row.resolvedAt).not.toBeNull();
+
+    // A matching typed name answers the spec's message alone.
+    const other = await signupAndLogin(t, 'lawyer');
+    const same = await k.addDetails(other, '0123456789', 'chidi okeke');
+    expect(same.json().message).toBe(messages.paymentDetailsAdded);
+    expect(same.json().lawyer.accountDetails[0].accountName).toBe('CHIDI OKEKE');
+  });
+
+  it('details saved before resolution are refused for payouts until re-submitted', async () => {
+    const lawyer = await earner();
+    await t.rt.database.db
+      .update(payoutDetails)
+      .set({ resolvedAt: null, bankCode: null, accountName: 'Typed Name' })
+      .where(eq(payoutDetails.lawyerId, lawyer.id));
+    expect((await k.mine(lawyer)).detailsResolved).toBe(false);
+    const refused = await k.request(lawyer, 1000);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe(payoutMessages.detailsNotResolved);
+    expect((await k.addDetails(lawyer, '0123456789')).statusCode).toBe(201);
+    expect((await k.mine(lawyer)).detailsResolved).toBe(true);
+    expect((await k.request(lawyer, 1000)).statusCode).toBe(201);
+  });
+
+  it('a withdrawal: refused above the available balance, reserved, approved once, paid, mailed', async () => {
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    expect((await k.request(lawyer)).json().message).toBe(payoutMessages.noDetails);
+    expect((await k.addDetails(lawyer, '0123456789')).statusCode).toBe(201);
+    await k.holdDays(7);
+    await k.earn(lawyer, sandboxPay);
+    await k.holdDays(0);
+    // Still in its holding period.
+    const early = await k.request(lawyer);
+    expect(early.statusCode).toBe(400);
+    expect(early.json().message).toBe(payoutMessages.nothingAvailable);
+    t.clock.advance(7 * DAY + 1000);
+    await k.relogin(lawyer);
+    await k.relogin(admin);
+
+    const above = await k.request(lawyer, 20_000.01);
+    expect(above.statusCode).toBe(400);
+    expect(above.json().message).toBe(payoutMessages.aboveAvailable(20_000));
+    expect((await k.request(lawyer, 50)).json().message).toBe(payoutMessages.belowMinimum);
+    const asked = await k.request(lawyer, 5_000.5);
+    expect(asked.statusCode).toBe(201);
+    expect(asked.json()).toMatchObject({
+      message: payoutMessages.requested,
+      payout: { status: 'requested', amount: 5_000.5, accountNumber: '•••• 6789', accountName: 'CHIDI OKEKE' },
+    });
+    const id = asked.json().payout._id as string;
+    // Reserved: the rest is what may be asked for now, and nothing is posted before approval.
+    expect((await k.mine(lawyer)).withdrawable).toBe(14_999.5);
+    expect((await k.request(lawyer, 15_000)).json().message).toBe(payoutMessages.aboveAvailable(14_999.5));
+    expect(await k.kinds(id)).toEqual([]);
+    const waiting = (await k.inject('GET', '/api/admin/payouts?status=requested', admin)).json();
+    expect(waiting.payouts.map((p: PayoutView) => p._id)).toContain(id);
+
+    // A lawyer (even this one) cannot approve; nor can a company.
+    expect((await k.approve(id, lawyer)).statusCode).toBe(403);
+    const company = await signupAndLogin(t, 'company');
+    expect((await k.approve(id, company)).statusCode).toBe(403);
+    expect(await k.statusOf(id)).toBe('requested');
+
+    const approved = await k.approve(id);
+    expect(approved.statusCode).toBe(200);
+    expect(approved.json().payout).toMatchObject({ status: 'paid', amount: 5_000.5 });
+    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled']);
+    const sent = await t.rt.database.db.select().from(sandboxTransfers).where(eq(sandboxTransfers.reference, id));
+    expect(sent.map((s) => [s.amount, s.bankCode, s.accountNumber])).toEqual([[500_050, '057', '0123456789']]);
+    expect(await k.available(lawyer)).toBe(14_999.5);
+    const subjects = (await mailsTo(t, lawyer.email)).map((m) => m.subject);
+    expect(subjects).toContain('Your withdrawal of ₦5,000.5 has been paid');
+    expect((await mailsTo(t, admin.email)).map((m) => m.subject)).toContain(
+      'A withdrawal of ₦5,000.5 is waiting for approval',
+    );
+
+    // Approving again moves nothing.
+    const again = await k.approve(id);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().payout.status).toBe('paid');
+    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled']);
+    expect((await k.mine(lawyer)).payouts.map((p) => [p._id, p.status])).toEqual([[id, 'paid']]);
+  });
+
+  it('a failed transfer returns the money to the available balance once', async () => {
+    const lawyer = await earner('0123451111');
+    const id = (await k.request(lawyer)).json().payout._id as string;
+    const res = await k.approve(id);
+    expect(res.json().payout).toMatchObject({ status: 'failed', amount: 20_000 });
+    expect(res.json().payout.failure).toMatch(/dormant/);
+    expect(await k.kinds(id)).toEqual(['payout', 'payout_failed']);
+    expect(await k.available(lawyer)).toBe(20_000);
+    expect((await k.approve(id)).json().payout.status).toBe('failed');
+    expect(await k.kinds(id)).toEqual(['payout', 'payout_failed']);
+    expect((await mailsTo(t, lawyer.email)).map((m) => m.subject)).toContain(
+      'Your withdrawal of ₦20,000 did not go through',
+    );
+    // The money can be asked for again.
+    expect((await k.mine(lawyer)).withdrawable).toBe(20_000);
+  });
+
+  it('a transfer the sandbox keeps pending is finished by the admin, once', async () => {
+    const lawyer = await earner('0123452222');
+    const id = (await k.request(lawyer, 1_000)).json().payout._id as string;
+    expect((await k.approve(id)).json().payout.status).toBe('sending');
+    expect(await k.kinds(id)).toEqual(['payout']);
+    expect(await k.available(lawyer)).toBe(19_000);
+    const bad = await k.inject('POST', `/api/admin/payouts/${id}/sandbox-outcome`, admin, { status: 'MAYBE' });
+    expect(bad.statusCode).toBe(400);
+    const done = await k.inject('POST', `/api/admin/payouts/${id}/sandbox-outcome`, admin, { status: 'SUCCESSFUL' });
+    expect(done.json().payout.status).toBe('paid');
+    const twice = await k.inject('POST', `/api/admin/payouts/${id}/sandbox-outcome`, admin, { status: 'FAILED' });
+    expect(twice.statusCode).toBe(409);
+    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled']);
+  });
+
+  it('a batch approval approves each once; an unknown id approves nothing', async () => {
+    const a = await earner();
+    const b = await earner('0123456788');
+    const ids = [(await k.request(a, 2_000)).json().payout._id, (await k.request(b, 3_000)).json().payout._id];
+    const unknown = await k.inject('POST', '/api/admin/payouts/approve', admin, {
+      ids: [...ids, '00000000-0000-4000-8000-000000000000'],
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(await k.statusOf(ids[0])).toBe('requested');
+    const batch = await k.inject('POST', '/api/admin/payouts/approve', admin, { ids: [...ids, ids[0]] });
+    expect(batch.statusCode).toBe(200);
+    expect(batch.json().message).toBe(payoutMessages.batchApproved(2));
+    expect(batch.json().payouts.map((p: PayoutView) => p.status)).toEqual(['paid', 'paid']);
+    const repeat = await k.inject('POST', '/api/admin/payouts/approve', admin, { ids });
+    expect(repeat.json().message).toBe(payoutMessages.batchApproved(0));
+    for (const id of ids) expect(await k.kinds(id)).toEqual(['payout', 'payout_settled']);
+  });
+
+  it('twenty concurrent approvals of one payout send one transfer and post once', async () => {
+    const lawyer = await earner();
+    const id = (await k.request(lawyer)).json().payout._id as string;
+    const codes = (await Promise.all(Array.from({ length: 20 }, () => k.approve(id)))).map((r) => r.statusCode);
+    expect(codes).toEqual(Array(20).fill(200));
+    expect(
+      await t.rt.database.db.select().from(sandboxTransfers).where(eq(sandboxTransfers.reference, id)),
+    ).toHaveLength(1);
+    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled']);
+    expect(await k.available(lawyer)).toBe(0);
+  });
+
+  it('concurrent requests cannot take the same available money twice', async () => {
+    const lawyer = await earner();
+    const res = await Promise.all(Array.from({ length: 10 }, () => k.request(lawyer, 15_000)));
+    expect(res.map((r) => r.statusCode).sort()).toEqual([201, ...Array(9).fill(400)]);
+    const open = await t.rt.database.db
+      .select()
+      .from(payouts)
+      .where(and(eq(payouts.lawyerId, lawyer.id), inArray(payouts.status, ['requested'])));
+    expect(open.map((p) => p.amount)).toEqual([1_500_000]);
+  });
+});
+
+describeEachDb('lawyer payouts through Flutterwave (local stand-in): webhooks, failures, outages', (kind) => {
+  const flw = flutterwaveStandIn();
+  let t: TestApp;
+  let admin: Login;
+  let product: string;
+  const k = kit(() => ({ t, admin, product }));
+  const flwPay = async (reference: string, amount: number, company: Login) => {
+    const id = flw.pay(reference, amount);
+    expect((await k.inject('POST', '/api/checkout/verify', company, { reference, transactionId: id })).statusCode).toBe(
+      200,
+    );
+  };
+  async function earner(accountNumber = '0123456789') {
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    expect((await k.addDetails(lawyer, accountNumber)).statusCode).toBe(201);
+    await k.earn(lawyer, flwPay);
+    return lawyer;
+  }
+  const webhook = (id: number, status: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/payments/webhook',
+      headers: { 'content-type': 'application/json', 'verif-hash': SECRET_HASH },
+      // A forged body: the status and amount here are never trusted, the transfer is fetched.
+      payload: JSON.stringify({
+        event: 'transfer.completed',
+        'event.type': 'Transfer',
+        data: { id, status, amount: 1 },
+      }),
+    });
+  const transferOf = (reference: string) => [...flw.transfers.values()].find((x) => x.reference === reference)!;
+  /** One pass of the reconciler, as main.ts's timer runs it. */
+  const reconcile = () =>
+    createPayouts({
+      db: t.rt.database.db,
+      clock: t.clock,
+      config: t.config,
+      mailWritten: () => {},
+      securityLog: () => {},
+      provider: createPaymentProvider(t.config, t.rt.database.db),
+      ledger: createLedger({ db: t.rt.database.db, clock: t.clock }),
+      sleep: async () => {},
+    }).reconcile();
+  const transferPosts = () => flw.calls.filter((c) => c === 'POST /v3/transfers').length;
+
+  beforeAll(async () => {
+    t = await createLoggedTestApp(kind, await listenStandIn(flw));
+    admin = await signupAndLogin(t, 'admin');
+    product = await insertProduct(t, 'Trademark Registration', 25_000);
+    await k.holdDays(0);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await new Promise((r) => flw.server.close(r));
+  });
+  afterEach(async () => {
+    flw.setTransferMode('queue');
+    flw.setDown(false);
+    expect(await createLedger({ db: t.rt.database.db, clock: t.clock }).audit()).toEqual([]);
+  });
+
+  it('resolves accounts with POST /v3/accounts/resolve; unknown 400, provider down 503', async () => {
+    const lawyer = await signupAndLogin(t, 'lawyer');
+    flw.setAccount('0234567891', 'ADA OBI');
+    expect((await k.addDetails(lawyer, '0234560000')).json().message).toBe(payoutMessages.accountNotFound);
+    flw.setDown(true);
+    const down = await k.addDetails(lawyer, '0234567891', 'Ada Obi');
+    expect(down.statusCode).toBe(503);
+    expect(down.json().message).toBe(payoutMessages.bankCheckUnavailable);
+    flw.setDown(false);
+    const ok = await k.addDetails(lawyer, '0234567891', 'Ada Obi');
+    expect(ok.json()).toMatchObject({
+      message: messages.paymentDetailsAdded,
+      lawyer: { accountDetails: [{ accountNumber: '0234567891', accountName: 'ADA OBI', bank: 'Zenith Bank' }] },
+    });
+  });
+
+  it('twenty concurrent approvals make one transfer; fifty duplicate webhooks settle it once', async () => {
+    const lawyer = await earner();
+    const id = (await k.request(lawyer, 12_345.67)).json().payout._id as string;
+    const before = transferPosts();
+    const res = await Promise.all(Array.from({ length: 20 }, () => k.approve(id)));
+    expect(res.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
+    expect(transferPosts() - before).toBe(1);
+    const tr = transferOf(id);
+    expect(tr).toMatchObject({ amount: 12_345.67, currency: 'NGN', bank_code: '057', account_number: '0123456789' });
+    expect(await k.statusOf(id)).toBe('sending');
+    expect(await k.kinds(id)).toEqual(['payout']);
+
+    // A webhook before the provider finished settles nothing.
+    await webhook(tr.id, 'SUCCESSFUL');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await k.statusOf(id)).toBe('sending');
+
+    flw.completeTransfer(tr.id, 'SUCCESSFUL');
+    const hooks = await Promise.all(Array.from({ length: 50 }, () => webhook(tr.id, 'SUCCESSFUL')));
+    expect(hooks.every((h) => h.statusCode === 200)).toBe(true);
+    await until(async () => (await k.statusOf(id)) === 'paid');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled']);
+    const paidMails = (await mailsTo(t, lawyer.email)).filter((m) => m.subject.includes('has been paid'));
+    expect(paidMails).toHaveLength(1);
+    expect(await k.available(lawyer)).toBe(7_654.33);
+  });
+
+  it('a failed transfer returns the money once, whatever the number of webhooks', async () => {
+    const lawyer = await earner();
+    const id = (await k.request(lawyer)).json().payout._id as string;
+    await k.approve(id);
+    expect(await k.available(lawyer)).toBe(0);
+    const tr = transferOf(id);
+    flw.completeTransfer(tr.id, 'FAILED');
+    await Promise.all(Array.from({ length: 50 }, () => webhook(tr.id, 'FAILED')));
+    await until(async () => (await k.statusOf(id)) === 'failed');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await k.kinds(id)).toEqual(['payout', 'payout_failed']);
+    expect(await k.available(lawyer)).toBe(20_000);
+    expect((await k.mine(lawyer)).payouts[0]).toMatchObject({
+      status: 'failed',
+      failure: expect.stringMatching(/dormant/),
+    });
+  });
+
+  it('a refused transfer fails at once and returns the money', async () => {
+    const lawyer = await earner();
+    const id = (await k.request(lawyer)).json().payout._id as string;
+    flw.setTransferMode('refuse');
+    const res = await k.approve(id);
+    expect(res.json().payout).toMatchObject({ status: 'failed', failure: 'Insufficient funds in customer balance' });
+    expect(await k.kinds(id)).toEqual(['payout', 'payout_failed']);
+    expect(await k.available(lawyer)).toBe(20_000);
+  });
+
+  it('a provider outage leaves the payout sending; the reconciler sends it once later', async () => {
+    const lawyer = await earner();
+    const id = (await k.request(lawyer)).json().payout._id as string;
+    flw.setDown(true);
+    const res = await k.approve(id);
+    expect(res.json().payout.status).toBe('sending');
+    expect(transferOf(id)).toBeUndefined();
+    flw.setDown(false);
+    // Too early: a send may still be under way.
+    expect(await reconcile()).toBe(0);
+    t.clock.advance(61_000);
+    await reconcile();
+    await reconcile();
+    const tr = transferOf(id);
+    expect([...flw.transfers.values()].filter((x) => x.reference === id)).toHaveLength(1);
+    flw.completeTransfer(tr.id, 'SUCCESSFUL');
+    t.clock.advance(61_000);
+    // A lost webhook: the reconciler asks GET /v3/transfers/{id} and settles it.
+    await reconcile();
+    expect(await k.statusOf(id)).toBe('paid');
+    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled']);
+  });
+});

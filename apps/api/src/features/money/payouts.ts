@@ -1,0 +1,411 @@
+import type { FastifyInstance } from 'fastify';
+import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import {
+  maskAccountNumber,
+  MIN_PAYOUT,
+  payoutMessages,
+  toKobo,
+  type PayoutStatus,
+  type PayoutView,
+} from '@legalmarket/contracts';
+import type { Shared } from '../shared.js';
+import type { Executor } from '../../db/client.js';
+import { ledgerEntries, payoutDetails, payouts, users } from '../../db/schema.js';
+import type { AuthUser } from '../../platform/auth.js';
+import { badRequest, conflict, notFound } from '../../platform/errors.js';
+import { enqueueMail } from '../../platform/mailer.js';
+import {
+  finishSandboxTransfer,
+  ProviderUnavailable,
+  TransferRefused,
+  type PaymentProvider,
+  type ProviderTransfer,
+} from '../../platform/payments/index.js';
+import { payoutFailedMail, payoutPaidMail, payoutWaitingMail } from './emails.js';
+import type { Ledger } from './ledger.js';
+import { mailRenderer } from '../../platform/mail-templates.js';
+
+type Outcome = ProviderTransfer | { status: 'failed'; message: string };
+
+/** A payout approved but never answered by the provider is sent again (same reference) after this long. */
+export const PAYOUT_RESEND_AFTER_MS = 60_000;
+/** Tries of one send while the provider is unreachable, and the pause before each retry. */
+const SEND_RETRIES_MS = [200, 1000];
+
+export interface PayoutsDeps extends Pick<Shared, 'db' | 'clock' | 'config' | 'mailWritten' | 'securityLog'> {
+  provider: PaymentProvider;
+  ledger: Ledger;
+  log?: { warn: (o: object, m?: string) => void; error: (o: object, m?: string) => void };
+  /** Pauses between send retries (tests pass a quick one). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** One lawyer's withdrawals and approvals never interleave: the available balance is checked under it. */
+const lockLawyer = (tx: Executor, lawyerId: string) =>
+  tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`lm-payout:${lawyerId}`}, 0))`);
+
+/**
+ * Lawyer payouts (docs/decisions/1710-lawyer-payouts.md). A request reserves its amount from the
+ * available share (open requests count against it); an admin's approval posts `payout` and marks it
+ * `sending` under the payout's row lock, and only that approval sends it, after the commit, with the
+ * payout id as the transfer reference; the provider's answer, its webhook or the reconciler settles it
+ * once (`payout_settled` or `payout_failed`, which returns the money to the available balance).
+ */
+export function createPayouts(deps: PayoutsDeps) {
+  const { db, clock, provider, ledger } = deps;
+  const render = mailRenderer(deps.config);
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const earningsUrl = () => `${deps.config.PUBLIC_URL}/lawyer/get-paid`;
+
+  /** The lawyer's share withdrawable from the ledger now, in kobo. */
+  async function available(ex: Executor, lawyerId: string): Promise<number> {
+    const [row] = await ex
+      .select({ kobo: sql<string>`coalesce(-sum(${ledgerEntries.amount}), 0)` })
+      .from(ledgerEntries)
+      .where(
+        and(
+          eq(ledgerEntries.lawyerId, lawyerId),
+          eq(ledgerEntries.account, 'lawyer_earnings'),
+          or(isNull(ledgerEntries.availableAt), lte(ledgerEntries.availableAt, clock.now())),
+        ),
+      );
+    return Number(row?.kobo ?? 0);
+  }
+
+  /** Kobo asked for and not yet approved: reserved, so two requests cannot take the same money. */
+  async function reserved(ex: Executor, lawyerId: string): Promise<number> {
+    const [row] = await ex
+      .select({ kobo: sql<string>`coalesce(sum(${payouts.amount}), 0)` })
+      .from(payouts)
+      .where(and(eq(payouts.lawyerId, lawyerId), eq(payouts.status, 'requested')));
+    return Number(row?.kobo ?? 0);
+  }
+
+  const withdrawable = async (ex: Executor, lawyerId: string) =>
+    Math.max(0, (await available(ex, lawyerId)) - (await reserved(ex, lawyerId)));
+
+  async function views(where: ReturnType<typeof and>, limit = 200): Promise<PayoutView[]> {
+    const rows = await db
+      .select({ p: payouts, lawyerName: users.name })
+      .from(payouts)
+      .innerJoin(users, eq(users.id, payouts.lawyerId))
+      .where(where)
+      .orderBy(sql`(${payouts.status} = 'requested') desc`, desc(payouts.createdAt), desc(payouts.id))
+      .limit(limit);
+    return rows.map(({ p, lawyerName }) => ({
+      _id: p.id,
+      lawyerId: p.lawyerId,
+      lawyerName,
+      amount: p.amount / 100,
+      status: p.status,
+      bank: p.bank,
+      accountNumber: maskAccountNumber(p.accountNumber),
+      accountName: p.accountName,
+      failure: p.failure,
+      createdAt: p.createdAt.toISOString(),
+      approvedAt: p.approvedAt?.toISOString() ?? null,
+      settledAt: p.settledAt?.toISOString() ?? null,
+    }));
+  }
+  const viewOf = async (id: string) => (await views(eq(payouts.id, id), 1))[0];
+
+  /** Applies the provider's word to a payout being sent, once, under its row lock. */
+  async function settle(payoutId: string, outcome: Outcome): Promise<boolean> {
+    const done = await db.transaction(async (tx) => {
+      const [p] = await tx.select().from(payouts).where(eq(payouts.id, payoutId)).for('update');
+      if (!p || p.status !== 'sending') return false;
+      const now = clock.now();
+      const providerTransferId = 'id' in outcome ? outcome.id : p.providerTransferId;
+      if ('id' in outcome && (outcome.reference !== p.id || outcome.amount !== p.amount)) {
+        deps.log?.warn(
+          { payoutId: p.id, reference: outcome.reference, amount: outcome.amount, expected: p.amount },
+          'transfer does not match its payout; left as it is',
+        );
+        return false;
+      }
+      if (outcome.status === 'pending') {
+        if (providerTransferId !== p.providerTransferId)
+          await tx.update(payouts).set({ providerTransferId, updatedAt: now }).where(eq(payouts.id, p.id));
+        return false;
+      }
+      const [lawyer] = await tx
+        .select({ email: users.officialEmail, name: users.name })
+        .from(users)
+        .where(eq(users.id, p.lawyerId));
+      const mail = {
+        to: lawyer.email,
+        name: lawyer.name,
+        amount: p.amount / 100,
+        bank: p.bank,
+        accountNumber: p.accountNumber,
+        url: earningsUrl(),
+      };
+      if (outcome.status === 'successful') {
+        await tx
+          .update(payouts)
+          .set({ status: 'paid', providerTransferId, settledAt: now, updatedAt: now })
+          .where(eq(payouts.id, p.id));
+        await ledger.post(tx, { kind: 'payout_settled', payoutId: p.id, memo: 'Payout paid by the provider' }, [
+          { account: 'payouts_in_transit', amount: p.amount, lawyerId: p.lawyerId },
+          { account: 'provider_cash', amount: -p.amount },
+        ]);
+        await enqueueMail(tx, render(payoutPaidMail(mail)));
+        return true;
+      }
+      const reason = outcome.message || 'refused by the bank';
+      await tx
+        .update(payouts)
+        .set({ status: 'failed', providerTransferId, failure: reason, settledAt: now, updatedAt: now })
+        .where(eq(payouts.id, p.id));
+      // The money is the lawyer's again, available at once.
+      await ledger.post(tx, { kind: 'payout_failed', payoutId: p.id, memo: 'Payout failed; returned to the lawyer' }, [
+        { account: 'payouts_in_transit', amount: p.amount, lawyerId: p.lawyerId },
+        { account: 'lawyer_earnings', amount: -p.amount, lawyerId: p.lawyerId, availableAt: null },
+      ]);
+      await enqueueMail(tx, render(payoutFailedMail({ ...mail, reason })));
+      return true;
+    });
+    if (done) deps.mailWritten();
+    return done;
+  }
+
+  /**
+   * Sends an approved payout to the provider (reference = payout id, so a second send of the same payout
+   * is the same transfer); retries while the provider is unreachable, then leaves it to the reconciler.
+   */
+  async function send(payoutId: string) {
+    const [p] = await db.select().from(payouts).where(eq(payouts.id, payoutId));
+    if (!p || p.status !== 'sending' || p.providerTransferId) return;
+    let outcome: Outcome | null = null;
+    for (let attempt = 0; outcome === null; attempt++) {
+      try {
+        outcome = await provider.transfer({
+          reference: p.id,
+          amount: p.amount,
+          bankCode: p.bankCode,
+          accountNumber: p.accountNumber,
+          narration: `LegalMarket payout ${p.id.slice(0, 8)}`,
+        });
+      } catch (err) {
+        if (err instanceof TransferRefused) {
+          // An earlier send we never heard back from already made this transfer: its webhook settles it.
+          if (/reference/i.test(err.message) && /exist|duplicate/i.test(err.message)) {
+            deps.log?.warn({ payoutId }, 'transfer reference already sent; waiting for the provider');
+            return;
+          }
+          outcome = { status: 'failed', message: err.message };
+        } else if (err instanceof ProviderUnavailable && attempt < SEND_RETRIES_MS.length) {
+          await sleep(SEND_RETRIES_MS[attempt]);
+        } else if (err instanceof ProviderUnavailable) {
+          deps.log?.warn({ err, payoutId }, 'payout not sent: provider unavailable; the reconciler retries');
+          return;
+        } else throw err;
+      }
+    }
+    await settle(payoutId, outcome);
+  }
+
+  /** Marks one requested payout approved and posts it, once; answers whether this call must send it. */
+  async function approveOne(admin: AuthUser, payoutId: string): Promise<boolean> {
+    return db.transaction(async (tx) => {
+      const [p] = await tx.select().from(payouts).where(eq(payouts.id, payoutId)).for('update');
+      if (!p) throw notFound(payoutMessages.notFound);
+      // Approved already (a retried or duplicated approval): nothing moves again.
+      if (p.status !== 'requested') return false;
+      await lockLawyer(tx, p.lawyerId);
+      const now = clock.now();
+      if ((await available(tx, p.lawyerId)) < p.amount)
+        throw conflict('The lawyer’s available balance no longer covers this payout');
+      await tx
+        .update(payouts)
+        .set({ status: 'sending', approvedBy: admin.id, approvedAt: now, updatedAt: now })
+        .where(eq(payouts.id, p.id));
+      await ledger.post(tx, { kind: 'payout', payoutId: p.id, memo: 'Payout approved and sent' }, [
+        { account: 'lawyer_earnings', amount: p.amount, lawyerId: p.lawyerId },
+        { account: 'payouts_in_transit', amount: -p.amount, lawyerId: p.lawyerId },
+      ]);
+      return true;
+    });
+  }
+
+  return {
+    settle,
+    send,
+
+    /** The lawyer's withdrawable amount, whether its details were checked, and its payouts. */
+    async forLawyer(lawyerId: string) {
+      const [w, details, list] = await Promise.all([
+        withdrawable(db, lawyerId),
+        db
+          .select({ resolvedAt: payoutDetails.resolvedAt })
+          .from(payoutDetails)
+          .where(eq(payoutDetails.lawyerId, lawyerId)),
+        views(eq(payouts.lawyerId, lawyerId), 100),
+      ]);
+      return { withdrawable: w / 100, detailsResolved: Boolean(details[0]?.resolvedAt), payouts: list };
+    },
+
+    /** A lawyer asks for `amountNaira` (or everything withdrawable) to its checked payout details. */
+    async request(lawyer: AuthUser, amountNaira: number | undefined) {
+      const id = await db.transaction(async (tx) => {
+        await lockLawyer(tx, lawyer.id);
+        const [details] = await tx.select().from(payoutDetails).where(eq(payoutDetails.lawyerId, lawyer.id));
+        if (!details) throw badRequest(payoutMessages.noDetails);
+        if (!details.resolvedAt || !details.bankCode) throw badRequest(payoutMessages.detailsNotResolved);
+        const w = await withdrawable(tx, lawyer.id);
+        const amount = amountNaira === undefined ? w : toKobo(amountNaira);
+        if (w <= 0) throw badRequest(payoutMessages.nothingAvailable);
+        if (amount > w) throw badRequest(payoutMessages.aboveAvailable(w / 100));
+        if (amount < toKobo(MIN_PAYOUT)) throw badRequest(payoutMessages.belowMinimum);
+        const now = clock.now();
+        const [row] = await tx
+          .insert(payouts)
+          .values({
+            lawyerId: lawyer.id,
+            amount,
+            bank: details.bank,
+            bankCode: details.bankCode,
+            accountNumber: details.accountNumber,
+            accountName: details.accountName,
+            provider: provider.name,
+            createdAt: now,
+            updatedAt: now,
+          })
+          .returning({ id: payouts.id });
+        const admins = await tx
+          .select({ email: users.officialEmail })
+          .from(users)
+          .where(eq(users.userType, 'admin'))
+          .limit(20);
+        for (const a of admins)
+          await enqueueMail(
+            tx,
+            render(
+              payoutWaitingMail({
+                to: a.email,
+                lawyerName: lawyer.name,
+                amount: amount / 100,
+                url: `${deps.config.PUBLIC_URL}/admin/payouts`,
+              }),
+            ),
+          );
+        return row.id;
+      });
+      deps.mailWritten();
+      deps.securityLog('payout_requested', { actor: lawyer.id, payoutId: id });
+      return viewOf(id);
+    },
+
+    /**
+     * An admin approves payouts: each is posted and marked `sending` once under its row lock, then sent
+     * by the call that approved it. Approving one already approved changes nothing and answers it as it is.
+     */
+    async approve(admin: AuthUser, ids: string[]) {
+      const unique = [...new Set(ids)];
+      if (unique.some((id) => !UUID.test(id))) throw notFound(payoutMessages.notFound);
+      const known = await db.select({ id: payouts.id }).from(payouts).where(inArray(payouts.id, unique));
+      if (known.length !== unique.length) throw notFound(payoutMessages.notFound);
+      const approved: string[] = [];
+      for (const id of unique) if (await approveOne(admin, id)) approved.push(id);
+      for (const id of approved) {
+        deps.securityLog('payout_approved', { actor: admin.id, payoutId: id });
+        await send(id);
+      }
+      return { approved: approved.length, payouts: await Promise.all(unique.map(viewOf)) };
+    },
+
+    /**
+     * A signed `transfer.*` webhook: the transfer is fetched from the provider (the payload is never
+     * trusted) and settles the payout its reference names.
+     */
+    async onWebhook(payload: unknown) {
+      const data = (payload as { data?: { id?: unknown } } | null)?.data;
+      const id = typeof data?.id === 'number' || typeof data?.id === 'string' ? String(data.id) : null;
+      if (!id) return { result: 'ignored' as const };
+      const found = await provider.fetchTransfer(id);
+      if (!found || !UUID.test(found.reference)) return { result: 'ignored' as const };
+      const [mine] = await db
+        .select({ id: payouts.id })
+        .from(payouts)
+        .where(and(eq(payouts.id, found.reference), eq(payouts.provider, provider.name)));
+      if (!mine) return { result: 'ignored' as const };
+      await settle(mine.id, found);
+      return { result: found.status };
+    },
+
+    /**
+     * The reconciler's pass: payouts sent a while ago and still unsettled are asked about again (or sent
+     * again with the same reference when the provider never answered).
+     */
+    async reconcile() {
+      const due = await db
+        .select()
+        .from(payouts)
+        .where(
+          and(
+            eq(payouts.status, 'sending'),
+            lte(payouts.updatedAt, new Date(clock.now().getTime() - PAYOUT_RESEND_AFTER_MS)),
+          ),
+        )
+        .limit(50);
+      for (const p of due) {
+        try {
+          if (!p.providerTransferId) await send(p.id);
+          else {
+            const found = await provider.fetchTransfer(p.providerTransferId);
+            if (found) await settle(p.id, found);
+          }
+        } catch (err) {
+          deps.log?.error({ err, payoutId: p.id }, 'payout reconciliation failed');
+        }
+      }
+      return due.length;
+    },
+
+    /** Sandbox provider only: a transfer still pending at the sandbox ends as the admin says. */
+    async finishOnSandbox(payoutId: string, status: 'SUCCESSFUL' | 'FAILED') {
+      if (!UUID.test(payoutId)) throw notFound(payoutMessages.notFound);
+      const [p] = await db.select().from(payouts).where(eq(payouts.id, payoutId));
+      if (!p) throw notFound(payoutMessages.notFound);
+      const transferId =
+        provider.name === 'sandbox' && p.status === 'sending' ? await finishSandboxTransfer(db, p.id, status) : null;
+      if (!transferId) throw conflict(payoutMessages.notSandbox);
+      const found = await provider.fetchTransfer(transferId);
+      if (found) await settle(p.id, found);
+      return viewOf(p.id);
+    },
+
+    /** Admin list: everything waiting for approval first, then the latest others; or one status. */
+    async list(status: PayoutStatus | undefined) {
+      const [list, [waiting]] = await Promise.all([
+        views(status ? eq(payouts.status, status) : undefined, 300),
+        db
+          .select({ kobo: sql<string>`coalesce(sum(${payouts.amount}), 0)` })
+          .from(payouts)
+          .where(eq(payouts.status, 'requested')),
+      ]);
+      return { payouts: list, waitingTotal: Number(waiting?.kobo ?? 0) / 100 };
+    },
+  };
+}
+
+export type Payouts = ReturnType<typeof createPayouts>;
+
+/** Asks about payouts left unsettled every minute (a lost webhook, an unanswered send); stops with the app. */
+export function startPayoutReconciler(app: FastifyInstance, payouts: Payouts) {
+  let running: Promise<unknown> | null = null;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = payouts
+      .reconcile()
+      .catch((err) => app.log.error({ err }, 'payout reconciliation failed'))
+      .finally(() => (running = null));
+  }, 60_000);
+  timer.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await running;
+  });
+}

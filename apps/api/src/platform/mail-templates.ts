@@ -1,0 +1,105 @@
+import type { Config } from '../config.js';
+import type { Mail } from './mailer.js';
+
+/** Text as HTML: the one escaper for every page or mail the API writes by hand. */
+export const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** One piece of a mail's body; each is written once and rendered both as HTML and as plain text. */
+type MailBlock =
+  | { kind: 'paragraph'; text: string }
+  | { kind: 'button'; label: string; url: string }
+  | { kind: 'code'; text: string }
+  | { kind: 'quote'; text: string }
+  | { kind: 'facts'; rows: ReadonlyArray<readonly [label: string, value: string]> };
+
+export const paragraph = (text: string): MailBlock => ({ kind: 'paragraph', text });
+export const button = (label: string, url: string): MailBlock => ({ kind: 'button', label, url });
+/** A code to type in (one-time codes): large in HTML, alone on its line in text. */
+export const code = (text: string): MailBlock => ({ kind: 'code', text });
+/** Words someone wrote, shown as theirs. */
+export const quote = (text: string): MailBlock => ({ kind: 'quote', text });
+export const facts = (rows: ReadonlyArray<readonly [string, string]>): MailBlock => ({ kind: 'facts', rows });
+
+export interface MailTemplate {
+  to: string;
+  subject: string;
+  body: MailBlock[];
+  /** Why this address got the mail, ending the footer's sentence "You received this email because …". */
+  reason?: string;
+}
+
+interface MailBrand {
+  /** The site's address (PUBLIC_URL), linked from the header and footer. */
+  siteUrl: string;
+  supportEmail: string;
+}
+
+const PRODUCT = 'LegalMarket';
+const WHO_WE_ARE = `${PRODUCT} is the marketplace where companies buy fixed-price legal work from verified Nigerian lawyers.`;
+const ACCOUNT_REASON = 'you have a LegalMarket account';
+
+const footerLines = (t: MailTemplate, brand: MailBrand) => [
+  WHO_WE_ARE,
+  `You received this email because ${t.reason ?? ACCOUNT_REASON}.`,
+  `Questions? Write to ${brand.supportEmail}.`,
+];
+
+function blockText(b: MailBlock): string {
+  switch (b.kind) {
+    case 'paragraph':
+      return b.text;
+    case 'button':
+      return `${b.label}: ${b.url}`;
+    case 'code':
+      return `    ${b.text}`;
+    case 'quote':
+      return `“${b.text}”`;
+    case 'facts':
+      return b.rows.map(([label, value]) => `${label}: ${value}`).join('\n');
+  }
+}
+
+const COLOR = '#0f3d3e';
+
+function blockHtml(b: MailBlock): string {
+  switch (b.kind) {
+    case 'paragraph':
+      return `<p style="margin:0 0 16px">${escapeHtml(b.text)}</p>`;
+    case 'button':
+      // The address is shown too, for clients that drop the button's link.
+      return `<p style="margin:24px 0 8px"><a href="${escapeHtml(b.url)}" style="background:${COLOR};color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(b.label)}</a></p><p style="margin:0 0 16px;font-size:12px;color:#555;word-break:break-all">${escapeHtml(b.url)}</p>`;
+    case 'code':
+      return `<p style="margin:0 0 16px;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:28px;letter-spacing:6px;font-weight:700">${escapeHtml(b.text)}</p>`;
+    case 'quote':
+      return `<blockquote style="margin:0 0 16px;padding:8px 12px;border-left:3px solid ${COLOR};background:#f4f6f6">“${escapeHtml(b.text)}”</blockquote>`;
+    case 'facts':
+      return `<table role="presentation" style="margin:0 0 16px;border-collapse:collapse">${b.rows
+        .map(
+          ([label, value]) =>
+            `<tr><th scope="row" style="text-align:left;padding:4px 16px 4px 0;font-weight:600">${escapeHtml(label)}:</th><td style="padding:4px 0">${escapeHtml(value)}</td></tr>`,
+        )
+        .join('')}</table>`;
+  }
+}
+
+/** The one layout: the product's name on top, the body, then who we are, why this came and whom to ask. */
+export function renderMail(t: MailTemplate, brand: MailBrand): Mail {
+  const footer = footerLines(t, brand);
+  // No address before the body: the first link in the text is the mail's own (e2e and people read it so).
+  const text = [PRODUCT, ...t.body.map(blockText), `-- \n${footer.join('\n')}\n${brand.siteUrl}`].join('\n\n');
+  const html =
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(t.subject)}</title></head>` +
+    `<body style="margin:0;background:#f4f6f6"><div style="max-width:560px;margin:0 auto;padding:24px 16px;font-family:system-ui,sans-serif;font-size:15px;line-height:1.5;color:#1a1a1a">` +
+    `<p style="margin:0 0 16px;font-size:20px;font-weight:700">${PRODUCT}</p>` +
+    `<div style="background:#fff;border-radius:8px;padding:24px">${t.body.map(blockHtml).join('')}</div>` +
+    `<div style="padding:16px 0;font-size:12px;color:#555">${footer.map((l) => `<p style="margin:0 0 4px">${escapeHtml(l)}</p>`).join('')}<p style="margin:0"><a href="${escapeHtml(brand.siteUrl)}" style="color:${COLOR}">${escapeHtml(brand.siteUrl)}</a></p></div>` +
+    `</div></body></html>`;
+  return { to: t.to, subject: t.subject, text, html };
+}
+
+/** The renderer a service keeps: the brand read from the configuration once. */
+export const mailRenderer = (config: Pick<Config, 'PUBLIC_URL' | 'SUPPORT_EMAIL'>) => {
+  const brand: MailBrand = { siteUrl: config.PUBLIC_URL, supportEmail: config.SUPPORT_EMAIL };
+  return (t: MailTemplate) => renderMail(t, brand);
+};

@@ -1,0 +1,21 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AdminPayoutsResponse, ApprovePayoutsResponse } from '@legalmarket/contracts/payouts';
+import { api } from '@/lib/http';
+import { adminKeys } from './keys';
+
+const getPayouts = () => api<AdminPayoutsResponse>('/api/admin/payouts');
+
+export const usePayouts = () => useQuery({ queryKey: adminKeys.payouts(), queryFn: getPayouts });
+
+/** Approves one or more payouts (one batch call; payouts already approved are answered as they are). */
+const approvePayouts = (ids: string[]) =>
+  api<ApprovePayoutsResponse>('/api/admin/payouts/approve', { method: 'POST', body: { ids } });
+
+export function useApprovePayouts() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: approvePayouts,
+    // Read again either way: another admin may have approved some of them meanwhile.
+    onSettled: () => qc.invalidateQueries({ queryKey: adminKeys.payouts() }),
+  });
+}

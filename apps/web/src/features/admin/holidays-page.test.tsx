@@ -1,0 +1,64 @@
+import { describe, expect, it, vi } from 'vitest';
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { jsonFetch, renderPage, testQueryClient } from '@/test/render';
+import HolidaysPage from './holidays-page';
+
+function open() {
+  const client = testQueryClient();
+  client.setQueryData(['admin-holidays'], { holidays: [] });
+  renderPage(<HolidaysPage />, { client });
+}
+
+describe('/admin/holidays: Add holiday (react-hook-form with the contract schema)', () => {
+  it('puts the schema messages under their fields and clears each once it is fixed', async () => {
+    open();
+    await userEvent.click(screen.getByRole('button', { name: 'Add holiday' }));
+    const date = screen.getByLabelText('Date');
+    const name = screen.getByLabelText('Name');
+    expect(await screen.findByText('Please enter the date as YYYY-MM-DD')).toBeVisible();
+    expect(date).toHaveAttribute('aria-invalid', 'true');
+    expect(date).toHaveAccessibleDescription('Please enter the date as YYYY-MM-DD');
+    expect(name).toHaveAccessibleDescription('Please enter the holiday name');
+
+    await userEvent.type(name, '   ');
+    expect(name).toHaveAccessibleDescription('Please enter the holiday name');
+    await userEvent.type(name, 'Eid al-Fitr');
+    expect(name).not.toHaveAttribute('aria-invalid');
+    expect(screen.queryByText('Please enter the holiday name')).toBeNull();
+    await userEvent.type(date, '2027-03-20');
+    expect(date).not.toHaveAttribute('aria-invalid');
+    expect(screen.queryByText('Please enter the date as YYYY-MM-DD')).toBeNull();
+  });
+
+  it('sends the date and the trimmed name, shows the new list and empties the form', async () => {
+    const api = jsonFetch({
+      'POST /api/admin/holidays': () => ({ body: { holidays: [{ date: '2027-03-20', name: 'Eid al-Fitr' }] } }),
+    });
+    vi.stubGlobal('fetch', api.fn);
+    open();
+    await userEvent.type(screen.getByLabelText('Date'), '2027-03-20');
+    await userEvent.type(screen.getByLabelText('Name'), '  Eid al-Fitr  ');
+    await userEvent.click(screen.getByRole('button', { name: 'Add holiday' }));
+    expect(await screen.findByText('Eid al-Fitr', { exact: false })).toBeVisible();
+    expect(JSON.parse(String(api.calls[0]?.init?.body))).toEqual({ date: '2027-03-20', name: 'Eid al-Fitr' });
+    expect(screen.getByLabelText('Name')).toHaveValue('');
+  });
+
+  it("shows the server's refusal", async () => {
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({
+        'POST /api/admin/holidays': () => ({
+          status: 400,
+          body: { status: 'fail', message: 'Please enter a real date between 2000 and 2099' },
+        }),
+      }).fn,
+    );
+    open();
+    await userEvent.type(screen.getByLabelText('Date'), '2027-03-20');
+    await userEvent.type(screen.getByLabelText('Name'), 'Eid');
+    await userEvent.click(screen.getByRole('button', { name: 'Add holiday' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please enter a real date between 2000 and 2099');
+  });
+});

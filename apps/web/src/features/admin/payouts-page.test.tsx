@@ -1,0 +1,77 @@
+import { describe, expect, it, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { AdminPayoutsResponse, PayoutView } from '@legalmarket/contracts/payouts';
+import { jsonFetch, renderPage, testQueryClient } from '@/test/render';
+import { setSession } from '@/lib/session';
+import { adminKeys } from './api/keys';
+import PayoutsPage from './payouts-page';
+
+const payout = (id: string, over: Partial<PayoutView> = {}): PayoutView => ({
+  _id: id,
+  lawyerId: `l-${id}`,
+  lawyerName: `Lawyer ${id}`,
+  amount: 10_000.25,
+  status: 'requested',
+  bank: 'Zenith Bank',
+  accountNumber: '•••• 6789',
+  accountName: 'CHIDI OKEKE',
+  failure: null,
+  createdAt: '2026-11-21T10:00:00.000Z',
+  approvedAt: null,
+  settledAt: null,
+  ...over,
+});
+
+describe('/admin/payouts', () => {
+  it('approves the selected payouts in one batch after a confirmation, and lists recent ones', async () => {
+    setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
+    const answer: AdminPayoutsResponse = {
+      status: 'success',
+      waitingTotal: 30_000.75,
+      payouts: [
+        payout('p1'),
+        payout('p2'),
+        payout('p3'),
+        payout('p4', {
+          status: 'failed',
+          failure: 'Beneficiary account is dormant',
+          approvedAt: '2026-11-21T11:00:00.000Z',
+        }),
+      ],
+    };
+    const client = testQueryClient();
+    client.setQueryData(adminKeys.payouts(), answer);
+    const onApprove = vi.fn((ids: string[]) => ({
+      body: { status: 'success', message: `${ids.length} payouts were approved and sent to the bank.`, payouts: [] },
+    }));
+    const { fn } = jsonFetch({
+      'GET /api/admin/payouts': () => ({ body: answer }),
+      'POST /api/admin/payouts/approve': (init) => onApprove((JSON.parse(String(init?.body)) as { ids: string[] }).ids),
+    });
+    vi.stubGlobal('fetch', fn);
+    renderPage(<PayoutsPage />, { client });
+
+    expect(screen.getByText('Failed, returned to the lawyer')).toBeInTheDocument();
+    expect(screen.getByText('Beneficiary account is dormant')).toBeInTheDocument();
+    const batch = screen.getByRole('button', { name: 'Approve selected (0)' });
+    expect(batch).toBeDisabled();
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select ₦10,000.25 for Lawyer p1' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select ₦10,000.25 for Lawyer p3' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Approve selected (2)' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Approve payouts' });
+    expect(dialog).toHaveTextContent('Send ₦20,000.5 to 2 lawyers by bank transfer now?');
+    expect(onApprove).not.toHaveBeenCalled();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve and send' }));
+    expect(await screen.findByRole('dialog', { name: 'Success' })).toHaveTextContent('2 payouts were approved');
+    expect(onApprove).toHaveBeenCalledWith(['p1', 'p3']);
+  });
+
+  it('says so when nothing is waiting', () => {
+    const client = testQueryClient();
+    client.setQueryData(adminKeys.payouts(), { status: 'success', waitingTotal: 0, payouts: [] });
+    renderPage(<PayoutsPage />, { client });
+    expect(screen.getByText('No payouts are waiting for approval')).toBeInTheDocument();
+    expect(screen.getByText('No payouts approved yet')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,201 @@
+import { useState } from 'react';
+import {
+  formatNairaExact,
+  PAYOUT_BATCH_MAX,
+  PAYOUT_STATUS_WORDS,
+  type PayoutView,
+} from '@legalmarket/contracts/payouts';
+import { Button } from '@/components/button';
+import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
+import { Modal } from '@/components/modal';
+import { getErrorMessage } from '@/lib/http';
+import { AdminLayout } from './admin-layout';
+import { useApprovePayouts, usePayouts } from './api/payouts';
+
+const when = (iso: string) =>
+  new Date(iso).toLocaleString('en-NG', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Africa/Lagos' });
+
+const STATUS_STYLE: Record<PayoutView['status'], string> = {
+  requested: 'bg-amber-100 text-amber-900',
+  sending: 'bg-sky-100 text-sky-900',
+  paid: 'bg-emerald-100 text-emerald-900',
+  failed: 'bg-red-100 text-red-900',
+};
+/** The admin's words: the lawyer's "returned to your balance" is the lawyer's. */
+const STATUS_WORDS = { ...PAYOUT_STATUS_WORDS, failed: 'Failed, returned to the lawyer' };
+
+/** /admin/payouts: lawyers' withdrawals waiting for approval (one or a batch, confirmed), and recent ones. */
+export default function PayoutsPage() {
+  const payouts = usePayouts();
+  const approve = useApprovePayouts();
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [confirming, setConfirming] = useState<PayoutView[] | null>(null);
+  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+
+  const all = payouts.data?.payouts ?? [];
+  const waiting = all.filter((p) => p.status === 'requested');
+  const recent = all.filter((p) => p.status !== 'requested');
+  const chosen = waiting.filter((p) => selected.has(p._id));
+  const toggle = (id: string) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const total = (list: PayoutView[]) => list.reduce((s, p) => s + Math.round(p.amount * 100), 0) / 100;
+
+  const run = () => {
+    if (!confirming) return;
+    approve.mutate(
+      confirming.map((p) => p._id),
+      {
+        onSuccess: (res) => {
+          setSelected(new Set());
+          setResult({ ok: true, text: res.message });
+        },
+        onError: (err) => setResult({ ok: false, text: getErrorMessage(err) }),
+        onSettled: () => setConfirming(null),
+      },
+    );
+  };
+
+  return (
+    <AdminLayout title="Payouts">
+      {payouts.isLoading ? (
+        <Loading label="Loading payouts..." />
+      ) : payouts.isError ? (
+        <ErrorState message={getErrorMessage(payouts.error)} onRetry={() => payouts.refetch()} />
+      ) : (
+        <div className="space-y-6">
+          <section aria-labelledby="waiting-title" className="space-y-3">
+            <div className="flex flex-wrap items-center justify-between gap-3">
+              <h2 id="waiting-title" className="text-lg font-semibold text-ink">
+                Waiting for approval{' '}
+                <span className="text-sm font-normal text-slate-600">
+                  ({waiting.length}, <Naira amount={payouts.data!.waitingTotal} exact />)
+                </span>
+              </h2>
+              {waiting.length > 0 && (
+                <Button
+                  disabled={chosen.length === 0 || chosen.length > PAYOUT_BATCH_MAX}
+                  onClick={() => setConfirming(chosen)}
+                >
+                  Approve selected ({chosen.length})
+                </Button>
+              )}
+            </div>
+            {chosen.length > PAYOUT_BATCH_MAX && (
+              <p role="alert" className="text-sm text-red-700">
+                At most {PAYOUT_BATCH_MAX} payouts at once.
+              </p>
+            )}
+            {!waiting.length ? (
+              <EmptyState>No payouts are waiting for approval</EmptyState>
+            ) : (
+              <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white shadow-sm">
+                <li className="px-4 py-2 text-sm">
+                  <label className="inline-flex min-h-11 items-center gap-2">
+                    <input
+                      type="checkbox"
+                      className="size-5"
+                      checked={chosen.length === waiting.length}
+                      onChange={(e) => setSelected(new Set(e.target.checked ? waiting.map((p) => p._id) : []))}
+                    />
+                    Select all
+                  </label>
+                </li>
+                {waiting.map((p) => (
+                  <li key={p._id} className="flex flex-wrap items-center gap-3 px-4 py-3 text-sm">
+                    <input
+                      type="checkbox"
+                      className="size-5"
+                      checked={selected.has(p._id)}
+                      onChange={() => toggle(p._id)}
+                      aria-label={`Select ${formatNairaExact(p.amount)} for ${p.lawyerName}`}
+                    />
+                    <div className="min-w-0 flex-1">
+                      <p className="font-semibold break-words text-ink">
+                        <Naira amount={p.amount} exact /> · {p.lawyerName}
+                      </p>
+                      <p className="break-words text-slate-600">
+                        {p.accountName}, {p.bank} {p.accountNumber} · asked {when(p.createdAt)}
+                      </p>
+                    </div>
+                    <Button variant="ghost" onClick={() => setConfirming([p])}>
+                      Approve
+                      <span className="sr-only">
+                        {' '}
+                        {formatNairaExact(p.amount)} for {p.lawyerName}
+                      </span>
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+
+          <section aria-labelledby="recent-title" className="space-y-3">
+            <h2 id="recent-title" className="text-lg font-semibold text-ink">
+              Recent payouts
+            </h2>
+            {!recent.length ? (
+              <EmptyState>No payouts approved yet</EmptyState>
+            ) : (
+              <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white shadow-sm">
+                {recent.map((p) => (
+                  <li key={p._id} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3 text-sm">
+                    <div className="min-w-0">
+                      <p className="font-semibold break-words text-ink">
+                        <Naira amount={p.amount} exact /> · {p.lawyerName}
+                      </p>
+                      <p className="break-words text-slate-600">
+                        {p.bank} {p.accountNumber} · approved {p.approvedAt ? when(p.approvedAt) : '—'}
+                        {p.settledAt ? ` · settled ${when(p.settledAt)}` : ''}
+                      </p>
+                      {p.failure && <p className="break-words text-red-700">{p.failure}</p>}
+                    </div>
+                    <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[p.status]}`}>
+                      {STATUS_WORDS[p.status]}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+        </div>
+      )}
+
+      <Modal
+        open={confirming !== null}
+        title="Approve payouts"
+        onClose={() => setConfirming(null)}
+        footer={
+          <>
+            <Button variant="ghost" onClick={() => setConfirming(null)}>
+              Cancel
+            </Button>
+            <Button onClick={run} loading={approve.isPending}>
+              Approve and send
+            </Button>
+          </>
+        }
+      >
+        <p>
+          Send {confirming ? formatNairaExact(total(confirming)) : ''} to{' '}
+          {confirming?.length === 1 ? confirming[0].lawyerName : `${confirming?.length ?? 0} lawyers`} by bank transfer
+          now? The money leaves the platform&apos;s Flutterwave balance; this cannot be undone.
+        </p>
+      </Modal>
+      <Modal
+        open={result !== null}
+        title={result?.ok ? 'Success' : 'Something went wrong'}
+        tone={result?.ok ? 'success' : 'error'}
+        onClose={() => setResult(null)}
+        footer={<Button onClick={() => setResult(null)}>Close</Button>}
+      >
+        <p>{result?.text}</p>
+      </Modal>
+    </AdminLayout>
+  );
+}

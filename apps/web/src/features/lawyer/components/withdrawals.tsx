@@ -1,0 +1,168 @@
+import { useId, useState } from 'react';
+import { formatOrdinalDate } from '@legalmarket/contracts/format';
+import { formatNairaExact, MIN_PAYOUT, PAYOUT_STATUS_WORDS, type PayoutStatus } from '@legalmarket/contracts/payouts';
+import { Button } from '@/components/button';
+import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
+import { Field, FormError } from '@/components/field';
+import { Modal } from '@/components/modal';
+import { getErrorMessage } from '@/lib/http';
+import { usePayouts } from '../api/get-payouts';
+import { useRequestPayout } from '../api/request-payout';
+
+const STATUS_STYLE: Record<PayoutStatus, string> = {
+  requested: 'bg-amber-100 text-amber-900',
+  sending: 'bg-sky-100 text-sky-900',
+  paid: 'bg-emerald-100 text-emerald-900',
+  failed: 'bg-red-100 text-red-900',
+};
+
+function PayoutStatusBadge({ status }: { status: PayoutStatus }) {
+  return (
+    <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[status]}`}>
+      {PAYOUT_STATUS_WORDS[status]}
+    </span>
+  );
+}
+
+/** Naira typed with at most two decimals ("12,500.50" and "12500.5" alike), or null. */
+function parseNaira(text: string): number | null {
+  const clean = text.replace(/[₦,\s]/g, '');
+  if (!/^\d+(\.\d{1,2})?$/.test(clean)) return null;
+  return Number(clean);
+}
+
+/**
+ * Withdraw (amount defaulting to everything withdrawable, confirmed in a dialog) and the lawyer's
+ * withdrawals with their status. The server decides what may be withdrawn; the form only helps.
+ */
+export function Withdrawals({ onPaymentDetails }: { onPaymentDetails: () => void }) {
+  const payouts = usePayouts();
+  const request = useRequestPayout();
+  const amountId = useId();
+  const [amount, setAmount] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<number | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+
+  if (payouts.isLoading) return <Loading label="Loading withdrawals..." />;
+  if (payouts.isError) return <ErrorState message={getErrorMessage(payouts.error)} onRetry={() => payouts.refetch()} />;
+  const d = payouts.data!;
+  const typed = amount ?? (d.withdrawable > 0 ? String(d.withdrawable) : '');
+
+  const review = (e: React.FormEvent) => {
+    e.preventDefault();
+    const value = parseNaira(typed);
+    if (value === null) return setError('Enter an amount in naira, with at most 2 decimals.');
+    if (value < MIN_PAYOUT) return setError(`The smallest withdrawal is ${formatNairaExact(MIN_PAYOUT)}.`);
+    if (value > d.withdrawable) return setError(`You can withdraw at most ${formatNairaExact(d.withdrawable)} now.`);
+    setError(null);
+    setConfirming(value);
+  };
+  const confirm = () => {
+    if (confirming === null) return;
+    request.mutate(confirming, {
+      onSuccess: (res) => {
+        setConfirming(null);
+        setAmount(null);
+        setDone(res.message);
+      },
+      onError: (err) => {
+        setConfirming(null);
+        setError(getErrorMessage(err));
+      },
+    });
+  };
+
+  return (
+    <div className="space-y-4">
+      <h2 className="text-lg font-semibold text-ink">Withdraw</h2>
+      {!d.detailsResolved ? (
+        <div className="rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">
+          <p>
+            Before you withdraw, your payment details must be checked with your bank. Add them, or submit the same
+            details again, under Payment Details.
+          </p>
+          <Button variant="ghost" className="mt-2" onClick={onPaymentDetails}>
+            Go to Payment Details
+          </Button>
+        </div>
+      ) : d.withdrawable <= 0 ? (
+        <p className="text-sm text-slate-600">Nothing is available to withdraw right now.</p>
+      ) : (
+        <form onSubmit={review} noValidate className="flex flex-wrap items-end gap-3">
+          <Field
+            id={amountId}
+            label="Amount (₦)"
+            inputMode="decimal"
+            autoComplete="off"
+            value={typed}
+            onChange={(e) => setAmount(e.target.value)}
+            hint={
+              <>
+                Up to <Naira amount={d.withdrawable} exact /> is available now.
+              </>
+            }
+            className="min-w-0 flex-1 sm:max-w-xs"
+          />
+          <Button type="submit" className="mb-5">
+            Withdraw
+          </Button>
+        </form>
+      )}
+      <FormError message={error} />
+
+      <h2 className="text-lg font-semibold text-ink">Withdrawals</h2>
+      {!d.payouts.length ? (
+        <EmptyState>No withdrawals yet</EmptyState>
+      ) : (
+        <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white shadow-sm">
+          {d.payouts.map((p) => (
+            <li key={p._id} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3 text-sm">
+              <div className="min-w-0">
+                <p className="font-semibold text-ink">
+                  <Naira amount={p.amount} exact />
+                </p>
+                <p className="break-words text-slate-600">
+                  {p.bank} {p.accountNumber} · asked {formatOrdinalDate(p.createdAt)}
+                  {p.settledAt && p.status === 'paid' ? ` · paid ${formatOrdinalDate(p.settledAt)}` : ''}
+                </p>
+                {p.failure && <p className="break-words text-red-700">{p.failure}</p>}
+              </div>
+              <PayoutStatusBadge status={p.status} />
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <Modal
+        open={confirming !== null}
+        title="Confirm withdrawal"
+        onClose={() => setConfirming(null)}
+        footer={
+          <>
+            <Button variant="ghost" onClick={() => setConfirming(null)}>
+              Cancel
+            </Button>
+            <Button onClick={confirm} loading={request.isPending}>
+              Withdraw {confirming !== null ? formatNairaExact(confirming) : ''}
+            </Button>
+          </>
+        }
+      >
+        <p>
+          Withdraw {confirming !== null ? formatNairaExact(confirming) : ''} to your saved account? An administrator
+          approves withdrawals; you will be e-mailed when the money is on its way. This cannot be undone.
+        </p>
+      </Modal>
+      <Modal
+        open={done !== null}
+        title="Success"
+        tone="success"
+        onClose={() => setDone(null)}
+        footer={<Button onClick={() => setDone(null)}>Close</Button>}
+      >
+        <p>{done}</p>
+      </Modal>
+    </div>
+  );
+}

@@ -1,0 +1,193 @@
+import { z } from 'zod';
+import { NIGERIAN_BANKS } from './lawyers.js';
+
+/**
+ * Lawyer payouts (issue 17, docs/decisions/1710-lawyer-payouts.md): a lawyer asks for its available
+ * share, an admin approves, the money goes by a Flutterwave transfer that its webhook settles once.
+ */
+
+/**
+ * The bank code Flutterwave's transfer and account-resolution endpoints take (`account_bank`): the
+ * NIBSS/CBN code of each bank of NIGERIAN_BANKS, as GET /v3/banks/NG lists them.
+ */
+export const BANK_CODES: Record<(typeof NIGERIAN_BANKS)[number], string> = {
+  'Access Bank': '044',
+  'Citibank Nigeria': '023',
+  'Coronation Merchant Bank': '559',
+  'Ecobank Nigeria': '050',
+  'Fidelity Bank': '070',
+  'First Bank of Nigeria': '011',
+  'First City Monument Bank (FCMB)': '214',
+  'FSDH Merchant Bank': '501',
+  'Globus Bank': '00103',
+  'Greenwich Merchant Bank': '562',
+  'Guaranty Trust Bank (GTBank)': '058',
+  'Jaiz Bank': '301',
+  'Keystone Bank': '082',
+  'Kuda Microfinance Bank': '50211',
+  'Lotus Bank': '303',
+  'Moniepoint Microfinance Bank': '50515',
+  'Nova Bank': '561',
+  OPay: '999992',
+  'Optimus Bank': '107',
+  PalmPay: '999991',
+  'Parallex Bank': '104',
+  'Polaris Bank': '076',
+  'PremiumTrust Bank': '105',
+  'Providus Bank': '101',
+  'Rand Merchant Bank': '502',
+  'Signature Bank': '106',
+  'Stanbic IBTC Bank': '221',
+  'Standard Chartered Bank': '068',
+  'Sterling Bank': '232',
+  'SunTrust Bank': '100',
+  TAJBank: '302',
+  'Titan Trust Bank': '102',
+  'Union Bank of Nigeria': '032',
+  'United Bank for Africa (UBA)': '033',
+  'Unity Bank': '215',
+  'Wema Bank': '035',
+  'Zenith Bank': '057',
+};
+
+export const bankCodeOf = (bank: string): string | null =>
+  (BANK_CODES as Record<string, string | undefined>)[bank] ?? null;
+
+/** The smallest withdrawal, in naira (Flutterwave's NGN transfer minimum). */
+export const MIN_PAYOUT = 100;
+/** The most payouts one batch approval takes. */
+export const PAYOUT_BATCH_MAX = 50;
+
+/**
+ * requested: waiting for an admin (its amount is reserved from the available balance);
+ * sending: approved, the money is in transit at the provider; paid: the provider completed it;
+ * failed: the provider refused or failed it, and the money is available again.
+ */
+export const PAYOUT_STATUSES = ['requested', 'sending', 'paid', 'failed'] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+
+export const PAYOUT_STATUS_WORDS: Record<PayoutStatus, string> = {
+  requested: 'Waiting for approval',
+  sending: 'Approved, sending',
+  paid: 'Paid',
+  failed: 'Failed, returned to your balance',
+};
+
+const naira = z.number().describe('Naira (kobo / 100)');
+
+/** POST /api/lawyer/payouts: the amount in naira; left out, everything available now. */
+export const payoutRequestInput = z
+  .object({
+    amount: z
+      .number({ error: 'amount must be a number of naira' })
+      .positive('amount must be more than 0')
+      .max(100_000_000, 'amount is too large')
+      .refine(
+        (n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6,
+        'amount must be in whole kobo (at most 2 decimals)',
+      )
+      .optional(),
+  })
+  .nullish();
+export type PayoutRequestInput = z.input<typeof payoutRequestInput>;
+
+export const payoutView = z.object({
+  _id: z.string(),
+  lawyerId: z.string(),
+  lawyerName: z.string(),
+  amount: naira,
+  status: z.enum(PAYOUT_STATUSES),
+  bank: z.string(),
+  /** Masked, "•••• 6789". */
+  accountNumber: z.string(),
+  accountName: z.string(),
+  failure: z.string().nullable(),
+  createdAt: z.string(),
+  approvedAt: z.string().nullable(),
+  settledAt: z.string().nullable(),
+});
+export type PayoutView = z.infer<typeof payoutView>;
+
+export const lawyerPayoutsResponse = z.object({
+  status: z.literal('success'),
+  /** What may be asked for now: the available share less payouts still waiting for approval. */
+  withdrawable: naira,
+  /** Whether the saved payout details were checked with the bank (a payout needs them). */
+  detailsResolved: z.boolean(),
+  payouts: z.array(payoutView),
+});
+export type LawyerPayoutsResponse = z.infer<typeof lawyerPayoutsResponse>;
+
+export const payoutResponse = z.object({ status: z.literal('success'), message: z.string(), payout: payoutView });
+export type PayoutResponse = z.infer<typeof payoutResponse>;
+
+export const adminPayoutsQuery = z.object({
+  status: z.enum(PAYOUT_STATUSES, `status must be one of ${PAYOUT_STATUSES.join(', ')}`).optional(),
+});
+
+export const adminPayoutsResponse = z.object({
+  status: z.literal('success'),
+  payouts: z.array(payoutView),
+  /** Sum of the payouts waiting for approval. */
+  waitingTotal: naira,
+});
+export type AdminPayoutsResponse = z.infer<typeof adminPayoutsResponse>;
+
+export const approvePayoutsInput = z.object({
+  ids: z
+    .array(z.uuid('each id must be a valid id'), { error: 'ids must be a list of payout ids' })
+    .min(1, 'Choose at least one payout')
+    .max(PAYOUT_BATCH_MAX, `At most ${PAYOUT_BATCH_MAX} payouts at once`),
+});
+
+export const approvePayoutsResponse = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  payouts: z.array(payoutView),
+});
+export type ApprovePayoutsResponse = z.infer<typeof approvePayoutsResponse>;
+
+/** Sandbox provider only: how a transfer still pending at the sandbox ends. */
+export const sandboxTransferOutcomeInput = z.object({
+  status: z.enum(['SUCCESSFUL', 'FAILED'], 'status must be SUCCESSFUL or FAILED'),
+});
+
+/** Naira with kobo when there are any: ₦12,345.67, ₦500. */
+export const formatNairaExact = (amount: number) =>
+  `₦${amount.toLocaleString('en-NG', { minimumFractionDigits: 0, maximumFractionDigits: 2 })}`;
+
+export const payoutMessages = {
+  accountNotFound:
+    'We could not find this account number at the bank you chose. Please check the account number and the bank.',
+  bankCheckUnavailable: 'We could not check your account with your bank just now. Please try again in a few minutes.',
+  nameFromBank: (name: string) => `Your bank holds this account as “${name}”, so that is the name we saved.`,
+  noDetails: 'Please add your payment details before you withdraw.',
+  detailsNotResolved:
+    'Please submit your payment details again (the same ones are fine) so we can check them with your bank before you withdraw.',
+  nothingAvailable: 'You have nothing available to withdraw yet.',
+  aboveAvailable: (available: number) => `You can withdraw at most ${formatNairaExact(available)} now.`,
+  belowMinimum: `The smallest withdrawal is ${formatNairaExact(MIN_PAYOUT)}.`,
+  requested: 'Your withdrawal request was sent. You will be e-mailed when the money is on its way.',
+  approved: 'The payout was approved and sent to the bank.',
+  batchApproved: (n: number) => `${n} ${n === 1 ? 'payout was' : 'payouts were'} approved and sent to the bank.`,
+  notFound: 'Payout not found',
+  notRequested: 'This payout is no longer waiting for approval.',
+  sandboxFinished: 'The sandbox bank finished the transfer.',
+  notSandbox: 'Only a transfer still pending at the sandbox can be finished this way.',
+} as const;
+
+/**
+ * Whether the name the lawyer typed and the bank's name clearly belong to different people: not one
+ * word in common (case, order, punctuation and initials aside).
+ */
+export function namesClearlyDiffer(typed: string, bank: string): boolean {
+  const words = (s: string) =>
+    new Set(
+      s
+        .toLowerCase()
+        .split(/[^a-z]+/)
+        .filter((w) => w.length > 1),
+    );
+  const b = words(bank);
+  return ![...words(typed)].some((w) => b.has(w));
+}
