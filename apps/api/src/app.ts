@@ -240,6 +240,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // How often the cached responses and sessions were used (the tests read it).
   app.decorate('cacheStats', () => ({ answers: shared.responses.stats(), sessions: auth.stats() }));
   const services = createServices(shared, app.log);
+  // The outbox names receipts and credit notes; the worker asks for their bytes when it sends.
+  deps.mail.renderAttachmentsWith(services.receipts.attachment);
   for (const feature of FEATURES) await app.register(feature, { shared, services });
   if (deps.jobScheduler) startJobScheduler(app, services.jobLifecycle);
   if (deps.jobScheduler) startPayoutReconciler(app, services.payouts);

@@ -35,6 +35,9 @@ const WITHOUT_RESPONSE_SCHEMA: Record<string, string> = {
   'GET /api/admin/ledger.csv': 'the ledger as CSV text',
   'GET /uploads/:key': 'an uploaded file streamed from storage',
   'GET /dev/mailbox': 'development only, never in production; an HTML page unless asked for JSON',
+  'GET /dev/mailbox/:id/attachments/:index': 'development only: a mail attachment (PDF) rendered as the worker would',
+  'GET /api/orders/:id/receipt.pdf': 'a receipt PDF rendered on the server',
+  'GET /api/refunds/:id/credit-note.pdf': 'a credit note PDF rendered on the server',
 };
 
 let rt: Runtime;

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { apiLogin, createAccount, loginAs } from './helpers';
 
@@ -138,6 +139,12 @@ test('a company pays by the sandbox card, finds its jobs, edits its profile and 
   const payments = page.getByRole('complementary', { name: 'Your payments' });
   await expect(payments.getByText('Paid')).toHaveCount(1);
   await expect(payments.getByText(naira(total))).toBeVisible();
+  // The receipt downloads with the session's token and is a PDF (its content: money/receipts.test.ts).
+  const download = page.waitForEvent('download');
+  await payments.getByRole('button', { name: /^Receipt for payment LM-/ }).click();
+  const receipt = await download;
+  expect(receipt.suggestedFilename()).toMatch(/^receipt-LM-[0-9]+-[0-9a-f]+\.pdf$/);
+  expect((await readFile(await receipt.path())).subarray(0, 5).toString()).toBe('%PDF-');
   await page.getByRole('tab', { name: 'Completed' }).click();
   await expect(page.getByText('No jobs')).toBeVisible();
   await page.getByRole('tab', { name: 'Pending' }).click();

@@ -7,6 +7,7 @@ import { formatNaira, formatOrdinalDate, ordinal, previewWords, ratingLabel, sta
 import { allowedJobActions, findJobTransition } from './job-lifecycle.js';
 import { matchBank, NIGERIAN_BANKS, payoutDetailsInput } from './lawyers.js';
 import { messages } from './messages.js';
+import { VAT_RATE_PERCENT, vatIncludedKobo } from './money.js';
 
 describe('password rule', () => {
   it.each([
@@ -197,6 +198,19 @@ describe('text PostgreSQL cannot store (issue 14, item 5)', () => {
     expect(requiredText('companyName').safeParse('Ada\ud800').error?.issues[0]?.message).toBe(
       'companyName contains a character that is not allowed',
     );
+  });
+});
+
+describe('VAT included in a price (cart and receipt)', () => {
+  it.each([
+    [10_750_000, 750_000], // ₦107,500 holds exactly ₦7,500
+    [6_000_050, 418_608], // 418,608.14 kobo rounds down
+    [2_000_000, 139_535], // 139,534.88 rounds up
+    [43, 3], // exactly 3 kobo (a half never occurs: 3k/43 has no .5)
+    [0, 0],
+  ])('%i kobo includes %i kobo of VAT at 7.5%%', (total, vat) => {
+    expect(VAT_RATE_PERCENT).toBe(7.5);
+    expect(vatIncludedKobo(total)).toBe(vat);
   });
 });
 

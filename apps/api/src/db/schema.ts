@@ -118,6 +118,8 @@ export const emailOutbox = pgTable(
     subject: text('subject').notNull(),
     text: text('text').notNull(),
     html: text('html'),
+    /** What to attach, rendered by the worker when it sends (never the bytes): see platform/mailer.ts. */
+    attachments: jsonb('attachments').$type<{ kind: string; id: string; filename: string }[]>(),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
     sentAt: ts('sent_at'),
@@ -231,6 +233,8 @@ export const orders = pgTable(
     lines: jsonb('lines').notNull(),
     /** How the customer paid, from the provider's verify answer (`card`, `ussd`, `bank_transfer`...); null before 0008. */
     paymentMethod: text('payment_method'),
+    /** The company's name, address and e-mail at payment, as the receipt prints them (migration 0008). */
+    billedTo: jsonb('billed_to').$type<{ name: string; address: string | null; email: string }>(),
     createdAt: createdAt(),
     paidAt: ts('paid_at'),
     updatedAt: updatedAt(),

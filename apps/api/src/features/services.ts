@@ -13,6 +13,7 @@ import { createLawyerJobsService } from './jobs/lawyer-service.js';
 import { createJobLifecycle } from './jobs/lifecycle-service.js';
 import { createLawyersService } from './lawyers/service.js';
 import { createLedger } from './money/ledger.js';
+import { createReceipts } from './money/receipts.js';
 import { createReconciliation } from './money/reconciliation.js';
 import { createPayouts } from './money/payouts.js';
 import { createRefunds } from './money/refunds.js';
@@ -41,6 +42,7 @@ export function createServices(shared: Shared, log: FastifyBaseLogger): Services
       log,
       lifecycle: jobLifecycle,
       ledger,
+      mailConfig: shared.config,
     }),
     reviews: createReviewsService(shared),
     lawyers: createLawyersService({ ...shared, provider: paymentProvider }),
@@ -48,6 +50,7 @@ export function createServices(shared: Shared, log: FastifyBaseLogger): Services
     jobLifecycle,
     ledger,
     refunds,
+    receipts: createReceipts(shared),
     lawyerJobs: createLawyerJobsService(shared, jobLifecycle, ledger),
     companyJobs: createCompanyJobsService(shared, jobLifecycle),
     jobsAdmin: createJobsAdminService(shared, jobLifecycle),

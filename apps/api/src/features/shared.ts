@@ -21,6 +21,7 @@ import type { LawyerJobsService } from './jobs/lawyer-service.js';
 import type { JobLifecycle } from './jobs/lifecycle-service.js';
 import type { LawyersService } from './lawyers/service.js';
 import type { Ledger } from './money/ledger.js';
+import type { Receipts } from './money/receipts.js';
 import type { Reconciliation } from './money/reconciliation.js';
 import type { Payouts } from './money/payouts.js';
 import type { Refunds } from './money/refunds.js';
@@ -63,6 +64,8 @@ export interface Services {
   ledger: Ledger;
   /** Refunds of cancelled jobs through the payment provider. */
   refunds: Refunds;
+  /** Receipts of paid orders and credit notes of completed refunds (PDF), also as mail attachments. */
+  receipts: Receipts;
   /** Lawyer withdrawals through the provider's transfers. */
   payouts: Payouts;
   lawyerJobs: LawyerJobsService;

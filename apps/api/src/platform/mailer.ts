@@ -5,11 +5,26 @@ import type { Db, Executor } from '../db/client.js';
 import { emailOutbox } from '../db/schema.js';
 import type { Clock } from './clock.js';
 
+/**
+ * A file to attach, named rather than carried: the outbox keeps this descriptor and the worker asks the
+ * renderer for the bytes when it sends, so a receipt is not stored twice (docs/decisions/1720).
+ */
+export interface MailAttachment {
+  /** Which renderer answers it, e.g. `receipt` (an order id) or `credit_note` (a refund id). */
+  kind: string;
+  id: string;
+  filename: string;
+}
+
+/** Turns a descriptor into its file; throws when it cannot (the mail then waits and is tried again). */
+export type AttachmentRenderer = (a: MailAttachment) => Promise<{ content: Buffer; contentType: string }>;
+
 export interface Mail {
   to: string;
   subject: string;
   text: string;
   html?: string;
+  attachments?: MailAttachment[];
 }
 
 /**
@@ -26,7 +41,7 @@ export function plainName(name: string): string {
 
 /** Writes mail into the outbox inside the caller's transaction: no change without its mail, no mail without its change. */
 export async function enqueueMail(tx: Executor, mail: Mail) {
-  await tx.insert(emailOutbox).values(mail);
+  await tx.insert(emailOutbox).values({ ...mail, attachments: mail.attachments?.length ? mail.attachments : null });
 }
 
 export interface MailWorker {
@@ -36,6 +51,8 @@ export interface MailWorker {
   /** Asks for a run soon (after a commit that wrote mail); does nothing until started. */
   nudge(): void;
   stop(): Promise<void>;
+  /** Where attachments' bytes come from; set once by the app that knows the features (app.ts). */
+  renderAttachmentsWith(render: AttachmentRenderer): void;
   readonly enabled: boolean;
 }
 
@@ -61,6 +78,7 @@ export function createMailWorker(deps: {
   let running: Promise<number> | undefined;
   let stopped = false;
   let started = false;
+  let render: AttachmentRenderer | undefined;
 
   type Row = typeof emailOutbox.$inferSelect;
   const due = (ex: Executor) =>
@@ -81,12 +99,18 @@ export function createMailWorker(deps: {
   /** Hands one mail to SMTP and records the outcome; `attempts` is the count including this one. */
   async function deliver(ex: Executor, mail: Row, attempts: number): Promise<'sent' | 'failed'> {
     try {
+      const attachments = [];
+      for (const a of mail.attachments ?? []) {
+        if (!render) throw new Error(`no renderer for the ${a.kind} attachment`);
+        attachments.push({ filename: a.filename, ...(await render(a)) });
+      }
       await transport!.sendMail({
         from: deps.from,
         to: mail.to,
         subject: mail.subject,
         text: mail.text,
         html: mail.html ?? undefined,
+        ...(attachments.length ? { attachments } : {}),
       });
       await ex
         .update(emailOutbox)
@@ -183,6 +207,9 @@ export function createMailWorker(deps: {
       schedule(0);
     },
     nudge: () => schedule(0),
+    renderAttachmentsWith: (r) => {
+      render = r;
+    },
     async stop() {
       stopped = true;
       clearTimeout(timer);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { NIGERIAN_BANKS } from '@legalmarket/contracts';
 import {
   jobApplications,
@@ -9,7 +9,9 @@ import {
   reviews,
   users,
   cartItems,
+  emailOutbox,
   orders,
+  refunds,
 } from '../../src/db/schema.js';
 import { hashPassword } from '../../src/platform/passwords.js';
 import { insertJob, insertProduct } from '../admin-fixtures.js';
@@ -82,6 +84,10 @@ interface World {
   adminDoc: string;
   job: { assignedOfA: string; openOfA: string; assignedOfB: string; openOfB: string };
   order: { A: { reference: string; id: string }; B: { reference: string; id: string } };
+  /** A completed refund of A's / B's open job (its credit note). */
+  refund: { A: string; B: string };
+  /** An outbox mail with an attachment (A's payment confirmation). */
+  attachedMail: number;
   review: { A: string; B: string };
   /** Strings only their owners (and admins) may ever see, per owner. */
   secrets: Record<string, string[]>;
@@ -192,6 +198,7 @@ const REQUESTS: Record<string, Record<string, Builder>> = {
     }),
   },
   'GET /dev/mailbox': { any: get('/dev/mailbox?format=json') },
+  'GET /dev/mailbox/:id/attachments/:index': { any: get((c) => `/dev/mailbox/${c.w.attachedMail}/attachments/0`) },
   'GET /api/docs': { any: get('/api/docs') },
   'GET /api/docs/static/index.html': { any: get('/api/docs/static/index.html') },
   'GET /api/docs/static/swagger-initializer.js': { any: get('/api/docs/static/swagger-initializer.js') },
@@ -535,6 +542,10 @@ const REQUESTS: Record<string, Record<string, Builder>> = {
     ]),
   ),
   'GET /api/orders': { any: get('/api/orders') },
+  'GET /api/orders/:id/receipt.pdf': {
+    ofA: get((c) => `/api/orders/${c.w.order.A.id}/receipt.pdf`),
+    ofB: get((c) => `/api/orders/${c.w.order.B.id}/receipt.pdf`),
+  },
 
   'GET /job-api/company/pendingjobs': { any: get('/job-api/company/pendingjobs') },
   'GET /job-api/company/completedjobs': { any: get('/job-api/company/completedjobs') },
@@ -646,6 +657,11 @@ const REQUESTS: Record<string, Record<string, Builder>> = {
   'GET /api/admin/ledger.csv': { any: get('/api/admin/ledger.csv') },
   'GET /api/admin/money-settings': { any: get('/api/admin/money-settings') },
   'GET /api/admin/refunds': { any: get('/api/admin/refunds') },
+  'GET /api/refunds': { any: get('/api/refunds') },
+  'GET /api/refunds/:id/credit-note.pdf': {
+    ofA: get((c) => `/api/refunds/${c.w.refund.A}/credit-note.pdf`),
+    ofB: get((c) => `/api/refunds/${c.w.refund.B}/credit-note.pdf`),
+  },
   'GET /api/admin/reconciliation': { any: get('/api/admin/reconciliation') },
   'POST /api/admin/refunds/:id/retry': {
     any: () => ({ method: 'POST', url: '/api/admin/refunds/00000000-0000-4000-8000-000000000000/retry', payload: {} }),
@@ -897,6 +913,29 @@ async function buildWorld(t: TestApp): Promise<World> {
     .update(jobs)
     .set({ adminFile: `/uploads/${plantedB}`, adminFileName: 'planted.pdf' })
     .where(eq(jobs.id, a.assigned));
+  // A completed refund of each company's open job, written as settle leaves it, for the credit notes.
+  const refundOf = async (orderId: string, jobId: string) =>
+    (
+      await t.rt.database.db
+        .insert(refunds)
+        .values({
+          jobId,
+          orderId,
+          amount: 100_000,
+          status: 'completed',
+          provider: 'sandbox',
+          providerRefundId: `matrix-${jobId}`,
+          settledAt: t.clock.now(),
+        })
+        .returning({ id: refunds.id })
+    )[0].id;
+  const refundA = await refundOf(a.order.id, a.open);
+  const refundB = await refundOf(b.order.id, b.open);
+  const [attached] = await t.rt.database.db
+    .select({ id: emailOutbox.id })
+    .from(emailOutbox)
+    .where(and(eq(emailOutbox.to, who.companyA.email), isNotNull(emailOutbox.attachments)))
+    .orderBy(emailOutbox.id);
   const review = async (owner: Login, tag: string) =>
     (
       await ok(t, owner, {
@@ -932,6 +971,8 @@ async function buildWorld(t: TestApp): Promise<World> {
     adminDoc,
     job: { assignedOfA: a.assigned, openOfA: a.open, assignedOfB: b.assigned, openOfB: b.open },
     order: { A: a.order, B: b.order },
+    refund: { A: refundA, B: refundB },
+    attachedMail: attached.id,
     review: { A: reviewA, B: reviewB },
     secrets: {
       // Company ids are public (reviews carry them). A company's job (contact, files, notes) is shared

@@ -46,6 +46,8 @@ export const TABLE: Record<string, Record<string, Row>> = {
   'PUT /api/remuneration-order': { any: ADMIN },
   // Development mailbox: not registered when NODE_ENV=production (proved in authz-matrix.test.ts).
   'GET /dev/mailbox': { any: PUBLIC },
+  // An attachment of a mail in the development mailbox (development only, as the mailbox itself).
+  'GET /dev/mailbox/:id/attachments/:index': { any: PUBLIC },
   'GET /api/docs': { any: PUBLIC },
   'GET /api/docs/static/index.html': { any: PUBLIC },
   'GET /api/docs/static/swagger-initializer.js': { any: PUBLIC },
@@ -137,6 +139,11 @@ export const TABLE: Record<string, Record<string, Row>> = {
     ofB: e(401, 404, 'ok', 403, 403, 403, 403),
   },
   'GET /api/orders': { any: COMPANY },
+  // Receipts (issue 17): the paying company and admins; another company's order is "not found".
+  'GET /api/orders/:id/receipt.pdf': {
+    ofA: e(401, 'ok', 404, 403, 403, 403, 'ok'),
+    ofB: e(401, 404, 'ok', 403, 403, 403, 'ok'),
+  },
 
   // company jobs
   'GET /job-api/company/pendingjobs': { any: COMPANY },
@@ -191,6 +198,12 @@ export const TABLE: Record<string, Record<string, Row>> = {
   'GET /api/admin/money-settings': { any: ADMIN },
   'PUT /api/admin/money-settings': { any: ADMIN },
   'GET /api/admin/refunds': { any: ADMIN },
+  // Credit notes of completed refunds: the refunded company and admins; another company's is "not found".
+  'GET /api/refunds/:id/credit-note.pdf': {
+    ofA: e(401, 'ok', 404, 403, 403, 403, 'ok'),
+    ofB: e(401, 404, 'ok', 403, 403, 403, 'ok'),
+  },
+  'GET /api/refunds': { any: COMPANY },
   // An unknown refund: the admin is told so (the refund flows are in money/refunds.test.ts).
   'POST /api/admin/refunds/:id/retry': { any: e(401, 403, 403, 403, 403, 403, 404) },
   'GET /api/admin/reconciliation': { any: ADMIN },

@@ -36,6 +36,7 @@ export function reconcilePendingOrders(
     provider,
     securityLog: (event, fields) => opts.logger.info({ security: event, ...fields }, `security:${event}`),
     log: opts.logger,
+    mailConfig: opts.config,
     // Jobs paid here open like any other: due date, event, notifications (the mail worker polls).
     lifecycle: createJobLifecycle(shared, { ledger, refunds }),
     ledger,

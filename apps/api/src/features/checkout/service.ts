@@ -12,14 +12,19 @@ import {
   type SandboxVirtualAccount,
 } from '@legalmarket/contracts';
 import type { Db, Executor } from '../../db/client.js';
-import { cartItems, jobs, orders, sandboxTransactions } from '../../db/schema.js';
+import { cartItems, jobs, orders, sandboxTransactions, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { mailRenderer } from '../../platform/mail-templates.js';
+import { enqueueMail } from '../../platform/mailer.js';
+import type { Config } from '../../config.js';
 import { ProviderUnavailable, type PaymentProvider, type ProviderTransaction } from '../../platform/payments/index.js';
 import { billOf, readPricedCart } from '../cart/service.js';
 import type { JobLifecycle } from '../jobs/lifecycle-service.js';
+import { paymentReceivedMail, receiptAttachment } from '../money/emails.js';
 import type { Ledger } from '../money/ledger.js';
+import { companyAsBilled } from '../money/receipts.js';
 
 /** A cart line as frozen into an order at checkout (kobo). */
 export interface OrderLine {
@@ -45,6 +50,8 @@ export interface CheckoutDeps {
   lifecycle?: JobLifecycle;
   /** Posts the payment, held against each job, in the same transaction. */
   ledger: Ledger;
+  /** The site's address and support line, for the payment confirmation e-mail. */
+  mailConfig: Pick<Config, 'PUBLIC_URL' | 'SUPPORT_EMAIL'>;
   log?: {
     info: (o: object, m?: string) => void;
     warn: (o: object, m?: string) => void;
@@ -103,6 +110,7 @@ export const toOrderView = (o: OrderRow): OrderView => ({
 
 export function createCheckoutService(deps: CheckoutDeps) {
   const { db, clock, provider, securityLog } = deps;
+  const renderMail = mailRenderer(deps.mailConfig);
   const newReference = () => `LM-${clock.now().getTime()}-${randomBytes(5).toString('hex')}`;
 
   /** Snapshots the cart at catalogue prices into the company's one pending order. */
@@ -184,6 +192,9 @@ export function createCheckoutService(deps: CheckoutDeps) {
       const problem = check(o, tx, via);
       if (problem) return { result: 'refused', order: o, reason: problem };
       const now = clock.now();
+      // The receipt prints the company as it is when it pays, and the method the provider reports.
+      const [company] = await t.select().from(users).where(eq(users.id, o.companyId));
+      const billedTo = companyAsBilled(company);
       const [paid] = await t
         .update(orders)
         .set({
@@ -191,6 +202,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
           paidAt: now,
           providerTransactionId: tx.id,
           paymentMethod: tx.paymentType?.slice(0, 40) || null,
+          billedTo,
           updatedAt: now,
         })
         .where(eq(orders.id, o.id))
@@ -242,6 +254,20 @@ export function createCheckoutService(deps: CheckoutDeps) {
           );
       }
       await deps.ledger.recordPayment(t, paid, opened);
+      if (billedTo.email)
+        await enqueueMail(t, {
+          ...renderMail(
+            paymentReceivedMail({
+              to: billedTo.email,
+              name: billedTo.name,
+              reference: paid.txRef,
+              amount: paid.amount,
+              items: lines.length,
+              url: `${deps.mailConfig.PUBLIC_URL}/company/dashboard`,
+            }),
+          ),
+          attachments: [receiptAttachment(paid.id, paid.txRef)],
+        });
       return { result: 'paid', order: paid, newlyPaid: true };
     });
   }

@@ -1,5 +1,7 @@
 import { formatNairaExact, maskAccountNumber } from '@legalmarket/contracts';
 import { button, paragraph, type MailTemplate } from '../../platform/mail-templates.js';
+import type { MailAttachment } from '../../platform/mailer.js';
+import { creditNoteFilename, creditNoteNumber, receiptFilename, receiptNaira } from './receipts.js';
 
 /** What a lawyer is told about its withdrawal. */
 interface PayoutMail {
@@ -53,3 +55,42 @@ export const payoutWaitingMail = (m: {
   ],
   reason: 'you are a LegalMarket administrator',
 });
+
+/** The payment confirmation, written with the order's move to paid (checkout/service.ts fulfil). */
+export const paymentReceivedMail = (m: {
+  to: string;
+  name: string;
+  reference: string;
+  /** Kobo. */
+  amount: number;
+  items: number;
+  url: string;
+}): MailTemplate => ({
+  to: m.to,
+  subject: `Payment received: ${receiptNaira(m.amount)} (${m.reference})`,
+  body: [
+    paragraph(`Hello ${m.name},`),
+    paragraph(
+      `Thank you: we have received your payment of ${receiptNaira(m.amount)} for ${m.items} ${m.items === 1 ? 'service' : 'services'} (payment ${m.reference}). We are finding a lawyer for each now.`,
+    ),
+    paragraph('Your receipt is attached. You can download it again from your payments list.'),
+    button('See your payments', m.url),
+  ],
+});
+
+/** The receipt PDF, named for the mail worker to render when it sends (docs/decisions/1720). */
+export const receiptAttachment = (orderId: string, reference: string): MailAttachment => ({
+  kind: 'receipt',
+  id: orderId,
+  filename: receiptFilename(reference),
+});
+
+/** The credit note of a completed refund, attached to the refund's mail (money/refunds.ts settle). */
+export const creditNoteAttachment = (refundId: string, reference: string, lineNo: number): MailAttachment => ({
+  kind: 'credit_note',
+  id: refundId,
+  filename: creditNoteFilename(reference, lineNo),
+});
+
+export const creditNoteLine = (reference: string, lineNo: number) =>
+  `Your credit note ${creditNoteNumber(reference, lineNo)} is attached.`;

@@ -13,6 +13,7 @@ import {
   type PaymentProvider,
   type ProviderRefund,
 } from '../../platform/payments/index.js';
+import { creditNoteAttachment, creditNoteLine } from './emails.js';
 import type { Ledger } from './ledger.js';
 
 type Job = typeof jobs.$inferSelect;
@@ -100,6 +101,7 @@ export function createRefunds(deps: RefundsDeps) {
           name: sql<string>`coalesce(${users.companyName}, ${users.name})`,
           productName: products.productName,
           reference: orders.txRef,
+          lineNo: jobs.lineNo,
         })
         .from(jobs)
         .innerJoin(users, eq(users.id, jobs.companyId))
@@ -107,9 +109,8 @@ export function createRefunds(deps: RefundsDeps) {
         .innerJoin(orders, eq(orders.id, jobs.orderId))
         .where(eq(jobs.id, r.jobId));
       await ledger.recordRefund(tx, { id: r.id, jobId: r.jobId, amount: r.amount, companyId: ctx.companyId });
-      await enqueueMail(
-        tx,
-        mailRenderer(deps.config)({
+      await enqueueMail(tx, {
+        ...mailRenderer(deps.config)({
           to: ctx.email,
           subject: `Your refund of ${formatNaira(r.amount / 100)} is on its way`,
           body: [
@@ -117,10 +118,12 @@ export function createRefunds(deps: RefundsDeps) {
             paragraph(
               `${ctx.productName} was cancelled and ${formatNaira(r.amount / 100)} has been refunded to the card or account you paid with (payment ${ctx.reference}). Banks usually show it within 5 to 10 working days.`,
             ),
+            paragraph(creditNoteLine(ctx.reference, ctx.lineNo)),
             button('See your payments', `${deps.config.PUBLIC_URL}/company/dashboard`),
           ],
         }),
-      );
+        attachments: [creditNoteAttachment(r.id, ctx.reference, ctx.lineNo)],
+      });
       return true;
     });
     if (done) deps.mailWritten();

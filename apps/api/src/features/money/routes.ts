@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  companyRefundsResponse,
   ledgerQuery,
   ledgerResponse,
   moneySettings,
@@ -10,16 +11,80 @@ import {
   refundView,
   refundsResponse,
 } from '@legalmarket/contracts';
+import type { FastifyReply } from 'fastify';
 import type { FeatureOptions } from '../shared.js';
+import type { PdfFile } from './receipts.js';
 
 const tags = ['money'];
 const security = [{ bearer: [] }];
+const idParams = z.object({ id: z.string().max(64, 'id is too long') });
+
+/** A receipt or credit note: always downloaded, never kept by a cache on the way. */
+const sendPdf = (reply: FastifyReply, file: PdfFile) =>
+  reply
+    .header('content-type', 'application/pdf')
+    .header('content-length', file.content.length)
+    .header('content-disposition', `attachment; filename="${file.filename}"`)
+    .header('cache-control', 'private, no-store')
+    .header('x-content-type-options', 'nosniff')
+    .send(file.content);
 
 /** The admin's view of the one ledger and the money settings (issue 17). */
 export const moneyRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
-  const { ledger, refunds } = services;
-  const { reconciliation } = services;
+  const { ledger, refunds, receipts, reconciliation } = services;
   const onlyAdmin = shared.auth.require('admin');
+  const companyOrAdmin = shared.auth.require('company', 'admin');
+
+  app.get(
+    '/api/orders/:id/receipt.pdf',
+    {
+      schema: {
+        tags,
+        summary: 'The receipt of a paid order (PDF)',
+        description:
+          'The order number, date, the company billed (as it was at payment), each line with quantity and price, the VAT included (7.5 %, "Tax (incl)"), the total in naira, the payment reference and method. The company that paid, or an admin. Another company’s order answers 404 like an unknown one; an order not paid 409. The same order always gives the same file. Also attached to the payment confirmation e-mail.',
+        params: idParams,
+        produces: ['application/pdf'],
+        security,
+      },
+      preHandler: companyOrAdmin,
+    },
+    async (request, reply) => sendPdf(reply, await receipts.receipt(request.user!, request.params.id)),
+  );
+
+  app.get(
+    '/api/refunds/:id/credit-note.pdf',
+    {
+      schema: {
+        tags,
+        summary: 'The credit note of a completed refund (PDF)',
+        description:
+          'Refers to the order’s receipt; the refunded amount with the VAT it includes. The refunded company, or an admin. Another company’s refund answers 404 like an unknown one; a refund not completed 409. Also attached to the refund e-mail.',
+        params: idParams,
+        produces: ['application/pdf'],
+        security,
+      },
+      preHandler: companyOrAdmin,
+    },
+    async (request, reply) => sendPdf(reply, await receipts.creditNote(request.user!, request.params.id)),
+  );
+
+  app.get(
+    '/api/refunds',
+    {
+      schema: {
+        tags,
+        summary: "The company's completed refunds, newest first (the latest 200), each with a credit note",
+        response: { 200: companyRefundsResponse },
+        security,
+      },
+      preHandler: shared.auth.require('company'),
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { status: 'success' as const, refunds: await receipts.companyRefunds(request.user!.id) };
+    },
+  );
 
   app.get(
     '/api/admin/ledger',

@@ -128,7 +128,9 @@ export const platformRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
             (m) =>
               `<article><h2>${escapeHtml(m.subject)}</h2><p><b>To:</b> ${escapeHtml(m.to)} · ${m.createdAt.toISOString()}</p><pre>${escapeHtml(
                 m.text,
-              ).replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>')}</pre></article>`,
+              ).replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>')}</pre>${m.attachments
+                .map((a) => `<p>Attachment: <a href="${escapeHtml(a.url)}">${escapeHtml(a.filename)}</a></p>`)
+                .join('')}</article>`,
           )
           .join('<hr>');
         return reply
@@ -136,6 +138,34 @@ export const platformRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
           .send(
             `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Mailbox · LegalMarket</title></head><body style="font-family:system-ui;max-width:760px;margin:auto;padding:16px"><h1>Development mailbox</h1><p>Mail stays here because SMTP_URL is not set.</p>${items || '<p>No mail yet.</p>'}</body></html>`,
           );
+      },
+    );
+
+    app.get(
+      '/dev/mailbox/:id/attachments/:index',
+      {
+        schema: {
+          tags: ['platform'],
+          summary: 'An attachment of a mail in the development mailbox (never in production)',
+          description: 'Rendered now, exactly as the mail worker renders it when it sends (receipts, credit notes).',
+          params: z.object({
+            id: z.string().regex(/^\d{1,15}$/, 'id must be a number'),
+            index: z.string().regex(/^\d{1,3}$/, 'index must be a number'),
+          }),
+        },
+      },
+      async (request, reply) => {
+        const missing = () => notFound('No such attachment');
+        const a = await platform.mailAttachment(Number(request.params.id), Number(request.params.index));
+        if (!a) throw missing();
+        const file = await services.receipts.attachment(a).catch(() => {
+          throw missing();
+        });
+        return reply
+          .header('content-type', file.contentType)
+          .header('content-disposition', `inline; filename="${a.filename.replace(/[^A-Za-z0-9._-]/g, '_')}"`)
+          .header('cache-control', 'no-store')
+          .send(file.content);
       },
     );
   }

@@ -53,7 +53,20 @@ export function createPlatformService({ db, storage, config }: Deps) {
         text: r.text,
         sentAt: r.sentAt,
         createdAt: r.createdAt,
+        attachments: (r.attachments ?? []).map((a, index) => ({
+          filename: a.filename,
+          url: `/dev/mailbox/${r.id}/attachments/${index}`,
+        })),
       }));
+    },
+
+    /** One attachment descriptor of an outbox mail, or null. */
+    async mailAttachment(id: number, index: number) {
+      const [row] = await db
+        .select({ attachments: emailOutbox.attachments })
+        .from(emailOutbox)
+        .where(eq(emailOutbox.id, id));
+      return row?.attachments?.[index] ?? null;
     },
   };
 }

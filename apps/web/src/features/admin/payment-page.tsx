@@ -3,6 +3,7 @@ import { Pencil } from 'lucide-react';
 import type { PaymentsQuery, SettlementAccountInput } from '@legalmarket/contracts/admin';
 import { formatOrdinalDate } from '@legalmarket/contracts/format';
 import { Button } from '@/components/button';
+import { PdfDownload } from '@/components/pdf-download';
 import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
 import { Field, FormError } from '@/components/field';
 import { Modal } from '@/components/modal';
@@ -260,13 +261,22 @@ function Ledger() {
                     <time dateTime={p.paidAt ?? p.createdAt}>{formatOrdinalDate(p.paidAt ?? p.createdAt)}</time>
                   </p>
                 </div>
-                <div className="flex items-center gap-3 sm:justify-end">
+                <div className="flex flex-wrap items-center gap-3 sm:justify-end">
                   <span className="font-bold">
                     <Naira amount={p.amount} />
                   </span>
                   <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[p.status]}`}>
                     {p.status}
                   </span>
+                  {p.status === 'paid' && (
+                    <PdfDownload
+                      path={`/api/orders/${p._id}/receipt.pdf`}
+                      filename={`receipt-${p.reference.replace(/[^A-Za-z0-9-]/g, '_')}.pdf`}
+                      label={`Receipt for payment ${p.reference}`}
+                    >
+                      Receipt
+                    </PdfDownload>
+                  )}
                 </div>
               </li>
             ))}

@@ -5,6 +5,7 @@ import type { RefundStatus, RefundView, RefundsResponse } from '@legalmarket/con
 import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading, Naira, SuccessNote } from '@/components/feedback';
 import { ConfirmDialog } from '@/components/modal';
+import { PdfDownload } from '@/components/pdf-download';
 import { api, getErrorMessage } from '@/lib/http';
 import { paths } from '@/lib/paths';
 import { AdminLayout } from './admin-layout';
@@ -89,6 +90,15 @@ export default function RefundsPage() {
                 <Link to={paths.job(r.jobId)} className="min-h-6 font-medium text-brand underline">
                   Open the job
                 </Link>
+                {r.status === 'completed' && (
+                  <PdfDownload
+                    path={`/api/refunds/${r._id}/credit-note.pdf`}
+                    filename="credit-note.pdf"
+                    label={`Credit note for the refund of ${r.productName}, payment ${r.reference}`}
+                  >
+                    Credit note
+                  </PdfDownload>
+                )}
                 {r.status === 'failed' && (
                   <Button
                     variant="secondary"

@@ -4,6 +4,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Trash2 } from 'lucide-react';
 import type { CartLine } from '@legalmarket/contracts/commerce';
 import { DELAYS_MS } from '@legalmarket/contracts/constants';
+import { toKobo } from '@legalmarket/contracts/format';
+import { VAT_RATE_PERCENT, vatIncludedKobo } from '@legalmarket/contracts/money';
 import { messages } from '@legalmarket/contracts/messages';
 import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/use-session';
@@ -98,8 +100,13 @@ function Summary({
           </dd>
         </div>
         <div className="flex justify-between">
-          <dt className="text-slate-600">Tax</dt>
-          <dd>(incl)</dd>
+          <dt className="text-slate-600">
+            Tax <span className="text-xs">(VAT {VAT_RATE_PERCENT}%)</span>
+          </dt>
+          {/* The VAT the price includes: the receipt prints the same figure (contracts' vatIncludedKobo). */}
+          <dd>
+            (incl) <Naira amount={vatIncludedKobo(toKobo(total)) / 100} exact />
+          </dd>
         </div>
         <div className="flex justify-between border-t border-slate-200 pt-2 text-base font-bold text-ink">
           <dt>Total</dt>

@@ -10,6 +10,7 @@ import { usePublicConfig } from '@/lib/public-config';
 import { paths } from '@/lib/paths';
 import { Button } from '@/components/button';
 import { DocumentLink } from '@/components/document-link';
+import { PdfDownload } from '@/components/pdf-download';
 import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
 import { FormError, TextArea } from '@/components/field';
 import { FileUpload, type UploadedFile } from '@/components/file-upload';
@@ -20,6 +21,7 @@ import { getErrorMessage } from '@/lib/http';
 import { useEditJobDetails } from './api/edit-job-details';
 import { useCompanyJobs, type CompanyJob, type JobTab } from './api/get-jobs';
 import { useOrders } from './api/get-orders';
+import { useRefunds } from './api/get-refunds';
 
 const TABS = [
   { id: 'pending', label: 'Pending' },
@@ -160,8 +162,13 @@ const ORDER_STATUS: Record<string, string> = {
   replaced: 'Replaced by a newer checkout',
 };
 
+/** The receipt's and credit note's file names, as the API names them. */
+const fileSafe = (s: string) => s.replace(/[^A-Za-z0-9-]/g, '_');
+
 function Payments() {
   const orders = useOrders();
+  // Credit notes are extra: the payments list shows without them while they load or if they fail.
+  const refunds = useRefunds();
   if (orders.isLoading) return <Loading label="Loading payments..." />;
   if (orders.isError)
     return <ErrorState message={getErrorMessage(orders.error)} onRetry={() => void orders.refetch()} />;
@@ -181,6 +188,29 @@ function Payments() {
           <p className="text-xs break-all text-slate-500">
             {formatOrdinalDate(o.paidAt ?? o.createdAt)} · Ref {o.reference}
           </p>
+          {o.status === 'paid' && (
+            <div className="flex flex-wrap gap-x-4 text-sm">
+              <PdfDownload
+                path={`/api/orders/${o._id}/receipt.pdf`}
+                filename={`receipt-${fileSafe(o.reference)}.pdf`}
+                label={`Receipt for payment ${o.reference}`}
+              >
+                Receipt
+              </PdfDownload>
+              {(refunds.data ?? [])
+                .filter((r) => r.orderId === o._id)
+                .map((r) => (
+                  <PdfDownload
+                    key={r._id}
+                    path={`/api/refunds/${r._id}/credit-note.pdf`}
+                    filename={`credit-note-${fileSafe(r.reference)}-${r._id.slice(0, 8)}.pdf`}
+                    label={`Credit note for the refund of ${r.productName}, payment ${o.reference}`}
+                  >
+                    Credit note <Naira amount={r.amount} exact />
+                  </PdfDownload>
+                ))}
+            </div>
+          )}
         </li>
       ))}
     </ul>

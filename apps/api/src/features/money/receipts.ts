@@ -1,0 +1,326 @@
+import { createRequire } from 'node:module';
+import { and, desc, eq } from 'drizzle-orm';
+import PDFDocument from 'pdfkit';
+import { VAT_RATE_PERCENT, messages, vatIncludedKobo, type CompanyRefund } from '@legalmarket/contracts';
+import type { Shared } from '../shared.js';
+import type { Executor } from '../../db/client.js';
+import { jobs, orders, products, refunds, users } from '../../db/schema.js';
+import type { AuthUser } from '../../platform/auth.js';
+import { conflict, notFound } from '../../platform/errors.js';
+import type { AttachmentRenderer, MailAttachment } from '../../platform/mailer.js';
+
+// DejaVu Sans, from npm so every machine renders the same: it has the naira sign and the letters of
+// Yoruba, Igbo and Hausa names, which the PDF standard fonts (WinAnsi) do not (docs/decisions/1720).
+const require = createRequire(import.meta.url);
+const FONT = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
+const FONT_BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const REFUND_NOT_FOUND = 'Refund not found';
+export const NOT_PAID = 'This order is not paid, so it has no receipt';
+export const NOT_REFUNDED = 'This refund is not completed, so it has no credit note yet';
+
+type Order = typeof orders.$inferSelect;
+/** What the receipt reads of an order's frozen lines (checkout/service.ts OrderLine). */
+type OrderLine = { lineNo: number; productName: string; unitPrice: number; quantity: number; amount: number };
+type BilledTo = NonNullable<Order['billedTo']>;
+
+export interface PdfFile {
+  filename: string;
+  content: Buffer;
+}
+
+/** ₦1,234.50: naira with kobo, as a receipt prints money. */
+export const receiptNaira = (kobo: number) =>
+  `₦${(kobo / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+const lagosDate = (d: Date) =>
+  new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Africa/Lagos' }).format(
+    d,
+  );
+
+/** Flutterwave's `payment_type` (and the sandbox's) in words. */
+export function paymentMethodWords(type: string | null): string {
+  if (!type) return 'Not recorded';
+  const t = type.toLowerCase();
+  if (t === 'card') return 'Card';
+  if (t.startsWith('mobilemoney')) return 'Mobile money';
+  if (t === 'ussd') return 'USSD';
+  if (t === 'bank_transfer' || t === 'banktransfer') return 'Bank transfer';
+  if (t === 'account') return 'Bank account';
+  return type.replace(/_/g, ' ');
+}
+
+/** The file names mail and downloads use: only the reference's safe characters. */
+const safe = (s: string) => s.replace(/[^A-Za-z0-9-]/g, '_');
+export const receiptFilename = (reference: string) => `receipt-${safe(reference)}.pdf`;
+export const creditNoteNumber = (reference: string, lineNo: number) => `CN-${reference}-${lineNo}`;
+export const creditNoteFilename = (reference: string, lineNo: number) =>
+  `credit-note-${safe(creditNoteNumber(reference, lineNo))}.pdf`;
+
+interface Sheet {
+  title: string;
+  /** Label and value rows under the title. */
+  facts: [string, string][];
+  billedTo: BilledTo;
+  lines: { name: string; quantity: number; unitPrice: number; amount: number }[];
+  total: number;
+  totalLabel: string;
+  footer: string[];
+  /** Fixed, so the same document renders the same bytes every time. */
+  createdAt: Date;
+}
+
+/**
+ * One A4 page (more when the lines run over) with the seller, the document's facts, the company billed,
+ * the lines, the VAT included and the total. Deterministic: the same sheet gives the same bytes.
+ */
+function renderSheet(s: Sheet, supportEmail: string): Promise<Buffer> {
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 50,
+    info: { Title: s.title, Author: 'LegalMarket', Creator: 'LegalMarket', CreationDate: s.createdAt },
+  });
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  doc.registerFont('body', FONT);
+  doc.registerFont('bold', FONT_BOLD);
+  const left = doc.page.margins.left;
+  const width = doc.page.width - left - doc.page.margins.right;
+  const bottom = () => doc.page.height - doc.page.margins.bottom;
+
+  doc.font('bold').fontSize(20).text('LegalMarket', left, 50);
+  doc.font('body').fontSize(9).fillColor('#475569').text(`Fixed-price legal services · ${supportEmail}`);
+  doc.moveDown(1.2).fillColor('#0f172a').font('bold').fontSize(16).text(s.title);
+  doc.moveDown(0.4).fontSize(10);
+  for (const [label, value] of s.facts) {
+    doc.font('bold').text(`${label}: `, { continued: true }).font('body').text(value);
+  }
+  doc.moveDown(0.8).font('bold').text('Billed to');
+  doc.font('body').text(s.billedTo.name, { width });
+  if (s.billedTo.address) doc.text(s.billedTo.address, { width });
+  doc.text(s.billedTo.email, { width });
+
+  // Item | Qty | Unit price | Amount
+  const cols = [
+    { x: left, w: width - 250, align: 'left' as const },
+    { x: left + width - 250, w: 40, align: 'right' as const },
+    { x: left + width - 200, w: 95, align: 'right' as const },
+    { x: left + width - 95, w: 95, align: 'right' as const },
+  ];
+  const row = (cells: string[], font: 'body' | 'bold') => {
+    doc.font(font).fontSize(10);
+    const h = Math.max(...cells.map((c, i) => doc.heightOfString(c, { width: cols[i].w })));
+    if (doc.y + h > bottom()) doc.addPage();
+    const y = doc.y;
+    cells.forEach((c, i) => doc.text(c, cols[i].x, y, { width: cols[i].w, align: cols[i].align }));
+    doc.x = left;
+    doc.y = y + h + 6;
+  };
+  doc.moveDown(1.2);
+  row(['Item', 'Qty', 'Unit price', 'Amount'], 'bold');
+  doc
+    .moveTo(left, doc.y - 3)
+    .lineTo(left + width, doc.y - 3)
+    .strokeColor('#cbd5e1')
+    .stroke();
+  for (const l of s.lines) row([l.name, String(l.quantity), receiptNaira(l.unitPrice), receiptNaira(l.amount)], 'body');
+  doc
+    .moveTo(left, doc.y)
+    .lineTo(left + width, doc.y)
+    .stroke();
+  doc.moveDown(0.6);
+  const sums: [string, string, 'body' | 'bold'][] = [
+    [`Tax (incl) · VAT ${VAT_RATE_PERCENT}%`, receiptNaira(vatIncludedKobo(s.total)), 'body'],
+    [s.totalLabel, receiptNaira(s.total), 'bold'],
+  ];
+  for (const [label, value, font] of sums) {
+    if (doc.y + 20 > bottom()) doc.addPage();
+    const y = doc.y;
+    doc.font(font).fontSize(font === 'bold' ? 12 : 10);
+    doc.text(label, left, y, { width: width - 110, align: 'right' });
+    doc.text(value, left + width - 110, y, { width: 110, align: 'right' });
+    doc.x = left;
+    doc.moveDown(0.3);
+  }
+  doc.moveDown(1.5).font('body').fontSize(9).fillColor('#475569');
+  for (const f of s.footer) doc.text(f, left, doc.y, { width });
+  doc.end();
+  return done;
+}
+
+export type ReceiptsDeps = Pick<Shared, 'db' | 'config'>;
+
+/** Receipts of paid orders and credit notes of completed refunds, as PDFs (issue 17, item 2). */
+export function createReceipts(deps: ReceiptsDeps) {
+  const { db, config } = deps;
+
+  /** The company as the receipt names it: frozen at payment (0008), else as it is now. */
+  async function billedToOf(ex: Executor, order: Order): Promise<BilledTo> {
+    if (order.billedTo) return order.billedTo;
+    const [u] = await ex.select().from(users).where(eq(users.id, order.companyId));
+    return companyAsBilled(u);
+  }
+
+  function receiptSheet(order: Order, billedTo: BilledTo): Sheet {
+    const paidAt = order.paidAt ?? order.updatedAt;
+    return {
+      title: 'Receipt',
+      createdAt: paidAt,
+      facts: [
+        ['Receipt number', order.txRef],
+        ['Date', lagosDate(paidAt)],
+        [
+          'Payment reference',
+          `${order.provider === 'flutterwave' ? 'Flutterwave' : 'Sandbox'} transaction ${order.providerTransactionId ?? '—'}`,
+        ],
+        ['Payment method', paymentMethodWords(order.paymentMethod)],
+      ],
+      billedTo,
+      lines: (order.lines as OrderLine[]).map((l) => ({
+        name: l.productName,
+        quantity: l.quantity,
+        unitPrice: l.unitPrice,
+        amount: l.amount,
+      })),
+      total: order.amount,
+      totalLabel: 'Total paid (NGN)',
+      footer: [
+        `Prices include VAT at ${VAT_RATE_PERCENT}%. Amounts are in Nigerian naira.`,
+        `Questions about this payment: ${config.SUPPORT_EMAIL}, quoting ${order.txRef}.`,
+      ],
+    };
+  }
+
+  async function receiptOf(ex: Executor, order: Order): Promise<PdfFile> {
+    const sheet = receiptSheet(order, await billedToOf(ex, order));
+    return { filename: receiptFilename(order.txRef), content: await renderSheet(sheet, config.SUPPORT_EMAIL) };
+  }
+
+  async function creditNoteRow(refundId: string) {
+    const [r] = await db
+      .select({
+        refund: refunds,
+        order: orders,
+        lineNo: jobs.lineNo,
+        quantity: jobs.quantity,
+        product: products.productName,
+      })
+      .from(refunds)
+      .innerJoin(orders, eq(orders.id, refunds.orderId))
+      .innerJoin(jobs, eq(jobs.id, refunds.jobId))
+      .innerJoin(products, eq(products.id, jobs.productId))
+      .where(eq(refunds.id, refundId));
+    return r;
+  }
+
+  async function creditNoteOf(r: NonNullable<Awaited<ReturnType<typeof creditNoteRow>>>): Promise<PdfFile> {
+    const { refund, order } = r;
+    const settledAt = refund.settledAt ?? refund.updatedAt;
+    const line = (order.lines as OrderLine[]).find((l) => l.lineNo === r.lineNo);
+    const sheet: Sheet = {
+      title: 'Credit note',
+      createdAt: settledAt,
+      facts: [
+        ['Credit note number', creditNoteNumber(order.txRef, r.lineNo)],
+        ['Date', lagosDate(settledAt)],
+        ['Refers to receipt', order.txRef],
+        [
+          'Refund reference',
+          `${order.provider === 'flutterwave' ? 'Flutterwave' : 'Sandbox'} refund ${refund.providerRefundId ?? '—'}`,
+        ],
+        ['Refunded to', `the ${paymentMethodWords(order.paymentMethod).toLowerCase()} the order was paid with`],
+        ...(refund.reason ? ([['Reason', refund.reason]] as [string, string][]) : []),
+      ],
+      billedTo: await billedToOf(db, order),
+      lines: [
+        {
+          name: `${line?.productName ?? r.product} (cancelled)`,
+          quantity: r.quantity,
+          unitPrice: Math.round(refund.amount / Math.max(1, r.quantity)),
+          amount: refund.amount,
+        },
+      ],
+      total: refund.amount,
+      totalLabel: 'Total refunded (NGN)',
+      footer: [
+        `The refund includes VAT at ${VAT_RATE_PERCENT}%. Amounts are in Nigerian naira.`,
+        `Questions about this refund: ${config.SUPPORT_EMAIL}, quoting ${order.txRef}.`,
+      ],
+    };
+    return {
+      filename: creditNoteFilename(order.txRef, r.lineNo),
+      content: await renderSheet(sheet, config.SUPPORT_EMAIL),
+    };
+  }
+
+  /** Admins read every receipt; a company its own paid orders. Someone else's order is "not found". */
+  async function receipt(user: AuthUser, orderId: string): Promise<PdfFile> {
+    if (!UUID.test(orderId)) throw notFound(messages.orderNotFound);
+    const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
+    if (!order || (user.userType !== 'admin' && order.companyId !== user.id)) throw notFound(messages.orderNotFound);
+    if (order.status !== 'paid') throw conflict(NOT_PAID);
+    return receiptOf(db, order);
+  }
+
+  /** Admins read every credit note; a company those of its own refunds. */
+  async function creditNote(user: AuthUser, refundId: string): Promise<PdfFile> {
+    if (!UUID.test(refundId)) throw notFound(REFUND_NOT_FOUND);
+    const r = await creditNoteRow(refundId);
+    if (!r || (user.userType !== 'admin' && r.order.companyId !== user.id)) throw notFound(REFUND_NOT_FOUND);
+    if (r.refund.status !== 'completed') throw conflict(NOT_REFUNDED);
+    return creditNoteOf(r);
+  }
+
+  /** The mail worker's renderer: the bytes of an attachment named in the outbox. */
+  const attachment: AttachmentRenderer = async (a: MailAttachment) => {
+    let file: PdfFile | null = null;
+    if (a.kind === 'receipt') {
+      const [order] = await db.select().from(orders).where(eq(orders.id, a.id));
+      if (order?.status === 'paid') file = await receiptOf(db, order);
+    } else if (a.kind === 'credit_note') {
+      const r = await creditNoteRow(a.id);
+      if (r?.refund.status === 'completed') file = await creditNoteOf(r);
+    }
+    if (!file) throw new Error(`cannot render the ${a.kind} attachment ${a.id}`);
+    return { content: file.content, contentType: 'application/pdf' };
+  };
+
+  /** A company's completed refunds, newest first, for its payments list. */
+  async function companyRefunds(companyId: string): Promise<CompanyRefund[]> {
+    const rows = await db
+      .select({ refund: refunds, reference: orders.txRef, productName: products.productName })
+      .from(refunds)
+      .innerJoin(orders, eq(orders.id, refunds.orderId))
+      .innerJoin(jobs, eq(jobs.id, refunds.jobId))
+      .innerJoin(products, eq(products.id, jobs.productId))
+      .where(and(eq(orders.companyId, companyId), eq(refunds.status, 'completed')))
+      .orderBy(desc(refunds.settledAt))
+      .limit(200);
+    return rows.map(({ refund, reference, productName }) => ({
+      _id: refund.id,
+      orderId: refund.orderId,
+      reference,
+      productName,
+      amount: refund.amount / 100,
+      settledAt: (refund.settledAt ?? refund.updatedAt).toISOString(),
+    }));
+  }
+
+  return { receipt, creditNote, attachment, companyRefunds };
+}
+
+/** The company's name, address and e-mail as a receipt prints them. */
+export function companyAsBilled(u: typeof users.$inferSelect | undefined): BilledTo {
+  return {
+    name: u?.companyName?.trim() || u?.name || 'Company',
+    address: u?.officeAddress?.trim() || null,
+    email: u?.officialEmail ?? '',
+  };
+}
+
+export type Receipts = ReturnType<typeof createReceipts>;
