@@ -174,7 +174,8 @@ test('pay by bank transfer, receipt by e-mail, job accepted, lawyer withdraws, a
       .getByRole('button', { name: 'Close', exact: true })
       .last()
       .click();
-    // The request holds the money back from another withdrawal (the card's figure moves when it is sent).
+    // The request holds the money back from another withdrawal.
+    await expect(available).toHaveText('₦0');
     await expect(lawyerPage.getByText('Nothing is available to withdraw right now.')).toBeVisible();
     await expect(lawyerPage.getByText('Waiting for approval')).toBeVisible();
 
