@@ -138,3 +138,28 @@ it('Withdraw sends the lawyer to Payment Details when they were never checked wi
   expect(screen.queryByLabelText('Amount (₦)')).not.toBeInTheDocument();
   expect(screen.getByText('No withdrawals yet')).toBeInTheDocument();
 });
+
+it('a withdrawal waiting for approval is not shown as available to withdraw again', async () => {
+  setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
+  const { fn } = jsonFetch({
+    'GET /job-api/lawyer/earnings': () => ({ body: { ...earnings, data: { ...earnings.data, available: 28_000 } } }),
+    'GET /api/lawyer/payouts': () => ({
+      body: {
+        status: 'success',
+        withdrawable: 0,
+        detailsResolved: true,
+        payouts: [payout({ amount: 28_000, status: 'requested' })],
+      },
+    }),
+  });
+  vi.stubGlobal('fetch', fn);
+  render(
+    <QueryClientProvider client={testQueryClient()}>
+      <MemoryRouter initialEntries={['/lawyer/get-paid?tab=get-paid']}>
+        <GetPaidPage />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+  expect(await screen.findByText('Nothing is available to withdraw right now.')).toBeInTheDocument();
+  expect(screen.getByText('Available to withdraw').nextElementSibling).toHaveTextContent(/^₦0$/);
+});

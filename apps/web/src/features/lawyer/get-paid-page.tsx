@@ -16,6 +16,7 @@ import { useAddPaymentDetails } from './api/add-payment-details';
 import { payoutEditWindow, useEditPaymentDetails } from './api/edit-payment-details';
 import { useEarnings } from './api/get-earnings';
 import { usePaymentDetails } from './api/get-payment-details';
+import { usePayouts } from './api/get-payouts';
 import { useSendPayoutCode } from './api/send-otp';
 import { PaymentSideMenu, type PaymentSection } from './components/payment-side-menu';
 import { PayoutForm } from './components/payout-form';
@@ -177,7 +178,10 @@ function PaymentDetails() {
 
 function GetPaid({ onPaymentDetails }: { onPaymentDetails: () => void }) {
   const earnings = useEarnings();
+  const payouts = usePayouts();
   const d = earnings.data?.data;
+  // A withdrawal waiting for approval holds its money back: the card shows what Withdraw may still take.
+  const withdrawable = d ? (payouts.data?.withdrawable ?? d.available) : undefined;
   const figure = (value: number | undefined) =>
     value !== undefined ? <Naira amount={value} exact /> : earnings.isError ? '—' : '...';
   return (
@@ -188,7 +192,7 @@ function GetPaid({ onPaymentDetails }: { onPaymentDetails: () => void }) {
       <div className="grid gap-4 sm:grid-cols-3">
         <div className="rounded-xl bg-brand p-5 text-white shadow-sm">
           <p className="text-sm opacity-90">Available to withdraw</p>
-          <p className="mt-1 text-3xl font-bold break-words">{figure(d?.available)}</p>
+          <p className="mt-1 text-3xl font-bold break-words">{figure(withdrawable)}</p>
         </div>
         <div className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
           <p className="text-sm text-slate-600">Pending</p>
