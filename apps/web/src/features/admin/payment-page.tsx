@@ -1,6 +1,9 @@
 import { useMemo, useState } from 'react';
 import { Pencil } from 'lucide-react';
-import type { PaymentsQuery, SettlementAccountInput } from '@legalmarket/contracts/admin';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import { settlementAccountInput, type PaymentsQuery, type SettlementAccountInput } from '@legalmarket/contracts/admin';
 import { formatOrdinalDate } from '@legalmarket/contracts/format';
 import { Button } from '@/components/button';
 import { PdfDownload } from '@/components/pdf-download';
@@ -32,20 +35,54 @@ const STATUS_STYLE: Record<string, string> = {
   replaced: 'bg-slate-200 text-slate-700',
 };
 
+/** The modal's form, mounted on each opening so it starts from the saved account. */
+function SettlementAccountForm({
+  initial,
+  refusal,
+  onSave,
+}: {
+  initial: SettlementAccountInput;
+  refusal: string | null;
+  onSave: (v: z.output<typeof settlementAccountInput>) => void;
+}) {
+  const { register, handleSubmit, formState } = useForm<
+    SettlementAccountInput,
+    unknown,
+    z.output<typeof settlementAccountInput>
+  >({ resolver: zodResolver(settlementAccountInput), defaultValues: initial });
+  const accountNumber = register('accountNumber');
+  return (
+    <form id="settlement-form" className="space-y-3" noValidate onSubmit={handleSubmit(onSave)}>
+      <Field
+        label="Account number"
+        inputMode="numeric"
+        autoComplete="off"
+        maxLength={10}
+        hint="10-digit NUBAN"
+        error={formState.errors.accountNumber?.message}
+        {...accountNumber}
+        // A NUBAN is digits only: drop anything else as it is typed, as before.
+        onChange={(e) => {
+          e.target.value = e.target.value.replace(/\D+/g, '');
+          return accountNumber.onChange(e);
+        }}
+      />
+      <Field label="Account name" error={formState.errors.accountName?.message} {...register('accountName')} />
+      <Field label="Bank" error={formState.errors.bank?.message} {...register('bank')} />
+      {/* The server's refusals; the schema's messages sit under their fields. */}
+      <FormError message={refusal} />
+    </form>
+  );
+}
+
 function SettlementAccountCard() {
   const q = useSettlementAccount();
   const save = useSaveSettlementAccount();
   const [editing, setEditing] = useState(false);
-  const [form, setForm] = useState<SettlementAccountInput>({ accountNumber: '', accountName: '', bank: '' });
   const [notice, setNotice] = useState<string | null>(null);
   const account = q.data?.data.account ?? null;
   const open = () => {
     save.reset();
-    setForm({
-      accountNumber: account?.accountNumber ?? '',
-      accountName: account?.accountName ?? '',
-      bank: account?.bank ?? '',
-    });
     setEditing(true);
   };
   const rows: Array<[string, string]> = [
@@ -110,37 +147,24 @@ function SettlementAccountCard() {
           </>
         }
       >
-        <form
-          id="settlement-form"
-          className="space-y-3"
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            save.mutate(form, {
-              onSuccess: (res) => {
-                setNotice(res.message);
-                setEditing(false);
-              },
-            });
-          }}
-        >
-          <Field
-            label="Account number"
-            inputMode="numeric"
-            autoComplete="off"
-            maxLength={10}
-            value={form.accountNumber}
-            onChange={(e) => setForm({ ...form, accountNumber: e.target.value.replace(/\D+/g, '') })}
-            hint="10-digit NUBAN"
+        {editing && (
+          <SettlementAccountForm
+            refusal={save.isError ? getErrorMessage(save.error) : null}
+            initial={{
+              accountNumber: account?.accountNumber ?? '',
+              accountName: account?.accountName ?? '',
+              bank: account?.bank ?? '',
+            }}
+            onSave={(v) =>
+              save.mutate(v, {
+                onSuccess: (res) => {
+                  setNotice(res.message);
+                  setEditing(false);
+                },
+              })
+            }
           />
-          <Field
-            label="Account name"
-            value={form.accountName}
-            onChange={(e) => setForm({ ...form, accountName: e.target.value })}
-          />
-          <Field label="Bank" value={form.bank} onChange={(e) => setForm({ ...form, bank: e.target.value })} />
-          <FormError message={save.isError ? getErrorMessage(save.error) : null} />
-        </form>
+        )}
       </Modal>
     </section>
   );
