@@ -48,9 +48,9 @@ import { jobsAdminRoutes } from './features/jobs/admin-routes.js';
 import { jobWorkspaceRoutes } from './features/jobs/workspace-routes.js';
 import { moneyRoutes } from './features/money/routes.js';
 import { payoutRoutes } from './features/money/payout-routes.js';
-import { startPayoutReconciler } from './features/money/payouts.js';
 import { createServices } from './features/services.js';
-import type { FeatureOptions, Services, Shared } from './features/shared.js';
+import { runEvery } from './platform/run-every.js';
+import type { FeatureOptions, Shared } from './features/shared.js';
 
 /** Every feature's routes, registered in this order with the same options. */
 const FEATURES: readonly FastifyPluginAsyncZod<FeatureOptions>[] = [
@@ -243,29 +243,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The outbox names receipts and credit notes; the worker asks for their bytes when it sends.
   deps.mail.renderAttachmentsWith(services.receipts.attachment);
   for (const feature of FEATURES) await app.register(feature, { shared, services });
-  if (deps.jobScheduler) startJobScheduler(app, services.jobLifecycle);
-  if (deps.jobScheduler) startPayoutReconciler(app, services.payouts);
+  if (deps.jobScheduler) {
+    const { jobLifecycle, payouts } = services;
+    // The clock's job transitions and reminders, and payouts left unsettled (a lost webhook, an unanswered send).
+    runEvery(app, 60_000, 'job scheduler tick', () =>
+      jobLifecycle.tick().then((n) => n && app.log.info({ fired: n }, 'job timers fired')),
+    );
+    runEvery(app, 60_000, 'payout reconciliation', () => payouts.reconcile());
+  }
 
   await registerWeb(app, deps.webDist === undefined ? DEFAULT_WEB_DIST : deps.webDist);
   return app;
-}
-
-/** The clock's job transitions and reminders, every minute; a tick still running is not overlapped. */
-function startJobScheduler(app: FastifyInstance, lifecycle: Services['jobLifecycle']) {
-  let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = lifecycle
-      .tick()
-      .then((n) => n && app.log.info({ fired: n }, 'job timers fired'))
-      .catch((err) => app.log.error({ err }, 'job scheduler tick failed'))
-      .finally(() => (running = null));
-  }, 60_000);
-  timer.unref();
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    await running;
-  });
 }
 
 /** Serves the built single-page app; hashed assets are immutable, every other page path gets index.html. */

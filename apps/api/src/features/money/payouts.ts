@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import {
   maskAccountNumber,
@@ -392,20 +391,3 @@ export function createPayouts(deps: PayoutsDeps) {
 }
 
 export type Payouts = ReturnType<typeof createPayouts>;
-
-/** Asks about payouts left unsettled every minute (a lost webhook, an unanswered send); stops with the app. */
-export function startPayoutReconciler(app: FastifyInstance, payouts: Payouts) {
-  let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = payouts
-      .reconcile()
-      .catch((err) => app.log.error({ err }, 'payout reconciliation failed'))
-      .finally(() => (running = null));
-  }, 60_000);
-  timer.unref();
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    await running;
-  });
-}

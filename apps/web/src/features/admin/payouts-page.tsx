@@ -11,6 +11,7 @@ import { Modal } from '@/components/modal';
 import { getErrorMessage } from '@/lib/http';
 import { AdminLayout } from './admin-layout';
 import { useApprovePayouts, usePayouts } from './api/payouts';
+import { ResultModal, type ActionResult } from '@/components/result-modal';
 
 const when = (iso: string) =>
   new Date(iso).toLocaleString('en-NG', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Africa/Lagos' });
@@ -30,7 +31,7 @@ export default function PayoutsPage() {
   const approve = useApprovePayouts();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [confirming, setConfirming] = useState<PayoutView[] | null>(null);
-  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const [result, setResult] = useState<ActionResult | null>(null);
 
   const all = payouts.data?.payouts ?? [];
   const waiting = all.filter((p) => p.status === 'requested');
@@ -187,15 +188,7 @@ export default function PayoutsPage() {
           now? The money leaves the platform&apos;s Flutterwave balance; this cannot be undone.
         </p>
       </Modal>
-      <Modal
-        open={result !== null}
-        title={result?.ok ? 'Success' : 'Something went wrong'}
-        tone={result?.ok ? 'success' : 'error'}
-        onClose={() => setResult(null)}
-        footer={<Button onClick={() => setResult(null)}>Close</Button>}
-      >
-        <p>{result?.text}</p>
-      </Modal>
+      <ResultModal result={result} onClose={() => setResult(null)} />
     </AdminLayout>
   );
 }

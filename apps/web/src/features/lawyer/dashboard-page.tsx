@@ -18,6 +18,7 @@ import { paths } from '@/lib/paths';
 import { PROJECTS_PAGE_SIZE, useProjects, type ProjectStatus } from './api/get-projects';
 import { useRequestMoreDetails } from './api/request-details';
 import { JobFile } from './components/job-file';
+import { ResultModal, type ActionResult } from '@/components/result-modal';
 
 const TABS = [
   { id: 'pending', label: 'Pending projects' },
@@ -126,7 +127,7 @@ type RequestDetailsValues = z.input<typeof requestDetailsInput>;
 
 function RequestDetailsModal({ job, onClose }: { job: LawyerJob | null; onClose: () => void }) {
   const formId = useId();
-  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const [result, setResult] = useState<ActionResult | null>(null);
   const send = useRequestMoreDetails();
   const { register, handleSubmit, reset, formState } = useForm<
     RequestDetailsValues,
@@ -177,15 +178,7 @@ function RequestDetailsModal({ job, onClose }: { job: LawyerJob | null; onClose:
           <FormError message={send.isError ? getErrorMessage(send.error) : null} />
         </form>
       </Modal>
-      <Modal
-        open={result !== null}
-        title={result?.ok ? 'Success' : 'Something went wrong'}
-        tone={result?.ok ? 'success' : 'error'}
-        onClose={() => setResult(null)}
-        footer={<Button onClick={() => setResult(null)}>Close</Button>}
-      >
-        <p>{result?.text}</p>
-      </Modal>
+      <ResultModal result={result} onClose={() => setResult(null)} />
     </>
   );
 }

@@ -7,7 +7,6 @@ import { maskAccountNumber, type AccountDetails } from '@legalmarket/contracts/l
 import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading, Naira, SuccessNote } from '@/components/feedback';
 import { FormError } from '@/components/field';
-import { Modal } from '@/components/modal';
 import { SectionBoundary } from '@/components/section-boundary';
 import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/use-session';
@@ -21,6 +20,7 @@ import { useSendPayoutCode } from './api/send-otp';
 import { PaymentSideMenu, type PaymentSection } from './components/payment-side-menu';
 import { PayoutForm } from './components/payout-form';
 import { Withdrawals } from './components/withdrawals';
+import { ResultModal, type ActionResult } from '@/components/result-modal';
 
 /** /lawyer/get-paid: Payment Details (add, or change through an e-mailed code) and Get Paid (real figures). */
 export default function GetPaidPage() {
@@ -40,7 +40,7 @@ export default function GetPaidPage() {
 }
 
 type Step = 'view' | 'send-code' | 'update';
-type Result = { ok: boolean; text: string } | null;
+type Result = ActionResult | null;
 
 function PaymentDetails() {
   const navigate = useNavigate();
@@ -163,15 +163,7 @@ function PaymentDetails() {
           </button>
         </div>
       )}
-      <Modal
-        open={result !== null}
-        title={result?.ok ? 'Success' : 'Something went wrong'}
-        tone={result?.ok ? 'success' : 'error'}
-        onClose={() => setResult(null)}
-        footer={<Button onClick={() => setResult(null)}>Close</Button>}
-      >
-        <p>{result?.text}</p>
-      </Modal>
+      <ResultModal result={result} onClose={() => setResult(null)} />
     </section>
   );
 }
