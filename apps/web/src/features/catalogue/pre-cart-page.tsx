@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import type { AddToCartInput, addToCartInput } from '@legalmarket/contracts/commerce';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -11,7 +11,7 @@ import { useSession } from '@/lib/use-session';
 import { Button } from '@/components/button';
 import { ErrorState, Loading, Naira } from '@/components/feedback';
 import { FormError, TextArea } from '@/components/field';
-import { FileUpload, type UploadedFile } from '@/components/file-upload';
+import { FormDocumentField } from '@/components/form-document-field';
 import { ProductCarousel } from '@/components/product-carousel';
 import { getErrorMessage, HttpError } from '@/lib/http';
 import { readReservedItems, writeReservedItems, type ReservedItem } from '@/features/cart/reserved-items';
@@ -98,11 +98,7 @@ function ReserveForm({ product }: { product: ProductSummary }) {
   const [done, setDone] = useState<string | null>(null);
   const add = useAddToCart();
   const hydrated = useHydrated();
-  const { register, handleSubmit, control, setValue, watch, formState } = useForm<
-    ReserveValues,
-    unknown,
-    ReserveOutput
-  >({
+  const { register, handleSubmit, control, formState } = useForm<ReserveValues, unknown, ReserveOutput>({
     resolver,
     defaultValues: { quantity: '1', detail: '', file: undefined, fileName: undefined },
   });
@@ -172,23 +168,11 @@ function ReserveForm({ product }: { product: ProductSummary }) {
           {...register('detail')}
         />
         {isCompany ? (
-          <Controller
+          <FormDocumentField
             control={control}
-            name="file"
-            render={({ field }) => (
-              <FileUpload
-                label="Upload a document (optional)"
-                kind="document"
-                value={field.value ? { url: field.value, fileName: watch('fileName') ?? 'Document' } : null}
-                onChange={(f: UploadedFile | null) => {
-                  setValue('fileName', f?.fileName);
-                  field.onChange(f?.url);
-                }}
-                onBusyChange={setUploading}
-                hint="PDF, Word (DOC, DOCX) or a picture, at most 10 MB."
-                error={formState.errors.file?.message}
-              />
-            )}
+            label="Upload a document (optional)"
+            hint="PDF, Word (DOC, DOCX) or a picture, at most 10 MB."
+            onBusyChange={setUploading}
           />
         ) : (
           <p className="text-sm text-slate-600">

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { companyJobDetailsInput } from '@legalmarket/contracts/commerce';
@@ -13,7 +13,7 @@ import { DocumentLink } from '@/components/document-link';
 import { PdfDownload } from '@/components/pdf-download';
 import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
 import { FormError, TextArea } from '@/components/field';
-import { FileUpload, type UploadedFile } from '@/components/file-upload';
+import { FormDocumentField } from '@/components/form-document-field';
 import { Modal } from '@/components/modal';
 import { SectionBoundary } from '@/components/section-boundary';
 import { Tabs } from '@/components/tabs';
@@ -100,7 +100,7 @@ type GiveDetailsValues = z.input<typeof companyJobDetailsInput>;
 function GiveDetailsForm({ job, onSent }: { job: CompanyJob; onSent: (message: string) => void }) {
   const edit = useEditJobDetails();
   const [uploading, setUploading] = useState(false);
-  const { register, handleSubmit, control, setValue, watch, formState } = useForm<
+  const { register, handleSubmit, control, formState } = useForm<
     GiveDetailsValues,
     unknown,
     z.output<typeof companyJobDetailsInput>
@@ -127,23 +127,7 @@ function GiveDetailsForm({ job, onSent }: { job: CompanyJob; onSent: (message: s
         error={formState.errors.detail?.message}
         {...register('detail')}
       />
-      <Controller
-        control={control}
-        name="file"
-        render={({ field }) => (
-          <FileUpload
-            label="Attach a document (optional)"
-            kind="document"
-            value={field.value ? { url: field.value, fileName: watch('fileName') ?? 'Document' } : null}
-            onChange={(f: UploadedFile | null) => {
-              setValue('fileName', f?.fileName);
-              field.onChange(f?.url);
-            }}
-            onBusyChange={setUploading}
-            error={formState.errors.file?.message}
-          />
-        )}
-      />
+      <FormDocumentField control={control} label="Attach a document (optional)" onBusyChange={setUploading} />
       <FormError message={edit.isError ? getErrorMessage(edit.error) : null} />
       <div className="flex justify-end">
         <Button type="submit" loading={edit.isPending} disabled={uploading}>
