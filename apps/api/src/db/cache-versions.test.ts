@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cacheVersionsOf } from './cache-versions.js';
+import { cacheVersionsOf, tablesReadBy } from './cache-versions.js';
 import { rowsOf } from './client.js';
 import { jobs, users } from './schema.js';
 import { CART_READS } from '../features/cart/service.js';
@@ -148,5 +148,30 @@ describeEachDb('cache versions: the database', (kind) => {
     // Logging out ends the cached session at once.
     expect((await t.app.inject({ method: 'POST', url: '/api/logout', headers: company.headers })).statusCode).toBe(200);
     expect((await t.app.inject({ url: pendingUrl, headers: company.headers })).statusCode).toBe(401);
+  });
+
+  it('a signed-in cached read checks the versions once; the embedded database answers them without a query', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const url = '/job-api/company/pendingjobs';
+    expect((await t.app.inject({ url, headers: company.headers })).statusCode).toBe(200);
+    // (awaited inside: an inject starts when awaited)
+    const read = await tablesReadBy(
+      t.rt.database.db,
+      async () => await t.app.inject({ url, headers: company.headers }),
+    );
+    expect(read.value.statusCode).toBe(200);
+    // A server is read once per request (the session and the response share it); PGlite not at all.
+    expect(read.tables).toEqual(kind === 'pglite' ? [] : ['cache_versions']);
+    expect(read.statements).toBe(kind === 'pglite' ? 0 : 1);
+    // A write that bypasses the app's query builder is still seen by the very next read.
+    const versions = cacheVersionsOf(t.rt.database.db);
+    const before = (await versions.read()).of(['users:changed']);
+    const raw = (t.rt.database.db as unknown as { $client: { query(text: string): Promise<unknown> } }).$client;
+    await raw.query(`update users set name = 'Outside Ltd' where id = '${company.id}'`);
+    expect((await versions.read()).of(['users:changed'])).toBe(before + 1);
+    // ... and so the session cached before it is looked up again.
+    const sessions = t.app.cacheStats().sessions.misses;
+    expect((await t.app.inject({ url, headers: company.headers })).statusCode).toBe(200);
+    expect(t.app.cacheStats().sessions.misses).toBe(sessions + 1);
   });
 });

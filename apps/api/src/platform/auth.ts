@@ -30,8 +30,11 @@ export interface Auth {
     token: string;
     sessionId: string;
   }>;
-  /** Resolves a bearer token to the user, or null when missing, forged, expired or revoked. */
-  resolve(authorization: string | undefined): Promise<AuthUser | null>;
+  /**
+   * Resolves a bearer token to the user, or null when missing, forged, expired or revoked. With the
+   * request, the cache versions read for it are shared with its response's cache.
+   */
+  resolve(authorization: string | undefined, request?: FastifyRequest): Promise<AuthUser | null>;
   revokeSession(sessionId: string): Promise<void>;
   revokeAllSessions(tx: Executor, userId: string): Promise<void>;
   /** preHandler: any signed-in user (of the given roles when listed). */
@@ -58,10 +61,10 @@ export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHour
   let hits = 0;
   let misses = 0;
 
-  async function resolve(authorization: string | undefined): Promise<AuthUser | null> {
+  async function resolve(authorization: string | undefined, request?: FastifyRequest): Promise<AuthUser | null> {
     if (!authorization?.startsWith('Bearer ')) return null;
     const token = authorization.slice(7).trim();
-    const version = (await versions.read()).of(SESSION_DEPENDS);
+    const version = (await (request ? versions.readFor(request) : versions.read())).of(SESSION_DEPENDS);
     const hit = verified.get(token);
     if (hit) {
       if (hit.version === version && hit.expiresAt > deps.clock.now().getTime()) {
@@ -116,7 +119,7 @@ export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHour
   }
 
   const attach = async (request: FastifyRequest) => {
-    request.user = await resolve(request.headers.authorization);
+    request.user = await resolve(request.headers.authorization, request);
   };
 
   return {

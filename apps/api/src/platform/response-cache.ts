@@ -112,7 +112,7 @@ export function createResponseCache(db: Db, opts: { maxBytes?: number; checkRead
       const query = request.routeOptions.schema?.querystring ? JSON.stringify(request.query ?? null) : '';
       const params = request.routeOptions.schema?.params ? JSON.stringify(request.params ?? null) : '';
       const key = `${request.routeOptions.url}\u0000${user.id}\u0000${user.verified ? 'v' : 'u'}\u0000${query}\u0000${params}`;
-      const version = (await versions.read()).of(reads);
+      const version = (await versions.readFor(request)).of(reads);
       const hit = entries.get(key);
       if (hit && hit.version === version) {
         hits += 1;
