@@ -101,11 +101,17 @@ function stopChild(child: ChildProcess) {
 }
 
 async function startServer(env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', './bench/probe.mjs', 'apps/api/src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-  });
+  // BENCH_CPU_PROF=<dir> writes the server's CPU profile there when it stops (where the time goes).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(
+    process.execPath,
+    [...profile, '--import', 'tsx', '--import', './bench/probe.mjs', 'apps/api/src/main.ts'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    },
+  );
   const errors: string[] = [];
   child.stderr!.on('data', (d) => errors.push(String(d)));
   let stopping = false;

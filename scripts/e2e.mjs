@@ -23,7 +23,7 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'legalmarket-e2e-'));
 // The server serves a copy of the built app, so a rebuild during the run cannot pull files from under it.
 const webDist = path.join(dataDir, 'web');
 cpSync('apps/web/dist', webDist, { recursive: true });
-const res = spawnSync('npx', ['playwright', 'test', '-c', 'apps/web/playwright.config.ts', ...process.argv.slice(2)], {
+const res = spawnSync('npx', ['playwright', 'test', '-c', process.env.E2E_CONFIG ?? 'apps/web/playwright.config.ts', ...process.argv.slice(2)], {
   stdio: 'inherit',
   env: {
     ...process.env,
