@@ -206,12 +206,12 @@ export const editJobDetailsInput = z.object({
     .string({ error: 'Please enter the details' })
     .trim()
     .min(1, 'Please enter the details')
-    .max(5000, 'detail must be at most 5000 characters'),
+    .max(5000, 'Details must be at most 5000 characters'),
   file: fileReference.optional(),
   fileName: z
-    .string({ error: 'fileName must be text' })
+    .string({ error: 'File name must be text' })
     .trim()
-    .max(255, 'fileName must be at most 255 characters')
+    .max(255, 'File name must be at most 255 characters')
     .optional(),
 });
 export type EditJobDetailsInput = z.input<typeof editJobDetailsInput>;
@@ -221,12 +221,12 @@ export const settlementAccountInput = z.object({
   accountNumber: z
     .string({ error: 'Please enter the account number' })
     .trim()
-    .regex(/^\d{10}$/, 'accountNumber must be the 10-digit NUBAN account number'),
+    .regex(/^\d{10}$/, 'Account number must be the 10-digit NUBAN account number'),
   accountName: z
     .string({ error: 'Please enter the account name' })
     .trim()
     .min(1, 'Please enter the account name')
-    .max(120, 'accountName must be at most 120 characters'),
+    .max(120, 'Account name must be at most 120 characters'),
   bank: z
     .string({ error: 'Please enter the bank' })
     .trim()

@@ -44,7 +44,7 @@ export const lawyerSignupInput = withConfirm({
   officialEmail: emailField,
   phoneNumber: phoneField,
   areasOfPractise: z
-    .array(z.enum(EXPERTISE, 'areasOfPractise must come from the expertise list'), {
+    .array(z.enum(EXPERTISE, 'Please choose your areas of practice from the expertise list'), {
       error: 'Please enter your areas of practise',
     })
     .min(1, 'Please enter your areas of practise')

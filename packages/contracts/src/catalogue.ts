@@ -67,7 +67,7 @@ export const productFields = z.object({
     .string({ error: messages.enterProductName })
     .trim()
     .min(1, messages.enterProductName)
-    .max(120, 'productName must be at most 120 characters'),
+    .max(120, 'Product name must be at most 120 characters'),
   productPrice: z
     .string({ error: messages.enterProductPrice })
     .trim()
@@ -79,13 +79,13 @@ export const productFields = z.object({
         .number()
         .int()
         .min(1, messages.productPriceDigits)
-        .max(PRODUCT_PRICE_MAX, `productPrice must be at most ${PRODUCT_PRICE_MAX}`),
+        .max(PRODUCT_PRICE_MAX, `Product price must be at most ${PRODUCT_PRICE_MAX}`),
     ),
   productDescription: z
     .string({ error: messages.enterProductDescription })
     .trim()
     .min(1, messages.enterProductDescription)
-    .max(4000, 'productDescription must be at most 4000 characters'),
+    .max(4000, 'Product description must be at most 4000 characters'),
 });
 
 /** The product form: its text fields and a picture, which a new product must have. */
@@ -106,7 +106,7 @@ export const reviewInput = z.object({
     .string({ error: messages.enterReviewTitle })
     .trim()
     .min(1, messages.enterReviewTitle)
-    .max(120, 'reviewTitle must be at most 120 characters'),
+    .max(120, 'Review title must be at most 120 characters'),
   review: z
     .string({ error: messages.enterReviewText })
     .trim()

@@ -15,22 +15,22 @@ const uploadedFileLink = z
   .regex(/^(\/uploads\/[A-Za-z0-9._-]+|https?:\/\/\S+)$/, 'file must be a URL answered by /api/uploads');
 
 const optionalDetail = z
-  .string({ error: 'detail must be text' })
+  .string({ error: 'Details must be text' })
   .trim()
-  .max(5000, 'detail must be at most 5000 characters')
+  .max(5000, 'Details must be at most 5000 characters')
   .optional();
 
 export const addToCartInput = z.object({
   productId: z.uuid('productId must be a valid product id'),
   quantity: z.coerce
-    .number({ error: 'quantity must be a number from 1 to 10' })
-    .int('quantity must be a whole number from 1 to 10')
-    .min(LIMITS.quantityMin, 'quantity must be a number from 1 to 10')
-    .max(LIMITS.quantityMax, 'quantity must be a number from 1 to 10')
+    .number({ error: 'Quantity must be a number from 1 to 10' })
+    .int('Quantity must be a whole number from 1 to 10')
+    .min(LIMITS.quantityMin, 'Quantity must be a number from 1 to 10')
+    .max(LIMITS.quantityMax, 'Quantity must be a number from 1 to 10')
     .default(1),
   detail: optionalDetail,
   file: uploadedFileLink.optional(),
-  fileName: z.string().trim().max(255, 'fileName must be at most 255 characters').optional(),
+  fileName: z.string().trim().max(255, 'File name must be at most 255 characters').optional(),
 });
 export type AddToCartInput = z.input<typeof addToCartInput>;
 
@@ -140,9 +140,9 @@ export const companyJobDetailsInput = z.object({
     .string({ error: messages.kindlyAddDetails })
     .trim()
     .min(1, messages.kindlyAddDetails)
-    .max(5000, 'detail must be at most 5000 characters'),
+    .max(5000, 'Details must be at most 5000 characters'),
   file: uploadedFileLink.optional(),
-  fileName: z.string().trim().max(255, 'fileName must be at most 255 characters').optional(),
+  fileName: z.string().trim().max(255, 'File name must be at most 255 characters').optional(),
 });
 
 /** POST /api/checkout/sandbox/charge: a Flutterwave-shaped transaction (amount in naira). */

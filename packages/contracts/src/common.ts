@@ -106,8 +106,12 @@ export const emailField = z
   .pipe(z.email('Please enter a valid email address'))
   .transform((v) => v.toLowerCase());
 
+/** The symbols the password rule accepts (spec section 5); the hint lists them from here. */
+export const PASSWORD_SYMBOLS = '@$!%*?&';
 /** Spec section 5: at least 8, a lowercase, an uppercase, a digit and one of @$!%*?&, only those characters. */
 export const PASSWORD_PATTERN = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[@$!%*?&])[A-Za-z\d@$!%*?&]{8,}$/;
+/** Under every new-password field: the rule in words, with the symbols spelled out one by one. */
+export const passwordHint = `At least 8 characters with an uppercase letter, a lowercase letter, a number and one of these symbols: ${[...PASSWORD_SYMBOLS].join(' ')}`;
 
 export const passwordField = (rule: string = messages.passwordRuleSignup) =>
   z
@@ -117,13 +121,39 @@ export const passwordField = (rule: string = messages.passwordRuleSignup) =>
     .regex(PASSWORD_PATTERN, rule);
 
 export const PHONE_PATTERN = /^\d{11}$/;
-export const phoneField = z.string({ error: messages.phoneRule }).trim().regex(PHONE_PATTERN, messages.phoneRule);
+
+/**
+ * The 11-digit local form of a typed Nigerian number: spaces, dashes, dots and brackets go, and the
+ * international form (+234, 234 or 00234, with or without the trunk 0) becomes 0 and the 10 digits,
+ * so "+234 803 123 4567" is 08031234567. Anything else is left as typed (without separators) for the
+ * 11-digit rule to refuse: a number is never cut or padded into another one.
+ */
+export function localPhoneNumber(value: string): string {
+  const compact = value.trim().replace(/[\s\-.()]/g, '');
+  const international = /^(?:\+|00)?2340?([1-9]\d{9})$/.exec(compact);
+  return international ? `0${international[1]}` : compact;
+}
+
+export const phoneField = z
+  .string({ error: messages.phoneRule })
+  .transform(localPhoneNumber)
+  .pipe(z.string().regex(PHONE_PATTERN, messages.phoneRule));
 
 /** Keeps only digits, at most `max` of them (phone and price inputs). */
 export const digitsOnly = (value: string, max?: number) => {
   const d = value.replace(/\D+/g, '');
   return max === undefined ? d : d.slice(0, max);
 };
+
+/**
+ * What a phone input keeps while typing. A local number keeps digits only, at most 11 (spec section
+ * 5); one in the international form (it starts with +, 00 or 2, which no local number does) keeps its
+ * + and separators, up to 20 characters, so it can be read as typed and then saved in its local form.
+ */
+export function phoneInputText(value: string): string {
+  const kept = value.replace(/[^\d+\s\-.()]/g, '');
+  return /^\s*(\+|00|2)/.test(kept) ? kept.trimStart().slice(0, 20) : digitsOnly(kept, 11);
+}
 
 export const idParam = z.object({ id: z.uuid('id must be a valid id') });
 

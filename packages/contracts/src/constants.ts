@@ -112,6 +112,24 @@ export const COMPANY_EDITABLE_FIELDS = [
   'alternativeEmailAddress',
   'officeAddress',
 ] as const;
+/**
+ * Profile fields that are optional at sign-up, so a profile may empty them: sent empty to PATCH
+ * /api/updateprofile they are cleared. The others (e-mail, phone, SCN, office address) keep their
+ * value when sent empty, as the spec's "only non-empty fields are sent" expects.
+ */
+export const CLEARABLE_PROFILE_FIELDS = ['website', 'yourBio', 'alternativeEmailAddress', 'yearOfCall'] as const;
+/** How messages name the profile fields (never the payload's field names). */
+export const PROFILE_FIELD_LABELS: Record<string, string> = {
+  officialEmail: 'Email address',
+  website: 'Website',
+  yourBio: 'Your bio',
+  phoneNumber: 'Phone number',
+  alternativeEmailAddress: 'Alternate email',
+  officeAddress: 'Office address',
+  scn: 'SCN',
+  yearOfCall: 'Year of call',
+  areasOfPractise: 'Areas of practice',
+};
 export const LAWYER_EDITABLE_FIELDS = [
   'officialEmail',
   'scn',

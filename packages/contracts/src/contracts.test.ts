@@ -2,7 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { REMUNERATION_ORDER_MAX_BYTES, remunerationOrderUpload } from './admin.js';
 import { companySignupInput, loginInput } from './auth.js';
-import { findUnsafeText, hasUnsafeCharacter, PASSWORD_PATTERN, refuseUnsafeText, requiredText } from './common.js';
+import {
+  findUnsafeText,
+  hasUnsafeCharacter,
+  localPhoneNumber,
+  PASSWORD_PATTERN,
+  PASSWORD_SYMBOLS,
+  passwordHint,
+  phoneInputText,
+  refuseUnsafeText,
+  requiredText,
+} from './common.js';
 import { formatNaira, formatOrdinalDate, ordinal, previewWords, ratingLabel, starLabel } from './format.js';
 import { allowedJobActions, findJobTransition } from './job-lifecycle.js';
 import { matchBank, NIGERIAN_BANKS, payoutDetailsInput } from './lawyers.js';
@@ -51,6 +61,31 @@ describe('sign-up and login schemas', () => {
       expect(companySignupInput.safeParse({ ...base, phoneNumber: bad }).error?.issues[0].message).toBe(
         messages.phoneRule,
       );
+  });
+});
+
+describe('phone numbers in local and international form (issue 18, trap 2)', () => {
+  it('gives the 11-digit local form of an international number and never cuts one', () => {
+    for (const typed of ['+234 803 123 4567', '2348031234567', '00234-803-123-4567', '+234 (0) 803 123 4567'])
+      expect(localPhoneNumber(typed), typed).toBe('08031234567');
+    expect(localPhoneNumber('0803 123 4567')).toBe('08031234567');
+    // Not a Nigerian number of the right length: left for the 11-digit rule to refuse.
+    for (const typed of ['+234 803 123 45678', '+44 20 7946 0958', '+234 803 123 456'])
+      expect(localPhoneNumber(typed), typed).not.toMatch(/^\d{11}$/);
+  });
+  it('keeps an international number as typed in the input and a local one to 11 digits', () => {
+    expect(phoneInputText('+234 803 123 4567')).toBe('+234 803 123 4567');
+    expect(phoneInputText('0801-234-5678x9')).toBe('08012345678');
+  });
+});
+
+describe('password hint', () => {
+  it('lists every symbol the rule accepts, and the rule accepts each of them', () => {
+    for (const symbol of PASSWORD_SYMBOLS) {
+      expect(passwordHint).toContain(` ${symbol}`);
+      expect(PASSWORD_PATTERN.test(`Abcdefg1${symbol}`), symbol).toBe(true);
+    }
+    expect(PASSWORD_PATTERN.test('Abcdefg1#')).toBe(false);
   });
 });
 

@@ -146,6 +146,14 @@ export const messages = {
     'Your email address was restored and every device was logged out. Whoever changed it knew your password: reset it now.',
   emailChangeRevertBlocked:
     'Your old email address now belongs to another account, so it could not be restored. Please contact support.',
+  // First use (issue 18)
+  emailAlreadyConfirmed: 'Your email address is already confirmed. You can log in.',
+  yearOfCallRule: 'Year of call must be a year such as 2015',
+  scnChangeNeedsVerification:
+    'Your new SCN needs verification again: your Verified badge goes until an admin has checked it, and you cannot apply for new jobs meanwhile.',
+  verificationPending: 'Your verification is pending',
+  verificationNext:
+    'An admin checks your Supreme Court Number (SCN) with the NBA, usually within about an hour. You will get an e-mail once you are verified; then you can see briefs and apply for jobs.',
 } as const;
 
 /** "Please enter your {label}" — the generic sign-up rule of spec section 5. */

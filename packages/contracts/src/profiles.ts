@@ -1,6 +1,16 @@
 import { z } from 'zod';
-import { PHONE_PATTERN } from './common.js';
-import { messages } from './messages.js';
+import { localPhoneNumber, PHONE_PATTERN } from './common.js';
+import { enterYour, messages } from './messages.js';
+
+export const YEAR_OF_CALL_PATTERN = /^(19|20)\d{2}$/;
+
+/** Fields the profile form may not leave empty (required at sign-up), with the message it shows. */
+const REQUIRED_IN_PROFILE: Record<string, string> = {
+  officialEmail: messages.enterEmail,
+  phoneNumber: messages.phoneRule,
+  scn: enterYour('SCN'),
+  officeAddress: enterYour('office address'),
+};
 
 /** Whether a typed sign-in address differs from the current one (the server compares them lower-cased). */
 export function emailChanging(current: string, typed: string) {
@@ -10,20 +20,41 @@ export function emailChanging(current: string, typed: string) {
 
 /**
  * The profile edit form (PATCH /api/updateprofile) for a user whose sign-in address is `currentEmail`:
- * a phone number, when given, has 11 digits, and a new sign-in address needs the current password
- * (docs/decisions/0210). The server checks the rest of each field and answers with its own message.
+ * the fields required at sign-up stay filled, the phone number is taken in local or international
+ * form, a year of call is a year, and a new sign-in address needs the
+ * current password (docs/decisions/0210). The server checks the rest and answers with its own message.
  * `fields` are the role's other editable text fields (COMPANY_EDITABLE_FIELDS, LAWYER_EDITABLE_FIELDS).
  */
-export const profileEditForm = <K extends string>(currentEmail: string, fields: readonly K[]) =>
+export const profileEditForm = <K extends string>(
+  currentEmail: string,
+  fields: readonly K[],
+  /** The saved profile: a required field it never had may stay empty (the server keeps it as it is). */
+  saved: Partial<Record<string, unknown>> = {},
+) =>
   z
     .object({
       ...(Object.fromEntries(fields.map((f) => [f, z.string()])) as Record<K, z.ZodString>),
       officialEmail: z.string(),
-      phoneNumber: z.string().refine((v) => v === '' || PHONE_PATTERN.test(v), messages.phoneRule),
+      // Checked in its local form; the server saves that form (localPhoneNumber) whichever was typed.
+      phoneNumber: z
+        .string()
+        .refine(
+          (v) => (v.trim() === '' && !saved.phoneNumber) || PHONE_PATTERN.test(localPhoneNumber(v)),
+          messages.phoneRule,
+        ),
       currentPassword: z.string(),
     })
     .superRefine((values, ctx) => {
-      const v = values as { officialEmail: string; currentPassword: string };
+      const v = values as Record<string, string>;
+      for (const [field, message] of Object.entries(REQUIRED_IN_PROFILE))
+        if (field !== 'phoneNumber' && field in v && !v[field].trim() && saved[field])
+          ctx.addIssue({ code: 'custom', path: [field], message });
+      if ('yearOfCall' in v && v.yearOfCall.trim() && !YEAR_OF_CALL_PATTERN.test(v.yearOfCall.trim()))
+        ctx.addIssue({ code: 'custom', path: ['yearOfCall'], message: messages.yearOfCallRule });
       if (emailChanging(currentEmail, v.officialEmail) && !v.currentPassword)
         ctx.addIssue({ code: 'custom', path: ['currentPassword'], message: messages.currentPasswordRequired });
     });
+
+/** Whether a typed SCN differs from the saved one (case and spaces aside). */
+export const scnChanging = (saved: string | null | undefined, typed: string) =>
+  typed.trim() !== '' && typed.replace(/\s+/g, '').toUpperCase() !== (saved ?? '').replace(/\s+/g, '').toUpperCase();

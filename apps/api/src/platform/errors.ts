@@ -40,7 +40,8 @@ function describe(issue: { instancePath?: string; message?: string }, where: str
     !field ||
     SPEC_TEXTS.has(message) ||
     /^Please /.test(message) ||
-    message.toLowerCase().includes(field.toLowerCase());
+    // "Product name must..." names productName: compared without spaces and case.
+    message.toLowerCase().replace(/\s+/g, '').includes(field.toLowerCase());
   return { path: path || where, message: named ? message : `${field}: ${message}` };
 }
 

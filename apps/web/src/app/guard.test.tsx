@@ -5,9 +5,10 @@ import { guardTarget, RequireRole } from './guard';
 import { setSession } from '@/lib/session';
 
 describe('route guard (spec section 6)', () => {
-  it('sends a visitor to /, a wrong role to /login, and lets admins through everywhere', () => {
+  it('sends a visitor to /, tells a wrong role whose page it is, and lets admins through everywhere', () => {
     expect(guardTarget(null, ['company'])).toBe('/');
-    expect(guardTarget({ userType: 'lawyer', userToken: 't' }, ['company'])).toBe('/login');
+    expect(guardTarget({ userType: 'lawyer', userToken: 't' }, ['company'])).toBe('wrong-role');
+    expect(guardTarget({ userType: 'lawyer', userToken: '' }, ['company'])).toBe('/login');
     expect(guardTarget({ userType: 'company', userToken: 't' }, ['company'])).toBeNull();
     expect(guardTarget({ userType: 'admin', userToken: 't' }, ['lawyer'])).toBeNull();
     expect(guardTarget({ userType: 'admin', userToken: '' }, ['lawyer'])).toBe('/login');
@@ -36,10 +37,13 @@ describe('route guard (spec section 6)', () => {
     expect(screen.getByText('home page')).toBeInTheDocument();
   });
 
-  it('redirects a signed-in lawyer to /login', () => {
+  it('tells a signed-in lawyer the page is for companies, with a link to their own dashboard', () => {
     setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
     app('/company/dashboard');
-    expect(screen.getByText('login page')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'This page is for companies' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to your dashboard' })).toHaveAttribute('href', '/lawyer/dashboard');
+    expect(screen.queryByText('login page')).not.toBeInTheDocument();
+    expect(screen.queryByText('company dashboard')).not.toBeInTheDocument();
   });
 
   it('shows the company its dashboard', () => {

@@ -54,12 +54,14 @@ export const Field = forwardRef<HTMLInputElement, FieldProps>(function Field(
 });
 
 export const PasswordField = forwardRef<HTMLInputElement, FieldProps>(function PasswordField(
-  { label, error, id, className = '', ...rest },
+  { label, error, hint, id, className = '', ...rest },
   ref,
 ) {
   const auto = useId();
   const inputId = id ?? auto;
   const [shown, setShown] = useState(false);
+  const describedBy =
+    [error ? `${inputId}-error` : null, hint ? `${inputId}-hint` : null].filter(Boolean).join(' ') || undefined;
   return (
     <div className={className}>
       <label htmlFor={inputId} className="mb-1 block text-sm font-medium text-slate-800">
@@ -71,7 +73,7 @@ export const PasswordField = forwardRef<HTMLInputElement, FieldProps>(function P
           id={inputId}
           type={shown ? 'text' : 'password'}
           aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${inputId}-error` : undefined}
+          aria-describedby={describedBy}
           className={`${inputClass} pr-12`}
           {...rest}
         />
@@ -85,6 +87,11 @@ export const PasswordField = forwardRef<HTMLInputElement, FieldProps>(function P
           {shown ? <EyeOff className="size-5" aria-hidden /> : <Eye className="size-5" aria-hidden />}
         </button>
       </div>
+      {hint && (
+        <p id={`${inputId}-hint`} className="mt-1 text-xs text-slate-600">
+          {hint}
+        </p>
+      )}
       {error && (
         <p id={`${inputId}-error`} role="alert" className="mt-1 text-sm text-red-700">
           {error}

@@ -41,6 +41,36 @@ describeEachDb('e-mail confirmation, lawyer and admin sign-up', (kind) => {
     ).toBe(200);
   });
 
+  it('says a link opened twice is already confirmed, and still refuses a used link of an unconfirmed account', async () => {
+    const email = uniqueEmail('twice');
+    await t.app.inject({ method: 'POST', url: '/api/company/signup', payload: companyBody(email) });
+    const token = linkToken((await lastMailTo(t, email))!.text)!;
+    const confirm = () => t.app.inject({ method: 'POST', url: '/api/confirm-email', payload: { token } });
+    expect((await confirm()).json()).toEqual({ status: 'success', message: messages.emailConfirmed });
+    const again = await confirm();
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual({ status: 'success', message: messages.emailAlreadyConfirmed });
+    // Long after, the spent link still says so rather than "invalid".
+    t.clock.advance(72 * 3600_000);
+    expect((await confirm()).json().message).toBe(messages.emailAlreadyConfirmed);
+
+    // A link replaced by a resend, while the account is still unconfirmed, stays refused.
+    const other = uniqueEmail('replaced');
+    await t.app.inject({ method: 'POST', url: '/api/company/signup', payload: companyBody(other) });
+    const first = linkToken((await lastMailTo(t, other))!.text)!;
+    await t.app.inject({ method: 'POST', url: '/api/resendconfirmemail', payload: { officialEmail: other } });
+    const replaced = await t.app.inject({ method: 'POST', url: '/api/confirm-email', payload: { token: first } });
+    expect(replaced.statusCode).toBe(400);
+    expect(replaced.json().message).toBe(messages.linkInvalid);
+    // An unknown token is refused as before.
+    const unknown = await t.app.inject({
+      method: 'POST',
+      url: '/api/confirm-email',
+      payload: { token: 'x'.repeat(43) },
+    });
+    expect(unknown.statusCode).toBe(400);
+  });
+
   it('answers resend-confirmation the same for unknown addresses', async () => {
     const unknown = await t.app.inject({
       method: 'POST',
@@ -64,7 +94,8 @@ describeEachDb('e-mail confirmation, lawyer and admin sign-up', (kind) => {
       payload: { ...lawyerBody(uniqueEmail('l')), areasOfPractise: ['Cooking'] },
     });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toMatch(/areasOfPractise/);
+    // Named in words, as the form names it, never by the payload's field name.
+    expect(bad.json().message).toBe('Please choose your areas of practice from the expertise list');
     const lawyer = await signupAndLogin(t, 'lawyer');
     const profile = await t.app.inject({
       method: 'GET',

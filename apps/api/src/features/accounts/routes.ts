@@ -87,12 +87,10 @@ export const accountsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
   linkRoute(
     '/api/confirm-email',
     'Confirm an e-mail address with the link token',
-    'Links work once and expire after 48 hours; a used or expired link answers 400.',
+    "Links work once and expire after 48 hours. A used, replaced or expired link answers 200 with 'Your email address is already confirmed. You can log in.' when its account is confirmed (a link opened twice), and 400 otherwise.",
     confirmEmailInput,
-    async (token) => {
-      await accounts.confirmEmail(token);
-      return messages.emailConfirmed;
-    },
+    async (token) =>
+      (await accounts.confirmEmail(token)) === 'already' ? messages.emailAlreadyConfirmed : messages.emailConfirmed,
   );
 
   linkRoute(

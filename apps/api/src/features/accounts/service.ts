@@ -271,19 +271,32 @@ export function createAccountsService(deps: AccountsDeps) {
       };
     },
 
-    async confirmEmail(token: string) {
+    /**
+     * Confirms the address of the link's account: 'confirmed', or 'already' when the link was used
+     * (or replaced, or expired) and its account is confirmed, as when a link is opened twice.
+     */
+    async confirmEmail(token: string): Promise<'confirmed' | 'already'> {
       const now = clock.now();
-      const confirmed = await db.transaction(async (tx) => {
+      const outcome = await db.transaction(async (tx) => {
         // The same `now` stamps the token and the confirmation.
         const row = await useLinkToken(tx, 'email_confirm', token, now);
-        if (!row) return false;
-        await tx
-          .update(users)
-          .set({ emailConfirmedAt: now, updatedAt: now })
-          .where(and(eq(users.id, row.userId), isNull(users.emailConfirmedAt)));
-        return true;
+        if (row) {
+          await tx
+            .update(users)
+            .set({ emailConfirmedAt: now, updatedAt: now })
+            .where(and(eq(users.id, row.userId), isNull(users.emailConfirmedAt)));
+          return 'confirmed' as const;
+        }
+        const [spent] = await tx
+          .select({ confirmedAt: users.emailConfirmedAt })
+          .from(oneTimeTokens)
+          .innerJoin(users, eq(users.id, oneTimeTokens.userId))
+          .where(and(eq(oneTimeTokens.tokenHash, deps.hashToken(token)), eq(oneTimeTokens.purpose, 'email_confirm')))
+          .limit(1);
+        return spent?.confirmedAt ? ('already' as const) : null;
       });
-      if (!confirmed) throw badRequest(messages.linkInvalid);
+      if (!outcome) throw badRequest(messages.linkInvalid);
+      return outcome;
     },
 
     /** Writes a link only for an unconfirmed account, so it answers on the same floor as forgot-password. */

@@ -1,17 +1,25 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import {
+  CLEARABLE_PROFILE_FIELDS,
   COMPANY_EDITABLE_FIELDS,
   EXPERTISE,
   emailField,
   LAWYER_EDITABLE_FIELDS,
   messages,
-  PHONE_PATTERN,
+  phoneField,
+  PROFILE_FIELD_LABELS,
+  scnChanging,
+  YEAR_OF_CALL_PATTERN,
 } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import { users } from '../../db/schema.js';
+import { recordAudit } from '../../platform/audit.js';
 import type { AuthUser } from '../../platform/auth.js';
 import { badRequest, forbidden, unauthorized } from '../../platform/errors.js';
+import { mailRenderer } from '../../platform/mail-templates.js';
+import { enqueueMail } from '../../platform/mailer.js';
+import { scnChangedMail } from './emails.js';
 import { toProfile } from './mapper.js';
 import { keyOfUrl, type ReceivedFile, type UploadsService } from '../uploads/service.js';
 
@@ -20,39 +28,36 @@ type Changes = Partial<typeof users.$inferInsert>;
 /** Text fields each role may change; everything else a client sends (role, verified, name...) is ignored. */
 const EDITABLE = { company: COMPANY_EDITABLE_FIELDS, lawyer: LAWYER_EDITABLE_FIELDS } as const;
 
-const website = z
-  .string()
-  .max(200, 'website must be at most 200 characters')
-  .regex(/^(https?:\/\/)?[^\s/$.?#][^\s]*\.[^\s]{2,}$/i, 'website must be a web address such as https://example.ng')
+const label = (field: string) => PROFILE_FIELD_LABELS[field] ?? field;
+const atMost = (field: string, max: number) => z.string().max(max, `${label(field)} must be at most ${max} characters`);
+
+const website = atMost('website', 200)
+  .regex(/^(https?:\/\/)?[^\s/$.?#][^\s]*\.[^\s]{2,}$/i, 'Website must be a web address such as https://example.ng')
   .refine(
     (v) => !/^[a-z][a-z0-9+.-]*:/i.test(v) || /^https?:\/\//i.test(v),
-    'website must start with http:// or https://',
+    'Website must start with http:// or https://',
   );
 
+/** Each field's rule; messages name the field as the form labels it, never by its payload name. */
 const rules: Record<string, z.ZodType<string>> = {
   officialEmail: emailField,
-  alternativeEmailAddress: emailField.refine(Boolean, 'alternativeEmailAddress must be an email address'),
-  phoneNumber: z
-    .string()
-    .transform((v) => v.replace(/\D+/g, ''))
-    .pipe(z.string().regex(PHONE_PATTERN, messages.phoneRule)),
+  alternativeEmailAddress: emailField,
+  // The shared rule: the international form (+234 803 123 4567) is saved as 08031234567.
+  phoneNumber: phoneField,
   website,
-  yourBio: z.string().max(2000, 'yourBio must be at most 2000 characters'),
-  officeAddress: z.string().max(300, 'officeAddress must be at most 300 characters'),
-  scn: z.string().max(50, 'scn must be at most 50 characters'),
-  yearOfCall: z.string().regex(/^(19|20)\d{2}$/, 'yearOfCall must be a year such as 2015'),
+  yourBio: atMost('yourBio', 2000),
+  officeAddress: atMost('officeAddress', 300),
+  scn: atMost('scn', 50),
+  yearOfCall: z.string().regex(YEAR_OF_CALL_PATTERN, messages.yearOfCallRule),
 };
 
 function validate(field: string, value: string): string {
   const r = rules[field].safeParse(value);
-  if (!r.success) {
-    const msg = r.error.issues[0]?.message ?? 'is invalid';
-    throw badRequest(
-      msg.toLowerCase().includes(field.toLowerCase()) || msg.startsWith('Please') ? msg : `${field}: ${msg}`,
-    );
-  }
+  if (!r.success) throw badRequest(r.error.issues[0]?.message ?? `${label(field)} is not valid`);
   return r.data;
 }
+
+const CLEARABLE: readonly string[] = CLEARABLE_PROFILE_FIELDS;
 
 /** What the profile form carried: every text field (repeated ones kept) and at most one picture. */
 export interface ProfileForm {
@@ -60,19 +65,38 @@ export interface ProfileForm {
   file: ReceivedFile | null;
 }
 
-type Deps = Pick<Shared, 'db' | 'clock' | 'limits' | 'accounts' | 'securityLog' | 'mailWritten'> & {
+type Deps = Pick<Shared, 'db' | 'clock' | 'config' | 'limits' | 'accounts' | 'securityLog' | 'mailWritten'> & {
   uploads: UploadsService;
 };
 
+/** At most this many admins are e-mailed about one change (as for payouts waiting). */
+const ADMINS_TOLD = 20;
+
 /** A company's or lawyer's own profile: which fields each may change, their rules, and the e-mail change. */
-export function createProfilesService({ db, clock, limits, accounts, securityLog, mailWritten, uploads }: Deps) {
+export function createProfilesService({
+  db,
+  clock,
+  config,
+  limits,
+  accounts,
+  securityLog,
+  mailWritten,
+  uploads,
+}: Deps) {
+  const render = mailRenderer(config);
   return {
     /** Applies the form to the caller's own profile and answers the saved profile. */
     async update(me: AuthUser, role: 'company' | 'lawyer', { fields, file }: ProfileForm) {
       const changes: Changes = {};
       for (const field of EDITABLE[role]) {
         const raw = fields.get(field)?.at(-1)?.trim();
-        if (!raw) continue;
+        if (raw === undefined) continue;
+        // Sent empty, an optional field is cleared; a required one keeps its value (spec: only
+        // non-empty fields are sent, so an empty one is a form's blank, not an intent).
+        if (raw === '') {
+          if (CLEARABLE.includes(field)) (changes as Record<string, null>)[field] = null;
+          continue;
+        }
         (changes as Record<string, string>)[field] = validate(field, raw);
       }
       if (role === 'lawyer') {
@@ -82,7 +106,7 @@ export function createProfilesService({ db, clock, limits, accounts, securityLog
         if (sent) {
           const areas = sent.map((a) => a.trim()).filter(Boolean);
           const bad = areas.find((a) => !(EXPERTISE as readonly string[]).includes(a));
-          if (bad) throw badRequest(`areasOfPractise: ${bad} is not in the expertise list`);
+          if (bad) throw badRequest(`Areas of practice: ${bad} is not in the expertise list`);
           changes.areasOfPractise = [...new Set(areas)];
         }
       }
@@ -112,19 +136,60 @@ export function createProfilesService({ db, clock, limits, accounts, securityLog
         await limits.loginSucceeded(oldEmail);
         await limits.perAccountAction('email-change', newEmail);
       }
-      const updated = await db.transaction(async (tx) => {
+      const result = await db.transaction(async (tx) => {
+        // Read under the row lock: a verification and an SCN change cannot cross (docs/decisions/1810).
+        const [current] = await tx
+          .select({ scn: users.scn, verified: users.verified, name: users.name, officialEmail: users.officialEmail })
+          .from(users)
+          .where(and(eq(users.id, me.id), eq(users.userType, role)))
+          .for('update');
+        if (!current) return { row: undefined, scnChanged: false };
+        // The same number in other case or spacing is no change: the checked text stays as it was.
+        if (changes.scn != null && !scnChanging(current.scn, changes.scn)) delete changes.scn;
+        const scnChanged = role === 'lawyer' && current.verified && changes.scn != null;
+        if (scnChanged) changes.verified = false;
         if (file) changes.profileImage = (await uploads.store(file, me.id, tx)).url;
         if (newEmail) await accounts.requestEmailChange(tx, { id: me.id, officialEmail: oldEmail }, newEmail);
         const [row] = await tx
           .update(users)
           .set({ ...changes, updatedAt: clock.now() })
-          .where(and(eq(users.id, me.id), eq(users.userType, role)))
+          .where(eq(users.id, me.id))
           .returning();
-        return row;
+        if (scnChanged) {
+          const details = { name: current.name, officialEmail: current.officialEmail, from: current.scn, to: row.scn };
+          await recordAudit(tx, {
+            actorId: me.id,
+            action: 'lawyer.scn_change',
+            targetType: 'lawyer',
+            targetId: me.id,
+            details,
+          });
+          const admins = await tx
+            .select({ email: users.officialEmail })
+            .from(users)
+            .where(eq(users.userType, 'admin'))
+            .limit(ADMINS_TOLD);
+          for (const a of admins)
+            await enqueueMail(
+              tx,
+              render(
+                scnChangedMail({
+                  to: a.email,
+                  lawyerName: current.name,
+                  lawyerEmail: current.officialEmail,
+                  oldScn: current.scn ?? '',
+                  newScn: row.scn ?? '',
+                  url: `${config.PUBLIC_URL}/admin/lawyers`,
+                }),
+              ),
+            );
+        }
+        return { row, scnChanged };
       });
-      if (!updated) throw unauthorized();
-      if (newEmail) mailWritten();
-      return toProfile(updated);
+      if (!result.row) throw unauthorized();
+      if (newEmail || result.scnChanged) mailWritten();
+      if (result.scnChanged) securityLog('lawyer_scn_changed', { actor: me.id });
+      return toProfile(result.row);
     },
   };
 }

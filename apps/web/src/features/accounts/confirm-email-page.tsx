@@ -10,19 +10,26 @@ import { confirmEmailRequest } from './api/auth-api';
 import { AuthCard } from './components/auth-card';
 import { useRedirectAfter } from './components/use-redirect-after';
 
-/** Opened from the e-mailed link: confirms the address, then goes to /login on close or after 5 s. */
+/**
+ * Opened from the e-mailed link: confirms the address (or says it already is, for a link opened
+ * twice), then goes to /login on close or after 5 s.
+ */
 export default function ConfirmEmailPage() {
   const [params] = useSearchParams();
   const token = params.get('token');
   const navigate = useNavigate();
   const [state, setState] = useState<'working' | 'done' | 'failed'>(token ? 'working' : 'done');
   const [error, setError] = useState<string | null>(null);
+  const [already, setAlready] = useState(false);
   const sent = useRef(false);
   useEffect(() => {
     if (!token || sent.current) return;
     sent.current = true; // once, even under StrictMode's double effects: links work once
     confirmEmailRequest(token)
-      .then(() => setState('done'))
+      .then((res) => {
+        setAlready(res.message === messages.emailAlreadyConfirmed);
+        setState('done');
+      })
       .catch((err) => {
         setError(getErrorMessage(err));
         setState('failed');
@@ -47,8 +54,13 @@ export default function ConfirmEmailPage() {
     );
   return (
     <section className="min-h-[50vh]">
-      <Modal open tone="success" title={messages.emailConfirmed} onClose={() => navigate(paths.login())}>
-        <p>{messages.youCanNowLogIn}</p>
+      <Modal
+        open
+        tone="success"
+        title={already ? 'Already confirmed' : messages.emailConfirmed}
+        onClose={() => navigate(paths.login())}
+      >
+        <p>{already ? messages.emailAlreadyConfirmed : messages.youCanNowLogIn}</p>
       </Modal>
     </section>
   );

@@ -43,10 +43,10 @@ describe('/admin/payment: settlement account form (react-hook-form with the cont
     const number = within(dialog).getByLabelText('Account number');
     const name = within(dialog).getByLabelText('Account name');
     const bank = within(dialog).getByLabelText('Bank');
-    expect(await within(dialog).findByText('accountNumber must be the 10-digit NUBAN account number')).toBeVisible();
+    expect(await within(dialog).findByText('Account number must be the 10-digit NUBAN account number')).toBeVisible();
     expect(number).toHaveAttribute('aria-invalid', 'true');
     expect(number).toHaveAccessibleDescription(
-      'accountNumber must be the 10-digit NUBAN account number 10-digit NUBAN',
+      'Account number must be the 10-digit NUBAN account number 10-digit NUBAN',
     );
     expect(name).toHaveAccessibleDescription('Please enter the account name');
     expect(bank).toHaveAccessibleDescription('Please enter the bank');
@@ -56,7 +56,7 @@ describe('/admin/payment: settlement account form (react-hook-form with the cont
     await userEvent.type(number, '01-2345 6789');
     expect(number).toHaveValue('0123456789');
     expect(number).not.toHaveAttribute('aria-invalid');
-    expect(within(dialog).queryByText('accountNumber must be the 10-digit NUBAN account number')).toBeNull();
+    expect(within(dialog).queryByText('Account number must be the 10-digit NUBAN account number')).toBeNull();
     await userEvent.type(name, '   ');
     expect(name).toHaveAccessibleDescription('Please enter the account name');
     await userEvent.type(name, 'LegalMarket Ltd');

@@ -55,7 +55,7 @@ describe('Reserve (react-hook-form with the contract schema, loaded on first use
     // A value longer than the field's own limit, as a script or autofill may set it.
     fireEvent.change(within(form).getByLabelText('Give details'), { target: { value: 'x'.repeat(5001) } });
     await userEvent.click(within(form).getByRole('button', { name: 'Reserve' }));
-    expect(await within(form).findByText('detail must be at most 5000 characters')).toBeVisible();
+    expect(await within(form).findByText('Details must be at most 5000 characters')).toBeVisible();
     expect(within(form).getByLabelText('Give details')).toHaveAttribute('aria-invalid', 'true');
     expect(readReservedItems()).toEqual([]);
     expect(screen.queryByText('elsewhere')).toBeNull();

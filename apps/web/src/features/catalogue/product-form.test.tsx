@@ -49,7 +49,7 @@ describe('the product form', () => {
     await user.clear(price);
     await user.type(price, '999999999');
     await user.click(screen.getByRole('button', { name: 'Update' }));
-    expect(await screen.findByText('productPrice must be at most 100000000')).toBeInTheDocument();
+    expect(await screen.findByText('Product price must be at most 100000000')).toBeInTheDocument();
     expect(price).toHaveAttribute('aria-invalid', 'true');
     expect(upload).not.toHaveBeenCalled();
   });

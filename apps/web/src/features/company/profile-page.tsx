@@ -3,8 +3,8 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useParams } from 'react-router';
 import { Camera, Pencil, UserRound } from 'lucide-react';
-import { COMPANY_EDITABLE_FIELDS, DELAYS_MS, LIMITS } from '@legalmarket/contracts/constants';
-import { digitsOnly } from '@legalmarket/contracts/common';
+import { CLEARABLE_PROFILE_FIELDS, COMPANY_EDITABLE_FIELDS, DELAYS_MS, LIMITS } from '@legalmarket/contracts/constants';
+import { localPhoneNumber } from '@legalmarket/contracts/common';
 import { emailChanging, profileEditForm } from '@legalmarket/contracts/profiles';
 import { messages } from '@legalmarket/contracts/messages';
 import { useSession } from '@/lib/use-session';
@@ -13,6 +13,7 @@ import { CurrentPasswordField } from '@/components/current-password-field';
 import { ErrorState, Loading } from '@/components/feedback';
 import { Field, FormError, TextArea } from '@/components/field';
 import { Modal } from '@/components/modal';
+import { PhoneField } from '@/components/phone-field';
 import { SectionBoundary } from '@/components/section-boundary';
 import { getErrorMessage, HttpError } from '@/lib/http';
 import { useCompanyProfile, useUpdateProfile, type CompanyProfile } from './api/profile';
@@ -70,7 +71,7 @@ function EditForm({
     watch,
     formState: { errors },
   } = useForm<Values>({
-    resolver: zodResolver(profileEditForm(profile.officialEmail ?? '', COMPANY_EDITABLE_FIELDS)),
+    resolver: zodResolver(profileEditForm(profile.officialEmail ?? '', COMPANY_EDITABLE_FIELDS, profile)),
     defaultValues: {
       officialEmail: profile.officialEmail ?? '',
       website: profile.website ?? '',
@@ -85,6 +86,11 @@ function EditForm({
   const [done, setDone] = useState(false);
   const [emailSent, setEmailSent] = useState(false);
   const changingEmail = emailChanging(profile.officialEmail, watch('officialEmail'));
+  // The server's refusal speaks of what was sent: it goes as soon as a field changes.
+  useEffect(() => {
+    const sub = watch(() => setError(null));
+    return () => sub.unsubscribe();
+  }, [watch]);
 
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
   useEffect(() => {
@@ -96,9 +102,13 @@ function EditForm({
 
   const submit = handleSubmit(
     ({ currentPassword, ...values }) => {
-      // Only non-empty fields are sent (spec section 5).
+      // Non-empty fields are sent (spec section 5), and a saved optional one also when emptied, which
+      // clears it; the phone number goes in its 11-digit local form.
       const form = new FormData();
-      for (const k of COMPANY_EDITABLE_FIELDS) if (values[k].trim()) form.append(k, values[k].trim());
+      for (const k of COMPANY_EDITABLE_FIELDS) {
+        const v = k === 'phoneNumber' ? localPhoneNumber(values[k]) : values[k].trim();
+        if (v || ((CLEARABLE_PROFILE_FIELDS as readonly string[]).includes(k) && profile[k])) form.append(k, v);
+      }
       if (changingEmail) form.append('currentPassword', currentPassword);
       if (image) form.append('profileImage', image);
       update.mutate(form, {
@@ -112,7 +122,6 @@ function EditForm({
     () => setError(null),
   );
 
-  const phone = register('phoneNumber');
   const left = LIMITS.bioHint - watch('yourBio').length;
   return (
     <form onSubmit={submit} className="space-y-4" noValidate>
@@ -146,18 +155,7 @@ function EditForm({
       </div>
       {FIELDS.map(([k, label, type]) =>
         k === 'phoneNumber' ? (
-          <Field
-            key={k}
-            label={label}
-            type={type}
-            inputMode="numeric"
-            error={errors.phoneNumber?.message}
-            {...phone}
-            onChange={(e) => {
-              e.target.value = digitsOnly(e.target.value, LIMITS.phoneDigits);
-              return phone.onChange(e);
-            }}
-          />
+          <PhoneField key={k} label={label} error={errors.phoneNumber?.message} {...register(k)} />
         ) : (
           <Field key={k} label={label} type={type} error={errors[k]?.message} {...register(k)} />
         ),

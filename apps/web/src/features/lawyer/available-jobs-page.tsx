@@ -12,6 +12,7 @@ import { getErrorMessage } from '@/lib/http';
 import { useAvailableJobs } from './api/get-available-jobs';
 import { BriefWithheld } from './components/job-file';
 import { LawyerSideCard } from './components/lawyer-side-card';
+import { VerificationBanner } from './components/verification-banner';
 
 /** /lawyer/available-jobs/{lawyerId}: open jobs, Best fit or Recent jobs, with the lawyer's side card. */
 export default function AvailableJobsPage() {
@@ -28,6 +29,7 @@ export default function AvailableJobsPage() {
         <h1 id="available-jobs-title" className="mb-4 text-2xl font-bold text-ink">
           Available Jobs
         </h1>
+        <VerificationBanner />
         <Tabs label="Sort jobs" tabs={JOB_SORTS} value={sort} onChange={setSort} />
         <SectionBoundary>
           {jobs.isLoading ? (

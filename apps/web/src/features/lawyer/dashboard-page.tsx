@@ -19,6 +19,7 @@ import { PROJECTS_PAGE_SIZE, useProjects, type ProjectStatus } from './api/get-p
 import { useRequestMoreDetails } from './api/request-details';
 import { JobFile } from './components/job-file';
 import { ResultModal, type ActionResult } from '@/components/result-modal';
+import { VerificationBanner } from './components/verification-banner';
 
 const TABS = [
   { id: 'pending', label: 'Pending projects' },
@@ -52,6 +53,7 @@ export default function LawyerDashboardPage() {
         <h1 id="projects-title" className="mb-4 text-2xl font-bold text-ink">
           Projects
         </h1>
+        <VerificationBanner />
         <Tabs label="Projects" tabs={TABS} value={tab} onChange={changeTab} selectOnSmall />
         <SectionBoundary>
           {current.isLoading ? (

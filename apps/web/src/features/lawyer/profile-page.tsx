@@ -4,19 +4,21 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useParams } from 'react-router';
 import { Camera, Pencil, UserRound } from 'lucide-react';
 import { EXPERTISE, LAWYER_EDITABLE_FIELDS, LIMITS } from '@legalmarket/contracts/constants';
-import { emailChanging, profileEditForm } from '@legalmarket/contracts/profiles';
+import { emailChanging, profileEditForm, scnChanging } from '@legalmarket/contracts/profiles';
 import { messages } from '@legalmarket/contracts/messages';
-import { digitsOnly } from '@legalmarket/contracts/common';
+import { localPhoneNumber } from '@legalmarket/contracts/common';
 import { Button } from '@/components/button';
 import { CurrentPasswordField } from '@/components/current-password-field';
 import { ErrorState, Loading } from '@/components/feedback';
 import { Field, TextArea } from '@/components/field';
 import { Modal } from '@/components/modal';
+import { PhoneField } from '@/components/phone-field';
 import { SectionBoundary } from '@/components/section-boundary';
 import { useSession } from '@/lib/use-session';
 import { getErrorMessage } from '@/lib/http';
 import { useLawyerProfile, type LawyerProfile } from './api/get-lawyer-profile';
 import { useUpdateProfile, type ProfileChanges } from './api/update-profile';
+import { VerificationBanner } from './components/verification-banner';
 
 /**
  * /lawyer/profile/{lawyerId}: the lawyer's own profile (GET /api/userprofile; the server refuses any other
@@ -39,11 +41,14 @@ export default function LawyerProfilePage() {
         ) : profile.isError ? (
           <ErrorState message={getErrorMessage(profile.error)} onRetry={() => profile.refetch()} />
         ) : profile.data ? (
-          editing && canEdit ? (
-            <ProfileForm profile={profile.data} onDone={() => setEditing(false)} />
-          ) : (
-            <ProfileView profile={profile.data} canEdit={canEdit} onEdit={() => setEditing(true)} />
-          )
+          <>
+            {canEdit && !profile.data.verified && <VerificationBanner />}
+            {editing && canEdit ? (
+              <ProfileForm profile={profile.data} onDone={() => setEditing(false)} />
+            ) : (
+              <ProfileView profile={profile.data} canEdit={canEdit} onEdit={() => setEditing(true)} />
+            )}
+          </>
         ) : null}
       </SectionBoundary>
     </div>
@@ -147,7 +152,7 @@ function ProfileForm({ profile: p, onDone }: { profile: LawyerProfile; onDone: (
     watch,
     formState: { errors },
   } = useForm<Values>({
-    resolver: zodResolver(profileEditForm(p.officialEmail, LAWYER_EDITABLE_FIELDS)),
+    resolver: zodResolver(profileEditForm(p.officialEmail, LAWYER_EDITABLE_FIELDS, p)),
     defaultValues: {
       officialEmail: p.officialEmail,
       scn: p.scn ?? '',
@@ -160,6 +165,7 @@ function ProfileForm({ profile: p, onDone }: { profile: LawyerProfile; onDone: (
   });
   const [result, setResult] = useState<{ ok: boolean; text: string; note?: string } | null>(null);
   const changingEmail = emailChanging(p.officialEmail, watch('officialEmail'));
+  const reverifying = p.verified && scnChanging(p.scn, watch('scn'));
 
   useEffect(() => {
     if (!image) return;
@@ -175,6 +181,7 @@ function ProfileForm({ profile: p, onDone }: { profile: LawyerProfile; onDone: (
     ({ currentPassword, ...v }) => {
       const changes: ProfileChanges = {
         ...v,
+        phoneNumber: localPhoneNumber(v.phoneNumber),
         areasOfPractise: areas,
         profileImage: image,
         currentPassword: changingEmail ? currentPassword : undefined,
@@ -196,7 +203,6 @@ function ProfileForm({ profile: p, onDone }: { profile: LawyerProfile; onDone: (
     if (ok) onDone();
   };
   const left = LIMITS.bioHint - watch('yourBio').length;
-  const phone = register('phoneNumber');
 
   return (
     <form
@@ -268,7 +274,12 @@ function ProfileForm({ profile: p, onDone }: { profile: LawyerProfile; onDone: (
             {...register('currentPassword')}
           />
         )}
-        <Field label="SCN" error={errors.scn?.message} {...register('scn')} />
+        <Field
+          label="SCN"
+          error={errors.scn?.message}
+          hint={reverifying ? messages.scnChangeNeedsVerification : undefined}
+          {...register('scn')}
+        />
         <TextArea
           className="sm:col-span-2"
           label="Your Bio"
@@ -281,18 +292,7 @@ function ProfileForm({ profile: p, onDone }: { profile: LawyerProfile; onDone: (
           error={errors.yearOfCall?.message}
           {...register('yearOfCall')}
         />
-        <Field
-          label="Phone Number"
-          type="tel"
-          inputMode="numeric"
-          autoComplete="tel"
-          error={errors.phoneNumber?.message}
-          {...phone}
-          onChange={(e) => {
-            e.target.value = digitsOnly(e.target.value, LIMITS.phoneDigits);
-            return phone.onChange(e);
-          }}
-        />
+        <PhoneField label="Phone Number" error={errors.phoneNumber?.message} {...register('phoneNumber')} />
         <Field
           label="Alternate Email"
           type="email"

@@ -35,7 +35,7 @@ describe('Review form (react-hook-form with the contract schema, loaded on first
     await userEvent.click(within(form).getByRole('radio', { name: '4 stars' }));
     await userEvent.type(within(form).getByLabelText('Your review'), 'Quick and clear.');
     await userEvent.click(within(form).getByRole('button', { name: 'Submit review' }));
-    expect(await within(form).findByText('reviewTitle must be at most 120 characters')).toBeVisible();
+    expect(await within(form).findByText('Review title must be at most 120 characters')).toBeVisible();
   });
 
   it('sends the trimmed review with its stars and empties the form', async () => {

@@ -1,5 +1,6 @@
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { Link } from 'react-router';
+import { passwordHint } from '@legalmarket/contracts/common';
 import { PasswordField } from '@/components/field';
 import { paths } from '@/lib/paths';
 
@@ -17,6 +18,7 @@ export function NewPasswordFields(props: {
         label={props.passwordLabel ?? 'Password'}
         autoComplete="new-password"
         error={props.passwordError}
+        hint={passwordHint}
         {...props.password}
       />
       <PasswordField

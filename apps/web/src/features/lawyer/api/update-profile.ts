@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UpdateProfileResponse } from '@legalmarket/contracts/admin';
-import { LAWYER_EDITABLE_FIELDS } from '@legalmarket/contracts/constants';
+import { CLEARABLE_PROFILE_FIELDS, LAWYER_EDITABLE_FIELDS } from '@legalmarket/contracts/constants';
 import { api } from '@/lib/http';
 import { ownProfileKey } from '@/lib/own-profile';
 import { lawyerKeys } from './keys';
@@ -18,12 +18,17 @@ export interface ProfileChanges {
   areasOfPractise?: string[];
 }
 
-/** The multipart body of PATCH /api/updateprofile: only non-empty fields, areasOfPractise repeated (or one empty value to clear it). */
+const clearable: readonly string[] = CLEARABLE_PROFILE_FIELDS;
+
+/**
+ * The multipart body of PATCH /api/updateprofile: the non-empty fields, the optional ones also when
+ * emptied (which clears them), areasOfPractise repeated (or one empty value to clear it).
+ */
 export function profileForm(changes: ProfileChanges): FormData {
   const form = new FormData();
   for (const key of LAWYER_EDITABLE_FIELDS) {
     const v = changes[key]?.trim();
-    if (v) form.append(key, v);
+    if (v || (v === '' && clearable.includes(key))) form.append(key, v);
   }
   if (changes.currentPassword) form.append('currentPassword', changes.currentPassword);
   // The list sent replaces the saved one; an empty list goes as one empty value, which clears it.
