@@ -182,7 +182,10 @@ test.describe('trap 3: nothing scrolls sideways, nothing is covered, nothing bre
 
   test('tabs and the admin menu show every choice on a phone', async ({ page, request }) => {
     /** Every item lies whole within the phone's width: none cut off or hidden in a sideways scroll. */
-    const allInSight = async (items: Locator[]) => {
+    const allInSight = async (list: Locator) => {
+      // The page may still be loading: wait for the first item before counting them.
+      await expect(list.first()).toBeVisible();
+      const items = await list.all();
       expect(items.length).toBeGreaterThan(1);
       for (const item of items) {
         // Scroll the page down to it, never a scrolling bar sideways (that would hide the trap).
@@ -194,12 +197,12 @@ test.describe('trap 3: nothing scrolls sideways, nothing is covered, nothing bre
       }
     };
     await page.goto('/');
-    await allInSight(await page.getByRole('tablist', { name: 'How it works' }).getByRole('tab').all());
+    await allInSight(page.getByRole('tablist', { name: 'How it works' }).getByRole('tab'));
 
     await loginAs(page, await createAccount(request, 'admin'));
     await page.goto('/admin/jobs');
-    await allInSight(await page.getByRole('tablist', { name: 'Jobs' }).getByRole('tab').all());
-    await allInSight(await page.getByRole('navigation', { name: 'Admin menu' }).getByRole('link').all());
+    await allInSight(page.getByRole('tablist', { name: 'Jobs' }).getByRole('tab'));
+    await allInSight(page.getByRole('navigation', { name: 'Admin menu' }).getByRole('link'));
   });
 
   test('the chat button covers neither Next, the expertise buttons nor Clear Cart', async ({ page, request }) => {
@@ -251,6 +254,8 @@ test.describe('trap 3: nothing scrolls sideways, nothing is covered, nothing bre
 });
 
 test.describe('trap 8: payment messages say what happened', () => {
+  // Each journey signs up, fills a cart and pays: generous on a shared, loaded machine.
+  test.describe.configure({ timeout: 120_000 });
   async function openPayment(page: Page, request: APIRequestContext, lines = 2) {
     const companyEmail = await createAccount(request, 'company');
     const company = await apiLogin(request, companyEmail);
