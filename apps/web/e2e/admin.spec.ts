@@ -82,6 +82,9 @@ test('an admin verifies a lawyer, assigns, details and completes a paid job and 
   const lawyerDialog = page.getByRole('dialog');
   await expect(lawyerDialog.getByRole('link', { name: 'Go to profile' })).toBeVisible();
   await lawyerDialog.getByRole('button', { name: 'Verify Lawyer' }).click();
+  // Verifying cannot be undone by closing a window: it asks first (issue 18).
+  await expect(lawyerDialog.getByRole('heading', { name: /^Verify .*\?$/ })).toBeVisible();
+  await lawyerDialog.getByRole('button', { name: 'Verify Lawyer' }).click();
   await expect(lawyerDialog.getByText('Verification Successful')).toBeVisible();
   await lawyerDialog.getByRole('button', { name: 'Close' }).click();
   await expect(page.getByRole('listitem').filter({ hasText: lawyerEmail })).toHaveCount(0);
@@ -134,7 +137,9 @@ test('an admin verifies a lawyer, assigns, details and completes a paid job and 
   await expect(view.getByText('Assigned to Chidi Okeke')).toBeVisible();
   await expect(view.getByText('The registry needs the signed power of attorney attached here.')).toBeVisible();
   await expect(view.getByRole('link', { name: 'brief.pdf' })).toBeVisible();
-  await view.getByRole('checkbox', { name: 'Mark as Completed' }).check();
+  await view.getByRole('checkbox', { name: 'Mark as Completed' }).click();
+  await expect(view.getByRole('heading', { name: 'Mark this job as completed?' })).toBeVisible();
+  await view.getByRole('button', { name: 'Mark as Completed' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Job completed successfully' })).toBeVisible();
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await page.getByRole('tab', { name: 'Completed jobs' }).click();

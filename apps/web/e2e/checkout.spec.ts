@@ -97,7 +97,7 @@ test('a company pays by the sandbox card, finds its jobs, edits its profile and 
   await dialog.getByLabel('Card number').fill('5258585922666506');
   await dialog.getByLabel('Valid till').fill('0931');
   await dialog.getByLabel('CVV').fill('883');
-  await dialog.getByRole('button', { name: /^Pay NGN/ }).click();
+  await dialog.getByRole('button', { name: /^Pay ₦/ }).click();
   await dialog.getByLabel('Card PIN').fill('3310');
   await dialog.getByRole('button', { name: 'Continue' }).click();
   await dialog.getByLabel('OTP').fill('12345');
@@ -112,7 +112,7 @@ test('a company pays by the sandbox card, finds its jobs, edits its profile and 
   await dialog.getByLabel('Card number').fill('5531 8866 5214 2950');
   await dialog.getByLabel('Valid till').fill('09/32');
   await dialog.getByLabel('CVV').fill('564');
-  await dialog.getByRole('button', { name: /^Pay NGN/ }).click();
+  await dialog.getByRole('button', { name: /^Pay ₦/ }).click();
   await dialog.getByLabel('Card PIN').fill('3310');
   await dialog.getByRole('button', { name: 'Continue' }).click();
   await dialog.getByLabel('OTP').fill('12345');

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { jobView } from './jobs.js';
 import { LIMITS, ORDER_STATUSES } from './constants.js';
+import { messages } from './messages.js';
 
 /**
  * Admin workspace: paging, lawyers and companies as the admin sees them, jobs, assignment,
@@ -167,6 +168,15 @@ export type UpdateProfileResponse = z.infer<typeof updateProfileResponse>;
 export const verifyLawyerInput = z.object({
   verified: z.boolean({ error: 'verified must be true or false' }),
 });
+/** POST /api/rejectlawyer/{id}: why the application is refused, e-mailed to the lawyer as written. */
+export const rejectLawyerInput = z.object({
+  reason: z
+    .string({ error: messages.rejectionReasonRequired })
+    .trim()
+    .min(10, messages.rejectionReasonRequired)
+    .max(1000, 'reason must be at most 1000 characters'),
+});
+export type RejectLawyerInput = z.infer<typeof rejectLawyerInput>;
 export const verifyLawyerResponse = z.object({
   status: z.literal('success'),
   message: z.string(),

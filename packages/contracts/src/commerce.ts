@@ -132,6 +132,7 @@ export type SandboxChargeInput = z.infer<typeof sandboxChargeInput>;
 export const SANDBOX_CARDS = {
   success: { number: '5531 8866 5214 2950', cvv: '564', expiry: '09/32', pin: '3310', otp: '12345' },
   insufficientFunds: { number: '5258 5859 2266 6506', cvv: '883', expiry: '09/31', pin: '3310', otp: '12345' },
+  incorrectPin: { number: '5399 8346 9789 4723', cvv: '883', expiry: '09/31', pin: '3310', otp: '12345' },
 } as const;
 export const SANDBOX_OTP = '12345';
 

@@ -90,6 +90,9 @@ export const messages = {
   payoutCodeRequired: 'Please confirm the code we e-mailed you before changing your payment details.',
   // admin workspace (issue 6, docs/decisions/04xx)
   verificationRevoked: 'Verification revoked',
+  verificationRejected: 'Verification rejected: the lawyer has been e-mailed the reason',
+  rejectionReasonRequired: 'Please give the lawyer a reason (at least 10 characters)',
+  rejectVerifiedLawyer: 'This lawyer is verified: withdraw the verification instead of rejecting it',
   settlementAccountSaved: 'Settlement account saved',
   jobNotFound: 'Job not found',
   lawyerNotFound: 'Lawyer not found',

@@ -734,6 +734,13 @@ const REQUESTS: Record<string, Record<string, Builder>> = {
       payload: { ...mass(c), verified: true },
     }),
   },
+  'POST /api/rejectlawyer/:id': {
+    any: async (c) => ({
+      method: 'POST',
+      url: `/api/rejectlawyer/${(await freshUser(c, 'lawyer')).id}`,
+      payload: { ...mass(c), reason: 'Your SCN does not match the roll of the NBA.' },
+    }),
+  },
   'GET /api/admin/payments': { any: get('/api/admin/payments?limit=100') },
   'GET /api/admin/settlement-account': { any: get('/api/admin/settlement-account') },
   'PUT /api/admin/settlement-account': {

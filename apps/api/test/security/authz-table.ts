@@ -233,6 +233,7 @@ export const TABLE: Record<string, Record<string, Row>> = {
   'GET /api/verifiedlawyers': { any: ADMIN },
   'GET /api/unverifiedlawyers': { any: ADMIN },
   'PATCH /api/verifylawyer/:id': { any: ADMIN },
+  'POST /api/rejectlawyer/:id': { any: ADMIN },
   'GET /api/admin/payments': { any: ADMIN },
   'GET /api/admin/settlement-account': { any: ADMIN },
   'PUT /api/admin/settlement-account': { any: ADMIN },

@@ -2,6 +2,7 @@ import { createContext, useContext, type ReactNode } from 'react';
 import { QueryClient, QueryClientProvider, QueryObserver } from '@tanstack/react-query';
 import { onClearData } from '@/lib/data-cache';
 import { getOwnProfile, ownProfileKey } from '@/lib/own-profile';
+import { cartCountQuery } from '@/features/cart/cart-count';
 
 /** One query cache for the whole session, loaded with the first page that reads server data. */
 export const queryClient = new QueryClient({
@@ -41,5 +42,15 @@ export function watchProfilePicture(userId: string, onPicture: (url: string | nu
   if (current.isSuccess) onPicture(current.data);
   return observer.subscribe((result) => {
     if (result.isSuccess) onPicture(result.data);
+  });
+}
+
+/** The signed-in company's cart line count for the top bar, kept current by the cart's own query. */
+export function watchCartCount(onCount: (n: number) => void) {
+  const observer = new QueryObserver(queryClient, { ...cartCountQuery(), retry: false });
+  const current = observer.getCurrentResult();
+  if (current.isSuccess) onCount(current.data);
+  return observer.subscribe((result) => {
+    if (result.isSuccess) onCount(result.data);
   });
 }

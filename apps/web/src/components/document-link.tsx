@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { FileText, Loader2 } from 'lucide-react';
 import { api, getErrorMessage } from '@/lib/http';
+import { BreakableText } from './breakable-text';
 
 /** The storage key of a file of this site (`/uploads/<key>` or an absolute URL ending so), else null. */
 function uploadKeyOf(url: string): string | null {
@@ -59,7 +60,7 @@ export function DocumentLink({
         }}
       >
         {busy ? <Loader2 aria-hidden className="size-4 animate-spin" /> : <FileText aria-hidden className="size-4" />}
-        <span className="break-all">{label}</span>
+        {typeof label === 'string' ? <BreakableText text={label} /> : <span>{label}</span>}
       </a>
       {error && (
         <span role="alert" className="text-xs text-red-700">

@@ -4,6 +4,7 @@ import type { UploadResponse } from '@legalmarket/contracts/catalogue';
 import { UPLOAD_ACCEPT, type UploadKind } from '@legalmarket/contracts/constants';
 import { getErrorMessage, uploadWithProgress } from '@/lib/http';
 import { DocumentLink } from './document-link';
+import { BreakableText } from './breakable-text';
 
 /** The original file name and its `/uploads/<key>` (the `file` of a cart item or job), as the upload answers. */
 export type UploadedFile = Pick<UploadResponse['data'], 'fileName' | 'url'>;
@@ -77,9 +78,9 @@ export function FileUpload({ label, kind, value, onChange, onBusyChange, hint, e
               href={value.url}
               target="_blank"
               rel="noreferrer"
-              className="break-all font-medium text-brand underline underline-offset-2"
+              className="font-medium text-brand underline underline-offset-2"
             >
-              {value.fileName}
+              <BreakableText text={value.fileName} />
             </a>
           ) : (
             <DocumentLink url={value.url} name={value.fileName} />

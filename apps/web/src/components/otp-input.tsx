@@ -53,7 +53,8 @@ export function OtpInput({
   return (
     <fieldset>
       <legend className="sr-only">{label}</legend>
-      <div className="flex justify-center gap-2">
+      {/* Six equal columns of at most 3rem: the boxes shrink to the card on a 360 px phone instead of overflowing it. */}
+      <div className="mx-auto grid max-w-[20.5rem] grid-cols-6 gap-1.5 sm:gap-2">
         {Array.from({ length }, (_, i) => (
           <input
             key={i}
@@ -71,7 +72,7 @@ export function OtpInput({
             aria-label={`Digit ${i + 1} of ${length}`}
             aria-invalid={error ? true : undefined}
             aria-describedby={error ? errorId : undefined}
-            className="size-12 rounded-md border border-slate-300 text-center text-xl font-semibold focus:border-brand focus:outline-2 focus:outline-brand/30 aria-[invalid=true]:border-red-600"
+            className="h-12 w-full min-w-0 rounded-md border border-slate-300 text-center text-xl font-semibold focus:border-brand focus:outline-2 focus:outline-brand/30 aria-[invalid=true]:border-red-600"
           />
         ))}
       </div>

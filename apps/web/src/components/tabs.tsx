@@ -49,7 +49,7 @@ export function Tabs<T extends string>({ label, tabs, value, onChange, selectOnS
       <div
         role="tablist"
         aria-label={label}
-        className={`mb-4 flex gap-1 overflow-x-auto border-b border-slate-200 ${selectOnSmall ? 'hidden sm:flex' : ''}`}
+        className={`mb-4 flex flex-wrap gap-x-1 border-b border-slate-200 ${selectOnSmall ? 'hidden sm:flex' : ''}`}
       >
         {tabs.map((t, i) => {
           const active = t.id === value;

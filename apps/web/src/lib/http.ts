@@ -14,6 +14,7 @@ export class HttpError extends Error {
 
 /** Network failures, in the spec's words. */
 class NetworkError extends Error {
+  readonly network = true;
   constructor() {
     super(messages.sessionTimeout);
   }
@@ -185,6 +186,9 @@ export function uploadWithProgress<T>(
 }
 
 /** One way to turn any failure into the text a user reads (spec section 8). */
+/** The request never reached the server (offline, DNS, connection dropped). */
+export const isNetworkError = (err: unknown) => err instanceof NetworkError;
+
 export function getErrorMessage(err: unknown): string {
   if (err instanceof HttpError || err instanceof NetworkError) return err.message;
   if (err instanceof Error && err.message) return err.message;

@@ -3,7 +3,8 @@ export const paths = {
   home: () => '/',
   homeAlias: () => '/home',
   about: () => '/about-us',
-  products: () => '/products',
+  /** `area`: one area of practice (a product's category), as the landing page's service cards link. */
+  products: (area?: string) => (area ? `/products?${new URLSearchParams({ area })}` : '/products'),
   preCart: (productId: string) => `/pre-cart/${productId}`,
   cart: () => '/cart',
   login: () => '/login',

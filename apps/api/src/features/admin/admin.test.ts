@@ -24,8 +24,12 @@ describeEachDb('admin workspace: counts, companies, lawyers, payments, settlemen
   afterAll(() => t.close());
 
   const get = (url: string, who: Login | null = admin) => t.app.inject({ method: 'GET', url, headers: who?.headers });
-  const send = (method: 'PATCH' | 'PUT', url: string, payload: Record<string, unknown>, who: Login | null = admin) =>
-    t.app.inject({ method, url, headers: who?.headers, payload });
+  const send = (
+    method: 'PATCH' | 'PUT' | 'POST',
+    url: string,
+    payload: Record<string, unknown>,
+    who: Login | null = admin,
+  ) => t.app.inject({ method, url, headers: who?.headers, payload });
 
   it('refuses every admin route to guests (401), companies and lawyers (403)', async () => {
     const routes: Array<['GET' | 'PATCH' | 'PUT', string, unknown?]> = [
@@ -154,6 +158,59 @@ describeEachDb('admin workspace: counts, companies, lawyers, payments, settlemen
     expect(bad.json().message).toMatch(/verified/);
     const [row] = await t.rt.database.db.select().from(users).where(eq(users.id, company.id));
     expect(row.verified).toBe(false);
+  });
+
+  it('rejects a lawyer with a reason: e-mailed as written, audit-logged, still unverified; once per reason', async () => {
+    const applicant = await signupAndLogin(t, 'lawyer');
+    const before = (await mailsTo(t, applicant.email)).length;
+    const reason = 'Your SCN does not match the NBA roll; please send your call certificate.';
+    const res = await send('POST', `/api/rejectlawyer/${applicant.id}`, { reason: `  ${reason}  ` });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'success', message: messages.verificationRejected });
+    expect(res.json().data.lawyer).toMatchObject({ _id: applicant.id, verified: false });
+    const mail = await lastMailTo(t, applicant.email);
+    expect(mail!.text).toContain(reason);
+    expect(mail!.text).toContain(`/lawyer/profile/${applicant.id}`);
+    const audit = await auditFor(t, 'lawyer.reject', applicant.id);
+    expect(audit).toHaveLength(1);
+    expect(audit[0].details).toMatchObject({ reason });
+
+    // A double tap or a retry: no second mail, no second entry; a new reason is sent.
+    expect((await send('POST', `/api/rejectlawyer/${applicant.id}`, { reason })).statusCode).toBe(200);
+    expect((await mailsTo(t, applicant.email)).length).toBe(before + 1);
+    expect(await auditFor(t, 'lawyer.reject', applicant.id)).toHaveLength(1);
+    expect(
+      (await send('POST', `/api/rejectlawyer/${applicant.id}`, { reason: 'Please add your year of call too.' }))
+        .statusCode,
+    ).toBe(200);
+    expect((await mailsTo(t, applicant.email)).length).toBe(before + 2);
+
+    // Two admins at once with the same reason: one mail.
+    const other = await signupAndLogin(t, 'lawyer');
+    const otherBefore = (await mailsTo(t, other.email)).length;
+    const racing = await Promise.all([1, 2, 3].map(() => send('POST', `/api/rejectlawyer/${other.id}`, { reason })));
+    expect(racing.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    expect((await mailsTo(t, other.email)).length).toBe(otherBefore + 1);
+  });
+
+  it('reject refuses a verified lawyer, non-lawyers, unknown ids and missing or short reasons', async () => {
+    const verified = await signupAndLogin(t, 'lawyer', { verified: true });
+    const onVerified = await send('POST', `/api/rejectlawyer/${verified.id}`, { reason: 'Reason long enough here.' });
+    expect(onVerified.statusCode).toBe(409);
+    expect(onVerified.json().message).toBe(messages.rejectVerifiedLawyer);
+    const [row] = await t.rt.database.db.select().from(users).where(eq(users.id, verified.id));
+    expect(row.verified).toBe(true);
+    const notLawyer = await send('POST', `/api/rejectlawyer/${company.id}`, { reason: 'Reason long enough here.' });
+    expect(notLawyer.statusCode).toBe(404);
+    expect((await send('POST', '/api/rejectlawyer/not-an-id', { reason: 'Reason long enough here.' })).statusCode).toBe(
+      400,
+    );
+    for (const body of [{}, { reason: '' }, { reason: '   short   ' }, { reason: 42 }, { reason: 'x'.repeat(1001) }]) {
+      const bad = await send('POST', `/api/rejectlawyer/${lawyer.id}`, body);
+      expect(bad.statusCode, JSON.stringify(body)).toBe(400);
+      expect(bad.json().message).toMatch(/reason/);
+    }
+    expect(await auditFor(t, 'lawyer.reject', lawyer.id)).toHaveLength(0);
   });
 
   it('payments ledger: orders with company and reference, paged, totals for the chosen period', async () => {

@@ -10,6 +10,26 @@ export const lawyerVerifiedMail = (to: string, name: string, url: string): MailT
   ],
 });
 
+export const lawyerRejectedMail = (
+  to: string,
+  name: string,
+  reason: string,
+  profileUrl: string,
+  supportEmail: string,
+): MailTemplate => ({
+  to,
+  subject: 'Your LegalMarket verification needs more from you',
+  body: [
+    paragraph(`Hello ${name},`),
+    paragraph('An administrator could not verify your LegalMarket account yet, for this reason:'),
+    paragraph(reason),
+    paragraph(
+      `Update your details (SCN, year of call) on your profile and we will check them again. Questions: ${supportEmail}.`,
+    ),
+    button('Update your profile', profileUrl),
+  ],
+});
+
 export const lawyerUnverifiedMail = (to: string, name: string, supportEmail: string): MailTemplate => ({
   to,
   subject: 'Your LegalMarket verification was withdrawn',

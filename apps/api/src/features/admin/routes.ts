@@ -17,6 +17,7 @@ import {
   settlementAccountInput,
   verifyLawyerResponse,
   verifyLawyerInput,
+  rejectLawyerInput,
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 
@@ -141,6 +142,26 @@ export const adminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
         message: request.body.verified ? messages.verificationSuccessful : messages.verificationRevoked,
         data: { lawyer },
       };
+    },
+  );
+
+  app.post(
+    '/api/rejectlawyer/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Reject a lawyer's verification, with a reason",
+        description: `\`{ reason }\` (10 to 1000 characters, trimmed) refuses an unverified lawyer's verification: the lawyer stays unverified and is e-mailed the reason as written, with a link to update their profile. The same reason sent again changes nothing and sends no second mail. 409 when the lawyer is verified (withdraw the verification with PATCH /api/verifylawyer/{id} instead); 404 when the id is not a lawyer. Audit-logged (\`lawyer.reject\`, with the reason). Decision 1820. ${ADMIN_ONLY}`,
+        params: idParam,
+        body: rejectLawyerInput,
+        response: { 200: verifyLawyerResponse },
+      },
+      preHandler: onlyAdmin,
+    },
+    async (request) => {
+      const { lawyer } = await admin.rejectVerification(request.user!.id, request.params.id, request.body.reason);
+      return { status: 'success' as const, message: messages.verificationRejected, data: { lawyer } };
     },
   );
 

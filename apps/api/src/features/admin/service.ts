@@ -4,11 +4,11 @@ import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
 import { appSettings, auditLog, jobs, orders, reviews, users } from '../../db/schema.js';
 import { recordAudit } from '../../platform/audit.js';
-import { notFound } from '../../platform/errors.js';
+import { conflict, notFound } from '../../platform/errors.js';
 import { mailRenderer } from '../../platform/mail-templates.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import { toCompanyProfile, toLawyerProfile } from '../profiles/mapper.js';
-import { lawyerUnverifiedMail, lawyerVerifiedMail } from './emails.js';
+import { lawyerRejectedMail, lawyerUnverifiedMail, lawyerVerifiedMail } from './emails.js';
 
 export interface Paging {
   page: number;
@@ -164,6 +164,55 @@ export function createAdminService(shared: Shared) {
           details: { name: lawyer.name, officialEmail: lawyer.officialEmail },
         });
         return { lawyer: updated, changed: true };
+      });
+      if (result.changed) shared.mailWritten();
+      return { lawyer: toLawyerProfile(result.lawyer), changed: result.changed };
+    },
+
+    /**
+     * Refuses an unverified lawyer's verification for a reason the lawyer is e-mailed. Under the lawyer's
+     * row lock: a verified lawyer is refused (withdraw instead), and the same reason sent again (a double
+     * tap, a retry) is recorded and mailed once.
+     */
+    async rejectVerification(actorId: string, lawyerId: string, reason: string) {
+      const result = await db.transaction(async (tx) => {
+        const rows = await tx
+          .select()
+          .from(users)
+          .where(and(eq(users.id, lawyerId), eq(users.userType, 'lawyer')))
+          .for('update');
+        const lawyer = rows[0];
+        if (!lawyer) throw notFound(messages.lawyerNotFound);
+        if (lawyer.verified) throw conflict(messages.rejectVerifiedLawyer);
+        const [last] = await tx
+          .select({ action: auditLog.action, details: auditLog.details })
+          .from(auditLog)
+          .where(and(eq(auditLog.targetType, 'lawyer'), eq(auditLog.targetId, lawyer.id)))
+          .orderBy(desc(auditLog.id))
+          .limit(1);
+        const sameAgain =
+          last?.action === 'lawyer.reject' && (last.details as { reason?: string } | null)?.reason === reason;
+        if (sameAgain) return { lawyer, changed: false };
+        await enqueueMail(
+          tx,
+          render(
+            lawyerRejectedMail(
+              lawyer.officialEmail,
+              lawyer.name,
+              reason,
+              `${shared.config.PUBLIC_URL}/lawyer/profile/${lawyer.id}`,
+              shared.config.SUPPORT_EMAIL,
+            ),
+          ),
+        );
+        await recordAudit(tx, {
+          actorId,
+          action: 'lawyer.reject',
+          targetType: 'lawyer',
+          targetId: lawyer.id,
+          details: { name: lawyer.name, officialEmail: lawyer.officialEmail, reason },
+        });
+        return { lawyer, changed: true };
       });
       if (result.changed) shared.mailWritten();
       return { lawyer: toLawyerProfile(result.lawyer), changed: result.changed };

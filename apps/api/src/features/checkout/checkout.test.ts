@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { DEFAULT_PRODUCT_TITLE, messages } from '@legalmarket/contracts';
+import { DEFAULT_PRODUCT_TITLE, SANDBOX_CARDS, messages } from '@legalmarket/contracts';
 import { jobs, orders, products } from '../../db/schema.js';
 import { reconcilePendingOrders } from './reconciler.js';
 import { describeEachDb, signupAndLogin } from '../../../test/helpers.js';
@@ -76,7 +76,7 @@ describeEachDb('checkout with the sandbox provider', (kind) => {
       data: {
         amount: 200000,
         currency: 'NGN',
-        title: 'Non-Disclosure Agreement',
+        title: 'Non-Disclosure Agreement and 1 more',
         paymentOptions: 'card,mobilemoney,ussd,banktransfer',
         customer: { email: a.email, phone: '08012345678', name: expect.any(String) },
         provider: { name: 'sandbox', testMode: true },
@@ -177,6 +177,24 @@ describeEachDb('checkout with the sandbox provider', (kind) => {
       pin: '0000',
     });
     expect(wrongPin.statusCode).toBe(400);
+    // Flutterwave's published decline cards fail with the reason the dialog shows.
+    for (const [number, reason] of [
+      [SANDBOX_CARDS.insufficientFunds.number, 'Insufficient Funds'],
+      [SANDBOX_CARDS.incorrectPin.number, 'Incorrect PIN'],
+    ]) {
+      const declined = await inject('POST', '/api/checkout/sandbox/charge', a, {
+        reference: c.reference,
+        amount: c.amount,
+        currency: 'NGN',
+        paymentType: 'card',
+        cardNumber: number,
+        pin: '3310',
+        otp: '12345',
+      });
+      expect(declined.json().data).toMatchObject({ status: 'failed', processor_response: reason });
+      expect((await verify(a, c.reference, declined.json().data.transaction_id)).statusCode).toBe(400);
+    }
+    expect(await jobsOf(c.orderId)).toHaveLength(0);
   });
 
   it('refuses and logs a lower amount, another currency and a reference from another order', async () => {

@@ -131,7 +131,9 @@ export function createCheckoutService(deps: CheckoutDeps) {
         fileName: l.fileName,
       }));
       const amount = billOf(cart);
-      const title = cart[0]?.productName?.trim() || DEFAULT_PRODUCT_TITLE;
+      // The first product's name (the spec), and how many more the order holds, so the window names the order.
+      const first = cart[0]?.productName?.trim() || DEFAULT_PRODUCT_TITLE;
+      const title = cart.length > 1 ? `${first} and ${cart.length - 1} more` : first;
       const now = clock.now();
       const [pending] = await tx
         .select()
@@ -427,6 +429,10 @@ export function createCheckoutService(deps: CheckoutDeps) {
       } else if (card === '5258585922666506') {
         status = 'failed';
         processorResponse = 'Insufficient Funds';
+      } else if (card === '5399834697894723') {
+        // Flutterwave's "Declined (Incorrect PIN)" test card: a failed transaction saying so.
+        status = 'failed';
+        processorResponse = 'Incorrect PIN';
       } else {
         status = 'failed';
         processorResponse = 'Card declined. Use one of the test cards shown.';

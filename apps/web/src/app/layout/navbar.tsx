@@ -1,6 +1,8 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
-import { ChevronDown, Menu, ShoppingCart, UserRound, X } from 'lucide-react';
+import { ChevronDown, Menu, MessageCircle, ShoppingCart, UserRound, X } from 'lucide-react';
+import { readReservedItems } from '@/features/cart/reserved-items';
+import { usePublicConfig, whatsappLink } from '@/lib/public-config';
 import { api } from '@/lib/http';
 import { clearData } from '@/lib/data-cache';
 import { clearSession, type Session } from '@/lib/session';
@@ -47,6 +49,75 @@ function useProfileImage(session: Session | null) {
   return image && image.id === id ? image.url : null;
 }
 
+/**
+ * How many lines the cart holds: a visitor's reservations (this browser), a company's server cart
+ * (the cart page's query, loaded after the first paint). Null for the other roles.
+ */
+function useCartCount(session: Session | null, pathname: string) {
+  const company = session?.userType === 'company';
+  const [reserved, setReserved] = useState(0);
+  const [server, setServer] = useState(0);
+  useEffect(() => {
+    if (session) return;
+    const read = () => setReserved(readReservedItems().length);
+    read();
+    window.addEventListener('storage', read);
+    return () => window.removeEventListener('storage', read);
+    // Read again on each page: reserving happens on the product page, then the visitor moves on.
+  }, [session, pathname]);
+  useEffect(() => {
+    if (!company) return;
+    let stop: (() => void) | undefined;
+    let live = true;
+    void import('@/app/data-provider').then(({ watchCartCount }) => {
+      if (live) stop = watchCartCount(setServer);
+    });
+    return () => {
+      live = false;
+      stop?.();
+    };
+  }, [company]);
+  if (!session) return reserved;
+  return company ? server : null;
+}
+
+function CartLink({ count, className = '' }: { count: number; className?: string }) {
+  const label = `Cart, ${count} ${count === 1 ? 'item' : 'items'}`;
+  return (
+    <Link
+      to={paths.cart()}
+      className={`relative flex size-11 items-center justify-center rounded-md hover:bg-black/5 ${className}`}
+      aria-label={label}
+    >
+      <ShoppingCart className="size-5" aria-hidden />
+      {count > 0 && (
+        <span
+          aria-hidden
+          className="absolute top-0.5 right-0.5 flex min-w-5 items-center justify-center rounded-full bg-brand px-1 text-xs leading-5 font-bold text-white"
+        >
+          {count > 99 ? '99+' : count}
+        </span>
+      )}
+    </Link>
+  );
+}
+
+/** On phones the floating chat button sat on Next, Clear Cart and the expertise buttons: it lives in the bar there. */
+function ChatLink() {
+  const cfg = usePublicConfig();
+  return (
+    <a
+      href={whatsappLink(cfg.supportPhone, 'Hello LegalMarket, I need help.')}
+      target="_blank"
+      rel="noopener noreferrer"
+      aria-label="Chat with LegalMarket support on WhatsApp"
+      className="flex size-11 items-center justify-center rounded-md text-emerald-700 hover:bg-black/5 md:hidden"
+    >
+      <MessageCircle className="size-5" aria-hidden />
+    </a>
+  );
+}
+
 export function Navbar() {
   const session = useSession();
   const { pathname } = useLocation();
@@ -57,6 +128,8 @@ export function Navbar() {
   const signupRef = useRef<HTMLDivElement>(null);
   const authStyle = isAuthPage(pathname);
   const image = useProfileImage(session);
+  const cartCount = useCartCount(session, pathname);
+  const showCart = cartCount !== null && !(authStyle && !session);
 
   useEffect(() => {
     setMenuOpen(false);
@@ -132,15 +205,7 @@ export function Navbar() {
 
   const actions = session ? (
     <>
-      {session.userType === 'company' && (
-        <Link
-          to={paths.cart()}
-          className="flex size-11 items-center justify-center rounded-md hover:bg-black/5"
-          aria-label="Cart"
-        >
-          <ShoppingCart className="size-5" aria-hidden />
-        </Link>
-      )}
+      {session.userType === 'company' && <CartLink count={cartCount ?? 0} className="hidden md:flex" />}
       {profileFor(session) && (
         <Link to={profileFor(session)!} aria-label="Your profile" className="flex size-11 items-center justify-center">
           {image ? (
@@ -162,13 +227,7 @@ export function Navbar() {
     </>
   ) : authStyle ? null : (
     <>
-      <Link
-        to={paths.cart()}
-        className="flex size-11 items-center justify-center rounded-md hover:bg-black/5"
-        aria-label="Cart"
-      >
-        <ShoppingCart className="size-5" aria-hidden />
-      </Link>
+      <CartLink count={cartCount ?? 0} className="hidden md:flex" />
       <Link
         to={paths.login()}
         className="flex min-h-11 items-center rounded-md px-4 text-sm font-semibold text-brand hover:bg-brand/5"
@@ -233,6 +292,10 @@ export function Navbar() {
             </span>
           </Suspense>
         )}
+        <span className={`flex items-center md:hidden ${session ? '' : 'ml-auto'}`}>
+          <ChatLink />
+          {showCart && <CartLink count={cartCount ?? 0} />}
+        </span>
         <button
           type="button"
           className="flex size-11 items-center justify-center rounded-md md:hidden"

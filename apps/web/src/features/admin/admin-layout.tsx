@@ -33,7 +33,7 @@ export const ADMIN_MENU = [
   { label: 'Holidays', to: paths.adminHolidays(), icon: CalendarDays },
 ] as const;
 
-/** The admin side menu (a scrolling bar on phones) around each admin page. */
+/** The admin side menu (wrapped rows on phones, every item in sight) around each admin page. */
 export function AdminLayout({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
@@ -54,7 +54,7 @@ export function AdminLayout({ title, children, actions }: { title: string; child
     <div className="mx-auto flex w-full max-w-7xl flex-col gap-4 px-3 py-4 md:flex-row md:gap-8 md:px-6 md:py-8">
       <aside className="md:w-56 md:shrink-0">
         <nav aria-label="Admin menu" className="rounded-xl bg-white p-2 shadow-sm ring-1 ring-slate-200">
-          <ul className="flex gap-1 overflow-x-auto md:flex-col md:overflow-visible">
+          <ul className="flex flex-wrap gap-1 md:flex-col md:flex-nowrap">
             {ADMIN_MENU.map(({ label, to, icon: Icon }) => (
               <li key={to}>
                 <NavLink

@@ -51,7 +51,7 @@ function CompanyModal({ company, onClose }: { company: AdminCompany | null; onCl
           .map(([k, v]) => (
             <div key={k} className="contents">
               <dt className="font-medium text-slate-500">{k}</dt>
-              <dd className="break-words">{v}</dd>
+              <dd className="wrap-anywhere">{v}</dd>
             </div>
           ))}
       </dl>

@@ -95,7 +95,7 @@ export default function HolidaysPage() {
         <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
           {list.data.holidays.map((h) => (
             <li key={h.date} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2 text-sm">
-              <span className="min-w-0 break-words">
+              <span className="min-w-0 wrap-anywhere">
                 <span className="font-semibold">{dayLabel(h.date)}</span> · {h.name}
               </span>
               <button

@@ -30,13 +30,54 @@ export function JobModal({
 }) {
   const complete = useCompleteJob();
   const [ticked, setTicked] = useState(false);
+  // Completing pays the lawyer's share and closes the job for good: the tick asks first.
+  const [asking, setAsking] = useState(false);
   const actions = job ? allowedJobActions(stageOf(job), 'admin') : [];
   const close = () => {
     complete.reset();
     setTicked(false);
+    setAsking(false);
     onClose();
   };
   const lawyer = job?.assignedTo[0];
+  if (job && asking)
+    return (
+      <Modal
+        open
+        title="Mark this job as completed?"
+        onClose={() => setAsking(false)}
+        footer={
+          <>
+            <Button variant="ghost" onClick={() => setAsking(false)} disabled={complete.isPending}>
+              Cancel
+            </Button>
+            <Button
+              loading={complete.isPending}
+              onClick={() => {
+                setTicked(true);
+                complete.mutate(job._id, {
+                  onSuccess: (res) => {
+                    onDone(res.message || messages.jobCompleted);
+                    close();
+                  },
+                  onError: () => {
+                    setTicked(false);
+                    setAsking(false);
+                  },
+                });
+              }}
+            >
+              Mark as Completed
+            </Button>
+          </>
+        }
+      >
+        <p>
+          <strong>{job.productId.productName}</strong> for {job.companyId.companyName} moves to Completed
+          {lawyer ? ` and ${lawyer.name} is paid their share` : ''}. This cannot be undone.
+        </p>
+      </Modal>
+    );
   return (
     <Modal open={Boolean(job)} title={job?.productId.productName ?? 'Job'} onClose={close}>
       {job && (
@@ -88,15 +129,7 @@ export function JobModal({
                 // Ticked from the click until the modal closes; unticked again if completing fails.
                 checked={complete.isPending || complete.isSuccess || ticked}
                 onChange={(e) => {
-                  if (!e.target.checked) return;
-                  setTicked(true);
-                  complete.mutate(job._id, {
-                    onSuccess: (res) => {
-                      onDone(res.message || messages.jobCompleted);
-                      close();
-                    },
-                    onError: () => setTicked(false),
-                  });
+                  if (e.target.checked) setAsking(true);
                 }}
               />
               Mark as Completed

@@ -1,15 +1,18 @@
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { UserRound } from 'lucide-react';
-import type { AdminLawyer } from '@legalmarket/contracts/admin';
+import { rejectLawyerInput, type AdminLawyer } from '@legalmarket/contracts/admin';
 import { formatOrdinalDate } from '@legalmarket/contracts/format';
 import type { JobViewResponse } from '@legalmarket/contracts/jobs';
 import { messages } from '@legalmarket/contracts/messages';
 import { paths } from '@/lib/paths';
 import { Button } from '@/components/button';
-import { FormError } from '@/components/field';
+import { FormError, TextArea } from '@/components/field';
 import { Modal } from '@/components/modal';
 import { getErrorMessage } from '@/lib/http';
+import { useRejectLawyer } from './api/reject-lawyer';
 import { useVerifyLawyer } from './api/verify-lawyer';
+import { BreakableText } from '@/components/breakable-text';
 
 /** A lawyer in the admin lists: a job's applicant (contracts' jobView) or a listed lawyer, which carries more. */
 export type LawyerSummary = JobViewResponse['appliedLawer'][number] & Partial<AdminLawyer>;
@@ -28,7 +31,11 @@ export function Avatar({ url, name, size = 'size-10' }: { url?: string | null; n
   );
 }
 
-/** View more: the lawyer's details, Go to profile and, while unverified, Verify Lawyer. */
+/**
+ * View more: the lawyer's details, Go to profile and, while unverified, Verify Lawyer and Reject. Both
+ * ask first (the modal turns into the question): a verification e-mails the lawyer and opens jobs to
+ * them, a rejection e-mails the reason; neither is taken back by closing a window.
+ */
 export function LawyerModal({
   lawyer,
   onClose,
@@ -39,11 +46,103 @@ export function LawyerModal({
   onVerified?: (message: string) => void;
 }) {
   const verify = useVerifyLawyer();
+  const reject = useRejectLawyer();
+  const [mode, setMode] = useState<'view' | 'verify' | 'reject'>('view');
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string | null>(null);
   const close = () => {
     verify.reset();
+    reject.reset();
+    setMode('view');
+    setReason('');
+    setReasonError(null);
     onClose();
   };
   const verified = lawyer?.verified || verify.isSuccess;
+  if (lawyer && mode === 'verify')
+    return (
+      <Modal
+        open
+        title={`Verify ${lawyer.name}?`}
+        onClose={() => setMode('view')}
+        footer={
+          <>
+            <Button variant="ghost" onClick={() => setMode('view')}>
+              Cancel
+            </Button>
+            <Button
+              loading={verify.isPending}
+              onClick={() =>
+                verify.mutate(lawyer._id, {
+                  onSuccess: (res) => {
+                    setMode('view');
+                    onVerified?.(res.message);
+                  },
+                })
+              }
+            >
+              Verify Lawyer
+            </Button>
+          </>
+        }
+      >
+        <p>
+          {lawyer.name} will be told by e-mail and can apply for jobs at once. Check the SCN (
+          {lawyer.scn ?? 'none given'}) against the NBA roll first.
+        </p>
+        <FormError message={verify.isError ? getErrorMessage(verify.error) : null} />
+      </Modal>
+    );
+  if (lawyer && mode === 'reject')
+    return (
+      <Modal
+        open
+        title={`Reject ${lawyer.name}'s verification`}
+        onClose={() => setMode('view')}
+        tone={reject.isSuccess ? 'success' : 'neutral'}
+        footer={
+          reject.isSuccess ? (
+            <Button onClick={close}>Close</Button>
+          ) : (
+            <>
+              <Button variant="ghost" onClick={() => setMode('view')}>
+                Cancel
+              </Button>
+              <Button
+                variant="danger"
+                loading={reject.isPending}
+                onClick={() => {
+                  const parsed = rejectLawyerInput.safeParse({ reason });
+                  if (!parsed.success) return setReasonError(parsed.error.issues[0].message);
+                  reject.mutate({ id: lawyer._id, reason: parsed.data.reason });
+                }}
+              >
+                Reject and e-mail the reason
+              </Button>
+            </>
+          )
+        }
+      >
+        {reject.isSuccess ? (
+          <p role="status" className="font-semibold text-emerald-700">
+            {reject.data.message}
+          </p>
+        ) : (
+          <TextArea
+            label="Reason the lawyer will read"
+            placeholder="For example: your SCN does not match the NBA roll; please send your call certificate."
+            maxLength={1000}
+            value={reason}
+            error={reasonError ?? undefined}
+            onChange={(e) => {
+              setReason(e.target.value);
+              setReasonError(null);
+            }}
+          />
+        )}
+        <FormError message={reject.isError ? getErrorMessage(reject.error) : null} />
+      </Modal>
+    );
   return (
     <Modal
       open={Boolean(lawyer)}
@@ -60,16 +159,12 @@ export function LawyerModal({
               Go to profile
             </Link>
             {!verified && (
-              <Button
-                loading={verify.isPending}
-                onClick={() =>
-                  verify.mutate(lawyer._id, {
-                    onSuccess: (res) => onVerified?.(res.message),
-                  })
-                }
-              >
-                Verify Lawyer
-              </Button>
+              <>
+                <Button variant="danger" onClick={() => setMode('reject')}>
+                  Reject
+                </Button>
+                <Button onClick={() => setMode('verify')}>Verify Lawyer</Button>
+              </>
             )}
           </>
         )
@@ -85,7 +180,9 @@ export function LawyerModal({
               {lawyer.officialEmail && (
                 <>
                   <dt className="font-medium text-slate-500">Email</dt>
-                  <dd className="break-all">{lawyer.officialEmail}</dd>
+                  <dd>
+                    <BreakableText text={lawyer.officialEmail} />
+                  </dd>
                 </>
               )}
               {lawyer.phoneNumber && (

@@ -90,7 +90,7 @@ export default function LedgerPage() {
           ).map(([label, value]) => (
             <div key={label} className="rounded-lg border border-slate-200 bg-white p-3">
               <dt className="text-xs text-slate-600">{label}</dt>
-              <dd className="text-lg font-bold break-words text-ink">
+              <dd className="text-lg font-bold wrap-anywhere text-ink">
                 <Naira amount={value} exact />
               </dd>
             </div>
@@ -159,7 +159,7 @@ export default function LedgerPage() {
                 <span className="font-semibold text-ink">{LEDGER_KIND_WORDS[t.kind as LedgerKind]}</span>
                 <span className="text-slate-600">{when(t.createdAt)}</span>
               </p>
-              <p className="break-words text-slate-700">{t.memo}</p>
+              <p className="wrap-anywhere text-slate-700">{t.memo}</p>
               <table className="mt-2 w-full text-left">
                 <caption className="sr-only">Entries of transaction {t._id}</caption>
                 <thead className="text-xs text-slate-600">
@@ -178,7 +178,7 @@ export default function LedgerPage() {
                 <tbody>
                   {t.entries.map((e, i) => (
                     <tr key={i} className="border-t border-slate-100">
-                      <td className="py-1 break-words">
+                      <td className="py-1 wrap-anywhere">
                         {ACCOUNT_WORDS[e.account]}
                         {e.companyId && e.account !== 'platform_commission' && (
                           <button

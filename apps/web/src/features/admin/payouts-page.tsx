@@ -116,10 +116,10 @@ export default function PayoutsPage() {
                       aria-label={`Select ${formatNairaExact(p.amount)} for ${p.lawyerName}`}
                     />
                     <div className="min-w-0 flex-1">
-                      <p className="font-semibold break-words text-ink">
+                      <p className="font-semibold wrap-anywhere text-ink">
                         <Naira amount={p.amount} exact /> · {p.lawyerName}
                       </p>
-                      <p className="break-words text-slate-600">
+                      <p className="wrap-anywhere text-slate-600">
                         {p.accountName}, {p.bank} {p.accountNumber} · asked {when(p.createdAt)}
                       </p>
                     </div>
@@ -147,14 +147,14 @@ export default function PayoutsPage() {
                 {recent.map((p) => (
                   <li key={p._id} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3 text-sm">
                     <div className="min-w-0">
-                      <p className="font-semibold break-words text-ink">
+                      <p className="font-semibold wrap-anywhere text-ink">
                         <Naira amount={p.amount} exact /> · {p.lawyerName}
                       </p>
-                      <p className="break-words text-slate-600">
+                      <p className="wrap-anywhere text-slate-600">
                         {p.bank} {p.accountNumber} · approved {p.approvedAt ? when(p.approvedAt) : '—'}
                         {p.settledAt ? ` · settled ${when(p.settledAt)}` : ''}
                       </p>
-                      {p.failure && <p className="break-words text-red-700">{p.failure}</p>}
+                      {p.failure && <p className="wrap-anywhere text-red-700">{p.failure}</p>}
                     </div>
                     <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[p.status]}`}>
                       {STATUS_WORDS[p.status]}

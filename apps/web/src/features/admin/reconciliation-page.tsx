@@ -141,7 +141,7 @@ export default function ReconciliationPage() {
             ).map(([label, value]) => (
               <div key={label} className="rounded-lg border border-slate-200 bg-white p-3">
                 <dt className="text-xs text-slate-600">{label}</dt>
-                <dd className="text-lg font-bold break-words text-ink">
+                <dd className="text-lg font-bold wrap-anywhere text-ink">
                   <Naira amount={value} exact />
                 </dd>
               </div>

@@ -68,8 +68,8 @@ export default function RefundsPage() {
             <li key={r._id} className="rounded-lg border border-slate-200 bg-white p-3 text-sm" data-testid="refund">
               <div className="flex flex-wrap items-start justify-between gap-2">
                 <div className="min-w-0">
-                  <p className="font-semibold break-words text-ink">{r.productName}</p>
-                  <p className="break-words text-slate-700">{r.companyName}</p>
+                  <p className="font-semibold wrap-anywhere text-ink">{r.productName}</p>
+                  <p className="wrap-anywhere text-slate-700">{r.companyName}</p>
                 </div>
                 <p className="text-lg font-bold text-ink">
                   <Naira amount={r.amount} exact />
@@ -85,7 +85,7 @@ export default function RefundsPage() {
                 </span>
               </p>
               <p className="mt-1 font-mono text-xs break-all text-slate-600">Payment {r.reference}</p>
-              {r.reason && <p className="mt-1 break-words text-slate-700">Reason: {r.reason}</p>}
+              {r.reason && <p className="mt-1 wrap-anywhere text-slate-700">Reason: {r.reason}</p>}
               <div className="mt-2 flex flex-wrap items-center gap-3">
                 <Link to={paths.job(r.jobId)} className="min-h-6 font-medium text-brand underline">
                   Open the job

@@ -17,7 +17,8 @@ import { ProductCarousel } from '@/components/product-carousel';
 import { SectionBoundary } from '@/components/section-boundary';
 import { startCheckout, verifyPayment } from '@/features/checkout/checkout-api';
 import { usePayment } from '@/features/checkout/use-payment';
-import { getErrorMessage, HttpError } from '@/lib/http';
+import type { PaymentResult } from '@/features/checkout/payment-result';
+import { getErrorMessage, HttpError, isNetworkError } from '@/lib/http';
 import { useClearCart } from './api/clear-cart';
 import { useCart } from './api/get-cart';
 import { useRemoveFromCart } from './api/remove-from-cart';
@@ -27,7 +28,7 @@ import { cartKeys } from './api/keys';
 /** One line as the cart shows it: the contract's cart line (local reservations are mapped to it). */
 type Line = CartLine;
 
-type Result = { tone: 'success' | 'error'; title: string; body?: string } | null;
+type Result = { tone: 'success' | 'error' | 'neutral'; title: string; body?: string } | null;
 
 function CartLine({ line, onRemove, removing }: { line: Line; onRemove: () => void; removing: boolean }) {
   return (
@@ -52,7 +53,7 @@ function CartLine({ line, onRemove, removing }: { line: Line; onRemove: () => vo
         <p className="mt-1 text-sm text-slate-600">
           Quantity: <span className="font-medium text-ink">{line.quantity}</span> · <Naira amount={line.price} /> each
         </p>
-        {line.detail && <p className="mt-1 text-sm break-words text-slate-700">{line.detail}</p>}
+        {line.detail && <p className="mt-1 text-sm wrap-anywhere text-slate-700">{line.detail}</p>}
         {line.file && (
           <p className="mt-1 text-sm">
             <DocumentLink url={line.file} name={line.fileName} />
@@ -127,6 +128,28 @@ function Summary({
   );
 }
 
+/** Why the provider declined, in a founder's words; Flutterwave's own words otherwise. */
+const DECLINES: Array<[RegExp, string]> = [
+  [/insufficient/i, 'Your bank declined the card: insufficient funds. Try another card or another method.'],
+  [/pin/i, 'Your bank declined the card: incorrect PIN. Check the PIN and try again.'],
+];
+
+/** Closing the window is not a failure; a decline says why (issue 18). */
+function paymentNotMade(paid: PaymentResult): NonNullable<Result> {
+  if (paid.status === 'cancelled')
+    return {
+      tone: 'neutral',
+      title: 'Payment cancelled',
+      body: 'You closed the payment window before paying. Nothing was charged and your cart is as you left it.',
+    };
+  const known = paid.reason && DECLINES.find(([re]) => re.test(paid.reason!));
+  return {
+    tone: 'error',
+    title: messages.paymentFailed,
+    body: known ? known[1] : paid.reason ? `Your bank said: ${paid.reason}.` : undefined,
+  };
+}
+
 /** A company's cart: the server cart, checkout, the payment dialog and the server's verification. */
 function CompanyCart() {
   const navigate = useNavigate();
@@ -171,7 +194,7 @@ function CompanyCart() {
         return;
       }
       if (paid.status !== 'successful') {
-        setResult({ tone: 'error', title: messages.paymentFailed });
+        setResult(paymentNotMade(paid));
         void qc.invalidateQueries({ queryKey: cartKeys.cart() });
         return;
       }
@@ -183,8 +206,14 @@ function CompanyCart() {
         if (verified.status === 'pending') setResult({ tone: 'success', title: verified.message });
         // Paid and fulfilled: the spec's two messages, "Payment successful!" and "Checkout successful!".
         else setResult({ tone: 'success', title: messages.paymentSuccessful, body: messages.checkoutSuccessful });
-      } catch {
-        setResult({ tone: 'error', title: messages.paymentFailed });
+      } catch (err) {
+        setResult({
+          tone: 'error',
+          title: messages.paymentFailed,
+          body: isNetworkError(err)
+            ? 'No internet connection: we could not confirm your payment. It is checked again automatically; look at your orders once you are back online before paying again.'
+            : undefined,
+        });
       }
     } finally {
       setPurchasing(false);

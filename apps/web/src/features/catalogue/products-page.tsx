@@ -1,5 +1,5 @@
-import { lazy, memo, startTransition, Suspense, useCallback, useEffect, useState } from 'react';
-import { Link } from 'react-router';
+import { lazy, memo, startTransition, Suspense, useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { Link, useSearchParams } from 'react-router';
 import { Check, Pencil, Trash2 } from 'lucide-react';
 import { PACKAGES } from '@legalmarket/contracts/constants';
 import type { Product } from '@legalmarket/contracts/catalogue';
@@ -27,7 +27,23 @@ const FIRST_CARDS = 6;
 const EAGER_PICTURES = 2;
 
 /** /products: "Shop our products" with the Single and Packages tabs (spec screens 8 and 9). */
+const noSubscribe = () => () => {};
+/**
+ * The area asked for (`?area=`), once hydrated: the server renders /products from its path alone, so
+ * the first client render must match it; the filter applies right after.
+ */
+function useArea() {
+  const [params] = useSearchParams();
+  const hydrated = useSyncExternalStore(
+    noSubscribe,
+    () => true,
+    () => false,
+  );
+  return hydrated ? params.get('area') : null;
+}
+
 export default function ProductsPage() {
+  const area = useArea();
   const [tab, setTab] = useState<Tab>('single');
   const [packagesShown, setPackagesShown] = useState(false);
   const choose = (next: Tab) => {
@@ -40,7 +56,18 @@ export default function ProductsPage() {
       <Tabs label="Product types" tabs={TABS} value={tab} onChange={choose} />
       {/* A panel stays built once shown: back on Single, the 200 cards are shown again, not built again. */}
       <div role="tabpanel" aria-label="Single" hidden={tab !== 'single'}>
-        <SingleProducts active={tab === 'single'} />
+        {area && (
+          <div className="mb-4 flex flex-wrap items-center gap-x-4 gap-y-1">
+            <h2 className="text-xl font-semibold text-ink">{area}</h2>
+            <Link
+              to={paths.products()}
+              className="inline-flex min-h-11 items-center font-semibold text-brand underline"
+            >
+              Show all products
+            </Link>
+          </div>
+        )}
+        <SingleProducts active={tab === 'single'} area={area} />
       </div>
       <div role="tabpanel" aria-label="Packages" hidden={tab !== 'packages'}>
         {packagesShown && <Packages />}
@@ -73,10 +100,11 @@ function useGrowingCount(total: number, first: number) {
   return [all ? total : Math.min(total, first), firstPainted] as const;
 }
 
-const SingleProducts = memo(function SingleProducts({ active }: { active: boolean }) {
+const SingleProducts = memo(function SingleProducts({ active, area }: { active: boolean; area: string | null }) {
   const session = useSession();
   const isAdmin = session?.userType === 'admin';
-  const products = useProducts();
+  const all = useProducts();
+  const products = area && all.data ? { ...all, data: all.data.filter((p) => p.category === area) } : all;
   const remove = useDeleteProduct();
   const [editing, setEditing] = useState<Product | null>(null);
   const [confirm, setConfirm] = useState<Product | null>(null);

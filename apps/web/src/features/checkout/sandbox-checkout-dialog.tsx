@@ -8,7 +8,8 @@ import {
   type SandboxVirtualAccount,
 } from '@legalmarket/contracts/commerce';
 import { Button } from '@/components/button';
-import { getErrorMessage } from '@/lib/http';
+import { formatNaira } from '@legalmarket/contracts/format';
+import { getErrorMessage, isNetworkError } from '@/lib/http';
 import { sandboxCharge } from './api/sandbox-charge';
 import { BankTransferPanel } from './bank-transfer-panel';
 import type { PaymentResult } from './payment-result';
@@ -23,7 +24,16 @@ const METHODS: Array<{ id: Method; label: string; icon: ReactNode }> = [
   { id: 'banktransfer', label: 'Bank Transfer', icon: <Landmark aria-hidden className="size-4" /> },
 ];
 const BANKS = ['Access Bank (*901#)', 'GTBank (*737#)', 'First Bank (*894#)', 'UBA (*919#)', 'Zenith Bank (*966#)'];
-const ngn = (n: number) => `NGN ${n.toLocaleString('en-NG', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+// ₦ as on every other page (formatNaira), kobo kept when there are any.
+const ngn = (n: number) =>
+  Number.isInteger(n)
+    ? formatNaira(n)
+    : `₦${n.toLocaleString('en-NG', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+/** The code dialled for USSD: digits only, as a phone keypad takes them (the reference holds letters too). */
+const ussdCode = (bank: string, reference: string) =>
+  `${bank.replace(/.*\((\*\d+)#\)/, '$1')}*000*${reference.replace(/\D/g, '').slice(-6).padStart(6, '0')}#`;
+/** A second tap this soon after a step changed is the same tap twice, not a submit of the new step. */
+const DOUBLE_TAP_MS = 600;
 const groupCard = (v: string) =>
   v
     .replace(/\D/g, '')
@@ -33,6 +43,8 @@ const expiryMask = (v: string) => {
   const d = v.replace(/\D/g, '').slice(0, 4);
   return d.length > 2 ? `${d.slice(0, 2)}/${d.slice(2)}` : d;
 };
+
+const NO_CONNECTION = 'No internet connection. Check your connection and try again; nothing was charged.';
 
 const input =
   'block w-full min-h-11 rounded-md border border-slate-300 bg-white px-3 py-2 text-base focus:border-orange-500 focus:outline-2 focus:outline-orange-200';
@@ -46,7 +58,12 @@ export function SandboxCheckoutDialog({ data, onDone }: { data: CheckoutData; on
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const [method, setMethod] = useState<Method>('card');
-  const [step, setStep] = useState<Step>('details');
+  const [step, setStepState] = useState<Step>('details');
+  const stepChangedAt = useRef(0);
+  const setStep = (s: Step) => {
+    stepChangedAt.current = Date.now();
+    setStepState(s);
+  };
   const [card, setCard] = useState({ number: '', expiry: '', cvv: '' });
   const [pin, setPin] = useState('');
   const [otp, setOtp] = useState('');
@@ -84,16 +101,30 @@ export function SandboxCheckoutDialog({ data, onDone }: { data: CheckoutData; on
         paymentType: method,
         ...extra,
       });
-      onDone({ status: res.status === 'successful' ? 'successful' : 'failed', transactionId: res.transaction_id });
+      onDone({
+        status: res.status === 'successful' ? 'successful' : 'failed',
+        transactionId: res.transaction_id,
+        reason: res.status === 'successful' ? undefined : res.processor_response,
+      });
     } catch (err) {
-      // A wrong PIN or OTP: stay on the step, like Flutterwave does.
-      setError(getErrorMessage(err));
+      // No connection: say so (the generic text speaks of a session). A wrong PIN: back to the PIN step.
+      const message = isNetworkError(err) ? NO_CONNECTION : getErrorMessage(err);
+      if (/PIN/i.test(message)) {
+        setPin('');
+        setOtp('');
+        setStep('pin');
+      }
+      setError(message);
       setBusy(false);
     }
   }
 
   function submit(e: FormEvent) {
     e.preventDefault();
+    if (busy) return;
+    // The second tap of a double tap lands on the next step, whose field is still empty: ignore it.
+    const justChanged = Date.now() - stepChangedAt.current < DOUBLE_TAP_MS;
+    if (justChanged && ((step === 'otp' && !otp) || (step === 'pin' && !pin))) return;
     setError(null);
     if (method === 'card') {
       if (step === 'details') {
@@ -106,6 +137,7 @@ export function SandboxCheckoutDialog({ data, onDone }: { data: CheckoutData; on
         if (!/^\d{4}$/.test(pin)) return setError('Enter your 4-digit card PIN');
         return setStep('otp');
       }
+      if (!/^\d{4,6}$/.test(otp)) return setError('Enter the OTP sent to your phone');
       return void charge({ cardNumber: card.number, pin, otp });
     }
     if (method === 'mobilemoney') {
@@ -113,6 +145,7 @@ export function SandboxCheckoutDialog({ data, onDone }: { data: CheckoutData; on
         if (phone.replace(/\D/g, '').length < 10) return setError('Enter your mobile money number');
         return setStep('otp');
       }
+      if (!/^\d{4,6}$/.test(otp)) return setError('Enter the OTP sent to your phone');
       return void charge({ phone, otp });
     }
     if (method === 'banktransfer') {
@@ -138,7 +171,7 @@ export function SandboxCheckoutDialog({ data, onDone }: { data: CheckoutData; on
       <div className="flex items-start justify-between gap-3 border-b border-slate-200 bg-slate-50 px-4 py-3">
         <div className="min-w-0">
           <p className="text-xs font-semibold tracking-wide text-orange-600 uppercase">Test mode · Sandbox checkout</p>
-          <h2 id={titleId} className="truncate text-lg font-bold text-ink">
+          <h2 id={titleId} className="text-lg font-bold wrap-anywhere text-ink">
             {data.title}
           </h2>
           <p className="truncate text-sm text-slate-600">{data.customer.email}</p>
@@ -164,7 +197,7 @@ export function SandboxCheckoutDialog({ data, onDone }: { data: CheckoutData; on
         <div
           role="tablist"
           aria-label="Payment method"
-          className="flex gap-1 overflow-x-auto border-b border-slate-200 p-2 sm:flex-col sm:border-r sm:border-b-0"
+          className="flex flex-wrap gap-1 border-b border-slate-200 p-2 sm:flex-col sm:border-r sm:border-b-0"
         >
           {METHODS.map((m) => (
             <button
@@ -274,11 +307,8 @@ export function SandboxCheckoutDialog({ data, onDone }: { data: CheckoutData; on
                 </select>
               </label>
               <p className="rounded-md bg-slate-100 p-3 text-sm">
-                Dial{' '}
-                <strong className="font-mono">
-                  {bank.replace(/.*\((\*\d+)#\)/, '$1')}*000*{data.reference.slice(-6)}#
-                </strong>{' '}
-                on your phone to complete this payment, then press the button below.
+                Dial <strong className="font-mono">{ussdCode(bank, data.reference)}</strong> on your phone to complete
+                this payment, then press the button below.
               </p>
             </>
           )}
@@ -327,6 +357,11 @@ export function SandboxCheckoutDialog({ data, onDone }: { data: CheckoutData; on
             Insufficient funds: <span className="font-mono">{SANDBOX_CARDS.insufficientFunds.number}</span>, CVV{' '}
             {SANDBOX_CARDS.insufficientFunds.cvv}, expiry {SANDBOX_CARDS.insufficientFunds.expiry}, PIN{' '}
             {SANDBOX_CARDS.insufficientFunds.pin}, OTP {SANDBOX_CARDS.insufficientFunds.otp}
+          </li>
+          <li>
+            Declined, incorrect PIN: <span className="font-mono">{SANDBOX_CARDS.incorrectPin.number}</span>, CVV{' '}
+            {SANDBOX_CARDS.incorrectPin.cvv}, expiry {SANDBOX_CARDS.incorrectPin.expiry}, PIN{' '}
+            {SANDBOX_CARDS.incorrectPin.pin}, OTP {SANDBOX_CARDS.incorrectPin.otp}
           </li>
           <li>Mobile money: any number, OTP {SANDBOX_OTP}. USSD: press the button after &quot;dialling&quot;.</li>
           <li>Bank transfer: no money moves; press &quot;I have sent the money&quot; to record the transfer.</li>

@@ -31,7 +31,7 @@ function Row({ label, value }: { label: string; value?: string | null }) {
   return (
     <div className="py-2">
       <dt className="text-xs font-semibold text-slate-500 uppercase">{label}</dt>
-      <dd className="break-words text-ink">
+      <dd className="wrap-anywhere text-ink">
         {value?.trim() ? value : <span className="text-slate-400">Not added yet</span>}
       </dd>
     </div>
@@ -208,7 +208,7 @@ export default function CompanyProfilePage() {
         <div className="flex flex-wrap items-center gap-4">
           <Avatar url={p.profileImage?.url} name={p.companyName ?? p.name} />
           <div className="min-w-0 flex-1">
-            <h1 className="text-2xl font-bold break-words text-ink">{p.companyName ?? p.name}</h1>
+            <h1 className="text-2xl font-bold wrap-anywhere text-ink">{p.companyName ?? p.name}</h1>
             {p.contactName && <p className="text-slate-600">{p.contactName}</p>}
           </div>
           {canEdit && (

@@ -20,6 +20,7 @@ import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/use-session';
 import { markJobRead, useEarlierEvents, useJobAction, useJobPage, useJobPolling } from './api';
 import { EVENT_WORDS, STAGE_LABELS, formatDay, formatWhen } from './words';
+import { BreakableText } from '@/components/breakable-text';
 
 /** Actions that cannot be taken back ask first. */
 const CONFIRM: Partial<Record<JobAction, string>> = {
@@ -37,7 +38,7 @@ function EventItem({ e, mine }: { e: JobEventResponse; mine: boolean }) {
       {e.files.map((f) => (
         <li key={f.url} className="flex min-w-0 items-center gap-1 text-sm">
           <FileText className="size-4 shrink-0" aria-hidden />
-          <DocumentLink url={f.url} name={f.name} className="break-all" />
+          <DocumentLink url={f.url} name={f.name} />
         </li>
       ))}
     </ul>
@@ -49,24 +50,24 @@ function EventItem({ e, mine }: { e: JobEventResponse; mine: boolean }) {
           className={`max-w-[85%] min-w-0 rounded-lg px-3 py-2 ${mine ? 'bg-brand/10' : 'border border-slate-200 bg-white'}`}
         >
           <p className="text-xs text-slate-600">
-            <span className="font-semibold break-words text-ink">{mine ? 'You' : e.actor.name}</span> ·{' '}
+            <span className="font-semibold wrap-anywhere text-ink">{mine ? 'You' : e.actor.name}</span> ·{' '}
             <time dateTime={e.createdAt}>{formatWhen(e.createdAt)}</time>
           </p>
-          <p className="mt-1 text-sm break-words whitespace-pre-wrap">{e.note}</p>
+          <p className="mt-1 text-sm wrap-anywhere whitespace-pre-wrap">{e.note}</p>
           {files}
         </div>
       </li>
     );
   return (
     <li className="rounded-md border-l-4 border-accent bg-slate-50 px-3 py-2 text-sm">
-      <p className="break-words">
+      <p className="wrap-anywhere">
         <span className="font-semibold">{mine ? 'You' : e.actor.name}</span> {EVENT_WORDS[e.action]}
         <span className="text-slate-600">
           {' '}
           · <time dateTime={e.createdAt}>{formatWhen(e.createdAt)}</time>
         </span>
       </p>
-      {e.note && <p className="mt-1 break-words whitespace-pre-wrap text-slate-800">{e.note}</p>}
+      {e.note && <p className="mt-1 wrap-anywhere whitespace-pre-wrap text-slate-800">{e.note}</p>}
       {files}
     </li>
   );
@@ -126,7 +127,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
     <div className="mx-auto flex w-full max-w-3xl min-w-0 flex-col gap-4 px-4 py-6">
       <header className="rounded-xl border border-slate-200 bg-white p-4">
         <p className="text-sm text-slate-600">Job</p>
-        <h1 className="text-xl font-bold break-words">{job.productId.productName}</h1>
+        <h1 className="text-xl font-bold wrap-anywhere">{job.productId.productName}</h1>
         <dl className="mt-3 grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
           <div>
             <dt className="text-slate-600">Status</dt>
@@ -153,11 +154,11 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
           )}
           <div className="min-w-0">
             <dt className="text-slate-600">Company</dt>
-            <dd className="break-words">{job.companyId.companyName}</dd>
+            <dd className="wrap-anywhere">{job.companyId.companyName}</dd>
           </div>
           <div className="min-w-0">
             <dt className="text-slate-600">Lawyer</dt>
-            <dd className="break-words">{lawyer ? lawyer.name : 'Not assigned yet'}</dd>
+            <dd className="wrap-anywhere">{lawyer ? lawyer.name : 'Not assigned yet'}</dd>
           </div>
         </dl>
         {actions.includes('assign') && (
@@ -228,7 +229,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
             <ul className="mb-2 flex flex-col gap-1 text-sm">
               {files.map((f) => (
                 <li key={f.url} className="flex min-w-0 items-center justify-between gap-2">
-                  <span className="min-w-0 break-all">{f.fileName}</span>
+                  <BreakableText className="min-w-0" text={f.fileName} />
                   <button
                     type="button"
                     className="min-h-11 shrink-0 px-2 text-sm text-red-700 underline"

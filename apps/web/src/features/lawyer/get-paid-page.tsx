@@ -21,6 +21,7 @@ import { PaymentSideMenu, type PaymentSection } from './components/payment-side-
 import { PayoutForm } from './components/payout-form';
 import { Withdrawals } from './components/withdrawals';
 import { ResultModal, type ActionResult } from '@/components/result-modal';
+import { BreakableText } from '@/components/breakable-text';
 
 /** /lawyer/get-paid: Payment Details (add, or change through an e-mailed code) and Get Paid (real figures). */
 export default function GetPaidPage() {
@@ -123,7 +124,10 @@ function PaymentDetails() {
         <div className="space-y-4">
           <p>
             To protect your earnings, changing payment details needs a one-time code. We will e-mail a six-digit code to{' '}
-            <strong className="break-all">{details.data?.lawyer.officialEmail}</strong>.
+            <strong>
+              <BreakableText text={details.data?.lawyer.officialEmail ?? ''} />
+            </strong>
+            .
           </p>
           <FormError message={sendError} />
           <div className="flex flex-wrap justify-end gap-2">
@@ -184,11 +188,11 @@ function GetPaid({ onPaymentDetails }: { onPaymentDetails: () => void }) {
       <div className="grid gap-4 sm:grid-cols-3">
         <div className="rounded-xl bg-brand p-5 text-white shadow-sm">
           <p className="text-sm opacity-90">Available to withdraw</p>
-          <p className="mt-1 text-3xl font-bold break-words">{figure(withdrawable)}</p>
+          <p className="mt-1 text-3xl font-bold wrap-anywhere">{figure(withdrawable)}</p>
         </div>
         <div className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
           <p className="text-sm text-slate-600">Pending</p>
-          <p className="mt-1 text-3xl font-bold break-words text-ink">{figure(d?.pending)}</p>
+          <p className="mt-1 text-3xl font-bold wrap-anywhere text-ink">{figure(d?.pending)}</p>
         </div>
         <div className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
           <p className="text-sm text-slate-600">Completed jobs</p>

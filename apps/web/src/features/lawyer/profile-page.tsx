@@ -128,7 +128,7 @@ function ProfileView({
             {rows.map(([label, value]) => (
               <div key={label} className="grid gap-1 py-2 sm:grid-cols-[10rem_1fr]">
                 <dt className="text-sm font-medium text-slate-600">{label}</dt>
-                <dd className="whitespace-pre-line break-words text-ink">{value || '—'}</dd>
+                <dd className="whitespace-pre-line wrap-anywhere text-ink">{value || '—'}</dd>
               </div>
             ))}
           </dl>

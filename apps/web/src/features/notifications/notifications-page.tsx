@@ -94,7 +94,7 @@ export default function NotificationsPage() {
               <Link
                 to={paths.job(n.jobId)}
                 onClick={() => !n.readAt && void read({ ids: [n._id] })}
-                className="min-w-0 flex-1 break-words text-sm"
+                className="min-w-0 flex-1 wrap-anywhere text-sm"
               >
                 {!n.readAt && <span className="sr-only">Unread: </span>}
                 <span className={n.readAt ? '' : 'font-semibold'}>{n.text}</span>

@@ -130,7 +130,7 @@ export default function LandingPage() {
               <h3 className="mt-3 text-lg font-semibold">{title}</h3>
               <p className="mt-2 text-slate-600">{text}</p>
               <Link
-                to={paths.products()}
+                to={paths.products(title)}
                 className="mt-3 inline-flex min-h-11 items-center font-semibold text-brand hover:underline"
               >
                 See {title} services

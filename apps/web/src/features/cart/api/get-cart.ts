@@ -4,7 +4,7 @@ import type { CartResponse, CartView } from '@legalmarket/contracts/commerce';
 import { api, HttpError, takeArrived } from '@/lib/http';
 
 /** GET /api/cart; the spec's "not found" for an empty cart becomes an empty cart here. */
-const cartQueryOptions = (enabled: boolean) =>
+export const cartQueryOptions = (enabled: boolean) =>
   queryOptions({
     queryKey: cartKeys.cart(),
     enabled,

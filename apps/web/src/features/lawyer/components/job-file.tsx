@@ -1,5 +1,6 @@
 import { Lock } from 'lucide-react';
 import { DocumentLink } from '@/components/document-link';
+import { BreakableText } from '@/components/breakable-text';
 
 /**
  * A job's file. The assigned lawyer (and admins) open it through a signed link; for an open job the
@@ -12,7 +13,7 @@ export function JobFile({ url, name, readable }: { url: string | null; name: str
   return (
     <span className="inline-flex items-center gap-1 text-sm text-slate-600">
       <Lock className="size-4" aria-hidden />
-      <span className="break-all">{name ?? 'Company file'}</span>
+      <BreakableText text={name ?? 'Company file'} />
       <span>(shared with you once the job is assigned to you)</span>
     </span>
   );

@@ -122,11 +122,11 @@ export function Withdrawals({ onPaymentDetails }: { onPaymentDetails: () => void
                 <p className="font-semibold text-ink">
                   <Naira amount={p.amount} exact />
                 </p>
-                <p className="break-words text-slate-600">
+                <p className="wrap-anywhere text-slate-600">
                   {p.bank} {p.accountNumber} · asked {formatOrdinalDate(p.createdAt)}
                   {p.settledAt && p.status === 'paid' ? ` · paid ${formatOrdinalDate(p.settledAt)}` : ''}
                 </p>
-                {p.failure && <p className="break-words text-red-700">{p.failure}</p>}
+                {p.failure && <p className="wrap-anywhere text-red-700">{p.failure}</p>}
               </div>
               <PayoutStatusBadge status={p.status} />
             </li>
