@@ -23,14 +23,18 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'legalmarket-e2e-'));
 // The server serves a copy of the built app, so a rebuild during the run cannot pull files from under it.
 const webDist = path.join(dataDir, 'web');
 cpSync('apps/web/dist', webDist, { recursive: true });
-const res = spawnSync('npx', ['playwright', 'test', '-c', process.env.E2E_CONFIG ?? 'apps/web/playwright.config.ts', ...process.argv.slice(2)], {
-  stdio: 'inherit',
-  env: {
-    ...process.env,
-    E2E_DATA_DIR: path.join(dataDir, 'data'),
-    E2E_WEB_DIST: webDist,
-    E2E_PORT: process.env.E2E_PORT ?? '3210',
+const res = spawnSync(
+  'npx',
+  ['playwright', 'test', '-c', process.env.E2E_CONFIG ?? 'apps/web/playwright.config.ts', ...process.argv.slice(2)],
+  {
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      E2E_DATA_DIR: path.join(dataDir, 'data'),
+      E2E_WEB_DIST: webDist,
+      E2E_PORT: process.env.E2E_PORT ?? '3210',
+    },
   },
-});
+);
 rmSync(dataDir, { recursive: true, force: true });
 process.exit(res.status ?? 1);
