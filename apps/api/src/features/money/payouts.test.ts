@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { and, eq, inArray } from 'drizzle-orm';
 import { messages, payoutMessages, type PayoutView } from '@legalmarket/contracts';
-import { jobs, ledgerTransactions, payoutDetails, payouts, sandboxTransfers } from '../../db/schema.js';
+import { jobs, ledgerEntries, ledgerTransactions, payoutDetails, payouts, sandboxTransfers } from '../../db/schema.js';
 import { PASSWORD, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { SUCCESS_CARD, createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
 import { flutterwaveStandIn, listenStandIn, SECRET_HASH } from '../../../test/flutterwave-standin.js';
@@ -191,9 +191,20 @@ describeEachDb('lawyer payouts through the sandbox provider', (kind) => {
     const approved = await k.approve(id);
     expect(approved.statusCode).toBe(200);
     expect(approved.json().payout).toMatchObject({ status: 'paid', amount: 5_000.5 });
-    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled']);
+    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled', 'fee']);
     const sent = await t.rt.database.db.select().from(sandboxTransfers).where(eq(sandboxTransfers.reference, id));
     expect(sent.map((s) => [s.amount, s.bankCode, s.accountNumber])).toEqual([[500_050, '057', '0123456789']]);
+    // The transfer's fee (₦5,000.50 is in the ₦26.88 band) leaves the provider's cash as the platform's cost.
+    const fee = await t.rt.database.db
+      .select({ account: ledgerEntries.account, amount: ledgerEntries.amount })
+      .from(ledgerEntries)
+      .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+      .where(and(eq(ledgerTransactions.payoutId, id), eq(ledgerTransactions.kind, 'fee')))
+      .orderBy(ledgerEntries.id);
+    expect(fee).toEqual([
+      { account: 'provider_fees', amount: 2_688 },
+      { account: 'provider_cash', amount: -2_688 },
+    ]);
     expect(await k.available(lawyer)).toBe(14_999.5);
     const subjects = (await mailsTo(t, lawyer.email)).map((m) => m.subject);
     expect(subjects).toContain('Your withdrawal of ₦5,000.5 has been paid');
@@ -205,7 +216,7 @@ describeEachDb('lawyer payouts through the sandbox provider', (kind) => {
     const again = await k.approve(id);
     expect(again.statusCode).toBe(200);
     expect(again.json().payout.status).toBe('paid');
-    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled']);
+    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled', 'fee']);
     expect((await k.mine(lawyer)).payouts.map((p) => [p._id, p.status])).toEqual([[id, 'paid']]);
   });
 
@@ -238,7 +249,7 @@ describeEachDb('lawyer payouts through the sandbox provider', (kind) => {
     expect(done.json().payout.status).toBe('paid');
     const twice = await k.inject('POST', `/api/admin/payouts/${id}/sandbox-outcome`, admin, { status: 'FAILED' });
     expect(twice.statusCode).toBe(409);
-    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled']);
+    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled', 'fee']);
   });
 
   it('a batch approval approves each once; an unknown id approves nothing', async () => {
@@ -256,7 +267,7 @@ describeEachDb('lawyer payouts through the sandbox provider', (kind) => {
     expect(batch.json().payouts.map((p: PayoutView) => p.status)).toEqual(['paid', 'paid']);
     const repeat = await k.inject('POST', '/api/admin/payouts/approve', admin, { ids });
     expect(repeat.json().message).toBe(payoutMessages.batchApproved(0));
-    for (const id of ids) expect(await k.kinds(id)).toEqual(['payout', 'payout_settled']);
+    for (const id of ids) expect(await k.kinds(id)).toEqual(['payout', 'payout_settled', 'fee']);
   });
 
   it('twenty concurrent approvals of one payout send one transfer and post once', async () => {
@@ -267,7 +278,7 @@ describeEachDb('lawyer payouts through the sandbox provider', (kind) => {
     expect(
       await t.rt.database.db.select().from(sandboxTransfers).where(eq(sandboxTransfers.reference, id)),
     ).toHaveLength(1);
-    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled']);
+    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled', 'fee']);
     expect(await k.available(lawyer)).toBe(0);
   });
 
@@ -382,7 +393,7 @@ describeEachDb('lawyer payouts through Flutterwave (local stand-in): webhooks, f
     expect(hooks.every((h) => h.statusCode === 200)).toBe(true);
     await until(async () => (await k.statusOf(id)) === 'paid');
     await new Promise((r) => setTimeout(r, 200));
-    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled']);
+    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled', 'fee']);
     const paidMails = (await mailsTo(t, lawyer.email)).filter((m) => m.subject.includes('has been paid'));
     expect(paidMails).toHaveLength(1);
     expect(await k.available(lawyer)).toBe(7_654.33);
@@ -436,6 +447,6 @@ describeEachDb('lawyer payouts through Flutterwave (local stand-in): webhooks, f
     // A lost webhook: the reconciler asks GET /v3/transfers/{id} and settles it.
     await reconcile();
     expect(await k.statusOf(id)).toBe('paid');
-    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled']);
+    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled', 'fee']);
   });
 });

@@ -150,6 +150,9 @@ export function createPayouts(deps: PayoutsDeps) {
           { account: 'payouts_in_transit', amount: p.amount, lawyerId: p.lawyerId },
           { account: 'provider_cash', amount: -p.amount },
         ]);
+        // Flutterwave charges the fee only for a transfer that went through.
+        if ('fee' in outcome && outcome.fee !== undefined && outcome.fee < p.amount)
+          await ledger.recordFee(tx, { payoutId: p.id }, outcome.fee);
         await enqueueMail(tx, render(payoutPaidMail(mail)));
         return true;
       }
