@@ -91,8 +91,11 @@ export function flutterwaveStandIn() {
   const calls: string[] = [];
   const transfers = new Map<number, FlwTransfer>();
   let nextTransferId = 396461;
-  /** How the next transfers answer: queued (NEW, finished later by completeTransfer), or refused. */
-  let transferMode: 'queue' | 'refuse' = 'queue';
+  /**
+   * How the next transfers answer: queued (NEW, finished later by completeTransfer), refused, or `lose`:
+   * the transfer is made but every answer to the call is lost on the way back (a 504).
+   */
+  let transferMode: 'queue' | 'refuse' | 'lose' = 'queue';
   /** Names the bank holds, by account number; others get the sandbox's rule (0000 unknown). */
   const accounts = new Map<string, string>();
   const holderOf = (n: string) =>
@@ -140,8 +143,11 @@ export function flutterwaveStandIn() {
       const number = String(json.account_number ?? '');
       if (typeof json.amount !== 'number' || json.currency !== 'NGN' || !reference || !json.account_bank)
         return send(400, { status: 'error', message: 'Invalid transfer payload', data: null });
+      const lost = transferMode === 'lose';
       if ([...transfers.values()].some((x) => x.reference === reference))
-        return send(400, { status: 'error', message: 'Transfer with this reference already exists', data: null });
+        return lost
+          ? send(504, { status: 'error', message: 'Gateway timeout', data: null })
+          : send(400, { status: 'error', message: 'Transfer with this reference already exists', data: null });
       if (transferMode === 'refuse')
         return send(400, { status: 'error', message: 'Insufficient funds in customer balance', data: null });
       const name = holderOf(number);
@@ -167,6 +173,7 @@ export function flutterwaveStandIn() {
         bank_name: 'STAND-IN BANK',
       };
       transfers.set(id, tr);
+      if (lost) return send(504, { status: 'error', message: 'Gateway timeout', data: null });
       return send(200, { status: 'success', message: 'Transfer Queued Successfully', data: tr });
     }
     // GET /v3/transfers?reference=: the list filtered by the merchant's reference (empty when none).

@@ -460,11 +460,13 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
         sending: 'payout',
         paid: 'payout,payout_settled',
         failed: 'payout,payout_failed',
+        // Turned down before it was sent: nothing was posted, the reservation simply ends.
+        rejected: '',
       };
       for (const r of rowsOf<{ id: string; status: string; amount: string; kinds: string; posted: string }>(paidOut)) {
         if (r.kinds !== expected[r.status])
           problems.push(`payout ${r.id} (${r.status}) has postings [${r.kinds}], expected [${expected[r.status]}]`);
-        else if (r.status !== 'requested' && r.posted !== r.amount)
+        else if (r.status !== 'requested' && r.status !== 'rejected' && r.posted !== r.amount)
           problems.push(`payout ${r.id} posted ${r.posted} kobo, expected ${r.amount}`);
       }
       // Fees (decision 1700): only on a paid order or a paid payout, once, each leaving the provider's cash.

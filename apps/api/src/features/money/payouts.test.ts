@@ -282,6 +282,78 @@ describeEachDb('lawyer payouts through the sandbox provider', (kind) => {
     expect(await k.available(lawyer)).toBe(0);
   });
 
+  it('an admin rejects a request with a reason: the money is withdrawable again, the lawyer is told once', async () => {
+    const lawyer = await earner();
+    const id = (await k.request(lawyer, 5_000)).json().payout._id as string;
+    expect((await k.mine(lawyer)).withdrawable).toBe(15_000);
+    const reject = (reason: unknown, who = admin, payoutId = id) =>
+      k.inject('POST', `/api/admin/payouts/${payoutId}/reject`, who, { reason });
+    expect((await reject('Account is not yours', lawyer)).statusCode).toBe(403);
+    const short = await reject('  x ');
+    expect(short.statusCode).toBe(400);
+    expect(short.json().message).toMatch(/reason/);
+    expect((await reject('Nope', admin, '00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+
+    const done = await reject('  The company disputes the completed work.  ');
+    expect(done.statusCode).toBe(200);
+    expect(done.json()).toMatchObject({
+      message: payoutMessages.rejected,
+      payout: { status: 'rejected', failure: 'The company disputes the completed work.' },
+    });
+    // Nothing was posted for the request; its reservation ended, so everything is withdrawable again.
+    expect(await k.kinds(id)).toEqual([]);
+    expect((await k.mine(lawyer)).withdrawable).toBe(20_000);
+    expect(await k.available(lawyer)).toBe(20_000);
+    // Again: answered as it is, no second mail; approving it is refused and sends nothing.
+    expect((await reject('Second thoughts')).json().payout.failure).toBe('The company disputes the completed work.');
+    const approved = await k.approve(id);
+    expect(approved.statusCode).toBe(409);
+    expect(approved.json().message).toBe(payoutMessages.notRequested);
+    expect(
+      await t.rt.database.db.select().from(sandboxTransfers).where(eq(sandboxTransfers.reference, id)),
+    ).toHaveLength(0);
+    const subjects = (await mailsTo(t, lawyer.email)).map((m) => m.subject);
+    expect(subjects.filter((x) => x === 'Your withdrawal of ₦5,000 was not approved')).toHaveLength(1);
+    expect((await k.mine(lawyer)).payouts.find((p) => p._id === id)?.status).toBe('rejected');
+
+    // Once approved it can no longer be rejected.
+    const sent = (await k.request(lawyer, 1_000)).json().payout._id as string;
+    expect((await k.approve(sent)).statusCode).toBe(200);
+    const late = await reject('Too late', admin, sent);
+    expect(late.statusCode).toBe(409);
+    expect(late.json().message).toBe(payoutMessages.notRequested);
+    expect(await k.kinds(sent)).toEqual(['payout', 'payout_settled', 'fee']);
+  });
+
+  it('a rejection and approvals at the same moment: exactly one wins', async () => {
+    for (let round = 0; round < 3; round++) {
+      const lawyer = await earner();
+      const id = (await k.request(lawyer)).json().payout._id as string;
+      const calls = Array.from({ length: 10 }, (_, i) =>
+        i % 2 === 0
+          ? k.approve(id)
+          : k.inject('POST', `/api/admin/payouts/${id}/reject`, admin, { reason: 'Racing the approval' }),
+      );
+      const codes = (await Promise.all(calls)).map((r) => r.statusCode);
+      expect(codes.every((c) => c === 200 || c === 409)).toBe(true);
+      const status = await k.statusOf(id);
+      const sent = await t.rt.database.db.select().from(sandboxTransfers).where(eq(sandboxTransfers.reference, id));
+      const mails = (await mailsTo(t, lawyer.email)).map((m) => m.subject);
+      if (status === 'rejected') {
+        expect(sent).toHaveLength(0);
+        expect(await k.kinds(id)).toEqual([]);
+        expect(await k.available(lawyer)).toBe(20_000);
+        expect(mails.filter((m) => m.endsWith('was not approved'))).toHaveLength(1);
+      } else {
+        expect(status).toBe('paid');
+        expect(sent).toHaveLength(1);
+        expect(await k.kinds(id)).toEqual(['payout', 'payout_settled', 'fee']);
+        expect(await k.available(lawyer)).toBe(0);
+        expect(mails.filter((m) => m.endsWith('was not approved'))).toHaveLength(0);
+      }
+    }
+  });
+
   it('concurrent requests cannot take the same available money twice', async () => {
     const lawyer = await earner();
     const res = await Promise.all(Array.from({ length: 10 }, () => k.request(lawyer, 15_000)));
@@ -439,6 +511,8 @@ describeEachDb('lawyer payouts through Flutterwave (local stand-in): webhooks, f
     expect(await reconcile()).toBe(0);
     t.clock.advance(61_000);
     await reconcile();
+    // Asked by our reference first: Flutterwave never got it, so it was sent again with the same reference.
+    expect(flw.calls).toContain(`GET /v3/transfers?reference=${id}`);
     await reconcile();
     const tr = transferOf(id);
     expect([...flw.transfers.values()].filter((x) => x.reference === id)).toHaveLength(1);
@@ -448,5 +522,40 @@ describeEachDb('lawyer payouts through Flutterwave (local stand-in): webhooks, f
     await reconcile();
     expect(await k.statusOf(id)).toBe('paid');
     expect(await k.kinds(id)).toEqual(['payout', 'payout_settled', 'fee']);
+  });
+
+  it('a transfer made but never answered, nor its webhook, is found by its reference and settled once', async () => {
+    const [a, b] = [await earner(), await earner()];
+    const ids: string[] = [];
+    for (const lawyer of [a, b]) {
+      const id = (await k.request(lawyer)).json().payout._id as string;
+      flw.setTransferMode('lose');
+      const res = await k.approve(id);
+      flw.setTransferMode('queue');
+      expect(res.json().payout.status).toBe('sending');
+      ids.push(id);
+    }
+    // Flutterwave made each transfer once; we know neither id.
+    for (const id of ids) {
+      expect([...flw.transfers.values()].filter((x) => x.reference === id)).toHaveLength(1);
+      expect(
+        (await t.rt.database.db.select().from(payouts).where(eq(payouts.id, id)))[0].providerTransferId,
+      ).toBeNull();
+    }
+    flw.completeTransfer(transferOf(ids[0]).id, 'SUCCESSFUL');
+    flw.completeTransfer(transferOf(ids[1]).id, 'FAILED');
+    const posts = transferPosts();
+    expect(await reconcile()).toBe(0);
+    t.clock.advance(61_000);
+    expect(await reconcile()).toBe(2);
+    expect(await reconcile()).toBe(0);
+    // Looked up, not sent again.
+    expect(transferPosts()).toBe(posts);
+    expect(await k.statusOf(ids[0])).toBe('paid');
+    expect(await k.kinds(ids[0])).toEqual(['payout', 'payout_settled', 'fee']);
+    expect(await k.statusOf(ids[1])).toBe('failed');
+    expect(await k.kinds(ids[1])).toEqual(['payout', 'payout_failed']);
+    expect(await k.available(b)).toBe(20_000);
+    expect(await k.available(a)).toBe(0);
   });
 });
