@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { SANDBOX_ACCOUNT_HOLDERS } from '../src/platform/payments/sandbox.js';
+import { collectionFee, transferFee } from '../src/platform/payments/fees.js';
 
 export const SECRET_KEY = 'FLWSECK_TEST-standin-secret-key-X';
 export const SECRET_HASH = 'my-webhook-secret-hash-123';
@@ -11,6 +12,11 @@ export interface FlwTx {
   flw_ref: string;
   amount: number;
   charged_amount: number;
+  /** Flutterwave's fee, kept from what it settles to the merchant (the merchant bears it). */
+  app_fee: number;
+  merchant_fee: number;
+  /** amount - app_fee: what reaches the merchant's balance. */
+  amount_settled: number;
   currency: string;
   status: 'successful' | 'failed' | 'pending';
   payment_type: string;
@@ -85,8 +91,11 @@ export function flutterwaveStandIn() {
   const calls: string[] = [];
   const transfers = new Map<number, FlwTransfer>();
   let nextTransferId = 396461;
-  /** How the next transfers answer: queued (NEW, finished later by completeTransfer), or refused. */
-  let transferMode: 'queue' | 'refuse' = 'queue';
+  /**
+   * How the next transfers answer: queued (NEW, finished later by completeTransfer), refused, or `lose`:
+   * the transfer is made but every answer to the call is lost on the way back (a 504).
+   */
+  let transferMode: 'queue' | 'refuse' | 'lose' = 'queue';
   /** Names the bank holds, by account number; others get the sandbox's rule (0000 unknown). */
   const accounts = new Map<string, string>();
   const holderOf = (n: string) =>
@@ -134,8 +143,11 @@ export function flutterwaveStandIn() {
       const number = String(json.account_number ?? '');
       if (typeof json.amount !== 'number' || json.currency !== 'NGN' || !reference || !json.account_bank)
         return send(400, { status: 'error', message: 'Invalid transfer payload', data: null });
+      const lost = transferMode === 'lose';
       if ([...transfers.values()].some((x) => x.reference === reference))
-        return send(400, { status: 'error', message: 'Transfer with this reference already exists', data: null });
+        return lost
+          ? send(504, { status: 'error', message: 'Gateway timeout', data: null })
+          : send(400, { status: 'error', message: 'Transfer with this reference already exists', data: null });
       if (transferMode === 'refuse')
         return send(400, { status: 'error', message: 'Insufficient funds in customer balance', data: null });
       const name = holderOf(number);
@@ -150,7 +162,7 @@ export function flutterwaveStandIn() {
         currency: 'NGN',
         debit_currency: 'NGN',
         amount: json.amount,
-        fee: 10.75,
+        fee: transferFee(Math.round(json.amount * 100)) / 100,
         status: 'NEW',
         reference,
         meta: null,
@@ -161,7 +173,19 @@ export function flutterwaveStandIn() {
         bank_name: 'STAND-IN BANK',
       };
       transfers.set(id, tr);
+      if (lost) return send(504, { status: 'error', message: 'Gateway timeout', data: null });
       return send(200, { status: 'success', message: 'Transfer Queued Successfully', data: tr });
+    }
+    // GET /v3/transfers?reference=: the list filtered by the merchant's reference (empty when none).
+    if (req.method === 'GET' && url.pathname === '/v3/transfers') {
+      const reference = url.searchParams.get('reference');
+      const rows = [...transfers.values()].filter((x) => !reference || x.reference === reference).reverse();
+      return send(200, {
+        status: 'success',
+        message: 'Transfers fetched',
+        meta: { page_info: { total: rows.length, current_page: 1, total_pages: 1 } },
+        data: rows,
+      });
     }
     const transferById = /^\/v3\/transfers\/(\d+)$/.exec(url.pathname);
     if (req.method === 'GET' && transferById) {
@@ -280,15 +304,28 @@ export function flutterwaveStandIn() {
     pay(
       txRef: string,
       amount: number,
-      opts: { currency?: string; status?: FlwTx['status']; paymentType?: string; createdAt?: Date } = {},
+      opts: {
+        currency?: string;
+        status?: FlwTx['status'];
+        paymentType?: string;
+        createdAt?: Date;
+        /** Naira; by default the documented local fee (1.4 % capped at ₦2,000) of a successful payment. */
+        appFee?: number;
+      } = {},
     ) {
       const id = nextId++;
+      const appFee =
+        opts.appFee ??
+        ((opts.status ?? 'successful') === 'successful' ? collectionFee(Math.round(amount * 100)) / 100 : 0);
       txs.set(id, {
         id,
         tx_ref: txRef,
         flw_ref: `FLW-MOCK-${id}`,
         amount,
         charged_amount: amount,
+        app_fee: appFee,
+        merchant_fee: 0,
+        amount_settled: Math.round((amount - appFee) * 100) / 100,
         currency: opts.currency ?? 'NGN',
         status: opts.status ?? 'successful',
         payment_type: opts.paymentType ?? 'card',

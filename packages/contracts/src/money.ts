@@ -12,6 +12,8 @@ export const LEDGER_KINDS = [
   'payout',
   'payout_settled',
   'payout_failed',
+  /** What the provider kept from a payment or charged for a transfer (decision 1700). */
+  'fee',
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
@@ -28,6 +30,8 @@ export const LEDGER_ACCOUNTS = [
   'payouts_in_transit',
   /** Refunds owed to companies for cancelled jobs until the provider completes them. */
   'refunds_due',
+  /** The provider's fees on payments and transfers: the platform's cost (a debit balance). */
+  'provider_fees',
 ] as const;
 export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
 
@@ -39,6 +43,7 @@ export const LEDGER_KIND_WORDS: Record<LedgerKind, string> = {
   payout: 'Payout sent',
   payout_settled: 'Payout settled',
   payout_failed: 'Payout failed',
+  fee: 'Provider fee',
 };
 
 /** The platform's share of a completed job and how long a lawyer's share is held before withdrawal. */
@@ -123,6 +128,8 @@ export const ledgerBalances = z.object({
   owedToLawyers: naira,
   payoutsInTransit: naira,
   refundsDue: naira,
+  /** Fees the provider kept from payments and charged for transfers (the platform's cost), shown positive. */
+  providerFees: naira,
 });
 export type LedgerBalances = z.infer<typeof ledgerBalances>;
 

@@ -61,9 +61,10 @@ export const PAYOUT_BATCH_MAX = 50;
 /**
  * requested: waiting for an admin (its amount is reserved from the available balance);
  * sending: approved, the money is in transit at the provider; paid: the provider completed it;
- * failed: the provider refused or failed it, and the money is available again.
+ * failed: the provider refused or failed it, and the money is available again; rejected: an admin
+ * turned the request down before it was sent, and its reserved amount is withdrawable again.
  */
-export const PAYOUT_STATUSES = ['requested', 'sending', 'paid', 'failed'] as const;
+export const PAYOUT_STATUSES = ['requested', 'sending', 'paid', 'failed', 'rejected'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 export const PAYOUT_STATUS_WORDS: Record<PayoutStatus, string> = {
@@ -71,6 +72,7 @@ export const PAYOUT_STATUS_WORDS: Record<PayoutStatus, string> = {
   sending: 'Approved, sending',
   paid: 'Paid',
   failed: 'Failed, returned to your balance',
+  rejected: 'Rejected, returned to your balance',
 };
 
 const naira = z.number().describe('Naira (kobo / 100)');
@@ -101,6 +103,7 @@ export const payoutView = z.object({
   /** Masked, "•••• 6789". */
   accountNumber: z.string(),
   accountName: z.string(),
+  /** Why it did not go: the provider's reason for a failed one, the admin's for a rejected one. */
   failure: z.string().nullable(),
   createdAt: z.string(),
   approvedAt: z.string().nullable(),
@@ -147,6 +150,16 @@ export const approvePayoutsResponse = z.object({
 });
 export type ApprovePayoutsResponse = z.infer<typeof approvePayoutsResponse>;
 
+/** POST /api/admin/payouts/{id}/reject: why, told to the lawyer. */
+export const rejectPayoutInput = z.object({
+  reason: z
+    .string({ error: 'reason is required' })
+    .trim()
+    .min(3, 'Please give the lawyer a reason (at least 3 characters)')
+    .max(500, 'reason must be at most 500 characters'),
+});
+export type RejectPayoutInput = z.infer<typeof rejectPayoutInput>;
+
 /** Sandbox provider only: how a transfer still pending at the sandbox ends. */
 export const sandboxTransferOutcomeInput = z.object({
   status: z.enum(['SUCCESSFUL', 'FAILED'], 'status must be SUCCESSFUL or FAILED'),
@@ -172,6 +185,7 @@ export const payoutMessages = {
   batchApproved: (n: number) => `${n} ${n === 1 ? 'payout was' : 'payouts were'} approved and sent to the bank.`,
   notFound: 'Payout not found',
   notRequested: 'This payout is no longer waiting for approval.',
+  rejected: 'The payout was rejected; the lawyer was told why and the money is back in its balance.',
   sandboxFinished: 'The sandbox bank finished the transfer.',
   notSandbox: 'Only a transfer still pending at the sandbox can be finished this way.',
 } as const;

@@ -54,6 +54,10 @@ export const reconciliationDifference = z.object({
   /** The payment's tx_ref (for a refund, the refunded order's), or the provider's id when nothing else is known. */
   reference: z.string(),
   providerId: z.string().nullable(),
+  /**
+   * For a payment, what it settles net of the provider's fee (the ledger's payment less its `fee`
+   * posting; Flutterwave's `amount` less `app_fee`, its `amount_settled`); for a refund, the amount refunded.
+   */
   ledgerAmount: naira.nullable(),
   providerAmount: naira.nullable(),
   providerCurrency: z.string().nullable(),
@@ -72,9 +76,21 @@ export const reconciliationResponse = z.object({
   from: z.string(),
   to: z.string(),
   provider: z.enum(['sandbox', 'flutterwave']),
-  /** What was compared, in number and naira. */
-  ledger: z.object({ payments: z.number().int(), refunds: z.number().int(), paid: naira, refunded: naira }),
-  atProvider: z.object({ payments: z.number().int(), refunds: z.number().int(), paid: naira, refunded: naira }),
+  /** What was compared, in number and naira: payments gross, the provider's fees on them, refunds. */
+  ledger: z.object({
+    payments: z.number().int(),
+    refunds: z.number().int(),
+    paid: naira,
+    fees: naira,
+    refunded: naira,
+  }),
+  atProvider: z.object({
+    payments: z.number().int(),
+    refunds: z.number().int(),
+    paid: naira,
+    fees: naira,
+    refunded: naira,
+  }),
   differences: z.array(reconciliationDifference),
 });
 export type ReconciliationResponse = z.infer<typeof reconciliationResponse>;

@@ -62,6 +62,9 @@ describeEachDb('demo data', (kind) => {
     const lawyer = { authorization: `Bearer ${tokens.lawyer}` };
     const earnings = (await t.app.inject({ method: 'GET', url: '/job-api/lawyer/earnings', headers: lawyer })).json();
     expect(earnings.data.count).toBe(1);
+    // The demo lawyer's payout account is one the sandbox bank resolves, so the demo can withdraw.
+    const payouts = (await t.app.inject({ method: 'GET', url: '/api/lawyer/payouts', headers: lawyer })).json();
+    expect(payouts.detailsResolved).toBe(true);
     expect(earnings.data.pending + earnings.data.available).toBeCloseTo(earnings.data.total * 0.8, 2);
     expect((await get('/api/unverifiedlawyers')).total).toBe(1);
     expect((await get('/api/verifiedlawyers')).total).toBe(1);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { desc, eq } from 'drizzle-orm';
-import { toKobo } from '@legalmarket/contracts';
+import { BANK_CODES, toKobo } from '@legalmarket/contracts';
 import { buildApp } from '../app.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import type { Db } from '../db/client.js';
@@ -18,6 +18,7 @@ import {
 import { hashPassword } from '../platform/passwords.js';
 import type { Storage } from '../platform/storage.js';
 import type { Clock } from '../platform/clock.js';
+import { SANDBOX_ACCOUNT_HOLDERS } from '../platform/payments/sandbox.js';
 import { tokenHasher } from '../platform/tokens.js';
 import { seedCatalogue } from '../features/catalogue/seed.js';
 import { createLedger } from '../features/money/ledger.js';
@@ -284,11 +285,14 @@ export async function seedDemo(deps: { db: Db; storage: Storage; clock: Clock; c
         date: ago(2),
       },
     ]);
+    // Resolved as the sandbox bank holds it (0123456781 is NGOZI EZE's), so the demo lawyer can withdraw.
     await tx.insert(payoutDetails).values({
       lawyerId: lawyer.id,
-      accountNumber: '0123456789',
-      accountName: 'Chiamaka Eze',
+      accountNumber: '0123456781',
+      accountName: SANDBOX_ACCOUNT_HOLDERS[1],
       bank: 'Zenith Bank',
+      bankCode: BANK_CODES['Zenith Bank'],
+      resolvedAt: now,
     });
     await tx.insert(appSettings).values({
       key: 'settlement_account',

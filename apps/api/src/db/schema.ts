@@ -480,6 +480,10 @@ export const ledgerTransactions = pgTable(
     uniqueIndex('ledger_payout_once')
       .on(t.payoutId, t.kind)
       .where(sql`${t.payoutId} is not null`),
+    /** One provider fee per paid order (0011_provider_fees); a payout's fee is one of its steps. */
+    uniqueIndex('ledger_fee_once')
+      .on(t.orderId)
+      .where(sql`${t.kind} = 'fee' and ${t.orderId} is not null`),
     uniqueIndex('ledger_refund_once')
       .on(t.refundId, t.kind)
       .where(sql`${t.refundId} is not null`),
@@ -576,6 +580,10 @@ export const payouts = pgTable(
     providerTransferId: text('provider_transfer_id'),
     failure: text('failure'),
     approvedBy: uuid('approved_by').references(() => users.id),
+    /** An admin turned the request down before it was sent (0012_payout_rejection). */
+    rejectedBy: uuid('rejected_by').references(() => users.id),
+    rejectedAt: ts('rejected_at'),
+    rejectionReason: text('rejection_reason'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     approvedAt: ts('approved_at'),

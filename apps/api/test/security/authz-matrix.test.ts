@@ -675,6 +675,13 @@ const REQUESTS: Record<string, Record<string, Builder>> = {
   'POST /api/admin/payouts/:id/approve': {
     any: () => ({ method: 'POST', url: `/api/admin/payouts/${UNKNOWN_PAYOUT}/approve`, payload: {} }),
   },
+  'POST /api/admin/payouts/:id/reject': {
+    any: () => ({
+      method: 'POST',
+      url: `/api/admin/payouts/${UNKNOWN_PAYOUT}/reject`,
+      payload: { reason: 'Details do not match the contract' },
+    }),
+  },
   'POST /api/admin/payouts/approve': {
     any: () => ({ method: 'POST', url: '/api/admin/payouts/approve', payload: { ids: [UNKNOWN_PAYOUT] } }),
   },

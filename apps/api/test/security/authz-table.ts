@@ -214,6 +214,7 @@ export const TABLE: Record<string, Record<string, Row>> = {
   // An unknown payout: the admin is told so; lawyers never reach admin routes, their own payouts included.
   'POST /api/admin/payouts/:id/approve': { any: e(401, 403, 403, 403, 403, 403, 404) },
   'POST /api/admin/payouts/approve': { any: e(401, 403, 403, 403, 403, 403, 404) },
+  'POST /api/admin/payouts/:id/reject': { any: e(401, 403, 403, 403, 403, 403, 404) },
   'POST /api/admin/payouts/:id/sandbox-outcome': { any: e(401, 403, 403, 403, 403, 403, 404) },
   // Development only, like the mailbox: not registered when NODE_ENV=production.
   'POST /dev/scheduler/tick': { any: PUBLIC },

@@ -256,6 +256,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
           );
       }
       await deps.ledger.recordPayment(t, paid, opened);
+      // What the provider keeps from it, when its answer says (never more than it collected).
+      if (tx.fee !== undefined && tx.fee < paid.amount) await deps.ledger.recordFee(t, { orderId: paid.id }, tx.fee);
       if (billedTo.email)
         await enqueueMail(t, {
           ...renderMail(

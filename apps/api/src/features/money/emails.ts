@@ -41,6 +41,19 @@ export const payoutFailedMail = (m: PayoutMail & { reason: string }): MailTempla
   ],
 });
 
+export const payoutRejectedMail = (m: PayoutMail & { reason: string }): MailTemplate => ({
+  to: m.to,
+  subject: `Your withdrawal of ${formatNairaExact(m.amount)} was not approved`,
+  body: [
+    paragraph(`Hello ${m.name},`),
+    paragraph(
+      `Your request to withdraw ${formatNairaExact(m.amount)} to your ${m.bank} account ${maskAccountNumber(m.accountNumber)} was not approved: ${m.reason}`,
+    ),
+    paragraph('Nothing was sent. The money is back in your available balance, and you can ask for a withdrawal again.'),
+    button('See your earnings', m.url),
+  ],
+});
+
 export const payoutWaitingMail = (m: {
   to: string;
   lawyerName: string;

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import type { EarningsResponse, LedgerResponse } from '@legalmarket/contracts';
 import { jobs, ledgerEntries, ledgerTransactions } from '../../db/schema.js';
+import { rowsOf } from '../../db/client.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { SUCCESS_CARD, insertProduct } from '../../../test/commerce-helpers.js';
 import { createLedger } from './ledger.js';
@@ -100,6 +101,9 @@ describeEachDb('one ledger: payments, earnings, balances', (kind) => {
       { kind: 'payment', account: 'provider_cash', amount: 20_000_157 },
       { kind: 'payment', account: 'held_for_jobs', amount: -5_000_000 },
       { kind: 'payment', account: 'held_for_jobs', amount: -15_000_157 },
+      // Flutterwave's fee (1.4 % is ₦2,800.02, capped at ₦2,000), once, from the cash it settles.
+      { kind: 'fee', account: 'provider_fees', amount: 200_000 },
+      { kind: 'fee', account: 'provider_cash', amount: -200_000 },
     ]);
     const held = await t.rt.database.db
       .select({ jobId: ledgerEntries.jobId, amount: ledgerEntries.amount })
@@ -202,8 +206,9 @@ describeEachDb('one ledger: payments, earnings, balances', (kind) => {
     const all = (await inject('GET', '/api/admin/ledger?limit=200', admin)).json() as LedgerResponse;
     for (const tx of all.transactions) expect(tx.entries.reduce((s, e) => s + Math.round(e.amount * 100), 0)).toBe(0);
     const b = all.balances;
-    // Cash in = held + commission + owed to lawyers (no refunds or payouts yet).
-    expect(Math.round(b.providerCash * 100)).toBe(
+    // Cash in less the provider's fees = held + commission + owed to lawyers (no refunds or payouts yet).
+    expect(b.providerFees).toBeGreaterThan(0);
+    expect(Math.round((b.providerCash + b.providerFees) * 100)).toBe(
       Math.round((b.heldForJobs + b.platformCommission + b.owedToLawyers + b.payoutsInTransit) * 100),
     );
 
@@ -213,6 +218,26 @@ describeEachDb('one ledger: payments, earnings, balances', (kind) => {
     const earnings = (await inject('GET', `/api/admin/ledger?kind=earning&lawyerId=${lawyer.id}`, admin)).json();
     expect(earnings.transactions.every((x: { kind: string }) => x.kind === 'earning')).toBe(true);
     expect(earnings.total).toBeGreaterThan(0);
+    const fees = (await inject('GET', '/api/admin/ledger?kind=fee&limit=200', admin)).json() as LedgerResponse;
+    expect(fees.transactions.find((x) => x.orderId === paid.orderId)).toMatchObject({
+      kind: 'fee',
+      entries: [
+        { account: 'provider_fees', amount: 350 },
+        { account: 'provider_cash', amount: -350 },
+      ],
+    });
+    expect(fees.transactions.every((x) => x.kind === 'fee')).toBe(true);
+    const feeCsv = (await inject('GET', '/api/admin/ledger.csv?kind=fee', admin)).body.trim().split('\r\n');
+    expect(feeCsv.slice(1).every((l) => l.split(',')[2] === 'Provider fee')).toBe(true);
+    expect(
+      feeCsv
+        .slice(1)
+        .filter((l) => l.includes(paid.orderId))
+        .map((l) => l.split(',').slice(4, 6)),
+    ).toEqual([
+      ['provider_fees', '350.00'],
+      ['provider_cash', '-350.00'],
+    ]);
     const future = (await inject('GET', '/api/admin/ledger?from=2099-01-01', admin)).json() as LedgerResponse;
     expect(future.total).toBe(0);
 
@@ -259,6 +284,21 @@ describeEachDb('one ledger: payments, earnings, balances', (kind) => {
         }),
       ),
     ).resolves.toMatch(/does not balance/);
+    // A fee is held to one per order, and one for an order not paid is what the audit reports.
+    const [order] = rowsOf<{ id: string }>(await db.execute(sql`select id from orders where status = 'paid' limit 1`));
+    expect(await ledger.recordFee(db, { orderId: order.id }, 5)).toBeNull();
+    const company = await signupAndLogin(t, 'company');
+    await inject('POST', '/api/cart', company, { productId: nda, quantity: 1 });
+    const unpaid = (await inject('POST', '/api/checkout', company)).json().data.orderId as string;
+    await expect(
+      refusal(
+        db.transaction(async (tx) => {
+          await ledger.recordFee(tx, { orderId: unpaid }, 100);
+          expect(await ledger.audit(tx)).toEqual([expect.stringMatching(/^fee \d+ is posted for something pending$/)]);
+          throw new Error('rolled back');
+        }),
+      ),
+    ).resolves.toMatch(/rolled back/);
     // The service refuses before the database has to.
     await expect(
       ledger.post(db, { kind: 'refund', memo: 'x' }, [{ account: 'provider_cash', amount: -1 }]),

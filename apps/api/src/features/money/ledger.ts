@@ -191,6 +191,19 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
       ]);
     },
 
+    /**
+     * What the provider kept from a payment or charged for a transfer: the platform's cost, taken from
+     * the money it holds for us. Posted once per order or payout, in the caller's transaction.
+     */
+    recordFee(tx: Executor, head: { orderId: string } | { payoutId: string }, fee: number | undefined) {
+      if (!fee || fee <= 0) return Promise.resolve(null);
+      const memo = 'orderId' in head ? 'Provider fee on a payment' : 'Provider fee on a transfer';
+      return post(tx, { kind: 'fee', memo, ...head }, [
+        { account: 'provider_fees', amount: fee },
+        { account: 'provider_cash', amount: -fee },
+      ]);
+    },
+
     /** A lawyer's balances and earnings per job, in naira, from the ledger alone. */
     async lawyerEarnings(lawyerId: string) {
       const now = clock.now();
@@ -275,6 +288,7 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
         // Approval credits it and settling debits it (decision 1710): a credit balance, shown positive.
         payoutsInTransit: naira(-of('payouts_in_transit')),
         refundsDue: naira(-of('refunds_due')),
+        providerFees: naira(of('provider_fees')),
       };
     },
 
@@ -385,8 +399,13 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
         select 'lawyer ' || lawyer_id, -sum(amount_kobo) from ledger_entries
           where account = 'lawyer_earnings' group by lawyer_id having -sum(amount_kobo) < 0
         union all
-        select 'provider cash', sum(amount_kobo) from ledger_entries
-          where account = 'provider_cash' having sum(amount_kobo) < 0
+        -- Fees are the platform's cost, covered from its own funds (decision 1700): what companies paid in
+        -- must cover what went back out to companies and lawyers.
+        select 'provider cash before fees', sum(amount_kobo) from ledger_entries
+          where account in ('provider_cash', 'provider_fees') having sum(amount_kobo) < 0
+        union all
+        select 'provider fees', sum(amount_kobo) from ledger_entries
+          where account = 'provider_fees' having sum(amount_kobo) < 0
         union all
         select 'platform commission', -sum(amount_kobo) from ledger_entries
           where account = 'platform_commission' having -sum(amount_kobo) < 0
@@ -431,7 +450,7 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
         problems.push(`payouts in transit is negative (${r.balance} kobo)`);
       const paidOut = await ex.execute(sql`
         select p.id, p.status, p.amount_kobo::text as amount,
-          coalesce(string_agg(t.kind, ',' order by t.kind), '') as kinds,
+          coalesce(string_agg(t.kind, ',' order by t.kind) filter (where t.kind <> 'fee'), '') as kinds,
           coalesce((select sum(e.amount_kobo) from ledger_transactions t2 join ledger_entries e on e.transaction_id = t2.id
             where t2.payout_id = p.id and t2.kind = 'payout' and e.account = 'lawyer_earnings'), 0)::text as posted
         from payouts p left join ledger_transactions t on t.payout_id = p.id
@@ -441,12 +460,29 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
         sending: 'payout',
         paid: 'payout,payout_settled',
         failed: 'payout,payout_failed',
+        // Turned down before it was sent: nothing was posted, the reservation simply ends.
+        rejected: '',
       };
       for (const r of rowsOf<{ id: string; status: string; amount: string; kinds: string; posted: string }>(paidOut)) {
         if (r.kinds !== expected[r.status])
           problems.push(`payout ${r.id} (${r.status}) has postings [${r.kinds}], expected [${expected[r.status]}]`);
-        else if (r.status !== 'requested' && r.posted !== r.amount)
+        else if (r.status !== 'requested' && r.status !== 'rejected' && r.posted !== r.amount)
           problems.push(`payout ${r.id} posted ${r.posted} kobo, expected ${r.amount}`);
+      }
+      // Fees (decision 1700): only on a paid order or a paid payout, once, each leaving the provider's cash.
+      const fees = await ex.execute(sql`
+        select t.id, coalesce(o.status, p.status, 'nothing') as status,
+          coalesce(sum(e.amount_kobo) filter (where e.account = 'provider_fees'), 0) as fee,
+          coalesce(sum(e.amount_kobo) filter (where e.account = 'provider_cash'), 0) as cash
+        from ledger_transactions t
+        left join orders o on o.id = t.order_id
+        left join payouts p on p.id = t.payout_id
+        left join ledger_entries e on e.transaction_id = t.id
+        where t.kind = 'fee' group by t.id, o.status, p.status`);
+      for (const r of rowsOf<{ id: string; status: string; fee: string; cash: string }>(fees)) {
+        if (r.status !== 'paid') problems.push(`fee ${r.id} is posted for something ${r.status}`);
+        else if (Number(r.fee) <= 0 || Number(r.fee) !== -Number(r.cash))
+          problems.push(`fee ${r.id} moves ${r.fee} kobo of fees against ${r.cash} kobo of cash`);
       }
       return problems;
     },

@@ -11,6 +11,7 @@ import {
   payoutMessages,
   payoutRequestInput,
   payoutResponse,
+  rejectPayoutInput,
   sandboxTransferOutcomeInput,
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
@@ -73,7 +74,7 @@ export const payoutRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, {
         tags,
         summary: 'Payouts: those waiting for approval first, then the latest others',
         description:
-          '`status` filters (requested, sending, paid, failed). `waitingTotal`: the naira waiting for approval. Account numbers are masked.',
+          '`status` filters (requested, sending, paid, failed, rejected). `waitingTotal`: the naira waiting for approval. Account numbers are masked.',
         querystring: adminPayoutsQuery,
         response: { 200: adminPayoutsResponse },
         security,
@@ -93,7 +94,7 @@ export const payoutRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, {
         tags,
         summary: 'Approve one payout: the money is posted and sent by a Flutterwave transfer',
         description:
-          'Exactly once: the payout is approved and posted under its row lock, and only that approval sends the transfer (reference = the payout id). Approving it again, or at the same moment, answers the payout as it is and moves nothing. The answer shows `sending` until the provider completes it (`paid`) or fails it (`failed`, the money back in the lawyer’s available balance). 404 for an unknown payout; 409 when the lawyer’s balance no longer covers it.',
+          'Exactly once: the payout is approved and posted under its row lock, and only that approval sends the transfer (reference = the payout id). Approving it again, or at the same moment, answers the payout as it is and moves nothing. The answer shows `sending` until the provider completes it (`paid`) or fails it (`failed`, the money back in the lawyer’s available balance). 404 for an unknown payout; 409 when the lawyer’s balance no longer covers it or an admin rejected it.',
         params: payoutIdParam,
         body: z.object({}).nullish(),
         response: { 200: payoutResponse },
@@ -128,6 +129,28 @@ export const payoutRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, {
         payouts: done.payouts,
       };
     },
+  );
+
+  app.post(
+    '/api/admin/payouts/:id/reject',
+    {
+      schema: {
+        tags,
+        summary: 'Reject a payout request before it is sent, with a reason',
+        description:
+          'Body `{ "reason": "..." }` (3 to 500 characters), told to the lawyer by e-mail. Only a payout still `requested` can be rejected: it becomes `rejected` (the reason in `failure`) under its row lock, so of a rejection and an approval at the same moment exactly one wins. A request was never posted to the ledger (it only reserved its amount), so its amount is withdrawable again at once and no ledger entry is needed. Rejecting it again answers it as it is; 409 when it was already approved (sending, paid or failed); 404 for an unknown payout. Approving a rejected payout answers 409.',
+        params: payoutIdParam,
+        body: rejectPayoutInput,
+        response: { 200: payoutResponse },
+        security,
+      },
+      preHandler: adminOnly,
+    },
+    async (request) => ({
+      status: 'success' as const,
+      message: payoutMessages.rejected,
+      payout: await payouts.reject(request.user!, request.params.id, request.body.reason),
+    }),
   );
 
   if (services.paymentProvider.name === 'sandbox') {

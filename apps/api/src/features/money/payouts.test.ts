@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { and, eq, inArray } from 'drizzle-orm';
 import { messages, payoutMessages, type PayoutView } from '@legalmarket/contracts';
-import { jobs, ledgerTransactions, payoutDetails, payouts, sandboxTransfers } from '../../db/schema.js';
+import { jobs, ledgerEntries, ledgerTransactions, payoutDetails, payouts, sandboxTransfers } from '../../db/schema.js';
 import { PASSWORD, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { SUCCESS_CARD, createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
 import { flutterwaveStandIn, listenStandIn, SECRET_HASH } from '../../../test/flutterwave-standin.js';
@@ -191,9 +191,20 @@ describeEachDb('lawyer payouts through the sandbox provider', (kind) => {
     const approved = await k.approve(id);
     expect(approved.statusCode).toBe(200);
     expect(approved.json().payout).toMatchObject({ status: 'paid', amount: 5_000.5 });
-    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled']);
+    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled', 'fee']);
     const sent = await t.rt.database.db.select().from(sandboxTransfers).where(eq(sandboxTransfers.reference, id));
     expect(sent.map((s) => [s.amount, s.bankCode, s.accountNumber])).toEqual([[500_050, '057', '0123456789']]);
+    // The transfer's fee (₦5,000.50 is in the ₦26.88 band) leaves the provider's cash as the platform's cost.
+    const fee = await t.rt.database.db
+      .select({ account: ledgerEntries.account, amount: ledgerEntries.amount })
+      .from(ledgerEntries)
+      .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+      .where(and(eq(ledgerTransactions.payoutId, id), eq(ledgerTransactions.kind, 'fee')))
+      .orderBy(ledgerEntries.id);
+    expect(fee).toEqual([
+      { account: 'provider_fees', amount: 2_688 },
+      { account: 'provider_cash', amount: -2_688 },
+    ]);
     expect(await k.available(lawyer)).toBe(14_999.5);
     const subjects = (await mailsTo(t, lawyer.email)).map((m) => m.subject);
     expect(subjects).toContain('Your withdrawal of ₦5,000.5 has been paid');
@@ -205,7 +216,7 @@ describeEachDb('lawyer payouts through the sandbox provider', (kind) => {
     const again = await k.approve(id);
     expect(again.statusCode).toBe(200);
     expect(again.json().payout.status).toBe('paid');
-    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled']);
+    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled', 'fee']);
     expect((await k.mine(lawyer)).payouts.map((p) => [p._id, p.status])).toEqual([[id, 'paid']]);
   });
 
@@ -238,7 +249,7 @@ describeEachDb('lawyer payouts through the sandbox provider', (kind) => {
     expect(done.json().payout.status).toBe('paid');
     const twice = await k.inject('POST', `/api/admin/payouts/${id}/sandbox-outcome`, admin, { status: 'FAILED' });
     expect(twice.statusCode).toBe(409);
-    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled']);
+    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled', 'fee']);
   });
 
   it('a batch approval approves each once; an unknown id approves nothing', async () => {
@@ -256,7 +267,7 @@ describeEachDb('lawyer payouts through the sandbox provider', (kind) => {
     expect(batch.json().payouts.map((p: PayoutView) => p.status)).toEqual(['paid', 'paid']);
     const repeat = await k.inject('POST', '/api/admin/payouts/approve', admin, { ids });
     expect(repeat.json().message).toBe(payoutMessages.batchApproved(0));
-    for (const id of ids) expect(await k.kinds(id)).toEqual(['payout', 'payout_settled']);
+    for (const id of ids) expect(await k.kinds(id)).toEqual(['payout', 'payout_settled', 'fee']);
   });
 
   it('twenty concurrent approvals of one payout send one transfer and post once', async () => {
@@ -267,8 +278,80 @@ describeEachDb('lawyer payouts through the sandbox provider', (kind) => {
     expect(
       await t.rt.database.db.select().from(sandboxTransfers).where(eq(sandboxTransfers.reference, id)),
     ).toHaveLength(1);
-    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled']);
+    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled', 'fee']);
     expect(await k.available(lawyer)).toBe(0);
+  });
+
+  it('an admin rejects a request with a reason: the money is withdrawable again, the lawyer is told once', async () => {
+    const lawyer = await earner();
+    const id = (await k.request(lawyer, 5_000)).json().payout._id as string;
+    expect((await k.mine(lawyer)).withdrawable).toBe(15_000);
+    const reject = (reason: unknown, who = admin, payoutId = id) =>
+      k.inject('POST', `/api/admin/payouts/${payoutId}/reject`, who, { reason });
+    expect((await reject('Account is not yours', lawyer)).statusCode).toBe(403);
+    const short = await reject('  x ');
+    expect(short.statusCode).toBe(400);
+    expect(short.json().message).toMatch(/reason/);
+    expect((await reject('Nope', admin, '00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+
+    const done = await reject('  The company disputes the completed work.  ');
+    expect(done.statusCode).toBe(200);
+    expect(done.json()).toMatchObject({
+      message: payoutMessages.rejected,
+      payout: { status: 'rejected', failure: 'The company disputes the completed work.' },
+    });
+    // Nothing was posted for the request; its reservation ended, so everything is withdrawable again.
+    expect(await k.kinds(id)).toEqual([]);
+    expect((await k.mine(lawyer)).withdrawable).toBe(20_000);
+    expect(await k.available(lawyer)).toBe(20_000);
+    // Again: answered as it is, no second mail; approving it is refused and sends nothing.
+    expect((await reject('Second thoughts')).json().payout.failure).toBe('The company disputes the completed work.');
+    const approved = await k.approve(id);
+    expect(approved.statusCode).toBe(409);
+    expect(approved.json().message).toBe(payoutMessages.notRequested);
+    expect(
+      await t.rt.database.db.select().from(sandboxTransfers).where(eq(sandboxTransfers.reference, id)),
+    ).toHaveLength(0);
+    const subjects = (await mailsTo(t, lawyer.email)).map((m) => m.subject);
+    expect(subjects.filter((x) => x === 'Your withdrawal of ₦5,000 was not approved')).toHaveLength(1);
+    expect((await k.mine(lawyer)).payouts.find((p) => p._id === id)?.status).toBe('rejected');
+
+    // Once approved it can no longer be rejected.
+    const sent = (await k.request(lawyer, 1_000)).json().payout._id as string;
+    expect((await k.approve(sent)).statusCode).toBe(200);
+    const late = await reject('Too late', admin, sent);
+    expect(late.statusCode).toBe(409);
+    expect(late.json().message).toBe(payoutMessages.notRequested);
+    expect(await k.kinds(sent)).toEqual(['payout', 'payout_settled', 'fee']);
+  });
+
+  it('a rejection and approvals at the same moment: exactly one wins', async () => {
+    for (let round = 0; round < 3; round++) {
+      const lawyer = await earner();
+      const id = (await k.request(lawyer)).json().payout._id as string;
+      const calls = Array.from({ length: 10 }, (_, i) =>
+        i % 2 === 0
+          ? k.approve(id)
+          : k.inject('POST', `/api/admin/payouts/${id}/reject`, admin, { reason: 'Racing the approval' }),
+      );
+      const codes = (await Promise.all(calls)).map((r) => r.statusCode);
+      expect(codes.every((c) => c === 200 || c === 409)).toBe(true);
+      const status = await k.statusOf(id);
+      const sent = await t.rt.database.db.select().from(sandboxTransfers).where(eq(sandboxTransfers.reference, id));
+      const mails = (await mailsTo(t, lawyer.email)).map((m) => m.subject);
+      if (status === 'rejected') {
+        expect(sent).toHaveLength(0);
+        expect(await k.kinds(id)).toEqual([]);
+        expect(await k.available(lawyer)).toBe(20_000);
+        expect(mails.filter((m) => m.endsWith('was not approved'))).toHaveLength(1);
+      } else {
+        expect(status).toBe('paid');
+        expect(sent).toHaveLength(1);
+        expect(await k.kinds(id)).toEqual(['payout', 'payout_settled', 'fee']);
+        expect(await k.available(lawyer)).toBe(0);
+        expect(mails.filter((m) => m.endsWith('was not approved'))).toHaveLength(0);
+      }
+    }
   });
 
   it('concurrent requests cannot take the same available money twice', async () => {
@@ -382,7 +465,7 @@ describeEachDb('lawyer payouts through Flutterwave (local stand-in): webhooks, f
     expect(hooks.every((h) => h.statusCode === 200)).toBe(true);
     await until(async () => (await k.statusOf(id)) === 'paid');
     await new Promise((r) => setTimeout(r, 200));
-    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled']);
+    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled', 'fee']);
     const paidMails = (await mailsTo(t, lawyer.email)).filter((m) => m.subject.includes('has been paid'));
     expect(paidMails).toHaveLength(1);
     expect(await k.available(lawyer)).toBe(7_654.33);
@@ -428,6 +511,8 @@ describeEachDb('lawyer payouts through Flutterwave (local stand-in): webhooks, f
     expect(await reconcile()).toBe(0);
     t.clock.advance(61_000);
     await reconcile();
+    // Asked by our reference first: Flutterwave never got it, so it was sent again with the same reference.
+    expect(flw.calls).toContain(`GET /v3/transfers?reference=${id}`);
     await reconcile();
     const tr = transferOf(id);
     expect([...flw.transfers.values()].filter((x) => x.reference === id)).toHaveLength(1);
@@ -436,6 +521,41 @@ describeEachDb('lawyer payouts through Flutterwave (local stand-in): webhooks, f
     // A lost webhook: the reconciler asks GET /v3/transfers/{id} and settles it.
     await reconcile();
     expect(await k.statusOf(id)).toBe('paid');
-    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled']);
+    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled', 'fee']);
+  });
+
+  it('a transfer made but never answered, nor its webhook, is found by its reference and settled once', async () => {
+    const [a, b] = [await earner(), await earner()];
+    const ids: string[] = [];
+    for (const lawyer of [a, b]) {
+      const id = (await k.request(lawyer)).json().payout._id as string;
+      flw.setTransferMode('lose');
+      const res = await k.approve(id);
+      flw.setTransferMode('queue');
+      expect(res.json().payout.status).toBe('sending');
+      ids.push(id);
+    }
+    // Flutterwave made each transfer once; we know neither id.
+    for (const id of ids) {
+      expect([...flw.transfers.values()].filter((x) => x.reference === id)).toHaveLength(1);
+      expect(
+        (await t.rt.database.db.select().from(payouts).where(eq(payouts.id, id)))[0].providerTransferId,
+      ).toBeNull();
+    }
+    flw.completeTransfer(transferOf(ids[0]).id, 'SUCCESSFUL');
+    flw.completeTransfer(transferOf(ids[1]).id, 'FAILED');
+    const posts = transferPosts();
+    expect(await reconcile()).toBe(0);
+    t.clock.advance(61_000);
+    expect(await reconcile()).toBe(2);
+    expect(await reconcile()).toBe(0);
+    // Looked up, not sent again.
+    expect(transferPosts()).toBe(posts);
+    expect(await k.statusOf(ids[0])).toBe('paid');
+    expect(await k.kinds(ids[0])).toEqual(['payout', 'payout_settled', 'fee']);
+    expect(await k.statusOf(ids[1])).toBe('failed');
+    expect(await k.kinds(ids[1])).toEqual(['payout', 'payout_failed']);
+    expect(await k.available(b)).toBe(20_000);
+    expect(await k.available(a)).toBe(0);
   });
 });

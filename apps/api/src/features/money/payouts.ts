@@ -20,7 +20,7 @@ import {
   type PaymentProvider,
   type ProviderTransfer,
 } from '../../platform/payments/index.js';
-import { payoutFailedMail, payoutPaidMail, payoutWaitingMail } from './emails.js';
+import { payoutFailedMail, payoutPaidMail, payoutRejectedMail, payoutWaitingMail } from './emails.js';
 import type { Ledger } from './ledger.js';
 import { mailRenderer } from '../../platform/mail-templates.js';
 
@@ -102,7 +102,7 @@ export function createPayouts(deps: PayoutsDeps) {
       bank: p.bank,
       accountNumber: maskAccountNumber(p.accountNumber),
       accountName: p.accountName,
-      failure: p.failure,
+      failure: p.failure ?? p.rejectionReason,
       createdAt: p.createdAt.toISOString(),
       approvedAt: p.approvedAt?.toISOString() ?? null,
       settledAt: p.settledAt?.toISOString() ?? null,
@@ -150,6 +150,9 @@ export function createPayouts(deps: PayoutsDeps) {
           { account: 'payouts_in_transit', amount: p.amount, lawyerId: p.lawyerId },
           { account: 'provider_cash', amount: -p.amount },
         ]);
+        // Flutterwave charges the fee only for a transfer that went through.
+        if ('fee' in outcome && outcome.fee !== undefined && outcome.fee < p.amount)
+          await ledger.recordFee(tx, { payoutId: p.id }, outcome.fee);
         await enqueueMail(tx, render(payoutPaidMail(mail)));
         return true;
       }
@@ -189,9 +192,12 @@ export function createPayouts(deps: PayoutsDeps) {
         });
       } catch (err) {
         if (err instanceof TransferRefused) {
-          // An earlier send we never heard back from already made this transfer: its webhook settles it.
+          // An earlier send we never heard back from already made this transfer: look it up by our
+          // reference (its answer, and perhaps its webhook, were lost); the reconciler tries again if not yet.
           if (/reference/i.test(err.message) && /exist|duplicate/i.test(err.message)) {
-            deps.log?.warn({ payoutId }, 'transfer reference already sent; waiting for the provider');
+            deps.log?.warn({ payoutId }, 'transfer reference already sent; looking it up');
+            const found = await provider.findTransfer(p.id).catch(() => null);
+            if (found) await settle(payoutId, found);
             return;
           }
           outcome = { status: 'failed', message: err.message };
@@ -211,7 +217,7 @@ export function createPayouts(deps: PayoutsDeps) {
     return db.transaction(async (tx) => {
       const [p] = await tx.select().from(payouts).where(eq(payouts.id, payoutId)).for('update');
       if (!p) throw notFound(payoutMessages.notFound);
-      // Approved already (a retried or duplicated approval): nothing moves again.
+      // Approved already (a retried or duplicated approval) or rejected meanwhile: nothing moves.
       if (p.status !== 'requested') return false;
       await lockLawyer(tx, p.lawyerId);
       const now = clock.now();
@@ -304,8 +310,13 @@ export function createPayouts(deps: PayoutsDeps) {
     async approve(admin: AuthUser, ids: string[]) {
       const unique = [...new Set(ids)];
       if (unique.some((id) => !UUID.test(id))) throw notFound(payoutMessages.notFound);
-      const known = await db.select({ id: payouts.id }).from(payouts).where(inArray(payouts.id, unique));
+      const known = await db
+        .select({ id: payouts.id, status: payouts.status })
+        .from(payouts)
+        .where(inArray(payouts.id, unique));
       if (known.length !== unique.length) throw notFound(payoutMessages.notFound);
+      // A rejected request is never paid (one rejected at this very moment is answered as it is).
+      if (known.some((p) => p.status === 'rejected')) throw conflict(payoutMessages.notRequested);
       const approved: string[] = [];
       for (const id of unique) if (await approveOne(admin, id)) approved.push(id);
       for (const id of approved) {
@@ -351,8 +362,14 @@ export function createPayouts(deps: PayoutsDeps) {
         .limit(50);
       for (const p of due) {
         try {
-          if (!p.providerTransferId) await send(p.id);
-          else {
+          if (!p.providerTransferId) {
+            // The send's answer was lost (and perhaps its webhook): ask by our reference first. Only when
+            // the provider has no such transfer is it sent again, with the same reference, which
+            // Flutterwave refuses to pay twice.
+            const found = await provider.findTransfer(p.id);
+            if (found) await settle(p.id, found);
+            else await send(p.id);
+          } else {
             const found = await provider.fetchTransfer(p.providerTransferId);
             if (found) await settle(p.id, found);
           }
@@ -361,6 +378,51 @@ export function createPayouts(deps: PayoutsDeps) {
         }
       }
       return due.length;
+    },
+
+    /**
+     * An admin turns a request down before it is sent, with a reason the lawyer is e-mailed. Under the
+     * payout's row lock, like an approval, so of a rejection and an approval racing exactly one wins.
+     * Nothing was posted for a request (it only reserved its amount), so ending it makes the amount
+     * withdrawable again and the ledger needs no entry. Rejecting it again answers it as it is.
+     */
+    async reject(admin: AuthUser, payoutId: string, reason: string) {
+      if (!UUID.test(payoutId)) throw notFound(payoutMessages.notFound);
+      const rejected = await db.transaction(async (tx) => {
+        const [p] = await tx.select().from(payouts).where(eq(payouts.id, payoutId)).for('update');
+        if (!p) throw notFound(payoutMessages.notFound);
+        if (p.status === 'rejected') return false;
+        if (p.status !== 'requested') throw conflict(payoutMessages.notRequested);
+        const now = clock.now();
+        await tx
+          .update(payouts)
+          .set({ status: 'rejected', rejectedBy: admin.id, rejectedAt: now, rejectionReason: reason, updatedAt: now })
+          .where(eq(payouts.id, p.id));
+        const [lawyer] = await tx
+          .select({ email: users.officialEmail, name: users.name })
+          .from(users)
+          .where(eq(users.id, p.lawyerId));
+        await enqueueMail(
+          tx,
+          render(
+            payoutRejectedMail({
+              to: lawyer.email,
+              name: lawyer.name,
+              amount: p.amount / 100,
+              bank: p.bank,
+              accountNumber: p.accountNumber,
+              url: earningsUrl(),
+              reason,
+            }),
+          ),
+        );
+        return true;
+      });
+      if (rejected) {
+        deps.mailWritten();
+        deps.securityLog('payout_rejected', { actor: admin.id, payoutId });
+      }
+      return viewOf(payoutId);
     },
 
     /** Sandbox provider only: a transfer still pending at the sandbox ends as the admin says. */

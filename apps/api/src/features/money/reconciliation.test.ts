@@ -84,7 +84,7 @@ describeEachDb('reconciliation with Flutterwave (local stand-in)', (kind) => {
     const r = await k.reconcile();
     expect(r.differences).toEqual([]);
     expect(r.provider).toBe('flutterwave');
-    expect(r.ledger).toEqual({ payments: 2, refunds: 1, paid: 50_000, refunded: 25_000 });
+    expect(r.ledger).toEqual({ payments: 2, refunds: 1, paid: 50_000, fees: 700, refunded: 25_000 });
     expect(r.atProvider).toEqual(r.ledger);
     expect(flw.calls.some((c) => c.startsWith('GET /v3/transactions?from='))).toBe(true);
     expect(flw.calls.some((c) => c.startsWith('GET /v3/refunds?from='))).toBe(true);
@@ -102,6 +102,9 @@ describeEachDb('reconciliation with Flutterwave (local stand-in)', (kind) => {
     flw.txs.delete(lost.id);
     const more = await paid();
     flw.txs.get(more.id)!.amount = more.amount + 500;
+    // Same amount, but Flutterwave kept another fee than the ledger posted: the net settled differs.
+    const feeChanged = await paid();
+    flw.txs.get(feeChanged.id)!.app_fee = 400;
     const failed = await paid();
     flw.txs.get(failed.id)!.status = 'failed';
     const dollars = await paid();
@@ -132,18 +135,20 @@ describeEachDb('reconciliation with Flutterwave (local stand-in)', (kind) => {
     expectOne(by('missing_in_ledger', 'payment', short.reference), {
       providerId: String(shortId),
       ledgerAmount: null,
-      providerAmount: 24_000,
+      // Net of Flutterwave's 1.4 % fee (₦336), as it settles.
+      providerAmount: 23_664,
       paymentType: 'bank_transfer',
       orderId: short.orderId,
     });
     expectOne(by('missing_at_provider', 'payment', lost.reference), {
       providerId: String(lost.id),
-      ledgerAmount: 25_000,
+      ledgerAmount: 24_650,
       providerAmount: null,
       orderId: lost.orderId,
       jobId: (await k.jobOf(lost.orderId)).id,
     });
-    expectOne(by('amount_differs', 'payment', more.reference), { ledgerAmount: 25_000, providerAmount: 25_500 });
+    expectOne(by('amount_differs', 'payment', more.reference), { ledgerAmount: 24_650, providerAmount: 25_150 });
+    expectOne(by('amount_differs', 'payment', feeChanged.reference), { ledgerAmount: 24_650, providerAmount: 24_600 });
     expectOne(by('status_differs', 'payment', failed.reference), { providerStatus: 'failed' });
     expectOne(by('currency_differs', 'payment', dollars.reference), { providerCurrency: 'USD' });
     expectOne(by('amount_differs', 'refund', refunded.reference), {
@@ -161,7 +166,7 @@ describeEachDb('reconciliation with Flutterwave (local stand-in)', (kind) => {
       providerAmount: 5_000,
       orderId: outside.orderId,
     });
-    expect(r.differences).toHaveLength(8);
+    expect(r.differences).toHaveLength(9);
     for (const ref of clean) expect(r.differences.map((d) => d.reference)).not.toContain(ref);
   });
 
@@ -227,7 +232,7 @@ describeEachDb('reconciliation with the sandbox provider', (kind) => {
     expect((await k.cancel((await k.jobOf(card.orderId)).id)).statusCode).toBe(200);
     const agreed = await k.reconcile();
     expect(agreed.differences).toEqual([]);
-    expect(agreed.ledger).toEqual({ payments: 2, refunds: 1, paid: 50_000, refunded: 25_000 });
+    expect(agreed.ledger).toEqual({ payments: 2, refunds: 1, paid: 50_000, fees: 700, refunded: 25_000 });
     expect(agreed.atProvider).toEqual(agreed.ledger);
 
     const short = await k.order();
@@ -242,7 +247,8 @@ describeEachDb('reconciliation with the sandbox provider', (kind) => {
         kind: 'missing_in_ledger',
         subject: 'payment',
         reference: short.reference,
-        providerAmount: 24_999.5,
+        // ₦24,999.50 less the sandbox's 1.4 % fee (₦349.99).
+        providerAmount: 24_649.51,
         paymentType: 'bank_transfer',
         orderId: short.orderId,
       }),

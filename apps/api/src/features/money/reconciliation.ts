@@ -15,6 +15,8 @@ const naira = (kobo: number) => kobo / 100;
 /** The Lagos day (YYYY-MM-DD) of a moment: WAT is UTC+1 all year. */
 const lagosDay = (d: Date) => new Date(d.getTime() + 3600_000).toISOString().slice(0, 10);
 const startOf = (day: string) => new Date(`${day}T00:00:00+01:00`);
+/** What a payment leaves in the merchant's balance: Flutterwave's `amount_settled`, amount less `app_fee`. */
+const settled = (t: ProviderTransaction) => t.amount - (t.fee ?? 0);
 const shift = (day: string, days: number) => lagosDay(new Date(startOf(day).getTime() + days * DAY_MS));
 
 interface LedgerPayment {
@@ -25,6 +27,8 @@ interface LedgerPayment {
   providerTransactionId: string | null;
   paymentType: string | null;
   amount: number;
+  /** The provider's fee posted for the order (kobo). */
+  fee: number;
   jobId: string | null;
 }
 
@@ -63,12 +67,13 @@ export function createReconciliation(deps: ReconciliationDeps) {
         providerTransactionId: orders.providerTransactionId,
         paymentType: orders.paymentMethod,
         amount: sql<string>`coalesce((select sum(${ledgerEntries.amount}) from ${ledgerEntries} where ${ledgerEntries.transactionId} = ${ledgerTransactions.id} and ${ledgerEntries.account} = 'provider_cash'), 0)`,
+        fee: sql<string>`coalesce((select sum(e.amount_kobo) from ledger_transactions f join ledger_entries e on e.transaction_id = f.id where f.order_id = ${orders.id} and f.kind = 'fee' and e.account = 'provider_fees'), 0)`,
         jobId: sql<string | null>`(select j.id from jobs j where j.order_id = ${orders.id} order by j.line_no limit 1)`,
       })
       .from(ledgerTransactions)
       .innerJoin(orders, eq(orders.id, ledgerTransactions.orderId))
       .where(and(eq(ledgerTransactions.kind, 'payment'), eq(orders.provider, provider.name), where));
-    return rows.map((r) => ({ ...r, amount: Number(r.amount) }));
+    return rows.map((r) => ({ ...r, amount: Number(r.amount), fee: Number(r.fee) }));
   }
 
   /** Refund postings (money out to a company) of refunds sent through this provider. */
@@ -139,7 +144,7 @@ export function createReconciliation(deps: ReconciliationDeps) {
         subject: 'payment' as const,
         reference: p.txRef,
         providerId: p.providerTransactionId,
-        ledgerAmount: naira(p.amount),
+        ledgerAmount: naira(p.amount - p.fee),
         paymentType: p.paymentType,
         date: p.createdAt.toISOString(),
         ledgerTransactionId: String(p.transactionId),
@@ -156,14 +161,15 @@ export function createReconciliation(deps: ReconciliationDeps) {
       }
       const seen = {
         ...ledgerSide,
-        providerAmount: naira(theirs.amount),
+        providerAmount: naira(settled(theirs)),
         providerCurrency: theirs.currency,
         providerStatus: theirs.status,
         paymentType: theirs.paymentType ?? p.paymentType,
       };
       if (theirs.status !== 'successful') differences.push({ ...seen, kind: 'status_differs' });
       else if (theirs.currency !== 'NGN') differences.push({ ...seen, kind: 'currency_differs' });
-      else if (theirs.amount !== p.amount) differences.push({ ...seen, kind: 'amount_differs' });
+      // Net of the fee: a fee the ledger missed or got wrong is a difference too.
+      else if (settled(theirs) !== p.amount - p.fee) differences.push({ ...seen, kind: 'amount_differs' });
     }
     const received = txs.filter((t) => t.status === 'successful' && inPeriod(providerDay(t.createdAt) ?? start));
     const unmatched = received.filter((t) => !paymentsById.has(t.id));
@@ -196,7 +202,7 @@ export function createReconciliation(deps: ReconciliationDeps) {
         subject: 'payment',
         reference: t.txRef,
         providerId: t.id,
-        providerAmount: naira(t.amount),
+        providerAmount: naira(settled(t)),
         providerCurrency: t.currency,
         providerStatus: t.status,
         paymentType: t.paymentType ?? null,
@@ -278,6 +284,7 @@ export function createReconciliation(deps: ReconciliationDeps) {
     const ledgerPaid = payments.filter((p) => inPeriod(p.createdAt));
     const ledgerRefunded = ours.filter((r) => inPeriod(r.createdAt));
     const sum = (xs: { amount: number }[]) => naira(xs.reduce((s, x) => s + x.amount, 0));
+    const fees = (xs: { fee?: number }[]) => naira(xs.reduce((s, x) => s + (x.fee ?? 0), 0));
     return {
       from,
       to,
@@ -286,9 +293,16 @@ export function createReconciliation(deps: ReconciliationDeps) {
         payments: ledgerPaid.length,
         refunds: ledgerRefunded.length,
         paid: sum(ledgerPaid),
+        fees: fees(ledgerPaid),
         refunded: sum(ledgerRefunded),
       },
-      atProvider: { payments: received.length, refunds: refunded.length, paid: sum(received), refunded: sum(refunded) },
+      atProvider: {
+        payments: received.length,
+        refunds: refunded.length,
+        paid: sum(received),
+        fees: fees(received),
+        refunded: sum(refunded),
+      },
       differences,
     };
   }

@@ -93,7 +93,7 @@ export const moneyRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
         tags,
         summary: 'The ledger: every movement of money, newest first, with the balances it adds up to',
         description:
-          'Filters: `from` and `to` (Lagos days, YYYY-MM-DD, inclusive), `kind`, `companyId`, `lawyerId`; `page` and `limit` (at most 200). Each transaction’s entries sum to zero; amounts are naira, debits positive. `balances` are over the whole ledger, not the filter.',
+          'Filters: `from` and `to` (Lagos days, YYYY-MM-DD, inclusive), `kind`, `companyId`, `lawyerId`; `page` and `limit` (at most 200). Kinds include `fee`: what the provider kept from a payment (`app_fee`) or charged for a transfer (`fee`), debit `provider_fees`, credit `provider_cash`. Each transaction’s entries sum to zero; amounts are naira, debits positive. `balances` are over the whole ledger, not the filter (`providerFees`: the fees paid so far).',
         querystring: ledgerQuery,
         response: { 200: ledgerResponse },
         security,
@@ -205,7 +205,7 @@ export const moneyRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
         tags,
         summary: "The ledger's payments and refunds next to the payment provider's, and every difference",
         description:
-          "`from` and `to` are Lagos days (YYYY-MM-DD, inclusive, at most 92 days; both default to the last 7 days). The ledger's `payment` and `refund` postings of orders and refunds made through the configured provider are matched with the provider's transactions (Flutterwave: GET /v3/transactions) and refunds (GET /v3/refunds) by the provider's id. Differences: `missing_in_ledger` (a successful payment or completed refund the ledger does not have, such as an underpaid transfer that paid no order), `missing_at_provider`, `amount_differs`, `currency_differs`, `status_differs`; each with the reference, both amounts in naira and the order and job it concerns. An empty list means the two agree. 503 when the provider cannot be reached.",
+          "`from` and `to` are Lagos days (YYYY-MM-DD, inclusive, at most 92 days; both default to the last 7 days). The ledger's `payment` and `refund` postings of orders and refunds made through the configured provider are matched with the provider's transactions (Flutterwave: GET /v3/transactions) and refunds (GET /v3/refunds) by the provider's id. Differences: `missing_in_ledger` (a successful payment or completed refund the ledger does not have, such as an underpaid transfer that paid no order), `missing_at_provider`, `amount_differs`, `currency_differs`, `status_differs`; each with the reference, both amounts in naira and the order and job it concerns. A payment's amounts are net settled: the ledger's payment less its `fee` posting, the provider's `amount` less its `app_fee` (Flutterwave's `amount_settled`), so a fee the ledger missed or got wrong is an `amount_differs`; `ledger.fees` and `atProvider.fees` total the fees of the period's payments. An empty list means the two agree. 503 when the provider cannot be reached.",
         querystring: reconciliationQuery,
         response: { 200: reconciliationResponse },
         security,

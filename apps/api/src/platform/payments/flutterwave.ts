@@ -30,6 +30,8 @@ interface FlwTransaction {
   status: string;
   payment_type?: string;
   created_at?: string;
+  /** Flutterwave's fee on the payment (naira), kept from what it settles to us. */
+  app_fee?: number;
 }
 
 /** Flutterwave's refund object (the refund answer, GET /v3/refunds/{id} and the refund webhook's data). */
@@ -63,6 +65,7 @@ function transactionOf(d: FlwTransaction): ProviderTransaction {
     currency: String(d.currency).toUpperCase(),
     ...(typeof d.payment_type === 'string' && d.payment_type ? { paymentType: d.payment_type } : {}),
     ...(d.created_at ? { createdAt: d.created_at } : {}),
+    ...(typeof d.app_fee === 'number' && d.app_fee >= 0 ? { fee: Math.round(d.app_fee * 100) } : {}),
   };
 }
 
@@ -77,6 +80,8 @@ interface FlwTransfer {
   currency?: string;
   status?: string;
   complete_message?: string;
+  /** Flutterwave's fee for the transfer (naira), debited from the balance beside the amount. */
+  fee?: number;
 }
 
 function transferOf(d: FlwTransfer): ProviderTransfer {
@@ -90,6 +95,7 @@ function transferOf(d: FlwTransfer): ProviderTransfer {
     status: status === 'SUCCESSFUL' ? 'successful' : status === 'FAILED' ? 'failed' : 'pending',
     amount: Math.round(d.amount * 100),
     message: d.complete_message ?? null,
+    ...(typeof d.fee === 'number' && d.fee >= 0 ? { fee: Math.round(d.fee * 100) } : {}),
   };
 }
 
@@ -258,6 +264,14 @@ export function flutterwaveProvider(o: FlutterwaveOptions): PaymentProvider {
       if (!/^\d{1,15}$/.test(id)) return null;
       const d = await call<FlwTransfer>('GET', `/v3/transfers/${id}`);
       return d ? transferOf(d) : null;
+    },
+    async findTransfer(reference) {
+      // The list filtered by our reference: empty when Flutterwave never made it.
+      const q = new URLSearchParams({ reference });
+      const d = await call<FlwTransfer[]>('GET', `/v3/transfers?${q}`);
+      if (d !== null && !Array.isArray(d)) throw new ProviderUnavailable('Unexpected transfer list');
+      const found = (d ?? []).find((x) => x.reference === reference);
+      return found ? transferOf(found) : null;
     },
     authenticWebhook({ headers, rawBody }) {
       if (!o.secretHash) return false;

@@ -11,6 +11,7 @@ import {
   type ProviderTransaction,
   type ProviderTransfer,
 } from './types.js';
+import { collectionFee, transferFee } from './fees.js';
 
 type Row = typeof sandboxTransactions.$inferSelect;
 const refundView = (r: typeof sandboxRefunds.$inferSelect): ProviderRefund => ({
@@ -28,6 +29,8 @@ const view = (r: Row): ProviderTransaction => ({
   currency: r.currency,
   paymentType: r.paymentType,
   createdAt: r.createdAt.toISOString(),
+  // Flutterwave charges only what it collected.
+  fee: r.status === 'successful' ? collectionFee(r.amount) : 0,
 });
 
 /** A period's bounds as Lagos days (00:00 WAT is 23:00 UTC the day before), the end exclusive. */
@@ -69,6 +72,7 @@ const transferView = (r: typeof sandboxTransfers.$inferSelect): ProviderTransfer
   status: r.status === 'SUCCESSFUL' ? 'successful' : r.status === 'FAILED' ? 'failed' : 'pending',
   amount: r.amount,
   message: r.completeMessage,
+  fee: transferFee(r.amount),
 });
 
 /**
@@ -188,6 +192,10 @@ export function sandboxProvider(db: Db, clock?: Clock): PaymentProvider {
         .select()
         .from(sandboxTransfers)
         .where(eq(sandboxTransfers.id, Number(id)));
+      return row ? transferView(row) : null;
+    },
+    async findTransfer(reference) {
+      const [row] = await db.select().from(sandboxTransfers).where(eq(sandboxTransfers.reference, reference));
       return row ? transferView(row) : null;
     },
     authenticWebhook: () => false,

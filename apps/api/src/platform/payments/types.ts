@@ -15,6 +15,8 @@ export interface ProviderTransaction {
   paymentType?: string;
   /** When the provider recorded it (ISO), where the answer says. */
   createdAt?: string;
+  /** What the provider kept from it (Flutterwave's `app_fee`), kobo, when the answer says. */
+  fee?: number;
 }
 
 /** A refund as the provider reports it (Flutterwave: POST /v3/transactions/{id}/refund, GET /v3/refunds/{id}). */
@@ -47,6 +49,8 @@ export interface ProviderTransfer {
   amount: number;
   /** The provider's reason, for a failed one. */
   message: string | null;
+  /** What the provider charges for it (Flutterwave's `fee`), kobo, when the answer says. */
+  fee?: number;
 }
 
 export interface TransferRequest {
@@ -85,6 +89,11 @@ export interface PaymentProvider {
   transfer(req: TransferRequest): Promise<ProviderTransfer>;
   /** The transfer with this provider id, or null when the provider does not know it. */
   fetchTransfer(id: string): Promise<ProviderTransfer | null>;
+  /**
+   * The transfer made with this reference, or null when the provider has none (Flutterwave:
+   * GET /v3/transfers?reference=), for a send whose answer was lost.
+   */
+  findTransfer(reference: string): Promise<ProviderTransfer | null>;
   /** True only when the webhook request carries the provider's signature. */
   authenticWebhook(req: WebhookRequest): boolean;
 }

@@ -24,6 +24,7 @@ const ACCOUNT_WORDS: Record<LedgerAccount, string> = {
   lawyer_earnings: 'Lawyer earnings',
   payouts_in_transit: 'Payouts in transit',
   refunds_due: 'Refunds due',
+  provider_fees: 'Provider fees',
 };
 
 const when = (iso: string) =>
@@ -78,7 +79,7 @@ export default function LedgerPage() {
         computed from these entries.
       </p>
       {b && (
-        <dl className="mb-6 grid grid-cols-2 gap-3 lg:grid-cols-5" aria-label="Balances">
+        <dl className="mb-6 grid grid-cols-2 gap-3 lg:grid-cols-3" aria-label="Balances">
           {(
             [
               ['Held by Flutterwave', b.providerCash],
@@ -86,6 +87,7 @@ export default function LedgerPage() {
               ['Platform commission', b.platformCommission],
               ['Owed to lawyers', b.owedToLawyers],
               ['Payouts in transit', b.payoutsInTransit],
+              ['Provider fees paid', b.providerFees],
             ] as const
           ).map(([label, value]) => (
             <div key={label} className="rounded-lg border border-slate-200 bg-white p-3">

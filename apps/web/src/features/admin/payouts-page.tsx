@@ -10,7 +10,7 @@ import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
 import { Modal } from '@/components/modal';
 import { getErrorMessage } from '@/lib/http';
 import { AdminLayout } from './admin-layout';
-import { useApprovePayouts, usePayouts } from './api/payouts';
+import { useApprovePayouts, usePayouts, useRejectPayout } from './api/payouts';
 import { ResultModal, type ActionResult } from '@/components/result-modal';
 
 const when = (iso: string) =>
@@ -21,9 +21,14 @@ const STATUS_STYLE: Record<PayoutView['status'], string> = {
   sending: 'bg-sky-100 text-sky-900',
   paid: 'bg-emerald-100 text-emerald-900',
   failed: 'bg-red-100 text-red-900',
+  rejected: 'bg-slate-200 text-slate-900',
 };
 /** The admin's words: the lawyer's "returned to your balance" is the lawyer's. */
-const STATUS_WORDS = { ...PAYOUT_STATUS_WORDS, failed: 'Failed, returned to the lawyer' };
+const STATUS_WORDS = {
+  ...PAYOUT_STATUS_WORDS,
+  failed: 'Failed, returned to the lawyer',
+  rejected: 'Rejected, returned to the lawyer',
+};
 
 /** /admin/payouts: lawyers' withdrawals waiting for approval (one or a batch, confirmed), and recent ones. */
 export default function PayoutsPage() {
@@ -32,6 +37,10 @@ export default function PayoutsPage() {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [confirming, setConfirming] = useState<PayoutView[] | null>(null);
   const [result, setResult] = useState<ActionResult | null>(null);
+  const reject = useRejectPayout();
+  const [rejecting, setRejecting] = useState<PayoutView | null>(null);
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string | null>(null);
 
   const all = payouts.data?.payouts ?? [];
   const waiting = all.filter((p) => p.status === 'requested');
@@ -57,6 +66,34 @@ export default function PayoutsPage() {
         },
         onError: (err) => setResult({ ok: false, text: getErrorMessage(err) }),
         onSettled: () => setConfirming(null),
+      },
+    );
+  };
+
+  const openReject = (p: PayoutView) => {
+    setReason('');
+    setReasonError(null);
+    setRejecting(p);
+  };
+  const runReject = () => {
+    if (!rejecting) return;
+    if (reason.trim().length < 3) {
+      setReasonError('Please give the lawyer a reason (at least 3 characters)');
+      return;
+    }
+    reject.mutate(
+      { id: rejecting._id, reason: reason.trim() },
+      {
+        onSuccess: (res) => {
+          setSelected((s) => {
+            const next = new Set(s);
+            next.delete(rejecting._id);
+            return next;
+          });
+          setResult({ ok: true, text: res.message });
+        },
+        onError: (err) => setResult({ ok: false, text: getErrorMessage(err) }),
+        onSettled: () => setRejecting(null),
       },
     );
   };
@@ -130,6 +167,13 @@ export default function PayoutsPage() {
                         {formatNairaExact(p.amount)} for {p.lawyerName}
                       </span>
                     </Button>
+                    <Button variant="ghost" onClick={() => openReject(p)}>
+                      Reject
+                      <span className="sr-only">
+                        {' '}
+                        {formatNairaExact(p.amount)} for {p.lawyerName}
+                      </span>
+                    </Button>
                   </li>
                 ))}
               </ul>
@@ -151,7 +195,10 @@ export default function PayoutsPage() {
                         <Naira amount={p.amount} exact /> · {p.lawyerName}
                       </p>
                       <p className="wrap-anywhere text-slate-600">
-                        {p.bank} {p.accountNumber} · approved {p.approvedAt ? when(p.approvedAt) : '—'}
+                        {p.bank} {p.accountNumber} ·{' '}
+                        {p.status === 'rejected'
+                          ? `asked ${when(p.createdAt)}`
+                          : `approved ${p.approvedAt ? when(p.approvedAt) : '—'}`}
                         {p.settledAt ? ` · settled ${when(p.settledAt)}` : ''}
                       </p>
                       {p.failure && <p className="wrap-anywhere text-red-700">{p.failure}</p>}
@@ -187,6 +234,47 @@ export default function PayoutsPage() {
           {confirming?.length === 1 ? confirming[0].lawyerName : `${confirming?.length ?? 0} lawyers`} by bank transfer
           now? The money leaves the platform&apos;s Flutterwave balance; this cannot be undone.
         </p>
+      </Modal>
+      <Modal
+        open={rejecting !== null}
+        title="Reject payout"
+        onClose={() => setRejecting(null)}
+        footer={
+          <>
+            <Button variant="ghost" onClick={() => setRejecting(null)}>
+              Cancel
+            </Button>
+            <Button onClick={runReject} loading={reject.isPending}>
+              Reject payout
+            </Button>
+          </>
+        }
+      >
+        <p>
+          Turn down {rejecting ? formatNairaExact(rejecting.amount) : ''} for {rejecting?.lawyerName}? Nothing is sent;
+          the money goes back to the lawyer&apos;s available balance and the lawyer is e-mailed your reason.
+        </p>
+        <label htmlFor="reject-reason" className="mt-3 block text-sm font-semibold text-ink">
+          Reason for the lawyer
+        </label>
+        <textarea
+          id="reject-reason"
+          className="mt-1 w-full rounded-lg border border-slate-300 p-2 text-sm"
+          rows={3}
+          maxLength={500}
+          value={reason}
+          aria-invalid={reasonError ? true : undefined}
+          aria-describedby={reasonError ? 'reject-reason-error' : undefined}
+          onChange={(e) => {
+            setReason(e.target.value);
+            setReasonError(null);
+          }}
+        />
+        {reasonError && (
+          <p id="reject-reason-error" role="alert" className="mt-1 text-sm text-red-700">
+            {reasonError}
+          </p>
+        )}
       </Modal>
       <ResultModal result={result} onClose={() => setResult(null)} />
     </AdminLayout>

@@ -10,8 +10,8 @@ const answer = (differences: ReconciliationResponse['differences']): Reconciliat
   from: '2026-11-18',
   to: '2026-11-24',
   provider: 'flutterwave',
-  ledger: { payments: 2, refunds: 0, paid: 50_000, refunded: 0 },
-  atProvider: { payments: 2, refunds: 0, paid: 50_000, refunded: 0 },
+  ledger: { payments: 2, refunds: 0, paid: 50_000, fees: 700, refunded: 0 },
+  atProvider: { payments: 2, refunds: 0, paid: 50_000, fees: 700, refunded: 0 },
   differences,
 });
 

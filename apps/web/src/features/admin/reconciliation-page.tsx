@@ -29,11 +29,14 @@ function Difference({ d, providerWord }: { d: ReconciliationDifference; provider
       <p className="mt-1 font-mono break-all text-slate-800">{d.reference}</p>
       <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 sm:grid-cols-4">
         <div>
-          <dt className="text-xs text-slate-600">Ledger</dt>
+          <dt className="text-xs text-slate-600">Ledger{d.subject === 'payment' && ' (net of fee)'}</dt>
           <dd>{amount(d.ledgerAmount)}</dd>
         </div>
         <div>
-          <dt className="text-xs text-slate-600">{providerWord}</dt>
+          <dt className="text-xs text-slate-600">
+            {providerWord}
+            {d.subject === 'payment' && ' (settled)'}
+          </dt>
           <dd>
             {amount(d.providerAmount)}
             {d.providerCurrency && d.providerCurrency !== 'NGN' && ` (${d.providerCurrency})`}
@@ -130,11 +133,13 @@ export default function ReconciliationPage() {
         <ErrorState message={getErrorMessage(result.error)} onRetry={() => void result.refetch()} />
       ) : !data ? null : (
         <>
-          <dl className="mb-4 grid grid-cols-2 gap-3 text-sm lg:grid-cols-4" aria-label="What was compared">
+          <dl className="mb-4 grid grid-cols-2 gap-3 text-sm lg:grid-cols-6" aria-label="What was compared">
             {(
               [
                 [`Payments in the ledger (${data.ledger.payments})`, data.ledger.paid],
                 [`Payments at ${providerWord} (${data.atProvider.payments})`, data.atProvider.paid],
+                ['Fees in the ledger', data.ledger.fees],
+                [`Fees at ${providerWord}`, data.atProvider.fees],
                 [`Refunds in the ledger (${data.ledger.refunds})`, data.ledger.refunded],
                 [`Refunds at ${providerWord} (${data.atProvider.refunds})`, data.atProvider.refunded],
               ] as const

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AdminPayoutsResponse, ApprovePayoutsResponse } from '@legalmarket/contracts/payouts';
+import type { AdminPayoutsResponse, ApprovePayoutsResponse, PayoutResponse } from '@legalmarket/contracts/payouts';
 import { api } from '@/lib/http';
 import { adminKeys } from './keys';
 
@@ -16,6 +16,18 @@ export function useApprovePayouts() {
   return useMutation({
     mutationFn: approvePayouts,
     // Read again either way: another admin may have approved some of them meanwhile.
+    onSettled: () => qc.invalidateQueries({ queryKey: adminKeys.payouts() }),
+  });
+}
+
+/** Rejects one payout still waiting, with the reason the lawyer is told. */
+const rejectPayout = ({ id, reason }: { id: string; reason: string }) =>
+  api<PayoutResponse>(`/api/admin/payouts/${encodeURIComponent(id)}/reject`, { method: 'POST', body: { reason } });
+
+export function useRejectPayout() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: rejectPayout,
     onSettled: () => qc.invalidateQueries({ queryKey: adminKeys.payouts() }),
   });
 }

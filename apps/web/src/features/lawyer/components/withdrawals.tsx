@@ -14,6 +14,7 @@ const STATUS_STYLE: Record<PayoutStatus, string> = {
   sending: 'bg-sky-100 text-sky-900',
   paid: 'bg-emerald-100 text-emerald-900',
   failed: 'bg-red-100 text-red-900',
+  rejected: 'bg-slate-200 text-slate-900',
 };
 
 function PayoutStatusBadge({ status }: { status: PayoutStatus }) {
