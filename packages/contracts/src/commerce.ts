@@ -34,6 +34,23 @@ export const addToCartInput = z.object({
 });
 export type AddToCartInput = z.input<typeof addToCartInput>;
 
+/** A cart line's brief grows when the same product is added again; past this it is refused (decision 1800). */
+export const CART_BRIEF_MAX = 10_000;
+
+/**
+ * POST /api/cart/reservations: a visitor's reservations, moved into the company's cart after a
+ * log-in. Each carries the id the browser gave it, so a retry or a second tab moves it once.
+ */
+export const moveReservationsInput = z.object({
+  items: z
+    .array(addToCartInput.extend({ reservationId: z.uuid('reservationId must be a valid id') }), {
+      error: 'items must be a list of reserved items',
+    })
+    .min(1, 'items must hold at least one reserved item')
+    .max(50, 'items must hold at most 50 reserved items'),
+});
+export type MoveReservationsInput = z.input<typeof moveReservationsInput>;
+
 export const cartLine = z.object({
   productId: z.string(),
   quantity: z.number(),
@@ -54,6 +71,18 @@ export type CartView = z.infer<typeof cartView>;
 /** GET /api/cart: the list's first element holds the products and the bill (naira). */
 export const cartResponse = z.array(cartView);
 export type CartResponse = z.infer<typeof cartResponse>;
+
+/**
+ * What POST /api/cart and POST /api/cart/reservations answer: the whole cart, and `notes` saying
+ * what happened to a line that was already there (quantity added, brief added), so nothing changes silently.
+ */
+export const cartChangeAnswer = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  data: cartResponse,
+  notes: z.array(z.string()),
+});
+export type CartChangeAnswer = z.infer<typeof cartChangeAnswer>;
 
 /** How a company may pay (Flutterwave's `payment_options` names; in Nigeria most business payments are transfers). */
 export const PAYMENT_METHODS = ['card', 'mobilemoney', 'ussd', 'banktransfer'] as const;

@@ -130,6 +130,8 @@ export const messages = {
   // cart, checkout, company workspace (issue 4, docs/decisions/0200-0299)
   cartEmpty: 'Your cart is empty',
   productUnavailable: 'This product is no longer available',
+  // a product added twice, reservations moved at log-in (issue 18, docs/decisions/1800)
+  reservationsMoved: 'Your reserved items are now in your cart',
   orderNotFound: 'We could not find this payment. Please try again.',
   orderNotYours: 'This payment belongs to another account.',
   paymentPending: 'Your payment is still being confirmed. Your jobs will appear on your dashboard once it is.',

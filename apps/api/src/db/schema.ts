@@ -215,6 +215,19 @@ export const cartItems = pgTable(
   (t) => [primaryKey({ columns: [t.companyId, t.productId] })],
 );
 
+/** A visitor's reservation already moved into this company's cart: a retry or a second tab moves it once. */
+export const reservationMoves = pgTable(
+  'reservation_moves',
+  {
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    reservationId: uuid('reservation_id').notNull(),
+    movedAt: ts('moved_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.reservationId] })],
+);
+
 export const orders = pgTable(
   'orders',
   {

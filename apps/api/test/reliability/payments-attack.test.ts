@@ -45,7 +45,7 @@ describeEachDb('payments under attack', (kind) => {
   /** Alternates between the two instances, like a round-robin load balancer. */
   const instance = (i: number) => (i % 2 ? b : t.app);
   const inject = (
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'DELETE',
     url: string,
     who: Login | null,
     payload?: Record<string, unknown>,
@@ -305,9 +305,12 @@ describeEachDb('payments under attack', (kind) => {
     // Starts racing with cart changes: still one pending order, and the last start matches the cart.
     const mixed = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        i % 4 === 0
-          ? inject('POST', '/api/cart', who, { productId: tm, quantity: 1 + (i % 10) }, instance(i))
-          : inject('POST', '/api/checkout', who, undefined, instance(i)),
+        // A product added again adds to its line (decision 1800): additions alternate with removals.
+        i % 8 === 0
+          ? inject('POST', '/api/cart', who, { productId: tm, quantity: 1 }, instance(i))
+          : i % 8 === 4
+            ? inject('DELETE', `/api/cart/${tm}`, who, undefined, instance(i))
+            : inject('POST', '/api/checkout', who, undefined, instance(i)),
       ),
     );
     expect(mixed.every((r) => r.statusCode === 200 || r.statusCode === 201)).toBe(true);

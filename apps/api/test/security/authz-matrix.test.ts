@@ -159,6 +159,8 @@ async function resetCode(c: Ctx, email: string) {
 
 async function ensureCart(c: Ctx, who: Login | null = c.who) {
   if (c.actor !== 'companyA' && c.actor !== 'companyB') return;
+  // A product added again adds to its line (decision 1800): take the line out so it never passes 10.
+  await ok(c.t, who, { method: 'DELETE', url: `/api/cart/${c.w.product}` });
   await ok(c.t, who, {
     method: 'POST',
     url: '/api/cart',
@@ -485,6 +487,23 @@ const REQUESTS: Record<string, Record<string, Builder>> = {
         }),
       ]),
     ),
+  },
+  'POST /api/cart/reservations': {
+    any: (c) => ({
+      method: 'POST',
+      url: '/api/cart/reservations',
+      payload: {
+        ...mass(c),
+        items: [
+          {
+            reservationId: crypto.randomUUID(),
+            productId: c.w.product,
+            quantity: 1,
+            detail: `CARTNOW-${c.actor === 'companyB' ? 'B' : 'A'}`,
+          },
+        ],
+      },
+    }),
   },
   'GET /api/cart': {
     any: async (c) => {

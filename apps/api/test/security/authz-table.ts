@@ -121,6 +121,7 @@ export const TABLE: Record<string, Record<string, Row>> = {
 
   // cart and checkout (the cart is the caller's own by construction: no id names it)
   'POST /api/cart': { any: COMPANY, ownFile: COMPANY, fileOfOther: NOBODY_403_SIGNED_IN },
+  'POST /api/cart/reservations': { any: COMPANY },
   'GET /api/cart': { any: COMPANY },
   'DELETE /api/cart/:productId': { any: COMPANY },
   'POST /api/clear-cart': { any: COMPANY },

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { messages } from '@legalmarket/contracts';
@@ -79,14 +80,145 @@ describeEachDb('cart', (kind) => {
     ]);
   });
 
-  it('updates the line when the product is already in the cart', async () => {
-    await add(a.headers, { productId: nda, quantity: 5, detail: 'Changed my mind' });
+  it('adds to the line when the product is already in the cart, and says so (decision 1800)', async () => {
+    const res = await add(a.headers, { productId: nda, quantity: 3, detail: 'Also one with a Kano distributor' });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().message).toBe(messages.addedToCart);
+    expect(res.json().notes).toEqual([
+      'Non-Disclosure Agreement was already in your cart: the quantity is now 5, your brief was added after the one already there.',
+    ]);
     const body = (await get(a.headers)).json();
     const line = body[0].products.find((p: { productId: string }) => p.productId === nda);
-    expect(line.quantity).toBe(5);
-    expect(line.detail).toBe('Changed my mind');
+    expect(line).toMatchObject({
+      quantity: 5,
+      detail: 'Mutual NDA with a supplier\n\nAlso one with a Kano distributor',
+      file: brief,
+      fileName: 'brief.pdf',
+    });
     expect(body[0].products).toHaveLength(2);
     expect(body[0].bill).toBe(25000 * 5 + 150000);
+  });
+
+  it('says only what changed, and nothing for a new line', async () => {
+    const c = await signupAndLogin(t, 'company');
+    expect((await add(c.headers, { productId: nda, quantity: 1, detail: 'Same brief' })).json().notes).toEqual([]);
+    const same = await add(c.headers, { productId: nda, quantity: 1, detail: 'Same brief' });
+    expect(same.json().notes).toEqual(['Non-Disclosure Agreement was already in your cart: the quantity is now 2.']);
+    const doc = (await uploadDocument(t.app, c.headers)).url;
+    const withDoc = await add(c.headers, { productId: nda, quantity: 1, file: doc, fileName: 'deck.pdf' });
+    expect(withDoc.json().notes).toEqual([
+      'Non-Disclosure Agreement was already in your cart: the quantity is now 3, your document was attached.',
+    ]);
+    expect((await get(c.headers)).json()[0].products[0]).toMatchObject({
+      quantity: 3,
+      detail: 'Same brief',
+      file: doc,
+      fileName: 'deck.pdf',
+    });
+  });
+
+  it('refuses with 409 and changes nothing when the line would pass 10, hold two documents or a too long brief', async () => {
+    const c = await signupAndLogin(t, 'company');
+    const doc = (await uploadDocument(t.app, c.headers)).url;
+    await add(c.headers, { productId: nda, quantity: 5, detail: 'x'.repeat(5000), file: doc, fileName: 'a.pdf' });
+    const before = (await get(c.headers)).json();
+    const many = await add(c.headers, { productId: nda, quantity: 6 });
+    expect(many.statusCode).toBe(409);
+    expect(many.json()).toEqual({
+      status: 'fail',
+      message:
+        'Non-Disclosure Agreement is already in your cart 5 times; one line holds at most 10. Choose 5 or fewer.',
+    });
+    const other = (await uploadDocument(t.app, c.headers)).url;
+    const twoDocs = await add(c.headers, { productId: nda, quantity: 1, file: other, fileName: 'b.pdf' });
+    expect(twoDocs.statusCode).toBe(409);
+    expect(twoDocs.json().message).toBe(
+      'Non-Disclosure Agreement already has a document in your cart. Remove it from your cart to attach another one.',
+    );
+    const tooLong = await add(c.headers, { productId: nda, quantity: 1, detail: 'y'.repeat(5000) });
+    expect(tooLong.statusCode).toBe(409);
+    expect(tooLong.json().message).toMatch(/would pass 10000 characters/);
+    expect((await get(c.headers)).json()).toEqual(before);
+  });
+
+  it('adds at the same moment to one line without losing a quantity or a brief', async () => {
+    const c = await signupAndLogin(t, 'company');
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => add(c.headers, { productId: tm, quantity: 2, detail: `Brief ${i}` })),
+    );
+    expect(answers.map((r) => r.statusCode)).toEqual([201, 201, 201, 201]);
+    const [line] = (await get(c.headers)).json()[0].products;
+    expect(line.quantity).toBe(8);
+    expect(line.detail.split('\n\n').sort()).toEqual(['Brief 0', 'Brief 1', 'Brief 2', 'Brief 3']);
+  });
+
+  it('moves reservations into the cart once per reservation id, merged like an add', async () => {
+    const c = await signupAndLogin(t, 'company');
+    await add(c.headers, { productId: tm, quantity: 9, detail: 'Class 9 and 36' });
+    t.clock.advance(1000); // the moved NDA line comes after it
+    const move = (items: Array<Record<string, unknown>>, headers = c.headers) =>
+      t.app.inject({ method: 'POST', url: '/api/cart/reservations', headers, payload: { items } });
+    const gone = await insertProduct(t, 'Retired Reservation', 1000);
+    await t.rt.database.db.update(products).set({ deletedAt: new Date() }).where(eq(products.id, gone));
+    const items = [
+      { reservationId: randomUUID(), productId: nda, quantity: 2, detail: 'Mutual NDA with a supplier in Kano' },
+      { reservationId: randomUUID(), productId: tm, quantity: 3, detail: 'Logo too' },
+      { reservationId: randomUUID(), productId: gone, quantity: 1 },
+    ];
+    const res = await move(items);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'success', message: messages.reservationsMoved });
+    expect(res.json().notes).toEqual([
+      'Trademark Registration was already in your cart: the quantity is now 10, the most one line holds, your brief was added after the one already there.',
+      'A reserved product is no longer available and was not added.',
+    ]);
+    const lines = () => get(c.headers).then((r) => r.json()[0].products);
+    const after = await lines();
+    expect(after).toEqual([
+      expect.objectContaining({ productId: tm, quantity: 10, detail: 'Class 9 and 36\n\nLogo too' }),
+      expect.objectContaining({ productId: nda, quantity: 2, detail: 'Mutual NDA with a supplier in Kano' }),
+    ]);
+    expect(res.json().data[0].products).toEqual(after);
+
+    // A retry, and two tabs sending the same reservations at once, change nothing.
+    const again = await Promise.all([move(items), move(items), move(items.slice(0, 1))]);
+    expect(again.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    expect(again.map((r) => r.json().notes)).toEqual([[], [], []]);
+    expect(await lines()).toEqual(after);
+
+    // Another company moving the same ids gets its own lines: ids are remembered per cart.
+    const d = await signupAndLogin(t, 'company');
+    const other = await move(items.slice(0, 1), d.headers);
+    expect(other.json().data[0].products).toEqual([expect.objectContaining({ productId: nda, quantity: 2 })]);
+  });
+
+  it('answers an empty cart, not 404, when every reservation was skipped', async () => {
+    const c = await signupAndLogin(t, 'company');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/cart/reservations',
+      headers: c.headers,
+      payload: {
+        items: [{ reservationId: randomUUID(), productId: '00000000-0000-4000-8000-000000000000', quantity: 1 }],
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toEqual([{ products: [], bill: 0 }]);
+  });
+
+  it('refuses a bad move with a 400 naming the field', async () => {
+    const move = (payload: unknown) =>
+      t.app.inject({ method: 'POST', url: '/api/cart/reservations', headers: a.headers, payload: payload as object });
+    expect((await move({ items: [] })).json().message).toMatch(/items must hold at least one/);
+    expect((await move({ items: [{ productId: nda, quantity: 1 }] })).json().message).toMatch(/reservationId/);
+    expect((await move({ items: [{ reservationId: 'r1', productId: nda, quantity: 1 }] })).json().message).toMatch(
+      /reservationId must be a valid id/,
+    );
+    const eleven = await move({ items: [{ reservationId: randomUUID(), productId: nda, quantity: 11 }] });
+    expect(eleven.statusCode).toBe(400);
+    expect(eleven.json().message).toMatch(/quantity/);
+    const many = Array.from({ length: 51 }, () => ({ reservationId: randomUUID(), productId: nda, quantity: 1 }));
+    expect((await move({ items: many })).json().message).toMatch(/at most 50/);
   });
 
   it('follows the catalogue when a price changes', async () => {
@@ -159,5 +291,15 @@ describeEachDb('cart', (kind) => {
     expect((await t.app.inject({ method: 'POST', url: '/api/clear-cart', headers: lawyer.headers })).statusCode).toBe(
       403,
     );
+    const move = (headers: Record<string, string>) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/cart/reservations',
+        headers,
+        payload: { items: [{ reservationId: randomUUID(), productId: nda, quantity: 1 }] },
+      });
+    expect((await move({})).statusCode).toBe(401);
+    expect((await move(lawyer.headers)).statusCode).toBe(403);
+    expect((await move(admin.headers)).statusCode).toBe(403);
   });
 });

@@ -1,6 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { addToCartInput, cartResponse, cartLine, messages, okMessage } from '@legalmarket/contracts';
+import {
+  addToCartInput,
+  cartChangeAnswer,
+  cartResponse,
+  messages,
+  moveReservationsInput,
+  okMessage,
+} from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 import { CART_READS } from './service.js';
 
@@ -18,17 +25,34 @@ export const cartRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { s
         tags,
         summary: 'Add a product to the cart',
         description:
-          'Company only. `quantity` 1-10 (default 1); optional `detail`, `file` (a URL answered by POST /api/uploads to this company: a file someone else uploaded answers 403, an unknown one 400) and `fileName`. Adding a product that is already in the cart replaces that line. Prices always come from the catalogue; any price the client sends is ignored. Answers the whole cart.',
+          'Company only. `quantity` 1-10 (default 1); optional `detail`, `file` (a URL answered by POST /api/uploads to this company: a file someone else uploaded answers 403, an unknown one 400) and `fileName`. Adding a product that is already in the cart adds to that line (decision 1800): the quantities add up, the new `detail` follows the old one after a blank line, a `file` joins a line that had none; `notes` says so in words. 409 when the line would pass 10, when the line already has another document, or when its detail would pass 10,000 characters: nothing is changed then. Prices always come from the catalogue; any price the client sends is ignored. Answers the whole cart.',
         body: addToCartInput,
-        response: {
-          201: okMessage.extend({ data: z.array(z.object({ products: z.array(cartLine), bill: z.number() })) }),
-        },
+        response: { 201: cartChangeAnswer },
       },
       preHandler: companyOnly,
     },
     async (request, reply) => {
-      const data = await cart.add(request.user!.id, request.body);
-      return reply.status(201).send({ status: 'success', message: messages.addedToCart, data });
+      const { data, notes } = await cart.add(request.user!.id, request.body);
+      return reply.status(201).send({ status: 'success', message: messages.addedToCart, data, notes });
+    },
+  );
+
+  app.post(
+    '/api/cart/reservations',
+    {
+      schema: {
+        tags,
+        summary: "Move a visitor's reservations into the cart",
+        description:
+          'Company only. The browser sends the lines a visitor reserved (`items`, 1-50, each an add-to-cart body with the `reservationId` the browser gave it) after a log-in; each is added as POST /api/cart adds (decision 1800), once: a reservation id this company already moved is skipped, so a retry or a second tab changes nothing. Never refuses a merge: a line past 10 is capped at 10, a second document stays out, a product no longer in the catalogue is skipped; `notes` names each. Answers the whole cart (404-free: an empty cart is `[{ products: [], bill: 0 }]`).',
+        body: moveReservationsInput,
+        response: { 200: cartChangeAnswer },
+      },
+      preHandler: companyOnly,
+    },
+    async (request) => {
+      const { data, notes } = await cart.moveReservations(request.user!.id, request.body);
+      return { status: 'success' as const, message: messages.reservationsMoved, data, notes };
     },
   );
 

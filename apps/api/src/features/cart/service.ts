@@ -1,10 +1,17 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
-import { messages, type CartResponse, type addToCartInput } from '@legalmarket/contracts';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import {
+  CART_BRIEF_MAX,
+  LIMITS,
+  messages,
+  type CartResponse,
+  type addToCartInput,
+  type moveReservationsInput,
+} from '@legalmarket/contracts';
 import type { z } from 'zod';
 import type { Db, Executor } from '../../db/client.js';
-import { cartItems, products } from '../../db/schema.js';
+import { cartItems, products, reservationMoves } from '../../db/schema.js';
 import type { Clock } from '../../platform/clock.js';
-import { notFound } from '../../platform/errors.js';
+import { conflict, notFound } from '../../platform/errors.js';
 import { assertAttachable } from '../uploads/service.js';
 import { blankToNull } from '../../platform/text.js';
 
@@ -46,8 +53,103 @@ export async function readPricedCart(ex: Executor, companyId: string): Promise<P
 export const billOf = (lines: Pick<PricedLine, 'unitPrice' | 'quantity'>[]) =>
   lines.reduce((sum, l) => sum + l.unitPrice * l.quantity, 0);
 
+/** The cart's per-company lock, the one checkout takes: a merge reads and writes a line without a lost update. */
+const lockCart = (tx: Executor, companyId: string) =>
+  tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`lm-company:${companyId}`}, 0))`);
+
+async function liveProduct(ex: Executor, productId: string) {
+  const [row] = await ex
+    .select({ productName: products.productName })
+    .from(products)
+    .where(and(eq(products.id, productId), isNull(products.deletedAt)))
+    .limit(1);
+  return row;
+}
+
+type LineInput = Pick<z.output<typeof addToCartInput>, 'productId' | 'quantity' | 'detail' | 'file' | 'fileName'>;
+
+/** Whether a brief already holds the new one as one of its paragraphs (adding it again says nothing new). */
+const holdsBrief = (brief: string, added: string) => brief.split('\n\n').includes(added);
+
 export function createCartService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
+
+  /**
+   * Writes one line under the cart lock: a new line as given, or the sum with the line already
+   * there. `refuse` (a company adding) answers 409 for what does not fit; `cap` (a move) keeps what
+   * fits and says so. Answers the note describing a merge, or null for a new line.
+   */
+  async function mergeLine(
+    tx: Executor,
+    companyId: string,
+    productName: string,
+    input: LineInput,
+    onOverflow: 'refuse' | 'cap',
+  ): Promise<string | null> {
+    const now = clock.now();
+    const detail = blankToNull(input.detail);
+    const file = blankToNull(input.file);
+    const fileName = file ? blankToNull(input.fileName) : null;
+    const [line] = await tx
+      .select()
+      .from(cartItems)
+      .where(and(eq(cartItems.companyId, companyId), eq(cartItems.productId, input.productId)))
+      .limit(1);
+    if (!line) {
+      await tx.insert(cartItems).values({
+        companyId,
+        productId: input.productId,
+        quantity: input.quantity,
+        detail,
+        file,
+        fileName,
+        createdAt: now,
+        updatedAt: now,
+      });
+      return null;
+    }
+    const said: string[] = [];
+    let quantity = line.quantity + input.quantity;
+    if (quantity > LIMITS.quantityMax) {
+      if (onOverflow === 'refuse') {
+        const room = LIMITS.quantityMax - line.quantity;
+        throw conflict(
+          `${productName} is already in your cart ${line.quantity} times; one line holds at most ${LIMITS.quantityMax}.` +
+            (room > 0 ? ` Choose ${room} or fewer.` : ''),
+        );
+      }
+      quantity = LIMITS.quantityMax;
+      said.push(`the quantity is now ${quantity}, the most one line holds`);
+    } else said.push(`the quantity is now ${quantity}`);
+
+    let brief = line.detail;
+    if (detail && !(brief && holdsBrief(brief, detail))) {
+      const joined = brief ? `${brief}\n\n${detail}` : detail;
+      if (joined.length > CART_BRIEF_MAX && onOverflow === 'refuse')
+        throw conflict(
+          `The brief for ${productName} would pass ${CART_BRIEF_MAX} characters. Remove it from your cart and add it again with one brief.`,
+        );
+      brief = joined;
+      said.push(line.detail ? 'your brief was added after the one already there' : 'your brief was added');
+    }
+
+    let keptFile = { file: line.file, fileName: line.fileName };
+    if (file && file !== line.file) {
+      if (!line.file) {
+        keptFile = { file, fileName };
+        said.push('your document was attached');
+      } else if (onOverflow === 'refuse') {
+        throw conflict(
+          `${productName} already has a document in your cart. Remove it from your cart to attach another one.`,
+        );
+      } else said.push('it keeps the document it had, so the reserved one was not attached');
+    }
+    await tx
+      .update(cartItems)
+      .set({ quantity, detail: brief, ...keptFile, updatedAt: now })
+      .where(and(eq(cartItems.companyId, companyId), eq(cartItems.productId, input.productId)));
+    return `${productName} was already in your cart: ${said.join(', ')}.`;
+  }
 
   async function view(companyId: string): Promise<CartResponse> {
     const lines = await readPricedCart(db, companyId);
@@ -72,28 +174,61 @@ export function createCartService(deps: { db: Db; clock: Clock }) {
   return {
     view,
 
-    /** Adds a product, or replaces the line when the product is already in the cart. */
+    /**
+     * Adds a product; a product already in the cart adds to its line (decision 1800): the quantities
+     * add up, a new brief follows the old one, a document joins a line that had none. What cannot be
+     * added (over 10, a second document, a brief past CART_BRIEF_MAX) is refused with 409, never dropped.
+     */
     async add(companyId: string, input: z.output<typeof addToCartInput>) {
-      const live = await db
-        .select({ id: products.id })
-        .from(products)
-        .where(and(eq(products.id, input.productId), isNull(products.deletedAt)))
-        .limit(1);
-      if (!live[0]) throw notFound(messages.productUnavailable);
-      await assertAttachable(db, { id: companyId, userType: 'company' }, input.file);
-      const now = clock.now();
-      const values = {
-        quantity: input.quantity,
-        detail: blankToNull(input.detail),
-        file: blankToNull(input.file),
-        fileName: input.file ? blankToNull(input.fileName) : null,
-        updatedAt: now,
-      };
-      await db
-        .insert(cartItems)
-        .values({ companyId, productId: input.productId, createdAt: now, ...values })
-        .onConflictDoUpdate({ target: [cartItems.companyId, cartItems.productId], set: values });
-      return view(companyId);
+      const notes = await db.transaction(async (tx) => {
+        await lockCart(tx, companyId);
+        const product = await liveProduct(tx, input.productId);
+        if (!product) throw notFound(messages.productUnavailable);
+        await assertAttachable(tx, { id: companyId, userType: 'company' }, input.file);
+        const note = await mergeLine(tx, companyId, product.productName, input, 'refuse');
+        return note ? [note] : [];
+      });
+      return { data: await view(companyId), notes };
+    },
+
+    /**
+     * Moves a visitor's reservations into the cart once each (reservation_moves remembers their ids),
+     * merged as `add` does; a move never fails on a merge: over 10 is capped and a second document
+     * stays out, each said in `notes`. Products gone from the catalogue are skipped and named.
+     */
+    async moveReservations(companyId: string, input: z.output<typeof moveReservationsInput>) {
+      const notes = await db.transaction(async (tx) => {
+        await lockCart(tx, companyId);
+        const notes: string[] = [];
+        for (const item of input.items) {
+          const fresh = await tx
+            .insert(reservationMoves)
+            .values({ companyId, reservationId: item.reservationId, movedAt: clock.now() })
+            .onConflictDoNothing()
+            .returning({ id: reservationMoves.reservationId });
+          if (!fresh[0]) continue;
+          const product = await liveProduct(tx, item.productId);
+          if (!product) {
+            notes.push('A reserved product is no longer available and was not added.');
+            continue;
+          }
+          let file = item.file;
+          try {
+            await assertAttachable(tx, { id: companyId, userType: 'company' }, item.file);
+          } catch {
+            file = undefined;
+            notes.push(
+              `The document reserved with ${product.productName} is not yours to attach; please upload it again.`,
+            );
+          }
+          const note = await mergeLine(tx, companyId, product.productName, { ...item, file }, 'cap');
+          if (note) notes.push(note);
+        }
+        return notes;
+      });
+      // Everything skipped can leave the cart empty: answered as an empty cart rather than a 404.
+      const lines = await readPricedCart(db, companyId);
+      return { data: lines.length ? await view(companyId) : [{ products: [], bill: 0 }], notes };
     },
 
     /** Idempotent: removing a product that is not in the cart answers the same. */

@@ -94,7 +94,8 @@ describeEachDb('checkout with the sandbox provider', (kind) => {
     expect(refs.size).toBe(1);
     expect(await pendingOrders(a.id)).toHaveLength(1);
 
-    await inject('POST', '/api/cart', a, { productId: tm, quantity: 3 });
+    // Adds to the line of 1 (decision 1800): 3 in all.
+    await inject('POST', '/api/cart', a, { productId: tm, quantity: 2 });
     const changed = await start(a);
     expect(refs.has(changed.reference)).toBe(false);
     expect(changed.amount).toBe(50000 + 450000);

@@ -2,11 +2,14 @@ import { Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { Loading } from '@/components/feedback';
 import { SectionBoundary } from '@/components/section-boundary';
+import { useMoveReservations } from '@/features/cart/use-move-reservations';
 import { ChatButton } from './chat-button';
 import { Footer } from './footer';
 import { Navbar } from './navbar';
 
 export function RootLayout() {
+  // A visitor's reservations move into the cart once a company is signed in here (decision 1800).
+  useMoveReservations();
   return (
     <div className="flex min-h-dvh flex-col">
       <Navbar />

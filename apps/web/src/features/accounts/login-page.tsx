@@ -12,6 +12,7 @@ import { Modal } from '@/components/modal';
 import { paths } from '@/lib/paths';
 import { getErrorMessage, HttpError } from '@/lib/http';
 import { setSession } from '@/lib/session';
+import { hasReservations } from '@/features/cart/move-reservations';
 import { loginRequest } from './api/auth-api';
 import { AuthCard } from './components/auth-card';
 import { useRedirectAfter } from './components/use-redirect-after';
@@ -24,7 +25,8 @@ type Result =
 
 function destinationFor(userType: string, userId: string): string | null {
   if (userType === 'admin') return paths.adminDashboard();
-  if (userType === 'company') return paths.products();
+  // A visitor who reserved and pressed Purchase finds the reserved lines in the cart (decision 1800).
+  if (userType === 'company') return hasReservations() ? paths.cart() : paths.products();
   if (userType === 'lawyer') return paths.lawyerAvailableJobs(userId);
   return null;
 }

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { companySignupForm, companySignupStep1, type CompanySignupInput } from '@legalmarket/contracts/auth';
@@ -15,32 +16,89 @@ import { TermsCheckbox } from './components/terms-checkbox';
 
 const STEP1 = Object.keys(companySignupStep1.shape) as Array<keyof CompanySignupInput>;
 
+const EMPTY: CompanySignupInput = {
+  companyName: '',
+  contactName: '',
+  phoneNumber: '',
+  officialEmail: '',
+  officeAddress: '',
+  cac: '',
+  industry: '',
+  password: '',
+  passwordConfirm: '',
+};
+
+/** What was typed, kept for this tab in sessionStorage so a refresh loses nothing; never the passwords. */
+const DRAFT_KEY = 'companySignupDraft';
+const KEPT = [
+  'companyName',
+  'contactName',
+  'phoneNumber',
+  'officialEmail',
+  'officeAddress',
+  'cac',
+  'industry',
+] as const;
+
+function readDraft(): CompanySignupInput {
+  try {
+    const raw = JSON.parse(sessionStorage.getItem(DRAFT_KEY) ?? '{}') as Record<string, unknown>;
+    const kept = Object.fromEntries(KEPT.flatMap((k) => (typeof raw[k] === 'string' ? [[k, raw[k]]] : [])));
+    return { ...EMPTY, ...kept };
+  } catch {
+    return EMPTY;
+  }
+}
+
+function writeDraft(values: Partial<CompanySignupInput>) {
+  try {
+    sessionStorage.setItem(DRAFT_KEY, JSON.stringify(Object.fromEntries(KEPT.map((k) => [k, values[k] ?? '']))));
+  } catch {
+    // Storage full or refused (private mode): the form still works, only a refresh forgets it.
+  }
+}
+
 export default function SignupCompanyPage() {
-  const [step, setStep] = useState<1 | 2>(1);
+  // Step 2 is a history entry (?step=2): the browser's Back returns to step 1 with its values.
+  const [params, setParams] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const step: 1 | 2 = params.get('step') === '2' ? 2 : 1;
+  const pushedStep2 = (location.state as { fromStep1?: boolean } | null)?.fromStep1 === true;
+  const setStep = (n: 1 | 2) => {
+    if (n === 2) setParams({ step: '2' }, { state: { fromStep1: true } });
+    else if (pushedStep2) navigate(-1);
+    else setParams({}, { replace: true });
+  };
   const [accepted, setAccepted] = useState(false);
   const [alert, setAlert] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  const [draft] = useState(readDraft);
   // One form for both steps: step-1 values stay when going back and forth.
   const {
     register,
     handleSubmit,
     trigger,
+    watch,
     formState: { errors, isSubmitting },
   } = useForm<CompanySignupInput>({
     resolver: zodResolver(companySignupForm),
     shouldUnregister: false,
-    defaultValues: {
-      companyName: '',
-      contactName: '',
-      phoneNumber: '',
-      officialEmail: '',
-      officeAddress: '',
-      cac: '',
-      industry: '',
-      password: '',
-      passwordConfirm: '',
-    },
+    defaultValues: draft,
   });
+
+  useEffect(() => {
+    const sub = watch((values) => writeDraft(values));
+    return () => sub.unsubscribe();
+  }, [watch]);
+
+  // Step 2 opened with step 1 incomplete (a shared link, a draft from another tab): back to step 1.
+  useEffect(() => {
+    if (step !== 2) return;
+    void trigger(STEP1).then((ok) => {
+      if (!ok) setParams({}, { replace: true });
+    });
+  }, [step, trigger, setParams]);
 
   const next = async () => {
     if (await trigger(STEP1, { shouldFocus: true })) setStep(2);
@@ -55,6 +113,7 @@ export default function SignupCompanyPage() {
       }
       try {
         await signupRequest('company', values);
+        sessionStorage.removeItem(DRAFT_KEY);
         setDone(values.officialEmail);
       } catch (err) {
         setAlert(`${messages.signupProblem}: ${getErrorMessage(err)}`);

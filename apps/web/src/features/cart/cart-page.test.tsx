@@ -104,4 +104,14 @@ describe('/cart success messages (spec section 8)', { timeout: 30_000 }, () => {
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Clear Cart' }));
     expect(screen.getByRole('status')).toHaveTextContent('Cart cleared successfully');
   });
+
+  it("keeps a visitor's reservations when Purchase sends them to sign-up (decision 1800)", async () => {
+    const stored = JSON.stringify([
+      { productId: 'p1', productPrice: 1000, productName: 'Product p1', productImage: '/p1.png', quantity: 1 },
+    ]);
+    localStorage.setItem('reservedItems', stored);
+    renderPage(<CartPage />);
+    await userEvent.click(screen.getByRole('button', { name: 'Purchase' }));
+    expect(localStorage.getItem('reservedItems')).toBe(stored);
+  });
 });

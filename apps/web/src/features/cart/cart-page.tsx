@@ -1,8 +1,8 @@
 import { useEffect, useId, useMemo, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Trash2 } from 'lucide-react';
-import type { CartLine } from '@legalmarket/contracts/commerce';
+import type { CartLine, CartView } from '@legalmarket/contracts/commerce';
 import { DELAYS_MS } from '@legalmarket/contracts/constants';
 import { toKobo } from '@legalmarket/contracts/format';
 import { VAT_RATE_PERCENT, vatIncludedKobo } from '@legalmarket/contracts/money';
@@ -24,6 +24,7 @@ import { useCart } from './api/get-cart';
 import { useRemoveFromCart } from './api/remove-from-cart';
 import { clearReservedItems, readReservedItems, writeReservedItems } from './reserved-items';
 import { cartKeys } from './api/keys';
+import { dismissLastMove, useLastMove } from './move-reservations';
 
 /** One line as the cart shows it: the contract's cart line (local reservations are mapped to it). */
 type Line = CartLine;
@@ -53,7 +54,7 @@ function CartLine({ line, onRemove, removing }: { line: Line; onRemove: () => vo
         <p className="mt-1 text-sm text-slate-600">
           Quantity: <span className="font-medium text-ink">{line.quantity}</span> · <Naira amount={line.price} /> each
         </p>
-        {line.detail && <p className="mt-1 text-sm wrap-anywhere text-slate-700">{line.detail}</p>}
+        {line.detail && <p className="mt-1 text-sm wrap-anywhere whitespace-pre-line text-slate-700">{line.detail}</p>}
         {line.file && (
           <p className="mt-1 text-sm">
             <DocumentLink url={line.file} name={line.fileName} />
@@ -163,6 +164,17 @@ function CompanyCart() {
   const [result, setResult] = useState<Result>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const moved = useLastMove();
+  // Shown once: leaving the cart forgets it.
+  useEffect(() => () => dismissLastMove(), []);
+  // Reservations just moved (decision 1800): a cart read started before the move must not hide them.
+  useEffect(() => {
+    if (!moved) return;
+    void qc.cancelQueries({ queryKey: cartKeys.cart() }).then(() => {
+      qc.setQueryData<CartView>(cartKeys.cart(), moved.cart);
+      void qc.invalidateQueries({ queryKey: cartKeys.cart() });
+    });
+  }, [moved, qc]);
 
   useEffect(() => {
     if (result?.tone !== 'success') return;
@@ -226,6 +238,16 @@ function CompanyCart() {
 
   return (
     <>
+      {moved && (
+        <SuccessNote className="mb-4">
+          {moved.message}
+          {moved.notes.map((n) => (
+            <span key={n} className="block">
+              {n}
+            </span>
+          ))}
+        </SuccessNote>
+      )}
       {lines.length === 0 && !result ? (
         <EmptyState>Your cart is empty</EmptyState>
       ) : (
@@ -307,7 +329,9 @@ function LocalCart() {
   const navigate = useNavigate();
   const [items, setItems] = useState(readReservedItems);
   const [confirmClear, setConfirmClear] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
+  // What Reserve said about a product reserved again (pre-cart page), shown once.
+  const reservedNote = (useLocation().state as { reservedNote?: string } | null)?.reservedNote ?? null;
+  const [notice, setNotice] = useState<string | null>(reservedNote);
   useEffect(() => {
     const onStorage = (e: StorageEvent) => {
       if (e.key === null || e.key === 'reservedItems') setItems(readReservedItems());
@@ -362,9 +386,7 @@ function LocalCart() {
             total={total}
             purchasing={false}
             onPurchase={() => {
-              // Spec: Purchase clears local reservations and sends the visitor to company sign-up.
-              clearReservedItems();
-              setItems([]);
+              // The spec clears them here; they are kept until they are in the account's cart (decision 1800).
               navigate(paths.signupCompany());
             }}
             onClear={() => setConfirmClear(true)}
@@ -384,6 +406,11 @@ function LocalCart() {
           setNotice(messages.cartCleared);
         }}
       />
+      {lines.length > 0 && (
+        <p className="mt-3 text-sm text-slate-600">
+          Reserved items stay in this browser and move into your cart when you log in as a company.
+        </p>
+      )}
       {notice && <SuccessNote className="mt-3">{notice}</SuccessNote>}
       <div className="mt-10">
         <ProductCarousel excludeIds={lines.map((l) => l.productId)} />

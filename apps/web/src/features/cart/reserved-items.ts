@@ -7,7 +7,10 @@ import type { CartLine } from '@legalmarket/contracts/commerce';
  */
 export type ReservedItem = Pick<CartLine, 'productId' | 'quantity'> &
   Pick<Product, 'productName' | 'productPrice' | 'productImage'> &
-  Partial<Pick<CartLine, 'detail' | 'file' | 'fileName'>>;
+  Partial<Pick<CartLine, 'detail' | 'file' | 'fileName'>> & {
+    /** Given when reserved; the server moves a reservation into a company's cart once per id (decision 1800). */
+    reservationId?: string;
+  };
 
 // Read by hand rather than with zod: the product and cart pages would otherwise load zod (25 KB) for it.
 const text = (v: unknown, fallback: string) => (typeof v === 'string' ? v : fallback);
@@ -32,7 +35,20 @@ function readItem(x: unknown): ReservedItem | null {
     detail: optionalText(o.detail),
     file: optionalText(o.file),
     fileName: optionalText(o.fileName),
+    reservationId: typeof o.reservationId === 'string' && UUID.test(o.reservationId) ? o.reservationId : undefined,
   };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A random version-4 id; crypto.randomUUID is missing outside secure contexts (a LAN address in development). */
+export function newReservationId(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
 export const RESERVED_KEY = 'reservedItems';
@@ -57,4 +73,55 @@ export function writeReservedItems(items: ReservedItem[]) {
 
 export function clearReservedItems() {
   localStorage.removeItem(RESERVED_KEY);
+}
+
+/** A line's brief grows when the same product is reserved again, up to this (the server's limit, decision 1800). */
+export const RESERVED_BRIEF_MAX = 10_000;
+
+/**
+ * Reserves a product in this browser: a product already reserved adds to its line as the server
+ * cart does (decision 1800): quantities add up to at most 10, the new brief follows the old one.
+ * Answers what happened to a line that was already there, or null for a new line.
+ */
+export function reserve(
+  product: Pick<ReservedItem, 'productId' | 'productName' | 'productPrice' | 'productImage'>,
+  quantity: number,
+  detail: string | null,
+): string | null {
+  const items = readReservedItems();
+  const at = items.findIndex((i) => i.productId === product.productId);
+  if (at < 0) {
+    writeReservedItems([
+      ...items,
+      { ...product, quantity, detail, file: null, fileName: null, reservationId: newReservationId() },
+    ]);
+    return null;
+  }
+  const line = items[at];
+  const said: string[] = [];
+  const total = Math.min(line.quantity + quantity, 10);
+  said.push(
+    total === 10 && line.quantity + quantity > 10
+      ? `the quantity is now 10, the most one line holds`
+      : `the quantity is now ${total}`,
+  );
+  let brief = line.detail ?? null;
+  if (detail && !(brief ?? '').split('\n\n').includes(detail)) {
+    const joined = brief ? `${brief}\n\n${detail}` : detail;
+    if (joined.length <= RESERVED_BRIEF_MAX) {
+      brief = joined;
+      said.push(line.detail ? 'your brief was added after the one already there' : 'your brief was added');
+    } else said.push(`your new brief was not added: one line's briefs hold at most ${RESERVED_BRIEF_MAX} characters`);
+  }
+  // A reservation already sent to a cart must not be skipped as "moved" when it grows: it gets a new id.
+  items[at] = { ...line, ...product, quantity: total, detail: brief, reservationId: newReservationId() };
+  writeReservedItems(items);
+  return `${product.productName} was already reserved: ${said.join(', ')}.`;
+}
+
+/** Takes out the reservations with these ids (those now in a company's cart); others stay. */
+export function removeReservedItems(ids: ReadonlySet<string>) {
+  const left = readReservedItems().filter((i) => !i.reservationId || !ids.has(i.reservationId));
+  if (left.length) writeReservedItems(left);
+  else clearReservedItems();
 }

@@ -46,8 +46,26 @@ describe('Reserve (react-hook-form with the contract schema, loaded on first use
         detail: 'Two landlords.',
         file: null,
         fileName: null,
+        reservationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       },
     ]);
+  });
+
+  it('adds to a product already reserved and says what happened (decision 1800)', async () => {
+    const form = open();
+    await userEvent.type(within(form).getByLabelText('Give details'), 'Two landlords.');
+    await userEvent.click(within(form).getByRole('button', { name: 'Reserve' }));
+    expect(await screen.findByText('elsewhere')).toBeVisible();
+    const first = readReservedItems()[0].reservationId;
+    const again = open();
+    await userEvent.selectOptions(within(again).getByLabelText('Quantity'), '2');
+    await userEvent.type(within(again).getByLabelText('Give details'), 'A shop on the ground floor.');
+    await userEvent.click(within(again).getByRole('button', { name: 'Reserve' }));
+    await vi.waitFor(() => expect(readReservedItems()[0].quantity).toBe(3));
+    const [line] = readReservedItems();
+    expect(line.detail).toBe('Two landlords.\n\nA shop on the ground floor.');
+    // A grown reservation is a new one for the move: an earlier move of the first never hides it.
+    expect(line.reservationId).not.toBe(first);
   });
 
   it('refuses details longer than the contract allows, with its message', async () => {
@@ -64,7 +82,7 @@ describe('Reserve (react-hook-form with the contract schema, loaded on first use
   it("adds to a company's cart with the body the contract gives", async () => {
     setSession({ userToken: 't', userType: 'company', userId: 'c1' });
     const api = jsonFetch({
-      'POST /api/cart': () => ({ body: { status: 'success', message: 'Added to cart' } }),
+      'POST /api/cart': () => ({ body: { status: 'success', message: 'Added to cart', data: [], notes: [] } }),
       'GET /api/cart': () => ({ body: [] }),
     });
     vi.stubGlobal('fetch', api.fn);
@@ -74,5 +92,21 @@ describe('Reserve (react-hook-form with the contract schema, loaded on first use
     expect(await within(form).findByRole('status')).toHaveTextContent('Added to cart');
     const post = api.calls.find((c) => c.method === 'POST');
     expect(JSON.parse(String(post?.init?.body))).toEqual({ productId: ID, quantity: 2 });
+  });
+
+  it('says what happened to a line already in the cart after the spec message', async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+    const note = 'Tenancy agreement was already in your cart: the quantity is now 3.';
+    const api = jsonFetch({
+      'POST /api/cart': () => ({
+        status: 201,
+        body: { status: 'success', message: 'You have successfully added to cart', data: [], notes: [note] },
+      }),
+      'GET /api/cart': () => ({ body: [] }),
+    });
+    vi.stubGlobal('fetch', api.fn);
+    const form = open();
+    await userEvent.click(within(form).getByRole('button', { name: 'Reserve' }));
+    expect(await within(form).findByRole('status')).toHaveTextContent(`You have successfully added to cart ${note}`);
   });
 });

@@ -14,7 +14,7 @@ import { FormError, TextArea } from '@/components/field';
 import { FormDocumentField } from '@/components/form-document-field';
 import { ProductCarousel } from '@/components/product-carousel';
 import { getErrorMessage, HttpError } from '@/lib/http';
-import { readReservedItems, writeReservedItems, type ReservedItem } from '@/features/cart/reserved-items';
+import { reserve as reserveHere, type ReservedItem } from '@/features/cart/reserved-items';
 import { ReviewsSection } from '@/features/reviews/reviews-section';
 import { useAddToCart } from './api/add-to-cart';
 import { useProduct } from './api/get-product';
@@ -118,17 +118,16 @@ function ReserveForm({ product }: { product: ProductSummary }) {
           ...(detail ? { detail } : {}),
           ...(file ? { file, fileName } : {}),
         });
-        setDone(res.message || messages.addedToCart);
+        // The spec's message, then what happened to a line already in the cart (decision 1800).
+        setDone([res.message || messages.addedToCart, ...res.notes].join(' '));
       } catch {
         // shown from add.error
       }
       return;
     }
     // A visitor or another role keeps the reservation in this browser (spec section 4).
-    const items = readReservedItems().filter((i) => i.productId !== product.productId);
-    items.push({ ...product, quantity, detail: detail || null, file: null, fileName: null });
-    writeReservedItems(items);
-    navigate(paths.cart());
+    const reservedNote = reserveHere(product, quantity, detail || null);
+    navigate(paths.cart(), reservedNote ? { state: { reservedNote } } : undefined);
   });
 
   return (
