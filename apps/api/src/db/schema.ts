@@ -593,7 +593,7 @@ export const payouts = pgTable(
     providerTransferId: text('provider_transfer_id'),
     failure: text('failure'),
     approvedBy: uuid('approved_by').references(() => users.id),
-    /** An admin turned the request down before it was sent (0012_payout_rejection). */
+    /** An admin turned the request down before it was sent (0013_payout_rejection). */
     rejectedBy: uuid('rejected_by').references(() => users.id),
     rejectedAt: ts('rejected_at'),
     rejectionReason: text('rejection_reason'),
