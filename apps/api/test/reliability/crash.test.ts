@@ -10,6 +10,7 @@ import { cartItems, jobs, orders } from '../../src/db/schema.js';
 import { describeEachDb } from '../helpers.js';
 import { openInProcess, startServer, startSmtp, type ServerProcess } from './process.js';
 import {
+  addWithin,
   applyCartOp,
   buildWorld,
   call,
@@ -109,7 +110,7 @@ describeEachDb('crash safety (SIGKILL in the middle of a burst)', (kind) => {
         const productId = world.productIds[(i + s) % world.productIds.length];
         const op: CartOp =
           r < 6
-            ? { kind: 'add', productId, quantity: 1 + ((i + s) % 10) }
+            ? addWithin(cart, productId, 1 + ((i + s) % 10))
             : r < 9
               ? { kind: 'remove', productId }
               : { kind: 'clear' };

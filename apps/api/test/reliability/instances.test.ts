@@ -12,6 +12,7 @@ import { startS3, type S3Server } from '../s3-server.js';
 import { multipart, pdfBytes, pngBytes } from '../upload-helpers.js';
 import { openInProcess, startServer, type ServerProcess } from './process.js';
 import {
+  addWithin,
   applyCartOp,
   buildWorld,
   call,
@@ -227,7 +228,7 @@ describe.skipIf(Boolean(missing))('two instances on one PostgreSQL and one Redis
       for (let i = 0; running(); i++) {
         const productId = world.productIds[(i + s) % world.productIds.length];
         const op: CartOp =
-          i % 5 === 4 ? { kind: 'remove', productId } : { kind: 'add', productId, quantity: 1 + ((i * 3 + s) % 10) };
+          i % 5 === 4 ? { kind: 'remove', productId } : addWithin(cart, productId, 1 + ((i * 3 + s) % 10));
         inFlight = applyCartOp(cart, op);
         const status = await sendCart(who, op);
         expect(cartOk(status), `cart call answered ${status}`).toBe(true);

@@ -124,10 +124,17 @@ export type CartOp =
 
 export function applyCartOp(cart: Map<string, number>, op: CartOp) {
   const next = new Map(cart);
-  if (op.kind === 'add') next.set(op.productId, op.quantity);
+  // Adding a product already in the cart adds to its line (issue 18).
+  if (op.kind === 'add') next.set(op.productId, (cart.get(op.productId) ?? 0) + op.quantity);
   else if (op.kind === 'remove') next.delete(op.productId);
   else next.clear();
   return next;
+}
+
+/** An add that keeps the line within the 10 a line may hold, or a remove when the line is full. */
+export function addWithin(cart: Map<string, number>, productId: string, quantity: number): CartOp {
+  const room = 10 - (cart.get(productId) ?? 0);
+  return room > 0 ? { kind: 'add', productId, quantity: Math.min(quantity, room) } : { kind: 'remove', productId };
 }
 
 export async function sendCartOp(base: string, who: Login, op: CartOp) {
