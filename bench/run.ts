@@ -273,6 +273,7 @@ async function mixedReads(pending: ApiRow): Promise<MixedFigures> {
       }),
     },
   ];
+  // Add a line, then take it out: adding to a line that is there sums, and a line holds at most 10.
   const writeRequests = [
     {
       method: 'POST',
@@ -280,7 +281,16 @@ async function mixedReads(pending: ApiRow): Promise<MixedFigures> {
       setupRequest: (req: Record<string, unknown>) => ({
         ...req,
         headers: { 'content-type': 'application/json', authorization: writer.headers.authorization },
-        body: JSON.stringify({ productId: productIds[w % 5], quantity: 1 + (w++ % 10) }),
+        body: JSON.stringify({ productId: productIds[w % 5], quantity: 1 + (w % 10) }),
+      }),
+    },
+    {
+      method: 'DELETE',
+      path: '/api/cart',
+      setupRequest: (req: Record<string, unknown>) => ({
+        ...req,
+        path: `/api/cart/${productIds[w++ % 5]}`,
+        headers: { authorization: writer.headers.authorization },
       }),
     },
   ];
