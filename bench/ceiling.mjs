@@ -3,7 +3,7 @@
 // endpoint. The runner sends `{ name, contentType, body (base64) }` over IPC before measuring.
 // Primary key (PK_DATABASE=pglite|postgres): a bare Fastify server answering GET /row/:id with one row
 // read by primary key through the app's database driver (PGlite in this process, on its own data
-// directory PK_DATA_DIR, through the app's client that prepares each SELECT; or a node-postgres Pool of the app's size on DATABASE_URL, search_path PK_SCHEMA)
+// directory PK_DATA_DIR; or a node-postgres Pool of the app's size on DATABASE_URL, search_path PK_SCHEMA)
 // from its own users-like table of PK_ROWS rows. It sends `{ ready, ids }` when the table is filled.
 import Fastify from 'fastify';
 
@@ -42,11 +42,8 @@ if (!mode) {
     close = () => pool.end();
   } else {
     const { PGlite } = await import('@electric-sql/pglite');
-    // The app's client: it prepares each SELECT once (run with --import tsx).
-    const { withPreparedSelects } = await import('../apps/api/src/db/prepared-selects.ts');
-    const raw = new PGlite(process.env.PK_DATA_DIR ?? 'memory://');
-    await raw.waitReady;
-    const client = withPreparedSelects(raw);
+    const client = new PGlite(process.env.PK_DATA_DIR ?? 'memory://');
+    await client.waitReady;
     query = (text, params) => client.query(text, params);
     close = () => client.close();
   }

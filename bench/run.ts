@@ -356,8 +356,7 @@ async function signSession(s: BenchSession, secret: string) {
 }
 
 async function startPkCeiling(env: Record<string, string>) {
-  // With tsx, so the embedded database's client is the app's own (db/prepared-selects.ts).
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/ceiling.mjs'], {
+  const child = spawn(process.execPath, ['bench/ceiling.mjs'], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(PK_PORT) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -9,7 +9,6 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema.js';
 import { logStatement } from './cache-versions.js';
-import { withPreparedSelects } from './prepared-selects.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -52,7 +51,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   }
   const client = new PGlite(opts.dataDir ?? 'memory://');
   await client.waitReady;
-  const db = drizzlePglite(withPreparedSelects(client), { schema, logger }) as unknown as Db;
+  const db = drizzlePglite(client, { schema, logger }) as unknown as Db;
   return { db, kind: 'pglite', close: () => client.close() };
 }
 
