@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { ChevronDown, Menu, MessageCircle, ShoppingCart, UserRound, X } from 'lucide-react';
-import { readReservedItems } from '@/features/cart/reserved-items';
+import { readReservedItems, RESERVED_CHANGED } from '@/features/cart/reserved-items';
 import { usePublicConfig, whatsappLink } from '@/lib/public-config';
 import { api } from '@/lib/http';
 import { clearData } from '@/lib/data-cache';
@@ -62,7 +62,11 @@ function useCartCount(session: Session | null, pathname: string) {
     const read = () => setReserved(readReservedItems().length);
     read();
     window.addEventListener('storage', read);
-    return () => window.removeEventListener('storage', read);
+    window.addEventListener(RESERVED_CHANGED, read);
+    return () => {
+      window.removeEventListener('storage', read);
+      window.removeEventListener(RESERVED_CHANGED, read);
+    };
     // Read again on each page: reserving happens on the product page, then the visitor moves on.
   }, [session, pathname]);
   useEffect(() => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { readReservedItems, RESERVED_KEY, writeReservedItems } from './reserved-items';
+import {
+  clearReservedItems,
+  readReservedItems,
+  RESERVED_CHANGED,
+  RESERVED_KEY,
+  writeReservedItems,
+} from './reserved-items';
 
 const store = (v: unknown) => localStorage.setItem(RESERVED_KEY, typeof v === 'string' ? v : JSON.stringify(v));
 
@@ -18,6 +24,20 @@ describe('reserved items in localStorage', () => {
   it('reads back what was written', () => {
     writeReservedItems([item]);
     expect(readReservedItems()).toEqual([item]);
+  });
+
+  it('tells this window when the reservations change, so the top bar counts them at once', () => {
+    let told = 0;
+    const listener = () => (told += 1);
+    window.addEventListener(RESERVED_CHANGED, listener);
+    try {
+      writeReservedItems([item]);
+      expect(told).toBe(1);
+      clearReservedItems();
+      expect(told).toBe(2);
+    } finally {
+      window.removeEventListener(RESERVED_CHANGED, listener);
+    }
   });
 
   it('answers an empty list for nothing, broken JSON or something else than a list', () => {

@@ -67,12 +67,20 @@ export function readReservedItems(): ReservedItem[] {
   }
 }
 
+/**
+ * Sent on this window when its reservations change: the browser's `storage` event reaches only the
+ * other tabs, and the top bar's badge must follow a Reserve on the same page.
+ */
+export const RESERVED_CHANGED = 'legalmarket:reserved-items';
+
 export function writeReservedItems(items: ReservedItem[]) {
   localStorage.setItem(RESERVED_KEY, JSON.stringify(items));
+  window.dispatchEvent(new Event(RESERVED_CHANGED));
 }
 
 export function clearReservedItems() {
   localStorage.removeItem(RESERVED_KEY);
+  window.dispatchEvent(new Event(RESERVED_CHANGED));
 }
 
 /** A line's brief grows when the same product is reserved again, up to this (the server's limit, decision 1800). */
