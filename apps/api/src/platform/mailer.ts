@@ -57,7 +57,7 @@ export interface MailWorker {
 }
 
 const BACKOFF_MS = [10_000, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000];
-export const MAX_ATTEMPTS = 8;
+const MAX_ATTEMPTS = 8;
 /** Marks a mail claimed by the embedded database's worker while SMTP talks. */
 const SENDING = 'sending';
 /** A claim older than this is due again even without a restart (SMTP timeouts are far shorter). */

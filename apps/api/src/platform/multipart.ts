@@ -21,7 +21,7 @@ const FORM_OVERHEAD = 256 * 1024;
 const tooLarge = (limit: number) =>
   new AppError(413, `The file is too large: the limit is ${Math.round((limit / MB) * 10) / 10} MB`);
 
-export interface MultipartFile {
+interface MultipartFile {
   fieldName: string;
   /** The name the client sent, untrusted and uncleaned. */
   filename: string;
@@ -29,13 +29,13 @@ export interface MultipartFile {
   data: Buffer;
 }
 
-export interface MultipartForm {
+interface MultipartForm {
   /** Every text field in order of arrival; a repeated field (or `name[]`) keeps each value. */
   fields: Map<string, string[]>;
   file: MultipartFile | null;
 }
 
-export interface MultipartOptions {
+interface MultipartOptions {
   /** The largest file, in bytes: a function decides it from the fields sent before the file. */
   fileLimit: number | ((fieldsSoFar: ReadonlyMap<string, string[]>) => number);
   /** The largest `fileLimit` can answer, when it is a function: the parser's and Content-Length's bound. */

@@ -25,7 +25,7 @@ const DASHBOARD: Record<UserType, () => string> = {
 };
 
 /** "This page is for lawyers", with the way back to the signed-in user's own dashboard. */
-export function WrongRole({ allowed, userType }: { allowed: readonly UserType[]; userType: UserType }) {
+function WrongRole({ allowed, userType }: { allowed: readonly UserType[]; userType: UserType }) {
   const whom = allowed.map((t) => WHO[t]).join(' and ');
   return (
     <section aria-labelledby="wrong-role-title" className="mx-auto max-w-xl px-4 py-16 text-center">

@@ -16,7 +16,7 @@ import { assertAttachable } from '../uploads/service.js';
 import { blankToNull } from '../../platform/text.js';
 
 /** One cart line joined with its live catalogue entry; prices are kobo here. */
-export interface PricedLine {
+interface PricedLine {
   productId: string;
   productName: string;
   productImage: string;

@@ -8,7 +8,7 @@ import { createLedger } from '../money/ledger.js';
 import { createRefunds } from '../money/refunds.js';
 import { createCheckoutService } from './service.js';
 
-export interface ReconcilerOptions {
+interface ReconcilerOptions {
   config: Config;
   db: Db;
   clock: Clock;

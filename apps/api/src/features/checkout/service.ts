@@ -41,7 +41,7 @@ export interface OrderLine {
 
 type OrderRow = typeof orders.$inferSelect;
 
-export interface CheckoutDeps {
+interface CheckoutDeps {
   db: Db;
   clock: Clock;
   provider: PaymentProvider;
@@ -68,12 +68,12 @@ export type Outcome =
   | { result: 'unavailable'; order: OrderRow };
 
 /** Pending orders older than this are re-verified by the background job. */
-export const RECONCILE_AFTER_MS = 2 * 60_000;
+const RECONCILE_AFTER_MS = 2 * 60_000;
 /** Pending orders with no successful payment after this are expired (a late payment still fulfils them). */
-export const EXPIRE_AFTER_MS = 24 * 3600_000;
+const EXPIRE_AFTER_MS = 24 * 3600_000;
 /** How long the sandbox's temporary transfer account is shown as open (Flutterwave's default is an hour). */
-export const VIRTUAL_ACCOUNT_MS = 3600_000;
-export const SANDBOX_TRANSFER_BANK = 'WEMA Bank (test)';
+const VIRTUAL_ACCOUNT_MS = 3600_000;
+const SANDBOX_TRANSFER_BANK = 'WEMA Bank (test)';
 
 const sameLines = (a: OrderLine[], b: OrderLine[]) =>
   a.length === b.length &&

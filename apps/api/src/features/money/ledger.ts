@@ -17,7 +17,7 @@ import { appSettings, jobs, ledgerEntries, ledgerTransactions, orders, products,
 type Job = typeof jobs.$inferSelect;
 type Order = typeof orders.$inferSelect;
 
-export interface LedgerLine {
+interface LedgerLine {
   account: LedgerAccount;
   /** Kobo: debit positive, credit negative. */
   amount: number;
@@ -27,7 +27,7 @@ export interface LedgerLine {
   availableAt?: Date | null;
 }
 
-export interface LedgerHead {
+interface LedgerHead {
   kind: LedgerKind;
   memo: string;
   orderId?: string;
@@ -36,8 +36,8 @@ export interface LedgerHead {
   refundId?: string;
 }
 
-export const MONEY_SETTINGS_KEY = 'money';
-export interface MoneySettings {
+const MONEY_SETTINGS_KEY = 'money';
+interface MoneySettings {
   commissionPercent: number;
   holdDays: number;
 }
@@ -46,7 +46,7 @@ const DAY_MS = 86_400_000;
 const naira = (kobo: number) => kobo / 100;
 
 /** The platform's share of a job, in whole kobo; the lawyer gets the rest, so the two always add up. */
-export const commissionOf = (amount: number, percent: number) => Math.round((amount * percent) / 100);
+const commissionOf = (amount: number, percent: number) => Math.round((amount * percent) / 100);
 
 /**
  * The one ledger: every movement of money is posted here inside the transaction that causes it. Balances

@@ -27,11 +27,11 @@ import { mailRenderer } from '../../platform/mail-templates.js';
 type Outcome = ProviderTransfer | { status: 'failed'; message: string };
 
 /** A payout approved but never answered by the provider is sent again (same reference) after this long. */
-export const PAYOUT_RESEND_AFTER_MS = 60_000;
+const PAYOUT_RESEND_AFTER_MS = 60_000;
 /** Tries of one send while the provider is unreachable, and the pause before each retry. */
 const SEND_RETRIES_MS = [200, 1000];
 
-export interface PayoutsDeps extends Pick<Shared, 'db' | 'clock' | 'config' | 'mailWritten' | 'securityLog'> {
+interface PayoutsDeps extends Pick<Shared, 'db' | 'clock' | 'config' | 'mailWritten' | 'securityLog'> {
   provider: PaymentProvider;
   ledger: Ledger;
   log?: { warn: (o: object, m?: string) => void; error: (o: object, m?: string) => void };

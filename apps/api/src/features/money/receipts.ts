@@ -17,8 +17,8 @@ const FONT_BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const REFUND_NOT_FOUND = 'Refund not found';
-export const NOT_PAID = 'This order is not paid, so it has no receipt';
-export const NOT_REFUNDED = 'This refund is not completed, so it has no credit note yet';
+const NOT_PAID = 'This order is not paid, so it has no receipt';
+const NOT_REFUNDED = 'This refund is not completed, so it has no credit note yet';
 
 type Order = typeof orders.$inferSelect;
 /** What the receipt reads of an order's frozen lines (checkout/service.ts OrderLine). */
@@ -40,7 +40,7 @@ const lagosDate = (d: Date) =>
   );
 
 /** Flutterwave's `payment_type` (and the sandbox's) in words. */
-export function paymentMethodWords(type: string | null): string {
+function paymentMethodWords(type: string | null): string {
   if (!type) return 'Not recorded';
   const t = type.toLowerCase();
   if (t === 'card') return 'Card';
@@ -153,7 +153,7 @@ function renderSheet(s: Sheet, supportEmail: string): Promise<Buffer> {
   return done;
 }
 
-export type ReceiptsDeps = Pick<Shared, 'db' | 'config'>;
+type ReceiptsDeps = Pick<Shared, 'db' | 'config'>;
 
 /** Receipts of paid orders and credit notes of completed refunds, as PDFs (issue 17, item 2). */
 export function createReceipts(deps: ReceiptsDeps) {

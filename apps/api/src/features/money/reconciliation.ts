@@ -43,7 +43,7 @@ interface LedgerRefund {
   amount: number;
 }
 
-export interface ReconciliationDeps extends Pick<Shared, 'db' | 'clock'> {
+interface ReconciliationDeps extends Pick<Shared, 'db' | 'clock'> {
   provider: PaymentProvider;
 }
 

@@ -21,9 +21,9 @@ type Refund = typeof refunds.$inferSelect;
 type Outcome = ProviderRefund | { status: 'failed'; failure: string };
 
 /** A pending refund the provider never answered may be sent again after this long. */
-export const RESEND_AFTER_MS = 60_000;
+const RESEND_AFTER_MS = 60_000;
 
-export interface RefundsDeps extends Pick<Shared, 'db' | 'clock' | 'config' | 'mailWritten'> {
+interface RefundsDeps extends Pick<Shared, 'db' | 'clock' | 'config' | 'mailWritten'> {
   provider: PaymentProvider;
   ledger: Ledger;
   log?: { warn: (o: object, m?: string) => void; error: (o: object, m?: string) => void };

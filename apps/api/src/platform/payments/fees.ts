@@ -3,10 +3,10 @@
  * local collections (card, bank transfer, USSD, mobile money) 1.4 % capped at ₦2,000; transfers to a
  * Nigerian bank account the NIP bands ₦10 / ₦25 / ₦50 plus 7.5 % VAT. All figures in kobo.
  */
-export const COLLECTION_FEE_PERCENT = 1.4;
-export const COLLECTION_FEE_CAP_KOBO = 200_000;
+const COLLECTION_FEE_PERCENT = 1.4;
+const COLLECTION_FEE_CAP_KOBO = 200_000;
 /** Up to ₦5,000: ₦10.75; up to ₦50,000: ₦26.88; above: ₦53.75. */
-export const TRANSFER_FEE_BANDS_KOBO: readonly { upTo: number; fee: number }[] = [
+const TRANSFER_FEE_BANDS_KOBO: readonly { upTo: number; fee: number }[] = [
   { upTo: 500_000, fee: 1_075 },
   { upTo: 5_000_000, fee: 2_688 },
   { upTo: Number.POSITIVE_INFINITY, fee: 5_375 },

@@ -9,7 +9,7 @@ import type {
 } from './types.js';
 import { ProviderUnavailable, RefundRefused, TransferRefused } from './types.js';
 
-export interface FlutterwaveOptions {
+interface FlutterwaveOptions {
   publicKey: string;
   secretKey: string;
   secretHash: string;
@@ -20,7 +20,7 @@ export interface FlutterwaveOptions {
   fetch?: typeof fetch;
 }
 
-export const FLUTTERWAVE_SCRIPT = 'https://checkout.flutterwave.com/v3.js';
+const FLUTTERWAVE_SCRIPT = 'https://checkout.flutterwave.com/v3.js';
 
 interface FlwTransaction {
   id: number | string;

@@ -60,7 +60,7 @@ export const SANDBOX_ACCOUNT_HOLDERS = [
  * How a sandbox transfer ends, by the account number: ending in 1111 it fails, ending in 2222 it stays
  * pending (until POST /api/admin/payouts/{id}/sandbox-outcome), any other succeeds at once.
  */
-export function sandboxTransferStatus(accountNumber: string): 'SUCCESSFUL' | 'FAILED' | 'PENDING' {
+function sandboxTransferStatus(accountNumber: string): 'SUCCESSFUL' | 'FAILED' | 'PENDING' {
   if (accountNumber.endsWith('1111')) return 'FAILED';
   if (accountNumber.endsWith('2222')) return 'PENDING';
   return 'SUCCESSFUL';

@@ -53,7 +53,7 @@ export interface ProviderTransfer {
   fee?: number;
 }
 
-export interface TransferRequest {
+interface TransferRequest {
   reference: string;
   /** Kobo. */
   amount: number;

@@ -84,7 +84,7 @@ export function clearReservedItems() {
 }
 
 /** A line's brief grows when the same product is reserved again, up to this (the server's limit, decision 1800). */
-export const RESERVED_BRIEF_MAX = 10_000;
+const RESERVED_BRIEF_MAX = 10_000;
 
 /**
  * Reserves a product in this browser: a product already reserved adds to its line as the server

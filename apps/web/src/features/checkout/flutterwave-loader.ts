@@ -1,7 +1,7 @@
 import { messages } from '@legalmarket/contracts/messages';
 
 /** The part of Flutterwave's inline v3.js we use. */
-export interface FlutterwaveConfig {
+interface FlutterwaveConfig {
   public_key: string;
   tx_ref: string;
   amount: number;
