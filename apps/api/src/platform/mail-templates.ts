@@ -13,6 +13,18 @@ type MailBlock =
   | { kind: 'quote'; text: string }
   | { kind: 'facts'; rows: ReadonlyArray<readonly [label: string, value: string]> };
 
+/**
+ * A name someone else chose, as plain text that no mail client turns into a link: every dot inside a
+ * word becomes "[.]", "://" becomes "[:]//" and "@" becomes "[at]" ("evil.example" → "evil[.]example").
+ * Names are shown to other people in mail; a link there would carry our sender's trust (docs/decisions/0211).
+ */
+export function plainName(name: string): string {
+  return name
+    .replace(/:\/\//g, '[:]//')
+    .replace(/[@＠]/g, '[at]')
+    .replace(/(?<=\S)[.。．｡](?=[^\s.。．｡])/g, '[.]');
+}
+
 export const paragraph = (text: string): MailBlock => ({ kind: 'paragraph', text });
 export const button = (label: string, url: string): MailBlock => ({ kind: 'button', label, url });
 /** A code to type in (one-time codes): large in HTML, alone on its line in text. */

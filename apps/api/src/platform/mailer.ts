@@ -27,18 +27,6 @@ export interface Mail {
   attachments?: MailAttachment[];
 }
 
-/**
- * A name someone else chose, as plain text that no mail client turns into a link: every dot inside a
- * word becomes "[.]", "://" becomes "[:]//" and "@" becomes "[at]" ("evil.example" → "evil[.]example").
- * Names are shown to other people in mail; a link there would carry our sender's trust (docs/decisions/0211).
- */
-export function plainName(name: string): string {
-  return name
-    .replace(/:\/\//g, '[:]//')
-    .replace(/[@＠]/g, '[at]')
-    .replace(/(?<=\S)[.。．｡](?=[^\s.。．｡])/g, '[.]');
-}
-
 /** Writes mail into the outbox inside the caller's transaction: no change without its mail, no mail without its change. */
 export async function enqueueMail(tx: Executor, mail: Mail) {
   await tx.insert(emailOutbox).values({ ...mail, attachments: mail.attachments?.length ? mail.attachments : null });

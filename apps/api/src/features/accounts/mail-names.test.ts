@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { emailOutbox } from '../../db/schema.js';
-import { plainName } from '../../platform/mailer.js';
+import { plainName } from '../../platform/mail-templates.js';
 import {
   PASSWORD,
   createTestApp,

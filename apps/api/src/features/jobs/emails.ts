@@ -1,5 +1,4 @@
-import { button, paragraph, quote, type MailTemplate } from '../../platform/mail-templates.js';
-import { plainName } from '../../platform/mailer.js';
+import { button, paragraph, plainName, quote, type MailTemplate } from '../../platform/mail-templates.js';
 
 /** A lifecycle step told to each recipient: the notification's text is the subject and the first line. */
 export const jobEventMail = (

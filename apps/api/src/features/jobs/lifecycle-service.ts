@@ -21,7 +21,8 @@ import { holidays, jobEvents, jobReads, jobs, jobTimers, notifications, products
 import type { AuthUser } from '../../platform/auth.js';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
 import { mailRenderer } from '../../platform/mail-templates.js';
-import { enqueueMail, plainName } from '../../platform/mailer.js';
+import { enqueueMail } from '../../platform/mailer.js';
+import { plainName } from '../../platform/mail-templates.js';
 import { addWorkingDays, dueDate } from '../../platform/working-days.js';
 import { assertAttachable, cleanFileName, keyOfUrl, uploadUrl } from '../uploads/service.js';
 import { jobEventMail } from './emails.js';
