@@ -1050,7 +1050,7 @@ function render(
 }
 
 const pageLine = (p: PageFigures) =>
-  `page ${p.path}: LCP ${p.lcpMs} ms, CLS ${p.cls}, ${Math.round(p.transferBytes / 1024)} KB${p.inpMs !== undefined ? `, INP ${p.inpMs} ms` : ''} (each load: LCP ${p.runs?.map((r) => r.lcpMs).join('/')}${p.inpMs !== undefined ? `, INP ${p.runs?.map((r) => r.inpMs).join('/')}` : ''})${p.floor ? `; floor ${p.floor.lcpMs} ms (${p.floor.runs.join('/')}), ratio ${(p.lcpMs / p.floor.lcpMs).toFixed(2)}` : ''}`;
+  `page ${p.path}${p.repeat ? ' (repeat visit)' : ''}: LCP ${p.lcpMs} ms, CLS ${p.cls}, ${Math.round(p.transferBytes / 1024)} KB${p.inpMs !== undefined ? `, INP ${p.inpMs} ms` : ''} (each load: LCP ${p.runs?.map((r) => r.lcpMs).join('/')}${p.inpMs !== undefined ? `, INP ${p.runs?.map((r) => r.inpMs).join('/')}` : ''})${p.floor ? `; floor ${p.floor.lcpMs} ms (${p.floor.runs.join('/')}), ratio ${(p.lcpMs / p.floor.lcpMs).toFixed(2)}` : ''}`;
 
 function renderPages(pages: PageFigures[]) {
   const out: string[] = [];
@@ -1072,13 +1072,15 @@ function renderPages(pages: PageFigures[]) {
       ],
       pages.map((p) => {
         const ratio = p.floor ? p.lcpMs / p.floor.lcpMs : undefined;
+        // A repeat visit (service worker installed) has its own target: LCP ≤ 1.0 s.
+        const lcpMet = p.repeat ? p.lcpMs <= 1000 : ratio !== undefined ? ratio <= 1.5 : p.lcpMs <= 2000;
         const pass =
-          (ratio !== undefined ? ratio <= 1.5 : p.lcpMs <= 2000) &&
+          lcpMet &&
           p.cls <= 0.05 &&
           (p.inpMs === undefined || p.inpMs <= 150) &&
           (p.path !== '/' || p.transferBytes <= 500 * 1024);
         return [
-          p.path.replace(/[0-9a-f-]{36}/, '{id}'),
+          `${p.path.replace(/[0-9a-f-]{36}/, '{id}')}${p.repeat ? ` repeat visit${p.repeat.swThrottled ? '' : ' (worker not throttled)'}` : ''}`,
           p.lcpMs,
           p.floor?.lcpMs ?? '',
           ratio !== undefined ? r2(ratio) : '',
@@ -1097,6 +1099,7 @@ function renderPages(pages: PageFigures[]) {
   );
   out.push(
     "Floor: a static page with only the page's largest element (same tag, place, size, font, text or picture) and no script, served by the same server and loaded the same way right after each load of the page; target LCP ≤ 1.5× the floor.",
+    'Repeat visit: the second load of the page in the browser context of a first one, with the service worker installed (code precached, the page network first, the catalogue stale while revalidating) and the same network profile set on the worker; target LCP ≤ 1.0 s.',
   );
   for (const p of pages.filter((x) => x.interactions))
     out.push(

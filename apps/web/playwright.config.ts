@@ -16,6 +16,9 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     trace: 'retain-on-failure',
+    // The service worker's stale-while-revalidate catalogue would show a journey the catalogue as it was
+    // one visit ago; only e2e/offline.spec.ts, which is about it, lets it run.
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       // Flags this machine kind needs for headless runs (no sandbox as root, no background network).

@@ -256,6 +256,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   return app;
 }
 
+const NO_CACHE_FILES = new Set(['sw.js', 'manifest.webmanifest']);
+
 /** Serves the built single-page app; hashed assets are immutable, every other page path gets index.html. */
 async function registerWeb(app: FastifyInstance, dist: string | null) {
   const hasWeb = dist !== null && existsSync(path.join(dist, 'index.html'));
@@ -273,7 +275,10 @@ async function registerWeb(app: FastifyInstance, dist: string | null) {
           'cache-control',
           file.includes(`${path.sep}assets${path.sep}`)
             ? 'public, max-age=31536000, immutable'
-            : 'public, max-age=3600',
+            : // The service worker and the manifest are checked on every visit, so a new build is seen at once.
+              NO_CACHE_FILES.has(path.basename(file))
+              ? 'no-cache'
+              : 'public, max-age=3600',
         );
       },
     });

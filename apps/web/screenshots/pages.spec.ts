@@ -1,35 +1,11 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiLogin, createAccount, loginAs, paidJob } from '../e2e/helpers';
+import { expect, test, type Page } from '@playwright/test';
+import { loginAs } from '../e2e/helpers';
+import { emailFor, pagesFor, ROLES, world } from '../e2e/pages';
 
 // Run from the repository root (scripts/e2e.mjs), so this is the root's screenshots/ folder.
 const OUT = path.resolve('screenshots');
-
-/** A paid job assigned to a verified lawyer, so every role's pages have something to show. */
-async function world(request: APIRequestContext) {
-  const adminEmail = await createAccount(request, 'admin');
-  const admin = await apiLogin(request, adminEmail);
-  const paid = await paidJob(request, 'Please draft a shareholders agreement for our three founders');
-  const jobs = (await (
-    await request.get('/job-api/company/pendingjobs', { headers: paid.company.headers })
-  ).json()) as Array<{ _id: string }>;
-  const jobId = jobs[0]._id;
-  const lawyerEmail = await createAccount(request, 'lawyer');
-  const lawyer = await apiLogin(request, lawyerEmail);
-  await request.patch(`/api/verifylawyer/${lawyer.id}`, { headers: admin.headers, data: { verified: true } });
-  await request.post('/job-api/assign', { headers: admin.headers, data: { jobId, lawyerId: lawyer.id } });
-  const catalogue = (await (await request.get('/product-api/products')).json()) as { products: Array<{ _id: string }> };
-  return {
-    adminEmail,
-    companyEmail: paid.companyEmail,
-    company: paid.company,
-    lawyerEmail,
-    lawyer,
-    jobId,
-    productId: catalogue.products[0]._id,
-  };
-}
 
 async function shoot(page: Page, project: string, role: string, name: string, url: string) {
   await page.goto(url);
@@ -44,60 +20,14 @@ async function shoot(page: Page, project: string, role: string, name: string, ur
 test('every page, every role', async ({ page, request }, info) => {
   const w = await world(request);
   const project = info.project.name;
-  const visitor: Array<[string, string]> = [
-    ['landing', '/'],
-    ['products', '/products'],
-    ['product', `/pre-cart/${w.productId}`],
-    ['about', '/about-us'],
-    ['login', '/login'],
-    ['signup-company', '/signup/asacompany'],
-    ['signup-lawyer', '/signup/asalawyer'],
-    ['password-reset', '/password-reset'],
-    ['remuneration-order', '/legal-practitioners-remuneration-order'],
-  ];
-  for (const [name, url] of visitor) await shoot(page, project, 'visitor', name, url);
-
-  const company = await loginAs(page, w.companyEmail);
-  for (const [name, url] of [
-    ['dashboard', '/company/dashboard'],
-    ['cart', '/cart'],
-    ['job', `/jobs/${w.jobId}`],
-    ['notifications', '/notifications'],
-    ['profile', `/company/profile/${company.data.user._id}`],
-  ] as const)
-    await shoot(page, project, 'company', name, url);
-
-  await page.evaluate(() => localStorage.clear());
-  await loginAs(page, w.lawyerEmail);
-  for (const [name, url] of [
-    ['dashboard', '/lawyer/dashboard'],
-    ['available-jobs', `/lawyer/available-jobs/${w.lawyer.id}`],
-    ['job', `/jobs/${w.jobId}`],
-    ['get-paid', '/lawyer/get-paid'],
-    ['profile', `/lawyer/profile/${w.lawyer.id}`],
-    ['notifications', '/notifications'],
-  ] as const)
-    await shoot(page, project, 'lawyer', name, url);
-
-  await page.evaluate(() => localStorage.clear());
-  await loginAs(page, w.adminEmail);
-  for (const [name, url] of [
-    ['dashboard', '/admin/dashboard'],
-    ['jobs', '/admin/jobs'],
-    ['job', `/jobs/${w.jobId}`],
-    ['lawyers', '/admin/lawyers'],
-    ['companies', '/admin/companies'],
-    ['ratings', '/admin/ratings'],
-    ['new-product', '/admin/new-product'],
-    ['payments', '/admin/payment'],
-    ['ledger', '/admin/ledger'],
-    ['payouts', '/admin/payouts'],
-    ['refunds', '/admin/refunds'],
-    ['reconciliation', '/admin/reconciliation'],
-    ['holidays', '/admin/holidays'],
-    ['remuneration-order', '/admin/remuneration-order'],
-  ] as const)
-    await shoot(page, project, 'admin', name, url);
+  for (const role of ROLES) {
+    const email = emailFor(w, role);
+    if (email) {
+      await page.evaluate(() => localStorage.clear());
+      await loginAs(page, email);
+    }
+    for (const [name, url] of pagesFor(w, role)) await shoot(page, project, role, name, url);
+  }
 
   const shots = readdirSync(path.join(OUT, project));
   expect(shots.length).toBeGreaterThanOrEqual(30);

@@ -26,3 +26,10 @@ void Promise.race([Promise.all([preloadPage(pathname), pageData]), new Promise((
     else createRoot(root).render(app);
   },
 );
+// The service worker (apps/web/scripts/service-worker.mjs, decision 1840), once the page has loaded so it
+// never competes with the first visit's own requests; not in development (Vite's server has no sw.js).
+// Without it the app works as before: only repeat visits and offline reading are lost.
+if (import.meta.env.PROD && 'serviceWorker' in navigator)
+  window.addEventListener('load', () => navigator.serviceWorker.register('/sw.js').catch(() => undefined), {
+    once: true,
+  });

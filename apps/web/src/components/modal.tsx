@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { X } from 'lucide-react';
 
 interface ModalProps {
@@ -9,6 +9,29 @@ interface ModalProps {
   /** "success" or "error" colours the title, as the spec's result modals carry a flag. */
   tone?: 'success' | 'error' | 'neutral';
   footer?: ReactNode;
+}
+
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/**
+ * Keeps Tab and Shift+Tab inside a dialog: from its last control to its first and back. A modal
+ * <dialog> makes the page behind inert, but Tab still leaves it for the browser's own bar.
+ */
+export function trapTab(e: KeyboardEvent<HTMLElement>) {
+  if (e.key !== 'Tab') return;
+  const all = [...e.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null);
+  if (all.length === 0) return;
+  const first = all[0];
+  const last = all[all.length - 1];
+  const at = document.activeElement;
+  if (e.shiftKey && (at === first || at === e.currentTarget)) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && at === last) {
+    e.preventDefault();
+    first.focus();
+  }
 }
 
 /** An accessible dialog on the native <dialog> element: focus trapped, Escape closes, focus returns. */
@@ -38,6 +61,7 @@ export function Modal({ open, title, onClose, children, tone = 'neutral', footer
       onClick={(e) => {
         if (e.target === ref.current) onClose();
       }}
+      onKeyDown={trapTab}
       className="m-auto w-[calc(100%-2rem)] max-w-md rounded-xl bg-white p-0 shadow-xl backdrop:bg-black/50"
     >
       {open && (

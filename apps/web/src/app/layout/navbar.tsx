@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { ChevronDown, Menu, MessageCircle, ShoppingCart, UserRound, X } from 'lucide-react';
 import { readReservedItems, RESERVED_CHANGED } from '@/features/cart/reserved-items';
@@ -122,14 +122,104 @@ function ChatLink() {
   );
 }
 
+/**
+ * The Sign Up menu button (WAI-ARIA menu button): opening it focuses the first choice, the arrow keys,
+ * Home and End move between choices, Escape closes it and gives focus back to the button, Tab or a
+ * click elsewhere closes it.
+ */
+function SignupMenu() {
+  const [open, setOpen] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const { pathname } = useLocation();
+  useEffect(() => setOpen(false), [pathname]);
+  useEffect(() => {
+    if (!open) return;
+    box.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    const close = (e: MouseEvent) => {
+      if (!box.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('click', close);
+    return () => document.removeEventListener('click', close);
+  }, [open]);
+  const onMenuKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    const items = [...(box.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+    const at = items.indexOf(document.activeElement as HTMLElement);
+    const to =
+      e.key === 'ArrowDown'
+        ? (at + 1) % items.length
+        : e.key === 'ArrowUp'
+          ? (at - 1 + items.length) % items.length
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? items.length - 1
+              : -1;
+    if (to >= 0) {
+      e.preventDefault();
+      items[to]?.focus();
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      setOpen(false);
+      button.current?.focus();
+    } else if (e.key === 'Tab') {
+      setOpen(false);
+    }
+  };
+  return (
+    <div className="relative" ref={box}>
+      <button
+        ref={button}
+        type="button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowDown') {
+            e.preventDefault();
+            setOpen(true);
+          }
+        }}
+        className="flex min-h-11 items-center gap-1 rounded-md bg-brand px-4 text-sm font-semibold text-white hover:bg-brand-dark"
+      >
+        Sign Up <ChevronDown className="size-4" aria-hidden />
+      </button>
+      {open && (
+        <div
+          role="menu"
+          aria-label="Sign up"
+          onKeyDown={onMenuKey}
+          className="absolute right-0 z-50 mt-2 w-48 rounded-md border border-slate-200 bg-white py-1 shadow-lg"
+        >
+          <Link
+            role="menuitem"
+            tabIndex={-1}
+            to={paths.signupCompany()}
+            className="flex min-h-11 items-center px-4 text-sm text-ink hover:bg-slate-50 focus:bg-slate-100"
+          >
+            As a Company
+          </Link>
+          <Link
+            role="menuitem"
+            tabIndex={-1}
+            to={paths.signupLawyer()}
+            className="flex min-h-11 items-center px-4 text-sm text-ink hover:bg-slate-50 focus:bg-slate-100"
+          >
+            As a Lawyer
+          </Link>
+        </div>
+      )}
+    </div>
+  );
+}
+
 export function Navbar() {
   const session = useSession();
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const [menuOpen, setMenuOpen] = useState(false);
-  const [signupOpen, setSignupOpen] = useState(false);
   const [contactOpen, setContactOpen] = useState(false);
-  const signupRef = useRef<HTMLDivElement>(null);
+  const menuButton = useRef<HTMLButtonElement>(null);
   const authStyle = isAuthPage(pathname);
   const image = useProfileImage(session);
   const cartCount = useCartCount(session, pathname);
@@ -137,16 +227,18 @@ export function Navbar() {
 
   useEffect(() => {
     setMenuOpen(false);
-    setSignupOpen(false);
   }, [pathname]);
   useEffect(() => {
-    if (!signupOpen) return;
-    const close = (e: MouseEvent) => {
-      if (!signupRef.current?.contains(e.target as Node)) setSignupOpen(false);
+    if (!menuOpen) return;
+    // Escape closes the phone menu and gives focus back to its button.
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
     };
-    document.addEventListener('click', close);
-    return () => document.removeEventListener('click', close);
-  }, [signupOpen]);
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
 
   const logout = async () => {
     try {
@@ -238,38 +330,7 @@ export function Navbar() {
       >
         Log in
       </Link>
-      <div className="relative" ref={signupRef}>
-        <button
-          type="button"
-          aria-haspopup="menu"
-          aria-expanded={signupOpen}
-          onClick={() => setSignupOpen((o) => !o)}
-          className="flex min-h-11 items-center gap-1 rounded-md bg-brand px-4 text-sm font-semibold text-white hover:bg-brand-dark"
-        >
-          Sign Up <ChevronDown className="size-4" aria-hidden />
-        </button>
-        {signupOpen && (
-          <div
-            role="menu"
-            className="absolute right-0 z-50 mt-2 w-48 rounded-md border border-slate-200 bg-white py-1 shadow-lg"
-          >
-            <Link
-              role="menuitem"
-              to={paths.signupCompany()}
-              className="flex min-h-11 items-center px-4 text-sm text-ink hover:bg-slate-50"
-            >
-              As a Company
-            </Link>
-            <Link
-              role="menuitem"
-              to={paths.signupLawyer()}
-              className="flex min-h-11 items-center px-4 text-sm text-ink hover:bg-slate-50"
-            >
-              As a Lawyer
-            </Link>
-          </div>
-        )}
-      </div>
+      <SignupMenu />
     </>
   );
 
@@ -301,6 +362,7 @@ export function Navbar() {
           {showCart && <CartLink count={cartCount ?? 0} />}
         </span>
         <button
+          ref={menuButton}
           type="button"
           className="flex size-11 items-center justify-center rounded-md md:hidden"
           aria-label={menuOpen ? 'Close menu' : 'Open menu'}

@@ -92,7 +92,7 @@ export default function LoginPage() {
             Forgot password?
           </Link>
         </div>
-        <Button type="submit" loading={isSubmitting} className={`w-full ${filled ? '' : 'opacity-60'}`}>
+        <Button type="submit" loading={isSubmitting} className={`w-full ${filled ? '' : 'opacity-80'}`}>
           Log in
         </Button>
       </form>

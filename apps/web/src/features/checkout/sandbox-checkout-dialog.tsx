@@ -8,6 +8,7 @@ import {
   type SandboxVirtualAccount,
 } from '@legalmarket/contracts/commerce';
 import { Button } from '@/components/button';
+import { trapTab } from '@/components/modal';
 import { formatNaira } from '@legalmarket/contracts/format';
 import { getErrorMessage, isNetworkError } from '@/lib/http';
 import { sandboxCharge } from './api/sandbox-charge';
@@ -165,12 +166,13 @@ export function SandboxCheckoutDialog({ data, onDone }: { data: CheckoutData; on
         e.preventDefault();
         if (!busy) onDone({ status: 'cancelled' });
       }}
+      onKeyDown={trapTab}
       className="m-auto w-[calc(100%-1rem)] max-w-2xl overflow-hidden rounded-xl bg-white p-0 shadow-2xl backdrop:bg-black/60"
       data-testid="sandbox-checkout"
     >
       <div className="flex items-start justify-between gap-3 border-b border-slate-200 bg-slate-50 px-4 py-3">
         <div className="min-w-0">
-          <p className="text-xs font-semibold tracking-wide text-orange-600 uppercase">Test mode · Sandbox checkout</p>
+          <p className="text-xs font-semibold tracking-wide text-orange-700 uppercase">Test mode · Sandbox checkout</p>
           <h2 id={titleId} className="text-lg font-bold wrap-anywhere text-ink">
             {data.title}
           </h2>

@@ -27,12 +27,12 @@ const FIELDS = [
 ] as const;
 type Values = Record<(typeof COMPANY_EDITABLE_FIELDS)[number] | 'currentPassword', string>;
 
-function Row({ label, value }: { label: string; value?: string | null }) {
+function Row({ label, value, className = '' }: { label: string; value?: string | null; className?: string }) {
   return (
-    <div className="py-2">
+    <div className={`py-2 ${className}`}>
       <dt className="text-xs font-semibold text-slate-500 uppercase">{label}</dt>
       <dd className="wrap-anywhere text-ink">
-        {value?.trim() ? value : <span className="text-slate-400">Not added yet</span>}
+        {value?.trim() ? value : <span className="text-slate-500">Not added yet</span>}
       </dd>
     </div>
   );
@@ -223,9 +223,8 @@ export default function CompanyProfilePage() {
           <Row label="Phone" value={p.phoneNumber} />
           <Row label="Physical address" value={p.officeAddress} />
           <Row label="Alternate email" value={p.alternativeEmailAddress} />
-          <div className="sm:col-span-2">
-            <Row label="Bio" value={p.yourBio} />
-          </div>
+          {/* A <dl> holds only <div> groups of <dt> and <dd>: the wide row is the group itself. */}
+          <Row label="Bio" value={p.yourBio} className="sm:col-span-2" />
         </dl>
       </>
     );

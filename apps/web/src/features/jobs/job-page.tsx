@@ -303,7 +303,7 @@ function EventWithDivider({ e, mine, unread }: { e: JobEventResponse; mine: bool
   return (
     <>
       {unread && (
-        <li role="separator" className="my-1 flex items-center gap-2 text-xs font-bold text-accent uppercase">
+        <li className="my-1 flex items-center gap-2 text-xs font-bold text-amber-800 uppercase">
           <span className="h-px flex-1 bg-accent" /> New <span className="h-px flex-1 bg-accent" />
         </li>
       )}

@@ -1,7 +1,8 @@
 /** Terms of use and privacy policy, carrying the terms of spec section 1. */
 export function TermsOfUse() {
   return (
-    <div className="max-h-[60vh] space-y-3 overflow-y-auto pr-1">
+    // Focusable so a keyboard can scroll it (axe: scrollable-region-focusable).
+    <div tabIndex={0} role="region" aria-label="Terms of use" className="max-h-[60vh] space-y-3 overflow-y-auto pr-1">
       <p>
         These terms govern your use of LegalMarket, a marketplace where businesses buy fixed-price legal services
         delivered by verified legal practitioners.
@@ -29,7 +30,7 @@ export function TermsOfUse() {
 
 export function PrivacyPolicy() {
   return (
-    <div className="max-h-[60vh] space-y-3 overflow-y-auto pr-1">
+    <div tabIndex={0} role="region" aria-label="Privacy policy" className="max-h-[60vh] space-y-3 overflow-y-auto pr-1">
       <p>
         We collect the details you give us when you sign up (names, email addresses, phone numbers, addresses,
         registration numbers) and the documents you upload, to deliver the legal services you buy.
