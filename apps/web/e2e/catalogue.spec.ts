@@ -182,7 +182,9 @@ test('a company writes, edits and deletes a review and the average updates', asy
   const edit = page.getByRole('form', { name: 'Edit your review' });
   await expect(edit.getByLabel('Title')).toHaveValue('Fast drafting');
   await edit.getByRole('button', { name: 'Cancel' }).click();
-  await expect(page.getByRole('form', { name: 'Write a review' })).toBeVisible();
+  // One review per company and product (decision 2001): no second form while ours stands.
+  await expect(page.getByText('You have reviewed this product. Use Edit on your review to change it.')).toBeVisible();
+  await expect(page.getByRole('form', { name: 'Write a review' })).toHaveCount(0);
   await page.getByRole('button', { name: 'Edit your review Fast drafting' }).click();
   await page.getByRole('form', { name: 'Edit your review' }).getByRole('radio', { name: '5 stars' }).click();
   await page.getByRole('form', { name: 'Edit your review' }).getByRole('button', { name: 'Save changes' }).click();
@@ -197,4 +199,5 @@ test('a company writes, edits and deletes a review and the average updates', asy
   await expect(summary).toContainText('4.0');
   await expect(summary).toContainText('1 review');
   await expect(page.getByText('Fast drafting')).toHaveCount(0);
+  await expect(page.getByRole('form', { name: 'Write a review' })).toBeVisible();
 });

@@ -131,6 +131,8 @@ const reviewView = z.object({
   productId: z.string(),
   /** Name of the product, for the admin ratings list. */
   productName: z.string().nullable(),
+  /** The company bought the product (a job of it that was not cancelled): "Verified purchase". */
+  verifiedPurchase: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -193,7 +193,12 @@ export const reviews = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('reviews_product_idx').on(t.productId, t.date), index('reviews_date_idx').on(t.date)],
+  (t) => [
+    index('reviews_product_idx').on(t.productId, t.date),
+    index('reviews_date_idx').on(t.date),
+    // One review per company and product: a second POST edits it (migration 0016, decision 2001).
+    uniqueIndex('reviews_company_product_uq').on(t.companyId, t.productId),
+  ],
 );
 
 export const cartItems = pgTable(
@@ -626,4 +631,32 @@ export const sandboxTransfers = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('sandbox_transfers_reference_uq').on(t.reference)],
+);
+
+/** A company's review of the lawyer who completed its job: one per job, one answer (migration 0016). */
+export const lawyerReviews = pgTable(
+  'lawyer_reviews',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    jobId: uuid('job_id')
+      .notNull()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    lawyerId: uuid('lawyer_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    stars: integer('stars').notNull(),
+    reviewTitle: text('review_title').notNull(),
+    review: text('review').notNull(),
+    reply: text('reply'),
+    repliedAt: ts('replied_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('lawyer_reviews_job_uq').on(t.jobId),
+    index('lawyer_reviews_lawyer_idx').on(t.lawyerId, t.createdAt),
+  ],
 );

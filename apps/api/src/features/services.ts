@@ -20,6 +20,7 @@ import { createRefunds } from './money/refunds.js';
 import { createPlatformService } from './platform/service.js';
 import { createProfilesService } from './profiles/service.js';
 import { createReviewsService } from './reviews/service.js';
+import { createLawyerReviewsService } from './reviews/lawyer-service.js';
 import { createUploadsService } from './uploads/service.js';
 
 export function createServices(shared: Shared, log: FastifyBaseLogger): Services {
@@ -45,6 +46,7 @@ export function createServices(shared: Shared, log: FastifyBaseLogger): Services
       mailConfig: shared.config,
     }),
     reviews: createReviewsService(shared),
+    lawyerReviews: createLawyerReviewsService(shared),
     lawyers: createLawyersService({ ...shared, provider: paymentProvider }),
     payouts: createPayouts({ ...shared, provider: paymentProvider, ledger, log }),
     jobLifecycle,

@@ -28,6 +28,7 @@ import type { Refunds } from './money/refunds.js';
 import type { PlatformService } from './platform/service.js';
 import type { ProfilesService } from './profiles/service.js';
 import type { ReviewsService } from './reviews/service.js';
+import type { LawyerReviewsService } from './reviews/lawyer-service.js';
 import type { UploadsService } from './uploads/service.js';
 
 export interface Shared {
@@ -57,6 +58,8 @@ export interface Services {
   /** The ledger compared with the payment provider's records (admin). */
   reconciliation: Reconciliation;
   reviews: ReviewsService;
+  /** Companies' reviews of the lawyers who completed their jobs, and the admin's track records. */
+  lawyerReviews: LawyerReviewsService;
   lawyers: LawyersService;
   /** The job lifecycle: every job action goes through it. */
   jobLifecycle: JobLifecycle;

@@ -175,6 +175,27 @@ async function payoutCode(c: Ctx) {
 }
 
 const accountOf = (actor: Actor) => ACCOUNT(ACTORS.indexOf(actor));
+
+/** A fresh completed job: company A's done by `lawyer` (ofA), company B's done by `otherLawyer` (ofB). */
+const completedJobOf = async (c: Ctx, v: 'ofA' | 'ofB') =>
+  (
+    await insertJob(c.t, c.w.who[v === 'ofA' ? 'companyA' : 'companyB'].id, {
+      productId: c.w.product,
+      status: 'completed',
+      lawyerId: c.w.who[v === 'ofA' ? 'lawyer' : 'otherLawyer'].id,
+    })
+  ).id;
+const lawyerReviewBody = (jobId: string) => ({ jobId, stars: 4, reviewTitle: 'On time', review: 'Clear work.' });
+/** A fresh review of a completed job, written by its company (see completedJobOf). */
+async function lawyerReviewOf(c: Ctx, v: 'ofA' | 'ofB') {
+  const jobId = await completedJobOf(c, v);
+  const res = await ok(c.t, c.w.who[v === 'ofA' ? 'companyA' : 'companyB'], {
+    method: 'POST',
+    url: '/api/lawyer-reviews',
+    payload: lawyerReviewBody(jobId),
+  });
+  return res.json().data.review._id as string;
+}
 const pdfUpload = () =>
   multipart([{ name: 'file', file: { data: pdfBytes(), filename: 'a.pdf', type: 'application/pdf' } }]);
 
@@ -424,6 +445,44 @@ const REQUESTS: Record<string, Record<string, Builder>> = {
       },
     }),
   },
+  'POST /api/lawyer-reviews': {
+    own: async (c) => {
+      const company = c.actor === 'companyB' ? c.w.who.companyB : c.w.who.companyA;
+      const job = await completedJobOf(c, company === c.w.who.companyA ? 'ofA' : 'ofB');
+      return { method: 'POST', url: '/api/lawyer-reviews', payload: { ...mass(c), ...lawyerReviewBody(job) } };
+    },
+    ...Object.fromEntries(
+      (['ofA', 'ofB'] as const).map((v) => [
+        v,
+        async (c: Ctx): Promise<Req> => ({
+          method: 'POST',
+          url: '/api/lawyer-reviews',
+          payload: { ...mass(c), ...lawyerReviewBody(await completedJobOf(c, v)) },
+        }),
+      ]),
+    ),
+  },
+  'PATCH /api/lawyer-reviews/:id': Object.fromEntries(
+    (['ofA', 'ofB'] as const).map((v) => [
+      v,
+      async (c: Ctx): Promise<Req> => ({
+        method: 'PATCH',
+        url: `/api/lawyer-reviews/${await lawyerReviewOf(c, v)}`,
+        payload: { ...mass(c), stars: 2, reviewTitle: `Edited by ${c.actor}`, review: 'Changed.' },
+      }),
+    ]),
+  ),
+  'POST /api/lawyer-reviews/:id/reply': Object.fromEntries(
+    (['ofA', 'ofB'] as const).map((v) => [
+      v,
+      async (c: Ctx): Promise<Req> => ({
+        method: 'POST',
+        url: `/api/lawyer-reviews/${await lawyerReviewOf(c, v)}/reply`,
+        payload: { ...mass(c), reply: `Answered by ${c.actor}` },
+      }),
+    ]),
+  ),
+  'GET /api/lawyers/:id/reviews': { any: get((c) => `/api/lawyers/${c.w.who.lawyer.id}/reviews`) },
   'PATCH /api/rating/:id': Object.fromEntries(
     (['ofA', 'ofB'] as const).map((v) => [
       v,
@@ -448,8 +507,10 @@ const REQUESTS: Record<string, Record<string, Builder>> = {
         const res = await ok(c.t, owner, {
           method: 'POST',
           url: '/api/rating',
+          // One review per company and product (decision 2001): on the other product, so the one each
+          // company keeps of c.w.product (w.review) stays for the PATCH rows.
           payload: {
-            productId: c.w.product,
+            productId: c.w.otherProduct,
             reviewTitle: `by-company${v === 'ofA' ? 'A' : 'B'}`,
             review: `To delete ${crypto.randomUUID()}`,
             status: 3,
@@ -752,6 +813,7 @@ const REQUESTS: Record<string, Record<string, Builder>> = {
   'GET /api/admin/audit-log': { any: get('/api/admin/audit-log') },
   'GET /api/companys': { any: get('/api/companys?limit=100') },
   'GET /api/verifiedlawyers': { any: get('/api/verifiedlawyers?limit=100') },
+  'GET /api/admin/lawyer-records': { any: get('/api/admin/lawyer-records?sort=rating') },
   'GET /api/unverifiedlawyers': { any: get('/api/unverifiedlawyers?limit=100') },
   'PATCH /api/verifylawyer/:id': {
     any: async (c) => ({

@@ -118,6 +118,23 @@ export const TABLE: Record<string, Record<string, Row>> = {
     ofA: e(401, 'ok', 403, 403, 403, 403, 'ok'),
     ofB: e(401, 403, 'ok', 403, 403, 403, 'ok'),
   },
+  // Reviews of lawyers (decision 2000): ofA / ofB = a completed job (or its review) of company A done by
+  // `lawyer`, of company B done by `otherLawyer`; `own` = a completed job of the calling company.
+  'POST /api/lawyer-reviews': {
+    own: COMPANY,
+    ofA: e(401, 'ok', 403, 403, 403, 403, 403),
+    ofB: e(401, 403, 'ok', 403, 403, 403, 403),
+  },
+  'PATCH /api/lawyer-reviews/:id': {
+    ofA: e(401, 'ok', 403, 403, 403, 403, 403),
+    ofB: e(401, 403, 'ok', 403, 403, 403, 403),
+  },
+  'POST /api/lawyer-reviews/:id/reply': {
+    ofA: e(401, 403, 403, 403, 'ok', 403, 403),
+    ofB: e(401, 403, 403, 403, 403, 'ok', 403),
+  },
+  'GET /api/lawyers/:id/reviews': { any: SIGNED_IN },
+  'GET /api/admin/lawyer-records': { any: ADMIN },
 
   // cart and checkout (the cart is the caller's own by construction: no id names it)
   'POST /api/cart': { any: COMPANY, ownFile: COMPANY, fileOfOther: NOBODY_403_SIGNED_IN },

@@ -12,6 +12,7 @@ import {
   reviewsResponse,
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
+import { lawyerReviewsRoutes } from './lawyer-routes.js';
 
 const tags = ['reviews'];
 
@@ -19,6 +20,7 @@ const tags = ['reviews'];
 export const reviewsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
   const service = services.reviews;
   const { auth } = shared;
+  await app.register(lawyerReviewsRoutes, { shared, services });
 
   app.get(
     '/ratings-api/rating',
@@ -26,7 +28,7 @@ export const reviewsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
       schema: {
         tags,
         summary: 'Reviews',
-        description: `An array of reviews, newest first, each with \`companyId { _id, companyName }\` and the stars in \`status\`; \`productId\` narrows to one product. The whole list up to \`limit\` reviews (default ${LIST_CAP}, at most ${LIST_LIMIT_MAX}); a client works out the average from the listed \`status\` (\`averageStars\` in @legalmarket/contracts). Decision 0901.`,
+        description: `An array of reviews, newest first, each with \`companyId { _id, companyName }\`, the stars in \`status\` and \`verifiedPurchase\` (the company bought the product); \`productId\` narrows to one product. The whole list up to \`limit\` reviews (default ${LIST_CAP}, at most ${LIST_LIMIT_MAX}); a client works out the average from the listed \`status\` (\`averageStars\` in @legalmarket/contracts). Decision 0901.`,
         querystring: z.object({
           productId: z.uuid('productId must be a valid id').optional(),
           limit: listQuery.shape.limit,
@@ -44,16 +46,18 @@ export const reviewsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
         tags,
         summary: 'Write a review (company)',
         description:
-          'Title and text required, `status` is the star count 1 to 5, for a product on sale. The review belongs to the signed-in company. Sending the same review twice within a minute creates it once. Answers the review itself, with `companyId { _id, companyName }`, and `message`.',
+          'Title and text required, `status` is the star count 1 to 5, for a product on sale. The review belongs to the signed-in company, which has one review per product: the first POST creates it (201, "Review Submitted Successfully"), a later one edits that same review (200, "Review Updated Successfully", same `_id`); decision 2001. `verifiedPurchase` is true when the company bought the product. Answers the review itself, with `companyId { _id, companyName }`, and `message`.',
         security: [{ bearer: [] }],
         body: reviewInput,
-        response: { 201: reviewResponse },
+        response: { 200: reviewResponse, 201: reviewResponse },
       },
       preHandler: auth.require('company'),
     },
     async (request, reply) => {
-      const review = await service.create(request.user!, request.body);
-      return reply.status(201).send({ ...review, message: messages.reviewSubmitted });
+      const { review, created } = await service.create(request.user!, request.body);
+      return reply
+        .status(created ? 201 : 200)
+        .send({ ...review, message: created ? messages.reviewSubmitted : messages.reviewUpdated });
     },
   );
 

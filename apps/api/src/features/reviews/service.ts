@@ -1,7 +1,7 @@
-import { and, desc, eq, gt, type SQL } from 'drizzle-orm';
+import { desc, eq, sql, type SQL } from 'drizzle-orm';
 import { messages, type Review, type ReviewInput } from '@legalmarket/contracts';
 import type { Db, Executor } from '../../db/client.js';
-import { products, reviews, users } from '../../db/schema.js';
+import { jobs, products, reviews, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/clock.js';
@@ -21,6 +21,8 @@ function selectReviews(ex: Executor) {
       companyName: users.companyName,
       name: users.name,
       productName: products.productName,
+      // Bought: the company has a job for the product that was not cancelled (refunded).
+      verifiedPurchase: sql<boolean>`exists (select 1 from ${jobs} where ${jobs.companyId} = ${reviews.companyId} and ${jobs.productId} = ${reviews.productId} and ${jobs.stage} <> 'cancelled')`,
     })
     .from(reviews)
     .innerJoin(users, eq(users.id, reviews.companyId))
@@ -41,13 +43,11 @@ function toReview(row: Row): Review {
     companyId: { _id: r.companyId, companyName: row.companyName ?? row.name },
     productId: r.productId,
     productName: row.productName ?? null,
+    verifiedPurchase: Boolean(row.verifiedPurchase),
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
   };
 }
-
-/** A double-submitted form (same company, product and text within this window) creates one review. */
-const REPEAT_WINDOW_MS = 60_000;
 
 export type ReviewsService = ReturnType<typeof createReviewsService>;
 
@@ -66,26 +66,15 @@ export function createReviewsService(deps: { db: Db; clock: Clock }) {
     return rows.map(toReview);
   }
 
+  /**
+   * One review per company and product (decision 2001): the first POST creates it, a later one edits it
+   * in place. One statement against the unique index, so two posts at once still leave one review.
+   */
   async function create(company: AuthUser, input: Required<Pick<ReviewInput, 'productId'>> & ReviewFields) {
     return db.transaction(async (tx) => {
       const product = await findLiveProduct(tx, input.productId);
       if (!product) throw notFound(messages.productNotFound);
       const now = clock.now();
-      const [same] = await tx
-        .select({ id: reviews.id })
-        .from(reviews)
-        .where(
-          and(
-            eq(reviews.companyId, company.id),
-            eq(reviews.productId, input.productId),
-            eq(reviews.reviewTitle, input.reviewTitle),
-            eq(reviews.review, input.review),
-            eq(reviews.status, input.status),
-            gt(reviews.createdAt, new Date(now.getTime() - REPEAT_WINDOW_MS)),
-          ),
-        )
-        .limit(1);
-      if (same) return (await one(tx, same.id))!;
       const [row] = await tx
         .insert(reviews)
         .values({
@@ -98,8 +87,13 @@ export function createReviewsService(deps: { db: Db; clock: Clock }) {
           createdAt: now,
           updatedAt: now,
         })
-        .returning({ id: reviews.id });
-      return (await one(tx, row.id))!;
+        .onConflictDoUpdate({
+          target: [reviews.companyId, reviews.productId],
+          set: { reviewTitle: input.reviewTitle, review: input.review, status: input.status, updatedAt: now },
+        })
+        // xmax is 0 on a row this statement inserted, set on one it updated.
+        .returning({ id: reviews.id, created: sql<boolean>`(xmax = 0)` });
+      return { review: (await one(tx, row.id))!, created: Boolean(row.created) };
     });
   }
 

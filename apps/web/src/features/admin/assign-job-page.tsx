@@ -4,6 +4,7 @@ import { DELAYS_MS } from '@legalmarket/contracts/constants';
 import { formatOrdinalDate } from '@legalmarket/contracts/format';
 import { allowedJobActions, stageOf } from '@legalmarket/contracts/job-lifecycle';
 import { messages } from '@legalmarket/contracts/messages';
+import type { LawyerRecord, LawyerRecordSort } from '@legalmarket/contracts/lawyer-reviews';
 import { paths } from '@/lib/paths';
 import { Button } from '@/components/button';
 import { DocumentLink } from '@/components/document-link';
@@ -15,7 +16,7 @@ import { getErrorMessage } from '@/lib/http';
 import { AdminLayout } from './admin-layout';
 import { useAssignJob } from './api/assign-job';
 import { useJob } from './api/get-job';
-import { useLawyers } from './api/get-lawyers';
+import { useLawyerRecords } from './api/get-lawyer-records';
 import { PAGE_SIZE } from './api/keys';
 import { Avatar, LawyerModal, type LawyerSummary } from './lawyer-modal';
 
@@ -25,13 +26,32 @@ const TABS = [
   { id: 'verified', label: 'Verified Lawyers' },
 ] as const;
 
+const SORTS: ReadonlyArray<{ id: LawyerRecordSort; label: string }> = [
+  { id: 'newest', label: 'Newest' },
+  { id: 'rating', label: 'Average rating' },
+  { id: 'reviews', label: 'Number of reviews' },
+  { id: 'completed', label: 'Completed jobs' },
+  { id: 'onTime', label: 'On-time rate' },
+];
+
+/** "4.3 ★ (3 reviews) · 5 completed · 80% on time": the track record the admin assigns by. */
+function TrackRecord({ l }: { l: LawyerRecord }) {
+  return (
+    <span className="block text-sm text-slate-700" data-testid="track-record">
+      <span className="font-semibold">{l.average === null ? 'No rating' : `${l.average.toFixed(1)} ★`}</span> (
+      {l.reviews} {l.reviews === 1 ? 'review' : 'reviews'}) · {l.completedJobs} completed ·{' '}
+      {l.onTimeRate === null ? 'no on-time record' : `${Math.round(l.onTimeRate * 100)}% on time`}
+    </span>
+  );
+}
+
 function LawyerRows({
   lawyers,
   selected,
   onSelect,
   onView,
 }: {
-  lawyers: LawyerSummary[];
+  lawyers: LawyerRecord[];
   selected: LawyerSummary | null;
   onSelect: (l: LawyerSummary | null) => void;
   /** View more: the lawyer modal with Verify Lawyer and Go to profile (spec, admin assign job). */
@@ -64,6 +84,7 @@ function LawyerRows({
                 <span className="block text-sm text-slate-600">
                   SCN {l.scn ?? '—'} · joined {formatOrdinalDate(l.createdAt)}
                 </span>
+                <TrackRecord l={l} />
               </span>
             </label>
             <Button variant="ghost" className="ml-auto" onClick={() => onView(l)} aria-label={`View more: ${l.name}`}>
@@ -86,7 +107,8 @@ export default function AdminAssignJobPage() {
   const [selected, setSelected] = useState<LawyerSummary | null>(null);
   const [viewing, setViewing] = useState<LawyerSummary | null>(null);
   const [alert, setAlert] = useState<string | null>(null);
-  const verified = useLawyers(true, page);
+  const [sort, setSort] = useState<LawyerRecordSort>('newest');
+  const lawyers = useLawyerRecords({ jobId: tab === 'applied' ? jobId : undefined, sort, page });
   const assign = useAssignJob();
 
   useEffect(() => {
@@ -128,8 +150,6 @@ export default function AdminAssignJobPage() {
 
   const j = job.data.data.job;
   const canAssign = allowedJobActions(stageOf(j), 'admin').includes('assign');
-  const applied = j.appliedLawer;
-  const appliedPage = applied.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
 
   return (
     <AdminLayout title="Assign job">
@@ -177,31 +197,39 @@ export default function AdminAssignJobPage() {
       ) : (
         <>
           <Tabs label="Lawyers" tabs={TABS} value={tab} onChange={changeTab} />
-          <div role="tabpanel" aria-label={tab === 'applied' ? 'Applied Lawyers' : 'Verified Lawyers'}>
-            {tab === 'applied' ? (
-              applied.length === 0 ? (
-                <EmptyState>No lawyers available</EmptyState>
-              ) : (
-                <>
-                  <LawyerRows lawyers={appliedPage} selected={selected} onSelect={setSelected} onView={setViewing} />
-                  <Pagination page={page} total={applied.length} pageSize={PAGE_SIZE} onChange={setPage} />
-                </>
-              )
-            ) : verified.isPending ? (
+          <label className="mt-3 flex items-center gap-2 text-sm">
+            <span className="font-medium">Sort by</span>
+            <select
+              className="min-h-11 rounded-md border border-slate-300 bg-white px-2"
+              value={sort}
+              onChange={(e) => {
+                setSort(e.target.value as LawyerRecordSort);
+                setPage(1);
+              }}
+            >
+              {SORTS.map((o) => (
+                <option key={o.id} value={o.id}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <div role="tabpanel" aria-label={tab === 'applied' ? 'Applied Lawyers' : 'Verified Lawyers'} className="mt-3">
+            {lawyers.isPending ? (
               <Loading />
-            ) : verified.isError ? (
-              <ErrorState message={getErrorMessage(verified.error)} onRetry={() => void verified.refetch()} />
-            ) : verified.data.lawyers.length === 0 ? (
+            ) : lawyers.isError ? (
+              <ErrorState message={getErrorMessage(lawyers.error)} onRetry={() => void lawyers.refetch()} />
+            ) : lawyers.data.lawyers.length === 0 ? (
               <EmptyState>No lawyers available</EmptyState>
             ) : (
               <>
                 <LawyerRows
-                  lawyers={verified.data.lawyers}
+                  lawyers={lawyers.data.lawyers}
                   selected={selected}
                   onSelect={setSelected}
                   onView={setViewing}
                 />
-                <Pagination page={page} total={verified.data.total} pageSize={PAGE_SIZE} onChange={setPage} />
+                <Pagination page={page} total={lawyers.data.total} pageSize={PAGE_SIZE} onChange={setPage} />
               </>
             )}
           </div>

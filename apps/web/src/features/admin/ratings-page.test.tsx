@@ -14,6 +14,7 @@ const review = (stars: number): Review => ({
   companyId: { _id: 'c1', companyName: 'Ada Ventures Ltd' },
   productId: 'p1',
   productName: 'Shareholder agreement',
+  verifiedPurchase: false,
   createdAt: '2026-11-21T10:00:00.000Z',
   updatedAt: '2026-11-21T10:00:00.000Z',
 });

@@ -21,6 +21,7 @@ import { useSession } from '@/lib/use-session';
 import { markJobRead, useEarlierEvents, useJobAction, useJobPage, useJobPolling } from './api';
 import { EVENT_WORDS, STAGE_LABELS, formatDay, formatWhen } from './words';
 import { BreakableText } from '@/components/breakable-text';
+import { JobLawyerReview } from '@/features/reviews/lawyer-reviews';
 
 /** Actions that cannot be taken back ask first. */
 const CONFIRM: Partial<Record<JobAction, string>> = {
@@ -167,6 +168,15 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
           </Link>
         )}
       </header>
+
+      {lawyer && (
+        <JobLawyerReview
+          lawyerId={lawyer._id}
+          lawyerName={lawyer.name}
+          jobId={job._id}
+          canReview={data.viewer === 'company' && job.stage === 'completed'}
+        />
+      )}
 
       <section aria-labelledby="timeline-title" className="min-w-0">
         <h2 id="timeline-title" className="mb-2 text-lg font-semibold">

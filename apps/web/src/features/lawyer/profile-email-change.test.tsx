@@ -49,6 +49,8 @@ const ok = (message: string) =>
 function renderAt(path: string, element: React.ReactNode, route = path.split('?')[0]) {
   const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
   client.setQueryData(lawyerKeys.profile('l1', false), me);
+  // The reviews section under the profile (decision 2000): none yet, read from the cache.
+  client.setQueryData(['lawyer-reviews', 'l1'], { status: 'success', data: { average: null, count: 0, reviews: [] } });
   render(
     <QueryClientProvider client={client}>
       <MemoryRouter initialEntries={[path]}>

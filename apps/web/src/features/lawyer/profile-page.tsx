@@ -19,6 +19,7 @@ import { getErrorMessage } from '@/lib/http';
 import { useLawyerProfile, type LawyerProfile } from './api/get-lawyer-profile';
 import { useUpdateProfile, type ProfileChanges } from './api/update-profile';
 import { VerificationBanner } from './components/verification-banner';
+import { LawyerReviewsSection } from '@/features/reviews/lawyer-reviews';
 
 /**
  * /lawyer/profile/{lawyerId}: the lawyer's own profile (GET /api/userprofile; the server refuses any other
@@ -48,6 +49,7 @@ export default function LawyerProfilePage() {
             ) : (
               <ProfileView profile={profile.data} canEdit={canEdit} onEdit={() => setEditing(true)} />
             )}
+            <LawyerReviewsSection lawyerId={profile.data._id} />
           </>
         ) : null}
       </SectionBoundary>

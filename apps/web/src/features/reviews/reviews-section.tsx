@@ -86,7 +86,14 @@ export function ReviewsSection({ productId }: { productId: string }) {
                     <p className="text-sm text-slate-600">{formatOrdinalDate(r.date)}</p>
                   </div>
                   <p className="mt-2 whitespace-pre-line text-slate-800">{r.review}</p>
-                  <p className="mt-2 text-sm text-slate-600">{r.companyId.companyName}</p>
+                  <p className="mt-2 text-sm text-slate-600">
+                    {r.companyId.companyName}
+                    {r.verifiedPurchase && (
+                      <span className="ml-2 rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-semibold text-emerald-800">
+                        Verified purchase
+                      </span>
+                    )}
+                  </p>
                   {mine(r) && (
                     <div className="mt-2 flex gap-2">
                       <button
@@ -126,6 +133,9 @@ export function ReviewsSection({ productId }: { productId: string }) {
             </Link>{' '}
             to write a review.
           </p>
+        ) : isCompany && !editing && reviews.data?.reviews.some(mine) ? (
+          // One review per company and product (decision 2001): it is changed with its Edit button.
+          <p className="text-slate-700">You have reviewed this product. Use Edit on your review to change it.</p>
         ) : isCompany ? (
           <ReviewForm
             key={editing?._id ?? 'new'}

@@ -5,6 +5,7 @@ export const adminKeys = {
   companies: (page: number) => ['admin', 'companies', page] as const,
   lawyers: (verified: boolean, page: number) => ['admin', 'lawyers', verified, page] as const,
   lawyersAll: () => ['admin', 'lawyers'] as const,
+  lawyerRecords: (q: object) => ['admin', 'lawyers', 'records', q] as const,
   jobs: (tab: string, page: number) => ['admin', 'jobs', tab, page] as const,
   jobsAll: () => ['admin', 'jobs'] as const,
   job: (id: string) => ['admin', 'job', id] as const,
