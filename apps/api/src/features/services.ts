@@ -21,6 +21,7 @@ import { createPlatformService } from './platform/service.js';
 import { createProfilesService } from './profiles/service.js';
 import { createReviewsService } from './reviews/service.js';
 import { createUploadsService } from './uploads/service.js';
+import { createTwoFactorService } from './two-factor/service.js';
 
 export function createServices(shared: Shared, log: FastifyBaseLogger): Services {
   const uploads = createUploadsService(shared);
@@ -58,5 +59,6 @@ export function createServices(shared: Shared, log: FastifyBaseLogger): Services
     profiles: createProfilesService({ ...shared, uploads }),
     admin: createAdminService(shared),
     platform: createPlatformService(shared),
+    twoFactor: createTwoFactorService(shared),
   };
 }
