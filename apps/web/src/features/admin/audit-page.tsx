@@ -128,7 +128,12 @@ export default function AuditPage() {
         </label>
         <label className="flex flex-col text-sm font-medium">
           Action
-          <select value={filter.action ?? ''} onChange={(e) => apply({ action: e.target.value })} className={input}>
+          <select
+            aria-label="Action"
+            value={filter.action ?? ''}
+            onChange={(e) => apply({ action: e.target.value })}
+            className={input}
+          >
             <option value="">Every action</option>
             {Object.entries(AUDIT_ACTION_LABELS).map(([value, words]) => (
               <option key={value} value={value}>
@@ -140,6 +145,7 @@ export default function AuditPage() {
         <label className="flex flex-col text-sm font-medium">
           Object
           <select
+            aria-label="Object"
             value={filter.targetType ?? ''}
             onChange={(e) => apply({ targetType: e.target.value })}
             className={input}
@@ -160,6 +166,7 @@ export default function AuditPage() {
           From
           <input
             type="date"
+            aria-label="From"
             value={filter.from ?? ''}
             onChange={(e) => apply({ from: e.target.value })}
             className={input}
