@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { TWO_FACTOR, twoFactorMessages } from '@legalmarket/contracts';
 import { twoFactor, users } from '../../db/schema.js';
+import { insertJob } from '../../../test/admin-fixtures.js';
 import { PASSWORD, createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
@@ -170,6 +171,7 @@ describeEachDb('two-factor authentication', (kind) => {
     const admin = await signupAndLogin(t, 'admin');
     const plain = await signupAndLogin(t, 'admin');
     const account = { accountNumber: '0123456789', accountName: 'LegalMarket Ltd', bank: 'Zenith Bank' };
+    const job = await insertJob(t, (await signupAndLogin(t, 'company')).id, { status: 'pending' });
     const { secret } = await enrol(admin);
     // Enrolling proved a code in this session: money actions go through.
     expect((await inject('PUT', '/api/admin/settlement-account', admin, account)).statusCode).toBe(200);
@@ -183,6 +185,8 @@ describeEachDb('two-factor authentication', (kind) => {
       ['POST', '/api/admin/payouts/nope/approve', {}],
       ['POST', '/api/admin/payouts/approve', { ids: [crypto.randomUUID()] }],
       ['POST', '/api/admin/payouts/nope/reject', { reason: 'Wrong account' }],
+      // An admin's cancel opens a refund.
+      ['POST', `/job-api/jobs/${job.id}/actions/cancel`, { refund: 0 }],
     ] as const) {
       const res = await inject(method, url, admin, body);
       expect(res.statusCode, url).toBe(TWO_FACTOR.stepUpStatus);
@@ -198,6 +202,10 @@ describeEachDb('two-factor authentication', (kind) => {
     nextStep();
     expect((await inject('POST', '/api/two-factor/verify', admin, { code: codeOf(secret) })).statusCode).toBe(200);
     expect((await inject('PUT', '/api/admin/settlement-account', admin, account)).statusCode).toBe(200);
+    // Other job actions are not money: a message goes through without a code.
+    t.clock.advance(TWO_FACTOR.stepUpMinutes * MINUTE + 1000);
+    const message = await inject('POST', `/job-api/jobs/${job.id}/actions/message`, admin, { note: 'Checking in' });
+    expect(message.statusCode).not.toBe(428);
     // The check belongs to the session: another sign-in of the same admin proved its own code.
     nextStep();
     const challenge = (await login(admin.email)).json().challengeToken;
