@@ -70,6 +70,38 @@ test('an admin enrols an authenticator app and then signs in with its code', asy
   expect(await page.evaluate(() => localStorage.getItem('userType'))).toBe('admin');
 });
 
+test('a money action in a session without a recent code asks for one, then goes through', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const email = await createAccount(request, 'admin');
+  // The browser signs in first; the app is enrolled from another session, so this one never proved a code.
+  await loginAs(page, email);
+  const other = await apiLogin(request, email);
+  const setup = await request.post('/api/two-factor/setup', { headers: other.headers, data: { password: PASSWORD } });
+  const { secret } = ((await setup.json()) as { data: { secret: string } }).data;
+  const enrolStep = stepOf();
+  expect(
+    (await request.post('/api/two-factor/enable', { headers: other.headers, data: { code: totp(secret) } })).status(),
+  ).toBe(200);
+
+  await page.goto('/admin/payment');
+  await page.getByRole('button', { name: 'Edit settlement account' }).click();
+  const edit = page.getByRole('dialog', { name: /settlement/i });
+  await edit.getByLabel('Account number').fill('0123456789');
+  await edit.getByLabel('Account name').fill('LegalMarket Nigeria Ltd');
+  await edit.getByLabel('Bank').fill('GTBank');
+  await edit.getByRole('button', { name: 'Save Changes' }).click();
+
+  // The server answers 428; the web asks for a code and sends the change again.
+  const prompt = page.getByRole('dialog', { name: 'Confirm it is you' });
+  await expect(prompt).toBeVisible();
+  while (stepOf() === enrolStep) await page.waitForTimeout(500);
+  await prompt.getByRole('textbox', { name: 'Authentication code' }).fill(totp(secret));
+  await prompt.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page.getByTestId('settlement-account')).toContainText('0123456789');
+  await expect(page.getByTestId('settlement-account')).toContainText('GTBank');
+});
+
 test('the audit page filters by actor, action and period, pages on the server and opens what an entry names', async ({
   page,
   request,
