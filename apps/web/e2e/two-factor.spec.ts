@@ -34,6 +34,7 @@ test('an admin enrols an authenticator app and then signs in with its code', asy
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
   await expect(page.getByTestId('two-factor-uri')).toContainText(`otpauth://totp/LegalMarket:`);
   await expect(page.getByTestId('two-factor-uri')).toContainText(`secret=${secret}`);
+  await expect(page.getByRole('img', { name: 'QR code of the authenticator set-up' })).toBeVisible();
 
   const enrolStep = stepOf();
   await page.getByLabel('Code from the app').fill(totp(secret));

@@ -18,6 +18,7 @@ import type { OkMessage } from '@legalmarket/contracts/common';
 import { Button } from '@/components/button';
 import { ErrorState, Loading, SuccessNote } from '@/components/feedback';
 import { Field, FormError, PasswordField } from '@/components/field';
+import { QrCode } from '@/components/qr-code';
 import { api, getErrorMessage } from '@/lib/http';
 import { AuthCard } from './components/auth-card';
 
@@ -89,7 +90,13 @@ function ConfirmSetup({
     <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Confirm two-factor set-up">
       <ol className="list-decimal space-y-2 pl-5 text-sm text-slate-700">
         <li>
-          In your authenticator app, add an account and type this key (time-based, 6 digits, 30 seconds):
+          Scan this code with your authenticator app:
+          <span className="mt-2 block">
+            <QrCode value={setup.otpauthUri} label="QR code of the authenticator set-up" />
+          </span>
+        </li>
+        <li>
+          Or add an account by hand and type this key (time-based, 6 digits, 30 seconds):
           <code
             data-testid="two-factor-secret"
             className="mt-1 block rounded bg-slate-100 p-2 font-mono text-base wrap-anywhere"
