@@ -318,6 +318,43 @@ const auditEntry = z.object({
 export type AuditEntry = z.infer<typeof auditEntry>;
 export const auditLogResponse = paged('entries', auditEntry);
 
+/** What an audit entry can name (`targetType`): each opens a page of its own on the web. */
+export const AUDIT_TARGET_TYPES = [
+  'job',
+  'lawyer',
+  'company',
+  'product',
+  'review',
+  'payout',
+  'order',
+  'refund',
+  'settings',
+  'holiday',
+  'remuneration_order',
+  'user',
+] as const;
+
+/**
+ * The audit page's filters (docs/decisions/2021-the-audit-page.md): `actor` is an admin's id or part of
+ * their name or e-mail, `action` one action (`job.assign`), `targetType`/`targetId` the object,
+ * `from`/`to` the period (YYYY-MM-DD, UTC, inclusive); paged as every admin list.
+ */
+export const auditLogQuery = pageQuery
+  .extend({
+    actor: z.string().trim().max(200, 'actor must be at most 200 characters').optional(),
+    action: z
+      .string()
+      .trim()
+      .regex(/^[a-z0-9_.]{1,64}$/, 'action must be an action name like job.assign')
+      .optional(),
+    targetType: z.enum(AUDIT_TARGET_TYPES, `targetType must be one of ${AUDIT_TARGET_TYPES.join(', ')}`).optional(),
+    targetId: z.string().trim().max(100, 'targetId must be at most 100 characters').optional(),
+    from: isoDay('from').optional(),
+    to: isoDay('to').optional(),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'from must not be after to', path: ['from'] });
+export type AuditLogQuery = z.input<typeof auditLogQuery>;
+
 export const dashboardResponse = z.object({
   status: z.literal('success'),
   data: z.object({
@@ -349,6 +386,13 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'review.remove': 'removed a review',
   'settlement.update': 'changed the settlement account',
   'remuneration_order.upload': 'uploaded the Remuneration Order',
+  'lawyer.reject': 'rejected a lawyer’s verification',
+  'lawyer.scn_change': 'changed a lawyer’s SCN',
+  'holiday.save': 'saved a holiday',
+  'holiday.delete': 'deleted a holiday',
+  'money_settings.update': 'changed the commission or holding period',
+  'two_factor.enable': 'turned on two-factor authentication',
+  'two_factor.disable': 'turned off two-factor authentication',
 };
 
 // ---------------------------------------------------------------- remuneration order

@@ -14,3 +14,4 @@ export * from './money.js';
 export * from './reconciliation.js';
 export * from './payouts.js';
 export * from './lawyer-reviews.js';
+export * from './two-factor.js';

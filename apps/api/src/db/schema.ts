@@ -457,8 +457,48 @@ export const auditLog = pgTable(
     details: jsonb('details'),
     createdAt: createdAt(),
   },
-  (t) => [index('audit_created_idx').on(t.createdAt)],
+  (t) => [
+    index('audit_created_idx').on(t.createdAt),
+    index('audit_actor_created_idx').on(t.actorId, t.createdAt),
+    index('audit_action_created_idx').on(t.action, t.createdAt),
+    index('audit_target_idx').on(t.targetType, t.targetId),
+  ],
 );
+
+/** An account's authenticator app (migration 0018, decision 2020): the secret is stored encrypted. */
+export const twoFactor = pgTable('two_factor', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secretEnc: text('secret_enc').notNull(),
+  /** Null while the enrolment waits for its first code. */
+  enabledAt: ts('enabled_at'),
+  /** The last TOTP time step accepted; that step and earlier ones are never accepted again. */
+  lastUsedStep: bigint('last_used_step', { mode: 'number' }),
+  createdAt: createdAt(),
+});
+
+/** Recovery codes, hashed, each usable once. */
+export const twoFactorRecoveryCodes = pgTable(
+  'two_factor_recovery_codes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [index('two_factor_recovery_user_idx').on(t.userId)],
+);
+
+/** When a session last proved a second factor (the step-up of actions on money). */
+export const twoFactorChecks = pgTable('two_factor_checks', {
+  sessionId: uuid('session_id')
+    .primaryKey()
+    .references(() => sessions.id, { onDelete: 'cascade' }),
+  checkedAt: ts('checked_at').notNull(),
+});
 
 /**
  * How many jobs are in each list, kept by a trigger on jobs (migration 0001_job_counts) so the paged

@@ -22,6 +22,7 @@ import { createProfilesService } from './profiles/service.js';
 import { createReviewsService } from './reviews/service.js';
 import { createLawyerReviewsService } from './reviews/lawyer-service.js';
 import { createUploadsService } from './uploads/service.js';
+import { createTwoFactorService } from './two-factor/service.js';
 
 export function createServices(shared: Shared, log: FastifyBaseLogger): Services {
   const uploads = createUploadsService(shared);
@@ -60,5 +61,6 @@ export function createServices(shared: Shared, log: FastifyBaseLogger): Services
     profiles: createProfilesService({ ...shared, uploads }),
     admin: createAdminService(shared),
     platform: createPlatformService(shared),
+    twoFactor: createTwoFactorService(shared),
   };
 }

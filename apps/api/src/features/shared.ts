@@ -29,6 +29,7 @@ import type { PlatformService } from './platform/service.js';
 import type { ProfilesService } from './profiles/service.js';
 import type { ReviewsService } from './reviews/service.js';
 import type { LawyerReviewsService } from './reviews/lawyer-service.js';
+import type { TwoFactorService } from './two-factor/service.js';
 import type { UploadsService } from './uploads/service.js';
 
 export interface Shared {
@@ -78,6 +79,8 @@ export interface Services {
   profiles: ProfilesService;
   admin: AdminService;
   platform: PlatformService;
+  /** Authenticator-app codes: sign-in's second step and the step-up of actions on money. */
+  twoFactor: TwoFactorService;
 }
 
 /** The one options shape every feature's routes plugin takes. */

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { TWO_FACTOR } from '@legalmarket/contracts';
 import type { Clock } from './clock.js';
 import { tooMany } from './errors.js';
 
@@ -118,6 +119,17 @@ export function createLimits(store: RateLimitStore, rules: LimitRules, onLimited
       if (h.count > rules.loginMaxFailures) throw over(key, h);
     },
     loginSucceeded: (email: string) => store.reset(`login:${email}`),
+    /**
+     * Authenticator and recovery codes, per account (sign-in, step-up, disabling): counted before the
+     * code is compared, as login tries are, so a burst never compares more than TWO_FACTOR.maxFailures
+     * in a window; a right code refunds the count (decision 2020).
+     */
+    async claimSecondFactorAttempt(userId: string) {
+      const key = `2fa:${userId}`;
+      const h = await store.hit(key, TWO_FACTOR.windowMinutes * 60_000);
+      if (h.count > TWO_FACTOR.maxFailures) throw over(key, h);
+    },
+    secondFactorSucceeded: (userId: string) => store.reset(`2fa:${userId}`),
     /** E-mail sending actions (reset codes, confirmation links) per address and purpose. */
     async perAccountAction(action: string, email: string) {
       const key = `act:${action}:${email}`;

@@ -13,6 +13,7 @@ import {
   orders,
   refunds,
 } from '../../src/db/schema.js';
+import { Secret, TOTP } from 'otpauth';
 import { hashPassword } from '../../src/platform/passwords.js';
 import { insertJob, insertProduct } from '../admin-fixtures.js';
 import { SUCCESS_CARD } from '../commerce-helpers.js';
@@ -312,6 +313,66 @@ const REQUESTS: Record<string, Record<string, Builder>> = {
       url: '/api/login',
       payload: { ...mass(c), officialEmail: c.w.loginTarget.email, password: PASSWORD },
     }),
+  },
+  'POST /api/login/two-factor': {
+    // A fresh account enrols, signs in with its password, and the actor sends the challenge with a recovery code.
+    enrolled: async (c) => {
+      const fresh = await freshUser(c, 'company');
+      const session = (
+        await ok(c.t, null, {
+          method: 'POST',
+          url: '/api/login',
+          payload: { officialEmail: fresh.email, password: PASSWORD },
+        })
+      ).json().token as string;
+      const setup = await ok(c.t, null, {
+        method: 'POST',
+        url: '/api/two-factor/setup',
+        token: session,
+        payload: { password: PASSWORD },
+      });
+      const code = new TOTP({ secret: Secret.fromBase32(setup.json().data.secret) }).generate({
+        timestamp: c.t.clock.now().getTime(),
+      });
+      const enabled = await ok(c.t, null, {
+        method: 'POST',
+        url: '/api/two-factor/enable',
+        token: session,
+        payload: { code },
+      });
+      const challenge = await ok(c.t, null, {
+        method: 'POST',
+        url: '/api/login',
+        payload: { officialEmail: fresh.email, password: PASSWORD },
+      });
+      return {
+        method: 'POST',
+        url: '/api/login/two-factor',
+        payload: {
+          ...mass(c),
+          challengeToken: challenge.json().challengeToken,
+          code: enabled.json().data.recoveryCodes[0],
+        },
+      };
+    },
+    unknownChallenge: (c) => ({
+      method: 'POST',
+      url: '/api/login/two-factor',
+      payload: { ...mass(c), challengeToken: 'x'.repeat(43), code: '123456' },
+    }),
+  },
+  'GET /api/two-factor': { any: get('/api/two-factor') },
+  'POST /api/two-factor/setup': {
+    any: (c) => ({ method: 'POST', url: '/api/two-factor/setup', payload: { ...mass(c), password: PASSWORD } }),
+  },
+  'POST /api/two-factor/enable': {
+    any: (c) => ({ method: 'POST', url: '/api/two-factor/enable', payload: { ...mass(c), code: '123456' } }),
+  },
+  'POST /api/two-factor/verify': {
+    any: (c) => ({ method: 'POST', url: '/api/two-factor/verify', payload: { ...mass(c), code: '123456' } }),
+  },
+  'POST /api/two-factor/disable': {
+    any: (c) => ({ method: 'POST', url: '/api/two-factor/disable', payload: { ...mass(c), code: '123456' } }),
   },
   'POST /api/logout': {
     any: async (c) => {

@@ -67,6 +67,15 @@ export const TABLE: Record<string, Record<string, Row>> = {
   'POST /api/confirm-email-change': { any: PUBLIC },
   'POST /api/undo-email-change': { any: PUBLIC },
   'POST /api/login': { any: PUBLIC },
+  // Two-factor (decision 2020). The second step of a sign-in is public: the challenge and a code are the proof.
+  'POST /api/login/two-factor': { enrolled: PUBLIC, unknownChallenge: NOBODY_401 },
+  'GET /api/two-factor': { any: SIGNED_IN },
+  'POST /api/two-factor/setup': { any: SIGNED_IN },
+  // Every signed-in account reaches the rule: with no set-up waiting, enabling is refused (400); with
+  // two-factor off, verifying and disabling are refused (409). The right-code paths: two-factor.test.ts.
+  'POST /api/two-factor/enable': { any: e(401, 400, 400, 400, 400, 400, 400) },
+  'POST /api/two-factor/verify': { any: e(401, 409, 409, 409, 409, 409, 409) },
+  'POST /api/two-factor/disable': { any: e(401, 409, 409, 409, 409, 409, 409) },
   // Idempotent (issue 14): with no session left there is nothing to end, and the answer is the same.
   'POST /api/logout': { any: PUBLIC },
   'POST /api/forgot-password': { any: PUBLIC },

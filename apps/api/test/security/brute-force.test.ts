@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, inArray } from 'drizzle-orm';
+import { Secret, TOTP } from 'otpauth';
+import { LIMITS, TWO_FACTOR, twoFactorMessages } from '@legalmarket/contracts';
 import { oneTimeTokens, users } from '../../src/db/schema.js';
 import { hashPassword } from '../../src/platform/passwords.js';
 import {
@@ -317,6 +319,66 @@ for (const store of stores)
       expect((await login(who.email, PASSWORD, 50)).statusCode).toBe(200);
       for (let i = 0; i < max; i++) expect((await login(who.email, 'Wrong!Pass1', i)).statusCode).toBe(401);
       expect((await login(who.email, PASSWORD, 51)).statusCode).toBe(429);
+    });
+
+    it('authenticator codes (decision 2020): at most 5 of 200 concurrent guesses are compared, across challenges', async () => {
+      const who = await signupAndLogin(t, 'admin');
+      const setup = await t.app.inject({
+        method: 'POST',
+        url: '/api/two-factor/setup',
+        headers: who.headers,
+        payload: { password: PASSWORD },
+      });
+      const secret = Secret.fromBase32(setup.json().data.secret);
+      const now = () => new TOTP({ secret }).generate({ timestamp: t.clock.now().getTime() });
+      const enable = await t.app.inject({
+        method: 'POST',
+        url: '/api/two-factor/enable',
+        headers: who.headers,
+        payload: { code: now() },
+      });
+      expect(enable.statusCode).toBe(200);
+      t.clock.advance(30_000);
+      const challenges = await Promise.all(
+        Array.from({ length: 4 }, async (_, i) => (await login(who.email, PASSWORD, 200 + i)).json().challengeToken),
+      );
+      const real = now();
+      const guesses = Array.from({ length: 200 }, (_, i) =>
+        String((Number(real) + 1 + i) % 1_000_000).padStart(6, '0'),
+      );
+      const answers = await Promise.all(
+        guesses.map((code, i) =>
+          t.app.inject({
+            method: 'POST',
+            url: '/api/login/two-factor',
+            payload: { challengeToken: challenges[i % 4], code },
+            remoteAddress: ip(6000 + i),
+          }),
+        ),
+      );
+      // Compared and refused: "incorrect". The rest never reach the comparison: 429 for the account, or
+      // 401 "expired" once a challenge took its 5 tries.
+      const compared = answers.filter((r) => r.statusCode === 401 && r.json().message === twoFactorMessages.codeWrong);
+      expect(compared.length).toBeLessThanOrEqual(TWO_FACTOR.maxFailures);
+      expect(
+        answers.every(
+          (r) =>
+            r.statusCode === 429 ||
+            (r.statusCode === 401 &&
+              [twoFactorMessages.codeWrong, twoFactorMessages.challengeExpired].includes(r.json().message)),
+        ),
+      ).toBe(true);
+      expect(answers.filter((r) => r.statusCode === 429).length).toBeGreaterThanOrEqual(
+        4 * LIMITS.codeMaxAttempts - TWO_FACTOR.maxFailures,
+      );
+      // The right code is refused too until the window ends.
+      const fresh = (await login(who.email, PASSWORD, 300)).json().challengeToken;
+      const right = await t.app.inject({
+        method: 'POST',
+        url: '/api/login/two-factor',
+        payload: { challengeToken: fresh, code: real },
+      });
+      expect(right.statusCode).toBe(429);
     });
 
     it('counts unknown accounts the same way', async () => {

@@ -92,6 +92,8 @@ const p = {
   adminReconciliation: withData(() => import('@/features/admin/reconciliation-page')),
   adminRefunds: withData(() => import('@/features/admin/refunds-page')),
   adminPayouts: withData(() => import('@/features/admin/payouts-page')),
+  adminAudit: withData(() => import('@/features/admin/audit-page')),
+  twoFactor: withData(() => import('@/features/accounts/two-factor-page')),
   job: withData(() => import('@/features/jobs/job-page')),
   notifications: page(() => import('@/features/notifications/notifications-page')),
 } satisfies Record<string, Page>;
@@ -171,6 +173,8 @@ export const routes: RouteObject[] = [
       guarded('/admin/reconciliation', ADMIN, p.adminReconciliation),
       guarded('/admin/refunds', ADMIN, p.adminRefunds),
       guarded('/admin/payouts', ADMIN, p.adminPayouts),
+      guarded('/admin/audit', ADMIN, p.adminAudit),
+      guarded('/account/two-factor', ANYONE_SIGNED_IN, p.twoFactor),
       guarded('/jobs/:jobId', ANYONE_SIGNED_IN, p.job),
       guarded('/notifications', ANYONE_SIGNED_IN, p.notifications),
       { path: '*', element: <Navigate to="/" replace /> },

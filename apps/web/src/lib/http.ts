@@ -1,4 +1,5 @@
 import { messages } from '@legalmarket/contracts/messages';
+import { TWO_FACTOR } from '@legalmarket/contracts/two-factor';
 import { early, type Received } from '@/early';
 import { clearSession, getSession } from './session';
 
@@ -29,6 +30,17 @@ export const setUnauthorizedHandler = (h: UnauthorizedHandler) => {
   onUnauthorized = h;
 };
 
+/**
+ * Asked when an action on money answers 428 (decision 2020): resolves true once the user proved a
+ * fresh authenticator code, and the request is sent again; false leaves the 428 to the caller.
+ */
+type StepUpHandler = () => Promise<boolean>;
+let onStepUp: StepUpHandler | null = null;
+/** The root layout installs the code prompt (components/step-up-prompt.tsx). */
+export const setStepUpHandler = (h: StepUpHandler | null) => {
+  onStepUp = h;
+};
+
 interface RequestOptions {
   method?: string;
   body?: unknown;
@@ -38,6 +50,8 @@ interface RequestOptions {
   allowUnauthorized?: boolean;
   /** Told the answer's headers (not for a GET answered by src/early.ts, which keeps none). */
   onHeaders?: (headers: Headers) => void;
+  /** Set on the one repeat after a step-up, so a second 428 is not asked again. */
+  steppedUp?: boolean;
 }
 
 function buildUrl(path: string, query?: RequestOptions['query']) {
@@ -117,6 +131,8 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
   } catch {
     body = res.text;
   }
+  if (res.status === TWO_FACTOR.stepUpStatus && onStepUp && !opts.steppedUp && (await onStepUp()))
+    return api<T>(path, { ...opts, steppedUp: true });
   if (!res.ok) handleFailure(res.status, body, opts.allowUnauthorized);
   return body as T;
 }

@@ -47,7 +47,10 @@ export const paths = {
   adminReconciliation: () => '/admin/reconciliation',
   adminRefunds: () => '/admin/refunds',
   adminPayouts: () => '/admin/payouts',
+  adminAudit: () => '/admin/audit',
   // every signed-in role
   job: (jobId: string) => `/jobs/${jobId}`,
   notifications: () => '/notifications',
+  /** Two-factor authentication of the signed-in account (decision 2020). */
+  twoFactor: () => '/account/two-factor',
 } as const;

@@ -9,8 +9,9 @@ import {
   emailChangeTokenInput,
   emailOnlyInput,
   lawyerSignupInput,
-  loginResponse,
+  loginOrChallengeResponse,
   loginInput,
+  twoFactorMessages,
   messages,
   okMessage,
   resetPasswordInput,
@@ -24,7 +25,7 @@ import { AppError, forbidden, unauthorized } from '../../platform/errors.js';
 const tags = ['accounts'];
 const ok = (message: string) => ({ status: 'success' as const, message });
 
-export const accountsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared }) => {
+export const accountsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
   const { accounts, auth, limits } = shared;
   /** The three sign-ups differ only in their documentation, body and service call. */
   const signupRoute = <B extends z.ZodType<{ officialEmail: string }>>(
@@ -142,9 +143,9 @@ export const accountsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
         tags,
         summary: 'Log in',
         description:
-          'Answers a bearer token (12 h) carrying officialEmail, phoneNumber, name and exp. Wrong e-mail and wrong password answer the same 401; an unconfirmed address answers 403 "Please confirm your email address to log in.". Each try is counted before the password is checked and a right password refunds it: after 10 failures per account in 15 minutes every try answers 429 with Retry-After, however many arrive at once.',
+          'Answers a bearer token (12 h) carrying officialEmail, phoneNumber, name and exp. An account with two-factor authentication on gets no token yet: `{ status: "success", message, twoFactorRequired: true, challengeToken, expiresAt }`, and POST /api/login/two-factor with the challenge and a code answers the token (decision 2020). Wrong e-mail and wrong password answer the same 401; an unconfirmed address answers 403 "Please confirm your email address to log in.". Each try is counted before the password is checked and a right password refunds it: after 10 failures per account in 15 minutes every try answers 429 with Retry-After, however many arrive at once.',
         body: loginInput,
-        response: { 200: loginResponse },
+        response: { 200: loginOrChallengeResponse },
       },
     },
     async (request) => {
@@ -152,13 +153,22 @@ export const accountsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
       await limits.perAddress('login', request.ip);
       // Counted before the hash is evaluated; a right password (confirmed or not) refunds the try.
       await limits.claimLoginAttempt(email);
-      const result = await accounts.login(email, request.body.password, request.ip);
+      const result = await accounts.login(email, request.body.password, request.ip, (id) =>
+        services.twoFactor.enabledFor(id),
+      );
       if (!result.ok) throw unauthorized(messages.invalidCredentials);
       if (!result.confirmed) {
         await limits.loginSucceeded(email);
         throw forbidden(messages.unconfirmedEmail);
       }
       await limits.loginSucceeded(email);
+      if (result.secondFactor)
+        return {
+          status: 'success' as const,
+          message: twoFactorMessages.codeRequired,
+          twoFactorRequired: true as const,
+          ...(await services.twoFactor.challenge(result.userId)),
+        };
       return {
         status: 'success' as const,
         message: messages.welcomeBack,

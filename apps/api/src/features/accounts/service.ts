@@ -250,7 +250,11 @@ export function createAccountsService(deps: AccountsDeps) {
       return rows[0];
     },
 
-    async login(email: string, password: string, ip: string) {
+    /**
+     * `needsSecondFactor`: asked after a right password; when it says yes no session is started and the
+     * caller asks for the code (decision 2020).
+     */
+    async login(email: string, password: string, ip: string, needsSecondFactor?: (userId: string) => Promise<boolean>) {
       const user = await findByEmail(db, email);
       const ok = await verifyPassword(user?.passwordHash, password);
       if (!user || !ok) {
@@ -261,11 +265,16 @@ export function createAccountsService(deps: AccountsDeps) {
         deps.securityLog('login_unconfirmed', { actor: user.id, ip });
         return { ok: true as const, confirmed: false as const };
       }
+      if (needsSecondFactor && (await needsSecondFactor(user.id))) {
+        deps.securityLog('login_second_factor_asked', { actor: user.id, ip });
+        return { ok: true as const, confirmed: true as const, secondFactor: true as const, userId: user.id };
+      }
       const { token } = await deps.auth.issue(user);
       deps.securityLog('login_success', { actor: user.id, ip });
       return {
         ok: true as const,
         confirmed: true as const,
+        secondFactor: false as const,
         token,
         user: { _id: user.id, userType: user.userType as UserType },
       };

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  auditLogQuery,
   auditLogResponse,
   companiesResponse,
   dashboardResponse,
@@ -10,7 +11,6 @@ import {
   listQuery,
   lawyersResponse,
   messages,
-  pageQuery,
   paymentsResponse,
   paymentsQuery,
   settlementAccountResponse,
@@ -41,6 +41,8 @@ const pageOf = <T>(items: T[], total: number, q: { page: number; limit: number }
 export const adminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
   const admin = services.admin;
   const onlyAdmin = shared.auth.require('admin');
+  /** Actions on money ask for a fresh authenticator code (decision 2020). */
+  const recentCode = services.twoFactor.requireRecentCode;
 
   app.get(
     '/api/admin/dashboard',
@@ -63,9 +65,9 @@ export const adminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
       schema: {
         tags,
         security,
-        summary: 'Audit log, newest first',
-        description: `Who did what and when: lawyer verification, job assignment, completion and details, product and review actions, settlement account changes. ${PAGING} ${ADMIN_ONLY}`,
-        querystring: pageQuery,
+        summary: 'Audit log, newest first, with filters',
+        description: `Who did what and when: lawyer verification, job assignment, completion and details, product and review actions, settlement account and money settings changes, two-factor changes. Filters (all optional, combined): \`actor\` (an account id, or part of a name or e-mail), \`action\` (e.g. job.assign), \`targetType\` and \`targetId\` (the object named), \`from\`/\`to\` (YYYY-MM-DD, UTC, inclusive); \`total\` counts the matches. Decision 2021. ${PAGING} ${ADMIN_ONLY}`,
+        querystring: auditLogQuery,
         response: { 200: auditLogResponse },
       },
       preHandler: onlyAdmin,
@@ -210,7 +212,7 @@ export const adminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
         body: settlementAccountInput,
         response: { 200: settlementAccountResponse },
       },
-      preHandler: onlyAdmin,
+      preHandler: [onlyAdmin, recentCode],
     },
     async (request) => {
       const account = await admin.saveSettlementAccount(request.user!.id, request.body);

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
 import { messages, type AuditEntry, type ORDER_STATUSES, type SettlementAccountInput } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
@@ -15,6 +15,15 @@ export interface Paging {
   limit: number;
 }
 const offsetOf = (p: Paging) => (p.page - 1) * p.limit;
+
+export interface AuditFilters {
+  actor?: string;
+  action?: string;
+  targetType?: string;
+  targetId?: string;
+  from?: string;
+  to?: string;
+}
 
 const SETTLEMENT_KEY = 'settlement_account';
 interface StoredAccount {
@@ -47,16 +56,42 @@ export function createAdminService(shared: Shared) {
     return { rows, total: Number(n) };
   }
 
-  async function auditEntries(ex: Executor, p: Paging): Promise<{ entries: AuditEntry[]; total: number }> {
+  /** The audit page's filters (decision 2021); every one narrows, all optional. */
+  function auditWhere(f: AuditFilters): SQL | undefined {
+    const actor = f.actor?.trim();
+    const like = actor && `%${actor.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return and(
+      actor
+        ? /^[0-9a-f-]{36}$/i.test(actor)
+          ? eq(auditLog.actorId, actor)
+          : or(ilike(users.officialEmail, like!), ilike(users.name, like!))
+        : undefined,
+      f.action ? eq(auditLog.action, f.action) : undefined,
+      f.targetType ? eq(auditLog.targetType, f.targetType) : undefined,
+      f.targetId?.trim() ? eq(auditLog.targetId, f.targetId.trim()) : undefined,
+      f.from ? gte(auditLog.createdAt, dayStart(f.from)) : undefined,
+      f.to ? lt(auditLog.createdAt, nextDay(f.to)) : undefined,
+    );
+  }
+
+  async function auditEntries(
+    ex: Executor,
+    p: Paging,
+    f: AuditFilters = {},
+  ): Promise<{ entries: AuditEntry[]; total: number }> {
+    const where = auditWhere(f);
     const [rows, [{ n }]] = await Promise.all([
       ex
         .select({ entry: auditLog, actor: { id: users.id, name: users.name, officialEmail: users.officialEmail } })
         .from(auditLog)
         .leftJoin(users, eq(users.id, auditLog.actorId))
+        .where(where)
         .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
         .limit(p.limit)
         .offset(offsetOf(p)),
-      ex.select({ n: count() }).from(auditLog),
+      f.actor?.trim()
+        ? ex.select({ n: count() }).from(auditLog).leftJoin(users, eq(users.id, auditLog.actorId)).where(where)
+        : ex.select({ n: count() }).from(auditLog).where(where),
     ]);
     return {
       total: Number(n),
@@ -105,7 +140,7 @@ export function createAdminService(shared: Shared) {
       };
     },
 
-    auditLog: (p: Paging) => auditEntries(db, p),
+    auditLog: (q: Paging & AuditFilters) => auditEntries(db, q, q),
 
     async companies(p: Paging) {
       const { rows, total } = await pageOfUsers(eq(users.userType, 'company'), p);

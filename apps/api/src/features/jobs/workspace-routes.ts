@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -28,6 +29,11 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
   const lifecycle = services.jobLifecycle;
   const { auth } = shared;
   const party = auth.require('company', 'lawyer', 'admin');
+  /** An admin's cancel refunds money: it asks for a fresh authenticator code as other money actions do (decision 2020). */
+  const refundStepUp = async (request: FastifyRequest) => {
+    const { action } = request.params as { action?: string };
+    if (action === 'cancel' && request.user?.userType === 'admin') await services.twoFactor.requireRecentCode(request);
+  };
 
   app.get(
     '/job-api/jobs/:id',
@@ -94,7 +100,7 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
         response: { 200: jobPageResponse },
         security,
       },
-      preHandler: party,
+      preHandler: [party, refundStepUp],
     },
     (request) =>
       lifecycle.act(request.user!, request.params.id, request.params.action, {

@@ -26,6 +26,8 @@ export const payoutRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, {
   const { payouts } = services;
   const lawyerOnly = shared.auth.require('lawyer');
   const adminOnly = shared.auth.require('admin');
+  /** Actions on money ask for a fresh authenticator code (decision 2020). */
+  const recentCode = services.twoFactor.requireRecentCode;
 
   app.get(
     '/api/lawyer/payouts',
@@ -100,7 +102,7 @@ export const payoutRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, {
         response: { 200: payoutResponse },
         security,
       },
-      preHandler: adminOnly,
+      preHandler: [adminOnly, recentCode],
     },
     async (request) => {
       const done = await payouts.approve(request.user!, [request.params.id]);
@@ -119,7 +121,7 @@ export const payoutRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, {
         response: { 200: approvePayoutsResponse },
         security,
       },
-      preHandler: adminOnly,
+      preHandler: [adminOnly, recentCode],
     },
     async (request) => {
       const done = await payouts.approve(request.user!, request.body.ids);
@@ -144,7 +146,7 @@ export const payoutRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, {
         response: { 200: payoutResponse },
         security,
       },
-      preHandler: adminOnly,
+      preHandler: [adminOnly, recentCode],
     },
     async (request) => ({
       status: 'success' as const,

@@ -33,6 +33,8 @@ const sendPdf = (reply: FastifyReply, file: PdfFile) =>
 export const moneyRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
   const { ledger, refunds, receipts, reconciliation } = services;
   const onlyAdmin = shared.auth.require('admin');
+  /** Actions on money ask for a fresh authenticator code (decision 2020). */
+  const recentCode = services.twoFactor.requireRecentCode;
   const companyOrAdmin = shared.auth.require('company', 'admin');
 
   app.get(
@@ -154,7 +156,7 @@ export const moneyRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
         response: { 200: moneySettingsResponse },
         security,
       },
-      preHandler: onlyAdmin,
+      preHandler: [onlyAdmin, recentCode],
     },
     async (request) => ({
       status: 'success' as const,
@@ -193,7 +195,7 @@ export const moneyRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
         response: { 200: z.object({ status: z.literal('success'), refund: refundView }) },
         security,
       },
-      preHandler: onlyAdmin,
+      preHandler: [onlyAdmin, recentCode],
     },
     async (request) => ({ status: 'success' as const, refund: await refunds.retry(request.params.id) }),
   );

@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { Loading } from '@/components/feedback';
 import { SectionBoundary } from '@/components/section-boundary';
+import { StepUpPrompt } from '@/components/step-up-prompt';
 import { useMoveReservations } from '@/features/cart/use-move-reservations';
 import { ChatButton } from './chat-button';
 import { Footer } from './footer';
@@ -23,6 +24,7 @@ export function RootLayout() {
       </main>
       <Footer />
       <ChatButton />
+      <StepUpPrompt />
     </div>
   );
 }

@@ -3,7 +3,8 @@ import { Link, useNavigate } from 'react-router';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { loginInput, type LoginInput } from '@legalmarket/contracts/auth';
+import { loginInput, type LoginInput, type LoginResponse } from '@legalmarket/contracts/auth';
+import { twoFactorCodeInput, twoFactorMessages, type TwoFactorCodeInput } from '@legalmarket/contracts/two-factor';
 import { DELAYS_MS } from '@legalmarket/contracts/constants';
 import { messages } from '@legalmarket/contracts/messages';
 import { Button } from '@/components/button';
@@ -13,7 +14,7 @@ import { paths } from '@/lib/paths';
 import { getErrorMessage, HttpError } from '@/lib/http';
 import { setSession } from '@/lib/session';
 import { hasReservations } from '@/features/cart/move-reservations';
-import { loginRequest } from './api/auth-api';
+import { loginCodeRequest, loginRequest } from './api/auth-api';
 import { AuthCard } from './components/auth-card';
 import { useRedirectAfter } from './components/use-redirect-after';
 
@@ -35,6 +36,12 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [result, setResult] = useState<Result | null>(null);
+  /** Set when the password was right and the account asks for its authenticator code (decision 2020). */
+  const [challenge, setChallenge] = useState<string | null>(null);
+  const codeForm = useForm<TwoFactorCodeInput>({
+    resolver: zodResolver(twoFactorCodeInput),
+    defaultValues: { code: '' },
+  });
   const {
     register,
     handleSubmit,
@@ -44,18 +51,38 @@ export default function LoginPage() {
   const filled = Boolean(watch('officialEmail')) && Boolean(watch('password'));
   useRedirectAfter(result?.kind === 'success', result?.kind === 'success' ? result.to : null, DELAYS_MS.afterLogin);
 
+  const signIn = (res: LoginResponse) => {
+    const { _id, userType } = res.data.user;
+    const to = destinationFor(userType, _id);
+    if (!to) {
+      setResult({ kind: 'unknown-type' });
+      return;
+    }
+    queryClient.clear();
+    setSession({ userToken: res.token, userType, userId: _id });
+    setResult({ kind: 'success', to });
+  };
+
+  const onCode = codeForm.handleSubmit(async ({ code }) => {
+    try {
+      signIn(await loginCodeRequest({ challengeToken: challenge!, code }));
+    } catch (err) {
+      // A dead challenge (expired, too many wrong codes) means starting again with the password.
+      if (err instanceof HttpError && err.status === 401 && err.message !== twoFactorMessages.codeWrong)
+        setChallenge(null);
+      codeForm.reset({ code: '' });
+      setResult({ kind: 'error', text: getErrorMessage(err) });
+    }
+  });
+
   const onSubmit = handleSubmit(async (values) => {
     try {
       const res = await loginRequest(values);
-      const { _id, userType } = res.data.user;
-      const to = destinationFor(userType, _id);
-      if (!to) {
-        setResult({ kind: 'unknown-type' });
+      if ('twoFactorRequired' in res) {
+        setChallenge(res.challengeToken);
         return;
       }
-      queryClient.clear();
-      setSession({ userToken: res.token, userType, userId: _id });
-      setResult({ kind: 'success', to });
+      signIn(res);
     } catch (err) {
       if (err instanceof HttpError && err.message === messages.unconfirmedEmail) setResult({ kind: 'unconfirmed' });
       else setResult({ kind: 'error', text: getErrorMessage(err) });
@@ -69,33 +96,54 @@ export default function LoginPage() {
 
   return (
     <AuthCard title="Log in" subtitle="Welcome to LegalMarket. Log in to continue.">
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
-        <Field
-          label="Email address"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          error={errors.officialEmail?.message}
-          {...register('officialEmail')}
-        />
-        <PasswordField
-          label="Password"
-          autoComplete="current-password"
-          error={errors.password?.message}
-          {...register('password')}
-        />
-        <div className="text-right">
-          <Link
-            to={paths.passwordReset()}
-            className="inline-flex min-h-11 items-center text-sm font-semibold text-brand hover:underline"
-          >
-            Forgot password?
-          </Link>
-        </div>
-        <Button type="submit" loading={isSubmitting} className={`w-full ${filled ? '' : 'opacity-80'}`}>
-          Log in
-        </Button>
-      </form>
+      {challenge ? (
+        <form onSubmit={onCode} noValidate className="space-y-4" aria-label="Authentication code">
+          <p className="text-sm text-slate-700">{twoFactorMessages.codeRequired}.</p>
+          <Field
+            label="Authentication code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            autoFocus
+            hint="Lost your phone? Enter one of your recovery codes instead."
+            error={codeForm.formState.errors.code?.message}
+            {...codeForm.register('code')}
+          />
+          <Button type="submit" loading={codeForm.formState.isSubmitting} className="w-full">
+            Verify and log in
+          </Button>
+          <Button variant="ghost" className="w-full" onClick={() => setChallenge(null)}>
+            Back
+          </Button>
+        </form>
+      ) : (
+        <form onSubmit={onSubmit} noValidate className="space-y-4">
+          <Field
+            label="Email address"
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            error={errors.officialEmail?.message}
+            {...register('officialEmail')}
+          />
+          <PasswordField
+            label="Password"
+            autoComplete="current-password"
+            error={errors.password?.message}
+            {...register('password')}
+          />
+          <div className="text-right">
+            <Link
+              to={paths.passwordReset()}
+              className="inline-flex min-h-11 items-center text-sm font-semibold text-brand hover:underline"
+            >
+              Forgot password?
+            </Link>
+          </div>
+          <Button type="submit" loading={isSubmitting} className={`w-full ${filled ? '' : 'opacity-80'}`}>
+            Log in
+          </Button>
+        </form>
+      )}
       <p className="mt-6 text-center text-sm text-slate-600">
         New to LegalMarket?{' '}
         <Link className="font-semibold text-brand hover:underline" to={paths.signupCompany()}>

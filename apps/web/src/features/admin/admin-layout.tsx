@@ -3,6 +3,8 @@ import { NavLink, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   Banknote,
+  History,
+  KeyRound,
   BookOpen,
   Briefcase,
   Building2,
@@ -31,6 +33,8 @@ export const ADMIN_MENU = [
   { label: 'Payouts', to: paths.adminPayouts(), icon: Banknote },
   { label: 'Ratings', to: paths.adminRatings(), icon: Star },
   { label: 'Holidays', to: paths.adminHolidays(), icon: CalendarDays },
+  { label: 'Audit log', to: paths.adminAudit(), icon: History },
+  { label: 'Two-factor', to: paths.twoFactor(), icon: KeyRound },
 ] as const;
 
 /** The admin side menu (wrapped rows on phones, every item in sight) around each admin page. */

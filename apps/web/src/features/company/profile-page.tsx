@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { Camera, Pencil, UserRound } from 'lucide-react';
 import { CLEARABLE_PROFILE_FIELDS, COMPANY_EDITABLE_FIELDS, DELAYS_MS, LIMITS } from '@legalmarket/contracts/constants';
 import { localPhoneNumber } from '@legalmarket/contracts/common';
@@ -16,6 +16,7 @@ import { Modal } from '@/components/modal';
 import { PhoneField } from '@/components/phone-field';
 import { SectionBoundary } from '@/components/section-boundary';
 import { getErrorMessage, HttpError } from '@/lib/http';
+import { paths } from '@/lib/paths';
 import { useCompanyProfile, useUpdateProfile, type CompanyProfile } from './api/profile';
 
 const FIELDS = [
@@ -226,6 +227,14 @@ export default function CompanyProfilePage() {
           {/* A <dl> holds only <div> groups of <dt> and <dd>: the wide row is the group itself. */}
           <Row label="Bio" value={p.yourBio} className="sm:col-span-2" />
         </dl>
+        {canEdit && (
+          <Link
+            to={paths.twoFactor()}
+            className="mt-4 inline-flex min-h-11 items-center font-semibold text-brand hover:underline"
+          >
+            Two-factor authentication
+          </Link>
+        )}
       </>
     );
   }

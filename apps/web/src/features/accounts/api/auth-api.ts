@@ -1,9 +1,15 @@
 import { api } from '@/lib/http';
 import type { LoginResponse } from '@legalmarket/contracts/auth';
+import type { LoginOrChallengeResponse } from '@legalmarket/contracts/two-factor';
 import type { OkMessage as Ok } from '@legalmarket/contracts/common';
 
+/** The spec's answer, or a challenge when the account has two-factor on (decision 2020). */
 export const loginRequest = (body: { officialEmail: string; password: string }) =>
-  api<LoginResponse>('/api/login', { method: 'POST', body, allowUnauthorized: true });
+  api<LoginOrChallengeResponse>('/api/login', { method: 'POST', body, allowUnauthorized: true });
+
+/** The second step of a sign-in with two-factor: the challenge and a code answer the token. */
+export const loginCodeRequest = (body: { challengeToken: string; code: string }) =>
+  api<LoginResponse>('/api/login/two-factor', { method: 'POST', body, allowUnauthorized: true });
 
 export const signupRequest = (type: 'company' | 'lawyer' | 'admin', body: Record<string, unknown>) =>
   api<Ok>(`/api/${type}/signup`, { method: 'POST', body });

@@ -59,6 +59,9 @@ export function LawyerSideCard() {
         <Link to={paths.lawyerDashboard()} className={link}>
           Dashboard
         </Link>
+        <Link to={paths.twoFactor()} className={link}>
+          Two-factor authentication
+        </Link>
       </nav>
     </aside>
   );

@@ -1,0 +1,152 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  LIMITS,
+  loginResponse,
+  messages,
+  okMessage,
+  TWO_FACTOR,
+  twoFactorCodeInput,
+  twoFactorEnableInput,
+  twoFactorEnableResponse,
+  twoFactorLoginInput,
+  twoFactorMessages,
+  twoFactorSetupResponse,
+  twoFactorStatusResponse,
+} from '@legalmarket/contracts';
+import { unauthorized } from '../../platform/errors.js';
+import type { FeatureOptions } from '../shared.js';
+
+const tags = ['two-factor'];
+const security = [{ bearer: [] }];
+const LIMITED = `Each code counts against the account before it is compared: after ${TWO_FACTOR.maxFailures} wrong codes in ${TWO_FACTOR.windowMinutes} minutes every try answers 429 with Retry-After; a right code refunds the count.`;
+const CODE =
+  'A 6-digit code from the authenticator app (one step of 30 s either side of now, each step accepted once) or an unused recovery code (xxxxx-xxxxx).';
+
+/** Authenticator-app enrolment, sign-in's second step and the step-up check (decision 2020). */
+export const twoFactorRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
+  const { auth, limits, accounts } = shared;
+  const twoFactor = services.twoFactor;
+  const signedIn = auth.require();
+  const ok = (message: string) => ({ status: 'success' as const, message });
+
+  app.post(
+    '/api/login/two-factor',
+    {
+      schema: {
+        tags,
+        summary: 'Second step of signing in: the code for the challenge',
+        description: `For an account with two-factor on, POST /api/login answers \`{ twoFactorRequired: true, challengeToken, expiresAt }\` instead of a token. This call takes that \`challengeToken\` (valid ${TWO_FACTOR.challengeMinutes} minutes, dead after ${LIMITS.codeMaxAttempts} wrong codes) and the \`code\`, and answers exactly what POST /api/login answers for everyone else. ${CODE} A wrong code answers 401 "${twoFactorMessages.codeWrong}", a dead challenge 401 "${twoFactorMessages.challengeExpired}". ${LIMITED}`,
+        body: twoFactorLoginInput,
+        response: { 200: loginResponse },
+      },
+    },
+    async (request) => {
+      await limits.perAddress('login', request.ip);
+      const { token, user } = await twoFactor.login(request.body.challengeToken, request.body.code, request.ip);
+      return { status: 'success' as const, message: messages.welcomeBack, token, data: { user } };
+    },
+  );
+
+  app.get(
+    '/api/two-factor',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Whether the signed-in account's two-factor authentication is on",
+        description: 'Never answers the secret. `recoveryCodesLeft`: unused recovery codes.',
+        response: { 200: twoFactorStatusResponse },
+      },
+      preHandler: signedIn,
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { status: 'success' as const, data: await twoFactor.status(request.user!.id) };
+    },
+  );
+
+  app.post(
+    '/api/two-factor/setup',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Start enrolling an authenticator app',
+        description: `Needs the current \`password\` (counted as a login try; wrong: 401). Answers a new secret (base32) and its otpauth:// URI, this once: they are stored encrypted and never answered again. Nothing changes at sign-in until POST /api/two-factor/enable confirms a first code; calling this again before then replaces the secret. 409 when two-factor is already on. Any signed-in account.`,
+        body: z.object({
+          password: z.string({ error: messages.enterPassword }).min(1, messages.enterPassword).max(128),
+        }),
+        response: { 200: twoFactorSetupResponse },
+      },
+      preHandler: signedIn,
+    },
+    async (request, reply) => {
+      const user = request.user!;
+      await limits.claimLoginAttempt(user.officialEmail);
+      if (!(await accounts.checkPassword(user.id, request.body.password)))
+        throw unauthorized(messages.invalidCredentials);
+      await limits.loginSucceeded(user.officialEmail);
+      reply.header('cache-control', 'no-store');
+      return { status: 'success' as const, data: await twoFactor.setup(user) };
+    },
+  );
+
+  app.post(
+    '/api/two-factor/enable',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Turn two-factor on with the first code from the app',
+        description: `Answers ${TWO_FACTOR.recoveryCodes} recovery codes, shown this once (stored hashed; each works once in place of a code). From now on sign-in asks for a code, and actions on money ask again when this session's last code is older than ${TWO_FACTOR.stepUpMinutes} minutes. A wrong code: 400; no set-up waiting: 400; already on: 409. ${LIMITED} Audit-logged.`,
+        body: twoFactorEnableInput,
+        response: { 200: twoFactorEnableResponse },
+      },
+      preHandler: signedIn,
+    },
+    async (request, reply) => {
+      const recoveryCodes = await twoFactor.enable(request.user!, request.body.code);
+      reply.header('cache-control', 'no-store');
+      return { ...ok(twoFactorMessages.enabled), data: { recoveryCodes } };
+    },
+  );
+
+  app.post(
+    '/api/two-factor/verify',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Prove a fresh code for this session (step-up)',
+        description: `Actions on money (settlement account, commission, refunds, payouts) answer ${TWO_FACTOR.stepUpStatus} "${twoFactorMessages.stepUpRequired}" when the account has two-factor on and this session's last code is older than ${TWO_FACTOR.stepUpMinutes} minutes; the client sends a code here and repeats the action. ${CODE} Wrong: 400; two-factor off: 409. ${LIMITED}`,
+        body: twoFactorCodeInput,
+        response: { 200: okMessage },
+      },
+      preHandler: signedIn,
+    },
+    async (request) => {
+      await twoFactor.verify(request.user!, request.body.code);
+      return ok(twoFactorMessages.verified);
+    },
+  );
+
+  app.post(
+    '/api/two-factor/disable',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Turn two-factor off (needs a code)',
+        description: `${CODE} Deletes the secret and the recovery codes. Wrong: 400; already off: 409. ${LIMITED} Audit-logged.`,
+        body: twoFactorCodeInput,
+        response: { 200: okMessage },
+      },
+      preHandler: signedIn,
+    },
+    async (request) => {
+      await twoFactor.disable(request.user!, request.body.code);
+      return ok(twoFactorMessages.disabled);
+    },
+  );
+};

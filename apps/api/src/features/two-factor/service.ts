@@ -1,0 +1,294 @@
+import { createCipheriv, createDecipheriv, randomBytes, randomInt } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { and, count, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { Secret, TOTP } from 'otpauth';
+import { LIMITS, TWO_FACTOR, twoFactorMessages, type UserType } from '@legalmarket/contracts';
+import { oneTimeTokens, twoFactor, twoFactorChecks, twoFactorRecoveryCodes, users } from '../../db/schema.js';
+import { recordAudit } from '../../platform/audit.js';
+import { AppError, badRequest, conflict, unauthorized } from '../../platform/errors.js';
+import { randomToken } from '../../platform/tokens.js';
+import type { Shared } from '../shared.js';
+
+const PERIOD_SECONDS = 30;
+const ISSUER = 'LegalMarket';
+const CHALLENGE_PURPOSE = 'two_factor_login';
+/** No 0/O, 1/I/L: a recovery code is read off paper. */
+const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+
+const totpFor = (secret: Secret, label = 'account') =>
+  new TOTP({ issuer: ISSUER, label, algorithm: 'SHA1', digits: 6, period: PERIOD_SECONDS, secret });
+
+const normaliseRecovery = (code: string) => code.replace(/-/g, '').toLowerCase();
+
+/** Where the audit page links an entry about this account. */
+const targetTypeOf = (userType: UserType) => (userType === 'admin' ? 'user' : userType);
+
+/**
+ * Authenticator-app sign-in, recovery codes and the step-up of actions on money
+ * (docs/decisions/2020-two-factor-authentication.md).
+ */
+export function createTwoFactorService(shared: Shared) {
+  const { db, clock, limits, hashToken } = shared;
+  // AES-256-GCM under a key derived from the server secret: a copy of the database alone reveals no secret.
+  const key = Buffer.from(hashToken('legalmarket two-factor secret key v1'), 'base64url');
+
+  const encrypt = (plain: string) => {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+    return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join(
+      ':',
+    );
+  };
+  const decrypt = (stored: string) => {
+    const [, iv, tag, body] = stored.split(':');
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+  };
+
+  async function rowOf(userId: string) {
+    const [row] = await db.select().from(twoFactor).where(eq(twoFactor.userId, userId)).limit(1);
+    return row;
+  }
+
+  /** The time step a right 6-digit code was made for (one step either side of now), or null. */
+  function stepOf(secretEnc: string, code: string) {
+    const now = clock.now().getTime();
+    const delta = totpFor(Secret.fromBase32(decrypt(secretEnc))).validate({ token: code, timestamp: now, window: 1 });
+    return delta === null ? null : Math.floor(now / 1000 / PERIOD_SECONDS) + delta;
+  }
+
+  /**
+   * Takes a step once: the row moves forward only past the last step accepted, in one statement, so
+   * the same code (or an older one) never works twice, even from two requests at the same instant.
+   */
+  async function takeStep(userId: string, step: number) {
+    const taken = await db
+      .update(twoFactor)
+      .set({ lastUsedStep: step })
+      .where(
+        and(
+          eq(twoFactor.userId, userId),
+          sql`${twoFactor.enabledAt} is not null`,
+          or(isNull(twoFactor.lastUsedStep), lt(twoFactor.lastUsedStep, step)),
+        ),
+      )
+      .returning({ userId: twoFactor.userId });
+    return taken.length === 1;
+  }
+
+  /**
+   * Checks a code of an enrolled account: a 6-digit code from the app, or a recovery code (used up).
+   * The try is counted first (limits.claimSecondFactorAttempt: 429 past the limit), a right code refunds it.
+   */
+  async function checkCode(userId: string, code: string): Promise<boolean> {
+    await limits.claimSecondFactorAttempt(userId);
+    const row = await rowOf(userId);
+    if (!row?.enabledAt) return false;
+    let ok = false;
+    if (/^\d{6}$/.test(code)) {
+      const step = stepOf(row.secretEnc, code);
+      ok = step !== null && (await takeStep(userId, step));
+    } else {
+      const used = await db
+        .update(twoFactorRecoveryCodes)
+        .set({ usedAt: clock.now() })
+        .where(
+          and(
+            eq(twoFactorRecoveryCodes.userId, userId),
+            eq(twoFactorRecoveryCodes.codeHash, hashToken(normaliseRecovery(code))),
+            isNull(twoFactorRecoveryCodes.usedAt),
+          ),
+        )
+        .returning({ id: twoFactorRecoveryCodes.id });
+      ok = used.length === 1;
+      if (ok) shared.securityLog('two_factor_recovery_code_used', { actor: userId });
+    }
+    if (ok) await limits.secondFactorSucceeded(userId);
+    else shared.securityLog('two_factor_code_refused', { actor: userId });
+    return ok;
+  }
+
+  /** Notes that this session proved a code now (sign-in, enrolment, step-up). */
+  async function markChecked(sessionId: string) {
+    const now = clock.now();
+    await db
+      .insert(twoFactorChecks)
+      .values({ sessionId, checkedAt: now })
+      .onConflictDoUpdate({ target: twoFactorChecks.sessionId, set: { checkedAt: now } });
+  }
+
+  return {
+    /** Whether sign-in must ask this account for a code. */
+    async enabledFor(userId: string) {
+      return Boolean((await rowOf(userId))?.enabledAt);
+    },
+
+    async status(userId: string) {
+      const row = await rowOf(userId);
+      const [{ n }] = await db
+        .select({ n: count() })
+        .from(twoFactorRecoveryCodes)
+        .where(and(eq(twoFactorRecoveryCodes.userId, userId), isNull(twoFactorRecoveryCodes.usedAt)));
+      return {
+        enabled: Boolean(row?.enabledAt),
+        enabledAt: row?.enabledAt?.toISOString() ?? null,
+        recoveryCodesLeft: row?.enabledAt ? Number(n) : 0,
+      };
+    },
+
+    /**
+     * Step one of enrolling: a new secret, shown this once (never answered again). A second call before
+     * the first code replaces it; an account with two-factor on gets 409.
+     */
+    async setup(user: { id: string; officialEmail: string }) {
+      const secret = new Secret({ size: 20 });
+      const secretEnc = encrypt(secret.base32);
+      const saved = await db
+        .insert(twoFactor)
+        .values({ userId: user.id, secretEnc })
+        .onConflictDoUpdate({
+          target: twoFactor.userId,
+          set: { secretEnc, lastUsedStep: null, createdAt: clock.now() },
+          setWhere: isNull(twoFactor.enabledAt),
+        })
+        .returning({ userId: twoFactor.userId });
+      if (!saved.length) throw conflict(twoFactorMessages.alreadyEnabled);
+      return { secret: secret.base32, otpauthUri: totpFor(secret, user.officialEmail).toString() };
+    },
+
+    /** Step two: the first code turns it on, answers the recovery codes (shown once) and counts as this session's check. */
+    async enable(user: { id: string; userType: UserType; sessionId: string }, code: string) {
+      const row = await rowOf(user.id);
+      if (row?.enabledAt) throw conflict(twoFactorMessages.alreadyEnabled);
+      if (!row) throw badRequest(twoFactorMessages.noEnrolment);
+      await limits.claimSecondFactorAttempt(user.id);
+      const step = stepOf(row.secretEnc, code);
+      if (step === null) throw badRequest(twoFactorMessages.codeWrong);
+      const recoveryCodes = Array.from({ length: TWO_FACTOR.recoveryCodes }, () => {
+        const c = Array.from({ length: 10 }, () => RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)]).join('');
+        return `${c.slice(0, 5)}-${c.slice(5)}`;
+      });
+      await db.transaction(async (tx) => {
+        const taken = await tx
+          .update(twoFactor)
+          .set({ enabledAt: clock.now(), lastUsedStep: step })
+          .where(
+            and(eq(twoFactor.userId, user.id), isNull(twoFactor.enabledAt), eq(twoFactor.secretEnc, row.secretEnc)),
+          )
+          .returning({ userId: twoFactor.userId });
+        if (!taken.length) throw conflict(twoFactorMessages.alreadyEnabled);
+        await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, user.id));
+        await tx
+          .insert(twoFactorRecoveryCodes)
+          .values(recoveryCodes.map((c) => ({ userId: user.id, codeHash: hashToken(normaliseRecovery(c)) })));
+        await recordAudit(tx, {
+          actorId: user.id,
+          action: 'two_factor.enable',
+          targetType: targetTypeOf(user.userType),
+          targetId: user.id,
+        });
+      });
+      await limits.secondFactorSucceeded(user.id);
+      await markChecked(user.sessionId);
+      shared.securityLog('two_factor_enabled', { actor: user.id });
+      return recoveryCodes;
+    },
+
+    /** Turning it off needs a code (or a recovery code); the secret and the recovery codes are deleted. */
+    async disable(user: { id: string; userType: UserType }, code: string) {
+      if (!(await this.enabledFor(user.id))) throw conflict(twoFactorMessages.notEnabled);
+      if (!(await checkCode(user.id, code))) throw badRequest(twoFactorMessages.codeWrong);
+      await db.transaction(async (tx) => {
+        await tx.delete(twoFactor).where(eq(twoFactor.userId, user.id));
+        await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, user.id));
+        await recordAudit(tx, {
+          actorId: user.id,
+          action: 'two_factor.disable',
+          targetType: targetTypeOf(user.userType),
+          targetId: user.id,
+        });
+      });
+      shared.securityLog('two_factor_disabled', { actor: user.id });
+    },
+
+    /** A fresh code for this session: actions on money are allowed for TWO_FACTOR.stepUpMinutes. */
+    async verify(user: { id: string; sessionId: string }, code: string) {
+      if (!(await this.enabledFor(user.id))) throw conflict(twoFactorMessages.notEnabled);
+      if (!(await checkCode(user.id, code))) throw badRequest(twoFactorMessages.codeWrong);
+      await markChecked(user.sessionId);
+    },
+
+    /** After a right password: a challenge the second call of the sign-in answers with a code. */
+    async challenge(userId: string) {
+      const token = randomToken();
+      const expiresAt = new Date(clock.now().getTime() + TWO_FACTOR.challengeMinutes * 60_000);
+      // Several may be live (two devices signing in); the account's tries are limited across all of them.
+      await db
+        .insert(oneTimeTokens)
+        .values({ userId, purpose: CHALLENGE_PURPOSE, tokenHash: hashToken(token), expiresAt });
+      return { challengeToken: token, expiresAt: expiresAt.toISOString() };
+    },
+
+    /**
+     * The second call of the sign-in. The challenge dies after LIMITS.codeMaxAttempts wrong codes (and
+     * after its minutes); the account's tries are limited across challenges too (429).
+     */
+    async login(challengeToken: string, code: string, ip: string) {
+      const now = clock.now();
+      const [challenge] = await db
+        .update(oneTimeTokens)
+        .set({ attempts: sql`${oneTimeTokens.attempts} + 1` })
+        .where(
+          and(
+            eq(oneTimeTokens.tokenHash, hashToken(challengeToken)),
+            eq(oneTimeTokens.purpose, CHALLENGE_PURPOSE),
+            isNull(oneTimeTokens.usedAt),
+            gt(oneTimeTokens.expiresAt, now),
+            lt(oneTimeTokens.attempts, LIMITS.codeMaxAttempts),
+          ),
+        )
+        .returning({ id: oneTimeTokens.id, userId: oneTimeTokens.userId, attempts: oneTimeTokens.attempts });
+      if (!challenge) throw unauthorized(twoFactorMessages.challengeExpired);
+      if (!(await checkCode(challenge.userId, code))) {
+        if (challenge.attempts >= LIMITS.codeMaxAttempts)
+          await db.update(oneTimeTokens).set({ usedAt: now }).where(eq(oneTimeTokens.id, challenge.id));
+        shared.securityLog('login_two_factor_failure', { actor: challenge.userId, ip });
+        throw unauthorized(twoFactorMessages.codeWrong);
+      }
+      const used = await db
+        .update(oneTimeTokens)
+        .set({ usedAt: now })
+        .where(and(eq(oneTimeTokens.id, challenge.id), isNull(oneTimeTokens.usedAt)))
+        .returning({ id: oneTimeTokens.id });
+      if (!used.length) throw unauthorized(twoFactorMessages.challengeExpired);
+      const [user] = await db.select().from(users).where(eq(users.id, challenge.userId)).limit(1);
+      if (!user) throw unauthorized(twoFactorMessages.challengeExpired);
+      const { token, sessionId } = await shared.auth.issue(user);
+      await markChecked(sessionId);
+      shared.securityLog('login_success', { actor: user.id, ip, secondFactor: true });
+      return { token, user: { _id: user.id, userType: user.userType as UserType } };
+    },
+
+    /**
+     * preHandler after auth.require: an account with two-factor on must have proved a code in this
+     * session within TWO_FACTOR.stepUpMinutes, or the action answers 428 and the web asks for one.
+     */
+    requireRecentCode: async (request: FastifyRequest) => {
+      const user = request.user;
+      if (!user) throw unauthorized();
+      const [row] = await db
+        .select({ enabledAt: twoFactor.enabledAt, checkedAt: twoFactorChecks.checkedAt })
+        .from(twoFactor)
+        .leftJoin(twoFactorChecks, eq(twoFactorChecks.sessionId, user.sessionId))
+        .where(eq(twoFactor.userId, user.id))
+        .limit(1);
+      if (!row?.enabledAt) return;
+      const fresh =
+        row.checkedAt && clock.now().getTime() - row.checkedAt.getTime() <= TWO_FACTOR.stepUpMinutes * 60_000;
+      if (!fresh) throw new AppError(TWO_FACTOR.stepUpStatus, twoFactorMessages.stepUpRequired);
+    },
+  };
+}
+export type TwoFactorService = ReturnType<typeof createTwoFactorService>;

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { loginResponse } from './auth.js';
+import { okMessage } from './common.js';
+
+/**
+ * Two-factor authentication with an authenticator app (TOTP, RFC 6238) and recovery codes
+ * (docs/decisions/2020-two-factor-authentication.md).
+ */
+export const TWO_FACTOR = {
+  /** Actions on money ask for a code again when the session's last one is older than this. */
+  stepUpMinutes: 15,
+  /** How long the challenge of a sign-in waits for its code. */
+  challengeMinutes: 5,
+  /** Wrong codes per account in `windowMinutes` before every try answers 429. */
+  maxFailures: 5,
+  windowMinutes: 15,
+  recoveryCodes: 10,
+  /** The status of the answer that asks for a fresh code before an action on money. */
+  stepUpStatus: 428,
+} as const;
+
+export const twoFactorMessages = {
+  codeRequired: 'Enter the 6-digit code from your authenticator app',
+  codeWrong: 'The code is incorrect. Check your authenticator app and try again.',
+  challengeExpired: 'Your sign-in has expired. Please log in again.',
+  stepUpRequired: 'Enter the code from your authenticator app to continue',
+  alreadyEnabled: 'Two-factor authentication is already on',
+  notEnabled: 'Two-factor authentication is not on',
+  noEnrolment: 'Start the set-up again: no authenticator app is waiting for its first code',
+  enabled: 'Two-factor authentication is on. Keep your recovery codes somewhere safe.',
+  disabled: 'Two-factor authentication is off',
+  verified: 'Code accepted',
+} as const;
+
+/** A 6-digit TOTP code, or a recovery code (xxxxx-xxxxx, case and the dash ignored). */
+export const twoFactorCodeField = z
+  .string({ error: twoFactorMessages.codeRequired })
+  .trim()
+  .min(6, twoFactorMessages.codeRequired)
+  .max(32, 'code: must be at most 32 characters')
+  .regex(/^(\d{6}|[A-Za-z0-9]{5}-?[A-Za-z0-9]{5})$/, twoFactorMessages.codeRequired);
+
+export const twoFactorCodeInput = z.object({ code: twoFactorCodeField });
+export type TwoFactorCodeInput = z.input<typeof twoFactorCodeInput>;
+
+/** Only a 6-digit code from the app confirms an enrolment (a recovery code does not exist yet). */
+export const twoFactorEnableInput = z.object({
+  code: z
+    .string({ error: twoFactorMessages.codeRequired })
+    .trim()
+    .regex(/^\d{6}$/, twoFactorMessages.codeRequired),
+});
+export type TwoFactorEnableInput = z.input<typeof twoFactorEnableInput>;
+
+export const twoFactorLoginInput = z.object({
+  challengeToken: z
+    .string({ error: 'challengeToken is required' })
+    .min(20, 'challengeToken is not valid')
+    .max(200, 'challengeToken is not valid'),
+  code: twoFactorCodeField,
+});
+export type TwoFactorLoginInput = z.input<typeof twoFactorLoginInput>;
+
+/** POST /api/login for an account with two-factor on: no token yet, a challenge for the second call. */
+export const twoFactorChallengeResponse = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  twoFactorRequired: z.literal(true),
+  challengeToken: z.string(),
+  /** When the challenge stops working (ISO time). */
+  expiresAt: z.string(),
+});
+export type TwoFactorChallengeResponse = z.infer<typeof twoFactorChallengeResponse>;
+
+/** The two answers of POST /api/login: the spec's, or the challenge. */
+export const loginOrChallengeResponse = z.union([loginResponse, twoFactorChallengeResponse]);
+export type LoginOrChallengeResponse = z.infer<typeof loginOrChallengeResponse>;
+
+export const twoFactorStatusResponse = z.object({
+  status: z.literal('success'),
+  data: z.object({
+    enabled: z.boolean(),
+    enabledAt: z.string().nullable(),
+    recoveryCodesLeft: z.number(),
+  }),
+});
+export type TwoFactorStatusResponse = z.infer<typeof twoFactorStatusResponse>;
+
+export const twoFactorSetupResponse = z.object({
+  status: z.literal('success'),
+  data: z.object({
+    /** Base32, to type into the app by hand. */
+    secret: z.string(),
+    /** otpauth://totp/... to scan (or open on the phone). */
+    otpauthUri: z.string(),
+  }),
+});
+export type TwoFactorSetupResponse = z.infer<typeof twoFactorSetupResponse>;
+
+export const twoFactorEnableResponse = okMessage.extend({
+  data: z.object({ recoveryCodes: z.array(z.string()) }),
+});
+export type TwoFactorEnableResponse = z.infer<typeof twoFactorEnableResponse>;
