@@ -24,11 +24,11 @@ function queryKey(url: string): readonly unknown[] | null {
 }
 
 /**
- * The markup of the page at `location` (its path, and its query: /products renders its filters), with
- * `data` (the response of pageDataUrl's GET) in its query.
+ * The markup of the page at `pathname` with its query `search` (/products renders its filters from
+ * it), with `data` (the response of pageDataUrl's GET) in its query.
  */
-export async function render(location: string, data?: { url: string; body: unknown }): Promise<string> {
-  await preloadPage(location.split('?')[0]);
+export async function render(pathname: string, data?: { url: string; body: unknown }, search = ''): Promise<string> {
+  await preloadPage(pathname);
   // One cache per request: nothing rendered for one request is seen by another.
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
   const key = data && queryKey(data.url);
@@ -36,7 +36,7 @@ export async function render(location: string, data?: { url: string; body: unkno
   return renderToString(
     <StrictMode>
       <ServerQueryClient value={client}>
-        <StaticRouter location={location}>
+        <StaticRouter location={pathname + search}>
           <App />
         </StaticRouter>
       </ServerQueryClient>

@@ -8,8 +8,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** The server build of apps/web/src/entry-server.tsx, as the web build writes it into dist/.vite/ssr. */
 interface PageRenderer {
-  /** `location`: the path and its query (/products renders its filters from it). */
-  render(location: string, data?: { url: string; body: unknown }): Promise<string>;
+  /** `search` (`?q=...` or ''): the address's query; /products renders its filters from it. */
+  render(pathname: string, data?: { url: string; body: unknown }, search?: string): Promise<string>;
   pageDataUrl(pathname: string, userType: string | null, search?: string): string | null;
 }
 
@@ -73,7 +73,7 @@ export async function firstPage(app: FastifyInstance, dist: string | null) {
         // `<` only occurs inside JSON strings, where \u003c reads the same: no `</script>` can close the tag.
         dataTag = `<script type="application/json" id="page-data" data-url="${escapeAttr(dataUrl)}">${res.body.replace(/</g, '\\u003c')}</script>`;
       }
-      const markup = await renderer.render(query ? `${pathname}?${query}` : pathname, data);
+      const markup = await renderer.render(pathname, data, query ? `?${query}` : '');
       if (!styled.has(html)) styled.set(html, inlineStyles(dist!, html));
       const page = await styled.get(html)!;
       // The marker goes first in <head>: src/early.ts, loaded async right after, waits for the data
