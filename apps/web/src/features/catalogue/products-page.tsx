@@ -137,10 +137,10 @@ function FilterForm({ filters, onApply }: { filters: ProductFilters; onApply: (f
         </select>
       </div>
       <fieldset className="m-0 grid min-w-0 grid-cols-2 gap-3 border-0 p-0">
-        <legend className="sr-only">Price range in naira</legend>
+        <legend className="col-span-2 mb-1 p-0 text-sm font-medium text-slate-800">Price range (₦)</legend>
         <div className="min-w-0">
           <label htmlFor={`${id}-min`} className={labelClass}>
-            Min price (₦)
+            Min
           </label>
           <input
             id={`${id}-min`}
@@ -156,7 +156,7 @@ function FilterForm({ filters, onApply }: { filters: ProductFilters; onApply: (f
         </div>
         <div className="min-w-0">
           <label htmlFor={`${id}-max`} className={labelClass}>
-            Max price (₦)
+            Max
           </label>
           <input
             id={`${id}-max`}
