@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { jobs, orders, products, users } from '../../db/schema.js';
-import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
+import {
+  createTestApp,
+  describeEachDb,
+  lawyerBody,
+  signupAndLogin,
+  uniqueEmail,
+  type TestApp,
+} from '../../../test/helpers.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 
@@ -103,5 +110,19 @@ describeEachDb("lawyer jobs: Best fit by the lawyer's areas of practice", (kind)
     expect(await order()).toEqual(['sea', 'tech', 'none-1', 'none-2']);
     await areas([]);
     expect(await order()).toEqual(['none-1', 'sea', 'tech', 'none-2']);
+  });
+
+  it("takes the areas we sell at sign-up (the spec's seven too) and refuses others", async () => {
+    const signup = (areasOfPractise: string[]) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/lawyer/signup',
+        payload: { ...lawyerBody(uniqueEmail('areas')), areasOfPractise },
+      });
+    const ok = await signup(['Intellectual Property', 'Data Protection and Privacy', 'Maritime']);
+    expect(ok.statusCode, ok.body).toBe(201);
+    const bad = await signup(['Cooking']);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/areas of practice/i);
   });
 });
