@@ -64,7 +64,8 @@ function forLawyer(view: JobView, viewer: Pick<AuthUser, 'id' | 'userType' | 've
  * so a change of areas reorders the next page); false for a product without an area.
  */
 const bestFitMatch = (lawyerId: string) =>
-  sql<boolean>`exists (select 1 from ${users} where ${users.id} = ${lawyerId} and ${products.area} = any(${users.areasOfPractise}))`;
+  // The cast makes the subquery one array value, read once per statement (not once per job).
+  sql<boolean>`coalesce(${products.area} = any(cast((select ${users.areasOfPractise} from ${users} where ${users.id} = ${lawyerId}) as text[])), false)`;
 
 async function appliedSet(ex: Executor, lawyerId: string, jobIds: string[]) {
   if (!jobIds.length) return new Set<string>();
