@@ -13,7 +13,7 @@ test('search and filter on a phone; the address keeps them across a reload', asy
   // Each card shows what you get, its delivery time and its rating.
   const nda = cards.getByRole('listitem').filter({ hasText: 'Non-Disclosure Agreement' });
   await expect(nda.getByText('A mutual or one-way NDA drafted for your situation under Nigerian law')).toBeVisible();
-  await expect(nda.getByText('Delivered in 10 working days')).toBeVisible();
+  await expect(nda.getByText('Delivered within 10 working days')).toBeVisible();
   await expect(nda.getByText('No reviews yet')).toBeVisible();
   await noSideways(page);
 

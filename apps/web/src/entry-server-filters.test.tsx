@@ -39,7 +39,7 @@ describe('a filtered /products rendered on the server (decision 2010)', () => {
     expect(html).toContain('value="charter"');
     expect(html).toMatch(/<option value="Maritime" selected="">/);
     expect(html).toContain('1 service found');
-    expect(html).toContain('Delivered in 5 working days');
+    expect(html).toContain('Delivered within 5 working days');
 
     window.history.pushState({}, '', `/products${search}`);
     const root = document.createElement('div');

@@ -1,7 +1,7 @@
 import { CalendarClock, Star } from 'lucide-react';
 
-/** "Delivered in 10 working days". */
-export const deliveryText = (days: number) => `Delivered in ${days} working ${days === 1 ? 'day' : 'days'}`;
+/** "Delivered within 10 working days". */
+export const deliveryText = (days: number) => `Delivered within ${days} working ${days === 1 ? 'day' : 'days'}`;
 
 /** A product's rating in one line: a star, the average and the count, or "No reviews yet". */
 export function ProductRating({

@@ -76,7 +76,7 @@ describe('/products search and filters', () => {
     expect(screen.getByText('1 service found')).toBeInTheDocument();
     const card = screen.getByRole('list', { name: 'Products' });
     expect(within(card).getByText('A mutual NDA under Nigerian law')).toBeInTheDocument();
-    expect(within(card).getByText('Delivered in 10 working days')).toBeInTheDocument();
+    expect(within(card).getByText('Delivered within 10 working days')).toBeInTheDocument();
     expect(within(card).getByText('4.5')).toBeInTheDocument();
     expect(within(card).getByText(/\(2 reviews\)/)).toBeInTheDocument();
   });
