@@ -294,7 +294,8 @@ async function registerWeb(app: FastifyInstance, dist: string | null) {
         message: indexHtml || isApi ? 'Not found' : 'The web app is not built yet: run npm run build',
       });
     }
-    return rendered(url, pageHtml!(url)).then((html) =>
+    // With its query: /products?q=&area=&min=&max= is rendered filtered (decision 2010).
+    return rendered(request.url, pageHtml!(url)).then((html) =>
       sendHtml(request, reply.header('cache-control', 'no-cache'), html),
     );
   });

@@ -45,12 +45,30 @@ export function prefetch(path: string): Promise<Received> {
   return entry.answer;
 }
 
+/** The catalogue filters a /products address keeps (`?q=&area=&min=&max=`), in this order. */
+export const PRODUCT_FILTERS = ['q', 'area', 'min', 'max'] as const;
+
 /**
- * The URL of the data the page at `pathname` shows first, exactly as that page's query asks for it, or
- * null. A visitor's cart lives in this browser: only a signed-in company's is asked for.
+ * The catalogue GET for a /products address with `search` (`?q=...`): its filters, blank ones left
+ * out, in a fixed order, so the server's render, this script and the page's query ask for one URL.
  */
-export function pageDataUrl(pathname: string, userType: string | null): string | null {
-  if (/^\/products\/?$/.test(pathname)) return '/product-api/products';
+export function productsDataUrl(search: string): string {
+  const from = new URLSearchParams(search);
+  const to = new URLSearchParams();
+  for (const name of PRODUCT_FILTERS) {
+    const value = from.get(name)?.trim();
+    if (value) to.set(name, value);
+  }
+  const query = to.toString();
+  return query ? `/product-api/products?${query}` : '/product-api/products';
+}
+
+/**
+ * The URL of the data the page at `pathname` (with `search`) shows first, exactly as that page's query
+ * asks for it, or null. A visitor's cart lives in this browser: only a signed-in company's is asked for.
+ */
+export function pageDataUrl(pathname: string, userType: string | null, search = ''): string | null {
+  if (/^\/products\/?$/.test(pathname)) return productsDataUrl(search);
   const product = /^\/pre-cart\/([^/]+)\/?$/.exec(pathname);
   if (product) {
     try {
@@ -100,10 +118,10 @@ function sentWithPage(): Promise<unknown> {
 function start(): Promise<unknown> {
   // The server marks a page it sent with its data.
   if (document.querySelector('meta[name="page-data"]')) return sentWithPage();
-  const url = pageDataUrl(location.pathname, localStorage.getItem('userType'));
+  const url = pageDataUrl(location.pathname, localStorage.getItem('userType'), location.search);
   if (!url) return Promise.resolve();
   const answer = prefetch(url);
-  if (url === '/product-api/products') void answer.then(preloadFirstPicture, () => undefined);
+  if (url.startsWith('/product-api/products')) void answer.then(preloadFirstPicture, () => undefined);
   return answer.catch(() => undefined);
 }
 

@@ -18,6 +18,14 @@ const PRODUCT: Product = {
   category: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
+  area: null,
+  whatYouGet: null,
+  deliveryDays: null,
+  included: [],
+  youProvide: [],
+  notIncluded: [],
+  ratingAverage: null,
+  ratingCount: 0,
 };
 const PRODUCTS = { status: 'success' as const, results: 1, products: [PRODUCT] };
 // Hydration re-renders once the page's code runs (useHydrated); React wants that inside act().

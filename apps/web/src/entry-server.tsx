@@ -12,18 +12,22 @@ import { App } from '@/app/app';
 import { preloadPage } from '@/app/router';
 import { ServerQueryClient } from '@/app/data-provider';
 import { pageDataUrl } from '@/early';
+import { productsListKey } from '@/components/product-carousel';
 
 export { pageDataUrl };
 
 /** The query a page's data answers, as the page's own query names it (see features/catalogue/api). */
 function queryKey(url: string): readonly unknown[] | null {
-  if (url === '/product-api/products') return ['products'];
+  if (url === '/product-api/products' || url.startsWith('/product-api/products?')) return productsListKey(url);
   const product = /^\/product-api\/product\/([^/]+)$/.exec(url);
   return product ? ['products', decodeURIComponent(product[1])] : null;
 }
 
-/** The markup of the page at `pathname`, with `data` (the response of pageDataUrl's GET) in its query. */
-export async function render(pathname: string, data?: { url: string; body: unknown }): Promise<string> {
+/**
+ * The markup of the page at `pathname` with its query `search` (/products renders its filters from
+ * it), with `data` (the response of pageDataUrl's GET) in its query.
+ */
+export async function render(pathname: string, data?: { url: string; body: unknown }, search = ''): Promise<string> {
   await preloadPage(pathname);
   // One cache per request: nothing rendered for one request is seen by another.
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
@@ -32,7 +36,7 @@ export async function render(pathname: string, data?: { url: string; body: unkno
   return renderToString(
     <StrictMode>
       <ServerQueryClient value={client}>
-        <StaticRouter location={pathname}>
+        <StaticRouter location={pathname + search}>
           <App />
         </StaticRouter>
       </ServerQueryClient>

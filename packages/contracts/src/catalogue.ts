@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { UPLOAD_KINDS } from './constants.js';
+import { AREA_ALIASES, EXPERTISE, UPLOAD_KINDS } from './constants.js';
 import { messages } from './messages.js';
 
 // Kept in constants.ts (no zod) so the web pages that only need them don't load zod; same exports here.
@@ -35,6 +35,20 @@ const productView = z.object({
   category: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  // Additions to the spec's product (issue 20, decision 2010); null or empty when not set.
+  /** The area of law, one of EXPERTISE. */
+  area: z.enum(EXPERTISE).nullable(),
+  /** One line: what the buyer gets. */
+  whatYouGet: z.string().nullable(),
+  /** Working days from purchase to delivery. */
+  deliveryDays: z.number().int().nullable(),
+  /** The product page's lists, one item each. */
+  included: z.array(z.string()),
+  youProvide: z.array(z.string()),
+  notIncluded: z.array(z.string()),
+  /** The average of its reviews' stars (one decimal), null without reviews. */
+  ratingAverage: z.number().nullable(),
+  ratingCount: z.number().int(),
 });
 export type Product = z.infer<typeof productView>;
 
@@ -45,6 +59,44 @@ export const productsResponse = z.object({
   products: z.array(productView),
 });
 export type ProductsResponse = z.infer<typeof productsResponse>;
+
+/** Longest search text. */
+export const PRODUCT_SEARCH_MAX = 100;
+/** An empty query parameter (a form sends `q=`) means the filter is off. */
+const blankToNone = (v: unknown) => (v === '' ? undefined : v);
+const nairaBound = (name: string) =>
+  z.preprocess(
+    blankToNone,
+    z
+      .string()
+      .regex(/^\d{1,9}$/, `${name} must be a whole number of naira`)
+      .transform(Number)
+      .optional(),
+  );
+
+/**
+ * GET /product-api/products?q=&area=&min=&max= (issue 20): all optional, every filter applied together.
+ * `q` matches every word in the name, what you get, description or area; `area` is one of EXPERTISE
+ * (older names in AREA_ALIASES are accepted); `min` and `max` bound the price in naira, both included.
+ */
+export const productsQuery = z
+  .object({
+    q: z.preprocess(
+      blankToNone,
+      z.string().trim().max(PRODUCT_SEARCH_MAX, `q must be at most ${PRODUCT_SEARCH_MAX} characters`).optional(),
+    ),
+    area: z.preprocess(
+      (v) => (typeof v === 'string' && v in AREA_ALIASES ? AREA_ALIASES[v] : blankToNone(v)),
+      z.enum(EXPERTISE, 'area must be one of the areas of law').optional(),
+    ),
+    min: nairaBound('min'),
+    max: nairaBound('max'),
+  })
+  .refine((v) => v.min === undefined || v.max === undefined || v.min <= v.max, {
+    path: ['max'],
+    message: 'max must be at least min',
+  });
+export type ProductsQuery = z.infer<typeof productsQuery>;
 
 /** GET /product-api/product/{id}: the product itself (`_id`, `productPrice`, ... at the top). */
 export const productResponse = productView;
@@ -88,9 +140,45 @@ export const productFields = z.object({
     .max(4000, 'Product description must be at most 4000 characters'),
 });
 
+/** Longest one-line "what you get". */
+export const WHAT_YOU_GET_MAX = 140;
+/** Most working days a product may promise. */
+export const DELIVERY_DAYS_MAX = 90;
+const listField = (label: string) =>
+  z.string().max(2000, `${label} must be at most 2000 characters`).optional().describe(`${label}: one item per line`);
+
+/**
+ * The product fields added by issue 20, all optional so the spec's four-field form still works. On an
+ * update a field left out keeps its value; an empty one clears it.
+ */
+export const productExtraFields = z.object({
+  area: z.union([z.literal(''), z.enum(EXPERTISE)], { error: 'Please choose an area of law from the list' }).optional(),
+  whatYouGet: z
+    .string()
+    .trim()
+    .max(WHAT_YOU_GET_MAX, `What you get must be at most ${WHAT_YOU_GET_MAX} characters`)
+    .refine((v) => !/[\r\n]/.test(v), 'What you get must be one line')
+    .optional(),
+  deliveryDays: z
+    .string()
+    .trim()
+    .regex(/^\d{0,2}$/, 'Delivery time must be a whole number of working days')
+    .refine(
+      (v) => v === '' || (Number(v) >= 1 && Number(v) <= DELIVERY_DAYS_MAX),
+      `Delivery time must be between 1 and ${DELIVERY_DAYS_MAX} working days`,
+    )
+    .optional(),
+  included: listField("What's included"),
+  youProvide: listField('What you provide'),
+  notIncluded: listField('Not included'),
+});
+
+/** The whole text part of the product form. */
+export const productFormFields = productFields.extend(productExtraFields.shape);
+
 /** The product form: its text fields and a picture, which a new product must have. */
 export const productFormSchema = (editing: boolean) =>
-  productFields
+  productFormFields
     .extend({ productImage: z.custom<File>((v) => v instanceof Blob).nullable() })
     .refine((v) => editing || v.productImage !== null, {
       path: ['productImage'],

@@ -1,8 +1,8 @@
 export const USER_TYPES = ['company', 'lawyer', 'admin'] as const;
 export type UserType = (typeof USER_TYPES)[number];
 
-/** Lawyer expertise list (lawyer-and-admin spec, section 3), in the spec's order and spelling. */
-export const EXPERTISE = [
+/** The spec's expertise list (lawyer-and-admin spec, section 3), in the spec's order and spelling. */
+export const SPEC_EXPERTISE = [
   'Maritime',
   'International Trade and Investment',
   'Tax Practise',
@@ -11,6 +11,37 @@ export const EXPERTISE = [
   'Entertainment',
   'Technology',
 ] as const;
+
+/**
+ * Areas of law: the spec's seven first, then the areas of what the catalogue sells, so a product's
+ * area and a lawyer's areas of practice can be matched (issue 20; decision 2010). Lawyers pick from
+ * this list and products carry one of it.
+ */
+export const EXPERTISE = [
+  ...SPEC_EXPERTISE,
+  'Contracts and Commercial',
+  'Intellectual Property',
+  'Employment and Labour',
+  'Corporate and Company Secretarial',
+  'Data Protection and Privacy',
+  'Dispute Resolution',
+  'Real Estate and Property',
+  'Banking and Finance',
+] as const;
+export type Area = (typeof EXPERTISE)[number];
+
+/** Older names of an area still found in links (the landing page's service links, bookmarks). */
+export const AREA_ALIASES: Readonly<Record<string, Area>> = {
+  'Contract Law': 'Contracts and Commercial',
+  'Employment Law': 'Employment and Labour',
+};
+
+/** The area a link names (its own name or an older one), or null when it names none. */
+export function areaNamed(value: string | null | undefined): Area | null {
+  if (!value) return null;
+  if ((EXPERTISE as readonly string[]).includes(value)) return value as Area;
+  return AREA_ALIASES[value] ?? null;
+}
 
 /** Static package tiers (company spec, section 9). Amounts are naira. */
 export const PACKAGES = [

@@ -32,6 +32,7 @@ describeEachDb('cache versions: the database', (kind) => {
       ...JOB_THREAD_READS,
       ...NOTIFICATION_READS,
       'products',
+      'reviews',
       'app_settings',
       'sessions',
       'users',

@@ -164,6 +164,23 @@ export const products = pgTable(
     productDescription: text('product_description').notNull(),
     productImage: text('product_image').notNull(),
     category: text('category'),
+    /** One of EXPERTISE (migration 0017, decision 2010). */
+    area: text('area'),
+    whatYouGet: text('what_you_get'),
+    /** Working days, 1 to 90. */
+    deliveryDays: integer('delivery_days'),
+    included: text('included')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    youProvide: text('you_provide')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    notIncluded: text('not_included')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** Deleting hides a product from the catalogue; jobs keep pointing at it. */
     deletedAt: ts('deleted_at'),
     createdAt: createdAt(),

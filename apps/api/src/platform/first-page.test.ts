@@ -17,12 +17,13 @@ const CSS = 'body{color:#1b1f23}' + '.p-1{padding:.25rem}'.repeat(80);
  * renders the real pages): it shows what it was given, so the test sees what the server passed.
  */
 const RENDERER = `
-export function pageDataUrl(pathname) {
-  if (pathname === '/products') return '/product-api/products';
+export function pageDataUrl(pathname, userType, search) {
+  if (pathname === '/products') return '/product-api/products' + (search && search.includes('q=') ? search : '');
   const m = /^\\/pre-cart\\/([^/]+)$/.exec(pathname);
   return m ? '/product-api/product/' + m[1] : null;
 }
-export async function render(pathname, data) {
+export async function render(pathname, data, search) {
+  if (search && search.includes('q=')) return '<main><h1>page ' + pathname + search + '</h1><p>' + data.body.products.length + ' found</p></main>';
   if (pathname === '/pre-cart/boom') throw new Error('render failed');
   const body = data ? data.body : null;
   const names = body ? (body.products ?? [body.product ?? body]).map((p) => p.productName).join(', ') : '';
@@ -92,6 +93,17 @@ describe('the server renders the first page into index.html', () => {
     const compressed = await app.inject({ url: '/products', headers: { 'accept-encoding': 'gzip, deflate, br' } });
     expect(compressed.headers['content-encoding']).toBe('br');
     expect(compressed.headers.vary).toContain('accept-encoding');
+  });
+
+  it('renders /products?q=... with its query and the filtered list the API answers for it', async () => {
+    const res = await app.inject({ url: '/products?q=resolution' });
+    expect(res.body).toContain('<div id="root"><main><h1>page /products?q=resolution</h1><p>1 found');
+    expect(dataOf(res.body)?.url).toBe('/product-api/products?q=resolution');
+    const none = await app.inject({ url: '/products?q=lease' });
+    expect(none.body).toContain('<h1>page /products?q=lease</h1><p>0 found');
+    // A bad filter (the API's 400): the app renders in the browser and shows the problem.
+    const bad = await app.inject({ url: `/products?q=${'x'.repeat(101)}` });
+    expect(bad.body).toContain('<div id="root"></div>');
   });
 
   it('answers /pre-cart/{id} with the product', async () => {

@@ -8,8 +8,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** The server build of apps/web/src/entry-server.tsx, as the web build writes it into dist/.vite/ssr. */
 interface PageRenderer {
-  render(pathname: string, data?: { url: string; body: unknown }): Promise<string>;
-  pageDataUrl(pathname: string, userType: string | null): string | null;
+  /** `search` (`?q=...` or ''): the address's query; /products renders its filters from it. */
+  render(pathname: string, data?: { url: string; body: unknown }, search?: string): Promise<string>;
+  pageDataUrl(pathname: string, userType: string | null, search?: string): string | null;
 }
 
 /**
@@ -56,10 +57,13 @@ export async function firstPage(app: FastifyInstance, dist: string | null) {
   const renderer = dist ? await loadRenderer(dist) : null;
   const styled = new Map<string, Promise<string>>();
   return async (url: string, html: string): Promise<string> => {
-    const pathname = url.split('?')[0];
+    const at = url.indexOf('?');
+    const pathname = at < 0 ? url : url.slice(0, at);
+    const query = at < 0 ? '' : url.slice(at + 1);
     if (!renderer || !RENDERED.some((r) => r.test(pathname)) || !html.includes('<div id="root"></div>')) return html;
     try {
-      const dataUrl = renderer.pageDataUrl(pathname, null);
+      // /products?q=&area=&min=&max= is rendered filtered: its data is the filtered list.
+      const dataUrl = renderer.pageDataUrl(pathname, null, query ? `?${query}` : '');
       let data: { url: string; body: unknown } | undefined;
       let dataTag = '';
       if (dataUrl) {
@@ -69,7 +73,7 @@ export async function firstPage(app: FastifyInstance, dist: string | null) {
         // `<` only occurs inside JSON strings, where \u003c reads the same: no `</script>` can close the tag.
         dataTag = `<script type="application/json" id="page-data" data-url="${escapeAttr(dataUrl)}">${res.body.replace(/</g, '\\u003c')}</script>`;
       }
-      const markup = await renderer.render(pathname, data);
+      const markup = await renderer.render(pathname, data, query ? `?${query}` : '');
       if (!styled.has(html)) styled.set(html, inlineStyles(dist!, html));
       const page = await styled.get(html)!;
       // The marker goes first in <head>: src/early.ts, loaded async right after, waits for the data

@@ -7,12 +7,22 @@ import { api, takeArrived } from '@/lib/http';
 import { Naira } from './feedback';
 
 /** The live catalogue (GET /product-api/products), shared by the products page, product page and cart. */
-export const productsQueryOptions = () =>
+const ALL_PRODUCTS = '/product-api/products';
+
+/**
+ * The query key of a catalogue GET: the whole list under ['products'] (shared with the carousel), a
+ * filtered one beside it, so invalidating ['products'] reaches both.
+ */
+export const productsListKey = (url: string): readonly unknown[] =>
+  url === ALL_PRODUCTS ? ['products'] : ['products', { list: url }];
+
+/** GET /product-api/products, or a filtered list (`url` from src/early.ts's productsDataUrl). */
+export const productsQueryOptions = (url: string = ALL_PRODUCTS) =>
   queryOptions({
-    queryKey: ['products'],
-    queryFn: ({ signal }) => api<ProductsResponse>('/product-api/products', { signal }),
+    queryKey: productsListKey(url),
+    queryFn: ({ signal }) => api<ProductsResponse>(url, { signal }),
     // Asked for while /products loaded (app/page-data.ts): the page renders with it at once.
-    initialData: () => takeArrived<ProductsResponse>('/product-api/products'),
+    initialData: () => takeArrived<ProductsResponse>(url),
     select: (res) => res.products,
     staleTime: 60_000,
   });

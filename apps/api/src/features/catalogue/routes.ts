@@ -8,6 +8,7 @@ import {
   okMessage,
   productResponse,
   productSavedResponse,
+  productsQuery,
   productsResponse,
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
@@ -16,7 +17,7 @@ import type { CachedResponse } from './service.js';
 
 const tags = ['catalogue'];
 const multipartBody =
-  'Multipart form: `productName` (text), `productPrice` (whole naira, digits only), `productDescription` (text) and `productImage` (a PNG, JPEG or WebP file, checked by its bytes; at most UPLOAD_MAX_IMAGE_BYTES).';
+  'Multipart form: `productName` (text), `productPrice` (whole naira, digits only), `productDescription` (text) and `productImage` (a PNG, JPEG or WebP file, checked by its bytes; at most UPLOAD_MAX_IMAGE_BYTES). Optional: `area` (one of the areas of law), `whatYouGet` (one line, at most 140 characters), `deliveryDays` (1 to 90 working days), `included`, `youProvide`, `notIncluded` (one item per line); on an update a field left out keeps its value and an empty one clears it.';
 
 /**
  * Sends a cached catalogue answer (JSON text made once per catalogue change), or 304 when the client
@@ -46,12 +47,13 @@ export const catalogueRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         tags,
         summary: 'The catalogue',
         description:
-          "Products on sale, newest first, in `products` at the top of the body (as the spec's client reads it); deleted products are left out. Prices in naira. Sends an ETag; with If-None-Match the answer is 304 until the catalogue changes. Answered from memory, compressed once per change (br or gzip as accepted); a change on any instance is seen on the next request everywhere.",
+          "Products on sale, newest first, in `products` at the top of the body (as the spec's client reads it); deleted products are left out. Prices in naira. Optional filters, applied together: `q` (every word found in the name, what you get, description or area), `area` (one of the areas of law), `min` and `max` (price bounds in whole naira, both included); a bad value answers 400 naming the parameter, no match answers an empty list. Each product carries its area, what you get, delivery time in working days, the product page's lists and its rating (average and count). Sends an ETag; with If-None-Match the answer is 304 until the catalogue changes. Answered from memory, compressed once per change (br or gzip as accepted); a change on any instance is seen on the next request everywhere.",
+        querystring: productsQuery,
         response: { 200: productsResponse, 304: z.null().describe('Not modified') },
       },
       compress: false,
     },
-    async (request, reply) => sendCached(request, reply, await catalogue.listResponse()),
+    async (request, reply) => sendCached(request, reply, await catalogue.listResponse(request.query)),
   );
 
   app.get(

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import { toKobo } from '@legalmarket/contracts';
+import { toKobo, type Area } from '@legalmarket/contracts';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { appSettings, products } from '../../db/schema.js';
@@ -20,6 +20,13 @@ interface SeedProduct {
   productName: string;
   productPrice: number;
   productDescription: string;
+  /** Issue 20's fields (decision 2010). */
+  area: Area;
+  whatYouGet: string;
+  deliveryDays: number;
+  included: string[];
+  youProvide: string[];
+  notIncluded: string[];
 }
 
 async function readSeedCatalogue(dir = SEED_DIR): Promise<SeedProduct[]> {
@@ -86,6 +93,12 @@ export async function seedCatalogue(deps: {
         productDescription: item.productDescription,
         productImage: saved.url,
         category: item.category,
+        area: item.area,
+        whatYouGet: item.whatYouGet,
+        deliveryDays: item.deliveryDays,
+        included: item.included,
+        youProvide: item.youProvide,
+        notIncluded: item.notIncluded,
         createdAt: at,
         updatedAt: at,
       });

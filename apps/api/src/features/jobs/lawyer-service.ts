@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, sum } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, sql, sum } from 'drizzle-orm';
 import { findJobTransition, messages, type JobSort, type LawyerJob } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
@@ -59,6 +59,14 @@ function forLawyer(view: JobView, viewer: Pick<AuthUser, 'id' | 'userType' | 've
   };
 }
 
+/**
+ * True when the job's product is in one of the lawyer's areas of practice (read from the lawyer's row,
+ * so a change of areas reorders the next page); false for a product without an area.
+ */
+const bestFitMatch = (lawyerId: string) =>
+  // The cast makes the subquery one array value, read once per statement (not once per job).
+  sql<boolean>`coalesce(${products.area} = any(cast((select ${users.areasOfPractise} from ${users} where ${users.id} = ${lawyerId}) as text[])), false)`;
+
 async function appliedSet(ex: Executor, lawyerId: string, jobIds: string[]) {
   if (!jobIds.length) return new Set<string>();
   const rows = await ex
@@ -82,9 +90,15 @@ export function createLawyerJobsService(deps: Deps, lifecycle: JobLifecycle, led
   }
 
   return {
-    /** Open jobs, one page. Best fit: longest waiting first; Recent jobs: newest first. */
+    /**
+     * Open jobs, one page. Best fit (decision 2011): jobs whose product's area is one of the lawyer's
+     * areas of practice first, then longest waiting first; Recent jobs: newest first.
+     */
     async availableJobs(viewer: AuthUser, q: { sort: JobSort; page: number; limit: number }) {
-      const order = q.sort === 'recent' ? [desc(jobs.createdAt), desc(jobs.id)] : [asc(jobs.createdAt), asc(jobs.id)];
+      const order =
+        q.sort === 'recent'
+          ? [desc(jobs.createdAt), desc(jobs.id)]
+          : [desc(bestFitMatch(viewer.id)), asc(jobs.createdAt), asc(jobs.id)];
       const rows = await selectLawyerJobPage(db, viewer.id, countedTotal('open'))
         .where(isOpen)
         .orderBy(...order)

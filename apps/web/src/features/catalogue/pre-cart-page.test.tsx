@@ -18,6 +18,14 @@ const PRODUCT: Product = {
   category: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
+  area: null,
+  whatYouGet: null,
+  deliveryDays: null,
+  included: [],
+  youProvide: [],
+  notIncluded: [],
+  ratingAverage: null,
+  ratingCount: 0,
 };
 
 function open() {

@@ -3,8 +3,8 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ImagePlus, X } from 'lucide-react';
 import { digitsOnly } from '@legalmarket/contracts/common';
-import { productFormSchema, type Product } from '@legalmarket/contracts/catalogue';
-import { UPLOAD_ACCEPT } from '@legalmarket/contracts/constants';
+import { productFormSchema, WHAT_YOU_GET_MAX, type Product } from '@legalmarket/contracts/catalogue';
+import { EXPERTISE, UPLOAD_ACCEPT } from '@legalmarket/contracts/constants';
 import { messages } from '@legalmarket/contracts/messages';
 import { Button } from '@/components/button';
 import { Field, FormError, TextArea } from '@/components/field';
@@ -39,6 +39,12 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
       productPrice: product ? String(Math.round(product.productPrice)) : '',
       productDescription: product?.productDescription ?? '',
       productImage: null,
+      area: product?.area ?? '',
+      whatYouGet: product?.whatYouGet ?? '',
+      deliveryDays: product?.deliveryDays ? String(product.deliveryDays) : '',
+      included: linesOf(product?.included),
+      youProvide: linesOf(product?.youProvide),
+      notIncluded: linesOf(product?.notIncluded),
     },
   });
   const values = watch();
@@ -60,7 +66,18 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
       const res = await save.mutateAsync({ id: product?._id, values: valid });
       onSaved(res.data.product, res.message ?? (editing ? messages.productUpdated : messages.newProductCreated));
       if (!editing) {
-        reset({ productName: '', productPrice: '', productDescription: '', productImage: null });
+        reset({
+          productName: '',
+          productPrice: '',
+          productDescription: '',
+          productImage: null,
+          area: '',
+          whatYouGet: '',
+          deliveryDays: '',
+          included: '',
+          youProvide: '',
+          notIncluded: '',
+        });
         if (fileInput.current) fileInput.current.value = '';
       }
     } catch {
@@ -70,6 +87,7 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
     }
   });
   const price = register('productPrice');
+  const days = register('deliveryDays');
 
   const shownImage = preview ?? product?.productImage ?? null;
 
@@ -157,6 +175,68 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
         {...register('productDescription')}
         error={errors.productDescription?.message}
       />
+      <div>
+        <label htmlFor={`${imageId}-area`} className="mb-1 block text-sm font-medium text-slate-800">
+          Area of law
+        </label>
+        <select
+          id={`${imageId}-area`}
+          className="block min-h-11 w-full min-w-0 rounded-md border border-slate-300 bg-white px-3"
+          aria-invalid={errors.area ? true : undefined}
+          {...register('area')}
+        >
+          <option value="">Not set</option>
+          {EXPERTISE.map((a) => (
+            <option key={a} value={a}>
+              {a}
+            </option>
+          ))}
+        </select>
+        {errors.area && (
+          <p role="alert" className="mt-1 text-sm text-red-700">
+            {errors.area.message}
+          </p>
+        )}
+      </div>
+      <Field
+        label="What you get (one line)"
+        maxLength={WHAT_YOU_GET_MAX}
+        hint="Shown on the product's card"
+        {...register('whatYouGet')}
+        error={errors.whatYouGet?.message}
+      />
+      <Field
+        label="Delivery time (working days)"
+        inputMode="numeric"
+        autoComplete="off"
+        {...days}
+        onChange={(e) => {
+          e.target.value = digitsOnly(e.target.value, 2);
+          return days.onChange(e);
+        }}
+        error={errors.deliveryDays?.message}
+      />
+      <TextArea
+        label="What's included"
+        hint="One item per line"
+        maxLength={2000}
+        {...register('included')}
+        error={errors.included?.message}
+      />
+      <TextArea
+        label="What you provide"
+        hint="One item per line"
+        maxLength={2000}
+        {...register('youProvide')}
+        error={errors.youProvide?.message}
+      />
+      <TextArea
+        label="Not included"
+        hint="One item per line"
+        maxLength={2000}
+        {...register('notIncluded')}
+        error={errors.notIncluded?.message}
+      />
       {progress !== null && (
         <progress
           className="h-2 w-full [&::-webkit-progress-bar]:bg-slate-200 [&::-webkit-progress-value]:bg-brand"
@@ -179,6 +259,9 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
     </form>
   );
 }
+
+/** A list as the form's text: one item per line (a product saved before the lists has none). */
+const linesOf = (items: string[] | undefined) => (items ?? []).join('\n');
 
 /** An object URL for a picked picture, revoked when it changes. */
 function usePreview(file: File | null) {

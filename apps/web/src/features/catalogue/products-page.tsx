@@ -1,7 +1,7 @@
-import { lazy, memo, startTransition, Suspense, useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { lazy, memo, startTransition, Suspense, useCallback, useEffect, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { Check, Pencil, Trash2 } from 'lucide-react';
-import { PACKAGES } from '@legalmarket/contracts/constants';
+import { Check, Pencil, Search, Trash2 } from 'lucide-react';
+import { EXPERTISE, PACKAGES } from '@legalmarket/contracts/constants';
 import type { Product } from '@legalmarket/contracts/catalogue';
 import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/use-session';
@@ -11,6 +11,8 @@ import { Tabs } from '@/components/tabs';
 import { getErrorMessage } from '@/lib/http';
 import { useDeleteProduct } from './api/delete-product';
 import { useProducts } from './api/get-products';
+import { DeliveryTime, ProductRating } from './product-facts';
+import { filtersToSearch, isFiltered, productsUrlOf, readFilters, type ProductFilters } from './product-filters';
 
 // Only admins edit here: the form and what it imports load when an admin opens it, not for every visitor.
 const ProductForm = lazy(() => import('./product-form').then((m) => ({ default: m.ProductForm })));
@@ -26,53 +28,166 @@ const FIRST_CARDS = 6;
 /** Cards whose pictures are fetched at once: a phone's first screen shows two. */
 const EAGER_PICTURES = 2;
 
-/** /products: "Shop our products" with the Single and Packages tabs (spec screens 8 and 9). */
-const noSubscribe = () => () => {};
 /**
- * The area asked for (`?area=`), once hydrated: the server renders /products from its path alone, so
- * the first client render must match it; the filter applies right after.
+ * /products: "Shop our products" with the Single and Packages tabs (spec screens 8 and 9). Single has
+ * the search and filters of issue 20, kept in the address (`?q=&area=&min=&max=`): the server renders
+ * the filtered list for a filtered address, and the API does the filtering (decision 2010).
  */
-function useArea() {
-  const [params] = useSearchParams();
-  const hydrated = useSyncExternalStore(
-    noSubscribe,
-    () => true,
-    () => false,
-  );
-  return hydrated ? params.get('area') : null;
-}
-
 export default function ProductsPage() {
-  const area = useArea();
+  const [params, setParams] = useSearchParams();
+  const query = params.toString();
+  const search = query ? `?${query}` : '';
+  const filters = readFilters(params);
   const [tab, setTab] = useState<Tab>('single');
   const [packagesShown, setPackagesShown] = useState(false);
   const choose = (next: Tab) => {
     setTab(next);
     if (next === 'packages') setPackagesShown(true);
   };
+  const apply = useCallback(
+    (next: ProductFilters) => setParams(new URLSearchParams(filtersToSearch(next))),
+    [setParams],
+  );
   return (
     <section className="mx-auto max-w-6xl px-4 py-10">
       <h1 className="mb-6 text-3xl font-bold text-ink">Shop our products</h1>
       <Tabs label="Product types" tabs={TABS} value={tab} onChange={choose} />
       {/* A panel stays built once shown: back on Single, the 200 cards are shown again, not built again. */}
       <div role="tabpanel" aria-label="Single" hidden={tab !== 'single'}>
-        {area && (
-          <div className="mb-4 flex flex-wrap items-center gap-x-4 gap-y-1">
-            <h2 className="text-xl font-semibold text-ink">{area}</h2>
-            <Link
-              to={paths.products()}
-              className="inline-flex min-h-11 items-center font-semibold text-brand underline"
-            >
-              Show all products
-            </Link>
-          </div>
-        )}
-        <SingleProducts active={tab === 'single'} area={area} />
+        {/* Keyed by the address: Back or a link shows the filters it holds. */}
+        <FilterForm key={search} filters={filters} onApply={apply} />
+        <SingleProducts active={tab === 'single'} url={productsUrlOf(search)} filtered={isFiltered(filters)} />
       </div>
       <div role="tabpanel" aria-label="Packages" hidden={tab !== 'packages'}>
         {packagesShown && <Packages />}
       </div>
     </section>
+  );
+}
+
+const inputClass =
+  'block min-h-11 w-full min-w-0 rounded-md border border-slate-300 bg-white px-3 py-2 text-base text-ink placeholder:text-slate-500 focus:border-brand focus:outline-2 focus:outline-brand/30';
+const labelClass = 'mb-1 block text-sm font-medium text-slate-800';
+
+/**
+ * The search box and filters. A plain GET form to /products as well: before the code has arrived
+ * (or without it) Search still opens the filtered address, which the server renders.
+ */
+function FilterForm({ filters, onApply }: { filters: ProductFilters; onApply: (f: ProductFilters) => void }) {
+  const id = useId();
+  const [draft, setDraft] = useState(filters);
+  const set = (name: keyof ProductFilters) => (e: { target: { value: string } }) =>
+    setDraft((d) => ({
+      ...d,
+      [name]: name === 'min' || name === 'max' ? e.target.value.replace(/\D/g, '') : e.target.value,
+    }));
+  return (
+    <form
+      role="search"
+      aria-label="Find a service"
+      action="/products"
+      method="get"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onApply(draft);
+      }}
+      className="mb-6 grid min-w-0 gap-3 rounded-xl border border-slate-200 bg-white p-4 md:grid-cols-[minmax(0,2fr)_minmax(0,1.6fr)_minmax(0,1.4fr)_auto] md:items-end"
+    >
+      <div className="min-w-0">
+        <label htmlFor={`${id}-q`} className={labelClass}>
+          Search services
+        </label>
+        <input
+          id={`${id}-q`}
+          name="q"
+          type="search"
+          enterKeyHint="search"
+          maxLength={100}
+          placeholder="e.g. NDA, trademark"
+          value={draft.q}
+          onChange={set('q')}
+          className={inputClass}
+        />
+      </div>
+      <div className="min-w-0">
+        <label htmlFor={`${id}-area`} className={labelClass}>
+          Area of law
+        </label>
+        <select
+          id={`${id}-area`}
+          name="area"
+          value={draft.area}
+          onChange={(e) => {
+            // Choosing an area applies it at once, with what is typed.
+            const next = { ...draft, area: e.target.value };
+            setDraft(next);
+            onApply(next);
+          }}
+          className={inputClass}
+        >
+          <option value="">All areas</option>
+          {EXPERTISE.map((a) => (
+            <option key={a} value={a}>
+              {a}
+            </option>
+          ))}
+          {draft.area && !(EXPERTISE as readonly string[]).includes(draft.area) && (
+            <option value={draft.area}>{draft.area}</option>
+          )}
+        </select>
+      </div>
+      <fieldset className="m-0 grid min-w-0 grid-cols-2 gap-3 border-0 p-0">
+        <legend className="col-span-2 mb-1 p-0 text-sm font-medium text-slate-800">Price range (₦)</legend>
+        <div className="min-w-0">
+          <label htmlFor={`${id}-min`} className={labelClass}>
+            Min
+          </label>
+          <input
+            id={`${id}-min`}
+            name="min"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={9}
+            placeholder="0"
+            value={draft.min}
+            onChange={set('min')}
+            className={inputClass}
+          />
+        </div>
+        <div className="min-w-0">
+          <label htmlFor={`${id}-max`} className={labelClass}>
+            Max
+          </label>
+          <input
+            id={`${id}-max`}
+            name="max"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={9}
+            placeholder="Any"
+            value={draft.max}
+            onChange={set('max')}
+            className={inputClass}
+          />
+        </div>
+      </fieldset>
+      <div className="flex flex-wrap items-center gap-2">
+        <button
+          type="submit"
+          className="inline-flex min-h-11 items-center justify-center gap-2 rounded-md bg-brand px-4 text-sm font-semibold text-white hover:bg-brand-dark focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+        >
+          <Search aria-hidden className="size-4" /> Search
+        </button>
+        {isFiltered(filters) && (
+          <Link
+            to={paths.products()}
+            className="inline-flex min-h-11 items-center px-2 text-sm font-semibold text-brand underline"
+          >
+            Clear filters
+          </Link>
+        )}
+      </div>
+    </form>
   );
 }
 
@@ -100,11 +215,19 @@ function useGrowingCount(total: number, first: number) {
   return [all ? total : Math.min(total, first), firstPainted] as const;
 }
 
-const SingleProducts = memo(function SingleProducts({ active, area }: { active: boolean; area: string | null }) {
+const SingleProducts = memo(function SingleProducts({
+  active,
+  url,
+  filtered,
+}: {
+  active: boolean;
+  /** The catalogue GET, with the address's filters. */
+  url: string;
+  filtered: boolean;
+}) {
   const session = useSession();
   const isAdmin = session?.userType === 'admin';
-  const all = useProducts();
-  const products = area && all.data ? { ...all, data: all.data.filter((p) => p.category === area) } : all;
+  const products = useProducts(url);
   const remove = useDeleteProduct();
   const [editing, setEditing] = useState<Product | null>(null);
   const [confirm, setConfirm] = useState<Product | null>(null);
@@ -155,10 +278,24 @@ const SingleProducts = memo(function SingleProducts({ active, area }: { active: 
           </p>
         )}
       </div>
+      {filtered && products.isSuccess && (
+        <p role="status" className="mb-4 text-sm text-slate-700">
+          {products.data.length === 1 ? '1 service found' : `${products.data.length} services found`}
+        </p>
+      )}
       {products.isPending ? (
         <Loading label="Loading products..." />
       ) : products.isError ? (
-        <ErrorState message={getErrorMessage(products.error)} onRetry={() => void products.refetch()} />
+        <>
+          <ErrorState message={getErrorMessage(products.error)} onRetry={() => void products.refetch()} />
+          {filtered && <ClearFilters />}
+        </>
+      ) : products.data.length === 0 && filtered ? (
+        <div className="rounded-lg border border-dashed border-slate-300 px-4 py-10 text-center text-slate-700">
+          <p className="text-lg font-semibold text-ink">No services match your search.</p>
+          <p className="mt-1">Try other words, another area of law or a wider price range.</p>
+          <ClearFilters />
+        </div>
       ) : products.data.length === 0 ? (
         <EmptyState>
           No products yet.
@@ -213,6 +350,19 @@ const SingleProducts = memo(function SingleProducts({ active, area }: { active: 
   );
 });
 
+function ClearFilters() {
+  return (
+    <p className="mt-3 text-center">
+      <Link
+        to={paths.products()}
+        className="inline-flex min-h-11 items-center rounded-md border border-brand px-4 font-semibold text-brand hover:bg-brand/5"
+      >
+        Clear filters
+      </Link>
+    </p>
+  );
+}
+
 /**
  * One product card. Memoised: a tab switch or a notice does not rebuild 200 of them; off screen the
  * browser skips their layout and paint (content-visibility), with their last size kept.
@@ -251,10 +401,15 @@ const ProductCard = memo(function ProductCard({
           className="aspect-[16/10] w-full bg-sand object-cover"
         />
         <span className="flex flex-1 flex-col gap-1 p-4">
-          <span className="text-lg font-semibold text-ink group-hover:text-brand">{p.productName}</span>
-          <span className="text-slate-700">
-            <Naira amount={p.productPrice} />
+          <span className="text-lg font-semibold break-words text-ink group-hover:text-brand">{p.productName}</span>
+          {p.whatYouGet && <span className="text-sm break-words text-slate-700">{p.whatYouGet}</span>}
+          <span className="mt-auto flex flex-wrap items-center gap-x-4 gap-y-1 pt-2">
+            <span className="font-semibold text-ink">
+              <Naira amount={p.productPrice} />
+            </span>
+            <ProductRating average={p.ratingAverage} count={p.ratingCount} />
           </span>
+          {p.deliveryDays !== null && <DeliveryTime days={p.deliveryDays} />}
         </span>
       </Link>
       {isAdmin && (

@@ -1,6 +1,6 @@
 import { EXPERTISE } from '@legalmarket/contracts/constants';
 
-/** The seven expertise toggles (lawyer-and-admin spec, section 3). */
+/** The expertise toggles: the spec's seven (lawyer-and-admin spec, section 3), then the areas we sell (decision 2010). */
 export function ExpertisePicker({
   value,
   onChange,

@@ -12,6 +12,13 @@ function toForm(v: ProductFormValues) {
   form.append('productName', v.productName.trim());
   form.append('productPrice', v.productPrice);
   form.append('productDescription', v.productDescription.trim());
+  // Issue 20's fields: sent every time, so clearing one on the form clears it.
+  form.append('area', v.area ?? '');
+  form.append('whatYouGet', (v.whatYouGet ?? '').trim());
+  form.append('deliveryDays', (v.deliveryDays ?? '').trim());
+  form.append('included', v.included ?? '');
+  form.append('youProvide', v.youProvide ?? '');
+  form.append('notIncluded', v.notIncluded ?? '');
   if (v.productImage) form.append('productImage', v.productImage);
   return form;
 }
