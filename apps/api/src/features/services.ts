@@ -18,6 +18,7 @@ import { createReconciliation } from './money/reconciliation.js';
 import { createPayouts } from './money/payouts.js';
 import { createRefunds } from './money/refunds.js';
 import { createPlatformService } from './platform/service.js';
+import { createPrivacyService } from './privacy/service.js';
 import { createProfilesService } from './profiles/service.js';
 import { createReviewsService } from './reviews/service.js';
 import { createUploadsService } from './uploads/service.js';
@@ -58,5 +59,6 @@ export function createServices(shared: Shared, log: FastifyBaseLogger): Services
     profiles: createProfilesService({ ...shared, uploads }),
     admin: createAdminService(shared),
     platform: createPlatformService(shared),
+    privacy: createPrivacyService(shared),
   };
 }

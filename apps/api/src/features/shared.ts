@@ -26,6 +26,7 @@ import type { Reconciliation } from './money/reconciliation.js';
 import type { Payouts } from './money/payouts.js';
 import type { Refunds } from './money/refunds.js';
 import type { PlatformService } from './platform/service.js';
+import type { PrivacyService } from './privacy/service.js';
 import type { ProfilesService } from './profiles/service.js';
 import type { ReviewsService } from './reviews/service.js';
 import type { UploadsService } from './uploads/service.js';
@@ -75,6 +76,8 @@ export interface Services {
   profiles: ProfilesService;
   admin: AdminService;
   platform: PlatformService;
+  /** Data protection: the archive of one's data and the deletion of one's account (decision 2030). */
+  privacy: PrivacyService;
 }
 
 /** The one options shape every feature's routes plugin takes. */

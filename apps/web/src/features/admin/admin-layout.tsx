@@ -13,6 +13,7 @@ import {
   LogOut,
   RotateCcw,
   Scale,
+  ShieldCheck,
   Star,
 } from 'lucide-react';
 import { paths } from '@/lib/paths';
@@ -31,6 +32,7 @@ export const ADMIN_MENU = [
   { label: 'Payouts', to: paths.adminPayouts(), icon: Banknote },
   { label: 'Ratings', to: paths.adminRatings(), icon: Star },
   { label: 'Holidays', to: paths.adminHolidays(), icon: CalendarDays },
+  { label: 'My data', to: paths.accountData(), icon: ShieldCheck },
 ] as const;
 
 /** The admin side menu (wrapped rows on phones, every item in sight) around each admin page. */

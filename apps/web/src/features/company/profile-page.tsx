@@ -17,6 +17,7 @@ import { PhoneField } from '@/components/phone-field';
 import { SectionBoundary } from '@/components/section-boundary';
 import { getErrorMessage, HttpError } from '@/lib/http';
 import { useCompanyProfile, useUpdateProfile, type CompanyProfile } from './api/profile';
+import { DataProtectionSection } from '@/features/privacy/data-protection-section';
 
 const FIELDS = [
   ['officialEmail', 'Email Address', 'email'],
@@ -227,6 +228,7 @@ export default function CompanyProfilePage() {
             <Row label="Bio" value={p.yourBio} />
           </div>
         </dl>
+        {canEdit && <DataProtectionSection />}
       </>
     );
   }

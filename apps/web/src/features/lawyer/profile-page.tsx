@@ -19,6 +19,7 @@ import { getErrorMessage } from '@/lib/http';
 import { useLawyerProfile, type LawyerProfile } from './api/get-lawyer-profile';
 import { useUpdateProfile, type ProfileChanges } from './api/update-profile';
 import { VerificationBanner } from './components/verification-banner';
+import { DataProtectionSection } from '@/features/privacy/data-protection-section';
 
 /**
  * /lawyer/profile/{lawyerId}: the lawyer's own profile (GET /api/userprofile; the server refuses any other
@@ -48,6 +49,7 @@ export default function LawyerProfilePage() {
             ) : (
               <ProfileView profile={profile.data} canEdit={canEdit} onEdit={() => setEditing(true)} />
             )}
+            {canEdit && !editing && <DataProtectionSection />}
           </>
         ) : null}
       </SectionBoundary>
