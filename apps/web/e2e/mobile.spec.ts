@@ -36,7 +36,7 @@ test('the footer opens the Terms of use with the spec terms', async ({ page }) =
   await page.goto('/');
   await page.getByRole('contentinfo').getByRole('link', { name: 'Terms of use' }).click();
   await expect(page).toHaveURL(/\/terms$/);
-  const terms = page.getByRole('article');
+  const terms = page.getByRole('article', { name: 'Terms of use' });
   await expect(terms).toContainText('18 years of age or older');
   await expect(terms).toContainText('All sales are final');
   await expect(terms).toContainText('arbitration panel of 2');

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Link, useNavigate } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { Download, ShieldCheck, Trash2 } from 'lucide-react';
 import { deleteAccountInput, type DeleteAccountInput } from '@legalmarket/contracts/privacy';
 import { Button } from '@/components/button';
@@ -83,8 +82,6 @@ export function DataProtectionSection() {
 function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const check = useDeletionCheck(open);
   const blockers = check.data?.blockers ?? [];
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const remove = useDeleteAccount();
   const [alert, setAlert] = useState<string | null>(null);
   const {
@@ -101,10 +98,11 @@ function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => 
   const onSubmit = handleSubmit(async (values) => {
     setAlert(null);
     try {
-      const { message } = await remove.mutateAsync(values);
+      await remove.mutateAsync(values);
       clearSession();
-      queryClient.clear();
-      navigate(paths.accountDeleted(), { replace: true, state: { message } });
+      // A full load, not a client-side move: nothing of the deleted account stays in this tab's memory,
+      // and no guard of the page being left can redirect first.
+      window.location.replace(paths.accountDeleted());
     } catch (err) {
       setAlert(getErrorMessage(err));
     }
