@@ -287,6 +287,8 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
       const { files, owned } = await collect(user);
       const out = new PassThrough();
       const zip = new Zip((err, chunk, final) => {
+        // The client went away: the response destroyed the stream; nothing more is written.
+        if (out.destroyed) return;
         if (err) out.destroy(err);
         else {
           out.write(chunk);
@@ -316,8 +318,13 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
             const f = new ZipPassThrough(archiveName(u.key, u.originalName));
             zip.add(f);
             for await (const chunk of stored.stream) {
+              if (out.destroyed) {
+                stored.stream.destroy();
+                return;
+              }
               f.push(chunk as Uint8Array);
-              if (out.writableNeedDrain) await once(out, 'drain');
+              // Back-pressure: a slow phone reads the archive no faster than storage is read.
+              if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), once(out, 'close')]);
             }
             f.push(new Uint8Array(0), true);
           }
