@@ -49,6 +49,7 @@ import { jobWorkspaceRoutes } from './features/jobs/workspace-routes.js';
 import { moneyRoutes } from './features/money/routes.js';
 import { payoutRoutes } from './features/money/payout-routes.js';
 import { twoFactorRoutes } from './features/two-factor/routes.js';
+import { privacyRoutes } from './features/privacy/routes.js';
 import { createServices } from './features/services.js';
 import { runEvery } from './platform/run-every.js';
 import type { FeatureOptions, Shared } from './features/shared.js';
@@ -73,6 +74,7 @@ const FEATURES: readonly FastifyPluginAsyncZod<FeatureOptions>[] = [
   moneyRoutes,
   payoutRoutes,
   twoFactorRoutes,
+  privacyRoutes,
 ];
 
 declare module 'fastify' {

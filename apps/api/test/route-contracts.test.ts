@@ -38,6 +38,7 @@ const WITHOUT_RESPONSE_SCHEMA: Record<string, string> = {
   'GET /dev/mailbox/:id/attachments/:index': 'development only: a mail attachment (PDF) rendered as the worker would',
   'GET /api/orders/:id/receipt.pdf': 'a receipt PDF rendered on the server',
   'GET /api/refunds/:id/credit-note.pdf': 'a credit note PDF rendered on the server',
+  'GET /api/account/export': "a zip archive of the caller's data, streamed (decision 2030)",
 };
 
 let rt: Runtime;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EXPERTISE, USER_TYPES } from './constants.js';
 import { emailField, okMessage, optionalText, passwordField, phoneField, requiredText } from './common.js';
 import { messages } from './messages.js';
+import { termsVersionField } from './privacy.js';
 
 const withConfirm = <T extends z.ZodRawShape>(shape: T, rule?: string) =>
   z
@@ -28,6 +29,7 @@ export const companySignupForm = withConfirm({
   ...companySignupStep1.shape,
   cac: optionalText('CAC registration number', 50),
   industry: requiredText('industry', 100),
+  termsVersion: termsVersionField,
 });
 /** Spec section 3 names the company "companyName or name": `name` stands for a missing companyName. */
 export const companySignupInput = z.preprocess(
@@ -54,6 +56,7 @@ export const lawyerSignupInput = withConfirm({
   cac: optionalText('CAC number', 50),
   lawFirmName: optionalText('law firm name'),
   lawFirmAddress: optionalText('law firm address', 300),
+  termsVersion: termsVersionField,
 });
 export type LawyerSignupInput = z.input<typeof lawyerSignupInput>;
 
@@ -62,6 +65,7 @@ export const adminSignupInput = withConfirm({
   phoneNumber: phoneField,
   officialEmail: emailField,
   inviteCode: requiredText('invite code', 200),
+  termsVersion: termsVersionField,
 });
 export type AdminSignupInput = z.input<typeof adminSignupInput>;
 

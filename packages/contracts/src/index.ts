@@ -15,3 +15,4 @@ export * from './reconciliation.js';
 export * from './payouts.js';
 export * from './lawyer-reviews.js';
 export * from './two-factor.js';
+export * from './privacy.js';

@@ -61,6 +61,11 @@ export const users = pgTable(
       .default(sql`'{}'::text[]`),
     yearOfCall: text('year_of_call'),
     verified: boolean('verified').notNull().default(false),
+    /** The terms and privacy policy version accepted at sign-up, and when (0019; null: not recorded). */
+    termsVersion: text('terms_version'),
+    termsAcceptedAt: ts('terms_accepted_at'),
+    /** Set when the account was deleted: the row stays, erased, for the records the law keeps (0019). */
+    deletedAt: ts('deleted_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -18,6 +18,7 @@ import { createReconciliation } from './money/reconciliation.js';
 import { createPayouts } from './money/payouts.js';
 import { createRefunds } from './money/refunds.js';
 import { createPlatformService } from './platform/service.js';
+import { createPrivacyService } from './privacy/service.js';
 import { createProfilesService } from './profiles/service.js';
 import { createReviewsService } from './reviews/service.js';
 import { createLawyerReviewsService } from './reviews/lawyer-service.js';
@@ -62,5 +63,6 @@ export function createServices(shared: Shared, log: FastifyBaseLogger): Services
     admin: createAdminService(shared),
     platform: createPlatformService(shared),
     twoFactor: createTwoFactorService(shared),
+    privacy: createPrivacyService(shared),
   };
 }

@@ -26,6 +26,7 @@ import type { Reconciliation } from './money/reconciliation.js';
 import type { Payouts } from './money/payouts.js';
 import type { Refunds } from './money/refunds.js';
 import type { PlatformService } from './platform/service.js';
+import type { PrivacyService } from './privacy/service.js';
 import type { ProfilesService } from './profiles/service.js';
 import type { ReviewsService } from './reviews/service.js';
 import type { LawyerReviewsService } from './reviews/lawyer-service.js';
@@ -81,6 +82,8 @@ export interface Services {
   platform: PlatformService;
   /** Authenticator-app codes: sign-in's second step and the step-up of actions on money. */
   twoFactor: TwoFactorService;
+  /** Data protection: the archive of one's data and the deletion of one's account (decision 2030). */
+  privacy: PrivacyService;
 }
 
 /** The one options shape every feature's routes plugin takes. */

@@ -423,6 +423,41 @@ const REQUESTS: Record<string, Record<string, Builder>> = {
     ofA: get((c) => `/api/userprofile?_id=${c.w.who.companyA.id}`),
     ofB: get((c) => `/api/userprofile?_id=${c.w.who.companyB.id}`),
   },
+  'GET /api/account/export': {
+    self: get('/api/account/export'),
+    ofA: get((c) => `/api/account/export?_id=${c.w.who.companyA.id}`),
+    ofB: get((c) => `/api/account/export?_id=${c.w.who.companyB.id}`),
+  },
+  'GET /api/account/deletion': { any: get('/api/account/deletion') },
+  'POST /api/account/delete': {
+    throwaway: async (c) => {
+      const req = { method: 'POST' as const, url: '/api/account/delete', payload: { ...mass(c), password: PASSWORD } };
+      if (!c.who) return req;
+      // A fresh account of the actor's own role, so the matrix's actors live on.
+      const type = c.actor.startsWith('company') ? 'company' : c.actor === 'admin' ? 'admin' : 'lawyer';
+      const email = uniqueEmail(`throwaway-${type}`);
+      await c.t.rt.database.db.insert(users).values({
+        userType: type,
+        officialEmail: email,
+        passwordHash: c.w.passwordHash,
+        name: 'Throwaway',
+        phoneNumber: '08000000000',
+        verified: c.actor === 'lawyer' || c.actor === 'otherLawyer',
+        emailConfirmedAt: c.t.clock.now(),
+      });
+      const login = await ok(c.t, null, {
+        method: 'POST',
+        url: '/api/login',
+        payload: { officialEmail: email, password: PASSWORD },
+      });
+      return { ...req, token: login.json().token as string };
+    },
+    wrongPassword: (c) => ({
+      method: 'POST',
+      url: '/api/account/delete',
+      payload: { ...mass(c), password: 'Wr0ng!Password' },
+    }),
+  },
   'PATCH /api/updateprofile': Object.fromEntries(
     (['self', 'ofA', 'ofB'] as const).map((v) => [
       v,

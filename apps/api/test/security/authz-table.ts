@@ -92,6 +92,16 @@ export const TABLE: Record<string, Record<string, Row>> = {
     ofB: e(401, 403, 'ok', 403, 403, 403, 403),
   },
 
+  // data protection (decision 2030): one's own data only, nobody (admins included) exports another's;
+  // deletion asks for the password (a throwaway account of the actor's role is deleted for real).
+  'GET /api/account/export': {
+    self: SIGNED_IN,
+    ofA: e(401, 'ok', 403, 403, 403, 403, 403),
+    ofB: e(401, 403, 'ok', 403, 403, 403, 403),
+  },
+  'GET /api/account/deletion': { any: SIGNED_IN },
+  'POST /api/account/delete': { throwaway: SIGNED_IN, wrongPassword: e(401, 403, 403, 403, 403, 403, 403) },
+
   // catalogue
   'GET /product-api/products': { any: PUBLIC },
   'GET /product-api/product/:id': { live: PUBLIC, deleted: e(404, 404, 404, 404, 404, 404, 404) },

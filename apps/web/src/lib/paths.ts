@@ -20,6 +20,11 @@ export const paths = {
   confirmEmailChange: () => '/confirm-email-change',
   undoEmailChange: () => '/undo-email-change',
   remunerationOrder: () => '/legal-practitioners-remuneration-order',
+  terms: () => '/terms',
+  privacy: () => '/privacy',
+  /** Data protection: download one's data, delete one's account (every role). */
+  accountData: () => '/account/data',
+  accountDeleted: () => '/account-deleted',
   // company
   companyDashboard: () => '/company/dashboard',
   companyProfile: (companyId: string) => `/company/profile/${companyId}`,

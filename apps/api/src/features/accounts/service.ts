@@ -165,8 +165,10 @@ export function createAccountsService(deps: AccountsDeps) {
    * already has an account (the owner gets an e-mail instead), so sign-up cannot be used to
    * find out who is a customer.
    */
-  async function signup(values: Omit<NewUser, 'passwordHash'>, password: string) {
+  async function signup(values: Omit<NewUser, 'passwordHash'>, password: string, termsVersion?: string) {
     const passwordHash = await hashPassword(password);
+    // Consent as ticked on the form (decision 2030); a spec client that sends no version records none.
+    if (termsVersion) Object.assign(values, { termsVersion, termsAcceptedAt: clock.now() });
     await db.transaction(async (tx) => {
       const inserted = await tx
         .insert(users)
@@ -200,6 +202,7 @@ export function createAccountsService(deps: AccountsDeps) {
           industry: i.industry,
         },
         i.password,
+        i.termsVersion,
       ),
 
     signupLawyer: (i: z.output<typeof lawyerSignupInput>) =>
@@ -217,6 +220,7 @@ export function createAccountsService(deps: AccountsDeps) {
           verified: false,
         },
         i.password,
+        i.termsVersion,
       ),
 
     async signupAdmin(i: z.output<typeof adminSignupInput>) {
@@ -228,6 +232,7 @@ export function createAccountsService(deps: AccountsDeps) {
       await signup(
         { userType: 'admin', name: i.name, officialEmail: i.officialEmail, phoneNumber: i.phoneNumber },
         i.password,
+        i.termsVersion,
       );
     },
 

@@ -103,7 +103,7 @@ function renderSheet(s: Sheet, supportEmail: string): Promise<Buffer> {
   doc.moveDown(0.8).font('bold').text('Billed to');
   doc.font('body').text(s.billedTo.name, { width });
   if (s.billedTo.address) doc.text(s.billedTo.address, { width });
-  doc.text(s.billedTo.email, { width });
+  if (s.billedTo.email) doc.text(s.billedTo.email, { width });
 
   // Item | Qty | Unit price | Amount
   const cols = [

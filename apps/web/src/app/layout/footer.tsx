@@ -1,15 +1,10 @@
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
-import { Modal } from '@/components/modal';
 import { paths } from '@/lib/paths';
 import { ContactPopup } from '@/components/contact-popup';
 
-// The terms load only when someone opens them.
-const TermsOfUse = lazy(() => import('@/features/legal/terms').then((m) => ({ default: m.TermsOfUse })));
-const PrivacyPolicy = lazy(() => import('@/features/legal/terms').then((m) => ({ default: m.PrivacyPolicy })));
-
 export function Footer() {
-  const [open, setOpen] = useState<'terms' | 'privacy' | 'contact' | null>(null);
+  const [open, setOpen] = useState<'contact' | null>(null);
   const link = 'min-h-11 inline-flex items-center hover:underline';
   return (
     <footer className="mt-16 bg-brand text-white">
@@ -27,12 +22,12 @@ export function Footer() {
           <button type="button" className={`${link} text-left`} onClick={() => setOpen('contact')}>
             Contact
           </button>
-          <button type="button" className={`${link} text-left`} onClick={() => setOpen('terms')}>
+          <Link className={link} to={paths.terms()}>
             Terms of use
-          </button>
-          <button type="button" className={`${link} text-left`} onClick={() => setOpen('privacy')}>
+          </Link>
+          <Link className={link} to={paths.privacy()}>
             Privacy policy
-          </button>
+          </Link>
           <Link className={link} to={paths.remunerationOrder()}>
             Legal Practitioners Remuneration Order 2023
           </Link>
@@ -62,16 +57,6 @@ export function Footer() {
       <p className="border-t border-white/15 py-4 text-center text-xs text-white/70">
         © {new Date().getFullYear()} LegalMarket. All rights reserved.
       </p>
-      <Modal open={open === 'terms'} onClose={() => setOpen(null)} title="Terms of use">
-        <Suspense fallback={<p>Loading...</p>}>
-          <TermsOfUse />
-        </Suspense>
-      </Modal>
-      <Modal open={open === 'privacy'} onClose={() => setOpen(null)} title="Privacy policy">
-        <Suspense fallback={<p>Loading...</p>}>
-          <PrivacyPolicy />
-        </Suspense>
-      </Modal>
       <ContactPopup open={open === 'contact'} onClose={() => setOpen(null)} />
     </footer>
   );

@@ -6,16 +6,19 @@ import { messages } from '@legalmarket/contracts/messages';
 import { Button } from '@/components/button';
 import { Field, FormError } from '@/components/field';
 import { getErrorMessage } from '@/lib/http';
+import { TERMS_VERSION } from '@legalmarket/contracts/privacy';
 import { signupRequest } from './api/auth-api';
 import { AuthCard } from './components/auth-card';
 import { NewPasswordFields, LoginPrompt } from './components/new-password-fields';
 import { PhoneField } from './components/phone-field';
 import { SignupDoneModal } from './components/signup-done-modal';
+import { TermsCheckbox } from './components/terms-checkbox';
 
-/** Admin sign-up: one step, no terms check, and an invite code (an open admin sign-up would hand over the marketplace). */
+/** Admin sign-up: one step, the terms check (consent recorded, decision 2030), and an invite code (an open admin sign-up would hand over the marketplace). */
 export default function SignupAdminPage() {
   const [alert, setAlert] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  const [accepted, setAccepted] = useState(false);
   const {
     register,
     handleSubmit,
@@ -26,8 +29,12 @@ export default function SignupAdminPage() {
   });
   const onSubmit = handleSubmit(async (values) => {
     setAlert(null);
+    if (!accepted) {
+      setAlert(messages.acceptTerms);
+      return;
+    }
     try {
-      await signupRequest('admin', values);
+      await signupRequest('admin', { ...values, termsVersion: TERMS_VERSION });
       setDone(values.officialEmail);
     } catch (err) {
       setAlert(`${messages.signupProblem}: ${getErrorMessage(err)}`);
@@ -55,6 +62,7 @@ export default function SignupAdminPage() {
           confirmError={errors.passwordConfirm?.message}
         />
         <Field label="Invite code" autoComplete="off" error={errors.inviteCode?.message} {...register('inviteCode')} />
+        <TermsCheckbox checked={accepted} onChange={setAccepted} />
         <FormError message={alert} />
         <Button type="submit" loading={isSubmitting} className="w-full">
           Sign up

@@ -7,6 +7,7 @@ import { messages } from '@legalmarket/contracts/messages';
 import { Button } from '@/components/button';
 import { Field, FormError } from '@/components/field';
 import { getErrorMessage } from '@/lib/http';
+import { TERMS_VERSION } from '@legalmarket/contracts/privacy';
 import { signupRequest } from './api/auth-api';
 import { AuthCard } from './components/auth-card';
 import { NewPasswordFields, LoginPrompt } from './components/new-password-fields';
@@ -112,7 +113,7 @@ export default function SignupCompanyPage() {
         return;
       }
       try {
-        await signupRequest('company', values);
+        await signupRequest('company', { ...values, termsVersion: TERMS_VERSION });
         sessionStorage.removeItem(DRAFT_KEY);
         setDone(values.officialEmail);
       } catch (err) {

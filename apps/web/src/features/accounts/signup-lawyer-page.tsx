@@ -6,6 +6,7 @@ import { messages } from '@legalmarket/contracts/messages';
 import { Button } from '@/components/button';
 import { Field, FormError } from '@/components/field';
 import { getErrorMessage } from '@/lib/http';
+import { TERMS_VERSION } from '@legalmarket/contracts/privacy';
 import { signupRequest } from './api/auth-api';
 import { AuthCard } from './components/auth-card';
 import { NewPasswordFields, LoginPrompt } from './components/new-password-fields';
@@ -46,7 +47,7 @@ export default function SignupLawyerPage() {
       return;
     }
     try {
-      await signupRequest('lawyer', values);
+      await signupRequest('lawyer', { ...values, termsVersion: TERMS_VERSION });
       setDone(values.officialEmail);
     } catch (err) {
       setAlert(`${messages.signupProblem}: ${getErrorMessage(err)}`);

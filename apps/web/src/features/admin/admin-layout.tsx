@@ -15,6 +15,7 @@ import {
   LogOut,
   RotateCcw,
   Scale,
+  ShieldCheck,
   Star,
 } from 'lucide-react';
 import { paths } from '@/lib/paths';
@@ -35,6 +36,7 @@ export const ADMIN_MENU = [
   { label: 'Holidays', to: paths.adminHolidays(), icon: CalendarDays },
   { label: 'Audit log', to: paths.adminAudit(), icon: History },
   { label: 'Two-factor', to: paths.twoFactor(), icon: KeyRound },
+  { label: 'My data', to: paths.accountData(), icon: ShieldCheck },
 ] as const;
 
 /** The admin side menu (wrapped rows on phones, every item in sight) around each admin page. */

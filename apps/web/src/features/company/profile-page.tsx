@@ -18,6 +18,7 @@ import { SectionBoundary } from '@/components/section-boundary';
 import { getErrorMessage, HttpError } from '@/lib/http';
 import { paths } from '@/lib/paths';
 import { useCompanyProfile, useUpdateProfile, type CompanyProfile } from './api/profile';
+import { DataProtectionSection } from '@/features/privacy/data-protection-section';
 
 const FIELDS = [
   ['officialEmail', 'Email Address', 'email'],
@@ -235,6 +236,7 @@ export default function CompanyProfilePage() {
             Two-factor authentication
           </Link>
         )}
+        {canEdit && <DataProtectionSection />}
       </>
     );
   }

@@ -20,6 +20,7 @@ import { useLawyerProfile, type LawyerProfile } from './api/get-lawyer-profile';
 import { useUpdateProfile, type ProfileChanges } from './api/update-profile';
 import { VerificationBanner } from './components/verification-banner';
 import { LawyerReviewsSection } from '@/features/reviews/lawyer-reviews';
+import { DataProtectionSection } from '@/features/privacy/data-protection-section';
 
 /**
  * /lawyer/profile/{lawyerId}: the lawyer's own profile (GET /api/userprofile; the server refuses any other
@@ -50,6 +51,7 @@ export default function LawyerProfilePage() {
               <ProfileView profile={profile.data} canEdit={canEdit} onEdit={() => setEditing(true)} />
             )}
             <LawyerReviewsSection lawyerId={profile.data._id} />
+            {canEdit && !editing && <DataProtectionSection />}
           </>
         ) : null}
       </SectionBoundary>

@@ -1,0 +1,443 @@
+// Data protection (NDPA 2023, issue 20 item 5; docs/decisions/2030-data-protection-export-and-erasure.md):
+// a person downloads everything we hold about them as one zip, and deletes their account.
+import { once } from 'node:events';
+import { PassThrough, type Readable } from 'node:stream';
+import { and, asc, eq, inArray, isNull, notInArray, or, sql } from 'drizzle-orm';
+import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
+import { formatNaira, privacyMessages, type DeletionBlocker } from '@legalmarket/contracts';
+import type { Executor } from '../../db/client.js';
+import { rowsOf } from '../../db/client.js';
+import {
+  auditLog,
+  cartItems,
+  emailOutbox,
+  jobApplications,
+  jobEvents,
+  jobReads,
+  jobs,
+  ledgerEntries,
+  notifications,
+  oneTimeTokens,
+  orders,
+  payoutDetails,
+  payouts,
+  products,
+  refunds,
+  reservationMoves,
+  reviews,
+  uploads,
+  users,
+} from '../../db/schema.js';
+import type { AuthUser } from '../../platform/auth.js';
+import { recordAudit } from '../../platform/audit.js';
+import { conflict, forbidden, notFound } from '../../platform/errors.js';
+import { verifyPassword } from '../../platform/passwords.js';
+import type { Shared } from '../shared.js';
+
+/** How an erased account reads wherever its row is still named (jobs, threads, the ledger's lists). */
+export const ERASED_NAME = 'Deleted user';
+/** What a receipt prints for a deleted company; migration 0019 allows exactly this change of a paid order. */
+export const ERASED_BILLED_TO = { name: 'Account deleted', address: null, email: '' };
+/** An unpaid order younger than this may still be paid (checkout's EXPIRE_AFTER_MS): deletion waits for it. */
+const PAYMENT_OPEN_MS = 24 * 3600_000;
+const OPEN_JOB_NAMES = 5;
+
+const erasedEmail = (id: string) => `deleted-${id}@deleted.invalid`;
+const day = (d: Date) => d.toISOString().slice(0, 10);
+const naira = (kobo: number) => formatNaira(kobo / 100);
+
+const lockCompany = (tx: Executor, companyId: string) =>
+  tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`lm-company:${companyId}`}, 0))`);
+const lockPayouts = (tx: Executor, lawyerId: string) =>
+  tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`lm-payout:${lawyerId}`}, 0))`);
+
+const json = (value: unknown) => new TextEncoder().encode(`${JSON.stringify(value, null, 2)}\n`);
+/** A file name safe in every unzip tool: the stored key, then the person's name for it. */
+const archiveName = (key: string, originalName: string) =>
+  `files/${key.replace(/[^A-Za-z0-9._-]/g, '_')}-${originalName.replace(/[^\p{L}\p{N} ._()-]/gu, '_').slice(0, 120)}`;
+
+export type PrivacyService = ReturnType<typeof createPrivacyService>;
+
+export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth' | 'storage' | 'securityLog'>) {
+  const { db, clock, storage } = shared;
+
+  /** Everything that stands in the way of deleting this account, each named; empty when it may go. */
+  async function blockersOf(ex: Executor, user: { id: string; userType: string }): Promise<DeletionBlocker[]> {
+    const blockers: DeletionBlocker[] = [];
+    const party = user.userType === 'lawyer' ? jobs.assignedTo : jobs.companyId;
+    if (user.userType !== 'admin') {
+      const open = await ex
+        .select({ id: jobs.id, status: jobs.status, product: products.productName })
+        .from(jobs)
+        .innerJoin(products, eq(products.id, jobs.productId))
+        .where(and(eq(party, user.id), notInArray(jobs.status, ['completed', 'cancelled'])))
+        .orderBy(asc(jobs.createdAt));
+      if (open.length) {
+        const names = open.slice(0, OPEN_JOB_NAMES).map((j) => `${j.product} (${j.status})`);
+        const more = open.length > OPEN_JOB_NAMES ? ` and ${open.length - OPEN_JOB_NAMES} more` : '';
+        blockers.push({
+          kind: 'open_job',
+          message: `You have ${open.length} open job${open.length > 1 ? 's' : ''}: ${names.join(', ')}${more}. A job must be completed or cancelled first.`,
+        });
+      }
+    }
+    if (user.userType === 'lawyer') {
+      const [earned] = rowsOf<{ balance: string | null }>(
+        await ex.execute(
+          sql`select -coalesce(sum(${ledgerEntries.amount}), 0) as balance from ${ledgerEntries}
+              where ${ledgerEntries.lawyerId} = ${user.id} and ${ledgerEntries.account} = 'lawyer_earnings'`,
+        ),
+      );
+      const balance = Number(earned?.balance ?? 0);
+      if (balance !== 0)
+        blockers.push({
+          kind: 'lawyer_balance',
+          message: `You have ${naira(balance)} of earnings not yet paid out (available or still in the holding period). Withdraw it from Get Paid first.`,
+        });
+      const open = await ex
+        .select({ amount: payouts.amount, createdAt: payouts.createdAt })
+        .from(payouts)
+        .where(and(eq(payouts.lawyerId, user.id), inArray(payouts.status, ['requested', 'sending'])));
+      for (const p of open)
+        blockers.push({
+          kind: 'pending_payout',
+          message: `Your payout of ${naira(p.amount)} requested on ${day(p.createdAt)} is still being processed.`,
+        });
+    }
+    if (user.userType === 'company') {
+      const owed = await ex
+        .select({ amount: refunds.amount, product: products.productName })
+        .from(refunds)
+        .innerJoin(jobs, eq(jobs.id, refunds.jobId))
+        .innerJoin(products, eq(products.id, jobs.productId))
+        .where(and(eq(jobs.companyId, user.id), inArray(refunds.status, ['pending', 'failed'])));
+      for (const r of owed)
+        blockers.push({
+          kind: 'pending_refund',
+          message: `A refund of ${naira(r.amount)} for ${r.product} has not reached you yet.`,
+        });
+      const since = new Date(clock.now().getTime() - PAYMENT_OPEN_MS);
+      const paying = await ex
+        .select({ txRef: orders.txRef, createdAt: orders.createdAt })
+        .from(orders)
+        .where(
+          and(
+            eq(orders.companyId, user.id),
+            inArray(orders.status, ['pending', 'replaced']),
+            sql`${orders.createdAt} > ${since}`,
+          ),
+        );
+      for (const o of paying)
+        blockers.push({
+          kind: 'payment_in_progress',
+          message: `A payment you started on ${day(o.createdAt)} (order ${o.txRef}) may still be completing; an unpaid order closes 24 hours after it was started.`,
+        });
+    }
+    if (user.userType === 'admin') {
+      const [others] = await ex
+        .select({ n: sql<number>`count(*)::int` })
+        .from(users)
+        .where(and(eq(users.userType, 'admin'), isNull(users.deletedAt), sql`${users.id} <> ${user.id}`));
+      if (!others?.n)
+        blockers.push({
+          kind: 'last_admin',
+          message: 'You are the only admin. Another admin must exist before your account can be deleted.',
+        });
+    }
+    return blockers;
+  }
+
+  /** The person's own rows, as the archive's JSON files (no other person's contact details). */
+  async function collect(user: AuthUser) {
+    const [me] = await db.select().from(users).where(eq(users.id, user.id));
+    if (!me || me.deletedAt) throw notFound();
+    const { passwordHash: _hidden, ...profile } = me;
+    const party = me.userType === 'lawyer' ? jobs.assignedTo : jobs.companyId;
+    const files: Record<string, unknown> = {};
+    files['profile.json'] = profile;
+
+    if (me.userType !== 'admin') {
+      const myJobs = await db
+        .select({ job: jobs, product: products.productName })
+        .from(jobs)
+        .innerJoin(products, eq(products.id, jobs.productId))
+        .where(eq(party, me.id))
+        .orderBy(asc(jobs.createdAt));
+      const ids = myJobs.map((j) => j.job.id);
+      // The job's thread: both parties' messages on a job this person took part in (decision 2030), the
+      // other party named as the job page names them, never their contact details.
+      const thread = ids.length
+        ? await db
+            .select({
+              jobId: jobEvents.jobId,
+              action: jobEvents.action,
+              actorRole: jobEvents.actorRole,
+              mine: sql<boolean>`${jobEvents.actorId} is not distinct from ${me.id}`,
+              note: jobEvents.note,
+              files: jobEvents.files,
+              createdAt: jobEvents.createdAt,
+            })
+            .from(jobEvents)
+            .where(inArray(jobEvents.jobId, ids))
+            .orderBy(asc(jobEvents.id))
+        : [];
+      files['jobs.json'] = myJobs.map(({ job, product }) => {
+        const { assignedTo: _lawyer, companyId: _company, ...fields } = job;
+        return {
+          ...fields,
+          product,
+          messages: thread
+            .filter((e) => e.jobId === job.id)
+            .map(({ jobId: _j, mine, ...e }) => ({ ...e, from: mine ? 'you' : e.actorRole })),
+        };
+      });
+      files['notifications.json'] = await db
+        .select({
+          jobId: notifications.jobId,
+          text: notifications.text,
+          createdAt: notifications.createdAt,
+          readAt: notifications.readAt,
+        })
+        .from(notifications)
+        .where(eq(notifications.userId, me.id))
+        .orderBy(asc(notifications.id));
+    }
+    if (me.userType === 'company') {
+      files['orders.json'] = (
+        await db
+          .select()
+          .from(orders)
+          .where(and(eq(orders.companyId, me.id), notInArray(orders.status, ['replaced'])))
+          .orderBy(asc(orders.createdAt))
+      ).map(({ companyId: _c, ...o }) => ({
+        ...o,
+        receipt: o.status === 'paid' ? `/api/orders/${o.id}/receipt.pdf` : null,
+      }));
+      files['reviews.json'] = await db
+        .select({
+          product: products.productName,
+          reviewTitle: reviews.reviewTitle,
+          review: reviews.review,
+          stars: reviews.status,
+          date: reviews.date,
+        })
+        .from(reviews)
+        .innerJoin(products, eq(products.id, reviews.productId))
+        .where(eq(reviews.companyId, me.id));
+      files['cart.json'] = await db.select().from(cartItems).where(eq(cartItems.companyId, me.id));
+    }
+    if (me.userType === 'lawyer') {
+      const [details] = await db.select().from(payoutDetails).where(eq(payoutDetails.lawyerId, me.id));
+      files['payouts.json'] = {
+        payoutDetails: details ?? null,
+        payouts: (
+          await db.select().from(payouts).where(eq(payouts.lawyerId, me.id)).orderBy(asc(payouts.createdAt))
+        ).map(({ approvedBy: _a, rejectedBy: _r, ...p }) => p),
+        earnings: await db
+          .select({
+            jobId: ledgerEntries.jobId,
+            amountKobo: sql<number>`-${ledgerEntries.amount}`,
+            availableAt: ledgerEntries.availableAt,
+            createdAt: ledgerEntries.createdAt,
+          })
+          .from(ledgerEntries)
+          .where(and(eq(ledgerEntries.lawyerId, me.id), eq(ledgerEntries.account, 'lawyer_earnings')))
+          .orderBy(asc(ledgerEntries.id)),
+      };
+      files['applications.json'] = await db
+        .select({ jobId: jobApplications.jobId, createdAt: jobApplications.createdAt })
+        .from(jobApplications)
+        .where(eq(jobApplications.lawyerId, me.id));
+    }
+    if (me.userType === 'admin')
+      files['admin-actions.json'] = await db
+        .select({
+          action: auditLog.action,
+          targetType: auditLog.targetType,
+          targetId: auditLog.targetId,
+          createdAt: auditLog.createdAt,
+        })
+        .from(auditLog)
+        .where(eq(auditLog.actorId, me.id))
+        .orderBy(asc(auditLog.id));
+
+    const owned = await db.select().from(uploads).where(eq(uploads.ownerId, me.id)).orderBy(asc(uploads.createdAt));
+    files['files.json'] = owned.map((u) => ({
+      name: u.originalName,
+      contentType: u.contentType,
+      size: u.size,
+      uploadedAt: u.createdAt,
+      inArchive: archiveName(u.key, u.originalName),
+    }));
+    return { files, owned };
+  }
+
+  return {
+    blockers: async (user: AuthUser) => {
+      const [me] = await db.select().from(users).where(eq(users.id, user.id));
+      if (!me || me.deletedAt) throw notFound();
+      return blockersOf(db, me);
+    },
+
+    /**
+     * The archive as a stream: the JSON files first, then each file the person uploaded, read from
+     * storage a chunk at a time (stored, not recompressed), so a large file is never held in memory.
+     */
+    async exportArchive(user: AuthUser): Promise<{ filename: string; stream: Readable }> {
+      const { files, owned } = await collect(user);
+      const out = new PassThrough();
+      const zip = new Zip((err, chunk, final) => {
+        // The client went away: the response destroyed the stream; nothing more is written.
+        if (out.destroyed) return;
+        if (err) out.destroy(err);
+        else {
+          out.write(chunk);
+          if (final) out.end();
+        }
+      });
+      const readme = [
+        'Your data at LegalMarket, as Nigeria Data Protection Act 2023 section 34 gives you the right to have it.',
+        `Made ${clock.now().toISOString()} for ${user.officialEmail}.`,
+        '',
+        'profile.json: your account. jobs.json: the jobs you took part in with their messages (the other party named by role).',
+        'orders.json, reviews.json, cart.json (companies); payouts.json, applications.json (lawyers); admin-actions.json (admins).',
+        'files/: every file you uploaded; files.json lists them. Files the other party shared on a job are named in jobs.json.',
+      ].join('\n');
+      const entry = (name: string, bytes: Uint8Array) => {
+        const f = new ZipDeflate(name, { level: 6 });
+        zip.add(f);
+        f.push(bytes, true);
+      };
+      entry('README.txt', new TextEncoder().encode(`${readme}\n`));
+      for (const [name, value] of Object.entries(files)) entry(name, json(value));
+      void (async () => {
+        try {
+          for (const u of owned) {
+            const stored = await storage.get(u.key);
+            if (!stored) continue;
+            const f = new ZipPassThrough(archiveName(u.key, u.originalName));
+            zip.add(f);
+            for await (const chunk of stored.stream) {
+              if (out.destroyed) {
+                stored.stream.destroy();
+                return;
+              }
+              f.push(chunk as Uint8Array);
+              // Back-pressure: a slow phone reads the archive no faster than storage is read.
+              if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), once(out, 'close')]);
+            }
+            f.push(new Uint8Array(0), true);
+          }
+          zip.end();
+        } catch (err) {
+          out.destroy(err as Error);
+        }
+      })();
+      shared.securityLog('data_export', { actor: user.id });
+      return { filename: `legalmarket-data-${day(clock.now())}.zip`, stream: out };
+    },
+
+    /**
+     * Deletes the account after its password is checked: the person's data is erased or anonymised,
+     * what the law keeps (orders, receipts, the ledger, payout records) stays without their name, and
+     * every session ends. Refused (409, each blocker named) while a job is open or money is owed.
+     */
+    async deleteAccount(user: AuthUser, password: string) {
+      const [me] = await db.select().from(users).where(eq(users.id, user.id));
+      if (!me || me.deletedAt) throw notFound();
+      if (!(await verifyPassword(me.passwordHash, password))) {
+        shared.securityLog('account_delete_refused', { actor: me.id, reason: 'wrong password' });
+        throw forbidden(privacyMessages.deletePasswordWrong);
+      }
+      const now = clock.now();
+      const removeKeys = await db.transaction(async (tx) => {
+        // The same locks a checkout (company) or a payout request (lawyer) takes, then the row an
+        // assignment reads FOR SHARE: whichever commits first, the other sees it.
+        if (me.userType === 'company') await lockCompany(tx, me.id);
+        if (me.userType === 'lawyer') await lockPayouts(tx, me.id);
+        const [row] = await tx.select().from(users).where(eq(users.id, me.id)).for('update');
+        if (!row || row.deletedAt) throw notFound();
+        if (row.passwordHash !== me.passwordHash) throw forbidden(privacyMessages.deletePasswordWrong);
+        const blockers = await blockersOf(tx, row);
+        if (blockers.length)
+          throw conflict(`${privacyMessages.deleteBlockedIntro} ${blockers.map((b) => b.message).join(' ')}`);
+
+        // Files only this person needs go; a file on a job stays with the job (the other party's record).
+        const unneeded = rowsOf<{ key: string }>(
+          await tx.execute(sql`
+            select u.key from ${uploads} u
+            where u.owner_id = ${row.id}
+              and not exists (select 1 from ${jobs} j where j.company_file like '%' || u.key or j.admin_file like '%' || u.key)
+              and not exists (select 1 from ${jobEvents} e where e.files::text like '%' || u.key || '%')
+              and not exists (select 1 from ${products} p where p.product_image like '%' || u.key)
+              and not exists (select 1 from ${orders} o where o.status = 'paid' and o.company_id = ${row.id} and o.lines::text like '%' || u.key || '%')`),
+        ).map((r) => r.key);
+        if (unneeded.length) await tx.delete(uploads).where(inArray(uploads.key, unneeded));
+
+        const addresses = [row.officialEmail, row.alternativeEmailAddress].filter((a): a is string => !!a);
+        await tx.delete(emailOutbox).where(inArray(emailOutbox.to, addresses));
+        await tx.delete(oneTimeTokens).where(eq(oneTimeTokens.userId, row.id));
+        await tx.delete(cartItems).where(eq(cartItems.companyId, row.id));
+        await tx.delete(reservationMoves).where(eq(reservationMoves.companyId, row.id));
+        await tx.delete(reviews).where(eq(reviews.companyId, row.id));
+        await tx.delete(jobApplications).where(eq(jobApplications.lawyerId, row.id));
+        await tx.delete(notifications).where(eq(notifications.userId, row.id));
+        await tx.delete(jobReads).where(eq(jobReads.userId, row.id));
+        await tx.delete(payoutDetails).where(eq(payoutDetails.lawyerId, row.id));
+        // Payout records are kept for the transfer's trail (their account number never changes).
+        await tx.update(payouts).set({ accountName: ERASED_NAME, updatedAt: now }).where(eq(payouts.lawyerId, row.id));
+
+        await tx
+          .update(users)
+          .set({
+            officialEmail: erasedEmail(row.id),
+            passwordHash: '!deleted',
+            name: ERASED_NAME,
+            phoneNumber: '',
+            emailConfirmedAt: null,
+            companyName: row.userType === 'company' ? ERASED_NAME : null,
+            contactName: null,
+            officeAddress: null,
+            industry: null,
+            website: null,
+            cac: null,
+            yourBio: null,
+            alternativeEmailAddress: null,
+            profileImage: null,
+            scn: null,
+            lawFirmName: null,
+            lawFirmAddress: null,
+            areasOfPractise: [],
+            yearOfCall: null,
+            verified: false,
+            deletedAt: now,
+            updatedAt: now,
+          })
+          .where(eq(users.id, row.id));
+        // After deleted_at is set: the receipt guard (0019) allows exactly this change of a paid order.
+        await tx
+          .update(orders)
+          .set({ billedTo: ERASED_BILLED_TO, updatedAt: now })
+          .where(
+            and(
+              eq(orders.companyId, row.id),
+              or(eq(orders.status, 'paid'), sql`${orders.billedTo} is not null`),
+              sql`${orders.billedTo} is distinct from ${JSON.stringify(ERASED_BILLED_TO)}::jsonb`,
+            ),
+          );
+        await shared.auth.revokeAllSessions(tx, row.id);
+        await recordAudit(tx, {
+          actorId: row.id,
+          action: 'account.delete',
+          targetType: 'user',
+          targetId: row.id,
+          details: { userType: row.userType, filesRemoved: unneeded.length },
+        });
+        return unneeded;
+      });
+      // Storage after commit: a failure leaves an orphan object no row points at, never a row without its file.
+      for (const key of removeKeys) await storage.remove(key).catch(() => undefined);
+      shared.securityLog('account_deleted', { actor: me.id, userType: me.userType });
+    },
+  };
+}
