@@ -5,7 +5,7 @@ import { HttpError, getErrorMessage } from '@/lib/http';
 import { getSession } from '@/lib/session';
 
 /** Fetches a PDF of our API with the bearer token and saves it under `filename`. */
-async function downloadPdf(path: string, filename: string) {
+export async function downloadPdf(path: string, filename: string) {
   const session = getSession();
   let res: Response;
   try {

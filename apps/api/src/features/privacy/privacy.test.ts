@@ -1,9 +1,22 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, inArray } from 'drizzle-orm';
 import { unzipSync, strFromU8 } from 'fflate';
+import { Secret, TOTP } from 'otpauth';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { TERMS_VERSION, privacyMessages } from '@legalmarket/contracts';
-import { auditLog, cartItems, jobs, orders, payoutDetails, sessions, uploads, users } from '../../db/schema.js';
+import {
+  auditLog,
+  cartItems,
+  jobs,
+  lawyerReviews,
+  orders,
+  payoutDetails,
+  sessions,
+  twoFactor,
+  twoFactorRecoveryCodes,
+  uploads,
+  users,
+} from '../../db/schema.js';
 import {
   PASSWORD,
   companyBody,
@@ -309,6 +322,29 @@ describeEachDb('data protection: export and account deletion (NDPA 2023)', (kind
     expect(again.id).not.toBe(company.id);
     // A second delete with the dead token is a 401, not a second erasure.
     expect((await del(company)).statusCode).toBe(401);
+  });
+
+  it("exports a company's reviews of lawyers; deletion takes them, the authenticator secret and its recovery codes", async () => {
+    const { company, lawyer, job } = await sharedCompletedJob();
+    const review = { jobId: job.id, stars: 4, reviewTitle: 'REVIEW-TITLE', review: 'REVIEW-TEXT careful work' };
+    expect((await inject('POST', '/api/lawyer-reviews', company, review)).statusCode).toBe(201);
+    const setup = await inject('POST', '/api/two-factor/setup', company, { password: PASSWORD });
+    const { secret } = setup.json().data as { secret: string };
+    const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: t.clock.now().getTime() });
+    expect((await inject('POST', '/api/two-factor/enable', company, { code })).statusCode).toBe(200);
+
+    const written = jsonIn(await exportOf(company), 'lawyer-reviews.json');
+    expect(written).toEqual([expect.objectContaining({ jobId: job.id, stars: 4, review: 'REVIEW-TEXT careful work' })]);
+    expect(jsonIn(await exportOf(lawyer), 'lawyer-reviews.json')).toEqual([
+      expect.objectContaining({ jobId: job.id, reviewTitle: 'REVIEW-TITLE' }),
+    ]);
+
+    expect((await del(company)).statusCode).toBe(200);
+    expect(await db().select().from(lawyerReviews).where(eq(lawyerReviews.companyId, company.id))).toEqual([]);
+    expect(await db().select().from(twoFactor).where(eq(twoFactor.userId, company.id))).toEqual([]);
+    expect(
+      await db().select().from(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, company.id)),
+    ).toEqual([]);
   });
 
   it('deletes a lawyer with no balance: applications and payout details go, the assign list no longer offers it', async () => {

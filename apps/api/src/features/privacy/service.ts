@@ -2,7 +2,7 @@
 // a person downloads everything we hold about them as one zip, and deletes their account.
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
-import { and, asc, eq, inArray, isNull, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import { formatNaira, privacyMessages, type DeletionBlocker } from '@legalmarket/contracts';
 import type { Executor } from '../../db/client.js';
@@ -15,6 +15,7 @@ import {
   jobEvents,
   jobReads,
   jobs,
+  lawyerReviews,
   ledgerEntries,
   notifications,
   oneTimeTokens,
@@ -25,6 +26,8 @@ import {
   refunds,
   reservationMoves,
   reviews,
+  twoFactor,
+  twoFactorRecoveryCodes,
   uploads,
   users,
 } from '../../db/schema.js';
@@ -50,6 +53,22 @@ const lockCompany = (tx: Executor, companyId: string) =>
   tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`lm-company:${companyId}`}, 0))`);
 const lockPayouts = (tx: Executor, lawyerId: string) =>
   tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`lm-payout:${lawyerId}`}, 0))`);
+
+/** Reviews of lawyers, written by a company or about a lawyer, without the other party's identity. */
+const lawyerReviewsOf = (db: Executor, where: SQL) =>
+  db
+    .select({
+      jobId: lawyerReviews.jobId,
+      stars: lawyerReviews.stars,
+      reviewTitle: lawyerReviews.reviewTitle,
+      review: lawyerReviews.review,
+      reply: lawyerReviews.reply,
+      createdAt: lawyerReviews.createdAt,
+      updatedAt: lawyerReviews.updatedAt,
+    })
+    .from(lawyerReviews)
+    .where(where)
+    .orderBy(asc(lawyerReviews.createdAt));
 
 const json = (value: unknown) => new TextEncoder().encode(`${JSON.stringify(value, null, 2)}\n`);
 /** A file name safe in every unzip tool: the stored key, then the person's name for it. */
@@ -224,9 +243,11 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
         .from(reviews)
         .innerJoin(products, eq(products.id, reviews.productId))
         .where(eq(reviews.companyId, me.id));
+      files['lawyer-reviews.json'] = await lawyerReviewsOf(db, eq(lawyerReviews.companyId, me.id));
       files['cart.json'] = await db.select().from(cartItems).where(eq(cartItems.companyId, me.id));
     }
     if (me.userType === 'lawyer') {
+      files['lawyer-reviews.json'] = await lawyerReviewsOf(db, eq(lawyerReviews.lawyerId, me.id));
       const [details] = await db.select().from(payoutDetails).where(eq(payoutDetails.lawyerId, me.id));
       files['payouts.json'] = {
         payoutDetails: details ?? null,
@@ -380,6 +401,10 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
         await tx.delete(cartItems).where(eq(cartItems.companyId, row.id));
         await tx.delete(reservationMoves).where(eq(reservationMoves.companyId, row.id));
         await tx.delete(reviews).where(eq(reviews.companyId, row.id));
+        await tx.delete(lawyerReviews).where(eq(lawyerReviews.companyId, row.id));
+        // The sessions' step-up marks go with the revoked sessions; the authenticator's secret goes now.
+        await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, row.id));
+        await tx.delete(twoFactor).where(eq(twoFactor.userId, row.id));
         await tx.delete(jobApplications).where(eq(jobApplications.lawyerId, row.id));
         await tx.delete(notifications).where(eq(notifications.userId, row.id));
         await tx.delete(jobReads).where(eq(jobReads.userId, row.id));
