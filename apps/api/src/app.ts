@@ -48,6 +48,7 @@ import { jobsAdminRoutes } from './features/jobs/admin-routes.js';
 import { jobWorkspaceRoutes } from './features/jobs/workspace-routes.js';
 import { moneyRoutes } from './features/money/routes.js';
 import { payoutRoutes } from './features/money/payout-routes.js';
+import { plansRoutes } from './features/plans/routes.js';
 import { createServices } from './features/services.js';
 import { runEvery } from './platform/run-every.js';
 import type { FeatureOptions, Shared } from './features/shared.js';
@@ -71,6 +72,7 @@ const FEATURES: readonly FastifyPluginAsyncZod<FeatureOptions>[] = [
   jobWorkspaceRoutes,
   moneyRoutes,
   payoutRoutes,
+  plansRoutes,
 ];
 
 declare module 'fastify' {
@@ -250,6 +252,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       jobLifecycle.tick().then((n) => n && app.log.info({ fired: n }, 'job timers fired')),
     );
     runEvery(app, 60_000, 'payout reconciliation', () => payouts.reconcile());
+    // Plan renewals, reminders, lapses and ends (decision 1900).
+    runEvery(app, 60_000, 'plan scheduler tick', () => services.plans.tick());
   }
 
   await registerWeb(app, deps.webDist === undefined ? DEFAULT_WEB_DIST : deps.webDist);

@@ -8,13 +8,13 @@ import { messages } from './messages.js';
  */
 
 /** A link to a file: one of our own uploads (`/uploads/<key>`) or an http(s) address; nothing else. */
-const uploadedFileLink = z
+export const uploadedFileLink = z
   .string({ error: 'file must be text' })
   .trim()
   .max(500, 'file must be at most 500 characters')
   .regex(/^(\/uploads\/[A-Za-z0-9._-]+|https?:\/\/\S+)$/, 'file must be a URL answered by /api/uploads');
 
-const optionalDetail = z
+export const optionalDetail = z
   .string({ error: 'Details must be text' })
   .trim()
   .max(5000, 'Details must be at most 5000 characters')

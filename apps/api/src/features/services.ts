@@ -17,6 +17,7 @@ import { createReceipts } from './money/receipts.js';
 import { createReconciliation } from './money/reconciliation.js';
 import { createPayouts } from './money/payouts.js';
 import { createRefunds } from './money/refunds.js';
+import { createPlansService } from './plans/service.js';
 import { createPlatformService } from './platform/service.js';
 import { createProfilesService } from './profiles/service.js';
 import { createReviewsService } from './reviews/service.js';
@@ -58,5 +59,6 @@ export function createServices(shared: Shared, log: FastifyBaseLogger): Services
     profiles: createProfilesService({ ...shared, uploads }),
     admin: createAdminService(shared),
     platform: createPlatformService(shared),
+    plans: createPlansService(shared, { provider: paymentProvider, ledger, lifecycle: jobLifecycle, log }),
   };
 }
