@@ -42,6 +42,9 @@ export interface OrderLine {
   unitPrice: number;
   quantity: number;
   amount: number;
+  /** With a plan discount only: the catalogue price (kobo) and the percent off (decision 1900). */
+  listPrice?: number;
+  percentOff?: number;
   detail: string | null;
   file: string | null;
   fileName: string | null;
@@ -94,6 +97,7 @@ const sameLines = (a: OrderLine[], b: OrderLine[]) =>
       x.unitPrice === y.unitPrice &&
       x.quantity === y.quantity &&
       x.amount === y.amount &&
+      (x.percentOff ?? 0) === (y.percentOff ?? 0) &&
       (x.detail ?? null) === (y.detail ?? null) &&
       (x.file ?? null) === (y.file ?? null) &&
       (x.fileName ?? null) === (y.fileName ?? null)
@@ -134,6 +138,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
         unitPrice: l.unitPrice,
         quantity: l.quantity,
         amount: l.unitPrice * l.quantity,
+        ...(l.percentOff ? { listPrice: l.listPrice, percentOff: l.percentOff } : {}),
         detail: l.detail,
         file: l.file,
         fileName: l.fileName,

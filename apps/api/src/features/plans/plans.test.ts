@@ -6,13 +6,15 @@ import {
   jobs,
   ledgerEntries,
   ledgerTransactions,
+  orders,
   sandboxTransactions,
   subscriptionPayments,
   subscriptions,
 } from '../../db/schema.js';
 import { sandboxProvider, setSandboxRenewalFailure } from '../../platform/payments/sandbox.js';
 import { PASSWORD, createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
-import { SUCCESS_CARD } from '../../../test/commerce-helpers.js';
+import { SUCCESS_CARD, insertProduct } from '../../../test/commerce-helpers.js';
+import { extractText, getDocumentProxy } from 'unpdf';
 import { createLedger } from '../money/ledger.js';
 import { createRefunds } from '../money/refunds.js';
 import { createJobLifecycle } from '../jobs/lifecycle-service.js';
@@ -401,6 +403,59 @@ describeEachDb('monthly plans', (kind) => {
     expect(renewed.credits).toEqual({ review: 2, draft: 3, opinion: 1, policy: 1 });
     expect(renewed.events.filter((e) => e.kind === 'renewed')).toHaveLength(1);
     expect(await postings('plan_payment', company.id)).toHaveLength(2);
+  });
+
+  it('takes the plan discount off single products in the cart, payment, order, receipt and ledger', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const nda = await insertProduct(t, `Non-Disclosure Agreement ${Math.random()}`, 25_000.05);
+    expect((await inject('POST', '/api/cart', company, { productId: nda, quantity: 2 })).statusCode).toBe(201);
+    const before = (await inject('GET', '/api/cart', company)).json()[0];
+    expect(before.bill).toBe(50_000.1);
+    expect(before.discount).toBeUndefined();
+    await subscribe(company, 'gold');
+    // The cached cart follows the new plan at once.
+    const cart = (await inject('GET', '/api/cart', company)).json()[0];
+    expect(cart.products[0]).toMatchObject({ price: 20_000.04, listPrice: 25_000.05, percentOff: 20 });
+    expect(cart.bill).toBe(40_000.08);
+    expect(cart.discount).toEqual({ percentOff: 20, saved: 10_000.02 });
+    const started = await inject('POST', '/api/checkout', company);
+    const { reference, amount, orderId } = started.json().data as {
+      reference: string;
+      amount: number;
+      orderId: string;
+    };
+    expect(amount).toBe(40_000.08);
+    const charged = await inject('POST', '/api/checkout/sandbox/charge', company, {
+      reference,
+      amount,
+      currency: 'NGN',
+      ...SUCCESS_CARD,
+    });
+    const transactionId = (charged.json().data as { transaction_id: string }).transaction_id;
+    expect((await inject('POST', '/api/checkout/verify', company, { reference, transactionId })).statusCode).toBe(200);
+    const [order] = await db().select().from(orders).where(eq(orders.id, orderId));
+    expect(order.amount).toBe(4_000_008);
+    expect(order.lines).toMatchObject([
+      { unitPrice: 2_000_004, listPrice: 2_500_005, percentOff: 20, amount: 4_000_008 },
+    ]);
+    const paid = await db()
+      .select({ account: ledgerEntries.account, amount: ledgerEntries.amount })
+      .from(ledgerEntries)
+      .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+      .where(and(eq(ledgerTransactions.kind, 'payment'), eq(ledgerTransactions.orderId, orderId)))
+      .orderBy(ledgerEntries.id);
+    expect(paid).toEqual([
+      { account: 'provider_cash', amount: 4_000_008 },
+      { account: 'held_for_jobs', amount: -4_000_008 },
+    ]);
+    const [job] = await db().select().from(jobs).where(eq(jobs.orderId, orderId));
+    expect(job.amount).toBe(4_000_008);
+    const pdf = await inject('GET', `/api/orders/${orderId}/receipt.pdf`, company);
+    expect(pdf.statusCode).toBe(200);
+    const doc = await getDocumentProxy(new Uint8Array(pdf.rawPayload));
+    const { text } = await extractText(doc, { mergePages: true });
+    expect(text).toContain('plan discount: 20% off');
+    expect(text).toContain('40,000.08');
   });
 
   it('shows the admin its subscribers with tier, status, renewal date and credits used', async () => {
