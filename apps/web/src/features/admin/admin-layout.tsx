@@ -11,6 +11,7 @@ import {
   GitCompareArrows,
   LayoutDashboard,
   LogOut,
+  Repeat,
   RotateCcw,
   Scale,
   Star,
@@ -29,6 +30,7 @@ export const ADMIN_MENU = [
   { label: 'Reconciliation', to: paths.adminReconciliation(), icon: GitCompareArrows },
   { label: 'Refunds', to: paths.adminRefunds(), icon: RotateCcw },
   { label: 'Payouts', to: paths.adminPayouts(), icon: Banknote },
+  { label: 'Subscribers', to: paths.adminSubscribers(), icon: Repeat },
   { label: 'Ratings', to: paths.adminRatings(), icon: Star },
   { label: 'Holidays', to: paths.adminHolidays(), icon: CalendarDays },
 ] as const;
