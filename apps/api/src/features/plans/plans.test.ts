@@ -7,6 +7,7 @@ import {
   ledgerEntries,
   ledgerTransactions,
   orders,
+  products,
   sandboxTransactions,
   subscriptionPayments,
   subscriptions,
@@ -14,6 +15,7 @@ import {
 import { sandboxProvider, setSandboxRenewalFailure } from '../../platform/payments/sandbox.js';
 import { PASSWORD, createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { SUCCESS_CARD, insertProduct } from '../../../test/commerce-helpers.js';
+import { uploadDocument } from '../../../test/upload-helpers.js';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { createLedger } from '../money/ledger.js';
 import { createRefunds } from '../money/refunds.js';
@@ -189,6 +191,9 @@ describeEachDb('monthly plans', (kind) => {
     const [job] = await db().select().from(jobs).where(eq(jobs.id, jobId));
     expect(job).toMatchObject({ amount: 0, stage: 'unassigned', subscriptionId: plan._id, companyId: company.id });
     expect(job.detail).toContain('Silver plan credit');
+    const [product] = await db().select().from(products).where(eq(products.id, job.productId));
+    expect(product.productName).toBe('Draft (Silver plan)');
+    expect(product.deletedAt).not.toBeNull();
     // The company sees it in its job list like any other job.
     const list = await inject('GET', '/job-api/company/pendingjobs', company);
     expect(list.body).toContain(jobId);
@@ -210,6 +215,32 @@ describeEachDb('monthly plans', (kind) => {
       { account: 'platform_commission', amount: -commission },
       { account: 'lawyer_earnings', amount: -(value - commission) },
     ]);
+  });
+
+  it("attaches the company's own document to a plan request, never another company's", async () => {
+    const company = await signupAndLogin(t, 'company');
+    const other = await signupAndLogin(t, 'company');
+    await subscribe(company, 'gold');
+    const theirs = await uploadDocument(t.app, other.headers, 'their-brief.pdf');
+    const refused = await inject('POST', '/api/plans/mine/requests', company, {
+      kind: 'review',
+      file: theirs.url,
+      fileName: 'their-brief.pdf',
+    });
+    expect(refused.statusCode).toBe(403);
+    expect((await mine(company)).credits.review).toBe(3);
+    const own = await uploadDocument(t.app, company.headers, 'our-brief.pdf');
+    const made = await inject('POST', '/api/plans/mine/requests', company, {
+      kind: 'review',
+      file: own.url,
+      fileName: 'our-brief.pdf',
+    });
+    expect(made.statusCode).toBe(201);
+    const [job] = await db()
+      .select()
+      .from(jobs)
+      .where(eq(jobs.id, (made.json().data as { jobId: string }).jobId));
+    expect(job).toMatchObject({ companyFile: own.url, companyFileName: 'our-brief.pdf' });
   });
 
   it('refuses a credit of a kind that is used up', async () => {

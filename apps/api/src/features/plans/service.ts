@@ -444,9 +444,12 @@ export function createPlansService(
     return out.plan;
   }
 
-  /** The hidden catalogue product a kind of plan work is filed under (jobs point at a product). */
-  async function planProduct(t: Executor, kind: PlanCreditKind) {
-    const name = `${PLAN_CREDIT_WORDS[kind]} (plan credit)`;
+  /**
+   * The hidden catalogue product a tier's kind of work is filed under (jobs point at a product), so the
+   * job names its plan wherever it is shown: "Draft (Silver plan)".
+   */
+  async function planProduct(t: Executor, kind: PlanCreditKind, tier: PlanTier) {
+    const name = `${PLAN_CREDIT_WORDS[kind]} (${PLAN_TIER_INFO[tier].name} plan)`;
     await t.execute(sql`select pg_advisory_xact_lock(hashtextextended('lm-plan-products', 0))`);
     const [found] = await t.select({ id: products.id }).from(products).where(eq(products.productName, name)).limit(1);
     if (found) return { id: found.id, name };
@@ -456,7 +459,7 @@ export function createPlansService(
       .values({
         productName: name,
         productPrice: 0,
-        productDescription: `Work included in a monthly plan: ${PLAN_CREDIT_WORDS[kind].toLowerCase()}.`,
+        productDescription: `Work included in the ${PLAN_TIER_INFO[tier].name} monthly plan: ${PLAN_CREDIT_WORDS[kind].toLowerCase()}.`,
         productImage: '',
         category: 'Plans',
         // Never listed in the catalogue; jobs keep pointing at it.
@@ -482,7 +485,7 @@ export function createPlansService(
       const file = input.file?.trim() || null;
       await assertAttachable(t, user, file);
       const fileName = file ? input.fileName?.trim() || null : null;
-      const product = await planProduct(t, kind);
+      const product = await planProduct(t, kind, sub.tier);
       const info = PLAN_TIER_INFO[sub.tier];
       const [company] = await t.select().from(users).where(eq(users.id, user.id));
       const [order] = await t
