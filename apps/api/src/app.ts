@@ -50,6 +50,7 @@ import { moneyRoutes } from './features/money/routes.js';
 import { payoutRoutes } from './features/money/payout-routes.js';
 import { twoFactorRoutes } from './features/two-factor/routes.js';
 import { privacyRoutes } from './features/privacy/routes.js';
+import { plansRoutes } from './features/plans/routes.js';
 import { createServices } from './features/services.js';
 import { runEvery } from './platform/run-every.js';
 import type { FeatureOptions, Shared } from './features/shared.js';
@@ -75,6 +76,7 @@ const FEATURES: readonly FastifyPluginAsyncZod<FeatureOptions>[] = [
   payoutRoutes,
   twoFactorRoutes,
   privacyRoutes,
+  plansRoutes,
 ];
 
 declare module 'fastify' {
@@ -254,6 +256,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       jobLifecycle.tick().then((n) => n && app.log.info({ fired: n }, 'job timers fired')),
     );
     runEvery(app, 60_000, 'payout reconciliation', () => payouts.reconcile());
+    // Plan renewals, reminders, lapses and ends (decision 1900).
+    runEvery(app, 60_000, 'plan scheduler tick', () => services.plans.tick());
   }
 
   await registerWeb(app, deps.webDist === undefined ? DEFAULT_WEB_DIST : deps.webDist);

@@ -23,6 +23,27 @@ export interface FlwTx {
   processor_response: string;
   created_at: string;
   customer: { email: string; name: string; phone_number: string };
+  /** The payment plan a recurring charge was made on (null for a one-off payment). */
+  payment_plan: number | null;
+  card?: { token: string; last_4digits: string };
+}
+
+/** Flutterwave's payment plan (POST /v3/payment-plans) and a customer's subscription to one. */
+export interface FlwPlan {
+  id: number;
+  name: string;
+  amount: number;
+  interval: string;
+  currency: 'NGN';
+  status: 'active' | 'cancelled';
+  created_at: string;
+}
+export interface FlwSubscription {
+  id: number;
+  plan: number;
+  customer: { customer_email: string };
+  status: 'active' | 'cancelled';
+  created_at: string;
 }
 
 /**
@@ -105,6 +126,28 @@ export function flutterwaveStandIn() {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => answer(req, res, Buffer.concat(chunks).toString('utf8')));
   });
+  const plans = new Map<number, FlwPlan>();
+  const subscriptions = new Map<number, FlwSubscription>();
+  let nextPlanId = 130_000;
+  let nextSubscriptionId = 4_000;
+  /** Each customer's saved card token (from a successful card payment). */
+  const tokens = new Map<string, string>();
+  /** Customers whose card declines from now on (a failed renewal). */
+  const declining = new Set<string>();
+  const subscribe = (plan: number, email: string) => {
+    const found = [...subscriptions.values()].find((x) => x.plan === plan && x.customer.customer_email === email);
+    if (found) found.status = 'active';
+    else {
+      const id = nextSubscriptionId++;
+      subscriptions.set(id, {
+        id,
+        plan,
+        customer: { customer_email: email },
+        status: 'active',
+        created_at: new Date().toISOString(),
+      });
+    }
+  };
   const answer = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, raw: string) => {
     calls.push(`${req.method} ${req.url}`);
     const send = (code: number, body: unknown) => {
@@ -116,12 +159,66 @@ export function flutterwaveStandIn() {
       return send(401, { status: 'error', message: 'Invalid authorization key', data: null });
     const url = new URL(req.url ?? '/', 'http://standin');
     let json: Record<string, unknown> = {};
-    if (req.method === 'POST' && raw) {
+    if ((req.method === 'POST' || req.method === 'PUT') && raw) {
       try {
         json = JSON.parse(raw) as typeof json;
       } catch {
         return send(400, { status: 'error', message: 'Invalid JSON', data: null });
       }
+    }
+    if (req.method === 'POST' && url.pathname === '/v3/payment-plans') {
+      if (
+        typeof json.amount !== 'number' ||
+        !json.name ||
+        !['daily', 'weekly', 'monthly', 'quarterly', 'yearly'].includes(String(json.interval))
+      )
+        return send(400, { status: 'error', message: 'Invalid payment plan', data: null });
+      const plan: FlwPlan = {
+        id: nextPlanId++,
+        name: String(json.name),
+        amount: json.amount,
+        interval: String(json.interval),
+        currency: 'NGN',
+        status: 'active',
+        created_at: new Date().toISOString(),
+      };
+      plans.set(plan.id, plan);
+      return send(200, { status: 'success', message: 'Payment plan created', data: plan });
+    }
+    // A saved card charged on a payment plan: once per tx_ref, failing while the card is set to decline.
+    if (req.method === 'POST' && url.pathname === '/v3/tokenized-charges') {
+      const txRef = String(json.tx_ref ?? '');
+      const email = String(json.email ?? '');
+      if (!txRef || typeof json.amount !== 'number' || !json.token)
+        return send(400, { status: 'error', message: 'Invalid tokenized charge', data: null });
+      if ([...txs.values()].some((x) => x.tx_ref === txRef))
+        return send(400, { status: 'error', message: 'Duplicate transaction reference', data: null });
+      const token = tokens.get(email);
+      const planId = Number(json.payment_plan) || null;
+      const ok = token === json.token && !declining.has(email);
+      const id = pay(txRef, json.amount, { status: ok ? 'successful' : 'failed', email, paymentPlan: planId });
+      if (planId && ok) subscribe(planId, email);
+      return send(200, { status: 'success', message: 'Charge successful', data: txs.get(id) });
+    }
+    if (req.method === 'GET' && url.pathname === '/v3/subscriptions') {
+      const plan = Number(url.searchParams.get('plan')) || null;
+      const email = url.searchParams.get('email');
+      const rows = [...subscriptions.values()].filter(
+        (x) => (!plan || x.plan === plan) && (!email || x.customer.customer_email === email),
+      );
+      return send(200, {
+        status: 'success',
+        message: 'Plan subscriptions fetched',
+        meta: { page_info: { total: rows.length, current_page: 1, total_pages: 1 } },
+        data: rows,
+      });
+    }
+    const cancelSub = /^\/v3\/subscriptions\/(\d+)\/cancel$/.exec(url.pathname);
+    if (req.method === 'PUT' && cancelSub) {
+      const sub = subscriptions.get(Number(cancelSub[1]));
+      if (!sub) return send(404, { status: 'error', message: 'No subscription found', data: null });
+      sub.status = 'cancelled';
+      return send(200, { status: 'success', message: 'Subscription cancelled', data: sub });
     }
     if (req.method === 'POST' && url.pathname === '/v3/accounts/resolve') {
       const number = String(json.account_number ?? '');
@@ -300,40 +397,61 @@ export function flutterwaveStandIn() {
     setDown: (v: boolean) => {
       down = v;
     },
-    /** What the inline checkout would create when the customer pays. */
-    pay(
-      txRef: string,
-      amount: number,
-      opts: {
-        currency?: string;
-        status?: FlwTx['status'];
-        paymentType?: string;
-        createdAt?: Date;
-        /** Naira; by default the documented local fee (1.4 % capped at ₦2,000) of a successful payment. */
-        appFee?: number;
-      } = {},
-    ) {
-      const id = nextId++;
-      const appFee =
-        opts.appFee ??
-        ((opts.status ?? 'successful') === 'successful' ? collectionFee(Math.round(amount * 100)) / 100 : 0);
-      txs.set(id, {
-        id,
-        tx_ref: txRef,
-        flw_ref: `FLW-MOCK-${id}`,
-        amount,
-        charged_amount: amount,
-        app_fee: appFee,
-        merchant_fee: 0,
-        amount_settled: Math.round((amount - appFee) * 100) / 100,
-        currency: opts.currency ?? 'NGN',
-        status: opts.status ?? 'successful',
-        payment_type: opts.paymentType ?? 'card',
-        processor_response: opts.status === 'failed' ? 'Insufficient Funds' : 'Approved by Financial Institution',
-        created_at: (opts.createdAt ?? new Date()).toISOString(),
-        customer: { email: 'ada@example.ng', name: 'Ada Obi', phone_number: '08012345678' },
-      });
-      return id;
+    pay,
+    plans,
+    subscriptions,
+    /** The customer's card declines from now on (true) or pays again (false). */
+    setDeclining(email: string, v: boolean) {
+      if (v) declining.add(email);
+      else declining.delete(email);
     },
   };
+  /** What the inline checkout would create when the customer pays (with `paymentPlan`, a recurring charge). */
+  function pay(
+    txRef: string,
+    amount: number,
+    opts: {
+      currency?: string;
+      status?: FlwTx['status'];
+      paymentType?: string;
+      createdAt?: Date;
+      /** Naira; by default the documented local fee (1.4 % capped at ₦2,000) of a successful payment. */
+      appFee?: number;
+      email?: string;
+      paymentPlan?: number | null;
+    } = {},
+  ) {
+    const id = nextId++;
+    const appFee =
+      opts.appFee ??
+      ((opts.status ?? 'successful') === 'successful' ? collectionFee(Math.round(amount * 100)) / 100 : 0);
+    txs.set(id, {
+      id,
+      tx_ref: txRef,
+      flw_ref: `FLW-MOCK-${id}`,
+      amount,
+      charged_amount: amount,
+      app_fee: appFee,
+      merchant_fee: 0,
+      amount_settled: Math.round((amount - appFee) * 100) / 100,
+      currency: opts.currency ?? 'NGN',
+      status: opts.status ?? 'successful',
+      payment_type: opts.paymentType ?? 'card',
+      processor_response: opts.status === 'failed' ? 'Insufficient Funds' : 'Approved by Financial Institution',
+      created_at: (opts.createdAt ?? new Date()).toISOString(),
+      customer: { email: opts.email ?? 'ada@example.ng', name: 'Ada Obi', phone_number: '08012345678' },
+      payment_plan: opts.paymentPlan ?? null,
+      ...((opts.paymentType ?? 'card') === 'card' && (opts.status ?? 'successful') === 'successful'
+        ? { card: { token: tokenOf(opts.email ?? 'ada@example.ng'), last_4digits: '2950' } }
+        : {}),
+    });
+    // A successful charge on a plan subscribes the customer to it, as Flutterwave does.
+    if (opts.paymentPlan && (opts.status ?? 'successful') === 'successful')
+      subscribe(opts.paymentPlan, opts.email ?? 'ada@example.ng');
+    return id;
+  }
+  function tokenOf(email: string) {
+    if (!tokens.has(email)) tokens.set(email, `flw-t1nf-${tokens.size + 1}aa3f1e9c-m03k`);
+    return tokens.get(email)!;
+  }
 }

@@ -8,13 +8,13 @@ import { messages } from './messages.js';
  */
 
 /** A link to a file: one of our own uploads (`/uploads/<key>`) or an http(s) address; nothing else. */
-const uploadedFileLink = z
+export const uploadedFileLink = z
   .string({ error: 'file must be text' })
   .trim()
   .max(500, 'file must be at most 500 characters')
   .regex(/^(\/uploads\/[A-Za-z0-9._-]+|https?:\/\/\S+)$/, 'file must be a URL answered by /api/uploads');
 
-const optionalDetail = z
+export const optionalDetail = z
   .string({ error: 'Details must be text' })
   .trim()
   .max(5000, 'Details must be at most 5000 characters')
@@ -57,15 +57,23 @@ export const cartLine = z.object({
   detail: z.string().nullable(),
   file: z.string().nullable(),
   fileName: z.string().nullable(),
-  /** Naira, from the catalogue. */
+  /** Naira: the catalogue price less the company's plan discount (computed by the server). */
   price: z.number(),
+  /** With a plan discount only: the catalogue price (naira) and the percent taken off. */
+  listPrice: z.number().optional(),
+  percentOff: z.number().optional(),
   productName: z.string(),
   productImage: z.string(),
 });
 export type CartLine = z.infer<typeof cartLine>;
 
 /** The company's cart: its lines and the bill (naira), computed by the server from the catalogue. */
-const cartView = z.object({ products: z.array(cartLine), bill: z.number() });
+const cartView = z.object({
+  products: z.array(cartLine),
+  bill: z.number(),
+  /** With an active Silver or Gold plan: its percent off and what it saves on this cart (naira). */
+  discount: z.object({ percentOff: z.number(), saved: z.number() }).optional(),
+});
 export type CartView = z.infer<typeof cartView>;
 
 /** GET /api/cart: the list's first element holds the products and the bill (naira). */

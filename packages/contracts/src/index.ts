@@ -16,3 +16,4 @@ export * from './payouts.js';
 export * from './lawyer-reviews.js';
 export * from './two-factor.js';
 export * from './privacy.js';
+export * from './plans.js';

@@ -14,6 +14,12 @@ export const LEDGER_KINDS = [
   'payout_failed',
   /** What the provider kept from a payment or charged for a transfer (decision 1700). */
   'fee',
+  /** A monthly plan's payment, held for the month's credits (decision 1900). */
+  'plan_payment',
+  /** A plan credit spent: its value held for the job it opened. */
+  'plan_credit',
+  /** A month's unused plan credits, kept by the platform at renewal or when the plan stops. */
+  'plan_expiry',
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
@@ -44,6 +50,9 @@ export const LEDGER_KIND_WORDS: Record<LedgerKind, string> = {
   payout_settled: 'Payout settled',
   payout_failed: 'Payout failed',
   fee: 'Provider fee',
+  plan_payment: 'Plan payment',
+  plan_credit: 'Plan credit used',
+  plan_expiry: 'Plan credits expired',
 };
 
 /** The platform's share of a completed job and how long a lawyer's share is held before withdrawal. */

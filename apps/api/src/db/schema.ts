@@ -5,6 +5,10 @@ import {
   LEDGER_KINDS,
   ORDER_STATUSES,
   PAYOUT_STATUSES,
+  PLAN_EVENT_KINDS,
+  PLAN_STATUSES,
+  PLAN_TIERS,
+  type PlanCredits,
   REFUND_STATUSES,
 } from '@legalmarket/contracts';
 import {
@@ -304,6 +308,8 @@ export const sandboxTransactions = pgTable('sandbox_transactions', {
   paymentType: text('payment_type').notNull(),
   customerEmail: text('customer_email'),
   processorResponse: text('processor_response'),
+  /** The provider's payment plan the charge was made on (migration 0015). */
+  paymentPlan: bigint('payment_plan', { mode: 'number' }),
   createdAt: createdAt(),
 });
 
@@ -347,6 +353,8 @@ export const jobs = pgTable(
     assignedTo: uuid('assigned_to').references(() => users.id),
     assignedAt: ts('assigned_at'),
     completedAt: ts('completed_at'),
+    /** The monthly plan whose credit opened this job (migration 0015); null for a bought product. */
+    subscriptionId: uuid('subscription_id'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -546,6 +554,8 @@ export const ledgerTransactions = pgTable(
     jobId: uuid('job_id').references(() => jobs.id),
     payoutId: uuid('payout_id'),
     refundId: uuid('refund_id'),
+    /** The plan payment a plan posting follows (migration 0015). */
+    subscriptionPaymentId: bigint('subscription_payment_id', { mode: 'number' }),
     memo: text('memo').notNull(),
     createdAt: createdAt(),
   },
@@ -721,4 +731,128 @@ export const lawyerReviews = pgTable(
     uniqueIndex('lawyer_reviews_job_uq').on(t.jobId),
     index('lawyer_reviews_lawyer_idx').on(t.lawyerId, t.createdAt),
   ],
+);
+
+/** The provider's payment plan for each tier, made once (migration 0015). */
+export const planProviderPlans = pgTable(
+  'plan_provider_plans',
+  {
+    provider: text('provider').notNull(),
+    tier: text('tier', { enum: PLAN_TIERS }).notNull(),
+    providerPlanId: text('provider_plan_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.tier] })],
+);
+
+/** A company's monthly plan (decision 1900): one live (active or grace) per company. */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => users.id),
+    tier: text('tier', { enum: PLAN_TIERS }).notNull(),
+    nextTier: text('next_tier', { enum: PLAN_TIERS }),
+    status: text('status', { enum: PLAN_STATUSES }).notNull(),
+    provider: text('provider').notNull(),
+    customerEmail: text('customer_email').notNull(),
+    cardToken: text('card_token'),
+    periodStart: ts('period_start').notNull(),
+    periodEnd: ts('period_end').notNull(),
+    /** Which month this is (1 for the first): renewal references name it. */
+    period: integer('period').notNull().default(1),
+    /** Renewal charges tried for the next month. */
+    attempts: integer('attempts').notNull().default(0),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    graceUntil: ts('grace_until'),
+    nextReminderAt: ts('next_reminder_at'),
+    /** A scheduler took this renewal and is asking the provider until then. */
+    claimedUntil: ts('claimed_until'),
+    credits: jsonb('credits').$type<PlanCredits>().notNull(),
+    creditsUsed: jsonb('credits_used').$type<PlanCredits>().notNull(),
+    /** What one credit of this month is worth (kobo): what a plan job's lawyer is paid from. */
+    creditValue: kobo('credit_value_kobo').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('subscriptions_one_live')
+      .on(t.companyId)
+      .where(sql`${t.status} in ('active', 'grace')`),
+    index('subscriptions_due_idx')
+      .on(t.periodEnd)
+      .where(sql`${t.status} in ('active', 'grace')`),
+    index('subscriptions_company_idx').on(t.companyId, t.createdAt),
+  ],
+);
+
+/** A plan's payments: the first (through the checkout dialog) and each renewal. */
+export const subscriptionPayments = pgTable(
+  'subscription_payments',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    subscriptionId: uuid('subscription_id').references(() => subscriptions.id),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => users.id),
+    tier: text('tier', { enum: PLAN_TIERS }).notNull(),
+    kind: text('kind', { enum: ['first', 'renewal'] }).notNull(),
+    txRef: text('tx_ref').notNull(),
+    amount: kobo('amount_kobo').notNull(),
+    status: text('status', { enum: ['pending', 'paid', 'failed'] }).notNull(),
+    provider: text('provider').notNull(),
+    providerPlanId: text('provider_plan_id').notNull(),
+    providerTransactionId: text('provider_transaction_id'),
+    paymentMethod: text('payment_method'),
+    createdAt: createdAt(),
+    paidAt: ts('paid_at'),
+  },
+  (t) => [
+    uniqueIndex('subscription_payments_tx_ref_uq').on(t.txRef),
+    uniqueIndex('subscription_payments_provider_tx_uq')
+      .on(t.provider, t.providerTransactionId)
+      .where(sql`${t.providerTransactionId} is not null`),
+    index('subscription_payments_sub_idx').on(t.subscriptionId, t.id),
+  ],
+);
+
+/** A plan's timeline. */
+export const subscriptionEvents = pgTable(
+  'subscription_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    subscriptionId: uuid('subscription_id')
+      .notNull()
+      .references(() => subscriptions.id),
+    kind: text('kind', { enum: PLAN_EVENT_KINDS }).notNull(),
+    note: text('note').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('subscription_events_sub_idx').on(t.subscriptionId, t.id)],
+);
+
+/** The sandbox provider's payment plans (Flutterwave: POST /v3/payment-plans). */
+export const sandboxPaymentPlans = pgTable('sandbox_payment_plans', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  name: text('name').notNull(),
+  amount: kobo('amount_kobo').notNull(),
+  interval: text('interval').notNull(),
+  createdAt: createdAt(),
+});
+
+/** The sandbox provider's subscriptions: a customer charged on a plan (Flutterwave: GET /v3/subscriptions). */
+export const sandboxSubscriptions = pgTable(
+  'sandbox_subscriptions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    planId: bigint('plan_id', { mode: 'number' }).notNull(),
+    customerEmail: text('customer_email').notNull(),
+    status: text('status').notNull().default('active'),
+    /** Sandbox only: the card's next renewal charges fail (Insufficient Funds). */
+    failRenewals: boolean('fail_renewals').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('sandbox_subscriptions_uq').on(t.planId, t.customerEmail)],
 );

@@ -17,6 +17,7 @@ import { createReceipts } from './money/receipts.js';
 import { createReconciliation } from './money/reconciliation.js';
 import { createPayouts } from './money/payouts.js';
 import { createRefunds } from './money/refunds.js';
+import { createPlansService } from './plans/service.js';
 import { createPlatformService } from './platform/service.js';
 import { createPrivacyService } from './privacy/service.js';
 import { createProfilesService } from './profiles/service.js';
@@ -64,5 +65,6 @@ export function createServices(shared: Shared, log: FastifyBaseLogger): Services
     platform: createPlatformService(shared),
     twoFactor: createTwoFactorService(shared),
     privacy: createPrivacyService(shared),
+    plans: createPlansService(shared, { provider: paymentProvider, ledger, lifecycle: jobLifecycle, log }),
   };
 }

@@ -25,6 +25,7 @@ import type { Receipts } from './money/receipts.js';
 import type { Reconciliation } from './money/reconciliation.js';
 import type { Payouts } from './money/payouts.js';
 import type { Refunds } from './money/refunds.js';
+import type { PlansService } from './plans/service.js';
 import type { PlatformService } from './platform/service.js';
 import type { PrivacyService } from './privacy/service.js';
 import type { ProfilesService } from './profiles/service.js';
@@ -84,6 +85,8 @@ export interface Services {
   twoFactor: TwoFactorService;
   /** Data protection: the archive of one's data and the deletion of one's account (decision 2030). */
   privacy: PrivacyService;
+  /** Monthly plans: subscriptions, renewals, credits and discounts (decision 1900). */
+  plans: PlansService;
 }
 
 /** The one options shape every feature's routes plugin takes. */

@@ -869,6 +869,35 @@ const REQUESTS: Record<string, Record<string, Builder>> = {
     }),
   },
 
+  'POST /api/plans/subscribe': {
+    any: (c) => ({ method: 'POST', url: '/api/plans/subscribe', payload: { ...mass(c), tier: 'silver' } }),
+  },
+  'POST /api/plans/confirm': Object.fromEntries(
+    (['ofA', 'ofB'] as const).map((v) => [
+      v,
+      async (c: Ctx): Promise<Req> => {
+        // A first payment the owner started and never paid.
+        const owner = c.w.who[v === 'ofA' ? 'companyA' : 'companyB'];
+        const res = await ok(c.t, owner, { method: 'POST', url: '/api/plans/subscribe', payload: { tier: 'bronze' } });
+        const reference = (res.json() as { data: { reference: string } }).data.reference;
+        return { method: 'POST', url: '/api/plans/confirm', payload: { ...mass(c), reference } };
+      },
+    ]),
+  ),
+  'GET /api/plans/mine': { any: get('/api/plans/mine') },
+  'POST /api/plans/mine/tier': {
+    any: (c) => ({ method: 'POST', url: '/api/plans/mine/tier', payload: { ...mass(c), tier: 'gold' } }),
+  },
+  'POST /api/plans/mine/cancel': { any: (c) => ({ method: 'POST', url: '/api/plans/mine/cancel', payload: mass(c) }) },
+  'POST /api/plans/mine/requests': {
+    any: (c) => ({
+      method: 'POST',
+      url: '/api/plans/mine/requests',
+      payload: { ...mass(c), kind: 'draft', detail: 'A distribution agreement' },
+    }),
+  },
+  'GET /api/admin/subscribers': { any: get('/api/admin/subscribers') },
+
   'GET /api/lawyer/:id': { any: get((c) => `/api/lawyer/${c.w.who.lawyer.id}`) },
   'GET /api/get-payment-details': { any: get('/api/get-payment-details') },
   'POST /api/add-payment-details': {

@@ -256,6 +256,19 @@ export const TABLE: Record<string, Record<string, Row>> = {
   // Development only, like the mailbox: not registered when NODE_ENV=production.
   'POST /dev/scheduler/tick': { any: PUBLIC },
 
+  // monthly plans (issue 19; flows in plans/plans.test.ts). Companies A and B have no plan here: the
+  // plan page's actions reach the rule and are told so (404); confirming an unpaid payment is a 400.
+  'POST /api/plans/subscribe': { any: COMPANY },
+  'POST /api/plans/confirm': {
+    ofA: e(401, 400, 403, 403, 403, 403, 403),
+    ofB: e(401, 403, 400, 403, 403, 403, 403),
+  },
+  'GET /api/plans/mine': { any: COMPANY },
+  'POST /api/plans/mine/tier': { any: e(401, 404, 404, 403, 403, 403, 403) },
+  'POST /api/plans/mine/cancel': { any: e(401, 404, 404, 403, 403, 403, 403) },
+  'POST /api/plans/mine/requests': { any: e(401, 404, 404, 403, 403, 403, 403) },
+  'GET /api/admin/subscribers': { any: ADMIN },
+
   // lawyer payout details
   'GET /api/lawyer/:id': { any: ADMIN },
   'GET /api/get-payment-details': { any: LAWYER },

@@ -28,6 +28,8 @@ export const paths = {
   // company
   companyDashboard: () => '/company/dashboard',
   companyProfile: (companyId: string) => `/company/profile/${companyId}`,
+  /** The company's monthly plan; `tier` preselects one to subscribe to (issue 19). */
+  companyPlan: (tier?: string) => (tier ? `/company/plan?${new URLSearchParams({ tier })}` : '/company/plan'),
   // lawyer
   lawyerDashboard: () => '/lawyer/dashboard',
   lawyerGetPaid: () => '/lawyer/get-paid',
@@ -53,6 +55,7 @@ export const paths = {
   adminRefunds: () => '/admin/refunds',
   adminPayouts: () => '/admin/payouts',
   adminAudit: () => '/admin/audit',
+  adminSubscribers: () => '/admin/subscribers',
   // every signed-in role
   job: (jobId: string) => `/jobs/${jobId}`,
   notifications: () => '/notifications',

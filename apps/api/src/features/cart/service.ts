@@ -12,6 +12,7 @@ import type { Db, Executor } from '../../db/client.js';
 import { cartItems, products, reservationMoves } from '../../db/schema.js';
 import type { Clock } from '../../platform/clock.js';
 import { conflict, notFound } from '../../platform/errors.js';
+import { discounted, planDiscountPercent } from '../plans/service.js';
 import { assertAttachable } from '../uploads/service.js';
 import { blankToNull } from '../../platform/text.js';
 
@@ -20,8 +21,12 @@ interface PricedLine {
   productId: string;
   productName: string;
   productImage: string;
-  /** Catalogue price in kobo, never the client's. */
+  /** What the company pays for one, in kobo: the catalogue price less its plan's discount, never the client's. */
   unitPrice: number;
+  /** The catalogue price in kobo, before the plan's discount. */
+  listPrice: number;
+  /** The plan's discount on this line (0, 10 or 20; decision 1900). */
+  percentOff: number;
   quantity: number;
   detail: string | null;
   file: string | null;
@@ -29,11 +34,14 @@ interface PricedLine {
 }
 
 /** The tables a cart is read from (what its cached response depends on, platform/response-cache.ts). */
-export const CART_READS = ['cart_items', 'products'] as const;
+export const CART_READS = ['cart_items', 'products', 'subscriptions'] as const;
 
-/** The company's cart at today's catalogue prices; products removed from the catalogue drop out. */
+/**
+ * The company's cart at today's catalogue prices less its plan's discount (Silver 10 %, Gold 20 %), the
+ * one place a price is computed; products removed from the catalogue drop out.
+ */
 export async function readPricedCart(ex: Executor, companyId: string): Promise<PricedLine[]> {
-  return ex
+  const lines = await ex
     .select({
       productId: cartItems.productId,
       productName: products.productName,
@@ -48,6 +56,13 @@ export async function readPricedCart(ex: Executor, companyId: string): Promise<P
     .innerJoin(products, and(eq(products.id, cartItems.productId), isNull(products.deletedAt)))
     .where(eq(cartItems.companyId, companyId))
     .orderBy(asc(cartItems.createdAt), asc(cartItems.productId));
+  const percentOff = lines.length ? await planDiscountPercent(ex, companyId) : 0;
+  return lines.map((l) => ({
+    ...l,
+    listPrice: l.unitPrice,
+    unitPrice: discounted(l.unitPrice, percentOff),
+    percentOff,
+  }));
 }
 
 export const billOf = (lines: Pick<PricedLine, 'unitPrice' | 'quantity'>[]) =>
@@ -163,10 +178,19 @@ export function createCartService(deps: { db: Db; clock: Clock }) {
           file: l.file,
           fileName: l.fileName,
           price: l.unitPrice / 100,
+          ...(l.percentOff ? { listPrice: l.listPrice / 100, percentOff: l.percentOff } : {}),
           productName: l.productName,
           productImage: l.productImage,
         })),
         bill: billOf(lines) / 100,
+        ...(lines[0]?.percentOff
+          ? {
+              discount: {
+                percentOff: lines[0].percentOff,
+                saved: lines.reduce((s, l) => s + (l.listPrice - l.unitPrice) * l.quantity, 0) / 100,
+              },
+            }
+          : {}),
       },
     ];
   }

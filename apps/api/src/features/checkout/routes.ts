@@ -160,8 +160,12 @@ export const checkoutRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
         }
         // Flutterwave names the event: refunds settle a cancelled job's refund, the rest are payments.
         const event = (payload as { event?: unknown } | null)?.event;
-        const handled =
-          typeof event === 'string' && event.startsWith('refund.')
+        const txRef = (payload as { data?: { tx_ref?: unknown } } | null)?.data?.tx_ref;
+        // A plan's first payment or renewal (charge.completed carrying the payment plan) goes to the plans.
+        const planCharge = typeof txRef === 'string' && /^(PLAN|SUB)-/.test(txRef);
+        const handled = planCharge
+          ? services.plans.onWebhook(payload)
+          : typeof event === 'string' && event.startsWith('refund.')
             ? services.refunds.onWebhook(payload)
             : typeof event === 'string' && event.startsWith('transfer.')
               ? services.payouts.onWebhook(payload)

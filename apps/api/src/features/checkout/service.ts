@@ -12,7 +12,15 @@ import {
   type SandboxVirtualAccount,
 } from '@legalmarket/contracts';
 import type { Db, Executor } from '../../db/client.js';
-import { cartItems, jobs, orders, sandboxTransactions, users } from '../../db/schema.js';
+import {
+  cartItems,
+  jobs,
+  orders,
+  sandboxSubscriptions,
+  sandboxTransactions,
+  subscriptionPayments,
+  users,
+} from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
@@ -34,6 +42,9 @@ export interface OrderLine {
   unitPrice: number;
   quantity: number;
   amount: number;
+  /** With a plan discount only: the catalogue price (kobo) and the percent off (decision 1900). */
+  listPrice?: number;
+  percentOff?: number;
   detail: string | null;
   file: string | null;
   fileName: string | null;
@@ -86,6 +97,7 @@ const sameLines = (a: OrderLine[], b: OrderLine[]) =>
       x.unitPrice === y.unitPrice &&
       x.quantity === y.quantity &&
       x.amount === y.amount &&
+      (x.percentOff ?? 0) === (y.percentOff ?? 0) &&
       (x.detail ?? null) === (y.detail ?? null) &&
       (x.file ?? null) === (y.file ?? null) &&
       (x.fileName ?? null) === (y.fileName ?? null)
@@ -126,6 +138,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
         unitPrice: l.unitPrice,
         quantity: l.quantity,
         amount: l.unitPrice * l.quantity,
+        ...(l.percentOff ? { listPrice: l.listPrice, percentOff: l.percentOff } : {}),
         detail: l.detail,
         file: l.file,
         fileName: l.fileName,
@@ -420,7 +433,15 @@ export function createCheckoutService(deps: CheckoutDeps) {
   /** The offline dialog's charge: Flutterwave's test cards, mobile money and USSD, recorded for verification. */
   async function sandboxCharge(user: AuthUser, input: SandboxChargeInput) {
     const order = await findByReference(input.reference);
-    if (!order || order.companyId !== user.id) throw notFound(messages.orderNotFound);
+    // A monthly plan's first payment is charged on the tier's payment plan (decision 1900).
+    const [plan] = order
+      ? []
+      : await db
+          .select({ companyId: subscriptionPayments.companyId, planId: subscriptionPayments.providerPlanId })
+          .from(subscriptionPayments)
+          .where(and(eq(subscriptionPayments.txRef, input.reference), eq(subscriptionPayments.kind, 'first')));
+    if ((order ?? plan)?.companyId !== user.id) throw notFound(messages.orderNotFound);
+    const paymentPlan = plan && /^\d{1,15}$/.test(plan.planId) ? Number(plan.planId) : null;
     let status: 'successful' | 'failed' = 'successful';
     let processorResponse = 'Approved by Financial Institution';
     if (input.paymentType === 'card') {
@@ -460,9 +481,19 @@ export function createCheckoutService(deps: CheckoutDeps) {
         paymentType: input.paymentType === 'banktransfer' ? 'bank_transfer' : input.paymentType,
         customerEmail: user.officialEmail,
         processorResponse,
+        paymentPlan,
         createdAt: clock.now(),
       })
       .returning();
+    // A successful charge on a payment plan subscribes the card to it, as Flutterwave does.
+    if (paymentPlan && status === 'successful')
+      await db
+        .insert(sandboxSubscriptions)
+        .values({ planId: paymentPlan, customerEmail: user.officialEmail })
+        .onConflictDoUpdate({
+          target: [sandboxSubscriptions.planId, sandboxSubscriptions.customerEmail],
+          set: { status: 'active' },
+        });
     return {
       status,
       transaction_id: String(row.id),

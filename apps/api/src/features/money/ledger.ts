@@ -34,6 +34,8 @@ interface LedgerHead {
   jobId?: string;
   payoutId?: string;
   refundId?: string;
+  /** A plan payment's postings (decision 1900). */
+  subscriptionPaymentId?: number;
 }
 
 const MONEY_SETTINGS_KEY = 'money';

@@ -22,7 +22,16 @@ const NOT_REFUNDED = 'This refund is not completed, so it has no credit note yet
 
 type Order = typeof orders.$inferSelect;
 /** What the receipt reads of an order's frozen lines (checkout/service.ts OrderLine). */
-type OrderLine = { lineNo: number; productName: string; unitPrice: number; quantity: number; amount: number };
+type OrderLine = {
+  lineNo: number;
+  productName: string;
+  unitPrice: number;
+  quantity: number;
+  amount: number;
+  /** A plan's discount on the line, when it had one (decision 1900). */
+  listPrice?: number;
+  percentOff?: number;
+};
 type BilledTo = NonNullable<Order['billedTo']>;
 
 export interface PdfFile {
@@ -182,7 +191,10 @@ export function createReceipts(deps: ReceiptsDeps) {
       ],
       billedTo,
       lines: (order.lines as OrderLine[]).map((l) => ({
-        name: l.productName,
+        name:
+          l.percentOff && l.listPrice
+            ? `${l.productName} (plan discount: ${l.percentOff}% off ${receiptNaira(l.listPrice)})`
+            : l.productName,
         quantity: l.quantity,
         unitPrice: l.unitPrice,
         amount: l.amount,

@@ -32,6 +32,9 @@ interface FlwTransaction {
   created_at?: string;
   /** Flutterwave's fee on the payment (naira), kept from what it settles to us. */
   app_fee?: number;
+  /** The payment plan a recurring charge was made on. */
+  payment_plan?: number | string | null;
+  card?: { token?: string } | null;
 }
 
 /** Flutterwave's refund object (the refund answer, GET /v3/refunds/{id} and the refund webhook's data). */
@@ -66,6 +69,10 @@ function transactionOf(d: FlwTransaction): ProviderTransaction {
     ...(typeof d.payment_type === 'string' && d.payment_type ? { paymentType: d.payment_type } : {}),
     ...(d.created_at ? { createdAt: d.created_at } : {}),
     ...(typeof d.app_fee === 'number' && d.app_fee >= 0 ? { fee: Math.round(d.app_fee * 100) } : {}),
+    ...(d.payment_plan !== undefined && d.payment_plan !== null && d.payment_plan !== ''
+      ? { paymentPlan: String(d.payment_plan) }
+      : {}),
+    ...(typeof d.card?.token === 'string' && d.card.token ? { cardToken: d.card.token } : {}),
   };
 }
 
@@ -172,7 +179,7 @@ export function flutterwaveProvider(o: FlutterwaveOptions): PaymentProvider {
 
   /** One call: the JSON answer, or null for Flutterwave's "not found" (400/404 with status "error"). */
   async function call<T>(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'PUT',
     path: string,
     body?: unknown,
     onRefusal?: (message: string) => never,
@@ -272,6 +279,40 @@ export function flutterwaveProvider(o: FlutterwaveOptions): PaymentProvider {
       if (d !== null && !Array.isArray(d)) throw new ProviderUnavailable('Unexpected transfer list');
       const found = (d ?? []).find((x) => x.reference === reference);
       return found ? transferOf(found) : null;
+    },
+    async createPaymentPlan(plan) {
+      const d = await call<{ id: number | string }>('POST', '/v3/payment-plans', {
+        amount: plan.amount / 100,
+        name: plan.name,
+        interval: plan.interval,
+        currency: 'NGN',
+      });
+      if (!d || d.id === undefined) throw new ProviderUnavailable('Flutterwave refused the payment plan');
+      return { id: String(d.id) };
+    },
+    async chargePlan(req) {
+      if (!req.token) throw new ProviderUnavailable('No saved card to charge');
+      // A reference already used answers an error; the charge it made is then read back by reference.
+      const d = await call<FlwTransaction>('POST', '/v3/tokenized-charges', {
+        token: req.token,
+        email: req.email,
+        currency: 'NGN',
+        country: 'NG',
+        amount: req.amount / 100,
+        tx_ref: req.reference,
+        payment_plan: req.planId,
+      });
+      const tx = d
+        ? transactionOf(d)
+        : await get(`/v3/transactions/verify_by_reference?tx_ref=${encodeURIComponent(req.reference)}`);
+      if (!tx) throw new ProviderUnavailable('Flutterwave refused the plan charge');
+      return { ...tx, paymentPlan: tx.paymentPlan ?? req.planId };
+    },
+    async cancelPlanSubscription(planId, email) {
+      const q = new URLSearchParams({ plan: planId, email });
+      const list = await call<{ id: number | string; status?: string }[]>('GET', `/v3/subscriptions?${q}`);
+      for (const s of Array.isArray(list) ? list : [])
+        if (String(s.status).toLowerCase() === 'active') await call('PUT', `/v3/subscriptions/${s.id}/cancel`, {});
     },
     authenticWebhook({ headers, rawBody }) {
       if (!o.secretHash) return false;

@@ -6,7 +6,7 @@ import { sandboxProvider } from './sandbox.js';
 import type { PaymentProvider } from './types.js';
 
 export * from './types.js';
-export { finishSandboxTransfer } from './sandbox.js';
+export { finishSandboxTransfer, setSandboxRenewalFailure } from './sandbox.js';
 
 /** The provider chosen by PAYMENT_PROVIDER (config.ts checks the Flutterwave keys are present). */
 export function createPaymentProvider(config: Config, db: Db, clock?: Clock): PaymentProvider {

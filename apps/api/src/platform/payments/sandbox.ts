@@ -1,6 +1,13 @@
 import { and, asc, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { sandboxRefunds, sandboxTransactions, sandboxTransfers } from '../../db/schema.js';
+import {
+  sandboxPaymentPlans,
+  sandboxRefunds,
+  sandboxSubscriptions,
+  sandboxTransactions,
+  sandboxTransfers,
+} from '../../db/schema.js';
+import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import {
   RefundRefused,
@@ -31,7 +38,13 @@ const view = (r: Row): ProviderTransaction => ({
   createdAt: r.createdAt.toISOString(),
   // Flutterwave charges only what it collected.
   fee: r.status === 'successful' ? collectionFee(r.amount) : 0,
+  ...(r.paymentPlan ? { paymentPlan: String(r.paymentPlan) } : {}),
+  ...(r.paymentPlan && r.customerEmail ? { cardToken: sandboxCardToken(r.customerEmail) } : {}),
 });
+
+/** The sandbox's saved-card token for a customer (Flutterwave's `card.token` looks like flw-t1nf-...). */
+export const sandboxCardToken = (email: string) =>
+  `flw-t1nf-${createHash('sha256').update(email).digest('hex').slice(0, 24)}-m03k`;
 
 /** A period's bounds as Lagos days (00:00 WAT is 23:00 UTC the day before), the end exclusive. */
 const bounds = (p: ProviderPeriod) => ({
@@ -198,8 +211,69 @@ export function sandboxProvider(db: Db, clock?: Clock): PaymentProvider {
       const [row] = await db.select().from(sandboxTransfers).where(eq(sandboxTransfers.reference, reference));
       return row ? transferView(row) : null;
     },
+    async createPaymentPlan(plan) {
+      const [row] = await db
+        .insert(sandboxPaymentPlans)
+        .values({ name: plan.name, amount: plan.amount, interval: plan.interval })
+        .returning();
+      return { id: String(row.id) };
+    },
+    /**
+     * Charges the saved card on the plan, once per reference. It fails (Insufficient Funds) while the
+     * customer's subscription is marked to fail (setSandboxRenewalFailure), as a declined renewal would.
+     */
+    async chargePlan(req) {
+      return db.transaction(async (tx) => {
+        if (!/^\d{1,15}$/.test(req.planId)) throw new Error('unknown sandbox plan');
+        const planId = Number(req.planId);
+        await tx.insert(sandboxSubscriptions).values({ planId, customerEmail: req.email }).onConflictDoNothing();
+        // The subscription row serialises charges of one customer's plan.
+        const [sub] = await tx
+          .select()
+          .from(sandboxSubscriptions)
+          .where(and(eq(sandboxSubscriptions.planId, planId), eq(sandboxSubscriptions.customerEmail, req.email)))
+          .for('update');
+        const [made] = await tx
+          .select()
+          .from(sandboxTransactions)
+          .where(eq(sandboxTransactions.txRef, req.reference))
+          .limit(1);
+        if (made) return view(made);
+        const fail = sub.failRenewals || req.token !== sandboxCardToken(req.email);
+        const [row] = await tx
+          .insert(sandboxTransactions)
+          .values({
+            txRef: req.reference,
+            amount: req.amount,
+            currency: 'NGN',
+            status: fail ? 'failed' : 'successful',
+            paymentType: 'card',
+            customerEmail: req.email,
+            processorResponse: fail ? 'Insufficient Funds' : 'Approved by Financial Institution',
+            paymentPlan: planId,
+            ...(clock ? { createdAt: clock.now() } : {}),
+          })
+          .returning();
+        return view(row);
+      });
+    },
+    async cancelPlanSubscription(planId, email) {
+      if (!/^\d{1,15}$/.test(planId)) return;
+      await db
+        .update(sandboxSubscriptions)
+        .set({ status: 'cancelled' })
+        .where(and(eq(sandboxSubscriptions.planId, Number(planId)), eq(sandboxSubscriptions.customerEmail, email)));
+    },
     authenticWebhook: () => false,
   };
+}
+
+/** Sandbox only: this customer's renewal charges fail (true) or succeed again (false), on every plan. */
+export async function setSandboxRenewalFailure(db: Db, email: string, fail: boolean) {
+  await db
+    .update(sandboxSubscriptions)
+    .set({ failRenewals: fail })
+    .where(eq(sandboxSubscriptions.customerEmail, email));
 }
 
 /** Sandbox only: a pending transfer ends as the admin says (what the bank would report). */

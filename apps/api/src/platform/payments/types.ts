@@ -17,6 +17,32 @@ export interface ProviderTransaction {
   createdAt?: string;
   /** What the provider kept from it (Flutterwave's `app_fee`), kobo, when the answer says. */
   fee?: number;
+  /** The provider's payment plan the charge was made on (Flutterwave's `payment_plan`), when it was. */
+  paymentPlan?: string;
+  /** The saved card's token for later charges (Flutterwave's `card.token`), when the answer gives one. */
+  cardToken?: string;
+}
+
+/** A monthly payment plan at the provider (Flutterwave: POST /v3/payment-plans). */
+export interface PaymentPlanRequest {
+  name: string;
+  /** Kobo a month. */
+  amount: number;
+  interval: 'monthly';
+}
+
+/**
+ * A renewal charge on a payment plan: the saved card charged with our reference (Flutterwave:
+ * POST /v3/tokenized-charges with `payment_plan`); the same reference never charges twice.
+ */
+export interface PlanChargeRequest {
+  planId: string;
+  /** The card token from the first charge. */
+  token: string | null;
+  email: string;
+  /** Kobo. */
+  amount: number;
+  reference: string;
 }
 
 /** A refund as the provider reports it (Flutterwave: POST /v3/transactions/{id}/refund, GET /v3/refunds/{id}). */
@@ -94,6 +120,15 @@ export interface PaymentProvider {
    * GET /v3/transfers?reference=), for a send whose answer was lost.
    */
   findTransfer(reference: string): Promise<ProviderTransfer | null>;
+  /** Makes a monthly payment plan; answers its id. */
+  createPaymentPlan(plan: PaymentPlanRequest): Promise<{ id: string }>;
+  /** Charges a renewal on a payment plan; a repeated reference answers the charge already made. */
+  chargePlan(req: PlanChargeRequest): Promise<ProviderTransaction>;
+  /**
+   * Stops the provider's subscriptions of this customer on this plan (Flutterwave: GET /v3/subscriptions
+   * ?plan=&email=, then PUT /v3/subscriptions/{id}/cancel); cancelling again changes nothing.
+   */
+  cancelPlanSubscription(planId: string, email: string): Promise<void>;
   /** True only when the webhook request carries the provider's signature. */
   authenticWebhook(req: WebhookRequest): boolean;
 }

@@ -281,6 +281,11 @@ export function Navbar() {
           Products
         </NavLink>
       )}
+      {session.userType === 'company' && (
+        <NavLink className={active} to={paths.companyPlan()}>
+          My plan
+        </NavLink>
+      )}
       <button type="button" className={item} onClick={() => setContactOpen(true)}>
         Contact
       </button>

@@ -14,6 +14,7 @@ import { paths } from '@/lib/paths';
 import { getErrorMessage, HttpError } from '@/lib/http';
 import { setSession } from '@/lib/session';
 import { hasReservations } from '@/features/cart/move-reservations';
+import { takePlanTier } from '@/features/plans/plan-intent';
 import { loginCodeRequest, loginRequest } from './api/auth-api';
 import { AuthCard } from './components/auth-card';
 import { useRedirectAfter } from './components/use-redirect-after';
@@ -27,7 +28,12 @@ type Result =
 function destinationFor(userType: string, userId: string): string | null {
   if (userType === 'admin') return paths.adminDashboard();
   // A visitor who reserved and pressed Purchase finds the reserved lines in the cart (decision 1800).
-  if (userType === 'company') return hasReservations() ? paths.cart() : paths.products();
+  if (userType === 'company') {
+    // A visitor who pressed Buy on a package comes back to that tier (issue 19).
+    const tier = takePlanTier();
+    if (tier) return paths.companyPlan(tier);
+    return hasReservations() ? paths.cart() : paths.products();
+  }
   if (userType === 'lawyer') return paths.lawyerAvailableJobs(userId);
   return null;
 }

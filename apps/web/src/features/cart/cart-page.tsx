@@ -53,6 +53,15 @@ function CartLine({ line, onRemove, removing }: { line: Line; onRemove: () => vo
         </div>
         <p className="mt-1 text-sm text-slate-600">
           Quantity: <span className="font-medium text-ink">{line.quantity}</span> · <Naira amount={line.price} /> each
+          {line.listPrice !== undefined && (
+            <span className="ml-1 text-emerald-800" data-testid="line-discount">
+              (
+              <s className="text-slate-500">
+                <Naira amount={line.listPrice} />
+              </s>{' '}
+              {line.percentOff}% plan discount)
+            </span>
+          )}
         </p>
         {line.detail && <p className="mt-1 text-sm wrap-anywhere whitespace-pre-line text-slate-700">{line.detail}</p>}
         {line.file && (
@@ -77,12 +86,15 @@ function CartLine({ line, onRemove, removing }: { line: Line; onRemove: () => vo
 function Summary({
   lines,
   total,
+  discount,
   onPurchase,
   onClear,
   purchasing,
 }: {
   lines: Line[];
   total: number;
+  /** What the company's plan takes off (computed by the server). */
+  discount?: { percentOff: number; saved: number };
   onPurchase: () => void;
   onClear: () => void;
   purchasing: boolean;
@@ -98,9 +110,17 @@ function Summary({
         <div className="flex justify-between">
           <dt className="text-slate-600">Items ({count})</dt>
           <dd>
-            <Naira amount={total} />
+            <Naira amount={discount ? Math.round((total + discount.saved) * 100) / 100 : total} />
           </dd>
         </div>
+        {discount && (
+          <div className="flex justify-between text-emerald-800" data-testid="cart-discount">
+            <dt>Plan discount ({discount.percentOff}%)</dt>
+            <dd>
+              −<Naira amount={discount.saved} exact />
+            </dd>
+          </div>
+        )}
         <div className="flex justify-between">
           <dt className="text-slate-600">
             Tax <span className="text-xs">(VAT {VAT_RATE_PERCENT}%)</span>
@@ -277,6 +297,7 @@ function CompanyCart() {
             <Summary
               lines={lines}
               total={cart.data.bill}
+              discount={cart.data.discount}
               purchasing={purchasing}
               onPurchase={() => void purchase()}
               onClear={() => setConfirmClear(true)}

@@ -3,7 +3,9 @@ import { Link, useSearchParams } from 'react-router';
 import { Check, Pencil, Search, Trash2 } from 'lucide-react';
 import { EXPERTISE, PACKAGES } from '@legalmarket/contracts/constants';
 import type { Product } from '@legalmarket/contracts/catalogue';
+import type { PlanTier } from '@legalmarket/contracts/plans';
 import { paths } from '@/lib/paths';
+import { rememberPlanTier } from '@/features/plans/plan-intent';
 import { useSession } from '@/lib/use-session';
 import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
 import { ConfirmDialog } from '@/components/modal';
@@ -439,6 +441,8 @@ const ProductCard = memo(function ProductCard({
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 function Packages() {
+  const session = useSession();
+  const company = session?.userType === 'company';
   return (
     <ul className="grid grid-cols-1 gap-6 md:grid-cols-3" aria-label="Packages">
       {PACKAGES.map((p) => {
@@ -467,8 +471,12 @@ function Packages() {
                 </li>
               ))}
             </ul>
+            {/* A company goes to its plan page; a visitor signs up first and comes back to the tier (issue 19). */}
             <Link
-              to={paths.signupCompany()}
+              to={company ? paths.companyPlan(p.packageType.toLowerCase()) : paths.signupCompany()}
+              onClick={() => {
+                if (!company) rememberPlanTier(p.packageType.toLowerCase() as PlanTier);
+              }}
               className="mt-6 inline-flex min-h-11 items-center justify-center rounded-md bg-brand px-4 font-semibold text-white hover:bg-brand-dark"
               aria-label={`Buy the ${p.packageType} package`}
             >

@@ -8,6 +8,8 @@ interface FlutterwaveConfig {
   currency: string;
   payment_options: string;
   subaccounts?: Array<{ id: string }>;
+  /** A monthly plan's payment plan id: the charge then recurs (decision 1900). */
+  payment_plan?: string;
   customer: { email: string; phone_number: string; name: string };
   customizations: { title: string; description?: string; logo?: string };
   callback: (payment: { transaction_id?: number | string; tx_ref?: string; status?: string }) => void;

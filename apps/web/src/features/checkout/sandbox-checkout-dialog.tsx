@@ -55,7 +55,13 @@ const input =
  * Flutterwave's published test cards shown on the dialog. The charge is recorded on our server, which
  * then verifies it like a real payment.
  */
-export function SandboxCheckoutDialog({ data, onDone }: { data: CheckoutData; onDone: (r: PaymentResult) => void }) {
+export function SandboxCheckoutDialog({
+  data,
+  onDone,
+}: {
+  data: Omit<CheckoutData, 'orderId'>;
+  onDone: (r: PaymentResult) => void;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const [method, setMethod] = useState<Method>('card');

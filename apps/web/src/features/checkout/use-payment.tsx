@@ -12,8 +12,11 @@ const SandboxCheckoutDialog = lazy(() => loadSandboxDialog().then((m) => ({ defa
  * Opens the payment dialog of the configured provider and resolves once the customer is done:
  * Flutterwave's inline checkout, or our offline sandbox dialog. Render `dialog` somewhere on the page.
  */
-export function usePayment(): { pay: (data: CheckoutData) => Promise<PaymentResult>; dialog: ReactNode } {
-  const [sandbox, setSandbox] = useState<CheckoutData | null>(null);
+/** What the dialog is opened with: a cart's checkout, or a monthly plan's first payment on its payment plan. */
+export type PaymentData = Omit<CheckoutData, 'orderId'> & { paymentPlan?: string };
+
+export function usePayment(): { pay: (data: PaymentData) => Promise<PaymentResult>; dialog: ReactNode } {
+  const [sandbox, setSandbox] = useState<PaymentData | null>(null);
   const resolver = useRef<((r: PaymentResult) => void) | null>(null);
 
   const finish = useCallback((r: PaymentResult) => {
@@ -22,7 +25,7 @@ export function usePayment(): { pay: (data: CheckoutData) => Promise<PaymentResu
     setSandbox(null);
   }, []);
 
-  const pay = useCallback(async (data: CheckoutData): Promise<PaymentResult> => {
+  const pay = useCallback(async (data: PaymentData): Promise<PaymentResult> => {
     if (data.provider.name === 'sandbox') {
       await loadSandboxDialog();
       return new Promise<PaymentResult>((resolve) => {
@@ -45,6 +48,7 @@ export function usePayment(): { pay: (data: CheckoutData) => Promise<PaymentResu
         currency: data.currency,
         payment_options: data.paymentOptions,
         ...(data.provider.subaccountId ? { subaccounts: [{ id: data.provider.subaccountId }] } : {}),
+        ...(data.paymentPlan ? { payment_plan: data.paymentPlan } : {}),
         customer: { email: data.customer.email, phone_number: data.customer.phone, name: data.customer.name },
         customizations: { title: data.title, description: `Payment for ${data.title}` },
         callback: (payment) => {

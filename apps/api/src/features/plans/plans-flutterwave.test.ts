@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import type { PlanView } from '@legalmarket/contracts';
+import { subscriptionEvents, subscriptionPayments } from '../../db/schema.js';
+import { flutterwaveProvider } from '../../platform/payments/flutterwave.js';
+import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
+import {
+  PUBLIC_KEY,
+  SECRET_HASH,
+  SECRET_KEY,
+  flutterwaveStandIn,
+  listenStandIn,
+} from '../../../test/flutterwave-standin.js';
+import { createLedger } from '../money/ledger.js';
+import { createRefunds } from '../money/refunds.js';
+import { createJobLifecycle } from '../jobs/lifecycle-service.js';
+import { createPlansService } from './service.js';
+
+type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+const DAY = 86_400_000;
+
+/**
+ * The plans against Flutterwave's documented contract (the stand-in): a monthly payment plan, the first
+ * charge on it, renewals as tokenized charges carrying the plan, signed `charge.completed` webhooks
+ * (repeated, as Flutterwave retries them), a declined renewal, and the subscription cancelled at lapse.
+ */
+describeEachDb('monthly plans on Flutterwave', (kind) => {
+  const flw = flutterwaveStandIn();
+  let t: TestApp;
+  let plans: ReturnType<typeof createPlansService>;
+  let ledger: ReturnType<typeof createLedger>;
+
+  beforeAll(async () => {
+    const config = await listenStandIn(flw);
+    t = await createTestApp(kind, config);
+    const deps = {
+      db: t.rt.database.db,
+      clock: t.clock,
+      config: t.config,
+      mailWritten: () => {},
+      securityLog: () => {},
+    };
+    const provider = flutterwaveProvider({
+      publicKey: PUBLIC_KEY,
+      secretKey: SECRET_KEY,
+      secretHash: SECRET_HASH,
+      apiUrl: config.FLW_API_URL,
+    });
+    ledger = createLedger(deps);
+    const lifecycle = createJobLifecycle(deps, { ledger, refunds: createRefunds({ ...deps, provider, ledger }) });
+    // A second instance's scheduler: the app's own answers the webhooks.
+    plans = createPlansService(deps, { provider, ledger, lifecycle });
+  });
+  afterAll(async () => {
+    await t.close();
+    flw.server.close();
+  });
+
+  const inject = (method: 'GET' | 'POST', url: string, who: Login, payload?: unknown) =>
+    t.app.inject({ method, url, headers: who.headers, payload: payload as Record<string, unknown> });
+  const webhook = (id: number, txRef: string, status: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/payments/webhook',
+      headers: { 'verif-hash': SECRET_HASH, 'content-type': 'application/json' },
+      payload: JSON.stringify({ event: 'charge.completed', data: { id, tx_ref: txRef, status } }),
+    });
+  /** Webhooks are answered at once and handled after; wait until `done` holds. */
+  async function until(done: () => Promise<boolean>) {
+    for (let i = 0; i < 100 && !(await done()); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await done()).toBe(true);
+  }
+  const paymentsOf = (subscriptionId: string) =>
+    t.rt.database.db
+      .select()
+      .from(subscriptionPayments)
+      .where(eq(subscriptionPayments.subscriptionId, subscriptionId))
+      .orderBy(subscriptionPayments.id);
+  const eventsOf = async (subscriptionId: string) =>
+    (
+      await t.rt.database.db
+        .select({ kind: subscriptionEvents.kind })
+        .from(subscriptionEvents)
+        .where(eq(subscriptionEvents.subscriptionId, subscriptionId))
+        .orderBy(subscriptionEvents.id)
+    ).map((e) => e.kind);
+
+  async function subscribe(who: Login) {
+    const started = await inject('POST', '/api/plans/subscribe', who, { tier: 'silver' });
+    expect(started.statusCode).toBe(200);
+    const d = started.json().data as { reference: string; amount: number; paymentPlan: string };
+    // The inline checkout's charge with `payment_plan`: Flutterwave subscribes the card to the plan.
+    const id = flw.pay(d.reference, d.amount, { email: who.email, paymentPlan: Number(d.paymentPlan) });
+    const confirmed = await inject('POST', '/api/plans/confirm', who, {
+      reference: d.reference,
+      transactionId: String(id),
+    });
+    expect(confirmed.statusCode).toBe(200);
+    return { ...d, plan: confirmed.json().data as PlanView };
+  }
+
+  it('makes a monthly payment plan once per tier and charges the first month on it', async () => {
+    const a = await signupAndLogin(t, 'company');
+    const b = await signupAndLogin(t, 'company');
+    const first = await subscribe(a);
+    const second = await subscribe(b);
+    expect(second.paymentPlan).toBe(first.paymentPlan);
+    const plan = flw.plans.get(Number(first.paymentPlan))!;
+    expect(plan).toMatchObject({ interval: 'monthly', amount: 80_000, currency: 'NGN' });
+    expect([...flw.subscriptions.values()].filter((s) => s.plan === plan.id && s.status === 'active')).toHaveLength(2);
+    expect(first.plan).toMatchObject({ tier: 'silver', status: 'active' });
+  });
+
+  it('a renewal charged once, whatever the repeated webhooks and schedulers', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const { plan, paymentPlan } = await subscribe(company);
+    t.clock.advance(new Date(plan.renewsAt).getTime() - t.clock.now().getTime() + 60_000);
+    // Another instance charged the renewal and stopped before applying it; Flutterwave tells us thrice.
+    const reference = `SUB-${plan._id}-2-1`;
+    const id = flw.pay(reference, 80_000, { email: company.email, paymentPlan: Number(paymentPlan) });
+    // Two schedulers run meanwhile: their charge of the same month finds it made (Flutterwave refuses a
+    // repeated tx_ref and the charge is read back), so no second charge and no second month.
+    const [answers] = await Promise.all([
+      Promise.all([1, 2, 3].map(() => webhook(id, reference, 'successful'))),
+      plans.tick(),
+      plans.tick(),
+    ]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+    await until(async () => (await paymentsOf(plan._id)).length === 2);
+    const paid = await paymentsOf(plan._id);
+    expect(paid.map((p) => [p.kind, p.status, p.providerTransactionId])).toEqual([
+      ['first', 'paid', expect.any(String)],
+      ['renewal', 'paid', String(id)],
+    ]);
+    expect([...flw.txs.values()].filter((x) => x.tx_ref.startsWith(`SUB-${plan._id}-`))).toHaveLength(1);
+    expect((await eventsOf(plan._id)).filter((k) => k === 'renewed')).toHaveLength(1);
+    expect(await ledger.audit()).toEqual([]);
+  });
+
+  it('a declined renewal: grace, reminders, then a lapse that cancels the Flutterwave subscription', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const { plan, paymentPlan } = await subscribe(company);
+    flw.setDeclining(company.email, true);
+    const end = new Date(plan.renewsAt).getTime();
+    t.clock.advance(end + 60_000 - t.clock.now().getTime());
+    await plans.tick();
+    const failed = [...flw.txs.values()].find((x) => x.tx_ref === `SUB-${plan._id}-2-1`)!;
+    expect(failed).toMatchObject({ status: 'failed', payment_plan: Number(paymentPlan) });
+    // Flutterwave's webhook for the failed charge, twice: nothing more happens.
+    await Promise.all([webhook(failed.id, failed.tx_ref, 'failed'), webhook(failed.id, failed.tx_ref, 'failed')]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await eventsOf(plan._id)).toEqual(['subscribed', 'renewal_failed']);
+    t.clock.advance(DAY);
+    await plans.tick();
+    t.clock.advance(2 * DAY);
+    await plans.tick();
+    expect(await eventsOf(plan._id)).toEqual(['subscribed', 'renewal_failed', 'reminder', 'lapsed']);
+    const sub = [...flw.subscriptions.values()].find(
+      (s) => s.plan === Number(paymentPlan) && s.customer.customer_email === company.email,
+    );
+    expect(sub?.status).toBe('cancelled');
+    expect(flw.calls.some((c) => /^PUT \/v3\/subscriptions\/\d+\/cancel$/.test(c))).toBe(true);
+    expect(await ledger.audit()).toEqual([]);
+  });
+});

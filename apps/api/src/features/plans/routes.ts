@@ -1,0 +1,151 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  changeTierInput,
+  myPlanResponse,
+  planAnswer,
+  planConfirmInput,
+  planMessages,
+  planRequestInput,
+  planRequestResponse,
+  subscribeInput,
+  subscribeResponse,
+  subscribersQuery,
+  subscribersResponse,
+} from '@legalmarket/contracts';
+import type { FeatureOptions } from '../shared.js';
+
+const tags = ['plans'];
+
+/** Monthly plans (issue 19, decision 1900): subscribe, the plan page's actions, the admin's subscribers. */
+export const plansRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
+  const { plans } = services;
+  const companyOnly = shared.auth.require('company');
+
+  app.post(
+    '/api/plans/subscribe',
+    {
+      schema: {
+        tags,
+        summary: 'Start a monthly plan',
+        description:
+          "Company only. `tier` bronze, silver or gold. Makes the tier's payment plan at the provider (Flutterwave: POST /v3/payment-plans, interval monthly) the first time, and a pending first payment; answers what the payment dialog needs, with `paymentPlan` so the charge recurs monthly. The plan starts when POST /api/plans/confirm (or the provider's webhook) verifies the payment. 409 when the company already has an active plan (one per company; change its tier instead).",
+        body: subscribeInput,
+        response: { 200: subscribeResponse },
+      },
+      preHandler: companyOnly,
+    },
+    async (request) => ({
+      status: 'success' as const,
+      message: planMessages.subscribeStarted,
+      data: await plans.subscribe(request.user!, request.body.tier),
+    }),
+  );
+
+  app.post(
+    '/api/plans/confirm',
+    {
+      schema: {
+        tags,
+        summary: 'Confirm the first plan payment',
+        description:
+          "Company only. The server asks the provider about the transaction (by `transactionId`, else by `reference`) and starts the plan only for a successful NGN payment of exactly the tier's price for this reference: the month's credits, the discount and the renewal date a month on. Repeating it is harmless. 400 for a failed or mismatched payment, 403 for another company's, 404 for an unknown reference, 409 while the provider reports it pending or when another plan is already active.",
+        body: planConfirmInput,
+        response: { 200: planAnswer },
+      },
+      preHandler: companyOnly,
+    },
+    async (request) => ({
+      status: 'success' as const,
+      message: planMessages.subscribed,
+      data: await plans.confirm(request.user!, request.body.reference, request.body.transactionId),
+    }),
+  );
+
+  app.get(
+    '/api/plans/mine',
+    {
+      schema: {
+        tags,
+        summary: "The company's plan",
+        description:
+          'Company only. The live plan (else the last one; null when none): tier, status (active, grace, ended, lapsed), renewal date, credits left and used this month, what the tier includes, a pending tier change, whether it is cancelled, its timeline and the jobs its credits opened. Credits reset at each renewal; unused ones do not carry over.',
+        response: { 200: myPlanResponse },
+      },
+      preHandler: companyOnly,
+    },
+    async (request) => ({ status: 'success' as const, data: await plans.mine(request.user!) }),
+  );
+
+  app.post(
+    '/api/plans/mine/tier',
+    {
+      schema: {
+        tags,
+        summary: 'Upgrade or downgrade from the next renewal',
+        description:
+          'Company only. `tier` takes effect at the next renewal (that renewal is charged at its price and gives its credits); the current tier clears a pending change. 404 without an active plan, 409 when the plan is cancelled.',
+        body: changeTierInput,
+        response: { 200: planAnswer },
+      },
+      preHandler: companyOnly,
+    },
+    async (request) => {
+      const { message, plan } = await plans.changeTier(request.user!, request.body.tier);
+      return { status: 'success' as const, message, data: plan };
+    },
+  );
+
+  app.post(
+    '/api/plans/mine/cancel',
+    {
+      schema: {
+        tags,
+        summary: 'Cancel the plan at the end of the paid month',
+        description:
+          "Company only, no payload. Stops renewal (the provider's subscription is cancelled too: PUT /v3/subscriptions/{id}/cancel); the month paid for stays with its credits and discount until the renewal date, when the plan ends. 404 without an active plan, 409 when already cancelled.",
+        response: { 200: planAnswer },
+      },
+      preHandler: companyOnly,
+    },
+    async (request) => ({
+      status: 'success' as const,
+      message: planMessages.cancelled,
+      data: await plans.cancel(request.user!),
+    }),
+  );
+
+  app.post(
+    '/api/plans/mine/requests',
+    {
+      schema: {
+        tags,
+        summary: 'Spend a credit: request the work a plan includes',
+        description:
+          "Company only. `kind` review, draft, opinion or policy; optional `detail`, `file` (a URL answered by POST /api/uploads to this company) and `fileName`, as on a product page. Takes one credit of that kind and opens a job with ₦0 to pay in the job workspace, named after the plan, in one transaction under the company's lock (two requests for the last credit open one job). 404 without an active plan, 409 when no credit of that kind is left this month.",
+        body: planRequestInput,
+        response: { 201: planRequestResponse },
+      },
+      preHandler: companyOnly,
+    },
+    async (request, reply) => {
+      const data = await plans.request(request.user!, request.body);
+      return reply.status(201).send({ status: 'success', message: planMessages.requestCreated, data });
+    },
+  );
+
+  app.get(
+    '/api/admin/subscribers',
+    {
+      schema: {
+        tags,
+        summary: 'Subscribers (admin)',
+        description:
+          'Admin only. Every plan, newest first (500 at most), optionally by `status`: company, tier, status, renewal date, a pending tier change, whether it is cancelled, and the credits used this month against what the tier includes.',
+        querystring: subscribersQuery,
+        response: { 200: subscribersResponse },
+      },
+      preHandler: shared.auth.require('admin'),
+    },
+    async (request) => ({ status: 'success' as const, data: await plans.subscribers(request.query.status) }),
+  );
+};

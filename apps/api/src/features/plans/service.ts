@@ -1,0 +1,863 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import {
+  PAYMENT_OPTIONS,
+  PLAN_CREDIT_KINDS,
+  PLAN_CREDIT_WORDS,
+  PLAN_GRACE_DAYS,
+  PLAN_TIER_INFO,
+  formatNairaExact,
+  messages,
+  planMessages,
+  type PlanCreditKind,
+  type PlanCredits,
+  type PlanRequestInput,
+  type PlanStatus,
+  type PlanTier,
+  type PlanView,
+  type SubscribeData,
+  type SubscriberRow,
+} from '@legalmarket/contracts';
+import type { Executor } from '../../db/client.js';
+import {
+  jobs,
+  orders,
+  planProviderPlans,
+  products,
+  subscriptionEvents,
+  subscriptionPayments,
+  subscriptions,
+  users,
+} from '../../db/schema.js';
+import type { AuthUser } from '../../platform/auth.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { button, facts, paragraph, mailRenderer, type MailTemplate } from '../../platform/mail-templates.js';
+import { enqueueMail } from '../../platform/mailer.js';
+import { ProviderUnavailable, type PaymentProvider, type ProviderTransaction } from '../../platform/payments/index.js';
+import type { Shared } from '../shared.js';
+import type { JobLifecycle } from '../jobs/lifecycle-service.js';
+import type { Ledger } from '../money/ledger.js';
+import { companyAsBilled } from '../money/receipts.js';
+import { assertAttachable } from '../uploads/service.js';
+
+type Sub = typeof subscriptions.$inferSelect;
+type Payment = typeof subscriptionPayments.$inferSelect;
+
+const DAY_MS = 86_400_000;
+/** How long a scheduler owns a renewal it is charging before another may try. */
+const CLAIM_MS = 5 * 60_000;
+const LIVE: PlanStatus[] = ['active', 'grace'];
+const NO_CREDITS: PlanCredits = { review: 0, draft: 0, opinion: 0, policy: 0 };
+
+/** The per-company lock checkout takes too: a plan change and a checkout never interleave. */
+const lockCompany = (tx: Executor, companyId: string) =>
+  tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`lm-company:${companyId}`}, 0))`);
+
+/** The same day next month (the last day when next month is shorter), in UTC. */
+export function addMonth(d: Date): Date {
+  const next = new Date(d.getTime());
+  const day = next.getUTCDate();
+  next.setUTCDate(1);
+  next.setUTCMonth(next.getUTCMonth() + 1);
+  const last = new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 0)).getUTCDate();
+  next.setUTCDate(Math.min(day, last));
+  return next;
+}
+
+const totalOf = (c: PlanCredits) => PLAN_CREDIT_KINDS.reduce((s, k) => s + c[k], 0);
+
+/**
+ * What one credit of a tier's month is worth (decision 1900): the month's price shared equally by the
+ * credits it includes, in whole kobo; the rounding remainder is the platform's at payment.
+ */
+export const creditValueOf = (tier: PlanTier) =>
+  Math.floor(PLAN_TIER_INFO[tier].price / totalOf(PLAN_TIER_INFO[tier].credits));
+
+/** Renewal references name the plan, the month they pay for and the attempt: SUB-<id>-<month>-<attempt>. */
+const RENEWAL_REF = /^SUB-([0-9a-f-]{36})-(\d{1,6})-(\d{1,4})$/;
+
+/** The discount (percent) a company's live plan gives on single products; 0 without one. */
+export async function planDiscountPercent(ex: Executor, companyId: string): Promise<number> {
+  const [row] = await ex
+    .select({ tier: subscriptions.tier })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.companyId, companyId), inArray(subscriptions.status, LIVE)))
+    .limit(1);
+  return row ? PLAN_TIER_INFO[row.tier].percentOff : 0;
+}
+
+/** A price less a plan's discount, in whole kobo (half a kobo rounds to the company's favour). */
+export const discounted = (kobo: number, percent: number) =>
+  percent ? kobo - Math.ceil((kobo * percent) / 100 - 0.5) : kobo;
+
+export interface PlansDeps {
+  provider: PaymentProvider;
+  ledger: Ledger;
+  lifecycle: JobLifecycle;
+  log?: { info: (o: object, m?: string) => void; warn: (o: object, m?: string) => void };
+}
+
+export function createPlansService(
+  shared: Pick<Shared, 'db' | 'clock' | 'config' | 'mailWritten' | 'securityLog'>,
+  deps: PlansDeps,
+) {
+  const { db, clock, config } = shared;
+  const { provider, ledger, lifecycle } = deps;
+  const renderMail = mailRenderer(config);
+  const planUrl = `${config.PUBLIC_URL}/company/plan`;
+
+  const event = (
+    tx: Executor,
+    subscriptionId: string,
+    kind: (typeof subscriptionEvents.$inferInsert)['kind'],
+    note: string,
+  ) => tx.insert(subscriptionEvents).values({ subscriptionId, kind, note, createdAt: clock.now() });
+
+  const day = (d: Date) => d.toISOString().slice(0, 10);
+
+  async function mail(tx: Executor, sub: Pick<Sub, 'customerEmail'>, m: Omit<MailTemplate, 'to'>) {
+    await enqueueMail(tx, renderMail({ ...m, to: sub.customerEmail }));
+  }
+
+  /** The provider's payment plan for a tier, made the first time it is needed. */
+  async function providerPlanFor(tier: PlanTier): Promise<string> {
+    const find = async () =>
+      (
+        await db
+          .select()
+          .from(planProviderPlans)
+          .where(and(eq(planProviderPlans.provider, provider.name), eq(planProviderPlans.tier, tier)))
+      )[0];
+    const known = await find();
+    if (known) return known.providerPlanId;
+    const info = PLAN_TIER_INFO[tier];
+    const made = await provider.createPaymentPlan({
+      name: `LegalMarket ${info.name} (monthly)`,
+      amount: info.price,
+      interval: 'monthly',
+    });
+    // Two first subscribers may each make one; the first stored is the one used.
+    await db
+      .insert(planProviderPlans)
+      .values({ provider: provider.name, tier, providerPlanId: made.id, createdAt: clock.now() })
+      .onConflictDoNothing();
+    return (await find())!.providerPlanId;
+  }
+
+  async function liveOf(ex: Executor, companyId: string, lock = false) {
+    const q = ex
+      .select()
+      .from(subscriptions)
+      .where(and(eq(subscriptions.companyId, companyId), inArray(subscriptions.status, LIVE)))
+      .limit(1);
+    const [row] = lock ? await q.for('update') : await q;
+    return row;
+  }
+
+  async function lastPaymentOf(ex: Executor, subscriptionId: string) {
+    const [row] = await ex
+      .select()
+      .from(subscriptionPayments)
+      .where(and(eq(subscriptionPayments.subscriptionId, subscriptionId), eq(subscriptionPayments.status, 'paid')))
+      .orderBy(desc(subscriptionPayments.id))
+      .limit(1);
+    return row;
+  }
+
+  /** A plan payment: the provider holds it; the month's credits are held for the jobs they will open. */
+  function postPayment(tx: Executor, payment: Payment, sub: Sub) {
+    const held = sub.creditValue * totalOf(PLAN_TIER_INFO[sub.tier].credits);
+    return ledger.post(
+      tx,
+      { kind: 'plan_payment', subscriptionPaymentId: payment.id, memo: `Plan payment ${payment.txRef}` },
+      [
+        { account: 'provider_cash', amount: payment.amount, companyId: sub.companyId },
+        { account: 'held_for_jobs', amount: -held, companyId: sub.companyId },
+        { account: 'platform_commission', amount: -(payment.amount - held) },
+      ],
+    );
+  }
+
+  /** The month's unused credits: what was held for them is the platform's (no carry-over). */
+  async function postExpiry(tx: Executor, sub: Sub) {
+    const paid = await lastPaymentOf(tx, sub.id);
+    const unused = totalOf(sub.credits) * sub.creditValue;
+    if (!paid) return;
+    await ledger.post(
+      tx,
+      { kind: 'plan_expiry', subscriptionPaymentId: paid.id, memo: 'Unused plan credits expired' },
+      [
+        { account: 'held_for_jobs', amount: unused, companyId: sub.companyId },
+        { account: 'platform_commission', amount: -unused },
+      ],
+    );
+  }
+
+  async function toView(ex: Executor, sub: Sub): Promise<PlanView> {
+    const info = PLAN_TIER_INFO[sub.tier];
+    const events = await ex
+      .select()
+      .from(subscriptionEvents)
+      .where(eq(subscriptionEvents.subscriptionId, sub.id))
+      .orderBy(asc(subscriptionEvents.id))
+      .limit(500);
+    const planJobs = await ex
+      .select({ id: jobs.id, status: jobs.status, createdAt: jobs.createdAt, title: orders.title })
+      .from(jobs)
+      .innerJoin(orders, eq(orders.id, jobs.orderId))
+      .where(eq(jobs.subscriptionId, sub.id))
+      .orderBy(desc(jobs.createdAt))
+      .limit(200);
+    return {
+      _id: sub.id,
+      tier: sub.tier,
+      tierName: info.name,
+      price: info.price / 100,
+      status: sub.status,
+      percentOff: info.percentOff,
+      periodStart: sub.periodStart.toISOString(),
+      renewsAt: sub.periodEnd.toISOString(),
+      cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
+      nextTier: sub.nextTier,
+      graceUntil: sub.graceUntil?.toISOString() ?? null,
+      credits: sub.credits,
+      creditsUsed: sub.creditsUsed,
+      included: info.credits,
+      events: events.map((e) => ({ kind: e.kind, note: e.note, at: e.createdAt.toISOString() })),
+      jobs: planJobs.map((j) => ({
+        _id: j.id,
+        kind: j.title,
+        status: j.status,
+        createdAt: j.createdAt.toISOString(),
+      })),
+    };
+  }
+
+  /** Starts a subscription: a pending first payment the checkout dialog pays on the tier's payment plan. */
+  async function subscribe(user: AuthUser, tier: PlanTier): Promise<SubscribeData> {
+    if (await liveOf(db, user.id)) throw conflict(planMessages.alreadySubscribed);
+    const planId = await providerPlanFor(tier);
+    const info = PLAN_TIER_INFO[tier];
+    const [payment] = await db
+      .insert(subscriptionPayments)
+      .values({
+        companyId: user.id,
+        tier,
+        kind: 'first',
+        txRef: `PLAN-${clock.now().getTime()}-${randomBytes(5).toString('hex')}`,
+        amount: info.price,
+        status: 'pending',
+        provider: provider.name,
+        providerPlanId: planId,
+        createdAt: clock.now(),
+      })
+      .returning();
+    return {
+      reference: payment.txRef,
+      amount: payment.amount / 100,
+      currency: 'NGN',
+      title: `${info.name} plan (monthly)`,
+      paymentPlan: planId,
+      paymentOptions: PAYMENT_OPTIONS,
+      customer: { email: user.officialEmail, phone: user.phoneNumber, name: user.name },
+      provider: { name: provider.name, ...provider.publicSettings() },
+    };
+  }
+
+  /** Why a provider's answer does not pay this first payment, or null when it does. */
+  function mismatch(p: Payment, tx: ProviderTransaction | null): string | null {
+    if (!tx) return 'unknown';
+    if (tx.txRef !== p.txRef) return 'reference';
+    if (tx.status !== 'successful') return tx.status === 'pending' ? 'pending' : 'failed';
+    if (tx.currency !== 'NGN') return 'currency';
+    if (tx.amount !== p.amount) return 'amount';
+    return null;
+  }
+
+  /** The first payment verified: the plan starts now with the tier's month of credits, once. */
+  async function activate(paymentId: string | number, tx: ProviderTransaction) {
+    const out = await db.transaction(async (t) => {
+      const [p0] = await t
+        .select()
+        .from(subscriptionPayments)
+        .where(eq(subscriptionPayments.id, Number(paymentId)));
+      await lockCompany(t, p0.companyId);
+      const [p] = await t.select().from(subscriptionPayments).where(eq(subscriptionPayments.id, p0.id)).for('update');
+      if (p.status === 'paid' && p.subscriptionId) {
+        const [s] = await t.select().from(subscriptions).where(eq(subscriptions.id, p.subscriptionId));
+        return { sub: s, newly: false };
+      }
+      if (await liveOf(t, p.companyId, true)) {
+        // Paid twice (two tabs): the second payment is left unapplied for the admin to refund.
+        shared.securityLog('plan_paid_twice', { companyId: p.companyId, reference: p.txRef, transactionId: tx.id });
+        throw conflict(planMessages.alreadySubscribed);
+      }
+      const now = clock.now();
+      const [company] = await t.select().from(users).where(eq(users.id, p.companyId));
+      const info = PLAN_TIER_INFO[p.tier];
+      const [sub] = await t
+        .insert(subscriptions)
+        .values({
+          companyId: p.companyId,
+          tier: p.tier,
+          status: 'active',
+          provider: p.provider,
+          customerEmail: company.officialEmail,
+          cardToken: tx.cardToken ?? null,
+          periodStart: now,
+          periodEnd: addMonth(now),
+          credits: info.credits,
+          creditsUsed: NO_CREDITS,
+          creditValue: creditValueOf(p.tier),
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      const [paid] = await t
+        .update(subscriptionPayments)
+        .set({
+          status: 'paid',
+          subscriptionId: sub.id,
+          providerTransactionId: tx.id,
+          paymentMethod: tx.paymentType?.slice(0, 40) || null,
+          paidAt: now,
+        })
+        .where(eq(subscriptionPayments.id, p.id))
+        .returning();
+      await postPayment(t, paid, sub);
+      await event(t, sub.id, 'subscribed', `${info.name} plan started; ${formatNairaExact(info.price / 100)} paid`);
+      await mail(t, sub, receiptMail(companyAsBilled(company).name, paid, sub, 'Your plan is active'));
+      return { sub, newly: true };
+    });
+    if (out.newly) shared.mailWritten();
+    return out.sub;
+  }
+
+  function receiptMail(name: string, p: Payment, sub: Sub, subject: string): Omit<MailTemplate, 'to'> {
+    const info = PLAN_TIER_INFO[sub.tier];
+    return {
+      subject: `${subject}: ${info.name} plan`,
+      body: [
+        paragraph(`Hello ${name},`),
+        paragraph(
+          `We received ${formatNairaExact(p.amount / 100)} for your ${info.name} plan. It renews on ${day(sub.periodEnd)}.`,
+        ),
+        facts([
+          ['Receipt', p.txRef],
+          ['Plan', `${info.name} (monthly)`],
+          ['Month', `${day(sub.periodStart)} to ${day(sub.periodEnd)}`],
+          ['Amount', formatNairaExact(p.amount / 100)],
+          ['Paid by', p.paymentMethod ?? 'card'],
+        ]),
+        paragraph(planMessages.noCarryOver),
+        button('See your plan', planUrl),
+      ],
+    };
+  }
+
+  /** Browser confirmation of the first payment: asks the provider, never the caller. */
+  async function confirm(user: AuthUser, reference: string, transactionId?: string): Promise<PlanView> {
+    const [p] = await db.select().from(subscriptionPayments).where(eq(subscriptionPayments.txRef, reference));
+    if (!p || p.kind !== 'first') throw notFound(planMessages.paymentNotFound);
+    if (p.companyId !== user.id) {
+      shared.securityLog('plan_payment_other_company', { actor: user.id, reference });
+      throw forbidden(messages.orderNotYours);
+    }
+    let tx: ProviderTransaction | null;
+    try {
+      tx = transactionId ? await provider.verifyById(transactionId) : await provider.verifyByReference(reference);
+    } catch (err) {
+      if (err instanceof ProviderUnavailable) throw new AppError(503, messages.paymentPending);
+      throw err;
+    }
+    const problem = p.status === 'paid' ? null : mismatch(p, tx);
+    if (problem === 'pending') throw new AppError(409, messages.paymentPending);
+    if (problem) {
+      if (problem !== 'failed' && problem !== 'unknown')
+        shared.securityLog('plan_payment_mismatch', { reference, problem, transactionId: tx?.id });
+      throw badRequest(messages.paymentFailed);
+    }
+    const sub = await activate(p.id, tx!);
+    return toView(db, sub);
+  }
+
+  async function mine(user: AuthUser): Promise<PlanView | null> {
+    const [sub] = await db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.companyId, user.id))
+      .orderBy(desc(sql`${subscriptions.status} in ('active', 'grace')`), desc(subscriptions.createdAt))
+      .limit(1);
+    return sub ? toView(db, sub) : null;
+  }
+
+  /** Runs `fn` on the company's live plan under its locks. */
+  async function withLive<T>(companyId: string, fn: (t: Executor, sub: Sub) => Promise<T>) {
+    return db.transaction(async (t) => {
+      await lockCompany(t, companyId);
+      const sub = await liveOf(t, companyId, true);
+      if (!sub) throw notFound(planMessages.noPlan);
+      return fn(t, sub);
+    });
+  }
+
+  async function changeTier(user: AuthUser, tier: PlanTier) {
+    return withLive(user.id, async (t, sub) => {
+      if (sub.cancelAtPeriodEnd) throw conflict(planMessages.alreadyCancelled);
+      const next = tier === sub.tier ? null : tier;
+      const [s] = await t
+        .update(subscriptions)
+        .set({ nextTier: next, updatedAt: clock.now() })
+        .where(eq(subscriptions.id, sub.id))
+        .returning();
+      await event(
+        t,
+        sub.id,
+        'tier_change',
+        next
+          ? `${PLAN_TIER_INFO[next].name} from the renewal on ${day(sub.periodEnd)}`
+          : `Stays ${PLAN_TIER_INFO[sub.tier].name}`,
+      );
+      return { message: next ? planMessages.tierChanged : planMessages.tierKept, plan: await toView(t, s) };
+    });
+  }
+
+  /** Stops renewal; the month paid for stays, credits and discount included, until its end. */
+  async function cancel(user: AuthUser) {
+    const out = await withLive(user.id, async (t, sub) => {
+      if (sub.cancelAtPeriodEnd) throw conflict(planMessages.alreadyCancelled);
+      if (sub.status !== 'active') throw conflict(planMessages.noPlan);
+      const [s] = await t
+        .update(subscriptions)
+        .set({ cancelAtPeriodEnd: true, nextTier: null, updatedAt: clock.now() })
+        .where(eq(subscriptions.id, sub.id))
+        .returning();
+      await event(t, sub.id, 'cancelled', `Will not renew; the plan ends on ${day(sub.periodEnd)}`);
+      const last = await lastPaymentOf(t, sub.id);
+      return { plan: await toView(t, s), planId: last?.providerPlanId, email: sub.customerEmail };
+    });
+    // The provider stops charging too; a failure here is harmless (our renewal never runs for it).
+    if (out.planId)
+      await provider
+        .cancelPlanSubscription(out.planId, out.email)
+        .catch((err) => deps.log?.warn({ err }, 'cancelling the provider subscription failed'));
+    return out.plan;
+  }
+
+  /**
+   * The hidden catalogue product a tier's kind of work is filed under (jobs point at a product), so the
+   * job names its plan wherever it is shown: "Draft (Silver plan)".
+   */
+  async function planProduct(t: Executor, kind: PlanCreditKind, tier: PlanTier) {
+    const name = `${PLAN_CREDIT_WORDS[kind]} (${PLAN_TIER_INFO[tier].name} plan)`;
+    await t.execute(sql`select pg_advisory_xact_lock(hashtextextended('lm-plan-products', 0))`);
+    const [found] = await t.select({ id: products.id }).from(products).where(eq(products.productName, name)).limit(1);
+    if (found) return { id: found.id, name };
+    const now = clock.now();
+    const [made] = await t
+      .insert(products)
+      .values({
+        productName: name,
+        productPrice: 0,
+        productDescription: `Work included in the ${PLAN_TIER_INFO[tier].name} monthly plan: ${PLAN_CREDIT_WORDS[kind].toLowerCase()}.`,
+        productImage: '',
+        category: 'Plans',
+        // Never listed in the catalogue; jobs keep pointing at it.
+        deletedAt: now,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: products.id });
+    return { id: made.id, name };
+  }
+
+  /**
+   * Spends one credit: a ₦0 paid order and its job in the workspace, named after the plan, with the
+   * credit's value moved from the plan's payment to the job (what its lawyer is paid from), at once.
+   */
+  async function request(user: AuthUser, input: PlanRequestInput) {
+    const kind = input.kind as PlanCreditKind;
+    const out = await withLive(user.id, async (t, sub) => {
+      const now = clock.now();
+      if (sub.status !== 'active' || sub.periodEnd <= now) throw conflict(planMessages.noPlan);
+      if (sub.credits[kind] <= 0) throw conflict(planMessages.noCredit(kind));
+      const detail = input.detail?.trim() || null;
+      const file = input.file?.trim() || null;
+      await assertAttachable(t, user, file);
+      const fileName = file ? input.fileName?.trim() || null : null;
+      const product = await planProduct(t, kind, sub.tier);
+      const info = PLAN_TIER_INFO[sub.tier];
+      const [company] = await t.select().from(users).where(eq(users.id, user.id));
+      const [order] = await t
+        .insert(orders)
+        .values({
+          companyId: user.id,
+          txRef: `PLANJOB-${now.getTime()}-${randomBytes(5).toString('hex')}`,
+          amount: 0,
+          currency: 'NGN',
+          status: 'paid',
+          provider: 'plan',
+          title: `${info.name} plan: ${PLAN_CREDIT_WORDS[kind]}`,
+          lines: [
+            {
+              lineNo: 1,
+              productId: product.id,
+              productName: product.name,
+              unitPrice: 0,
+              quantity: 1,
+              amount: 0,
+              detail,
+              file,
+              fileName,
+            },
+          ],
+          billedTo: companyAsBilled(company),
+          paymentMethod: 'plan',
+          createdAt: now,
+          paidAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      const dueAt = await lifecycle.dueAtFor(t, now);
+      const [job] = await t
+        .insert(jobs)
+        .values({
+          orderId: order.id,
+          lineNo: 1,
+          companyId: user.id,
+          productId: product.id,
+          status: 'unassigned',
+          quantity: 1,
+          amount: 0,
+          detail: detail
+            ? `${info.name} plan credit (${PLAN_CREDIT_WORDS[kind]}). ${detail}`
+            : `${info.name} plan credit (${PLAN_CREDIT_WORDS[kind]})`,
+          companyFile: file,
+          companyFileName: fileName,
+          subscriptionId: sub.id,
+          dueAt,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      await lifecycle.record(t, job, 'paid', { payment: true });
+      // The ₦0 order is in the ledger like any paid order; the credit's value is held for the job.
+      await ledger.recordPayment(t, order, [job]);
+      await ledger.post(t, { kind: 'plan_credit', jobId: job.id, memo: `${info.name} plan credit` }, [
+        { account: 'held_for_jobs', amount: sub.creditValue, companyId: user.id },
+        { account: 'held_for_jobs', amount: -sub.creditValue, jobId: job.id, companyId: user.id },
+      ]);
+      const [s] = await t
+        .update(subscriptions)
+        .set({
+          credits: { ...sub.credits, [kind]: sub.credits[kind] - 1 },
+          creditsUsed: { ...sub.creditsUsed, [kind]: sub.creditsUsed[kind] + 1 },
+          updatedAt: now,
+        })
+        .where(eq(subscriptions.id, sub.id))
+        .returning();
+      await event(t, sub.id, 'credit_used', `${PLAN_CREDIT_WORDS[kind]} requested`);
+      return { jobId: job.id, plan: await toView(t, s) };
+    });
+    shared.mailWritten();
+    return out;
+  }
+
+  /**
+   * A renewal charge's outcome, from the scheduler or a `charge.completed` webhook: once per month,
+   * under the plan's row lock. A success starts the next month (new tier, fresh credits, the old
+   * month's unused credits expired); a failure opens the grace period.
+   */
+  async function applyRenewal(tx: ProviderTransaction, via: string) {
+    const ref = RENEWAL_REF.exec(tx.txRef);
+    if (!ref) return 'ignored' as const;
+    const [subId, month] = [ref[1], Number(ref[2])];
+    const outcome = await db.transaction(async (t) => {
+      const [s0] = await t.select().from(subscriptions).where(eq(subscriptions.id, subId));
+      if (!s0) return 'ignored' as const;
+      await lockCompany(t, s0.companyId);
+      const [sub] = await t.select().from(subscriptions).where(eq(subscriptions.id, subId)).for('update');
+      if (month !== sub.period + 1 || !LIVE.includes(sub.status)) return 'duplicate' as const;
+      if (tx.status === 'pending') return 'pending' as const;
+      const tier = sub.nextTier ?? sub.tier;
+      const info = PLAN_TIER_INFO[tier];
+      const ok = tx.status === 'successful' && tx.amount === info.price && tx.currency === 'NGN';
+      if (tx.status === 'successful' && !ok)
+        shared.securityLog('plan_renewal_mismatch', { via, reference: tx.txRef, amount: tx.amount });
+      const now = clock.now();
+      const [p] = await t
+        .insert(subscriptionPayments)
+        .values({
+          subscriptionId: sub.id,
+          companyId: sub.companyId,
+          tier,
+          kind: 'renewal',
+          txRef: tx.txRef,
+          amount: info.price,
+          status: ok ? 'paid' : 'failed',
+          provider: sub.provider,
+          providerPlanId: tx.paymentPlan ?? '',
+          providerTransactionId: tx.id,
+          paymentMethod: tx.paymentType?.slice(0, 40) || null,
+          createdAt: now,
+          paidAt: ok ? now : null,
+        })
+        .onConflictDoNothing()
+        .returning();
+      if (!p) return 'duplicate' as const;
+      const [company] = await t.select().from(users).where(eq(users.id, sub.companyId));
+      const name = companyAsBilled(company).name;
+      if (ok) {
+        await postExpiry(t, sub);
+        const [next] = await t
+          .update(subscriptions)
+          .set({
+            tier,
+            nextTier: null,
+            status: 'active',
+            periodStart: sub.periodEnd,
+            periodEnd: addMonth(sub.periodEnd),
+            period: month,
+            attempts: 0,
+            graceUntil: null,
+            nextReminderAt: null,
+            claimedUntil: null,
+            credits: info.credits,
+            creditsUsed: NO_CREDITS,
+            creditValue: creditValueOf(tier),
+            updatedAt: now,
+          })
+          .where(eq(subscriptions.id, sub.id))
+          .returning();
+        await postPayment(t, p, next);
+        await event(
+          t,
+          sub.id,
+          'renewed',
+          `${info.name} plan renewed; ${formatNairaExact(info.price / 100)} paid; credits reset (unused ones do not carry over)`,
+        );
+        await mail(t, next, receiptMail(name, p, next, 'Your plan renewed'));
+        return 'renewed' as const;
+      }
+      if (sub.status === 'active') {
+        const graceUntil = new Date(sub.periodEnd.getTime() + PLAN_GRACE_DAYS * DAY_MS);
+        await t
+          .update(subscriptions)
+          .set({
+            status: 'grace',
+            graceUntil,
+            nextReminderAt: new Date(now.getTime() + DAY_MS),
+            claimedUntil: null,
+            updatedAt: now,
+          })
+          .where(eq(subscriptions.id, sub.id));
+        await event(
+          t,
+          sub.id,
+          'renewal_failed',
+          `The renewal charge failed; the plan lapses on ${day(graceUntil)} unless paid`,
+        );
+        await mail(t, sub, {
+          subject: `Your ${info.name} plan renewal failed`,
+          body: [
+            paragraph(`Hello ${name},`),
+            paragraph(
+              `We could not charge ${formatNairaExact(info.price / 100)} for your ${info.name} plan. We will try again each day; if it still fails, your plan stops on ${day(graceUntil)} (its credits and discount too).`,
+            ),
+            button('See your plan', planUrl),
+          ],
+        });
+      } else {
+        await t.update(subscriptions).set({ claimedUntil: null, updatedAt: now }).where(eq(subscriptions.id, sub.id));
+      }
+      return 'failed' as const;
+    });
+    if (outcome === 'renewed' || outcome === 'failed') shared.mailWritten();
+    return outcome;
+  }
+
+  /** The plan stops (cancelled and its month over, or the grace ran out): unused credits expire. */
+  async function stop(t: Executor, sub: Sub, status: 'ended' | 'lapsed') {
+    const now = clock.now();
+    await postExpiry(t, sub);
+    await t
+      .update(subscriptions)
+      .set({ status, credits: NO_CREDITS, claimedUntil: null, nextReminderAt: null, updatedAt: now })
+      .where(eq(subscriptions.id, sub.id));
+    const info = PLAN_TIER_INFO[sub.tier];
+    await event(
+      t,
+      sub.id,
+      status,
+      status === 'ended'
+        ? `${info.name} plan ended as cancelled`
+        : `${info.name} plan lapsed: the renewal was not paid`,
+    );
+    await mail(t, sub, {
+      subject: status === 'ended' ? `Your ${info.name} plan has ended` : `Your ${info.name} plan has lapsed`,
+      body: [
+        paragraph(
+          status === 'ended'
+            ? 'Your plan ended at the end of the month you paid for, as you asked.'
+            : 'We could not charge your renewal, so your plan has stopped: its credits and discount no longer apply.',
+        ),
+        paragraph('You can subscribe again from the Packages tab at any time.'),
+        button('See the packages', `${config.PUBLIC_URL}/products?tab=packages`),
+      ],
+    });
+  }
+
+  /**
+   * The scheduler (every minute, like the job timers): takes due plans with FOR UPDATE SKIP LOCKED,
+   * ends cancelled ones, lapses those whose grace ran out, reminds, and charges renewals on the
+   * provider's payment plan outside the transaction (claimed meanwhile, so two instances charge once;
+   * the provider charges a reference once anyway).
+   */
+  async function tick(at: Date = clock.now()) {
+    let handled = 0;
+    for (;;) {
+      const step = await db.transaction(async (t) => {
+        const [sub] = await t
+          .select()
+          .from(subscriptions)
+          .where(
+            and(
+              inArray(subscriptions.status, LIVE),
+              or(isNull(subscriptions.claimedUntil), lte(subscriptions.claimedUntil, at)),
+              or(
+                and(eq(subscriptions.status, 'active'), lte(subscriptions.periodEnd, at)),
+                and(
+                  eq(subscriptions.status, 'grace'),
+                  or(lte(subscriptions.graceUntil, at), lte(subscriptions.nextReminderAt, at)),
+                ),
+              ),
+            ),
+          )
+          .orderBy(asc(subscriptions.periodEnd))
+          .limit(1)
+          .for('update', { skipLocked: true });
+        if (!sub) return null;
+        if (sub.status === 'active' && sub.cancelAtPeriodEnd) {
+          await stop(t, sub, 'ended');
+          return { sub, charge: false };
+        }
+        if (sub.status === 'grace' && sub.graceUntil && sub.graceUntil <= at) {
+          await stop(t, sub, 'lapsed');
+          return { sub, charge: false, cancelAtProvider: true };
+        }
+        const set: Partial<typeof subscriptions.$inferInsert> = {
+          attempts: sub.attempts + 1,
+          claimedUntil: new Date(at.getTime() + CLAIM_MS),
+          updatedAt: clock.now(),
+        };
+        if (sub.status === 'grace') {
+          set.nextReminderAt = new Date(at.getTime() + DAY_MS);
+          const info = PLAN_TIER_INFO[sub.nextTier ?? sub.tier];
+          await event(
+            t,
+            sub.id,
+            'reminder',
+            `Reminder: the renewal is unpaid; the plan lapses on ${day(sub.graceUntil!)}`,
+          );
+          await mail(t, sub, {
+            subject: `Reminder: your ${info.name} plan renewal is unpaid`,
+            body: [
+              paragraph(
+                `We still could not charge ${formatNairaExact(info.price / 100)} for your plan. Please make sure your card can pay it: we try again each day, and the plan stops on ${day(sub.graceUntil!)}.`,
+              ),
+              button('See your plan', planUrl),
+            ],
+          });
+        }
+        await t.update(subscriptions).set(set).where(eq(subscriptions.id, sub.id));
+        return { sub: { ...sub, attempts: sub.attempts + 1 }, charge: true };
+      });
+      if (!step) break;
+      handled++;
+      shared.mailWritten();
+      const { sub } = step;
+      if (step.cancelAtProvider) {
+        const last = await lastPaymentOf(db, sub.id);
+        if (last?.providerPlanId)
+          await provider
+            .cancelPlanSubscription(last.providerPlanId, sub.customerEmail)
+            .catch((err) => deps.log?.warn({ err }, 'cancelling the provider subscription failed'));
+      }
+      if (!step.charge) continue;
+      try {
+        const tier = sub.nextTier ?? sub.tier;
+        const planId = await providerPlanFor(tier);
+        const charged = await provider.chargePlan({
+          planId,
+          token: sub.cardToken,
+          email: sub.customerEmail,
+          amount: PLAN_TIER_INFO[tier].price,
+          reference: `SUB-${sub.id}-${sub.period + 1}-${sub.attempts}`,
+        });
+        await applyRenewal(charged, 'scheduler');
+      } catch (err) {
+        // Left claimed: the next tick after the claim runs out tries again.
+        deps.log?.warn({ err, subscriptionId: sub.id }, 'plan renewal charge failed to run');
+      }
+    }
+    return handled;
+  }
+
+  /**
+   * A signed `charge.completed` webhook for a plan (the payload is never trusted): re-verified by id,
+   * then a first payment is activated or a renewal applied, each once.
+   */
+  async function onWebhook(payload: unknown) {
+    const data = (payload as { data?: { id?: unknown; tx_ref?: unknown } } | null)?.data;
+    const reference = typeof data?.tx_ref === 'string' ? data.tx_ref : null;
+    const id = typeof data?.id === 'number' || typeof data?.id === 'string' ? String(data.id) : null;
+    if (!reference) return { result: 'ignored' };
+    const tx = id ? await provider.verifyById(id) : await provider.verifyByReference(reference);
+    if (!tx || tx.txRef !== reference) {
+      shared.securityLog('plan_webhook_unverified', { reference, transactionId: id });
+      return { result: 'ignored' };
+    }
+    if (reference.startsWith('SUB-')) return { result: await applyRenewal(tx, 'webhook') };
+    const [p] = await db.select().from(subscriptionPayments).where(eq(subscriptionPayments.txRef, reference));
+    if (!p || p.kind !== 'first' || mismatch(p, tx)) return { result: 'ignored' };
+    await activate(p.id, tx).catch(() => null);
+    return { result: 'paid' };
+  }
+
+  async function subscribers(status?: PlanStatus): Promise<SubscriberRow[]> {
+    const rows = await db
+      .select({ s: subscriptions, companyName: users.companyName, name: users.name })
+      .from(subscriptions)
+      .innerJoin(users, eq(users.id, subscriptions.companyId))
+      .where(status ? eq(subscriptions.status, status) : undefined)
+      .orderBy(desc(subscriptions.createdAt))
+      .limit(500);
+    return rows.map(({ s, companyName, name }) => ({
+      _id: s.id,
+      companyId: s.companyId,
+      companyName: companyName?.trim() || name,
+      tier: s.tier,
+      status: s.status,
+      renewsAt: s.periodEnd.toISOString(),
+      nextTier: s.nextTier,
+      cancelAtPeriodEnd: s.cancelAtPeriodEnd,
+      creditsUsed: s.creditsUsed,
+      included: PLAN_TIER_INFO[s.tier].credits,
+    }));
+  }
+
+  return {
+    subscribe,
+    confirm,
+    mine,
+    changeTier,
+    cancel,
+    request,
+    tick,
+    applyRenewal,
+    onWebhook,
+    subscribers,
+    providerPlanFor,
+  };
+}
+export type PlansService = ReturnType<typeof createPlansService>;

@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { PlanView } from '@legalmarket/contracts/plans';
+import { setSession } from '@/lib/session';
+import { jsonFetch, renderPage } from '@/test/render';
+import PlanPage from './plan-page';
+
+const plan = (over: Partial<PlanView> = {}): PlanView => ({
+  _id: 'p1',
+  tier: 'silver',
+  tierName: 'Silver',
+  price: 80_000,
+  status: 'active',
+  percentOff: 10,
+  periodStart: '2026-11-25T10:00:00.000Z',
+  renewsAt: '2026-12-25T10:00:00.000Z',
+  cancelAtPeriodEnd: false,
+  nextTier: null,
+  graceUntil: null,
+  credits: { review: 2, draft: 3, opinion: 1, policy: 1 },
+  creditsUsed: { review: 0, draft: 0, opinion: 0, policy: 0 },
+  included: { review: 2, draft: 3, opinion: 1, policy: 1 },
+  events: [{ kind: 'subscribed', note: 'Silver plan started; ₦80,000 paid', at: '2026-11-25T10:00:00.000Z' }],
+  jobs: [],
+  ...over,
+});
+
+describe('/company/plan', { timeout: 30_000 }, () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shows the credits without carry-over and spends a draft credit with its details', async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+    let current = plan();
+    const api = jsonFetch({
+      'GET /api/plans/mine': () => ({ body: { status: 'success', data: current } }),
+      'POST /api/plans/mine/requests': () => {
+        current = plan({
+          credits: { ...current.credits, draft: 2 },
+          creditsUsed: { ...current.creditsUsed, draft: 1 },
+        });
+        return {
+          status: 201,
+          body: {
+            status: 'success',
+            message: 'Your request is in the job workspace',
+            data: { jobId: 'j1', plan: current },
+          },
+        };
+      },
+    });
+    vi.stubGlobal('fetch', api.fn);
+    renderPage(<PlanPage />);
+    expect(await screen.findByTestId('credits-left-draft')).toHaveTextContent('3');
+    expect(screen.getAllByText('Unused credits do not carry over: they reset at each renewal.').length).toBeGreaterThan(
+      0,
+    );
+    expect(screen.getByText('10% off all single products while it is active.')).toBeInTheDocument();
+
+    const user = userEvent.setup();
+    await user.selectOptions(screen.getByLabelText('Kind of work'), 'draft');
+    await user.type(screen.getByLabelText('Give details'), 'A supply agreement');
+    await user.click(screen.getByRole('button', { name: 'Request with a credit' }));
+    expect(await screen.findByText(/Your request is in the job workspace/)).toBeInTheDocument();
+    expect(screen.getByTestId('credits-left-draft')).toHaveTextContent('2');
+    const sent = api.calls.find((c) => c.method === 'POST');
+    expect(JSON.parse(String(sent?.init?.body))).toMatchObject({ kind: 'draft', detail: 'A supply agreement' });
+  });
+
+  it('offers the tiers to subscribe to when there is no plan, preselecting the one asked for', async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({ 'GET /api/plans/mine': () => ({ body: { status: 'success', data: null } }) }).fn,
+    );
+    renderPage(<PlanPage />, { path: '/company/plan', at: '/company/plan?tier=gold' });
+    expect(await screen.findByRole('radio', { name: /^Gold/ })).toBeChecked();
+    expect(screen.getByRole('button', { name: /Subscribe to Gold/ })).toBeInTheDocument();
+  });
+});
