@@ -43,7 +43,15 @@ export const deleteAccountResponse = okMessage;
 
 /** What stands in the way of deleting an account, each named (open jobs, money still owed). */
 export const deletionBlocker = z.object({
-  kind: z.enum(['open_job', 'lawyer_balance', 'pending_payout', 'pending_refund', 'payment_in_progress', 'last_admin']),
+  kind: z.enum([
+    'open_job',
+    'lawyer_balance',
+    'pending_payout',
+    'pending_refund',
+    'payment_in_progress',
+    'live_plan',
+    'last_admin',
+  ]),
   message: z.string(),
 });
 export type DeletionBlocker = z.infer<typeof deletionBlocker>;

@@ -12,6 +12,7 @@ import {
   orders,
   payoutDetails,
   sessions,
+  subscriptions,
   twoFactor,
   twoFactorRecoveryCodes,
   uploads,
@@ -237,6 +238,38 @@ describeEachDb('data protection: export and account deletion (NDPA 2023)', (kind
     expect(res.json().message).toContain('₦40,000');
     const [row] = await db().select().from(users).where(eq(users.id, lawyer.id));
     expect(row.deletedAt).toBeNull();
+  });
+
+  it('refuses deletion while a monthly plan is live, and erases the card of one that ended', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const now = t.clock.now();
+    const zero = { review: 0, draft: 0, opinion: 0, policy: 0 };
+    const [plan] = await db()
+      .insert(subscriptions)
+      .values({
+        companyId: company.id,
+        tier: 'silver',
+        status: 'active',
+        provider: 'sandbox',
+        customerEmail: company.email,
+        cardToken: 'CARD-TOKEN-OF-THE-COMPANY',
+        periodStart: now,
+        periodEnd: new Date(now.getTime() + 30 * 86_400_000),
+        credits: { review: 2, draft: 3, opinion: 1, policy: 1 },
+        creditsUsed: zero,
+        creditValue: 1_142_857,
+      })
+      .returning();
+    const check = await inject('GET', '/api/account/deletion', company);
+    expect(check.json().data).toMatchObject({ canDelete: false, blockers: [{ kind: 'live_plan' }] });
+    const refused = await del(company);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toContain('Silver plan renews on');
+
+    await db().update(subscriptions).set({ status: 'ended' }).where(eq(subscriptions.id, plan.id));
+    expect((await del(company)).statusCode).toBe(200);
+    const [ended] = await db().select().from(subscriptions).where(eq(subscriptions.id, plan.id));
+    expect(ended).toMatchObject({ cardToken: null, customerEmail: `deleted-${company.id}@deleted.invalid` });
   });
 
   it('refuses deleting the only admin', async () => {

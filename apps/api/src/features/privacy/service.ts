@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
 import { and, asc, eq, inArray, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
-import { formatNaira, privacyMessages, type DeletionBlocker } from '@legalmarket/contracts';
+import { formatNaira, PLAN_TIER_INFO, privacyMessages, type DeletionBlocker } from '@legalmarket/contracts';
 import type { Executor } from '../../db/client.js';
 import { rowsOf } from '../../db/client.js';
 import {
@@ -26,6 +26,7 @@ import {
   refunds,
   reservationMoves,
   reviews,
+  subscriptions,
   twoFactor,
   twoFactorRecoveryCodes,
   uploads,
@@ -146,6 +147,22 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
             sql`${orders.createdAt} > ${since}`,
           ),
         );
+      // A live plan renews from a saved card: erasing the account under it would charge a deleted person.
+      const plans = await ex
+        .select({
+          tier: subscriptions.tier,
+          periodEnd: subscriptions.periodEnd,
+          cancel: subscriptions.cancelAtPeriodEnd,
+        })
+        .from(subscriptions)
+        .where(and(eq(subscriptions.companyId, user.id), inArray(subscriptions.status, ['active', 'grace'])));
+      for (const p of plans)
+        blockers.push({
+          kind: 'live_plan',
+          message: p.cancel
+            ? `Your ${PLAN_TIER_INFO[p.tier].name} plan is paid until ${day(p.periodEnd)}; the account can be deleted once it ends.`
+            : `Your ${PLAN_TIER_INFO[p.tier].name} plan renews on ${day(p.periodEnd)}. Cancel it from My plan first; the account can be deleted once the paid month ends.`,
+        });
       for (const o of paying)
         blockers.push({
           kind: 'payment_in_progress',
@@ -409,6 +426,11 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
         await tx.delete(notifications).where(eq(notifications.userId, row.id));
         await tx.delete(jobReads).where(eq(jobReads.userId, row.id));
         await tx.delete(payoutDetails).where(eq(payoutDetails.lawyerId, row.id));
+        // Ended plans keep their payments' trail, not the card or the address they were charged to.
+        await tx
+          .update(subscriptions)
+          .set({ customerEmail: erasedEmail(row.id), cardToken: null })
+          .where(eq(subscriptions.companyId, row.id));
         // Payout records are kept for the transfer's trail (their account number never changes).
         await tx.update(payouts).set({ accountName: ERASED_NAME, updatedAt: now }).where(eq(payouts.lawyerId, row.id));
 
