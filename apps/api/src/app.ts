@@ -48,6 +48,7 @@ import { jobsAdminRoutes } from './features/jobs/admin-routes.js';
 import { jobWorkspaceRoutes } from './features/jobs/workspace-routes.js';
 import { moneyRoutes } from './features/money/routes.js';
 import { payoutRoutes } from './features/money/payout-routes.js';
+import { showcaseRoutes } from './features/showcase/routes.js';
 import { createServices } from './features/services.js';
 import { runEvery } from './platform/run-every.js';
 import type { FeatureOptions, Shared } from './features/shared.js';
@@ -71,6 +72,7 @@ const FEATURES: readonly FastifyPluginAsyncZod<FeatureOptions>[] = [
   jobWorkspaceRoutes,
   moneyRoutes,
   payoutRoutes,
+  showcaseRoutes,
 ];
 
 declare module 'fastify' {

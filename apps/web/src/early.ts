@@ -50,6 +50,8 @@ export function prefetch(path: string): Promise<Received> {
  * null. A visitor's cart lives in this browser: only a signed-in company's is asked for.
  */
 export function pageDataUrl(pathname: string, userType: string | null): string | null {
+  // The landing page's figures and featured products (features/public/showcase.ts).
+  if (/^\/(home\/?)?$/.test(pathname)) return '/api/showcase';
   if (/^\/products\/?$/.test(pathname)) return '/product-api/products';
   const product = /^\/pre-cart\/([^/]+)\/?$/.exec(pathname);
   if (product) {

@@ -12,6 +12,7 @@ import { App } from '@/app/app';
 import { preloadPage } from '@/app/router';
 import { ServerQueryClient } from '@/app/data-provider';
 import { pageDataUrl } from '@/early';
+import { ServerPageData } from '@/lib/page-data';
 
 export { pageDataUrl };
 
@@ -32,9 +33,12 @@ export async function render(pathname: string, data?: { url: string; body: unkno
   return renderToString(
     <StrictMode>
       <ServerQueryClient value={client}>
-        <StaticRouter location={pathname}>
-          <App />
-        </StaticRouter>
+        {/* Pages without the query library (the landing page) read their data from here. */}
+        <ServerPageData value={data ?? null}>
+          <StaticRouter location={pathname}>
+            <App />
+          </StaticRouter>
+        </ServerPageData>
       </ServerQueryClient>
     </StrictMode>,
   );

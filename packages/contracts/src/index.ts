@@ -13,3 +13,4 @@ export * from './job-lifecycle.js';
 export * from './money.js';
 export * from './reconciliation.js';
 export * from './payouts.js';
+export * from './showcase.js';

@@ -20,6 +20,7 @@ import { createRefunds } from './money/refunds.js';
 import { createPlatformService } from './platform/service.js';
 import { createProfilesService } from './profiles/service.js';
 import { createReviewsService } from './reviews/service.js';
+import { createShowcaseService } from './showcase/service.js';
 import { createUploadsService } from './uploads/service.js';
 
 export function createServices(shared: Shared, log: FastifyBaseLogger): Services {
@@ -28,11 +29,13 @@ export function createServices(shared: Shared, log: FastifyBaseLogger): Services
   const ledger = createLedger(shared);
   const refunds = createRefunds({ ...shared, provider: paymentProvider, ledger, log });
   const jobLifecycle = createJobLifecycle(shared, { ledger, refunds });
+  const catalogue = createCatalogueService({ db: shared.db, clock: shared.clock, uploads });
   return {
     uploads,
     paymentProvider,
     reconciliation: createReconciliation({ ...shared, provider: paymentProvider }),
-    catalogue: createCatalogueService({ db: shared.db, clock: shared.clock, uploads }),
+    catalogue,
+    showcase: createShowcaseService({ db: shared.db, catalogue }),
     cart: createCartService(shared),
     checkout: createCheckoutService({
       db: shared.db,

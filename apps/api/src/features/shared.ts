@@ -28,6 +28,7 @@ import type { Refunds } from './money/refunds.js';
 import type { PlatformService } from './platform/service.js';
 import type { ProfilesService } from './profiles/service.js';
 import type { ReviewsService } from './reviews/service.js';
+import type { ShowcaseService } from './showcase/service.js';
 import type { UploadsService } from './uploads/service.js';
 
 export interface Shared {
@@ -75,6 +76,7 @@ export interface Services {
   profiles: ProfilesService;
   admin: AdminService;
   platform: PlatformService;
+  showcase: ShowcaseService;
 }
 
 /** The one options shape every feature's routes plugin takes. */

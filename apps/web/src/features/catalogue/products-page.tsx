@@ -1,6 +1,6 @@
 import { lazy, memo, startTransition, Suspense, useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { Check, Pencil, Trash2 } from 'lucide-react';
+import { Check } from 'lucide-react';
 import { PACKAGES } from '@legalmarket/contracts/constants';
 import type { Product } from '@legalmarket/contracts/catalogue';
 import { paths } from '@/lib/paths';
@@ -11,6 +11,7 @@ import { Tabs } from '@/components/tabs';
 import { getErrorMessage } from '@/lib/http';
 import { useDeleteProduct } from './api/delete-product';
 import { useProducts } from './api/get-products';
+import { ProductCard } from './product-card';
 
 // Only admins edit here: the form and what it imports load when an admin opens it, not for every visitor.
 const ProductForm = lazy(() => import('./product-form').then((m) => ({ default: m.ProductForm })));
@@ -210,74 +211,6 @@ const SingleProducts = memo(function SingleProducts({ active, area }: { active: 
         }}
       />
     </>
-  );
-});
-
-/**
- * One product card. Memoised: a tab switch or a notice does not rebuild 200 of them; off screen the
- * browser skips their layout and paint (content-visibility), with their last size kept.
- */
-const ProductCard = memo(function ProductCard({
-  product: p,
-  isAdmin,
-  eager,
-  onPainted,
-  onEdit,
-  onDelete,
-}: {
-  product: Product;
-  isAdmin: boolean;
-  eager: boolean;
-  /** Given to the first card: its picture is the largest element, so it is fetched first. */
-  onPainted?: () => void;
-  onEdit: (p: Product) => void;
-  onDelete: (p: Product) => void;
-}) {
-  return (
-    <li className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm [contain-intrinsic-size:auto_20rem] [content-visibility:auto]">
-      <Link
-        to={paths.preCart(p._id)}
-        className="group flex flex-1 flex-col focus-visible:outline-2 focus-visible:outline-accent"
-      >
-        <img
-          src={p.productImage}
-          alt=""
-          width={640}
-          height={400}
-          loading={eager ? 'eager' : 'lazy'}
-          fetchPriority={onPainted ? 'high' : undefined}
-          onLoad={onPainted}
-          onError={onPainted}
-          className="aspect-[16/10] w-full bg-sand object-cover"
-        />
-        <span className="flex flex-1 flex-col gap-1 p-4">
-          <span className="text-lg font-semibold text-ink group-hover:text-brand">{p.productName}</span>
-          <span className="text-slate-700">
-            <Naira amount={p.productPrice} />
-          </span>
-        </span>
-      </Link>
-      {isAdmin && (
-        <div className="flex gap-2 border-t border-slate-100 p-3">
-          <button
-            type="button"
-            onClick={() => onEdit(p)}
-            className="inline-flex min-h-11 items-center gap-1 rounded-md px-3 text-sm font-semibold text-brand hover:bg-brand/5"
-            aria-label={`Edit ${p.productName}`}
-          >
-            <Pencil aria-hidden className="size-4" /> Edit
-          </button>
-          <button
-            type="button"
-            onClick={() => onDelete(p)}
-            className="inline-flex min-h-11 items-center gap-1 rounded-md px-3 text-sm font-semibold text-red-700 hover:bg-red-50"
-            aria-label={`Delete ${p.productName}`}
-          >
-            <Trash2 aria-hidden className="size-4" /> Delete
-          </button>
-        </div>
-      )}
-    </li>
   );
 });
 
