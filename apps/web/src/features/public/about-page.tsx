@@ -71,8 +71,8 @@ export default function AboutPage() {
               </dd>
             </div>
             <div className="rounded-xl bg-white flex flex-col p-5 shadow-sm">
-              <dt className="order-2 mt-1 text-sm text-slate-600">Working days at most, from purchase to delivery</dt>
-              <dd className="order-1 text-3xl font-bold text-brand">{DELIVERY_WORKING_DAYS}</dd>
+              <dt className="order-2 mt-1 text-sm text-slate-600">Working days to delivery, after purchase</dt>
+              <dd className="order-1 text-3xl font-bold text-brand">7–{DELIVERY_WORKING_DAYS}</dd>
             </div>
             <div className="rounded-xl bg-white flex flex-col p-5 shadow-sm">
               <dt className="order-2 mt-1 text-sm text-slate-600">Fixed prices in naira, shown before you pay</dt>

@@ -99,7 +99,7 @@ export default function LandingPage() {
             height={440}
             fetchPriority="high"
             decoding="async"
-            className="mx-auto h-auto w-full max-w-md md:max-w-none"
+            className="mx-auto h-auto w-full max-w-72 sm:max-w-md md:max-w-none"
           />
         </div>
       </section>
@@ -124,10 +124,11 @@ export default function LandingPage() {
             </dd>
           </div>
           <div className="flex flex-col gap-1">
-            <dt className="order-2 text-sm text-slate-600">Delivery after purchase</dt>
+            <dt className="order-2 text-sm text-slate-600">Working days to delivery, after purchase</dt>
             <dd className="order-1 flex items-center gap-2 text-2xl font-bold text-brand">
               <CalendarCheck aria-hidden className="size-6 shrink-0" />
-              {DELIVERY_WORKING_DAYS} working days
+              {/* The spec's promise (DELIVERY_NOTICE): 7-10 working days. */}
+              7–{DELIVERY_WORKING_DAYS}
             </dd>
           </div>
           <div className="col-span-2 flex flex-col gap-2 lg:col-span-1">
