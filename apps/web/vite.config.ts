@@ -29,8 +29,35 @@ function earlyScript(): Plugin {
   };
 }
 
+/**
+ * The brand typeface (src/styles.css) asked for with the HTML, not once the styles have been read:
+ * every page's text uses it, so it would otherwise arrive a round trip late and swap in visibly.
+ */
+function preloadFont(): Plugin {
+  return {
+    name: 'legalmarket-preload-font',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const font = Object.values(ctx.bundle ?? {}).find(
+          (a) => a.type === 'asset' && /plus-jakarta-sans-latin-wght-normal-[\w-]+\.woff2$/.test(a.fileName),
+        );
+        if (!font) return [];
+        return [
+          {
+            tag: 'link',
+            attrs: { rel: 'preload', as: 'font', type: 'font/woff2', crossorigin: true, href: `/${font.fileName}` },
+            injectTo: 'head',
+          },
+        ];
+      },
+    },
+  };
+}
+
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react(), tailwindcss(), earlyScript()],
+  plugins: [react(), tailwindcss(), earlyScript(), preloadFont()],
   resolve: { alias: { '@': path.resolve(import.meta.dirname, 'src') } },
   server: {
     port: 5173,
@@ -61,6 +88,16 @@ export default defineConfig(({ isSsrBuild }) => ({
             // first route's size.
             codeSplitting: {
               groups: [
+                {
+                  // The landing page's sections below its first screen and the few icons they use that the
+                  // first route has not: on their own, so / does not fetch `ui` (and through it the query
+                  // library, the forms and the schemas) for them. Pages using these icons load it too (3 KB).
+                  name: 'landing',
+                  test: /src[\\/](features[\\/]public[\\/]landing-more|features[\\/]catalogue[\\/]product-(card|facts)|components[\\/]feedback)\.tsx$|lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/](chevron-left|chevron-right|wallet|users|shield-check|pencil|trash|loader-circle|calendar-clock|star)\.m?js$/,
+                  includeDependenciesRecursively: false,
+                  // Below `initial`: what the first route has already stays there.
+                  priority: 1.5,
+                },
                 {
                   name: 'query',
                   test: /node_modules[\\/]@tanstack[\\/]/,

@@ -51,6 +51,7 @@ import { payoutRoutes } from './features/money/payout-routes.js';
 import { twoFactorRoutes } from './features/two-factor/routes.js';
 import { privacyRoutes } from './features/privacy/routes.js';
 import { plansRoutes } from './features/plans/routes.js';
+import { showcaseRoutes } from './features/showcase/routes.js';
 import { createServices } from './features/services.js';
 import { runEvery } from './platform/run-every.js';
 import type { FeatureOptions, Shared } from './features/shared.js';
@@ -77,6 +78,7 @@ const FEATURES: readonly FastifyPluginAsyncZod<FeatureOptions>[] = [
   twoFactorRoutes,
   privacyRoutes,
   plansRoutes,
+  showcaseRoutes,
 ];
 
 declare module 'fastify' {

@@ -49,6 +49,11 @@ const configSchema = z
       .regex(/^\+?\d{7,15}$/, 'must be a phone number in international form, digits only')
       .default('2348000000000'),
     SUPPORT_EMAIL: z.email().default('support@legalmarket.ng'),
+    /** Our social accounts; the footer links only those set (none by default). */
+    SOCIAL_X_URL: z.url({ protocol: /^https$/ }).optional(),
+    SOCIAL_LINKEDIN_URL: z.url({ protocol: /^https$/ }).optional(),
+    SOCIAL_INSTAGRAM_URL: z.url({ protocol: /^https$/ }).optional(),
+    SOCIAL_FACEBOOK_URL: z.url({ protocol: /^https$/ }).optional(),
     // rate limits
     REDIS_URL: z
       .string()

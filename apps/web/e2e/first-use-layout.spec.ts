@@ -197,7 +197,8 @@ test.describe('trap 3: nothing scrolls sideways, nothing is covered, nothing bre
       }
     };
     await page.goto('/');
-    await allInSight(page.getByRole('tablist', { name: 'How it works' }).getByRole('tab'));
+    // How it Works is three numbered steps now, stacked on a phone, not tabs (decision 1830).
+    await allInSight(page.getByRole('region', { name: 'How it Works' }).getByRole('listitem'));
 
     await loginAs(page, await createAccount(request, 'admin'));
     await page.goto('/admin/jobs');

@@ -54,5 +54,12 @@ const out = routes.map(({ path: routePath, page }) => {
   const modules = [...files].filter((f) => f.endsWith('.js') && !inEntry.has(f)).map((f) => `/${f}`);
   return { path: routePath, modules };
 });
+// The landing page's sections below its first screen (features/public/landing-more.tsx, in the `landing`
+// chunk of vite.config.ts), which the page loads before it renders (preloadLanding) but which are not
+// part of the first route.
+const landingKey = Object.keys(manifest).find((k) => manifest[k].name === 'landing');
+if (!landingKey) fail('the landing chunk is not in the Vite manifest');
+const landingModules = [...closure(landingKey)].filter((f) => f.endsWith('.js') && !inEntry.has(f)).map((f) => `/${f}`);
+for (const landingPath of ['/', '/home']) out.push({ path: landingPath, modules: landingModules });
 writeFileSync(path.join(dist, '.vite/preloads.json'), `${JSON.stringify({ pages: out }, null, 1)}\n`);
 console.log(`page-preloads: ${out.length} page paths, ${Math.max(...out.map((o) => o.modules.length))} chunks at most`);

@@ -11,7 +11,9 @@ describe('data asked for before the app runs', () => {
     );
     expect(pageDataUrl('/pre-cart/a%20b', null)).toBe('/product-api/product/a%20b');
     expect(pageDataUrl('/pre-cart/%E0%A4%A', null)).toBeNull();
-    for (const path of ['/', '/about-us', '/pre-cart', '/pre-cart/a/b', '/productsx', '/company/dashboard'])
+    expect(pageDataUrl('/', null)).toBe('/api/showcase');
+    expect(pageDataUrl('/home', null)).toBe('/api/showcase');
+    for (const path of ['/about-us', '/pre-cart', '/pre-cart/a/b', '/productsx', '/company/dashboard'])
       expect(pageDataUrl(path, null), path).toBeNull();
   });
 

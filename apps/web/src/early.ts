@@ -68,6 +68,8 @@ export function productsDataUrl(search: string): string {
  * asks for it, or null. A visitor's cart lives in this browser: only a signed-in company's is asked for.
  */
 export function pageDataUrl(pathname: string, userType: string | null, search = ''): string | null {
+  // The landing page's figures and featured products (features/public/showcase.ts).
+  if (/^\/(home\/?)?$/.test(pathname)) return '/api/showcase';
   if (/^\/products\/?$/.test(pathname)) return productsDataUrl(search);
   const product = /^\/pre-cart\/([^/]+)\/?$/.exec(pathname);
   if (product) {

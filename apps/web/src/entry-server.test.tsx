@@ -28,6 +28,7 @@ const PRODUCT: Product = {
   ratingCount: 0,
 };
 const PRODUCTS = { status: 'success' as const, results: 1, products: [PRODUCT] };
+const SHOWCASE = { status: 'success' as const, verifiedLawyers: 1234, jobsCompleted: 56, products: [PRODUCT] };
 // Hydration re-renders once the page's code runs (useHydrated); React wants that inside act().
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -35,6 +36,16 @@ describe('the first page rendered on the server', () => {
   it('renders the landing page with its heading', async () => {
     const html = await render('/');
     expect(html).toContain('Affordable legal help for your startup, at a fixed price.');
+  });
+
+  it('renders the landing page with the figures, featured products and hero picture from the data given', async () => {
+    const html = await render('/', { url: '/api/showcase', body: SHOWCASE });
+    expect(html).toContain('1,234');
+    expect(html).toContain('Board resolution');
+    // The hero picture is asked for first (the server preloads it, platform/first-page.ts).
+    expect(html).toMatch(/<img src="[^"]+" alt="A contract with a signature[^"]*"[^>]*fetchPriority="high"/);
+    // The product cards' pictures wait: they are below the first screen.
+    expect(html).toMatch(/<img src="\/uploads\/board.png"[^>]*loading="lazy"/);
   });
 
   it('renders /products with the first cards and their pictures from the data given', async () => {
@@ -86,6 +97,13 @@ describe('the first page rendered on the server', () => {
 
   it('is taken over by the app in the browser as it is (no mismatch, nothing painted again)', async () => {
     const root = await hydrated('/products', { url: '/product-api/products', body: PRODUCTS });
+    expect(root.textContent).toContain('Board resolution');
+    root.remove();
+  });
+
+  it('hydrates the landing page with the figures the server rendered', async () => {
+    const root = await hydrated('/', { url: '/api/showcase', body: SHOWCASE });
+    expect(root.querySelector('[data-testid="verified-lawyers"]')!.textContent).toBe('1,234');
     expect(root.textContent).toContain('Board resolution');
     root.remove();
   });

@@ -13,6 +13,7 @@ import { preloadPage } from '@/app/router';
 import { ServerQueryClient } from '@/app/data-provider';
 import { pageDataUrl } from '@/early';
 import { productsListKey } from '@/components/product-carousel';
+import { ServerPageData } from '@/lib/page-data';
 
 export { pageDataUrl };
 
@@ -36,9 +37,12 @@ export async function render(pathname: string, data?: { url: string; body: unkno
   return renderToString(
     <StrictMode>
       <ServerQueryClient value={client}>
-        <StaticRouter location={pathname + search}>
-          <App />
-        </StaticRouter>
+        {/* Pages without the query library (the landing page) read their data from here. */}
+        <ServerPageData value={data ?? null}>
+          <StaticRouter location={pathname + search}>
+            <App />
+          </StaticRouter>
+        </ServerPageData>
       </ServerQueryClient>
     </StrictMode>,
   );

@@ -164,5 +164,7 @@ export const publicConfigResponse = z.object({
   supportPhone: z.string(),
   supportEmail: z.string(),
   paymentProvider: z.enum(['sandbox', 'flutterwave']),
+  /** Our own accounts, from the settings (SOCIAL_*_URL); the footer shows only these. */
+  socialLinks: z.array(z.object({ network: z.enum(['x', 'linkedin', 'instagram', 'facebook']), url: z.string() })),
 });
 export type PublicConfig = z.infer<typeof publicConfigResponse>;

@@ -109,6 +109,8 @@ export const DELAYS_MS = {
 } as const;
 
 export const DELIVERY_NOTICE = 'Delivery is 7-10 working days after purchase';
+/** The most working days a delivery takes (DELIVERY_NOTICE): the promise the landing and About pages make. */
+export const DELIVERY_WORKING_DAYS = 10;
 
 /** The quantity select's choices on the product page (spec: 1 to 10). */
 export const quantityOptions = Array.from(

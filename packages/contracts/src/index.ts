@@ -17,3 +17,4 @@ export * from './lawyer-reviews.js';
 export * from './two-factor.js';
 export * from './privacy.js';
 export * from './plans.js';
+export * from './showcase.js';

@@ -23,6 +23,7 @@ import { createPrivacyService } from './privacy/service.js';
 import { createProfilesService } from './profiles/service.js';
 import { createReviewsService } from './reviews/service.js';
 import { createLawyerReviewsService } from './reviews/lawyer-service.js';
+import { createShowcaseService } from './showcase/service.js';
 import { createUploadsService } from './uploads/service.js';
 import { createTwoFactorService } from './two-factor/service.js';
 
@@ -32,11 +33,13 @@ export function createServices(shared: Shared, log: FastifyBaseLogger): Services
   const ledger = createLedger(shared);
   const refunds = createRefunds({ ...shared, provider: paymentProvider, ledger, log });
   const jobLifecycle = createJobLifecycle(shared, { ledger, refunds });
+  const catalogue = createCatalogueService({ db: shared.db, clock: shared.clock, uploads });
   return {
     uploads,
     paymentProvider,
     reconciliation: createReconciliation({ ...shared, provider: paymentProvider }),
-    catalogue: createCatalogueService({ db: shared.db, clock: shared.clock, uploads }),
+    catalogue,
+    showcase: createShowcaseService({ db: shared.db, catalogue }),
     cart: createCartService(shared),
     checkout: createCheckoutService({
       db: shared.db,

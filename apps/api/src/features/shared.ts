@@ -32,6 +32,7 @@ import type { ProfilesService } from './profiles/service.js';
 import type { ReviewsService } from './reviews/service.js';
 import type { LawyerReviewsService } from './reviews/lawyer-service.js';
 import type { TwoFactorService } from './two-factor/service.js';
+import type { ShowcaseService } from './showcase/service.js';
 import type { UploadsService } from './uploads/service.js';
 
 export interface Shared {
@@ -87,6 +88,7 @@ export interface Services {
   privacy: PrivacyService;
   /** Monthly plans: subscriptions, renewals, credits and discounts (decision 1900). */
   plans: PlansService;
+  showcase: ShowcaseService;
 }
 
 /** The one options shape every feature's routes plugin takes. */

@@ -18,6 +18,7 @@ const CSS = 'body{color:#1b1f23}' + '.p-1{padding:.25rem}'.repeat(80);
  */
 const RENDERER = `
 export function pageDataUrl(pathname, userType, search) {
+  if (pathname === '/') return '/api/showcase';
   if (pathname === '/products') return '/product-api/products' + (search && search.includes('q=') ? search : '');
   const m = /^\\/pre-cart\\/([^/]+)$/.exec(pathname);
   return m ? '/product-api/product/' + m[1] : null;
@@ -67,12 +68,16 @@ describe('the server renders the first page into index.html', () => {
     return m ? { url: m[1], body: JSON.parse(m[2]) as unknown } : null;
   };
 
-  it('answers / with the landing page rendered', async () => {
+  it('answers / with the landing page rendered with its figures and featured products', async () => {
     const res = await app.inject({ url: '/' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/html');
-    expect(res.body).toContain('<div id="root"><main><h1>page /</h1>');
-    expect(dataOf(res.body)).toBeNull();
+    expect(res.body).toContain('<div id="root"><main><h1>page /</h1><p>Board resolution');
+    // The figures the page shows are the API's own answer (decision 1830), sent for the app to take over.
+    const data = dataOf(res.body);
+    expect(data?.url).toBe('/api/showcase');
+    expect(data?.body).toEqual((await app.inject({ url: '/api/showcase' })).json());
+    expect(data?.body).toMatchObject({ verifiedLawyers: 0, jobsCompleted: 0 });
     // The styles come with the page: it paints without another round trip.
     expect(res.body).toContain(`<style>${CSS}</style>`);
     expect(res.body).not.toContain('initial-b2.css');

@@ -212,6 +212,7 @@ const fileFor = (c: Ctx, v: 'ownFile' | 'fileOfOther') =>
 const REQUESTS: Record<string, Record<string, Builder>> = {
   'GET /api/health': { any: get('/api/health') },
   'GET /api/public-config': { any: get('/api/public-config') },
+  'GET /api/showcase': { any: get('/api/showcase') },
   'GET /api/remuneration-order': { any: get('/api/remuneration-order') },
   'PUT /api/remuneration-order': {
     any: () => ({

@@ -42,6 +42,7 @@ export const TABLE: Record<string, Record<string, Row>> = {
   // platform
   'GET /api/health': { any: PUBLIC },
   'GET /api/public-config': { any: PUBLIC },
+  'GET /api/showcase': { any: PUBLIC },
   'GET /api/remuneration-order': { any: PUBLIC },
   'PUT /api/remuneration-order': { any: ADMIN },
   // Development mailbox: not registered when NODE_ENV=production (proved in authz-matrix.test.ts).

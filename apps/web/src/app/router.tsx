@@ -4,7 +4,7 @@ import type { UserType } from '@legalmarket/contracts';
 import { RequireRole } from './guard';
 import { RootLayout } from './layout/root-layout';
 // The landing page is the first page most visitors see: it ships with the entry, saving a round trip before it paints.
-import LandingPage from '@/features/public/landing-page';
+import LandingPage, { preloadLanding } from '@/features/public/landing-page';
 
 type Module = { default: ComponentType };
 type Loader = () => Promise<Module>;
@@ -208,6 +208,7 @@ export function AppRoutes() {
  * and the page then renders at once instead of after a Loading fallback.
  */
 export function preloadPage(pathname: string): Promise<unknown> {
+  if (/^\/(home\/?)?$/.test(pathname)) return preloadLanding();
   const hit = lazyPaths.find(([path]) => matchPath(path, pathname));
   // A failure shows when the page renders (and loads again then).
   return hit ? hit[1].load().catch(() => undefined) : Promise.resolve();

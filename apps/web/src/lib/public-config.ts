@@ -6,6 +6,7 @@ const FALLBACK: PublicConfig = {
   supportPhone: '2348000000000',
   supportEmail: 'support@legalmarket.ng',
   paymentProvider: 'sandbox',
+  socialLinks: [],
 };
 let loaded: PublicConfig | null = null;
 let pending: Promise<PublicConfig> | null = null;

@@ -36,7 +36,9 @@ export const platformRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
     {
       schema: {
         tags: ['platform'],
-        summary: 'Settings the web app needs (support line, payment provider)',
+        summary: 'Settings the web app needs (support line, payment provider, our social accounts)',
+        description:
+          '`socialLinks` lists only the accounts set in SOCIAL_X_URL, SOCIAL_LINKEDIN_URL, SOCIAL_INSTAGRAM_URL and SOCIAL_FACEBOOK_URL (none by default).',
         response: { 200: publicConfigResponse },
       },
     },
@@ -46,6 +48,14 @@ export const platformRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
         supportPhone: config.SUPPORT_PHONE,
         supportEmail: config.SUPPORT_EMAIL,
         paymentProvider: config.PAYMENT_PROVIDER,
+        socialLinks: (
+          [
+            ['x', config.SOCIAL_X_URL],
+            ['linkedin', config.SOCIAL_LINKEDIN_URL],
+            ['instagram', config.SOCIAL_INSTAGRAM_URL],
+            ['facebook', config.SOCIAL_FACEBOOK_URL],
+          ] as const
+        ).flatMap(([network, url]) => (url ? [{ network, url }] : [])),
       };
     },
   );

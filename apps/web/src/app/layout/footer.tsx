@@ -2,8 +2,18 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '@/lib/paths';
 import { ContactPopup } from '@/components/contact-popup';
+import type { PublicConfig } from '@legalmarket/contracts/common';
+import { usePublicConfig } from '@/lib/public-config';
+
+const SOCIAL: Record<PublicConfig['socialLinks'][number]['network'], { short: string; name: string }> = {
+  x: { short: 'X', name: 'X (Twitter)' },
+  linkedin: { short: 'in', name: 'LinkedIn' },
+  instagram: { short: 'IG', name: 'Instagram' },
+  facebook: { short: 'f', name: 'Facebook' },
+};
 
 export function Footer() {
+  const social = usePublicConfig().socialLinks;
   const [open, setOpen] = useState<'contact' | null>(null);
   const link = 'min-h-11 inline-flex items-center hover:underline';
   return (
@@ -32,27 +42,25 @@ export function Footer() {
             Legal Practitioners Remuneration Order 2023
           </Link>
         </nav>
-        <div className="flex items-start gap-2" aria-label="Social links">
-          {[
-            { short: 'X', label: 'LegalMarket on X (Twitter)', href: 'https://x.com/' },
-            { short: 'in', label: 'LegalMarket on LinkedIn', href: 'https://www.linkedin.com/' },
-            { short: 'IG', label: 'LegalMarket on Instagram', href: 'https://www.instagram.com/' },
-            { short: 'f', label: 'LegalMarket on Facebook', href: 'https://www.facebook.com/' },
-          ].map(({ short, label, href }) => (
-            <a
-              key={label}
-              href={href}
-              aria-label={label}
-              target="_blank"
-              rel="noopener noreferrer"
-              className="flex size-11 items-center justify-center rounded-full border border-white/30 hover:bg-white/10"
-            >
-              <span aria-hidden className="text-sm font-bold">
-                {short}
-              </span>
-            </a>
-          ))}
-        </div>
+        {social.length > 0 && (
+          // Only our own accounts, as the settings name them (GET /api/public-config); none set, none shown.
+          <nav className="flex items-start gap-2" aria-label="Social links">
+            {social.map(({ network, url }) => (
+              <a
+                key={network}
+                href={url}
+                aria-label={`LegalMarket on ${SOCIAL[network].name}`}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="flex size-11 items-center justify-center rounded-full border border-white/30 hover:bg-white/10"
+              >
+                <span aria-hidden className="text-sm font-bold">
+                  {SOCIAL[network].short}
+                </span>
+              </a>
+            ))}
+          </nav>
+        )}
       </div>
       <p className="border-t border-white/15 py-4 text-center text-xs text-white/70">
         © {new Date().getFullYear()} LegalMarket. All rights reserved.

@@ -1,6 +1,6 @@
 import { lazy, memo, startTransition, Suspense, useCallback, useEffect, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { Check, Pencil, Search, Trash2 } from 'lucide-react';
+import { Check, Search } from 'lucide-react';
 import { EXPERTISE, PACKAGES } from '@legalmarket/contracts/constants';
 import type { Product } from '@legalmarket/contracts/catalogue';
 import type { PlanTier } from '@legalmarket/contracts/plans';
@@ -13,7 +13,7 @@ import { Tabs } from '@/components/tabs';
 import { getErrorMessage } from '@/lib/http';
 import { useDeleteProduct } from './api/delete-product';
 import { useProducts } from './api/get-products';
-import { DeliveryTime, ProductRating } from './product-facts';
+import { ProductCard } from './product-card';
 import { filtersToSearch, isFiltered, productsUrlOf, readFilters, type ProductFilters } from './product-filters';
 
 // Only admins edit here: the form and what it imports load when an admin opens it, not for every visitor.
@@ -364,79 +364,6 @@ function ClearFilters() {
     </p>
   );
 }
-
-/**
- * One product card. Memoised: a tab switch or a notice does not rebuild 200 of them; off screen the
- * browser skips their layout and paint (content-visibility), with their last size kept.
- */
-const ProductCard = memo(function ProductCard({
-  product: p,
-  isAdmin,
-  eager,
-  onPainted,
-  onEdit,
-  onDelete,
-}: {
-  product: Product;
-  isAdmin: boolean;
-  eager: boolean;
-  /** Given to the first card: its picture is the largest element, so it is fetched first. */
-  onPainted?: () => void;
-  onEdit: (p: Product) => void;
-  onDelete: (p: Product) => void;
-}) {
-  return (
-    <li className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm [contain-intrinsic-size:auto_20rem] [content-visibility:auto]">
-      <Link
-        to={paths.preCart(p._id)}
-        className="group flex flex-1 flex-col focus-visible:outline-2 focus-visible:outline-accent"
-      >
-        <img
-          src={p.productImage}
-          alt=""
-          width={640}
-          height={400}
-          loading={eager ? 'eager' : 'lazy'}
-          fetchPriority={onPainted ? 'high' : undefined}
-          onLoad={onPainted}
-          onError={onPainted}
-          className="aspect-[16/10] w-full bg-sand object-cover"
-        />
-        <span className="flex flex-1 flex-col gap-1 p-4">
-          <span className="text-lg font-semibold break-words text-ink group-hover:text-brand">{p.productName}</span>
-          {p.whatYouGet && <span className="text-sm break-words text-slate-700">{p.whatYouGet}</span>}
-          <span className="mt-auto flex flex-wrap items-center gap-x-4 gap-y-1 pt-2">
-            <span className="font-semibold text-ink">
-              <Naira amount={p.productPrice} />
-            </span>
-            <ProductRating average={p.ratingAverage} count={p.ratingCount} />
-          </span>
-          {p.deliveryDays !== null && <DeliveryTime days={p.deliveryDays} />}
-        </span>
-      </Link>
-      {isAdmin && (
-        <div className="flex gap-2 border-t border-slate-100 p-3">
-          <button
-            type="button"
-            onClick={() => onEdit(p)}
-            className="inline-flex min-h-11 items-center gap-1 rounded-md px-3 text-sm font-semibold text-brand hover:bg-brand/5"
-            aria-label={`Edit ${p.productName}`}
-          >
-            <Pencil aria-hidden className="size-4" /> Edit
-          </button>
-          <button
-            type="button"
-            onClick={() => onDelete(p)}
-            className="inline-flex min-h-11 items-center gap-1 rounded-md px-3 text-sm font-semibold text-red-700 hover:bg-red-50"
-            aria-label={`Delete ${p.productName}`}
-          >
-            <Trash2 aria-hidden className="size-4" /> Delete
-          </button>
-        </div>
-      )}
-    </li>
-  );
-});
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 

@@ -1,19 +1,12 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
-import {
-  BadgeCheck,
-  BriefcaseBusiness,
-  ChevronLeft,
-  ChevronRight,
-  FileSignature,
-  Lightbulb,
-  ShieldCheck,
-  Users,
-  Wallet,
-} from 'lucide-react';
-import { Tabs } from '@/components/tabs';
+import { BadgeCheck, BriefcaseBusiness, CalendarCheck, FileSignature, Lightbulb } from 'lucide-react';
+import { DELIVERY_WORKING_DAYS } from '@legalmarket/contracts/constants';
 import { ContactPopup } from '@/components/contact-popup';
 import { paths } from '@/lib/paths';
+import heroIllustration from './assets/hero-illustration.svg';
+import { PaymentMarks } from './payment-marks';
+import { Figure, useShowcase } from './showcase';
 
 const SERVICES = [
   {
@@ -33,63 +26,48 @@ const SERVICES = [
   },
 ];
 
-const REASONS = [
-  {
-    title: 'Fixed, affordable prices',
-    text: 'You see the price in naira before you buy. No hourly billing, no surprises.',
-    Icon: Wallet,
-  },
-  {
-    title: 'Verified lawyers',
-    text: 'Every lawyer is checked by our team (Supreme Court Number and practice) before taking a job.',
-    Icon: BadgeCheck,
-  },
-  {
-    title: 'Confidential by design',
-    text: 'Your documents are seen only by our staff and the lawyer assigned to your job.',
-    Icon: ShieldCheck,
-  },
-  {
-    title: 'Built for startups',
-    text: 'Small businesses give about 40% of Nigeria’s GDP. We make legal help fit their budgets.',
-    Icon: Users,
-  },
-];
+type More = typeof import('./landing-more');
+let more: More | undefined;
+let loadingMore: Promise<More> | undefined;
 
-const STEPS = [
-  {
-    id: 'join',
-    label: 'Join us',
-    text: 'Sign up as a company in two short steps and confirm your email address. Account verification takes about one hour.',
-  },
-  {
-    id: 'choose',
-    label: 'Choose a product',
-    text: 'Browse single services or a monthly package (Bronze, Silver or Gold) and pick what your business needs.',
-  },
-  {
-    id: 'purchase',
-    label: 'Purchase or reserve',
-    text: 'Reserve items in your cart with the details and documents the lawyer needs, then pay by card, mobile money or USSD. Delivery is 7-10 working days after purchase.',
-  },
-] as const;
-type StepId = (typeof STEPS)[number]['id'];
+/**
+ * Loads the sections below the first screen (Why Choose Us, How it Works, featured products, FAQ).
+ * app/router's preloadPage calls it for / before the first render, on the server and in the browser,
+ * so they render in the same pass as the rest; they stay out of the first route's JavaScript.
+ */
+export function preloadLanding(): Promise<unknown> {
+  loadingMore ??= import('./landing-more').then(
+    (m) => (more = m),
+    (err: unknown) => {
+      loadingMore = undefined; // a later try may work
+      throw err;
+    },
+  );
+  return loadingMore.catch(() => undefined);
+}
+
+// A thenable that answers at once once loaded: React renders it without a fallback (as app/router's pages).
+const LandingMore = lazy(() =>
+  more
+    ? ({ then: (done: (m: More) => void) => done(more!) } as unknown as Promise<More>)
+    : preloadLanding().then(() => {
+        if (!more) throw new Error('The landing page could not be loaded');
+        return more;
+      }),
+);
 
 export default function LandingPage() {
-  const [slide, setSlide] = useState(0);
-  const [step, setStep] = useState<StepId>('join');
   const [contact, setContact] = useState(false);
-  const reason = REASONS[slide];
-  const current = STEPS.find((s) => s.id === step)!;
+  const showcase = useShowcase();
   return (
     <>
       <section className="bg-sand">
-        <div className="mx-auto grid max-w-6xl items-center gap-8 px-4 py-14 md:grid-cols-2 md:py-20">
+        <div className="mx-auto grid max-w-6xl items-center gap-8 px-4 py-10 md:grid-cols-2 md:py-16">
           <div>
             <p className="text-sm font-semibold tracking-wide text-brand uppercase">
               Legal services for Nigerian businesses
             </p>
-            <h1 className="mt-3 text-3xl leading-tight font-bold text-ink sm:text-5xl">
+            <h1 className="mt-3 text-3xl font-bold text-ink sm:text-5xl">
               Affordable legal help for your startup, at a fixed price.
             </h1>
             <p className="mt-4 max-w-prose text-lg text-slate-700">
@@ -111,12 +89,55 @@ export default function LandingPage() {
               </Link>
             </div>
           </div>
-          <div aria-hidden className="hidden justify-center md:flex">
-            <div className="grid size-72 place-items-center rounded-full bg-brand text-accent shadow-xl">
-              <ShieldCheck className="size-32" strokeWidth={1.2} />
-            </div>
-          </div>
+          {/* An illustration, not a photograph: no licence-free photograph of Nigerian founders or
+              lawyers could be had here, and a stock face posing as our customer would not be honest
+              (decision 1830). Vector, 3 KB: sharp at every width, no srcset needed. */}
+          <img
+            src={heroIllustration}
+            alt="A contract with a signature and a verified seal, next to a phone showing a payment in naira"
+            width={560}
+            height={440}
+            fetchPriority="high"
+            decoding="async"
+            className="mx-auto h-auto w-full max-w-72 sm:max-w-md md:max-w-none"
+          />
         </div>
+      </section>
+
+      <section aria-label="LegalMarket in figures" className="border-b border-slate-200 bg-white">
+        <dl className="mx-auto grid max-w-6xl grid-cols-2 gap-x-4 gap-y-6 px-4 py-8 lg:grid-cols-4">
+          <div className="flex flex-col gap-1">
+            <dt className="order-2 text-sm text-slate-600">Verified lawyers</dt>
+            <dd
+              className="order-1 flex items-center gap-2 text-2xl font-bold text-brand"
+              data-testid="verified-lawyers"
+            >
+              <BadgeCheck aria-hidden className="size-6 shrink-0" />
+              <Figure value={showcase?.verifiedLawyers} />
+            </dd>
+          </div>
+          <div className="flex flex-col gap-1">
+            <dt className="order-2 text-sm text-slate-600">Jobs completed</dt>
+            <dd className="order-1 flex items-center gap-2 text-2xl font-bold text-brand" data-testid="jobs-completed">
+              <FileSignature aria-hidden className="size-6 shrink-0" />
+              <Figure value={showcase?.jobsCompleted} />
+            </dd>
+          </div>
+          <div className="flex flex-col gap-1">
+            <dt className="order-2 text-sm text-slate-600">Working days to delivery, after purchase</dt>
+            <dd className="order-1 flex items-center gap-2 text-2xl font-bold text-brand">
+              <CalendarCheck aria-hidden className="size-6 shrink-0" />
+              {/* The spec's promise (DELIVERY_NOTICE): 7-10 working days. */}
+              7–{DELIVERY_WORKING_DAYS}
+            </dd>
+          </div>
+          <div className="col-span-2 flex flex-col gap-2 lg:col-span-1">
+            <dt className="order-2 text-sm text-slate-600">Card, transfer, mobile money or USSD, in naira</dt>
+            <dd className="order-1">
+              <PaymentMarks />
+            </dd>
+          </div>
+        </dl>
       </section>
 
       <section className="mx-auto max-w-6xl px-4 py-14" aria-labelledby="services-heading">
@@ -139,75 +160,12 @@ export default function LandingPage() {
           ))}
         </div>
       </section>
+      {/* Rendered by the server too: preloadLanding runs before the page renders (app/router). */}
+      <Suspense fallback={null}>
+        <LandingMore products={showcase?.products} />
+      </Suspense>
 
-      <section className="bg-brand text-white" aria-roledescription="carousel" aria-labelledby="why-heading">
-        <div className="mx-auto max-w-4xl px-4 py-14 text-center">
-          <h2 id="why-heading" className="text-2xl font-bold">
-            Why Choose Us
-          </h2>
-          <div className="mt-6 flex items-center gap-2">
-            <button
-              type="button"
-              aria-label="Previous reason"
-              onClick={() => setSlide((slide - 1 + REASONS.length) % REASONS.length)}
-              className="flex size-11 shrink-0 items-center justify-center rounded-full hover:bg-white/10"
-            >
-              <ChevronLeft className="size-6" aria-hidden />
-            </button>
-            <div
-              className="min-h-44 flex-1"
-              aria-live="polite"
-              aria-roledescription="slide"
-              aria-label={`${slide + 1} of ${REASONS.length}`}
-            >
-              <reason.Icon className="mx-auto size-10 text-accent" aria-hidden />
-              <h3 className="mt-3 text-xl font-semibold">{reason.title}</h3>
-              <p className="mx-auto mt-2 max-w-prose text-white/85">{reason.text}</p>
-              <Link
-                to={paths.signupCompany()}
-                className="mt-4 inline-flex min-h-11 items-center rounded-md bg-accent px-5 font-semibold text-ink hover:brightness-95"
-              >
-                Join us
-              </Link>
-            </div>
-            <button
-              type="button"
-              aria-label="Next reason"
-              onClick={() => setSlide((slide + 1) % REASONS.length)}
-              className="flex size-11 shrink-0 items-center justify-center rounded-full hover:bg-white/10"
-            >
-              <ChevronRight className="size-6" aria-hidden />
-            </button>
-          </div>
-          <div className="mt-4 flex justify-center gap-2">
-            {REASONS.map((r, i) => (
-              <button
-                key={r.title}
-                type="button"
-                aria-label={`Show reason ${i + 1}`}
-                aria-current={i === slide}
-                onClick={() => setSlide(i)}
-                className="flex size-11 items-center justify-center"
-              >
-                <span className={`size-2.5 rounded-full ${i === slide ? 'bg-accent' : 'bg-white/40'}`} />
-              </button>
-            ))}
-          </div>
-        </div>
-      </section>
-
-      <section className="mx-auto max-w-4xl px-4 py-14" aria-labelledby="how-heading">
-        <h2 id="how-heading" className="mb-4 text-2xl font-bold">
-          How it Works
-        </h2>
-        <Tabs label="How it works" tabs={STEPS} value={step} onChange={setStep} />
-        <div role="tabpanel" className="rounded-xl bg-sand p-6">
-          <h3 className="text-lg font-semibold">{current.label}</h3>
-          <p className="mt-2 text-slate-700">{current.text}</p>
-        </div>
-      </section>
-
-      <section className="mx-auto max-w-4xl px-4 pb-6 text-center">
+      <section className="mx-auto max-w-4xl px-4 pt-14 pb-6 text-center">
         <h2 className="text-2xl font-bold">Not sure what you need?</h2>
         <p className="mt-2 text-slate-600">Talk to us. We will help you pick the right service for your business.</p>
         <button
