@@ -1,3 +1,5 @@
+import { SESSION_TIMEOUT_MESSAGE } from './session-message.js';
+
 /**
  * Every text the spec gives, word for word. The API and the web app both read
  * them from here so a message can never drift between the two.
@@ -52,7 +54,7 @@ export const messages = {
   loginProblem: 'There was a problem logging in',
   signupProblem: 'There was a problem signing up',
   unknownUserType: 'Unknown user type',
-  sessionTimeout: 'Session timeout, please login again',
+  sessionTimeout: SESSION_TIMEOUT_MESSAGE,
   noPermissionProfile: 'You do not have permission to view these profile details.',
   paymentFailed: 'Payment failed. Please try again.',
   checkoutFailed: 'Checkout failed. Please try again.',

@@ -6,18 +6,7 @@ import { okMessage } from './common.js';
  * Two-factor authentication with an authenticator app (TOTP, RFC 6238) and recovery codes
  * (docs/decisions/2020-two-factor-authentication.md).
  */
-export const TWO_FACTOR = {
-  /** Actions on money ask for a code again when the session's last one is older than this. */
-  stepUpMinutes: 15,
-  /** How long the challenge of a sign-in waits for its code. */
-  challengeMinutes: 5,
-  /** Wrong codes per account in `windowMinutes` before every try answers 429. */
-  maxFailures: 5,
-  windowMinutes: 15,
-  recoveryCodes: 10,
-  /** The status of the answer that asks for a fresh code before an action on money. */
-  stepUpStatus: 428,
-} as const;
+export { TWO_FACTOR } from './constants.js';
 
 export const twoFactorMessages = {
   codeRequired: 'Enter the 6-digit code from your authenticator app',

@@ -1,5 +1,5 @@
-import { messages } from '@legalmarket/contracts/messages';
-import { TWO_FACTOR } from '@legalmarket/contracts/two-factor';
+import { SESSION_TIMEOUT_MESSAGE } from '@legalmarket/contracts/session-message';
+import { TWO_FACTOR } from '@legalmarket/contracts/constants';
 import { early, type Received } from '@/early';
 import { clearSession, getSession } from './session';
 
@@ -17,7 +17,7 @@ export class HttpError extends Error {
 class NetworkError extends Error {
   readonly network = true;
   constructor() {
-    super(messages.sessionTimeout);
+    super(SESSION_TIMEOUT_MESSAGE);
   }
 }
 
