@@ -149,10 +149,15 @@ describeEachDb('catalogue: search and filters', (kind) => {
 
   it('carries the rating: a new review moves the cached list and the product', async () => {
     const id = ids['Contract Review'];
-    for (const status of [5, 4])
+    // One review per company and product (decision 2001): the second comes from another company.
+    const other = await signupAndLogin(t, 'company');
+    for (const [by, status] of [
+      [company, 5],
+      [other, 4],
+    ] as const)
       await t.rt.database.db
         .insert(reviews)
-        .values({ companyId: company.id, productId: id, reviewTitle: 'Good', review: 'Clear.', status });
+        .values({ companyId: by.id, productId: id, reviewTitle: 'Good', review: 'Clear.', status });
     const list = await t.app.inject({ method: 'GET', url: '/product-api/products?q=review' });
     expect(list.json().products.find((p: { _id: string }) => p._id === id)).toMatchObject({
       ratingAverage: 4.5,

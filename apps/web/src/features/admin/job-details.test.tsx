@@ -5,6 +5,7 @@ import { MemoryRouter } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { JobViewResponse } from '@legalmarket/contracts/jobs';
 import type { LawyersResponse } from '@legalmarket/contracts/admin';
+import type { LawyerRecordsResponse } from '@legalmarket/contracts/lawyer-reviews';
 import { jobFixture } from '@/test/job-fixture';
 import { renderPage, testQueryClient } from '@/test/render';
 import AdminAssignJobPage from './assign-job-page';
@@ -55,6 +56,23 @@ function openAssignPage(j: JobViewResponse) {
   client.setQueryData(adminKeys.job(JOB_ID), { status: 'success', message: '', data: { job: j } });
   const none: LawyersResponse = { status: 'success', lawyers: [], total: 0, results: 0, page: 1, limit: 5 };
   client.setQueryData(adminKeys.lawyers(true, 1), none);
+  // The applied tab reads the applicants with their track records (decision 2000).
+  const applied: LawyerRecordsResponse = {
+    status: 'success',
+    lawyers: j.appliedLawer.map((l) => ({
+      ...l,
+      average: null,
+      reviews: 0,
+      completedJobs: 0,
+      onTimeJobs: 0,
+      onTimeRate: null,
+    })),
+    total: j.appliedLawer.length,
+    results: j.appliedLawer.length,
+    page: 1,
+    limit: 5,
+  };
+  client.setQueryData(adminKeys.lawyerRecords({ jobId: JOB_ID, sort: 'newest', page: 1 }), applied);
   renderPage(<AdminAssignJobPage />, { path: '/admin/assign-job/:jobId', at: `/admin/assign-job/${JOB_ID}`, client });
 }
 

@@ -33,7 +33,16 @@ const CONFIRM: Partial<Record<JobAction, string>> = {
 /** The buttons beside the composer: the lifecycle's actions for this reader, the composer's note and files go with them. */
 const BUTTON_ACTIONS = JOB_PAGE_ACTIONS.filter((a) => a !== 'message');
 
-function EventItem({ e, mine }: { e: JobEventResponse; mine: boolean }) {
+function EventItem({ e, mine, unread = false }: { e: JobEventResponse; mine: boolean; unread?: boolean }) {
+  // Inside the first unread item: a list may hold only list items (axe), and the line belongs to it.
+  const divider = unread && (
+    <div
+      role="separator"
+      className="my-1 flex w-full basis-full items-center gap-2 text-xs font-bold text-amber-800 uppercase"
+    >
+      <span className="h-px flex-1 bg-accent" /> New <span className="h-px flex-1 bg-accent" />
+    </div>
+  );
   const files = e.files.length > 0 && (
     <ul className="mt-2 flex flex-col gap-1">
       {e.files.map((f) => (
@@ -46,7 +55,8 @@ function EventItem({ e, mine }: { e: JobEventResponse; mine: boolean }) {
   );
   if (e.action === 'message')
     return (
-      <li className={`flex ${mine ? 'justify-end' : 'justify-start'}`}>
+      <li className={`flex flex-wrap ${mine ? 'justify-end' : 'justify-start'}`}>
+        {divider}
         <div
           className={`max-w-[85%] min-w-0 rounded-lg px-3 py-2 ${mine ? 'bg-brand/10' : 'border border-slate-200 bg-white'}`}
         >
@@ -61,6 +71,7 @@ function EventItem({ e, mine }: { e: JobEventResponse; mine: boolean }) {
     );
   return (
     <li className="rounded-md border-l-4 border-accent bg-slate-50 px-3 py-2 text-sm">
+      {divider}
       <p className="wrap-anywhere">
         <span className="font-semibold">{mine ? 'You' : e.actor.name}</span> {EVENT_WORDS[e.action]}
         <span className="text-slate-600">
@@ -208,7 +219,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
             aria-relevant="additions"
           >
             {events.map((e) => (
-              <EventWithDivider key={e._id} e={e} mine={e.actor._id === me} unread={e._id === firstUnread} />
+              <EventItem key={e._id} e={e} mine={e.actor._id === me} unread={e._id === firstUnread} />
             ))}
           </ol>
         )}
@@ -306,19 +317,6 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
         {confirming && CONFIRM[confirming]}
       </Modal>
     </div>
-  );
-}
-
-function EventWithDivider({ e, mine, unread }: { e: JobEventResponse; mine: boolean; unread: boolean }) {
-  return (
-    <>
-      {unread && (
-        <li className="my-1 flex items-center gap-2 text-xs font-bold text-amber-800 uppercase">
-          <span className="h-px flex-1 bg-accent" /> New <span className="h-px flex-1 bg-accent" />
-        </li>
-      )}
-      <EventItem e={e} mine={mine} />
-    </>
   );
 }
 
