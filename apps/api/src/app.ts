@@ -260,6 +260,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     runEvery(app, 60_000, 'payout reconciliation', () => payouts.reconcile());
     // Plan renewals, reminders, lapses and ends (decision 1900).
     runEvery(app, 60_000, 'plan scheduler tick', () => services.plans.tick());
+    // First plan payments whose confirm and webhook never came (decision 1901).
+    runEvery(app, 60_000, 'plan payment reconciliation', () => services.plans.reconcileFirstPayments());
   }
 
   await registerWeb(app, deps.webDist === undefined ? DEFAULT_WEB_DIST : deps.webDist);

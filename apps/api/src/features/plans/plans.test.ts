@@ -534,4 +534,77 @@ describeEachDb('monthly plans', (kind) => {
       .where(like(sandboxTransactions.txRef, `SUB-${plan._id}-%`));
     expect(charges).toHaveLength(1);
   });
+
+  /** Pays a first plan payment in the sandbox dialog, then the tab closes: no confirm, no webhook. */
+  async function payAndLeave(who: Login, card = SUCCESS_CARD) {
+    const started = await inject('POST', '/api/plans/subscribe', who, { tier: 'bronze' });
+    const d = started.json().data as { reference: string; amount: number };
+    await inject('POST', '/api/checkout/sandbox/charge', who, {
+      reference: d.reference,
+      amount: d.amount,
+      currency: 'NGN',
+      ...card,
+    });
+    return d.reference;
+  }
+  const paymentOf = async (reference: string) =>
+    (await db().select().from(subscriptionPayments).where(eq(subscriptionPayments.txRef, reference)))[0];
+
+  it('starts a paid plan whose confirm and webhook never came, once, after a short grace', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const reference = await payAndLeave(company);
+    // Inside the grace the browser may still confirm: the pass leaves it alone.
+    await plans.reconcileFirstPayments();
+    expect((await paymentOf(reference)).status).toBe('pending');
+    t.clock.advance(3 * 60_000);
+    expect(await plans.reconcileFirstPayments()).toMatchObject({ started: 1 });
+    expect(await plans.reconcileFirstPayments()).toMatchObject({ started: 0 });
+    const p = await paymentOf(reference);
+    expect(p.status).toBe('paid');
+    const subs = await db().select().from(subscriptions).where(eq(subscriptions.companyId, company.id));
+    expect(subs).toHaveLength(1);
+    expect(await postings('plan_payment', company.id)).toHaveLength(1);
+    expect((await mine(company)).status).toBe('active');
+    // A late confirm from the tab finds the plan already started.
+    const late = await inject('POST', '/api/plans/confirm', company, { reference });
+    expect(late.statusCode).toBe(200);
+    expect(await db().select().from(subscriptions).where(eq(subscriptions.companyId, company.id))).toHaveLength(1);
+  });
+
+  it('closes a first payment the provider calls failed and starts nothing', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const reference = await payAndLeave(company, { ...SUCCESS_CARD, cardNumber: '5258 5859 2266 6506' });
+    t.clock.advance(3 * 60_000);
+    expect(await plans.reconcileFirstPayments()).toMatchObject({ started: 0 });
+    expect((await paymentOf(reference)).status).toBe('failed');
+    expect(await db().select().from(subscriptions).where(eq(subscriptions.companyId, company.id))).toHaveLength(0);
+    expect(await postings('plan_payment', company.id)).toHaveLength(0);
+  });
+
+  it('closes a first payment never paid once a day has passed', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const started = await inject('POST', '/api/plans/subscribe', company, { tier: 'silver' });
+    const { reference } = started.json().data as { reference: string };
+    t.clock.advance(3 * 60_000);
+    await plans.reconcileFirstPayments();
+    expect((await paymentOf(reference)).status).toBe('pending');
+    t.clock.advance(DAY);
+    await plans.reconcileFirstPayments();
+    expect((await paymentOf(reference)).status).toBe('failed');
+  });
+
+  it.runIf(kind === 'postgres')('two passes together start a paid plan once', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const reference = await payAndLeave(company);
+    t.clock.advance(3 * 60_000);
+    const passes = await Promise.all([
+      plans.reconcileFirstPayments(),
+      plans.reconcileFirstPayments(),
+      plans.reconcileFirstPayments(),
+    ]);
+    expect(passes.reduce((n, c) => n + c.started, 0)).toBe(1);
+    expect((await paymentOf(reference)).status).toBe('paid');
+    expect(await db().select().from(subscriptions).where(eq(subscriptions.companyId, company.id))).toHaveLength(1);
+    expect(await postings('plan_payment', company.id)).toHaveLength(1);
+  });
 });

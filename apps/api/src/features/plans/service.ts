@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import {
   PAYMENT_OPTIONS,
   PLAN_CREDIT_KINDS,
@@ -46,6 +46,10 @@ type Payment = typeof subscriptionPayments.$inferSelect;
 const DAY_MS = 86_400_000;
 /** How long a scheduler owns a renewal it is charging before another may try. */
 const CLAIM_MS = 5 * 60_000;
+/** A first payment the browser and webhook left unconfirmed is asked about after this (as orders are). */
+const FIRST_RECHECK_AFTER_MS = 2 * 60_000;
+/** ...and closed when still unpaid after this; one paid but not applied (paid twice) is re-asked for 2 days. */
+const FIRST_EXPIRE_AFTER_MS = DAY_MS;
 const LIVE: PlanStatus[] = ['active', 'grace'];
 const NO_CREDITS: PlanCredits = { review: 0, draft: 0, opinion: 0, policy: 0 };
 
@@ -276,6 +280,11 @@ export function createPlansService(
 
   /** The first payment verified: the plan starts now with the tier's month of credits, once. */
   async function activate(paymentId: string | number, tx: ProviderTransaction) {
+    return (await startPlan(paymentId, tx)).sub;
+  }
+
+  /** The plan started once, and whether this call started it. */
+  async function startPlan(paymentId: string | number, tx: ProviderTransaction) {
     const out = await db.transaction(async (t) => {
       const [p0] = await t
         .select()
@@ -330,7 +339,7 @@ export function createPlansService(
       return { sub, newly: true };
     });
     if (out.newly) shared.mailWritten();
-    return out.sub;
+    return out;
   }
 
   function receiptMail(name: string, p: Payment, sub: Sub, subject: string): Omit<MailTemplate, 'to'> {
@@ -824,6 +833,59 @@ export function createPlansService(
     return { result: 'paid' };
   }
 
+  /**
+   * The background pass for first payments nobody confirmed (the tab closed, the webhook was lost):
+   * asks the provider by reference and starts a paid plan through `activate`, which locks the company
+   * and the payment, so several instances and a late confirm or webhook still start it once. One the
+   * provider calls failed, or still unpaid a day on, is closed.
+   */
+  async function reconcileFirstPayments(at: Date = clock.now(), limit = 50) {
+    const due = await db
+      .select()
+      .from(subscriptionPayments)
+      .where(
+        and(
+          eq(subscriptionPayments.kind, 'first'),
+          eq(subscriptionPayments.status, 'pending'),
+          lte(subscriptionPayments.createdAt, new Date(at.getTime() - FIRST_RECHECK_AFTER_MS)),
+          gt(subscriptionPayments.createdAt, new Date(at.getTime() - 2 * FIRST_EXPIRE_AFTER_MS)),
+        ),
+      )
+      .orderBy(asc(subscriptionPayments.id))
+      .limit(limit);
+    const counts = { checked: 0, started: 0, closed: 0 };
+    for (const p of due) {
+      counts.checked++;
+      let tx: ProviderTransaction | null;
+      try {
+        tx = await provider.verifyByReference(p.txRef);
+      } catch (err) {
+        if (err instanceof ProviderUnavailable) break;
+        throw err;
+      }
+      const problem = mismatch(p, tx);
+      if (!problem) {
+        try {
+          if ((await startPlan(p.id, tx!)).newly) counts.started++;
+        } catch (err) {
+          // Paid twice: left pending and unapplied for the admin to refund, as confirm leaves it.
+          deps.log?.warn({ err, reference: p.txRef }, 'a paid plan payment could not start a plan');
+        }
+        continue;
+      }
+      const old = at.getTime() - p.createdAt.getTime() >= FIRST_EXPIRE_AFTER_MS;
+      // Still pending at the provider (a bank transfer on its way) is never closed, as with orders.
+      if (problem === 'pending' || (problem !== 'failed' && !old)) continue;
+      const done = await db
+        .update(subscriptionPayments)
+        .set({ status: 'failed' })
+        .where(and(eq(subscriptionPayments.id, p.id), eq(subscriptionPayments.status, 'pending')))
+        .returning({ id: subscriptionPayments.id });
+      counts.closed += done.length;
+    }
+    return counts;
+  }
+
   async function subscribers(status?: PlanStatus): Promise<SubscriberRow[]> {
     const rows = await db
       .select({ s: subscriptions, companyName: users.companyName, name: users.name })
@@ -854,6 +916,7 @@ export function createPlansService(
     cancel,
     request,
     tick,
+    reconcileFirstPayments,
     applyRenewal,
     onWebhook,
     subscribers,
