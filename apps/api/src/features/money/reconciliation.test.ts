@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import type { ReconciliationDifference, ReconciliationResponse } from '@legalmarket/contracts';
-import { jobs, refunds } from '../../db/schema.js';
+import type { PlanView, ReconciliationDifference, ReconciliationResponse } from '@legalmarket/contracts';
+import { jobs, refunds, subscriptionPayments } from '../../db/schema.js';
 import { flutterwaveProvider } from '../../platform/payments/flutterwave.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { SUCCESS_CARD, insertProduct } from '../../../test/commerce-helpers.js';
@@ -195,6 +195,62 @@ describeEachDb('reconciliation with Flutterwave (local stand-in)', (kind) => {
       expect(res.statusCode, query).toBe(400);
       expect(res.json().message).toMatch(words);
     }
+  });
+
+  it('matches plan payments, first and renewal, and lists a plan charge the ledger lacks', async () => {
+    // The earlier tests' differences stay at the stand-in: this one must add none but the lost charge.
+    const before = await k.reconcile();
+    const company = await signupAndLogin(t, 'company');
+    const started = await k.inject('POST', '/api/plans/subscribe', company, { tier: 'silver' });
+    const d = started.json().data as { reference: string; amount: number; paymentPlan: string };
+    const firstId = flw.pay(d.reference, d.amount, { email: company.email, paymentPlan: Number(d.paymentPlan) });
+    const confirmed = await k.inject('POST', '/api/plans/confirm', company, {
+      reference: d.reference,
+      transactionId: String(firstId),
+    });
+    expect(confirmed.statusCode).toBe(200);
+    const plan = confirmed.json().data as PlanView;
+    // The renewal Flutterwave charged on the payment plan, applied by its signed webhook.
+    const renewal = `SUB-${plan._id}-2-1`;
+    const renewalId = flw.pay(renewal, 80_000, { email: company.email, paymentPlan: Number(d.paymentPlan) });
+    const hook = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/webhook',
+      headers: { 'verif-hash': SECRET_HASH, 'content-type': 'application/json' },
+      payload: JSON.stringify({
+        event: 'charge.completed',
+        data: { id: renewalId, tx_ref: renewal, status: 'successful' },
+      }),
+    });
+    expect(hook.statusCode).toBe(200);
+    const renewed = async () =>
+      (await t.rt.database.db.select().from(subscriptionPayments).where(eq(subscriptionPayments.txRef, renewal)))
+        .length === 1;
+    for (let i = 0; i < 100 && !(await renewed()); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await renewed()).toBe(true);
+
+    const agreed = await k.reconcile();
+    expect(agreed.differences).toEqual(before.differences);
+    expect(agreed.ledger.payments).toBe(before.ledger.payments + 2);
+    expect(agreed.atProvider.payments).toBe(before.atProvider.payments + 2);
+    expect(agreed.ledger.paid - before.ledger.paid).toBe(agreed.atProvider.paid - before.atProvider.paid);
+
+    // Another company paid its first month, but neither its tab nor the webhook told us.
+    const other = await signupAndLogin(t, 'company');
+    const lost = (await k.inject('POST', '/api/plans/subscribe', other, { tier: 'bronze' })).json().data as {
+      reference: string;
+      amount: number;
+    };
+    const lostId = flw.pay(lost.reference, lost.amount, { email: other.email });
+    const r = await k.reconcile();
+    expect(r.differences).toHaveLength(before.differences.length + 1);
+    expect(r.differences.find((x) => x.reference === lost.reference)).toMatchObject({
+      kind: 'missing_in_ledger',
+      subject: 'payment',
+      providerId: String(lostId),
+      ledgerAmount: null,
+      orderId: null,
+    });
   });
 });
 

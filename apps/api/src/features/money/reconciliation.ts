@@ -1,7 +1,7 @@
 import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { ReconciliationDifference, ReconciliationQuery, ReconciliationResponse } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
-import { ledgerEntries, ledgerTransactions, orders, refunds } from '../../db/schema.js';
+import { ledgerEntries, ledgerTransactions, orders, refunds, subscriptionPayments } from '../../db/schema.js';
 import { AppError } from '../../platform/errors.js';
 import {
   ProviderUnavailable,
@@ -22,7 +22,8 @@ const shift = (day: string, days: number) => lagosDay(new Date(startOf(day).getT
 interface LedgerPayment {
   transactionId: number;
   createdAt: Date;
-  orderId: string;
+  /** Null for a monthly plan's payment, which pays no order. */
+  orderId: string | null;
   txRef: string;
   providerTransactionId: string | null;
   paymentType: string | null;
@@ -30,6 +31,8 @@ interface LedgerPayment {
   /** The provider's fee posted for the order (kobo). */
   fee: number;
   jobId: string | null;
+  /** A monthly plan's payment: compared before the provider's fee, which the ledger does not post. */
+  plan: boolean;
 }
 
 interface LedgerRefund {
@@ -56,8 +59,40 @@ interface ReconciliationDeps extends Pick<Shared, 'db' | 'clock'> {
 export function createReconciliation(deps: ReconciliationDeps) {
   const { db, clock, provider } = deps;
 
-  /** Payment postings of orders paid through this provider: by posting time, or by provider ids. */
-  async function ledgerPayments(where: ReturnType<typeof and>): Promise<LedgerPayment[]> {
+  /**
+   * Payment postings through this provider, of orders and of monthly plans (first payments and
+   * renewals, decision 1902): by posting time, or by the provider's transaction ids.
+   */
+  async function ledgerPayments(by: { from: Date; to: Date } | { ids: string[] }): Promise<LedgerPayment[]> {
+    const [forOrders, forPlans] =
+      'ids' in by
+        ? [inArray(orders.providerTransactionId, by.ids), inArray(subscriptionPayments.providerTransactionId, by.ids)]
+        : [undefined, undefined];
+    const posted =
+      'ids' in by
+        ? undefined
+        : and(gte(ledgerTransactions.createdAt, by.from), lt(ledgerTransactions.createdAt, by.to));
+    return [...(await orderPayments(and(posted, forOrders))), ...(await planPayments(and(posted, forPlans)))];
+  }
+
+  /** Plan payments hold no fee posting: they are matched on the amount charged (decision 1902). */
+  async function planPayments(where: ReturnType<typeof and>): Promise<LedgerPayment[]> {
+    const rows = await db
+      .select({
+        transactionId: ledgerTransactions.id,
+        createdAt: ledgerTransactions.createdAt,
+        txRef: subscriptionPayments.txRef,
+        providerTransactionId: subscriptionPayments.providerTransactionId,
+        paymentType: subscriptionPayments.paymentMethod,
+        amount: sql<string>`coalesce((select sum(${ledgerEntries.amount}) from ${ledgerEntries} where ${ledgerEntries.transactionId} = ${ledgerTransactions.id} and ${ledgerEntries.account} = 'provider_cash'), 0)`,
+      })
+      .from(ledgerTransactions)
+      .innerJoin(subscriptionPayments, eq(subscriptionPayments.id, ledgerTransactions.subscriptionPaymentId))
+      .where(and(eq(ledgerTransactions.kind, 'plan_payment'), eq(subscriptionPayments.provider, provider.name), where));
+    return rows.map((r) => ({ ...r, orderId: null, jobId: null, amount: Number(r.amount), fee: 0, plan: true }));
+  }
+
+  async function orderPayments(where: ReturnType<typeof and>): Promise<LedgerPayment[]> {
     const rows = await db
       .select({
         transactionId: ledgerTransactions.id,
@@ -73,7 +108,7 @@ export function createReconciliation(deps: ReconciliationDeps) {
       .from(ledgerTransactions)
       .innerJoin(orders, eq(orders.id, ledgerTransactions.orderId))
       .where(and(eq(ledgerTransactions.kind, 'payment'), eq(orders.provider, provider.name), where));
-    return rows.map((r) => ({ ...r, amount: Number(r.amount), fee: Number(r.fee) }));
+    return rows.map((r) => ({ ...r, amount: Number(r.amount), fee: Number(r.fee), plan: false }));
   }
 
   /** Refund postings (money out to a company) of refunds sent through this provider. */
@@ -109,7 +144,10 @@ export function createReconciliation(deps: ReconciliationDeps) {
 
     let txs: ProviderTransaction[];
     let theirRefunds: ProviderRefund[];
-    const payments = await ledgerPayments(wide);
+    const payments = await ledgerPayments({
+      from: new Date(start.getTime() - DAY_MS),
+      to: new Date(end.getTime() + DAY_MS),
+    });
     const ours = await ledgerRefunds(wide);
     try {
       const period = { from: shift(from, -1), to: shift(to, 1) };
@@ -144,7 +182,7 @@ export function createReconciliation(deps: ReconciliationDeps) {
         subject: 'payment' as const,
         reference: p.txRef,
         providerId: p.providerTransactionId,
-        ledgerAmount: naira(p.amount - p.fee),
+        ledgerAmount: naira(p.plan ? p.amount : p.amount - p.fee),
         paymentType: p.paymentType,
         date: p.createdAt.toISOString(),
         ledgerTransactionId: String(p.transactionId),
@@ -161,7 +199,7 @@ export function createReconciliation(deps: ReconciliationDeps) {
       }
       const seen = {
         ...ledgerSide,
-        providerAmount: naira(settled(theirs)),
+        providerAmount: naira(p.plan ? theirs.amount : settled(theirs)),
         providerCurrency: theirs.currency,
         providerStatus: theirs.status,
         paymentType: theirs.paymentType ?? p.paymentType,
@@ -169,19 +207,13 @@ export function createReconciliation(deps: ReconciliationDeps) {
       if (theirs.status !== 'successful') differences.push({ ...seen, kind: 'status_differs' });
       else if (theirs.currency !== 'NGN') differences.push({ ...seen, kind: 'currency_differs' });
       // Net of the fee: a fee the ledger missed or got wrong is a difference too.
-      else if (settled(theirs) !== p.amount - p.fee) differences.push({ ...seen, kind: 'amount_differs' });
+      else if (p.plan ? theirs.amount !== p.amount : settled(theirs) !== p.amount - p.fee)
+        differences.push({ ...seen, kind: 'amount_differs' });
     }
     const received = txs.filter((t) => t.status === 'successful' && inPeriod(providerDay(t.createdAt) ?? start));
     const unmatched = received.filter((t) => !paymentsById.has(t.id));
     // Posted outside the wider window (a very late fulfilment) is still posted.
-    const postedElsewhere = unmatched.length
-      ? await ledgerPayments(
-          inArray(
-            orders.providerTransactionId,
-            unmatched.map((t) => t.id),
-          ),
-        )
-      : [];
+    const postedElsewhere = unmatched.length ? await ledgerPayments({ ids: unmatched.map((t) => t.id) }) : [];
     const posted = new Set(postedElsewhere.map((p) => p.providerTransactionId));
     const stray = unmatched.filter((t) => !posted.has(t.id));
     const ordersByRef = stray.length
