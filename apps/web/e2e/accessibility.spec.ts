@@ -53,7 +53,8 @@ for (const [screen, use] of Object.entries(SCREENS)) {
       }
       found.push(...(await violations(page, 'sign-up menu')));
       await page.keyboard.press('Escape');
-      await page.goto('/');
+      // The footer links to the /terms page; the dialog opens from a sign-up form's consent box.
+      await page.goto('/signup/asalawyer');
       await page.getByRole('button', { name: 'Terms of use' }).click();
       await expect(page.getByRole('dialog')).toBeVisible();
       found.push(...(await violations(page, 'terms dialog')));
@@ -143,8 +144,9 @@ test.describe('by keyboard alone', () => {
   });
 
   test('a dialog keeps the focus inside, closes on Escape and gives the focus back', async ({ page }) => {
-    await page.goto('/about-us');
-    const opener = page.getByRole('contentinfo').getByRole('button', { name: 'Terms of use' });
+    // The footer links to /terms; the dialog opens from a sign-up form's consent box.
+    await page.goto('/signup/asalawyer');
+    const opener = page.getByRole('button', { name: 'Terms of use' });
     await tabTo(page, opener, { max: 120 });
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Terms of use' });

@@ -58,6 +58,8 @@ export default function ProductsPage() {
       <div role="tabpanel" aria-label="Single" hidden={tab !== 'single'}>
         {/* Keyed by the address: Back or a link shows the filters it holds. */}
         <FilterForm key={search} filters={filters} onApply={apply} />
+        {/* The area's name over its products, as the landing page's service links promise. */}
+        {filters.area && <h2 className="mb-4 text-xl font-semibold text-ink">{filters.area}</h2>}
         <SingleProducts active={tab === 'single'} url={productsUrlOf(search)} filtered={isFiltered(filters)} />
       </div>
       <div role="tabpanel" aria-label="Packages" hidden={tab !== 'packages'}>
