@@ -77,6 +77,42 @@ const labelClass = 'mb-1 block text-sm font-medium text-slate-800';
  * The search box and filters. A plain GET form to /products as well: before the code has arrived
  * (or without it) Search still opens the filtered address, which the server renders.
  */
+/** One end of the price range: whole naira, up to nine digits. */
+function PriceField({
+  id,
+  name,
+  label,
+  placeholder,
+  value,
+  onChange,
+}: {
+  id: string;
+  name: 'min' | 'max';
+  label: string;
+  placeholder: string;
+  value: string;
+  onChange: (e: { target: { value: string } }) => void;
+}) {
+  return (
+    <div className="min-w-0">
+      <label htmlFor={id} className={labelClass}>
+        {label}
+      </label>
+      <input
+        id={id}
+        name={name}
+        inputMode="numeric"
+        autoComplete="off"
+        maxLength={9}
+        placeholder={placeholder}
+        value={value}
+        onChange={onChange}
+        className={inputClass}
+      />
+    </div>
+  );
+}
+
 function FilterForm({ filters, onApply }: { filters: ProductFilters; onApply: (f: ProductFilters) => void }) {
   const id = useId();
   const [draft, setDraft] = useState(filters);
@@ -142,38 +178,8 @@ function FilterForm({ filters, onApply }: { filters: ProductFilters; onApply: (f
       </div>
       <fieldset className="m-0 grid min-w-0 grid-cols-2 gap-3 border-0 p-0">
         <legend className="col-span-2 mb-1 p-0 text-sm font-medium text-slate-800">Price range (₦)</legend>
-        <div className="min-w-0">
-          <label htmlFor={`${id}-min`} className={labelClass}>
-            Min
-          </label>
-          <input
-            id={`${id}-min`}
-            name="min"
-            inputMode="numeric"
-            autoComplete="off"
-            maxLength={9}
-            placeholder="0"
-            value={draft.min}
-            onChange={set('min')}
-            className={inputClass}
-          />
-        </div>
-        <div className="min-w-0">
-          <label htmlFor={`${id}-max`} className={labelClass}>
-            Max
-          </label>
-          <input
-            id={`${id}-max`}
-            name="max"
-            inputMode="numeric"
-            autoComplete="off"
-            maxLength={9}
-            placeholder="Any"
-            value={draft.max}
-            onChange={set('max')}
-            className={inputClass}
-          />
-        </div>
+        <PriceField id={`${id}-min`} name="min" label="Min" placeholder="0" value={draft.min} onChange={set('min')} />
+        <PriceField id={`${id}-max`} name="max" label="Max" placeholder="Any" value={draft.max} onChange={set('max')} />
       </fieldset>
       <div className="flex flex-wrap items-center gap-2">
         <button
