@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { EXPERTISE as AREAS } from '@legalmarket/contracts';
 import type { Db } from '../apps/api/src/db/client.js';
 import { hashPassword } from '../apps/api/src/platform/passwords.js';
 
@@ -66,7 +67,8 @@ const WORDS =
   'agreement company shares founder lawyer contract clause party notice term payment review draft registration licence employee trademark office deadline signature'.split(
     ' ',
   );
-const EXPERTISE = ['Corporate', 'Intellectual Property', 'Employment', 'Tax', 'Real Estate', 'Litigation'];
+// The areas lawyers and products share (issue 20), so Best fit has matches to put first.
+const EXPERTISE = [...AREAS];
 const INDUSTRIES = ['Fintech', 'Agritech', 'Logistics', 'Health', 'Retail', 'Education', 'Media'];
 
 /** Ids depend only on the seed and the entity's number, so the two job steps agree on them. */
@@ -244,6 +246,9 @@ export async function insertBase(db: Db, opts: { seed: number; uploadsDir: strin
       product_description: text(r, 60),
       product_image: `/uploads/${uploadRows[i % uploadRows.length].key}`,
       category: r.next() < 0.2 ? 'package' : 'single',
+      // One product in eight has no area; the rest cycle through the areas (no draw, so the rest of the
+      // generated data stays what it was).
+      area: i % 8 === 7 ? null : EXPERTISE[i % EXPERTISE.length],
       created_at: at,
       updated_at: at,
     };
@@ -258,6 +263,7 @@ export async function insertBase(db: Db, opts: { seed: number; uploadsDir: strin
       product_description: 'text',
       product_image: 'text',
       category: 'text',
+      area: 'text',
       created_at: 'timestamptz',
       updated_at: 'timestamptz',
     },

@@ -34,7 +34,7 @@ export const companyJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (ap
         reply,
         JOB_VIEW_READS,
         async () => ({
-          value: await jobs.pending(request.user!.id),
+          json: await jobs.pending(request.user!.id),
         }),
         companyJobsResponse,
       ),
@@ -57,7 +57,7 @@ export const companyJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (ap
         reply,
         JOB_VIEW_READS,
         async () => ({
-          value: await jobs.completed(request.user!.id),
+          json: await jobs.completed(request.user!.id),
         }),
         companyJobsResponse,
       ),

@@ -8,18 +8,29 @@ import { blankToNull } from '../../platform/text.js';
 import { notFound } from '../../platform/errors.js';
 import { assertAttachable } from '../uploads/service.js';
 import type { JobLifecycle } from './lifecycle-service.js';
-import { findJobViews } from './view.js';
+import { findJobViews, findJobViewsJson } from './view.js';
 
 type Deps = Pick<Shared, 'db' | 'mailWritten'>;
+
+const openStatuses = ['unassigned', 'pending'] as const;
 
 /** A company's own jobs: its open and completed lists, and the details it adds to a job. */
 export function createCompanyJobsService({ db, mailWritten }: Deps, lifecycle: JobLifecycle) {
   return {
-    pending: (companyId: string) =>
-      findJobViews(db, and(eq(jobs.companyId, companyId), inArray(jobs.status, ['unassigned', 'pending']))),
+    /** The company's open jobs as JSON text (findJobViewsJson): the list answered as the database built it. */
+    pending: async (companyId: string) =>
+      (
+        await findJobViewsJson(db, and(eq(jobs.companyId, companyId), inArray(jobs.status, openStatuses)), {
+          now: new Date(),
+        })
+      ).json,
 
-    completed: (companyId: string) =>
-      findJobViews(db, and(eq(jobs.companyId, companyId), eq(jobs.status, 'completed'))),
+    completed: async (companyId: string) =>
+      (
+        await findJobViewsJson(db, and(eq(jobs.companyId, companyId), eq(jobs.status, 'completed')), {
+          now: new Date(),
+        })
+      ).json,
 
     /** Sets the company's detail (and file) on its own open job; answers the job. */
     async editDetails(

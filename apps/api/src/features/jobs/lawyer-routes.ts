@@ -15,6 +15,7 @@ import {
 import type { FeatureOptions } from '../shared.js';
 import { forbidden } from '../../platform/errors.js';
 import { JOB_PAGE_READS } from './view.js';
+import { sendJson } from '../../platform/response-cache.js';
 
 const tags = ['lawyer jobs'];
 const security = [{ bearer: [] }];
@@ -51,8 +52,8 @@ export const lawyerJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         reply,
         JOB_PAGE_READS,
         async () => {
-          const { jobs, total } = await service.availableJobs(request.user!, request.query);
-          return { value: jobs, headers: { 'x-total-count': String(total), 'cache-control': 'no-store' } };
+          const { json, total } = await service.availableJobs(request.user!, request.query);
+          return { json, headers: { 'x-total-count': String(total), 'cache-control': 'no-store' } };
         },
         jobList,
       ),
@@ -116,9 +117,10 @@ export const lawyerJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         preHandler: auth.require('lawyer'),
       },
       async (request, reply) => {
-        const { jobs, total } = await service.projects(request.user!, status, request.query);
+        const { json, total } = await service.projects(request.user!, status, request.query);
+        // The database built the JSON (features/jobs/view.ts findJobViewsJson): sent as it is.
         reply.header('x-total-count', String(total)).header('cache-control', 'no-store');
-        return jobs;
+        return sendJson(reply, json);
       },
     );
   }

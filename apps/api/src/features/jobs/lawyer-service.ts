@@ -8,13 +8,13 @@ import { AppError, badRequest, forbidden, notFound } from '../../platform/errors
 import { mailRenderer } from '../../platform/mail-templates.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import {
+  appliedBy,
   countedTotal,
-  jobCount,
+  findJobViewsJson,
   selectJobs,
-  selectLawyerJobPage,
   toJobView,
-  windowTotal,
   withApplicants,
+  type JobRedaction,
   type JobView,
 } from './view.js';
 import { detailsRequestedMail } from './emails.js';
@@ -67,6 +67,23 @@ const bestFitMatch = (lawyerId: string) =>
   // The cast makes the subquery one array value, read once per statement (not once per job).
   sql<boolean>`coalesce(${products.area} = any(cast((select ${users.areasOfPractise} from ${users} where ${users.id} = ${lawyerId}) as text[])), false)`;
 
+/**
+ * The only open jobs that can be on a Best fit page of `n` rows (up to the page's end): the first `n` in
+ * the lawyer's areas and the first `n` outside them, longest waiting first. Each half is an ordered walk
+ * of the open-jobs index that stops at `n`, so the page's sort by fit reads 2n rows, not every open job.
+ */
+const bestFitCandidates = (lawyerId: string, n: number) => {
+  const areas = sql`cast((select ${users.areasOfPractise} from ${users} where ${users.id} = ${lawyerId}) as text[])`;
+  const half = (fits: boolean) => sql`(select j.id from ${jobs} j join ${products} p on p.id = j.product_id
+    where j.status = 'unassigned' and j.assigned_to is null and coalesce(p.area = any(${areas}), false) = ${fits}
+    order by j.created_at, j.id limit ${n})`;
+  return sql`${jobs.id} in (${half(true)} union all ${half(false)})`;
+};
+
+/** What the reader of the open jobs is shown of each (forLawyer): none of them is the reader's own. */
+const openJobRedaction = (viewer: Pick<AuthUser, 'userType' | 'verified'>): JobRedaction =>
+  viewer.userType === 'admin' ? 'contacts' : viewer.verified ? 'files' : 'brief';
+
 async function appliedSet(ex: Executor, lawyerId: string, jobIds: string[]) {
   if (!jobIds.length) return new Set<string>();
   const rows = await ex
@@ -95,19 +112,22 @@ export function createLawyerJobsService(deps: Deps, lifecycle: JobLifecycle, led
      * areas of practice first, then longest waiting first; Recent jobs: newest first.
      */
     async availableJobs(viewer: AuthUser, q: { sort: JobSort; page: number; limit: number }) {
-      const order =
-        q.sort === 'recent'
-          ? [desc(jobs.createdAt), desc(jobs.id)]
-          : [desc(bestFitMatch(viewer.id)), asc(jobs.createdAt), asc(jobs.id)];
-      const rows = await selectLawyerJobPage(db, viewer.id, countedTotal('open'))
-        .where(isOpen)
-        .orderBy(...order)
-        .limit(q.limit)
-        .offset((q.page - 1) * q.limit);
-      return {
-        jobs: rows.map((r) => forLawyer(toJobView(r), viewer, r.applied)),
-        total: rows.length ? rows[0].total : await jobCount(db, 'open'),
-      };
+      const offset = (q.page - 1) * q.limit;
+      let where = isOpen;
+      let order = [desc(jobs.createdAt), desc(jobs.id)];
+      if (q.sort !== 'recent') {
+        order = [desc(bestFitMatch(viewer.id)), asc(jobs.createdAt), asc(jobs.id)];
+        where = and(isOpen, bestFitCandidates(viewer.id, offset + q.limit));
+      }
+      return findJobViewsJson(db, where, {
+        now: new Date(),
+        order,
+        limit: q.limit,
+        offset,
+        redact: openJobRedaction(viewer),
+        applied: appliedBy(viewer.id),
+        total: countedTotal('open'),
+      });
     },
 
     /**
@@ -150,23 +170,21 @@ export function createLawyerJobsService(deps: Deps, lifecycle: JobLifecycle, led
       });
     },
 
+    /** The lawyer's own jobs of one status, as JSON text with the list's total (all assigned to the reader). */
     async projects(lawyer: AuthUser, status: 'pending' | 'completed', q: { page: number; limit: number }) {
-      const lawyerId = lawyer.id;
       const order =
         status === 'completed'
           ? [desc(jobs.completedAt), desc(jobs.id)]
           : [desc(jobs.assignedAt), desc(jobs.createdAt), desc(jobs.id)];
-      const where = and(eq(jobs.assignedTo, lawyerId), eq(jobs.status, status));
-      const rows = await selectLawyerJobPage(db, lawyerId, windowTotal)
-        .where(where)
-        .orderBy(...order)
-        .limit(q.limit)
-        .offset((q.page - 1) * q.limit);
-      // A page past the end has no row to read the total from.
-      const total = rows.length
-        ? rows[0].total
-        : Number((await db.select({ n: count() }).from(jobs).where(where))[0]?.n ?? 0);
-      return { jobs: rows.map((r) => forLawyer(toJobView(r), lawyer, r.applied)), total };
+      const where = and(eq(jobs.assignedTo, lawyer.id), eq(jobs.status, status));
+      return findJobViewsJson(db, where, {
+        now: new Date(),
+        order,
+        limit: q.limit,
+        offset: (q.page - 1) * q.limit,
+        applied: appliedBy(lawyer.id),
+        total: sql<number>`(select count(*) from ${jobs} where ${where})`,
+      });
     },
 
     /**

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { JobViewResponse } from '@legalmarket/contracts';
 import type { Executor } from '../../db/client.js';
@@ -45,26 +45,6 @@ export function selectJobs(ex: Executor) {
     .$dynamic();
 }
 
-/**
- * A lawyer's page of jobs in one round trip: selectJobs plus whether `lawyerId` applied to each job
- * and the list's total (`total`, read on every row), so a cold request costs one query, not three.
- */
-export function selectLawyerJobPage(ex: Executor, lawyerId: string, total: SQL<number>) {
-  return ex
-    .select({
-      ...jobViewFields,
-      applied: sql<boolean>`exists (select 1 from ${jobApplications} where ${jobApplications.jobId} = ${jobs.id} and ${jobApplications.lawyerId} = ${lawyerId})`,
-      total: total.mapWith(Number),
-    })
-    .from(jobs)
-    .innerJoin(products, eq(products.id, jobs.productId))
-    .innerJoin(company, eq(company.id, jobs.companyId))
-    .leftJoin(lawyer, eq(lawyer.id, jobs.assignedTo))
-    .$dynamic();
-}
-
-/** The total of a list read beside its page: every row counted before LIMIT and OFFSET. */
-export const windowTotal = sql<number>`count(*) over ()`;
 /** The total of a counted list (jobCount's keys) read beside its page. */
 export const countedTotal = (key: 'open' | `status:${JobView['status']}`) =>
   sql<number>`(select ${jobCounts.n} from ${jobCounts} where ${jobCounts.key} = ${key})`;
@@ -126,6 +106,137 @@ export function toJobView(r: Row): JobView {
     updatedAt: j.updatedAt.toISOString(),
     completedAt: j.completedAt?.toISOString() ?? null,
   };
+}
+
+/** A timestamp as Date.toISOString() writes it (UTC, milliseconds). */
+const isoText = (t: SQLWrapper) => sql`to_char(${t} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/** Kobo to naira as a float8, the same IEEE division as `kobo / 100` in JS, so the JSON numbers match. */
+const nairaOf = (kobo: SQLWrapper) => sql`(${kobo}::float8 / 100)`;
+const jsonObject = (fields: Record<string, SQLWrapper | string>) =>
+  sql`json_build_object(${sql.join(
+    Object.entries(fields).map(([k, v]) => sql`${sql.raw(`'${k}'`)}, ${typeof v === 'string' ? sql.raw(v) : v}`),
+    sql`, `,
+  )})`;
+
+/**
+ * What a reader who is not the job's company, lawyer or an admin is shown of an open job (forLawyer in
+ * lawyer-service.ts says why): `contacts` hides the company's contacts (admins on the lawyers' list),
+ * `files` also the file keys (verified lawyers), `brief` the whole brief (unverified lawyers).
+ */
+export type JobRedaction = 'none' | 'contacts' | 'files' | 'brief';
+
+/**
+ * The job view as JSON built by the database, the shape toJobView makes (proven equal by
+ * view-json.test.ts): a list crosses from the database as one text value instead of hundreds of
+ * fields decoded, mapped and serialised again, which was most of a cold list's cost. `now` decides
+ * `late` as toJobView's clock does; `applied` adds the reading lawyer's flag.
+ */
+export function jobViewJson(opts: { now: Date; redact?: JobRedaction; applied?: SQL<boolean> }) {
+  const redact = opts.redact ?? 'none';
+  const hideContacts = redact !== 'none';
+  const hideFiles = redact === 'files' || redact === 'brief';
+  const hideBrief = redact === 'brief';
+  const brief = (col: SQLWrapper) => (hideBrief ? 'null' : col);
+  const fields: Record<string, SQLWrapper | string> = {
+    _id: jobs.id,
+    status: jobs.status,
+    stage: jobs.stage,
+    dueAt: isoText(jobs.dueAt),
+    late: sql`(${jobs.dueAt} < ${opts.now.toISOString()}::timestamptz and ${jobs.stage} not in ('completed', 'cancelled'))`,
+    productId: jsonObject({
+      _id: products.id,
+      productName: products.productName,
+      productImage: products.productImage,
+      productPrice: nairaOf(products.productPrice),
+      productDescription: products.productDescription,
+    }),
+    companyId: jsonObject({
+      _id: company.id,
+      companyName: sql`coalesce(${company.companyName}, ${company.name})`,
+      officialEmail: hideContacts ? "''" : company.officialEmail,
+      phoneNumber: hideContacts ? "''" : company.phoneNumber,
+    }),
+    quantity: jobs.quantity,
+    amount: nairaOf(jobs.amount),
+    detail: brief(jobs.detail),
+    companyDetail: brief(jobs.companyDetail),
+    companyFile: hideFiles ? 'null' : jobs.companyFile,
+    companyFileName: brief(jobs.companyFileName),
+    lawyerRequestedDetail: brief(jobs.lawyerRequestedDetail),
+    adminDetail: brief(jobs.adminDetail),
+    adminFile: hideFiles ? 'null' : jobs.adminFile,
+    adminFileName: brief(jobs.adminFileName),
+    assignedTo: sql`case when ${lawyer.id} is null then '[]'::json else json_build_array(${jsonObject({
+      _id: lawyer.id,
+      name: lawyer.name,
+      officialEmail: lawyer.officialEmail,
+      phoneNumber: lawyer.phoneNumber,
+    })}) end`,
+    appliedLawer: "'[]'::json",
+    createdAt: isoText(jobs.createdAt),
+    updatedAt: isoText(jobs.updatedAt),
+    completedAt: isoText(jobs.completedAt),
+  };
+  if (opts.applied) fields.applied = opts.applied;
+  if (hideBrief) fields.briefWithheld = 'true';
+  return jsonObject(fields);
+}
+
+/** Whether `lawyerId` applied for the job of the row. */
+export const appliedBy = (lawyerId: string) =>
+  sql<boolean>`exists (select 1 from ${jobApplications} where ${jobApplications.jobId} = ${jobs.id} and ${jobApplications.lawyerId} = ${lawyerId})`;
+
+/**
+ * The views of the jobs matching `where` as one JSON array text, in `order` (newest first by default):
+ * what findJobViews answers, built by the database. A page (limit, offset) is chosen first by id, so
+ * JSON is built for the page's rows only; `total`, when given, is read in the same statement.
+ */
+export async function findJobViewsJson(
+  ex: Executor,
+  where: SQL | undefined,
+  opts: {
+    now: Date;
+    limit?: number;
+    offset?: number;
+    order?: SQL[];
+    redact?: JobRedaction;
+    applied?: SQL<boolean>;
+    total?: SQL<number>;
+  },
+): Promise<{ json: string; total: number }> {
+  const order = [...(opts.order ?? []), desc(jobs.createdAt), desc(jobs.id)];
+  let rows = where ?? and();
+  if (opts.limit !== undefined || opts.offset !== undefined) {
+    let page = ex
+      .select({ id: jobs.id })
+      .from(jobs)
+      .innerJoin(products, eq(products.id, jobs.productId))
+      .where(rows)
+      .orderBy(...order)
+      .$dynamic();
+    if (opts.limit !== undefined) page = page.limit(opts.limit);
+    if (opts.offset !== undefined) page = page.offset(opts.offset);
+    rows = inArray(jobs.id, page);
+  }
+  // Numbered in the list's order, so the array keeps it (json_agg has no order of its own).
+  const views = ex
+    .select({
+      view: sql`${jobViewJson(opts)}`.as('view'),
+      n: sql`row_number() over (order by ${sql.join(order, sql`, `)})`.as('n'),
+    })
+    .from(jobs)
+    .innerJoin(products, eq(products.id, jobs.productId))
+    .innerJoin(company, eq(company.id, jobs.companyId))
+    .leftJoin(lawyer, eq(lawyer.id, jobs.assignedTo))
+    .where(rows)
+    .as('views');
+  const [row] = await ex
+    .select({
+      json: sql<string>`coalesce(json_agg(${views.view} order by ${views.n}), '[]')::text`,
+      total: (opts.total ?? sql<number>`0`).mapWith(Number),
+    })
+    .from(views);
+  return row;
 }
 
 /** Fills `appliedLawer` for the given views with one extra query. */
