@@ -175,4 +175,17 @@ describeEachDb('cache versions: the database', (kind) => {
     expect((await t.app.inject({ url, headers: company.headers })).statusCode).toBe(200);
     expect(t.app.cacheStats().sessions.misses).toBe(sessions + 1);
   });
+
+  it("a page's first requests with a new token share one session lookup", async () => {
+    const company = await signupAndLogin(t, 'company');
+    const before = t.app.cacheStats().sessions;
+    const urls = ['/job-api/company/pendingjobs', '/job-api/company/completedjobs', '/api/notifications'];
+    const answers = await Promise.all(urls.map((url) => t.app.inject({ url, headers: company.headers })));
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+    const after = t.app.cacheStats().sessions;
+    expect(after.lookups - before.lookups).toBe(1);
+    // A forged token shares nothing: it is refused.
+    const forged = { authorization: `${company.headers.authorization}x` };
+    expect((await t.app.inject({ url: urls[0], headers: forged })).statusCode).toBe(401);
+  });
 });

@@ -41,8 +41,8 @@ export interface Auth {
   require(...roles: UserType[]): preHandlerAsyncHookHandler;
   /** preHandler: reads the user when a token is sent, lets guests through. */
   optional: preHandlerAsyncHookHandler;
-  /** Verified sessions answered from memory and looked up (read by the tests). */
-  stats(): { hits: number; misses: number };
+  /** Verified sessions answered from memory, not, and the lookups made for them (read by the tests). */
+  stats(): { hits: number; misses: number; lookups: number };
 }
 
 /**
@@ -58,8 +58,11 @@ export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHour
   const versions = cacheVersionsOf(deps.db);
   /** Token → the user it resolved to, at `version`, never past `expiresAt`. */
   const verified = new Map<string, { user: AuthUser; version: number; expiresAt: number }>();
+  /** Lookups under way, by version and token, shared by the requests that need the same one. */
+  const inflight = new Map<string, Promise<{ user: AuthUser; expiresAt: number } | null>>();
   let hits = 0;
   let misses = 0;
+  let lookups = 0;
 
   async function resolve(authorization: string | undefined, request?: FastifyRequest): Promise<AuthUser | null> {
     if (!authorization?.startsWith('Bearer ')) return null;
@@ -74,12 +77,21 @@ export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHour
       verified.delete(token);
     }
     misses += 1;
-    const user = await lookup(token);
+    // A page sends its first requests together with one new token: they share one lookup, made after
+    // all of them arrived at the versions read above (a logout since then moves the version again).
+    const inflightKey = `${version}\u0000${token}`;
+    let pending = inflight.get(inflightKey);
+    if (!pending) {
+      lookups += 1;
+      pending = lookup(token).finally(() => inflight.delete(inflightKey));
+      inflight.set(inflightKey, pending);
+    }
+    const user = await pending;
     if (user) {
       if (verified.size >= SESSION_CACHE_MAX) verified.clear();
       verified.set(token, { user: user.user, version, expiresAt: user.expiresAt });
     }
-    return user?.user ?? null;
+    return user ? { ...user.user } : null;
   }
 
   async function lookup(token: string): Promise<{ user: AuthUser; expiresAt: number } | null> {
@@ -123,7 +135,7 @@ export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHour
   };
 
   return {
-    stats: () => ({ hits, misses }),
+    stats: () => ({ hits, misses, lookups }),
     async issue(user) {
       const now = deps.clock.now();
       const expiresAt = new Date(now.getTime() + deps.ttlHours * 3600_000);
