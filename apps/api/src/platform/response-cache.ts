@@ -9,11 +9,15 @@ import type { Db } from '../db/client.js';
  * asks for one (the catalogue, cached responses). `effort` 'max' for what is made a few times a day.
  */
 export class PreparedBody {
-  private readonly copies: { br?: Buffer; gzip?: Buffer } = {};
+  private readonly copies: { br?: Buffer; gzip?: Buffer; identity?: Buffer } = {};
   constructor(
     readonly body: string,
     private readonly effort: 'max' | 'fast' = 'fast',
   ) {}
+  /** The text as UTF-8 bytes, made once: a string is encoded again on every write to the socket. */
+  get bytes(): Buffer {
+    return (this.copies.identity ??= Buffer.from(this.body));
+  }
   encoded(encoding: 'br' | 'gzip'): Buffer {
     const max = this.effort === 'max';
     return (this.copies[encoding] ??=
@@ -33,7 +37,7 @@ export function sendPrepared(request: FastifyRequest, reply: FastifyReply, prepa
         return reply.header('content-encoding', encoding).send(prepared.encoded(encoding));
     }
   }
-  return reply.send(prepared.body);
+  return reply.send(prepared.bytes);
 }
 
 /** Sends JSON text made elsewhere (the database) as it is: the compress plugin still encodes it. */
@@ -83,7 +87,7 @@ type Produced = ({ value: unknown } | { json: string }) & { headers?: Record<str
 interface Entry {
   /** The sum of the versions of `reads`, read before the response was made. */
   version: number;
-  /** Key and text, with room counted for one compressed copy. */
+  /** Key and text, with room counted for its bytes and one compressed copy. */
   size: number;
   prepared: PreparedBody;
   headers?: Record<string, string>;
@@ -140,7 +144,7 @@ export function createResponseCache(db: Db, opts: { maxBytes?: number; checkRead
         body = made.json;
       } else body = JSON.stringify(schema ? schema.parse(made.value) : made.value);
       const prepared = new PreparedBody(body);
-      const entry: Entry = { version, size: (key.length + prepared.body.length) * 2, prepared, headers: made.headers };
+      const entry: Entry = { version, size: (key.length + prepared.body.length) * 3, prepared, headers: made.headers };
       if (entry.size <= maxBytes / 8) {
         entries.set(key, entry);
         bytes += entry.size;
