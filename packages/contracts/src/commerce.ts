@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dataResponse } from './common.js';
 import { LIMITS, ORDER_STATUSES } from './constants.js';
 import { messages } from './messages.js';
 
@@ -221,11 +222,7 @@ export const sandboxVirtualAccountResponse = z.object({
 export type SandboxVirtualAccount = z.infer<typeof sandboxVirtualAccountResponse>['data'];
 
 /** POST /api/checkout/verify: 200 when the order is paid, 202 while the provider has not settled. */
-export const verifyPaymentResponse = z.object({
-  status: z.literal('success'),
-  message: z.string(),
-  data: z.object({ order: orderView }),
-});
+export const verifyPaymentResponse = dataResponse('order', orderView);
 export const verifyPaymentPendingResponse = verifyPaymentResponse.extend({ status: z.literal('pending') });
 export type VerifyPaymentResponse =
   z.infer<typeof verifyPaymentResponse> | z.infer<typeof verifyPaymentPendingResponse>;
