@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { jobView } from './jobs.js';
+import { dataResponse } from './common.js';
 import { LIMITS, ORDER_STATUSES } from './constants.js';
 import { messages } from './messages.js';
 
@@ -177,22 +178,14 @@ export const rejectLawyerInput = z.object({
     .max(1000, 'reason must be at most 1000 characters'),
 });
 export type RejectLawyerInput = z.infer<typeof rejectLawyerInput>;
-export const verifyLawyerResponse = z.object({
-  status: z.literal('success'),
-  message: z.string(),
-  data: z.object({ lawyer: adminLawyer }),
-});
+export const verifyLawyerResponse = dataResponse('lawyer', adminLawyer);
 
 /** Admin job lists without `page`: an array of jobs, as the spec's client reads them. */
 export const adminJobsResponse = z.array(jobView);
 /** Admin job lists with `page` (our admin pages): `jobs` at the top with the paging figures. */
 export const adminJobsPageResponse = listed('jobs', jobView);
 export type AdminJobsPageResponse = z.infer<typeof adminJobsPageResponse>;
-export const oneJobResponse = z.object({
-  status: z.literal('success'),
-  message: z.string(),
-  data: z.object({ job: jobView }),
-});
+export const oneJobResponse = dataResponse('job', jobView);
 export type OneJobResponse = z.infer<typeof oneJobResponse>;
 
 export const assignJobInput = z.object({
@@ -250,11 +243,7 @@ export const settlementAccount = z.object({
   bank: z.string(),
   updatedAt: z.string(),
 });
-export const settlementAccountResponse = z.object({
-  status: z.literal('success'),
-  message: z.string(),
-  data: z.object({ account: settlementAccount.nullable() }),
-});
+export const settlementAccountResponse = dataResponse('account', settlementAccount.nullable());
 export type SettlementAccountResponse = z.infer<typeof settlementAccountResponse>;
 
 const isoDay = (name: string) =>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dataResponse } from './common.js';
 import { LIMITS, ORDER_STATUSES } from './constants.js';
 import { messages } from './messages.js';
 
@@ -98,6 +99,22 @@ export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 export const PAYMENT_OPTIONS = PAYMENT_METHODS.join(',');
 export const DEFAULT_PRODUCT_TITLE = 'Default Product Name';
 
+/**
+ * What the payment dialog is opened with besides the payment itself: the methods offered, who pays and
+ * the provider's public settings. A cart's checkout and a plan's first payment open the same dialog.
+ */
+export const paymentDialogFields = {
+  paymentOptions: z.string(),
+  customer: z.object({ email: z.string(), phone: z.string(), name: z.string() }),
+  provider: z.object({
+    name: z.enum(['sandbox', 'flutterwave']),
+    publicKey: z.string().optional(),
+    subaccountId: z.string().optional(),
+    scriptUrl: z.string().optional(),
+    testMode: z.boolean(),
+  }),
+};
+
 /** What the payment dialog needs (POST /api/checkout). */
 export const checkoutResponse = z.object({
   status: z.literal('success'),
@@ -109,15 +126,7 @@ export const checkoutResponse = z.object({
     amount: z.number(),
     currency: z.literal('NGN'),
     title: z.string(),
-    paymentOptions: z.string(),
-    customer: z.object({ email: z.string(), phone: z.string(), name: z.string() }),
-    provider: z.object({
-      name: z.enum(['sandbox', 'flutterwave']),
-      publicKey: z.string().optional(),
-      subaccountId: z.string().optional(),
-      scriptUrl: z.string().optional(),
-      testMode: z.boolean(),
-    }),
+    ...paymentDialogFields,
   }),
 });
 export type CheckoutResponse = z.infer<typeof checkoutResponse>;
@@ -221,11 +230,7 @@ export const sandboxVirtualAccountResponse = z.object({
 export type SandboxVirtualAccount = z.infer<typeof sandboxVirtualAccountResponse>['data'];
 
 /** POST /api/checkout/verify: 200 when the order is paid, 202 while the provider has not settled. */
-export const verifyPaymentResponse = z.object({
-  status: z.literal('success'),
-  message: z.string(),
-  data: z.object({ order: orderView }),
-});
+export const verifyPaymentResponse = dataResponse('order', orderView);
 export const verifyPaymentPendingResponse = verifyPaymentResponse.extend({ status: z.literal('pending') });
 export type VerifyPaymentResponse =
   z.infer<typeof verifyPaymentResponse> | z.infer<typeof verifyPaymentPendingResponse>;

@@ -12,6 +12,19 @@ export const okMessage = z.object({ status: z.literal('success'), message: z.str
 export type OkMessage = z.infer<typeof okMessage>;
 
 /**
+ * The answer to a change that returns what it changed: the message and the one item under its key in
+ * `data` (`data.job`, `data.review`, `data.order`). Lists have `paged` and `listed` in admin.ts; this
+ * one lives here, beside `okMessage`, because admin.ts imports the jobs' schemas and would carry them
+ * into every page that reads an answer built with it.
+ */
+export const dataResponse = <K extends string, T extends z.ZodType>(key: K, item: T) =>
+  z.object({
+    status: z.literal('success'),
+    message: z.string(),
+    data: z.object({ [key]: item } as { [P in K]: T }),
+  });
+
+/**
  * NUL cannot be stored in a PostgreSQL text or jsonb value (the insert fails with "invalid byte sequence"),
  * and an unpaired surrogate is not Unicode text at all (it would be stored as U+FFFD, or refused in jsonb).
  */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { listed } from './admin.js';
-import { LIST_LIMIT_MAX } from './admin.js';
+import { LIST_LIMIT_MAX, listed } from './admin.js';
+import { dataResponse } from './common.js';
 import { messages } from './messages.js';
 
 /** A company's review of a lawyer may be edited this many days after it was written (issue 20). */
@@ -61,11 +61,7 @@ export const lawyerReview = z.object({
 export type LawyerReview = z.infer<typeof lawyerReview>;
 
 /** A review as created, edited or answered. */
-export const lawyerReviewResponse = z.object({
-  status: z.literal('success'),
-  message: z.string(),
-  data: z.object({ review: lawyerReview }),
-});
+export const lawyerReviewResponse = dataResponse('review', lawyerReview);
 export type LawyerReviewResponse = z.infer<typeof lawyerReviewResponse>;
 
 /** GET /api/lawyers/{id}/reviews: the lawyer's average (null with no review), count and newest reviews. */

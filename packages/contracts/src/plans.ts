@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PACKAGES } from './constants.js';
-import { optionalDetail, uploadedFileLink } from './commerce.js';
+import { optionalDetail, paymentDialogFields, uploadedFileLink } from './commerce.js';
 
 /**
  * Monthly plans (issue 19): the spec's Packages tab made buyable. The tiers' prices, credits and
@@ -152,15 +152,7 @@ export const subscribeResponse = z.object({
     title: z.string(),
     /** The provider's payment plan id the first charge is made with (it recurs monthly). */
     paymentPlan: z.string(),
-    paymentOptions: z.string(),
-    customer: z.object({ email: z.string(), phone: z.string(), name: z.string() }),
-    provider: z.object({
-      name: z.enum(['sandbox', 'flutterwave']),
-      publicKey: z.string().optional(),
-      subaccountId: z.string().optional(),
-      scriptUrl: z.string().optional(),
-      testMode: z.boolean(),
-    }),
+    ...paymentDialogFields,
   }),
 });
 export type SubscribeData = z.infer<typeof subscribeResponse>['data'];

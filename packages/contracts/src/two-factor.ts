@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { loginResponse } from './auth.js';
-import { okMessage } from './common.js';
+import { dataResponse } from './common.js';
 
 /**
  * Two-factor authentication with an authenticator app (TOTP, RFC 6238) and recovery codes
@@ -86,7 +86,5 @@ export const twoFactorSetupResponse = z.object({
 });
 export type TwoFactorSetupResponse = z.infer<typeof twoFactorSetupResponse>;
 
-export const twoFactorEnableResponse = okMessage.extend({
-  data: z.object({ recoveryCodes: z.array(z.string()) }),
-});
+export const twoFactorEnableResponse = dataResponse('recoveryCodes', z.array(z.string()));
 export type TwoFactorEnableResponse = z.infer<typeof twoFactorEnableResponse>;

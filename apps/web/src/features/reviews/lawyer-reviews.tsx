@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { FormProvider, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { formatOrdinalDate, ratingLabel, starLabel } from '@legalmarket/contracts/format';
@@ -13,10 +13,11 @@ import {
 import { useSession } from '@/lib/use-session';
 import { Button } from '@/components/button';
 import { ErrorState, Loading } from '@/components/feedback';
-import { Field, FormError, TextArea } from '@/components/field';
-import { Stars, StarsInput } from '@/components/stars';
+import { FormError, TextArea } from '@/components/field';
+import { Stars } from '@/components/stars';
 import { getErrorMessage } from '@/lib/http';
 import { useLawyerReviews, useReplyToReview, useSaveLawyerReview } from './api/lawyer-reviews';
+import { ReviewFormFields } from './review-form-fields';
 
 const countText = (n: number) => `${n} ${n === 1 ? 'review' : 'reviews'}`;
 
@@ -218,11 +219,7 @@ function LawyerReviewForm({
   onCancel: () => void;
 }) {
   const save = useSaveLawyerReview(lawyerId);
-  const { register, handleSubmit, control, formState, watch } = useForm<
-    LawyerReviewFields,
-    unknown,
-    z.output<typeof lawyerReviewFields>
-  >({
+  const form = useForm<LawyerReviewFields, unknown, z.output<typeof lawyerReviewFields>>({
     resolver: zodResolver(lawyerReviewFields),
     defaultValues: {
       reviewTitle: editing?.reviewTitle ?? '',
@@ -230,9 +227,7 @@ function LawyerReviewForm({
       stars: editing?.stars ?? 0,
     },
   });
-  const { errors } = formState;
-  const stars = Number(watch('stars')) || 0;
-  const submit = handleSubmit(async (body) => {
+  const submit = form.handleSubmit(async (body) => {
     try {
       const res = await save.mutateAsync({ id: editing?._id, jobId, body });
       onDone(res.message);
@@ -242,39 +237,23 @@ function LawyerReviewForm({
   });
 
   return (
-    <form
-      onSubmit={submit}
-      noValidate
-      className="grid gap-4"
-      aria-label={editing ? 'Edit your review of the lawyer' : 'Review the lawyer'}
-    >
-      <h3 className="font-semibold text-ink">{editing ? 'Edit your review of the lawyer' : 'Review the lawyer'}</h3>
-      <Controller
-        control={control}
-        name="stars"
-        render={({ field }) => (
-          <StarsInput
-            label="Rating"
-            value={Number(field.value) || 0}
-            onChange={field.onChange}
-            error={errors.stars?.message}
-          />
-        )}
-      />
-      {stars > 0 && <p className="-mt-3 text-sm text-slate-700">{starLabel(stars)}</p>}
-      <Field label="Title" maxLength={120} error={errors.reviewTitle?.message} {...register('reviewTitle')} />
-      <TextArea label="Your review" maxLength={2000} error={errors.review?.message} {...register('review')} />
-      <FormError message={save.error ? getErrorMessage(save.error) : null} />
-      <div className="flex flex-wrap gap-2">
-        <Button type="submit" loading={save.isPending || formState.isSubmitting}>
-          {editing ? 'Save changes' : 'Submit review'}
-        </Button>
-        {editing && (
-          <Button variant="secondary" onClick={onCancel} disabled={save.isPending}>
-            Cancel
-          </Button>
-        )}
-      </div>
-    </form>
+    <FormProvider {...form}>
+      <form
+        onSubmit={submit}
+        noValidate
+        className="grid gap-4"
+        aria-label={editing ? 'Edit your review of the lawyer' : 'Review the lawyer'}
+      >
+        <h3 className="font-semibold text-ink">{editing ? 'Edit your review of the lawyer' : 'Review the lawyer'}</h3>
+        <ReviewFormFields
+          rating="stars"
+          showStarLabel
+          editing={!!editing}
+          saving={save.isPending}
+          saveError={save.error}
+          onCancel={onCancel}
+        />
+      </form>
+    </FormProvider>
   );
 }

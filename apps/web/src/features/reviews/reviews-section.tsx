@@ -1,5 +1,5 @@
 import { useId, useRef, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { FormProvider, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { Link } from 'react-router';
 import { Pencil, Trash2 } from 'lucide-react';
@@ -7,16 +7,15 @@ import { formatOrdinalDate, ratingLabel } from '@legalmarket/contracts/format';
 import type { Review, ReviewInput, reviewInput } from '@legalmarket/contracts/catalogue';
 import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/use-session';
-import { Button } from '@/components/button';
 import { ErrorState, Loading } from '@/components/feedback';
-import { Field, FormError, TextArea } from '@/components/field';
 import { ConfirmDialog } from '@/components/modal';
-import { Stars, StarsInput } from '@/components/stars';
+import { Stars } from '@/components/stars';
 import { getErrorMessage } from '@/lib/http';
 import { lazyResolver } from '@/lib/lazy-resolver';
 import { useDeleteReview } from './api/delete-review';
 import { useReviews } from './api/get-reviews';
 import { useSaveReview } from './api/save-review';
+import { ReviewFormFields } from './review-form-fields';
 
 const countText = (n: number) => `${n} ${n === 1 ? 'review' : 'reviews'}`;
 
@@ -196,7 +195,7 @@ function ReviewForm({
   onCancel: () => void;
 }) {
   const save = useSaveReview(productId);
-  const { register, handleSubmit, control, reset, formState } = useForm<ReviewValues, unknown, ReviewOutput>({
+  const form = useForm<ReviewValues, unknown, ReviewOutput>({
     resolver,
     defaultValues: {
       reviewTitle: editing?.reviewTitle ?? '',
@@ -204,51 +203,35 @@ function ReviewForm({
       status: editing?.status ?? 0,
     },
   });
-  const { errors } = formState;
 
-  const submit = handleSubmit(async (body) => {
+  const submit = form.handleSubmit(async (body) => {
     try {
       const res = await save.mutateAsync({ id: editing?._id, body: { ...body, productId } });
       onDone(res.message);
-      if (!editing) reset({ reviewTitle: '', review: '', status: 0 });
+      if (!editing) form.reset({ reviewTitle: '', review: '', status: 0 });
     } catch {
       // shown from save.error
     }
   });
 
   return (
-    <form
-      onSubmit={submit}
-      noValidate
-      className="grid gap-4"
-      aria-label={editing ? 'Edit your review' : 'Write a review'}
-    >
-      <h3 className="text-lg font-semibold text-ink">{editing ? 'Edit your review' : 'Write a review'}</h3>
-      <Field label="Title" maxLength={120} error={errors.reviewTitle?.message} {...register('reviewTitle')} />
-      <Controller
-        control={control}
-        name="status"
-        render={({ field }) => (
-          <StarsInput
-            label="Rating"
-            value={Number(field.value) || 0}
-            onChange={field.onChange}
-            error={errors.status?.message}
-          />
-        )}
-      />
-      <TextArea label="Your review" maxLength={2000} error={errors.review?.message} {...register('review')} />
-      <FormError message={save.error ? getErrorMessage(save.error) : null} />
-      <div className="flex flex-wrap gap-2">
-        <Button type="submit" loading={save.isPending || formState.isSubmitting}>
-          {editing ? 'Save changes' : 'Submit review'}
-        </Button>
-        {editing && (
-          <Button variant="secondary" onClick={onCancel} disabled={save.isPending}>
-            Cancel
-          </Button>
-        )}
-      </div>
-    </form>
+    <FormProvider {...form}>
+      <form
+        onSubmit={submit}
+        noValidate
+        className="grid gap-4"
+        aria-label={editing ? 'Edit your review' : 'Write a review'}
+      >
+        <h3 className="text-lg font-semibold text-ink">{editing ? 'Edit your review' : 'Write a review'}</h3>
+        <ReviewFormFields
+          rating="status"
+          titleFirst
+          editing={!!editing}
+          saving={save.isPending}
+          saveError={save.error}
+          onCancel={onCancel}
+        />
+      </form>
+    </FormProvider>
   );
 }
