@@ -93,7 +93,10 @@ function ProfileView({
         <h1 id="profile-name" className="mt-3 text-xl font-bold text-ink">
           {p.name}
         </h1>
-        <p className="text-sm text-slate-600">Legal Practitioner{p.verified ? ' · Verified' : ' · Not verified yet'}</p>
+        <p className="text-sm text-slate-600">
+          Legal Practitioner
+          {p.verified ? ' · Verified' : p.verificationRejection ? ' · Verification declined' : ' · Not verified yet'}
+        </p>
         {canEdit && (
           <Button variant="secondary" className="mt-4" onClick={onEdit}>
             <Pencil className="size-4" aria-hidden /> Update your details
