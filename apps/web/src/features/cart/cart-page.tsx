@@ -17,7 +17,7 @@ import { ProductCarousel } from '@/components/product-carousel';
 import { SectionBoundary } from '@/components/section-boundary';
 import { startCheckout, verifyPayment } from '@/features/checkout/checkout-api';
 import { usePayment } from '@/features/checkout/use-payment';
-import type { PaymentResult } from '@/features/checkout/payment-result';
+import { paymentNotMade, WINDOW_OFFLINE } from '@/features/checkout/payment-messages';
 import { getErrorMessage, HttpError, isNetworkError } from '@/lib/http';
 import { useClearCart } from './api/clear-cart';
 import { useCart } from './api/get-cart';
@@ -149,28 +149,6 @@ function Summary({
   );
 }
 
-/** Why the provider declined, in a founder's words; Flutterwave's own words otherwise. */
-const DECLINES: Array<[RegExp, string]> = [
-  [/insufficient/i, 'Your bank declined the card: insufficient funds. Try another card or another method.'],
-  [/pin/i, 'Your bank declined the card: incorrect PIN. Check the PIN and try again.'],
-];
-
-/** Closing the window is not a failure; a decline says why (issue 18). */
-function paymentNotMade(paid: PaymentResult): NonNullable<Result> {
-  if (paid.status === 'cancelled')
-    return {
-      tone: 'neutral',
-      title: 'Payment cancelled',
-      body: 'You closed the payment window before paying. Nothing was charged and your cart is as you left it.',
-    };
-  const known = paid.reason && DECLINES.find(([re]) => re.test(paid.reason!));
-  return {
-    tone: 'error',
-    title: messages.paymentFailed,
-    body: known ? known[1] : paid.reason ? `Your bank said: ${paid.reason}.` : undefined,
-  };
-}
-
 /** A company's cart: the server cart, checkout, the payment dialog and the server's verification. */
 function CompanyCart() {
   const navigate = useNavigate();
@@ -221,8 +199,12 @@ function CompanyCart() {
       try {
         paid = await pay(data);
       } catch (err) {
-        // The Flutterwave script could not load.
-        setResult({ tone: 'error', title: messages.paymentFailed, body: getErrorMessage(err) });
+        // The Flutterwave script could not load: offline, that is the connection, and nothing was charged.
+        setResult(
+          navigator.onLine === false
+            ? WINDOW_OFFLINE
+            : { tone: 'error', title: messages.paymentFailed, body: getErrorMessage(err) },
+        );
         return;
       }
       if (paid.status !== 'successful') {

@@ -14,6 +14,7 @@ import { getErrorMessage, isNetworkError } from '@/lib/http';
 import { sandboxCharge } from './api/sandbox-charge';
 import { BankTransferPanel } from './bank-transfer-panel';
 import type { PaymentResult } from './payment-result';
+import { NO_CONNECTION } from './payment-messages';
 
 type Method = PaymentMethod;
 type Step = 'details' | 'pin' | 'otp' | 'ussd-code';
@@ -44,8 +45,6 @@ const expiryMask = (v: string) => {
   const d = v.replace(/\D/g, '').slice(0, 4);
   return d.length > 2 ? `${d.slice(0, 2)}/${d.slice(2)}` : d;
 };
-
-const NO_CONNECTION = 'No internet connection. Check your connection and try again; nothing was charged.';
 
 const input =
   'block w-full min-h-11 rounded-md border border-slate-300 bg-white px-3 py-2 text-base focus:border-orange-500 focus:outline-2 focus:outline-orange-200';

@@ -15,7 +15,6 @@ import {
   type PlanTier,
   type PlanView,
 } from '@legalmarket/contracts/plans';
-import { messages } from '@legalmarket/contracts/messages';
 import { Button } from '@/components/button';
 import { ErrorState, Loading, Naira, SuccessNote } from '@/components/feedback';
 import { FormError, TextArea } from '@/components/field';
@@ -23,6 +22,7 @@ import { FormDocumentField } from '@/components/form-document-field';
 import { ConfirmDialog } from '@/components/modal';
 import { getErrorMessage } from '@/lib/http';
 import { paths } from '@/lib/paths';
+import { paymentNotMade } from '@/features/checkout/payment-messages';
 import { usePayment } from '@/features/checkout/use-payment';
 import { confirmPlan, planKeys, startPlan, useMyPlan, usePlanActions } from './plans-api';
 
@@ -75,7 +75,11 @@ function Subscribe({ last }: { last: PlanView | null }) {
       const data = await startPlan(tier);
       const paid = await pay(data);
       if (paid.status !== 'successful') {
-        setError(paid.status === 'cancelled' ? 'The payment was not made.' : messages.paymentFailed);
+        // A decline says why, as at the cart (decision 1820).
+        const said = paymentNotMade(paid);
+        setError(
+          paid.status === 'cancelled' ? 'The payment was not made.' : [said.title, said.body].filter(Boolean).join(' '),
+        );
         return;
       }
       const res = await confirmPlan(data.reference, paid.transactionId);
