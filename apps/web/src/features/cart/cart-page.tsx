@@ -103,7 +103,7 @@ function Summary({
   const count = lines.reduce((s, l) => s + l.quantity, 0);
   return (
     <section aria-labelledby={headingId} className="h-fit rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
-      <h2 id={headingId} className="text-lg font-bold text-ink">
+      <h2 id={headingId} className="heading-card text-ink">
         Order summary
       </h2>
       <dl className="mt-3 space-y-2 text-sm">
@@ -426,7 +426,7 @@ export default function CartPage() {
   const session = useSession();
   return (
     <section className="mx-auto max-w-6xl px-4 py-8">
-      <h1 className="mb-6 text-2xl font-bold text-ink">Your Selections</h1>
+      <h1 className="heading-title mb-6 text-ink">Your Selections</h1>
       <SectionBoundary>{session?.userType === 'company' ? <CompanyCart /> : <LocalCart />}</SectionBoundary>
     </section>
   );

@@ -178,7 +178,7 @@ export function SandboxCheckoutDialog({
       <div className="flex items-start justify-between gap-3 border-b border-slate-200 bg-slate-50 px-4 py-3">
         <div className="min-w-0">
           <p className="text-xs font-semibold tracking-wide text-orange-700 uppercase">Test mode · Sandbox checkout</p>
-          <h2 id={titleId} className="text-lg font-bold wrap-anywhere text-ink">
+          <h2 id={titleId} className="heading-card wrap-anywhere text-ink">
             {data.title}
           </h2>
           <p className="truncate text-sm text-slate-600">{data.customer.email}</p>
