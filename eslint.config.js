@@ -44,6 +44,15 @@ export default tseslint.config(
           ],
         },
       ],
+      // Page headings take their size from the heading scale in styles.css (decision 1862), not from
+      // size or weight classes of their own.
+      'no-restricted-syntax': [
+        'error',
+        ...['Literal[value=', 'TemplateElement[value.raw='].map((node) => ({
+          selector: `JSXOpeningElement[name.name=/^h[12]$/] > JSXAttribute[name.name='className'] ${node}/(^|\\s)((sm|md|lg):)?(text-(xs|sm|base|lg|xl|[2-9]xl)|font-(bold|semibold))(\\s|$)/]`,
+          message: 'Give an h1 or h2 its size with heading-display, -title, -section, -card or -label (styles.css).',
+        })),
+      ],
     },
   },
   {

@@ -98,6 +98,62 @@ test('trap 7: a verified lawyer who changes the SCN is verified again, and the a
   expect(mail.text).toContain('SCN009999');
 });
 
+test('trap 10: a refused verification stays for the lawyer and the admin until the lawyer changes the profile', async ({
+  page,
+}) => {
+  // Decision 1860: the refusal is kept, not only e-mailed. Journeys run one at a time, so the new lawyer
+  // heads the Unverified list.
+  const admin = await createAdmin(page.request);
+  const lawyerEmail = await createAccount(page.request, 'lawyer');
+  const reason = 'Your SCN does not match the NBA roll; please send your call certificate.';
+
+  await loginAs(page, admin.email);
+  await page.goto('/admin/lawyers');
+  await page.getByRole('tab', { name: 'Unverified' }).click();
+  const row = page.getByRole('listitem').filter({ hasText: lawyerEmail });
+  await row.getByRole('button', { name: /View more/ }).click();
+  await page.getByRole('button', { name: 'Reject', exact: true }).click();
+  const ask = page.getByRole('dialog', { name: /reject/i });
+  await ask.getByLabel(/reason/i).fill(reason);
+  await ask.getByRole('button', { name: 'Reject and e-mail the reason' }).click();
+  await expect(ask.getByRole('status')).toContainText(/rejected/i);
+  await ask.getByRole('button', { name: 'Close' }).last().click();
+
+  // After a reload the admin still sees the refusal, in the list and in View more.
+  await page.reload();
+  await page.getByRole('tab', { name: 'Unverified' }).click();
+  await expect(row).toContainText('Declined');
+  await row.getByRole('button', { name: /View more/ }).click();
+  await expect(page.getByRole('dialog')).toContainText(reason);
+  await expect(page.getByRole('dialog')).toContainText(/Declined on/);
+
+  // The lawyer reads the reason on the dashboard, after a reload too, and on the profile.
+  const lawyer = await loginAs(page, lawyerEmail);
+  await page.goto('/lawyer/dashboard');
+  const declined = page.getByRole('status').filter({ hasText: 'Your verification was declined' });
+  await expect(declined).toContainText(reason);
+  await expect(declined).toContainText('Update your profile and we will check again.');
+  await page.reload();
+  await expect(declined).toContainText(reason);
+  await declined.getByRole('link', { name: 'Update your details' }).click();
+  await expect(page).toHaveURL(new RegExp(`/lawyer/profile/${lawyer.data.user._id}$`));
+  await expect(page.getByText('Legal Practitioner · Verification declined')).toBeVisible();
+
+  // Changing the profile asks to be checked again: pending, and the admin sees no refusal any more.
+  await page.getByRole('button', { name: 'Update your details' }).click();
+  await page.getByLabel('Year of Call').fill('2015');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('dialog')).toContainText('Profile Updated Successfully');
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).first().click();
+  await expect(page.getByText('Legal Practitioner · Not verified yet')).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Your verification is pending' })).toBeVisible();
+  await expect(page.getByText('Your verification was declined')).toHaveCount(0);
+  const listed = (await (
+    await page.request.get('/api/unverifiedlawyers?limit=100', { headers: admin.headers })
+  ).json()) as { lawyers: Array<{ _id: string; verificationRejection: unknown }> };
+  expect(listed.lawyers.find((l) => l._id === lawyer.data.user._id)?.verificationRejection).toBeNull();
+});
+
 test("trap 9: another role's page says whose it is, and an unverified lawyer sees verification pending", async ({
   page,
 }) => {

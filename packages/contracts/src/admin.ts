@@ -98,6 +98,11 @@ const adminLawyer = z.object({
   cac: z.string().nullable(),
   areasOfPractise: z.array(z.string()),
   verified: z.boolean(),
+  /**
+   * Set while an admin's refusal stands (decision 1860): the reason the lawyer was e-mailed and when.
+   * Null once the lawyer changes the profile (asking to be checked again) or is verified.
+   */
+  verificationRejection: z.object({ reason: z.string(), rejectedAt: z.string() }).nullable(),
   yearOfCall: z.string().nullable(),
   yourBio: z.string().nullable(),
   alternativeEmailAddress: z.string().nullable(),

@@ -170,6 +170,8 @@ export const messages = {
   scnChangeNeedsVerification:
     'Your new SCN needs verification again: your Verified badge goes until an admin has checked it, and you cannot apply for new jobs meanwhile.',
   verificationPending: 'Your verification is pending',
+  verificationDeclined: 'Your verification was declined',
+  verificationDeclinedNext: 'Update your profile and we will check again.',
   verificationNext:
     'An admin checks your Supreme Court Number (SCN) with the NBA, usually within about an hour. You will get an e-mail once you are verified; then you can see briefs and apply for jobs.',
 } as const;

@@ -65,6 +65,9 @@ export const users = pgTable(
       .default(sql`'{}'::text[]`),
     yearOfCall: text('year_of_call'),
     verified: boolean('verified').notNull().default(false),
+    /** An admin refused the verification, and the reason the lawyer was e-mailed (0020; decision 1860). */
+    verificationRejectedAt: ts('verification_rejected_at'),
+    verificationRejectionReason: text('verification_rejection_reason'),
     /** The terms and privacy policy version accepted at sign-up, and when (0019; null: not recorded). */
     termsVersion: text('terms_version'),
     termsAcceptedAt: ts('terms_accepted_at'),

@@ -30,7 +30,7 @@ function WrongRole({ allowed, userType }: { allowed: readonly UserType[]; userTy
   return (
     <section aria-labelledby="wrong-role-title" className="mx-auto max-w-xl px-4 py-16 text-center">
       <ShieldAlert className="mx-auto size-10 text-brand" aria-hidden />
-      <h1 id="wrong-role-title" className="mt-4 text-2xl font-bold text-ink">
+      <h1 id="wrong-role-title" className="heading-title mt-4 text-ink">
         This page is for {whom}
       </h1>
       <p className="mt-2 text-slate-600">

@@ -67,7 +67,7 @@ export function Modal({ open, title, onClose, children, tone = 'neutral', footer
       {open && (
         <div className="p-5">
           <div className="flex items-start justify-between gap-4">
-            <h2 id={titleId} className={`text-lg font-semibold ${color}`}>
+            <h2 id={titleId} className={`heading-card ${color}`}>
               {title}
             </h2>
             <button

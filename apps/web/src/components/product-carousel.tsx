@@ -113,7 +113,7 @@ export function ProductCarousel({ excludeIds = [], title = 'You may also like' }
   return (
     <section aria-roledescription="carousel" aria-labelledby={headingId} className="mt-12">
       <div className="mb-4 flex items-center justify-between gap-2">
-        <h2 id={headingId} className="text-xl font-bold text-ink">
+        <h2 id={headingId} className="heading-section text-ink">
           {title}
         </h2>
         {slides.length > 1 && (

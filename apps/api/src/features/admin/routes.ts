@@ -154,7 +154,7 @@ export const adminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
         tags,
         security,
         summary: "Reject a lawyer's verification, with a reason",
-        description: `\`{ reason }\` (10 to 1000 characters, trimmed) refuses an unverified lawyer's verification: the lawyer stays unverified and is e-mailed the reason as written, with a link to update their profile. The same reason sent again changes nothing and sends no second mail. 409 when the lawyer is verified (withdraw the verification with PATCH /api/verifylawyer/{id} instead); 404 when the id is not a lawyer. Audit-logged (\`lawyer.reject\`, with the reason). Decision 1820. ${ADMIN_ONLY}`,
+        description: `\`{ reason }\` (10 to 1000 characters, trimmed) refuses an unverified lawyer's verification: the lawyer stays unverified, is e-mailed the reason as written with a link to update their profile, and the lawyer's \`verificationRejection\` (\`{ reason, rejectedAt }\`) holds it until the lawyer next changes the profile or is verified. The reason that already stands, sent again, changes nothing and sends no second mail. 409 when the lawyer is verified (withdraw the verification with PATCH /api/verifylawyer/{id} instead); 404 when the id is not a lawyer. Audit-logged (\`lawyer.reject\`, with the reason). Decisions 1820, 1860. ${ADMIN_ONLY}`,
         params: idParam,
         body: rejectLawyerInput,
         response: { 200: verifyLawyerResponse },

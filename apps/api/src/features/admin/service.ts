@@ -170,7 +170,8 @@ export function createAdminService(shared: Shared) {
         if (lawyer.verified === verified) return { lawyer, changed: false };
         const [updated] = await tx
           .update(users)
-          .set({ verified, updatedAt: now })
+          // A verification ends a standing refusal (decision 1860); a withdrawal finds none to keep.
+          .set({ verified, verificationRejectedAt: null, verificationRejectionReason: null, updatedAt: now })
           .where(eq(users.id, lawyerId))
           .returning();
         if (verified) {
@@ -205,11 +206,13 @@ export function createAdminService(shared: Shared) {
     },
 
     /**
-     * Refuses an unverified lawyer's verification for a reason the lawyer is e-mailed. Under the lawyer's
-     * row lock: a verified lawyer is refused (withdraw instead), and the same reason sent again (a double
-     * tap, a retry) is recorded and mailed once.
+     * Refuses an unverified lawyer's verification for a reason the lawyer is e-mailed, and keeps it on the
+     * lawyer's row until the lawyer changes the profile or is verified (decision 1860). Under the lawyer's
+     * row lock: a verified lawyer is refused (withdraw instead), and the reason that already stands (a
+     * double tap, a retry) is recorded and mailed once.
      */
     async rejectVerification(actorId: string, lawyerId: string, reason: string) {
+      const now = clock.now();
       const result = await db.transaction(async (tx) => {
         const rows = await tx
           .select()
@@ -219,15 +222,13 @@ export function createAdminService(shared: Shared) {
         const lawyer = rows[0];
         if (!lawyer) throw notFound(messages.lawyerNotFound);
         if (lawyer.verified) throw conflict(messages.rejectVerifiedLawyer);
-        const [last] = await tx
-          .select({ action: auditLog.action, details: auditLog.details })
-          .from(auditLog)
-          .where(and(eq(auditLog.targetType, 'lawyer'), eq(auditLog.targetId, lawyer.id)))
-          .orderBy(desc(auditLog.id))
-          .limit(1);
-        const sameAgain =
-          last?.action === 'lawyer.reject' && (last.details as { reason?: string } | null)?.reason === reason;
-        if (sameAgain) return { lawyer, changed: false };
+        if (lawyer.verificationRejectedAt && lawyer.verificationRejectionReason === reason)
+          return { lawyer, changed: false };
+        const [updated] = await tx
+          .update(users)
+          .set({ verificationRejectedAt: now, verificationRejectionReason: reason, updatedAt: now })
+          .where(eq(users.id, lawyerId))
+          .returning();
         await enqueueMail(
           tx,
           render(
@@ -247,7 +248,7 @@ export function createAdminService(shared: Shared) {
           targetId: lawyer.id,
           details: { name: lawyer.name, officialEmail: lawyer.officialEmail, reason },
         });
-        return { lawyer, changed: true };
+        return { lawyer: updated, changed: true };
       });
       if (result.changed) shared.mailWritten();
       return { lawyer: toLawyerProfile(result.lawyer), changed: result.changed };

@@ -457,6 +457,8 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
             areasOfPractise: [],
             yearOfCall: null,
             verified: false,
+            verificationRejectedAt: null,
+            verificationRejectionReason: null,
             deletedAt: now,
             updatedAt: now,
           })

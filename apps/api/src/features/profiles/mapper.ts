@@ -35,6 +35,10 @@ export const toLawyerProfile = (u: UserRow) => ({
   areasOfPractise: u.areasOfPractise,
   yearOfCall: u.yearOfCall,
   verified: u.verified,
+  verificationRejection:
+    u.verificationRejectedAt && u.verificationRejectionReason
+      ? { reason: u.verificationRejectionReason, rejectedAt: u.verificationRejectedAt.toISOString() }
+      : null,
 });
 
 /** The one user-to-profile mapping: a user's own profile, or one read by id, with its userType. */

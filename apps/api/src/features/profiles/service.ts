@@ -139,7 +139,7 @@ export function createProfilesService({
       const result = await db.transaction(async (tx) => {
         // Read under the row lock: a verification and an SCN change cannot cross (docs/decisions/1810).
         const [current] = await tx
-          .select({ scn: users.scn, verified: users.verified, name: users.name, officialEmail: users.officialEmail })
+          .select()
           .from(users)
           .where(and(eq(users.id, me.id), eq(users.userType, role)))
           .for('update');
@@ -149,12 +149,29 @@ export function createProfilesService({
         const scnChanged = role === 'lawyer' && current.verified && changes.scn != null;
         if (scnChanged) changes.verified = false;
         if (file) changes.profileImage = (await uploads.store(file, me.id, tx)).url;
+        // A refused lawyer who changes anything on the profile asks to be checked again: the refusal
+        // goes (decision 1860). Fields sent unchanged, and a new address still to be confirmed, do not.
+        const edited = Object.keys(changes).filter(
+          (k) =>
+            JSON.stringify(changes[k as keyof Changes] ?? null) !==
+            JSON.stringify(current[k as keyof typeof current] ?? null),
+        );
+        const resubmitted = role === 'lawyer' && current.verificationRejectedAt !== null && edited.length > 0;
+        if (resubmitted) Object.assign(changes, { verificationRejectedAt: null, verificationRejectionReason: null });
         if (newEmail) await accounts.requestEmailChange(tx, { id: me.id, officialEmail: oldEmail }, newEmail);
         const [row] = await tx
           .update(users)
           .set({ ...changes, updatedAt: clock.now() })
           .where(eq(users.id, me.id))
           .returning();
+        if (resubmitted)
+          await recordAudit(tx, {
+            actorId: me.id,
+            action: 'lawyer.resubmit',
+            targetType: 'lawyer',
+            targetId: me.id,
+            details: { name: current.name, fields: edited },
+          });
         if (scnChanged) {
           const details = { name: current.name, officialEmail: current.officialEmail, from: current.scn, to: row.scn };
           await recordAudit(tx, {

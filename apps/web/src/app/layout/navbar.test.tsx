@@ -26,6 +26,7 @@ const profile = (url: string): UserProfileResponse => ({
   areasOfPractise: ['Technology'],
   yearOfCall: null,
   verified: true,
+  verificationRejection: null,
   createdAt: '2026-01-01T00:00:00.000Z',
 });
 

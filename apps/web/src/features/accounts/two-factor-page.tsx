@@ -148,7 +148,7 @@ function Disable({ onDone }: { onDone: () => void }) {
       className="mt-6 space-y-3 border-t border-slate-200 pt-4"
       aria-label="Turn off"
     >
-      <h2 className="font-semibold">Turn it off</h2>
+      <h2 className="heading-card">Turn it off</h2>
       <Field
         label="Code from the app, or a recovery code"
         autoComplete="one-time-code"

@@ -87,7 +87,7 @@ export function AdminLayout({ title, children, actions }: { title: string; child
       </aside>
       <section className="min-w-0 flex-1" aria-labelledby="admin-page-title">
         <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
-          <h1 id="admin-page-title" className="text-2xl font-bold text-ink">
+          <h1 id="admin-page-title" className="heading-title text-ink">
             {title}
           </h1>
           {actions}

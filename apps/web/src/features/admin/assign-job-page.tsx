@@ -154,7 +154,7 @@ export default function AdminAssignJobPage() {
   return (
     <AdminLayout title="Assign job">
       <article className="mb-6 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
-        <h2 className="text-lg font-semibold">{j.productId.productName}</h2>
+        <h2 className="heading-card">{j.productId.productName}</h2>
         <p className="text-sm text-slate-600">
           <Naira amount={j.productId.productPrice} /> · {j.companyId.companyName}
         </p>

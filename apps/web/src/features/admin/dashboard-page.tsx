@@ -110,7 +110,7 @@ export default function AdminDashboardPage() {
       )}
 
       <section aria-labelledby="recent-activity" className="mt-8">
-        <h2 id="recent-activity" className="mb-3 text-lg font-semibold">
+        <h2 id="recent-activity" className="heading-card mb-3">
           Recent activity
         </h2>
         {q.isPending ? (

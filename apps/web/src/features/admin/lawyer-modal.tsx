@@ -31,6 +31,13 @@ export function Avatar({ url, name, size = 'size-10' }: { url?: string | null; n
   );
 }
 
+/** A lawyer whose verification an admin refused, until the lawyer changes the profile (decision 1860). */
+export function DeclinedBadge() {
+  return (
+    <span className="shrink-0 rounded-full bg-rose-100 px-2 py-0.5 text-xs font-semibold text-rose-900">Declined</span>
+  );
+}
+
 /**
  * View more: the lawyer's details, Go to profile and, while unverified, Verify Lawyer and Reject. Both
  * ask first (the modal turns into the question): a verification e-mails the lawyer and opens jobs to
@@ -59,6 +66,7 @@ export function LawyerModal({
     onClose();
   };
   const verified = lawyer?.verified || verify.isSuccess;
+  const rejection = verified ? null : lawyer?.verificationRejection;
   if (lawyer && mode === 'verify')
     return (
       <Modal
@@ -206,9 +214,22 @@ export function LawyerModal({
               <dt className="font-medium text-slate-500">Joined</dt>
               <dd>{formatOrdinalDate(lawyer.createdAt)}</dd>
               <dt className="font-medium text-slate-500">Status</dt>
-              <dd>{verified ? 'Verified' : 'Unverified'}</dd>
+              <dd>
+                {verified
+                  ? 'Verified'
+                  : rejection
+                    ? `Declined on ${formatOrdinalDate(rejection.rejectedAt)}`
+                    : 'Unverified'}
+              </dd>
             </dl>
           </div>
+          {rejection && (
+            <div className="rounded-lg bg-rose-50 p-3 text-sm text-rose-950">
+              <p className="font-semibold">Reason the lawyer was sent</p>
+              <p className="mt-1 whitespace-pre-line">{rejection.reason}</p>
+              <p className="mt-1 text-rose-900">It stays until the lawyer changes their profile.</p>
+            </div>
+          )}
           {lawyer.areasOfPractise && lawyer.areasOfPractise.length > 0 && (
             <ul className="flex flex-wrap gap-1" aria-label="Areas of practise">
               {lawyer.areasOfPractise.map((a) => (

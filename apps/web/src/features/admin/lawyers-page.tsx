@@ -8,7 +8,7 @@ import { getErrorMessage } from '@/lib/http';
 import { AdminLayout } from './admin-layout';
 import { useLawyers } from './api/get-lawyers';
 import { PAGE_SIZE } from './api/keys';
-import { Avatar, LawyerModal } from './lawyer-modal';
+import { Avatar, DeclinedBadge, LawyerModal } from './lawyer-modal';
 import { useClampPage } from './use-clamp-page';
 
 type Tab = 'verified' | 'unverified';
@@ -48,7 +48,10 @@ export default function AdminLawyersPage() {
                 <li key={l._id} className="flex items-center gap-3 px-4 py-3">
                   <Avatar url={l.profileImage?.url} name={l.name} />
                   <div className="min-w-0 flex-1">
-                    <p className="truncate font-semibold">{l.name}</p>
+                    <p className="flex min-w-0 items-center gap-2">
+                      <span className="truncate font-semibold">{l.name}</span>
+                      {l.verificationRejection && <DeclinedBadge />}
+                    </p>
                     <p className="truncate text-sm text-slate-600">
                       SCN {l.scn ?? '—'} · {l.officialEmail}
                     </p>

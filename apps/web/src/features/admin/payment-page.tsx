@@ -93,7 +93,7 @@ function SettlementAccountCard() {
   return (
     <section aria-labelledby="settlement-title" className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
       <div className="flex items-center justify-between gap-2">
-        <h2 id="settlement-title" className="text-lg font-semibold">
+        <h2 id="settlement-title" className="heading-card">
           Settlement account
         </h2>
         <button
@@ -181,7 +181,7 @@ function Ledger() {
   const totals = q.data?.data.totals;
   return (
     <section aria-labelledby="ledger-title" className="mt-6">
-      <h2 id="ledger-title" className="mb-3 text-lg font-semibold">
+      <h2 id="ledger-title" className="heading-card mb-3">
         Payments
       </h2>
       <div className="mb-4 flex flex-wrap items-end gap-3">

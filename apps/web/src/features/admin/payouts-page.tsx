@@ -108,7 +108,7 @@ export default function PayoutsPage() {
         <div className="space-y-6">
           <section aria-labelledby="waiting-title" className="space-y-3">
             <div className="flex flex-wrap items-center justify-between gap-3">
-              <h2 id="waiting-title" className="text-lg font-semibold text-ink">
+              <h2 id="waiting-title" className="heading-card text-ink">
                 Waiting for approval{' '}
                 <span className="text-sm font-normal text-slate-600">
                   ({waiting.length}, <Naira amount={payouts.data!.waitingTotal} exact />)
@@ -181,7 +181,7 @@ export default function PayoutsPage() {
           </section>
 
           <section aria-labelledby="recent-title" className="space-y-3">
-            <h2 id="recent-title" className="text-lg font-semibold text-ink">
+            <h2 id="recent-title" className="heading-card text-ink">
               Recent payouts
             </h2>
             {!recent.length ? (

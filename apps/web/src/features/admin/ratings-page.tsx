@@ -47,7 +47,7 @@ export default function AdminRatingsPage() {
                   <time dateTime={r.date} className="text-xs text-slate-500">
                     {formatOrdinalDate(r.date)}
                   </time>
-                  <h2 className="font-semibold text-ink">{r.reviewTitle}</h2>
+                  <h2 className="heading-card text-ink">{r.reviewTitle}</h2>
                 </div>
                 <span className="flex items-center gap-2">
                   <Stars value={r.status} size="sm" />

@@ -162,7 +162,7 @@ export default function ReconciliationPage() {
             </p>
           ) : (
             <>
-              <h2 className="mb-2 text-lg font-semibold text-ink">
+              <h2 className="heading-card mb-2 text-ink">
                 {data.differences.length === 1 ? '1 difference' : `${data.differences.length} differences`}
               </h2>
               <ol className="space-y-3" aria-label="Differences">

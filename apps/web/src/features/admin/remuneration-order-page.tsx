@@ -65,7 +65,7 @@ export default function AdminRemunerationOrderPage() {
           className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200"
           aria-busy={published.isFetching || undefined}
         >
-          <h2 id={`${id}-current`} className="text-lg font-semibold text-ink">
+          <h2 id={`${id}-current`} className="heading-card text-ink">
             Published PDF
           </h2>
           {published.isPending ? (
@@ -108,7 +108,7 @@ export default function AdminRemunerationOrderPage() {
           className="space-y-4 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200"
           aria-labelledby={`${id}-upload`}
         >
-          <h2 id={`${id}-upload`} className="text-lg font-semibold text-ink">
+          <h2 id={`${id}-upload`} className="heading-card text-ink">
             {available ? 'Replace the PDF' : 'Upload the PDF'}
           </h2>
           <div>

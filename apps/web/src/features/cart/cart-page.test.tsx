@@ -9,10 +9,14 @@ import CartPage from './cart-page';
 
 // The carousel reads the catalogue; it is not what these tests are about.
 vi.mock('@/components/product-carousel', () => ({ ProductCarousel: () => null }));
-// The provider's dialog reports a successful card payment at once.
+// The provider's dialog reports a successful card payment at once, unless a test makes its script fail.
+const loader = vi.hoisted(() => ({ fails: false }));
 vi.mock('@/features/checkout/flutterwave-loader', () => ({
-  loadFlutterwave: async () => (config: { callback: (p: { status: string; transaction_id: number }) => void }) => {
-    config.callback({ status: 'successful', transaction_id: 7 });
+  loadFlutterwave: async () => {
+    if (loader.fails) throw new Error('Unable to load flutterwave payment modal');
+    return (config: { callback: (p: { status: string; transaction_id: number }) => void }) => {
+      config.callback({ status: 'successful', transaction_id: 7 });
+    };
   },
 }));
 
@@ -113,5 +117,55 @@ describe('/cart success messages (spec section 8)', { timeout: 30_000 }, () => {
     renderPage(<CartPage />);
     await userEvent.click(screen.getByRole('button', { name: 'Purchase' }));
     expect(localStorage.getItem('reservedItems')).toBe(stored);
+  });
+});
+
+describe('/cart when the payment window cannot open', { timeout: 30_000 }, () => {
+  const checkout = () =>
+    jsonFetch({
+      'POST /api/checkout': () => ({
+        body: {
+          status: 'success',
+          message: messages.checkoutSuccessful,
+          data: {
+            orderId: 'o1',
+            reference: 'R1',
+            amount: 1000,
+            currency: 'NGN',
+            title: 'Product p1',
+            paymentOptions: 'card',
+            customer: { email: 'a@b.ng', phone: '08012345678', name: 'Ada' },
+            provider: { name: 'flutterwave', publicKey: 'pk', testMode: true },
+          },
+        },
+      }),
+    });
+
+  it('offline, says there is no connection and nothing was charged (issue 18, trap 8)', async () => {
+    loader.fails = true;
+    const online = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    try {
+      vi.stubGlobal('fetch', checkout().fn);
+      companyCart([line('p1', 1000)]);
+      await userEvent.click(screen.getByRole('button', { name: 'Purchase' }));
+      const dialog = await screen.findByRole('dialog', { name: 'No internet connection' });
+      expect(dialog).toHaveTextContent(/nothing was charged/);
+    } finally {
+      loader.fails = false;
+      online.mockRestore();
+    }
+  });
+
+  it("online, it is the spec's failure with the loader's message", async () => {
+    loader.fails = true;
+    try {
+      vi.stubGlobal('fetch', checkout().fn);
+      companyCart([line('p1', 1000)]);
+      await userEvent.click(screen.getByRole('button', { name: 'Purchase' }));
+      const dialog = await screen.findByRole('dialog', { name: messages.paymentFailed });
+      expect(dialog).toHaveTextContent('Unable to load flutterwave payment modal');
+    } finally {
+      loader.fails = false;
+    }
   });
 });

@@ -17,7 +17,7 @@ import { ProductCarousel } from '@/components/product-carousel';
 import { SectionBoundary } from '@/components/section-boundary';
 import { startCheckout, verifyPayment } from '@/features/checkout/checkout-api';
 import { usePayment } from '@/features/checkout/use-payment';
-import type { PaymentResult } from '@/features/checkout/payment-result';
+import { paymentNotMade, WINDOW_OFFLINE } from '@/features/checkout/payment-messages';
 import { getErrorMessage, HttpError, isNetworkError } from '@/lib/http';
 import { useClearCart } from './api/clear-cart';
 import { useCart } from './api/get-cart';
@@ -103,7 +103,7 @@ function Summary({
   const count = lines.reduce((s, l) => s + l.quantity, 0);
   return (
     <section aria-labelledby={headingId} className="h-fit rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
-      <h2 id={headingId} className="text-lg font-bold text-ink">
+      <h2 id={headingId} className="heading-card text-ink">
         Order summary
       </h2>
       <dl className="mt-3 space-y-2 text-sm">
@@ -147,28 +147,6 @@ function Summary({
       </div>
     </section>
   );
-}
-
-/** Why the provider declined, in a founder's words; Flutterwave's own words otherwise. */
-const DECLINES: Array<[RegExp, string]> = [
-  [/insufficient/i, 'Your bank declined the card: insufficient funds. Try another card or another method.'],
-  [/pin/i, 'Your bank declined the card: incorrect PIN. Check the PIN and try again.'],
-];
-
-/** Closing the window is not a failure; a decline says why (issue 18). */
-function paymentNotMade(paid: PaymentResult): NonNullable<Result> {
-  if (paid.status === 'cancelled')
-    return {
-      tone: 'neutral',
-      title: 'Payment cancelled',
-      body: 'You closed the payment window before paying. Nothing was charged and your cart is as you left it.',
-    };
-  const known = paid.reason && DECLINES.find(([re]) => re.test(paid.reason!));
-  return {
-    tone: 'error',
-    title: messages.paymentFailed,
-    body: known ? known[1] : paid.reason ? `Your bank said: ${paid.reason}.` : undefined,
-  };
 }
 
 /** A company's cart: the server cart, checkout, the payment dialog and the server's verification. */
@@ -221,8 +199,12 @@ function CompanyCart() {
       try {
         paid = await pay(data);
       } catch (err) {
-        // The Flutterwave script could not load.
-        setResult({ tone: 'error', title: messages.paymentFailed, body: getErrorMessage(err) });
+        // The Flutterwave script could not load: offline, that is the connection, and nothing was charged.
+        setResult(
+          navigator.onLine === false
+            ? WINDOW_OFFLINE
+            : { tone: 'error', title: messages.paymentFailed, body: getErrorMessage(err) },
+        );
         return;
       }
       if (paid.status !== 'successful') {
@@ -444,7 +426,7 @@ export default function CartPage() {
   const session = useSession();
   return (
     <section className="mx-auto max-w-6xl px-4 py-8">
-      <h1 className="mb-6 text-2xl font-bold text-ink">Your Selections</h1>
+      <h1 className="heading-title mb-6 text-ink">Your Selections</h1>
       <SectionBoundary>{session?.userType === 'company' ? <CompanyCart /> : <LocalCart />}</SectionBoundary>
     </section>
   );

@@ -9,7 +9,7 @@ export default function NewProductPage() {
   const [created, setCreated] = useState<{ id: string; name: string; message: string } | null>(null);
   return (
     <section className="mx-auto max-w-xl px-4 py-10">
-      <h1 className="mb-6 text-2xl font-bold text-ink">Create a product</h1>
+      <h1 className="heading-title mb-6 text-ink">Create a product</h1>
       <div aria-live="polite">
         {created && (
           <p

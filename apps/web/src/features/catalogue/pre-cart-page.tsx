@@ -34,7 +34,7 @@ export default function PreCartPage() {
       <section className="mx-auto max-w-3xl px-4 py-16 text-center">
         {gone ? (
           <>
-            <h1 className="text-2xl font-bold">{messages.productNotFound}</h1>
+            <h1 className="heading-title">{messages.productNotFound}</h1>
             <Link to={paths.products()} className="mt-4 inline-block font-semibold text-brand underline">
               Back to the products
             </Link>
@@ -60,7 +60,7 @@ export default function PreCartPage() {
         />
         <div>
           <div className="flex flex-wrap items-baseline gap-x-4 gap-y-1">
-            <h1 className="text-3xl font-bold break-words text-ink">{p.productName}</h1>
+            <h1 className="heading-title break-words text-ink">{p.productName}</h1>
             <ProductRating average={p.ratingAverage} count={p.ratingCount} />
           </div>
           {p.whatYouGet && <p className="mt-2 text-lg break-words text-slate-800">{p.whatYouGet}</p>}
@@ -109,7 +109,7 @@ function ProductLists({
     <div className="mt-6 grid gap-5">
       {lists.map(({ title, items, Icon, tone }) => (
         <section key={title} aria-label={title}>
-          <h2 className="text-lg font-semibold text-ink">{title}</h2>
+          <h2 className="heading-card text-ink">{title}</h2>
           <ul className="mt-2 space-y-1.5">
             {items.map((item) => (
               <li key={item} className="flex items-start gap-2 break-words text-slate-700">

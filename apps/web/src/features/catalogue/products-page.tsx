@@ -52,14 +52,14 @@ export default function ProductsPage() {
   );
   return (
     <section className="mx-auto max-w-6xl px-4 py-10">
-      <h1 className="mb-6 text-3xl font-bold text-ink">Shop our products</h1>
+      <h1 className="heading-title mb-6 text-ink">Shop our products</h1>
       <Tabs label="Product types" tabs={TABS} value={tab} onChange={choose} />
       {/* A panel stays built once shown: back on Single, the 200 cards are shown again, not built again. */}
       <div role="tabpanel" aria-label="Single" hidden={tab !== 'single'}>
         {/* Keyed by the address: Back or a link shows the filters it holds. */}
         <FilterForm key={search} filters={filters} onApply={apply} />
         {/* The area's name over its products, as the landing page's service links promise. */}
-        {filters.area && <h2 className="mb-4 text-xl font-semibold text-ink">{filters.area}</h2>}
+        {filters.area && <h2 className="heading-section mb-4 text-ink">{filters.area}</h2>}
         <SingleProducts active={tab === 'single'} url={productsUrlOf(search)} filtered={isFiltered(filters)} />
       </div>
       <div role="tabpanel" aria-label="Packages" hidden={tab !== 'packages'}>
@@ -260,7 +260,7 @@ const SingleProducts = memo(function SingleProducts({
   if (editing) {
     return (
       <div className="max-w-xl">
-        <h2 className="mb-4 text-xl font-semibold">Edit {editing.productName}</h2>
+        <h2 className="heading-section mb-4">Edit {editing.productName}</h2>
         <Suspense fallback={<Loading />}>
           <ProductForm
             product={editing}
@@ -393,7 +393,7 @@ function Packages() {
             key={p.id}
             className={`flex flex-col rounded-xl border p-6 shadow-sm ${p.packageType === 'Silver' ? 'border-brand ring-2 ring-brand/20' : 'border-slate-200'}`}
           >
-            <h2 className="text-xl font-bold text-ink">{p.packageType}</h2>
+            <h2 className="heading-section text-ink">{p.packageType}</h2>
             <p className="mt-2 text-3xl font-bold text-brand">
               <Naira amount={p.packageAmount} />
               <span className="text-base font-medium text-slate-600"> / {plural(p.month, 'month', 'months')}</span>

@@ -1,4 +1,5 @@
 import { messages } from '@legalmarket/contracts/messages';
+import type { FlutterwavePayment } from './payment-messages';
 
 /** The part of Flutterwave's inline v3.js we use. */
 interface FlutterwaveConfig {
@@ -12,7 +13,7 @@ interface FlutterwaveConfig {
   payment_plan?: string;
   customer: { email: string; phone_number: string; name: string };
   customizations: { title: string; description?: string; logo?: string };
-  callback: (payment: { transaction_id?: number | string; tx_ref?: string; status?: string }) => void;
+  callback: (payment: FlutterwavePayment) => void;
   onclose: (incomplete?: boolean) => void;
 }
 export type FlutterwaveCheckout = (config: FlutterwaveConfig) => { close: () => void } | void;

@@ -14,6 +14,7 @@ import { getErrorMessage, isNetworkError } from '@/lib/http';
 import { sandboxCharge } from './api/sandbox-charge';
 import { BankTransferPanel } from './bank-transfer-panel';
 import type { PaymentResult } from './payment-result';
+import { NO_CONNECTION } from './payment-messages';
 
 type Method = PaymentMethod;
 type Step = 'details' | 'pin' | 'otp' | 'ussd-code';
@@ -44,8 +45,6 @@ const expiryMask = (v: string) => {
   const d = v.replace(/\D/g, '').slice(0, 4);
   return d.length > 2 ? `${d.slice(0, 2)}/${d.slice(2)}` : d;
 };
-
-const NO_CONNECTION = 'No internet connection. Check your connection and try again; nothing was charged.';
 
 const input =
   'block w-full min-h-11 rounded-md border border-slate-300 bg-white px-3 py-2 text-base focus:border-orange-500 focus:outline-2 focus:outline-orange-200';
@@ -179,7 +178,7 @@ export function SandboxCheckoutDialog({
       <div className="flex items-start justify-between gap-3 border-b border-slate-200 bg-slate-50 px-4 py-3">
         <div className="min-w-0">
           <p className="text-xs font-semibold tracking-wide text-orange-700 uppercase">Test mode · Sandbox checkout</p>
-          <h2 id={titleId} className="text-lg font-bold wrap-anywhere text-ink">
+          <h2 id={titleId} className="heading-card wrap-anywhere text-ink">
             {data.title}
           </h2>
           <p className="truncate text-sm text-slate-600">{data.customer.email}</p>

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useCallback, useRef, useState, type ReactNode } from 'react';
 import type { CheckoutData } from '@legalmarket/contracts/commerce';
 import { loadFlutterwave } from './flutterwave-loader';
+import { flutterwavePaymentResult } from './payment-messages';
 import type { PaymentResult } from './payment-result';
 
 // Loaded when a payment starts: the dialog brings zod (the card rules), which the cart page would
@@ -52,11 +53,8 @@ export function usePayment(): { pay: (data: PaymentData) => Promise<PaymentResul
         customer: { email: data.customer.email, phone_number: data.customer.phone, name: data.customer.name },
         customizations: { title: data.title, description: `Payment for ${data.title}` },
         callback: (payment) => {
-          const ok = payment.status === 'successful' || payment.status === 'completed';
-          done({
-            status: ok ? 'successful' : 'failed',
-            transactionId: payment.transaction_id !== undefined ? String(payment.transaction_id) : undefined,
-          });
+          // A decline carries Flutterwave's reason; a cancel is a closed window, as in the sandbox dialog.
+          done(flutterwavePaymentResult(payment));
           if (modal && typeof modal.close === 'function') modal.close();
         },
         onclose: () => done({ status: 'cancelled' }),

@@ -214,7 +214,7 @@ export default function CompanyDashboardPage() {
   return (
     <div className="mx-auto grid max-w-6xl gap-6 px-4 py-8 lg:grid-cols-[1fr_22rem]">
       <section aria-labelledby="jobs-title" className="min-w-0">
-        <h1 id="jobs-title" className="mb-4 text-2xl font-bold text-ink">
+        <h1 id="jobs-title" className="heading-title mb-4 text-ink">
           Your jobs
         </h1>
         <Tabs label="Jobs" tabs={TABS} value={tab} onChange={setTab} />
@@ -238,7 +238,7 @@ export default function CompanyDashboardPage() {
       </section>
 
       <aside aria-labelledby="notes-title" className="h-fit rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
-        <h2 id="notes-title" className="flex items-center gap-2 text-lg font-bold text-ink">
+        <h2 id="notes-title" className="heading-card flex items-center gap-2 text-ink">
           <Bell aria-hidden className="size-5" /> Notifications
         </h2>
         <SectionBoundary>
@@ -268,7 +268,7 @@ export default function CompanyDashboardPage() {
         aria-labelledby="payments-title"
         className="h-fit rounded-xl border border-slate-200 bg-white p-4 shadow-sm lg:col-start-2"
       >
-        <h2 id="payments-title" className="text-lg font-bold text-ink">
+        <h2 id="payments-title" className="heading-card text-ink">
           Your payments
         </h2>
         <SectionBoundary>

@@ -210,7 +210,7 @@ export default function CompanyProfilePage() {
         <div className="flex flex-wrap items-center gap-4">
           <Avatar url={p.profileImage?.url} name={p.companyName ?? p.name} />
           <div className="min-w-0 flex-1">
-            <h1 className="text-2xl font-bold wrap-anywhere text-ink">{p.companyName ?? p.name}</h1>
+            <h1 className="heading-title wrap-anywhere text-ink">{p.companyName ?? p.name}</h1>
             {p.contactName && <p className="text-slate-600">{p.contactName}</p>}
           </div>
           {canEdit && (

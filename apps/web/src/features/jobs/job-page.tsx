@@ -139,7 +139,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
     <div className="mx-auto flex w-full max-w-3xl min-w-0 flex-col gap-4 px-4 py-6">
       <header className="rounded-xl border border-slate-200 bg-white p-4">
         <p className="text-sm text-slate-600">Job</p>
-        <h1 className="text-xl font-bold wrap-anywhere">{job.productId.productName}</h1>
+        <h1 className="heading-title wrap-anywhere">{job.productId.productName}</h1>
         <dl className="mt-3 grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
           <div>
             <dt className="text-slate-600">Status</dt>
@@ -190,7 +190,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
       )}
 
       <section aria-labelledby="timeline-title" className="min-w-0">
-        <h2 id="timeline-title" className="mb-2 text-lg font-semibold">
+        <h2 id="timeline-title" className="heading-card mb-2">
           Timeline and messages
         </h2>
         {data.earlier && (

@@ -26,7 +26,7 @@ export default function AvailableJobsPage() {
   return (
     <div className="mx-auto grid max-w-6xl gap-6 px-4 py-8 md:grid-cols-[1fr_18rem]">
       <section aria-labelledby="available-jobs-title" className="min-w-0">
-        <h1 id="available-jobs-title" className="mb-4 text-2xl font-bold text-ink">
+        <h1 id="available-jobs-title" className="heading-title mb-4 text-ink">
           Available Jobs
         </h1>
         <VerificationBanner />
@@ -44,7 +44,7 @@ export default function AvailableJobsPage() {
                 {list.map((job) => (
                   <li key={job._id} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
                     <div className="flex flex-wrap items-baseline justify-between gap-2">
-                      <h2 className="text-lg font-semibold">
+                      <h2 className="heading-card">
                         <Link
                           to={paths.lawyerJob(job._id, me)}
                           className="text-brand underline-offset-2 hover:underline"

@@ -50,7 +50,7 @@ export default function LawyerDashboardPage() {
   return (
     <div className="mx-auto grid max-w-6xl gap-6 px-4 py-8 lg:grid-cols-[1fr_22rem]">
       <section aria-labelledby="projects-title" className="min-w-0">
-        <h1 id="projects-title" className="mb-4 text-2xl font-bold text-ink">
+        <h1 id="projects-title" className="heading-title mb-4 text-ink">
           Projects
         </h1>
         <VerificationBanner />
@@ -93,7 +93,7 @@ function ProjectItem({ job, onAsk }: { job: LawyerJob; onAsk?: () => void }) {
   return (
     <li className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h2 className="text-lg font-semibold text-ink">{job.productId.productName}</h2>
+        <h2 className="heading-card text-ink">{job.productId.productName}</h2>
         <p className="font-semibold">
           <Naira amount={job.amount} />
         </p>
@@ -193,7 +193,7 @@ function Notifications({ jobs, loading }: { jobs: LawyerJob[]; loading: boolean 
   );
   return (
     <aside aria-labelledby="notifications-title" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-      <h2 id="notifications-title" className="text-lg font-semibold text-ink">
+      <h2 id="notifications-title" className="heading-card text-ink">
         Notifications
       </h2>
       {loading ? (

@@ -71,7 +71,7 @@ function PaymentDetails() {
       aria-labelledby="payment-details-title"
       className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
     >
-      <h1 id="payment-details-title" className="mb-4 text-2xl font-bold text-ink">
+      <h1 id="payment-details-title" className="heading-title mb-4 text-ink">
         Payment Details
       </h1>
       {!saved ? (
@@ -182,7 +182,7 @@ function GetPaid({ onPaymentDetails }: { onPaymentDetails: () => void }) {
     value !== undefined ? <Naira amount={value} exact /> : earnings.isError ? '—' : '...';
   return (
     <section aria-labelledby="get-paid-title" className="space-y-4">
-      <h1 id="get-paid-title" className="text-2xl font-bold text-ink">
+      <h1 id="get-paid-title" className="heading-title text-ink">
         Get Paid
       </h1>
       <div className="grid gap-4 sm:grid-cols-3">
@@ -207,7 +207,7 @@ function GetPaid({ onPaymentDetails }: { onPaymentDetails: () => void }) {
         </p>
       )}
       <Withdrawals onPaymentDetails={onPaymentDetails} />
-      <h2 className="text-lg font-semibold text-ink">Earnings per job</h2>
+      <h2 className="heading-card text-ink">Earnings per job</h2>
       {earnings.isLoading ? (
         <Loading />
       ) : earnings.isError ? (

@@ -63,17 +63,17 @@ function JobDetail({ job, lawyerId, canApply }: { job: LawyerJob; lawyerId: stri
 
   return (
     <article aria-labelledby="job-title" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-      <h1 id="job-title" className="text-2xl font-bold text-ink">
+      <h1 id="job-title" className="heading-title text-ink">
         {job.productId.productName}
       </h1>
       <p className="mt-1 text-xl font-semibold text-brand">
         <Naira amount={job.amount} />
       </p>
-      <h2 className="mt-4 text-sm font-semibold uppercase tracking-wide text-slate-500">Description</h2>
+      <h2 className="heading-label mt-4 text-slate-500">Description</h2>
       <p className="mt-1 whitespace-pre-line text-slate-800">{job.productId.productDescription}</p>
       {detail && (
         <>
-          <h2 className="mt-4 text-sm font-semibold uppercase tracking-wide text-slate-500">Details</h2>
+          <h2 className="heading-label mt-4 text-slate-500">Details</h2>
           <p className="mt-1 whitespace-pre-line text-slate-800">{detail}</p>
         </>
       )}
@@ -131,7 +131,7 @@ function SimilarJobs({ jobId, lawyerId }: { jobId: string; lawyerId: string }) {
   if (others.length === 0) return null;
   return (
     <section aria-labelledby="similar-jobs-title">
-      <h2 id="similar-jobs-title" className="mb-3 text-xl font-semibold text-ink">
+      <h2 id="similar-jobs-title" className="heading-section mb-3 text-ink">
         Similar Jobs
       </h2>
       <ul className="grid gap-3 sm:grid-cols-2">

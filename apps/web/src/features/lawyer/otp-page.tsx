@@ -50,7 +50,7 @@ export default function LawyerOtpPage() {
   return (
     <div className="mx-auto max-w-md px-4 py-10">
       <form onSubmit={submit} noValidate className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
-        <h1 className="text-2xl font-bold text-ink">Enter your code</h1>
+        <h1 className="heading-title text-ink">Enter your code</h1>
         <p className="mt-2 text-sm text-slate-600">
           We e-mailed you a six-digit code. It expires in {LIMITS.codeTtlMinutes} minutes and works once.
         </p>

@@ -90,10 +90,13 @@ function ProfileView({
     <article aria-labelledby="profile-name" className="grid gap-6 md:grid-cols-[16rem_1fr]">
       <div className="flex flex-col items-center rounded-xl border border-slate-200 bg-white p-5 text-center shadow-sm">
         <Avatar url={p.profileImage?.url} />
-        <h1 id="profile-name" className="mt-3 text-xl font-bold text-ink">
+        <h1 id="profile-name" className="heading-title mt-3 text-ink">
           {p.name}
         </h1>
-        <p className="text-sm text-slate-600">Legal Practitioner{p.verified ? ' · Verified' : ' · Not verified yet'}</p>
+        <p className="text-sm text-slate-600">
+          Legal Practitioner
+          {p.verified ? ' · Verified' : p.verificationRejection ? ' · Verification declined' : ' · Not verified yet'}
+        </p>
         {canEdit && (
           <Button variant="secondary" className="mt-4" onClick={onEdit}>
             <Pencil className="size-4" aria-hidden /> Update your details
@@ -105,7 +108,7 @@ function ProfileView({
           aria-labelledby="expertise-title"
           className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
         >
-          <h2 id="expertise-title" className="text-lg font-semibold text-ink">
+          <h2 id="expertise-title" className="heading-card text-ink">
             Expertise
           </h2>
           {p.areasOfPractise.length ? (
@@ -125,7 +128,7 @@ function ProfileView({
           )}
         </section>
         <section aria-labelledby="details-title" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-          <h2 id="details-title" className="text-lg font-semibold text-ink">
+          <h2 id="details-title" className="heading-card text-ink">
             Details
           </h2>
           <dl className="mt-2 divide-y divide-slate-100">
@@ -215,7 +218,7 @@ function ProfileForm({ profile: p, onDone }: { profile: LawyerProfile; onDone: (
       className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
       aria-labelledby="edit-title"
     >
-      <h1 id="edit-title" className="text-xl font-bold text-ink">
+      <h1 id="edit-title" className="heading-title text-ink">
         Update your details
       </h1>
       <div className="mt-4 flex items-center gap-4">

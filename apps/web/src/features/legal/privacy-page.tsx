@@ -4,7 +4,7 @@ import { PrivacyPolicy } from './terms';
 export default function PrivacyPage() {
   return (
     <article aria-labelledby="privacy-title" className="mx-auto max-w-3xl px-4 py-8 text-slate-700">
-      <h1 id="privacy-title" className="mb-4 text-2xl font-bold text-ink">
+      <h1 id="privacy-title" className="heading-title mb-4 text-ink">
         Privacy policy
       </h1>
       <PrivacyPolicy page />

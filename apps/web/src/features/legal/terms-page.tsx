@@ -4,7 +4,7 @@ import { TermsOfUse } from './terms';
 export default function TermsPage() {
   return (
     <article aria-labelledby="terms-title" className="mx-auto max-w-3xl px-4 py-8 text-slate-700">
-      <h1 id="terms-title" className="mb-4 text-2xl font-bold text-ink">
+      <h1 id="terms-title" className="heading-title mb-4 text-ink">
         Terms of use
       </h1>
       <TermsOfUse page />

@@ -67,7 +67,7 @@ export default function NotificationsPage() {
   return (
     <div className="mx-auto w-full max-w-2xl px-4 py-6">
       <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
-        <h1 className="text-xl font-bold">Notifications</h1>
+        <h1 className="heading-title">Notifications</h1>
         {unread > 0 && (
           <Button variant="secondary" onClick={() => void read({ all: true })} loading={busy}>
             Mark all as read

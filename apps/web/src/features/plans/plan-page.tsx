@@ -15,7 +15,6 @@ import {
   type PlanTier,
   type PlanView,
 } from '@legalmarket/contracts/plans';
-import { messages } from '@legalmarket/contracts/messages';
 import { Button } from '@/components/button';
 import { ErrorState, Loading, Naira, SuccessNote } from '@/components/feedback';
 import { FormError, TextArea } from '@/components/field';
@@ -23,6 +22,7 @@ import { FormDocumentField } from '@/components/form-document-field';
 import { ConfirmDialog } from '@/components/modal';
 import { getErrorMessage } from '@/lib/http';
 import { paths } from '@/lib/paths';
+import { paymentNotMade } from '@/features/checkout/payment-messages';
 import { usePayment } from '@/features/checkout/use-payment';
 import { confirmPlan, planKeys, startPlan, useMyPlan, usePlanActions } from './plans-api';
 
@@ -44,7 +44,7 @@ export default function PlanPage() {
   const live = plan.data && (plan.data.status === 'active' || plan.data.status === 'grace') ? plan.data : null;
   return (
     <div className="mx-auto max-w-5xl px-4 py-8">
-      <h1 className="text-2xl font-bold text-ink">Your plan</h1>
+      <h1 className="heading-title text-ink">Your plan</h1>
       {plan.isPending ? (
         <Loading label="Loading your plan..." />
       ) : plan.isError ? (
@@ -75,7 +75,11 @@ function Subscribe({ last }: { last: PlanView | null }) {
       const data = await startPlan(tier);
       const paid = await pay(data);
       if (paid.status !== 'successful') {
-        setError(paid.status === 'cancelled' ? 'The payment was not made.' : messages.paymentFailed);
+        // A decline says why, as at the cart (decision 1820).
+        const said = paymentNotMade(paid);
+        setError(
+          paid.status === 'cancelled' ? 'The payment was not made.' : [said.title, said.body].filter(Boolean).join(' '),
+        );
         return;
       }
       const res = await confirmPlan(data.reference, paid.transactionId);
@@ -170,7 +174,7 @@ function LivePlan({ plan }: { plan: PlanView }) {
       {note && <SuccessNote>{note}</SuccessNote>}
 
       <section aria-labelledby={creditsId}>
-        <h2 id={creditsId} className="text-lg font-bold text-ink">
+        <h2 id={creditsId} className="heading-card text-ink">
           This month&apos;s credits
         </h2>
         <table className="mt-2 w-full max-w-xl text-left text-sm">
@@ -202,7 +206,7 @@ function LivePlan({ plan }: { plan: PlanView }) {
 
       {plan.jobs.length > 0 && (
         <section aria-label="Work from this plan">
-          <h2 className="text-lg font-bold text-ink">Work from this plan</h2>
+          <h2 className="heading-card text-ink">Work from this plan</h2>
           <ul className="mt-2 space-y-1 text-sm">
             {plan.jobs.map((j) => (
               <li key={j._id}>
@@ -218,7 +222,7 @@ function LivePlan({ plan }: { plan: PlanView }) {
 
       {!plan.cancelAtPeriodEnd && plan.status === 'active' && (
         <section aria-label="Change or cancel" className="space-y-3">
-          <h2 className="text-lg font-bold text-ink">Change or cancel</h2>
+          <h2 className="heading-card text-ink">Change or cancel</h2>
           <div className="flex flex-wrap items-end gap-2">
             <label className="text-sm">
               <span className="mb-1 block font-medium text-slate-800">Tier from the next renewal</span>
@@ -251,7 +255,7 @@ function LivePlan({ plan }: { plan: PlanView }) {
       )}
 
       <section aria-label="Plan timeline">
-        <h2 className="text-lg font-bold text-ink">Timeline</h2>
+        <h2 className="heading-card text-ink">Timeline</h2>
         <ol className="mt-2 space-y-1 text-sm text-slate-700">
           {plan.events.map((e, i) => (
             <li key={i}>
@@ -311,7 +315,7 @@ function RequestWork({
   });
   return (
     <section aria-label="Request work" className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
-      <h2 className="text-lg font-bold text-ink">Request work with a credit</h2>
+      <h2 className="heading-card text-ink">Request work with a credit</h2>
       <p className="text-sm text-slate-600">
         It goes to the job workspace like any purchase, with ₦0 to pay: a lawyer is assigned and delivers there.
       </p>

@@ -6,7 +6,7 @@ import { paths } from '@/lib/paths';
 export default function AccountDeletedPage() {
   return (
     <section className="mx-auto max-w-xl px-4 py-12 text-center">
-      <h1 className="text-2xl font-bold text-ink">Account deleted</h1>
+      <h1 className="heading-title text-ink">Account deleted</h1>
       <p role="status" className="mt-3 text-slate-700">
         {privacyMessages.accountDeleted}
       </p>

@@ -40,7 +40,7 @@ export function DataProtectionSection() {
       aria-labelledby="your-data-title"
       className="mt-6 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
     >
-      <h2 id="your-data-title" className="flex items-center gap-2 text-lg font-semibold text-ink">
+      <h2 id="your-data-title" className="heading-card flex items-center gap-2 text-ink">
         <ShieldCheck aria-hidden className="size-5 text-brand" /> Your data
       </h2>
       <p className="mt-2 text-sm text-slate-700">

@@ -4,7 +4,7 @@ import { DataProtectionSection } from './data-protection-section';
 export default function MyDataPage() {
   return (
     <section className="mx-auto max-w-3xl px-4 py-8">
-      <h1 className="text-2xl font-bold text-ink">My account and data</h1>
+      <h1 className="heading-title text-ink">My account and data</h1>
       <DataProtectionSection />
     </section>
   );

@@ -49,8 +49,8 @@ export default function AboutPage() {
       <section className="bg-sand">
         <div className="mx-auto grid max-w-6xl gap-8 px-4 py-12 md:grid-cols-[3fr_2fr] md:items-center">
           <div>
-            <h1 className="text-3xl font-bold text-ink sm:text-4xl">About us</h1>
-            <h2 className="mt-6 text-xl font-semibold">Our mission</h2>
+            <h1 className="heading-display text-ink">About us</h1>
+            <h2 className="heading-section mt-6">Our mission</h2>
             <p className="mt-2 max-w-prose text-lg text-slate-700">
               Small businesses give about 40% of Nigeria’s GDP, yet most cannot afford a lawyer on retainer. LegalMarket
               gives startups and small businesses fixed-price legal services — contracts, trademarks, employment
@@ -83,7 +83,7 @@ export default function AboutPage() {
       </section>
 
       <section className="mx-auto max-w-6xl px-4 py-12" aria-labelledby="verify-heading">
-        <h2 id="verify-heading" className="text-2xl font-bold">
+        <h2 id="verify-heading" className="heading-title">
           How we verify lawyers
         </h2>
         <ol className="mt-6 grid gap-4 md:grid-cols-3">
@@ -110,7 +110,7 @@ export default function AboutPage() {
       </section>
 
       <section className="mx-auto max-w-6xl px-4 pb-12" aria-labelledby="team-heading">
-        <h2 id="team-heading" className="text-2xl font-bold">
+        <h2 id="team-heading" className="heading-title">
           Our team
         </h2>
         <div className="mt-6 grid gap-4 sm:grid-cols-2">
@@ -135,7 +135,7 @@ export default function AboutPage() {
       <section className="bg-brand text-white" aria-labelledby="start-heading">
         <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-12 md:flex-row md:items-center md:justify-between">
           <div>
-            <h2 id="start-heading" className="text-2xl font-bold">
+            <h2 id="start-heading" className="heading-title">
               Legal work done, in {DELIVERY_WORKING_DAYS} working days or less
             </h2>
             <p className="mt-2 flex items-center gap-2 text-white/85">

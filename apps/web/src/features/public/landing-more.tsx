@@ -82,7 +82,7 @@ export default function LandingMore({ products }: { products: readonly Product[]
     <>
       <section className="bg-brand text-white" aria-roledescription="carousel" aria-labelledby="why-heading">
         <div className="mx-auto max-w-4xl px-4 py-14 text-center">
-          <h2 id="why-heading" className="text-2xl font-bold">
+          <h2 id="why-heading" className="heading-title">
             Why Choose Us
           </h2>
           <div className="mt-6 flex items-center gap-2">
@@ -137,7 +137,7 @@ export default function LandingMore({ products }: { products: readonly Product[]
       </section>
 
       <section className="mx-auto max-w-6xl px-4 py-14" aria-labelledby="how-heading">
-        <h2 id="how-heading" className="text-2xl font-bold">
+        <h2 id="how-heading" className="heading-title">
           How it Works
         </h2>
         {/* Three steps side by side, stacked on phones: tabs were cut off on a 360 px screen. */}
@@ -165,7 +165,7 @@ export default function LandingMore({ products }: { products: readonly Product[]
       {products && products.length > 0 && (
         <section className="mx-auto max-w-6xl px-4 pb-14" aria-labelledby="featured-heading">
           <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
-            <h2 id="featured-heading" className="text-2xl font-bold">
+            <h2 id="featured-heading" className="heading-title">
               Featured products
             </h2>
             <Link
@@ -185,7 +185,7 @@ export default function LandingMore({ products }: { products: readonly Product[]
 
       <section className="bg-sand" aria-labelledby="faq-heading">
         <div className="mx-auto max-w-3xl px-4 py-14">
-          <h2 id="faq-heading" className="text-2xl font-bold">
+          <h2 id="faq-heading" className="heading-title">
             Questions founders ask
           </h2>
           <div className="mt-6 divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">

@@ -67,9 +67,7 @@ export default function LandingPage() {
             <p className="text-sm font-semibold tracking-wide text-brand uppercase">
               Legal services for Nigerian businesses
             </p>
-            <h1 className="mt-3 text-3xl font-bold text-ink sm:text-5xl">
-              Affordable legal help for your startup, at a fixed price.
-            </h1>
+            <h1 className="heading-display mt-3 text-ink">Affordable legal help for your startup, at a fixed price.</h1>
             <p className="mt-4 max-w-prose text-lg text-slate-700">
               Contracts, trademarks and employment documents prepared by verified lawyers. Pay in naira by card, mobile
               money or USSD.
@@ -141,7 +139,7 @@ export default function LandingPage() {
       </section>
 
       <section className="mx-auto max-w-6xl px-4 py-14" aria-labelledby="services-heading">
-        <h2 id="services-heading" className="text-2xl font-bold">
+        <h2 id="services-heading" className="heading-title">
           Our services
         </h2>
         <div className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
@@ -166,7 +164,7 @@ export default function LandingPage() {
       </Suspense>
 
       <section className="mx-auto max-w-4xl px-4 pt-14 pb-6 text-center">
-        <h2 className="text-2xl font-bold">Not sure what you need?</h2>
+        <h2 className="heading-title">Not sure what you need?</h2>
         <p className="mt-2 text-slate-600">Talk to us. We will help you pick the right service for your business.</p>
         <button
           type="button"

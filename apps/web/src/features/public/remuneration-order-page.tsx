@@ -25,7 +25,7 @@ export default function RemunerationOrderPage() {
   }, [attempt]);
   return (
     <section className="mx-auto max-w-5xl px-4 py-10">
-      <h1 className="text-2xl font-bold">Legal Practitioners Remuneration Order 2023</h1>
+      <h1 className="heading-title">Legal Practitioners Remuneration Order 2023</h1>
       <p className="mt-2 text-slate-600">
         The order that sets the scale of fees Nigerian legal practitioners charge for their services.
       </p>

@@ -103,7 +103,7 @@ export function LawyerReviewsSection({ lawyerId }: { lawyerId: string }) {
   const canReply = session?.userType === 'lawyer' && session.userId === lawyerId;
   return (
     <section aria-labelledby={headingId} className="mt-8">
-      <h2 id={headingId} className="text-xl font-bold text-ink">
+      <h2 id={headingId} className="heading-section text-ink">
         Reviews
       </h2>
       {reviews.isPending ? (
@@ -157,7 +157,7 @@ export function JobLawyerReview({
 
   return (
     <section aria-labelledby={headingId} className="rounded-xl border border-slate-200 bg-white p-4">
-      <h2 id={headingId} className="text-lg font-semibold">
+      <h2 id={headingId} className="heading-card">
         {lawyerName}'s reviews
       </h2>
       {summary.data ? (

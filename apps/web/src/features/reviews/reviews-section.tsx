@@ -39,7 +39,7 @@ export function ReviewsSection({ productId }: { productId: string }) {
 
   return (
     <section aria-labelledby={headingId} className="mt-12">
-      <h2 id={headingId} className="text-xl font-bold text-ink">
+      <h2 id={headingId} className="heading-section text-ink">
         Reviews
       </h2>
       {reviews.isPending ? (

@@ -76,7 +76,7 @@ export function Withdrawals({ onPaymentDetails }: { onPaymentDetails: () => void
 
   return (
     <div className="space-y-4">
-      <h2 className="text-lg font-semibold text-ink">Withdraw</h2>
+      <h2 className="heading-card text-ink">Withdraw</h2>
       {!d.detailsResolved ? (
         <div className="rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">
           <p>
@@ -112,7 +112,7 @@ export function Withdrawals({ onPaymentDetails }: { onPaymentDetails: () => void
       )}
       <FormError message={error} />
 
-      <h2 className="text-lg font-semibold text-ink">Withdrawals</h2>
+      <h2 className="heading-card text-ink">Withdrawals</h2>
       {!d.payouts.length ? (
         <EmptyState>No withdrawals yet</EmptyState>
       ) : (
