@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { SignJWT, jwtVerify } from 'jose';
 import type { UserType } from '@legalmarket/contracts';
 import { cacheVersionsOf } from '../db/cache-versions.js';
@@ -94,6 +94,29 @@ export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHour
     return user ? { ...user.user } : null;
   }
 
+  // Built once: every request with a new token runs it (on a server, a prepared statement and its plan).
+  const sessionQuery = deps.db
+    .select({
+      id: users.id,
+      userType: users.userType,
+      officialEmail: users.officialEmail,
+      name: users.name,
+      phoneNumber: users.phoneNumber,
+      verified: users.verified,
+      expiresAt: sessions.expiresAt,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.id, sql.placeholder('sid')),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql`${sql.placeholder('now')}::timestamptz`),
+      ),
+    )
+    .limit(1)
+    .prepare('session_lookup');
+
   async function lookup(token: string): Promise<{ user: AuthUser; expiresAt: number } | null> {
     let claims: { sub?: string; sid?: unknown; exp?: number };
     try {
@@ -107,20 +130,7 @@ export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHour
       return null;
     }
     if (typeof claims.sid !== 'string' || !claims.sub || !/^[0-9a-f-]{36}$/i.test(claims.sid)) return null;
-    const rows = await deps.db
-      .select({
-        id: users.id,
-        userType: users.userType,
-        officialEmail: users.officialEmail,
-        name: users.name,
-        phoneNumber: users.phoneNumber,
-        verified: users.verified,
-        expiresAt: sessions.expiresAt,
-      })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.id, claims.sid), isNull(sessions.revokedAt), gt(sessions.expiresAt, deps.clock.now())))
-      .limit(1);
+    const rows = await sessionQuery.execute({ sid: claims.sid, now: deps.clock.now().toISOString() });
     const row = rows[0];
     if (!row || row.id !== claims.sub) return null;
     const { expiresAt, ...user } = row;

@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { messages, type companyJobDetailsInput } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
@@ -8,7 +8,7 @@ import { blankToNull } from '../../platform/text.js';
 import { notFound } from '../../platform/errors.js';
 import { assertAttachable } from '../uploads/service.js';
 import type { JobLifecycle } from './lifecycle-service.js';
-import { findJobViews, findJobViewsJson } from './view.js';
+import { findJobViews, jobViewsJsonQuery } from './view.js';
 
 type Deps = Pick<Shared, 'db' | 'mailWritten'>;
 
@@ -16,21 +16,21 @@ const openStatuses = ['unassigned', 'pending'] as const;
 
 /** A company's own jobs: its open and completed lists, and the details it adds to a job. */
 export function createCompanyJobsService({ db, mailWritten }: Deps, lifecycle: JobLifecycle) {
+  // The two lists every company page reads, built once (the SQL text and, on a server, its plan).
+  const ownJobs = eq(jobs.companyId, sql.placeholder('companyId'));
+  const pendingQuery = jobViewsJsonQuery(db, and(ownJobs, inArray(jobs.status, openStatuses)), {}).prepare(
+    'company_pending_jobs',
+  );
+  const completedQuery = jobViewsJsonQuery(db, and(ownJobs, eq(jobs.status, 'completed')), {}).prepare(
+    'company_completed_jobs',
+  );
   return {
-    /** The company's open jobs as JSON text (findJobViewsJson): the list answered as the database built it. */
+    /** The company's open jobs as JSON text (jobViewsJsonQuery): the list answered as the database built it. */
     pending: async (companyId: string) =>
-      (
-        await findJobViewsJson(db, and(eq(jobs.companyId, companyId), inArray(jobs.status, openStatuses)), {
-          now: new Date(),
-        })
-      ).json,
+      (await pendingQuery.execute({ companyId, now: new Date().toISOString() }))[0].json,
 
     completed: async (companyId: string) =>
-      (
-        await findJobViewsJson(db, and(eq(jobs.companyId, companyId), eq(jobs.status, 'completed')), {
-          now: new Date(),
-        })
-      ).json,
+      (await completedQuery.execute({ companyId, now: new Date().toISOString() }))[0].json,
 
     /** Sets the company's detail (and file) on its own open job; answers the job. */
     async editDetails(

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, sql, sum } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, sql, sum, type Placeholder } from 'drizzle-orm';
 import { findJobTransition, messages, type JobSort, type LawyerJob } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
@@ -10,7 +10,7 @@ import { enqueueMail } from '../../platform/mailer.js';
 import {
   appliedBy,
   countedTotal,
-  findJobViewsJson,
+  jobViewsJsonQuery,
   selectJobs,
   toJobView,
   withApplicants,
@@ -63,7 +63,7 @@ function forLawyer(view: JobView, viewer: Pick<AuthUser, 'id' | 'userType' | 've
  * True when the job's product is in one of the lawyer's areas of practice (read from the lawyer's row,
  * so a change of areas reorders the next page); false for a product without an area.
  */
-const bestFitMatch = (lawyerId: string) =>
+const bestFitMatch = (lawyerId: string | Placeholder) =>
   // The cast makes the subquery one array value, read once per statement (not once per job).
   sql<boolean>`coalesce(${products.area} = any(cast((select ${users.areasOfPractise} from ${users} where ${users.id} = ${lawyerId}) as text[])), false)`;
 
@@ -72,7 +72,7 @@ const bestFitMatch = (lawyerId: string) =>
  * the lawyer's areas and the first `n` outside them, longest waiting first. Each half is an ordered walk
  * of the open-jobs index that stops at `n`, so the page's sort by fit reads 2n rows, not every open job.
  */
-const bestFitCandidates = (lawyerId: string, n: number) => {
+const bestFitCandidates = (lawyerId: Placeholder, n: Placeholder) => {
   const areas = sql`cast((select ${users.areasOfPractise} from ${users} where ${users.id} = ${lawyerId}) as text[])`;
   const half = (fits: boolean) => sql`(select j.id from ${jobs} j join ${products} p on p.id = j.product_id
     where j.status = 'unassigned' and j.assigned_to is null and coalesce(p.area = any(${areas}), false) = ${fits}
@@ -106,6 +106,42 @@ export function createLawyerJobsService(deps: Deps, lifecycle: JobLifecycle, led
     return views.map((v) => forLawyer(v, viewer, applied.has(v._id)));
   }
 
+  const lawyerId = sql.placeholder('lawyerId');
+  const page = { limit: sql.placeholder('limit'), offset: sql.placeholder('offset'), applied: appliedBy(lawyerId) };
+  /** The open jobs' statement of each sort and reader, built once (the SQL text and, on a server, its plan). */
+  const openJobs = new Map<string, ReturnType<typeof prepareOpenJobs>>();
+  const prepareOpenJobs = (sort: JobSort, redact: JobRedaction) =>
+    jobViewsJsonQuery(
+      db,
+      sort === 'recent' ? isOpen : and(isOpen, bestFitCandidates(lawyerId, sql.placeholder('end'))),
+      {
+        ...page,
+        order:
+          sort === 'recent'
+            ? [desc(jobs.createdAt), desc(jobs.id)]
+            : [desc(bestFitMatch(lawyerId)), asc(jobs.createdAt), asc(jobs.id)],
+        redact,
+        total: countedTotal('open'),
+      },
+    ).prepare(`open_jobs_${sort}_${redact}`);
+  const openJobsQuery = (sort: JobSort, redact: JobRedaction) => {
+    const key = `${sort}:${redact}`;
+    let query = openJobs.get(key);
+    if (!query) openJobs.set(key, (query = prepareOpenJobs(sort, redact)));
+    return query;
+  };
+  const projectsQuery = Object.fromEntries(
+    (['pending', 'completed'] as const).map((status) => {
+      const where = and(eq(jobs.assignedTo, lawyerId), eq(jobs.status, status));
+      const order =
+        status === 'completed'
+          ? [desc(jobs.completedAt), desc(jobs.id)]
+          : [desc(jobs.assignedAt), desc(jobs.createdAt), desc(jobs.id)];
+      const total = sql<number>`(select count(*) from ${jobs} where ${where})`;
+      return [status, jobViewsJsonQuery(db, where, { ...page, order, total }).prepare(`lawyer_${status}_jobs`)];
+    }),
+  ) as Record<'pending' | 'completed', ReturnType<typeof prepareOpenJobs>>;
+
   return {
     /**
      * Open jobs, one page. Best fit (decision 2011): jobs whose product's area is one of the lawyer's
@@ -113,21 +149,14 @@ export function createLawyerJobsService(deps: Deps, lifecycle: JobLifecycle, led
      */
     async availableJobs(viewer: AuthUser, q: { sort: JobSort; page: number; limit: number }) {
       const offset = (q.page - 1) * q.limit;
-      let where = isOpen;
-      let order = [desc(jobs.createdAt), desc(jobs.id)];
-      if (q.sort !== 'recent') {
-        order = [desc(bestFitMatch(viewer.id)), asc(jobs.createdAt), asc(jobs.id)];
-        where = and(isOpen, bestFitCandidates(viewer.id, offset + q.limit));
-      }
-      return findJobViewsJson(db, where, {
-        now: new Date(),
-        order,
+      const [row] = await openJobsQuery(q.sort, openJobRedaction(viewer)).execute({
+        lawyerId: viewer.id,
         limit: q.limit,
         offset,
-        redact: openJobRedaction(viewer),
-        applied: appliedBy(viewer.id),
-        total: countedTotal('open'),
+        end: offset + q.limit,
+        now: new Date().toISOString(),
       });
+      return row;
     },
 
     /**
@@ -172,19 +201,13 @@ export function createLawyerJobsService(deps: Deps, lifecycle: JobLifecycle, led
 
     /** The lawyer's own jobs of one status, as JSON text with the list's total (all assigned to the reader). */
     async projects(lawyer: AuthUser, status: 'pending' | 'completed', q: { page: number; limit: number }) {
-      const order =
-        status === 'completed'
-          ? [desc(jobs.completedAt), desc(jobs.id)]
-          : [desc(jobs.assignedAt), desc(jobs.createdAt), desc(jobs.id)];
-      const where = and(eq(jobs.assignedTo, lawyer.id), eq(jobs.status, status));
-      return findJobViewsJson(db, where, {
-        now: new Date(),
-        order,
+      const [row] = await projectsQuery[status].execute({
+        lawyerId: lawyer.id,
         limit: q.limit,
         offset: (q.page - 1) * q.limit,
-        applied: appliedBy(lawyer.id),
-        total: sql<number>`(select count(*) from ${jobs} where ${where})`,
+        now: new Date().toISOString(),
       });
+      return row;
     },
 
     /**

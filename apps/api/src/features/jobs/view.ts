@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { JobViewResponse } from '@legalmarket/contracts';
 import type { Executor } from '../../db/client.js';
@@ -129,9 +129,10 @@ export type JobRedaction = 'none' | 'contacts' | 'files' | 'brief';
  * The job view as JSON built by the database, the shape toJobView makes (proven equal by
  * view-json.test.ts): a list crosses from the database as one text value instead of hundreds of
  * fields decoded, mapped and serialised again, which was most of a cold list's cost. `now` decides
- * `late` as toJobView's clock does; `applied` adds the reading lawyer's flag.
+ * `late` as toJobView's clock does (the placeholder `now`, an ISO text); `applied` adds the reading
+ * lawyer's flag.
  */
-export function jobViewJson(opts: { now: Date; redact?: JobRedaction; applied?: SQL<boolean> }) {
+export function jobViewJson(opts: { redact?: JobRedaction; applied?: SQL<boolean> }) {
   const redact = opts.redact ?? 'none';
   const hideContacts = redact !== 'none';
   const hideFiles = redact === 'files' || redact === 'brief';
@@ -142,7 +143,7 @@ export function jobViewJson(opts: { now: Date; redact?: JobRedaction; applied?: 
     status: jobs.status,
     stage: jobs.stage,
     dueAt: isoText(jobs.dueAt),
-    late: sql`(${jobs.dueAt} < ${opts.now.toISOString()}::timestamptz and ${jobs.stage} not in ('completed', 'cancelled'))`,
+    late: sql`(${jobs.dueAt} < ${sql.placeholder('now')}::timestamptz and ${jobs.stage} not in ('completed', 'cancelled'))`,
     productId: jsonObject({
       _id: products.id,
       productName: products.productName,
@@ -183,27 +184,26 @@ export function jobViewJson(opts: { now: Date; redact?: JobRedaction; applied?: 
 }
 
 /** Whether `lawyerId` applied for the job of the row. */
-export const appliedBy = (lawyerId: string) =>
+export const appliedBy = (lawyerId: string | Placeholder) =>
   sql<boolean>`exists (select 1 from ${jobApplications} where ${jobApplications.jobId} = ${jobs.id} and ${jobApplications.lawyerId} = ${lawyerId})`;
 
+interface JsonListOptions {
+  order?: SQL[];
+  limit?: number | Placeholder;
+  offset?: number | Placeholder;
+  redact?: JobRedaction;
+  applied?: SQL<boolean>;
+  total?: SQL<number>;
+}
+
 /**
- * The views of the jobs matching `where` as one JSON array text, in `order` (newest first by default):
- * what findJobViews answers, built by the database. A page (limit, offset) is chosen first by id, so
- * JSON is built for the page's rows only; `total`, when given, is read in the same statement.
+ * The statement answering the views of the jobs matching `where` as one JSON array text, in `order`
+ * (newest first by default): what findJobViews answers, built by the database. A page (limit, offset)
+ * is chosen first by id, so JSON is built for the page's rows only; `total`, when given, is read in the
+ * same statement. Built once and prepared by the lists read most (drizzle's prepare): executed with the
+ * placeholder `now` and the ones `where` uses.
  */
-export async function findJobViewsJson(
-  ex: Executor,
-  where: SQL | undefined,
-  opts: {
-    now: Date;
-    limit?: number;
-    offset?: number;
-    order?: SQL[];
-    redact?: JobRedaction;
-    applied?: SQL<boolean>;
-    total?: SQL<number>;
-  },
-): Promise<{ json: string; total: number }> {
+export function jobViewsJsonQuery(ex: Executor, where: SQL | undefined, opts: JsonListOptions) {
   const order = [...(opts.order ?? []), desc(jobs.createdAt), desc(jobs.id)];
   let rows = where ?? and();
   if (opts.limit !== undefined || opts.offset !== undefined) {
@@ -230,12 +230,21 @@ export async function findJobViewsJson(
     .leftJoin(lawyer, eq(lawyer.id, jobs.assignedTo))
     .where(rows)
     .as('views');
-  const [row] = await ex
+  return ex
     .select({
       json: sql<string>`coalesce(json_agg(${views.view} order by ${views.n}), '[]')::text`,
       total: (opts.total ?? sql<number>`0`).mapWith(Number),
     })
     .from(views);
+}
+
+/** Runs jobViewsJsonQuery once (lists read seldom, and the tests). */
+export async function findJobViewsJson(
+  ex: Executor,
+  where: SQL | undefined,
+  opts: JsonListOptions & { now: Date },
+): Promise<{ json: string; total: number }> {
+  const [row] = await jobViewsJsonQuery(ex, where, opts).execute({ now: opts.now.toISOString() });
   return row;
 }
 
