@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { jobs, orders, products, users } from '../../db/schema.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
@@ -117,6 +117,16 @@ describeEachDb('job views built by the database', (kind) => {
     expect(actual).toEqual(expected);
     // Same keys in every job, not only the same values where present.
     expect((actual as object[]).map((j) => Object.keys(j).sort())).toEqual(expected.map((j) => Object.keys(j).sort()));
+  });
+
+  it('writes timestamps with microseconds as JavaScript does (milliseconds, cut not rounded)', async () => {
+    await t.rt.database.db
+      .update(jobs)
+      .set({ updatedAt: sql`'2026-11-26T01:02:03.456789Z'::timestamptz` })
+      .where(eq(jobs.id, ids[0]));
+    const { expected, actual } = await both(eq(jobs.id, ids[0]));
+    expect(expected[0].updatedAt).toBe('2026-11-26T01:02:03.456Z');
+    expect(actual).toEqual(expected);
   });
 
   it('keeps the order and the page it is given', async () => {
