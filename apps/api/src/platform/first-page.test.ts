@@ -7,8 +7,8 @@ import { testConfig } from '../config.js';
 import { products } from '../db/schema.js';
 import { appDeps, openRuntime, type Runtime } from '../runtime.js';
 
-const INDEX =
-  '<!doctype html><html><head><script type="module" src="/assets/index-a1.js"></script><link rel="stylesheet" crossorigin href="/assets/initial-b2.css"></head><body><div id="root"></div></body></html>';
+const FONT = '<link rel="preload" as="font" type="font/woff2" crossorigin href="/assets/face-c3.woff2">';
+const INDEX = `<!doctype html><html><head><script type="module" src="/assets/index-a1.js"></script><link rel="stylesheet" crossorigin href="/assets/initial-b2.css">${FONT}</head><body><div id="root"></div></body></html>`;
 // Over 1 KB, as real styles are: the page is then compressed.
 const CSS = 'body{color:#1b1f23}' + '.p-1{padding:.25rem}'.repeat(80);
 
@@ -28,7 +28,10 @@ export async function render(pathname, data, search) {
   if (pathname === '/pre-cart/boom') throw new Error('render failed');
   const body = data ? data.body : null;
   const names = body ? (body.products ?? [body.product ?? body]).map((p) => p.productName).join(', ') : '';
-  return '<main><h1>page ' + pathname + '</h1><p>' + names + '</p></main>';
+  // The first picture as the real pages write it: the landing's inline, the catalogue's first card's a file.
+  const picture = { '/': 'data:image/svg+xml,%3csvg/%3e', '/products': '/uploads/first.png' }[pathname];
+  const img = picture ? '<img src="' + picture + '" alt="" fetchPriority="high"/>' : '';
+  return '<main><h1>page ' + pathname + '</h1><p>' + names + '</p>' + img + '</main>';
 }
 `;
 
@@ -120,6 +123,24 @@ describe('the server renders the first page into index.html', () => {
   it('does not serve the renderer itself', async () => {
     const res = await app.inject({ url: '/.vite/ssr/entry-server.js' });
     expect(res.body).not.toContain('pageDataUrl');
+  });
+
+  it('asks first for the first picture the page fetches, not one the HTML carries', async () => {
+    const products = await app.inject({ url: '/products' });
+    expect(products.body).toContain('<link rel="preload" as="image" href="/uploads/first.png" fetchpriority="high">');
+    const landing = await app.inject({ url: '/' });
+    expect(landing.body).toContain('<img src="data:image/svg+xml,%3csvg/%3e"');
+    expect(landing.body).not.toContain('rel="preload" as="image"');
+  });
+
+  it('leaves out the typeface preload where the styles come inline (it would hold the first paint)', async () => {
+    for (const url of ['/', '/products', `/pre-cart/${productId}`]) {
+      const res = await app.inject({ url });
+      expect(res.body, url).toContain('<style>');
+      expect(res.body, url).not.toContain('as="font"');
+    }
+    // A page the browser renders keeps it: its styles come in a file, which names the font late.
+    expect((await app.inject({ url: '/login' })).body).toContain(FONT);
   });
 
   it('leaves signed-in pages, unknown products and failed renders to the browser', async () => {
