@@ -126,8 +126,9 @@ export default defineConfig(({ isSsrBuild }) => ({
                   priority: 2,
                 },
                 {
+                  // With lib/use-hydrated, which the product page and the cart share (alone, a 0.2 KB file).
                   name: 'ui',
-                  test: /src[\\/]components[\\/]|lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/,
+                  test: /src[\\/](components[\\/]|lib[\\/]use-hydrated\.ts$)|lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/,
                   includeDependenciesRecursively: false,
                   priority: 1,
                 },

@@ -65,6 +65,14 @@ describe('the first page rendered on the server', () => {
     expect(html).toMatch(/<fieldset disabled=""/);
   });
 
+  it('renders /cart as its shell: the heading and the cart loading, nobody’s cart', async () => {
+    const html = await render('/cart');
+    expect(html).toContain('Your Selections');
+    expect(html).toContain('Loading your cart...');
+    // Whose cart it is, and what a visitor reserved, live in the browser: the server cannot say it is empty.
+    expect(html).not.toContain('Your cart is empty');
+  });
+
   /**
    * Renders `path` as the server does, then hydrates it with the browser's tree; answers the root.
    * `html` changes the server's markup first (what the real server build writes differently).
@@ -114,6 +122,26 @@ describe('the first page rendered on the server', () => {
     );
     // Hydration found the markup it renders (console.error would have failed the test), and kept it.
     expect(root.querySelector('img[data-hero]')!.getAttribute('src')).toBe(inline);
+    root.remove();
+  });
+
+  it('hydrates /cart’s shell, then shows the reservations this browser keeps', async () => {
+    localStorage.setItem(
+      'reservedItems',
+      JSON.stringify([
+        {
+          productId: PRODUCT._id,
+          productName: 'Board resolution',
+          productPrice: 5000,
+          productImage: '/uploads/board.png',
+          quantity: 1,
+        },
+      ]),
+    );
+    const root = await hydrated('/cart');
+    expect(root.querySelector('h1')!.textContent).toBe('Your Selections');
+    expect(root.textContent).toContain('Board resolution');
+    expect(root.textContent).not.toContain('Loading your cart...');
     root.remove();
   });
 

@@ -134,7 +134,7 @@ describe('the server renders the first page into index.html', () => {
   });
 
   it('leaves out the typeface preload where the styles come inline (it would hold the first paint)', async () => {
-    for (const url of ['/', '/products', `/pre-cart/${productId}`]) {
+    for (const url of ['/', '/products', `/pre-cart/${productId}`, '/cart']) {
       const res = await app.inject({ url });
       expect(res.body, url).toContain('<style>');
       expect(res.body, url).not.toContain('as="font"');
@@ -143,9 +143,16 @@ describe('the server renders the first page into index.html', () => {
     expect((await app.inject({ url: '/login' })).body).toContain(FONT);
   });
 
+  it('renders /cart as its shell, without anybody’s cart: no data goes with it', async () => {
+    const res = await app.inject({ url: '/cart' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<div id="root"><main><h1>page /cart</h1><p></p></main></div>');
+    expect(res.body).not.toContain('page-data');
+    expect(res.headers['cache-control']).toBe('no-cache');
+  });
+
   it('leaves signed-in pages, unknown products and failed renders to the browser', async () => {
     for (const url of [
-      '/cart',
       '/company/dashboard',
       '/login',
       '/pre-cart/boom',

@@ -14,10 +14,12 @@ interface PageRenderer {
 }
 
 /**
- * The pages rendered on the server: public ones, as a visitor sees them. A signed-in page's data
- * (the cart) is never rendered here, so no HTML carries one user's data to another or to a cache.
+ * The pages rendered on the server: public ones, as a visitor sees them, and the cart's shell (its
+ * heading and layout; the browser shows the cart itself once the page's code runs, decision 1850). A
+ * signed-in page's data (the cart) is never rendered here, so no HTML carries one user's data to
+ * another or to a cache.
  */
-const RENDERED = [/^\/(home\/?)?$/, /^\/products\/?$/, /^\/pre-cart\/[^/]+\/?$/];
+const RENDERED = [/^\/(home\/?)?$/, /^\/products\/?$/, /^\/pre-cart\/[^/]+\/?$/, /^\/cart\/?$/];
 
 /**
  * The first picture of a rendered page asked for with high priority (its src as React wrote it), unless
