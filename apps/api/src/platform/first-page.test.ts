@@ -1,7 +1,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app.js';
 import { testConfig } from '../config.js';
 import { products } from '../db/schema.js';
@@ -24,6 +25,7 @@ export function pageDataUrl(pathname, userType, search) {
   return m ? '/product-api/product/' + m[1] : null;
 }
 export async function render(pathname, data, search) {
+  globalThis.__renders = (globalThis.__renders ?? 0) + 1;
   if (search && search.includes('q=')) return '<main><h1>page ' + pathname + search + '</h1><p>' + data.body.products.length + ' found</p></main>';
   if (pathname === '/pre-cart/boom') throw new Error('render failed');
   const body = data ? data.body : null;
@@ -161,6 +163,33 @@ describe('the server renders the first page into index.html', () => {
       const res = await app.inject({ url });
       expect(res.statusCode, url).toBe(200);
       expect(res.body, url).toBe(INDEX);
+    }
+  });
+
+  it('renders a page again when the data it shows changed or after a minute, and reuses it meanwhile', async () => {
+    const renders = () => (globalThis as { __renders?: number }).__renders ?? 0;
+    const url = `/pre-cart/${productId}`;
+    const first = await app.inject({ url });
+    const before = renders();
+    const again = await app.inject({ url });
+    expect(renders()).toBe(before);
+    expect(again.body).toBe(first.body);
+    // The data is read for every request: a new price is a new render, with the new data in the page.
+    await rt.database.db.update(products).set({ productPrice: 600_000 }).where(eq(products.id, productId));
+    const changed = await app.inject({ url });
+    expect(renders()).toBe(before + 1);
+    expect(changed.body).not.toBe(first.body);
+    await app.inject({ url: '/cart' });
+    const cart = renders();
+    await app.inject({ url: '/cart' });
+    expect(renders()).toBe(cart);
+    const now = Date.now();
+    vi.spyOn(Date, 'now').mockReturnValue(now + 61_000);
+    try {
+      await app.inject({ url: '/cart' });
+      expect(renders()).toBe(cart + 1);
+    } finally {
+      vi.restoreAllMocks();
     }
   });
 });
