@@ -156,7 +156,13 @@ export default function LandingPage() {
         </dl>
       </section>
 
-      <section className="mx-auto max-w-6xl px-4 py-14" aria-labelledby="services-heading">
+      {/* The sections below the first screen are laid out and painted as they come near it
+          (content-visibility, their last size kept): the first paint, the hero's, does not wait for
+          them (issue 15). */}
+      <section
+        className="mx-auto max-w-6xl px-4 py-14 [contain-intrinsic-size:auto_40rem] [content-visibility:auto]"
+        aria-labelledby="services-heading"
+      >
         <h2 id="services-heading" className="text-2xl font-bold">
           Our services
         </h2>
@@ -181,7 +187,7 @@ export default function LandingPage() {
         <LandingMore products={showcase?.products} />
       </Suspense>
 
-      <section className="mx-auto max-w-4xl px-4 pt-14 pb-6 text-center">
+      <section className="mx-auto max-w-4xl px-4 pt-14 pb-6 text-center [contain-intrinsic-size:auto_40rem] [content-visibility:auto]">
         <h2 className="text-2xl font-bold">Not sure what you need?</h2>
         <p className="mt-2 text-slate-600">Talk to us. We will help you pick the right service for your business.</p>
         <button
