@@ -313,6 +313,13 @@ function floorHtml(l: Largest) {
 `;
 }
 
+/**
+ * Whether `--page=` values select the page at `pagePath`: a path prefix, except `/`, the prefix of every
+ * page, which selects the landing page alone (all pages are what no `--page=` gives).
+ */
+export const selected = (pagePath: string, only: readonly string[] = []) =>
+  !only.length || only.some((o) => (o === '/' ? pagePath === '/' : pagePath.startsWith(o)));
+
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor((s.length - 1) / 2)];
@@ -324,7 +331,7 @@ export async function measurePages(opts: {
   productId: string;
   company: Session;
   runs: number;
-  /** Only the pages whose path starts with one of these (all when empty). */
+  /** Only the pages whose path starts with one of these (all when empty); `/` is the landing page alone. */
   only?: string[];
   /** The server's copy of the web app, with the files of prepareFloors: each page gets its floor there. */
   webDir?: string;
@@ -403,7 +410,7 @@ export async function measurePages(opts: {
   const results: PageFigures[] = [];
   try {
     for (const [index, p] of plan.entries()) {
-      if (opts.only?.length && !opts.only.some((o) => p.path.startsWith(o))) continue;
+      if (!selected(p.path, opts.only)) continue;
       const runs: PageFigures[] = [];
       const floorRuns: PageFigures[] = [];
       let floorPath: string | null = null;
@@ -411,6 +418,10 @@ export async function measurePages(opts: {
         const context = await newContext(p.session);
         const largest = await describeLargest(context, opts.baseUrl + p.path).finally(() => context.close());
         if (largest) {
+          const { width, height } = largest.rect;
+          console.log(
+            `[pages] ${p.path}: largest element ${largest.tag} ${Math.round(width)}×${Math.round(height)} at y ${Math.round(largest.rect.top)}${largest.text ? ` "${largest.text.slice(0, 60)}"` : ` ${largest.src.slice(0, 60)}`}`,
+          );
           await writeFile(path.join(opts.webDir, FLOOR_FILES[index]), floorHtml(largest));
           floorPath = `/${FLOOR_FILES[index]}`;
         } else console.warn(`[pages] ${p.path}: no largest element found, no floor`);
@@ -476,7 +487,7 @@ export async function measurePages(opts: {
     }
     // Repeat visits (issue 18): the second load of the public pages with the service worker installed.
     for (const p of plan.slice(0, 3)) {
-      if (opts.only?.length && !opts.only.some((o) => p.path.startsWith(o))) continue;
+      if (!selected(p.path, opts.only)) continue;
       const runs: PageFigures[] = [];
       for (let i = 0, retries = 0; i < opts.runs; i++) {
         const context = await newContext(p.session);

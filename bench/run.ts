@@ -11,7 +11,8 @@
  * --pages-only loads the products, users, reviews, carts and the first 1,000 jobs (none of the four
  * pages reads jobs), then measures only the pages: no ceiling, autocannon, growth or login run.
  * Figures go to bench-results/pages.json (and pages.md); latest.json is left alone. --page= limits it
- * to the pages whose path starts with that text (repeatable), --runs= sets the loads per page (3).
+ * to the pages whose path starts with that text (repeatable; --page=/ is the landing page alone),
+ * --runs= sets the loads per page (3).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

@@ -173,3 +173,19 @@ test.describe('on a 360 px phone', () => {
     await page.screenshot({ path: test.info().outputPath('about-360.png'), fullPage: true });
   });
 });
+
+// Issue 15: on a phone the hero picture is the landing's largest element; it comes inside the HTML.
+test.describe('before the page’s code runs', () => {
+  test.use({ javaScriptEnabled: false, viewport: { width: 412, height: 823 }, isMobile: true });
+
+  test('the landing page’s HTML carries its hero picture: nothing more to fetch for it', async ({ page }) => {
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+    await page.goto('/');
+    const hero = page.getByRole('img', { name: /A contract with a signature/ });
+    await expect(hero).toBeVisible();
+    await expect.poll(() => hero.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    expect(await hero.getAttribute('src')).toMatch(/^data:image\/svg\+xml,/);
+    expect(asked.filter((p) => p.includes('hero-illustration'))).toEqual([]);
+  });
+});

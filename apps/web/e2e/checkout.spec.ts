@@ -271,3 +271,15 @@ test('Clear Cart asks first and then empties the company cart', async ({ page })
   await confirm.getByRole('button', { name: 'Clear Cart' }).click();
   await expect(page.getByText('Your cart is empty')).toBeVisible();
 });
+
+// Issue 15: the cart's first paint comes from its HTML; whose cart it is, the browser knows.
+test.describe('before the page’s code runs', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the cart’s HTML shows its heading and the cart loading, and nobody’s cart', async ({ page }) => {
+    await page.goto('/cart');
+    await expect(page.getByRole('heading', { level: 1, name: 'Your Selections' })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: 'Loading your cart...' })).toBeVisible();
+    await expect(page.getByText('Your cart is empty')).toHaveCount(0);
+  });
+});

@@ -65,16 +65,29 @@ describe('the first page rendered on the server', () => {
     expect(html).toMatch(/<fieldset disabled=""/);
   });
 
-  /** Renders `path` as the server does, then hydrates it with the browser's tree; answers the root. */
-  async function hydrated(path: string, data: { url: string; body: unknown }) {
-    const html = await render(path, data);
+  it('renders /cart as its shell: the heading and the cart loading, nobody’s cart', async () => {
+    const html = await render('/cart');
+    expect(html).toContain('Your Selections');
+    expect(html).toContain('Loading your cart...');
+    // Whose cart it is, and what a visitor reserved, live in the browser: the server cannot say it is empty.
+    expect(html).not.toContain('Your cart is empty');
+  });
+
+  /**
+   * Renders `path` as the server does, then hydrates it with the browser's tree; answers the root.
+   * `html` changes the server's markup first (what the real server build writes differently).
+   */
+  async function hydrated(path: string, data?: { url: string; body: unknown }, html?: (markup: string) => string) {
+    const markup = await render(path, data);
     window.history.pushState({}, '', path);
     const root = document.createElement('div');
-    root.innerHTML = html;
+    root.innerHTML = html ? html(markup) : markup;
     document.body.append(root);
     const heading = root.querySelector('h1');
-    const arrived = { status: 200, ok: true, text: JSON.stringify(data.body) };
-    early.set(data.url, { token: null, at: Date.now(), answer: Promise.resolve(arrived), arrived });
+    if (data) {
+      const arrived = { status: 200, ok: true, text: JSON.stringify(data.body) };
+      early.set(data.url, { token: null, at: Date.now(), answer: Promise.resolve(arrived), arrived });
+    }
     await preloadPage(path);
     // The tree of src/main.tsx. A mismatch makes React throw the server's markup away and render again
     // (reported here); one in attributes (ids from useId) is logged, which fails the test.
@@ -98,6 +111,37 @@ describe('the first page rendered on the server', () => {
   it('is taken over by the app in the browser as it is (no mismatch, nothing painted again)', async () => {
     const root = await hydrated('/products', { url: '/product-api/products', body: PRODUCTS });
     expect(root.textContent).toContain('Board resolution');
+    root.remove();
+  });
+
+  it('keeps the hero picture the server wrote into the HTML when it takes the landing page over', async () => {
+    // The server build writes the picture inline (a data: URL); this test's render names the file.
+    const inline = 'data:image/svg+xml,%3csvg%20xmlns=%27http://www.w3.org/2000/svg%27/%3e';
+    const root = await hydrated('/', { url: '/api/showcase', body: SHOWCASE }, (markup) =>
+      markup.replace(/<img src="[^"]+"( alt="A contract)/, `<img src="${inline}"$1`),
+    );
+    // Hydration found the markup it renders (console.error would have failed the test), and kept it.
+    expect(root.querySelector('img[data-hero]')!.getAttribute('src')).toBe(inline);
+    root.remove();
+  });
+
+  it('hydrates /cart’s shell, then shows the reservations this browser keeps', async () => {
+    localStorage.setItem(
+      'reservedItems',
+      JSON.stringify([
+        {
+          productId: PRODUCT._id,
+          productName: 'Board resolution',
+          productPrice: 5000,
+          productImage: '/uploads/board.png',
+          quantity: 1,
+        },
+      ]),
+    );
+    const root = await hydrated('/cart');
+    expect(root.querySelector('h1')!.textContent).toBe('Your Selections');
+    expect(root.textContent).toContain('Board resolution');
+    expect(root.textContent).not.toContain('Loading your cart...');
     root.remove();
   });
 

@@ -1,14 +1,15 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app.js';
 import { testConfig } from '../config.js';
 import { products } from '../db/schema.js';
 import { appDeps, openRuntime, type Runtime } from '../runtime.js';
 
-const INDEX =
-  '<!doctype html><html><head><script type="module" src="/assets/index-a1.js"></script><link rel="stylesheet" crossorigin href="/assets/initial-b2.css"></head><body><div id="root"></div></body></html>';
+const FONT = '<link rel="preload" as="font" type="font/woff2" crossorigin href="/assets/face-c3.woff2">';
+const INDEX = `<!doctype html><html><head><script type="module" src="/assets/index-a1.js"></script><link rel="stylesheet" crossorigin href="/assets/initial-b2.css">${FONT}</head><body><div id="root"></div></body></html>`;
 // Over 1 KB, as real styles are: the page is then compressed.
 const CSS = 'body{color:#1b1f23}' + '.p-1{padding:.25rem}'.repeat(80);
 
@@ -24,11 +25,15 @@ export function pageDataUrl(pathname, userType, search) {
   return m ? '/product-api/product/' + m[1] : null;
 }
 export async function render(pathname, data, search) {
+  globalThis.__renders = (globalThis.__renders ?? 0) + 1;
   if (search && search.includes('q=')) return '<main><h1>page ' + pathname + search + '</h1><p>' + data.body.products.length + ' found</p></main>';
   if (pathname === '/pre-cart/boom') throw new Error('render failed');
   const body = data ? data.body : null;
   const names = body ? (body.products ?? [body.product ?? body]).map((p) => p.productName).join(', ') : '';
-  return '<main><h1>page ' + pathname + '</h1><p>' + names + '</p></main>';
+  // The first picture as the real pages write it: the landing's inline, the catalogue's first card's a file.
+  const picture = { '/': 'data:image/svg+xml,%3csvg/%3e', '/products': '/uploads/first.png' }[pathname];
+  const img = picture ? '<img src="' + picture + '" alt="" fetchPriority="high"/>' : '';
+  return '<main><h1>page ' + pathname + '</h1><p>' + names + '</p>' + img + '</main>';
 }
 `;
 
@@ -122,9 +127,34 @@ describe('the server renders the first page into index.html', () => {
     expect(res.body).not.toContain('pageDataUrl');
   });
 
+  it('asks first for the first picture the page fetches, not one the HTML carries', async () => {
+    const products = await app.inject({ url: '/products' });
+    expect(products.body).toContain('<link rel="preload" as="image" href="/uploads/first.png" fetchpriority="high">');
+    const landing = await app.inject({ url: '/' });
+    expect(landing.body).toContain('<img src="data:image/svg+xml,%3csvg/%3e"');
+    expect(landing.body).not.toContain('rel="preload" as="image"');
+  });
+
+  it('leaves out the typeface preload where the styles come inline (it would hold the first paint)', async () => {
+    for (const url of ['/', '/products', `/pre-cart/${productId}`, '/cart']) {
+      const res = await app.inject({ url });
+      expect(res.body, url).toContain('<style>');
+      expect(res.body, url).not.toContain('as="font"');
+    }
+    // A page the browser renders keeps it: its styles come in a file, which names the font late.
+    expect((await app.inject({ url: '/login' })).body).toContain(FONT);
+  });
+
+  it('renders /cart as its shell, without anybody’s cart: no data goes with it', async () => {
+    const res = await app.inject({ url: '/cart' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<div id="root"><main><h1>page /cart</h1><p></p></main></div>');
+    expect(res.body).not.toContain('page-data');
+    expect(res.headers['cache-control']).toBe('no-cache');
+  });
+
   it('leaves signed-in pages, unknown products and failed renders to the browser', async () => {
     for (const url of [
-      '/cart',
       '/company/dashboard',
       '/login',
       '/pre-cart/boom',
@@ -133,6 +163,33 @@ describe('the server renders the first page into index.html', () => {
       const res = await app.inject({ url });
       expect(res.statusCode, url).toBe(200);
       expect(res.body, url).toBe(INDEX);
+    }
+  });
+
+  it('renders a page again when the data it shows changed or after a minute, and reuses it meanwhile', async () => {
+    const renders = () => (globalThis as { __renders?: number }).__renders ?? 0;
+    const url = `/pre-cart/${productId}`;
+    const first = await app.inject({ url });
+    const before = renders();
+    const again = await app.inject({ url });
+    expect(renders()).toBe(before);
+    expect(again.body).toBe(first.body);
+    // The data is read for every request: a new price is a new render, with the new data in the page.
+    await rt.database.db.update(products).set({ productPrice: 600_000 }).where(eq(products.id, productId));
+    const changed = await app.inject({ url });
+    expect(renders()).toBe(before + 1);
+    expect(changed.body).not.toBe(first.body);
+    await app.inject({ url: '/cart' });
+    const cart = renders();
+    await app.inject({ url: '/cart' });
+    expect(renders()).toBe(cart);
+    const now = Date.now();
+    vi.spyOn(Date, 'now').mockReturnValue(now + 61_000);
+    try {
+      await app.inject({ url: '/cart' });
+      expect(renders()).toBe(cart + 1);
+    } finally {
+      vi.restoreAllMocks();
     }
   });
 });

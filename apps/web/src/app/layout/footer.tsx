@@ -16,8 +16,9 @@ export function Footer() {
   const social = usePublicConfig().socialLinks;
   const [open, setOpen] = useState<'contact' | null>(null);
   const link = 'min-h-11 inline-flex items-center hover:underline';
+  // Always below the first screen (the main area is a screen tall): laid out and painted as it comes near.
   return (
-    <footer className="mt-16 bg-brand text-white">
+    <footer className="mt-16 bg-brand text-white [contain-intrinsic-size:auto_24rem] [content-visibility:auto]">
       <div className="mx-auto grid max-w-6xl gap-6 px-4 py-10 sm:grid-cols-3">
         <div>
           <p className="text-lg font-bold">LegalMarket</p>

@@ -8,6 +8,7 @@ import { toKobo } from '@legalmarket/contracts/format';
 import { VAT_RATE_PERCENT, vatIncludedKobo } from '@legalmarket/contracts/money';
 import { messages } from '@legalmarket/contracts/messages';
 import { paths } from '@/lib/paths';
+import { useHydrated } from '@/lib/use-hydrated';
 import { useSession } from '@/lib/use-session';
 import { Button } from '@/components/button';
 import { DocumentLink } from '@/components/document-link';
@@ -424,10 +425,19 @@ function LocalCart() {
 
 export default function CartPage() {
   const session = useSession();
+  // The server sends this page's shell (decision 1850): whose cart it is lives in this browser (the
+  // session, a visitor's reservations), so the HTML and the hydration that takes it over show the
+  // heading and the cart loading, and the cart itself comes in the next render, as a company's does
+  // while its cart is read.
+  const hydrated = useHydrated();
   return (
     <section className="mx-auto max-w-6xl px-4 py-8">
       <h1 className="heading-title mb-6 text-ink">Your Selections</h1>
-      <SectionBoundary>{session?.userType === 'company' ? <CompanyCart /> : <LocalCart />}</SectionBoundary>
+      {!hydrated ? (
+        <Loading label="Loading your cart..." />
+      ) : (
+        <SectionBoundary>{session?.userType === 'company' ? <CompanyCart /> : <LocalCart />}</SectionBoundary>
+      )}
     </section>
   );
 }

@@ -78,9 +78,14 @@ const noop = () => {};
 export default function LandingMore({ products }: { products: readonly Product[] | undefined }) {
   const [slide, setSlide] = useState(0);
   const reason = REASONS[slide];
+  // Below the first screen: laid out and painted as they come near it (see the landing page).
   return (
     <>
-      <section className="bg-brand text-white" aria-roledescription="carousel" aria-labelledby="why-heading">
+      <section
+        className="bg-brand text-white [contain-intrinsic-size:auto_40rem] [content-visibility:auto]"
+        aria-roledescription="carousel"
+        aria-labelledby="why-heading"
+      >
         <div className="mx-auto max-w-4xl px-4 py-14 text-center">
           <h2 id="why-heading" className="heading-title">
             Why Choose Us
@@ -136,7 +141,10 @@ export default function LandingMore({ products }: { products: readonly Product[]
         </div>
       </section>
 
-      <section className="mx-auto max-w-6xl px-4 py-14" aria-labelledby="how-heading">
+      <section
+        className="mx-auto max-w-6xl px-4 py-14 [contain-intrinsic-size:auto_40rem] [content-visibility:auto]"
+        aria-labelledby="how-heading"
+      >
         <h2 id="how-heading" className="heading-title">
           How it Works
         </h2>
@@ -163,7 +171,10 @@ export default function LandingMore({ products }: { products: readonly Product[]
       </section>
 
       {products && products.length > 0 && (
-        <section className="mx-auto max-w-6xl px-4 pb-14" aria-labelledby="featured-heading">
+        <section
+          className="mx-auto max-w-6xl px-4 pb-14 [contain-intrinsic-size:auto_40rem] [content-visibility:auto]"
+          aria-labelledby="featured-heading"
+        >
           <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
             <h2 id="featured-heading" className="heading-title">
               Featured products
@@ -183,7 +194,10 @@ export default function LandingMore({ products }: { products: readonly Product[]
         </section>
       )}
 
-      <section className="bg-sand" aria-labelledby="faq-heading">
+      <section
+        className="bg-sand [contain-intrinsic-size:auto_40rem] [content-visibility:auto]"
+        aria-labelledby="faq-heading"
+      >
         <div className="mx-auto max-w-3xl px-4 py-14">
           <h2 id="faq-heading" className="heading-title">
             Questions founders ask

@@ -4,7 +4,9 @@ import { BadgeCheck, BriefcaseBusiness, CalendarCheck, FileSignature, Lightbulb 
 import { DELIVERY_WORKING_DAYS } from '@legalmarket/contracts/constants';
 import { ContactPopup } from '@/components/contact-popup';
 import { paths } from '@/lib/paths';
-import heroIllustration from './assets/hero-illustration.svg';
+import heroUrl from './assets/hero-illustration.svg';
+// Only in the server build (see heroSource): the browser's code never carries the picture itself.
+import heroInline from './assets/hero-illustration.svg?inline';
 import { PaymentMarks } from './payment-marks';
 import { Figure, useShowcase } from './showcase';
 
@@ -56,8 +58,21 @@ const LandingMore = lazy(() =>
       }),
 );
 
+/**
+ * The hero picture, the page's largest element on a phone. The server writes it into the HTML as a data:
+ * URL (3 KB), so it paints with the HTML instead of one request later; the browser keeps the picture the
+ * HTML has, so hydration finds what the server rendered. Drawn in the browser (a visit that began on
+ * another page), it is the file, precached by the service worker; the first route's code stays without it
+ * (issue 15, decision 1850).
+ */
+function heroSource(): string {
+  if (import.meta.env.SSR) return heroInline;
+  return document.querySelector<HTMLImageElement>('img[data-hero]')?.getAttribute('src') ?? heroUrl;
+}
+
 export default function LandingPage() {
   const [contact, setContact] = useState(false);
+  const [hero] = useState(heroSource);
   const showcase = useShowcase();
   return (
     <>
@@ -91,13 +106,14 @@ export default function LandingPage() {
               lawyers could be had here, and a stock face posing as our customer would not be honest
               (decision 1830). Vector, 3 KB: sharp at every width, no srcset needed. */}
           <img
-            src={heroIllustration}
+            src={hero}
             alt="A contract with a signature and a verified seal, next to a phone showing a payment in naira"
             width={560}
             height={440}
             fetchPriority="high"
             decoding="async"
             className="mx-auto h-auto w-full max-w-72 sm:max-w-md md:max-w-none"
+            data-hero=""
           />
         </div>
       </section>
@@ -138,7 +154,13 @@ export default function LandingPage() {
         </dl>
       </section>
 
-      <section className="mx-auto max-w-6xl px-4 py-14" aria-labelledby="services-heading">
+      {/* The sections below the first screen are laid out and painted as they come near it
+          (content-visibility, their last size kept): the first paint, the hero's, does not wait for
+          them (issue 15). */}
+      <section
+        className="mx-auto max-w-6xl px-4 py-14 [contain-intrinsic-size:auto_40rem] [content-visibility:auto]"
+        aria-labelledby="services-heading"
+      >
         <h2 id="services-heading" className="heading-title">
           Our services
         </h2>
@@ -163,7 +185,7 @@ export default function LandingPage() {
         <LandingMore products={showcase?.products} />
       </Suspense>
 
-      <section className="mx-auto max-w-4xl px-4 pt-14 pb-6 text-center">
+      <section className="mx-auto max-w-4xl px-4 pt-14 pb-6 text-center [contain-intrinsic-size:auto_40rem] [content-visibility:auto]">
         <h2 className="heading-title">Not sure what you need?</h2>
         <p className="mt-2 text-slate-600">Talk to us. We will help you pick the right service for your business.</p>
         <button
