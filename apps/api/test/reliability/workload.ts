@@ -147,6 +147,22 @@ export async function sendCartOp(base: string, who: Login, op: CartOp) {
 export const cartOk = (status: number | 'lost') => status === 200 || status === 201;
 
 /**
+ * Whether the company's cart already is `expected` (productId → quantity) on `base`: what a careful
+ * client checks before repeating a call whose answer was lost, since an add is not safe to repeat (the
+ * lost call may have committed before its process died).
+ */
+export async function cartIs(base: string, who: Login, expected: Map<string, number>) {
+  const res = await fetch(`${base}/api/cart`, { headers: who.headers, signal: AbortSignal.timeout(15_000) });
+  const lines =
+    res.status === 200
+      ? ((await res.json()) as Array<{ products: Array<{ productId: string; quantity: number }> }>)[0].products
+      : [];
+  if (res.status !== 200 && res.status !== 404) return false;
+  const now = new Map(lines.map((l) => [l.productId, l.quantity]));
+  return now.size === expected.size && [...expected].every(([id, q]) => now.get(id) === q);
+}
+
+/**
  * The invariants of issue 8, item 7, on whatever the processes left behind. Answers a list of
  * violations (empty when all hold) and counts for the report.
  */
