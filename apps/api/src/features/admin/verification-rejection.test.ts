@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { multipart } from '../../../test/upload-helpers.js';
 import { eq, sql } from 'drizzle-orm';
 import { auditLog, users } from '../../db/schema.js';
 import { createTestApp, describeEachDb, PASSWORD, signupAndLogin, type TestApp } from '../../../test/helpers.js';
@@ -20,17 +21,6 @@ const backfill = () =>
     .split('--> statement-breakpoint')
     .filter((s) => /UPDATE "users"/.test(s));
 
-function multipart(fields: Array<[string, string]>) {
-  const boundary = `----lm${Math.random().toString(16).slice(2)}`;
-  const body = fields
-    .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
-    .join('');
-  return {
-    payload: Buffer.from(`${body}--${boundary}--\r\n`),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
-
 describeEachDb('a refused verification is kept until the lawyer changes the profile', (kind) => {
   let t: TestApp;
   let admin: Login;
@@ -44,8 +34,8 @@ describeEachDb('a refused verification is kept until the lawyer changes the prof
   const get = (url: string, who: Login) => t.app.inject({ method: 'GET', url, headers: who.headers });
   const reject = (id: string, reason: string) =>
     t.app.inject({ method: 'POST', url: `/api/rejectlawyer/${id}`, headers: admin.headers, payload: { reason } });
-  const patch = (who: Login, fields: Array<[string, string]>) => {
-    const body = multipart(fields);
+  const patch = async (who: Login, fields: Array<[string, string]>) => {
+    const body = await multipart(fields.map(([name, value]) => ({ name, value })));
     return t.app.inject({
       method: 'PATCH',
       url: `/api/updateprofile?_id=${who.id}`,

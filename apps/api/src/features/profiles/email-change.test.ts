@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { multipart } from '../../../test/upload-helpers.js';
 import { asc, eq } from 'drizzle-orm';
 import { messages } from '@legalmarket/contracts';
 import { emailOutbox, users } from '../../db/schema.js';
@@ -21,17 +22,6 @@ import {
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 
-function multipart(fields: Array<[string, string]>) {
-  const boundary = `----lm${Math.random().toString(16).slice(2)}`;
-  const body = fields
-    .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
-    .join('');
-  return {
-    payload: Buffer.from(`${body}--${boundary}--\r\n`),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
-
 describeEachDb('changing the sign-in e-mail', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
@@ -39,8 +29,8 @@ describeEachDb('changing the sign-in e-mail', (kind) => {
   });
   afterAll(() => t.close());
 
-  const patch = (who: Login, fields: Array<[string, string]>, ip = '127.0.0.1') => {
-    const body = multipart(fields);
+  const patch = async (who: Login, fields: Array<[string, string]>, ip = '127.0.0.1') => {
+    const body = await multipart(fields.map(([name, value]) => ({ name, value })));
     return t.app.inject({
       method: 'PATCH',
       url: `/api/updateprofile?_id=${who.id}`,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { multipart } from '../../../test/upload-helpers.js';
 import { and, eq } from 'drizzle-orm';
 import { messages } from '@legalmarket/contracts';
 import { auditLog, emailOutbox, users } from '../../db/schema.js';
@@ -18,17 +19,6 @@ import {
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 
-function multipart(fields: Array<[string, string]>) {
-  const boundary = `----lm${Math.random().toString(16).slice(2)}`;
-  const body = fields
-    .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
-    .join('');
-  return {
-    payload: Buffer.from(`${body}--${boundary}--\r\n`),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
-
 describeEachDb('profile edits on first use', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
@@ -36,8 +26,8 @@ describeEachDb('profile edits on first use', (kind) => {
   });
   afterAll(() => t.close());
 
-  const patch = (who: Login, fields: Array<[string, string]>) => {
-    const body = multipart(fields);
+  const patch = async (who: Login, fields: Array<[string, string]>) => {
+    const body = await multipart(fields.map(([name, value]) => ({ name, value })));
     return t.app.inject({
       method: 'PATCH',
       url: `/api/updateprofile?_id=${who.id}`,
