@@ -118,7 +118,7 @@ export const lawyerJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
       },
       async (request, reply) => {
         const { json, total } = await service.projects(request.user!, status, request.query);
-        // The database built the JSON (features/jobs/view.ts findJobViewsJson): sent as it is.
+        // The database built the JSON (features/jobs/view.ts jobViewsJsonQuery): sent as it is.
         reply.header('x-total-count', String(total)).header('cache-control', 'no-store');
         return sendJson(reply, json);
       },

@@ -3,10 +3,10 @@ import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { jobs, orders, products, users } from '../../db/schema.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
-import { findJobViews, findJobViewsJson } from './view.js';
+import { findJobViews, jobViewsJsonQuery } from './view.js';
 
 /**
- * The job lists are built as JSON by the database (findJobViewsJson); toJobView is the reference shape.
+ * The job lists are built as JSON by the database (jobViewsJsonQuery); toJobView is the reference shape.
  * Every field must come out the same: ids, naira with kobo fractions, ISO timestamps, nulls, the
  * assigned lawyer, `late`, a company without a company name, and the order of the page.
  */
@@ -107,7 +107,9 @@ describeEachDb('job views built by the database', (kind) => {
     const now = new Date();
     return {
       expected: await findJobViews(db, where, opts),
-      actual: JSON.parse((await findJobViewsJson(db, where, { ...opts, now })).json) as unknown,
+      actual: JSON.parse(
+        (await jobViewsJsonQuery(db, where, opts).execute({ now: now.toISOString() }))[0].json,
+      ) as unknown,
     };
   };
 

@@ -238,16 +238,6 @@ export function jobViewsJsonQuery(ex: Executor, where: SQL | undefined, opts: Js
     .from(views);
 }
 
-/** Runs jobViewsJsonQuery once (lists read seldom, and the tests). */
-export async function findJobViewsJson(
-  ex: Executor,
-  where: SQL | undefined,
-  opts: JsonListOptions & { now: Date },
-): Promise<{ json: string; total: number }> {
-  const [row] = await jobViewsJsonQuery(ex, where, opts).execute({ now: opts.now.toISOString() });
-  return row;
-}
-
 /** Fills `appliedLawer` for the given views with one extra query. */
 export async function withApplicants(ex: Executor, views: JobView[]): Promise<JobView[]> {
   if (!views.length) return views;
