@@ -13,7 +13,6 @@ import {
   type JobEventResponse,
   type JobPageResponse,
   type JobStage,
-  type NotificationResponse,
 } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
@@ -26,7 +25,7 @@ import { plainName } from '../../platform/mail-templates.js';
 import { addWorkingDays, dueDate } from '../../platform/working-days.js';
 import { assertAttachable, cleanFileName, keyOfUrl, uploadUrl } from '../uploads/service.js';
 import { jobEventMail } from './emails.js';
-import { findJobViews, withApplicants } from './view.js';
+import { jobPageJsonQuery, notificationsQuery } from './view.js';
 import type { Ledger } from '../money/ledger.js';
 import type { Refunds } from '../money/refunds.js';
 
@@ -92,6 +91,9 @@ export function createJobLifecycle(
   const { db, clock } = shared;
   const site = shared.config.PUBLIC_URL;
   const render = mailRenderer(shared.config);
+  // The page every party opens, built once (the SQL text and, on a server, its plan).
+  const pageQuery = jobPageJsonQuery(db).prepare('job_page');
+  const notificationsPage = notificationsQuery(db).prepare('notifications_page');
 
   async function holidaySet(ex: Executor) {
     return new Set((await ex.select({ day: holidays.day }).from(holidays)).map((h) => h.day));
@@ -476,26 +478,28 @@ export function createJobLifecycle(
       return this.page(user, jobId);
     },
 
-    async page(user: AuthUser, jobId: string): Promise<JobPageResponse> {
-      const job = await readJob(jobId);
-      const viewer = viewerOf(job, user);
-      const [views, thread, reads] = await Promise.all([
-        findJobViews(db, eq(jobs.id, jobId), { limit: 1 }),
-        eventsOf(db, jobId, {}),
-        db
-          .select({ last: jobReads.lastEventId })
-          .from(jobReads)
-          .where(and(eq(jobReads.jobId, jobId), eq(jobReads.userId, user.id))),
-      ]);
-      const [view] = viewer === 'admin' ? await withApplicants(db, views) : views;
-      return {
-        job: view,
-        viewer,
-        actions: actionsFor(job, user),
-        events: thread.events,
-        earlier: thread.earlier,
-        lastReadEventId: String(reads[0]?.last ?? 0),
+    /**
+     * The job page, read in one statement (jobPageJsonQuery); the job row beside it decides who may
+     * read it and which actions they may take. Answered as JSON text, serialised once.
+     */
+    async page(user: AuthUser, jobId: string): Promise<string> {
+      if (!/^[0-9a-f-]{36}$/i.test(jobId)) throw notFound(messages.jobNotFound);
+      const [row] = await pageQuery.execute({
+        jobId,
+        userId: user.id,
+        admin: user.userType === 'admin',
+        now: new Date().toISOString(),
+      });
+      if (!row) throw notFound(messages.jobNotFound);
+      const page: JobPageResponse = {
+        job: row.view,
+        viewer: viewerOf(row.job, user),
+        actions: actionsFor(row.job, user),
+        events: row.events,
+        earlier: row.earlier,
+        lastReadEventId: row.lastRead,
       };
+      return JSON.stringify(page);
     },
 
     /** What happened since `after` (one indexed read when nothing did), or the page of events before `before`. */
@@ -530,22 +534,8 @@ export function createJobLifecycle(
     },
 
     async notifications(user: AuthUser, before?: number) {
-      const rows = await db
-        .select()
-        .from(notifications)
-        .where(and(eq(notifications.userId, user.id), before ? lt(notifications.id, before) : undefined))
-        .orderBy(desc(notifications.id))
-        .limit(21);
-      const unread = await this.unread(user);
-      const list: NotificationResponse[] = rows.slice(0, 20).map((n) => ({
-        _id: String(n.id),
-        jobId: n.jobId,
-        action: n.action as JobAction,
-        text: n.text,
-        createdAt: n.createdAt.toISOString(),
-        readAt: n.readAt?.toISOString() ?? null,
-      }));
-      return { notifications: list, unread, hasMore: rows.length > 20 };
+      const [page] = await notificationsPage.execute({ userId: user.id, before: before ?? Number.MAX_SAFE_INTEGER });
+      return page;
     },
 
     async unread(user: AuthUser) {

@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { jobs, orders, products, users } from '../../db/schema.js';
+import { THREAD_PAGE, type JobPageResponse } from '@legalmarket/contracts';
+import { jobEvents, jobReads, jobs, notifications, orders, products, users } from '../../db/schema.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
-import { findJobViews, jobViewsJsonQuery } from './view.js';
+import { insertJob, insertProduct } from '../../../test/admin-fixtures.js';
+import { findJobViews, jobViewsJsonQuery, withApplicants } from './view.js';
+
+type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 
 /**
  * The job lists are built as JSON by the database (jobViewsJsonQuery); toJobView is the reference shape.
@@ -146,5 +150,147 @@ describeEachDb('job views built by the database', (kind) => {
     const none = await both(eq(jobs.id, randomUUID()));
     expect(none.actual).toEqual([]);
     expect(none.expected).toEqual([]);
+  });
+});
+
+/**
+ * The job page is read in one statement whose parts the database builds (jobPageJsonQuery). The
+ * references are the reads that map rows in JavaScript: the job views of the lists (findJobViews,
+ * withApplicants for admins) and the thread's events as the open page's poll answers them (toEvent).
+ */
+describeEachDb('the job page built by the database', (kind) => {
+  let t: TestApp;
+  let admin: Login;
+  let company: Login;
+  let lawyer: Login;
+  let jobId: string;
+  let eventIds: number[];
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    [admin, company, lawyer] = await Promise.all([
+      signupAndLogin(t, 'admin'),
+      signupAndLogin(t, 'company'),
+      signupAndLogin(t, 'lawyer', { verified: true }),
+    ]);
+    const applicant = await signupAndLogin(t, 'lawyer', { verified: true });
+    const db = t.rt.database.db;
+    await db.update(users).set({ profileImage: '/uploads/face "one".png' }).where(eq(users.id, applicant.id));
+    const product = await insertProduct(t, 'Trademark “Registration” \\ </script>', 1_234_567);
+    const job = await insertJob(t, company.id, { productId: product.id, appliedBy: [applicant.id, lawyer.id] });
+    jobId = job.id;
+    await db
+      .update(jobs)
+      .set({ assignedTo: lawyer.id, stage: 'in_progress', status: 'pending', detail: 'Brief with "quotes" 🙂' })
+      .where(eq(jobs.id, jobId));
+    // Every kind of author: each party, an admin with and without a name, the clock, the payment, a
+    // deleted user or admin; notes with quotes and new lines, files, and more events than one page holds.
+    const authors: Array<{ actorId: string | null; actorRole: string }> = [
+      { actorId: company.id, actorRole: 'company' },
+      { actorId: lawyer.id, actorRole: 'lawyer' },
+      { actorId: admin.id, actorRole: 'admin' },
+      { actorId: null, actorRole: 'admin' },
+      { actorId: null, actorRole: 'clock' },
+      { actorId: null, actorRole: 'payment' },
+      { actorId: null, actorRole: 'company' },
+    ];
+    const rows = Array.from({ length: THREAD_PAGE + 5 }, (_, i) => ({
+      jobId,
+      action: 'message',
+      ...authors[i % authors.length],
+      note: i % 3 ? `Note ${i} with "quotes"\nand a second line` : null,
+      files: i % 4 ? [] : [{ url: `/uploads/doc-${i}.pdf`, name: `Draft ${i} “final”.pdf` }],
+      fromStage: 'in_progress',
+      toStage: 'in_progress',
+      createdAt: sql`now() - make_interval(secs => ${THREAD_PAGE + 5 - i}) + interval '0.000789 seconds'`,
+    }));
+    eventIds = (
+      await db
+        .insert(jobEvents)
+        .values(rows as never)
+        .returning({ id: jobEvents.id })
+    ).map((r) => r.id);
+    await db.insert(jobReads).values({ jobId, userId: company.id, lastEventId: eventIds[40] });
+  });
+  afterAll(() => t.close());
+
+  const get = async (url: string, who: Login) => {
+    const r = await t.app.inject({ method: 'GET', url, headers: who.headers });
+    expect(r.statusCode, r.body).toBe(200);
+    return r.json();
+  };
+
+  it('answers the views, events and read mark the JavaScript reads answer, for each party', async () => {
+    const db = t.rt.database.db;
+    const view = (await findJobViews(db, eq(jobs.id, jobId)))[0];
+    const [withApplied] = await withApplicants(db, [view]);
+    expect(withApplied.appliedLawer).toHaveLength(2);
+    for (const [who, expectedView, read] of [
+      [company, view, String(eventIds[40])],
+      [lawyer, view, '0'],
+      [admin, withApplied, '0'],
+    ] as const) {
+      const page = (await get(`/job-api/jobs/${jobId}`, who)) as JobPageResponse;
+      const poll = await get(`/job-api/jobs/${jobId}/events?before=${Number.MAX_SAFE_INTEGER}`, who);
+      expect(page.job).toEqual(expectedView);
+      expect(Object.keys(page.job)).toEqual(Object.keys(expectedView));
+      expect(page.events).toEqual(poll.events);
+      expect(page.events.map((e) => Number(e._id))).toEqual(eventIds.slice(-THREAD_PAGE));
+      expect(page.earlier).toBe(true);
+      expect(page.lastReadEventId).toBe(read);
+    }
+  });
+
+  it('names every kind of author as the poll does, and keeps files and notes as written', async () => {
+    const page = (await get(`/job-api/jobs/${jobId}`, admin)) as JobPageResponse;
+    const names = new Set(page.events.map((e) => `${e.actor.role}:${e.actor.name}`));
+    expect(names).toContain('clock:LegalMarket');
+    expect(names).toContain('payment:Payment');
+    expect(names).toContain('company:Former user');
+    expect(names).toContain('admin:Administrator (admin)');
+    expect([...names].filter((n) => n.startsWith('admin:') && n.endsWith(' (admin)'))).toHaveLength(2);
+    const withFile = page.events.find((e) => e.files.length)!;
+    expect(withFile.files[0].name).toMatch(/^Draft \d+ “final”\.pdf$/);
+    expect(page.events.some((e) => e.note?.includes('"quotes"\nand'))).toBe(true);
+  });
+
+  it('pages the notification centre in one statement: 20 newest, then the rest, with the unread count', async () => {
+    const db = t.rt.database.db;
+    const readAt = new Date('2026-11-20T10:11:12.345Z');
+    const rows = eventIds.slice(0, 25).map((eventId, i) => ({
+      userId: lawyer.id,
+      jobId,
+      eventId,
+      action: 'message',
+      text: `Ada Ventures wrote “note ${i}” \\ "quoted"`,
+      readAt: i % 5 === 0 ? readAt : null,
+    }));
+    const ids = (await db.insert(notifications).values(rows).returning({ id: notifications.id })).map((r) => r.id);
+    const expected = (await db.select().from(notifications).where(eq(notifications.userId, lawyer.id)))
+      .sort((a, b) => b.id - a.id)
+      .map((n) => ({
+        _id: String(n.id),
+        jobId: n.jobId,
+        action: n.action,
+        text: n.text,
+        createdAt: n.createdAt.toISOString(),
+        readAt: n.readAt?.toISOString() ?? null,
+      }));
+    const first = await get('/api/notifications', lawyer);
+    expect(first).toEqual({ notifications: expected.slice(0, 20), unread: 20, hasMore: true });
+    const next = await get(`/api/notifications?before=${first.notifications[19]._id}`, lawyer);
+    expect(next).toEqual({ notifications: expected.slice(20), unread: 20, hasMore: false });
+    expect(next.notifications.map((n: { _id: string }) => Number(n._id))).toEqual(ids.slice(0, 5).reverse());
+    // Someone with none: an empty page, not an error.
+    expect(await get('/api/notifications', admin)).toEqual({ notifications: [], unread: 0, hasMore: false });
+  });
+
+  it('answers a job with no events and says nothing earlier remains', async () => {
+    const job = await insertJob(t, company.id);
+    const page = (await get(`/job-api/jobs/${job.id}`, company)) as JobPageResponse;
+    expect(page.events).toEqual([]);
+    expect(page.earlier).toBe(false);
+    expect(page.lastReadEventId).toBe('0');
+    expect(page.job).toEqual((await findJobViews(t.rt.database.db, eq(jobs.id, job.id)))[0]);
   });
 });

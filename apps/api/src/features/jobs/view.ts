@@ -1,8 +1,22 @@
-import { and, desc, eq, inArray, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { JobViewResponse } from '@legalmarket/contracts';
+import {
+  THREAD_PAGE,
+  type JobEventResponse,
+  type JobViewResponse,
+  type NotificationResponse,
+} from '@legalmarket/contracts';
 import type { Executor } from '../../db/client.js';
-import { jobApplications, jobCounts, jobs, products, users } from '../../db/schema.js';
+import {
+  jobApplications,
+  jobCounts,
+  jobEvents,
+  jobReads,
+  jobs,
+  notifications,
+  products,
+  users,
+} from '../../db/schema.js';
 
 /** The one shape a job is answered in (`jobView` in contracts), shared by the company, lawyer and admin routes. */
 export type JobView = JobViewResponse;
@@ -132,7 +146,7 @@ export type JobRedaction = 'none' | 'contacts' | 'files' | 'brief';
  * `late` as toJobView's clock does (the placeholder `now`, an ISO text); `applied` adds the reading
  * lawyer's flag.
  */
-export function jobViewJson(opts: { redact?: JobRedaction; applied?: SQL<boolean> }) {
+export function jobViewJson(opts: { redact?: JobRedaction; applied?: SQL<boolean>; applicants?: SQL }) {
   const redact = opts.redact ?? 'none';
   const hideContacts = redact !== 'none';
   const hideFiles = redact === 'files' || redact === 'brief';
@@ -173,7 +187,7 @@ export function jobViewJson(opts: { redact?: JobRedaction; applied?: SQL<boolean
       officialEmail: lawyer.officialEmail,
       phoneNumber: lawyer.phoneNumber,
     })}) end`,
-    appliedLawer: "'[]'::json",
+    appliedLawer: opts.applicants ?? "'[]'::json",
     createdAt: isoText(jobs.createdAt),
     updatedAt: isoText(jobs.updatedAt),
     completedAt: isoText(jobs.completedAt),
@@ -298,4 +312,116 @@ export async function findJobViews(
 export async function jobCount(ex: Executor, key: 'open' | `status:${JobView['status']}`): Promise<number> {
   const rows = await ex.select({ n: jobCounts.n }).from(jobCounts).where(eq(jobCounts.key, key)).limit(1);
   return Number(rows[0]?.n ?? 0);
+}
+
+const actor = alias(users, 'actor');
+const applicant = alias(users, 'applicant');
+
+/** The job's applicants as withApplicants answers them, oldest application first. */
+const applicantsJson = sql`(select coalesce(json_agg(${jsonObject({
+  _id: applicant.id,
+  name: applicant.name,
+  scn: applicant.scn,
+  verified: applicant.verified,
+  profileImage: sql`case when ${applicant.profileImage} is null then null else json_build_object('url', ${applicant.profileImage}) end`,
+  createdAt: isoText(applicant.createdAt),
+})} order by ${jobApplications.createdAt}), '[]'::json)
+  from ${jobApplications} join ${users} ${sql.raw(`"applicant"`)} on ${applicant.id} = ${jobApplications.lawyerId}
+  where ${jobApplications.jobId} = ${jobs.id})`;
+
+/** One event of the thread as the lifecycle's toEvent answers it (who acted, named for the reader). */
+const eventJson = jsonObject({
+  _id: sql`${jobEvents.id}::text`,
+  action: jobEvents.action,
+  actor: jsonObject({
+    _id: jobEvents.actorId,
+    name: sql`case ${jobEvents.actorRole}
+      when 'clock' then 'LegalMarket'
+      when 'payment' then 'Payment'
+      when 'admin' then coalesce(${actor.name}, 'Administrator') || ' (admin)'
+      else coalesce(${actor.companyName}, ${actor.name}, 'Former user') end`,
+    role: jobEvents.actorRole,
+  }),
+  note: jobEvents.note,
+  files: jobEvents.files,
+  fromStage: jobEvents.fromStage,
+  toStage: jobEvents.toStage,
+  createdAt: isoText(jobEvents.createdAt),
+});
+
+/**
+ * The job page's statement (GET /job-api/jobs/:id): the job row, which decides who may read it, and
+ * beside it the page's parts built by the database as JSON values the driver parses in one go: the
+ * view (with the applicants when `admin`), the newest THREAD_PAGE events oldest first, whether older
+ * ones remain, and the reader's read mark. One round trip instead of five queries whose hundreds of
+ * fields were decoded and mapped one by one. Placeholders: jobId, userId, admin, now.
+ */
+export function jobPageJsonQuery(ex: Executor) {
+  const newest = ex
+    .select({ id: jobEvents.id, event: sql`${eventJson}`.as('event') })
+    .from(jobEvents)
+    .leftJoin(actor, eq(actor.id, jobEvents.actorId))
+    .where(eq(jobEvents.jobId, jobs.id))
+    .orderBy(desc(jobEvents.id))
+    .limit(THREAD_PAGE)
+    .as('newest');
+  const admin = sql`${sql.placeholder('admin')}::boolean`;
+  return ex
+    .select({
+      job: jobs,
+      view: sql<JobView>`${jobViewJson({ applicants: sql`case when ${admin} then ${applicantsJson} else '[]'::json end` })}`,
+      events: sql<
+        JobEventResponse[]
+      >`(select coalesce(json_agg(${newest.event} order by ${newest.id}), '[]'::json) from ${newest})`,
+      earlier: sql<boolean>`exists (select 1 from ${jobEvents} where ${jobEvents.jobId} = ${jobs.id}
+        order by ${jobEvents.id} desc offset ${THREAD_PAGE} limit 1)`,
+      lastRead: sql<string>`coalesce((select ${jobReads.lastEventId} from ${jobReads}
+        where ${jobReads.jobId} = ${jobs.id} and ${jobReads.userId} = ${sql.placeholder('userId')}), 0)::text`,
+    })
+    .from(jobs)
+    .innerJoin(products, eq(products.id, jobs.productId))
+    .innerJoin(company, eq(company.id, jobs.companyId))
+    .leftJoin(lawyer, eq(lawyer.id, jobs.assignedTo))
+    .where(eq(jobs.id, sql.placeholder('jobId')));
+}
+
+/** A page of the notification centre. */
+export const NOTIFICATION_PAGE = 20;
+
+/**
+ * The notification centre in one statement (it took two): the reader's newest NOTIFICATION_PAGE
+ * before the placeholder `before` (a notification id), whether more remain, and the unread count,
+ * the entries built as JSON by the database. Placeholders: userId, before.
+ */
+export function notificationsQuery(ex: Executor) {
+  const mine = eq(notifications.userId, sql.placeholder('userId'));
+  const page = ex
+    .select({
+      id: notifications.id,
+      n: sql<number>`row_number() over (order by ${notifications.id} desc)`.as('n'),
+      entry: sql`${jsonObject({
+        _id: sql`${notifications.id}::text`,
+        jobId: notifications.jobId,
+        action: notifications.action,
+        text: notifications.text,
+        createdAt: isoText(notifications.createdAt),
+        readAt: isoText(notifications.readAt),
+      })}`.as('entry'),
+    })
+    .from(notifications)
+    .where(and(mine, lt(notifications.id, sql`${sql.placeholder('before')}::bigint`)))
+    .orderBy(desc(notifications.id))
+    .limit(NOTIFICATION_PAGE + 1)
+    .as('page');
+  return ex
+    .select({
+      notifications: sql<NotificationResponse[]>`coalesce(json_agg(${page.entry} order by ${page.id} desc)
+        filter (where ${page.n} <= ${NOTIFICATION_PAGE}), '[]'::json)`,
+      unread:
+        sql<number>`(select count(*) from ${notifications} where ${mine} and ${notifications.readAt} is null)`.mapWith(
+          Number,
+        ),
+      hasMore: sql<boolean>`count(*) > ${NOTIFICATION_PAGE}`,
+    })
+    .from(page);
 }

@@ -17,6 +17,7 @@ import {
   unreadNotificationsResponse,
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
+import { sendJson } from '../../platform/response-cache.js';
 import { JOB_THREAD_READS, NOTIFICATION_READS } from './view.js';
 
 const tags = ['job workspace'];
@@ -53,7 +54,7 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
         request,
         reply,
         JOB_THREAD_READS,
-        async () => ({ value: await lifecycle.page(request.user!, request.params.id) }),
+        async () => ({ json: await lifecycle.page(request.user!, request.params.id) }),
         jobPageResponse,
       ),
   );
@@ -102,12 +103,15 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
       },
       preHandler: [party, refundStepUp],
     },
-    (request) =>
-      lifecycle.act(request.user!, request.params.id, request.params.action, {
-        note: request.body?.note,
-        files: request.body?.files,
-        refund: request.body?.refund,
-      }),
+    async (request, reply) =>
+      sendJson(
+        reply,
+        await lifecycle.act(request.user!, request.params.id, request.params.action, {
+          note: request.body?.note,
+          files: request.body?.files,
+          refund: request.body?.refund,
+        }),
+      ),
   );
 
   app.post(
