@@ -167,6 +167,8 @@ async function startCeiling() {
 // ---------------------------------------------------------------- load
 
 interface LoadFigures {
+  /** Responses per half second, for runs of `amount` requests (the cold rows): how the run warmed up. */
+  timeline?: number[];
   rps: number;
   p50: number;
   p95: number;
@@ -207,10 +209,13 @@ async function load(o: LoadOptions): Promise<LoadFigures> {
     ...(o.requests ? { requests: o.requests } : {}),
   });
   let lastResponse = 0;
+  const timeline: number[] = [];
   inst.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
     latencies.push(ms);
     codes[status] = (codes[status] ?? 0) + 1;
     lastResponse = performance.now();
+    const half = Math.floor((lastResponse - t0) / 500);
+    timeline[half] = (timeline[half] ?? 0) + 1;
   });
   const t0 = performance.now();
   const res = await inst;
@@ -222,6 +227,7 @@ async function load(o: LoadOptions): Promise<LoadFigures> {
     .filter(([c]) => Number(c) >= 400 && !o.expected?.includes(Number(c)))
     .reduce((s, [, n]) => s + n, 0);
   return {
+    ...(o.amount ? { timeline: Array.from(timeline, (n) => n ?? 0) } : {}),
     rps: Math.round(latencies.length / seconds),
     p50: r2(pct(latencies, 50)),
     p95: r2(pct(latencies, 95)),
@@ -417,7 +423,7 @@ async function coldPairs(name: string, pairs: Array<{ path: string; authorizatio
   ];
   const figures = await load({ url: BASE, requests, amount: pairs.length, expected: [404] });
   log(
-    `${name}: ${figures.requests} requests, ${figures.rps} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, errors ${figures.errors} ${JSON.stringify(figures.statusCodes)}`,
+    `${name}: ${figures.requests} requests, ${figures.rps} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, errors ${figures.errors} ${JSON.stringify(figures.statusCodes)}; per 0.5 s: ${figures.timeline?.join(' ')}`,
   );
   return figures;
 }

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { messages, type companyJobDetailsInput } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
@@ -16,12 +16,16 @@ const openStatuses = ['unassigned', 'pending'] as const;
 
 /** A company's own jobs: its open and completed lists, and the details it adds to a job. */
 export function createCompanyJobsService({ db, mailWritten }: Deps, lifecycle: JobLifecycle) {
-  // The two lists every company page reads, built once (the SQL text and, on a server, its plan).
+  // The two lists every company page reads, built once (the SQL text and, on a server, its plan). The
+  // statuses are written in, not sent as parameters: with `status in ($3, $4)` PostgreSQL judged its
+  // generic plan dearer than a custom one and planned the list again on every request (0.5-0.8 ms).
   const ownJobs = eq(jobs.companyId, sql.placeholder('companyId'));
-  const pendingQuery = jobViewsJsonQuery(db, and(ownJobs, inArray(jobs.status, openStatuses)), {}).prepare(
+  const statusIs = (...statuses: Array<(typeof openStatuses)[number] | 'completed'>) =>
+    sql`${jobs.status} in (${sql.raw(statuses.map((s) => `'${s}'`).join(', '))})`;
+  const pendingQuery = jobViewsJsonQuery(db, and(ownJobs, statusIs(...openStatuses)), {}).prepare(
     'company_pending_jobs',
   );
-  const completedQuery = jobViewsJsonQuery(db, and(ownJobs, eq(jobs.status, 'completed')), {}).prepare(
+  const completedQuery = jobViewsJsonQuery(db, and(ownJobs, statusIs('completed')), {}).prepare(
     'company_completed_jobs',
   );
   return {
