@@ -95,12 +95,17 @@ export function createJobLifecycle(
   const pageQuery = jobPageJsonQuery(db).prepare('job_page');
   const notificationsPage = notificationsQuery(db).prepare('notifications_page');
 
+  /** A job id that cannot exist answers 404 before any query (the id column is a uuid). */
+  function assertJobId(jobId: string, missing: string = messages.jobNotFound) {
+    if (!/^[0-9a-f-]{36}$/i.test(jobId)) throw notFound(missing);
+  }
+
   async function holidaySet(ex: Executor) {
     return new Set((await ex.select({ day: holidays.day }).from(holidays)).map((h) => h.day));
   }
 
   async function lock(tx: Executor, jobId: string, missing: string = messages.jobNotFound): Promise<Job> {
-    if (!/^[0-9a-f-]{36}$/i.test(jobId)) throw notFound(missing);
+    assertJobId(jobId, missing);
     const [job] = await tx.select().from(jobs).where(eq(jobs.id, jobId)).for('update');
     if (!job) throw notFound(missing);
     return job;
@@ -395,7 +400,7 @@ export function createJobLifecycle(
   };
 
   async function readJob(jobId: string) {
-    if (!/^[0-9a-f-]{36}$/i.test(jobId)) throw notFound(messages.jobNotFound);
+    assertJobId(jobId);
     const [job] = await db.select().from(jobs).where(eq(jobs.id, jobId)).limit(1);
     if (!job) throw notFound(messages.jobNotFound);
     return job;
@@ -483,7 +488,7 @@ export function createJobLifecycle(
      * read it and which actions they may take. Answered as JSON text, serialised once.
      */
     async page(user: AuthUser, jobId: string): Promise<string> {
-      if (!/^[0-9a-f-]{36}$/i.test(jobId)) throw notFound(messages.jobNotFound);
+      assertJobId(jobId);
       const [row] = await pageQuery.execute({
         jobId,
         userId: user.id,
