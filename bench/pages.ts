@@ -110,6 +110,8 @@ export interface Session {
   userToken: string;
   userType: string;
   userId: string;
+  /** The page cookie the sign-in set (a company's: /cart is rendered with its cart). */
+  cookie?: { name: string; value: string };
 }
 
 async function throttle(context: BrowserContext, page: Page) {
@@ -350,6 +352,10 @@ export async function measurePages(opts: {
         'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36',
     });
     await context.addInitScript(OBSERVERS);
+    if (session?.cookie)
+      await context.addCookies([
+        { ...session.cookie, domain: new URL(opts.baseUrl).hostname, path: '/cart', httpOnly: true, sameSite: 'Lax' },
+      ]);
     if (session)
       await context.addInitScript(
         `localStorage.setItem('userToken', ${JSON.stringify(session.userToken)});

@@ -449,11 +449,18 @@ async function login(email: string) {
   });
   if (!res.ok) throw new Error(`login ${email}: ${res.status} ${await res.text()}`);
   const body = (await res.json()) as { token: string; data: { user: { _id: string; userType: string } } };
+  // A company's page cookie (/cart is rendered with its cart, decision 2100), as a browser keeps it.
+  const cookie = /^([^=;]+)=([^;]+)/.exec(res.headers.getSetCookie().find((c) => !/Max-Age=0/.test(c)) ?? '');
   return {
     token: body.token,
     id: body.data.user._id,
     headers: { authorization: `Bearer ${body.token}` },
-    session: { userToken: body.token, userType: body.data.user.userType, userId: body.data.user._id },
+    session: {
+      userToken: body.token,
+      userType: body.data.user.userType,
+      userId: body.data.user._id,
+      cookie: cookie ? { name: cookie[1], value: cookie[2] } : undefined,
+    },
   };
 }
 

@@ -264,18 +264,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     runEvery(app, 60_000, 'plan payment reconciliation', () => services.plans.reconcileFirstPayments());
   }
 
-  await registerWeb(app, deps.webDist === undefined ? DEFAULT_WEB_DIST : deps.webDist);
+  await registerWeb(app, deps.webDist === undefined ? DEFAULT_WEB_DIST : deps.webDist, auth);
   return app;
 }
 
 const NO_CACHE_FILES = new Set(['sw.js', 'manifest.webmanifest']);
 
 /** Serves the built single-page app; hashed assets are immutable, every other page path gets index.html. */
-async function registerWeb(app: FastifyInstance, dist: string | null) {
+async function registerWeb(app: FastifyInstance, dist: string | null, auth: Auth) {
   const hasWeb = dist !== null && existsSync(path.join(dist, 'index.html'));
   const indexHtml = hasWeb ? await readFile(path.join(dist!, 'index.html'), 'utf8') : null;
   const pageHtml = indexHtml ? await pagePreloads(dist!, indexHtml) : null;
-  const rendered = await firstPage(app, hasWeb ? dist : null);
+  const rendered = await firstPage(app, hasWeb ? dist : null, auth);
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: dist!,
@@ -305,8 +305,15 @@ async function registerWeb(app: FastifyInstance, dist: string | null) {
       });
     }
     // With its query: /products?q=&area=&min=&max= is rendered filtered (decision 2010).
-    return rendered(request.url, pageHtml!(url)).then((html) =>
-      sendHtml(request, reply.header('cache-control', 'no-cache'), html),
+    return rendered(request.url, pageHtml!(url), request.headers.cookie).then((page) =>
+      sendHtml(
+        request,
+        // A company's own cart (decision 2100): kept by no cache, the browser's included.
+        page.personal
+          ? reply.header('cache-control', 'private, no-store').header('vary', 'cookie')
+          : reply.header('cache-control', 'no-cache'),
+        page.html,
+      ),
     );
   });
 }

@@ -31,7 +31,7 @@ export interface TestApp {
 export async function createTestApp(
   kind: DbKind = 'pglite',
   overrides: Record<string, string> = {},
-  opts: { logger?: import('pino').Logger; clockStart?: Date } = {},
+  opts: { logger?: import('pino').Logger; clockStart?: Date; webDist?: string } = {},
 ): Promise<TestApp> {
   const schemaName = kind === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
   const config = testConfig({
@@ -43,7 +43,7 @@ export async function createTestApp(
   // Starts at the real time: database defaults (now()) and the app's clock must agree.
   const clock = manualClock(opts.clockStart ?? new Date());
   const rt = await openRuntime(config, { clock, schemaName, logger: opts.logger });
-  const app = await buildApp({ ...appDeps(rt), logger: opts.logger ?? false, webDist: null });
+  const app = await buildApp({ ...appDeps(rt), logger: opts.logger ?? false, webDist: opts.webDist ?? null });
   await app.ready();
   return {
     app,

@@ -272,6 +272,35 @@ test('Clear Cart asks first and then empties the company cart', async ({ page })
   await expect(page.getByText('Your cart is empty')).toBeVisible();
 });
 
+test('a company’s cart rendered on the server is taken over by the app as it is, and works', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(e.message));
+  const request = page.request;
+  const [p1, p2] = await twoProducts(request, await createAdmin(request));
+  const email = await createAccount(request, 'company');
+  const company = await loginAs(page, email);
+  for (const [product, detail] of [
+    [p1, 'First brief, rendered by the server'],
+    [p2, 'Second brief, removed in the browser'],
+  ] as const) {
+    const res = await request.post('/api/cart', {
+      headers: bearer(company.token),
+      data: { productId: product._id, quantity: 1, detail },
+    });
+    expect(res.status()).toBe(201);
+  }
+  const html = await (await request.get('/cart')).text();
+  expect(html).toContain('Second brief, removed in the browser');
+  await page.goto('/cart');
+  await expect(page.getByText('Second brief, removed in the browser')).toBeVisible();
+  await page.getByRole('button', { name: `Remove ${p2.productName}` }).click();
+  await expect(page.getByText('Second brief, removed in the browser')).toHaveCount(0);
+  await expect(page.getByText('First brief, rendered by the server')).toBeVisible();
+  // A markup the browser's first render disagreed with would be reported here (React recovers by painting again).
+  expect(errors.filter((e) => /hydrat|did not match|server rendered|error #4(18|19|23|25)\b/i.test(e))).toEqual([]);
+});
+
 // Issue 15: the cart's first paint comes from its HTML; whose cart it is, the browser knows.
 test.describe('before the page’s code runs', () => {
   test.use({ javaScriptEnabled: false });
@@ -281,5 +310,26 @@ test.describe('before the page’s code runs', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Your Selections' })).toBeVisible();
     await expect(page.getByRole('status').filter({ hasText: 'Loading your cart...' })).toBeVisible();
     await expect(page.getByText('Your cart is empty')).toHaveCount(0);
+  });
+
+  // Decision 2100: a company's sign-in leaves a cookie for /cart alone; the server renders its cart.
+  test('a signed-in company’s cart is in the HTML, private, and gone once it logs out', async ({ page }) => {
+    const request = page.request; // shares this browser's cookies, as the login page's fetch does
+    const [product] = await twoProducts(request, await createAdmin(request));
+    const company = await login(request, await createAccount(request, 'company'));
+    const brief = 'Board resolution for our Series A: two directors, one observer';
+    const added = await request.post('/api/cart', {
+      headers: company.headers,
+      data: { productId: product._id, quantity: 1, detail: brief },
+    });
+    expect(added.status()).toBe(201);
+    const res = await page.goto('/cart');
+    expect(res!.headers()['cache-control']).toBe('private, no-store');
+    await expect(page.getByText(brief)).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: 'Loading your cart...' })).toHaveCount(0);
+    expect((await request.post('/api/logout', { headers: company.headers })).status()).toBe(200);
+    await page.goto('/cart');
+    await expect(page.getByRole('status').filter({ hasText: 'Loading your cart...' })).toBeVisible();
+    await expect(page.getByText(brief)).toHaveCount(0);
   });
 });

@@ -25,6 +25,11 @@ interface Early {
 /** GETs asked for ahead of the page, by URL; lib/http takes each one once. */
 export const early = new Map<string, Early>();
 
+/** The data URLs this page's HTML was rendered with and this browser took (see sentWithPage). */
+const sentUrls = new Set<string>();
+/** Whether the server rendered this page's HTML with `url`'s answer, for this browser's session. */
+export const sentWithHtml = (url: string) => sentUrls.has(url);
+
 /** The stored session's token, as lib/session reads it (signed in = token and type both stored). */
 const sessionToken = () =>
   localStorage.getItem('userToken') && localStorage.getItem('userType') ? localStorage.getItem('userToken') : null;
@@ -101,19 +106,27 @@ function preloadFirstPicture(answer: Received) {
 
 /**
  * The data the server sent with the page's HTML (a page it rendered, src/entry-server.tsx), taken as
- * if it had been asked for here, so the first render shows exactly what the HTML shows. Its tag ends
- * the body (not to hold back the page's pictures): read once the HTML is parsed.
+ * if it had been asked for here, so the first render shows exactly what the HTML shows.
  */
+export function readSentData() {
+  sentUrls.clear();
+  const tag = document.getElementById('page-data');
+  const url = tag?.dataset.url;
+  if (!tag || !url) return;
+  // A signed-in page's data (a company's cart, decision 2100) is taken only by the session it belongs to.
+  const owner = tag.dataset.user;
+  if (owner !== undefined && (!sessionToken() || localStorage.getItem('userId') !== owner)) return;
+  const arrived = { status: 200, ok: true, text: tag.textContent ?? '' };
+  early.set(url, { token: sessionToken(), at: Date.now(), answer: Promise.resolve(arrived), arrived });
+  sentUrls.add(url);
+}
+
+/** Its tag ends the body (not to hold back the page's pictures): read once the HTML is parsed. */
 function sentWithPage(): Promise<unknown> {
-  const read = () => {
-    const tag = document.getElementById('page-data');
-    const url = tag?.dataset.url;
-    if (!tag || !url) return;
-    const arrived = { status: 200, ok: true, text: tag.textContent ?? '' };
-    early.set(url, { token: sessionToken(), at: Date.now(), answer: Promise.resolve(arrived), arrived });
-  };
-  if (document.readyState !== 'loading') return Promise.resolve(read());
-  return new Promise((done) => document.addEventListener('DOMContentLoaded', () => done(read()), { once: true }));
+  if (document.readyState !== 'loading') return Promise.resolve(readSentData());
+  return new Promise((done) =>
+    document.addEventListener('DOMContentLoaded', () => done(readSentData()), { once: true }),
+  );
 }
 
 /** Asks for the current page's data; in once this settles (at once for a page without any). */

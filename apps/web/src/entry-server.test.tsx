@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Product } from '@legalmarket/contracts/catalogue';
 import { App } from '@/app/app';
 import { preloadPage } from '@/app/router';
-import { early } from '@/early';
+import { early, readSentData, sentWithHtml } from '@/early';
 import { render } from './entry-server';
 
 const PRODUCT: Product = {
@@ -77,14 +77,20 @@ describe('the first page rendered on the server', () => {
    * Renders `path` as the server does, then hydrates it with the browser's tree; answers the root.
    * `html` changes the server's markup first (what the real server build writes differently).
    */
-  async function hydrated(path: string, data?: { url: string; body: unknown }, html?: (markup: string) => string) {
+  async function hydrated(
+    path: string,
+    data?: { url: string; body: unknown },
+    html?: (markup: string) => string,
+    fromTag = false,
+  ) {
     const markup = await render(path, data);
     window.history.pushState({}, '', path);
     const root = document.createElement('div');
     root.innerHTML = html ? html(markup) : markup;
     document.body.append(root);
     const heading = root.querySelector('h1');
-    if (data) {
+    // (unless src/early.ts took it from the HTML's data tag already: `fromTag`, a signed-in page)
+    if (data && !fromTag) {
       const arrived = { status: 200, ok: true, text: JSON.stringify(data.body) };
       early.set(data.url, { token: null, at: Date.now(), answer: Promise.resolve(arrived), arrived });
     }
@@ -143,6 +149,72 @@ describe('the first page rendered on the server', () => {
     expect(root.textContent).toContain('Board resolution');
     expect(root.textContent).not.toContain('Loading your cart...');
     root.remove();
+  });
+
+  /** A company's cart as GET /api/cart answers it, with a line only this company wrote. */
+  const CART = [
+    {
+      products: [
+        {
+          productId: PRODUCT._id,
+          quantity: 2,
+          detail: 'Board resolution for the Series A, two directors',
+          file: null,
+          fileName: null,
+          price: 5000,
+          productName: 'Board resolution',
+          productImage: '/uploads/board.png',
+        },
+      ],
+      bill: 10000,
+    },
+  ];
+  const signIn = (userId: string) => {
+    localStorage.setItem('userToken', 'token-of-' + userId);
+    localStorage.setItem('userType', 'company');
+    localStorage.setItem('userId', userId);
+  };
+  /** The data tag the server ends a signed-in company's /cart with (platform/first-page.ts). */
+  const sendCart = (owner: string) => {
+    const tag = Object.assign(document.createElement('script'), {
+      type: 'application/json',
+      id: 'page-data',
+      textContent: JSON.stringify(CART),
+    });
+    tag.dataset.url = '/api/cart';
+    tag.dataset.user = owner;
+    document.body.append(tag);
+    readSentData();
+    tag.remove();
+  };
+
+  it('renders /cart with the company’s cart the server read for its page cookie', async () => {
+    const html = await render('/cart', { url: '/api/cart', body: CART });
+    expect(html).toContain('Board resolution for the Series A, two directors');
+    expect(html).toContain('Order summary');
+    expect(html).not.toContain('Loading your cart...');
+    // An empty cart (the server sends `[]` for the spec's 404) says so.
+    expect(await render('/cart', { url: '/api/cart', body: [] })).toContain('Your cart is empty');
+  });
+
+  it('hydrates a company’s rendered /cart as it is, for the session the cart belongs to', async () => {
+    signIn('company-1');
+    sendCart('company-1');
+    expect(sentWithHtml('/api/cart')).toBe(true);
+    const root = await hydrated('/cart', { url: '/api/cart', body: CART }, undefined, true);
+    expect(root.textContent).toContain('Board resolution for the Series A, two directors');
+    expect(root.textContent).not.toContain('Loading your cart...');
+    root.remove();
+    localStorage.clear();
+  });
+
+  it('leaves a rendered cart that names another account to the server’s next answer', async () => {
+    // The cookie and the browser's storage disagree (another tab signed in as someone else).
+    signIn('company-2');
+    sendCart('company-1');
+    expect(sentWithHtml('/api/cart')).toBe(false);
+    expect(early.has('/api/cart')).toBe(false);
+    localStorage.clear();
   });
 
   it('hydrates the landing page with the figures the server rendered', async () => {

@@ -5,6 +5,16 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Auth } from './auth.js';
+import { readPageSession } from './page-session.js';
+
+const CART_PAGE = /^\/cart\/?$/;
+
+/** A page's HTML, and whether it carries one signed-in user's data (then `private, no-store`). */
+export interface FirstPage {
+  html: string;
+  personal: boolean;
+}
 
 /** The server build of apps/web/src/entry-server.tsx, as the web build writes it into dist/.vite/ssr. */
 interface PageRenderer {
@@ -14,12 +24,12 @@ interface PageRenderer {
 }
 
 /**
- * The pages rendered on the server: public ones, as a visitor sees them, and the cart's shell (its
- * heading and layout; the browser shows the cart itself once the page's code runs, decision 1850). A
- * signed-in page's data (the cart) is never rendered here, so no HTML carries one user's data to
- * another or to a cache.
+ * The pages rendered on the server: public ones, as a visitor sees them, and /cart: a signed-in
+ * company's cart when its page cookie names a live session (decision 2100), else the cart's shell (its
+ * heading and layout; the browser shows the cart once the page's code runs, decision 1850). A page with
+ * one user's data is answered `private, no-store` and never reused for another request.
  */
-const RENDERED = [/^\/(home\/?)?$/, /^\/products\/?$/, /^\/pre-cart\/[^/]+\/?$/, /^\/cart\/?$/];
+const RENDERED = [/^\/(home\/?)?$/, /^\/products\/?$/, /^\/pre-cart\/[^/]+\/?$/, CART_PAGE];
 
 /**
  * The first picture of a rendered page asked for with high priority (its src as React wrote it), unless
@@ -77,29 +87,54 @@ const RECENT_MS = 60_000;
  * own response to the GET the page would send. Any other path, a failed GET (the page shows its own
  * error) or a failed render answers `html` as it is: the app then renders in the browser.
  */
-export async function firstPage(app: FastifyInstance, dist: string | null) {
+export async function firstPage(app: FastifyInstance, dist: string | null, auth?: Auth) {
   const renderer = dist ? await loadRenderer(dist) : null;
   const styled = new Map<string, Promise<string>>();
   const recent = new Map<string, Rendered>();
-  return async (url: string, html: string): Promise<string> => {
+
+  /**
+   * The cart of the company whose page cookie this is, as GET /api/cart answers it to that session
+   * (an empty cart, the spec's 404, as `[]`), or null: no cookie, a revoked or expired session, or not
+   * a company. The cookie is checked exactly as a bearer token is.
+   */
+  async function cartOf(cookie: string | undefined) {
+    const token = readPageSession(cookie);
+    const user = token && auth ? await auth.resolve(`Bearer ${token}`) : null;
+    if (!user || user.userType !== 'company') return null;
+    const res = await app.inject({
+      method: 'GET',
+      url: '/api/cart',
+      headers: { accept: 'application/json', authorization: `Bearer ${token}` },
+    });
+    if (res.statusCode === 404) return { userId: user.id, text: '[]' };
+    return res.statusCode === 200 ? { userId: user.id, text: res.body } : null;
+  }
+
+  return async (url: string, html: string, cookie?: string): Promise<FirstPage> => {
     const at = url.indexOf('?');
     const pathname = at < 0 ? url : url.slice(0, at);
     const query = at < 0 ? '' : url.slice(at + 1);
-    if (!renderer || !RENDERED.some((r) => r.test(pathname)) || !html.includes('<div id="root"></div>')) return html;
+    const asIs = { html, personal: false };
+    if (!renderer || !RENDERED.some((r) => r.test(pathname)) || !html.includes('<div id="root"></div>')) return asIs;
     try {
+      const cart = CART_PAGE.test(pathname) ? await cartOf(cookie) : null;
       // /products?q=&area=&min=&max= is rendered filtered: its data is the filtered list.
-      const dataUrl = renderer.pageDataUrl(pathname, null, query ? `?${query}` : '');
-      const res = dataUrl
-        ? await app.inject({ method: 'GET', url: dataUrl, headers: { accept: 'application/json' } })
-        : null;
-      if (res && res.statusCode !== 200) return html;
-      const dataText = res?.body ?? '';
-      const kept = recent.get(url);
-      if (kept && kept.data === dataText && kept.html === html && Date.now() - kept.at < RECENT_MS) return kept.page;
-      const data = res && dataUrl ? { url: dataUrl, body: res.json() } : undefined;
+      const dataUrl = cart ? '/api/cart' : renderer.pageDataUrl(pathname, null, query ? `?${query}` : '');
+      const res =
+        dataUrl && !cart
+          ? await app.inject({ method: 'GET', url: dataUrl, headers: { accept: 'application/json' } })
+          : null;
+      if (res && res.statusCode !== 200) return asIs;
+      const dataText = cart?.text ?? res?.body ?? '';
+      const kept = cart ? undefined : recent.get(url);
+      if (kept && kept.data === dataText && kept.html === html && Date.now() - kept.at < RECENT_MS)
+        return { html: kept.page, personal: false };
+      const data = dataUrl && (cart || res) ? { url: dataUrl, body: JSON.parse(dataText) as unknown } : undefined;
       // `<` only occurs inside JSON strings, where \u003c reads the same: no `</script>` can close the tag.
+      // A cart names its owner: the browser takes it only for the session it keeps (src/early.ts).
+      const owner = cart ? ` data-user="${escapeAttr(cart.userId)}"` : '';
       const dataTag = data
-        ? `<script type="application/json" id="page-data" data-url="${escapeAttr(data.url)}">${dataText.replace(/</g, '\\u003c')}</script>`
+        ? `<script type="application/json" id="page-data" data-url="${escapeAttr(data.url)}"${owner}>${dataText.replace(/</g, '\\u003c')}</script>`
         : '';
       const markup = await renderer.render(pathname, data, query ? `?${query}` : '');
       if (!styled.has(html)) styled.set(html, inlineStyles(dist!, html));
@@ -113,13 +148,14 @@ export async function firstPage(app: FastifyInstance, dist: string | null) {
         .replace('<head>', () => head)
         .replace('<div id="root"></div>', () => `<div id="root">${markup}</div>`)
         .replace('</body>', () => `${dataTag}</body>`);
+      if (cart) return { html: out, personal: true };
       recent.delete(url);
       recent.set(url, { data: dataText, html, page: out, at: Date.now() });
       if (recent.size > RECENT_PAGES) recent.delete(recent.keys().next().value!);
-      return out;
+      return { html: out, personal: false };
     } catch (err) {
       app.log.warn({ err, url: pathname }, 'first page not rendered on the server');
-      return html;
+      return asIs;
     }
   };
 }
@@ -133,7 +169,8 @@ const gzip = promisify(zlib.gzip);
  * in brotli). Quality 5: a few milliseconds per page, most of what quality 11 saves.
  */
 export async function sendHtml(request: FastifyRequest, reply: FastifyReply, html: string) {
-  reply.type('text/html; charset=utf-8').header('vary', 'accept-encoding');
+  const vary = reply.getHeader('vary');
+  reply.type('text/html; charset=utf-8').header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding');
   const accepted = String(request.headers['accept-encoding'] ?? '');
   if (html.length < 1024) return reply.send(html);
   if (/\bbr\b/.test(accepted))

@@ -1,4 +1,5 @@
 import { createContext, useContext, useEffect, useState } from 'react';
+import { sentWithHtml } from '@/early';
 import { api, takeArrived } from './http';
 
 /**
@@ -6,6 +7,15 @@ import { api, takeArrived } from './http';
  * the browser, where the same answer arrives through src/early.ts.
  */
 export const ServerPageData = createContext<{ url: string; body: unknown } | null>(null);
+
+/**
+ * Whether this page's markup was rendered with `url`'s answer: on the server, its render's data; in the
+ * browser, the data the HTML carried (while React takes the page over, it must render the same).
+ */
+export function useRenderedWith(url: string): boolean {
+  const server = useContext(ServerPageData);
+  return server ? server.url === url : sentWithHtml(url);
+}
 
 /** A kept answer is asked for again in the background once it is this old. */
 const FRESH_MS = 60_000;

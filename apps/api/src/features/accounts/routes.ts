@@ -21,6 +21,7 @@ import {
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 import { AppError, forbidden, unauthorized } from '../../platform/errors.js';
+import { clearPageSession, setPageSession } from '../../platform/page-session.js';
 
 const tags = ['accounts'];
 const ok = (message: string) => ({ status: 'success' as const, message });
@@ -143,12 +144,12 @@ export const accountsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
         tags,
         summary: 'Log in',
         description:
-          'Answers a bearer token (12 h) carrying officialEmail, phoneNumber, name and exp. An account with two-factor authentication on gets no token yet: `{ status: "success", message, twoFactorRequired: true, challengeToken, expiresAt }`, and POST /api/login/two-factor with the challenge and a code answers the token (decision 2020). Wrong e-mail and wrong password answer the same 401; an unconfirmed address answers 403 "Please confirm your email address to log in.". Each try is counted before the password is checked and a right password refunds it: after 10 failures per account in 15 minutes every try answers 429 with Retry-After, however many arrive at once.',
+          'Answers a bearer token (12 h) carrying officialEmail, phoneNumber, name and exp. A company also gets the same token as an HttpOnly cookie for the /cart page alone (`lm_page_session`, Path=/cart, SameSite=Lax): the server renders its cart into that page; no API call reads it (decision 2100). An account with two-factor authentication on gets no token yet: `{ status: "success", message, twoFactorRequired: true, challengeToken, expiresAt }`, and POST /api/login/two-factor with the challenge and a code answers the token (decision 2020). Wrong e-mail and wrong password answer the same 401; an unconfirmed address answers 403 "Please confirm your email address to log in.". Each try is counted before the password is checked and a right password refunds it: after 10 failures per account in 15 minutes every try answers 429 with Retry-After, however many arrive at once.',
         body: loginInput,
         response: { 200: loginOrChallengeResponse },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const email = request.body.officialEmail;
       await limits.perAddress('login', request.ip);
       // Counted before the hash is evaluated; a right password (confirmed or not) refunds the try.
@@ -169,6 +170,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
           twoFactorRequired: true as const,
           ...(await services.twoFactor.challenge(result.userId)),
         };
+      setPageSession(request, reply, result.token, result.user, shared.config.TOKEN_TTL_HOURS);
       return {
         status: 'success' as const,
         message: messages.welcomeBack,
@@ -185,13 +187,14 @@ export const accountsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
         tags,
         summary: 'Log out',
         description:
-          'Revokes the session on the server: the token stops working at once. Idempotent: without a token, or with one already revoked or expired, the answer is the same 200 (there is nothing left to end).',
+          'Revokes the session on the server: the token stops working at once, and the page cookie goes (`Set-Cookie: lm_page_session=; Max-Age=0`). Idempotent: without a token, or with one already revoked or expired, the answer is the same 200 (there is nothing left to end).',
         response: { 200: okMessage },
       },
       preHandler: auth.optional,
     },
-    async (request) => {
+    async (request, reply) => {
       if (request.user) await auth.revokeSession(request.user.sessionId);
+      clearPageSession(request, reply);
       return ok(messages.loggedOut);
     },
   );

@@ -15,6 +15,7 @@ import {
   twoFactorStatusResponse,
 } from '@legalmarket/contracts';
 import { unauthorized } from '../../platform/errors.js';
+import { setPageSession } from '../../platform/page-session.js';
 import type { FeatureOptions } from '../shared.js';
 
 const tags = ['two-factor'];
@@ -41,9 +42,10 @@ export const twoFactorRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         response: { 200: loginResponse },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await limits.perAddress('login', request.ip);
       const { token, user } = await twoFactor.login(request.body.challengeToken, request.body.code, request.ip);
+      setPageSession(request, reply, token, user, shared.config.TOKEN_TTL_HOURS);
       return { status: 'success' as const, message: messages.welcomeBack, token, data: { user } };
     },
   );

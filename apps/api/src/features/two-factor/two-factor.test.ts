@@ -108,6 +108,19 @@ describeEachDb('two-factor authentication', (kind) => {
     expect((await secondStep(again.challengeToken, codeOf(secret))).statusCode).toBe(200);
   });
 
+  it('a company signed in with its code gets the /cart page cookie, and the challenge alone none', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const { secret } = await enrol(company);
+    nextStep();
+    const first = await login(company.email);
+    expect(first.headers['set-cookie']).toBeUndefined();
+    const right = await secondStep(first.json().challengeToken, codeOf(secret));
+    expect(right.statusCode).toBe(200);
+    expect(right.headers['set-cookie']).toBe(
+      `lm_page_session=${right.json().token}; Max-Age=43200; Path=/cart; HttpOnly; SameSite=Lax`,
+    );
+  });
+
   it('users without two-factor keep the spec answer of POST /api/login', async () => {
     const company = await signupAndLogin(t, 'company');
     const res = (await login(company.email)).json();

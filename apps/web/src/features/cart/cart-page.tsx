@@ -9,6 +9,7 @@ import { VAT_RATE_PERCENT, vatIncludedKobo } from '@legalmarket/contracts/money'
 import { messages } from '@legalmarket/contracts/messages';
 import { paths } from '@/lib/paths';
 import { useHydrated } from '@/lib/use-hydrated';
+import { useRenderedWith } from '@/lib/page-data';
 import { useSession } from '@/lib/use-session';
 import { Button } from '@/components/button';
 import { DocumentLink } from '@/components/document-link';
@@ -425,18 +426,19 @@ function LocalCart() {
 
 export default function CartPage() {
   const session = useSession();
-  // The server sends this page's shell (decision 1850): whose cart it is lives in this browser (the
-  // session, a visitor's reservations), so the HTML and the hydration that takes it over show the
-  // heading and the cart loading, and the cart itself comes in the next render, as a company's does
-  // while its cart is read.
+  // The server renders a company's cart when the page's cookie names its session (decision 2100), and
+  // otherwise the shell (decision 1850): a visitor's reservations live in this browser. The hydration
+  // that takes the HTML over renders the same, and the session's own view comes in the next render.
   const hydrated = useHydrated();
+  const rendered = useRenderedWith('/api/cart');
+  const company = hydrated ? session?.userType === 'company' : rendered;
   return (
     <section className="mx-auto max-w-6xl px-4 py-8">
       <h1 className="heading-title mb-6 text-ink">Your Selections</h1>
-      {!hydrated ? (
+      {!hydrated && !rendered ? (
         <Loading label="Loading your cart..." />
       ) : (
-        <SectionBoundary>{session?.userType === 'company' ? <CompanyCart /> : <LocalCart />}</SectionBoundary>
+        <SectionBoundary>{company ? <CompanyCart /> : <LocalCart />}</SectionBoundary>
       )}
     </section>
   );
