@@ -3,7 +3,7 @@ import { auditLog } from '../db/schema.js';
 
 export interface AuditEntry {
   actorId: string;
-  /** e.g. lawyer.verify, job.assign, job.complete, job.add_details, product.create, product.update, product.delete, review.remove, settlement.update */
+  /** e.g. lawyer.verify, job.assign, job.cancel, payout.approve, product.update: AUDIT_ACTION_LABELS names the admin's ones */
   action: string;
   targetType?: string;
   targetId?: string;

@@ -1,7 +1,15 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { and, eq, inArray } from 'drizzle-orm';
 import { messages, payoutMessages, type PayoutView } from '@legalmarket/contracts';
-import { jobs, ledgerEntries, ledgerTransactions, payoutDetails, payouts, sandboxTransfers } from '../../db/schema.js';
+import {
+  auditLog,
+  jobs,
+  ledgerEntries,
+  ledgerTransactions,
+  payoutDetails,
+  payouts,
+  sandboxTransfers,
+} from '../../db/schema.js';
 import { PASSWORD, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { SUCCESS_CARD, createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
 import { flutterwaveStandIn, listenStandIn, SECRET_HASH } from '../../../test/flutterwave-standin.js';
@@ -77,6 +85,12 @@ describeEachDb('lawyer payouts through the sandbox provider', (kind) => {
   let admin: Login;
   let product: string;
   const k = kit(() => ({ t, admin, product }));
+  /** The audit log's entries about one payout. */
+  const auditOf = (payoutId: string) =>
+    t.rt.database.db
+      .select({ action: auditLog.action, actorId: auditLog.actorId, details: auditLog.details })
+      .from(auditLog)
+      .where(eq(auditLog.targetId, payoutId));
   const sandboxPay = async (reference: string, amount: number, company: Login) => {
     const charged = await k.inject('POST', '/api/checkout/sandbox/charge', company, {
       reference,
@@ -280,6 +294,10 @@ describeEachDb('lawyer payouts through the sandbox provider', (kind) => {
     ).toHaveLength(1);
     expect(await k.kinds(id)).toEqual(['payout', 'payout_settled', 'fee']);
     expect(await k.available(lawyer)).toBe(0);
+    // The admin's approval is in the audit log once, with who and how much.
+    expect(await auditOf(id)).toEqual([
+      { action: 'payout.approve', actorId: admin.id, details: { lawyerId: lawyer.id, amountKobo: 2_000_000 } },
+    ]);
   });
 
   it('an admin rejects a request with a reason: the money is withdrawable again, the lawyer is told once', async () => {
@@ -314,6 +332,13 @@ describeEachDb('lawyer payouts through the sandbox provider', (kind) => {
     ).toHaveLength(0);
     const subjects = (await mailsTo(t, lawyer.email)).map((m) => m.subject);
     expect(subjects.filter((x) => x === 'Your withdrawal of ₦5,000 was not approved')).toHaveLength(1);
+    expect(await auditOf(id)).toEqual([
+      {
+        action: 'payout.reject',
+        actorId: admin.id,
+        details: { lawyerId: lawyer.id, amountKobo: 500_000, reason: 'The company disputes the completed work.' },
+      },
+    ]);
     expect((await k.mine(lawyer)).payouts.find((p) => p._id === id)?.status).toBe('rejected');
 
     // Once approved it can no longer be rejected.
@@ -339,6 +364,10 @@ describeEachDb('lawyer payouts through the sandbox provider', (kind) => {
       const status = await k.statusOf(id);
       const sent = await t.rt.database.db.select().from(sandboxTransfers).where(eq(sandboxTransfers.reference, id));
       const mails = (await mailsTo(t, lawyer.email)).map((m) => m.subject);
+      // Whichever won is audited once; the loser left no entry.
+      expect((await auditOf(id)).map((a) => a.action)).toEqual([
+        status === 'rejected' ? 'payout.reject' : 'payout.approve',
+      ]);
       if (status === 'rejected') {
         expect(sent).toHaveLength(0);
         expect(await k.kinds(id)).toEqual([]);

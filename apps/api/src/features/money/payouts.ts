@@ -10,6 +10,7 @@ import {
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
 import { ledgerEntries, payoutDetails, payouts, users } from '../../db/schema.js';
+import { recordAudit } from '../../platform/audit.js';
 import type { AuthUser } from '../../platform/auth.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { enqueueMail } from '../../platform/mailer.js';
@@ -231,6 +232,13 @@ export function createPayouts(deps: PayoutsDeps) {
         { account: 'lawyer_earnings', amount: p.amount, lawyerId: p.lawyerId },
         { account: 'payouts_in_transit', amount: -p.amount, lawyerId: p.lawyerId },
       ]);
+      await recordAudit(tx, {
+        actorId: admin.id,
+        action: 'payout.approve',
+        targetType: 'payout',
+        targetId: p.id,
+        details: { lawyerId: p.lawyerId, amountKobo: p.amount },
+      });
       return true;
     });
   }
@@ -398,6 +406,13 @@ export function createPayouts(deps: PayoutsDeps) {
           .update(payouts)
           .set({ status: 'rejected', rejectedBy: admin.id, rejectedAt: now, rejectionReason: reason, updatedAt: now })
           .where(eq(payouts.id, p.id));
+        await recordAudit(tx, {
+          actorId: admin.id,
+          action: 'payout.reject',
+          targetType: 'payout',
+          targetId: p.id,
+          details: { lawyerId: p.lawyerId, amountKobo: p.amount, reason },
+        });
         const [lawyer] = await tx
           .select({ email: users.officialEmail, name: users.name })
           .from(users)

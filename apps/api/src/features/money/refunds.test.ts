@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import type { RefundView } from '@legalmarket/contracts';
-import { jobs, ledgerEntries, ledgerTransactions, refunds, sandboxRefunds } from '../../db/schema.js';
+import { auditLog, jobs, ledgerEntries, ledgerTransactions, refunds, sandboxRefunds } from '../../db/schema.js';
 import { describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { SUCCESS_CARD, createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
 import { flutterwaveStandIn, listenStandIn, SECRET_HASH } from '../../../test/flutterwave-standin.js';
@@ -107,6 +107,18 @@ describeEachDb('refunds through the sandbox provider', (kind) => {
       { kind: 'refund', account: 'refunds_due', amount: 1_000_050 },
     ]);
     expect(await s.refundOf(job.id)).toMatchObject({ status: 'completed', amount: 1_000_050 });
+    // The admin's cancellation is in the audit log with what was held and what went back.
+    const audit = await t.rt.database.db
+      .select({ action: auditLog.action, actorId: auditLog.actorId, details: auditLog.details })
+      .from(auditLog)
+      .where(eq(auditLog.targetId, job.id));
+    expect(audit.filter((a) => a.action === 'job.cancel')).toEqual([
+      {
+        action: 'job.cancel',
+        actorId: admin.id,
+        details: { heldKobo: 2_500_000, refundKobo: 1_000_050, reason: 'The company closed the deal.' },
+      },
+    ]);
   });
 
   it('no refund (0) cancels and keeps the money; an open job cancels too', async () => {
@@ -150,6 +162,11 @@ describeEachDb('refunds through the sandbox provider', (kind) => {
     ).toHaveLength(1);
     const kinds = (await s.postings(job.id)).map((p) => p.kind);
     expect(kinds.filter((k) => k === 'refund')).toHaveLength(1);
+    const audit = await t.rt.database.db
+      .select({ action: auditLog.action })
+      .from(auditLog)
+      .where(and(eq(auditLog.targetId, job.id), eq(auditLog.action, 'job.cancel')));
+    expect(audit).toHaveLength(1);
   });
 });
 

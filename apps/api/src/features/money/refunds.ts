@@ -3,6 +3,7 @@ import { formatNaira, toKobo, type RefundView } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
 import { jobs, orders, products, refunds, users } from '../../db/schema.js';
+import { recordAudit } from '../../platform/audit.js';
 import type { AuthUser } from '../../platform/auth.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { button, mailRenderer, paragraph } from '../../platform/mail-templates.js';
@@ -44,6 +45,13 @@ export function createRefunds(deps: RefundsDeps) {
     if (refund > held)
       throw badRequest(`The refund cannot be more than the ${formatNaira(held / 100)} held for this job`);
     await ledger.recordCancellation(tx, job, held, refund);
+    await recordAudit(tx, {
+      actorId: admin.id,
+      action: 'job.cancel',
+      targetType: 'job',
+      targetId: job.id,
+      details: { heldKobo: held, refundKobo: refund, reason },
+    });
     if (refund <= 0) return null;
     const [order] = await tx.select().from(orders).where(eq(orders.id, job.orderId));
     if (!order?.providerTransactionId) throw conflict('This job’s payment has no provider transaction to refund');
