@@ -21,8 +21,9 @@ import type { Db } from './db/client.js';
 import { createResponseCache, type ResponseCache } from './platform/response-cache.js';
 import { createAuth, type Auth } from './platform/auth.js';
 import type { Clock } from './platform/clock.js';
-import { registerErrorHandling } from './platform/errors.js';
-import { firstPage, sendHtml } from './platform/first-page.js';
+import { AppError, registerErrorHandling } from './platform/errors.js';
+import { firstPage, sendHtml, type CartOfPage } from './platform/first-page.js';
+import { createPageSessions } from './platform/page-session.js';
 import { pagePreloads } from './platform/page-preloads.js';
 import { isApiPath, isApiPrefixed } from './platform/api-paths.js';
 import { API_HEADERS, securityHeaders } from './platform/security-headers.js';
@@ -243,6 +244,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       maxBytes: config.ANSWER_CACHE_MB * 1024 * 1024,
       checkReads: config.NODE_ENV === 'test',
     }),
+    pageSessions: createPageSessions({
+      auth,
+      hashToken,
+      ttlHours: config.TOKEN_TTL_HOURS,
+      publicUrl: config.PUBLIC_URL,
+    }),
   };
 
   // How often the cached responses and sessions were used (the tests read it).
@@ -264,18 +271,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     runEvery(app, 60_000, 'plan payment reconciliation', () => services.plans.reconcileFirstPayments());
   }
 
-  await registerWeb(app, deps.webDist === undefined ? DEFAULT_WEB_DIST : deps.webDist, auth);
+  // A company's /cart is rendered with its cart when its page cookie names a live session (decision 2100).
+  const cartOfPage = async (cookie: string | undefined) => {
+    const companyId = await shared.pageSessions.companyOf(cookie);
+    if (!companyId) return null;
+    const cart = await services.cart.view(companyId).catch((err: unknown) => {
+      if (err instanceof AppError && err.statusCode === 404) return []; // the spec's empty cart
+      throw err;
+    });
+    return { userId: companyId, text: JSON.stringify(cart) };
+  };
+  await registerWeb(app, deps.webDist === undefined ? DEFAULT_WEB_DIST : deps.webDist, cartOfPage);
   return app;
 }
 
 const NO_CACHE_FILES = new Set(['sw.js', 'manifest.webmanifest']);
 
 /** Serves the built single-page app; hashed assets are immutable, every other page path gets index.html. */
-async function registerWeb(app: FastifyInstance, dist: string | null, auth: Auth) {
+async function registerWeb(app: FastifyInstance, dist: string | null, cartOfPage: CartOfPage) {
   const hasWeb = dist !== null && existsSync(path.join(dist, 'index.html'));
   const indexHtml = hasWeb ? await readFile(path.join(dist!, 'index.html'), 'utf8') : null;
   const pageHtml = indexHtml ? await pagePreloads(dist!, indexHtml) : null;
-  const rendered = await firstPage(app, hasWeb ? dist : null, auth);
+  const rendered = await firstPage(app, hasWeb ? dist : null, cartOfPage);
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: dist!,

@@ -8,6 +8,7 @@ import type { Auth } from '../platform/auth.js';
 import type { Clock } from '../platform/clock.js';
 import type { PaymentProvider } from '../platform/payments/index.js';
 import type { Limits } from '../platform/rate-limit.js';
+import type { PageSessions } from '../platform/page-session.js';
 import type { Storage } from '../platform/storage.js';
 import type { AccountsService } from './accounts/service.js';
 import type { AdminService } from './admin/service.js';
@@ -49,6 +50,8 @@ export interface Shared {
   accounts: AccountsService;
   /** The busiest signed-in reads, cached until the data changes (platform/response-cache.ts). */
   responses: ResponseCache;
+  /** The cookie a company's /cart is rendered with (decision 2100). */
+  pageSessions: PageSessions;
 }
 
 /** Every feature's service, each built once by createServices (features/services.ts). */

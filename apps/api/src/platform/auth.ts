@@ -35,6 +35,11 @@ export interface Auth {
    * request, the cache versions read for it are shared with its response's cache.
    */
   resolve(authorization: string | undefined, request?: FastifyRequest): Promise<AuthUser | null>;
+  /**
+   * The user of a live session by its id alone (no token): for the page cookie of decision 2100, which
+   * names a session without carrying its token. Null when unknown, revoked or expired.
+   */
+  resolveSession(sessionId: string): Promise<AuthUser | null>;
   revokeSession(sessionId: string): Promise<void>;
   revokeAllSessions(tx: Executor, userId: string): Promise<void>;
   /** preHandler: any signed-in user (of the given roles when listed). */
@@ -168,6 +173,12 @@ export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHour
       return { token, sessionId: session.id };
     },
     resolve,
+    async resolveSession(sessionId) {
+      const [row] = await sessionQuery.execute({ sid: sessionId, now: deps.clock.now().toISOString() });
+      if (!row) return null;
+      const { expiresAt: _expiresAt, ...user } = row;
+      return { ...user, sessionId };
+    },
     async revokeSession(sessionId) {
       await deps.db.update(sessions).set({ revokedAt: deps.clock.now() }).where(eq(sessions.id, sessionId));
     },

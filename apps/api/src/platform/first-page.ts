@@ -5,10 +5,14 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Auth } from './auth.js';
-import { readPageSession } from './page-session.js';
 
 const CART_PAGE = /^\/cart\/?$/;
+
+/**
+ * The cart /cart is rendered with for a request's Cookie header (its owner, and the cart as
+ * GET /api/cart answers it, an empty one as `[]`), or null: the shell (decision 2100).
+ */
+export type CartOfPage = (cookieHeader: string | undefined) => Promise<{ userId: string; text: string } | null>;
 
 /** A page's HTML, and whether it carries one signed-in user's data (then `private, no-store`). */
 export interface FirstPage {
@@ -87,29 +91,10 @@ const RECENT_MS = 60_000;
  * own response to the GET the page would send. Any other path, a failed GET (the page shows its own
  * error) or a failed render answers `html` as it is: the app then renders in the browser.
  */
-export async function firstPage(app: FastifyInstance, dist: string | null, auth?: Auth) {
+export async function firstPage(app: FastifyInstance, dist: string | null, cartOf?: CartOfPage) {
   const renderer = dist ? await loadRenderer(dist) : null;
   const styled = new Map<string, Promise<string>>();
   const recent = new Map<string, Rendered>();
-
-  /**
-   * The cart of the company whose page cookie this is, as GET /api/cart answers it to that session
-   * (an empty cart, the spec's 404, as `[]`), or null: no cookie, a revoked or expired session, or not
-   * a company. The cookie is checked exactly as a bearer token is.
-   */
-  async function cartOf(cookie: string | undefined) {
-    const token = readPageSession(cookie);
-    const user = token && auth ? await auth.resolve(`Bearer ${token}`) : null;
-    if (!user || user.userType !== 'company') return null;
-    const res = await app.inject({
-      method: 'GET',
-      url: '/api/cart',
-      headers: { accept: 'application/json', authorization: `Bearer ${token}` },
-    });
-    if (res.statusCode === 404) return { userId: user.id, text: '[]' };
-    return res.statusCode === 200 ? { userId: user.id, text: res.body } : null;
-  }
-
   return async (url: string, html: string, cookie?: string): Promise<FirstPage> => {
     const at = url.indexOf('?');
     const pathname = at < 0 ? url : url.slice(0, at);
@@ -117,7 +102,7 @@ export async function firstPage(app: FastifyInstance, dist: string | null, auth?
     const asIs = { html, personal: false };
     if (!renderer || !RENDERED.some((r) => r.test(pathname)) || !html.includes('<div id="root"></div>')) return asIs;
     try {
-      const cart = CART_PAGE.test(pathname) ? await cartOf(cookie) : null;
+      const cart = CART_PAGE.test(pathname) && cartOf ? await cartOf(cookie) : null;
       // /products?q=&area=&min=&max= is rendered filtered: its data is the filtered list.
       const dataUrl = cart ? '/api/cart' : renderer.pageDataUrl(pathname, null, query ? `?${query}` : '');
       const res =

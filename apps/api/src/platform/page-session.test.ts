@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, describeEachDb, PASSWORD, signupAndLogin, type TestApp } from '../../test/helpers.js';
 import { insertProduct } from '../../test/commerce-helpers.js';
+import { tokenHasher } from './tokens.js';
 
 const INDEX = `<!doctype html><html><head><script type="module" src="/assets/index-a1.js"></script></head><body><div id="root"></div></body></html>`;
 
@@ -61,12 +62,36 @@ describeEachDb('a company’s /cart rendered on the server with its page cookie 
       payload: { productId: product, quantity: 1, detail },
     });
 
-  it('a company’s sign-in sets the cookie for /cart alone, HttpOnly, with the token and its lifetime', async () => {
+  /** A page cookie's value: the session id and an HMAC of it, never the API token. */
+  const PAGE_COOKIE =
+    /^lm_page_session=([0-9a-f-]{36})\.([\w-]{43}); Max-Age=43200; Path=\/cart; HttpOnly; SameSite=Lax$/;
+
+  it('a company’s sign-in sets a cookie for /cart alone, HttpOnly, naming the session, not carrying its token', async () => {
     const res = await login(a.email);
     expect(res.statusCode).toBe(200);
-    expect(res.headers['set-cookie']).toBe(
-      `lm_page_session=${res.json().token}; Max-Age=43200; Path=/cart; HttpOnly; SameSite=Lax`,
-    );
+    const set = String(res.headers['set-cookie']);
+    expect(set).toMatch(PAGE_COOKIE);
+    expect(set).not.toContain(res.json().token);
+    // The session it names is the token's.
+    const sid = JSON.parse(Buffer.from(res.json().token.split('.')[1], 'base64url').toString()).sid;
+    expect(PAGE_COOKIE.exec(set)![1]).toBe(sid);
+  });
+
+  it('is Secure on a site served over https, behind a proxy the app does not trust too', async () => {
+    const https = await createTestApp(kind, { PUBLIC_URL: 'https://legalmarket.ng' }, { webDist: dist });
+    try {
+      const company = await signupAndLogin(https, 'company');
+      const res = await https.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { officialEmail: company.email, password: PASSWORD },
+      });
+      expect(res.headers['set-cookie']).toMatch(/; HttpOnly; SameSite=Lax; Secure$/);
+      const out = await https.app.inject({ method: 'POST', url: '/api/logout', headers: company.headers });
+      expect(out.headers['set-cookie']).toBe('lm_page_session=; Max-Age=0; Path=/cart; HttpOnly; SameSite=Lax; Secure');
+    } finally {
+      await https.close();
+    }
   });
 
   it('renders the company’s own cart into /cart, private and never stored, and each company only its own', async () => {
@@ -102,9 +127,17 @@ describeEachDb('a company’s /cart rendered on the server with its page cookie 
   it('renders the shell for a forged, malformed, revoked or other-role cookie', async () => {
     const res = await login(a.email);
     const token = res.json().token as string;
-    const [head, payload] = token.split('.');
-    expect((await cartPage(`lm_page_session=${head}.${payload}.${'A'.repeat(43)}`)).body).toContain('<p>shell</p>');
+    const cookie = cookieOf(res);
+    const [, sid] = /=([^.]+)\./.exec(cookie)!;
+    const sign = tokenHasher(t.rt.secret);
+    expect((await cartPage(cookie)).body).toContain('<p>empty</p>'); // (rendered: the cart was emptied above)
+    // Another session's id under this one's HMAC, a made-up HMAC, the API token itself, junk.
+    const other = cookieOf(await login(a.email)).split('.')[0];
+    expect((await cartPage(`${other}.${cookie.split('.')[1]}`)).body).toContain('<p>shell</p>');
+    expect((await cartPage(`lm_page_session=${sid}.${'A'.repeat(43)}`)).body).toContain('<p>shell</p>');
+    expect((await cartPage(`lm_page_session=${token}`)).body).toContain('<p>shell</p>');
     expect((await cartPage('lm_page_session=not-a-token')).body).toContain('<p>shell</p>');
+    expect((await cartPage(`lm_page_session=${'x'.repeat(15_000)}; a=b; ;=;`)).statusCode).toBe(200);
     // Logging out clears the cookie, and the session it named renders nothing any more.
     const logout = await t.app.inject({
       method: 'POST',
@@ -112,18 +145,27 @@ describeEachDb('a company’s /cart rendered on the server with its page cookie 
       headers: { authorization: `Bearer ${token}` },
     });
     expect(logout.headers['set-cookie']).toBe('lm_page_session=; Max-Age=0; Path=/cart; HttpOnly; SameSite=Lax');
-    const revoked = await cartPage(`lm_page_session=${token}`);
+    const revoked = await cartPage(cookie);
     expect(revoked.body).toContain('<p>shell</p>');
     expect(revoked.headers['cache-control']).toBe('no-cache');
-    // A lawyer's sign-in clears any company cookie left in the browser, and a lawyer's token renders no cart.
+    // A lawyer's sign-in clears any company cookie left in the browser; a lawyer's session renders no cart.
     const lawyer = await signupAndLogin(t, 'lawyer');
     const lawyerLogin = await login(lawyer.email);
     expect(lawyerLogin.headers['set-cookie']).toBe('lm_page_session=; Max-Age=0; Path=/cart; HttpOnly; SameSite=Lax');
-    expect((await cartPage(`lm_page_session=${lawyer.token}`)).body).toContain('<p>shell</p>');
+    const lawyerSid = JSON.parse(Buffer.from(lawyer.token.split('.')[1], 'base64url').toString()).sid as string;
+    const forLawyer = `lm_page_session=${lawyerSid}.${sign(`page-session:${lawyerSid}`)}`;
+    expect((await cartPage(forLawyer)).body).toContain('<p>shell</p>');
+    // (the same HMAC for a live company session does render: the check above is the role's)
+    const live = cookieOf(await login(a.email))
+      .split('=')[1]
+      .split('.')[0];
+    expect((await cartPage(`lm_page_session=${live}.${sign(`page-session:${live}`)}`)).body).toContain('<p>empty</p>');
   });
 
-  it('is no credential for the API: the cart call with only the cookie is refused', async () => {
+  it('is no credential for the API: as a cookie or as a bearer token, the cart calls are refused', async () => {
     const cookie = cookieOf(await login(a.email));
+    const bearer = { authorization: `Bearer ${cookie.split('=')[1]}` };
+    expect((await t.app.inject({ url: '/api/cart', headers: bearer })).statusCode).toBe(401);
     expect((await t.app.inject({ url: '/api/cart', headers: { cookie } })).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'POST', url: '/api/clear-cart', headers: { cookie } })).statusCode).toBe(401);
   });

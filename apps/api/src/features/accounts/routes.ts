@@ -21,7 +21,6 @@ import {
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 import { AppError, forbidden, unauthorized } from '../../platform/errors.js';
-import { clearPageSession, setPageSession } from '../../platform/page-session.js';
 
 const tags = ['accounts'];
 const ok = (message: string) => ({ status: 'success' as const, message });
@@ -144,7 +143,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
         tags,
         summary: 'Log in',
         description:
-          'Answers a bearer token (12 h) carrying officialEmail, phoneNumber, name and exp. A company also gets the same token as an HttpOnly cookie for the /cart page alone (`lm_page_session`, Path=/cart, SameSite=Lax): the server renders its cart into that page; no API call reads it (decision 2100). An account with two-factor authentication on gets no token yet: `{ status: "success", message, twoFactorRequired: true, challengeToken, expiresAt }`, and POST /api/login/two-factor with the challenge and a code answers the token (decision 2020). Wrong e-mail and wrong password answer the same 401; an unconfirmed address answers 403 "Please confirm your email address to log in.". Each try is counted before the password is checked and a right password refunds it: after 10 failures per account in 15 minutes every try answers 429 with Retry-After, however many arrive at once.',
+          'Answers a bearer token (12 h) carrying officialEmail, phoneNumber, name and exp. A company also gets an HttpOnly cookie for the /cart page alone (`lm_page_session`: the session id and an HMAC of it, not the token; Path=/cart, SameSite=Lax, Secure on an https site): the server renders its cart into that page, and no API call accepts it. A lawyer or admin sign-in answers a `Set-Cookie` that clears it (decision 2100). An account with two-factor authentication on gets no token yet: `{ status: "success", message, twoFactorRequired: true, challengeToken, expiresAt }`, and POST /api/login/two-factor with the challenge and a code answers the token (decision 2020). Wrong e-mail and wrong password answer the same 401; an unconfirmed address answers 403 "Please confirm your email address to log in.". Each try is counted before the password is checked and a right password refunds it: after 10 failures per account in 15 minutes every try answers 429 with Retry-After, however many arrive at once.',
         body: loginInput,
         response: { 200: loginOrChallengeResponse },
       },
@@ -170,7 +169,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
           twoFactorRequired: true as const,
           ...(await services.twoFactor.challenge(result.userId)),
         };
-      setPageSession(request, reply, result.token, result.user, shared.config.TOKEN_TTL_HOURS);
+      shared.pageSessions.set(request, reply, { sessionId: result.sessionId, userType: result.user.userType });
       return {
         status: 'success' as const,
         message: messages.welcomeBack,
@@ -194,7 +193,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
     },
     async (request, reply) => {
       if (request.user) await auth.revokeSession(request.user.sessionId);
-      clearPageSession(request, reply);
+      shared.pageSessions.clear(request, reply);
       return ok(messages.loggedOut);
     },
   );

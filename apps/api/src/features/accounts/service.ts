@@ -274,13 +274,14 @@ export function createAccountsService(deps: AccountsDeps) {
         deps.securityLog('login_second_factor_asked', { actor: user.id, ip });
         return { ok: true as const, confirmed: true as const, secondFactor: true as const, userId: user.id };
       }
-      const { token } = await deps.auth.issue(user);
+      const { token, sessionId } = await deps.auth.issue(user);
       deps.securityLog('login_success', { actor: user.id, ip });
       return {
         ok: true as const,
         confirmed: true as const,
         secondFactor: false as const,
         token,
+        sessionId,
         user: { _id: user.id, userType: user.userType as UserType },
       };
     },

@@ -15,7 +15,6 @@ import {
   twoFactorStatusResponse,
 } from '@legalmarket/contracts';
 import { unauthorized } from '../../platform/errors.js';
-import { setPageSession } from '../../platform/page-session.js';
 import type { FeatureOptions } from '../shared.js';
 
 const tags = ['two-factor'];
@@ -44,8 +43,12 @@ export const twoFactorRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
     },
     async (request, reply) => {
       await limits.perAddress('login', request.ip);
-      const { token, user } = await twoFactor.login(request.body.challengeToken, request.body.code, request.ip);
-      setPageSession(request, reply, token, user, shared.config.TOKEN_TTL_HOURS);
+      const { token, sessionId, user } = await twoFactor.login(
+        request.body.challengeToken,
+        request.body.code,
+        request.ip,
+      );
+      shared.pageSessions.set(request, reply, { sessionId, userType: user.userType });
       return { status: 'success' as const, message: messages.welcomeBack, token, data: { user } };
     },
   );

@@ -268,7 +268,7 @@ export function createTwoFactorService(shared: Shared) {
       const { token, sessionId } = await shared.auth.issue(user);
       await markChecked(sessionId);
       shared.securityLog('login_success', { actor: user.id, ip, secondFactor: true });
-      return { token, user: { _id: user.id, userType: user.userType as UserType } };
+      return { token, sessionId, user: { _id: user.id, userType: user.userType as UserType } };
     },
 
     /**
