@@ -577,6 +577,10 @@ export const ledgerTransactions = pgTable(
     uniqueIndex('ledger_fee_once')
       .on(t.orderId)
       .where(sql`${t.kind} = 'fee' and ${t.orderId} is not null`),
+    /** And one per paid plan payment (0021_plan_payment_fees). */
+    uniqueIndex('ledger_fee_once_plan')
+      .on(t.subscriptionPaymentId)
+      .where(sql`${t.kind} = 'fee' and ${t.subscriptionPaymentId} is not null`),
     uniqueIndex('ledger_refund_once')
       .on(t.refundId, t.kind)
       .where(sql`${t.refundId} is not null`),

@@ -195,11 +195,20 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
 
     /**
      * What the provider kept from a payment or charged for a transfer: the platform's cost, taken from
-     * the money it holds for us. Posted once per order or payout, in the caller's transaction.
+     * the money it holds for us. Posted once per order, plan payment or payout, in the caller's transaction.
      */
-    recordFee(tx: Executor, head: { orderId: string } | { payoutId: string }, fee: number | undefined) {
+    recordFee(
+      tx: Executor,
+      head: { orderId: string } | { subscriptionPaymentId: number } | { payoutId: string },
+      fee: number | undefined,
+    ) {
       if (!fee || fee <= 0) return Promise.resolve(null);
-      const memo = 'orderId' in head ? 'Provider fee on a payment' : 'Provider fee on a transfer';
+      const memo =
+        'orderId' in head
+          ? 'Provider fee on a payment'
+          : 'subscriptionPaymentId' in head
+            ? 'Provider fee on a plan payment'
+            : 'Provider fee on a transfer';
       return post(tx, { kind: 'fee', memo, ...head }, [
         { account: 'provider_fees', amount: fee },
         { account: 'provider_cash', amount: -fee },
@@ -471,16 +480,17 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
         else if (r.status !== 'requested' && r.status !== 'rejected' && r.posted !== r.amount)
           problems.push(`payout ${r.id} posted ${r.posted} kobo, expected ${r.amount}`);
       }
-      // Fees (decision 1700): only on a paid order or a paid payout, once, each leaving the provider's cash.
+      // Fees (decision 1700): only on a paid order, plan payment or payout, once, each leaving the provider's cash.
       const fees = await ex.execute(sql`
-        select t.id, coalesce(o.status, p.status, 'nothing') as status,
+        select t.id, coalesce(o.status, p.status, sp.status, 'nothing') as status,
           coalesce(sum(e.amount_kobo) filter (where e.account = 'provider_fees'), 0) as fee,
           coalesce(sum(e.amount_kobo) filter (where e.account = 'provider_cash'), 0) as cash
         from ledger_transactions t
         left join orders o on o.id = t.order_id
         left join payouts p on p.id = t.payout_id
+        left join subscription_payments sp on sp.id = t.subscription_payment_id
         left join ledger_entries e on e.transaction_id = t.id
-        where t.kind = 'fee' group by t.id, o.status, p.status`);
+        where t.kind = 'fee' group by t.id, o.status, p.status, sp.status`);
       for (const r of rowsOf<{ id: string; status: string; fee: string; cash: string }>(fees)) {
         if (r.status !== 'paid') problems.push(`fee ${r.id} is posted for something ${r.status}`);
         else if (Number(r.fee) <= 0 || Number(r.fee) !== -Number(r.cash))

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq, like } from 'drizzle-orm';
+import { and, desc, eq, inArray, like } from 'drizzle-orm';
 import type { PlanView } from '@legalmarket/contracts';
 import {
   emailOutbox,
@@ -12,6 +12,7 @@ import {
   subscriptionPayments,
   subscriptions,
 } from '../../db/schema.js';
+import { collectionFee } from '../../platform/payments/fees.js';
 import { sandboxProvider, setSandboxRenewalFailure } from '../../platform/payments/sandbox.js';
 import { PASSWORD, createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { SUCCESS_CARD, insertProduct } from '../../../test/commerce-helpers.js';
@@ -115,6 +116,19 @@ describeEachDb('monthly plans', (kind) => {
         ),
       );
 
+  /** The provider-fee postings of these plan payments, in order. */
+  const feesOf = (paymentIds: number[]) =>
+    db()
+      .select({
+        paymentId: ledgerTransactions.subscriptionPaymentId,
+        account: ledgerEntries.account,
+        amount: ledgerEntries.amount,
+      })
+      .from(ledgerEntries)
+      .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+      .where(and(eq(ledgerTransactions.kind, 'fee'), inArray(ledgerTransactions.subscriptionPaymentId, paymentIds)))
+      .orderBy(ledgerTransactions.subscriptionPaymentId, desc(ledgerEntries.amount));
+
   const moveTo = async (at: Date) => {
     t.clock.advance(at.getTime() - t.clock.now().getTime());
     await plans.tick();
@@ -143,6 +157,14 @@ describeEachDb('monthly plans', (kind) => {
     );
     const rows = await db().select().from(subscriptions).where(eq(subscriptions.companyId, company.id));
     expect(rows).toHaveLength(1);
+    const [payment] = await db()
+      .select({ id: subscriptionPayments.id })
+      .from(subscriptionPayments)
+      .where(eq(subscriptionPayments.companyId, company.id));
+    expect(await feesOf([payment.id])).toEqual([
+      { paymentId: payment.id, account: 'provider_fees', amount: collectionFee(8_000_000) },
+      { paymentId: payment.id, account: 'provider_cash', amount: -collectionFee(8_000_000) },
+    ]);
     expect(await postings('plan_payment', company.id)).toEqual([
       { account: 'held_for_jobs', amount: -creditValueOf('silver') * 7, jobId: null },
     ]);
@@ -282,11 +304,19 @@ describeEachDb('monthly plans', (kind) => {
     // The six credits left unused in the first month are the platform's now.
     const expired = await postings('plan_expiry', company.id);
     expect(expired).toEqual([{ account: 'held_for_jobs', amount: creditValueOf('silver') * 6, jobId: null }]);
+    // The provider's fee on each payment (1.4 %, capped at ₦2,000) leaves the cash it holds for us, once each.
+    expect(await feesOf(paid.map((p) => p.id))).toEqual([
+      { paymentId: paid[0].id, account: 'provider_fees', amount: collectionFee(8_000_000) },
+      { paymentId: paid[0].id, account: 'provider_cash', amount: -collectionFee(8_000_000) },
+      { paymentId: paid[1].id, account: 'provider_fees', amount: collectionFee(8_000_000) },
+      { paymentId: paid[1].id, account: 'provider_cash', amount: -collectionFee(8_000_000) },
+    ]);
     // Ticking again changes nothing.
     await plans.tick();
     expect(
       await db().select().from(subscriptionPayments).where(eq(subscriptionPayments.subscriptionId, plan._id)),
     ).toHaveLength(2);
+    expect(await feesOf(paid.map((p) => p.id))).toHaveLength(4);
     const mail = await db().select().from(emailOutbox).where(eq(emailOutbox.to, company.email));
     expect(mail.some((m) => m.subject === 'Your plan renewed: Silver plan')).toBe(true);
   });

@@ -168,6 +168,10 @@ export function createPlansService(
     return row;
   }
 
+  /** What the provider kept from a paid plan payment (its `app_fee`), when it says and it is less than the payment. */
+  const feeOf = (tx: ProviderTransaction, payment: Payment) =>
+    tx.fee !== undefined && tx.fee < payment.amount ? tx.fee : undefined;
+
   /** A plan payment: the provider holds it; the month's credits are held for the jobs they will open. */
   function postPayment(tx: Executor, payment: Payment, sub: Sub) {
     const held = sub.creditValue * totalOf(PLAN_TIER_INFO[sub.tier].credits);
@@ -334,6 +338,7 @@ export function createPlansService(
         .where(eq(subscriptionPayments.id, p.id))
         .returning();
       await postPayment(t, paid, sub);
+      await ledger.recordFee(t, { subscriptionPaymentId: paid.id }, feeOf(tx, paid));
       await event(t, sub.id, 'subscribed', `${info.name} plan started; ${formatNairaExact(info.price / 100)} paid`);
       await mail(t, sub, receiptMail(companyAsBilled(company).name, paid, sub, 'Your plan is active'));
       return { sub, newly: true };
@@ -639,6 +644,7 @@ export function createPlansService(
           .where(eq(subscriptions.id, sub.id))
           .returning();
         await postPayment(t, p, next);
+        await ledger.recordFee(t, { subscriptionPaymentId: p.id }, feeOf(tx, p));
         await event(
           t,
           sub.id,
