@@ -3,7 +3,7 @@ import { and, eq, isNull, like, sql } from 'drizzle-orm';
 import type { PlanView } from '@legalmarket/contracts';
 import { ledgerEntries, sandboxTransactions, subscriptionPayments, subscriptions } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
-import type { PaymentProvider, PlanChargeRequest } from '../../platform/payments/index.js';
+import { ProviderUnavailable, type PaymentProvider } from '../../platform/payments/index.js';
 import { sandboxProvider, setSandboxRenewalFailure } from '../../platform/payments/sandbox.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { SUCCESS_CARD } from '../../../test/commerce-helpers.js';
@@ -24,8 +24,10 @@ describeEachDb('plan renewals racing the company', (kind) => {
   let t: TestApp;
   let plans: ReturnType<typeof createPlansService>;
   let ledger: ReturnType<typeof createLedger>;
-  /** Runs while the scheduler's renewal charge is with the provider. */
-  let duringCharge: ((req: PlanChargeRequest) => Promise<void>) | null = null;
+  /** Runs while the scheduler's renewal charge of this customer is with the provider. */
+  let duringCharge: { email: string; run: () => Promise<void> } | null = null;
+  /** This customer's next renewal charge is made, but its answer is lost on the way back. */
+  let loseNextAnswerOf: string | null = null;
 
   beforeAll(async () => {
     t = await createTestApp(kind);
@@ -41,10 +43,17 @@ describeEachDb('plan renewals racing the company', (kind) => {
     const provider: PaymentProvider = {
       ...sandbox,
       async chargePlan(req) {
-        const hook = duringCharge;
-        duringCharge = null;
-        if (hook) await hook(req);
-        return sandbox.chargePlan(req);
+        const hook = duringCharge?.email === req.email ? duringCharge : null;
+        if (hook) {
+          duringCharge = null;
+          await hook.run();
+        }
+        const made = await sandbox.chargePlan(req);
+        if (loseNextAnswerOf === req.email) {
+          loseNextAnswerOf = null;
+          throw new ProviderUnavailable('socket hang up');
+        }
+        return made;
       },
     };
     const lifecycle = createJobLifecycle(deps, { ledger, refunds: createRefunds({ ...deps, provider, ledger }) });
@@ -53,6 +62,7 @@ describeEachDb('plan renewals racing the company', (kind) => {
   afterAll(() => t.close());
   afterEach(async () => {
     duringCharge = null;
+    loseNextAnswerOf = null;
     expect(await ledger.audit()).toEqual([]);
   });
 
@@ -86,8 +96,11 @@ describeEachDb('plan renewals racing the company', (kind) => {
     const company = await signupAndLogin(t, 'company');
     const plan = await subscribe(company, 'silver');
     // The scheduler charges Silver's price; meanwhile the company picks Gold for the next renewal.
-    duringCharge = async () => {
-      await plans.changeTier(asUser(company), 'gold').catch(() => null);
+    duringCharge = {
+      email: company.email,
+      run: async () => {
+        await plans.changeTier(asUser(company), 'gold').catch(() => null);
+      },
     };
     t.clock.advance(new Date(plan.renewsAt).getTime() - t.clock.now().getTime() + 60_000);
     await plans.tick();
@@ -111,12 +124,15 @@ describeEachDb('plan renewals racing the company', (kind) => {
     const plan = await subscribe(company, 'silver');
     await setSandboxRenewalFailure(db(), company.email, true);
     let cancelledAt: number | null = null;
-    duringCharge = async () => {
-      const ok = await plans.cancel(asUser(company)).then(
-        () => true,
-        () => false,
-      );
-      if (ok) cancelledAt = t.clock.now().getTime();
+    duringCharge = {
+      email: company.email,
+      run: async () => {
+        const ok = await plans.cancel(asUser(company)).then(
+          () => true,
+          () => false,
+        );
+        if (ok) cancelledAt = t.clock.now().getTime();
+      },
     };
     const end = new Date(plan.renewsAt).getTime();
     t.clock.advance(end - t.clock.now().getTime() + 60_000);
@@ -161,5 +177,22 @@ describeEachDb('plan renewals racing the company', (kind) => {
         ),
       );
     expect(Number(held.kobo)).toBe(0);
+  });
+
+  it('a renewal charge whose answer was lost is not charged again when the claim runs out', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const plan = await subscribe(company, 'silver');
+    loseNextAnswerOf = company.email;
+    t.clock.advance(new Date(plan.renewsAt).getTime() - t.clock.now().getTime() + 60_000);
+    await plans.tick();
+    // No webhook came; the next ticks after the 5-minute claim run out.
+    t.clock.advance(6 * 60_000);
+    await plans.tick();
+    t.clock.advance(6 * 60_000);
+    await plans.tick();
+    const made = await charges(plan._id);
+    expect(made.filter((c) => c.status === 'successful').map((c) => c.amount)).toEqual([8_000_000]);
+    const [sub] = await db().select().from(subscriptions).where(eq(subscriptions.id, plan._id));
+    expect(sub).toMatchObject({ status: 'active', period: 2 });
   });
 });
