@@ -767,8 +767,17 @@ export function createPlansService(
           await stop(t, sub, 'lapsed');
           return { sub, charge: false, cancelAtProvider: true };
         }
+        // A charge whose answer never came (nothing recorded for its reference, no webhook) is asked
+        // for again with the same reference, which the provider answers with the charge it made.
+        const [answered] = sub.attempts
+          ? await t
+              .select({ id: subscriptionPayments.id })
+              .from(subscriptionPayments)
+              .where(eq(subscriptionPayments.txRef, `SUB-${sub.id}-${sub.period + 1}-${sub.attempts}`))
+          : [];
+        const attempt = sub.attempts && !answered ? sub.attempts : sub.attempts + 1;
         const set: Partial<typeof subscriptions.$inferInsert> = {
-          attempts: sub.attempts + 1,
+          attempts: attempt,
           claimedUntil: new Date(at.getTime() + CLAIM_MS),
           updatedAt: clock.now(),
         };
@@ -792,7 +801,7 @@ export function createPlansService(
           });
         }
         await t.update(subscriptions).set(set).where(eq(subscriptions.id, sub.id));
-        return { sub: { ...sub, attempts: sub.attempts + 1 }, charge: true };
+        return { sub: { ...sub, attempts: attempt }, charge: true };
       });
       if (!step) break;
       handled++;
