@@ -187,8 +187,9 @@ export function createPlansService(
   }
 
   /** The month's unused credits: what was held for them is the platform's (no carry-over). */
-  async function postExpiry(tx: Executor, sub: Sub) {
-    const paid = await lastPaymentOf(tx, sub.id);
+  async function postExpiry(tx: Executor, sub: Sub, monthPayment?: Payment) {
+    // Keyed on the payment of the month that expires: a renewal's own payment keys the next month's.
+    const paid = monthPayment ?? (await lastPaymentOf(tx, sub.id));
     const unused = totalOf(sub.credits) * sub.creditValue;
     if (!paid) return;
     await ledger.post(
@@ -415,9 +416,19 @@ export function createPlansService(
     });
   }
 
+  /**
+   * A renewal the scheduler claimed is being charged at the tier it read then, outside any lock: the
+   * tier and the cancellation stay as they are until its answer is applied (or the claim runs out).
+   */
+  function assertNotCharging(sub: Sub) {
+    if (sub.claimedUntil && sub.claimedUntil > clock.now())
+      throw conflict('Your renewal is being charged right now; please try again in a few minutes');
+  }
+
   async function changeTier(user: AuthUser, tier: PlanTier) {
     return withLive(user.id, async (t, sub) => {
       if (sub.cancelAtPeriodEnd) throw conflict(planMessages.alreadyCancelled);
+      assertNotCharging(sub);
       const next = tier === sub.tier ? null : tier;
       const [s] = await t
         .update(subscriptions)
@@ -441,6 +452,7 @@ export function createPlansService(
     const out = await withLive(user.id, async (t, sub) => {
       if (sub.cancelAtPeriodEnd) throw conflict(planMessages.alreadyCancelled);
       if (sub.status !== 'active') throw conflict(planMessages.noPlan);
+      assertNotCharging(sub);
       const [s] = await t
         .update(subscriptions)
         .set({ cancelAtPeriodEnd: true, nextTier: null, updatedAt: clock.now() })
@@ -599,6 +611,7 @@ export function createPlansService(
       if (tx.status === 'successful' && !ok)
         shared.securityLog('plan_renewal_mismatch', { via, reference: tx.txRef, amount: tx.amount });
       const now = clock.now();
+      const monthPayment = await lastPaymentOf(t, sub.id);
       const [p] = await t
         .insert(subscriptionPayments)
         .values({
@@ -622,7 +635,7 @@ export function createPlansService(
       const [company] = await t.select().from(users).where(eq(users.id, sub.companyId));
       const name = companyAsBilled(company).name;
       if (ok) {
-        await postExpiry(t, sub);
+        await postExpiry(t, sub, monthPayment);
         const [next] = await t
           .update(subscriptions)
           .set({
@@ -760,8 +773,17 @@ export function createPlansService(
           await stop(t, sub, 'lapsed');
           return { sub, charge: false, cancelAtProvider: true };
         }
+        // A charge whose answer never came (nothing recorded for its reference, no webhook) is asked
+        // for again with the same reference, which the provider answers with the charge it made.
+        const [answered] = sub.attempts
+          ? await t
+              .select({ id: subscriptionPayments.id })
+              .from(subscriptionPayments)
+              .where(eq(subscriptionPayments.txRef, `SUB-${sub.id}-${sub.period + 1}-${sub.attempts}`))
+          : [];
+        const attempt = sub.attempts && !answered ? sub.attempts : sub.attempts + 1;
         const set: Partial<typeof subscriptions.$inferInsert> = {
-          attempts: sub.attempts + 1,
+          attempts: attempt,
           claimedUntil: new Date(at.getTime() + CLAIM_MS),
           updatedAt: clock.now(),
         };
@@ -785,7 +807,7 @@ export function createPlansService(
           });
         }
         await t.update(subscriptions).set(set).where(eq(subscriptions.id, sub.id));
-        return { sub: { ...sub, attempts: sub.attempts + 1 }, charge: true };
+        return { sub: { ...sub, attempts: attempt }, charge: true };
       });
       if (!step) break;
       handled++;
