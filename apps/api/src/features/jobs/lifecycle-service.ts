@@ -97,7 +97,7 @@ export function createJobLifecycle(
 
   /** A job id that cannot exist answers 404 before any query (the id column is a uuid). */
   function assertJobId(jobId: string, missing: string = messages.jobNotFound) {
-    if (!/^[0-9a-f-]{36}$/i.test(jobId)) throw notFound(missing);
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(jobId)) throw notFound(missing);
   }
 
   async function holidaySet(ex: Executor) {
