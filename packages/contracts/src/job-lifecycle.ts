@@ -303,8 +303,13 @@ export const jobEventsResponse = z.object({
 });
 export type JobEventsResponse = z.infer<typeof jobEventsResponse>;
 
-/** POST /job-api/jobs/:id/read {lastEventId}: marks the thread read up to that event. */
-export const jobReadRequest = z.object({ lastEventId: z.string().regex(/^\d+$/) });
+/**
+ * POST /job-api/jobs/:id/read {lastEventId}: marks the thread read up to that event. At most 15
+ * digits, as notification ids: a longer one passed bigint and answered 500.
+ */
+export const jobReadRequest = z.object({
+  lastEventId: z.string().regex(/^\d{1,15}$/, 'lastEventId must be an event id'),
+});
 
 /** One entry of the notification centre. */
 export const notification = z.object({

@@ -62,7 +62,7 @@ export function createAdminService(shared: Shared) {
     const like = actor && `%${actor.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     return and(
       actor
-        ? /^[0-9a-f-]{36}$/i.test(actor)
+        ? /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(actor)
           ? eq(auditLog.actorId, actor)
           : or(ilike(users.officialEmail, like!), ilike(users.name, like!))
         : undefined,

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, ne, sql } from 'drizzle-orm';
 import {
   DUE_WORKING_DAYS,
   JOB_PAGE_ACTIONS,
@@ -97,7 +97,7 @@ export function createJobLifecycle(
 
   /** A job id that cannot exist answers 404 before any query (the id column is a uuid). */
   function assertJobId(jobId: string, missing: string = messages.jobNotFound) {
-    if (!/^[0-9a-f-]{36}$/i.test(jobId)) throw notFound(missing);
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(jobId)) throw notFound(missing);
   }
 
   async function holidaySet(ex: Executor) {
@@ -358,7 +358,14 @@ export function createJobLifecycle(
    * A job's events, oldest first: all after `after`, or the latest THREAD_PAGE before `before` (the
    * newest when it is absent) with `earlier` saying whether older ones remain.
    */
-  async function eventsOf(ex: Executor, jobId: string, at: { after: number } | { before?: number }) {
+  async function eventsOf(
+    ex: Executor,
+    jobId: string,
+    at: { after: number } | { before?: number },
+    reader: Pick<AuthUser, 'userType'>,
+  ) {
+    // Who applied is shown to admins only (decision 0301), as on the job page (jobPageJsonQuery).
+    const shown = reader.userType === 'admin' ? undefined : ne(jobEvents.action, 'apply');
     const columns = {
       id: jobEvents.id,
       action: jobEvents.action,
@@ -375,12 +382,12 @@ export function createJobLifecycle(
     const from = () => ex.select(columns).from(jobEvents).leftJoin(users, eq(users.id, jobEvents.actorId));
     if ('after' in at) {
       const rows = await from()
-        .where(and(eq(jobEvents.jobId, jobId), gt(jobEvents.id, at.after)))
+        .where(and(eq(jobEvents.jobId, jobId), gt(jobEvents.id, at.after), shown))
         .orderBy(asc(jobEvents.id));
       return { events: rows.map(toEvent), earlier: false };
     }
     const rows = await from()
-      .where(and(eq(jobEvents.jobId, jobId), at.before ? lt(jobEvents.id, at.before) : undefined))
+      .where(and(eq(jobEvents.jobId, jobId), at.before ? lt(jobEvents.id, at.before) : undefined, shown))
       .orderBy(desc(jobEvents.id))
       .limit(THREAD_PAGE + 1);
     return { events: rows.slice(0, THREAD_PAGE).reverse().map(toEvent), earlier: rows.length > THREAD_PAGE };
@@ -511,7 +518,7 @@ export function createJobLifecycle(
     async eventsSince(user: AuthUser, jobId: string, at: { after: number } | { before: number }) {
       const job = await readJob(jobId);
       viewerOf(job, user);
-      return { stage: job.stage, actions: actionsFor(job, user), ...(await eventsOf(db, jobId, at)) };
+      return { stage: job.stage, actions: actionsFor(job, user), ...(await eventsOf(db, jobId, at, user)) };
     },
 
     async markRead(user: AuthUser, jobId: string, lastEventId: number) {

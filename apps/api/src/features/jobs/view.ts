@@ -357,15 +357,17 @@ const eventJson = jsonObject({
  * fields were decoded and mapped one by one. Placeholders: jobId, userId, admin, now.
  */
 export function jobPageJsonQuery(ex: Executor) {
+  const admin = sql`${sql.placeholder('admin')}::boolean`;
+  // Who applied is shown to admins only (decision 0301): their thread alone carries the apply events.
+  const shown = sql`(${admin} or ${jobEvents.action} <> 'apply')`;
   const newest = ex
     .select({ id: jobEvents.id, event: sql`${eventJson}`.as('event') })
     .from(jobEvents)
     .leftJoin(actor, eq(actor.id, jobEvents.actorId))
-    .where(eq(jobEvents.jobId, jobs.id))
+    .where(and(eq(jobEvents.jobId, jobs.id), shown))
     .orderBy(desc(jobEvents.id))
     .limit(THREAD_PAGE)
     .as('newest');
-  const admin = sql`${sql.placeholder('admin')}::boolean`;
   return ex
     .select({
       job: jobs,
@@ -373,7 +375,7 @@ export function jobPageJsonQuery(ex: Executor) {
       events: sql<
         JobEventResponse[]
       >`(select coalesce(json_agg(${newest.event} order by ${newest.id}), '[]'::json) from ${newest})`,
-      earlier: sql<boolean>`exists (select 1 from ${jobEvents} where ${jobEvents.jobId} = ${jobs.id}
+      earlier: sql<boolean>`exists (select 1 from ${jobEvents} where ${jobEvents.jobId} = ${jobs.id} and ${shown}
         order by ${jobEvents.id} desc offset ${THREAD_PAGE} limit 1)`,
       lastRead: sql<string>`coalesce((select ${jobReads.lastEventId} from ${jobReads}
         where ${jobReads.jobId} = ${jobs.id} and ${jobReads.userId} = ${sql.placeholder('userId')}), 0)::text`,

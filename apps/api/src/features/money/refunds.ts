@@ -231,7 +231,8 @@ export function createRefunds(deps: RefundsDeps) {
 
     /** An admin sends a failed refund again, or one the provider never answered. */
     async retry(refundId: string) {
-      if (!/^[0-9a-f-]{36}$/i.test(refundId)) throw notFound('Refund not found');
+      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(refundId))
+        throw notFound('Refund not found');
       const again = await db.transaction(async (tx) => {
         const [r] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update');
         if (!r) throw notFound('Refund not found');
