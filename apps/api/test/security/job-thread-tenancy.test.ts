@@ -36,27 +36,37 @@ describeEachDb('job workspace tenancy audit', (kind) => {
 
   // Decision 0301: "other applicants are never shown (only admins see appliedLawer)"; the job view
   // honours it (appliedLawer is [] for the company and the lawyer), but the thread's `apply` events
-  // named every applicant, with their user id, to the company and to the lawyer who got the job.
-  it('shows who applied for a job to admins only, not in the thread of its company or assigned lawyer', async () => {
+  // named every applicant, with their user id, to the company and to the lawyer who got the job. The
+  // timeline keeps the count of applications (issue 16), each as "A lawyer applied".
+  it('names who applied for a job to admins only; its company and assigned lawyer see how many applied', async () => {
+    const anonymous = { _id: null, name: 'A lawyer' };
     for (const who of [company, lawyer]) {
       const page = await inject('GET', `/job-api/jobs/${jobId}`, who);
       expect(page.statusCode, page.body).toBe(200);
       const body = page.json() as JobPageResponse;
       expect(body.job.appliedLawer).toEqual([]);
-      expect(body.events.filter((e) => e.action === 'apply')).toEqual([]);
+      const applied = body.events.filter((e) => e.action === 'apply');
+      expect(applied.map((e) => ({ _id: e.actor._id, name: e.actor.name }))).toEqual([anonymous, anonymous]);
       expect(page.body).not.toContain(rival.id);
       const polled = await inject('GET', `/job-api/jobs/${jobId}/events?after=0`, who);
       expect(polled.statusCode, polled.body).toBe(200);
       expect(polled.body).not.toContain(rival.id);
+      const polledApplied = (polled.json() as { events: JobPageResponse['events'] }).events.filter(
+        (e) => e.action === 'apply',
+      );
+      expect(polledApplied.map((e) => ({ _id: e.actor._id, name: e.actor.name }))).toEqual([anonymous, anonymous]);
       const earlier = await inject('GET', `/job-api/jobs/${jobId}/events?before=${Number.MAX_SAFE_INTEGER}`, who);
       expect(earlier.statusCode, earlier.body).toBe(200);
       expect(earlier.body).not.toContain(rival.id);
     }
     // Admins choose among the applicants: they still see them, in the view and in the thread.
     const asAdmin = (await inject('GET', `/job-api/jobs/${jobId}`, admin)).json() as JobPageResponse;
-    expect(asAdmin.events.filter((e) => e.action === 'apply').map((e) => e.actor._id).sort()).toEqual(
-      [lawyer.id, rival.id].sort(),
-    );
+    expect(
+      asAdmin.events
+        .filter((e) => e.action === 'apply')
+        .map((e) => e.actor._id)
+        .sort(),
+    ).toEqual([lawyer.id, rival.id].sort());
   });
 
   // The read mark's id is a string of digits without a length bound: past bigint it reached the
@@ -68,5 +78,15 @@ describeEachDb('job workspace tenancy audit', (kind) => {
     }
     const ok = await inject('POST', `/job-api/jobs/${jobId}/read`, company, { lastEventId: '1' });
     expect(ok.statusCode, ok.body).toBe(200);
+  });
+
+  it('keeps a read mark at the newest event, so what is written after it stays unread', async () => {
+    const far = await inject('POST', `/job-api/jobs/${jobId}/read`, company, { lastEventId: '999999999999999' });
+    expect(far.statusCode, far.body).toBe(200);
+    const sent = await inject('POST', `/job-api/jobs/${jobId}/actions/message`, lawyer, { note: 'A question' });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const page = (await inject('GET', `/job-api/jobs/${jobId}`, company)).json() as JobPageResponse;
+    const message = page.events.find((e) => e.action === 'message' && e.note === 'A question')!;
+    expect(Number(page.lastReadEventId)).toBeLessThan(Number(message._id));
   });
 });

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import {
   DUE_WORKING_DAYS,
   JOB_PAGE_ACTIONS,
@@ -25,7 +25,7 @@ import { plainName } from '../../platform/mail-templates.js';
 import { addWorkingDays, dueDate } from '../../platform/working-days.js';
 import { assertAttachable, cleanFileName, keyOfUrl, uploadUrl } from '../uploads/service.js';
 import { jobEventMail } from './emails.js';
-import { jobPageJsonQuery, notificationsQuery } from './view.js';
+import { APPLICANT_NAME, jobPageJsonQuery, notificationsQuery } from './view.js';
 import type { Ledger } from '../money/ledger.js';
 import type { Refunds } from '../money/refunds.js';
 
@@ -364,8 +364,11 @@ export function createJobLifecycle(
     at: { after: number } | { before?: number },
     reader: Pick<AuthUser, 'userType'>,
   ) {
-    // Who applied is shown to admins only (decision 0301), as on the job page (jobPageJsonQuery).
-    const shown = reader.userType === 'admin' ? undefined : ne(jobEvents.action, 'apply');
+    // Who applied is named to admins only (decision 0301), as on the job page (jobPageJsonQuery).
+    const named = (e: JobEventResponse): JobEventResponse =>
+      reader.userType === 'admin' || e.action !== 'apply'
+        ? e
+        : { ...e, actor: { ...e.actor, _id: null, name: APPLICANT_NAME } };
     const columns = {
       id: jobEvents.id,
       action: jobEvents.action,
@@ -382,15 +385,21 @@ export function createJobLifecycle(
     const from = () => ex.select(columns).from(jobEvents).leftJoin(users, eq(users.id, jobEvents.actorId));
     if ('after' in at) {
       const rows = await from()
-        .where(and(eq(jobEvents.jobId, jobId), gt(jobEvents.id, at.after), shown))
+        .where(and(eq(jobEvents.jobId, jobId), gt(jobEvents.id, at.after)))
         .orderBy(asc(jobEvents.id));
-      return { events: rows.map(toEvent), earlier: false };
+      return { events: rows.map((r) => named(toEvent(r))), earlier: false };
     }
     const rows = await from()
-      .where(and(eq(jobEvents.jobId, jobId), at.before ? lt(jobEvents.id, at.before) : undefined, shown))
+      .where(and(eq(jobEvents.jobId, jobId), at.before ? lt(jobEvents.id, at.before) : undefined))
       .orderBy(desc(jobEvents.id))
       .limit(THREAD_PAGE + 1);
-    return { events: rows.slice(0, THREAD_PAGE).reverse().map(toEvent), earlier: rows.length > THREAD_PAGE };
+    return {
+      events: rows
+        .slice(0, THREAD_PAGE)
+        .reverse()
+        .map((r) => named(toEvent(r))),
+      earlier: rows.length > THREAD_PAGE,
+    };
   }
 
   /** Who may open the job page: its company, its assigned lawyer, admins. Applicants read the brief only. */
@@ -524,6 +533,12 @@ export function createJobLifecycle(
     async markRead(user: AuthUser, jobId: string, lastEventId: number) {
       const job = await readJob(jobId);
       viewerOf(job, user);
+      // Up to the newest event there is: a mark past it would hide the messages written after it.
+      const [newest] = await db
+        .select({ id: sql<number | null>`max(${jobEvents.id})`.mapWith(Number) })
+        .from(jobEvents)
+        .where(eq(jobEvents.jobId, jobId));
+      lastEventId = Math.min(lastEventId, newest?.id ?? 0);
       await db
         .insert(jobReads)
         .values({ jobId, userId: user.id, lastEventId })

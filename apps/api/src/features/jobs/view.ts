@@ -330,24 +330,35 @@ const applicantsJson = sql`(select coalesce(json_agg(${jsonObject({
   where ${jobApplications.jobId} = ${jobs.id})`;
 
 /** One event of the thread as the lifecycle's toEvent answers it (who acted, named for the reader). */
-const eventJson = jsonObject({
-  _id: sql`${jobEvents.id}::text`,
-  action: jobEvents.action,
-  actor: jsonObject({
-    _id: jobEvents.actorId,
-    name: sql`case ${jobEvents.actorRole}
-      when 'clock' then 'LegalMarket'
-      when 'payment' then 'Payment'
-      when 'admin' then coalesce(${actor.name}, 'Administrator') || ' (admin)'
-      else coalesce(${actor.companyName}, ${actor.name}, 'Former user') end`,
-    role: jobEvents.actorRole,
-  }),
-  note: jobEvents.note,
-  files: jobEvents.files,
-  fromStage: jobEvents.fromStage,
-  toStage: jobEvents.toStage,
-  createdAt: isoText(jobEvents.createdAt),
-});
+/**
+ * An event as JSON for a reader who is an admin or not (`admin`, an SQL boolean): who applied is named
+ * to admins only (decision 0301); to the job's company and lawyer an application is "A lawyer applied",
+ * so the timeline keeps its count of applications and no applicant's name or id.
+ */
+const eventJson = (admin: SQL) => {
+  const hidden = sql`(not ${admin} and ${jobEvents.action} = 'apply')`;
+  return jsonObject({
+    _id: sql`${jobEvents.id}::text`,
+    action: jobEvents.action,
+    actor: jsonObject({
+      _id: sql`case when ${hidden} then null else ${jobEvents.actorId} end`,
+      name: sql`case when ${hidden} then ${APPLICANT_NAME} else case ${jobEvents.actorRole}
+        when 'clock' then 'LegalMarket'
+        when 'payment' then 'Payment'
+        when 'admin' then coalesce(${actor.name}, 'Administrator') || ' (admin)'
+        else coalesce(${actor.companyName}, ${actor.name}, 'Former user') end end`,
+      role: jobEvents.actorRole,
+    }),
+    note: jobEvents.note,
+    files: jobEvents.files,
+    fromStage: jobEvents.fromStage,
+    toStage: jobEvents.toStage,
+    createdAt: isoText(jobEvents.createdAt),
+  });
+};
+
+/** How an applicant is named to anyone but an admin. */
+export const APPLICANT_NAME = 'A lawyer';
 
 /**
  * The job page's statement (GET /job-api/jobs/:id): the job row, which decides who may read it, and
@@ -358,13 +369,11 @@ const eventJson = jsonObject({
  */
 export function jobPageJsonQuery(ex: Executor) {
   const admin = sql`${sql.placeholder('admin')}::boolean`;
-  // Who applied is shown to admins only (decision 0301): their thread alone carries the apply events.
-  const shown = sql`(${admin} or ${jobEvents.action} <> 'apply')`;
   const newest = ex
-    .select({ id: jobEvents.id, event: sql`${eventJson}`.as('event') })
+    .select({ id: jobEvents.id, event: sql`${eventJson(admin)}`.as('event') })
     .from(jobEvents)
     .leftJoin(actor, eq(actor.id, jobEvents.actorId))
-    .where(and(eq(jobEvents.jobId, jobs.id), shown))
+    .where(eq(jobEvents.jobId, jobs.id))
     .orderBy(desc(jobEvents.id))
     .limit(THREAD_PAGE)
     .as('newest');
@@ -375,7 +384,7 @@ export function jobPageJsonQuery(ex: Executor) {
       events: sql<
         JobEventResponse[]
       >`(select coalesce(json_agg(${newest.event} order by ${newest.id}), '[]'::json) from ${newest})`,
-      earlier: sql<boolean>`exists (select 1 from ${jobEvents} where ${jobEvents.jobId} = ${jobs.id} and ${shown}
+      earlier: sql<boolean>`exists (select 1 from ${jobEvents} where ${jobEvents.jobId} = ${jobs.id}
         order by ${jobEvents.id} desc offset ${THREAD_PAGE} limit 1)`,
       lastRead: sql<string>`coalesce((select ${jobReads.lastEventId} from ${jobReads}
         where ${jobReads.jobId} = ${jobs.id} and ${jobReads.userId} = ${sql.placeholder('userId')}), 0)::text`,
