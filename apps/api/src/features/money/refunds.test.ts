@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { RefundView } from '@legalmarket/contracts';
 import { auditLog, jobs, ledgerEntries, ledgerTransactions, refunds, sandboxRefunds } from '../../db/schema.js';
 import { describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
@@ -256,6 +256,63 @@ describeEachDb('refunds through Flutterwave (local stand-in): pending, webhooks,
     await new Promise((r) => setTimeout(r, 300));
     expect(await s.refundOf(job.id)).toMatchObject({ status: 'pending' });
     expect((await s.postings(job.id)).map((p) => p.kind)).not.toContain('refund');
+  });
+
+  it('a refund whose webhook was lost is settled by the admin’s retry, which asks the provider, once', async () => {
+    const { company, job } = await paidJob();
+    flw.setRefundMode('pending');
+    expect((await s.cancel(job.id)).statusCode).toBe(200);
+    const pending = await s.refundOf(job.id);
+    const retry = () => s.inject('POST', `/api/admin/refunds/${pending.id}/retry`, admin);
+    // Still processing at the provider: nothing to settle, nothing sent again.
+    const early = await retry();
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toBe('The provider is still processing this refund');
+    // The provider completes it and its webhook never arrives.
+    flw.completeRefund(Number(pending.providerRefundId));
+    // Two admins at once: both are told it completed; it is settled, posted and mailed once.
+    const answers = await Promise.all([retry(), retry()]);
+    expect(answers.map((a) => [a.statusCode, a.json().refund?.status])).toEqual([
+      [200, 'completed'],
+      [200, 'completed'],
+    ]);
+    expect(await s.refundOf(job.id)).toMatchObject({ status: 'completed', providerRefundId: pending.providerRefundId });
+    expect((await s.postings(job.id)).filter((p) => p.kind === 'refund')).toEqual([
+      { kind: 'refund', account: 'refunds_due', amount: 15_000_000 },
+    ]);
+    const mails = (await mailsTo(t, company.email)).filter((m) => m.subject.startsWith('Your refund'));
+    expect(mails).toHaveLength(1);
+    expect((await retry()).json().message).toBe('This refund is already completed');
+  });
+
+  it('a webhook that matches two waiting refunds of one payment settles neither', async () => {
+    // Two jobs of one order, the same price, cancelled together; their refund calls' answers were lost.
+    const company = await signupAndLogin(t, 'company');
+    const twin = await insertProduct(t, 'Trademark Search', 150_000);
+    for (const productId of [tm, twin]) await s.inject('POST', '/api/cart', company, { productId, quantity: 1 });
+    const { reference, amount } = (await s.inject('POST', '/api/checkout', company)).json().data;
+    const transactionId = flw.pay(reference, amount);
+    await s.inject('POST', '/api/checkout/verify', company, { reference, transactionId });
+    const both = await t.rt.database.db.select().from(jobs).where(eq(jobs.companyId, company.id));
+    expect(both).toHaveLength(2);
+    flw.setRefundMode('pending');
+    for (const job of both) expect((await s.cancel(job.id)).statusCode).toBe(200);
+    const [first] = await Promise.all(both.map((j) => s.refundOf(j.id)));
+    await t.rt.database.db
+      .update(refunds)
+      .set({ providerRefundId: null })
+      .where(
+        inArray(
+          refunds.jobId,
+          both.map((j) => j.id),
+        ),
+      );
+    const done = flw.completeRefund(Number(first.providerRefundId))!;
+    const res = await webhook({ event: 'refund.completed', data: { id: done.id, status: 'completed' } });
+    expect(res.statusCode).toBe(200);
+    await new Promise((r) => setTimeout(r, 200));
+    for (const job of both) expect(await s.refundOf(job.id)).toMatchObject({ status: 'pending' });
+    for (const job of both) expect((await s.postings(job.id)).map((p) => p.kind)).not.toContain('refund');
   });
 
   it('a refund the provider refuses fails with the money still due; a retry sends it again', async () => {

@@ -209,7 +209,10 @@ export function createRefunds(deps: RefundsDeps) {
         .select({ id: refunds.id })
         .from(refunds)
         .where(and(eq(refunds.provider, provider.name), eq(refunds.providerRefundId, found.id)));
-      const [waiting] = mine
+      // Two refunds of one payment for the same amount (two jobs of an order cancelled together) cannot
+      // be told apart: the webhook is left alone, and each refund's own answer (or an admin's retry,
+      // which asks the provider) settles it by the provider's id.
+      const candidates = mine
         ? [mine]
         : await db
             .select({ id: refunds.id })
@@ -223,13 +226,17 @@ export function createRefunds(deps: RefundsDeps) {
                 eq(refunds.amount, found.amount),
               ),
             )
-            .limit(1);
-      if (!waiting) return { result: 'ignored' as const };
-      await settle(waiting.id, found);
+            .limit(2);
+      if (candidates.length !== 1) return { result: 'ignored' as const };
+      await settle(candidates[0].id, found);
       return { result: found.status };
     },
 
-    /** An admin sends a failed refund again, or one the provider never answered. */
+    /**
+     * An admin sends a failed refund again, or one the provider never answered. One the provider took
+     * and is processing is asked about instead: its webhook may have been lost (or left alone as
+     * ambiguous), and the provider's word settles it once.
+     */
     async retry(refundId: string) {
       if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(refundId))
         throw notFound('Refund not found');
@@ -237,8 +244,7 @@ export function createRefunds(deps: RefundsDeps) {
         const [r] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update');
         if (!r) throw notFound('Refund not found');
         if (r.status === 'completed') throw conflict('This refund is already completed');
-        if (r.status === 'pending' && r.providerRefundId)
-          throw conflict('The provider is still processing this refund');
+        if (r.status === 'pending' && r.providerRefundId) return { id: r.id, ask: r.providerRefundId };
         // A refund being sent right now (or a retry a moment ago) is not sent twice.
         if (r.status === 'pending' && clock.now().getTime() - r.updatedAt.getTime() < RESEND_AFTER_MS)
           throw conflict('This refund is being sent; try again in a minute if it stays pending');
@@ -246,10 +252,14 @@ export function createRefunds(deps: RefundsDeps) {
           .update(refunds)
           .set({ status: 'pending', failure: null, providerRefundId: null, updatedAt: clock.now() })
           .where(eq(refunds.id, r.id));
-        return r.id;
+        return { id: r.id, ask: null };
       });
-      await send(again);
-      return (await view(eq(refunds.id, again)))[0];
+      if (again.ask) {
+        const found = await provider.fetchRefund(again.ask);
+        if (!found || found.status === 'pending') throw conflict('The provider is still processing this refund');
+        await settle(again.id, found);
+      } else await send(again.id);
+      return (await view(eq(refunds.id, again.id)))[0];
     },
 
     list: () => view(undefined),

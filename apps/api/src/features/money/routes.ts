@@ -190,7 +190,7 @@ export const moneyRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
         tags,
         summary: 'Send a failed refund again (or one the provider never answered, after a minute)',
         description:
-          '409 when the refund is completed, still being processed by the provider, or was sent less than a minute ago; 404 for an unknown refund.',
+          "A refund the provider took and has not settled here (its webhook lost, or left alone because it matched two refunds of one payment) is asked about instead of sent again: the provider's word settles it once. 409 when the refund is completed, the provider is still processing it, or it was sent less than a minute ago; 404 for an unknown refund.",
         params: z.object({ id: z.string().max(64) }),
         response: { 200: z.object({ status: z.literal('success'), refund: refundView }) },
         security,
