@@ -187,6 +187,8 @@ export const planMessages = {
   subscribed: 'Your plan is active',
   alreadySubscribed: 'Your company already has an active plan; change its tier from your plan page',
   noPlan: 'Your company has no active plan',
+  /** A tier change or cancel while the scheduler is charging the renewal (its answer decides the month). */
+  renewalBeingCharged: 'Your renewal is being charged right now; please try again in a few minutes',
   noCredit: (kind: PlanCreditKind) =>
     `No ${PLAN_CREDIT_WORDS[kind].toLowerCase()} credits left this month; they reset at your renewal`,
   requestCreated: 'Your request is in the job workspace',

@@ -422,7 +422,7 @@ export function createPlansService(
    */
   function assertNotCharging(sub: Sub) {
     if (sub.claimedUntil && sub.claimedUntil > clock.now())
-      throw conflict('Your renewal is being charged right now; please try again in a few minutes');
+      throw conflict(planMessages.renewalBeingCharged);
   }
 
   async function changeTier(user: AuthUser, tier: PlanTier) {
