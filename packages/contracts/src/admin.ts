@@ -211,9 +211,9 @@ export const fileReference = z
 
 export const editJobDetailsInput = z.object({
   detail: z
-    .string({ error: 'Please enter the details' })
+    .string({ error: messages.kindlyAddDetails })
     .trim()
-    .min(1, 'Please enter the details')
+    .min(1, messages.kindlyAddDetails)
     .max(5000, 'Details must be at most 5000 characters'),
   file: fileReference.optional(),
   fileName: z

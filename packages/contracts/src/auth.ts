@@ -31,17 +31,28 @@ export const companySignupForm = withConfirm({
   industry: requiredText('industry', 100),
   termsVersion: termsVersionField,
 });
-/** Spec section 3 names the company "companyName or name": `name` stands for a missing companyName. */
+/**
+ * The names a spec-written client may send for a field, each standing in for a missing field: spec
+ * section 3 names the company "companyName or name", and section 5's sign-up rule calls the optional
+ * fields cacNumber and firmName (our fields cac and lawFirmName).
+ */
+const withAliases = (aliases: Record<string, string>) => (v: unknown) => {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
+  const out = { ...(v as Record<string, unknown>) };
+  for (const [alias, field] of Object.entries(aliases))
+    if (out[field] === undefined && out[alias] !== undefined) out[field] = out[alias];
+  return out;
+};
+
+/** The API's company sign-up body: the form's fields, or the spec's names for them. */
 export const companySignupInput = z.preprocess(
-  (v) =>
-    v && typeof v === 'object' && !Array.isArray(v) && (v as { companyName?: unknown }).companyName === undefined
-      ? { ...v, companyName: (v as { name?: unknown }).name }
-      : v,
+  withAliases({ name: 'companyName', cacNumber: 'cac' }),
   companySignupForm,
 );
 export type CompanySignupInput = z.input<typeof companySignupForm>;
 
-export const lawyerSignupInput = withConfirm({
+/** The lawyer sign-up form's fields. */
+export const lawyerSignupForm = withConfirm({
   name: requiredText('name'),
   officialEmail: emailField,
   phoneNumber: phoneField,
@@ -58,7 +69,12 @@ export const lawyerSignupInput = withConfirm({
   lawFirmAddress: optionalText('law firm address', 300),
   termsVersion: termsVersionField,
 });
-export type LawyerSignupInput = z.input<typeof lawyerSignupInput>;
+/** The API's lawyer sign-up body: the form's fields, or the spec's names for them. */
+export const lawyerSignupInput = z.preprocess(
+  withAliases({ cacNumber: 'cac', firmName: 'lawFirmName' }),
+  lawyerSignupForm,
+);
+export type LawyerSignupInput = z.input<typeof lawyerSignupForm>;
 
 export const adminSignupInput = withConfirm({
   name: requiredText('name'),

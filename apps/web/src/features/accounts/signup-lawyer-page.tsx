@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { lawyerSignupInput, type LawyerSignupInput } from '@legalmarket/contracts/auth';
+import { lawyerSignupForm, type LawyerSignupInput } from '@legalmarket/contracts/auth';
 import { messages } from '@legalmarket/contracts/messages';
 import { Button } from '@/components/button';
 import { Field, FormError } from '@/components/field';
@@ -25,7 +25,7 @@ export default function SignupLawyerPage() {
     handleSubmit,
     formState: { errors, isSubmitting },
   } = useForm<LawyerSignupInput>({
-    resolver: zodResolver(lawyerSignupInput),
+    resolver: zodResolver(lawyerSignupForm),
     defaultValues: {
       name: '',
       officialEmail: '',
