@@ -208,6 +208,36 @@ describeEachDb('changing the sign-in e-mail', (kind) => {
     expect((await post('/api/undo-email-change', { token: thiefUndo })).statusCode).toBe(400);
   });
 
+  it("a thief's undo link from a later address cannot kill the owner's undo link", async () => {
+    const who = await signupAndLogin(t, 'company');
+    const b = uniqueEmail('b');
+    const c = uniqueEmail('c');
+    await patch(who, [
+      ['officialEmail', b],
+      ['currentPassword', PASSWORD],
+    ]);
+    const ownerUndo = linkToken((await lastMailTo(t, who.email))!.text)!;
+    expect(
+      (await post('/api/confirm-email-change', { token: linkToken((await lastMailTo(t, b))!.text)! })).statusCode,
+    ).toBe(200);
+    // Now holding b, the thief asks to move on to c: the "requested" notice and its undo link go to b.
+    const thief = await login(b);
+    const thiefLogin = { ...who, email: b, headers: { authorization: `Bearer ${thief.json().token}` } };
+    await patch(thiefLogin, [
+      ['officialEmail', c],
+      ['currentPassword', PASSWORD],
+    ]);
+    const thiefUndo = linkToken((await lastMailTo(t, b))!.text)!;
+    // The thief "cancels" his own request with that link: it must not take the owner's link with it.
+    expect((await post('/api/undo-email-change', { token: thiefUndo })).statusCode).toBe(200);
+    expect(await emailOf(who.id)).toBe(b);
+
+    const undo = await post('/api/undo-email-change', { token: ownerUndo });
+    expect(undo.statusCode).toBe(200);
+    expect(undo.json().message).toBe(messages.emailChangeReverted);
+    expect(await emailOf(who.id)).toBe(who.email);
+  });
+
   it('undo links expire after 7 days', async () => {
     const who = await signupAndLogin(t, 'company');
     await patch(who, [
