@@ -238,6 +238,30 @@ describeEachDb('changing the sign-in e-mail', (kind) => {
     expect(await emailOf(who.id)).toBe(who.email);
   });
 
+  it('a password reset cancels a pending e-mail change, as undo does', async () => {
+    const who = await signupAndLogin(t, 'company');
+    const next = uniqueEmail('pending');
+    await patch(who, [
+      ['officialEmail', next],
+      ['currentPassword', PASSWORD],
+    ]);
+    const confirmToken = linkToken((await lastMailTo(t, next))!.text)!;
+    // The owner, warned, resets the password rather than using the undo link.
+    expect((await post('/api/forgot-password', { officialEmail: who.email })).statusCode).toBe(200);
+    const code = sixDigits((await lastMailTo(t, who.email))!.text)!;
+    const grant = await post('/api/confirm-reset-token', { officialEmail: who.email, token: code });
+    expect(grant.statusCode).toBe(200);
+    const reset = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/reset-password?userEmail=${encodeURIComponent(who.email)}&token=${grant.json().resetToken}`,
+      payload: { password: 'N3w!Passw0rd', passwordConfirm: 'N3w!Passw0rd' },
+    });
+    expect(reset.statusCode).toBe(200);
+    // The thief's pending link must no longer move the sign-in address.
+    expect((await post('/api/confirm-email-change', { token: confirmToken })).statusCode).toBe(400);
+    expect(await emailOf(who.id)).toBe(who.email);
+  });
+
   it('undo links expire after 7 days', async () => {
     const who = await signupAndLogin(t, 'company');
     await patch(who, [
