@@ -448,6 +448,9 @@ export function createAccountsService(deps: AccountsDeps) {
           .update(users)
           .set({ passwordHash, updatedAt: now, emailConfirmedAt: user.emailConfirmedAt ?? now })
           .where(eq(users.id, user.id));
+        // Whoever knew the old password may have a change of address pending, or codes: they die with
+        // the sessions. Undo links stay: they belong to the addresses the account had before.
+        await killTokensKeepingUndo(tx, user.id);
         await deps.auth.revokeAllSessions(tx, user.id);
         await enqueueMail(tx, render(passwordChangedMail(user.officialEmail)));
         return true;
