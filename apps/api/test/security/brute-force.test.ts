@@ -164,6 +164,38 @@ describeEachDb('one-time codes under attack', (kind) => {
   }
 });
 
+describeEachDb('one-time codes: a new code buys no new guesses', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind); // the shipped limits: 5 codes mailed per account per window
+  });
+  afterAll(() => t.close());
+
+  for (const code of [resetCode, payoutCode]) {
+    it(`${code.name}: at most ${LIMITS.codeMaxAttempts} wrong codes are compared per account per window, however many codes are sent`, async () => {
+      const who = await code.prepare(t);
+      // Four codes asked for and guessed at five times each, from fresh addresses...
+      for (let round = 0; round < 4; round++) {
+        const real = await code.send(t, who);
+        const guesses = wrongFor(real).slice(0, LIMITS.codeMaxAttempts);
+        for (const [i, g] of guesses.entries()) expect(await code.guess(t, who, g, ip(100 * round + i + 1))).not.toBe(200);
+      }
+      // ...then a fifth: without a limit per account each new code is five more chances in 10^6, and at
+      // 25 a window one account falls in about a year, one of a thousand attacked at once in hours.
+      const last = await code.send(t, who);
+      expect(await code.guess(t, who, last, ip(9999))).not.toBe(200);
+      const rows = await t.rt.database.db
+        .select({ attempts: oneTimeTokens.attempts })
+        .from(oneTimeTokens)
+        .where(and(eq(oneTimeTokens.userId, who.id), eq(oneTimeTokens.purpose, code.purpose)));
+      expect(rows.reduce((n, r) => n + r.attempts, 0)).toBeLessThanOrEqual(LIMITS.codeMaxAttempts);
+      // The owner is not locked out for good: after the window a new code works.
+      t.clock.advance(15 * 60_000 + 1000);
+      expect(await code.guess(t, who, await code.send(t, who))).toBe(200);
+    });
+  }
+});
+
 /** Median of a list of numbers. */
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
