@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { TWO_FACTOR } from '@legalmarket/contracts';
+import { LIMITS, TWO_FACTOR } from '@legalmarket/contracts';
 import type { Clock } from './clock.js';
 import { tooMany } from './errors.js';
 
@@ -130,6 +130,17 @@ export function createLimits(store: RateLimitStore, rules: LimitRules, onLimited
       if (h.count > TWO_FACTOR.maxFailures) throw over(key, h);
     },
     secondFactorSucceeded: (userId: string) => store.reset(`2fa:${userId}`),
+    /**
+     * E-mailed six-digit codes (password reset, payout change), per account and purpose: counted before
+     * the code is compared, across every code mailed in the window, so asking for a new code buys no new
+     * guesses (each code alone dies after LIMITS.codeMaxAttempts); a right code refunds the count.
+     */
+    async claimCodeAttempt(purpose: string, subject: string) {
+      const key = `code:${purpose}:${subject}`;
+      const h = await store.hit(key, rules.loginWindowMs);
+      if (h.count > LIMITS.codeMaxAttempts) throw over(key, h);
+    },
+    codeSucceeded: (purpose: string, subject: string) => store.reset(`code:${purpose}:${subject}`),
     /** E-mail sending actions (reset codes, confirmation links) per address and purpose. */
     async perAccountAction(action: string, email: string) {
       const key = `act:${action}:${email}`;

@@ -225,14 +225,17 @@ export const accountsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
         tags,
         summary: 'Check the reset code',
         description:
-          "Takes the six digits as `token` and the account's `officialEmail` (codes are only unique per account). Answers a `resetToken` for the new-password step, valid 10 minutes, once.",
+          "Takes the six digits as `token` and the account's `officialEmail` (codes are only unique per account). Answers a `resetToken` for the new-password step, valid 10 minutes, once. At most 5 wrong codes per account per 15 minutes, across every code mailed (429 with Retry-After); a right code refunds them.",
         body: confirmResetTokenInput,
         response: { 200: confirmResetTokenResponse },
       },
     },
     async (request) => {
       await limits.perAddress('code', request.ip);
+      // Counted per account across every code mailed in the window, known address or not.
+      await limits.claimCodeAttempt('password-reset', request.body.officialEmail);
       const resetToken = await accounts.confirmResetCode(request.body.officialEmail, request.body.token);
+      await limits.codeSucceeded('password-reset', request.body.officialEmail);
       return { ...ok(messages.otpConfirmedReset), resetToken };
     },
   );

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, isNull, ne, or, sql } from 'drizzle-orm';
 import {
   LIMITS,
   messages,
@@ -127,8 +127,29 @@ export function createAccountsService(deps: AccountsDeps) {
           gt(oneTimeTokens.expiresAt, now),
         ),
       )
-      .returning({ userId: oneTimeTokens.userId, email: oneTimeTokens.email });
+      .returning({ userId: oneTimeTokens.userId, email: oneTimeTokens.email, createdAt: oneTimeTokens.createdAt });
     return rows[0];
+  }
+
+  /**
+   * Kills every live token of the user but the undo links issued before `undoIssuedBefore` (all undo
+   * links when it is undefined). An undo link goes to the address the account had when it was issued,
+   * so an older one belongs to an earlier, likelier rightful, owner: neither a thief's later undo link
+   * nor a password reset by whoever holds the address now may take it away (docs/decisions/0210).
+   */
+  async function killTokensKeepingUndo(tx: Executor, userId: string, undoIssuedBefore?: Date) {
+    await tx
+      .update(oneTimeTokens)
+      .set({ usedAt: clock.now() })
+      .where(
+        and(
+          eq(oneTimeTokens.userId, userId),
+          isNull(oneTimeTokens.usedAt),
+          undoIssuedBefore
+            ? or(ne(oneTimeTokens.purpose, 'email_change_undo'), gte(oneTimeTokens.createdAt, undoIssuedBefore))
+            : ne(oneTimeTokens.purpose, 'email_change_undo'),
+        ),
+      );
   }
 
   /**
@@ -427,6 +448,9 @@ export function createAccountsService(deps: AccountsDeps) {
           .update(users)
           .set({ passwordHash, updatedAt: now, emailConfirmedAt: user.emailConfirmedAt ?? now })
           .where(eq(users.id, user.id));
+        // Whoever knew the old password may have a change of address pending, or codes: they die with
+        // the sessions. Undo links stay: they belong to the addresses the account had before.
+        await killTokensKeepingUndo(tx, user.id);
         await deps.auth.revokeAllSessions(tx, user.id);
         await enqueueMail(tx, render(passwordChangedMail(user.officialEmail)));
         return true;
@@ -512,7 +536,9 @@ export function createAccountsService(deps: AccountsDeps) {
         if (!row?.email) return undefined;
         const [user] = await tx.select().from(users).where(eq(users.id, row.userId)).for('update');
         if (!user) return undefined;
-        await killTokens(tx, user.id);
+        // Undo links issued before this one stay alive: using the link sent to an address a thief moved
+        // on from must not take the owner's earlier link away.
+        await killTokensKeepingUndo(tx, user.id, row.createdAt);
         await deps.auth.revokeAllSessions(tx, user.id);
         return { user, restore: row.email };
       });

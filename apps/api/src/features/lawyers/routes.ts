@@ -115,7 +115,7 @@ export const lawyersRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
       schema: {
         tags,
         summary: 'Confirm the e-mailed code',
-        description: `Body \`{ "otp": "123456" }\` (\`OTP\` is accepted too). A right code opens a ${LIMITS.codeTtlMinutes}-minute window, for this session only, in which PATCH /api/edit-payment-details may be called once. A wrong, used, expired or locked code answers 400.`,
+        description: `Body \`{ "otp": "123456" }\` (\`OTP\` is accepted too). A right code opens a ${LIMITS.codeTtlMinutes}-minute window, for this session only, in which PATCH /api/edit-payment-details may be called once. A wrong, used, expired or locked code answers 400; past ${LIMITS.codeMaxAttempts} wrong codes per account per ${shared.config.LOGIN_WINDOW_MINUTES} minutes, across every code mailed, 429 with Retry-After (a right code refunds them).`,
         body: confirmPayoutOtpInput,
         response: { 200: okMessage },
         security: [{ bearer: [] }],
@@ -124,7 +124,10 @@ export const lawyersRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
     },
     async (request) => {
       await limits.perAddress('code', request.ip);
+      // Counted per account across every code mailed in the window: a new code buys no new guesses.
+      await limits.claimCodeAttempt('payout', request.user!.id);
       await service.confirmCode(request.user!, request.body.otp);
+      await limits.codeSucceeded('payout', request.user!.id);
       return ok(messages.otpConfirmed);
     },
   );

@@ -208,6 +208,60 @@ describeEachDb('changing the sign-in e-mail', (kind) => {
     expect((await post('/api/undo-email-change', { token: thiefUndo })).statusCode).toBe(400);
   });
 
+  it("a thief's undo link from a later address cannot kill the owner's undo link", async () => {
+    const who = await signupAndLogin(t, 'company');
+    const b = uniqueEmail('b');
+    const c = uniqueEmail('c');
+    await patch(who, [
+      ['officialEmail', b],
+      ['currentPassword', PASSWORD],
+    ]);
+    const ownerUndo = linkToken((await lastMailTo(t, who.email))!.text)!;
+    expect(
+      (await post('/api/confirm-email-change', { token: linkToken((await lastMailTo(t, b))!.text)! })).statusCode,
+    ).toBe(200);
+    // Now holding b, the thief asks to move on to c: the "requested" notice and its undo link go to b.
+    const thief = await login(b);
+    const thiefLogin = { ...who, email: b, headers: { authorization: `Bearer ${thief.json().token}` } };
+    await patch(thiefLogin, [
+      ['officialEmail', c],
+      ['currentPassword', PASSWORD],
+    ]);
+    const thiefUndo = linkToken((await lastMailTo(t, b))!.text)!;
+    // The thief "cancels" his own request with that link: it must not take the owner's link with it.
+    expect((await post('/api/undo-email-change', { token: thiefUndo })).statusCode).toBe(200);
+    expect(await emailOf(who.id)).toBe(b);
+
+    const undo = await post('/api/undo-email-change', { token: ownerUndo });
+    expect(undo.statusCode).toBe(200);
+    expect(undo.json().message).toBe(messages.emailChangeReverted);
+    expect(await emailOf(who.id)).toBe(who.email);
+  });
+
+  it('a password reset cancels a pending e-mail change, as undo does', async () => {
+    const who = await signupAndLogin(t, 'company');
+    const next = uniqueEmail('pending');
+    await patch(who, [
+      ['officialEmail', next],
+      ['currentPassword', PASSWORD],
+    ]);
+    const confirmToken = linkToken((await lastMailTo(t, next))!.text)!;
+    // The owner, warned, resets the password rather than using the undo link.
+    expect((await post('/api/forgot-password', { officialEmail: who.email })).statusCode).toBe(200);
+    const code = sixDigits((await lastMailTo(t, who.email))!.text)!;
+    const grant = await post('/api/confirm-reset-token', { officialEmail: who.email, token: code });
+    expect(grant.statusCode).toBe(200);
+    const reset = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/reset-password?userEmail=${encodeURIComponent(who.email)}&token=${grant.json().resetToken}`,
+      payload: { password: 'N3w!Passw0rd', passwordConfirm: 'N3w!Passw0rd' },
+    });
+    expect(reset.statusCode).toBe(200);
+    // The thief's pending link must no longer move the sign-in address.
+    expect((await post('/api/confirm-email-change', { token: confirmToken })).statusCode).toBe(400);
+    expect(await emailOf(who.id)).toBe(who.email);
+  });
+
   it('undo links expire after 7 days', async () => {
     const who = await signupAndLogin(t, 'company');
     await patch(who, [
