@@ -193,6 +193,9 @@ describe('the first page rendered on the server', () => {
     expect(html).toContain('Board resolution for the Series A, two directors');
     expect(html).toContain('Order summary');
     expect(html).not.toContain('Loading your cart...');
+    // Its buttons wait for the page's code: a tap before it would be lost.
+    const purchase = /<button[^>]*>(?:(?!<\/button>).)*Purchase<\/button>/.exec(html)?.[0];
+    expect(purchase).toMatch(/ disabled=""/);
     // An empty cart (the server sends `[]` for the spec's 404) says so.
     expect(await render('/cart', { url: '/api/cart', body: [] })).toContain('Your cart is empty');
   });
@@ -204,6 +207,10 @@ describe('the first page rendered on the server', () => {
     const root = await hydrated('/cart', { url: '/api/cart', body: CART }, undefined, true);
     expect(root.textContent).toContain('Board resolution for the Series A, two directors');
     expect(root.textContent).not.toContain('Loading your cart...');
+    const buttons = [...root.querySelectorAll('button')];
+    const purchase = buttons.find((b) => b.textContent?.includes('Purchase'))!;
+    expect(purchase.disabled).toBe(false);
+    expect(buttons.find((b) => b.getAttribute('aria-label') === 'Remove Board resolution')!.disabled).toBe(false);
     root.remove();
     localStorage.clear();
   });

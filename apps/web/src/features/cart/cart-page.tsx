@@ -34,6 +34,7 @@ type Line = CartLine;
 type Result = { tone: 'success' | 'error' | 'neutral'; title: string; body?: string } | null;
 
 function CartLine({ line, onRemove, removing }: { line: Line; onRemove: () => void; removing: boolean }) {
+  const ready = useHydrated(); // (see Summary)
   return (
     <li className="flex gap-3 py-4 sm:gap-4">
       <img
@@ -74,7 +75,7 @@ function CartLine({ line, onRemove, removing }: { line: Line; onRemove: () => vo
         <button
           type="button"
           onClick={onRemove}
-          disabled={removing}
+          disabled={removing || !ready}
           aria-label={`Remove ${line.productName}`}
           className="mt-2 inline-flex min-h-11 items-center gap-1 rounded-md px-2 text-sm font-semibold text-red-700 hover:bg-red-50 disabled:opacity-50"
         >
@@ -102,6 +103,9 @@ function Summary({
   purchasing: boolean;
 }) {
   const headingId = useId();
+  // A cart rendered on the server (decision 2100) shows its buttons before the page's code runs: a tap
+  // then would be lost without a word, so they wait for it, as the product page's form does.
+  const ready = useHydrated();
   const count = lines.reduce((s, l) => s + l.quantity, 0);
   return (
     <section aria-labelledby={headingId} className="h-fit rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
@@ -140,10 +144,10 @@ function Summary({
         </div>
       </dl>
       <div className="mt-4 flex flex-col gap-2">
-        <Button onClick={onPurchase} loading={purchasing}>
+        <Button onClick={onPurchase} loading={purchasing} disabled={!ready}>
           Purchase
         </Button>
-        <Button variant="secondary" onClick={onClear} disabled={purchasing}>
+        <Button variant="secondary" onClick={onClear} disabled={purchasing || !ready}>
           Clear Cart
         </Button>
       </div>
