@@ -43,7 +43,8 @@ export type LawyerReplyInput = z.input<typeof lawyerReplyInput>;
 
 export const lawyerReview = z.object({
   _id: z.string(),
-  jobId: z.string(),
+  /** The reviewed job; null to anyone but its company, its lawyer and admins (a company's job ids are its own). */
+  jobId: z.string().nullable(),
   lawyerId: z.string(),
   stars: z.number(),
   reviewTitle: z.string(),

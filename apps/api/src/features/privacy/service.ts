@@ -218,7 +218,10 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
             .orderBy(asc(jobEvents.id))
         : [];
       files['jobs.json'] = myJobs.map(({ job, product }) => {
-        const { assignedTo: _lawyer, companyId: _company, ...fields } = job;
+        const { assignedTo: _lawyer, companyId: _company, ...all } = job;
+        // The order and plan a job was paid from are the company's own: a lawyer's copy leaves them out.
+        const { orderId: _order, lineNo: _line, subscriptionId: _plan, ...shared } = all;
+        const fields = me.userType === 'lawyer' ? shared : all;
         return {
           ...fields,
           product,

@@ -100,7 +100,7 @@ export const lawyerReviewsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async 
         tags,
         security,
         summary: "A lawyer's reviews, average and count",
-        description: `Any signed-in user. \`average\` is the mean of every review's stars to one decimal (null with none), \`count\` every review; \`reviews\` the newest ${REVIEWS_SHOWN} (or \`limit\`), or with \`jobId\` only that job's review. 404 when the id is not a lawyer.`,
+        description: `Any signed-in user. \`average\` is the mean of every review's stars to one decimal (null with none), \`count\` every review; \`reviews\` the newest ${REVIEWS_SHOWN} (or \`limit\`), or with \`jobId\` only that job's review. Each review's \`jobId\` is null except to that job's company, its lawyer and admins. 404 when the id is not a lawyer.`,
         params: idParam,
         querystring: lawyerReviewsQuery,
         response: { 200: lawyerReviewsResponse },
@@ -109,7 +109,7 @@ export const lawyerReviewsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async 
     },
     async (request) => ({
       status: 'success' as const,
-      data: await service.ofLawyer(request.params.id, {
+      data: await service.ofLawyer(request.user!, request.params.id, {
         jobId: request.query.jobId,
         limit: request.query.limit ?? REVIEWS_SHOWN,
       }),

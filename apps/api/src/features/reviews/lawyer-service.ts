@@ -129,7 +129,7 @@ export function createLawyerReviewsService(deps: { db: Db; clock: Clock }) {
   }
 
   /** A lawyer's average and count over every review, and the newest reviews (or the one of `jobId`). */
-  async function ofLawyer(lawyerId: string, filter: { jobId?: string; limit: number }) {
+  async function ofLawyer(viewer: AuthUser, lawyerId: string, filter: { jobId?: string; limit: number }) {
     const [lawyer] = await db
       .select({ id: users.id })
       .from(users)
@@ -146,7 +146,11 @@ export function createLawyerReviewsService(deps: { db: Db; clock: Clock }) {
       .where(where)
       .orderBy(desc(lawyerReviews.createdAt), desc(lawyerReviews.id))
       .limit(filter.limit);
-    return { average: oneDecimal(summary.average), count: summary.count, reviews: rows.map(toLawyerReview) };
+    // Every signed-in user reads a lawyer's reviews; which job each is of stays with the job's parties.
+    const party = (r: LawyerReview) =>
+      viewer.userType === 'admin' || viewer.id === r.companyId._id || viewer.id === r.lawyerId;
+    const reviews = rows.map(toLawyerReview).map((r) => (party(r) ? r : { ...r, jobId: null }));
+    return { average: oneDecimal(summary.average), count: summary.count, reviews };
   }
 
   /**
