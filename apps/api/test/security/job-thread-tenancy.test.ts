@@ -80,6 +80,19 @@ describeEachDb('job workspace tenancy audit', (kind) => {
     expect(ok.statusCode, ok.body).toBe(200);
   });
 
+  it('names what is missing when a lawyer or company asks for a job that is not theirs to see', async () => {
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    for (const [who, method, url] of [
+      [rival, 'GET', `/job-api/job/${jobId}`],
+      [rival, 'GET', `/job-api/job/${unknown}`],
+      [rival, 'POST', `/job-api/applyforjob/${unknown}`],
+    ] as const) {
+      const res = await inject(method, url, who);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json().message).toBe('Job not found');
+    }
+  });
+
   it('keeps a read mark at the newest event, so what is written after it stays unread', async () => {
     const far = await inject('POST', `/job-api/jobs/${jobId}/read`, company, { lastEventId: '999999999999999' });
     expect(far.statusCode, far.body).toBe(200);

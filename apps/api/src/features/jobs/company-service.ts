@@ -43,9 +43,9 @@ export function createCompanyJobsService({ db, mailWritten }: Deps, lifecycle: J
       { detail, file, fileName }: z.output<typeof companyJobDetailsInput>,
     ) {
       await db.transaction(async (tx) => {
-        const job = await lifecycle.lock(tx, jobId, messages.notFound);
+        const job = await lifecycle.lock(tx, jobId, messages.jobNotFound);
         // Another company's job answers as if it did not exist.
-        if (job.companyId !== company.id) throw notFound(messages.notFound);
+        if (job.companyId !== company.id) throw notFound(messages.jobNotFound);
         lifecycle.check(job, 'give_details', company);
         const set: Partial<typeof jobs.$inferInsert> = { companyDetail: detail };
         const ref = blankToNull(file);

@@ -178,16 +178,16 @@ export function createLawyerJobsService(deps: Deps, lifecycle: JobLifecycle, led
     async oneJob(user: AuthUser, jobId: string) {
       const rows = await selectJobs(db).where(eq(jobs.id, jobId)).limit(1);
       const row = rows[0];
-      if (!row) throw notFound();
+      if (!row) throw notFound(messages.jobNotFound);
       const view = toJobView(row);
       if (user.userType === 'admin') return { ...(await withApplicants(db, [view]))[0], applied: false };
       if (user.userType === 'company') {
-        if (view.companyId._id !== user.id) throw notFound();
+        if (view.companyId._id !== user.id) throw notFound(messages.jobNotFound);
         return { ...view, applied: false };
       }
       const open = view.status === 'unassigned' && view.assignedTo.length === 0;
       const mine = row.job.assignedTo === user.id;
-      if (!open && !mine) throw notFound();
+      if (!open && !mine) throw notFound(messages.jobNotFound);
       return (await lawyerViews(user, [view]))[0];
     },
 
@@ -200,7 +200,7 @@ export function createLawyerJobsService(deps: Deps, lifecycle: JobLifecycle, led
       await db.transaction(async (tx) => {
         // FOR SHARE: an assignment running at the same moment (FOR UPDATE) is waited for, never overtaken.
         const [job] = await tx.select().from(jobs).where(eq(jobs.id, jobId)).for('share');
-        if (!job) throw notFound();
+        if (!job) throw notFound(messages.jobNotFound);
         lifecycle.check(job, 'apply', user);
         const added = await tx
           .insert(jobApplications)
@@ -249,10 +249,10 @@ export function createLawyerJobsService(deps: Deps, lifecycle: JobLifecycle, led
       const text = detail.trim();
       if (!text) throw badRequest(messages.kindlyRequestDetails);
       await db.transaction(async (tx) => {
-        const job = await lifecycle.lock(tx, jobId, messages.notFound);
+        const job = await lifecycle.lock(tx, jobId, messages.jobNotFound);
         // Someone else's job, or one not being worked on, answers as it always has: not found.
         if (job.assignedTo !== lawyer.id || !findJobTransition('request_details', job.stage, 'assigned_lawyer'))
-          throw notFound();
+          throw notFound(messages.jobNotFound);
         await lifecycle.record(tx, job, 'request_details', lawyer, {
           note: text,
           mail: false,
