@@ -421,8 +421,7 @@ export function createPlansService(
    * tier and the cancellation stay as they are until its answer is applied (or the claim runs out).
    */
   function assertNotCharging(sub: Sub) {
-    if (sub.claimedUntil && sub.claimedUntil > clock.now())
-      throw conflict(planMessages.renewalBeingCharged);
+    if (sub.claimedUntil && sub.claimedUntil > clock.now()) throw conflict(planMessages.renewalBeingCharged);
   }
 
   async function changeTier(user: AuthUser, tier: PlanTier) {
