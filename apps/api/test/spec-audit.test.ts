@@ -12,6 +12,7 @@ import {
   uniqueEmail,
   type TestApp,
 } from './helpers.js';
+import { is2xx, specClient, type Data, type Response } from './spec-client-kit.js';
 import { pngBytes } from './upload-helpers.js';
 
 /**
@@ -19,13 +20,6 @@ import { pngBytes } from './upload-helpers.js';
  * from the two spec documents: field names and nesting, types, status codes, the exact texts of the
  * spec's messages and empty-list answers. `response.data` is the JSON body.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Data = any;
-interface Response {
-  status: number;
-  data: Data;
-}
-
 describeEachDb('spec audit: the remaining rows of the call tables', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
@@ -33,50 +27,7 @@ describeEachDb('spec audit: the remaining rows of the call tables', (kind) => {
   });
   afterAll(() => t.close());
 
-  function client(userToken?: string) {
-    const headers = (extra: Record<string, string> = {}) => ({
-      accept: 'application/json',
-      ...(userToken ? { authorization: `Bearer ${userToken}` } : {}),
-      ...extra,
-    });
-    const send = async (method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, body?: object) => {
-      const res = await t.app.inject({
-        method,
-        url,
-        headers: headers(body ? { 'content-type': 'application/json' } : {}),
-        ...(body ? { payload: JSON.stringify(body) } : {}),
-      });
-      return { status: res.statusCode, data: res.body ? JSON.parse(res.body) : undefined } as Response;
-    };
-    const form = async (method: 'POST' | 'PUT' | 'PATCH', url: string, fields: Record<string, string | Blob>) => {
-      const fd = new FormData();
-      for (const [k, v] of Object.entries(fields)) {
-        if (v instanceof Blob) fd.append(k, v, 'picture.png');
-        else fd.append(k, v);
-      }
-      const encoded = new Request('http://spec.client/', { method, body: fd });
-      const res = await t.app.inject({
-        method,
-        url,
-        headers: headers({ 'content-type': encoded.headers.get('content-type')! }),
-        payload: Buffer.from(await encoded.arrayBuffer()),
-      });
-      return { status: res.statusCode, data: JSON.parse(res.body) } as Response;
-    };
-    return {
-      get: (url: string) => send('GET', url),
-      post: (url: string, body?: object) => send('POST', url, body),
-      put: (url: string, body?: object) => send('PUT', url, body),
-      patch: (url: string, body: object) => send('PATCH', url, body),
-      del: (url: string) => send('DELETE', url),
-      form,
-    };
-  }
-  const is2xx = (r: Response) => {
-    expect(r.status, JSON.stringify(r.data)).toBeGreaterThanOrEqual(200);
-    expect(r.status, JSON.stringify(r.data)).toBeLessThan(300);
-    return r.data as Data;
-  };
+  const client = (userToken?: string) => specClient(t.app, userToken);
   /** Confirms a signed-up address through its e-mailed link and logs in. */
   async function confirmAndLogin(email: string) {
     is2xx(await client().post('/api/confirm-email', { token: linkToken((await lastMailTo(t, email))!.text) }));

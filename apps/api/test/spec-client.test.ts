@@ -13,19 +13,13 @@ import {
   uniqueEmail,
   type TestApp,
 } from './helpers.js';
+import { is2xx, specClient, type Data } from './spec-client-kit.js';
 
 /**
  * The spec's call table played by a client written only from the spec (issue 14): JSON headers, the
  * bearer token when it has one, and `response.data` is the JSON body. Each call checks exactly what
  * the table says the client reads; nothing else of our answers is assumed.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Data = any;
-interface Response {
-  status: number;
-  data: Data;
-}
-
 describeEachDb("the spec's call table, as a client written to it reads it", (kind) => {
   let t: TestApp;
   beforeAll(async () => {
@@ -33,46 +27,7 @@ describeEachDb("the spec's call table, as a client written to it reads it", (kin
   });
   afterAll(() => t.close());
 
-  /** The spec's client: one base address, JSON headers, `Authorization: Bearer <userToken>` when stored. */
-  function client(userToken?: string) {
-    const headers = (extra: Record<string, string> = {}) => ({
-      accept: 'application/json',
-      ...(userToken ? { authorization: `Bearer ${userToken}` } : {}),
-      ...extra,
-    });
-    const send = async (method: 'GET' | 'POST' | 'PATCH' | 'PUT', url: string, body?: object): Promise<Response> => {
-      const res = await t.app.inject({
-        method,
-        url,
-        headers: headers(body ? { 'content-type': 'application/json' } : {}),
-        ...(body ? { payload: JSON.stringify(body) } : {}),
-      });
-      return { status: res.statusCode, data: res.body ? JSON.parse(res.body) : undefined };
-    };
-    return {
-      get: (url: string) => send('GET', url),
-      post: (url: string, body?: object) => send('POST', url, body),
-      patch: (url: string, body: object) => send('PATCH', url, body),
-      /** A FormData body, as the profile form sends it. */
-      async patchForm(url: string, fields: Record<string, string>) {
-        const form = new FormData();
-        for (const [k, v] of Object.entries(fields)) form.append(k, v);
-        const encoded = new Request('http://spec.client/', { method: 'PATCH', body: form });
-        const res = await t.app.inject({
-          method: 'PATCH',
-          url,
-          headers: headers({ 'content-type': encoded.headers.get('content-type')! }),
-          payload: Buffer.from(await encoded.arrayBuffer()),
-        });
-        return { status: res.statusCode, data: JSON.parse(res.body) } as Response;
-      },
-    };
-  }
-  const is2xx = (r: Response) => {
-    expect(r.status, JSON.stringify(r.data)).toBeGreaterThanOrEqual(200);
-    expect(r.status, JSON.stringify(r.data)).toBeLessThan(300);
-    return r.data as Data;
-  };
+  const client = (userToken?: string) => specClient(t.app, userToken);
 
   /** Company sign-up with `name` (spec section 3: "companyName or name"), confirmation, login. */
   async function companyFromTheSpec(name: string) {

@@ -78,7 +78,7 @@ export function createAccountsService(deps: AccountsDeps) {
 
   /** Kills earlier live tokens of that purpose and stores a new one; answers the clear token. */
   async function newToken(tx: Executor, userId: string, purpose: string, token: string, ttlMs: number, email?: string) {
-    await killTokens(tx, userId, purpose);
+    await killTokens(tx, userId, { purpose });
     return storeToken(tx, userId, purpose, token, ttlMs, email);
   }
 
@@ -100,8 +100,16 @@ export function createAccountsService(deps: AccountsDeps) {
     return token;
   }
 
-  /** Marks the user's live tokens used: those of one purpose, or all of them. */
-  async function killTokens(tx: Executor, userId: string, purpose?: string) {
+  /**
+   * Marks the user's live tokens used: those of one `purpose`, or all of them, or with `keepUndo` all but
+   * the undo links (issued before that time, when it is a date). An undo link goes to the address the
+   * account had when it was issued, so an older one belongs to an earlier, likelier rightful, owner:
+   * neither a thief's later undo link nor a password reset by whoever holds the address now may take it
+   * away (docs/decisions/0210).
+   */
+  async function killTokens(tx: Executor, userId: string, opts: { purpose?: string; keepUndo?: true | Date } = {}) {
+    const { purpose, keepUndo } = opts;
+    const notUndo = ne(oneTimeTokens.purpose, 'email_change_undo');
     await tx
       .update(oneTimeTokens)
       .set({ usedAt: clock.now() })
@@ -110,6 +118,7 @@ export function createAccountsService(deps: AccountsDeps) {
           eq(oneTimeTokens.userId, userId),
           purpose ? eq(oneTimeTokens.purpose, purpose) : undefined,
           isNull(oneTimeTokens.usedAt),
+          keepUndo === true ? notUndo : keepUndo ? or(notUndo, gte(oneTimeTokens.createdAt, keepUndo)) : undefined,
         ),
       );
   }
@@ -129,27 +138,6 @@ export function createAccountsService(deps: AccountsDeps) {
       )
       .returning({ userId: oneTimeTokens.userId, email: oneTimeTokens.email, createdAt: oneTimeTokens.createdAt });
     return rows[0];
-  }
-
-  /**
-   * Kills every live token of the user but the undo links issued before `undoIssuedBefore` (all undo
-   * links when it is undefined). An undo link goes to the address the account had when it was issued,
-   * so an older one belongs to an earlier, likelier rightful, owner: neither a thief's later undo link
-   * nor a password reset by whoever holds the address now may take it away (docs/decisions/0210).
-   */
-  async function killTokensKeepingUndo(tx: Executor, userId: string, undoIssuedBefore?: Date) {
-    await tx
-      .update(oneTimeTokens)
-      .set({ usedAt: clock.now() })
-      .where(
-        and(
-          eq(oneTimeTokens.userId, userId),
-          isNull(oneTimeTokens.usedAt),
-          undoIssuedBefore
-            ? or(ne(oneTimeTokens.purpose, 'email_change_undo'), gte(oneTimeTokens.createdAt, undoIssuedBefore))
-            : ne(oneTimeTokens.purpose, 'email_change_undo'),
-        ),
-      );
   }
 
   /**
@@ -450,7 +438,7 @@ export function createAccountsService(deps: AccountsDeps) {
           .where(eq(users.id, user.id));
         // Whoever knew the old password may have a change of address pending, or codes: they die with
         // the sessions. Undo links stay: they belong to the addresses the account had before.
-        await killTokensKeepingUndo(tx, user.id);
+        await killTokens(tx, user.id, { keepUndo: true });
         await deps.auth.revokeAllSessions(tx, user.id);
         await enqueueMail(tx, render(passwordChangedMail(user.officialEmail)));
         return true;
@@ -477,7 +465,7 @@ export function createAccountsService(deps: AccountsDeps) {
      * with a link that cancels.
      */
     async requestEmailChange(tx: Executor, user: { id: string; officialEmail: string }, newEmail: string) {
-      await killTokens(tx, user.id, 'email_change');
+      await killTokens(tx, user.id, { purpose: 'email_change' });
       if (await findByEmail(tx, newEmail))
         await enqueueMail(tx, render(emailChangeTakenMail(newEmail, link('/password-reset'))));
       else {
@@ -538,7 +526,7 @@ export function createAccountsService(deps: AccountsDeps) {
         if (!user) return undefined;
         // Undo links issued before this one stay alive: using the link sent to an address a thief moved
         // on from must not take the owner's earlier link away.
-        await killTokensKeepingUndo(tx, user.id, row.createdAt);
+        await killTokens(tx, user.id, { keepUndo: row.createdAt });
         await deps.auth.revokeAllSessions(tx, user.id);
         return { user, restore: row.email };
       });

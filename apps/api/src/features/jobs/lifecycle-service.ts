@@ -534,14 +534,10 @@ export function createJobLifecycle(
       const job = await readJob(jobId);
       viewerOf(job, user);
       // Up to the newest event there is: a mark past it would hide the messages written after it.
-      const [newest] = await db
-        .select({ id: sql<number | null>`max(${jobEvents.id})`.mapWith(Number) })
-        .from(jobEvents)
-        .where(eq(jobEvents.jobId, jobId));
-      lastEventId = Math.min(lastEventId, newest?.id ?? 0);
+      const mark = sql`least(${lastEventId}, coalesce((select max(${jobEvents.id}) from ${jobEvents} where ${jobEvents.jobId} = ${jobId}), 0))`;
       await db
         .insert(jobReads)
-        .values({ jobId, userId: user.id, lastEventId })
+        .values({ jobId, userId: user.id, lastEventId: mark })
         .onConflictDoUpdate({
           target: [jobReads.jobId, jobReads.userId],
           set: { lastEventId: sql`greatest(${jobReads.lastEventId}, excluded.last_event_id)` },
