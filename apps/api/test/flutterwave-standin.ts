@@ -107,8 +107,11 @@ export function flutterwaveStandIn() {
   let nextId = 288200108;
   let nextRefundId = 75923;
   let down = false;
-  /** How the next refunds answer: completed at once (from the available balance), still pending, or refused. */
-  let refundMode: 'completed' | 'pending' | 'refuse' = 'completed';
+  /**
+   * How the next refunds answer: completed at once (from the available balance), still pending, refused,
+   * or `lose`: the refund is made (completed) but the answer is lost on the way back (a 504).
+   */
+  let refundMode: 'completed' | 'pending' | 'refuse' | 'lose' = 'completed';
   const calls: string[] = [];
   const transfers = new Map<number, FlwTransfer>();
   let nextTransferId = 396461;
@@ -319,12 +322,13 @@ export function flutterwaveStandIn() {
         flw_ref: `URF_${Date.now()}_${id}`,
         wallet_id: 74639,
         amount_refunded: amount,
-        status: refundMode,
+        status: refundMode === 'lose' ? 'completed' : refundMode,
         destination: 'payment_source',
         meta: { source: 'availablebalance' },
         created_at: new Date().toISOString(),
       };
       refunds.set(id, refund);
+      if (refundMode === 'lose') return send(504, { status: 'error', message: 'Gateway timeout', data: null });
       return send(200, { status: 'success', message: 'Transaction refund initiated', data: refund });
     }
     const refundById = /^\/v3\/refunds\/(\d+)$/.exec(url.pathname);

@@ -315,6 +315,41 @@ describeEachDb('refunds through Flutterwave (local stand-in): pending, webhooks,
     for (const job of both) expect((await s.postings(job.id)).map((p) => p.kind)).not.toContain('refund');
   });
 
+  it('a refund made but never answered is found, not sent again, when the admin retries', async () => {
+    // Two jobs of one ₦300,000 payment: a second refund of the first job's ₦150,000 would go through.
+    const company = await signupAndLogin(t, 'company');
+    const other = await insertProduct(t, 'Trademark Opposition', 150_000);
+    for (const productId of [tm, other]) await s.inject('POST', '/api/cart', company, { productId, quantity: 1 });
+    const { reference, amount } = (await s.inject('POST', '/api/checkout', company)).json().data;
+    const transactionId = flw.pay(reference, amount);
+    await s.inject('POST', '/api/checkout/verify', company, { reference, transactionId });
+    const [job] = await t.rt.database.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.companyId, company.id))
+      .orderBy(jobs.lineNo)
+      .limit(1);
+    // Flutterwave makes the refund, but its answer (and its webhook) never arrive.
+    flw.setRefundMode('lose');
+    expect((await s.cancel(job.id)).statusCode).toBe(200);
+    const waiting = await s.refundOf(job.id);
+    expect(waiting).toMatchObject({ status: 'pending', providerRefundId: null });
+    const made = [...flw.refunds.values()].filter((r) => r.tx_id === transactionId);
+    expect(made).toHaveLength(1);
+    made[0].created_at = t.clock.now().toISOString();
+    flw.setRefundMode('completed');
+    t.clock.advance(61_000);
+    const retried = await s.inject('POST', `/api/admin/refunds/${waiting.id}/retry`, admin);
+    expect(retried.statusCode).toBe(200);
+    expect(retried.json().refund).toMatchObject({ status: 'completed', amount: 150_000 });
+    // One refund at the provider, the one settled here.
+    expect([...flw.refunds.values()].filter((r) => r.tx_id === transactionId)).toHaveLength(1);
+    expect(await s.refundOf(job.id)).toMatchObject({ status: 'completed', providerRefundId: String(made[0].id) });
+    expect((await s.postings(job.id)).filter((p) => p.kind === 'refund')).toEqual([
+      { kind: 'refund', account: 'refunds_due', amount: 15_000_000 },
+    ]);
+  });
+
   it('a refund the provider refuses fails with the money still due; a retry sends it again', async () => {
     const { job } = await paidJob();
     flw.setRefundMode('refuse');

@@ -1,11 +1,11 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { formatNaira, toKobo, type RefundView } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
 import { jobs, orders, products, refunds, users } from '../../db/schema.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { AuthUser } from '../../platform/auth.js';
-import { badRequest, conflict, notFound } from '../../platform/errors.js';
+import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
 import { button, mailRenderer, paragraph } from '../../platform/mail-templates.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import {
@@ -23,6 +23,7 @@ type Outcome = ProviderRefund | { status: 'failed'; failure: string };
 
 /** A pending refund the provider never answered may be sent again after this long. */
 const RESEND_AFTER_MS = 60_000;
+const DAY_MS = 86_400_000;
 
 interface RefundsDeps extends Pick<Shared, 'db' | 'clock' | 'config' | 'mailWritten'> {
   provider: PaymentProvider;
@@ -158,6 +159,50 @@ export function createRefunds(deps: RefundsDeps) {
     await settle(refundId, outcome);
   }
 
+  /**
+   * A refund of this refund's payment and amount the provider made and no refund here holds (the answer
+   * to an earlier send was lost), or null. Failed ones are left out: they moved no money.
+   */
+  async function findSent(refundId: string): Promise<ProviderRefund | null> {
+    const [r] = await db
+      .select({ refund: refunds, transactionId: orders.providerTransactionId })
+      .from(refunds)
+      .innerJoin(orders, eq(orders.id, refunds.orderId))
+      .where(eq(refunds.id, refundId));
+    if (!r?.transactionId) return null;
+    let listed: ProviderRefund[];
+    try {
+      // Lagos days, a day wider each side than the refund's life here.
+      const day = (d: Date) => new Date(d.getTime() + 3600_000).toISOString().slice(0, 10);
+      listed = await provider.listRefunds({
+        from: day(new Date(r.refund.createdAt.getTime() - DAY_MS)),
+        to: day(new Date(clock.now().getTime() + DAY_MS)),
+      });
+    } catch (err) {
+      if (err instanceof ProviderUnavailable)
+        throw new AppError(503, 'The payment provider cannot be reached; try again later');
+      throw err;
+    }
+    const candidates = listed.filter(
+      (x) => x.transactionId === r.transactionId && x.amount === r.refund.amount && x.status !== 'failed',
+    );
+    if (!candidates.length) return null;
+    const held = await db
+      .select({ id: refunds.providerRefundId })
+      .from(refunds)
+      .where(
+        and(
+          eq(refunds.provider, provider.name),
+          inArray(
+            refunds.providerRefundId,
+            candidates.map((x) => x.id),
+          ),
+        ),
+      );
+    const taken = new Set(held.map((h) => h.id));
+    return candidates.find((x) => !taken.has(x.id)) ?? null;
+  }
+
   async function view(where: ReturnType<typeof eq> | undefined): Promise<RefundView[]> {
     const rows = await db
       .select({
@@ -258,7 +303,13 @@ export function createRefunds(deps: RefundsDeps) {
         const found = await provider.fetchRefund(again.ask);
         if (!found || found.status === 'pending') throw conflict('The provider is still processing this refund');
         await settle(again.id, found);
-      } else await send(again.id);
+      } else {
+        // An earlier send may have been made at the provider with its answer lost: that refund settles
+        // this one; only when the provider has none is it sent again (a refund has no reference of ours).
+        const sent = await findSent(again.id);
+        if (sent) await settle(again.id, sent);
+        else await send(again.id);
+      }
       return (await view(eq(refunds.id, again.id)))[0];
     },
 
