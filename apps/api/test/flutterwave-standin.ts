@@ -423,6 +423,8 @@ export function flutterwaveStandIn() {
       appFee?: number;
       email?: string;
       paymentPlan?: number | null;
+      /** Naira the customer was actually charged (`charged_amount`); by default the amount. */
+      chargedAmount?: number;
     } = {},
   ) {
     const id = nextId++;
@@ -434,7 +436,7 @@ export function flutterwaveStandIn() {
       tx_ref: txRef,
       flw_ref: `FLW-MOCK-${id}`,
       amount,
-      charged_amount: amount,
+      charged_amount: opts.chargedAmount ?? amount,
       app_fee: appFee,
       merchant_fee: 0,
       amount_settled: Math.round((amount - appFee) * 100) / 100,

@@ -135,6 +135,24 @@ describeEachDb('checkout with the Flutterwave provider (local stand-in)', (kind)
     expect((await verify(c.who, c.reference, flw.pay(c.reference, c.amount))).statusCode).toBe(200);
   });
 
+  it('refuses a payment whose charged_amount is below the order, by the browser and the webhook', async () => {
+    const c = await ready();
+    // Flutterwave's `amount` says the order's, but the customer was charged less (`charged_amount`).
+    const id = flw.pay(c.reference, c.amount, { chargedAmount: c.amount - 1000 });
+    const before = t.security.of('payment_amount_too_low').length;
+    expect((await verify(c.who, c.reference, id)).statusCode).toBe(400);
+    expect((await webhook(chargeCompleted(id, c.reference, c.amount), { 'verif-hash': SECRET_HASH })).statusCode).toBe(
+      200,
+    );
+    await vi.waitFor(() => expect(t.security.of('payment_amount_too_low').length).toBe(before + 2));
+    expect((await orderRow(c.orderId)).status).toBe('pending');
+    expect(await jobsOf(c.orderId)).toHaveLength(0);
+    // The customer bearing the fee is charged more than the amount: that pays.
+    expect(
+      (await verify(c.who, c.reference, flw.pay(c.reference, c.amount, { chargedAmount: c.amount + 350 }))).statusCode,
+    ).toBe(200);
+  });
+
   it('answers 503 and keeps the order pending while Flutterwave is unreachable', async () => {
     const c = await ready();
     const id = flw.pay(c.reference, c.amount);

@@ -313,6 +313,11 @@ export function createCheckoutService(deps: CheckoutDeps) {
       });
       return 'amount';
     }
+    // The customer must have been charged at least that much (a fee passed on makes it more).
+    if (tx.chargedAmount !== undefined && tx.chargedAmount < order.amount) {
+      securityLog('payment_amount_too_low', { ...seen, charged: tx.chargedAmount, expected: order.amount });
+      return 'amount';
+    }
     return null;
   }
 

@@ -111,6 +111,36 @@ describeEachDb('monthly plans on Flutterwave', (kind) => {
     expect(first.plan).toMatchObject({ tier: 'silver', status: 'active' });
   });
 
+  it('a first payment or renewal charged below the price (charged_amount) pays nothing', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const started = (await inject('POST', '/api/plans/subscribe', company, { tier: 'silver' })).json().data;
+    const short = flw.pay(started.reference, started.amount, {
+      email: company.email,
+      paymentPlan: Number(started.paymentPlan),
+      chargedAmount: started.amount - 1,
+    });
+    const refused = await inject('POST', '/api/plans/confirm', company, {
+      reference: started.reference,
+      transactionId: String(short),
+    });
+    expect(refused.statusCode).toBe(400);
+    const { plan, paymentPlan } = await subscribe(company);
+    t.clock.advance(new Date(plan.renewsAt).getTime() - t.clock.now().getTime() + 60_000);
+    const reference = `SUB-${plan._id}-2-1`;
+    const id = flw.pay(reference, 80_000, {
+      email: company.email,
+      paymentPlan: Number(paymentPlan),
+      chargedAmount: 79_000,
+    });
+    expect((await webhook(id, reference, 'successful')).statusCode).toBe(200);
+    await until(async () => (await paymentsOf(plan._id)).length === 2);
+    expect((await paymentsOf(plan._id)).map((p) => [p.kind, p.status])).toEqual([
+      ['first', 'paid'],
+      ['renewal', 'failed'],
+    ]);
+    expect(await ledger.audit()).toEqual([]);
+  });
+
   it('a renewal charged once, whatever the repeated webhooks and schedulers', async () => {
     const company = await signupAndLogin(t, 'company');
     const { plan, paymentPlan } = await subscribe(company);

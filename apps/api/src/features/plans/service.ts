@@ -279,7 +279,7 @@ export function createPlansService(
     if (tx.txRef !== p.txRef) return 'reference';
     if (tx.status !== 'successful') return tx.status === 'pending' ? 'pending' : 'failed';
     if (tx.currency !== 'NGN') return 'currency';
-    if (tx.amount !== p.amount) return 'amount';
+    if (tx.amount !== p.amount || (tx.chargedAmount !== undefined && tx.chargedAmount < p.amount)) return 'amount';
     return null;
   }
 
@@ -606,7 +606,11 @@ export function createPlansService(
       if (tx.status === 'pending') return 'pending' as const;
       const tier = sub.nextTier ?? sub.tier;
       const info = PLAN_TIER_INFO[tier];
-      const ok = tx.status === 'successful' && tx.amount === info.price && tx.currency === 'NGN';
+      const ok =
+        tx.status === 'successful' &&
+        tx.amount === info.price &&
+        (tx.chargedAmount === undefined || tx.chargedAmount >= info.price) &&
+        tx.currency === 'NGN';
       if (tx.status === 'successful' && !ok)
         shared.securityLog('plan_renewal_mismatch', { via, reference: tx.txRef, amount: tx.amount });
       const now = clock.now();

@@ -26,6 +26,8 @@ interface FlwTransaction {
   id: number | string;
   tx_ref: string;
   amount: number;
+  /** What the customer was charged (naira): the amount, plus the fee when the customer bears it. */
+  charged_amount?: number;
   currency: string;
   status: string;
   payment_type?: string;
@@ -65,6 +67,7 @@ function transactionOf(d: FlwTransaction): ProviderTransaction {
     txRef: d.tx_ref,
     status: String(d.status).toLowerCase(),
     amount: Math.round(d.amount * 100),
+    ...(typeof d.charged_amount === 'number' ? { chargedAmount: Math.round(d.charged_amount * 100) } : {}),
     currency: String(d.currency).toUpperCase(),
     ...(typeof d.payment_type === 'string' && d.payment_type ? { paymentType: d.payment_type } : {}),
     ...(d.created_at ? { createdAt: d.created_at } : {}),

@@ -10,6 +10,11 @@ export interface ProviderTransaction {
   status: string;
   /** Amount in kobo. */
   amount: number;
+  /**
+   * What the customer was actually charged (Flutterwave's `charged_amount`), kobo, when the answer says:
+   * the amount plus any fee passed on; a payment charged less than it is refused.
+   */
+  chargedAmount?: number;
   currency: string;
   /** How the customer paid, as the provider names it (Flutterwave's `payment_type`: card, ussd, bank_transfer...). */
   paymentType?: string;
