@@ -190,7 +190,7 @@ export const moneyRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
         tags,
         summary: 'Send a failed refund again (or one the provider never answered, after a minute)',
         description:
-          "A refund the provider took and has not settled here (its webhook lost, or left alone because it matched two refunds of one payment) is asked about instead of sent again: the provider's word settles it once. 409 when the refund is completed, the provider is still processing it, or it was sent less than a minute ago; 404 for an unknown refund.",
+          "A refund the provider took and has not settled here (its webhook lost, or left alone because it matched two refunds of one payment) is asked about instead of sent again: the provider's word settles it once. Before one is sent again, the provider's refunds are listed (GET /v3/refunds): a refund of the same payment and amount that no refund here holds (an earlier send whose answer was lost) settles it instead. 503 when the provider cannot be reached for that; 409 when the refund is completed, the provider is still processing it, or it was sent less than a minute ago; 404 for an unknown refund.",
         params: z.object({ id: z.string().max(64) }),
         response: { 200: z.object({ status: z.literal('success'), refund: refundView }) },
         security,
