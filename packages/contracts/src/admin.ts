@@ -195,7 +195,13 @@ export type OneJobResponse = z.infer<typeof oneJobResponse>;
 
 export const assignJobInput = z.object({
   jobId: z.uuid('jobId must be a valid id'),
-  lawyerId: z.uuid('lawyerId must be a valid id'),
+  // No lawyer chosen answers the spec's alert (lawyer-and-admin spec, sections 5 and 8).
+  lawyerId: z.uuid({
+    error: (issue) =>
+      issue.input === undefined || issue.input === null || (typeof issue.input === 'string' && !issue.input.trim())
+        ? messages.selectLawyer
+        : 'lawyerId must be a valid id',
+  }),
 });
 export type AssignJobInput = z.input<typeof assignJobInput>;
 
