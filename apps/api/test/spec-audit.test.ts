@@ -109,6 +109,23 @@ describeEachDb('spec audit: the remaining rows of the call tables', (kind) => {
     const noIndustry = await api.post('/api/company/signup', { ...body, industry: '' });
     expect(noIndustry.status).toBe(400);
     expect(noIndustry.data.message).toMatch(/^Please enter your /);
+    // "every field ... must be filled; missing gives Please enter your {label}": the phone number too.
+    for (const phoneNumber of ['', '   ', undefined])
+      failsWith(
+        await api.post('/api/company/signup', { ...body, phoneNumber }),
+        400,
+        'Please enter your contact phone number',
+      );
+    const lawyerNoPhone = await api.post('/api/lawyer/signup', {
+      name: 'Chidi Okeke',
+      officialEmail: uniqueEmail('no-phone'),
+      phoneNumber: '',
+      areasOfPractise: ['Technology'],
+      scn: 'SCN765432',
+      password: PASSWORD,
+      passwordConfirm: PASSWORD,
+    });
+    failsWith(lawyerNoPhone, 400, 'Please enter your phone number');
   });
 
   it('password reset: code, then PATCH /api/reset-password with the spec’s query and body', async () => {
@@ -371,6 +388,18 @@ describeEachDb('spec audit: the remaining rows of the call tables', (kind) => {
     expect(unassigned.appliedLawer.map((l: Data) => l._id)).toEqual([lawyer.id]);
     expect(unassigned.assignedTo).toEqual([]);
 
+    // No lawyer selected: the spec's alert text (sections 5 and 8), not a schema message.
+    for (const lawyerId of [undefined, '', '  '])
+      failsWith(
+        await api.post('/job-api/assign', { jobId: job.id, lawyerId }),
+        400,
+        'Please select a lawyer to assign the job.',
+      );
+    failsWith(
+      await api.post('/job-api/assign', { jobId: job.id, lawyerId: 'not-an-id' }),
+      400,
+      'lawyerId must be a valid id',
+    );
     const assigned = is2xx(await api.post('/job-api/assign', { jobId: job.id, lawyerId: lawyer.id }));
     expect(assigned.message).toBe('Job assigned successfully');
     const pending = is2xx(await api.get('/job-api/pendingjobs')).find((j: Data) => j._id === job.id);

@@ -149,6 +149,42 @@ describeEachDb("the spec's call table, as a client written to it reads it", (kin
     expect(is2xx(await api.get('/job-api/unassign?limit=2'))).toHaveLength(2);
   });
 
+  it('lawyer lists (open jobs, projects): the whole list without `page`, a page with it', async () => {
+    // The lawyer table's rows answer "list"; a client written to it sends no paging and must see every
+    // job, as it does for the admin lists (decision 0901). Before, the open jobs stopped at 20 and the
+    // projects at 50.
+    const company = await signupAndLogin(t, 'company');
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const productId = await insertProduct(t, 'Spec Client Lawyer Lists', 10_000);
+    const open: string[] = [];
+    for (let i = 0; i < 23; i++) open.push((await insertJob(t, company.id, { productId })).id);
+    const pending: string[] = [];
+    for (let i = 0; i < 52; i++)
+      pending.push((await insertJob(t, company.id, { productId, status: 'pending', lawyerId: lawyer.id })).id);
+    const api = client(lawyer.token);
+
+    for (const sort of ['', '?sort=bestfit', '?sort=recent']) {
+      const jobs = is2xx(await api.get(`/job-api/jobs${sort}`));
+      expect(Array.isArray(jobs)).toBe(true);
+      for (const id of open)
+        expect(
+          jobs.map((j: Data) => j._id),
+          sort,
+        ).toContain(id);
+    }
+    const projects = is2xx(await api.get('/job-api/lawyer/pendingjobs'));
+    expect(projects.map((j: Data) => j._id).sort()).toEqual([...pending].sort());
+
+    // With `page`, the pages the web app reads (20 open jobs, 50 projects unless `limit` says otherwise).
+    expect(is2xx(await api.get('/job-api/jobs?page=1'))).toHaveLength(20);
+    expect(is2xx(await api.get('/job-api/lawyer/pendingjobs?page=1'))).toHaveLength(50);
+    const second = is2xx(await api.get('/job-api/lawyer/pendingjobs?page=2&limit=5'));
+    expect(second.map((j: Data) => j._id)).toEqual(projects.slice(5, 10).map((j: Data) => j._id));
+    expect((await api.get('/job-api/jobs?page=1&limit=51')).status).toBe(400);
+    expect(is2xx(await api.get('/job-api/jobs?limit=3'))).toHaveLength(3);
+    expect((await api.get(`/job-api/jobs?limit=${LIST_LIMIT_MAX + 1}`)).status).toBe(400);
+  });
+
   it('GET /api/companys, /api/(un)verifiedlawyers, /api/lawyer/{id}, /api/company/{id}: keys at the top', async () => {
     const admin = await signupAndLogin(t, 'admin');
     await insertUsers(t, 'company', 7);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { jobView } from './jobs.js';
 import { dataResponse } from './common.js';
-import { LIMITS, ORDER_STATUSES } from './constants.js';
+import { LIMITS, LIST_CAP, LIST_LIMIT_MAX, ORDER_STATUSES } from './constants.js';
 import { messages } from './messages.js';
 
 /**
@@ -43,11 +43,6 @@ export const paged = <K extends string, T extends z.ZodType>(key: K, item: T) =>
     ...listEnvelope(),
     data: z.object({ [key]: z.array(item) } as { [P in K]: z.ZodArray<T> }),
   });
-
-/** What a list answers without `page` when no `limit` is asked: the whole list up to this many. */
-export const LIST_CAP = 500;
-/** The most `limit` may ask for, paged or not (docs/decisions/0900-spec-client-shapes.md). */
-export const LIST_LIMIT_MAX = 5000;
 
 /**
  * The lists of the spec's call table (admin jobs, companies, lawyers). Without `page` the whole list
@@ -195,7 +190,13 @@ export type OneJobResponse = z.infer<typeof oneJobResponse>;
 
 export const assignJobInput = z.object({
   jobId: z.uuid('jobId must be a valid id'),
-  lawyerId: z.uuid('lawyerId must be a valid id'),
+  // No lawyer chosen answers the spec's alert (lawyer-and-admin spec, sections 5 and 8).
+  lawyerId: z.uuid({
+    error: (issue) =>
+      issue.input === undefined || issue.input === null || (typeof issue.input === 'string' && !issue.input.trim())
+        ? messages.selectLawyer
+        : 'lawyerId must be a valid id',
+  }),
 });
 export type AssignJobInput = z.input<typeof assignJobInput>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EXPERTISE, USER_TYPES } from './constants.js';
-import { emailField, okMessage, optionalText, passwordField, phoneField, requiredText } from './common.js';
+import { emailField, okMessage, optionalText, passwordField, requiredPhoneField, requiredText } from './common.js';
 import { messages } from './messages.js';
 import { termsVersionField } from './privacy.js';
 
@@ -19,7 +19,7 @@ const withConfirm = <T extends z.ZodRawShape>(shape: T, rule?: string) =>
 export const companySignupStep1 = z.object({
   companyName: requiredText('company name'),
   contactName: requiredText('contact name'),
-  phoneNumber: phoneField,
+  phoneNumber: requiredPhoneField('contact phone number'),
   officialEmail: emailField,
   officeAddress: requiredText('office address', 300),
 });
@@ -55,7 +55,7 @@ export type CompanySignupInput = z.input<typeof companySignupForm>;
 export const lawyerSignupForm = withConfirm({
   name: requiredText('name'),
   officialEmail: emailField,
-  phoneNumber: phoneField,
+  phoneNumber: requiredPhoneField('phone number'),
   areasOfPractise: z
     .array(z.enum(EXPERTISE, 'Please choose your areas of practice from the expertise list'), {
       error: 'Please enter your areas of practise',
@@ -78,7 +78,7 @@ export type LawyerSignupInput = z.input<typeof lawyerSignupForm>;
 
 export const adminSignupInput = withConfirm({
   name: requiredText('name'),
-  phoneNumber: phoneField,
+  phoneNumber: requiredPhoneField('phone number'),
   officialEmail: emailField,
   inviteCode: requiredText('invite code', 200),
   termsVersion: termsVersionField,

@@ -152,6 +152,16 @@ export const phoneField = z
   .transform(localPhoneNumber)
   .pipe(z.string().regex(PHONE_PATTERN, messages.phoneRule));
 
+/**
+ * The phone number of a sign-up form: missing or empty answers the generic sign-up rule (spec section 5,
+ * "Please enter your {label}"), anything else that is not 11 digits the phone rule.
+ */
+export const requiredPhoneField = (label: string) =>
+  z
+    .string({ error: enterYour(label) })
+    .transform(localPhoneNumber)
+    .pipe(z.string().min(1, enterYour(label)).pipe(z.string().regex(PHONE_PATTERN, messages.phoneRule)));
+
 /** Keeps only digits, at most `max` of them (phone and price inputs). */
 export const digitsOnly = (value: string, max?: number) => {
   const d = value.replace(/\D+/g, '');

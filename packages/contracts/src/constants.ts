@@ -185,3 +185,8 @@ export const TWO_FACTOR = {
   /** The status of the answer that asks for a fresh code before an action on money. */
   stepUpStatus: 428,
 } as const;
+
+/** What a list of the spec's call tables answers without `page` when no `limit` is asked: the whole list up to this many. */
+export const LIST_CAP = 500;
+/** The most `limit` may ask for, paged or not (docs/decisions/0901-spec-client-shapes.md). */
+export const LIST_LIMIT_MAX = 5000;

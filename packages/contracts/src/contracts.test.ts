@@ -61,6 +61,11 @@ describe('sign-up and login schemas', () => {
       expect(companySignupInput.safeParse({ ...base, phoneNumber: bad }).error?.issues[0].message).toBe(
         messages.phoneRule,
       );
+    // Empty or missing: the generic sign-up rule, "Please enter your {label}" (spec section 5).
+    for (const phoneNumber of ['', ' ', undefined])
+      expect(companySignupInput.safeParse({ ...base, phoneNumber }).error?.issues.map((i) => i.message)).toEqual([
+        'Please enter your contact phone number',
+      ]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { LIST_LIMIT_MAX, listed } from './admin.js';
+import { listed } from './admin.js';
+import { LIST_LIMIT_MAX } from './constants.js';
 import { dataResponse } from './common.js';
 import { messages } from './messages.js';
 

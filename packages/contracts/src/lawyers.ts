@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { otpField } from './auth.js';
 import { messages } from './messages.js';
 import { requiredText } from './common.js';
+import { LIST_CAP, LIST_LIMIT_MAX } from './constants.js';
 
 /**
  * Lawyer workspace (issue 5): available jobs, applications, projects, payout details.
@@ -22,23 +23,43 @@ const pageField = z.coerce
   .number({ error: 'page must be a number' })
   .int('page must be a whole number')
   .min(1, 'page must be at least 1')
-  .max(100_000, 'page is too large')
-  .default(1);
-const limitField = (def: number) =>
-  z.coerce
+  .max(100_000, 'page is too large');
+
+/**
+ * `page` and `limit` of the lawyer's lists in the spec's call table (GET /job-api/jobs,
+ * /job-api/lawyer/pendingjobs, /completedjobs). Without `page` the answer is the whole list, up to
+ * `limit` jobs (default LIST_CAP, at most LIST_LIMIT_MAX), as a client written to the table reads a
+ * "list" (decision 0901); with `page` (from 1) one page of `limit` jobs (1-50): `lawyerListPage`.
+ */
+const lawyerListPaging = {
+  page: pageField.optional(),
+  limit: z.coerce
     .number({ error: 'limit must be a number' })
     .int('limit must be a whole number')
     .min(1, 'limit must be at least 1')
-    .max(LAWYER_LIST_MAX, `limit must be at most ${LAWYER_LIST_MAX}`)
-    .default(def);
+    .max(LIST_LIMIT_MAX, `limit must be at most ${LIST_LIMIT_MAX}`)
+    .optional(),
+};
+const pageLimitAtMost50 = (q: { page?: number; limit?: number }, ctx: z.RefinementCtx) => {
+  if (q.page !== undefined && q.limit !== undefined && q.limit > LAWYER_LIST_MAX)
+    ctx.addIssue({ code: 'custom', path: ['limit'], message: `limit must be at most ${LAWYER_LIST_MAX}` });
+};
 
-export const availableJobsQuery = z.object({
-  sort: z.enum(['bestfit', 'recent'], 'sort must be bestfit or recent').default('bestfit'),
-  page: pageField,
-  limit: limitField(20),
-});
+/** The page a lawyer list reads: the whole list (up to the cap) without `page`, else that page. */
+export const lawyerListPage = (q: { page?: number; limit?: number }, pageSize: number) =>
+  q.page === undefined ? { page: 1, limit: q.limit ?? LIST_CAP } : { page: q.page, limit: q.limit ?? pageSize };
 
-export const lawyerProjectsQuery = z.object({ page: pageField, limit: limitField(LAWYER_LIST_MAX) });
+/** Open jobs a page holds when `page` is sent without `limit`. */
+export const AVAILABLE_JOBS_PAGE = 20;
+
+export const availableJobsQuery = z
+  .object({
+    sort: z.enum(['bestfit', 'recent'], 'sort must be bestfit or recent').default('bestfit'),
+    ...lawyerListPaging,
+  })
+  .superRefine(pageLimitAtMost50);
+
+export const lawyerProjectsQuery = z.object(lawyerListPaging).superRefine(pageLimitAtMost50);
 
 /** The spec sends lawyerId; the server only accepts the caller's own id. */
 export const lawyerIdQuery = z.object({ lawyerId: z.uuid('lawyerId must be a valid id').optional() });

@@ -135,6 +135,7 @@ export const messages = {
   // attaching a document to a cart line or a job (issue 14, docs/decisions/0860)
   fileNotYours: 'You can only attach a file you uploaded yourself. Please upload it again.',
   attachedFileNotFound: 'The attached file does not exist. Please upload it again.',
+  attachDocumentOnly: 'This file was uploaded as a public picture. Please upload it again as a document to attach it.',
   // hostile uploads (issue 8, docs/decisions/0850)
   fileDamaged: 'The file is damaged or incomplete. Please save it again and upload the new copy.',
   fileHidesArchive: 'The file hides an archive inside it. Please save it again as a plain picture or document.',

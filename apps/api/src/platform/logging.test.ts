@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from './logging.js';
 import { PASSWORD, createTestApp, lastMailTo, signupAndLogin, sixDigits, type TestApp } from '../../test/helpers.js';
+import { uploadDocument } from '../../test/upload-helpers.js';
 
 describe('security events in the logs', () => {
   const lines: string[] = [];
@@ -67,5 +68,18 @@ describe('security events in the logs', () => {
 
     const all = lines.join('\n');
     for (const s of secrets) expect(all, `secret ${s.slice(0, 4)}… leaked`).not.toContain(s);
+  });
+
+  it('never logs the signature of a document link: whoever reads the log could open the file', async () => {
+    const user = await signupAndLogin(t, 'company');
+    const doc = await uploadDocument(t.app, user.headers, 'merger.pdf');
+    const link = await t.app.inject({ method: 'GET', url: `/api/files/${doc.key}/link`, headers: user.headers });
+    const url = link.json().data.url as string;
+    const signature = new URL(url, 'http://x').searchParams.get('t')!;
+    expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(200);
+    const requests = lines.filter((l) => l.includes(doc.key));
+    expect(requests.length).toBeGreaterThan(0);
+    expect(requests.join('\n')).not.toContain(signature);
+    expect(requests.join('\n')).toContain(`${doc.url}?t=[redacted]`);
   });
 });

@@ -1,8 +1,8 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 
-const SECRET_QUERY = /([?&](?:token|resetToken|code|otp|signature)=)[^&#]*/gi;
+const SECRET_QUERY = /([?&](?:token|resetToken|code|otp|signature|t)=)[^&#]*/gi;
 
-/** Strips secrets carried in query strings (reset grants, codes) before a URL is logged. */
+/** Strips secrets carried in query strings (reset grants, codes, a document link's `t`) before a URL is logged. */
 const redactUrl = (url: string) => url.replace(SECRET_QUERY, '$1[redacted]');
 
 /** Fields of database errors that name what went wrong without the values written (PostgreSQL's

@@ -5,7 +5,7 @@ import { cartItems, jobs } from '../../src/db/schema.js';
 import { insertJob } from '../admin-fixtures.js';
 import { SUCCESS_CARD, insertProduct } from '../commerce-helpers.js';
 import { PASSWORD, createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../helpers.js';
-import { uploadDocument } from '../upload-helpers.js';
+import { multipart, pngBytes, uploadDocument } from '../upload-helpers.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 interface Job {
@@ -244,6 +244,57 @@ describeEachDb('confidential documents (issue 14)', (kind) => {
     const own = await uploadDocument(t.app, attacker.headers, 'own.pdf');
     expect((await inject('POST', '/api/cart', attacker, { productId: product, file: own.url })).statusCode).toBe(201);
     expect((await link(attacker, own.key)).statusCode).toBe(200);
+  });
+
+  it('refuses a public picture as a job’s, cart’s or thread’s document: it would open for anyone, cached a year', async () => {
+    // An upload with kind=image is public (product and profile pictures) and cached by any shared
+    // cache; attached to a job it would leave the job's access rules behind.
+    const upload = async (who: Login, uploadKind: 'image' | 'document') => {
+      const body = await multipart([
+        { name: 'file', file: { data: pngBytes(), filename: 'signed-spa.png', type: 'image/png' } },
+      ]);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/uploads?kind=${uploadKind}`,
+        headers: { ...who.headers, ...body.headers },
+        payload: body.payload,
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().data.url as string;
+    };
+    const picture = await upload(victim, 'image');
+    const served = await t.app.inject({ method: 'GET', url: picture });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['cache-control']).toContain('public');
+
+    const job = await insertJob(t, victim.id, { productId: product });
+    const refusals = [
+      await inject('POST', '/api/cart', victim, { productId: product, file: picture, fileName: 'spa.png' }),
+      await inject('PUT', `/job-api/company/editjobdetails/${job.id}`, victim, { detail: 'Scan', file: picture }),
+      await inject('POST', `/job-api/jobs/${job.id}/actions/message`, victim, {
+        note: 'The signed copy',
+        files: [{ url: picture, name: 'spa.png' }],
+      }),
+      await inject('PUT', `/job-api/editjobdetails/${job.id}`, admin, {
+        detail: 'Scan',
+        file: await upload(admin, 'image'),
+      }),
+    ];
+    for (const res of refusals) {
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().message).toBe(messages.attachDocumentOnly);
+    }
+    const [row] = await t.rt.database.db.select().from(jobs).where(eq(jobs.id, job.id));
+    expect([row.companyFile, row.adminFile]).toEqual([null, null]);
+
+    // The same picture uploaded as a document is confidential and attaches.
+    const scan = await upload(victim, 'document');
+    const sent = await inject('POST', `/job-api/jobs/${job.id}/actions/message`, victim, {
+      note: 'The signed copy',
+      files: [{ url: scan, name: 'spa.png' }],
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: scan })).statusCode).toBe(401);
   });
 
   it('never serves a remembered list of one verification state to the other', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { messages } from '@legalmarket/contracts';
+import { LIST_LIMIT_MAX, messages } from '@legalmarket/contracts';
 import { jobApplications, jobs, orders, products } from '../../db/schema.js';
 import { createTestApp, describeEachDb, lastMailTo, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { multipart, pdfBytes } from '../../../test/upload-helpers.js';
@@ -127,7 +127,9 @@ describeEachDb('lawyer jobs: available jobs, applications, projects', (kind) => 
     expect(job.companyId.phoneNumber).toBe('');
     expect(best.body).not.toContain(company.email);
 
-    expect((await get('/job-api/jobs?limit=500', lawyerA)).statusCode).toBe(400);
+    // A page holds at most 50; without `page` the whole list is asked for, up to LIST_LIMIT_MAX (decision 0901).
+    expect((await get('/job-api/jobs?page=1&limit=500', lawyerA)).statusCode).toBe(400);
+    expect((await get(`/job-api/jobs?limit=${LIST_LIMIT_MAX + 1}`, lawyerA)).statusCode).toBe(400);
     expect((await get('/job-api/jobs?sort=sideways', lawyerA)).json().message).toMatch(/sort/);
     expect((await get('/job-api/jobs', company)).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'GET', url: '/job-api/jobs' })).statusCode).toBe(401);

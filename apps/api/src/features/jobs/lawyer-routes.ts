@@ -2,11 +2,16 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   applyForJobInput,
+  AVAILABLE_JOBS_PAGE,
   availableJobsQuery,
   earningsResponse,
   idParam,
   lawyerIdQuery,
+  LAWYER_LIST_MAX,
+  LIST_CAP,
+  LIST_LIMIT_MAX,
   lawyerJobSchema,
+  lawyerListPage,
   lawyerProjectsQuery,
   messages,
   okMessage,
@@ -38,8 +43,7 @@ export const lawyerJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
       schema: {
         tags,
         summary: 'Open jobs a lawyer can apply for',
-        description:
-          "Only jobs with status unassigned and nobody assigned. `sort=bestfit` (Best fit, the default: jobs whose product area is one of the lawyer's areas of practice first, then those waiting longest first; decision 2011) or `sort=recent` (Recent jobs: createdAt newest first). Paged with `page` (from 1) and `limit` (1-50, default 20); the number of open jobs is in the `X-Total-Count` header. The company's e-mail and phone are left empty until the job is assigned to the reading lawyer. Verified and unverified lawyers (and admins) may list: verified lawyers read the brief (details, file names) but never a file's key (`companyFile`, `adminFile` are null), unverified lawyers only the product and amount (brief fields null, `briefWithheld: true`); admins read the keys. Cached per lawyer and verification state until a job, product, user or application changes.",
+        description: `Only jobs with status unassigned and nobody assigned. \`sort=bestfit\` (Best fit, the default: jobs whose product area is one of the lawyer's areas of practice first, then those waiting longest first; decision 2011) or \`sort=recent\` (Recent jobs: createdAt newest first). Without \`page\`: the whole list (the spec's client reads a list), up to \`limit\` jobs (default ${LIST_CAP}, at most ${LIST_LIMIT_MAX}); with \`page\` (from 1): that page of \`limit\` jobs (1-50, default ${AVAILABLE_JOBS_PAGE}). The number of open jobs is in the \`X-Total-Count\` header. The company's e-mail and phone are left empty until the job is assigned to the reading lawyer. Verified and unverified lawyers (and admins) may list: verified lawyers read the brief (details, file names) but never a file's key (\`companyFile\`, \`adminFile\` are null), unverified lawyers only the product and amount (brief fields null, \`briefWithheld: true\`); admins read the keys. Cached per lawyer and verification state until a job, product, user or application changes.`,
         querystring: availableJobsQuery,
         response: { 200: jobList },
         security,
@@ -52,7 +56,9 @@ export const lawyerJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         reply,
         JOB_PAGE_READS,
         async () => {
-          const { json, total } = await service.availableJobs(request.user!, request.query);
+          const { sort, ...paging } = request.query;
+          const q = { sort, ...lawyerListPage(paging, AVAILABLE_JOBS_PAGE) };
+          const { json, total } = await service.availableJobs(request.user!, q);
           return { json, headers: { 'x-total-count': String(total), 'cache-control': 'no-store' } };
         },
         jobList,
@@ -109,7 +115,7 @@ export const lawyerJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         schema: {
           tags,
           summary: `The signed-in lawyer's ${status} projects`,
-          description: `Only jobs assigned to the caller with status ${status}, ${status === 'completed' ? 'latest completed first' : 'latest assigned first'}. Paged with \`page\` and \`limit\` (1-50, default 50); the count is in \`X-Total-Count\`.`,
+          description: `Only jobs assigned to the caller with status ${status}, ${status === 'completed' ? 'latest completed first' : 'latest assigned first'}. Without \`page\`: the whole list, up to \`limit\` jobs (default ${LIST_CAP}, at most ${LIST_LIMIT_MAX}); with \`page\` (from 1): that page of \`limit\` jobs (1-${LAWYER_LIST_MAX}, default ${LAWYER_LIST_MAX}). The count is in \`X-Total-Count\`.`,
           querystring: lawyerProjectsQuery,
           response: { 200: jobList },
           security,
@@ -117,7 +123,11 @@ export const lawyerJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         preHandler: auth.require('lawyer'),
       },
       async (request, reply) => {
-        const { json, total } = await service.projects(request.user!, status, request.query);
+        const { json, total } = await service.projects(
+          request.user!,
+          status,
+          lawyerListPage(request.query, LAWYER_LIST_MAX),
+        );
         // The database built the JSON (features/jobs/view.ts jobViewsJsonQuery): sent as it is.
         reply.header('x-total-count', String(total)).header('cache-control', 'no-store');
         return sendJson(reply, json);

@@ -74,7 +74,8 @@ const refersTo = (col: AnyColumn, key: string): SQL => or(eq(col, uploadUrl(key)
  * Refuses a file reference a client wants stored on its cart line or job unless the client uploaded
  * that file (admins: an admin did, as they share the work): 403 for someone else's, 400 for none, as
  * a stored foreign key would travel on to the job and its lawyer. `current`, what the slot already holds, may be sent back unchanged (the admin form
- * does). Links to other sites stay allowed: they are not our documents.
+ * does). Links to other sites stay allowed: they are not our documents. An upload of kind `image` is
+ * refused (400): it is public and cached a year, so on a job it would open for anyone who saw its URL.
  */
 export async function assertAttachable(
   ex: Executor,
@@ -91,7 +92,7 @@ export async function assertAttachable(
     return;
   }
   const [row] = await ex
-    .select({ ownerId: uploads.ownerId, ownerType: users.userType })
+    .select({ ownerId: uploads.ownerId, ownerType: users.userType, kind: uploads.kind })
     .from(uploads)
     .leftJoin(users, eq(users.id, uploads.ownerId))
     .where(eq(uploads.key, key))
@@ -99,6 +100,7 @@ export async function assertAttachable(
   if (!row) throw badRequest(messages.attachedFileNotFound);
   const mine = row.ownerId === user.id || (user.userType === 'admin' && row.ownerType === 'admin');
   if (!mine) throw forbidden(messages.fileNotYours);
+  if (row.kind !== 'document') throw badRequest(messages.attachDocumentOnly);
 }
 
 /** Keeps a client's file name printable and short; it is only ever shown, never used as a path. */

@@ -1,0 +1,36 @@
+import { describe, expect, it, vi } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { messages } from '@legalmarket/contracts/messages';
+import SignupCompanyPage from './signup-company-page';
+
+describe('/signup/asacompany', { timeout: 30_000 }, () => {
+  it('asks for an empty phone number with the generic sign-up rule (spec section 5)', async () => {
+    sessionStorage.clear();
+    const fetch = vi.fn();
+    vi.stubGlobal('fetch', fetch);
+    render(
+      <MemoryRouter initialEntries={['/signup/asacompany']}>
+        <Routes>
+          <Route path="/signup/asacompany" element={<SignupCompanyPage />} />
+        </Routes>
+      </MemoryRouter>,
+    );
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Company name'), 'Ada Ventures Ltd');
+    await user.type(screen.getByLabelText('Contact name'), 'Ada Obi');
+    await user.type(screen.getByLabelText('Official email'), 'ada@example.ng');
+    await user.type(screen.getByLabelText('Office address'), '12 Marina, Lagos');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    // "every field ... must be filled; missing gives Please enter your {label}"
+    expect(await screen.findByText('Please enter your contact phone number')).toBeInTheDocument();
+    expect(screen.queryByText(messages.phoneRule)).not.toBeInTheDocument();
+
+    // A number that is there but not 11 digits keeps the phone rule.
+    await user.type(screen.getByLabelText('Contact phone number'), '0801234');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText(messages.phoneRule)).toBeInTheDocument();
+    expect(fetch).not.toHaveBeenCalled();
+  });
+});
