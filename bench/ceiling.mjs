@@ -5,6 +5,8 @@
 // read by primary key through the app's database driver (PGlite in this process, on its own data
 // directory PK_DATA_DIR; or a node-postgres Pool of the app's size on DATABASE_URL, search_path PK_SCHEMA)
 // from its own users-like table of PK_ROWS rows. It sends `{ ready, ids }` when the table is filled.
+// Sent `{ bodies: [text] }`, it stores them as rows of their own and answers `{ bodies: ids }` for
+// GET /body/:id (the same-bytes ceiling of the cold rows).
 import Fastify from 'fastify';
 
 const app = Fastify({ logger: false });
@@ -69,6 +71,26 @@ if (!mode) {
     );
     if (!res.rows[0]) return reply.status(404).send({ message: 'not found' });
     return res.rows[0];
+  });
+  // The same bytes by primary key: the bodies a cold row answered, each stored as one row, read and sent
+  // as they are. What one read by key costs when the answer is as large as the app's.
+  await query(`drop table if exists pk_bodies`);
+  await query(`create table pk_bodies (id uuid primary key, body text not null)`);
+  process.on('message', async (m) => {
+    if (!m?.bodies) return;
+    await query(`truncate pk_bodies`);
+    const rows = await query(
+      `insert into pk_bodies select gen_random_uuid(), b from unnest($1::text[]) as b returning id`,
+      [m.bodies],
+    );
+    await query(`analyze pk_bodies`);
+    process.send?.({ bodies: rows.rows.map((r) => r.id) });
+  });
+  app.get('/body/:id', async (request, reply) => {
+    if (!/^[0-9a-f-]{36}$/i.test(request.params.id)) return reply.status(400).send({ message: 'bad id' });
+    const res = await query('select body from pk_bodies where id = $1', [request.params.id]);
+    if (!res.rows[0]) return reply.status(404).send({ message: 'not found' });
+    return reply.type('application/json; charset=utf-8').send(res.rows[0].body);
   });
   app.addHook('onClose', async () => close());
   process.on('SIGTERM', () => app.close().then(() => process.exit(0)));

@@ -344,10 +344,13 @@ interface ColdRow {
   lists: readonly string[];
   app: LoadFigures;
   ceilingRps: number;
+  /** Informative: the row's answers stored one per row and read back by primary key (sameBytesCeiling). */
+  sameBytes?: { rps: number; p99: number; meanBytes: number };
   ratio: number;
   target: string;
   pass: boolean;
 }
+type ColdPairs = Array<{ path: string; authorization: string }>;
 
 /** Signs a token the way platform/auth.ts issue() does, for a session row the generator wrote. */
 async function signSession(s: BenchSession, secret: string) {
@@ -377,18 +380,29 @@ async function startPkCeiling(env: Record<string, string>) {
     child.on('message', (m: { ready?: boolean; ids?: string[] }) => m?.ready && resolve(m.ids ?? []));
   });
   child.removeAllListeners('exit');
-  return { ids, stop: () => stopChild(child) };
+  /** Stores these bodies as rows of the ceiling's own, for GET /body/:id; answers their ids. */
+  const storeBodies = (bodies: string[]) =>
+    new Promise<string[]>((resolve) => {
+      const answer = (m: { bodies?: string[] }) => {
+        if (!m?.bodies) return;
+        child.off('message', answer);
+        resolve(m.bodies);
+      };
+      child.on('message', answer);
+      child.send({ bodies });
+    });
+  return { ids, storeBodies, stop: () => stopChild(child) };
 }
 
-/** GET /row/:id with a random id per request, 50 connections, like every other row. */
-async function measurePk(ids: string[]) {
+/** GET /row/:id (or /body/:id) with a random id per request, 50 connections, like every other row. */
+async function measurePk(ids: string[], route: 'row' | 'body' = 'row') {
   const requests = [
     {
       method: 'GET',
-      path: '/row/x',
+      path: `/${route}/x`,
       setupRequest: (req: Record<string, unknown>) => ({
         ...req,
-        path: `/row/${ids[Math.floor(Math.random() * ids.length)]}`,
+        path: `/${route}/${ids[Math.floor(Math.random() * ids.length)]}`,
       }),
     },
   ];
@@ -396,18 +410,35 @@ async function measurePk(ids: string[]) {
 }
 
 /**
+ * The same-bytes ceiling of a cold row (informative): up to 300 of its (path, token) pairs answered
+ * again after the row, their bodies stored one per row in the ceiling's table, and read back by key.
+ * How fast one read by key can be when it answers what the app answered.
+ */
+async function sameBytesCeiling(
+  pairs: Array<{ path: string; authorization: string }>,
+  storeBodies: (bodies: string[]) => Promise<string[]>,
+) {
+  const step = Math.max(1, Math.floor(pairs.length / 300));
+  const sample = pairs.filter((_, i) => i % step === 0).slice(0, 300);
+  const bodies = await Promise.all(
+    sample.map(async (p) => (await fetch(`${BASE}${p.path}`, { headers: { authorization: p.authorization } })).text()),
+  );
+  const ids = await storeBodies(bodies);
+  const figures = await measurePk(ids, 'body');
+  const meanBytes = Math.round(bodies.reduce((n, b) => n + Buffer.byteLength(b), 0) / bodies.length);
+  return { ...figures, meanBytes };
+}
+
+/**
  * Every (user, list) pair once, each request with that user's token: no cached response can serve
  * it. One counter shared by the 50 connections hands out the pairs in turn (user by user, its lists
  * one after the other); the run ends when all are answered. An empty cart answers 404 by the spec.
  */
-async function coldRow(name: string, tokens: string[], lists: readonly string[]): Promise<LoadFigures> {
-  return coldPairs(
-    name,
-    tokens.flatMap((t) => lists.map((p) => ({ path: p, authorization: `Bearer ${t}` }))),
-  );
+function coldRowPairs(tokens: string[], lists: readonly string[]) {
+  return tokens.flatMap((t) => lists.map((p) => ({ path: p, authorization: `Bearer ${t}` })));
 }
 
-/** Each (path, token) pair once, as coldRow. */
+/** Each (path, token) pair once (coldRowPairs). */
 async function coldPairs(name: string, pairs: Array<{ path: string; authorization: string }>): Promise<LoadFigures> {
   const lists = [pairs[0].path];
   let n = 0;
@@ -724,11 +755,12 @@ async function main() {
       const pkBefore = await measurePk(pkCeiling.ids);
       log(`primary-key ceiling: ${pkBefore.rps} req/s, p99 ${pkBefore.p99} ms, errors ${pkBefore.errors}`);
       const signed = benchSessions(SEED);
-      const coldFigures: Array<[string, number, readonly string[], LoadFigures]> = [];
+      const coldFigures: Array<[string, number, readonly string[], LoadFigures, ColdPairs]> = [];
       for (const [who, list] of Object.entries(signed) as Array<[keyof typeof COLD_LISTS, BenchSession[]]>) {
         const tokens = await Promise.all(list.map((x) => signSession(x, env.JWT_SECRET)));
         const label = `${list.length} ${who}, ${COLD_LISTS[who].length} lists each, once`;
-        coldFigures.push([label, list.length, COLD_LISTS[who], await coldRow(label, tokens, COLD_LISTS[who])]);
+        const pairs = coldRowPairs(tokens, COLD_LISTS[who]);
+        coldFigures.push([label, list.length, COLD_LISTS[who], await coldPairs(label, pairs), pairs]);
       }
       // Every thread's company reads its job page and its notifications once.
       if (threads.length) {
@@ -744,20 +776,26 @@ async function main() {
           threads.length,
           ['/job-api/jobs/{own job}', '/api/notifications'],
           await coldPairs(label, pairs),
+          pairs,
         ]);
       }
       const pkAfter = await measurePk(pkCeiling.ids);
       log(`primary-key ceiling after: ${pkAfter.rps} req/s, p99 ${pkAfter.p99} ms`);
       const best = pkAfter.rps > pkBefore.rps ? pkAfter : pkBefore;
       pk = { before: pkBefore, after: pkAfter, best };
-      for (const [label, users, lists, app] of coldFigures) {
+      for (const [label, users, lists, app, pairs] of coldFigures) {
         const ratio = r2(app.rps / best.rps);
+        const sameBytes = await sameBytesCeiling(pairs, pkCeiling.storeBodies);
+        log(
+          `${label}: same bytes by primary key (${sameBytes.meanBytes} bytes a response): ${sameBytes.rps} req/s, p99 ${sameBytes.p99} ms, ${Math.round((sameBytes.rps / best.rps) * 100)} % of the PK ceiling`,
+        );
         cold.push({
           name: label,
           users,
           lists,
           app,
           ceilingRps: best.rps,
+          sameBytes: { rps: sameBytes.rps, p99: sameBytes.p99, meanBytes: sameBytes.meanBytes },
           ratio,
           target: DATABASE_URL ? '≥ 50 % of PK ceiling, p99 ≤ 50 ms, 0 errors' : '≥ 30 % of PK ceiling, 0 errors',
           pass: DATABASE_URL ? ratio >= 0.5 && app.p99 <= 50 && app.errors === 0 : ratio >= 0.3 && app.errors === 0,
@@ -945,6 +983,7 @@ function render(
           'ratio',
           'target',
           'met',
+          'same bytes by PK: req/s (bytes), share of PK ceiling',
         ],
         cold.map((c) => [
           `${c.name}: ${c.lists.map((l) => l.replace(/\?.*$/, '')).join(', ')}`,
@@ -958,8 +997,13 @@ function render(
           `${Math.round(c.ratio * 100)} %`,
           c.target,
           ok(c.pass),
+          c.sameBytes
+            ? `${c.sameBytes.rps} (${c.sameBytes.meanBytes}), ${Math.round((c.sameBytes.rps / c.ceilingRps) * 100)} %`
+            : '',
         ]),
       ),
+      '',
+      "Same bytes by PK (informative): up to 300 of the row's answers, each stored as one row of the ceiling's own table and read back by primary key by the same bare server: the most a read of one stored row can reach with answers that large.",
       '',
       `Primary-key ceiling: bare Fastify, GET /row/:id, one row of ${r.database === 'postgres' ? 'a 2,500-row table on the same PostgreSQL server (node-postgres Pool of 10)' : 'a 2,500-row table in its own PGlite, in its own process'}, 50 connections, random ids.`,
       '',
