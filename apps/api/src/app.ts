@@ -243,6 +243,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     responses: createResponseCache(db, {
       maxBytes: config.ANSWER_CACHE_MB * 1024 * 1024,
       checkReads: config.NODE_ENV === 'test',
+      now: () => clock.now(),
     }),
     pageSessions: createPageSessions({
       auth,

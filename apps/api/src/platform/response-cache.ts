@@ -74,6 +74,7 @@ export interface ResponseCache {
     reads: readonly string[],
     produce: () => Promise<Produced>,
     schema?: ZodType,
+    options?: SendOptions,
   ): Promise<void>;
   stats(): { entries: number; bytes: number; hits: number; misses: number };
 }
@@ -84,6 +85,14 @@ export interface ResponseCache {
  */
 type Produced = ({ value: unknown } | { json: string }) & { headers?: Record<string, string> };
 
+export interface SendOptions {
+  /**
+   * For a response that changes with time alone (a job turns `late` at its due time): the first time,
+   * after `now`, at which this body would read differently. The entry is good until then.
+   */
+  changesAt?: (body: string, now: Date) => Date | undefined;
+}
+
 interface Entry {
   /** The sum of the versions of `reads`, read before the response was made. */
   version: number;
@@ -91,9 +100,15 @@ interface Entry {
   size: number;
   prepared: PreparedBody;
   headers?: Record<string, string>;
+  /** Good before this time (ms) only (SendOptions.changesAt). */
+  until?: number;
 }
 
-export function createResponseCache(db: Db, opts: { maxBytes?: number; checkReads?: boolean } = {}): ResponseCache {
+export function createResponseCache(
+  db: Db,
+  opts: { maxBytes?: number; checkReads?: boolean; now?: () => Date } = {},
+): ResponseCache {
+  const now = opts.now ?? (() => new Date());
   const versions = cacheVersionsOf(db);
   const maxBytes = opts.maxBytes ?? 32 * 1024 * 1024;
   const entries = new Map<string, Entry>();
@@ -119,7 +134,7 @@ export function createResponseCache(db: Db, opts: { maxBytes?: number; checkRead
   };
 
   return {
-    async send(request, reply, reads, produce, schema) {
+    async send(request, reply, reads, produce, schema, options) {
       const user = request.user;
       if (!user) throw new Error('response cache used on a route without a signed-in user');
       // A route without a query schema ignores its query, so junk queries must not make entries. The
@@ -129,7 +144,7 @@ export function createResponseCache(db: Db, opts: { maxBytes?: number; checkRead
       const key = `${request.routeOptions.url}\u0000${user.id}\u0000${user.verified ? 'v' : 'u'}\u0000${query}\u0000${params}`;
       const version = (await versions.readFor(request)).of(reads);
       const hit = entries.get(key);
-      if (hit && hit.version === version) {
+      if (hit && hit.version === version && (hit.until === undefined || now().getTime() < hit.until)) {
         hits += 1;
         entries.delete(key); // (oldest first out: a hit moves to the back)
         entries.set(key, hit);
@@ -145,6 +160,8 @@ export function createResponseCache(db: Db, opts: { maxBytes?: number; checkRead
       } else body = JSON.stringify(schema ? schema.parse(made.value) : made.value);
       const prepared = new PreparedBody(body);
       const entry: Entry = { version, size: (key.length + prepared.body.length) * 3, prepared, headers: made.headers };
+      const changesAt = options?.changesAt?.(body, now());
+      if (changesAt) entry.until = changesAt.getTime();
       if (entry.size <= maxBytes / 8) {
         entries.set(key, entry);
         bytes += entry.size;

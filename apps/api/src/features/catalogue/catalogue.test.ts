@@ -247,7 +247,7 @@ describeEachDb('catalogue: products API', (kind) => {
       expect((await t.app.inject({ method: 'GET', url: `/product-api/product/${id}` })).statusCode).toBe(404);
       expect((await send('PUT', `/api/update/${id}`, admin.headers, fields())).statusCode).toBe(404);
 
-      const [view] = await findJobViews(db, eq(jobs.id, job.id));
+      const [view] = await findJobViews(db, eq(jobs.id, job.id), { now: new Date() });
       expect(view.productId).toMatchObject({ _id: id, productName: 'Trademark Filing' });
 
       // Deleting again changes nothing and answers the same; an unknown product is 404.

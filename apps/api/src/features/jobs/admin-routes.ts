@@ -15,7 +15,7 @@ import {
   type JobStatus,
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
-import { JOB_PAGE_READS } from './view.js';
+import { JOB_PAGE_READS, CACHED_UNTIL_LATE } from './view.js';
 
 const tags = ['jobs (admin)'];
 const security = [{ bearer: [] }];
@@ -67,6 +67,7 @@ export const jobsAdminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
             return { value };
           },
           q.paged ? adminJobsPageResponse : adminJobsResponse,
+          CACHED_UNTIL_LATE,
         );
       },
     );

@@ -37,7 +37,7 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle) 
   }
 
   async function viewOf(ex: Executor, jobId: string): Promise<JobView> {
-    const [view] = await withApplicants(ex, await findJobViews(ex, eq(jobs.id, jobId), { limit: 1 }));
+    const [view] = await withApplicants(ex, await findJobViews(ex, eq(jobs.id, jobId), { limit: 1, now: clock.now() }));
     return view;
   }
 
@@ -81,9 +81,10 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle) 
     async list(status: JobStatus, p: Paging) {
       const where = eq(jobs.status, status);
       // Late jobs first: they need an admin most.
-      const order = status === 'pending' ? [sql`${jobs.dueAt} < now() desc`] : [];
+      const now = clock.now();
+      const order = status === 'pending' ? [sql`${jobs.dueAt} < ${now} desc`] : [];
       const [views, total] = await Promise.all([
-        findJobViews(db, where, { limit: p.limit, offset: (p.page - 1) * p.limit, order }),
+        findJobViews(db, where, { limit: p.limit, offset: (p.page - 1) * p.limit, order, now }),
         jobCount(db, `status:${status}`),
       ]);
       return { items: await withApplicants(db, views), total };

@@ -7,7 +7,7 @@ import {
   messages,
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
-import { JOB_VIEW_READS } from './view.js';
+import { JOB_VIEW_READS, CACHED_UNTIL_LATE } from './view.js';
 
 const tags = ['jobs'];
 
@@ -37,6 +37,7 @@ export const companyJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (ap
           json: await jobs.pending(request.user!.id),
         }),
         companyJobsResponse,
+        CACHED_UNTIL_LATE,
       ),
   );
 
@@ -60,6 +61,7 @@ export const companyJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (ap
           json: await jobs.completed(request.user!.id),
         }),
         companyJobsResponse,
+        CACHED_UNTIL_LATE,
       ),
   );
 

@@ -10,12 +10,12 @@ import { assertAttachable } from '../uploads/service.js';
 import type { JobLifecycle } from './lifecycle-service.js';
 import { findJobViews, jobViewsJsonQuery } from './view.js';
 
-type Deps = Pick<Shared, 'db' | 'mailWritten'>;
+type Deps = Pick<Shared, 'db' | 'clock' | 'mailWritten'>;
 
 const openStatuses = ['unassigned', 'pending'] as const;
 
 /** A company's own jobs: its open and completed lists, and the details it adds to a job. */
-export function createCompanyJobsService({ db, mailWritten }: Deps, lifecycle: JobLifecycle) {
+export function createCompanyJobsService({ db, clock, mailWritten }: Deps, lifecycle: JobLifecycle) {
   // The two lists every company page reads, built once (the SQL text and, on a server, its plan). The
   // statuses are written in, not sent as parameters: with `status in ($3, $4)` PostgreSQL judged its
   // generic plan dearer than a custom one and planned the list again on every request (0.5-0.8 ms).
@@ -31,10 +31,10 @@ export function createCompanyJobsService({ db, mailWritten }: Deps, lifecycle: J
   return {
     /** The company's open jobs as JSON text (jobViewsJsonQuery): the list answered as the database built it. */
     pending: async (companyId: string) =>
-      (await pendingQuery.execute({ companyId, now: new Date().toISOString() }))[0].json,
+      (await pendingQuery.execute({ companyId, now: clock.now().toISOString() }))[0].json,
 
     completed: async (companyId: string) =>
-      (await completedQuery.execute({ companyId, now: new Date().toISOString() }))[0].json,
+      (await completedQuery.execute({ companyId, now: clock.now().toISOString() }))[0].json,
 
     /** Sets the company's detail (and file) on its own open job; answers the job. */
     async editDetails(
@@ -61,7 +61,7 @@ export function createCompanyJobsService({ db, mailWritten }: Deps, lifecycle: J
         });
       });
       mailWritten();
-      const [job] = await findJobViews(db, eq(jobs.id, jobId));
+      const [job] = await findJobViews(db, eq(jobs.id, jobId), { now: clock.now() });
       return job;
     },
   };

@@ -19,7 +19,7 @@ import {
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 import { forbidden } from '../../platform/errors.js';
-import { JOB_PAGE_READS } from './view.js';
+import { JOB_PAGE_READS, CACHED_UNTIL_LATE } from './view.js';
 import { sendJson } from '../../platform/response-cache.js';
 
 const tags = ['lawyer jobs'];
@@ -62,6 +62,7 @@ export const lawyerJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
           return { json, headers: { 'x-total-count': String(total), 'cache-control': 'no-store' } };
         },
         jobList,
+        CACHED_UNTIL_LATE,
       ),
   );
 

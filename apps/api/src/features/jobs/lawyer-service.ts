@@ -166,7 +166,7 @@ export function createLawyerJobsService(deps: Deps, lifecycle: JobLifecycle, led
         limit: q.limit,
         offset,
         end: offset + q.limit,
-        now: new Date().toISOString(),
+        now: clock.now().toISOString(),
       });
       return row;
     },
@@ -179,7 +179,7 @@ export function createLawyerJobsService(deps: Deps, lifecycle: JobLifecycle, led
       const rows = await selectJobs(db).where(eq(jobs.id, jobId)).limit(1);
       const row = rows[0];
       if (!row) throw notFound(messages.jobNotFound);
-      const view = toJobView(row);
+      const view = toJobView(row, clock.now());
       if (user.userType === 'admin') return { ...(await withApplicants(db, [view]))[0], applied: false };
       if (user.userType === 'company') {
         if (view.companyId._id !== user.id) throw notFound(messages.jobNotFound);
@@ -217,7 +217,7 @@ export function createLawyerJobsService(deps: Deps, lifecycle: JobLifecycle, led
         lawyerId: lawyer.id,
         limit: q.limit,
         offset: (q.page - 1) * q.limit,
-        now: new Date().toISOString(),
+        now: clock.now().toISOString(),
       });
       return row;
     },

@@ -509,7 +509,7 @@ export function createJobLifecycle(
         jobId,
         userId: user.id,
         admin: user.userType === 'admin',
-        now: new Date().toISOString(),
+        now: clock.now().toISOString(),
       });
       if (!row) throw notFound(messages.jobNotFound);
       const page: JobPageResponse = {

@@ -106,11 +106,11 @@ describeEachDb('job views built by the database', (kind) => {
   });
   afterAll(() => t.close());
 
-  const both = async (where = inArray(jobs.id, ids), opts: Parameters<typeof findJobViews>[2] = {}) => {
+  const both = async (where = inArray(jobs.id, ids), opts: Omit<Parameters<typeof findJobViews>[2], 'now'> = {}) => {
     const db = t.rt.database.db;
     const now = new Date();
     return {
-      expected: await findJobViews(db, where, opts),
+      expected: await findJobViews(db, where, { ...opts, now }),
       actual: JSON.parse(
         (await jobViewsJsonQuery(db, where, opts).execute({ now: now.toISOString() }))[0].json,
       ) as unknown,
@@ -222,7 +222,7 @@ describeEachDb('the job page built by the database', (kind) => {
 
   it('answers the views, events and read mark the JavaScript reads answer, for each party', async () => {
     const db = t.rt.database.db;
-    const view = (await findJobViews(db, eq(jobs.id, jobId)))[0];
+    const view = (await findJobViews(db, eq(jobs.id, jobId), { now: t.clock.now() }))[0];
     const [withApplied] = await withApplicants(db, [view]);
     expect(withApplied.appliedLawer).toHaveLength(2);
     for (const [who, expectedView, read] of [
@@ -291,6 +291,6 @@ describeEachDb('the job page built by the database', (kind) => {
     expect(page.events).toEqual([]);
     expect(page.earlier).toBe(false);
     expect(page.lastReadEventId).toBe('0');
-    expect(page.job).toEqual((await findJobViews(t.rt.database.db, eq(jobs.id, job.id)))[0]);
+    expect(page.job).toEqual((await findJobViews(t.rt.database.db, eq(jobs.id, job.id), { now: t.clock.now() }))[0]);
   });
 });

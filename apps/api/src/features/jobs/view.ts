@@ -74,14 +74,15 @@ export const NOTIFICATION_READS = ['notifications'] as const;
 
 type Row = Awaited<ReturnType<ReturnType<typeof selectJobs>['execute']>>[number];
 
-export function toJobView(r: Row): JobView {
+/** `now` decides `late`: the app's clock, as the lists built by the database are given it. */
+export function toJobView(r: Row, now: Date): JobView {
   const j = r.job;
   return {
     _id: j.id,
     status: j.status,
     stage: j.stage,
     dueAt: j.dueAt.toISOString(),
-    late: j.dueAt.getTime() < Date.now() && !['completed', 'cancelled'].includes(j.stage),
+    late: j.dueAt.getTime() < now.getTime() && !['completed', 'cancelled'].includes(j.stage),
     productId: {
       _id: r.product.id,
       productName: r.product.productName,
@@ -121,6 +122,21 @@ export function toJobView(r: Row): JobView {
     completedAt: j.completedAt?.toISOString() ?? null,
   };
 }
+
+/**
+ * When a response of job views next reads differently with nothing written: the earliest due time
+ * after `now` of a job shown not late (a final job's due time only ends its cached copy early). Both
+ * writers of the shape, toJobView and jobViewJson, put `dueAt` just before `late`.
+ */
+export const CACHED_UNTIL_LATE = {
+  changesAt(body: string, now: Date): Date | undefined {
+    const after = now.toISOString();
+    let first: string | undefined;
+    for (const m of body.matchAll(/"dueAt"\s*:\s*"([^"]+)"\s*,\s*"late"\s*:\s*false/g))
+      if (m[1] > after && (!first || m[1] < first)) first = m[1];
+    return first ? new Date(first) : undefined;
+  },
+};
 
 /** A timestamp as Date.toISOString() writes it (UTC, milliseconds). */
 const isoText = (t: SQLWrapper) => sql`to_char(${t} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -294,14 +310,14 @@ export async function withApplicants(ex: Executor, views: JobView[]): Promise<Jo
 export async function findJobViews(
   ex: Executor,
   where: SQL | undefined,
-  opts: { limit?: number; offset?: number; order?: SQL[] } = {},
+  opts: { now: Date; limit?: number; offset?: number; order?: SQL[] },
 ) {
   let q = selectJobs(ex)
     .where(where ?? and())
     .orderBy(...(opts.order ?? []), desc(jobs.createdAt), desc(jobs.id));
   if (opts.limit !== undefined) q = q.limit(opts.limit);
   if (opts.offset !== undefined) q = q.offset(opts.offset);
-  return (await q).map(toJobView);
+  return (await q).map((r) => toJobView(r, opts.now));
 }
 
 /**

@@ -18,7 +18,7 @@ import {
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 import { sendJson } from '../../platform/response-cache.js';
-import { JOB_THREAD_READS, NOTIFICATION_READS } from './view.js';
+import { JOB_THREAD_READS, NOTIFICATION_READS, CACHED_UNTIL_LATE } from './view.js';
 
 const tags = ['job workspace'];
 const security = [{ bearer: [] }];
@@ -56,6 +56,7 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
         JOB_THREAD_READS,
         async () => ({ json: await lifecycle.page(request.user!, request.params.id) }),
         jobPageResponse,
+        CACHED_UNTIL_LATE,
       ),
   );
 
