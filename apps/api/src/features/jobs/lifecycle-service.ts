@@ -12,6 +12,7 @@ import {
   type JobActor,
   type JobEventResponse,
   type JobPageResponse,
+  type JobRecipient,
   type JobStage,
 } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
@@ -179,7 +180,15 @@ export function createJobLifecycle(
     job: Job,
     action: JobAction,
     acting: Acting,
-    input: { note?: string | null; files?: EventFile[]; mail?: boolean; set?: Partial<typeof jobs.$inferInsert> } = {},
+    input: {
+      note?: string | null;
+      files?: EventFile[];
+      /** false: no e-mail at all (in-app only). */
+      mail?: boolean;
+      /** Recipients the caller e-mails itself with a spec template; the others get the job e-mail. */
+      mailed?: readonly JobRecipient[];
+      set?: Partial<typeof jobs.$inferInsert>;
+    } = {},
   ): Promise<Job> {
     const t = transitionOf(action);
     const now = clock.now();
@@ -257,16 +266,16 @@ export function createJobLifecycle(
             .where(eq(users.id, updated.assignedTo))
         )[0]
       : undefined;
-    const recipients = new Map<string, string>();
+    const recipients = new Map<string, { email: string; as: JobRecipient }>();
     for (const r of t.notify) {
-      if (r === 'company') recipients.set(updated.companyId, ctx.companyEmail);
-      if (r === 'lawyer' && lawyer) recipients.set(lawyer.id, lawyer.email);
+      if (r === 'company') recipients.set(updated.companyId, { email: ctx.companyEmail, as: r });
+      if (r === 'lawyer' && lawyer) recipients.set(lawyer.id, { email: lawyer.email, as: r });
       if (r === 'admins') {
         const admins = await tx
           .select({ id: users.id, email: users.officialEmail })
           .from(users)
           .where(eq(users.userType, 'admin'));
-        for (const a of admins) recipients.set(a.id, a.email);
+        for (const a of admins) recipients.set(a.id, { email: a.email, as: r });
       }
     }
     if (actorId) recipients.delete(actorId);
@@ -302,7 +311,8 @@ export function createJobLifecycle(
           files: input.files?.map((f) => f.name),
           url: `${site}/jobs/${job.id}`,
         };
-        for (const email of recipients.values()) await enqueueMail(tx, render(jobEventMail(email, mail)));
+        for (const { email, as } of recipients.values())
+          if (!input.mailed?.includes(as)) await enqueueMail(tx, render(jobEventMail(email, mail)));
       }
     }
     return updated;
