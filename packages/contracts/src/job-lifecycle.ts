@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { messages } from './messages.js';
 
 /**
  * The job's lifecycle for every actor, in the spirit of Sharetribe's transaction processes: each
@@ -99,6 +100,7 @@ export const JOB_LIFECYCLE = [
     to: 'same',
     actors: ['company'],
     notify: ['lawyer', 'admins'],
+    needs: { note: true },
     label: 'Give details',
   },
   {
@@ -107,6 +109,7 @@ export const JOB_LIFECYCLE = [
     to: 'same',
     actors: ['admin'],
     notify: ['company', 'lawyer'],
+    needs: { note: true },
     label: 'Add details',
   },
   {
@@ -258,6 +261,18 @@ export function allowedJobActions(stage: JobStage, actor: JobActor): JobAction[]
       (t.actors as readonly JobActor[]).includes(actor),
   ).map((t) => t.action);
 }
+
+/**
+ * What an action that needs a note answers when it has none: the spec's "Kindly add/edit details" for
+ * details (as its own details routes answer), a request for changes its own words, a message "Please
+ * enter a message".
+ */
+export const noteMissingMessage = (action: JobAction): string =>
+  action === 'request_changes'
+    ? messages.changesNoteMissing
+    : action === 'give_details' || action === 'add_details'
+      ? messages.kindlyAddDetails
+      : messages.messageMissing;
 
 export const nextStage = (t: JobTransition, stage: JobStage): JobStage => (t.to === 'same' ? stage : t.to);
 

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { messages } from '@legalmarket/contracts';
+import { jobEvents, jobs } from '../../db/schema.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { insertJob, insertProduct, mailsTo } from '../../../test/admin-fixtures.js';
 
@@ -23,6 +26,8 @@ describeEachDb('job workspace: refusals and notifications an audit found', (kind
   });
   afterAll(() => t.close());
 
+  const act = (id: string, action: string, who: Login, payload: Record<string, unknown> = {}) =>
+    t.app.inject({ method: 'POST', url: `/job-api/jobs/${id}/actions/${action}`, headers: who.headers, payload });
   async function assignedJob() {
     const job = await insertJob(t, company.id, { productId });
     const res = await t.app.inject({
@@ -34,6 +39,31 @@ describeEachDb('job workspace: refusals and notifications an audit found', (kind
     expect(res.statusCode).toBe(200);
     return job.id;
   }
+  const row = async (id: string) => (await t.rt.database.db.select().from(jobs).where(eq(jobs.id, id)))[0];
+  const eventCount = async (id: string) =>
+    (await t.rt.database.db.select().from(jobEvents).where(eq(jobEvents.jobId, id))).length;
+
+  it('refuses details given or added from the job page without any text, keeping the ones there', async () => {
+    const id = await assignedJob();
+    expect((await act(id, 'give_details', company, { note: 'Two lenders, one borrower.' })).statusCode).toBe(200);
+    expect((await act(id, 'add_details', admin, { note: 'Governing law: Lagos State.' })).statusCode).toBe(200);
+    const events = await eventCount(id);
+    for (const [action, who] of [
+      ['give_details', company],
+      ['add_details', admin],
+    ] as const)
+      for (const payload of [{}, { note: '  \n ' }]) {
+        const res = await act(id, action, who, payload);
+        expect(res.statusCode, `${action} ${JSON.stringify(payload)}`).toBe(400);
+        expect(res.json().message).toBe(messages.kindlyAddDetails);
+      }
+    expect(await row(id)).toMatchObject({
+      companyDetail: 'Two lenders, one borrower.',
+      adminDetail: 'Governing law: Lagos State.',
+    });
+    expect(await eventCount(id)).toBe(events);
+  });
+
   it('tells the lawyer by e-mail too when an admin marks the job completed on the spec route', async () => {
     const id = await assignedJob();
     const before = (await mailsTo(t, lawyer.email)).length;

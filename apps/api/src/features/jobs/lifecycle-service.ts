@@ -7,6 +7,7 @@ import {
   findJobTransition,
   messages,
   nextStage,
+  noteMissingMessage,
   transitionOf,
   type JobAction,
   type JobActor,
@@ -79,8 +80,7 @@ export function refuse(job: Job, action: JobAction, actor: JobActor | null): nev
 function noteOf(action: JobAction, note: string | undefined): string | null {
   const text = note?.trim() ?? '';
   if (text.length > MAX_MESSAGE_LENGTH) throw badRequest(messages.messageTooLong);
-  if (!text && transitionOf(action).needs?.note)
-    throw badRequest(action === 'request_changes' ? messages.changesNoteMissing : messages.messageMissing);
+  if (!text && transitionOf(action).needs?.note) throw badRequest(noteMissingMessage(action));
   return text || null;
 }
 

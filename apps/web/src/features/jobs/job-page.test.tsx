@@ -87,6 +87,16 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     );
   });
 
+  it('asks for the details before giving them, sending nothing empty', async () => {
+    const { calls } = open(
+      pageData({ job: { ...pageData().job, stage: 'in_progress' }, actions: ['message', 'give_details'] }),
+    );
+    await screen.findByRole('heading', { name: 'A job' });
+    await userEvent.click(screen.getByRole('button', { name: 'Give details' }));
+    expect(screen.getByRole('alert')).toHaveTextContent(messages.kindlyAddDetails);
+    expect(calls.some((c) => c.url.pathname.includes('/actions/'))).toBe(false);
+  });
+
   it('asks for a note before requesting changes and for confirmation before accepting', async () => {
     const { calls } = open(pageData(), {
       'POST /job-api/jobs/job-1/actions/accept': () => ({

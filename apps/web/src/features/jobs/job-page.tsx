@@ -4,6 +4,7 @@ import { Clock, FileText, Send } from 'lucide-react';
 import {
   JOB_PAGE_ACTIONS,
   MAX_MESSAGE_LENGTH,
+  noteMissingMessage,
   transitionOf,
   type JobAction,
   type JobEventResponse,
@@ -108,8 +109,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
   function take(action: JobAction) {
     const needs = transitionOf(action).needs;
     const text = note.trim();
-    if (needs?.note && !text)
-      return setError(action === 'request_changes' ? messages.changesNoteMissing : messages.messageMissing);
+    if (needs?.note && !text) return setError(noteMissingMessage(action));
     if (text.length > MAX_MESSAGE_LENGTH) return setError(messages.messageTooLong);
     if (needs?.files && !files.length) return setError(messages.deliveryNeedsDocument);
     if (CONFIRM[action] && confirming !== action) return setConfirming(action);
