@@ -297,8 +297,9 @@ export type JobEventResponse = z.infer<typeof jobEvent>;
 
 /** POST /job-api/jobs/:id/actions/:action and the thread's send. */
 export const jobActionRequest = z.object({
-  note: z.string().max(MAX_MESSAGE_LENGTH).optional(),
-  files: z.array(file).max(MAX_EVENT_FILES).optional(),
+  /** Measured without the blanks around it, as it is stored. */
+  note: z.string().trim().max(MAX_MESSAGE_LENGTH, messages.messageTooLong).optional(),
+  files: z.array(file).max(MAX_EVENT_FILES, `Please attach at most ${MAX_EVENT_FILES} documents`).optional(),
   /**
    * Cancel only: naira refunded to the company, at most what is held for the job (the default, a full
    * refund). What is not refunded is kept by the platform.

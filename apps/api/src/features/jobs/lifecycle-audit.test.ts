@@ -64,6 +64,22 @@ describeEachDb('job workspace: refusals and notifications an audit found', (kind
     expect(await eventCount(id)).toBe(events);
   });
 
+  it("answers an oversized note and too many documents in the thread's own words", async () => {
+    const id = await assignedJob();
+    const long = await act(id, 'message', company, { note: 'x'.repeat(5001) });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().message).toBe(messages.messageTooLong);
+    const many = await act(id, 'message', company, {
+      note: 'six files',
+      files: Array.from({ length: 6 }, (_, i) => ({ url: `/api/files/k${i}`, name: `${i}.pdf` })),
+    });
+    expect(many.statusCode).toBe(400);
+    expect(many.json().message).toBe('Please attach at most 5 documents');
+    // The limit counts the note as it is kept: blanks around it are not part of it.
+    const padded = await act(id, 'message', company, { note: `${'y'.repeat(5000)}\n\n  ` });
+    expect(padded.statusCode, padded.body).toBe(200);
+  });
+
   it('tells the lawyer by e-mail too when an admin marks the job completed on the spec route', async () => {
     const id = await assignedJob();
     const before = (await mailsTo(t, lawyer.email)).length;
