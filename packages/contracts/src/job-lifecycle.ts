@@ -305,6 +305,15 @@ export const jobActionRequest = z.object({
    * refund). What is not refunded is kept by the platform.
    */
   refund: z.number().min(0, 'refund cannot be negative').max(1_000_000_000, 'refund is too large').optional(),
+  /**
+   * A key the client makes for one action it means to take once (a fresh one for each): the same
+   * action sent again with the same key (a double click, a retry after a lost answer) is not taken
+   * again and answers the job page as it is.
+   */
+  key: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{8,64}$/, 'key must be 8 to 64 letters, digits, - or _')
+    .optional(),
 });
 export type JobActionRequest = z.infer<typeof jobActionRequest>;
 

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { messages } from '@legalmarket/contracts';
-import { jobEvents, jobs } from '../../db/schema.js';
+import { jobEvents, jobs, notifications } from '../../db/schema.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { insertJob, insertProduct, mailsTo } from '../../../test/admin-fixtures.js';
+import { uploadDocument } from '../../../test/upload-helpers.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 
@@ -91,5 +92,39 @@ describeEachDb('job workspace: refusals and notifications an audit found', (kind
     // The company keeps the spec's own e-mail, once.
     const companyMails = (await mailsTo(t, company.email)).filter((m) => m.subject.includes('completed'));
     expect(companyMails.map((m) => m.subject)).toEqual(['Your job is completed: Loan Agreement Review']);
+  });
+
+  it('takes a message or an acceptance sent twice at once with one key once: one event, one notification', async () => {
+    const id = await assignedJob();
+    const sends = await Promise.all(
+      [1, 2, 3].map(() => act(id, 'message', company, { note: 'Please see clause 4', key: 'msg-0001-abcdef' })),
+    );
+    expect(sends.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    const events = async (action: string) =>
+      (await t.rt.database.db.select().from(jobEvents).where(eq(jobEvents.jobId, id))).filter(
+        (e) => e.action === action,
+      );
+    expect(await events('message')).toHaveLength(1);
+    const told = await t.rt.database.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.jobId, id), eq(notifications.action, 'message')));
+    expect(told.map((n) => n.userId).sort()).toEqual([lawyer.id, admin.id].sort());
+    // A new key is a new message, even with the same words.
+    expect(
+      (await act(id, 'message', company, { note: 'Please see clause 4', key: 'msg-0002-abcdef' })).statusCode,
+    ).toBe(200);
+    expect(await events('message')).toHaveLength(2);
+
+    // An acceptance sent twice: the second answers the completed page instead of 409.
+    const doc = await uploadDocument(t.app, lawyer.headers, 'final.pdf');
+    expect((await act(id, 'deliver', lawyer, { files: [{ url: doc.url, name: 'final.pdf' }] })).statusCode).toBe(200);
+    const accepts = await Promise.all([1, 2].map(() => act(id, 'accept', company, { key: 'accept-abcdef01' })));
+    expect(accepts.map((r) => r.statusCode)).toEqual([200, 200]);
+    expect(accepts.map((r) => r.json().job.stage)).toEqual(['completed', 'completed']);
+    expect(await events('accept')).toHaveLength(1);
+    // Without a key a second acceptance is still refused, naming the stage.
+    expect((await act(id, 'accept', company)).statusCode).toBe(409);
+    expect((await act(id, 'message', company, { note: 'x', key: 'bad key!' })).statusCode).toBe(400);
   });
 });

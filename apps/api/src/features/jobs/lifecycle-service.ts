@@ -101,6 +101,23 @@ export function createJobLifecycle(
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(jobId)) throw notFound(missing);
   }
 
+  /** Whether this user already took this action on this job under this client key. */
+  async function keyed(ex: Executor, jobId: string, userId: string, action: JobAction, key: string) {
+    const [row] = await ex
+      .select({ id: jobEvents.id })
+      .from(jobEvents)
+      .where(
+        and(
+          eq(jobEvents.jobId, jobId),
+          eq(jobEvents.actorId, userId),
+          eq(jobEvents.action, action),
+          eq(jobEvents.clientKey, key),
+        ),
+      )
+      .limit(1);
+    return Boolean(row);
+  }
+
   async function holidaySet(ex: Executor) {
     return new Set((await ex.select({ day: holidays.day }).from(holidays)).map((h) => h.day));
   }
@@ -188,6 +205,8 @@ export function createJobLifecycle(
       /** Recipients the caller e-mails itself with a spec template; the others get the job e-mail. */
       mailed?: readonly JobRecipient[];
       set?: Partial<typeof jobs.$inferInsert>;
+      /** The client's key for this action (act). */
+      key?: string;
     } = {},
   ): Promise<Job> {
     const t = transitionOf(action);
@@ -222,6 +241,7 @@ export function createJobLifecycle(
         fromStage: action === 'paid' ? null : job.stage,
         toStage: to,
         createdAt: now,
+        clientKey: input.key ?? null,
       })
       .returning({ id: jobEvents.id });
 
@@ -478,11 +498,14 @@ export function createJobLifecycle(
       user: AuthUser,
       jobId: string,
       action: JobAction,
-      input: { note?: string; files?: EventFile[]; refund?: number },
+      input: { note?: string; files?: EventFile[]; refund?: number; key?: string },
     ) {
       if (input.refund !== undefined && action !== 'cancel') throw badRequest('Only a cancellation takes a refund');
       const refundId = await db.transaction(async (tx) => {
         const job = await lock(tx, jobId);
+        // Taken already under this key (a double click, a retry): answered as done, not taken again.
+        // The job's lock makes the second request wait for the first and then find its event.
+        if (input.key && (await keyed(tx, jobId, user.id, action, input.key))) return null;
         check(job, action, user);
         const note = noteOf(action, input.note);
         const files = await filesOf(tx, user, input.files);
@@ -500,7 +523,7 @@ export function createJobLifecycle(
         }
         // A cancellation releases what is held for the job and opens the company's refund, in this transaction.
         const opened = action === 'cancel' ? await money.refunds.open(tx, job, user, input.refund, note) : null;
-        await record(tx, job, action, user, { note, files, set });
+        await record(tx, job, action, user, { note, files, set, key: input.key });
         return opened;
       });
       shared.mailWritten();
