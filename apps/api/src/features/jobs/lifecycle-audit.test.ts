@@ -1,10 +1,14 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { messages } from '@legalmarket/contracts';
-import { jobEvents, jobs, notifications } from '../../db/schema.js';
+import { jobEvents, jobTimers, jobs, notifications } from '../../db/schema.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { insertJob, insertProduct, mailsTo } from '../../../test/admin-fixtures.js';
 import { uploadDocument } from '../../../test/upload-helpers.js';
+import { sandboxProvider } from '../../platform/payments/sandbox.js';
+import { createLedger } from '../money/ledger.js';
+import { createRefunds } from '../money/refunds.js';
+import { createJobLifecycle } from './lifecycle-service.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 
@@ -126,5 +130,49 @@ describeEachDb('job workspace: refusals and notifications an audit found', (kind
     // Without a key a second acceptance is still refused, naming the stage.
     expect((await act(id, 'accept', company)).statusCode).toBe(409);
     expect((await act(id, 'message', company, { note: 'x', key: 'bad key!' })).statusCode).toBe(400);
+  });
+
+  it('never lets one failing timer hold back the timers due after it', async () => {
+    const [stuck, fine] = [await assignedJob(), await assignedJob()];
+    const db = t.rt.database.db;
+    const now = t.clock.now().getTime();
+    // The stuck job's reminders are due first; firing them fails (a fault in the database).
+    await db
+      .update(jobTimers)
+      .set({ fireAt: new Date(now - 2 * 86_400_000) })
+      .where(eq(jobTimers.jobId, stuck));
+    await db
+      .update(jobTimers)
+      .set({ fireAt: new Date(now - 86_400_000) })
+      .where(eq(jobTimers.jobId, fine));
+    await db.execute(
+      sql.raw(`create function audit_stuck_job() returns trigger language plpgsql as $$
+        begin raise exception 'the database refused this event'; end $$`),
+    );
+    await db.execute(
+      sql.raw(`create trigger audit_stuck_job before insert on job_events for each row
+        when (new.job_id = '${stuck}') execute function audit_stuck_job()`),
+    );
+    try {
+      const deps = { db, clock: t.clock, config: t.config, mailWritten: () => {} };
+      const ledger = createLedger(deps);
+      const lifecycle = createJobLifecycle(deps, {
+        ledger,
+        refunds: createRefunds({ ...deps, provider: sandboxProvider(db), ledger }),
+      });
+      await expect(lifecycle.tick()).rejects.toThrow(/2 job timer\(s\) failed/);
+      const timers = await db
+        .select()
+        .from(jobTimers)
+        .where(inArray(jobTimers.jobId, [stuck, fine]));
+      // The other job's reminders fired; the stuck ones wait for the next tick.
+      expect(timers.filter((x) => x.jobId === fine).every((x) => x.firedAt)).toBe(true);
+      expect(timers.filter((x) => x.jobId === stuck).every((x) => !x.firedAt)).toBe(true);
+      const fineEvents = await db.select().from(jobEvents).where(eq(jobEvents.jobId, fine));
+      expect(fineEvents.map((e) => e.action)).toEqual(['assign', 'remind_due', 'remind_late']);
+    } finally {
+      await db.execute(sql.raw('drop trigger audit_stuck_job on job_events'));
+      await db.execute(sql.raw('drop function audit_stuck_job()'));
+    }
   });
 });

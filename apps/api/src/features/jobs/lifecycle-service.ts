@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, notInArray, sql } from 'drizzle-orm';
 import {
   DUE_WORKING_DAYS,
   JOB_PAGE_ACTIONS,
@@ -456,32 +456,51 @@ export function createJobLifecycle(
    * Fires the clock's transitions due at `at`, each in its own transaction: the timer row is taken
    * with SKIP LOCKED and marked fired under that lock, so several instances never fire one twice and
    * a crash leaves it to the next tick. A timer whose job has moved on is marked fired and does nothing.
+   * A timer that fails is left for the next tick and passed over for the rest of this one, so it never
+   * holds back the timers due after it; the tick then throws its errors (the caller logs them).
    */
   async function tick(at: Date = clock.now()): Promise<number> {
     let fired = 0;
+    const failed: number[] = [];
+    const errors: unknown[] = [];
     for (;;) {
-      const took = await db.transaction(async (tx) => {
-        const [timer] = await tx
-          .select()
-          .from(jobTimers)
-          .where(and(isNull(jobTimers.firedAt), lte(jobTimers.fireAt, at)))
-          .orderBy(asc(jobTimers.fireAt), asc(jobTimers.id))
-          .limit(1)
-          .for('update', { skipLocked: true });
-        if (!timer) return false;
-        const job = await lock(tx, timer.jobId);
-        const action = timer.action as JobAction;
-        const current = timer.cycle === 0 || timer.cycle === job.deliveries;
-        if (current && findJobTransition(action, job.stage, 'clock')) {
-          await record(tx, job, action, { clock: true });
-          fired++;
-        }
-        await tx.update(jobTimers).set({ firedAt: clock.now() }).where(eq(jobTimers.id, timer.id));
-        return true;
-      });
-      if (!took) break;
+      let taken: number | null = null;
+      const took = await db
+        .transaction(async (tx) => {
+          const [timer] = await tx
+            .select()
+            .from(jobTimers)
+            .where(
+              and(
+                isNull(jobTimers.firedAt),
+                lte(jobTimers.fireAt, at),
+                failed.length ? notInArray(jobTimers.id, failed) : undefined,
+              ),
+            )
+            .orderBy(asc(jobTimers.fireAt), asc(jobTimers.id))
+            .limit(1)
+            .for('update', { skipLocked: true });
+          if (!timer) return 'none';
+          taken = timer.id;
+          const job = await lock(tx, timer.jobId);
+          const action = timer.action as JobAction;
+          const current = timer.cycle === 0 || timer.cycle === job.deliveries;
+          const fires = current && findJobTransition(action, job.stage, 'clock');
+          if (fires) await record(tx, job, action, { clock: true });
+          await tx.update(jobTimers).set({ firedAt: clock.now() }).where(eq(jobTimers.id, timer.id));
+          return fires ? 'fired' : 'passed';
+        })
+        .catch((err: unknown) => {
+          if (taken === null) throw err;
+          failed.push(taken);
+          errors.push(err);
+          return 'failed';
+        });
+      if (took === 'none') break;
+      if (took === 'fired') fired++;
     }
     if (fired) shared.mailWritten();
+    if (errors.length) throw new AggregateError(errors, `${errors.length} job timer(s) failed: ${failed.join(', ')}`);
     return fired;
   }
 
