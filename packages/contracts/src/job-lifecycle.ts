@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { messages } from './messages.js';
 
 /**
  * The job's lifecycle for every actor, in the spirit of Sharetribe's transaction processes: each
@@ -99,6 +100,7 @@ export const JOB_LIFECYCLE = [
     to: 'same',
     actors: ['company'],
     notify: ['lawyer', 'admins'],
+    needs: { note: true },
     label: 'Give details',
   },
   {
@@ -107,6 +109,7 @@ export const JOB_LIFECYCLE = [
     to: 'same',
     actors: ['admin'],
     notify: ['company', 'lawyer'],
+    needs: { note: true },
     label: 'Add details',
   },
   {
@@ -259,6 +262,18 @@ export function allowedJobActions(stage: JobStage, actor: JobActor): JobAction[]
   ).map((t) => t.action);
 }
 
+/**
+ * What an action that needs a note answers when it has none: the spec's "Kindly add/edit details" for
+ * details (as its own details routes answer), a request for changes its own words, a message "Please
+ * enter a message".
+ */
+export const noteMissingMessage = (action: JobAction): string =>
+  action === 'request_changes'
+    ? messages.changesNoteMissing
+    : action === 'give_details' || action === 'add_details'
+      ? messages.kindlyAddDetails
+      : messages.messageMissing;
+
 export const nextStage = (t: JobTransition, stage: JobStage): JobStage => (t.to === 'same' ? stage : t.to);
 
 const file = z.object({ url: z.string(), name: z.string() });
@@ -282,13 +297,23 @@ export type JobEventResponse = z.infer<typeof jobEvent>;
 
 /** POST /job-api/jobs/:id/actions/:action and the thread's send. */
 export const jobActionRequest = z.object({
-  note: z.string().max(MAX_MESSAGE_LENGTH).optional(),
-  files: z.array(file).max(MAX_EVENT_FILES).optional(),
+  /** Measured without the blanks around it, as it is stored. */
+  note: z.string().trim().max(MAX_MESSAGE_LENGTH, messages.messageTooLong).optional(),
+  files: z.array(file).max(MAX_EVENT_FILES, `Please attach at most ${MAX_EVENT_FILES} documents`).optional(),
   /**
    * Cancel only: naira refunded to the company, at most what is held for the job (the default, a full
    * refund). What is not refunded is kept by the platform.
    */
   refund: z.number().min(0, 'refund cannot be negative').max(1_000_000_000, 'refund is too large').optional(),
+  /**
+   * A key the client makes for one action it means to take once (a fresh one for each): the same
+   * action sent again with the same key (a double click, a retry after a lost answer) is not taken
+   * again and answers the job page as it is.
+   */
+  key: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{8,64}$/, 'key must be 8 to 64 letters, digits, - or _')
+    .optional(),
 });
 export type JobActionRequest = z.infer<typeof jobActionRequest>;
 

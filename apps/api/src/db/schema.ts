@@ -386,6 +386,8 @@ export const jobEvents = pgTable(
     fromStage: text('from_stage'),
     toStage: text('to_stage').notNull(),
     createdAt: createdAt(),
+    /** The key the client named a job page action with: the same action sent again is taken once (0022). */
+    clientKey: text('client_key'),
   },
   (t) => [index('job_events_job_idx').on(t.jobId, t.id)],
 );

@@ -159,7 +159,10 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle) 
     async complete(actorId: string, jobId: string) {
       const view = await db.transaction(async (tx) => {
         const job = await lockJob(tx, adminActing(actorId), jobId, 'complete');
-        const { status: to } = await lifecycle.record(tx, job, 'complete', adminActing(actorId), { mail: false });
+        // The company gets the spec's e-mail below; the lawyer the job e-mail (the table tells both).
+        const { status: to } = await lifecycle.record(tx, job, 'complete', adminActing(actorId), {
+          mailed: ['company'],
+        });
         const ctx = await jobContext(tx, job);
         await enqueueMail(
           tx,

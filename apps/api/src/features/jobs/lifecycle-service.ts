@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, notInArray, sql } from 'drizzle-orm';
 import {
   DUE_WORKING_DAYS,
   JOB_PAGE_ACTIONS,
@@ -7,11 +7,13 @@ import {
   findJobTransition,
   messages,
   nextStage,
+  noteMissingMessage,
   transitionOf,
   type JobAction,
   type JobActor,
   type JobEventResponse,
   type JobPageResponse,
+  type JobRecipient,
   type JobStage,
 } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
@@ -78,8 +80,7 @@ export function refuse(job: Job, action: JobAction, actor: JobActor | null): nev
 function noteOf(action: JobAction, note: string | undefined): string | null {
   const text = note?.trim() ?? '';
   if (text.length > MAX_MESSAGE_LENGTH) throw badRequest(messages.messageTooLong);
-  if (!text && transitionOf(action).needs?.note)
-    throw badRequest(action === 'request_changes' ? messages.changesNoteMissing : messages.messageMissing);
+  if (!text && transitionOf(action).needs?.note) throw badRequest(noteMissingMessage(action));
   return text || null;
 }
 
@@ -98,6 +99,23 @@ export function createJobLifecycle(
   /** A job id that cannot exist answers 404 before any query (the id column is a uuid). */
   function assertJobId(jobId: string, missing: string = messages.jobNotFound) {
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(jobId)) throw notFound(missing);
+  }
+
+  /** Whether this user already took this action on this job under this client key. */
+  async function keyed(ex: Executor, jobId: string, userId: string, action: JobAction, key: string) {
+    const [row] = await ex
+      .select({ id: jobEvents.id })
+      .from(jobEvents)
+      .where(
+        and(
+          eq(jobEvents.jobId, jobId),
+          eq(jobEvents.actorId, userId),
+          eq(jobEvents.action, action),
+          eq(jobEvents.clientKey, key),
+        ),
+      )
+      .limit(1);
+    return Boolean(row);
   }
 
   async function holidaySet(ex: Executor) {
@@ -179,7 +197,17 @@ export function createJobLifecycle(
     job: Job,
     action: JobAction,
     acting: Acting,
-    input: { note?: string | null; files?: EventFile[]; mail?: boolean; set?: Partial<typeof jobs.$inferInsert> } = {},
+    input: {
+      note?: string | null;
+      files?: EventFile[];
+      /** false: no e-mail at all (in-app only). */
+      mail?: boolean;
+      /** Recipients the caller e-mails itself with a spec template; the others get the job e-mail. */
+      mailed?: readonly JobRecipient[];
+      set?: Partial<typeof jobs.$inferInsert>;
+      /** The client's key for this action (act). */
+      key?: string;
+    } = {},
   ): Promise<Job> {
     const t = transitionOf(action);
     const now = clock.now();
@@ -213,6 +241,7 @@ export function createJobLifecycle(
         fromStage: action === 'paid' ? null : job.stage,
         toStage: to,
         createdAt: now,
+        clientKey: input.key ?? null,
       })
       .returning({ id: jobEvents.id });
 
@@ -257,16 +286,16 @@ export function createJobLifecycle(
             .where(eq(users.id, updated.assignedTo))
         )[0]
       : undefined;
-    const recipients = new Map<string, string>();
+    const recipients = new Map<string, { email: string; as: JobRecipient }>();
     for (const r of t.notify) {
-      if (r === 'company') recipients.set(updated.companyId, ctx.companyEmail);
-      if (r === 'lawyer' && lawyer) recipients.set(lawyer.id, lawyer.email);
+      if (r === 'company') recipients.set(updated.companyId, { email: ctx.companyEmail, as: r });
+      if (r === 'lawyer' && lawyer) recipients.set(lawyer.id, { email: lawyer.email, as: r });
       if (r === 'admins') {
         const admins = await tx
           .select({ id: users.id, email: users.officialEmail })
           .from(users)
           .where(eq(users.userType, 'admin'));
-        for (const a of admins) recipients.set(a.id, a.email);
+        for (const a of admins) recipients.set(a.id, { email: a.email, as: r });
       }
     }
     if (actorId) recipients.delete(actorId);
@@ -302,7 +331,8 @@ export function createJobLifecycle(
           files: input.files?.map((f) => f.name),
           url: `${site}/jobs/${job.id}`,
         };
-        for (const email of recipients.values()) await enqueueMail(tx, render(jobEventMail(email, mail)));
+        for (const { email, as } of recipients.values())
+          if (!input.mailed?.includes(as)) await enqueueMail(tx, render(jobEventMail(email, mail)));
       }
     }
     return updated;
@@ -426,32 +456,51 @@ export function createJobLifecycle(
    * Fires the clock's transitions due at `at`, each in its own transaction: the timer row is taken
    * with SKIP LOCKED and marked fired under that lock, so several instances never fire one twice and
    * a crash leaves it to the next tick. A timer whose job has moved on is marked fired and does nothing.
+   * A timer that fails is left for the next tick and passed over for the rest of this one, so it never
+   * holds back the timers due after it; the tick then throws its errors (the caller logs them).
    */
   async function tick(at: Date = clock.now()): Promise<number> {
     let fired = 0;
+    const failed: number[] = [];
+    const errors: unknown[] = [];
     for (;;) {
-      const took = await db.transaction(async (tx) => {
-        const [timer] = await tx
-          .select()
-          .from(jobTimers)
-          .where(and(isNull(jobTimers.firedAt), lte(jobTimers.fireAt, at)))
-          .orderBy(asc(jobTimers.fireAt), asc(jobTimers.id))
-          .limit(1)
-          .for('update', { skipLocked: true });
-        if (!timer) return false;
-        const job = await lock(tx, timer.jobId);
-        const action = timer.action as JobAction;
-        const current = timer.cycle === 0 || timer.cycle === job.deliveries;
-        if (current && findJobTransition(action, job.stage, 'clock')) {
-          await record(tx, job, action, { clock: true });
-          fired++;
-        }
-        await tx.update(jobTimers).set({ firedAt: clock.now() }).where(eq(jobTimers.id, timer.id));
-        return true;
-      });
-      if (!took) break;
+      let taken: number | null = null;
+      const took = await db
+        .transaction(async (tx) => {
+          const [timer] = await tx
+            .select()
+            .from(jobTimers)
+            .where(
+              and(
+                isNull(jobTimers.firedAt),
+                lte(jobTimers.fireAt, at),
+                failed.length ? notInArray(jobTimers.id, failed) : undefined,
+              ),
+            )
+            .orderBy(asc(jobTimers.fireAt), asc(jobTimers.id))
+            .limit(1)
+            .for('update', { skipLocked: true });
+          if (!timer) return 'none';
+          taken = timer.id;
+          const job = await lock(tx, timer.jobId);
+          const action = timer.action as JobAction;
+          const current = timer.cycle === 0 || timer.cycle === job.deliveries;
+          const fires = current && findJobTransition(action, job.stage, 'clock');
+          if (fires) await record(tx, job, action, { clock: true });
+          await tx.update(jobTimers).set({ firedAt: clock.now() }).where(eq(jobTimers.id, timer.id));
+          return fires ? 'fired' : 'passed';
+        })
+        .catch((err: unknown) => {
+          if (taken === null) throw err;
+          failed.push(taken);
+          errors.push(err);
+          return 'failed';
+        });
+      if (took === 'none') break;
+      if (took === 'fired') fired++;
     }
     if (fired) shared.mailWritten();
+    if (errors.length) throw new AggregateError(errors, `${errors.length} job timer(s) failed: ${failed.join(', ')}`);
     return fired;
   }
 
@@ -468,11 +517,14 @@ export function createJobLifecycle(
       user: AuthUser,
       jobId: string,
       action: JobAction,
-      input: { note?: string; files?: EventFile[]; refund?: number },
+      input: { note?: string; files?: EventFile[]; refund?: number; key?: string },
     ) {
       if (input.refund !== undefined && action !== 'cancel') throw badRequest('Only a cancellation takes a refund');
       const refundId = await db.transaction(async (tx) => {
         const job = await lock(tx, jobId);
+        // Taken already under this key (a double click, a retry): answered as done, not taken again.
+        // The job's lock makes the second request wait for the first and then find its event.
+        if (input.key && (await keyed(tx, jobId, user.id, action, input.key))) return null;
         check(job, action, user);
         const note = noteOf(action, input.note);
         const files = await filesOf(tx, user, input.files);
@@ -490,7 +542,7 @@ export function createJobLifecycle(
         }
         // A cancellation releases what is held for the job and opens the company's refund, in this transaction.
         const opened = action === 'cancel' ? await money.refunds.open(tx, job, user, input.refund, note) : null;
-        await record(tx, job, action, user, { note, files, set });
+        await record(tx, job, action, user, { note, files, set, key: input.key });
         return opened;
       });
       shared.mailWritten();

@@ -96,7 +96,7 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
       schema: {
         tags,
         summary: 'Take a lifecycle action on a job: message, deliver, request changes, accept, cancel, ...',
-        description: `Body \`{ note?, files? }\`: \`note\` up to ${MAX_MESSAGE_LENGTH} characters (a message and a request for changes need one), \`files\` up to ${MAX_EVENT_FILES} documents uploaded first with POST /api/upload ({ url, name }; only your own uploads). Deliveries need at least one document. An admin's \`cancel\` takes \`refund\` (naira, default: everything held for the job): it is refunded to the company through the provider, and what is not refunded is kept by the platform; a refund above what is held answers 400. 403 for someone not party to the job or not allowed this action, 409 when the job's stage does not allow it now (the message names the stage). Answers the job page.`,
+        description: `Body \`{ note?, files?, key? }\`: \`key\` (8-64 letters, digits, - or _), a fresh one per action the client means to take once: the same action sent again with it is not taken again and answers the job page; \`note\` up to ${MAX_MESSAGE_LENGTH} characters (a message and a request for changes need one), \`files\` up to ${MAX_EVENT_FILES} documents uploaded first with POST /api/upload ({ url, name }; only your own uploads). Deliveries need at least one document. An admin's \`cancel\` takes \`refund\` (naira, default: everything held for the job): it is refunded to the company through the provider, and what is not refunded is kept by the platform; a refund above what is held answers 400. 403 for someone not party to the job or not allowed this action, 409 when the job's stage does not allow it now (the message names the stage). Answers the job page.`,
         params: idParam.extend({ action: z.enum(JOB_PAGE_ACTIONS, 'Unknown action') }),
         body: jobActionRequest,
         response: { 200: jobPageResponse },
@@ -111,6 +111,7 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
           note: request.body?.note,
           files: request.body?.files,
           refund: request.body?.refund,
+          key: request.body?.key,
         }),
       ),
   );

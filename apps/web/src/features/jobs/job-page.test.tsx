@@ -87,6 +87,41 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     );
   });
 
+  it('sends a message again after a failure with the same key, and the next message with a new one', async () => {
+    let answers = 0;
+    const { calls } = open(pageData(), {
+      'POST /job-api/jobs/job-1/actions/message': () =>
+        ++answers === 1 ? { status: 503, body: { status: 'fail', message: 'Try again' } } : { body: pageData() },
+    });
+    await screen.findByRole('heading', { name: 'A job' });
+    const box = screen.getByRole('textbox', { name: /message/i });
+    await userEvent.type(box, 'Hello');
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await screen.findByText('Try again');
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await vi.waitFor(() => expect(box).toHaveValue(''));
+    await userEvent.type(box, 'Hello again');
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await vi.waitFor(() => expect(answers).toBe(3));
+    const keys = calls
+      .filter((c) => c.url.pathname.endsWith('/actions/message'))
+      .map((c) => (JSON.parse(String(c.init?.body)) as { key: string }).key);
+    expect(keys).toHaveLength(3);
+    for (const k of keys) expect(k).toMatch(/^[A-Za-z0-9_-]{8,64}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[1]);
+  });
+
+  it('asks for the details before giving them, sending nothing empty', async () => {
+    const { calls } = open(
+      pageData({ job: { ...pageData().job, stage: 'in_progress' }, actions: ['message', 'give_details'] }),
+    );
+    await screen.findByRole('heading', { name: 'A job' });
+    await userEvent.click(screen.getByRole('button', { name: 'Give details' }));
+    expect(screen.getByRole('alert')).toHaveTextContent(messages.kindlyAddDetails);
+    expect(calls.some((c) => c.url.pathname.includes('/actions/'))).toBe(false);
+  });
+
   it('asks for a note before requesting changes and for confirmation before accepting', async () => {
     const { calls } = open(pageData(), {
       'POST /job-api/jobs/job-1/actions/accept': () => ({

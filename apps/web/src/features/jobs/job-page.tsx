@@ -4,6 +4,7 @@ import { Clock, FileText, Send } from 'lucide-react';
 import {
   JOB_PAGE_ACTIONS,
   MAX_MESSAGE_LENGTH,
+  noteMissingMessage,
   transitionOf,
   type JobAction,
   type JobEventResponse,
@@ -96,6 +97,10 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
   const [uploading, setUploading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<JobAction | null>(null);
+  // One key per thing composed: a double click or a retry of the same sends it once (the API takes an
+  // action once per key); a new note, new files or a sent action make a new one.
+  const [key, setKey] = useState(() => crypto.randomUUID());
+  const renewKey = () => setKey(crypto.randomUUID());
   // The unread line stays where it was when the page opened, while the thread is read meanwhile.
   const [readUpTo] = useState(() => Number(data.lastReadEventId));
   const firstUnread = events.find((e) => Number(e._id) > readUpTo && e.actor._id !== me)?._id;
@@ -108,8 +113,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
   function take(action: JobAction) {
     const needs = transitionOf(action).needs;
     const text = note.trim();
-    if (needs?.note && !text)
-      return setError(action === 'request_changes' ? messages.changesNoteMissing : messages.messageMissing);
+    if (needs?.note && !text) return setError(noteMissingMessage(action));
     if (text.length > MAX_MESSAGE_LENGTH) return setError(messages.messageTooLong);
     if (needs?.files && !files.length) return setError(messages.deliveryNeedsDocument);
     if (CONFIRM[action] && confirming !== action) return setConfirming(action);
@@ -118,11 +122,13 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
     act.mutate(
       {
         action,
+        key,
         note: text || undefined,
         files: files.length ? files.map((f) => ({ url: f.url, name: f.fileName })) : undefined,
       },
       {
         onSuccess: () => {
+          renewKey();
           setNote('');
           setFiles([]);
         },
@@ -236,7 +242,10 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
           <textarea
             id="job-note"
             value={note}
-            onChange={(e) => setNote(e.target.value)}
+            onChange={(e) => {
+              setNote(e.target.value);
+              renewKey();
+            }}
             rows={4}
             maxLength={MAX_MESSAGE_LENGTH + 1}
             aria-describedby={error ? 'job-error' : undefined}
@@ -254,7 +263,10 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
                   <button
                     type="button"
                     className="min-h-11 shrink-0 px-2 text-sm text-red-700 underline"
-                    onClick={() => setFiles((l) => l.filter((x) => x.url !== f.url))}
+                    onClick={() => {
+                      setFiles((l) => l.filter((x) => x.url !== f.url));
+                      renewKey();
+                    }}
                   >
                     Remove
                   </button>
@@ -267,7 +279,11 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
               label="Attach a document"
               kind="document"
               value={null}
-              onChange={(f) => f && setFiles((l) => [...l, f])}
+              onChange={(f) => {
+                if (!f) return;
+                setFiles((l) => [...l, f]);
+                renewKey();
+              }}
               onBusyChange={setUploading}
               hint="PDF, Word or an image. Up to 5 documents."
             />
