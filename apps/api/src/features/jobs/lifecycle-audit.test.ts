@@ -3,7 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { messages } from '@legalmarket/contracts';
 import { jobEvents, jobTimers, jobs, notifications } from '../../db/schema.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
-import { insertJob, insertProduct, mailsTo } from '../../../test/admin-fixtures.js';
+import { auditFor, insertJob, insertProduct, mailsTo } from '../../../test/admin-fixtures.js';
 import { uploadDocument } from '../../../test/upload-helpers.js';
 import { sandboxProvider } from '../../platform/payments/sandbox.js';
 import { createLedger } from '../money/ledger.js';
@@ -47,6 +47,28 @@ describeEachDb('job workspace: refusals and notifications an audit found', (kind
   const row = async (id: string) => (await t.rt.database.db.select().from(jobs).where(eq(jobs.id, id)))[0];
   const eventCount = async (id: string) =>
     (await t.rt.database.db.select().from(jobEvents).where(eq(jobEvents.jobId, id))).length;
+
+  it("audits an admin's details and completion taken from the job page, as the spec's routes do", async () => {
+    // A company of its own: the other tests count the main company's e-mails.
+    const own = await signupAndLogin(t, 'company');
+    const job = await insertJob(t, own.id, { productId });
+    const assigned = await t.app.inject({
+      method: 'POST',
+      url: '/job-api/assign',
+      headers: admin.headers,
+      payload: { jobId: job.id, lawyerId: lawyer.id },
+    });
+    expect(assigned.statusCode).toBe(200);
+    const id = job.id;
+    expect((await act(id, 'add_details', admin, { note: 'Use the 2023 template.' })).statusCode).toBe(200);
+    expect(await auditFor(t, 'job.add_details', id)).toHaveLength(1);
+    expect((await act(id, 'complete', admin)).statusCode).toBe(200);
+    expect(await auditFor(t, 'job.complete', id)).toHaveLength(1);
+    // A company's or lawyer's own actions are not admin actions.
+    const other = (await insertJob(t, own.id, { productId, status: 'pending', lawyerId: lawyer.id })).id;
+    expect((await act(other, 'give_details', own, { note: 'Two directors.' })).statusCode).toBe(200);
+    expect(await auditFor(t, 'job.give_details', other)).toHaveLength(0);
+  });
 
   it('refuses details given or added from the job page without any text, keeping the ones there', async () => {
     const id = await assignedJob();

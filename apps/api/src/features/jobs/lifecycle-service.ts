@@ -21,6 +21,7 @@ import type { Executor } from '../../db/client.js';
 import { holidays, jobEvents, jobReads, jobs, jobTimers, notifications, products, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { recordAudit } from '../../platform/audit.js';
 import { mailRenderer } from '../../platform/mail-templates.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import { plainName } from '../../platform/mail-templates.js';
@@ -543,6 +544,19 @@ export function createJobLifecycle(
         // A cancellation releases what is held for the job and opens the company's refund, in this transaction.
         const opened = action === 'cancel' ? await money.refunds.open(tx, job, user, input.refund, note) : null;
         await record(tx, job, action, user, { note, files, set, key: input.key });
+        // An admin's override from the job page is audited as the spec's routes audit it (the
+        // cancellation is audited where its refund opens).
+        if (user.userType === 'admin' && (action === 'complete' || action === 'add_details'))
+          await recordAudit(tx, {
+            actorId: user.id,
+            action: `job.${action}`,
+            targetType: 'job',
+            targetId: job.id,
+            details:
+              action === 'complete'
+                ? { lawyerId: job.assignedTo, from: job.status, to: 'completed', via: 'job page' }
+                : { withFile: Boolean(files[0]), fileName: files[0]?.name ?? null, via: 'job page' },
+          });
         return opened;
       });
       shared.mailWritten();
