@@ -247,7 +247,8 @@ export function createJobLifecycle(
       .returning({ id: jobEvents.id });
 
     // The clock's timers start with the transition that makes them due.
-    const hs = action === 'assign' || action.startsWith('deliver') ? await holidaySet(tx) : null;
+    const hs =
+      action === 'assign' || action.startsWith('deliver') || action === 'request_changes' ? await holidaySet(tx) : null;
     if (action === 'assign' && hs) {
       const due = updated.dueAt;
       await tx
@@ -257,6 +258,42 @@ export function createJobLifecycle(
           { jobId: job.id, action: 'remind_late', fireAt: due },
         ])
         .onConflictDoNothing();
+    }
+    // Back at work after a delivery: a reminder that fell due while the job was delivered was passed
+    // over, so each one the lawyer has not had yet is set again for this round (the late one at once
+    // when the job is late already).
+    if (action === 'request_changes' && hs) {
+      const sent = new Set(
+        (
+          await tx
+            .select({ action: jobEvents.action })
+            .from(jobEvents)
+            .where(and(eq(jobEvents.jobId, job.id), inArray(jobEvents.action, ['remind_due', 'remind_late'])))
+        ).map((e) => e.action),
+      );
+      // A timer not fired yet still stands: it is not set twice.
+      for (const pending of await tx
+        .select({ action: jobTimers.action })
+        .from(jobTimers)
+        .where(
+          and(
+            eq(jobTimers.jobId, job.id),
+            inArray(jobTimers.action, ['remind_due', 'remind_late']),
+            isNull(jobTimers.firedAt),
+          ),
+        ))
+        sent.add(pending.action);
+      const due = updated.dueAt;
+      const soon = addWorkingDays(due, -2, hs);
+      const again = [
+        ...(!sent.has('remind_due') && !sent.has('remind_late') && soon > now
+          ? [{ jobId: job.id, action: 'remind_due', cycle: updated.deliveries, fireAt: soon }]
+          : []),
+        ...(!sent.has('remind_late')
+          ? [{ jobId: job.id, action: 'remind_late', cycle: updated.deliveries, fireAt: due > now ? due : now }]
+          : []),
+      ];
+      if (again.length) await tx.insert(jobTimers).values(again).onConflictDoNothing();
     }
     if ((action === 'deliver' || action === 'deliver_again') && hs) {
       const cycle = updated.deliveries;

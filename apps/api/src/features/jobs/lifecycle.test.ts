@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import {
   FINAL_STAGES,
   JOB_LIFECYCLE,
@@ -389,6 +389,39 @@ describeEachDb('job workspace: the lifecycle end to end', (kind) => {
     expect(after.events.map((e) => e.action)).not.toContain('auto_accept');
     // The lawyer's reminders still fire while the job is being worked on: due soon, then late.
     expect(after.events.map((e) => e.action)).toEqual(expect.arrayContaining(['remind_due', 'remind_late']));
+  });
+
+  it('reminds the lawyer of a late job whose reminders fell due while it sat delivered, once', async () => {
+    const id = await assignedJob();
+    const doc = await uploadDocument(t.app, lawyer.headers, 'early.pdf');
+    await act(id, 'deliver', lawyer, { files: [{ url: doc.url, name: 'early.pdf' }] });
+    // The due date passes while the delivery waits (its reminders are passed over), before auto-acceptance.
+    const [row] = await t.rt.database.db.select().from(jobs).where(eq(jobs.id, id));
+    const dueNow = new Date(t.clock.now().getTime() + 3600_000);
+    await t.rt.database.db.update(jobs).set({ dueAt: dueNow }).where(eq(jobs.id, id));
+    await t.rt.database.db
+      .update(jobTimers)
+      .set({ fireAt: new Date(dueNow.getTime() - 1000) })
+      .where(and(eq(jobTimers.jobId, id), inArray(jobTimers.action, ['remind_due', 'remind_late'])));
+    expect(row.stage).toBe('delivered');
+    const tickBy = (ms: number) =>
+      t.app.inject({ method: 'POST', url: '/dev/scheduler/tick', payload: { days: ms / 86_400_000 } });
+    expect((await tickBy(2 * 3600_000)).statusCode).toBe(200);
+    const lateOf = async () =>
+      (await t.rt.database.db.select().from(jobEvents).where(eq(jobEvents.jobId, id))).filter(
+        (e) => e.action === 'remind_late',
+      );
+    expect(await lateOf()).toHaveLength(0);
+    t.clock.advance(2 * 3600_000);
+    expect((await act(id, 'request_changes', company, { note: 'Clause 7 is missing' })).statusCode).toBe(200);
+    await tickBy(60_000);
+    await tickBy(60_000);
+    expect(await lateOf()).toHaveLength(1);
+    // Delivered and sent back again: the lawyer was told already.
+    await act(id, 'deliver_again', lawyer, { files: [{ url: doc.url, name: 'early.pdf' }] });
+    await act(id, 'request_changes', company, { note: 'And clause 8' });
+    await tickBy(60_000);
+    expect(await lateOf()).toHaveLength(1);
   });
 
   it.runIf(kind === 'postgres')('fires each timer exactly once when two schedulers tick together', async () => {
