@@ -38,7 +38,8 @@ export interface PaymentPlanRequest {
 
 /**
  * A renewal charge on a payment plan: the saved card charged with our reference (Flutterwave:
- * POST /v3/tokenized-charges with `payment_plan`); the same reference never charges twice.
+ * POST /v3/tokenized-charges with `payment_plan`); the same reference never charges twice. Like the first
+ * charge, it subscribes the card to the plan at the provider, which the plans then cancel (decision 1900).
  */
 export interface PlanChargeRequest {
   planId: string;
