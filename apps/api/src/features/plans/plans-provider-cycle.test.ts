@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { PlanView } from '@legalmarket/contracts';
 import { subscriptionPayments } from '../../db/schema.js';
@@ -11,6 +11,7 @@ import {
   SECRET_KEY,
   flutterwaveStandIn,
   listenStandIn,
+  type FlwTx,
 } from '../../../test/flutterwave-standin.js';
 import { createLedger } from '../money/ledger.js';
 import { createRefunds } from '../money/refunds.js';
@@ -22,7 +23,8 @@ type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 /**
  * Flutterwave charges a card subscribed to a payment plan on its own every month (its documented
  * payment plans), and our scheduler charges each renewal (decision 1900): the subscription our charges
- * make at Flutterwave is cancelled, durably and once, so a company pays each month once.
+ * make at Flutterwave is cancelled, durably and once, so a company pays each month once; a charge
+ * Flutterwave still makes on its own is logged for a refund and listed by the reconciliation.
  */
 describeEachDb('monthly plans charged once a month on Flutterwave', (kind) => {
   let t: Awaited<ReturnType<typeof createLoggedTestApp>>;
@@ -61,6 +63,13 @@ describeEachDb('monthly plans charged once a month on Flutterwave', (kind) => {
 
   const inject = (method: 'GET' | 'POST', url: string, who: Login, payload?: unknown) =>
     t.app.inject({ method, url, headers: who.headers, payload: payload as Record<string, unknown> });
+  const webhook = (tx: FlwTx) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/payments/webhook',
+      headers: { 'verif-hash': SECRET_HASH, 'content-type': 'application/json' },
+      payload: JSON.stringify({ event: 'charge.completed', data: { id: tx.id, tx_ref: tx.tx_ref, status: tx.status } }),
+    });
   const paymentsOf = (subscriptionId: string) =>
     t.rt.database.db
       .select()
@@ -177,5 +186,33 @@ describeEachDb('monthly plans charged once a month on Flutterwave', (kind) => {
     await plans.reconcileFirstPayments();
     await plans.tick();
     expect(asked()).toBe(before);
+  });
+
+  it('a charge Flutterwave made on its own is logged for a refund and listed by the reconciliation', async () => {
+    // A plan subscribed before its Flutterwave subscription could be cancelled (or one Flutterwave kept).
+    const company = await signupAndLogin(t, 'company');
+    const { plan, paymentPlan } = await subscribe(company);
+    toRenewal(plan, 0);
+    const [own] = flw.runCycle().filter((x) => x.customer.email === company.email);
+    expect(own).toMatchObject({ status: 'successful', payment_plan: Number(paymentPlan) });
+    // And one whose reference looks like none of ours at all.
+    const stray = flw.txs.get(
+      flw.pay(`RCR-${Date.now()}`, 80_000, { email: company.email, paymentPlan: Number(paymentPlan) }),
+    )!;
+    for (const tx of [own, stray]) expect((await webhook(tx)).statusCode).toBe(200);
+    await vi.waitFor(() => expect(t.security.of('plan_charged_by_provider')).toHaveLength(2));
+    expect(t.security.of('plan_charged_by_provider').map((e) => e.reference)).toEqual(
+      expect.arrayContaining([own.tx_ref, stray.tx_ref]),
+    );
+    // Nothing was paid by it: no month, no ledger entry; the subscription that made it is cancelled.
+    expect((await paymentsOf(plan._id)).map((p) => p.kind)).toEqual(['first']);
+    expect(subscriptionAt(paymentPlan, company.email)?.status).toBe('cancelled');
+    const report = await inject('GET', '/api/admin/reconciliation', await signupAndLogin(t, 'admin'));
+    expect(report.statusCode).toBe(200);
+    const missing = (report.json().differences as { kind: string; reference: string }[])
+      .filter((d) => d.kind === 'missing_in_ledger')
+      .map((d) => d.reference);
+    expect(missing).toEqual(expect.arrayContaining([own.tx_ref, stray.tx_ref]));
+    expect(await ledger.audit()).toEqual([]);
   });
 });

@@ -934,8 +934,38 @@ export function createPlansService(
   }
 
   /**
-   * A signed `charge.completed` webhook for a plan (the payload is never trusted): re-verified by id,
-   * then a first payment is activated or a renewal applied, each once.
+   * A successful charge on one of our payment plans that is none of ours (no `PLAN-` first payment, no
+   * `SUB-` renewal of ours): the provider charged the card on its own cycle. It pays no month (our
+   * scheduler charges those), so it is logged for an admin to refund, as a plan paid twice is, and shows
+   * in the reconciliation report as money missing in the ledger; the subscription that made it is
+   * cancelled too.
+   */
+  async function providerCharge(tx: ProviderTransaction) {
+    if (!tx.paymentPlan || tx.status !== 'successful') return 'ignored' as const;
+    const [known] = await db
+      .select({ id: planProviderPlans.tier })
+      .from(planProviderPlans)
+      .where(and(eq(planProviderPlans.provider, provider.name), eq(planProviderPlans.providerPlanId, tx.paymentPlan)));
+    if (!known) return 'ignored' as const;
+    shared.securityLog('plan_charged_by_provider', {
+      reference: tx.txRef,
+      transactionId: tx.id,
+      paymentPlan: tx.paymentPlan,
+      amount: tx.amount,
+      customerEmail: tx.customerEmail,
+    });
+    if (tx.customerEmail)
+      await provider
+        .cancelPlanSubscription(tx.paymentPlan, tx.customerEmail)
+        .catch((err) => deps.log?.warn({ err }, 'cancelling the provider subscription failed'));
+    return 'charged_by_provider' as const;
+  }
+
+  /**
+   * A signed `charge.completed` webhook for a plan, or for a reference no order has (the payload is
+   * never trusted): re-verified by id, then a first payment is activated or a renewal applied, each
+   * once; a charge on our payment plan with a reference that is not ours was made by the provider itself
+   * and is logged for a refund (`providerCharge`).
    */
   async function onWebhook(payload: unknown) {
     const data = (payload as { data?: { id?: unknown; tx_ref?: unknown } } | null)?.data;
@@ -947,9 +977,11 @@ export function createPlansService(
       shared.securityLog('plan_webhook_unverified', { reference, transactionId: id });
       return { result: 'ignored' };
     }
-    if (reference.startsWith('SUB-')) return { result: await applyRenewal(tx, 'webhook') };
+    if (RENEWAL_REF.test(reference)) return { result: await applyRenewal(tx, 'webhook') };
     const [p] = await db.select().from(subscriptionPayments).where(eq(subscriptionPayments.txRef, reference));
-    if (!p || p.kind !== 'first' || mismatch(p, tx)) return { result: 'ignored' };
+    // Not a reference of ours: a charge the provider made on its own cycle is recorded for a refund.
+    if (!p) return { result: await providerCharge(tx) };
+    if (p.kind !== 'first' || mismatch(p, tx)) return { result: 'ignored' };
     await activate(p.id, tx).catch(() => null);
     return { result: 'paid' };
   }

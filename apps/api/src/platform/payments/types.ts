@@ -26,6 +26,8 @@ export interface ProviderTransaction {
   paymentPlan?: string;
   /** The saved card's token for later charges (Flutterwave's `card.token`), when the answer gives one. */
   cardToken?: string;
+  /** The customer's e-mail (Flutterwave's `customer.email`), when the answer gives one. */
+  customerEmail?: string;
 }
 
 /** A monthly payment plan at the provider (Flutterwave: POST /v3/payment-plans). */
