@@ -101,7 +101,9 @@ export interface FlwTransfer {
   bank_name: string;
 }
 
-export function flutterwaveStandIn() {
+export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
+  /** The stand-in's time: when its transactions are made and its subscriptions fall due (a test's clock). */
+  const now = opts.now ?? (() => new Date());
   const txs = new Map<number, FlwTx>();
   const refunds = new Map<number, FlwRefund>();
   let nextId = 288200108;
@@ -137,19 +139,25 @@ export function flutterwaveStandIn() {
   const tokens = new Map<string, string>();
   /** Customers whose card declines from now on (a failed renewal). */
   const declining = new Set<string>();
-  const subscribe = (plan: number, email: string) => {
+  /**
+   * When each subscription is next charged by Flutterwave itself, and the reference its charges are
+   * named after: a month after the charge that subscribed the card, then monthly (the plan's interval).
+   */
+  const cycles = new Map<number, { due: Date; txRef: string; count: number }>();
+  const subscribe = (plan: number, email: string, txRef: string, at: Date) => {
     const found = [...subscriptions.values()].find((x) => x.plan === plan && x.customer.customer_email === email);
+    if (found?.status === 'active') return;
+    const id = found?.id ?? nextSubscriptionId++;
     if (found) found.status = 'active';
-    else {
-      const id = nextSubscriptionId++;
+    else
       subscriptions.set(id, {
         id,
         plan,
         customer: { customer_email: email },
         status: 'active',
-        created_at: new Date().toISOString(),
+        created_at: at.toISOString(),
       });
-    }
+    cycles.set(id, { due: nextMonth(at), txRef, count: 0 });
   };
   const answer = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, raw: string) => {
     calls.push(`${req.method} ${req.url}`);
@@ -183,7 +191,7 @@ export function flutterwaveStandIn() {
         interval: String(json.interval),
         currency: 'NGN',
         status: 'active',
-        created_at: new Date().toISOString(),
+        created_at: now().toISOString(),
       };
       plans.set(plan.id, plan);
       return send(200, { status: 'success', message: 'Payment plan created', data: plan });
@@ -199,8 +207,8 @@ export function flutterwaveStandIn() {
       const token = tokens.get(email);
       const planId = Number(json.payment_plan) || null;
       const ok = token === json.token && !declining.has(email);
+      // A successful charge with `payment_plan` subscribes the card (pay does it).
       const id = pay(txRef, json.amount, { status: ok ? 'successful' : 'failed', email, paymentPlan: planId });
-      if (planId && ok) subscribe(planId, email);
       return send(200, { status: 'success', message: 'Charge successful', data: txs.get(id) });
     }
     if (req.method === 'GET' && url.pathname === '/v3/subscriptions') {
@@ -258,7 +266,7 @@ export function flutterwaveStandIn() {
         account_number: number,
         bank_code: String(json.account_bank),
         full_name: name,
-        created_at: new Date().toISOString(),
+        created_at: now().toISOString(),
         currency: 'NGN',
         debit_currency: 'NGN',
         amount: json.amount,
@@ -325,7 +333,7 @@ export function flutterwaveStandIn() {
         status: refundMode === 'lose' ? 'completed' : refundMode,
         destination: 'payment_source',
         meta: { source: 'availablebalance' },
-        created_at: new Date().toISOString(),
+        created_at: now().toISOString(),
       };
       refunds.set(id, refund);
       if (refundMode === 'lose') return send(504, { status: 'error', message: 'Gateway timeout', data: null });
@@ -409,6 +417,30 @@ export function flutterwaveStandIn() {
       if (v) declining.add(email);
       else declining.delete(email);
     },
+    /**
+     * Flutterwave's own billing cycle, run at the stand-in's time: every active subscription whose month
+     * is due charges the saved card the plan's amount, with a reference Flutterwave makes (not the
+     * merchant's), and carries `payment_plan`; answers the charges made (their `charge.completed`
+     * webhooks are the test's to send).
+     */
+    runCycle(): FlwTx[] {
+      const made: FlwTx[] = [];
+      for (const sub of subscriptions.values()) {
+        const cycle = cycles.get(sub.id);
+        while (sub.status === 'active' && cycle && cycle.due <= now()) {
+          const email = sub.customer.customer_email;
+          const id = pay(`${cycle.txRef}_PMCKDU_${++cycle.count}`, plans.get(sub.plan)?.amount ?? 0, {
+            status: declining.has(email) ? 'failed' : 'successful',
+            email,
+            paymentPlan: sub.plan,
+            createdAt: cycle.due,
+          });
+          made.push(txs.get(id)!);
+          cycle.due = nextMonth(cycle.due);
+        }
+      }
+      return made;
+    },
   };
   /** What the inline checkout would create when the customer pays (with `paymentPlan`, a recurring charge). */
   function pay(
@@ -444,20 +476,31 @@ export function flutterwaveStandIn() {
       status: opts.status ?? 'successful',
       payment_type: opts.paymentType ?? 'card',
       processor_response: opts.status === 'failed' ? 'Insufficient Funds' : 'Approved by Financial Institution',
-      created_at: (opts.createdAt ?? new Date()).toISOString(),
+      created_at: (opts.createdAt ?? now()).toISOString(),
       customer: { email: opts.email ?? 'ada@example.ng', name: 'Ada Obi', phone_number: '08012345678' },
       payment_plan: opts.paymentPlan ?? null,
       ...((opts.paymentType ?? 'card') === 'card' && (opts.status ?? 'successful') === 'successful'
         ? { card: { token: tokenOf(opts.email ?? 'ada@example.ng'), last_4digits: '2950' } }
         : {}),
     });
-    // A successful charge on a plan subscribes the customer to it, as Flutterwave does.
+    // A successful charge on a plan subscribes the customer to it, as Flutterwave does (a subscription
+    // already active stays as it is: Flutterwave keeps one per plan and e-mail).
     if (opts.paymentPlan && (opts.status ?? 'successful') === 'successful')
-      subscribe(opts.paymentPlan, opts.email ?? 'ada@example.ng');
+      subscribe(opts.paymentPlan, opts.email ?? 'ada@example.ng', txRef, opts.createdAt ?? now());
     return id;
   }
   function tokenOf(email: string) {
     if (!tokens.has(email)) tokens.set(email, `flw-t1nf-${tokens.size + 1}aa3f1e9c-m03k`);
     return tokens.get(email)!;
   }
+}
+
+/** The same day next month (the last day when next month is shorter), as Flutterwave's monthly interval. */
+function nextMonth(d: Date): Date {
+  const next = new Date(d.getTime());
+  const day = next.getUTCDate();
+  next.setUTCDate(1);
+  next.setUTCMonth(next.getUTCMonth() + 1);
+  next.setUTCDate(Math.min(day, new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 0)).getUTCDate()));
+  return next;
 }

@@ -817,9 +817,20 @@ export const subscriptionPayments = pgTable(
     paymentMethod: text('payment_method'),
     createdAt: createdAt(),
     paidAt: ts('paid_at'),
+    /**
+     * The charge was made with the provider's payment plan, which subscribes the card (Flutterwave then
+     * charges it on its own): its subscription is to be cancelled from then (a scheduler cancelling it
+     * moves this on; migration 0022).
+     */
+    providerCancelAfter: ts('provider_cancel_after'),
+    /** When the provider's subscription this charge made was cancelled. */
+    providerCancelledAt: ts('provider_cancelled_at'),
   },
   (t) => [
     uniqueIndex('subscription_payments_tx_ref_uq').on(t.txRef),
+    index('subscription_payments_provider_cancel_idx')
+      .on(t.providerCancelAfter)
+      .where(sql`${t.providerCancelAfter} is not null and ${t.providerCancelledAt} is null`),
     uniqueIndex('subscription_payments_provider_tx_uq')
       .on(t.provider, t.providerTransactionId)
       .where(sql`${t.providerTransactionId} is not null`),

@@ -142,7 +142,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
           tags,
           summary: 'Flutterwave webhook',
           description:
-            'Accepted only with the `verif-hash` header equal to FLW_SECRET_HASH, or a `flutterwave-signature` header holding the HMAC-SHA256 of the raw body keyed with it (base64 or hex); anything else answers 401 and is logged. Answers 200 at once; the transaction is then re-verified with Flutterwave (the payload is never trusted) and the order fulfilled exactly once. A `refund.*` event is checked the same way (GET /v3/refunds/{id}) and completes the cancelled job’s refund exactly once. A `transfer.*` event (`transfer.completed`) is checked with GET /v3/transfers/{id} and settles the lawyer payout its reference names exactly once.',
+            'Accepted only with the `verif-hash` header equal to FLW_SECRET_HASH, or a `flutterwave-signature` header holding the HMAC-SHA256 of the raw body keyed with it (base64 or hex); anything else answers 401 and is logged. Answers 200 at once; the transaction is then re-verified with Flutterwave (the payload is never trusted) and the order fulfilled exactly once. A `refund.*` event is checked the same way (GET /v3/refunds/{id}) and completes the cancelled job’s refund exactly once. A `transfer.*` event (`transfer.completed`) is checked with GET /v3/transfers/{id} and settles the lawyer payout its reference names exactly once. A charge on a payment plan of the monthly plans whose reference is none of ours (a charge Flutterwave made on its own cycle, whatever its reference) pays nothing: it is logged (`plan_charged_by_provider`) for an admin to refund and listed by the reconciliation.',
           response: { 200: okMessage },
         },
       },
@@ -169,7 +169,10 @@ export const checkoutRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
             ? services.refunds.onWebhook(payload)
             : typeof event === 'string' && event.startsWith('transfer.')
               ? services.payouts.onWebhook(payload)
-              : checkout.onWebhook(payload);
+              : checkout
+                  .onWebhook(payload)
+                  // A reference no order has may be a charge Flutterwave made itself on a plan's payment plan.
+                  .then((r) => (r.result === 'no_order' ? services.plans.onWebhook(payload) : r));
         const work = handled
           .catch((err) => request.log.error({ err }, 'webhook processing failed; the background job will retry'))
           .finally(() => inFlight.delete(work));

@@ -379,7 +379,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
     const order = await findByReference(reference);
     if (!order) {
       securityLog('webhook_unknown_reference', { reference });
-      return { result: 'ignored' as const };
+      // No order has it: the route asks the plans (a charge the provider made on a payment plan).
+      return { result: 'no_order' as const };
     }
     if (order.status === 'paid') return { result: 'paid' as const };
     const id = typeof data?.id === 'number' || typeof data?.id === 'string' ? String(data.id) : undefined;

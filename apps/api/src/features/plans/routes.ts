@@ -28,7 +28,7 @@ export const plansRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
         tags,
         summary: 'Start a monthly plan',
         description:
-          "Company only. `tier` bronze, silver or gold. Makes the tier's payment plan at the provider (Flutterwave: POST /v3/payment-plans, interval monthly) the first time, and a pending first payment; answers what the payment dialog needs, with `paymentPlan` so the charge recurs monthly. The plan starts when POST /api/plans/confirm (or the provider's webhook) verifies the payment. 409 when the company already has an active plan (one per company; change its tier instead).",
+          "Company only. `tier` bronze, silver or gold. Makes the tier's payment plan at the provider (Flutterwave: POST /v3/payment-plans, interval monthly) the first time, and a pending first payment; answers what the payment dialog needs, with `paymentPlan` so the charge is made on the tier's monthly payment plan. The plan starts when POST /api/plans/confirm (or the provider's webhook) verifies the payment; the subscription that charge makes at the provider is then cancelled by the scheduler, which charges each renewal itself (decision 1900), so a month is never charged twice. 409 when the company already has an active plan (one per company; change its tier instead).",
         body: subscribeInput,
         response: { 200: subscribeResponse },
       },
@@ -102,7 +102,7 @@ export const plansRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
         tags,
         summary: 'Cancel the plan at the end of the paid month',
         description:
-          "Company only, no payload. Stops renewal (the provider's subscription is cancelled too: PUT /v3/subscriptions/{id}/cancel); the month paid for stays with its credits and discount until the renewal date, when the plan ends. 404 without an active plan, 409 when already cancelled.",
+          "Company only, no payload. Stops renewal (the provider's subscription is cancelled too: PUT /v3/subscriptions/{id}/cancel, as it already is after every plan payment); the month paid for stays with its credits and discount until the renewal date, when the plan ends. 404 without an active plan, 409 when already cancelled.",
         response: { 200: planAnswer },
       },
       preHandler: companyOnly,

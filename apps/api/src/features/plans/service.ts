@@ -290,7 +290,7 @@ export function createPlansService(
 
   /** The plan started once, and whether this call started it. */
   async function startPlan(paymentId: string | number, tx: ProviderTransaction) {
-    const out = await db.transaction(async (t) => {
+    const out = await db.transaction(async (t): Promise<{ sub: Sub | null; newly: boolean; twice?: Payment }> => {
       const [p0] = await t
         .select()
         .from(subscriptionPayments)
@@ -301,12 +301,17 @@ export function createPlansService(
         const [s] = await t.select().from(subscriptions).where(eq(subscriptions.id, p.subscriptionId));
         return { sub: s, newly: false };
       }
-      if (await liveOf(t, p.companyId, true)) {
-        // Paid twice (two tabs): the second payment is left unapplied for the admin to refund.
-        shared.securityLog('plan_paid_twice', { companyId: p.companyId, reference: p.txRef, transactionId: tx.id });
-        throw conflict(planMessages.alreadySubscribed);
-      }
       const now = clock.now();
+      if (await liveOf(t, p.companyId, true)) {
+        // Paid twice (two tabs): the second payment is left unapplied for the admin to refund, and the
+        // subscription its charge made at the provider is cancelled like any other (decision 1900).
+        if (p.providerPlanId && !p.providerCancelAfter && !p.providerCancelledAt)
+          await t
+            .update(subscriptionPayments)
+            .set({ providerCancelAfter: now })
+            .where(eq(subscriptionPayments.id, p.id));
+        return { sub: null, newly: false, twice: p };
+      }
       const [company] = await t.select().from(users).where(eq(users.id, p.companyId));
       const info = PLAN_TIER_INFO[p.tier];
       const [sub] = await t
@@ -335,6 +340,8 @@ export function createPlansService(
           providerTransactionId: tx.id,
           paymentMethod: tx.paymentType?.slice(0, 40) || null,
           paidAt: now,
+          // The charge on the payment plan subscribed the card: the provider would charge it itself.
+          providerCancelAfter: p.providerPlanId ? now : null,
         })
         .where(eq(subscriptionPayments.id, p.id))
         .returning();
@@ -344,8 +351,13 @@ export function createPlansService(
       await mail(t, sub, receiptMail(companyAsBilled(company).name, paid, sub, 'Your plan is active'));
       return { sub, newly: true };
     });
+    if (!out.sub) {
+      const p = out.twice!;
+      shared.securityLog('plan_paid_twice', { companyId: p.companyId, reference: p.txRef, transactionId: tx.id });
+      throw conflict(planMessages.alreadySubscribed);
+    }
     if (out.newly) shared.mailWritten();
-    return out;
+    return { sub: out.sub, newly: out.newly };
   }
 
   function receiptMail(name: string, p: Payment, sub: Sub, subject: string): Omit<MailTemplate, 'to'> {
@@ -631,6 +643,8 @@ export function createPlansService(
           paymentMethod: tx.paymentType?.slice(0, 40) || null,
           createdAt: now,
           paidAt: ok ? now : null,
+          // A charge on the payment plan subscribes the card again: that subscription is cancelled too.
+          providerCancelAfter: ok && tx.paymentPlan ? now : null,
         })
         .onConflictDoNothing()
         .returning();
@@ -742,7 +756,8 @@ export function createPlansService(
    * The scheduler (every minute, like the job timers): takes due plans with FOR UPDATE SKIP LOCKED,
    * ends cancelled ones, lapses those whose grace ran out, reminds, and charges renewals on the
    * provider's payment plan outside the transaction (claimed meanwhile, so two instances charge once;
-   * the provider charges a reference once anyway).
+   * the provider charges a reference once anyway); then cancels the provider subscriptions those charges
+   * made (`cancelProviderSubscriptions`).
    */
   async function tick(at: Date = clock.now()) {
     let handled = 0;
@@ -840,12 +855,117 @@ export function createPlansService(
         deps.log?.warn({ err, subscriptionId: sub.id }, 'plan renewal charge failed to run');
       }
     }
+    // Last, so a renewal charged just now has its provider subscription cancelled in the same tick.
+    await cancelProviderSubscriptions(at).catch((err) =>
+      deps.log?.warn({ err }, 'cancelling provider subscriptions failed to run'),
+    );
     return handled;
   }
 
   /**
-   * A signed `charge.completed` webhook for a plan (the payload is never trusted): re-verified by id,
-   * then a first payment is activated or a renewal applied, each once.
+   * Cancels the subscriptions our charges on a payment plan made at the provider (decision 1900): a
+   * charge with Flutterwave's `payment_plan` subscribes the card, and Flutterwave would then charge it
+   * itself every month besides our scheduler's renewals. Due payments are claimed for CLAIM_MS with
+   * FOR UPDATE SKIP LOCKED, so two instances do not both cancel one; one the provider did not answer
+   * stays due and is tried again when the claim runs out. Cancelling again changes nothing.
+   */
+  async function cancelProviderSubscriptions(at: Date = clock.now(), limit = 50) {
+    const claimed = await db.transaction(async (t) => {
+      const due = await t
+        .select({
+          id: subscriptionPayments.id,
+          planId: subscriptionPayments.providerPlanId,
+          // The e-mail the charge was made with: the plan's, or the company's for a payment that started none.
+          email: sql<string>`coalesce(${subscriptions.customerEmail}, ${users.officialEmail})`,
+        })
+        .from(subscriptionPayments)
+        .innerJoin(users, eq(users.id, subscriptionPayments.companyId))
+        .leftJoin(subscriptions, eq(subscriptions.id, subscriptionPayments.subscriptionId))
+        .where(
+          and(
+            lte(subscriptionPayments.providerCancelAfter, at),
+            isNull(subscriptionPayments.providerCancelledAt),
+            eq(subscriptionPayments.provider, provider.name),
+          ),
+        )
+        .orderBy(asc(subscriptionPayments.providerCancelAfter))
+        .limit(limit)
+        .for('update', { of: subscriptionPayments, skipLocked: true });
+      if (due.length)
+        await t
+          .update(subscriptionPayments)
+          .set({ providerCancelAfter: new Date(at.getTime() + CLAIM_MS) })
+          .where(
+            inArray(
+              subscriptionPayments.id,
+              due.map((d) => d.id),
+            ),
+          );
+      return due;
+    });
+    // One call per plan and customer, however many of their payments are due.
+    const groups = new Map<string, typeof claimed>();
+    for (const p of claimed) {
+      const key = JSON.stringify([p.planId, p.email]);
+      groups.set(key, [...(groups.get(key) ?? []), p]);
+    }
+    let cancelled = 0;
+    for (const payments of groups.values()) {
+      const { planId, email } = payments[0];
+      try {
+        await provider.cancelPlanSubscription(planId, email);
+      } catch (err) {
+        deps.log?.warn({ err, planId }, 'cancelling the provider subscription failed; tried again later');
+        if (err instanceof ProviderUnavailable) break;
+        continue;
+      }
+      await db
+        .update(subscriptionPayments)
+        .set({ providerCancelledAt: clock.now() })
+        .where(
+          inArray(
+            subscriptionPayments.id,
+            payments.map((p) => p.id),
+          ),
+        );
+      cancelled += payments.length;
+    }
+    return cancelled;
+  }
+
+  /**
+   * A successful charge on one of our payment plans that is none of ours (no `PLAN-` first payment, no
+   * `SUB-` renewal of ours): the provider charged the card on its own cycle. It pays no month (our
+   * scheduler charges those), so it is logged for an admin to refund, as a plan paid twice is, and shows
+   * in the reconciliation report as money missing in the ledger; the subscription that made it is
+   * cancelled too.
+   */
+  async function providerCharge(tx: ProviderTransaction) {
+    if (!tx.paymentPlan || tx.status !== 'successful') return 'ignored' as const;
+    const [known] = await db
+      .select({ id: planProviderPlans.tier })
+      .from(planProviderPlans)
+      .where(and(eq(planProviderPlans.provider, provider.name), eq(planProviderPlans.providerPlanId, tx.paymentPlan)));
+    if (!known) return 'ignored' as const;
+    shared.securityLog('plan_charged_by_provider', {
+      reference: tx.txRef,
+      transactionId: tx.id,
+      paymentPlan: tx.paymentPlan,
+      amount: tx.amount,
+      customerEmail: tx.customerEmail,
+    });
+    if (tx.customerEmail)
+      await provider
+        .cancelPlanSubscription(tx.paymentPlan, tx.customerEmail)
+        .catch((err) => deps.log?.warn({ err }, 'cancelling the provider subscription failed'));
+    return 'charged_by_provider' as const;
+  }
+
+  /**
+   * A signed `charge.completed` webhook for a plan, or for a reference no order has (the payload is
+   * never trusted): re-verified by id, then a first payment is activated or a renewal applied, each
+   * once; a charge on our payment plan with a reference that is not ours was made by the provider itself
+   * and is logged for a refund (`providerCharge`).
    */
   async function onWebhook(payload: unknown) {
     const data = (payload as { data?: { id?: unknown; tx_ref?: unknown } } | null)?.data;
@@ -857,9 +977,11 @@ export function createPlansService(
       shared.securityLog('plan_webhook_unverified', { reference, transactionId: id });
       return { result: 'ignored' };
     }
-    if (reference.startsWith('SUB-')) return { result: await applyRenewal(tx, 'webhook') };
+    if (RENEWAL_REF.test(reference)) return { result: await applyRenewal(tx, 'webhook') };
     const [p] = await db.select().from(subscriptionPayments).where(eq(subscriptionPayments.txRef, reference));
-    if (!p || p.kind !== 'first' || mismatch(p, tx)) return { result: 'ignored' };
+    // Not a reference of ours: a charge the provider made on its own cycle is recorded for a refund.
+    if (!p) return { result: await providerCharge(tx) };
+    if (p.kind !== 'first' || mismatch(p, tx)) return { result: 'ignored' };
     await activate(p.id, tx).catch(() => null);
     return { result: 'paid' };
   }

@@ -37,6 +37,7 @@ interface FlwTransaction {
   /** The payment plan a recurring charge was made on. */
   payment_plan?: number | string | null;
   card?: { token?: string } | null;
+  customer?: { email?: string } | null;
 }
 
 /** Flutterwave's refund object (the refund answer, GET /v3/refunds/{id} and the refund webhook's data). */
@@ -76,6 +77,7 @@ function transactionOf(d: FlwTransaction): ProviderTransaction {
       ? { paymentPlan: String(d.payment_plan) }
       : {}),
     ...(typeof d.card?.token === 'string' && d.card.token ? { cardToken: d.card.token } : {}),
+    ...(typeof d.customer?.email === 'string' && d.customer.email ? { customerEmail: d.customer.email } : {}),
   };
 }
 

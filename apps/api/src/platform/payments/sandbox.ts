@@ -40,6 +40,7 @@ const view = (r: Row): ProviderTransaction => ({
   fee: r.status === 'successful' ? collectionFee(r.amount) : 0,
   ...(r.paymentPlan ? { paymentPlan: String(r.paymentPlan) } : {}),
   ...(r.paymentPlan && r.customerEmail ? { cardToken: sandboxCardToken(r.customerEmail) } : {}),
+  ...(r.customerEmail ? { customerEmail: r.customerEmail } : {}),
 });
 
 /** The sandbox's saved-card token for a customer (Flutterwave's `card.token` looks like flw-t1nf-...). */

@@ -26,6 +26,8 @@ export interface ProviderTransaction {
   paymentPlan?: string;
   /** The saved card's token for later charges (Flutterwave's `card.token`), when the answer gives one. */
   cardToken?: string;
+  /** The customer's e-mail (Flutterwave's `customer.email`), when the answer gives one. */
+  customerEmail?: string;
 }
 
 /** A monthly payment plan at the provider (Flutterwave: POST /v3/payment-plans). */
@@ -38,7 +40,8 @@ export interface PaymentPlanRequest {
 
 /**
  * A renewal charge on a payment plan: the saved card charged with our reference (Flutterwave:
- * POST /v3/tokenized-charges with `payment_plan`); the same reference never charges twice.
+ * POST /v3/tokenized-charges with `payment_plan`); the same reference never charges twice. Like the first
+ * charge, it subscribes the card to the plan at the provider, which the plans then cancel (decision 1900).
  */
 export interface PlanChargeRequest {
   planId: string;
