@@ -68,4 +68,29 @@ describeEachDb('stale caches', (kind) => {
     t.clock.advance(2 * 3600_000);
     for (const app of [t.app, other]) expect(await firstOfPage1(app)).toMatchObject({ _id: older.id, late: true });
   });
+
+  it("one user's answers are never kept by a shared cache, on either instance (Cache-Control)", async () => {
+    const company = await signupAndLogin(t, 'company');
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const admin = await signupAndLogin(t, 'admin');
+    const job = await insertJob(t, company.id, { status: 'pending', lawyerId: lawyer.id });
+    const personal: Array<[string, { headers: Record<string, string> }]> = [
+      ['/api/cart', company],
+      ['/job-api/company/pendingjobs', company],
+      ['/job-api/company/completedjobs', company],
+      [`/api/userprofile?_id=${company.id}`, company],
+      [`/job-api/jobs/${job.id}`, company],
+      [`/job-api/jobs/${job.id}`, lawyer],
+      [`/api/userprofile?_id=${lawyer.id}`, lawyer],
+      ['/job-api/pendingjobs', admin],
+      ['/job-api/pendingjobs?page=1&limit=5', admin],
+      [`/job-api/admin/job/${job.id}`, admin],
+    ];
+    for (const app of [t.app, other, t.app])
+      for (const [url, who] of personal) {
+        const res = await app.inject({ url, headers: who.headers });
+        expect(res.statusCode === 200 || res.statusCode === 404, `${url} ${res.body}`).toBe(true);
+        expect(res.headers['cache-control'], url).toMatch(/\bno-store\b/);
+      }
+  });
 });
