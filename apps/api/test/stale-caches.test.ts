@@ -6,6 +6,7 @@ import { openDatabase, rowsOf, type Database } from '../src/db/client.js';
 import { jobs } from '../src/db/schema.js';
 import { insertJob } from './admin-fixtures.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from './helpers.js';
+import { pdfBytes } from './upload-helpers.js';
 
 /**
  * Cached answers an outside tester could catch stale (docs/architecture.md "Caching"): a second app
@@ -92,5 +93,27 @@ describeEachDb('stale caches', (kind) => {
         expect(res.statusCode === 200 || res.statusCode === 404, `${url} ${res.body}`).toBe(true);
         expect(res.headers['cache-control'], url).toMatch(/\bno-store\b/);
       }
+  });
+
+  it('a replaced Remuneration Order is never served from a copy kept before the change', async () => {
+    const admin = await signupAndLogin(t, 'admin');
+    const put = async (body: Buffer) => {
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: '/api/remuneration-order',
+        headers: { ...admin.headers, 'content-type': 'application/pdf' },
+        payload: body,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    await put(pdfBytes('first order'));
+    const first = await other.inject({ url: '/api/remuneration-order' });
+    expect(first.statusCode).toBe(200);
+    await put(pdfBytes('second order'));
+    // A browser or proxy holding the first answer must ask again before showing it (no max-age).
+    const policy = String(first.headers['cache-control']);
+    expect(policy).toMatch(/\bno-cache\b|\bno-store\b|\bmax-age=0\b/);
+    const second = await other.inject({ url: '/api/remuneration-order' });
+    expect(second.rawPayload.equals(pdfBytes('second order'))).toBe(true);
   });
 });
