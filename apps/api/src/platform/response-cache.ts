@@ -83,7 +83,11 @@ export interface ResponseCache {
  * A response to cache: a value to serialise, or `json` text the database built already (then `schema`
  * is checked only when reads are checked, in tests: the text skips the parse and stringify a value needs).
  */
-type Produced = ({ value: unknown } | { json: string }) & { headers?: Record<string, string> };
+type Produced = ({ value: unknown } | { json: string }) & {
+  headers?: Record<string, string>;
+  /** Good only before this time, whatever the body shows (an order decided by the clock). */
+  until?: Date;
+};
 
 export interface SendOptions {
   /**
@@ -160,8 +164,8 @@ export function createResponseCache(
       } else body = JSON.stringify(schema ? schema.parse(made.value) : made.value);
       const prepared = new PreparedBody(body);
       const entry: Entry = { version, size: (key.length + prepared.body.length) * 3, prepared, headers: made.headers };
-      const changesAt = options?.changesAt?.(body, now());
-      if (changesAt) entry.until = changesAt.getTime();
+      const ends = [options?.changesAt?.(body, now()), made.until].filter((d) => d !== undefined);
+      if (ends.length) entry.until = Math.min(...ends.map((d) => d.getTime()));
       if (entry.size <= maxBytes / 8) {
         entries.set(key, entry);
         bytes += entry.size;

@@ -55,8 +55,11 @@ export function securityHeaders(options = HELMET_OPTIONS): Record<string, string
  * 29–34 µs with this one, 28 µs without any. docs/decisions/0703-api-security-headers.md.
  * X-Frame-Options stays SAMEORIGIN, as in the page set: the remuneration order PDF is shown framed by our
  * own page (its route allows that in its own CSP).
+ * Cache-Control `private, no-store` unless the route says otherwise (the catalogue, the showcase, public
+ * files): most answers are one signed-in user's data, which no cache on the way may keep or hand on.
  */
 export const API_HEADERS: Readonly<Record<string, string>> = {
+  'cache-control': 'private, no-store',
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
   'cross-origin-resource-policy': 'same-origin',
   'referrer-policy': 'no-referrer',

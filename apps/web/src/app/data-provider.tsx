@@ -1,6 +1,7 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import { QueryClient, QueryClientProvider, QueryObserver } from '@tanstack/react-query';
 import { onClearData } from '@/lib/data-cache';
+import { getSession, subscribeSession, type Session } from '@/lib/session';
 import { getOwnProfile, ownProfileKey } from '@/lib/own-profile';
 import { cartCountQuery } from '@/features/cart/cart-count';
 
@@ -15,6 +16,23 @@ export const queryClient = new QueryClient({
   },
 });
 onClearData(() => queryClient.clear());
+
+/** Whose data the cache holds: the stored session's user (its token for a session stored without an id). */
+const userOf = (s: Session | null) => (s ? `${s.userType}|${s.userId || s.userToken}` : null);
+let filledFor = typeof localStorage === 'undefined' ? null : userOf(getSession());
+/**
+ * Another tab logged out, or in as someone else: this tab's session changes under its pages, so the
+ * previous user's answers go (signed out: all of them; another user: every query is reset and the
+ * ones on screen asked again with the new session). This tab's own log-in and log-out clear it too.
+ */
+if (typeof window !== 'undefined')
+  subscribeSession(() => {
+    const user = userOf(getSession());
+    if (user === filledFor) return;
+    filledFor = user;
+    if (user === null) queryClient.clear();
+    else void queryClient.resetQueries();
+  });
 
 const RequestClient = createContext<QueryClient | null>(null);
 /** On the server, each request's own cache (src/entry-server.tsx), never the module's shared one. */

@@ -54,8 +54,8 @@ export const jobsAdminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
           reply,
           JOB_PAGE_READS,
           async () => {
-            const { items, total } = await jobsAdmin.list(status, q);
-            if (!q.paged) return { value: items };
+            const { items, total, reordersAt } = await jobsAdmin.list(status, q);
+            if (!q.paged) return { value: items, until: reordersAt };
             const value = {
               status: 'success' as const,
               page: q.page,
@@ -64,7 +64,7 @@ export const jobsAdminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
               results: items.length,
               jobs: items,
             };
-            return { value };
+            return { value, until: reordersAt };
           },
           q.paged ? adminJobsPageResponse : adminJobsResponse,
           CACHED_UNTIL_LATE,

@@ -77,17 +77,29 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle) 
       return listHolidays();
     },
 
-    /** Paged list of one state, newest first, with the applicants (the assign page needs them). */
+    /**
+     * Paged list of one state, newest first, with the applicants (the assign page needs them).
+     * `reordersAt`: for the late-first pending list, the next due time of any pending job, when the
+     * order (so any page, not only the one holding that job) changes with nothing written.
+     */
     async list(status: JobStatus, p: Paging) {
       const where = eq(jobs.status, status);
       // Late jobs first: they need an admin most.
       const now = clock.now();
       const order = status === 'pending' ? [sql`${jobs.dueAt} < ${now} desc`] : [];
-      const [views, total] = await Promise.all([
+      const [views, total, next] = await Promise.all([
         findJobViews(db, where, { limit: p.limit, offset: (p.page - 1) * p.limit, order, now }),
         jobCount(db, `status:${status}`),
+        status === 'pending'
+          ? db
+              .select({ at: sql<number | null>`(extract(epoch from min(${jobs.dueAt})) * 1000)::float8` })
+              .from(jobs)
+              .where(and(where, sql`${jobs.dueAt} >= ${now}`))
+          : null,
       ]);
-      return { items: await withApplicants(db, views), total };
+      const at = next?.[0]?.at;
+      const reordersAt = at == null ? undefined : new Date(Number(at));
+      return { items: await withApplicants(db, views), total, reordersAt };
     },
 
     async one(jobId: string) {

@@ -74,13 +74,14 @@ export const platformRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
     async (_request, reply) => {
       const file = await platform.remunerationOrder();
       if (!file) throw notFound('The Remuneration Order has not been uploaded yet.');
+      // Replaced at the same address: a copy kept by a browser or proxy is checked before it is shown.
       return reply
         .header('content-type', 'application/pdf')
         .header('content-length', file.size)
         .header('content-disposition', 'inline; filename="legal-practitioners-remuneration-order-2023.pdf"')
         .header('content-security-policy', "default-src 'none'; frame-ancestors 'self'")
         .header('x-frame-options', 'SAMEORIGIN')
-        .header('cache-control', 'public, max-age=3600')
+        .header('cache-control', 'public, no-cache')
         .send(file.stream);
     },
   );
