@@ -1,5 +1,6 @@
 import type { Product } from '@legalmarket/contracts/catalogue';
 import type { CartLine } from '@legalmarket/contracts/commerce';
+import { randomUuid } from '@/lib/random-id';
 
 /**
  * A visitor's local reservation (spec section 3), kept in localStorage under `reservedItems`: a UI
@@ -41,15 +42,8 @@ function readItem(x: unknown): ReservedItem | null {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A random version-4 id; crypto.randomUUID is missing outside secure contexts (a LAN address in development). */
-export function newReservationId(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  b[6] = (b[6] & 0x0f) | 0x40;
-  b[8] = (b[8] & 0x3f) | 0x80;
-  const h = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
+/** A reservation's id, made in the browser. */
+export const newReservationId = randomUuid;
 
 export const RESERVED_KEY = 'reservedItems';
 

@@ -112,6 +112,24 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     expect(keys[2]).not.toBe(keys[1]);
   });
 
+  it('opens and sends with a key where crypto.randomUUID is missing (plain http on a LAN address)', async () => {
+    // Browsers give crypto.randomUUID only in secure contexts; getRandomValues everywhere.
+    Object.defineProperty(crypto, 'randomUUID', { value: undefined, configurable: true });
+    try {
+      const { calls } = open(pageData(), {
+        'POST /job-api/jobs/job-1/actions/message': () => ({ body: pageData() }),
+      });
+      await screen.findByRole('heading', { name: 'A job' });
+      await userEvent.type(screen.getByRole('textbox', { name: /message/i }), 'Hello');
+      await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+      await vi.waitFor(() => expect(calls.some((c) => c.url.pathname.endsWith('/actions/message'))).toBe(true));
+      const sent = calls.find((c) => c.url.pathname.endsWith('/actions/message'))!;
+      expect((JSON.parse(String(sent.init?.body)) as { key: string }).key).toMatch(/^[A-Za-z0-9_-]{8,64}$/);
+    } finally {
+      delete (crypto as { randomUUID?: unknown }).randomUUID;
+    }
+  });
+
   it('asks for the details before giving them, sending nothing empty', async () => {
     const { calls } = open(
       pageData({ job: { ...pageData().job, stage: 'in_progress' }, actions: ['message', 'give_details'] }),

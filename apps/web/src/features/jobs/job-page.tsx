@@ -17,6 +17,7 @@ import { ErrorState, Loading, Naira } from '@/components/feedback';
 import { FileUpload, type UploadedFile } from '@/components/file-upload';
 import { Modal } from '@/components/modal';
 import { getErrorMessage } from '@/lib/http';
+import { randomUuid } from '@/lib/random-id';
 import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/use-session';
 import { markJobRead, useEarlierEvents, useJobAction, useJobPage, useJobPolling } from './api';
@@ -99,8 +100,8 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
   const [confirming, setConfirming] = useState<JobAction | null>(null);
   // One key per thing composed: a double click or a retry of the same sends it once (the API takes an
   // action once per key); a new note, new files or a sent action make a new one.
-  const [key, setKey] = useState(() => crypto.randomUUID());
-  const renewKey = () => setKey(crypto.randomUUID());
+  const [key, setKey] = useState(randomUuid);
+  const renewKey = () => setKey(randomUuid());
   // The unread line stays where it was when the page opened, while the thread is read meanwhile.
   const [readUpTo] = useState(() => Number(data.lastReadEventId));
   const firstUnread = events.find((e) => Number(e._id) > readUpTo && e.actor._id !== me)?._id;
