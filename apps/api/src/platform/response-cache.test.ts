@@ -13,6 +13,7 @@ describeEachDb('response cache', (kind) => {
   let database: Database;
   let cache: ResponseCache;
   let made = 0;
+  let clockMs = Date.parse('2026-11-27T10:00:00.000Z');
   const schemaName = `a_${Date.now().toString(36)}${kind === 'postgres' ? 'p' : 'l'}`;
   const app = Fastify();
   const checkingErrors: string[] = [];
@@ -60,6 +61,29 @@ describeEachDb('response cache', (kind) => {
       return { value: { made, lines: rows[0]!.n } };
     };
     app.get('/lines', (request, reply) => cache.send(request, reply, ['lines'], counted));
+    // A body that reads differently from `dueAt` on, made while the clock passes that time.
+    const timed = createResponseCache(database.db, { now: () => new Date(clockMs) });
+    app.get('/due', (request, reply) =>
+      timed.send(
+        request,
+        reply,
+        ['notes'],
+        async () => {
+          made += 1;
+          const body = { made, dueAt: new Date(clockMs + 5).toISOString(), late: false };
+          clockMs += 10;
+          return { value: body };
+        },
+        undefined,
+        {
+          // As the job views' changesAt: the body's due time, when it is after `at`.
+          changesAt: (text, at) => {
+            const due = new Date((JSON.parse(text) as { dueAt: string }).dueAt);
+            return due > at ? due : undefined;
+          },
+        },
+      ),
+    );
     app.get('/lines-named', (request, reply) => checking.send(request, reply, ['lines'], counted));
     app.get('/lines-unnamed', (request, reply) => checking.send(request, reply, ['others'], counted));
     await app.ready();
@@ -109,6 +133,14 @@ describeEachDb('response cache', (kind) => {
     const res = await app.inject({ url: '/lines-unnamed' });
     expect(res.statusCode).toBe(500);
     expect(checkingErrors.at(-1)).toMatch(/\/lines-unnamed read lines without naming it/);
+  });
+
+  it('an entry that turns stale by the clock while it is made is not served again', async () => {
+    // The body says "not late" for a due time the clock passed while the body was made.
+    const first = (await app.inject({ url: '/due' })).json();
+    expect(first.late).toBe(false);
+    expect(Date.parse(first.dueAt)).toBeLessThan(clockMs);
+    expect((await app.inject({ url: '/due' })).json().made).toBe(first.made + 1);
   });
 
   it('a route without a query schema keeps one entry whatever junk query it gets', async () => {

@@ -92,7 +92,8 @@ type Produced = ({ value: unknown } | { json: string }) & {
 export interface SendOptions {
   /**
    * For a response that changes with time alone (a job turns `late` at its due time): the first time,
-   * after `now`, at which this body would read differently. The entry is good until then.
+   * after `now` (when the response began to be made), at which this body would read differently. The
+   * entry is good until then.
    */
   changesAt?: (body: string, now: Date) => Date | undefined;
 }
@@ -156,6 +157,8 @@ export function createResponseCache(
       }
       misses += 1;
       drop(key);
+      // Before the response is made: a due time passed while it was made still ends the entry at once.
+      const producedAt = now();
       const made = opts.checkReads ? await checked(request, reads, produce) : await produce();
       let body: string;
       if ('json' in made) {
@@ -164,7 +167,7 @@ export function createResponseCache(
       } else body = JSON.stringify(schema ? schema.parse(made.value) : made.value);
       const prepared = new PreparedBody(body);
       const entry: Entry = { version, size: (key.length + prepared.body.length) * 3, prepared, headers: made.headers };
-      const ends = [options?.changesAt?.(body, now()), made.until].filter((d) => d !== undefined);
+      const ends = [options?.changesAt?.(body, producedAt), made.until].filter((d) => d !== undefined);
       if (ends.length) entry.until = Math.min(...ends.map((d) => d.getTime()));
       if (entry.size <= maxBytes / 8) {
         entries.set(key, entry);
