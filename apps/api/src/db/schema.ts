@@ -820,7 +820,7 @@ export const subscriptionPayments = pgTable(
     /**
      * The charge was made with the provider's payment plan, which subscribes the card (Flutterwave then
      * charges it on its own): its subscription is to be cancelled from then (a scheduler cancelling it
-     * moves this on; migration 0022).
+     * moves this on; migration 0023).
      */
     providerCancelAfter: ts('provider_cancel_after'),
     /** When the provider's subscription this charge made was cancelled. */
