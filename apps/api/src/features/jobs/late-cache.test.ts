@@ -50,15 +50,6 @@ describeEachDb('late in cached lists', (kind) => {
     expect(await adminOrder()).toEqual([newer.id, job.id]);
     const page = await read(`/job-api/jobs/${job.id}`, company);
     expect(page.job.late).toBe(false);
-    console.log(
-      'BODY',
-      JSON.stringify(
-        await (
-          await t.app.inject({ method: 'GET', url: '/job-api/company/pendingjobs', headers: company.headers })
-        ).body,
-      ).slice(0, 400),
-      t.clock.now().toISOString(),
-    );
     t.clock.advance(2 * 3600_000);
     for (const [url, who] of lists) expect(pick(await read(url, who)), url).toMatchObject({ late: true });
     expect((await read(`/job-api/jobs/${job.id}`, company)).job.late).toBe(true);
