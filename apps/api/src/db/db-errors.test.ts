@@ -48,6 +48,10 @@ describeEachDb('database errors', (kind) => {
     });
     app.post('/test/insert-null-name', async () => rt.database.db.insert(users).values(row(null)));
     app.post('/test/insert-nul-name', async () => rt.database.db.insert(users).values(row('Ada\u0000Obi')));
+    const taken = uniqueEmail();
+    app.post('/test/insert-taken-email', async () =>
+      rt.database.db.insert(users).values({ ...row('Ada Obi'), officialEmail: taken }),
+    );
     await app.ready();
   });
   afterAll(async () => {
@@ -77,6 +81,15 @@ describeEachDb('database errors', (kind) => {
     expect(err.message).toMatch(/^Failed query: insert into "users"/);
     expect(err.stack).toMatch(/\n {4}at /);
     expect(err.cause.code).toBe('23502'); // not_null_violation
+  });
+
+  it('answers 409, not 500, when a write loses a race at a unique index, and saves nothing', async () => {
+    expect((await app.inject({ method: 'POST', url: '/test/insert-taken-email' })).statusCode).toBe(200);
+    const before = (await rt.database.db.select().from(users)).length;
+    const res = await app.inject({ method: 'POST', url: '/test/insert-taken-email' });
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.json()).toMatchObject({ status: 'fail', message: expect.stringMatching(/another request/) });
+    expect((await rt.database.db.select().from(users)).length).toBe(before);
   });
 
   it('answers 400, not 500, when text with NUL reaches an insert, and logs nothing of it', async () => {

@@ -53,6 +53,14 @@ function unstorableText(err: unknown): boolean {
   return false;
 }
 
+/** PostgreSQL's refusals of a write that lost a race with another one: a unique index (23505), a
+ * serialisation failure (40001) or a deadlock (40P01), on the error or on the cause Drizzle wraps it in. */
+function lostRace(err: unknown): boolean {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++)
+    if (e.code === '23505' || e.code === '40001' || e.code === '40P01') return true;
+  return false;
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(err)) {
@@ -69,6 +77,15 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply
         .status(400)
         .send({ status: 'fail', message: 'The request contains a character that is not allowed' });
+    }
+    if (lostRace(err)) {
+      // The rules are checked under locks; what still reaches a unique index is a request that raced
+      // another one doing the same thing. Nothing was saved by this one; the other's result stands.
+      request.log.warn({ reqId: request.id, code: (err as { cause?: { code?: string } }).cause?.code }, 'lost race');
+      return reply.status(409).send({
+        status: 'fail',
+        message: 'This was changed by another request at the same moment. Please reload and try again.',
+      });
     }
     const code = err.statusCode ?? 500;
     if (code >= 400 && code < 500) {
