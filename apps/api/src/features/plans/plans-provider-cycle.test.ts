@@ -105,6 +105,27 @@ describeEachDb('monthly plans charged once a month on Flutterwave', (kind) => {
     return out;
   }
 
+  it('cancels the subscription a charge of the wrong amount made, though it started no plan', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const started = (await inject('POST', '/api/plans/subscribe', company, { tier: 'bronze' })).json().data as {
+      reference: string;
+      amount: number;
+      paymentPlan: string;
+    };
+    const id = flw.pay(started.reference, started.amount - 1000, {
+      email: company.email,
+      paymentPlan: Number(started.paymentPlan),
+    });
+    const refused = await inject('POST', '/api/plans/confirm', company, {
+      reference: started.reference,
+      transactionId: String(id),
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(subscriptionAt(started.paymentPlan, company.email)?.status).toBe('active');
+    await plans.tick();
+    expect(subscriptionAt(started.paymentPlan, company.email)?.status).toBe('cancelled');
+  });
+
   it("charges each month once: Flutterwave's own cycle finds the subscription our charges made cancelled", async () => {
     const company = await signupAndLogin(t, 'company');
     const { plan, paymentPlan, reference } = await subscribe(company);

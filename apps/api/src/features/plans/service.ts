@@ -283,6 +283,24 @@ export function createPlansService(
     return null;
   }
 
+  /**
+   * A charge made on our payment plan subscribes the card at the provider even when it pays nothing
+   * here (the wrong amount or currency): its subscription is cancelled by the scheduler as a paid one's is.
+   */
+  async function cancelSubscriptionOf(p: Payment, tx: ProviderTransaction | null) {
+    if (!tx || tx.status !== 'successful' || !tx.paymentPlan || tx.txRef !== p.txRef) return;
+    await db
+      .update(subscriptionPayments)
+      .set({ providerPlanId: tx.paymentPlan, providerCancelAfter: clock.now() })
+      .where(
+        and(
+          eq(subscriptionPayments.id, p.id),
+          isNull(subscriptionPayments.providerCancelAfter),
+          isNull(subscriptionPayments.providerCancelledAt),
+        ),
+      );
+  }
+
   /** The first payment verified: the plan starts now with the tier's month of credits, once. */
   async function activate(paymentId: string | number, tx: ProviderTransaction) {
     return (await startPlan(paymentId, tx)).sub;
@@ -400,8 +418,10 @@ export function createPlansService(
     const problem = p.status === 'paid' ? null : mismatch(p, tx);
     if (problem === 'pending') throw new AppError(409, messages.paymentPending);
     if (problem) {
-      if (problem !== 'failed' && problem !== 'unknown')
+      if (problem !== 'failed' && problem !== 'unknown') {
         shared.securityLog('plan_payment_mismatch', { reference, problem, transactionId: tx?.id });
+        await cancelSubscriptionOf(p, tx);
+      }
       throw badRequest(messages.paymentFailed);
     }
     const sub = await activate(p.id, tx!);
@@ -643,8 +663,8 @@ export function createPlansService(
           paymentMethod: tx.paymentType?.slice(0, 40) || null,
           createdAt: now,
           paidAt: ok ? now : null,
-          // A charge on the payment plan subscribes the card again: that subscription is cancelled too.
-          providerCancelAfter: ok && tx.paymentPlan ? now : null,
+          // A charge on the payment plan subscribes the card again, paid here or not: cancelled too.
+          providerCancelAfter: tx.status === 'successful' && tx.paymentPlan ? now : null,
         })
         .onConflictDoNothing()
         .returning();
@@ -1026,6 +1046,7 @@ export function createPlansService(
         }
         continue;
       }
+      if (problem !== 'pending' && problem !== 'failed') await cancelSubscriptionOf(p, tx);
       const old = at.getTime() - p.createdAt.getTime() >= FIRST_EXPIRE_AFTER_MS;
       // Still pending at the provider (a bank transfer on its way) is never closed, as with orders.
       if (problem === 'pending' || (problem !== 'failed' && !old)) continue;
