@@ -302,7 +302,8 @@ export const jobActionRequest = z.object({
   files: z.array(file).max(MAX_EVENT_FILES, `Please attach at most ${MAX_EVENT_FILES} documents`).optional(),
   /**
    * Cancel only: naira refunded to the company, at most what is held for the job (the default, a full
-   * refund). What is not refunded is kept by the platform.
+   * refund). What is not refunded is kept by the platform. A job a plan credit opened takes none (0 at
+   * most): its credit goes back to the plan instead (decision 1900).
    */
   refund: z.number().min(0, 'refund cannot be negative').max(1_000_000_000, 'refund is too large').optional(),
   /**

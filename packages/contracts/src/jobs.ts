@@ -77,5 +77,10 @@ export const jobPageResponse = z.object({
   earlier: z.boolean(),
   /** The newest event this reader has seen ("0" for none): later ones are unread. */
   lastReadEventId: z.string(),
+  /**
+   * The job was opened with a monthly plan's credit (decision 1900): it cost ₦0, and cancelling it gives
+   * the credit back to the plan while its month lasts; no money is refunded.
+   */
+  planCredit: z.boolean(),
 });
 export type JobPageResponse = z.infer<typeof jobPageResponse>;

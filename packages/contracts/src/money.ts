@@ -20,6 +20,8 @@ export const LEDGER_KINDS = [
   'plan_credit',
   /** A month's unused plan credits, kept by the platform at renewal or when the plan stops. */
   'plan_expiry',
+  /** A cancelled plan job's credit, back with its plan while its month lasts. */
+  'plan_credit_return',
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
@@ -53,6 +55,7 @@ export const LEDGER_KIND_WORDS: Record<LedgerKind, string> = {
   plan_payment: 'Plan payment',
   plan_credit: 'Plan credit used',
   plan_expiry: 'Plan credits expired',
+  plan_credit_return: 'Plan credit returned',
 };
 
 /** The platform's share of a completed job and how long a lawyer's share is held before withdrawal. */

@@ -64,6 +64,8 @@ export const PLAN_EVENT_KINDS = [
   'cancelled',
   'ended',
   'credit_used',
+  /** A plan job was cancelled: its credit came back, or its month was over. */
+  'job_cancelled',
 ] as const;
 
 export const planTierField = z.enum(PLAN_TIERS, { error: 'tier must be bronze, silver or gold' });
@@ -198,4 +200,10 @@ export const planMessages = {
   alreadyCancelled: 'Your plan is already set to end at the end of this month',
   paymentNotFound: 'Plan payment not found',
   noCarryOver: 'Unused credits do not carry over: they reset at each renewal.',
+  /** An admin's cancel of a job a credit paid for, with a refund of money (decision 1900). */
+  jobRefundRefused:
+    'This job was paid with a plan credit, not money, so nothing can be refunded: cancel it without a refund and its credit goes back to the plan while the plan month it was used in lasts.',
+  /** What cancelling a plan job does, said in the cancel dialog. */
+  jobCancelCredit:
+    'This job was paid with a plan credit, so no money is refunded: its credit goes back to the company’s plan if the plan month it was used in is still running (otherwise it has expired with that month).',
 } as const;

@@ -5,6 +5,7 @@ import {
   LEDGER_KINDS,
   ORDER_STATUSES,
   PAYOUT_STATUSES,
+  PLAN_CREDIT_KINDS,
   PLAN_EVENT_KINDS,
   PLAN_STATUSES,
   PLAN_TIERS,
@@ -358,6 +359,9 @@ export const jobs = pgTable(
     completedAt: ts('completed_at'),
     /** The monthly plan whose credit opened this job (migration 0015); null for a bought product. */
     subscriptionId: uuid('subscription_id'),
+    /** A plan job's kind of credit and the plan month it was spent in (migration 0024): a cancel gives it back while that month lasts. */
+    planCreditKind: text('plan_credit_kind', { enum: PLAN_CREDIT_KINDS }),
+    planPeriod: integer('plan_period'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -572,6 +576,10 @@ export const ledgerTransactions = pgTable(
     uniqueIndex('ledger_earning_once')
       .on(t.jobId)
       .where(sql`${t.kind} in ('earning', 'cancellation')`),
+    /** A cancelled plan job's credit goes back to its plan once (0024_plan_job_cancel). */
+    uniqueIndex('ledger_plan_credit_return_once')
+      .on(t.jobId)
+      .where(sql`${t.kind} = 'plan_credit_return'`),
     uniqueIndex('ledger_payout_once')
       .on(t.payoutId, t.kind)
       .where(sql`${t.payoutId} is not null`),

@@ -559,6 +559,11 @@ export function createJobLifecycle(
     ) {
       if (input.refund !== undefined && action !== 'cancel') throw badRequest('Only a cancellation takes a refund');
       const refundId = await db.transaction(async (tx) => {
+        // A plan job's cancel takes its company's lock before the job's, as a credit request does.
+        if (action === 'cancel') {
+          assertJobId(jobId);
+          await money.refunds.lockForCancel(tx, jobId);
+        }
         const job = await lock(tx, jobId);
         // Taken already under this key (a double click, a retry): answered as done, not taken again.
         // The job's lock makes the second request wait for the first and then find its event.
@@ -622,6 +627,7 @@ export function createJobLifecycle(
         events: row.events,
         earlier: row.earlier,
         lastReadEventId: row.lastRead,
+        planCredit: row.job.subscriptionId !== null,
       };
       return JSON.stringify(page);
     },

@@ -175,10 +175,11 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
 
     /**
      * A cancelled job releases what is held for it: `refund` kobo become due to the company, the rest is
-     * kept by the platform. Posted once per job (a job earns or is cancelled, never both).
+     * kept by the platform. Posted once per job (a job earns or is cancelled, never both); a plan job's
+     * returned credit is posted before it (`plan_credit_return`), leaving nothing held.
      */
-    recordCancellation(tx: Executor, job: Job, held: number, refund: number) {
-      return post(tx, { kind: 'cancellation', jobId: job.id, memo: 'Job cancelled' }, [
+    recordCancellation(tx: Executor, job: Job, held: number, refund: number, memo = 'Job cancelled') {
+      return post(tx, { kind: 'cancellation', jobId: job.id, memo }, [
         { account: 'held_for_jobs', amount: held, jobId: job.id, companyId: job.companyId },
         { account: 'refunds_due', amount: -refund, jobId: job.id, companyId: job.companyId },
         { account: 'platform_commission', amount: -(held - refund), jobId: job.id },
@@ -444,6 +445,12 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
         select t.job_id from ledger_transactions t join jobs j on j.id = t.job_id
         where (t.kind = 'earning' and j.stage <> 'completed') or (t.kind = 'cancellation' and j.stage <> 'cancelled')`);
       for (const r of rowsOf<{ job_id: string }>(earned)) problems.push(`job ${r.job_id} earned but is not completed`);
+      // A plan credit goes back only from a cancelled plan job (decision 1900).
+      const returned = await ex.execute(sql`
+        select t.job_id from ledger_transactions t join jobs j on j.id = t.job_id
+        where t.kind = 'plan_credit_return' and (j.stage <> 'cancelled' or j.subscription_id is null)`);
+      for (const r of rowsOf<{ job_id: string }>(returned))
+        problems.push(`job ${r.job_id} gave a plan credit back but is not a cancelled plan job`);
       const refunded = await ex.execute(sql`
         select r.id, r.status, r.amount_kobo::text as amount,
           coalesce((select sum(e.amount_kobo) from ledger_transactions t join ledger_entries e on e.transaction_id = t.id

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { formatNaira, toKobo, type RefundView } from '@legalmarket/contracts';
+import { formatNaira, planMessages, toKobo, type RefundView } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
 import { jobs, orders, products, refunds, users } from '../../db/schema.js';
@@ -16,6 +16,7 @@ import {
 } from '../../platform/payments/index.js';
 import { creditNoteAttachment, creditNoteLine } from './emails.js';
 import type { Ledger } from './ledger.js';
+import { cancelPlanJob, lockPlanOfJob } from '../plans/credits.js';
 
 type Job = typeof jobs.$inferSelect;
 type Refund = typeof refunds.$inferSelect;
@@ -39,8 +40,24 @@ interface RefundsDeps extends Pick<Shared, 'db' | 'clock' | 'config' | 'mailWrit
 export function createRefunds(deps: RefundsDeps) {
   const { db, clock, provider, ledger } = deps;
 
-  /** Inside the cancel's transaction (the job is locked): releases what is held and opens the refund. */
+  /**
+   * Inside the cancel's transaction (the job is locked): releases what is held and opens the refund. A
+   * plan job paid nothing: its credit goes back to the plan, or expires with its month (cancelPlanJob);
+   * a refund of money is refused.
+   */
   async function open(tx: Executor, job: Job, admin: AuthUser, refundNaira: number | undefined, reason: string | null) {
+    if (job.subscriptionId) {
+      if (refundNaira !== undefined && refundNaira > 0) throw badRequest(planMessages.jobRefundRefused);
+      const plan = await cancelPlanJob(tx, { clock, ledger }, job);
+      await recordAudit(tx, {
+        actorId: admin.id,
+        action: 'job.cancel',
+        targetType: 'job',
+        targetId: job.id,
+        details: { heldKobo: plan.heldKobo, refundKobo: 0, reason, planCredit: plan.returned ? 'returned' : 'expired' },
+      });
+      return null;
+    }
     const held = await ledger.heldFor(tx, job.id);
     const refund = refundNaira === undefined ? held : toKobo(refundNaira);
     if (refund > held)
@@ -235,6 +252,8 @@ export function createRefunds(deps: RefundsDeps) {
   }
 
   return {
+    /** Before the job's lock: the locks a plan job's cancel needs first (lockPlanOfJob). */
+    lockForCancel: lockPlanOfJob,
     open,
     send,
     settle,

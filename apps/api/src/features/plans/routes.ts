@@ -121,7 +121,7 @@ export const plansRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
         tags,
         summary: 'Spend a credit: request the work a plan includes',
         description:
-          "Company only. `kind` review, draft, opinion or policy; optional `detail`, `file` (a URL answered by POST /api/uploads to this company) and `fileName`, as on a product page. Takes one credit of that kind and opens a job with ₦0 to pay in the job workspace, named after the plan, in one transaction under the company's lock (two requests for the last credit open one job). 404 without an active plan, 409 when no credit of that kind is left this month.",
+          "Company only. `kind` review, draft, opinion or policy; optional `detail`, `file` (a URL answered by POST /api/uploads to this company) and `fileName`, as on a product page. Takes one credit of that kind and opens a job with ₦0 to pay in the job workspace, named after the plan, in one transaction under the company's lock (two requests for the last credit open one job). 404 without an active plan, 409 when no credit of that kind is left this month. An admin cancelling such a job gives the credit back while its plan month lasts (POST /job-api/jobs/{id}/actions/cancel).",
         body: planRequestInput,
         response: { 201: planRequestResponse },
       },

@@ -39,6 +39,7 @@ import type { JobLifecycle } from '../jobs/lifecycle-service.js';
 import type { Ledger } from '../money/ledger.js';
 import { companyAsBilled } from '../money/receipts.js';
 import { assertAttachable } from '../uploads/service.js';
+import { lockCompany } from './credits.js';
 
 type Sub = typeof subscriptions.$inferSelect;
 type Payment = typeof subscriptionPayments.$inferSelect;
@@ -52,10 +53,6 @@ const FIRST_RECHECK_AFTER_MS = 2 * 60_000;
 const FIRST_EXPIRE_AFTER_MS = DAY_MS;
 const LIVE: PlanStatus[] = ['active', 'grace'];
 const NO_CREDITS: PlanCredits = { review: 0, draft: 0, opinion: 0, policy: 0 };
-
-/** The per-company lock checkout takes too: a plan change and a checkout never interleave. */
-const lockCompany = (tx: Executor, companyId: string) =>
-  tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`lm-company:${companyId}`}, 0))`);
 
 /** The same day next month (the last day when next month is shorter), in UTC. */
 export function addMonth(d: Date): Date {
@@ -592,6 +589,8 @@ export function createPlansService(
           companyFile: file,
           companyFileName: fileName,
           subscriptionId: sub.id,
+          planCreditKind: kind,
+          planPeriod: sub.period,
           dueAt,
           createdAt: now,
           updatedAt: now,

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import type { JobEventResponse } from '@legalmarket/contracts/job-lifecycle';
 import type { JobPageResponse } from '@legalmarket/contracts/jobs';
 import { messages } from '@legalmarket/contracts/messages';
+import { planMessages } from '@legalmarket/contracts/plans';
 import { setSession } from '@/lib/session';
 import { jobFixture } from '@/test/job-fixture';
 import { jsonFetch, renderPage } from '@/test/render';
@@ -42,6 +43,7 @@ const pageData = (over: Partial<JobPageResponse> = {}): JobPageResponse => ({
   ],
   earlier: false,
   lastReadEventId: '1',
+  planCredit: false,
   ...over,
 });
 
@@ -205,5 +207,33 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     ]);
     expect(screen.queryByRole('button', { name: 'Show earlier messages' })).not.toBeInTheDocument();
     expect(calls.filter((c) => c.url.searchParams.get('before') === '60')).toHaveLength(1);
+  });
+
+  it("an admin's cancel of a plan job offers no refund: the dialog says the credit goes back to the plan", async () => {
+    const admin = { viewer: 'admin' as const, actions: ['message', 'cancel'] as JobPageResponse['actions'] };
+    const { calls } = open(pageData({ ...admin, planCredit: true }), {
+      'POST /job-api/jobs/job-1/actions/cancel': () => ({
+        body: pageData({ ...admin, actions: [], planCredit: true, job: { ...pageData().job, stage: 'cancelled' } }),
+      }),
+    });
+    await screen.findByRole('heading', { name: 'A job' });
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel job' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel job' });
+    expect(dialog).toHaveTextContent(planMessages.jobCancelCredit);
+    expect(dialog).not.toHaveTextContent('refunded in full');
+    expect(within(dialog).queryByRole('textbox')).not.toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel job' }));
+    await vi.waitFor(() => expect(calls.filter((c) => c.url.pathname.endsWith('/actions/cancel'))).toHaveLength(1));
+    const sent = JSON.parse(String(calls.find((c) => c.url.pathname.endsWith('/actions/cancel'))!.init?.body));
+    expect(sent).not.toHaveProperty('refund');
+  });
+
+  it("an admin's cancel of a bought job says what it paid is refunded in full", async () => {
+    open(pageData({ viewer: 'admin', actions: ['message', 'cancel'] }));
+    await screen.findByRole('heading', { name: 'A job' });
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel job' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel job' });
+    expect(dialog).toHaveTextContent('What the company paid for this job is refunded in full.');
+    expect(dialog).not.toHaveTextContent(planMessages.jobCancelCredit);
   });
 });

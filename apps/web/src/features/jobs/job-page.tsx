@@ -11,6 +11,7 @@ import {
 } from '@legalmarket/contracts/job-lifecycle';
 import type { JobPageResponse } from '@legalmarket/contracts/jobs';
 import { messages } from '@legalmarket/contracts/messages';
+import { planMessages } from '@legalmarket/contracts/plans';
 import { Button } from '@/components/button';
 import { DocumentLink } from '@/components/document-link';
 import { ErrorState, Loading, Naira } from '@/components/feedback';
@@ -331,7 +332,13 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
           </>
         }
       >
-        {confirming && CONFIRM[confirming]}
+        {confirming && <p>{CONFIRM[confirming]}</p>}
+        {confirming === 'cancel' && (
+          <p className="mt-2">
+            {/* No refund is asked for: the API refunds a bought job in full and gives a plan job's credit back. */}
+            {data.planCredit ? planMessages.jobCancelCredit : 'What the company paid for this job is refunded in full.'}
+          </p>
+        )}
       </Modal>
     </div>
   );
