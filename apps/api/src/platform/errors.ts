@@ -45,21 +45,16 @@ function describe(issue: { instancePath?: string; message?: string }, where: str
   return { path: path || where, message: named ? message : `${field}: ${message}` };
 }
 
-/** PostgreSQL's "invalid byte sequence" (22021, a NUL in text) and "untranslatable character" (22P05,
- * \u0000 in jsonb), on the error itself or on the cause Drizzle wraps it in. */
-function unstorableText(err: unknown): boolean {
+/** The first of `codes` PostgreSQL put on the error, or on the causes Drizzle wraps it in; else null. */
+function postgresCode(err: unknown, codes: readonly string[]): string | null {
   for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++)
-    if (e.code === '22021' || e.code === '22P05') return true;
-  return false;
+    if (typeof e.code === 'string' && codes.includes(e.code)) return e.code;
+  return null;
 }
-
-/** PostgreSQL's refusals of a write that lost a race with another one: a unique index (23505), a
- * serialisation failure (40001) or a deadlock (40P01), on the error or on the cause Drizzle wraps it in. */
-function lostRace(err: unknown): boolean {
-  for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++)
-    if (e.code === '23505' || e.code === '40001' || e.code === '40P01') return true;
-  return false;
-}
+/** "Invalid byte sequence" (a NUL in text) and "untranslatable character" (\u0000 in jsonb). */
+const UNSTORABLE_TEXT = ['22021', '22P05'];
+/** A write that lost a race with another one: a unique index, a serialisation failure, a deadlock. */
+const LOST_RACE = ['23505', '40001', '40P01'];
 
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
@@ -71,17 +66,18 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (err instanceof AppError) {
       return reply.status(err.statusCode).headers(err.headers).send({ status: 'fail', message: err.message });
     }
-    if (unstorableText(err)) {
+    if (postgresCode(err, UNSTORABLE_TEXT)) {
       // Belt and braces behind the input check (refuseUnsafeText): text PostgreSQL cannot store is the
       // client's, not a fault of ours.
       return reply
         .status(400)
         .send({ status: 'fail', message: 'The request contains a character that is not allowed' });
     }
-    if (lostRace(err)) {
+    const raced = postgresCode(err, LOST_RACE);
+    if (raced) {
       // The rules are checked under locks; what still reaches a unique index is a request that raced
       // another one doing the same thing. Nothing was saved by this one; the other's result stands.
-      request.log.warn({ reqId: request.id, code: (err as { cause?: { code?: string } }).cause?.code }, 'lost race');
+      request.log.warn({ reqId: request.id, code: raced }, 'lost race');
       return reply.status(409).send({
         status: 'fail',
         message: 'This was changed by another request at the same moment. Please reload and try again.',
