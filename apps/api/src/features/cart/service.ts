@@ -15,6 +15,7 @@ import { conflict, notFound } from '../../platform/errors.js';
 import { discounted, planDiscountPercent } from '../plans/service.js';
 import { assertAttachable } from '../uploads/service.js';
 import { blankToNull } from '../../platform/text.js';
+import { lockCompany } from '../../db/locks.js';
 
 /** One cart line joined with its live catalogue entry; prices are kobo here. */
 interface PricedLine {
@@ -76,10 +77,6 @@ async function priced(ex: Executor, companyId: string, lines: CartLine[]): Promi
 
 export const billOf = (lines: Pick<PricedLine, 'unitPrice' | 'quantity'>[]) =>
   lines.reduce((sum, l) => sum + l.unitPrice * l.quantity, 0);
-
-/** The cart's per-company lock, the one checkout takes: a merge reads and writes a line without a lost update. */
-const lockCart = (tx: Executor, companyId: string) =>
-  tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`lm-company:${companyId}`}, 0))`);
 
 async function liveProduct(ex: Executor, productId: string) {
   const [row] = await ex
@@ -218,7 +215,7 @@ export function createCartService(deps: { db: Db; clock: Clock }) {
      */
     async add(companyId: string, input: z.output<typeof addToCartInput>) {
       const notes = await db.transaction(async (tx) => {
-        await lockCart(tx, companyId);
+        await lockCompany(tx, companyId);
         const product = await liveProduct(tx, input.productId);
         if (!product) throw notFound(messages.productUnavailable);
         await assertAttachable(tx, { id: companyId, userType: 'company' }, input.file);
@@ -235,7 +232,7 @@ export function createCartService(deps: { db: Db; clock: Clock }) {
      */
     async moveReservations(companyId: string, input: z.output<typeof moveReservationsInput>) {
       const notes = await db.transaction(async (tx) => {
-        await lockCart(tx, companyId);
+        await lockCompany(tx, companyId);
         const notes: string[] = [];
         for (const item of input.items) {
           const fresh = await tx

@@ -11,7 +11,7 @@ import {
   type SandboxChargeInput,
   type SandboxVirtualAccount,
 } from '@legalmarket/contracts';
-import type { Db, Executor } from '../../db/client.js';
+import type { Db } from '../../db/client.js';
 import {
   cartItems,
   jobs,
@@ -33,6 +33,7 @@ import type { JobLifecycle } from '../jobs/lifecycle-service.js';
 import { paymentReceivedMail, receiptAttachment } from '../money/emails.js';
 import type { Ledger } from '../money/ledger.js';
 import { companyAsBilled } from '../money/receipts.js';
+import { lockCompany } from '../../db/locks.js';
 
 /** A cart line as frozen into an order at checkout (kobo). */
 export interface OrderLine {
@@ -103,10 +104,6 @@ const sameLines = (a: OrderLine[], b: OrderLine[]) =>
       (x.fileName ?? null) === (y.fileName ?? null)
     );
   });
-
-/** A per-company mutex for the length of a transaction: checkout start and fulfilment never interleave. */
-const lockCompany = (tx: Executor, companyId: string) =>
-  tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`lm-company:${companyId}`}, 0))`);
 
 export const toOrderView = (o: OrderRow): OrderView => ({
   _id: o.id,

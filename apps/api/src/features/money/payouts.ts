@@ -24,6 +24,7 @@ import {
 import { payoutFailedMail, payoutPaidMail, payoutRejectedMail, payoutWaitingMail } from './emails.js';
 import type { Ledger } from './ledger.js';
 import { mailRenderer } from '../../platform/mail-templates.js';
+import { lockLawyerPayouts } from '../../db/locks.js';
 
 type Outcome = ProviderTransfer | { status: 'failed'; message: string };
 
@@ -41,10 +42,6 @@ interface PayoutsDeps extends Pick<Shared, 'db' | 'clock' | 'config' | 'mailWrit
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** One lawyer's withdrawals and approvals never interleave: the available balance is checked under it. */
-const lockLawyer = (tx: Executor, lawyerId: string) =>
-  tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`lm-payout:${lawyerId}`}, 0))`);
 
 /**
  * Lawyer payouts (docs/decisions/1710-lawyer-payouts.md). A request reserves its amount from the
@@ -220,7 +217,7 @@ export function createPayouts(deps: PayoutsDeps) {
       if (!p) throw notFound(payoutMessages.notFound);
       // Approved already (a retried or duplicated approval) or rejected meanwhile: nothing moves.
       if (p.status !== 'requested') return false;
-      await lockLawyer(tx, p.lawyerId);
+      await lockLawyerPayouts(tx, p.lawyerId);
       const now = clock.now();
       if ((await available(tx, p.lawyerId)) < p.amount)
         throw conflict('The lawyer’s available balance no longer covers this payout');
@@ -263,7 +260,7 @@ export function createPayouts(deps: PayoutsDeps) {
     /** A lawyer asks for `amountNaira` (or everything withdrawable) to its checked payout details. */
     async request(lawyer: AuthUser, amountNaira: number | undefined) {
       const id = await db.transaction(async (tx) => {
-        await lockLawyer(tx, lawyer.id);
+        await lockLawyerPayouts(tx, lawyer.id);
         const [details] = await tx.select().from(payoutDetails).where(eq(payoutDetails.lawyerId, lawyer.id));
         if (!details) throw badRequest(payoutMessages.noDetails);
         if (!details.resolvedAt || !details.bankCode) throw badRequest(payoutMessages.detailsNotResolved);

@@ -1,17 +1,14 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { PLAN_CREDIT_WORDS, type PlanStatus } from '@legalmarket/contracts';
 import type { Executor } from '../../db/client.js';
 import { jobs, subscriptionEvents, subscriptions } from '../../db/schema.js';
 import type { Shared } from '../shared.js';
 import type { Ledger } from '../money/ledger.js';
+import { lockCompany } from '../../db/locks.js';
 
 type Job = typeof jobs.$inferSelect;
 
 const LIVE: PlanStatus[] = ['active', 'grace'];
-
-/** The per-company lock checkout and every plan change take: a plan change and a checkout never interleave. */
-export const lockCompany = (tx: Executor, companyId: string) =>
-  tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`lm-company:${companyId}`}, 0))`);
 
 /**
  * Before a job's row is locked for its cancellation: a plan job's company lock, taken first as the credit

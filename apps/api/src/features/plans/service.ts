@@ -39,7 +39,7 @@ import type { JobLifecycle } from '../jobs/lifecycle-service.js';
 import type { Ledger } from '../money/ledger.js';
 import { companyAsBilled } from '../money/receipts.js';
 import { assertAttachable } from '../uploads/service.js';
-import { lockCompany } from './credits.js';
+import { lockCompany } from '../../db/locks.js';
 
 type Sub = typeof subscriptions.$inferSelect;
 type Payment = typeof subscriptionPayments.$inferSelect;

@@ -37,6 +37,7 @@ import { recordAudit } from '../../platform/audit.js';
 import { conflict, forbidden, notFound } from '../../platform/errors.js';
 import { verifyPassword } from '../../platform/passwords.js';
 import type { Shared } from '../shared.js';
+import { lockCompany, lockLawyerPayouts } from '../../db/locks.js';
 
 /** How an erased account reads wherever its row is still named (jobs, threads, the ledger's lists). */
 export const ERASED_NAME = 'Deleted user';
@@ -49,11 +50,6 @@ const OPEN_JOB_NAMES = 5;
 const erasedEmail = (id: string) => `deleted-${id}@deleted.invalid`;
 const day = (d: Date) => d.toISOString().slice(0, 10);
 const naira = (kobo: number) => formatNaira(kobo / 100);
-
-const lockCompany = (tx: Executor, companyId: string) =>
-  tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`lm-company:${companyId}`}, 0))`);
-const lockPayouts = (tx: Executor, lawyerId: string) =>
-  tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`lm-payout:${lawyerId}`}, 0))`);
 
 /** Reviews of lawyers, written by a company or about a lawyer, without the other party's identity. */
 const lawyerReviewsOf = (db: Executor, where: SQL) =>
@@ -395,7 +391,7 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
         // The same locks a checkout (company) or a payout request (lawyer) takes, then the row an
         // assignment reads FOR SHARE: whichever commits first, the other sees it.
         if (me.userType === 'company') await lockCompany(tx, me.id);
-        if (me.userType === 'lawyer') await lockPayouts(tx, me.id);
+        if (me.userType === 'lawyer') await lockLawyerPayouts(tx, me.id);
         const [row] = await tx.select().from(users).where(eq(users.id, me.id)).for('update');
         if (!row || row.deletedAt) throw notFound();
         if (row.passwordHash !== me.passwordHash) throw forbidden(privacyMessages.deletePasswordWrong);
