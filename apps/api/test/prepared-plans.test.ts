@@ -56,4 +56,18 @@ describe.runIf(databases.includes('postgres'))('prepared reads are planned once 
     expect(byName.company_completed_jobs.parameter_types).toEqual(['timestamp with time zone', 'uuid']);
     expect(byName.open_jobs_bestfit_files_20.parameter_types.filter((type) => type === 'bigint')).toHaveLength(2);
   });
+
+  it("the bell's unread count is one generic plan", async () => {
+    const company = await signupAndLogin(t, 'company');
+    for (let i = 0; i < 8; i++)
+      expect((await t.app.inject({ url: '/api/notifications/unread', headers: company.headers })).json()).toEqual({
+        unread: 0,
+      });
+    const plans = rowsOf<{ generic_plans: string }>(
+      await t.rt.database.db.execute(
+        sql`select generic_plans::text from pg_prepared_statements where name = 'notifications_unread'`,
+      ),
+    );
+    expect(plans.map((p) => Number(p.generic_plans))).toEqual([3]);
+  });
 });

@@ -96,6 +96,12 @@ export function createJobLifecycle(
   // The page every party opens, built once (the SQL text and, on a server, its plan).
   const pageQuery = jobPageJsonQuery(db).prepare('job_page');
   const notificationsPage = notificationsQuery(db).prepare('notifications_page');
+  // The bell asks this on every page change and every 30 s: built once, planned once on a server.
+  const unreadQuery = db
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(notifications)
+    .where(and(eq(notifications.userId, sql.placeholder('userId')), isNull(notifications.readAt)))
+    .prepare('notifications_unread');
 
   /** A job id that cannot exist answers 404 before any query (the id column is a uuid). */
   function assertJobId(jobId: string, missing: string = messages.jobNotFound) {
@@ -671,10 +677,7 @@ export function createJobLifecycle(
     },
 
     async unread(user: AuthUser) {
-      const [r] = await db
-        .select({ n: sql<number>`count(*)`.mapWith(Number) })
-        .from(notifications)
-        .where(and(eq(notifications.userId, user.id), isNull(notifications.readAt)));
+      const [r] = await unreadQuery.execute({ userId: user.id });
       return r?.n ?? 0;
     },
 
