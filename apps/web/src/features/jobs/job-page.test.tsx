@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, screen, within } from '@testing-library/react';
+import { act, cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { JobEventResponse } from '@legalmarket/contracts/job-lifecycle';
 import type { JobPageResponse } from '@legalmarket/contracts/jobs';
@@ -207,6 +207,19 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     ]);
     expect(screen.queryByRole('button', { name: 'Show earlier messages' })).not.toBeInTheDocument();
     expect(calls.filter((c) => c.url.searchParams.get('before') === '60')).toHaveLength(1);
+  });
+
+  it('a plan job says a plan credit paid for it, where a paid job shows its amount', async () => {
+    const amountShown = async (data: JobPageResponse) => {
+      open(data);
+      await screen.findByRole('heading', { name: 'A job' });
+      const text = screen.getByText('Amount').nextElementSibling?.textContent;
+      cleanup();
+      return text;
+    };
+    const job = pageData().job;
+    expect(await amountShown(pageData({ planCredit: true, job: { ...job, amount: 0 } }))).toBe('Monthly plan credit');
+    expect(await amountShown(pageData({ job: { ...job, amount: 75000 } }))).toMatch(/^₦\s?75,000/);
   });
 
   it("an admin's cancel of a plan job offers no refund: the dialog says the credit goes back to the plan", async () => {

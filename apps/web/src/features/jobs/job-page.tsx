@@ -161,7 +161,8 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
           <div>
             <dt className="text-slate-600">Amount</dt>
             <dd className="font-semibold">
-              <Naira amount={job.amount} />
+              {/* A plan job cost the company no money: say what paid for it, not ₦0. */}
+              {data.planCredit ? 'Monthly plan credit' : <Naira amount={job.amount} />}
             </dd>
           </div>
           {job.dueAt && (
