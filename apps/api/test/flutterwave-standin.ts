@@ -91,7 +91,7 @@ export interface FlwTransfer {
   debit_currency: 'NGN';
   amount: number;
   fee: number;
-  status: 'NEW' | 'PENDING' | 'SUCCESSFUL' | 'FAILED';
+  status: 'NEW' | 'PENDING' | 'SUCCESSFUL' | 'FAILED' | 'REVERSED';
   reference: string;
   meta: null;
   narration: string;
@@ -394,6 +394,18 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
         tr.status = status;
         tr.complete_message =
           status === 'SUCCESSFUL' ? 'Successful' : 'DISBURSE FAILED: Beneficiary account is dormant';
+      }
+      return tr;
+    },
+    /**
+     * The beneficiary's bank sends a completed transfer back to the merchant's balance; Flutterwave then
+     * reports it FAILED or REVERSED (its webhook then says so).
+     */
+    reverseTransfer(id: number, status: 'FAILED' | 'REVERSED' = 'REVERSED') {
+      const tr = transfers.get(id);
+      if (tr) {
+        tr.status = status;
+        tr.complete_message = 'Transfer reversed by the beneficiary bank';
       }
       return tr;
     },

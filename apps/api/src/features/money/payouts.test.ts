@@ -587,4 +587,47 @@ describeEachDb('lawyer payouts through Flutterwave (local stand-in): webhooks, f
     expect(await k.available(b)).toBe(20_000);
     expect(await k.available(a)).toBe(0);
   });
+
+  it('a transfer paid and then reversed by the bank returns the money once, whatever the webhooks', async () => {
+    for (const reported of ['REVERSED', 'FAILED'] as const) {
+      const lawyer = await earner();
+      const id = (await k.request(lawyer)).json().payout._id as string;
+      await k.approve(id);
+      const tr = transferOf(id);
+      flw.completeTransfer(tr.id, 'SUCCESSFUL');
+      await webhook(tr.id, 'SUCCESSFUL');
+      await until(async () => (await k.statusOf(id)) === 'paid');
+      expect(await k.available(lawyer)).toBe(0);
+
+      // The beneficiary bank sends it back days later: Flutterwave's next webhook reports it so.
+      flw.reverseTransfer(tr.id, reported);
+      const hooks = await Promise.all(Array.from({ length: 20 }, () => webhook(tr.id, reported)));
+      expect(hooks.every((h) => h.statusCode === 200)).toBe(true);
+      await until(async () => (await k.statusOf(id)) === 'failed');
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await k.kinds(id)).toEqual(['payout', 'payout_settled', 'fee', 'payout_reversed']);
+      expect(await k.available(lawyer)).toBe(20_000);
+      expect((await k.mine(lawyer)).payouts[0]).toMatchObject({ status: 'failed', failure: expect.stringMatching(/reversed/) });
+      const failedMails = (await mailsTo(t, lawyer.email)).filter((m) => m.subject.includes('did not go through'));
+      expect(failedMails).toHaveLength(1);
+      // The returned money can be withdrawn again, and only once.
+      expect((await k.request(lawyer)).statusCode).toBe(201);
+      expect((await k.request(lawyer)).statusCode).toBe(400);
+    }
+  });
+
+  it('a reversal reported before the success was applied fails the payout once, from transit', async () => {
+    const lawyer = await earner();
+    const id = (await k.request(lawyer)).json().payout._id as string;
+    await k.approve(id);
+    const tr = transferOf(id);
+    flw.completeTransfer(tr.id, 'SUCCESSFUL');
+    flw.reverseTransfer(tr.id);
+    // The success webhook arrives after the reversal happened: the transfer is fetched, so it says reversed.
+    await Promise.all([webhook(tr.id, 'SUCCESSFUL'), webhook(tr.id, 'REVERSED'), webhook(tr.id, 'SUCCESSFUL')]);
+    await until(async () => (await k.statusOf(id)) === 'failed');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await k.kinds(id)).toEqual(['payout', 'payout_failed']);
+    expect(await k.available(lawyer)).toBe(20_000);
+  });
 });

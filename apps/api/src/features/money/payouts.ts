@@ -112,7 +112,9 @@ export function createPayouts(deps: PayoutsDeps) {
   async function settle(payoutId: string, outcome: Outcome): Promise<boolean> {
     const done = await db.transaction(async (tx) => {
       const [p] = await tx.select().from(payouts).where(eq(payouts.id, payoutId)).for('update');
-      if (!p || p.status !== 'sending') return false;
+      // A paid payout is settled again only by a reversal: the bank sent the money back to our balance.
+      const reversal = p?.status === 'paid' && outcome.status === 'failed';
+      if (!p || (p.status !== 'sending' && !reversal)) return false;
       const now = clock.now();
       const providerTransferId = 'id' in outcome ? outcome.id : p.providerTransferId;
       if ('id' in outcome && (outcome.reference !== p.id || outcome.amount !== p.amount)) {
@@ -154,16 +156,23 @@ export function createPayouts(deps: PayoutsDeps) {
         await enqueueMail(tx, render(payoutPaidMail(mail)));
         return true;
       }
-      const reason = outcome.message || 'refused by the bank';
+      const reason = outcome.message || (reversal ? 'reversed by the bank' : 'refused by the bank');
       await tx
         .update(payouts)
         .set({ status: 'failed', providerTransferId, failure: reason, settledAt: now, updatedAt: now })
         .where(eq(payouts.id, p.id));
-      // The money is the lawyer's again, available at once.
-      await ledger.post(tx, { kind: 'payout_failed', payoutId: p.id, memo: 'Payout failed; returned to the lawyer' }, [
-        { account: 'payouts_in_transit', amount: p.amount, lawyerId: p.lawyerId },
-        { account: 'lawyer_earnings', amount: -p.amount, lawyerId: p.lawyerId, availableAt: null },
-      ]);
+      // The money is the lawyer's again, available at once: from transit, or, reversed after it was
+      // settled, from the provider's balance it came back to.
+      if (reversal)
+        await ledger.post(tx, { kind: 'payout_reversed', payoutId: p.id, memo: 'Payout reversed; returned to the lawyer' }, [
+          { account: 'provider_cash', amount: p.amount },
+          { account: 'lawyer_earnings', amount: -p.amount, lawyerId: p.lawyerId, availableAt: null },
+        ]);
+      else
+        await ledger.post(tx, { kind: 'payout_failed', payoutId: p.id, memo: 'Payout failed; returned to the lawyer' }, [
+          { account: 'payouts_in_transit', amount: p.amount, lawyerId: p.lawyerId },
+          { account: 'lawyer_earnings', amount: -p.amount, lawyerId: p.lawyerId, availableAt: null },
+        ]);
       await enqueueMail(tx, render(payoutFailedMail({ ...mail, reason })));
       return true;
     });
