@@ -630,4 +630,22 @@ describeEachDb('lawyer payouts through Flutterwave (local stand-in): webhooks, f
     expect(await k.kinds(id)).toEqual(['payout', 'payout_failed']);
     expect(await k.available(lawyer)).toBe(20_000);
   });
+
+  it('a refusal after a lost answer does not return money the first send already paid', async () => {
+    const lawyer = await earner();
+    const id = (await k.request(lawyer)).json().payout._id as string;
+    // The first send is made and its answer lost; the retry is refused for the balance that send spent.
+    flw.setTransferMode('drain');
+    const res = await k.approve(id);
+    flw.setTransferMode('queue');
+    expect([...flw.transfers.values()].filter((x) => x.reference === id)).toHaveLength(1);
+    expect(res.json().payout.status).toBe('sending');
+    expect(await k.kinds(id)).toEqual(['payout']);
+    expect(await k.available(lawyer)).toBe(0);
+    flw.completeTransfer(transferOf(id).id, 'SUCCESSFUL');
+    await webhook(transferOf(id).id, 'SUCCESSFUL');
+    await until(async () => (await k.statusOf(id)) === 'paid');
+    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled', 'fee']);
+    expect(await k.available(lawyer)).toBe(0);
+  });
 });

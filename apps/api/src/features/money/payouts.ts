@@ -199,14 +199,22 @@ export function createPayouts(deps: PayoutsDeps) {
         });
       } catch (err) {
         if (err instanceof TransferRefused) {
-          // An earlier send we never heard back from already made this transfer: look it up by our
-          // reference (its answer, and perhaps its webhook, were lost); the reconciler tries again if not yet.
-          if (/reference/i.test(err.message) && /exist|duplicate/i.test(err.message)) {
-            deps.log?.warn({ payoutId }, 'transfer reference already sent; looking it up');
-            const found = await provider.findTransfer(p.id).catch(() => null);
-            if (found) await settle(payoutId, found);
+          // An earlier send we never heard back from may have made this transfer, whatever this refusal
+          // says (a duplicate reference, or the balance that send spent): look it up by our reference
+          // before giving the money back; the reconciler tries again if the lookup cannot say.
+          let found: ProviderTransfer | null;
+          try {
+            found = await provider.findTransfer(p.id);
+          } catch {
+            deps.log?.warn({ payoutId }, 'transfer refused and not looked up; the reconciler retries');
             return;
           }
+          if (found) {
+            deps.log?.warn({ payoutId }, 'transfer refused, but one with this reference exists; settling by it');
+            await settle(payoutId, found);
+            return;
+          }
+          if (/reference/i.test(err.message) && /exist|duplicate/i.test(err.message)) return;
           outcome = { status: 'failed', message: err.message };
         } else if (err instanceof ProviderUnavailable && attempt < SEND_RETRIES_MS.length) {
           await sleep(SEND_RETRIES_MS[attempt]);
