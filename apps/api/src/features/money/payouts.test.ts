@@ -10,7 +10,14 @@ import {
   payouts,
   sandboxTransfers,
 } from '../../db/schema.js';
-import { PASSWORD, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
+import {
+  PASSWORD,
+  describeEachDb,
+  lastMailTo,
+  signupAndLogin,
+  sixDigits,
+  type TestApp,
+} from '../../../test/helpers.js';
 import { SUCCESS_CARD, createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
 import { flutterwaveStandIn, listenStandIn, SECRET_HASH } from '../../../test/flutterwave-standin.js';
 import { mailsTo } from '../../../test/admin-fixtures.js';
@@ -392,6 +399,28 @@ describeEachDb('lawyer payouts through the sandbox provider', (kind) => {
       .from(payouts)
       .where(and(eq(payouts.lawyerId, lawyer.id), inArray(payouts.status, ['requested'])));
     expect(open.map((p) => p.amount)).toEqual([1_500_000]);
+  });
+
+  it('a change of payout details racing the approval never redirects the payout already asked for', async () => {
+    const lawyer = await earner('0123456789');
+    const id = (await k.request(lawyer, 10_000)).json().payout._id as string;
+    expect((await k.inject('POST', '/api/send-otp', lawyer)).statusCode).toBe(200);
+    const otp = sixDigits((await lastMailTo(t, lawyer.email))!.text);
+    expect((await k.inject('POST', '/api/confirm-otp', lawyer, { otp })).statusCode).toBe(200);
+    const [approved, changed] = await Promise.all([
+      k.approve(id),
+      k.inject('PATCH', '/api/edit-payment-details', lawyer, {
+        accountNumber: '9876543219',
+        accountName: 'Chidi Okeke',
+        bank: 'Access Bank',
+      }),
+    ]);
+    expect([approved.statusCode, changed.statusCode]).toEqual([200, 200]);
+    const sent = await t.rt.database.db.select().from(sandboxTransfers).where(eq(sandboxTransfers.reference, id));
+    expect(sent.map((x) => [x.accountNumber, x.bankCode])).toEqual([['0123456789', '057']]);
+    // What is asked for from now on goes to the new account.
+    const next = (await k.request(lawyer)).json().payout;
+    expect(next).toMatchObject({ amount: 10_000, bank: 'Access Bank', accountNumber: expect.stringMatching(/3219$/) });
   });
 });
 
