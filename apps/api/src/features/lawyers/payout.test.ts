@@ -255,14 +255,18 @@ describeEachDb('lawyer payout details and the e-mailed code', (kind) => {
     const setup = await call('POST', '/api/two-factor/setup', lawyer, { password: PASSWORD });
     const secret = Secret.fromBase32(setup.json().data.secret as string);
     const codeAt = (ms: number) => new TOTP({ secret }).generate({ timestamp: ms });
-    expect((await call('POST', '/api/two-factor/enable', lawyer, { code: codeAt(t.clock.now().getTime()) })).statusCode).toBe(200);
+    expect(
+      (await call('POST', '/api/two-factor/enable', lawyer, { code: codeAt(t.clock.now().getTime()) })).statusCode,
+    ).toBe(200);
     t.clock.advance(16 * 60_000);
 
     const add = await call('POST', '/api/add-payment-details', lawyer, ACCOUNT);
     expect(add.statusCode).toBe(428);
     expect(add.json().message).toBe(twoFactorMessages.stepUpRequired);
     expect(await details(lawyer)).toEqual([]);
-    expect((await call('POST', '/api/two-factor/verify', lawyer, { code: codeAt(t.clock.now().getTime()) })).statusCode).toBe(200);
+    expect(
+      (await call('POST', '/api/two-factor/verify', lawyer, { code: codeAt(t.clock.now().getTime()) })).statusCode,
+    ).toBe(200);
     expect((await call('POST', '/api/add-payment-details', lawyer, ACCOUNT)).statusCode).toBe(201);
 
     t.clock.advance(16 * 60_000);
@@ -270,7 +274,9 @@ describeEachDb('lawyer payout details and the e-mailed code', (kind) => {
     const changed = await edit(lawyer);
     expect(changed.statusCode).toBe(428);
     expect(await details(lawyer)).toEqual([SAVED]);
-    expect((await call('POST', '/api/two-factor/verify', lawyer, { code: codeAt(t.clock.now().getTime()) })).statusCode).toBe(200);
+    expect(
+      (await call('POST', '/api/two-factor/verify', lawyer, { code: codeAt(t.clock.now().getTime()) })).statusCode,
+    ).toBe(200);
     // The e-mailed code's window was not spent by the refused try.
     expect((await edit(lawyer)).statusCode).toBe(200);
     expect(await details(lawyer)).toEqual([NEW_SAVED]);

@@ -636,7 +636,10 @@ describeEachDb('lawyer payouts through Flutterwave (local stand-in): webhooks, f
       await new Promise((r) => setTimeout(r, 200));
       expect(await k.kinds(id)).toEqual(['payout', 'payout_settled', 'fee', 'payout_reversed']);
       expect(await k.available(lawyer)).toBe(20_000);
-      expect((await k.mine(lawyer)).payouts[0]).toMatchObject({ status: 'failed', failure: expect.stringMatching(/reversed/) });
+      expect((await k.mine(lawyer)).payouts[0]).toMatchObject({
+        status: 'failed',
+        failure: expect.stringMatching(/reversed/),
+      });
       const failedMails = (await mailsTo(t, lawyer.email)).filter((m) => m.subject.includes('did not go through'));
       expect(failedMails).toHaveLength(1);
       // The returned money can be withdrawn again, and only once.

@@ -164,15 +164,23 @@ export function createPayouts(deps: PayoutsDeps) {
       // The money is the lawyer's again, available at once: from transit, or, reversed after it was
       // settled, from the provider's balance it came back to.
       if (reversal)
-        await ledger.post(tx, { kind: 'payout_reversed', payoutId: p.id, memo: 'Payout reversed; returned to the lawyer' }, [
-          { account: 'provider_cash', amount: p.amount },
-          { account: 'lawyer_earnings', amount: -p.amount, lawyerId: p.lawyerId, availableAt: null },
-        ]);
+        await ledger.post(
+          tx,
+          { kind: 'payout_reversed', payoutId: p.id, memo: 'Payout reversed; returned to the lawyer' },
+          [
+            { account: 'provider_cash', amount: p.amount },
+            { account: 'lawyer_earnings', amount: -p.amount, lawyerId: p.lawyerId, availableAt: null },
+          ],
+        );
       else
-        await ledger.post(tx, { kind: 'payout_failed', payoutId: p.id, memo: 'Payout failed; returned to the lawyer' }, [
-          { account: 'payouts_in_transit', amount: p.amount, lawyerId: p.lawyerId },
-          { account: 'lawyer_earnings', amount: -p.amount, lawyerId: p.lawyerId, availableAt: null },
-        ]);
+        await ledger.post(
+          tx,
+          { kind: 'payout_failed', payoutId: p.id, memo: 'Payout failed; returned to the lawyer' },
+          [
+            { account: 'payouts_in_transit', amount: p.amount, lawyerId: p.lawyerId },
+            { account: 'lawyer_earnings', amount: -p.amount, lawyerId: p.lawyerId, availableAt: null },
+          ],
+        );
       await enqueueMail(tx, render(payoutFailedMail({ ...mail, reason })));
       return true;
     });
