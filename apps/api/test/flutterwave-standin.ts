@@ -91,7 +91,7 @@ export interface FlwTransfer {
   debit_currency: 'NGN';
   amount: number;
   fee: number;
-  status: 'NEW' | 'PENDING' | 'SUCCESSFUL' | 'FAILED';
+  status: 'NEW' | 'PENDING' | 'SUCCESSFUL' | 'FAILED' | 'REVERSED';
   reference: string;
   meta: null;
   narration: string;
@@ -121,7 +121,12 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
    * How the next transfers answer: queued (NEW, finished later by completeTransfer), refused, or `lose`:
    * the transfer is made but every answer to the call is lost on the way back (a 504).
    */
-  let transferMode: 'queue' | 'refuse' | 'lose' = 'queue';
+  let transferMode: 'queue' | 'refuse' | 'lose' | 'drain' = 'queue';
+  /**
+   * `drain`: like `lose`, and the transfer spends the balance, so every later one (the same reference
+   * too: the balance is checked before the reference) is refused for insufficient funds until the mode changes.
+   */
+  let drained = false;
   /** Names the bank holds, by account number; others get the sandbox's rule (0000 unknown). */
   const accounts = new Map<string, string>();
   const holderOf = (n: string) =>
@@ -251,7 +256,9 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
       const number = String(json.account_number ?? '');
       if (typeof json.amount !== 'number' || json.currency !== 'NGN' || !reference || !json.account_bank)
         return send(400, { status: 'error', message: 'Invalid transfer payload', data: null });
-      const lost = transferMode === 'lose';
+      if (transferMode === 'drain' && drained)
+        return send(400, { status: 'error', message: 'Insufficient funds in customer balance', data: null });
+      const lost = transferMode === 'lose' || transferMode === 'drain';
       if ([...transfers.values()].some((x) => x.reference === reference))
         return lost
           ? send(504, { status: 'error', message: 'Gateway timeout', data: null })
@@ -281,6 +288,7 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
         bank_name: 'STAND-IN BANK',
       };
       transfers.set(id, tr);
+      if (transferMode === 'drain') drained = true;
       if (lost) return send(504, { status: 'error', message: 'Gateway timeout', data: null });
       return send(200, { status: 'success', message: 'Transfer Queued Successfully', data: tr });
     }
@@ -384,6 +392,7 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
     transfers,
     setTransferMode: (m: typeof transferMode) => {
       transferMode = m;
+      drained = false;
     },
     /** The bank holds this account under this name. */
     setAccount: (accountNumber: string, name: string) => accounts.set(accountNumber, name),
@@ -394,6 +403,18 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
         tr.status = status;
         tr.complete_message =
           status === 'SUCCESSFUL' ? 'Successful' : 'DISBURSE FAILED: Beneficiary account is dormant';
+      }
+      return tr;
+    },
+    /**
+     * The beneficiary's bank sends a completed transfer back to the merchant's balance; Flutterwave then
+     * reports it FAILED or REVERSED (its webhook then says so).
+     */
+    reverseTransfer(id: number, status: 'FAILED' | 'REVERSED' = 'REVERSED') {
+      const tr = transfers.get(id);
+      if (tr) {
+        tr.status = status;
+        tr.complete_message = 'Transfer reversed by the beneficiary bank';
       }
       return tr;
     },

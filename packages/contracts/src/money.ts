@@ -12,6 +12,8 @@ export const LEDGER_KINDS = [
   'payout',
   'payout_settled',
   'payout_failed',
+  /** A transfer the provider reported paid and later reversed: the amount is the lawyer's again. */
+  'payout_reversed',
   /** What the provider kept from a payment or charged for a transfer (decision 1700). */
   'fee',
   /** A monthly plan's payment, held for the month's credits (decision 1900). */
@@ -51,6 +53,7 @@ export const LEDGER_KIND_WORDS: Record<LedgerKind, string> = {
   payout: 'Payout sent',
   payout_settled: 'Payout settled',
   payout_failed: 'Payout failed',
+  payout_reversed: 'Payout reversed',
   fee: 'Provider fee',
   plan_payment: 'Plan payment',
   plan_credit: 'Plan credit used',

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { messages, payoutMessages } from '@legalmarket/contracts';
+import { Secret, TOTP } from 'otpauth';
+import { messages, payoutMessages, twoFactorMessages } from '@legalmarket/contracts';
 import { oneTimeTokens, payoutDetails } from '../../db/schema.js';
 import {
   PASSWORD,
@@ -246,5 +247,38 @@ describeEachDb('lawyer payout details and the e-mailed code', (kind) => {
     expect(bad.statusCode).toBe(400);
     const spec = await call('POST', '/api/confirm-otp', lawyer, { OTP: '123456' });
     expect(spec.json().message).toBe(messages.codeInvalid);
+  });
+
+  it('asks a lawyer with two-factor on for a fresh authenticator code before details are added or changed', async () => {
+    // A stolen session that also reads the mailbox must still not redirect the money.
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const setup = await call('POST', '/api/two-factor/setup', lawyer, { password: PASSWORD });
+    const secret = Secret.fromBase32(setup.json().data.secret as string);
+    const codeAt = (ms: number) => new TOTP({ secret }).generate({ timestamp: ms });
+    expect(
+      (await call('POST', '/api/two-factor/enable', lawyer, { code: codeAt(t.clock.now().getTime()) })).statusCode,
+    ).toBe(200);
+    t.clock.advance(16 * 60_000);
+
+    const add = await call('POST', '/api/add-payment-details', lawyer, ACCOUNT);
+    expect(add.statusCode).toBe(428);
+    expect(add.json().message).toBe(twoFactorMessages.stepUpRequired);
+    expect(await details(lawyer)).toEqual([]);
+    expect(
+      (await call('POST', '/api/two-factor/verify', lawyer, { code: codeAt(t.clock.now().getTime()) })).statusCode,
+    ).toBe(200);
+    expect((await call('POST', '/api/add-payment-details', lawyer, ACCOUNT)).statusCode).toBe(201);
+
+    t.clock.advance(16 * 60_000);
+    expect((await confirm(lawyer, await sendCode(lawyer))).statusCode).toBe(200);
+    const changed = await edit(lawyer);
+    expect(changed.statusCode).toBe(428);
+    expect(await details(lawyer)).toEqual([SAVED]);
+    expect(
+      (await call('POST', '/api/two-factor/verify', lawyer, { code: codeAt(t.clock.now().getTime()) })).statusCode,
+    ).toBe(200);
+    // The e-mailed code's window was not spent by the refused try.
+    expect((await edit(lawyer)).statusCode).toBe(200);
+    expect(await details(lawyer)).toEqual([NEW_SAVED]);
   });
 });

@@ -13,6 +13,7 @@ import {
   okMessage,
   payoutDetailsInput,
   payoutMessages,
+  TWO_FACTOR,
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 
@@ -27,6 +28,9 @@ const ownIdQuery = z.object({ _id: z.uuid('_id must be a valid id').optional() }
 export const lawyersRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
   const service = services.lawyers;
   const { auth, limits } = shared;
+  /** Where a lawyer's money goes is a money action: an enrolled lawyer proves a fresh code (decision 2020). */
+  const recentCode = services.twoFactor.requireRecentCode;
+  const STEP_UP = ` A lawyer with two-factor on must have entered an authenticator code in this session within the last ${TWO_FACTOR.stepUpMinutes} minutes, else 428.`;
 
   app.get(
     '/api/lawyer/:id',
@@ -71,13 +75,14 @@ export const lawyersRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
         tags,
         summary: 'Add payout details (first time)',
         description:
-          'accountNumber (10 digits, NUBAN), accountName and bank: one of NIGERIAN_BANKS in @legalmarket/contracts, or a name that means one of them as people type it (`GTBank`, `gtbank`, `Guaranty Trust Bank`, `Access`, `UBA`...; case, spaces and words such as Bank or Plc do not matter); the list\'s name is saved. Answers `lawyer` at the top of the body, with `_id` and `accountDetails`. A `lawyerId` in the body or `_id` in the query that is not the caller\'s own id is the "mismatched account" case: 403 "Payment addition is unsuccessful.". Posting the same details again changes nothing; different details when some are saved answer 409 (changing needs the e-mailed code, see /api/send-otp). The lawyer is e-mailed. The account is checked with the bank through the payment provider (Flutterwave POST /v3/accounts/resolve) before it is saved: an account the bank does not know answers 400, an unreachable provider 503. The bank\'s name for the account is what is saved and answered as `accountName`; when the typed name clearly differs (no word in common) the message adds the name saved. Posting the same account again re-checks details saved before this check (a payout needs checked details).',
+          'accountNumber (10 digits, NUBAN), accountName and bank: one of NIGERIAN_BANKS in @legalmarket/contracts, or a name that means one of them as people type it (`GTBank`, `gtbank`, `Guaranty Trust Bank`, `Access`, `UBA`...; case, spaces and words such as Bank or Plc do not matter); the list\'s name is saved. Answers `lawyer` at the top of the body, with `_id` and `accountDetails`. A `lawyerId` in the body or `_id` in the query that is not the caller\'s own id is the "mismatched account" case: 403 "Payment addition is unsuccessful.". Posting the same details again changes nothing; different details when some are saved answer 409 (changing needs the e-mailed code, see /api/send-otp). The lawyer is e-mailed. The account is checked with the bank through the payment provider (Flutterwave POST /v3/accounts/resolve) before it is saved: an account the bank does not know answers 400, an unreachable provider 503. The bank\'s name for the account is what is saved and answered as `accountName`; when the typed name clearly differs (no word in common) the message adds the name saved. Posting the same account again re-checks details saved before this check (a payout needs checked details).' +
+          STEP_UP,
         body: payoutDetailsInput,
         querystring: ownIdQuery,
         response: { 201: addPaymentDetailsResponse, 200: addPaymentDetailsResponse },
         security: [{ bearer: [] }],
       },
-      preHandler: auth.require('lawyer'),
+      preHandler: [auth.require('lawyer'), recentCode],
     },
     async (request, reply) => {
       const { lawyerId, ...details } = request.body;
@@ -138,13 +143,13 @@ export const lawyersRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
       schema: {
         tags,
         summary: 'Change payout details',
-        description: `Same fields as add (the bank matched the same way); answers \`lawyerUpdate.accountDetails\` at the top of the body. Refused (403) unless this session confirmed a code in the last ${LIMITS.codeTtlMinutes} minutes; each confirmation allows one change. The lawyer is e-mailed. Checked with the bank as on add (400 unknown account, 503 provider unreachable; the code is not spent then); the bank’s name is saved.`,
+        description: `Same fields as add (the bank matched the same way); answers \`lawyerUpdate.accountDetails\` at the top of the body. Refused (403) unless this session confirmed a code in the last ${LIMITS.codeTtlMinutes} minutes; each confirmation allows one change. The lawyer is e-mailed. Checked with the bank as on add (400 unknown account, 503 provider unreachable; the code is not spent then); the bank’s name is saved.${STEP_UP}`,
         body: payoutDetailsInput,
         querystring: ownIdQuery,
         response: { 200: editPaymentDetailsResponse },
         security: [{ bearer: [] }],
       },
-      preHandler: auth.require('lawyer'),
+      preHandler: [auth.require('lawyer'), recentCode],
     },
     async (request) => {
       const { lawyerId, ...details } = request.body;

@@ -481,15 +481,21 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
         // Turned down before it was sent: nothing was posted, the reservation simply ends.
         rejected: '',
       };
+      // Paid, then reversed by the bank: failed, with the amount given back from the provider's balance.
+      const reversed = 'payout,payout_reversed,payout_settled';
       for (const r of rowsOf<{ id: string; status: string; amount: string; kinds: string; posted: string }>(paidOut)) {
-        if (r.kinds !== expected[r.status])
+        if (r.kinds !== expected[r.status] && !(r.status === 'failed' && r.kinds === reversed))
           problems.push(`payout ${r.id} (${r.status}) has postings [${r.kinds}], expected [${expected[r.status]}]`);
         else if (r.status !== 'requested' && r.status !== 'rejected' && r.posted !== r.amount)
           problems.push(`payout ${r.id} posted ${r.posted} kobo, expected ${r.amount}`);
       }
       // Fees (decision 1700): only on a paid order, plan payment or payout, once, each leaving the provider's cash.
+      // A reversed payout's transfer went through before it came back, so its fee stays charged.
       const fees = await ex.execute(sql`
-        select t.id, coalesce(o.status, p.status, sp.status, 'nothing') as status,
+        select t.id, coalesce(o.status,
+            case when p.status = 'failed' and exists (select 1 from ledger_transactions s
+              where s.payout_id = p.id and s.kind = 'payout_settled') then 'paid' else p.status end,
+            sp.status, 'nothing') as status,
           coalesce(sum(e.amount_kobo) filter (where e.account = 'provider_fees'), 0) as fee,
           coalesce(sum(e.amount_kobo) filter (where e.account = 'provider_cash'), 0) as cash
         from ledger_transactions t
@@ -497,7 +503,7 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
         left join payouts p on p.id = t.payout_id
         left join subscription_payments sp on sp.id = t.subscription_payment_id
         left join ledger_entries e on e.transaction_id = t.id
-        where t.kind = 'fee' group by t.id, o.status, p.status, sp.status`);
+        where t.kind = 'fee' group by t.id, o.status, p.id, p.status, sp.status`);
       for (const r of rowsOf<{ id: string; status: string; fee: string; cash: string }>(fees)) {
         if (r.status !== 'paid') problems.push(`fee ${r.id} is posted for something ${r.status}`);
         else if (Number(r.fee) <= 0 || Number(r.fee) !== -Number(r.cash))

@@ -10,7 +10,14 @@ import {
   payouts,
   sandboxTransfers,
 } from '../../db/schema.js';
-import { PASSWORD, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
+import {
+  PASSWORD,
+  describeEachDb,
+  lastMailTo,
+  signupAndLogin,
+  sixDigits,
+  type TestApp,
+} from '../../../test/helpers.js';
 import { SUCCESS_CARD, createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
 import { flutterwaveStandIn, listenStandIn, SECRET_HASH } from '../../../test/flutterwave-standin.js';
 import { mailsTo } from '../../../test/admin-fixtures.js';
@@ -393,6 +400,28 @@ describeEachDb('lawyer payouts through the sandbox provider', (kind) => {
       .where(and(eq(payouts.lawyerId, lawyer.id), inArray(payouts.status, ['requested'])));
     expect(open.map((p) => p.amount)).toEqual([1_500_000]);
   });
+
+  it('a change of payout details racing the approval never redirects the payout already asked for', async () => {
+    const lawyer = await earner('0123456789');
+    const id = (await k.request(lawyer, 10_000)).json().payout._id as string;
+    expect((await k.inject('POST', '/api/send-otp', lawyer)).statusCode).toBe(200);
+    const otp = sixDigits((await lastMailTo(t, lawyer.email))!.text);
+    expect((await k.inject('POST', '/api/confirm-otp', lawyer, { otp })).statusCode).toBe(200);
+    const [approved, changed] = await Promise.all([
+      k.approve(id),
+      k.inject('PATCH', '/api/edit-payment-details', lawyer, {
+        accountNumber: '9876543219',
+        accountName: 'Chidi Okeke',
+        bank: 'Access Bank',
+      }),
+    ]);
+    expect([approved.statusCode, changed.statusCode]).toEqual([200, 200]);
+    const sent = await t.rt.database.db.select().from(sandboxTransfers).where(eq(sandboxTransfers.reference, id));
+    expect(sent.map((x) => [x.accountNumber, x.bankCode])).toEqual([['0123456789', '057']]);
+    // What is asked for from now on goes to the new account.
+    const next = (await k.request(lawyer)).json().payout;
+    expect(next).toMatchObject({ amount: 10_000, bank: 'Access Bank', accountNumber: expect.stringMatching(/3219$/) });
+  });
 });
 
 describeEachDb('lawyer payouts through Flutterwave (local stand-in): webhooks, failures, outages', (kind) => {
@@ -586,5 +615,69 @@ describeEachDb('lawyer payouts through Flutterwave (local stand-in): webhooks, f
     expect(await k.kinds(ids[1])).toEqual(['payout', 'payout_failed']);
     expect(await k.available(b)).toBe(20_000);
     expect(await k.available(a)).toBe(0);
+  });
+
+  it('a transfer paid and then reversed by the bank returns the money once, whatever the webhooks', async () => {
+    for (const reported of ['REVERSED', 'FAILED'] as const) {
+      const lawyer = await earner();
+      const id = (await k.request(lawyer)).json().payout._id as string;
+      await k.approve(id);
+      const tr = transferOf(id);
+      flw.completeTransfer(tr.id, 'SUCCESSFUL');
+      await webhook(tr.id, 'SUCCESSFUL');
+      await until(async () => (await k.statusOf(id)) === 'paid');
+      expect(await k.available(lawyer)).toBe(0);
+
+      // The beneficiary bank sends it back days later: Flutterwave's next webhook reports it so.
+      flw.reverseTransfer(tr.id, reported);
+      const hooks = await Promise.all(Array.from({ length: 20 }, () => webhook(tr.id, reported)));
+      expect(hooks.every((h) => h.statusCode === 200)).toBe(true);
+      await until(async () => (await k.statusOf(id)) === 'failed');
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await k.kinds(id)).toEqual(['payout', 'payout_settled', 'fee', 'payout_reversed']);
+      expect(await k.available(lawyer)).toBe(20_000);
+      expect((await k.mine(lawyer)).payouts[0]).toMatchObject({
+        status: 'failed',
+        failure: expect.stringMatching(/reversed/),
+      });
+      const failedMails = (await mailsTo(t, lawyer.email)).filter((m) => m.subject.includes('did not go through'));
+      expect(failedMails).toHaveLength(1);
+      // The returned money can be withdrawn again, and only once.
+      expect((await k.request(lawyer)).statusCode).toBe(201);
+      expect((await k.request(lawyer)).statusCode).toBe(400);
+    }
+  });
+
+  it('a reversal reported before the success was applied fails the payout once, from transit', async () => {
+    const lawyer = await earner();
+    const id = (await k.request(lawyer)).json().payout._id as string;
+    await k.approve(id);
+    const tr = transferOf(id);
+    flw.completeTransfer(tr.id, 'SUCCESSFUL');
+    flw.reverseTransfer(tr.id);
+    // The success webhook arrives after the reversal happened: the transfer is fetched, so it says reversed.
+    await Promise.all([webhook(tr.id, 'SUCCESSFUL'), webhook(tr.id, 'REVERSED'), webhook(tr.id, 'SUCCESSFUL')]);
+    await until(async () => (await k.statusOf(id)) === 'failed');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await k.kinds(id)).toEqual(['payout', 'payout_failed']);
+    expect(await k.available(lawyer)).toBe(20_000);
+  });
+
+  it('a refusal after a lost answer does not return money the first send already paid', async () => {
+    const lawyer = await earner();
+    const id = (await k.request(lawyer)).json().payout._id as string;
+    // The first send is made and its answer lost; the retry is refused for the balance that send spent.
+    flw.setTransferMode('drain');
+    const res = await k.approve(id);
+    flw.setTransferMode('queue');
+    expect([...flw.transfers.values()].filter((x) => x.reference === id)).toHaveLength(1);
+    expect(res.json().payout.status).toBe('sending');
+    expect(await k.kinds(id)).toEqual(['payout']);
+    expect(await k.available(lawyer)).toBe(0);
+    flw.completeTransfer(transferOf(id).id, 'SUCCESSFUL');
+    await webhook(transferOf(id).id, 'SUCCESSFUL');
+    await until(async () => (await k.statusOf(id)) === 'paid');
+    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled', 'fee']);
+    expect(await k.available(lawyer)).toBe(0);
   });
 });

@@ -112,7 +112,9 @@ export function createPayouts(deps: PayoutsDeps) {
   async function settle(payoutId: string, outcome: Outcome): Promise<boolean> {
     const done = await db.transaction(async (tx) => {
       const [p] = await tx.select().from(payouts).where(eq(payouts.id, payoutId)).for('update');
-      if (!p || p.status !== 'sending') return false;
+      // A paid payout is settled again only by a reversal: the bank sent the money back to our balance.
+      const reversal = p?.status === 'paid' && outcome.status === 'failed';
+      if (!p || (p.status !== 'sending' && !reversal)) return false;
       const now = clock.now();
       const providerTransferId = 'id' in outcome ? outcome.id : p.providerTransferId;
       if ('id' in outcome && (outcome.reference !== p.id || outcome.amount !== p.amount)) {
@@ -154,16 +156,31 @@ export function createPayouts(deps: PayoutsDeps) {
         await enqueueMail(tx, render(payoutPaidMail(mail)));
         return true;
       }
-      const reason = outcome.message || 'refused by the bank';
+      const reason = outcome.message || (reversal ? 'reversed by the bank' : 'refused by the bank');
       await tx
         .update(payouts)
         .set({ status: 'failed', providerTransferId, failure: reason, settledAt: now, updatedAt: now })
         .where(eq(payouts.id, p.id));
-      // The money is the lawyer's again, available at once.
-      await ledger.post(tx, { kind: 'payout_failed', payoutId: p.id, memo: 'Payout failed; returned to the lawyer' }, [
-        { account: 'payouts_in_transit', amount: p.amount, lawyerId: p.lawyerId },
-        { account: 'lawyer_earnings', amount: -p.amount, lawyerId: p.lawyerId, availableAt: null },
-      ]);
+      // The money is the lawyer's again, available at once: from transit, or, reversed after it was
+      // settled, from the provider's balance it came back to.
+      if (reversal)
+        await ledger.post(
+          tx,
+          { kind: 'payout_reversed', payoutId: p.id, memo: 'Payout reversed; returned to the lawyer' },
+          [
+            { account: 'provider_cash', amount: p.amount },
+            { account: 'lawyer_earnings', amount: -p.amount, lawyerId: p.lawyerId, availableAt: null },
+          ],
+        );
+      else
+        await ledger.post(
+          tx,
+          { kind: 'payout_failed', payoutId: p.id, memo: 'Payout failed; returned to the lawyer' },
+          [
+            { account: 'payouts_in_transit', amount: p.amount, lawyerId: p.lawyerId },
+            { account: 'lawyer_earnings', amount: -p.amount, lawyerId: p.lawyerId, availableAt: null },
+          ],
+        );
       await enqueueMail(tx, render(payoutFailedMail({ ...mail, reason })));
       return true;
     });
@@ -190,14 +207,22 @@ export function createPayouts(deps: PayoutsDeps) {
         });
       } catch (err) {
         if (err instanceof TransferRefused) {
-          // An earlier send we never heard back from already made this transfer: look it up by our
-          // reference (its answer, and perhaps its webhook, were lost); the reconciler tries again if not yet.
-          if (/reference/i.test(err.message) && /exist|duplicate/i.test(err.message)) {
-            deps.log?.warn({ payoutId }, 'transfer reference already sent; looking it up');
-            const found = await provider.findTransfer(p.id).catch(() => null);
-            if (found) await settle(payoutId, found);
+          // An earlier send we never heard back from may have made this transfer, whatever this refusal
+          // says (a duplicate reference, or the balance that send spent): look it up by our reference
+          // before giving the money back; the reconciler tries again if the lookup cannot say.
+          let found: ProviderTransfer | null;
+          try {
+            found = await provider.findTransfer(p.id);
+          } catch {
+            deps.log?.warn({ payoutId }, 'transfer refused and not looked up; the reconciler retries');
             return;
           }
+          if (found) {
+            deps.log?.warn({ payoutId }, 'transfer refused, but one with this reference exists; settling by it');
+            await settle(payoutId, found);
+            return;
+          }
+          if (/reference/i.test(err.message) && /exist|duplicate/i.test(err.message)) return;
           outcome = { status: 'failed', message: err.message };
         } else if (err instanceof ProviderUnavailable && attempt < SEND_RETRIES_MS.length) {
           await sleep(SEND_RETRIES_MS[attempt]);

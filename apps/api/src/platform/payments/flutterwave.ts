@@ -103,8 +103,10 @@ function transferOf(d: FlwTransfer): ProviderTransfer {
   return {
     id: String(d.id),
     reference: d.reference,
-    // NEW and PENDING are still in progress; only SUCCESSFUL and FAILED are final.
-    status: status === 'SUCCESSFUL' ? 'successful' : status === 'FAILED' ? 'failed' : 'pending',
+    // NEW and PENDING are still in progress; SUCCESSFUL is final unless the bank later sends the money
+    // back (FAILED or REVERSED after it), which returns it to the lawyer.
+    status:
+      status === 'SUCCESSFUL' ? 'successful' : status === 'FAILED' || status === 'REVERSED' ? 'failed' : 'pending',
     amount: Math.round(d.amount * 100),
     message: d.complete_message ?? null,
     ...(typeof d.fee === 'number' && d.fee >= 0 ? { fee: Math.round(d.fee * 100) } : {}),

@@ -77,7 +77,10 @@ export interface ProviderTransfer {
   id: string;
   /** Ours: the payout id, so a repeated send names the same transfer. */
   reference: string;
-  /** `successful`, `failed`, or `pending` for anything still in progress (Flutterwave's NEW and PENDING). */
+  /**
+   * `successful`, `failed` (Flutterwave's FAILED, and REVERSED: paid, then sent back by the bank), or
+   * `pending` for anything still in progress (NEW and PENDING).
+   */
   status: 'successful' | 'failed' | 'pending';
   /** Kobo. */
   amount: number;
