@@ -78,8 +78,20 @@ export function refuse(job: Job, action: JobAction, actor: JobActor | null): nev
   throw conflict(`This job is ${STAGE_WORDS[job.stage]}: “${t.label}” is not possible now.`);
 }
 
-function noteOf(action: JobAction, note: string | undefined): string | null {
+/**
+ * Characters that show nothing: blanks, format characters (zero-width spaces and joiners, word joiner,
+ * soft hyphen) and the fillers that render as blanks. A note of these alone is no note.
+ */
+const INVISIBLE = /^[\p{White_Space}\p{Cf}\u034f\u115f\u1160\u2800\u3164\uffa0]*$/u;
+
+/** A note as it is stored: without the blanks around it, and empty when nothing of it shows. */
+function visible(note: string | undefined): string {
   const text = note?.trim() ?? '';
+  return INVISIBLE.test(text) ? '' : text;
+}
+
+function noteOf(action: JobAction, note: string | undefined): string | null {
+  const text = visible(note);
   if (text.length > MAX_MESSAGE_LENGTH) throw badRequest(messages.messageTooLong);
   if (!text && transitionOf(action).needs?.note) throw badRequest(noteMissingMessage(action));
   return text || null;

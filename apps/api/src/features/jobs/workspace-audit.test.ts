@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { messages, type JobPageResponse } from '@legalmarket/contracts';
+import { emailOutbox, jobEvents, notifications, users } from '../../db/schema.js';
+import { PASSWORD, createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
+import { insertJob, insertProduct } from '../../../test/admin-fixtures.js';
+import { uploadDocument } from '../../../test/upload-helpers.js';
+
+type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+
+/** A second outside tester's findings on the job workspace (issue 16), each kept as a test. */
+describeEachDb('job workspace: keys, shared admin files, deleted admins, invisible notes', (kind) => {
+  let t: TestApp;
+  let admin: Login;
+  let company: Login;
+  let otherCompany: Login;
+  let lawyer: Login;
+  let productId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    [admin, company, otherCompany, lawyer] = await Promise.all([
+      signupAndLogin(t, 'admin'),
+      signupAndLogin(t, 'company'),
+      signupAndLogin(t, 'company'),
+      signupAndLogin(t, 'lawyer', { verified: true }),
+    ]);
+    productId = (await insertProduct(t, 'Tenancy Agreement')).id;
+  });
+  afterAll(() => t.close());
+
+  const act = (id: string, action: string, who: Login, payload: Record<string, unknown> = {}) =>
+    t.app.inject({ method: 'POST', url: `/job-api/jobs/${id}/actions/${action}`, headers: who.headers, payload });
+  async function assignedJob() {
+    const job = await insertJob(t, company.id, { productId });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/job-api/assign',
+      headers: admin.headers,
+      payload: { jobId: job.id, lawyerId: lawyer.id },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return job.id;
+  }
+  const notes = async (id: string, action: string) =>
+    (await t.rt.database.db.select().from(jobEvents).where(eq(jobEvents.jobId, id)))
+      .filter((e) => e.action === action)
+      .map((e) => e.note);
+
+  it('refuses a message or a request for changes of invisible characters only', async () => {
+    const id = await assignedJob();
+    for (const note of ['\u200b\u200b', '\u200d\u2060', '\u3164', '\u00ad \u200c']) {
+      const res = await act(id, 'message', company, { note });
+      expect(res.statusCode, JSON.stringify(note)).toBe(400);
+      expect(res.json().message).toBe(messages.messageMissing);
+    }
+    // A word joined by invisible characters still shows, and is kept as written.
+    expect((await act(id, 'message', company, { note: '\u200bok\u200b' })).statusCode).toBe(200);
+    const doc = await uploadDocument(t.app, lawyer.headers, 'work.pdf');
+    expect((await act(id, 'deliver', lawyer, { files: [{ url: doc.url, name: 'work.pdf' }] })).statusCode).toBe(200);
+    const changes = await act(id, 'request_changes', company, { note: '\u200b' });
+    expect(changes.statusCode).toBe(400);
+    expect(changes.json().message).toBe(messages.changesNoteMissing);
+    expect(await notes(id, 'message')).toEqual(['\u200bok\u200b']);
+  });
+});
