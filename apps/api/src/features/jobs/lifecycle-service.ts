@@ -20,7 +20,7 @@ import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
 import { holidays, jobEvents, jobReads, jobs, jobTimers, notifications, products, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
-import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
 import { recordAudit } from '../../platform/audit.js';
 import { mailRenderer } from '../../platform/mail-templates.js';
 import { enqueueMail } from '../../platform/mailer.js';
@@ -114,10 +114,10 @@ export function createJobLifecycle(
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(jobId)) throw notFound(missing);
   }
 
-  /** Whether this user already took this action on this job under this client key. */
+  /** The event of this action this user already took on this job under this client key, if any. */
   async function keyed(ex: Executor, jobId: string, userId: string, action: JobAction, key: string) {
     const [row] = await ex
-      .select({ id: jobEvents.id })
+      .select({ note: jobEvents.note, files: jobEvents.files })
       .from(jobEvents)
       .where(
         and(
@@ -128,7 +128,23 @@ export function createJobLifecycle(
         ),
       )
       .limit(1);
-    return Boolean(row);
+    return row;
+  }
+
+  /**
+   * Whether a request sent again under its key carries what the event it made holds (note and
+   * documents as they were stored): a different one is another request, never to be answered as done.
+   */
+  function sameRequest(
+    taken: { note: string | null; files: EventFile[] },
+    input: { note?: string; files?: EventFile[] },
+  ) {
+    if ((visible(input.note) || null) !== taken.note) return false;
+    const sent = (input.files ?? []).map((f) => {
+      const key = keyOfUrl(f.url);
+      return [key && uploadUrl(key), cleanFileName(f.name, 'Document')];
+    });
+    return JSON.stringify(sent) === JSON.stringify(taken.files.map((f) => [f.url, f.name]));
   }
 
   async function holidaySet(ex: Executor) {
@@ -579,7 +595,12 @@ export function createJobLifecycle(
         const job = await lock(tx, jobId);
         // Taken already under this key (a double click, a retry): answered as done, not taken again.
         // The job's lock makes the second request wait for the first and then find its event.
-        if (input.key && (await keyed(tx, jobId, user.id, action, input.key))) return null;
+        const taken = input.key ? await keyed(tx, jobId, user.id, action, input.key) : undefined;
+        if (taken) {
+          // A key reused for other words or documents would otherwise drop them silently.
+          if (!sameRequest(taken, input)) throw new AppError(422, messages.actionKeyReused);
+          return null;
+        }
         check(job, action, user);
         const note = noteOf(action, input.note);
         const files = await filesOf(tx, user, input.files);

@@ -47,6 +47,32 @@ describeEachDb('job workspace: keys, shared admin files, deleted admins, invisib
       .filter((e) => e.action === action)
       .map((e) => e.note);
 
+  it('refuses a key sent again with other words or documents instead of dropping them as done', async () => {
+    const id = await assignedJob();
+    const key = 'compose-0001-abcdef';
+    expect((await act(id, 'message', company, { note: 'Please see clause 4', key })).statusCode).toBe(200);
+    // The same request again (a retry) is answered as done, blanks around the note or not.
+    expect((await act(id, 'message', company, { note: '  Please see clause 4 ', key })).statusCode).toBe(200);
+    // Other words under the same key: a client that kept its key; a 200 would lose this message.
+    const other = await act(id, 'message', company, { note: 'And clause 9 too', key });
+    expect(other.statusCode).toBe(422);
+    expect(other.json().message).toBe(messages.actionKeyReused);
+    expect(await notes(id, 'message')).toEqual(['Please see clause 4']);
+
+    // A delivery sent again with another document under its key is refused too; the same one is done.
+    const first = await uploadDocument(t.app, lawyer.headers, 'draft.pdf');
+    const second = await uploadDocument(t.app, lawyer.headers, 'final.pdf');
+    const deliver = (url: string, name: string) =>
+      act(id, 'deliver', lawyer, { files: [{ url, name }], key: 'deliver-0001-abcdef' });
+    expect((await deliver(first.url, 'draft.pdf')).statusCode).toBe(200);
+    expect((await deliver(first.url, 'draft.pdf')).statusCode).toBe(200);
+    expect((await deliver(second.url, 'final.pdf')).statusCode).toBe(422);
+    const delivered = (await t.rt.database.db.select().from(jobEvents).where(eq(jobEvents.jobId, id))).filter(
+      (e) => e.action === 'deliver',
+    );
+    expect(delivered.map((e) => e.files)).toEqual([[{ url: first.url, name: 'draft.pdf' }]]);
+  });
+
   it('refuses a message or a request for changes of invisible characters only', async () => {
     const id = await assignedJob();
     for (const note of ['\u200b\u200b', '\u200d\u2060', '\u3164', '\u00ad \u200c']) {
