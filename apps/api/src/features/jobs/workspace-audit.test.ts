@@ -73,6 +73,23 @@ describeEachDb('job workspace: keys, shared admin files, deleted admins, invisib
     expect(delivered.map((e) => e.files)).toEqual([[{ url: first.url, name: 'draft.pdf' }]]);
   });
 
+  it("opens a document one admin uploaded and another attached to the thread for the job's parties", async () => {
+    const id = await assignedJob();
+    const colleague = await signupAndLogin(t, 'admin');
+    const doc = await uploadDocument(t.app, colleague.headers, 'court filing.pdf');
+    const sent = await act(id, 'message', admin, { note: 'The filing', files: [{ url: doc.url, name: 'filing.pdf' }] });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const shown = (sent.json() as JobPageResponse).events.at(-1)!;
+    expect(shown.files).toEqual([{ url: doc.url, name: 'filing.pdf' }]);
+    const link = (who: Login) =>
+      t.app.inject({ method: 'GET', url: `/api/files/${doc.key}/link`, headers: who.headers });
+    expect((await link(company)).statusCode).toBe(200);
+    expect((await link(lawyer)).statusCode).toBe(200);
+    expect((await link(otherCompany)).statusCode).toBe(403);
+    const file = await t.app.inject({ method: 'GET', url: doc.url, headers: company.headers });
+    expect(file.statusCode).toBe(200);
+  });
+
   it('refuses a message or a request for changes of invisible characters only', async () => {
     const id = await assignedJob();
     for (const note of ['\u200b\u200b', '\u200d\u2060', '\u3164', '\u00ad \u200c']) {
