@@ -360,7 +360,8 @@ export function createJobLifecycle(
         const admins = await tx
           .select({ id: users.id, email: users.officialEmail })
           .from(users)
-          .where(eq(users.userType, 'admin'));
+          // A deleted admin's row stays (their audit entries name it) but is told nothing more.
+          .where(and(eq(users.userType, 'admin'), isNull(users.deletedAt)));
         for (const a of admins) recipients.set(a.id, { email: a.email, as: r });
       }
     }

@@ -90,6 +90,28 @@ describeEachDb('job workspace: keys, shared admin files, deleted admins, invisib
     expect(file.statusCode).toBe(200);
   });
 
+  it('tells a deleted admin nothing more: no notification, no e-mail to the erased address', async () => {
+    const gone = await signupAndLogin(t, 'admin');
+    const del = await t.app.inject({
+      method: 'POST',
+      url: '/api/account/delete',
+      headers: gone.headers,
+      payload: { password: PASSWORD },
+    });
+    expect(del.statusCode, del.body).toBe(200);
+    const [row] = await t.rt.database.db.select().from(users).where(eq(users.id, gone.id));
+    expect(row.deletedAt).not.toBeNull();
+    const id = await assignedJob();
+    expect((await act(id, 'message', company, { note: 'Any news?' })).statusCode).toBe(200);
+    const told = await t.rt.database.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.jobId, id), eq(notifications.action, 'message')));
+    expect(told.map((n) => n.userId)).toContain(admin.id);
+    expect(told.map((n) => n.userId)).not.toContain(gone.id);
+    expect(await t.rt.database.db.select().from(emailOutbox).where(eq(emailOutbox.to, row.officialEmail))).toEqual([]);
+  });
+
   it('refuses a message or a request for changes of invisible characters only', async () => {
     const id = await assignedJob();
     for (const note of ['\u200b\u200b', '\u200d\u2060', '\u3164', '\u00ad \u200c']) {
