@@ -20,7 +20,7 @@ import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
 import { holidays, jobEvents, jobReads, jobs, jobTimers, notifications, products, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
-import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
 import { recordAudit } from '../../platform/audit.js';
 import { mailRenderer } from '../../platform/mail-templates.js';
 import { enqueueMail } from '../../platform/mailer.js';
@@ -78,8 +78,20 @@ export function refuse(job: Job, action: JobAction, actor: JobActor | null): nev
   throw conflict(`This job is ${STAGE_WORDS[job.stage]}: “${t.label}” is not possible now.`);
 }
 
-function noteOf(action: JobAction, note: string | undefined): string | null {
+/**
+ * Characters that show nothing: blanks, format characters (zero-width spaces and joiners, word joiner,
+ * soft hyphen) and the fillers that render as blanks. A note of these alone is no note.
+ */
+const INVISIBLE = /^[\p{White_Space}\p{Cf}\u034f\u115f\u1160\u2800\u3164\uffa0]*$/u;
+
+/** A note as it is stored: without the blanks around it, and empty when nothing of it shows. */
+function visible(note: string | undefined): string {
   const text = note?.trim() ?? '';
+  return INVISIBLE.test(text) ? '' : text;
+}
+
+function noteOf(action: JobAction, note: string | undefined): string | null {
+  const text = visible(note);
   if (text.length > MAX_MESSAGE_LENGTH) throw badRequest(messages.messageTooLong);
   if (!text && transitionOf(action).needs?.note) throw badRequest(noteMissingMessage(action));
   return text || null;
@@ -108,10 +120,10 @@ export function createJobLifecycle(
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(jobId)) throw notFound(missing);
   }
 
-  /** Whether this user already took this action on this job under this client key. */
+  /** The event of this action this user already took on this job under this client key, if any. */
   async function keyed(ex: Executor, jobId: string, userId: string, action: JobAction, key: string) {
     const [row] = await ex
-      .select({ id: jobEvents.id })
+      .select({ note: jobEvents.note, files: jobEvents.files })
       .from(jobEvents)
       .where(
         and(
@@ -122,7 +134,23 @@ export function createJobLifecycle(
         ),
       )
       .limit(1);
-    return Boolean(row);
+    return row;
+  }
+
+  /**
+   * Whether a request sent again under its key carries what the event it made holds (note and
+   * documents as they were stored): a different one is another request, never to be answered as done.
+   */
+  function sameRequest(
+    taken: { note: string | null; files: EventFile[] },
+    input: { note?: string; files?: EventFile[] },
+  ) {
+    if ((visible(input.note) || null) !== taken.note) return false;
+    const sent = (input.files ?? []).map((f) => {
+      const key = keyOfUrl(f.url);
+      return [key && uploadUrl(key), cleanFileName(f.name, 'Document')];
+    });
+    return JSON.stringify(sent) === JSON.stringify(taken.files.map((f) => [f.url, f.name]));
   }
 
   async function holidaySet(ex: Executor) {
@@ -338,7 +366,8 @@ export function createJobLifecycle(
         const admins = await tx
           .select({ id: users.id, email: users.officialEmail })
           .from(users)
-          .where(eq(users.userType, 'admin'));
+          // A deleted admin's row stays (their audit entries name it) but is told nothing more.
+          .where(and(eq(users.userType, 'admin'), isNull(users.deletedAt)));
         for (const a of admins) recipients.set(a.id, { email: a.email, as: r });
       }
     }
@@ -573,7 +602,12 @@ export function createJobLifecycle(
         const job = await lock(tx, jobId);
         // Taken already under this key (a double click, a retry): answered as done, not taken again.
         // The job's lock makes the second request wait for the first and then find its event.
-        if (input.key && (await keyed(tx, jobId, user.id, action, input.key))) return null;
+        const taken = input.key ? await keyed(tx, jobId, user.id, action, input.key) : undefined;
+        if (taken) {
+          // A key reused for other words or documents would otherwise drop them silently.
+          if (!sameRequest(taken, input)) throw new AppError(422, messages.actionKeyReused);
+          return null;
+        }
         check(job, action, user);
         const note = noteOf(action, input.note);
         const files = await filesOf(tx, user, input.files);

@@ -70,7 +70,7 @@ export const uploadsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
         tags,
         summary: 'A short-lived link to open an uploaded file',
         description:
-          'Browsers cannot send a bearer header on a plain link, so pages ask here first and then follow the answered URL (valid 5 minutes). Documents: only the uploader, an admin, the lawyer assigned to a job whose company file it is (uploaded by that company), or the company and assigned lawyer of a job whose admin file it is (uploaded by an admin); others get 403. A reference in a cart line or job alone grants nothing.',
+          'Browsers cannot send a bearer header on a plain link, so pages ask here first and then follow the answered URL (valid 5 minutes). Documents: only the uploader, an admin, the lawyer assigned to a job whose company file it is (uploaded by that company), the company and assigned lawyer of a job whose admin file it is (uploaded by an admin), or the company and assigned lawyer of a job whose thread or delivery carries it (attached by its uploader, or by any admin for a file an admin uploaded); others get 403. A reference in a cart line or job alone grants nothing.',
         security: [{ bearer: [] }],
         params: keyParams,
         response: { 200: fileLinkResponse },

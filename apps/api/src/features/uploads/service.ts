@@ -246,14 +246,15 @@ export function createUploadsService(deps: {
       .from(users)
       .where(eq(users.id, row.ownerId))
       .limit(1);
-    // A document its uploader attached to a job's thread or delivery opens for the job's parties.
+    // A document its uploader attached to a job's thread or delivery opens for the job's parties. An
+    // admin's upload may be attached by any admin (assertAttachable: admins share the work).
     const [inThread] = await deps.db
       .select({ one: jobEvents.id })
       .from(jobEvents)
       .innerJoin(jobs, eq(jobs.id, jobEvents.jobId))
       .where(
         and(
-          eq(jobEvents.actorId, row.ownerId),
+          owner?.userType === 'admin' ? eq(jobEvents.actorRole, 'admin') : eq(jobEvents.actorId, row.ownerId),
           sql`${jobEvents.files} @> ${JSON.stringify([{ url: uploadUrl(row.key) }])}::jsonb`,
           user.userType === 'lawyer' ? eq(jobs.assignedTo, user.id) : eq(jobs.companyId, user.id),
         ),

@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { messages, type JobPageResponse } from '@legalmarket/contracts';
+import { emailOutbox, jobEvents, notifications, users } from '../../db/schema.js';
+import { PASSWORD, createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
+import { insertJob, insertProduct } from '../../../test/admin-fixtures.js';
+import { uploadDocument } from '../../../test/upload-helpers.js';
+
+type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+
+/** A second outside tester's findings on the job workspace (issue 16), each kept as a test. */
+describeEachDb('job workspace: keys, shared admin files, deleted admins, invisible notes', (kind) => {
+  let t: TestApp;
+  let admin: Login;
+  let company: Login;
+  let otherCompany: Login;
+  let lawyer: Login;
+  let productId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    [admin, company, otherCompany, lawyer] = await Promise.all([
+      signupAndLogin(t, 'admin'),
+      signupAndLogin(t, 'company'),
+      signupAndLogin(t, 'company'),
+      signupAndLogin(t, 'lawyer', { verified: true }),
+    ]);
+    productId = (await insertProduct(t, 'Tenancy Agreement')).id;
+  });
+  afterAll(() => t.close());
+
+  const act = (id: string, action: string, who: Login, payload: Record<string, unknown> = {}) =>
+    t.app.inject({ method: 'POST', url: `/job-api/jobs/${id}/actions/${action}`, headers: who.headers, payload });
+  async function assignedJob() {
+    const job = await insertJob(t, company.id, { productId });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/job-api/assign',
+      headers: admin.headers,
+      payload: { jobId: job.id, lawyerId: lawyer.id },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return job.id;
+  }
+  const notes = async (id: string, action: string) =>
+    (await t.rt.database.db.select().from(jobEvents).where(eq(jobEvents.jobId, id)))
+      .filter((e) => e.action === action)
+      .map((e) => e.note);
+
+  it('refuses a key sent again with other words or documents instead of dropping them as done', async () => {
+    const id = await assignedJob();
+    const key = 'compose-0001-abcdef';
+    expect((await act(id, 'message', company, { note: 'Please see clause 4', key })).statusCode).toBe(200);
+    // The same request again (a retry) is answered as done, blanks around the note or not.
+    expect((await act(id, 'message', company, { note: '  Please see clause 4 ', key })).statusCode).toBe(200);
+    // Other words under the same key: a client that kept its key; a 200 would lose this message.
+    const other = await act(id, 'message', company, { note: 'And clause 9 too', key });
+    expect(other.statusCode).toBe(422);
+    expect(other.json().message).toBe(messages.actionKeyReused);
+    expect(await notes(id, 'message')).toEqual(['Please see clause 4']);
+
+    // A delivery sent again with another document under its key is refused too; the same one is done.
+    const first = await uploadDocument(t.app, lawyer.headers, 'draft.pdf');
+    const second = await uploadDocument(t.app, lawyer.headers, 'final.pdf');
+    const deliver = (url: string, name: string) =>
+      act(id, 'deliver', lawyer, { files: [{ url, name }], key: 'deliver-0001-abcdef' });
+    expect((await deliver(first.url, 'draft.pdf')).statusCode).toBe(200);
+    expect((await deliver(first.url, 'draft.pdf')).statusCode).toBe(200);
+    expect((await deliver(second.url, 'final.pdf')).statusCode).toBe(422);
+    const delivered = (await t.rt.database.db.select().from(jobEvents).where(eq(jobEvents.jobId, id))).filter(
+      (e) => e.action === 'deliver',
+    );
+    expect(delivered.map((e) => e.files)).toEqual([[{ url: first.url, name: 'draft.pdf' }]]);
+  });
+
+  it("opens a document one admin uploaded and another attached to the thread for the job's parties", async () => {
+    const id = await assignedJob();
+    const colleague = await signupAndLogin(t, 'admin');
+    const doc = await uploadDocument(t.app, colleague.headers, 'court filing.pdf');
+    const sent = await act(id, 'message', admin, { note: 'The filing', files: [{ url: doc.url, name: 'filing.pdf' }] });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const shown = (sent.json() as JobPageResponse).events.at(-1)!;
+    expect(shown.files).toEqual([{ url: doc.url, name: 'filing.pdf' }]);
+    const link = (who: Login) =>
+      t.app.inject({ method: 'GET', url: `/api/files/${doc.key}/link`, headers: who.headers });
+    expect((await link(company)).statusCode).toBe(200);
+    expect((await link(lawyer)).statusCode).toBe(200);
+    expect((await link(otherCompany)).statusCode).toBe(403);
+    const file = await t.app.inject({ method: 'GET', url: doc.url, headers: company.headers });
+    expect(file.statusCode).toBe(200);
+  });
+
+  it('tells a deleted admin nothing more: no notification, no e-mail to the erased address', async () => {
+    const gone = await signupAndLogin(t, 'admin');
+    const del = await t.app.inject({
+      method: 'POST',
+      url: '/api/account/delete',
+      headers: gone.headers,
+      payload: { password: PASSWORD },
+    });
+    expect(del.statusCode, del.body).toBe(200);
+    const [row] = await t.rt.database.db.select().from(users).where(eq(users.id, gone.id));
+    expect(row.deletedAt).not.toBeNull();
+    const id = await assignedJob();
+    expect((await act(id, 'message', company, { note: 'Any news?' })).statusCode).toBe(200);
+    const told = await t.rt.database.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.jobId, id), eq(notifications.action, 'message')));
+    expect(told.map((n) => n.userId)).toContain(admin.id);
+    expect(told.map((n) => n.userId)).not.toContain(gone.id);
+    expect(await t.rt.database.db.select().from(emailOutbox).where(eq(emailOutbox.to, row.officialEmail))).toEqual([]);
+  });
+
+  it('refuses a message or a request for changes of invisible characters only', async () => {
+    const id = await assignedJob();
+    for (const note of ['\u200b\u200b', '\u200d\u2060', '\u3164', '\u00ad \u200c']) {
+      const res = await act(id, 'message', company, { note });
+      expect(res.statusCode, JSON.stringify(note)).toBe(400);
+      expect(res.json().message).toBe(messages.messageMissing);
+    }
+    // A word joined by invisible characters still shows, and is kept as written.
+    expect((await act(id, 'message', company, { note: '\u200bok\u200b' })).statusCode).toBe(200);
+    const doc = await uploadDocument(t.app, lawyer.headers, 'work.pdf');
+    expect((await act(id, 'deliver', lawyer, { files: [{ url: doc.url, name: 'work.pdf' }] })).statusCode).toBe(200);
+    const changes = await act(id, 'request_changes', company, { note: '\u200b' });
+    expect(changes.statusCode).toBe(400);
+    expect(changes.json().message).toBe(messages.changesNoteMissing);
+    expect(await notes(id, 'message')).toEqual(['\u200bok\u200b']);
+  });
+});
