@@ -139,11 +139,27 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler((route) => {
     const validate = validatorCompiler({ ...route, schema: route.schema as z.ZodType });
     let refuse: ReturnType<typeof validatorCompiler> | null = null;
-    return (data) => {
+    const check = (data: unknown) => {
       if (findUnsafeText(data) === null) return validate(data);
       refuse ??= validatorCompiler({ ...route, schema: refuseUnsafeText(route.schema as z.ZodType) });
       return refuse(data);
     };
+    if (route.httpPart !== 'body') return check;
+    // A body left out is read as an empty form when the route needs one, so the answer names the missing
+    // field with its own message ("Kindly request details") instead of "expected object, received null".
+    return (data) => {
+      const checked = check(data);
+      return data == null && (checked as { error?: unknown }).error ? check({}) : checked;
+    };
+  });
+  // The spec's client sends JSON headers on every call, also on the calls without a payload (logout,
+  // clear-cart, checkout, send-otp, completejob, the DELETEs): an empty JSON body is no body, not a 400.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') return done(null, undefined);
+    parseJson(request, text, done);
   });
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);

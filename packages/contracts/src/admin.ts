@@ -202,13 +202,14 @@ export type AssignJobInput = z.input<typeof assignJobInput>;
 
 /**
  * A file reference stored on a job, as POST /api/uploads answers it: `/uploads/<random key>` on this
- * site, or an http(s) address. Anything else (javascript:, data:, protocol-relative) is refused.
+ * site, or an http(s) address. Anything else (javascript:, data:, protocol-relative) is refused. Empty is
+ * no file, as the spec's optional `file` arrives from a form without an upload.
  */
 export const fileReference = z
   .string({ error: 'file must be text' })
   .trim()
   .max(500, 'file must be at most 500 characters')
-  .regex(/^(\/uploads\/[A-Za-z0-9._-]+|https?:\/\/\S+)$/, 'file must be a URL answered by /api/uploads');
+  .regex(/^(\/uploads\/[A-Za-z0-9._-]+|https?:\/\/\S+|)$/, 'file must be a URL answered by /api/uploads');
 
 export const editJobDetailsInput = z.object({
   detail: z

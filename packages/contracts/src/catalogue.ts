@@ -127,11 +127,13 @@ export const productFields = z.object({
     .regex(/^\d+$/, messages.productPriceDigits)
     .transform(Number)
     .pipe(
+      // The bound first: past 2^53 zod's own int check answers first, in words that name no field.
+      // Digits only reach here, so a non-number is one too long to read (Infinity).
       z
-        .number()
-        .int()
-        .min(1, messages.productPriceDigits)
-        .max(PRODUCT_PRICE_MAX, `Product price must be at most ${PRODUCT_PRICE_MAX}`),
+        .number({ error: `Product price must be at most ${PRODUCT_PRICE_MAX}` })
+        .max(PRODUCT_PRICE_MAX, `Product price must be at most ${PRODUCT_PRICE_MAX}`)
+        .int(messages.productPriceDigits)
+        .min(1, messages.productPriceDigits),
     ),
   productDescription: z
     .string({ error: messages.enterProductDescription })

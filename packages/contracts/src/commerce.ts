@@ -8,12 +8,15 @@ import { messages } from './messages.js';
  * the server stores kobo and computes every price and total itself.
  */
 
-/** A link to a file: one of our own uploads (`/uploads/<key>`) or an http(s) address; nothing else. */
+/**
+ * A link to a file: one of our own uploads (`/uploads/<key>`) or an http(s) address; nothing else. Empty
+ * (or blank) is no file: the spec names `file` optional and a form without an upload sends it empty.
+ */
 export const uploadedFileLink = z
   .string({ error: 'file must be text' })
   .trim()
   .max(500, 'file must be at most 500 characters')
-  .regex(/^(\/uploads\/[A-Za-z0-9._-]+|https?:\/\/\S+)$/, 'file must be a URL answered by /api/uploads');
+  .regex(/^(\/uploads\/[A-Za-z0-9._-]+|https?:\/\/\S+|)$/, 'file must be a URL answered by /api/uploads');
 
 export const optionalDetail = z
   .string({ error: 'Details must be text' })
@@ -31,7 +34,11 @@ export const addToCartInput = z.object({
     .default(1),
   detail: optionalDetail,
   file: uploadedFileLink.optional(),
-  fileName: z.string().trim().max(255, 'File name must be at most 255 characters').optional(),
+  fileName: z
+    .string({ error: 'File name must be text' })
+    .trim()
+    .max(255, 'File name must be at most 255 characters')
+    .optional(),
 });
 export type AddToCartInput = z.input<typeof addToCartInput>;
 

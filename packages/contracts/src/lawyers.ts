@@ -52,9 +52,19 @@ export const lawyerListPage = (q: { page?: number; limit?: number }, pageSize: n
 /** Open jobs a page holds when `page` is sent without `limit`. */
 export const AVAILABLE_JOBS_PAGE = 20;
 
+/**
+ * The spec leaves open how the tab is sent, so a tab's label ("Best fit", "Recent jobs") is read as its
+ * id; case, spaces, - and _ do not matter.
+ */
+const sortOfTab = (v: unknown) => {
+  if (typeof v !== 'string') return v;
+  const typed = v.toLowerCase().replace(/[\s_-]+/g, '');
+  return JOB_SORTS.find((s) => s.id === typed || s.label.toLowerCase().replace(/\s+/g, '') === typed)?.id ?? v;
+};
+
 export const availableJobsQuery = z
   .object({
-    sort: z.enum(['bestfit', 'recent'], 'sort must be bestfit or recent').default('bestfit'),
+    sort: z.preprocess(sortOfTab, z.enum(['bestfit', 'recent'], 'sort must be bestfit or recent')).default('bestfit'),
     ...lawyerListPaging,
   })
   .superRefine(pageLimitAtMost50);

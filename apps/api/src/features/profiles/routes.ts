@@ -2,7 +2,12 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { messages, updateProfileResponse, type UpdateProfileResponse } from '@legalmarket/contracts';
+import {
+  CLEARABLE_PROFILE_FIELDS,
+  messages,
+  updateProfileResponse,
+  type UpdateProfileResponse,
+} from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 import { AppError, forbidden } from '../../platform/errors.js';
 import { readMultipart } from '../../platform/multipart.js';
@@ -42,7 +47,8 @@ export const profilesRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
         tags,
         summary: 'Update your own profile',
         description: [
-          "Multipart. `_id` must be the caller's own id (anything else answers 403 with the spec's permission message). Only non-empty fields are applied; other fields (userType, verified, name, ...) are ignored.",
+          "Multipart. `_id` must be the caller's own id (anything else answers 403 with the spec's permission message). A field left out keeps its value; other fields (userType, verified, name, ...) are ignored.",
+          `A field sent empty clears it when it is optional (${CLEARABLE_PROFILE_FIELDS.join(', ')}) and is ignored when it is required (officialEmail, phoneNumber, officeAddress, scn), so a form that sends every field cannot blank the sign-up details.`,
           'Company: profileImage, officialEmail, website, yourBio, phoneNumber, alternativeEmailAddress, officeAddress. Lawyer: profileImage, officialEmail, scn, yourBio, phoneNumber, alternativeEmailAddress, yearOfCall, areasOfPractise (repeated, from the expertise list; the list sent replaces the saved one, and a single empty `areasOfPractise` clears it; left out, it is kept).',
           '`profileImage` is a PNG, JPEG or WebP file (or the URL of an image answered by POST /api/uploads). `phoneNumber` keeps digits only and must have 11.',
           "A new `officialEmail` (the sign-in address) needs `currentPassword` in the same form (400 without it, 403 when wrong; tries count with the login limit) and does not change the profile: the new address gets a link that confirms the change (POST /api/confirm-email-change) and the old address a link that cancels or undoes it (POST /api/undo-email-change). The answer is the same whether or not the new address already has an account; its owner is e-mailed instead. At most 5 requests per new address per 15 minutes (429). Sending the current address, as the spec's form does, needs no password (docs/decisions/0210).",
