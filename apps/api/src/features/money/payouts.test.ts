@@ -9,6 +9,7 @@ import {
   payoutDetails,
   payouts,
   sandboxTransfers,
+  users,
 } from '../../db/schema.js';
 import {
   PASSWORD,
@@ -239,6 +240,18 @@ describeEachDb('lawyer payouts through the sandbox provider', (kind) => {
     expect(again.json().payout.status).toBe('paid');
     expect(await k.kinds(id)).toEqual(['payout', 'payout_settled', 'fee']);
     expect((await k.mine(lawyer)).payouts.map((p) => [p._id, p.status])).toEqual([[id, 'paid']]);
+  });
+
+  it('a withdrawal request is mailed to the admins there are, not to one who deleted the account', async () => {
+    const gone = await signupAndLogin(t, 'admin');
+    expect((await k.inject('POST', '/api/account/delete', gone, { password: PASSWORD })).statusCode).toBe(200);
+    const [row] = await t.rt.database.db.select().from(users).where(eq(users.id, gone.id));
+    expect(row.deletedAt).not.toBeNull();
+    const lawyer = await earner('0123452222');
+    expect((await k.request(lawyer, 1_000)).statusCode).toBe(201);
+    const waiting = 'A withdrawal of ₦1,000 is waiting for approval';
+    expect((await mailsTo(t, admin.email)).map((m) => m.subject)).toContain(waiting);
+    expect(await mailsTo(t, row.officialEmail)).toEqual([]);
   });
 
   it('a failed transfer returns the money to the available balance once', async () => {

@@ -312,7 +312,8 @@ export function createPayouts(deps: PayoutsDeps) {
         const admins = await tx
           .select({ email: users.officialEmail })
           .from(users)
-          .where(eq(users.userType, 'admin'))
+          // A deleted admin's row stays for the audit log; the address is gone.
+          .where(and(eq(users.userType, 'admin'), isNull(users.deletedAt)))
           .limit(20);
         for (const a of admins)
           await enqueueMail(

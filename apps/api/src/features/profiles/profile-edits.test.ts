@@ -7,6 +7,7 @@ import {
   companyBody,
   createTestApp,
   describeEachDb,
+  PASSWORD,
   signupAndLogin,
   uniqueEmail,
   type TestApp,
@@ -107,6 +108,23 @@ describeEachDb('profile edits on first use', (kind) => {
     ]);
     expect(res.statusCode).toBe(200);
     expect(res.json().lawyer).toMatchObject({ yourBio: null, yearOfCall: null, scn: 'SCN001234', areasOfPractise: [] });
+  });
+
+  it('tells no admin who deleted the account that an SCN changed', async () => {
+    const admin = await signupAndLogin(t, 'admin');
+    const gone = await signupAndLogin(t, 'admin');
+    const del = await t.app.inject({
+      method: 'POST',
+      url: '/api/account/delete',
+      headers: gone.headers,
+      payload: { password: PASSWORD },
+    });
+    expect(del.statusCode, del.body).toBe(200);
+    const erased = (await row(gone.id)).officialEmail;
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    expect((await patch(lawyer, [['scn', 'SCN007777']])).statusCode).toBe(200);
+    expect((await mailsTo(admin.email)).filter((m) => /SCN/.test(m.subject))).toHaveLength(1);
+    expect(await mailsTo(erased)).toEqual([]);
   });
 
   it("withdraws a verified lawyer's badge when the SCN changes, tells the admins, and records it", async () => {

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   CLEARABLE_PROFILE_FIELDS,
@@ -184,7 +184,8 @@ export function createProfilesService({
           const admins = await tx
             .select({ email: users.officialEmail })
             .from(users)
-            .where(eq(users.userType, 'admin'))
+            // A deleted admin's row stays for the audit log; the address is gone.
+            .where(and(eq(users.userType, 'admin'), isNull(users.deletedAt)))
             .limit(ADMINS_TOLD);
           for (const a of admins)
             await enqueueMail(
