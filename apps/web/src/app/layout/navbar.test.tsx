@@ -77,3 +77,43 @@ describe('the navbar picture', () => {
     expect((patch?.init?.body as FormData).get('profileImage')).toBeInstanceOf(File);
   });
 });
+
+describe('Log out on a slow network', () => {
+  it('says it is logging out and asks the server once, however often it is tapped', async () => {
+    const api = jsonFetch({
+      'GET /api/userprofile': () => ({ body: profile('/uploads/me.png') }),
+      'GET /api/notifications/unread': () => ({ body: { unread: 0 } }),
+      'GET /api/public-config': () => ({
+        body: { supportPhone: '234', supportEmail: 'a@b.c', paymentProvider: 'sandbox', socialLinks: [] },
+      }),
+    });
+    const logouts: Array<() => void> = [];
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input).endsWith('/api/logout'))
+        return new Promise<Response>((resolve) => logouts.push(() => resolve(new Response('{}', { status: 200 }))));
+      return api.fn(input, init);
+    });
+    setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
+    render(
+      <DataProvider>
+        <MemoryRouter initialEntries={['/lawyer/dashboard']}>
+          <Navbar />
+          <Routes>
+            <Route path="/home" element={<p>home page</p>} />
+            <Route path="*" element={<p>dashboard</p>} />
+          </Routes>
+        </MemoryRouter>
+      </DataProvider>,
+    );
+    const user = userEvent.setup();
+    const button = screen.getByRole('button', { name: 'Log out' });
+    await user.dblClick(button);
+    await user.click(button);
+    expect(logouts).toHaveLength(1);
+    expect(button).toBeDisabled();
+    expect(button).toHaveAttribute('aria-busy', 'true');
+    expect(button).toHaveTextContent('Logging out...');
+    logouts[0]();
+    expect(await screen.findByText('home page')).toBeVisible();
+  });
+});

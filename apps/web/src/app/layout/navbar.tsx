@@ -240,7 +240,12 @@ export function Navbar() {
     return () => document.removeEventListener('keydown', onKey);
   }, [menuOpen]);
 
+  // The server is asked before the session goes; on a slow line that takes a while, and a second tap
+  // meanwhile would only send the request again.
+  const [leaving, setLeaving] = useState(false);
   const logout = async () => {
+    if (leaving) return;
+    setLeaving(true);
     try {
       await api('/api/logout', { method: 'POST', allowUnauthorized: true });
     } catch {
@@ -248,6 +253,7 @@ export function Navbar() {
     }
     clearSession();
     clearData();
+    setLeaving(false);
     navigate(paths.homeAlias());
   };
 
@@ -321,9 +327,11 @@ export function Navbar() {
       <button
         type="button"
         onClick={logout}
-        className="min-h-11 rounded-md border border-brand px-4 text-sm font-semibold text-brand hover:bg-brand/5"
+        disabled={leaving}
+        aria-busy={leaving || undefined}
+        className="min-h-11 rounded-md border border-brand px-4 text-sm font-semibold text-brand hover:bg-brand/5 disabled:opacity-60"
       >
-        Log out
+        {leaving ? 'Logging out...' : 'Log out'}
       </button>
     </>
   ) : authStyle ? null : (

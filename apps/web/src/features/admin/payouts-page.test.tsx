@@ -74,4 +74,37 @@ describe('/admin/payouts', () => {
     expect(screen.getByText('No payouts are waiting for approval')).toBeInTheDocument();
     expect(screen.getByText('No payouts approved yet')).toBeInTheDocument();
   });
+
+  it(
+    'keeps the reason typed when a rejection fails, says why, and sends it again as it was',
+    { timeout: 30_000 },
+    async () => {
+      setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
+      const answer: AdminPayoutsResponse = { status: 'success', waitingTotal: 10_000.25, payouts: [payout('p1')] };
+      const client = testQueryClient();
+      client.setQueryData(adminKeys.payouts(), answer);
+      const reasons: string[] = [];
+      const { fn } = jsonFetch({
+        'GET /api/admin/payouts': () => ({ body: answer }),
+        'POST /api/admin/payouts/p1/reject': (init) => {
+          reasons.push((JSON.parse(String(init?.body)) as { reason: string }).reason);
+          return reasons.length === 1
+            ? { status: 503, body: { status: 'error', message: 'The database is busy, please try again' } }
+            : { body: { status: 'success', message: 'The payout was rejected.', payout: payout('p1') } };
+        },
+      });
+      vi.stubGlobal('fetch', fn);
+      renderPage(<PayoutsPage />, { client });
+      const reason = 'The account name does not match the lawyer on our records';
+      await userEvent.click(screen.getByRole('button', { name: /^Reject/ }));
+      const dialog = await screen.findByRole('dialog', { name: 'Reject payout' });
+      await userEvent.type(within(dialog).getByLabelText('Reason for the lawyer'), reason);
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Reject payout' }));
+      expect(await within(dialog).findByRole('alert')).toHaveTextContent('The database is busy, please try again');
+      expect(within(dialog).getByLabelText('Reason for the lawyer')).toHaveValue(reason);
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Reject payout' }));
+      expect(await screen.findByRole('dialog', { name: 'Success' })).toHaveTextContent('The payout was rejected.');
+      expect(reasons).toEqual([reason, reason]);
+    },
+  );
 });

@@ -7,6 +7,7 @@ import {
 } from '@legalmarket/contracts/payouts';
 import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
+import { FormError } from '@/components/field';
 import { Modal } from '@/components/modal';
 import { getErrorMessage } from '@/lib/http';
 import { AdminLayout } from './admin-layout';
@@ -73,6 +74,7 @@ export default function PayoutsPage() {
   const openReject = (p: PayoutView) => {
     setReason('');
     setReasonError(null);
+    reject.reset();
     setRejecting(p);
   };
   const runReject = () => {
@@ -91,9 +93,9 @@ export default function PayoutsPage() {
             return next;
           });
           setResult({ ok: true, text: res.message });
+          setRejecting(null);
         },
-        onError: (err) => setResult({ ok: false, text: getErrorMessage(err) }),
-        onSettled: () => setRejecting(null),
+        // The dialog stays with the reason as typed and says why, so a retry needs no retyping.
       },
     );
   };
@@ -275,6 +277,9 @@ export default function PayoutsPage() {
             {reasonError}
           </p>
         )}
+        <div className="mt-3">
+          <FormError message={reject.isError ? getErrorMessage(reject.error) : null} />
+        </div>
       </Modal>
       <ResultModal result={result} onClose={() => setResult(null)} />
     </AdminLayout>

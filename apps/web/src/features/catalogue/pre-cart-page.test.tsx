@@ -118,3 +118,43 @@ describe('Reserve (react-hook-form with the contract schema, loaded on first use
     expect(await within(form).findByRole('status')).toHaveTextContent(`You have successfully added to cart ${note}`);
   });
 });
+
+describe('the rating beside the product name', { timeout: 30_000 }, () => {
+  it("counts a review the company has just written on the page (it is the product's answer)", async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+    let reviewed = false;
+    const review = {
+      _id: 'r1',
+      date: '2026-11-20T10:00:00.000Z',
+      reviewTitle: 'Great work',
+      review: 'Quick and clear.',
+      status: 4,
+      companyId: { _id: 'c1', companyName: 'Ada Ventures Ltd' },
+      productId: ID,
+      verifiedPurchase: true,
+    };
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({
+        'POST /api/rating': () => {
+          reviewed = true;
+          return { status: 201, body: { status: 'success', message: 'Review Submitted Successfully' } };
+        },
+        'GET /ratings-api/rating': () => ({ body: reviewed ? [review] : [] }),
+        [`GET /product-api/product/${ID}`]: () => ({
+          body: reviewed ? { ...PRODUCT, ratingAverage: 4, ratingCount: 1 } : PRODUCT,
+        }),
+      }).fn,
+    );
+    open();
+    const rating = () => screen.getByRole('heading', { level: 1, name: 'Tenancy agreement' }).parentElement!;
+    expect(rating()).toHaveTextContent('No reviews yet');
+    const form = screen.getByRole('form', { name: 'Write a review' });
+    await userEvent.type(within(form).getByLabelText('Title'), 'Great work');
+    await userEvent.click(within(form).getByRole('radio', { name: '4 stars' }));
+    await userEvent.type(within(form).getByLabelText('Your review'), 'Quick and clear.');
+    await userEvent.click(within(form).getByRole('button', { name: 'Submit review' }));
+    expect(await screen.findByText('Review Submitted Successfully')).toBeVisible();
+    await vi.waitFor(() => expect(rating()).toHaveTextContent('4.0 out of 5 stars (1 review)'));
+  });
+});

@@ -88,13 +88,30 @@ export function useEarlierEvents(jobId: string) {
   });
 }
 
+/**
+ * Every list a job action may move a job in or out of, by the prefix of its feature's keys (those
+ * files are other features' internals): the dashboards, projects, earnings, refunds and the plan.
+ */
+const LISTS_OF_JOBS = [
+  ['company-jobs'],
+  ['company-refunds'],
+  ['my-plan'],
+  ['lawyer'],
+  ['admin'],
+  ['admin-refunds'],
+] as const;
+
 /** POST /job-api/jobs/{id}/actions/{action}: answers the job page, which replaces the shown one. */
 export function useJobAction(jobId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ action, ...body }: JobActionRequest & { action: JobAction }) =>
       api<JobPageResponse>(`/job-api/jobs/${encodeURIComponent(jobId)}/actions/${action}`, { method: 'POST', body }),
-    onSuccess: (page) => qc.setQueryData(jobKeys.page(jobId), page),
+    onSuccess: (page) => {
+      qc.setQueryData(jobKeys.page(jobId), page);
+      // A list read before the action would show the job where it was (cached answers stay fresh 30 s).
+      for (const queryKey of LISTS_OF_JOBS) void qc.invalidateQueries({ queryKey });
+    },
   });
 }
 

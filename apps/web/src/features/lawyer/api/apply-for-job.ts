@@ -10,6 +10,11 @@ export function useApplyForJob(jobId: string, lawyerId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: () => applyForJob(jobId, lawyerId),
-    onSettled: () => qc.invalidateQueries({ queryKey: lawyerKeys.job(jobId) }),
+    // The open jobs list marks the jobs applied for: the one read before applying is out of date too.
+    onSettled: () =>
+      Promise.all([
+        qc.invalidateQueries({ queryKey: lawyerKeys.job(jobId) }),
+        qc.invalidateQueries({ queryKey: lawyerKeys.availableJobsAll() }),
+      ]),
   });
 }

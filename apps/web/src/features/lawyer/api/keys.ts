@@ -1,6 +1,7 @@
 /** Query keys of the lawyer workspace, so mutations invalidate exactly what they change. */
 export const lawyerKeys = {
   all: ['lawyer'] as const,
+  availableJobsAll: () => ['lawyer', 'available-jobs'] as const,
   availableJobs: (sort: string) => ['lawyer', 'available-jobs', sort] as const,
   job: (id: string) => ['lawyer', 'job', id] as const,
   projects: (status: 'pending' | 'completed') => ['lawyer', 'projects', status] as const,

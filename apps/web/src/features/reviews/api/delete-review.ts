@@ -1,4 +1,4 @@
-import { reviewKeys } from './keys';
+import { invalidateProductRating, reviewKeys } from './keys';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/http';
 
@@ -7,6 +7,9 @@ export function useDeleteReview(productId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api<{ message: string }>(`/api/rating/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: reviewKeys.product(productId) }),
+    onSuccess: () => {
+      invalidateProductRating(qc, productId);
+      return qc.invalidateQueries({ queryKey: reviewKeys.product(productId) });
+    },
   });
 }

@@ -1,4 +1,4 @@
-import { reviewKeys } from './keys';
+import { invalidateProductRating, reviewKeys } from './keys';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ReviewResponse, ReviewInput } from '@legalmarket/contracts/catalogue';
 import { api } from '@/lib/http';
@@ -12,6 +12,9 @@ export function useSaveReview(productId: string) {
         method: id ? 'PATCH' : 'POST',
         body,
       }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: reviewKeys.product(productId) }),
+    onSuccess: () => {
+      invalidateProductRating(qc, productId);
+      return qc.invalidateQueries({ queryKey: reviewKeys.product(productId) });
+    },
   });
 }
