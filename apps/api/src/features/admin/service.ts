@@ -3,6 +3,7 @@ import { messages, type AuditEntry, type ORDER_STATUSES, type SettlementAccountI
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
 import { appSettings, auditLog, jobs, orders, reviews, users } from '../../db/schema.js';
+import { lockSetting } from '../../db/locks.js';
 import { recordAudit } from '../../platform/audit.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import { mailRenderer } from '../../platform/mail-templates.js';
@@ -327,7 +328,8 @@ export function createAdminService(shared: Shared) {
         bank: input.bank,
       };
       await db.transaction(async (tx) => {
-        const before = await tx.select().from(appSettings).where(eq(appSettings.key, SETTLEMENT_KEY)).for('update');
+        await lockSetting(tx, SETTLEMENT_KEY);
+        const before = await tx.select().from(appSettings).where(eq(appSettings.key, SETTLEMENT_KEY));
         const old = (before[0]?.value as StoredAccount | undefined) ?? null;
         const same =
           old &&

@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { messages, type EditJobDetailsInput, type JobAction, type JobStatus } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
+import { lockSetting } from '../../db/locks.js';
 import { holidays, jobs, products, users } from '../../db/schema.js';
 import { recordAudit } from '../../platform/audit.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
@@ -59,6 +60,10 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle) 
     async saveHoliday(actorId: string, h: { date: string; name: string }) {
       if (Number.isNaN(Date.parse(`${h.date}T00:00:00Z`))) throw badRequest('Please enter a real date');
       await db.transaction(async (tx) => {
+        await lockSetting(tx, `holiday:${h.date}`);
+        const [before] = await tx.select().from(holidays).where(eq(holidays.day, h.date));
+        // The holiday as it stands, sent again (a double tap, a retry), changes nothing and records nothing.
+        if (before?.name === h.name) return;
         await tx
           .insert(holidays)
           .values({ day: h.date, name: h.name })
