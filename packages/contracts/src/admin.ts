@@ -15,7 +15,7 @@ export const pageQuery = z.object({
     .number({ error: 'page must be a number' })
     .int('page must be a whole number')
     .min(1, 'page must be at least 1')
-    .max(1_000_000)
+    .max(1_000_000, 'page is too large')
     .default(1),
   limit: z.coerce
     .number({ error: 'limit must be a number' })
@@ -257,7 +257,12 @@ const isoDay = (name: string) =>
   z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, `${name} must be a date like 2026-01-31`)
-    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), `${name} must be a real date`);
+    // Date.parse rolls 2025-02-30 over to March and takes year 0000, which the database refuses (a 500).
+    .refine((v) => {
+      const t = Date.parse(`${v}T00:00:00Z`);
+      return !Number.isNaN(t) && new Date(t).toISOString().startsWith(v);
+    }, `${name} must be a real date`)
+    .refine((v) => v >= '2000-01-01' && v <= '2100-12-31', `${name} must be between 2000-01-01 and 2100-12-31`);
 
 export const paymentsQuery = pageQuery
   .extend({

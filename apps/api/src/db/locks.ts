@@ -16,3 +16,10 @@ export const lockCompany = (tx: Executor, companyId: string) =>
 /** One lawyer's withdrawals, approvals and erasure never interleave: the available balance is checked under it. */
 export const lockLawyerPayouts = (tx: Executor, lawyerId: string) =>
   tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`lm-payout:${lawyerId}`}, 0))`);
+
+/**
+ * One app setting's changes queue behind one another, even before its row exists (a row lock needs the
+ * row): each audit entry's `before` is what the change really replaced.
+ */
+export const lockSetting = (tx: Executor, key: string) =>
+  tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`lm-setting:${key}`}, 0))`);

@@ -3,6 +3,7 @@ import { messages, type AuditEntry, type ORDER_STATUSES, type SettlementAccountI
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
 import { appSettings, auditLog, jobs, orders, reviews, users } from '../../db/schema.js';
+import { lockSetting } from '../../db/locks.js';
 import { recordAudit } from '../../platform/audit.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import { mailRenderer } from '../../platform/mail-templates.js';
@@ -41,19 +42,27 @@ const nextDay = (d: string) => new Date(dayStart(d).getTime() + 86_400_000);
 export function createAdminService(shared: Shared) {
   const { db, clock } = shared;
   const render = mailRenderer(shared.config);
+  /**
+   * A page and its total read from one snapshot: read apart, a row written between the reads (a lawyer
+   * verified, an order paid) made `total` disagree with the rows answered.
+   */
+  const snapshot = <T>(read: (ex: Executor) => Promise<T>) =>
+    db.transaction(read, { isolationLevel: 'repeatable read', accessMode: 'read only' });
 
-  async function pageOfUsers(where: SQL, p: Paging) {
-    const [rows, [{ n }]] = await Promise.all([
-      db
-        .select()
-        .from(users)
-        .where(where)
-        .orderBy(desc(users.createdAt), desc(users.id))
-        .limit(p.limit)
-        .offset(offsetOf(p)),
-      db.select({ n: count() }).from(users).where(where),
-    ]);
-    return { rows, total: Number(n) };
+  function pageOfUsers(where: SQL, p: Paging) {
+    return snapshot(async (ex) => {
+      const [rows, [{ n }]] = await Promise.all([
+        ex
+          .select()
+          .from(users)
+          .where(where)
+          .orderBy(desc(users.createdAt), desc(users.id))
+          .limit(p.limit)
+          .offset(offsetOf(p)),
+        ex.select({ n: count() }).from(users).where(where),
+      ]);
+      return { rows, total: Number(n) };
+    });
   }
 
   /** The audit page's filters (decision 2021); every one narrows, all optional. */
@@ -108,39 +117,40 @@ export function createAdminService(shared: Shared) {
   }
 
   return {
-    async dashboard() {
-      const countWhere = async (table: typeof jobs | typeof users | typeof orders | typeof reviews, where?: SQL) => {
-        const [{ n }] = await db.select({ n: count() }).from(table).where(where);
-        return Number(n);
-      };
-      const [openJobs, pendingJobs, completedJobs, unverifiedLawyers, verifiedLawyers, companies, payments, revs] =
-        await Promise.all([
-          countWhere(jobs, eq(jobs.status, 'unassigned')),
-          countWhere(jobs, eq(jobs.status, 'pending')),
-          countWhere(jobs, eq(jobs.status, 'completed')),
-          countWhere(users, and(eq(users.userType, 'lawyer'), eq(users.verified, false))),
-          countWhere(users, and(eq(users.userType, 'lawyer'), eq(users.verified, true))),
-          countWhere(users, eq(users.userType, 'company')),
-          countWhere(orders, eq(orders.status, 'paid')),
-          countWhere(reviews),
-        ]);
-      const { entries } = await auditEntries(db, { page: 1, limit: 8 });
-      return {
-        counts: {
-          openJobs,
-          pendingJobs,
-          completedJobs,
-          unverifiedLawyers,
-          verifiedLawyers,
-          companies,
-          payments,
-          reviews: revs,
-        },
-        recentActivity: entries,
-      };
-    },
+    dashboard: () =>
+      snapshot(async (ex) => {
+        const countWhere = async (table: typeof jobs | typeof users | typeof orders | typeof reviews, where?: SQL) => {
+          const [{ n }] = await ex.select({ n: count() }).from(table).where(where);
+          return Number(n);
+        };
+        const [openJobs, pendingJobs, completedJobs, unverifiedLawyers, verifiedLawyers, companies, payments, revs] =
+          await Promise.all([
+            countWhere(jobs, eq(jobs.status, 'unassigned')),
+            countWhere(jobs, eq(jobs.status, 'pending')),
+            countWhere(jobs, eq(jobs.status, 'completed')),
+            countWhere(users, and(eq(users.userType, 'lawyer'), eq(users.verified, false))),
+            countWhere(users, and(eq(users.userType, 'lawyer'), eq(users.verified, true))),
+            countWhere(users, eq(users.userType, 'company')),
+            countWhere(orders, eq(orders.status, 'paid')),
+            countWhere(reviews),
+          ]);
+        const { entries } = await auditEntries(ex, { page: 1, limit: 8 });
+        return {
+          counts: {
+            openJobs,
+            pendingJobs,
+            completedJobs,
+            unverifiedLawyers,
+            verifiedLawyers,
+            companies,
+            payments,
+            reviews: revs,
+          },
+          recentActivity: entries,
+        };
+      }),
 
-    auditLog: (q: Paging & AuditFilters) => auditEntries(db, q, q),
+    auditLog: (q: Paging & AuditFilters) => snapshot((ex) => auditEntries(ex, q, q)),
 
     async companies(p: Paging) {
       const { rows, total } = await pageOfUsers(eq(users.userType, 'company'), p);
@@ -260,29 +270,31 @@ export function createAdminService(shared: Shared) {
         q.to ? lt(orders.createdAt, nextDay(q.to)) : undefined,
       );
       const where = and(period, q.status ? eq(orders.status, q.status) : undefined);
-      const [rows, [{ n }], sums] = await Promise.all([
-        db
-          .select({
-            order: orders,
-            company: { id: users.id, name: users.name, companyName: users.companyName, email: users.officialEmail },
-          })
-          .from(orders)
-          .innerJoin(users, eq(users.id, orders.companyId))
-          .where(where)
-          .orderBy(desc(orders.createdAt), desc(orders.id))
-          .limit(q.limit)
-          .offset(offsetOf(q)),
-        db.select({ n: count() }).from(orders).where(where),
-        db
-          .select({
-            status: orders.status,
-            n: count(),
-            amount: sql<string>`coalesce(sum(${orders.amount}), 0)`,
-          })
-          .from(orders)
-          .where(period)
-          .groupBy(orders.status),
-      ]);
+      const [rows, [{ n }], sums] = await snapshot((ex) =>
+        Promise.all([
+          ex
+            .select({
+              order: orders,
+              company: { id: users.id, name: users.name, companyName: users.companyName, email: users.officialEmail },
+            })
+            .from(orders)
+            .innerJoin(users, eq(users.id, orders.companyId))
+            .where(where)
+            .orderBy(desc(orders.createdAt), desc(orders.id))
+            .limit(q.limit)
+            .offset(offsetOf(q)),
+          ex.select({ n: count() }).from(orders).where(where),
+          ex
+            .select({
+              status: orders.status,
+              n: count(),
+              amount: sql<string>`coalesce(sum(${orders.amount}), 0)`,
+            })
+            .from(orders)
+            .where(period)
+            .groupBy(orders.status),
+        ]),
+      );
       const totals = {
         paid: { count: 0, amount: 0 },
         pending: { count: 0, amount: 0 },
@@ -327,7 +339,8 @@ export function createAdminService(shared: Shared) {
         bank: input.bank,
       };
       await db.transaction(async (tx) => {
-        const before = await tx.select().from(appSettings).where(eq(appSettings.key, SETTLEMENT_KEY)).for('update');
+        await lockSetting(tx, SETTLEMENT_KEY);
+        const before = await tx.select().from(appSettings).where(eq(appSettings.key, SETTLEMENT_KEY));
         const old = (before[0]?.value as StoredAccount | undefined) ?? null;
         const same =
           old &&

@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { messages, type EditJobDetailsInput, type JobAction, type JobStatus } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
+import { lockSetting } from '../../db/locks.js';
 import { holidays, jobs, products, users } from '../../db/schema.js';
 import { recordAudit } from '../../platform/audit.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
@@ -10,7 +11,7 @@ import { enqueueMail } from '../../platform/mailer.js';
 import { assertAttachable } from '../uploads/service.js';
 import { companyAssignedMail, jobCompletedMail, lawyerAssignedMail } from './emails.js';
 import type { JobLifecycle } from './lifecycle-service.js';
-import { findJobViews, jobCount, withApplicants, type JobView } from './view.js';
+import { applicantsJson, countedTotal, findJobViews, jobViewsJsonQuery, withApplicants, type JobView } from './view.js';
 
 type Admin = { id: string; userType: 'admin'; name: string; verified: boolean };
 const adminActing = (id: string): Admin => ({ id, userType: 'admin', name: 'Administrator', verified: true });
@@ -59,6 +60,10 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle) 
     async saveHoliday(actorId: string, h: { date: string; name: string }) {
       if (Number.isNaN(Date.parse(`${h.date}T00:00:00Z`))) throw badRequest('Please enter a real date');
       await db.transaction(async (tx) => {
+        await lockSetting(tx, `holiday:${h.date}`);
+        const [before] = await tx.select().from(holidays).where(eq(holidays.day, h.date));
+        // The holiday as it stands, sent again (a double tap, a retry), changes nothing and records nothing.
+        if (before?.name === h.name) return;
         await tx
           .insert(holidays)
           .values({ day: h.date, name: h.name })
@@ -87,9 +92,18 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle) 
       // Late jobs first: they need an admin most.
       const now = clock.now();
       const order = status === 'pending' ? [sql`${jobs.dueAt} < ${now} desc`] : [];
-      const [views, total, next] = await Promise.all([
-        findJobViews(db, where, { limit: p.limit, offset: (p.page - 1) * p.limit, order, now }),
-        jobCount(db, `status:${status}`),
+      // The page, its applicants and the total in one statement: read apart, a job assigned or
+      // completed between the reads made `total` disagree with the rows answered.
+      const page = jobViewsJsonQuery(db, where, {
+        limit: p.limit,
+        offset: (p.page - 1) * p.limit,
+        order,
+        applicants: applicantsJson,
+        // No counter row until a job first takes this state.
+        total: sql<number>`coalesce(${countedTotal(`status:${status}`)}, 0)`,
+      });
+      const [[row], next] = await Promise.all([
+        page.execute({ now: now.toISOString() }),
         status === 'pending'
           ? db
               .select({ at: sql<number | null>`(extract(epoch from min(${jobs.dueAt})) * 1000)::float8` })
@@ -99,7 +113,7 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle) 
       ]);
       const at = next?.[0]?.at;
       const reordersAt = at == null ? undefined : new Date(Number(at));
-      return { items: await withApplicants(db, views), total, reordersAt };
+      return { items: JSON.parse(row.json) as JobView[], total: row.total, reordersAt };
     },
 
     async one(jobId: string) {

@@ -223,6 +223,7 @@ interface JsonListOptions {
   offset?: number | Placeholder;
   redact?: JobRedaction;
   applied?: SQL<boolean>;
+  applicants?: SQL;
   total?: SQL<number>;
 }
 
@@ -334,7 +335,7 @@ const actor = alias(users, 'actor');
 const applicant = alias(users, 'applicant');
 
 /** The job's applicants as withApplicants answers them, oldest application first. */
-const applicantsJson = sql`(select coalesce(json_agg(${jsonObject({
+export const applicantsJson = sql`(select coalesce(json_agg(${jsonObject({
   _id: applicant.id,
   name: applicant.name,
   scn: applicant.scn,

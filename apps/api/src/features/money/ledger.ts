@@ -11,6 +11,7 @@ import {
 } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import { rowsOf, type Executor } from '../../db/client.js';
+import { lockSetting } from '../../db/locks.js';
 import { recordAudit } from '../../platform/audit.js';
 import { appSettings, jobs, ledgerEntries, ledgerTransactions, orders, products, users } from '../../db/schema.js';
 
@@ -115,7 +116,10 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
     /** Changes the commission and holding period for jobs completed from now on, audited. */
     async saveSettings(adminId: string, next: MoneySettings): Promise<MoneySettings> {
       return db.transaction(async (tx) => {
+        await lockSetting(tx, MONEY_SETTINGS_KEY);
         const before = await settings(tx);
+        // Saving what is already set changes nothing, so it records nothing.
+        if (before.commissionPercent === next.commissionPercent && before.holdDays === next.holdDays) return before;
         await tx
           .insert(appSettings)
           .values({ key: MONEY_SETTINGS_KEY, value: next, updatedAt: clock.now() })
