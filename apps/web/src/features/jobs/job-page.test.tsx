@@ -209,7 +209,7 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     expect(calls.filter((c) => c.url.searchParams.get('before') === '60')).toHaveLength(1);
   });
 
-  it('a plan job says a plan credit paid for it, where a paid job shows its amount', async () => {
+  it('a plan job says a plan credit paid for its ₦0, where a paid job shows its amount', async () => {
     const amountShown = async (data: JobPageResponse) => {
       open(data);
       await screen.findByRole('heading', { name: 'A job' });
@@ -218,7 +218,9 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
       return text;
     };
     const job = pageData().job;
-    expect(await amountShown(pageData({ planCredit: true, job: { ...job, amount: 0 } }))).toBe('Monthly plan credit');
+    expect(await amountShown(pageData({ planCredit: true, job: { ...job, amount: 0 } }))).toBe(
+      '₦0 (monthly plan credit)',
+    );
     expect(await amountShown(pageData({ job: { ...job, amount: 75000 } }))).toMatch(/^₦\s?75,000/);
   });
 

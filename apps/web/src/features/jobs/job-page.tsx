@@ -161,8 +161,17 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
           <div>
             <dt className="text-slate-600">Amount</dt>
             <dd className="font-semibold">
-              {/* A plan job cost the company no money: say what paid for it, not ₦0. */}
-              {data.planCredit ? 'Monthly plan credit' : <Naira amount={job.amount} />}
+              {/* A plan job cost the company no money: say what paid for it beside the ₦0. */}
+              {data.planCredit ? (
+                <>
+                  <span>
+                    <Naira amount={job.amount} />
+                  </span>{' '}
+                  <span className="font-normal text-slate-600">(monthly plan credit)</span>
+                </>
+              ) : (
+                <Naira amount={job.amount} />
+              )}
             </dd>
           </div>
           {job.dueAt && (
