@@ -19,6 +19,7 @@ import {
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
 import { holidays, jobEvents, jobReads, jobs, jobTimers, notifications, products, users } from '../../db/schema.js';
+import { liveAdmin } from '../../db/admins.js';
 import type { AuthUser } from '../../platform/auth.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
 import { recordAudit } from '../../platform/audit.js';
@@ -363,11 +364,7 @@ export function createJobLifecycle(
       if (r === 'company') recipients.set(updated.companyId, { email: ctx.companyEmail, as: r });
       if (r === 'lawyer' && lawyer) recipients.set(lawyer.id, { email: lawyer.email, as: r });
       if (r === 'admins') {
-        const admins = await tx
-          .select({ id: users.id, email: users.officialEmail })
-          .from(users)
-          // A deleted admin's row stays (their audit entries name it) but is told nothing more.
-          .where(and(eq(users.userType, 'admin'), isNull(users.deletedAt)));
+        const admins = await tx.select({ id: users.id, email: users.officialEmail }).from(users).where(liveAdmin);
         for (const a of admins) recipients.set(a.id, { email: a.email, as: r });
       }
     }

@@ -10,6 +10,7 @@ import {
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
 import { ledgerEntries, payoutDetails, payouts, users } from '../../db/schema.js';
+import { liveAdmin } from '../../db/admins.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { AuthUser } from '../../platform/auth.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
@@ -309,12 +310,7 @@ export function createPayouts(deps: PayoutsDeps) {
             updatedAt: now,
           })
           .returning({ id: payouts.id });
-        const admins = await tx
-          .select({ email: users.officialEmail })
-          .from(users)
-          // A deleted admin's row stays for the audit log; the address is gone.
-          .where(and(eq(users.userType, 'admin'), isNull(users.deletedAt)))
-          .limit(20);
+        const admins = await tx.select({ email: users.officialEmail }).from(users).where(liveAdmin).limit(20);
         for (const a of admins)
           await enqueueMail(
             tx,

@@ -2,7 +2,7 @@
 // a person downloads everything we hold about them as one zip, and deletes their account.
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
-import { and, asc, eq, inArray, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import { formatNaira, PLAN_TIER_INFO, privacyMessages, type DeletionBlocker } from '@legalmarket/contracts';
 import type { Executor } from '../../db/client.js';
@@ -32,6 +32,7 @@ import {
   uploads,
   users,
 } from '../../db/schema.js';
+import { liveAdmin } from '../../db/admins.js';
 import type { AuthUser } from '../../platform/auth.js';
 import { recordAudit } from '../../platform/audit.js';
 import { conflict, forbidden, notFound } from '../../platform/errors.js';
@@ -169,7 +170,7 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
       const [others] = await ex
         .select({ n: sql<number>`count(*)::int` })
         .from(users)
-        .where(and(eq(users.userType, 'admin'), isNull(users.deletedAt), sql`${users.id} <> ${user.id}`));
+        .where(and(liveAdmin, sql`${users.id} <> ${user.id}`));
       if (!others?.n)
         blockers.push({
           kind: 'last_admin',

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   CLEARABLE_PROFILE_FIELDS,
@@ -14,6 +14,7 @@ import {
 } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import { users } from '../../db/schema.js';
+import { liveAdmin } from '../../db/admins.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { AuthUser } from '../../platform/auth.js';
 import { badRequest, forbidden, unauthorized } from '../../platform/errors.js';
@@ -184,8 +185,7 @@ export function createProfilesService({
           const admins = await tx
             .select({ email: users.officialEmail })
             .from(users)
-            // A deleted admin's row stays for the audit log; the address is gone.
-            .where(and(eq(users.userType, 'admin'), isNull(users.deletedAt)))
+            .where(liveAdmin)
             .limit(ADMINS_TOLD);
           for (const a of admins)
             await enqueueMail(
