@@ -3,7 +3,7 @@ import { button, paragraph, plainName, quote, type MailTemplate } from '../../pl
 /** A lifecycle step told to each recipient: the notification's text is the subject and the first line. */
 export const jobEventMail = (
   to: string,
-  m: { text: string; note?: string | null; files?: string[]; url: string },
+  m: { text: string; note?: string | null; files?: string[]; url: string; thread?: boolean },
 ): MailTemplate => ({
   to,
   subject: m.text,
@@ -11,6 +11,9 @@ export const jobEventMail = (
     paragraph(`${m.text}.`),
     ...(m.note ? [quote(m.note.length > 400 ? `${m.note.slice(0, 400)}…` : m.note)] : []),
     ...(m.files?.length ? [paragraph(`Documents: ${m.files.join(', ')}`)] : []),
+    ...(m.thread
+      ? [paragraph('Until you open the job, further messages on it wait there and in your notifications.')]
+      : []),
     button('Open the job', m.url),
   ],
 });

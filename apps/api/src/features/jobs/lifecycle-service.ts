@@ -383,6 +383,27 @@ export function createJobLifecycle(
       ctx.productName,
       updated.dueAt,
     );
+    // A message is e-mailed to someone who has read the thread since the last one they were told
+    // of; while one sits unread, the next wait in the thread and the bell, so a chatty party does not
+    // fill every inbox (decision 2160).
+    const waiting =
+      action === 'message' && recipients.size
+        ? new Set(
+            (
+              await tx
+                .selectDistinct({ userId: notifications.userId })
+                .from(notifications)
+                .where(
+                  and(
+                    eq(notifications.jobId, job.id),
+                    eq(notifications.action, 'message'),
+                    isNull(notifications.readAt),
+                    inArray(notifications.userId, [...recipients.keys()]),
+                  ),
+                )
+            ).map((r) => r.userId),
+          )
+        : new Set<string>();
     if (recipients.size) {
       await tx.insert(notifications).values(
         [...recipients.keys()].map((userId) => ({
@@ -400,9 +421,11 @@ export function createJobLifecycle(
           note: action !== 'apply' ? input.note : null,
           files: input.files?.map((f) => f.name),
           url: `${site}/jobs/${job.id}`,
+          thread: action === 'message',
         };
-        for (const { email, as } of recipients.values())
-          if (!input.mailed?.includes(as)) await enqueueMail(tx, render(jobEventMail(email, mail)));
+        for (const [userId, { email, as }] of recipients)
+          if (!input.mailed?.includes(as) && !waiting.has(userId))
+            await enqueueMail(tx, render(jobEventMail(email, mail)));
       }
     }
     return updated;

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { messages, type JobPageResponse } from '@legalmarket/contracts';
 import { emailOutbox, jobEvents, notifications, users } from '../../db/schema.js';
 import { PASSWORD, createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
-import { insertJob, insertProduct } from '../../../test/admin-fixtures.js';
+import { insertJob, insertProduct, mailsTo } from '../../../test/admin-fixtures.js';
 import { uploadDocument } from '../../../test/upload-helpers.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
@@ -127,5 +127,43 @@ describeEachDb('job workspace: keys, shared admin files, deleted admins, invisib
     expect(changes.statusCode).toBe(400);
     expect(changes.json().message).toBe(messages.changesNoteMissing);
     expect(await notes(id, 'message')).toEqual(['\u200bok\u200b']);
+  });
+  it('e-mails a chatty thread once until its reader opens it; the bell still counts every message', async () => {
+    const id = await assignedJob();
+    const threadMails = async (email: string) =>
+      (await mailsTo(t, email)).filter((m) => m.subject.includes('sent a message') && m.text.includes(`/jobs/${id}`));
+    const before = (await threadMails(company.email)).length;
+    const beforeAdmin = (await threadMails(admin.email)).length;
+    expect(before + beforeAdmin).toBe(0);
+    for (const note of ['Question one', 'Question two', 'Question three'])
+      expect((await act(id, 'message', lawyer, { note })).statusCode).toBe(200);
+    // One e-mail to the company and one to the admin, not three each; three unread notifications.
+    expect((await threadMails(company.email)).length).toBe(before + 1);
+    expect((await threadMails(admin.email)).length).toBe(beforeAdmin + 1);
+    const unread = await t.rt.database.db
+      .select()
+      .from(notifications)
+      .where(
+        and(eq(notifications.jobId, id), eq(notifications.userId, company.id), eq(notifications.action, 'message')),
+      );
+    expect(unread.filter((n) => n.readAt === null)).toHaveLength(3);
+
+    // The company reads the thread: the next message is e-mailed again; the admin, who has not, waits.
+    const jobPage = (
+      await t.app.inject({ method: 'GET', url: `/job-api/jobs/${id}`, headers: company.headers })
+    ).json();
+    const read = await t.app.inject({
+      method: 'POST',
+      url: `/job-api/jobs/${id}/read`,
+      headers: company.headers,
+      payload: { lastEventId: (jobPage as JobPageResponse).events.at(-1)!._id },
+    });
+    expect(read.statusCode, read.body).toBe(200);
+    expect((await act(id, 'message', lawyer, { note: 'Question four' })).statusCode).toBe(200);
+    expect((await threadMails(company.email)).length).toBe(before + 2);
+    expect((await threadMails(admin.email)).length).toBe(beforeAdmin + 1);
+    // The lawyer, not told of their own messages, is e-mailed the company's answer.
+    expect((await act(id, 'message', company, { note: 'Answers attached' })).statusCode).toBe(200);
+    expect((await threadMails(lawyer.email)).length).toBe(1);
   });
 });
