@@ -198,9 +198,9 @@ export function createLawyerJobsService(deps: Deps, lifecycle: JobLifecycle, led
         throw forbidden(messages.unverifiedCannotApply);
       }
       await db.transaction(async (tx) => {
-        // FOR SHARE: an assignment running at the same moment (FOR UPDATE) is waited for, never overtaken.
-        const [job] = await tx.select().from(jobs).where(eq(jobs.id, jobId)).for('share');
-        if (!job) throw notFound(messages.jobNotFound);
+        // Locked as every writer of the job's events locks it: applications then commit in the order
+        // of their event ids, so a timeline polled with `after` never skips one that committed late.
+        const job = await lifecycle.lock(tx, jobId, messages.jobNotFound);
         lifecycle.check(job, 'apply', user);
         const added = await tx
           .insert(jobApplications)

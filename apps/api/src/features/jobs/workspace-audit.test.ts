@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { messages, type JobPageResponse } from '@legalmarket/contracts';
 import { emailOutbox, jobEvents, notifications, users } from '../../db/schema.js';
 import { PASSWORD, createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
@@ -165,5 +165,47 @@ describeEachDb('job workspace: keys, shared admin files, deleted admins, invisib
     // The lawyer, not told of their own messages, is e-mailed the company's answer.
     expect((await act(id, 'message', company, { note: 'Answers attached' })).statusCode).toBe(200);
     expect((await threadMails(lawyer.email)).length).toBe(1);
+  });
+  it('lets a poller of the timeline see every application, even one that commits after a later one', async () => {
+    const job = await insertJob(t, company.id, { productId });
+    const [slow, quick] = await Promise.all([
+      signupAndLogin(t, 'lawyer', { verified: true }),
+      signupAndLogin(t, 'lawyer', { verified: true }),
+    ]);
+    const db = t.rt.database.db;
+    // The slow lawyer's application takes its event id, then stays uncommitted for a while.
+    await db.execute(
+      sql.raw(`create or replace function slow_apply_for_test() returns trigger language plpgsql as $$
+      begin if new.action = 'apply' and new.actor_id = '${slow.id}' then perform pg_sleep(0.8); end if; return new; end $$`),
+    );
+    await db.execute(
+      sql.raw(`create trigger slow_apply_for_test after insert on job_events
+      for each row execute function slow_apply_for_test()`),
+    );
+    try {
+      const apply = (who: Login) =>
+        t.app.inject({ method: 'POST', url: `/job-api/applyforjob/${job.id}`, headers: who.headers, payload: {} });
+      const first = apply(slow);
+      await new Promise((r) => setTimeout(r, 200));
+      const second = apply(quick);
+      await Promise.race([second, new Promise((r) => setTimeout(r, 300))]);
+      // The admin's job page asks for what happened after the newest event it holds, as the web does.
+      const poll = async (after: number) =>
+        (
+          await t.app.inject({
+            method: 'GET',
+            url: `/job-api/jobs/${job.id}/events?after=${after}`,
+            headers: admin.headers,
+          })
+        ).json() as { events: Array<{ _id: number; action: string }> };
+      const seen = (await poll(0)).events;
+      expect((await first).statusCode).toBe(200);
+      expect((await second).statusCode).toBe(200);
+      seen.push(...(await poll(Math.max(0, ...seen.map((e) => e._id)))).events);
+      expect(seen.filter((e) => e.action === 'apply')).toHaveLength(2);
+    } finally {
+      await db.execute(sql.raw('drop trigger slow_apply_for_test on job_events'));
+      await db.execute(sql.raw('drop function slow_apply_for_test()'));
+    }
   });
 });
