@@ -281,7 +281,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     runEvery(app, 60_000, 'job scheduler tick', () =>
       jobLifecycle.tick().then((n) => n && app.log.info({ fired: n }, 'job timers fired')),
     );
-    runEvery(app, 60_000, 'payout reconciliation', () => payouts.reconcile());
+    runEvery(app, 60_000, 'payout reconciliation', async () => {
+      await payouts.reconcile();
+      await payouts.recheckPaid();
+    });
     // Plan renewals, reminders, lapses and ends (decision 1900).
     runEvery(app, 60_000, 'plan scheduler tick', () => services.plans.tick());
     // First plan payments whose confirm and webhook never came (decision 1901).

@@ -695,6 +695,8 @@ export const payouts = pgTable(
     updatedAt: updatedAt(),
     approvedAt: ts('approved_at'),
     settledAt: ts('settled_at'),
+    /** When a paid payout was last looked up for a reversal whose webhook may have been lost (0027). */
+    reversalCheckedAt: ts('reversal_checked_at'),
   },
   (t) => [
     uniqueIndex('payouts_provider_uq')
@@ -702,6 +704,9 @@ export const payouts = pgTable(
       .where(sql`${t.providerTransferId} is not null`),
     index('payouts_lawyer_idx').on(t.lawyerId, t.createdAt),
     index('payouts_status_idx').on(t.status, t.createdAt),
+    index('payouts_paid_settled_idx')
+      .on(t.settledAt)
+      .where(sql`${t.status} = 'paid'`),
   ],
 );
 

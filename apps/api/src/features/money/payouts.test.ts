@@ -481,6 +481,24 @@ describeEachDb('lawyer payouts through Flutterwave (local stand-in): webhooks, f
       sleep: async () => {},
     }).reconcile();
   const transferPosts = () => flw.calls.filter((c) => c === 'POST /v3/transfers').length;
+  /** Moves a payout's settlement (and any look at it) back in time, so the test's clock stays put for the sessions. */
+  const settledAgo = (id: string, ms: number) =>
+    t.rt.database.db
+      .update(payouts)
+      .set({ settledAt: new Date(t.clock.now().getTime() - ms), reversalCheckedAt: null })
+      .where(eq(payouts.id, id));
+  /** One pass of the daily look at paid payouts, as the reconciler's timer runs it. */
+  const recheckPaid = () =>
+    createPayouts({
+      db: t.rt.database.db,
+      clock: t.clock,
+      config: t.config,
+      mailWritten: () => {},
+      securityLog: () => {},
+      provider: createPaymentProvider(t.config, t.rt.database.db),
+      ledger: createLedger({ db: t.rt.database.db, clock: t.clock }),
+      sleep: async () => {},
+    }).recheckPaid();
 
   beforeAll(async () => {
     t = await createLoggedTestApp(kind, await listenStandIn(flw));
@@ -659,6 +677,54 @@ describeEachDb('lawyer payouts through Flutterwave (local stand-in): webhooks, f
       expect((await k.request(lawyer)).statusCode).toBe(201);
       expect((await k.request(lawyer)).statusCode).toBe(400);
     }
+  });
+
+  it('a reversal whose webhook was lost is found by the daily look, and returns the money once', async () => {
+    const lawyer = await earner();
+    const id = (await k.request(lawyer)).json().payout._id as string;
+    await k.approve(id);
+    const tr = transferOf(id);
+    flw.completeTransfer(tr.id, 'SUCCESSFUL');
+    await webhook(tr.id, 'SUCCESSFUL');
+    await until(async () => (await k.statusOf(id)) === 'paid');
+    // Sent back by the bank; Flutterwave's webhook never reaches us.
+    flw.reverseTransfer(tr.id, 'REVERSED');
+    await recheckPaid();
+    expect(await k.statusOf(id)).toBe('paid');
+    await settledAgo(id, 25 * 3_600_000);
+    // Two instances look at once: the lawyer gets the money back once.
+    await Promise.all([recheckPaid(), recheckPaid()]);
+    expect(await k.statusOf(id)).toBe('failed');
+    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled', 'fee', 'payout_reversed']);
+    expect(await k.available(lawyer)).toBe(20_000);
+    await recheckPaid();
+    expect(await k.kinds(id)).toEqual(['payout', 'payout_settled', 'fee', 'payout_reversed']);
+    const failedMails = (await mailsTo(t, lawyer.email)).filter((m) => m.subject.includes('did not go through'));
+    expect(failedMails).toHaveLength(1);
+  });
+
+  it('looks at a paid payout once a day for 30 days, and no more', async () => {
+    const lawyer = await earner();
+    const id = (await k.request(lawyer)).json().payout._id as string;
+    await k.approve(id);
+    const tr = transferOf(id);
+    flw.completeTransfer(tr.id, 'SUCCESSFUL');
+    await webhook(tr.id, 'SUCCESSFUL');
+    await until(async () => (await k.statusOf(id)) === 'paid');
+    const lookups = () => flw.calls.filter((c) => c === `GET /v3/transfers/${tr.id}`).length;
+    const before = lookups();
+    await recheckPaid();
+    expect(lookups()).toBe(before);
+    await settledAgo(id, 25 * 3_600_000);
+    await recheckPaid();
+    expect(lookups()).toBe(before + 1);
+    // Asked again the same day: not looked up again.
+    await recheckPaid();
+    expect(lookups()).toBe(before + 1);
+    await settledAgo(id, 31 * 86_400_000);
+    await recheckPaid();
+    expect(lookups()).toBe(before + 1);
+    expect(await k.statusOf(id)).toBe('paid');
   });
 
   it('a reversal reported before the success was applied fails the payout once, from transit', async () => {

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import {
   maskAccountNumber,
   MIN_PAYOUT,
@@ -31,6 +31,9 @@ type Outcome = ProviderTransfer | { status: 'failed'; message: string };
 
 /** A payout approved but never answered by the provider is sent again (same reference) after this long. */
 const PAYOUT_RESEND_AFTER_MS = 60_000;
+/** Paid payouts are looked up again for a reversal once a day for this long after they settle. */
+const REVERSAL_WATCH_MS = 30 * 86_400_000;
+const REVERSAL_RECHECK_MS = 86_400_000;
 /** Tries of one send while the provider is unreachable, and the pause before each retry. */
 const SEND_RETRIES_MS = [200, 1000];
 
@@ -402,6 +405,39 @@ export function createPayouts(deps: PayoutsDeps) {
           }
         } catch (err) {
           deps.log?.error({ err, payoutId: p.id }, 'payout reconciliation failed');
+        }
+      }
+      return due.length;
+    },
+
+    /**
+     * A bank can send a paid transfer back days later, and Flutterwave tells us by a webhook; if that
+     * webhook is lost the lawyer's money sits in our balance unaccounted. So each paid payout is asked
+     * about once a day for 30 days after it settled, and a reversal found settles it as the webhook
+     * would (once, under the payout's lock). Answers how many were asked about.
+     */
+    async recheckPaid() {
+      const now = clock.now().getTime();
+      const due = await db
+        .select({ id: payouts.id, providerTransferId: payouts.providerTransferId })
+        .from(payouts)
+        .where(
+          and(
+            eq(payouts.status, 'paid'),
+            eq(payouts.provider, provider.name),
+            gte(payouts.settledAt, new Date(now - REVERSAL_WATCH_MS)),
+            lte(sql`coalesce(${payouts.reversalCheckedAt}, ${payouts.settledAt})`, new Date(now - REVERSAL_RECHECK_MS)),
+          ),
+        )
+        .orderBy(asc(payouts.settledAt))
+        .limit(50);
+      for (const p of due) {
+        try {
+          const found = p.providerTransferId ? await provider.fetchTransfer(p.providerTransferId) : null;
+          if (found?.status === 'failed' && (await settle(p.id, found))) continue;
+          await db.update(payouts).set({ reversalCheckedAt: clock.now() }).where(eq(payouts.id, p.id));
+        } catch (err) {
+          deps.log?.error({ err, payoutId: p.id }, 'payout reversal check failed');
         }
       }
       return due.length;
