@@ -51,6 +51,43 @@ describe('/cart success messages (spec section 8)', { timeout: 30_000 }, () => {
     expect(await screen.findByRole('status')).toHaveTextContent('Product removed from the cart');
   });
 
+  it('puts a removed line back as it was with Undo', async () => {
+    const removedLine = {
+      ...line('p1', 1000),
+      quantity: 2,
+      detail: 'Two directors',
+      file: '/uploads/brief.pdf',
+      fileName: 'brief.pdf',
+    };
+    const left = [line('p2', 2000)];
+    let sent: unknown = null;
+    let lines: CartLine[] = left;
+    const { fn } = jsonFetch({
+      'DELETE /api/cart/p1': () => ({ body: { status: 'success', message: messages.productRemovedFromCart } }),
+      'POST /api/cart': (init) => {
+        sent = JSON.parse(String(init?.body));
+        lines = [...left, removedLine];
+        return { body: { status: 'success', message: 'Added', data: [{ products: lines, bill: 4000 }], notes: [] } };
+      },
+      'GET /api/cart': () => ({ body: [{ products: lines, bill: lines.reduce((s, l) => s + l.price, 0) }] }),
+    });
+    vi.stubGlobal('fetch', fn);
+    companyCart([removedLine, ...left]);
+    await userEvent.click(screen.getByRole('button', { name: 'Remove Product p1' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Product removed from the cart');
+    await userEvent.click(screen.getByRole('button', { name: 'Undo: put Product p1 back in the cart' }));
+    expect(await screen.findByText('Product p1 is back in your cart')).toBeInTheDocument();
+    expect(sent).toEqual({
+      productId: 'p1',
+      quantity: 2,
+      detail: 'Two directors',
+      file: '/uploads/brief.pdf',
+      fileName: 'brief.pdf',
+    });
+    expect(await screen.findByRole('button', { name: 'Remove Product p1' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Undo/ })).not.toBeInTheDocument();
+  });
+
   it('says "Cart cleared successfully" after Clear Cart', async () => {
     const { fn } = jsonFetch({
       'POST /api/clear-cart': () => ({ body: { status: 'success', message: messages.cartCleared } }),

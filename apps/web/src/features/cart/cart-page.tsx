@@ -24,6 +24,7 @@ import { getErrorMessage, HttpError, isNetworkError } from '@/lib/http';
 import { useClearCart } from './api/clear-cart';
 import { useCart } from './api/get-cart';
 import { useRemoveFromCart } from './api/remove-from-cart';
+import { useRestoreLine } from './api/restore-line';
 import { clearReservedItems, readReservedItems, writeReservedItems } from './reserved-items';
 import { cartKeys } from './api/keys';
 import { dismissLastMove, useLastMove } from './move-reservations';
@@ -161,8 +162,11 @@ function CompanyCart() {
   const qc = useQueryClient();
   const cart = useCart(true);
   const remove = useRemoveFromCart();
+  const restore = useRestoreLine();
   const clear = useClearCart();
   const { pay, dialog } = usePayment();
+  // The line the last Remove took out, so its notice can offer Undo.
+  const [removed, setRemoved] = useState<Line | null>(null);
   const [confirmClear, setConfirmClear] = useState(false);
   const [purchasing, setPurchasing] = useState(false);
   const [result, setResult] = useState<Result>(null);
@@ -271,9 +275,13 @@ function CompanyCart() {
                 removing={remove.isPending && remove.variables === l.productId}
                 onRemove={() => {
                   setNotice(null);
+                  setRemoved(null);
                   setActionError(null);
                   remove.mutate(l.productId, {
-                    onSuccess: (res) => setNotice(res.message || messages.productRemovedFromCart),
+                    onSuccess: (res) => {
+                      setNotice(res.message || messages.productRemovedFromCart);
+                      setRemoved(l);
+                    },
                     onError: (err) => setActionError(getErrorMessage(err)),
                   });
                 }}
@@ -298,7 +306,31 @@ function CompanyCart() {
           {actionError}
         </p>
       )}
-      {notice && <SuccessNote className="mt-3">{notice}</SuccessNote>}
+      {notice && (
+        <div className="mt-3 flex flex-wrap items-center gap-2">
+          <SuccessNote className="min-w-0 flex-1">{notice}</SuccessNote>
+          {removed && (
+            <button
+              type="button"
+              disabled={restore.isPending}
+              aria-label={`Undo: put ${removed.productName} back in the cart`}
+              className="inline-flex min-h-11 items-center rounded-md px-3 text-sm font-semibold text-brand underline hover:bg-slate-100 disabled:opacity-50"
+              onClick={() => {
+                setActionError(null);
+                restore.mutate(removed, {
+                  onSuccess: () => {
+                    setRemoved(null);
+                    setNotice(`${removed.productName} is back in your cart`);
+                  },
+                  onError: (err) => setActionError(getErrorMessage(err)),
+                });
+              }}
+            >
+              {restore.isPending ? 'Putting it back...' : 'Undo'}
+            </button>
+          )}
+        </div>
+      )}
       {dialog}
       <ConfirmDialog
         open={confirmClear}
@@ -309,6 +341,7 @@ function CompanyCart() {
         onCancel={() => setConfirmClear(false)}
         onConfirm={() => {
           setNotice(null);
+          setRemoved(null);
           setActionError(null);
           clear.mutate(undefined, {
             onSettled: () => setConfirmClear(false),
