@@ -238,6 +238,8 @@ export const MAX_MESSAGE_LENGTH = 5000;
 export const MAX_EVENT_FILES = 5;
 /** The job page sends the newest events in pages of this many; older ones are asked for with `before`. */
 export const THREAD_PAGE = 50;
+/** The most events one `after` poll answers; `later` says more remain (the page then reloads). */
+export const EVENTS_AFTER_MAX = 200;
 
 export function transitionOf(action: JobAction): JobTransition {
   return JOB_LIFECYCLE.find((t) => t.action === action)!;
@@ -324,8 +326,10 @@ export const jobEventsResponse = z.object({
   actions: z.array(z.enum(JOB_ACTIONS)),
   /** Oldest first. */
   events: z.array(jobEvent),
-  /** With `before`: older events remain. Always false with `after`, which answers every newer event. */
+  /** With `before`: older events remain. Always false with `after`. */
   earlier: z.boolean(),
+  /** With `after`: more than EVENTS_AFTER_MAX newer events, of which the oldest are sent; ask again after the last. */
+  later: z.boolean(),
 });
 export type JobEventsResponse = z.infer<typeof jobEventsResponse>;
 

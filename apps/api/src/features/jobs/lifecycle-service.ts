@@ -4,6 +4,7 @@ import {
   JOB_PAGE_ACTIONS,
   MAX_MESSAGE_LENGTH,
   THREAD_PAGE,
+  EVENTS_AFTER_MAX,
   findJobTransition,
   messages,
   nextStage,
@@ -509,8 +510,13 @@ export function createJobLifecycle(
     if ('after' in at) {
       const rows = await from()
         .where(and(eq(jobEvents.jobId, jobId), gt(jobEvents.id, at.after)))
-        .orderBy(asc(jobEvents.id));
-      return { events: rows.map((r) => named(toEvent(r))), earlier: false };
+        .orderBy(asc(jobEvents.id))
+        .limit(EVENTS_AFTER_MAX + 1);
+      return {
+        events: rows.slice(0, EVENTS_AFTER_MAX).map((r) => named(toEvent(r))),
+        earlier: false,
+        later: rows.length > EVENTS_AFTER_MAX,
+      };
     }
     const rows = await from()
       .where(and(eq(jobEvents.jobId, jobId), at.before ? lt(jobEvents.id, at.before) : undefined))
@@ -522,6 +528,7 @@ export function createJobLifecycle(
         .reverse()
         .map((r) => named(toEvent(r))),
       earlier: rows.length > THREAD_PAGE,
+      later: false,
     };
   }
 

@@ -208,4 +208,38 @@ describeEachDb('job workspace: keys, shared admin files, deleted admins, invisib
       await db.execute(sql.raw('drop function slow_apply_for_test()'));
     }
   });
+  it('answers a poll from the start of a long thread in pieces, saying more remain', async () => {
+    const id = await assignedJob();
+    const base = t.clock.now().getTime();
+    await t.rt.database.db.insert(jobEvents).values(
+      Array.from({ length: 205 }, (_, i) => ({
+        jobId: id,
+        action: 'message',
+        actorId: company.id,
+        actorRole: 'company',
+        note: `Message ${i + 1}`,
+        files: [],
+        fromStage: 'in_progress',
+        toStage: 'in_progress',
+        createdAt: new Date(base + i),
+      })),
+    );
+    const poll = async (after: string | number) => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/job-api/jobs/${id}/events?after=${after}`,
+        headers: lawyer.headers,
+      });
+      expect(res.statusCode).toBe(200);
+      return res.json() as { events: Array<{ _id: string; note: string | null }>; later: boolean };
+    };
+    const first = await poll(0);
+    expect(first.events).toHaveLength(200);
+    expect(first.later).toBe(true);
+    const rest = await poll(first.events.at(-1)!._id);
+    expect(rest.later).toBe(false);
+    // Nothing skipped, nothing twice: the assignment, then the 205 messages in order.
+    const notes = [...first.events, ...rest.events].map((e) => e.note).filter((n) => n?.startsWith('Message '));
+    expect(notes).toEqual(Array.from({ length: 205 }, (_, i) => `Message ${i + 1}`));
+  });
 });

@@ -6,6 +6,7 @@ import {
   MAX_EVENT_FILES,
   MAX_MESSAGE_LENGTH,
   THREAD_PAGE,
+  EVENTS_AFTER_MAX,
   holiday,
   holidaysResponse,
   idParam,
@@ -66,7 +67,7 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
       schema: {
         tags,
         summary: 'What happened on a job since an event (the open page polls this), or the events before one',
-        description: `\`after\` (an event id; 0 for all): every event after it, one indexed read when nothing happened; correct across instances because it reads the database. \`before\` (an event id, instead of \`after\`): the ${THREAD_PAGE} events before it, with \`earlier\` true when older ones remain (the page's "Show earlier" button). Both answer the stage and the actions allowed now.`,
+        description: `\`after\` (an event id; 0 for the first): the events after it, oldest first, at most ${EVENTS_AFTER_MAX} with \`later\` true when newer ones remain (ask again after the last), one indexed read when nothing happened; correct across instances because it reads the database. \`before\` (an event id, instead of \`after\`): the ${THREAD_PAGE} events before it, with \`earlier\` true when older ones remain (the page's "Show earlier" button). Both answer the stage and the actions allowed now.`,
         params: idParam,
         querystring: z
           .object({

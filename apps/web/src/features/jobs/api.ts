@@ -36,7 +36,8 @@ export function useJobPolling(jobId: string, data: JobPageResponse | undefined) 
             query: { after: lastId },
           });
           if (stopped) return;
-          if (since.stage !== stage) return void qc.invalidateQueries({ queryKey: jobKeys.page(jobId) });
+          // A new stage, or more news than one answer holds: the page's data is read again whole.
+          if (since.stage !== stage || since.later) return void qc.invalidateQueries({ queryKey: jobKeys.page(jobId) });
           if (since.events.length)
             qc.setQueryData<JobPageResponse>(jobKeys.page(jobId), (old) =>
               old

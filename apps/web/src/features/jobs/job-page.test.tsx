@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, screen, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { JobEventResponse } from '@legalmarket/contracts/job-lifecycle';
 import type { JobPageResponse } from '@legalmarket/contracts/jobs';
@@ -183,6 +183,28 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     });
     expect(await screen.findByText('Any questions?')).toBeInTheDocument();
     expect(calls.filter((c) => c.url.pathname.endsWith('/events')).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('reads the page again when a poll says more news remain than one answer holds', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { calls } = open(pageData(), {
+      'GET /job-api/jobs/job-1/events': () => ({
+        body: {
+          stage: 'delivered',
+          actions: ['message', 'request_changes', 'accept'],
+          events: [event(4, { note: 'One of many' })],
+          earlier: false,
+          later: true,
+        },
+      }),
+    });
+    await screen.findByRole('heading', { name: 'A job' });
+    const pageReads = () => calls.filter((c) => c.url.pathname === '/job-api/jobs/job-1').length;
+    const before = pageReads();
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(4_100);
+    });
+    await waitFor(() => expect(pageReads()).toBe(before + 1));
   });
 
   it('shows earlier messages on request, in front of the shown ones, and hides the button when none remain', async () => {
