@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { insertJob } from './admin-fixtures.js';
+import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from './helpers.js';
+import { is2xx, specClient, type Data } from './spec-client-kit.js';
+import { pngBytes } from './upload-helpers.js';
+
+/**
+ * The lawyer-and-admin call table played once more by a client written only from the spec (decision
+ * 2150): what the earlier rounds (spec-client, spec-audit, spec-client-loose-inputs) did not cover.
+ * Each test names the spec line it follows. `response.data` is the JSON body.
+ */
+describeEachDb('the lawyer and admin call table, as a spec client sends and reads it', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(() => t.close());
+
+  const client = (userToken?: string) => specClient(t.app, userToken);
+  const picture = () => new Blob([new Uint8Array(pngBytes(8, 8))], { type: 'image/png' });
+
+  it('POST /api/create answers the created product as `product`; PUT /api/update/{id} too', async () => {
+    // lawyer-and-admin 7: "Create product | POST /api/create | multipart ... | product"; visitor-and-company
+    // 7: "returns created product". Read as the profile update's `lawyer` is (decision 0901): at the top.
+    const admin = await signupAndLogin(t, 'admin');
+    const api = client(admin.token);
+    const created = is2xx(
+      await api.form('POST', '/api/create', {
+        productName: 'Shapes Product',
+        productPrice: '15000',
+        productDescription: 'A product the spec client reads.',
+        productImage: picture(),
+      }),
+    );
+    expect(created.message).toBe('New Product Created');
+    expect(created.product).toMatchObject({
+      productName: 'Shapes Product',
+      productPrice: 15_000,
+      productDescription: 'A product the spec client reads.',
+    });
+    expect(typeof created.product._id).toBe('string');
+    expect(typeof created.product.productImage).toBe('string');
+    // Our web app reads `data.product`: kept.
+    expect(created.data.product).toEqual(created.product);
+
+    const updated = is2xx(
+      await api.form('PUT', `/api/update/${created.product._id}`, {
+        productName: 'Shapes Product 2',
+        productPrice: '16000',
+        productDescription: 'Still read.',
+      }),
+    );
+    expect(updated.message).toBe('Product Updated');
+    expect(updated.product).toMatchObject({ _id: created.product._id, productName: 'Shapes Product 2' });
+    expect(updated.product.productPrice).toBe(16_000);
+  });
+});
