@@ -54,4 +54,23 @@ describeEachDb('the lawyer and admin call table, as a spec client sends and read
     expect(updated.product).toMatchObject({ _id: created.product._id, productName: 'Shapes Product 2' });
     expect(updated.product.productPrice).toBe(16_000);
   });
+
+  it('GET /job-api/job/{id}?lawyerId=: an admin on the lawyer job page reads the job', async () => {
+    // lawyer-and-admin 2: "/lawyer/available-job-item/{jobId} (optional query parameter lawyerId)" and 6:
+    // "an admin with a stored token passes every guarded route"; 7: "One job | GET /job-api/job/{id}
+    // (lawyer variant takes lawyerId) | job". The admin opening that page sends the lawyer's id.
+    const admin = await signupAndLogin(t, 'admin');
+    const company = await signupAndLogin(t, 'company');
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const job = await insertJob(t, company.id, { appliedBy: [lawyer.id] });
+    const one = is2xx(await client(admin.token).get(`/job-api/job/${job.id}?lawyerId=${lawyer.id}`));
+    expect(one._id).toBe(job.id);
+    expect(one.appliedLawer.map((l: Data) => l._id)).toEqual([lawyer.id]);
+    // A lawyer still reads only as itself, and a bad id is still named.
+    const other = await signupAndLogin(t, 'lawyer', { verified: true });
+    expect((await client(other.token).get(`/job-api/job/${job.id}?lawyerId=${lawyer.id}`)).status).toBe(403);
+    const bad = await client(admin.token).get(`/job-api/job/${job.id}?lawyerId=not-an-id`);
+    expect(bad.status).toBe(400);
+    expect(bad.data.message).toBe('lawyerId must be a valid id');
+  });
 });
