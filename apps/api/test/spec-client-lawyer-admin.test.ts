@@ -73,4 +73,25 @@ describeEachDb('the lawyer and admin call table, as a spec client sends and read
     expect(bad.status).toBe(400);
     expect(bad.data.message).toBe('lawyerId must be a valid id');
   });
+
+  it('the optional lawyerId left empty (``, `null`, `undefined`) is not sent: one job, apply', async () => {
+    // lawyer-and-admin 2: the job page's lawyerId is optional; a client that builds
+    // `/job-api/job/{id}?lawyerId=${lawyerId}` from a page without it sends `null` or `undefined`, and
+    // 7: "Apply for job | POST /job-api/applyforjob/{id} | lawyerId" sends `{ lawyerId: null }`.
+    const company = await signupAndLogin(t, 'company');
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const api = client(lawyer.token);
+    const job = await insertJob(t, company.id);
+    for (const lawyerId of ['', 'null', 'undefined', '%20'])
+      expect(is2xx(await api.get(`/job-api/job/${job.id}?lawyerId=${lawyerId}`))._id, lawyerId).toBe(job.id);
+    for (const lawyerId of [null, '', 'null', 'undefined'])
+      expect(is2xx(await api.post(`/job-api/applyforjob/${job.id}`, { lawyerId })).message, String(lawyerId)).toBe(
+        'Job applied successfully',
+      );
+    const applied = is2xx(await api.get(`/job-api/job/${job.id}`));
+    expect(applied.applied).toBe(true);
+    // Another lawyer's id is still refused.
+    const other = await signupAndLogin(t, 'lawyer', { verified: true });
+    expect((await api.post(`/job-api/applyforjob/${job.id}`, { lawyerId: other.id })).status).toBe(403);
+  });
 });
