@@ -94,4 +94,44 @@ describeEachDb('the lawyer and admin call table, as a spec client sends and read
     const other = await signupAndLogin(t, 'lawyer', { verified: true });
     expect((await api.post(`/job-api/applyforjob/${job.id}`, { lawyerId: other.id })).status).toBe(403);
   });
+
+  it('PATCH /api/updateprofile: `profileImage` always sent, without a new picture it keeps the saved one', async () => {
+    // lawyer-and-admin 5: "Lawyer profile save: sends only non-empty fields among ... and always
+    // profileImage". Without a new picture a client appends what it holds: nothing (null, undefined)
+    // or the loaded profile's `profileImage` object (section 3: "profileImage (with url)"), which a
+    // FormData sends as "[object Object]". Each answered 400, so the form saved nothing at all.
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const api = client(lawyer.token);
+    const first = is2xx(await api.form('PATCH', `/api/updateprofile?_id=${lawyer.id}`, { profileImage: picture() }));
+    const url = first.lawyer.profileImage.url;
+    expect(url).toMatch(/^\/uploads\//);
+    for (const profileImage of ['null', 'undefined', '[object Object]', '']) {
+      const saved = is2xx(
+        await api.patchForm(`/api/updateprofile?_id=${lawyer.id}`, {
+          yourBio: `Bio ${profileImage || 'empty'}`,
+          profileImage,
+        }),
+      );
+      expect(saved.message).toBe('Profile Updated Successfully');
+      expect(saved.lawyer.yourBio).toBe(`Bio ${profileImage || 'empty'}`);
+      expect(saved.lawyer.profileImage, profileImage).toEqual({ url });
+    }
+    // The saved picture's own URL keeps it too; any other text is still refused.
+    expect(
+      is2xx(await api.patchForm(`/api/updateprofile?_id=${lawyer.id}`, { profileImage: url })).lawyer.profileImage,
+    ).toEqual({ url });
+    const refused = await api.patchForm(`/api/updateprofile?_id=${lawyer.id}`, { profileImage: 'my-picture.png' });
+    expect(refused.status).toBe(400);
+    expect(refused.data.message).toBe('The profile picture must be a PNG, JPEG or WebP image');
+
+    // The company's form reads the same field the same way.
+    const company = await signupAndLogin(t, 'company');
+    const saved = is2xx(
+      await client(company.token).patchForm(`/api/updateprofile?_id=${company.id}`, {
+        website: 'https://ada.ng',
+        profileImage: 'null',
+      }),
+    );
+    expect(saved.company).toMatchObject({ website: 'https://ada.ng', profileImage: null });
+  });
 });
