@@ -102,10 +102,14 @@ export type ProductsQuery = z.infer<typeof productsQuery>;
 export const productResponse = productView;
 export type ProductResponse = z.infer<typeof productResponse>;
 
-/** POST /api/create and PUT /api/update/{id} (not in the spec's table of answers; unchanged). */
+/**
+ * POST /api/create and PUT /api/update/{id}: the spec's table answers "product" (decision 2150), read as
+ * the profile update's `lawyer` is: `product` at the top. `data.product`, which our web reads, stays.
+ */
 export const productSavedResponse = z.object({
   status: z.literal('success'),
   message: z.string().optional(),
+  product: productView,
   data: z.object({ product: productView }),
 });
 export type ProductSavedResponse = z.infer<typeof productSavedResponse>;

@@ -71,10 +71,18 @@ export const availableJobsQuery = z
 
 export const lawyerProjectsQuery = z.object(lawyerListPaging).superRefine(pageLimitAtMost50);
 
-/** The spec sends lawyerId; the server only accepts the caller's own id. */
-export const lawyerIdQuery = z.object({ lawyerId: z.uuid('lawyerId must be a valid id').optional() });
+/**
+ * The job page's optional lawyerId (lawyer-and-admin spec, section 2) as a client fills it from a page
+ * without one: empty, or the text JavaScript makes of null and undefined. Read as not sent (decision 2150).
+ */
+const optionalLawyerId = z.preprocess(
+  (v) => (v === null || (typeof v === 'string' && ['', 'null', 'undefined'].includes(v.trim())) ? undefined : v),
+  z.uuid('lawyerId must be a valid id').optional(),
+);
+/** The spec sends lawyerId; the server only accepts the caller's own id (an admin reads any job). */
+export const lawyerIdQuery = z.object({ lawyerId: optionalLawyerId });
 /** The body may be left out (or be null): the server knows the lawyer from the session. */
-export const applyForJobInput = z.object({ lawyerId: z.uuid('lawyerId must be a valid id').optional() }).nullish();
+export const applyForJobInput = z.object({ lawyerId: optionalLawyerId }).nullish();
 
 export const requestDetailsInput = z.object({
   detail: z

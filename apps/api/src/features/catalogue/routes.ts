@@ -78,7 +78,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
       schema: {
         tags,
         summary: 'Create a product (admin)',
-        description: `${multipartBody} All four are required. Recorded in the audit log.`,
+        description: `${multipartBody} All four are required. Answers the created product as \`product\` (and, as before, \`data.product\`). Recorded in the audit log.`,
         security: [{ bearer: [] }],
         response: { 201: productSavedResponse },
       },
@@ -89,7 +89,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
       const product = await catalogue.create(request.user!.id, form.fields, form.file);
       return reply
         .status(201)
-        .send({ status: 'success' as const, message: messages.newProductCreated, data: { product } });
+        .send({ status: 'success' as const, message: messages.newProductCreated, product, data: { product } });
     },
   );
 
@@ -99,7 +99,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
       schema: {
         tags,
         summary: 'Update a product (admin)',
-        description: `${multipartBody} Name, price and description are required; without productImage the picture stays. Recorded in the audit log.`,
+        description: `${multipartBody} Name, price and description are required; without productImage the picture stays. Answers the saved product as \`product\` (and \`data.product\`). Recorded in the audit log.`,
         security: [{ bearer: [] }],
         params: idParam,
         response: { 200: productSavedResponse },
@@ -109,7 +109,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
     async (request) => {
       const form = await uploads.readForm(request, { kind: 'image', fileField: 'productImage' });
       const product = await catalogue.update(request.user!.id, request.params.id, form.fields, form.file);
-      return { status: 'success' as const, message: messages.productUpdated, data: { product } };
+      return { status: 'success' as const, message: messages.productUpdated, product, data: { product } };
     },
   );
 

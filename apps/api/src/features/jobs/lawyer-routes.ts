@@ -73,7 +73,7 @@ export const lawyerJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         tags,
         summary: 'One job',
         description:
-          "Lawyers read an open job or a job assigned to them (any other answers 404), an open job as in GET /job-api/jobs (no file keys; unverified lawyers no brief); admins read any job with its applicants (`appliedLawer`); companies read their own jobs. `lawyerId` is accepted as in the spec but must be the caller's own id.",
+          "Lawyers read an open job or a job assigned to them (any other answers 404), an open job as in GET /job-api/jobs (no file keys; unverified lawyers no brief); admins read any job with its applicants (`appliedLawer`); companies read their own jobs. `lawyerId` is accepted as in the spec: a lawyer's or company's must be the caller's own id; an admin opening the lawyer job page may send any lawyer's (decision 2150). Empty, `null` or `undefined` counts as not sent.",
         params: idParam,
         querystring: lawyerIdQuery,
         response: { 200: lawyerJobSchema },
@@ -82,7 +82,8 @@ export const lawyerJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
       preHandler: auth.require(),
     },
     async (request) => {
-      assertSelf(request.query.lawyerId, request.user!.id);
+      // An admin passes every guarded page (spec section 6), the lawyer job page with its lawyerId too.
+      if (request.user!.userType !== 'admin') assertSelf(request.query.lawyerId, request.user!.id);
       return service.oneJob(request.user!, request.params.id);
     },
   );
@@ -94,7 +95,7 @@ export const lawyerJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         tags,
         summary: 'Apply for an open job',
         description:
-          "Body `{ lawyerId }` (optional; when sent it must be the caller). Verified lawyers only: an unverified lawyer gets 403 with the spec's message. Applying again changes nothing and answers the same. A job that is no longer open answers 409.",
+          "Body `{ lawyerId }` (optional; when sent it must be the caller; empty, null or `undefined` counts as not sent). Verified lawyers only: an unverified lawyer gets 403 with the spec's message. Applying again changes nothing and answers the same. A job that is no longer open answers 409.",
         params: idParam,
         body: applyForJobInput,
         response: { 200: okMessage },

@@ -60,6 +60,13 @@ function validate(field: string, value: string): string {
 
 const CLEARABLE: readonly string[] = CLEARABLE_PROFILE_FIELDS;
 
+/**
+ * What a form that "always" sends profileImage (lawyer-and-admin spec, section 5) sends without a new
+ * picture: nothing, or the text a FormData makes of null, undefined and the profile's `{ url }` object.
+ * Each keeps the saved picture (decision 2150).
+ */
+const NO_NEW_PICTURE = new Set(['', 'null', 'undefined', '[object Object]']);
+
 /** What the profile form carried: every text field (repeated ones kept) and at most one picture. */
 export interface ProfileForm {
   fields: Map<string, string[]>;
@@ -111,8 +118,8 @@ export function createProfilesService({
           changes.areasOfPractise = [...new Set(areas)];
         }
       }
-      const imageUrl = fields.get('profileImage')?.at(-1)?.trim();
-      if (imageUrl && !file) {
+      const imageUrl = fields.get('profileImage')?.at(-1)?.trim() ?? '';
+      if (!NO_NEW_PICTURE.has(imageUrl) && !file) {
         const key = keyOfUrl(imageUrl);
         const row = key ? await uploads.find(key) : null;
         if (!row || row.kind !== 'image') throw badRequest(messages.profileImageRefused);

@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { insertJob } from './admin-fixtures.js';
+import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from './helpers.js';
+import { is2xx, specClient, type Data } from './spec-client-kit.js';
+import { pngBytes } from './upload-helpers.js';
+
+/**
+ * The lawyer-and-admin call table played once more by a client written only from the spec (decision
+ * 2150): what the earlier rounds (spec-client, spec-audit, spec-client-loose-inputs) did not cover.
+ * Each test names the spec line it follows. `response.data` is the JSON body.
+ */
+describeEachDb('the lawyer and admin call table, as a spec client sends and reads it', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(() => t.close());
+
+  const client = (userToken?: string) => specClient(t.app, userToken);
+  const picture = () => new Blob([new Uint8Array(pngBytes(8, 8))], { type: 'image/png' });
+
+  it('POST /api/create answers the created product as `product`; PUT /api/update/{id} too', async () => {
+    // lawyer-and-admin 7: "Create product | POST /api/create | multipart ... | product"; visitor-and-company
+    // 7: "returns created product". Read as the profile update's `lawyer` is (decision 0901): at the top.
+    const admin = await signupAndLogin(t, 'admin');
+    const api = client(admin.token);
+    const created = is2xx(
+      await api.form('POST', '/api/create', {
+        productName: 'Shapes Product',
+        productPrice: '15000',
+        productDescription: 'A product the spec client reads.',
+        productImage: picture(),
+      }),
+    );
+    expect(created.message).toBe('New Product Created');
+    expect(created.product).toMatchObject({
+      productName: 'Shapes Product',
+      productPrice: 15_000,
+      productDescription: 'A product the spec client reads.',
+    });
+    expect(typeof created.product._id).toBe('string');
+    expect(typeof created.product.productImage).toBe('string');
+    // Our web app reads `data.product`: kept.
+    expect(created.data.product).toEqual(created.product);
+
+    const updated = is2xx(
+      await api.form('PUT', `/api/update/${created.product._id}`, {
+        productName: 'Shapes Product 2',
+        productPrice: '16000',
+        productDescription: 'Still read.',
+      }),
+    );
+    expect(updated.message).toBe('Product Updated');
+    expect(updated.product).toMatchObject({ _id: created.product._id, productName: 'Shapes Product 2' });
+    expect(updated.product.productPrice).toBe(16_000);
+  });
+
+  it('GET /job-api/job/{id}?lawyerId=: an admin on the lawyer job page reads the job', async () => {
+    // lawyer-and-admin 2: "/lawyer/available-job-item/{jobId} (optional query parameter lawyerId)" and 6:
+    // "an admin with a stored token passes every guarded route"; 7: "One job | GET /job-api/job/{id}
+    // (lawyer variant takes lawyerId) | job". The admin opening that page sends the lawyer's id.
+    const admin = await signupAndLogin(t, 'admin');
+    const company = await signupAndLogin(t, 'company');
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const job = await insertJob(t, company.id, { appliedBy: [lawyer.id] });
+    const one = is2xx(await client(admin.token).get(`/job-api/job/${job.id}?lawyerId=${lawyer.id}`));
+    expect(one._id).toBe(job.id);
+    expect(one.appliedLawer.map((l: Data) => l._id)).toEqual([lawyer.id]);
+    // A lawyer still reads only as itself, and a bad id is still named.
+    const other = await signupAndLogin(t, 'lawyer', { verified: true });
+    expect((await client(other.token).get(`/job-api/job/${job.id}?lawyerId=${lawyer.id}`)).status).toBe(403);
+    const bad = await client(admin.token).get(`/job-api/job/${job.id}?lawyerId=not-an-id`);
+    expect(bad.status).toBe(400);
+    expect(bad.data.message).toBe('lawyerId must be a valid id');
+  });
+
+  it('the optional lawyerId left empty (``, `null`, `undefined`) is not sent: one job, apply', async () => {
+    // lawyer-and-admin 2: the job page's lawyerId is optional; a client that builds
+    // `/job-api/job/{id}?lawyerId=${lawyerId}` from a page without it sends `null` or `undefined`, and
+    // 7: "Apply for job | POST /job-api/applyforjob/{id} | lawyerId" sends `{ lawyerId: null }`.
+    const company = await signupAndLogin(t, 'company');
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const api = client(lawyer.token);
+    const job = await insertJob(t, company.id);
+    for (const lawyerId of ['', 'null', 'undefined', '%20'])
+      expect(is2xx(await api.get(`/job-api/job/${job.id}?lawyerId=${lawyerId}`))._id, lawyerId).toBe(job.id);
+    for (const lawyerId of [null, '', 'null', 'undefined'])
+      expect(is2xx(await api.post(`/job-api/applyforjob/${job.id}`, { lawyerId })).message, String(lawyerId)).toBe(
+        'Job applied successfully',
+      );
+    const applied = is2xx(await api.get(`/job-api/job/${job.id}`));
+    expect(applied.applied).toBe(true);
+    // Another lawyer's id is still refused.
+    const other = await signupAndLogin(t, 'lawyer', { verified: true });
+    expect((await api.post(`/job-api/applyforjob/${job.id}`, { lawyerId: other.id })).status).toBe(403);
+  });
+
+  it('PATCH /api/updateprofile: `profileImage` always sent, without a new picture it keeps the saved one', async () => {
+    // lawyer-and-admin 5: "Lawyer profile save: sends only non-empty fields among ... and always
+    // profileImage". Without a new picture a client appends what it holds: nothing (null, undefined)
+    // or the loaded profile's `profileImage` object (section 3: "profileImage (with url)"), which a
+    // FormData sends as "[object Object]". Each answered 400, so the form saved nothing at all.
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const api = client(lawyer.token);
+    const first = is2xx(await api.form('PATCH', `/api/updateprofile?_id=${lawyer.id}`, { profileImage: picture() }));
+    const url = first.lawyer.profileImage.url;
+    expect(url).toMatch(/^\/uploads\//);
+    for (const profileImage of ['null', 'undefined', '[object Object]', '']) {
+      const saved = is2xx(
+        await api.patchForm(`/api/updateprofile?_id=${lawyer.id}`, {
+          yourBio: `Bio ${profileImage || 'empty'}`,
+          profileImage,
+        }),
+      );
+      expect(saved.message).toBe('Profile Updated Successfully');
+      expect(saved.lawyer.yourBio).toBe(`Bio ${profileImage || 'empty'}`);
+      expect(saved.lawyer.profileImage, profileImage).toEqual({ url });
+    }
+    // The saved picture's own URL keeps it too; any other text is still refused.
+    expect(
+      is2xx(await api.patchForm(`/api/updateprofile?_id=${lawyer.id}`, { profileImage: url })).lawyer.profileImage,
+    ).toEqual({ url });
+    const refused = await api.patchForm(`/api/updateprofile?_id=${lawyer.id}`, { profileImage: 'my-picture.png' });
+    expect(refused.status).toBe(400);
+    expect(refused.data.message).toBe('The profile picture must be a PNG, JPEG or WebP image');
+
+    // The company's form reads the same field the same way.
+    const company = await signupAndLogin(t, 'company');
+    const saved = is2xx(
+      await client(company.token).patchForm(`/api/updateprofile?_id=${company.id}`, {
+        website: 'https://ada.ng',
+        profileImage: 'null',
+      }),
+    );
+    expect(saved.company).toMatchObject({ website: 'https://ada.ng', profileImage: null });
+  });
+});
