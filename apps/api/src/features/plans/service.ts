@@ -33,7 +33,12 @@ import type { AuthUser } from '../../platform/auth.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
 import { button, facts, paragraph, mailRenderer, type MailTemplate } from '../../platform/mail-templates.js';
 import { enqueueMail } from '../../platform/mailer.js';
-import { ProviderUnavailable, type PaymentProvider, type ProviderTransaction } from '../../platform/payments/index.js';
+import {
+  ChargeRefused,
+  ProviderUnavailable,
+  type PaymentProvider,
+  type ProviderTransaction,
+} from '../../platform/payments/index.js';
 import type { Shared } from '../shared.js';
 import type { JobLifecycle } from '../jobs/lifecycle-service.js';
 import type { Ledger } from '../money/ledger.js';
@@ -658,7 +663,8 @@ export function createPlansService(
           status: ok ? 'paid' : 'failed',
           provider: sub.provider,
           providerPlanId: tx.paymentPlan ?? '',
-          providerTransactionId: tx.id,
+          // A refused charge made no transaction at the provider.
+          providerTransactionId: tx.id || null,
           paymentMethod: tx.paymentType?.slice(0, 40) || null,
           createdAt: now,
           paidAt: ok ? now : null,
@@ -860,14 +866,24 @@ export function createPlansService(
       if (!step.charge) continue;
       try {
         const tier = sub.nextTier ?? sub.tier;
+        const reference = `SUB-${sub.id}-${sub.period + 1}-${sub.attempts}`;
         const planId = await providerPlanFor(tier);
-        const charged = await provider.chargePlan({
-          planId,
-          token: sub.cardToken,
-          email: sub.customerEmail,
-          amount: PLAN_TIER_INFO[tier].price,
-          reference: `SUB-${sub.id}-${sub.period + 1}-${sub.attempts}`,
-        });
+        const charged = await provider
+          .chargePlan({
+            planId,
+            token: sub.cardToken,
+            email: sub.customerEmail,
+            amount: PLAN_TIER_INFO[tier].price,
+            reference,
+          })
+          .catch((err: unknown): ProviderTransaction => {
+            if (!(err instanceof ChargeRefused)) throw err;
+            // Nothing was charged and asking again will not change that (no saved card, an expired
+            // token): the month is unpaid like a declined card's, so the plan goes into grace and lapses
+            // rather than staying active, discount included, with every retry left claimed.
+            deps.log?.warn({ err, subscriptionId: sub.id }, 'plan renewal charge refused');
+            return { id: '', txRef: reference, status: 'failed', amount: PLAN_TIER_INFO[tier].price, currency: 'NGN' };
+          });
         await applyRenewal(charged, 'scheduler');
       } catch (err) {
         // Left claimed: the next tick after the claim runs out tries again.
