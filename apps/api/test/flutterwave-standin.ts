@@ -144,6 +144,8 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
   const tokens = new Map<string, string>();
   /** Customers whose card declines from now on (a failed renewal). */
   const declining = new Set<string>();
+  /** Customers whose saved token has expired (Flutterwave's tokens last a year): a charge is refused, none made. */
+  const expiredTokens = new Set<string>();
   /**
    * When each subscription is next charged by Flutterwave itself, and the reference its charges are
    * named after: a month after the charge that subscribed the card, then monthly (the plan's interval).
@@ -209,6 +211,7 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
         return send(400, { status: 'error', message: 'Invalid tokenized charge', data: null });
       if ([...txs.values()].some((x) => x.tx_ref === txRef))
         return send(400, { status: 'error', message: 'Duplicate transaction reference', data: null });
+      if (expiredTokens.has(email)) return send(400, { status: 'error', message: 'Token has expired', data: null });
       const token = tokens.get(email);
       const planId = Number(json.payment_plan) || null;
       const ok = token === json.token && !declining.has(email);
@@ -433,6 +436,10 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
     pay,
     plans,
     subscriptions,
+    /** The customer's saved card token has expired: tokenized charges are refused with a 400, nothing made. */
+    expireToken(email: string) {
+      expiredTokens.add(email);
+    },
     /** The customer's card declines from now on (true) or pays again (false). */
     setDeclining(email: string, v: boolean) {
       if (v) declining.add(email);

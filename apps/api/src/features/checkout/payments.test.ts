@@ -231,6 +231,30 @@ describeEachDb('checkout with the Flutterwave provider (local stand-in)', (kind)
     expect(all).toHaveLength(2);
   });
 
+  it('a second payment of a paid order buys nothing more and is logged for a refund, however it arrives', async () => {
+    const c = await ready();
+    // Two tabs paid the same order: the browser confirms both at once, on the same reference.
+    const first = flw.pay(c.reference, c.amount);
+    const second = flw.pay(c.reference, c.amount);
+    const answers = await Promise.all([verify(c.who, c.reference, first), verify(c.who, c.reference, second)]);
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200]);
+    const paidBy = (await orderRow(c.orderId)).providerTransactionId;
+    const other = String(paidBy === String(first) ? second : first);
+    // Its webhook and a later confirmation name it too; the paying transaction's own webhook does not.
+    await webhook(chargeCompleted(Number(other), c.reference, c.amount), { 'verif-hash': SECRET_HASH });
+    await webhook(chargeCompleted(Number(paidBy), c.reference, c.amount), { 'verif-hash': SECRET_HASH });
+    expect((await verify(c.who, c.reference, other)).statusCode).toBe(200);
+    await vi.waitFor(() =>
+      expect(t.security.of('payment_paid_twice').filter((e) => e.orderId === c.orderId)).toHaveLength(3),
+    );
+    const logged = t.security.of('payment_paid_twice').filter((e) => e.orderId === c.orderId);
+    expect(new Set(logged.map((e) => e.via))).toEqual(new Set(['browser', 'webhook']));
+    for (const e of logged)
+      expect(e).toMatchObject({ transactionId: other, paidBy, reference: c.reference, amount: c.amount * 100 });
+    expect(await jobsOf(c.orderId)).toHaveLength(2);
+    expect((await orderRow(c.orderId)).providerTransactionId).toBe(paidBy);
+  });
+
   it('the background job fulfils through verify_by_reference when the webhook never came', async () => {
     const c = await ready();
     flw.pay(c.reference, c.amount);

@@ -318,6 +318,36 @@ export function createCheckoutService(deps: CheckoutDeps) {
     return null;
   }
 
+  /**
+   * A successful payment of an order already paid by another transaction (two tabs, a dialog paid
+   * twice): it buys nothing more, the order's lines are bought once, so it is logged for an admin to
+   * refund, as a plan paid twice is (decision 1900), instead of sitting unnoticed at the provider.
+   */
+  function paidTwice(order: OrderRow, tx: ProviderTransaction, via: string) {
+    if (tx.status !== 'successful' || tx.txRef !== order.txRef || tx.id === order.providerTransactionId) return;
+    securityLog('payment_paid_twice', {
+      via,
+      orderId: order.id,
+      companyId: order.companyId,
+      reference: order.txRef,
+      transactionId: tx.id,
+      paidBy: order.providerTransactionId,
+      amount: tx.amount,
+      currency: tx.currency,
+    });
+  }
+
+  /** The transaction a caller names for an order already paid, asked about when it is not the one that paid it. */
+  async function checkRepeat(order: OrderRow, transactionId: string | undefined, via: string) {
+    if (!transactionId || transactionId === order.providerTransactionId) return;
+    try {
+      const tx = await provider.verifyById(transactionId);
+      if (tx) paidTwice(order, tx, via);
+    } catch (err) {
+      if (!(err instanceof ProviderUnavailable)) throw err;
+    }
+  }
+
   /** Asks the provider and fulfils when everything matches. Never trusts the caller's word. */
   async function settle(order: OrderRow, transactionId: string | undefined, via: string): Promise<Outcome> {
     let tx: ProviderTransaction | null;
@@ -340,7 +370,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
     if (outcome.result === 'paid' && outcome.newlyPaid) {
       deps.log?.info({ orderId: order.id, via, transactionId: tx!.id }, 'order paid');
       deps.lifecycle?.mailWritten();
-    }
+    } else if (outcome.result === 'paid') paidTwice(outcome.order, tx!, via);
     return outcome;
   }
 
@@ -360,7 +390,10 @@ export function createCheckoutService(deps: CheckoutDeps) {
       securityLog('payment_other_company', { actor: user.id, orderId: order.id, owner: order.companyId });
       throw forbidden(messages.orderNotYours);
     }
-    if (order.status === 'paid') return { result: 'paid', order, newlyPaid: false } as Outcome;
+    if (order.status === 'paid') {
+      await checkRepeat(order, transactionId || undefined, 'browser');
+      return { result: 'paid', order, newlyPaid: false } as Outcome;
+    }
     const outcome = await settle(order, transactionId || undefined, 'browser');
     if (outcome.result === 'paid' || outcome.result === 'pending') return outcome;
     if (outcome.result === 'unavailable') throw new AppError(503, messages.paymentPending);
@@ -379,8 +412,11 @@ export function createCheckoutService(deps: CheckoutDeps) {
       // No order has it: the route asks the plans (a charge the provider made on a payment plan).
       return { result: 'no_order' as const };
     }
-    if (order.status === 'paid') return { result: 'paid' as const };
     const id = typeof data?.id === 'number' || typeof data?.id === 'string' ? String(data.id) : undefined;
+    if (order.status === 'paid') {
+      await checkRepeat(order, id, 'webhook');
+      return { result: 'paid' as const };
+    }
     const outcome = await settle(order, id, 'webhook');
     return { result: outcome.result };
   }

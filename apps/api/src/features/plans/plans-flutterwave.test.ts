@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { PlanView } from '@legalmarket/contracts';
-import { subscriptionEvents, subscriptionPayments } from '../../db/schema.js';
+import { subscriptionEvents, subscriptionPayments, subscriptions } from '../../db/schema.js';
 import { flutterwaveProvider } from '../../platform/payments/flutterwave.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import {
@@ -14,7 +14,7 @@ import {
 import { createLedger } from '../money/ledger.js';
 import { createRefunds } from '../money/refunds.js';
 import { createJobLifecycle } from '../jobs/lifecycle-service.js';
-import { createPlansService } from './service.js';
+import { createPlansService, planDiscountPercent } from './service.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 const DAY = 86_400_000;
@@ -164,6 +164,59 @@ describeEachDb('monthly plans on Flutterwave', (kind) => {
     ]);
     expect([...flw.txs.values()].filter((x) => x.tx_ref.startsWith(`SUB-${plan._id}-`))).toHaveLength(1);
     expect((await eventsOf(plan._id)).filter((k) => k === 'renewed')).toHaveLength(1);
+    expect(await ledger.audit()).toEqual([]);
+  });
+
+  /**
+   * A renewal Flutterwave cannot charge at all: the scheduler must treat it as unpaid (grace, then a
+   * lapse), not as an outage that keeps the plan active, its discount too, while every retry waits.
+   */
+  async function renewalsUntilLapse(plan: PlanView) {
+    const end = new Date(plan.renewsAt).getTime();
+    t.clock.advance(end + 60_000 - t.clock.now().getTime());
+    await plans.tick();
+    const [inGrace] = await t.rt.database.db.select().from(subscriptions).where(eq(subscriptions.id, plan._id));
+    for (const d of [1, 2, 3]) {
+      t.clock.advance(end + d * DAY + 120_000 - t.clock.now().getTime());
+      await plans.tick();
+    }
+    const [after] = await t.rt.database.db.select().from(subscriptions).where(eq(subscriptions.id, plan._id));
+    return { inGrace, after };
+  }
+
+  it('a plan whose first month was paid without a card lapses at its renewal, discount and all', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const d = (await inject('POST', '/api/plans/subscribe', company, { tier: 'gold' })).json().data;
+    // Paid by USSD: Flutterwave's recurring charges are card-only, so no token comes back.
+    const id = flw.pay(d.reference, d.amount, { email: company.email, paymentType: 'ussd' });
+    const confirmed = await inject('POST', '/api/plans/confirm', company, {
+      reference: d.reference,
+      transactionId: String(id),
+    });
+    expect(confirmed.statusCode).toBe(200);
+    const plan = confirmed.json().data as PlanView;
+    expect(await planDiscountPercent(t.rt.database.db, company.id)).toBe(20);
+    const { inGrace, after } = await renewalsUntilLapse(plan);
+    expect(inGrace).toMatchObject({ status: 'grace', claimedUntil: null });
+    expect(after.status).toBe('lapsed');
+    expect(await planDiscountPercent(t.rt.database.db, company.id)).toBe(0);
+    expect(await eventsOf(plan._id)).toEqual(['subscribed', 'renewal_failed', 'reminder', 'reminder', 'lapsed']);
+    // Nothing was charged: the unpaid attempts name no provider transaction.
+    expect([...flw.txs.values()].filter((x) => x.tx_ref.startsWith(`SUB-${plan._id}-`))).toEqual([]);
+    const renewals = (await paymentsOf(plan._id)).filter((p) => p.kind === 'renewal');
+    expect(renewals.map((p) => [p.status, p.providerTransactionId])).toEqual(renewals.map(() => ['failed', null]));
+    expect(await ledger.audit()).toEqual([]);
+  });
+
+  it('a plan whose card token expired lapses at its renewal; nothing is charged', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const { plan } = await subscribe(company);
+    flw.expireToken(company.email);
+    const { inGrace, after } = await renewalsUntilLapse(plan);
+    expect(inGrace).toMatchObject({ status: 'grace', claimedUntil: null });
+    expect(after.status).toBe('lapsed');
+    expect(await planDiscountPercent(t.rt.database.db, company.id)).toBe(0);
+    expect([...flw.txs.values()].filter((x) => x.tx_ref.startsWith(`SUB-${plan._id}-`))).toEqual([]);
     expect(await ledger.audit()).toEqual([]);
   });
 

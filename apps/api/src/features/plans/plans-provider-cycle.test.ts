@@ -227,7 +227,8 @@ describeEachDb('monthly plans charged once a month on Flutterwave', (kind) => {
     );
     // Nothing was paid by it: no month, no ledger entry; the subscription that made it is cancelled.
     expect((await paymentsOf(plan._id)).map((p) => p.kind)).toEqual(['first']);
-    expect(subscriptionAt(paymentPlan, company.email)?.status).toBe('cancelled');
+    // The cancel is asked for after the log line is written: wait for it rather than race it.
+    await vi.waitFor(() => expect(subscriptionAt(paymentPlan, company.email)?.status).toBe('cancelled'));
     const report = await inject('GET', '/api/admin/reconciliation', await signupAndLogin(t, 'admin'));
     expect(report.statusCode).toBe(200);
     const missing = (report.json().differences as { kind: string; reference: string }[])

@@ -179,6 +179,88 @@ describeEachDb('plan renewals racing the company', (kind) => {
     expect(Number(held.kobo)).toBe(0);
   });
 
+  /** Every successful renewal charge paid a month: none sits at the provider unrecorded. */
+  async function expectEveryChargeApplied(subId: string) {
+    const made = (await charges(subId)).filter((c) => c.status === 'successful');
+    const paid = await db()
+      .select()
+      .from(subscriptionPayments)
+      .where(
+        and(
+          eq(subscriptionPayments.subscriptionId, subId),
+          eq(subscriptionPayments.kind, 'renewal'),
+          eq(subscriptionPayments.status, 'paid'),
+        ),
+      );
+    expect(paid.map((p) => [p.txRef, p.amount]).sort()).toEqual(made.map((c) => [c.txRef, c.amount]).sort());
+    return made;
+  }
+
+  it('a lost renewal answer holds the cancel until it is known, and the charge renews the plan', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const plan = await subscribe(company, 'silver');
+    loseNextAnswerOf = company.email;
+    t.clock.advance(new Date(plan.renewsAt).getTime() - t.clock.now().getTime() + 60_000);
+    await plans.tick();
+    // The claim runs out with the charge made and its answer (and webhook) still missing; the company
+    // cancels before the next tick asks again.
+    t.clock.advance(5 * 60_000 + 1_000);
+    const cancelled = await plans.cancel(asUser(company)).then(
+      () => 'cancelled',
+      (err: { statusCode?: number }) => err.statusCode,
+    );
+    await plans.tick();
+    const made = await expectEveryChargeApplied(plan._id);
+    expect(made).toHaveLength(1);
+    expect(cancelled).toBe(409);
+    const [sub] = await db().select().from(subscriptions).where(eq(subscriptions.id, plan._id));
+    expect(sub).toMatchObject({ status: 'active', period: 2, cancelAtPeriodEnd: false });
+    // Known now: the cancel is taken and ends the month the charge paid for.
+    await plans.cancel(asUser(company));
+  });
+
+  it('a lost renewal answer holds the tier until it is known: the charge is never judged at another price', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const plan = await subscribe(company, 'silver');
+    loseNextAnswerOf = company.email;
+    t.clock.advance(new Date(plan.renewsAt).getTime() - t.clock.now().getTime() + 60_000);
+    await plans.tick();
+    t.clock.advance(5 * 60_000 + 1_000);
+    const changed = await plans.changeTier(asUser(company), 'gold').then(
+      () => 'changed',
+      (err: { statusCode?: number }) => err.statusCode,
+    );
+    await plans.tick();
+    const made = await expectEveryChargeApplied(plan._id);
+    expect(made.map((c) => c.amount)).toEqual([8_000_000]);
+    expect(changed).toBe(409);
+    const [sub] = await db().select().from(subscriptions).where(eq(subscriptions.id, plan._id));
+    expect(sub).toMatchObject({ status: 'active', period: 2, tier: 'silver' });
+  });
+
+  it('a lost answer to the last retry in grace is asked for before the plan lapses', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const plan = await subscribe(company, 'silver');
+    await setSandboxRenewalFailure(db(), company.email, true);
+    const end = new Date(plan.renewsAt).getTime();
+    t.clock.advance(end - t.clock.now().getTime() + 60_000);
+    await plans.tick();
+    t.clock.advance(DAY);
+    await plans.tick();
+    // The card pays again; the next retry's charge is made but its answer is lost, and the grace ends
+    // before the retry after it.
+    await setSandboxRenewalFailure(db(), company.email, false);
+    loseNextAnswerOf = company.email;
+    t.clock.advance(DAY);
+    await plans.tick();
+    t.clock.advance(end + 3 * DAY + 60_000 - t.clock.now().getTime());
+    await plans.tick();
+    const made = await expectEveryChargeApplied(plan._id);
+    expect(made).toHaveLength(1);
+    const [sub] = await db().select().from(subscriptions).where(eq(subscriptions.id, plan._id));
+    expect(sub).toMatchObject({ status: 'active', period: 2 });
+  });
+
   it('a renewal charge whose answer was lost is not charged again when the claim runs out', async () => {
     const company = await signupAndLogin(t, 'company');
     const plan = await subscribe(company, 'silver');

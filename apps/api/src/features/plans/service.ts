@@ -33,7 +33,12 @@ import type { AuthUser } from '../../platform/auth.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
 import { button, facts, paragraph, mailRenderer, type MailTemplate } from '../../platform/mail-templates.js';
 import { enqueueMail } from '../../platform/mailer.js';
-import { ProviderUnavailable, type PaymentProvider, type ProviderTransaction } from '../../platform/payments/index.js';
+import {
+  ChargeRefused,
+  ProviderUnavailable,
+  type PaymentProvider,
+  type ProviderTransaction,
+} from '../../platform/payments/index.js';
 import type { Shared } from '../shared.js';
 import type { JobLifecycle } from '../jobs/lifecycle-service.js';
 import type { Ledger } from '../money/ledger.js';
@@ -446,17 +451,33 @@ export function createPlansService(
   }
 
   /**
-   * A renewal the scheduler claimed is being charged at the tier it read then, outside any lock: the
-   * tier and the cancellation stay as they are until its answer is applied (or the claim runs out).
+   * A renewal charge made and not yet answered: the scheduler took an attempt and nothing is recorded
+   * for its reference (the answer and the webhook were lost, or are still on their way).
    */
-  function assertNotCharging(sub: Sub) {
-    if (sub.claimedUntil && sub.claimedUntil > clock.now()) throw conflict(planMessages.renewalBeingCharged);
+  async function unanswered(ex: Executor, sub: Sub) {
+    if (!sub.attempts) return false;
+    const [answered] = await ex
+      .select({ id: subscriptionPayments.id })
+      .from(subscriptionPayments)
+      .where(eq(subscriptionPayments.txRef, `SUB-${sub.id}-${sub.period + 1}-${sub.attempts}`));
+    return !answered;
+  }
+
+  /**
+   * A renewal the scheduler claimed is being charged at the tier it read then, outside any lock: the
+   * tier and the cancellation stay as they are until its answer is applied. The claim running out does
+   * not end that: a charge whose answer was lost is asked for again at the same tier, and a cancel taken
+   * meanwhile would end the plan with the month charged and never given.
+   */
+  async function assertNotCharging(ex: Executor, sub: Sub) {
+    if ((sub.claimedUntil && sub.claimedUntil > clock.now()) || (await unanswered(ex, sub)))
+      throw conflict(planMessages.renewalBeingCharged);
   }
 
   async function changeTier(user: AuthUser, tier: PlanTier) {
     return withLive(user.id, async (t, sub) => {
       if (sub.cancelAtPeriodEnd) throw conflict(planMessages.alreadyCancelled);
-      assertNotCharging(sub);
+      await assertNotCharging(t, sub);
       const next = tier === sub.tier ? null : tier;
       const [s] = await t
         .update(subscriptions)
@@ -480,7 +501,7 @@ export function createPlansService(
     const out = await withLive(user.id, async (t, sub) => {
       if (sub.cancelAtPeriodEnd) throw conflict(planMessages.alreadyCancelled);
       if (sub.status !== 'active') throw conflict(planMessages.noPlan);
-      assertNotCharging(sub);
+      await assertNotCharging(t, sub);
       const [s] = await t
         .update(subscriptions)
         .set({ cancelAtPeriodEnd: true, nextTier: null, updatedAt: clock.now() })
@@ -658,7 +679,8 @@ export function createPlansService(
           status: ok ? 'paid' : 'failed',
           provider: sub.provider,
           providerPlanId: tx.paymentPlan ?? '',
-          providerTransactionId: tx.id,
+          // A refused charge made no transaction at the provider.
+          providerTransactionId: tx.id || null,
           paymentMethod: tx.paymentType?.slice(0, 40) || null,
           createdAt: now,
           paidAt: ok ? now : null,
@@ -802,29 +824,26 @@ export function createPlansService(
           .limit(1)
           .for('update', { skipLocked: true });
         if (!sub) return null;
-        if (sub.status === 'active' && sub.cancelAtPeriodEnd) {
+        // A charge whose answer never came (nothing recorded for its reference, no webhook) is asked
+        // for again with the same reference, which the provider answers with the charge it made; the
+        // plan neither ends nor lapses before that answer says whether the month was paid.
+        const pending = await unanswered(t, sub);
+        if (!pending && sub.status === 'active' && sub.cancelAtPeriodEnd) {
           await stop(t, sub, 'ended');
           return { sub, charge: false };
         }
-        if (sub.status === 'grace' && sub.graceUntil && sub.graceUntil <= at) {
+        if (!pending && sub.status === 'grace' && sub.graceUntil && sub.graceUntil <= at) {
           await stop(t, sub, 'lapsed');
           return { sub, charge: false, cancelAtProvider: true };
         }
-        // A charge whose answer never came (nothing recorded for its reference, no webhook) is asked
-        // for again with the same reference, which the provider answers with the charge it made.
-        const [answered] = sub.attempts
-          ? await t
-              .select({ id: subscriptionPayments.id })
-              .from(subscriptionPayments)
-              .where(eq(subscriptionPayments.txRef, `SUB-${sub.id}-${sub.period + 1}-${sub.attempts}`))
-          : [];
-        const attempt = sub.attempts && !answered ? sub.attempts : sub.attempts + 1;
+        const attempt = pending ? sub.attempts : sub.attempts + 1;
         const set: Partial<typeof subscriptions.$inferInsert> = {
           attempts: attempt,
           claimedUntil: new Date(at.getTime() + CLAIM_MS),
           updatedAt: clock.now(),
         };
-        if (sub.status === 'grace') {
+        // No reminder once the grace is over: this only asks for the last retry's lost answer.
+        if (sub.status === 'grace' && sub.graceUntil && sub.graceUntil > at) {
           set.nextReminderAt = new Date(at.getTime() + DAY_MS);
           const info = PLAN_TIER_INFO[sub.nextTier ?? sub.tier];
           await event(
@@ -860,14 +879,24 @@ export function createPlansService(
       if (!step.charge) continue;
       try {
         const tier = sub.nextTier ?? sub.tier;
+        const reference = `SUB-${sub.id}-${sub.period + 1}-${sub.attempts}`;
         const planId = await providerPlanFor(tier);
-        const charged = await provider.chargePlan({
-          planId,
-          token: sub.cardToken,
-          email: sub.customerEmail,
-          amount: PLAN_TIER_INFO[tier].price,
-          reference: `SUB-${sub.id}-${sub.period + 1}-${sub.attempts}`,
-        });
+        const charged = await provider
+          .chargePlan({
+            planId,
+            token: sub.cardToken,
+            email: sub.customerEmail,
+            amount: PLAN_TIER_INFO[tier].price,
+            reference,
+          })
+          .catch((err: unknown): ProviderTransaction => {
+            if (!(err instanceof ChargeRefused)) throw err;
+            // Nothing was charged and asking again will not change that (no saved card, an expired
+            // token): the month is unpaid like a declined card's, so the plan goes into grace and lapses
+            // rather than staying active, discount included, with every retry left claimed.
+            deps.log?.warn({ err, subscriptionId: sub.id }, 'plan renewal charge refused');
+            return { id: '', txRef: reference, status: 'failed', amount: PLAN_TIER_INFO[tier].price, currency: 'NGN' };
+          });
         await applyRenewal(charged, 'scheduler');
       } catch (err) {
         // Left claimed: the next tick after the claim runs out tries again.

@@ -7,7 +7,7 @@ import type {
   ProviderTransfer,
   WebhookRequest,
 } from './types.js';
-import { ProviderUnavailable, RefundRefused, TransferRefused } from './types.js';
+import { ChargeRefused, ProviderUnavailable, RefundRefused, TransferRefused } from './types.js';
 
 interface FlutterwaveOptions {
   publicKey: string;
@@ -298,7 +298,9 @@ export function flutterwaveProvider(o: FlutterwaveOptions): PaymentProvider {
       return { id: String(d.id) };
     },
     async chargePlan(req) {
-      if (!req.token) throw new ProviderUnavailable('No saved card to charge');
+      // Only a card can be charged again (Flutterwave's recurring payments are card-only): a first month
+      // paid by transfer or USSD left no token, and waiting will not bring one.
+      if (!req.token) throw new ChargeRefused('No saved card to charge');
       // A reference already used answers an error; the charge it made is then read back by reference.
       const d = await call<FlwTransaction>('POST', '/v3/tokenized-charges', {
         token: req.token,
@@ -312,7 +314,8 @@ export function flutterwaveProvider(o: FlutterwaveOptions): PaymentProvider {
       const tx = d
         ? transactionOf(d)
         : await get(`/v3/transactions/verify_by_reference?tx_ref=${encodeURIComponent(req.reference)}`);
-      if (!tx) throw new ProviderUnavailable('Flutterwave refused the plan charge');
+      // Refused (an expired or unknown token) with nothing made under the reference: the month is unpaid.
+      if (!tx) throw new ChargeRefused('Flutterwave refused the plan charge');
       return { ...tx, paymentPlan: tx.paymentPlan ?? req.planId };
     },
     async cancelPlanSubscription(planId, email) {

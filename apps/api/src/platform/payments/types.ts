@@ -133,7 +133,10 @@ export interface PaymentProvider {
   findTransfer(reference: string): Promise<ProviderTransfer | null>;
   /** Makes a monthly payment plan; answers its id. */
   createPaymentPlan(plan: PaymentPlanRequest): Promise<{ id: string }>;
-  /** Charges a renewal on a payment plan; a repeated reference answers the charge already made. */
+  /**
+   * Charges a renewal on a payment plan; a repeated reference answers the charge already made. ChargeRefused
+   * when the provider refuses it and has no charge under the reference.
+   */
   chargePlan(req: PlanChargeRequest): Promise<ProviderTransaction>;
   /**
    * Stops the provider's subscriptions of this customer on this plan (Flutterwave: GET /v3/subscriptions
@@ -152,3 +155,9 @@ export class RefundRefused extends Error {}
 
 /** The provider refused the transfer itself (a bad account, an insufficient balance, a duplicate reference). */
 export class TransferRefused extends Error {}
+
+/**
+ * The provider refused a plan charge outright and made no charge under its reference (no saved card, an
+ * expired or unknown card token): the renewal is unpaid, as a declined card's is, not an outage to wait out.
+ */
+export class ChargeRefused extends Error {}
