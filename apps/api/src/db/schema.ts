@@ -695,7 +695,7 @@ export const payouts = pgTable(
     updatedAt: updatedAt(),
     approvedAt: ts('approved_at'),
     settledAt: ts('settled_at'),
-    /** When a paid payout was last looked up for a reversal whose webhook may have been lost (0027). */
+    /** When a paid payout was last looked up for a reversal whose webhook may have been lost (0026). */
     reversalCheckedAt: ts('reversal_checked_at'),
   },
   (t) => [
