@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { and, eq, like, or, sql, type SQL, type AnyColumn } from 'drizzle-orm';
+import { and, eq, like, or, sql, type SQL, type SQLWrapper, type AnyColumn } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import { messages, type UploadKind } from '@legalmarket/contracts';
 import type { Config } from '../../config.js';
@@ -69,6 +69,22 @@ export function keyOfUrl(url: string | null | undefined): string | null {
 
 /** A stored URL column that points at this key (relative, or absolute on any host). */
 const refersTo = (col: AnyColumn, key: string): SQL => or(eq(col, uploadUrl(key)), like(col, `%${uploadUrl(key)}`))!;
+
+/**
+ * Whether an upload of `owner` (its key as SQL) opens through a job for someone besides its uploader
+ * and admins: canRead's references as one condition. Its company's file on that company's job, an
+ * admin's on any job as admin file, or one its uploader (any admin, for an admin's) attached to a
+ * thread. A reference anyone else wrote (another company's job or message naming the key, an address
+ * ending in it) opens nothing, so it keeps nothing at erasure either (docs/decisions/2140).
+ */
+export function sharedThroughJobs(key: SQLWrapper, owner: Pick<AuthUser, 'id' | 'userType'>): SQL {
+  const url = sql`'/uploads/' || ${key}`;
+  const names = (col: AnyColumn) => sql`(${col} = ${url} or ${col} like '%' || ${url})`;
+  const files = sql`${jobs.companyId} = ${owner.id} and ${names(jobs.companyFile)}`;
+  return sql`(exists (select 1 from ${jobs} where ${owner.userType === 'admin' ? names(jobs.adminFile) : files})
+    or exists (select 1 from ${jobEvents} where ${owner.userType === 'admin' ? sql`${jobEvents.actorRole} = 'admin'` : sql`${jobEvents.actorId} = ${owner.id}`}
+      and ${jobEvents.files} @> jsonb_build_array(jsonb_build_object('url', ${url}))))`;
+}
 
 /**
  * Refuses a file reference a client wants stored on its cart line or job unless the client uploaded
