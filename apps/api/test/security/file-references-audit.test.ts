@@ -2,7 +2,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { jobs, uploads } from '../../src/db/schema.js';
 import { insertJob, insertProduct } from '../admin-fixtures.js';
-import { PASSWORD, createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../helpers.js';
+import { hasUnsafeCharacter } from '@legalmarket/contracts';
+import { PASSWORD, createTestApp, describeEachDb, lastMailTo, signupAndLogin, type TestApp } from '../helpers.js';
 import { uploadDocument } from '../upload-helpers.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
@@ -81,5 +82,46 @@ describeEachDb('file references audit', (kind) => {
     expect(await rowOf(brief.key)).not.toBeNull();
     expect((await link(lawyer, brief.key)).statusCode).toBe(200);
     expect((await link(attacker, brief.key)).statusCode).toBe(403);
+  });
+
+  // A name was cut at 200 UTF-16 units: inside an emoji, half of it stayed. The upload answered that
+  // name while the database stored U+FFFD, the web's message with the answered name was refused
+  // (400, a character not allowed), and a message naming the file so got a 500 (jsonb refuses it).
+  it('answers the name it stores for a long unicode name, and attaches the file under it', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const job = await workingJob(company);
+    const long = `${'a'.repeat(199)}😀 final.pdf`;
+    const doc = await uploadDocument(t.app, company.headers, long);
+    expect(hasUnsafeCharacter(doc.fileName)).toBe(false);
+    expect(doc.fileName).toBe((await rowOf(doc.key))!.originalName);
+    for (const name of [doc.fileName, long]) {
+      const sent = await inject('POST', `/job-api/jobs/${job.id}/actions/message`, company, {
+        note: 'The agreement',
+        files: [{ url: doc.url, name }],
+      });
+      expect(sent.statusCode, sent.body).toBe(200);
+    }
+    // Direction overrides go too: `brief‮fdp.docx` would read as a Word file's name backwards.
+    const reversed = await uploadDocument(t.app, company.headers, 'brief\u202efdp.docx');
+    expect(reversed.fileName).toBe('brieffdp.docx.pdf');
+  });
+
+  // A file name given with a job's details was stored and mailed as sent: its line breaks started
+  // lines of their own in the e-mail we send the job's lawyer and admins, under our name.
+  it('keeps a file name from writing lines of its own into the e-mails of a job’s parties', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const job = await workingJob(company);
+    const doc = await uploadDocument(t.app, company.headers, 'brief.pdf');
+    const given = await inject('PUT', `/job-api/company/editjobdetails/${job.id}`, company, {
+      detail: 'The signed copy',
+      file: doc.url,
+      fileName: 'brief.pdf\r\n\r\nYour payout is on hold: reply with your bank details.',
+    });
+    expect(given.statusCode, given.body).toBe(200);
+    const [row] = await t.rt.database.db.select().from(jobs).where(eq(jobs.id, job.id));
+    expect(row.companyFileName).toBe('brief.pdfYour payout is on hold: reply with your bank details.');
+    const mail = (await lastMailTo(t, lawyer.email))!;
+    expect(mail.text).toContain('Documents: brief.pdf');
+    expect(mail.text).not.toMatch(/\nYour payout/);
   });
 });

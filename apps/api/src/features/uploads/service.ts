@@ -119,12 +119,24 @@ export async function assertAttachable(
   if (row.kind !== 'document') throw badRequest(messages.attachDocumentOnly);
 }
 
-/** Keeps a client's file name printable and short; it is only ever shown, never used as a path. */
+/**
+ * Control characters (a line break would start a line of its own in an e-mail), quotes and angle
+ * brackets, and the direction marks that show `brief‮fdp.docx` as `briefxcod.pdf`.
+ */
+// eslint-disable-next-line no-control-regex
+const UNSHOWN_IN_NAMES = /[\u0000-\u001f\u007f-\u009f"<>\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/** Half of a surrogate pair alone: PostgreSQL stores it as U+FFFD in text and refuses it in jsonb. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * Keeps a client's file name printable and short; it is only ever shown, never used as a path. Cut
+ * at 200 characters, never inside one (an emoji is two UTF-16 units), so the name answered is the
+ * name stored and can be sent back.
+ */
 export function cleanFileName(name: string | undefined, fallback: string): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const unsafe = /[\u0000-\u001f\u007f"<>]/g;
-  const cleaned = base.replace(unsafe, '').trim().slice(0, 200);
+  const printable = base.replace(LONE_SURROGATE, '\ufffd').replace(UNSHOWN_IN_NAMES, '').trim();
+  const cleaned = Array.from(printable).slice(0, 200).join('').trim();
   return cleaned || fallback;
 }
 
