@@ -84,6 +84,34 @@ describeEachDb('file references audit', (kind) => {
     expect((await link(attacker, brief.key)).statusCode).toBe(403);
   });
 
+  // The same rule for an admin's files: admins share them, so any admin's attaching keeps them.
+  it('keeps an erased admin’s documents that a job opens, and erases the rest', async () => {
+    const leaving = await signupAndLogin(t, 'admin');
+    const colleague = await signupAndLogin(t, 'admin');
+    const company = await signupAndLogin(t, 'company');
+    const job = await workingJob(company);
+    const checklist = await uploadDocument(t.app, leaving.headers, 'checklist.pdf');
+    const memo = await uploadDocument(t.app, leaving.headers, 'memo.pdf');
+    const notes = await uploadDocument(t.app, leaving.headers, 'private-notes.pdf');
+    const added = await inject('PUT', `/job-api/editjobdetails/${job.id}`, leaving, {
+      detail: 'Checklist attached',
+      file: checklist.url,
+      fileName: checklist.fileName,
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    const sent = await inject('POST', `/job-api/jobs/${job.id}/actions/message`, colleague, {
+      note: 'The memo',
+      files: [{ url: memo.url, name: memo.fileName }],
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect((await inject('POST', '/api/account/delete', leaving, { password: PASSWORD })).statusCode).toBe(200);
+    expect(await rowOf(notes.key)).toBeNull();
+    for (const kept of [checklist, memo]) {
+      expect((await link(company, kept.key)).statusCode, kept.fileName).toBe(200);
+      expect((await link(lawyer, kept.key)).statusCode, kept.fileName).toBe(200);
+    }
+  });
+
   // A name was cut at 200 UTF-16 units: inside an emoji, half of it stayed. The upload answered that
   // name while the database stored U+FFFD, the web's message with the answered name was refused
   // (400, a character not allowed), and a message naming the file so got a 500 (jsonb refuses it).
