@@ -13,7 +13,7 @@ import { cartItems, products, reservationMoves } from '../../db/schema.js';
 import type { Clock } from '../../platform/clock.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import { discounted, planDiscountPercent } from '../plans/service.js';
-import { assertAttachable } from '../uploads/service.js';
+import { assertAttachable, cleanFileName } from '../uploads/service.js';
 import { blankToNull } from '../../platform/text.js';
 import { lockCompany } from '../../db/locks.js';
 
@@ -110,7 +110,8 @@ export function createCartService(deps: { db: Db; clock: Clock }) {
     const now = clock.now();
     const detail = blankToNull(input.detail);
     const file = blankToNull(input.file);
-    const fileName = file ? blankToNull(input.fileName) : null;
+    // Shown to the job's lawyer and in its e-mails: cleaned as an uploaded file's name is.
+    const fileName = file && blankToNull(input.fileName) ? cleanFileName(input.fileName, 'Document') : null;
     const [line] = await tx
       .select()
       .from(cartItems)

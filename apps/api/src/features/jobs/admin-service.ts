@@ -8,7 +8,7 @@ import { recordAudit } from '../../platform/audit.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { mailRenderer } from '../../platform/mail-templates.js';
 import { enqueueMail } from '../../platform/mailer.js';
-import { assertAttachable } from '../uploads/service.js';
+import { assertAttachable, cleanFileName } from '../uploads/service.js';
 import { companyAssignedMail, jobCompletedMail, lawyerAssignedMail } from './emails.js';
 import type { JobLifecycle } from './lifecycle-service.js';
 import { applicantsJson, countedTotal, findJobViews, jobViewsJsonQuery, withApplicants, type JobView } from './view.js';
@@ -225,7 +225,7 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle) 
         if (file) {
           await assertAttachable(tx, { id: actorId, userType: 'admin' }, file, job.adminFile);
           patch.adminFile = file;
-          patch.adminFileName = input.fileName?.trim() || file.split('/').pop() || 'document';
+          patch.adminFileName = cleanFileName(input.fileName?.trim() || file.split('/').pop(), 'document');
         }
         await lifecycle.record(tx, job, 'add_details', adminActing(actorId), {
           note: patch.adminDetail,

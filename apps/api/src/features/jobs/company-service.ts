@@ -6,7 +6,7 @@ import { jobs } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
 import { blankToNull } from '../../platform/text.js';
 import { notFound } from '../../platform/errors.js';
-import { assertAttachable } from '../uploads/service.js';
+import { assertAttachable, cleanFileName } from '../uploads/service.js';
 import type { JobLifecycle } from './lifecycle-service.js';
 import { findJobViews, jobViewsJsonQuery } from './view.js';
 
@@ -52,7 +52,7 @@ export function createCompanyJobsService({ db, clock, mailWritten }: Deps, lifec
         if (ref) {
           await assertAttachable(tx, company, ref, job.companyFile);
           set.companyFile = ref;
-          set.companyFileName = blankToNull(fileName) ?? 'Document';
+          set.companyFileName = cleanFileName(fileName, 'Document');
         }
         await lifecycle.record(tx, job, 'give_details', company, {
           note: detail,

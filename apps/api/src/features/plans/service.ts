@@ -43,7 +43,7 @@ import type { Shared } from '../shared.js';
 import type { JobLifecycle } from '../jobs/lifecycle-service.js';
 import type { Ledger } from '../money/ledger.js';
 import { companyAsBilled } from '../money/receipts.js';
-import { assertAttachable } from '../uploads/service.js';
+import { assertAttachable, cleanFileName } from '../uploads/service.js';
 import { lockCompany } from '../../db/locks.js';
 
 type Sub = typeof subscriptions.$inferSelect;
@@ -559,7 +559,7 @@ export function createPlansService(
       const detail = input.detail?.trim() || null;
       const file = input.file?.trim() || null;
       await assertAttachable(t, user, file);
-      const fileName = file ? input.fileName?.trim() || null : null;
+      const fileName = file && input.fileName?.trim() ? cleanFileName(input.fileName, 'Document') : null;
       const product = await planProduct(t, kind, sub.tier);
       const info = PLAN_TIER_INFO[sub.tier];
       const [company] = await t.select().from(users).where(eq(users.id, user.id));

@@ -39,6 +39,7 @@ import { conflict, forbidden, notFound } from '../../platform/errors.js';
 import { verifyPassword } from '../../platform/passwords.js';
 import type { Shared } from '../shared.js';
 import { lockCompany, lockLawyerPayouts } from '../../db/locks.js';
+import { sharedThroughJobs } from '../uploads/service.js';
 
 /** How an erased account reads wherever its row is still named (jobs, threads, the ledger's lists). */
 export const ERASED_NAME = 'Deleted user';
@@ -401,14 +402,22 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
           throw conflict(`${privacyMessages.deleteBlockedIntro} ${blockers.map((b) => b.message).join(' ')}`);
 
         // Files only this person needs go; a file on a job stays with the job (the other party's record).
-        const unneeded = rowsOf<{ key: string }>(
-          await tx.execute(sql`
-            select u.key from ${uploads} u
-            where u.owner_id = ${row.id}
-              and not exists (select 1 from ${jobs} j where j.company_file like '%' || u.key or j.admin_file like '%' || u.key)
-              and not exists (select 1 from ${jobEvents} e where e.files::text like '%' || u.key || '%')
-              and not exists (select 1 from ${products} p where p.product_image like '%' || u.key)
-              and not exists (select 1 from ${orders} o where o.status = 'paid' and o.company_id = ${row.id} and o.lines::text like '%' || u.key || '%')`),
+        // Only references that open the file count: one someone else wrote must not keep it (2140).
+        const url = sql`'/uploads/' || ${uploads.key}`;
+        const unneeded = (
+          await tx
+            .select({ key: uploads.key })
+            .from(uploads)
+            .where(
+              and(
+                eq(uploads.ownerId, row.id),
+                sql`not ${sharedThroughJobs(uploads.key, row)}`,
+                sql`not exists (select 1 from ${products} where ${products.productImage} = ${url})`,
+                sql`not exists (select 1 from ${orders}, jsonb_array_elements(${orders.lines}) line
+                  where ${orders.status} = 'paid' and ${orders.companyId} = ${row.id}
+                    and (line->>'file' = ${url} or line->>'file' like '%' || ${url}))`,
+              ),
+            )
         ).map((r) => r.key);
         if (unneeded.length) await tx.delete(uploads).where(inArray(uploads.key, unneeded));
 

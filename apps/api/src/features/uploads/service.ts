@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { and, eq, like, or, sql, type SQL, type AnyColumn } from 'drizzle-orm';
+import { and, eq, like, or, sql, type SQL, type SQLWrapper, type AnyColumn } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import { messages, type UploadKind } from '@legalmarket/contracts';
 import type { Config } from '../../config.js';
@@ -71,6 +71,22 @@ export function keyOfUrl(url: string | null | undefined): string | null {
 const refersTo = (col: AnyColumn, key: string): SQL => or(eq(col, uploadUrl(key)), like(col, `%${uploadUrl(key)}`))!;
 
 /**
+ * Whether an upload of `owner` (its key as SQL) opens through a job for someone besides its uploader
+ * and admins: canRead's references as one condition. Its company's file on that company's job, an
+ * admin's on any job as admin file, or one its uploader (any admin, for an admin's) attached to a
+ * thread. A reference anyone else wrote (another company's job or message naming the key, an address
+ * ending in it) opens nothing, so it keeps nothing at erasure either (docs/decisions/2140).
+ */
+export function sharedThroughJobs(key: SQLWrapper, owner: Pick<AuthUser, 'id' | 'userType'>): SQL {
+  const url = sql`'/uploads/' || ${key}`;
+  const names = (col: AnyColumn) => sql`(${col} = ${url} or ${col} like '%' || ${url})`;
+  const files = sql`${jobs.companyId} = ${owner.id} and ${names(jobs.companyFile)}`;
+  return sql`(exists (select 1 from ${jobs} where ${owner.userType === 'admin' ? names(jobs.adminFile) : files})
+    or exists (select 1 from ${jobEvents} where ${owner.userType === 'admin' ? sql`${jobEvents.actorRole} = 'admin'` : sql`${jobEvents.actorId} = ${owner.id}`}
+      and ${jobEvents.files} @> jsonb_build_array(jsonb_build_object('url', ${url}))))`;
+}
+
+/**
  * Refuses a file reference a client wants stored on its cart line or job unless the client uploaded
  * that file (admins: an admin did, as they share the work): 403 for someone else's, 400 for none, as
  * a stored foreign key would travel on to the job and its lawyer. `current`, what the slot already holds, may be sent back unchanged (the admin form
@@ -103,12 +119,24 @@ export async function assertAttachable(
   if (row.kind !== 'document') throw badRequest(messages.attachDocumentOnly);
 }
 
-/** Keeps a client's file name printable and short; it is only ever shown, never used as a path. */
+/**
+ * Control characters (a line break would start a line of its own in an e-mail), quotes and angle
+ * brackets, and the direction marks that show `brief‮fdp.docx` as `briefxcod.pdf`.
+ */
+// eslint-disable-next-line no-control-regex
+const UNSHOWN_IN_NAMES = /[\u0000-\u001f\u007f-\u009f"<>\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/** Half of a surrogate pair alone: PostgreSQL stores it as U+FFFD in text and refuses it in jsonb. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * Keeps a client's file name printable and short; it is only ever shown, never used as a path. Cut
+ * at 200 characters, never inside one (an emoji is two UTF-16 units), so the name answered is the
+ * name stored and can be sent back.
+ */
 export function cleanFileName(name: string | undefined, fallback: string): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const unsafe = /[\u0000-\u001f\u007f"<>]/g;
-  const cleaned = base.replace(unsafe, '').trim().slice(0, 200);
+  const printable = base.replace(LONE_SURROGATE, '\ufffd').replace(UNSHOWN_IN_NAMES, '').trim();
+  const cleaned = Array.from(printable).slice(0, 200).join('').trim();
   return cleaned || fallback;
 }
 
