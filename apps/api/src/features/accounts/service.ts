@@ -283,7 +283,8 @@ export function createAccountsService(deps: AccountsDeps) {
         deps.securityLog('login_second_factor_asked', { actor: user.id, ip });
         return { ok: true as const, confirmed: true as const, secondFactor: true as const, userId: user.id };
       }
-      const { token, sessionId } = await deps.auth.issue(user);
+      // Only while the password checked above is still the account's: a reset committing meanwhile wins.
+      const { token, sessionId } = await deps.auth.issue(user, { passwordHash: user.passwordHash });
       deps.securityLog('login_success', { actor: user.id, ip });
       return {
         ok: true as const,

@@ -257,15 +257,26 @@ export function createTwoFactorService(shared: Shared) {
         shared.securityLog('login_two_factor_failure', { actor: challenge.userId, ip });
         throw unauthorized(twoFactorMessages.codeWrong);
       }
-      const used = await db
-        .update(oneTimeTokens)
-        .set({ usedAt: now })
-        .where(and(eq(oneTimeTokens.id, challenge.id), isNull(oneTimeTokens.usedAt)))
-        .returning({ id: oneTimeTokens.id });
-      if (!used.length) throw unauthorized(twoFactorMessages.challengeExpired);
-      const [user] = await db.select().from(users).where(eq(users.id, challenge.userId)).limit(1);
-      if (!user) throw unauthorized(twoFactorMessages.challengeExpired);
-      const { token, sessionId } = await shared.auth.issue(user);
+      // The user row first, as a password reset or a deletion locks it before killing the challenges and
+      // revoking the sessions: one that commits first leaves this challenge dead, one that waits revokes
+      // the session started here.
+      const issued = await db.transaction(async (tx) => {
+        const [user] = await tx
+          .select()
+          .from(users)
+          .where(and(eq(users.id, challenge.userId), isNull(users.deletedAt)))
+          .for('share');
+        if (!user) return null;
+        const used = await tx
+          .update(oneTimeTokens)
+          .set({ usedAt: now })
+          .where(and(eq(oneTimeTokens.id, challenge.id), isNull(oneTimeTokens.usedAt)))
+          .returning({ id: oneTimeTokens.id });
+        if (!used.length) return null;
+        return { user, ...(await shared.auth.issue(user, { tx })) };
+      });
+      if (!issued) throw unauthorized(twoFactorMessages.challengeExpired);
+      const { user, token, sessionId } = issued;
       await markChecked(sessionId);
       shared.securityLog('login_success', { actor: user.id, ip, secondFactor: true });
       return { token, sessionId, user: { _id: user.id, userType: user.userType as UserType } };
