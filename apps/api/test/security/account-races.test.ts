@@ -3,21 +3,38 @@ import { and, eq, isNull } from 'drizzle-orm';
 import pg from 'pg';
 import { Secret, TOTP } from 'otpauth';
 import { messages } from '@legalmarket/contracts';
-import { sessions } from '../../src/db/schema.js';
+import { oneTimeTokens, sessions } from '../../src/db/schema.js';
 import { createAuth, type Auth } from '../../src/platform/auth.js';
 import { tokenHasher } from '../../src/platform/tokens.js';
-import { createAccountsService } from '../../src/features/accounts/service.js';
+import { createLimits } from '../../src/platform/rate-limit.js';
+import { createAccountsService, type AccountsService } from '../../src/features/accounts/service.js';
+import { createProfilesService } from '../../src/features/profiles/service.js';
+import { createUploadsService } from '../../src/features/uploads/service.js';
+import { multipart } from '../upload-helpers.js';
 import {
   PASSWORD,
   createTestApp,
   describeEachDb,
   lastMailTo,
+  linkToken,
   signupAndLogin,
   sixDigits,
+  uniqueEmail,
   type TestApp,
 } from '../helpers.js';
 
 const NEW = 'N3w!Passw0rd';
+
+/** A second connection to the test's schema (PostgreSQL), for a transaction held open across a request. */
+async function otherConnection(t: TestApp) {
+  const other = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await other.connect();
+  const schema = (await t.rt.database.db.execute(`select current_schema() as s`)) as unknown as {
+    rows: Array<{ s: string }>;
+  };
+  await other.query(`set search_path = ${schema.rows[0].s}`);
+  return other;
+}
 
 /**
  * Sign-in and the changes that end every session (password reset, erasure): what is checked before a
@@ -102,15 +119,6 @@ describeEachDb('sessions started while the password changes', (kind) => {
     expect(await liveSessions(owner.id)).toEqual([]);
   });
 
-  /** A second connection to the test's schema, for a transaction held open across a request. */
-  async function otherConnection() {
-    const other = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await other.connect();
-    const schema = (await db().execute(`select current_schema() as s`)) as unknown as { rows: Array<{ s: string }> };
-    await other.query(`set search_path = ${schema.rows[0].s}`);
-    return other;
-  }
-
   // The reset's transaction is under way (row updated, sessions revoked, not committed) while a sign-in
   // with the old password writes its session: the sign-in must wait for it and then be refused, or its
   // session would be written after the revocation and outlive the reset. PGlite has one connection.
@@ -118,7 +126,7 @@ describeEachDb('sessions started while the password changes', (kind) => {
     'a sign-in racing a password reset on another connection waits for it and is refused',
     async () => {
       const owner = await signupAndLogin(t, 'company');
-      const other = await otherConnection();
+      const other = await otherConnection(t);
       try {
         await other.query('begin');
         await other.query(`update users set password_hash = 'reset-elsewhere' where id = $1`, [owner.id]);
@@ -173,7 +181,7 @@ describeEachDb('sessions started while the password changes', (kind) => {
       const challengeToken = first.json().challengeToken as string;
       expect(challengeToken).toBeTruthy();
 
-      const other = await otherConnection();
+      const other = await otherConnection(t);
       try {
         await other.query('begin');
         await other.query('select id from users where id = $1 for update', [owner.id]);
@@ -199,4 +207,163 @@ describeEachDb('sessions started while the password changes', (kind) => {
       }
     },
   );
+});
+
+/**
+ * Changing the sign-in address checks the current password, then writes a pending change in a
+ * transaction. A password reset or the owner's undo link (each kills every pending link and ends every
+ * session) that commits in between must not leave a change written after it: whoever knew the old
+ * password could otherwise keep sending changes until one straddled the owner's reset.
+ */
+describeEachDb('a change of sign-in address racing a reset or an undo', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(() => t.close());
+
+  const db = () => t.rt.database.db;
+  type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+  const pendingChanges = (userId: string) =>
+    db()
+      .select()
+      .from(oneTimeTokens)
+      .where(
+        and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, 'email_change'), isNull(oneTimeTokens.usedAt)),
+      );
+  const patch = async (who: Login, fields: Array<[string, string]>) => {
+    const body = await multipart(fields.map(([name, value]) => ({ name, value })));
+    return t.app.inject({
+      method: 'PATCH',
+      url: `/api/updateprofile?_id=${who.id}`,
+      headers: { ...who.headers, ...body.headers },
+      payload: body.payload,
+    });
+  };
+
+  async function resetPassword(email: string) {
+    await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { officialEmail: email } });
+    const code = sixDigits((await lastMailTo(t, email))!.text)!;
+    const grant = await t.app.inject({
+      method: 'POST',
+      url: '/api/confirm-reset-token',
+      payload: { officialEmail: email, token: code },
+    });
+    const done = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/reset-password?userEmail=${encodeURIComponent(email)}&token=${grant.json().resetToken}`,
+      payload: { password: NEW, passwordConfirm: NEW },
+    });
+    expect(done.statusCode).toBe(200);
+  }
+
+  /** The profiles service, whose password check lets `meanwhile` run after the password was found right. */
+  function profilesWith(meanwhile: () => Promise<void>) {
+    const hashToken = tokenHasher(t.rt.secret);
+    const auth = createAuth({ db: db(), secret: t.rt.secret, clock: t.clock, ttlHours: 12 });
+    const real = createAccountsService({
+      db: db(),
+      auth,
+      clock: t.clock,
+      hashToken,
+      publicUrl: t.config.PUBLIC_URL,
+      supportEmail: t.config.SUPPORT_EMAIL,
+      mailWritten: () => undefined,
+      securityLog: () => undefined,
+    });
+    const accounts: AccountsService = {
+      ...real,
+      async checkPassword(userId, password) {
+        const checked = await real.checkPassword(userId, password);
+        await meanwhile();
+        return checked;
+      },
+    };
+    const limits = createLimits(t.rt.rateLimits, {
+      loginMaxFailures: 10,
+      loginWindowMs: 900_000,
+      ipMax: 1000,
+      ipWindowMs: 900_000,
+      emailActionMax: 5,
+      emailActionWindowMs: 900_000,
+    });
+    return {
+      auth,
+      profiles: createProfilesService({
+        db: db(),
+        clock: t.clock,
+        config: t.config,
+        limits,
+        accounts,
+        securityLog: () => undefined,
+        mailWritten: () => undefined,
+        uploads: createUploadsService({ db: db(), storage: t.rt.storage, clock: t.clock, config: t.config, hashToken }),
+      }),
+    };
+  }
+
+  const changeTo = (email: string) => ({
+    fields: new Map([
+      ['officialEmail', [email]],
+      ['currentPassword', [PASSWORD]],
+    ]),
+    file: null,
+  });
+
+  it('a password reset committed after the password check leaves no pending change', async () => {
+    const owner = await signupAndLogin(t, 'company');
+    const { auth, profiles } = profilesWith(() => resetPassword(owner.email));
+    const me = (await auth.resolve(`Bearer ${owner.token}`))!;
+    await expect(profiles.update(me, 'company', changeTo(uniqueEmail('thief')))).rejects.toMatchObject({
+      statusCode: 403,
+    });
+    expect(await pendingChanges(owner.id)).toEqual([]);
+  });
+
+  it("the owner's undo link used after the password check leaves no pending change", async () => {
+    const owner = await signupAndLogin(t, 'company');
+    // An earlier change sent the owner an undo link.
+    const first = await patch(owner, [
+      ['officialEmail', uniqueEmail('thief')],
+      ['currentPassword', PASSWORD],
+    ]);
+    expect(first.statusCode).toBe(200);
+    const undoToken = linkToken((await lastMailTo(t, owner.email))!.text)!;
+    const { auth, profiles } = profilesWith(async () => {
+      const undo = await t.app.inject({ method: 'POST', url: '/api/undo-email-change', payload: { token: undoToken } });
+      expect(undo.statusCode).toBe(200);
+    });
+    const me = (await auth.resolve(`Bearer ${owner.token}`))!;
+    await expect(profiles.update(me, 'company', changeTo(uniqueEmail('thief')))).rejects.toMatchObject({
+      statusCode: 401,
+    });
+    expect(await pendingChanges(owner.id)).toEqual([]);
+  });
+
+  // The reset is under way on another connection (row updated, links killed, sessions revoked, not yet
+  // committed) while the change's password check reads the old hash: the change must wait and refuse.
+  it.runIf(kind === 'postgres')('a change racing a password reset on another connection is refused', async () => {
+    const owner = await signupAndLogin(t, 'company');
+    const other = await otherConnection(t);
+    try {
+      await other.query('begin');
+      await other.query(`update users set password_hash = 'reset-elsewhere' where id = $1`, [owner.id]);
+      await other.query('update one_time_tokens set used_at = now() where user_id = $1 and used_at is null', [
+        owner.id,
+      ]);
+      await other.query('update sessions set revoked_at = now() where user_id = $1 and revoked_at is null', [owner.id]);
+      const change = patch(owner, [
+        ['officialEmail', uniqueEmail('thief')],
+        ['currentPassword', PASSWORD],
+      ]);
+      await new Promise((r) => setTimeout(r, 400));
+      await other.query('commit');
+      const res = await change;
+      expect(res.statusCode).toBe(403);
+      expect(res.json().message).toBe(messages.currentPasswordWrong);
+      expect(await pendingChanges(owner.id)).toEqual([]);
+    } finally {
+      await other.end();
+    }
+  });
 });

@@ -449,14 +449,17 @@ export function createAccountsService(deps: AccountsDeps) {
       deps.securityLog('password_reset', { actor: user!.id });
     },
 
-    /** Checks a signed-in user's current password (the caller counts the try first). */
-    async checkPassword(userId: string, password: string) {
+    /**
+     * Checks a signed-in user's current password (the caller counts the try first). Answers the hash it
+     * matched, or null: a caller that writes later checks under the row lock that it is still the one.
+     */
+    async checkPassword(userId: string, password: string): Promise<string | null> {
       const rows = await db
         .select({ passwordHash: users.passwordHash })
         .from(users)
         .where(eq(users.id, userId))
         .limit(1);
-      return verifyPassword(rows[0]?.passwordHash, password);
+      return (await verifyPassword(rows[0]?.passwordHash, password)) ? rows[0].passwordHash : null;
     },
 
     /**
