@@ -65,6 +65,25 @@ describe('limits per address', () => {
     expect((await login(t, emails[20], 'Wrong!Pass1', '198.51.100.8')).statusCode).toBe(401);
   });
 
+  it('counts an IPv6 client by its /64: the addresses a line or server may pick from are one address', async () => {
+    // Every subscriber line or server gets a whole /64; counted address by address, one client sent from a
+    // new one each time and was never limited.
+    const emails = Array.from({ length: 22 }, () => uniqueEmail('v6spray'));
+    for (const [i, e] of emails.slice(0, 20).entries())
+      expect((await login(t, e, 'Wrong!Pass1', `2001:db8:77:1:${(i + 1).toString(16)}::9`)).statusCode).toBe(401);
+    expect((await login(t, emails[20], 'Wrong!Pass1', '2001:db8:77:1:ffff:ffff:ffff:fffe')).statusCode).toBe(429);
+    // The next /64 is another client.
+    expect((await login(t, emails[21], 'Wrong!Pass1', '2001:db8:77:2::1')).statusCode).toBe(401);
+  });
+
+  it('counts an IPv4 address written IPv4-mapped as that IPv4 address', async () => {
+    const emails = Array.from({ length: 21 }, () => uniqueEmail('mapped'));
+    for (const e of emails.slice(0, 10)) expect((await login(t, e, 'Wrong!Pass1', '192.0.2.44')).statusCode).toBe(401);
+    for (const e of emails.slice(10, 20))
+      expect((await login(t, e, 'Wrong!Pass1', '::ffff:192.0.2.44')).statusCode).toBe(401);
+    expect((await login(t, emails[20], 'Wrong!Pass1', '::ffff:c000:22c')).statusCode).toBe(429);
+  });
+
   it('Mastodon style per address: the 20th request passes, the 21st gets 429 with Retry-After, and after the window it works', async () => {
     // Issue 8: the limit is generous (IP_MAX_REQUESTS, 300 per 15 minutes by default; 20 here) because
     // offices and mobile carriers put many people behind one address.
