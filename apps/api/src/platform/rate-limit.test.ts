@@ -103,6 +103,33 @@ describe('limits per address', () => {
   });
 });
 
+describe('limits per address behind a proxy (TRUST_PROXY=true)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('pglite', { TRUST_PROXY: 'true', IP_MAX_REQUESTS: '5' });
+  });
+  afterAll(() => t.close());
+
+  const viaProxy = (officialEmail: string, forwardedFor: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { officialEmail, password: 'Wrong!Pass1' },
+      remoteAddress: '10.0.0.2',
+      headers: { 'x-forwarded-for': forwardedFor },
+    });
+
+  it('counts the address the proxy wrote, not one the client put in front of it', async () => {
+    // A load balancer that appends: the client sends its own X-Forwarded-For, the proxy adds the real
+    // address at the end. Taking the first entry let every request choose a new address.
+    for (let i = 1; i <= 5; i++)
+      expect((await viaProxy(uniqueEmail('xff'), `203.0.113.${i}, 198.51.100.30`)).statusCode).toBe(401);
+    expect((await viaProxy(uniqueEmail('xff'), '203.0.113.99, 198.51.100.30')).statusCode).toBe(429);
+    // A proxy that overwrites the header (deploy/nginx.conf): each client is still its own address.
+    expect((await viaProxy(uniqueEmail('xff'), '198.51.100.31')).statusCode).toBe(401);
+  });
+});
+
 describe.runIf(process.env.TEST_REDIS_URL)('limits shared through Redis', () => {
   let a: TestApp;
   let b: TestApp;
