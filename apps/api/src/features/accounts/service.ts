@@ -345,6 +345,8 @@ export function createAccountsService(deps: AccountsDeps) {
         if (!user) return;
         const code = randomCode();
         await db.transaction(async (tx) => {
+          // Asking again starts again: a reset token the earlier code was exchanged for dies with it.
+          await killTokens(tx, user.id, { purpose: 'password_reset_grant' });
           await newToken(tx, user.id, 'password_reset', code, minutes(LIMITS.codeTtlMinutes));
           await enqueueMail(tx, render(resetCodeMail(user.officialEmail, code, LIMITS.codeTtlMinutes)));
         });
