@@ -35,4 +35,27 @@ describeEachDb('account surface audit', (kind) => {
     const [row] = await db().select().from(users).where(eq(users.id, victim.id));
     expect(row.officialEmail).toBe(`deleted-${victim.id}@deleted.invalid`);
   });
+
+  it("counts a stolen session's password guesses at account deletion with the login tries", async () => {
+    // Login allows 10 wrong passwords per 15 minutes; deletion's own 5 came on top of them, and a right
+    // guess there deletes the account.
+    const owner = await signupAndLogin(t, 'company');
+    for (let i = 0; i < 8; i++) {
+      const login = await t.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { officialEmail: owner.email, password: `Wrong!Pass${i}` },
+      });
+      expect(login.statusCode).toBe(401);
+    }
+    const guess = (password: string) =>
+      t.app.inject({ method: 'POST', url: '/api/account/delete', headers: owner.headers, payload: { password } });
+    expect((await guess('Wrong!Guess1')).statusCode).toBe(403);
+    expect((await guess('Wrong!Guess2')).statusCode).toBe(403);
+    const limited = await guess(PASSWORD);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toBeDefined();
+    const [row] = await db().select().from(users).where(eq(users.id, owner.id));
+    expect(row.deletedAt).toBeNull();
+  });
 });
