@@ -72,6 +72,40 @@ describeEachDb('sessions started while the password changes', (kind) => {
     expect(done.statusCode).toBe(200);
   }
 
+  it('one reset token sent by many requests at once sets the password once, and one code gives one token', async () => {
+    const owner = await signupAndLogin(t, 'company');
+    await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { officialEmail: owner.email } });
+    const code = sixDigits((await lastMailTo(t, owner.email))!.text)!;
+    const grants = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/confirm-reset-token',
+          payload: { officialEmail: owner.email, token: code },
+        }),
+      ),
+    );
+    expect(grants.filter((g) => g.statusCode === 200)).toHaveLength(1);
+    const grant = grants.find((g) => g.statusCode === 200)!.json().resetToken as string;
+    const passwords = Array.from({ length: 8 }, (_, i) => `Rac3!Pass${i}`);
+    const answers = await Promise.all(
+      passwords.map((password) =>
+        t.app.inject({
+          method: 'PATCH',
+          url: `/api/reset-password?userEmail=${encodeURIComponent(owner.email)}&token=${grant}`,
+          payload: { password, passwordConfirm: password },
+        }),
+      ),
+    );
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.statusCode === 400)).toHaveLength(passwords.length - 1);
+    const winner = passwords[answers.findIndex((a) => a.statusCode === 200)];
+    const signIn = (password: string) =>
+      t.app.inject({ method: 'POST', url: '/api/login', payload: { officialEmail: owner.email, password } });
+    expect((await signIn(winner)).statusCode).toBe(200);
+    expect((await signIn(passwords.find((p) => p !== winner)!)).statusCode).toBe(401);
+  });
+
   /** The accounts service with an `issue` that lets `meanwhile` run after the password was checked. */
   function accountsWith(meanwhile: () => Promise<void>) {
     const auth = createAuth({ db: db(), secret: t.rt.secret, clock: t.clock, ttlHours: 12 });
