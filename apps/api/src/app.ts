@@ -118,7 +118,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       : {
           logger: deps.logger ?? false,
         }),
-    trustProxy: config.TRUST_PROXY,
+    // One hop: the client is the address the proxy in front put last in X-Forwarded-For. Trusting every
+    // hop took the first one, which a client writes itself whenever a proxy appends (decision 2120).
+    trustProxy: config.TRUST_PROXY ? (_address: string, hop: number) => hop < 1 : false,
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 200 },
     genReqId: () => crypto.randomUUID(),

@@ -117,7 +117,10 @@ export const emailField = z
   .min(1, messages.enterEmail)
   .max(254, 'Email address is too long')
   .pipe(z.email('Please enter a valid email address'))
-  .transform((v) => v.toLowerCase());
+  .transform((v) => v.toLowerCase())
+  // .invalid is reserved (RFC 2606): no mailbox ends in it, and an erased account's address does
+  // (deleted-<id>@deleted.invalid), so an account signed up under one would block that erasure.
+  .refine((v) => !v.endsWith('.invalid'), 'Please enter a valid email address');
 
 /** The symbols the password rule accepts (spec section 5); the hint lists them from here. */
 export const PASSWORD_SYMBOLS = '@$!%*?&';

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { SignJWT, jwtVerify } from 'jose';
-import type { UserType } from '@legalmarket/contracts';
+import { messages, type UserType } from '@legalmarket/contracts';
 import { cacheVersionsOf } from '../db/cache-versions.js';
 import type { Db, Executor } from '../db/client.js';
 import { sessions, users } from '../db/schema.js';
@@ -25,8 +25,17 @@ declare module 'fastify' {
 }
 
 export interface Auth {
-  /** Starts a session and signs its token. */
-  issue(user: { id: string; userType: UserType; officialEmail: string; name: string; phoneNumber: string }): Promise<{
+  /**
+   * Starts a session and signs its token. The session is written under a share lock on the user row, and
+   * only while the account is not deleted and, with `passwordHash`, still has the password just checked:
+   * a password reset, an undo link or a deletion (which lock the row, then revoke every session) either
+   * commits first and the sign-in answers 401, or waits for it and then revokes the new session too.
+   * `tx` runs it inside the caller's transaction (which took the lock itself).
+   */
+  issue(
+    user: { id: string; userType: UserType; officialEmail: string; name: string; phoneNumber: string },
+    guard?: { passwordHash?: string; tx?: Executor },
+  ): Promise<{
     token: string;
     sessionId: string;
   }>;
@@ -154,10 +163,26 @@ export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHour
 
   return {
     stats: () => ({ hits, misses, lookups }),
-    async issue(user) {
+    async issue(user, guard = {}) {
       const now = deps.clock.now();
       const expiresAt = new Date(now.getTime() + deps.ttlHours * 3600_000);
-      const [session] = await deps.db.insert(sessions).values({ userId: user.id, expiresAt }).returning();
+      const start = async (tx: Executor) => {
+        const [live] = await tx
+          .select({ id: users.id })
+          .from(users)
+          .where(
+            and(
+              eq(users.id, user.id),
+              isNull(users.deletedAt),
+              guard.passwordHash === undefined ? undefined : eq(users.passwordHash, guard.passwordHash),
+            ),
+          )
+          .for('share');
+        if (!live) throw unauthorized(messages.invalidCredentials);
+        const [row] = await tx.insert(sessions).values({ userId: user.id, expiresAt }).returning();
+        return row;
+      };
+      const session = guard.tx ? await start(guard.tx) : await deps.db.transaction(start);
       const token = await new SignJWT({
         sid: session.id,
         userType: user.userType,

@@ -82,4 +82,29 @@ describe('security events in the logs', () => {
     expect(requests.join('\n')).not.toContain(signature);
     expect(requests.join('\n')).toContain(`${doc.url}?t=[redacted]`);
   });
+
+  it('never logs the reset token of the new-password page, whose path carries it (a reload asks the server)', async () => {
+    const user = await signupAndLogin(t, 'company');
+    await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { officialEmail: user.email } });
+    const code = sixDigits((await lastMailTo(t, user.email))!.text)!;
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/api/confirm-reset-token',
+      payload: { officialEmail: user.email, token: code },
+    });
+    const grant = ok.json().resetToken as string;
+    const before = lines.length;
+    await t.app.inject({ method: 'GET', url: `/new-password/${grant}/${encodeURIComponent(user.email)}` });
+    const logged = lines.slice(before).join('\n');
+    expect(logged).toContain('/new-password/[redacted]/');
+    expect(logged).not.toContain(grant);
+    // Still good for the owner: the page's own call sets the password.
+    const fresh = 'Fr3sh!Passw0rd';
+    const reset = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/reset-password?userEmail=${encodeURIComponent(user.email)}&token=${grant}`,
+      payload: { password: fresh, passwordConfirm: fresh },
+    });
+    expect(reset.statusCode).toBe(200);
+  });
 });

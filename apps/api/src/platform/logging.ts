@@ -1,9 +1,14 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 
 const SECRET_QUERY = /([?&](?:token|resetToken|code|otp|signature|t)=)[^&#]*/gi;
+/** The spec's new-password page carries the reset grant in its path: /new-password/{resetToken}/{userEmail}. */
+const SECRET_PATH = /^(\/new-password\/)[^/?#]+/i;
 
-/** Strips secrets carried in query strings (reset grants, codes, a document link's `t`) before a URL is logged. */
-const redactUrl = (url: string) => url.replace(SECRET_QUERY, '$1[redacted]');
+/**
+ * Strips secrets carried in query strings (reset grants, codes, a document link's `t`) and in the
+ * new-password page's path (a reload of that page asks the server for it) before a URL is logged.
+ */
+const redactUrl = (url: string) => url.replace(SECRET_PATH, '$1[redacted]').replace(SECRET_QUERY, '$1[redacted]');
 
 /** Fields of database errors that name what went wrong without the values written (PostgreSQL's
  * `detail` repeats the failing row, `where` and `internalQuery` the statement's context). */

@@ -65,6 +65,25 @@ describe('limits per address', () => {
     expect((await login(t, emails[20], 'Wrong!Pass1', '198.51.100.8')).statusCode).toBe(401);
   });
 
+  it('counts an IPv6 client by its /64: the addresses a line or server may pick from are one address', async () => {
+    // Every subscriber line or server gets a whole /64; counted address by address, one client sent from a
+    // new one each time and was never limited.
+    const emails = Array.from({ length: 22 }, () => uniqueEmail('v6spray'));
+    for (const [i, e] of emails.slice(0, 20).entries())
+      expect((await login(t, e, 'Wrong!Pass1', `2001:db8:77:1:${(i + 1).toString(16)}::9`)).statusCode).toBe(401);
+    expect((await login(t, emails[20], 'Wrong!Pass1', '2001:db8:77:1:ffff:ffff:ffff:fffe')).statusCode).toBe(429);
+    // The next /64 is another client.
+    expect((await login(t, emails[21], 'Wrong!Pass1', '2001:db8:77:2::1')).statusCode).toBe(401);
+  });
+
+  it('counts an IPv4 address written IPv4-mapped as that IPv4 address', async () => {
+    const emails = Array.from({ length: 21 }, () => uniqueEmail('mapped'));
+    for (const e of emails.slice(0, 10)) expect((await login(t, e, 'Wrong!Pass1', '192.0.2.44')).statusCode).toBe(401);
+    for (const e of emails.slice(10, 20))
+      expect((await login(t, e, 'Wrong!Pass1', '::ffff:192.0.2.44')).statusCode).toBe(401);
+    expect((await login(t, emails[20], 'Wrong!Pass1', '::ffff:c000:22c')).statusCode).toBe(429);
+  });
+
   it('Mastodon style per address: the 20th request passes, the 21st gets 429 with Retry-After, and after the window it works', async () => {
     // Issue 8: the limit is generous (IP_MAX_REQUESTS, 300 per 15 minutes by default; 20 here) because
     // offices and mobile carriers put many people behind one address.
@@ -81,6 +100,33 @@ describe('limits per address', () => {
     expect(limited.json()).toMatchObject({ status: 'fail', message: expect.any(String) });
     t.clock.advance(retryAfter * 1000 + 1000);
     expect((await login(t, user.email, PASSWORD, from)).statusCode).toBe(200);
+  });
+});
+
+describe('limits per address behind a proxy (TRUST_PROXY=true)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('pglite', { TRUST_PROXY: 'true', IP_MAX_REQUESTS: '5' });
+  });
+  afterAll(() => t.close());
+
+  const viaProxy = (officialEmail: string, forwardedFor: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { officialEmail, password: 'Wrong!Pass1' },
+      remoteAddress: '10.0.0.2',
+      headers: { 'x-forwarded-for': forwardedFor },
+    });
+
+  it('counts the address the proxy wrote, not one the client put in front of it', async () => {
+    // A load balancer that appends: the client sends its own X-Forwarded-For, the proxy adds the real
+    // address at the end. Taking the first entry let every request choose a new address.
+    for (let i = 1; i <= 5; i++)
+      expect((await viaProxy(uniqueEmail('xff'), `203.0.113.${i}, 198.51.100.30`)).statusCode).toBe(401);
+    expect((await viaProxy(uniqueEmail('xff'), '203.0.113.99, 198.51.100.30')).statusCode).toBe(429);
+    // A proxy that overwrites the header (deploy/nginx.conf): each client is still its own address.
+    expect((await viaProxy(uniqueEmail('xff'), '198.51.100.31')).statusCode).toBe(401);
   });
 });
 

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { Redis } from 'ioredis';
 import { LIMITS, TWO_FACTOR } from '@legalmarket/contracts';
 import type { Clock } from './clock.js';
@@ -84,6 +85,36 @@ export function redisStore(url: string, prefix = 'lm:rl:'): RateLimitStore {
   };
 }
 
+/**
+ * What the per-address limits count by: an IPv4 address as it is (also when written IPv4-mapped,
+ * ::ffff:a.b.c.d), an IPv6 address by its /64 network. One subscriber line or server gets a whole /64
+ * and may use any address in it, so counting single IPv6 addresses let one client send from 2^64 of
+ * them past every limit (decision 2120).
+ */
+export function addressKey(ip: string): string {
+  const bare = ip.replace(/%.*$/, '').toLowerCase();
+  if (isIP(bare) !== 6) return bare;
+  // Eight numbers: "::" expanded, a dotted IPv4 tail read as two groups.
+  const groupsOf = (part: string) =>
+    part
+      ? part.split(':').flatMap((g) => {
+          if (!g.includes('.')) return [parseInt(g, 16)];
+          const [a, b, c, d] = g.split('.').map(Number);
+          return [(a << 8) | b, (c << 8) | d];
+        })
+      : [];
+  const [head, tail] = bare.split('::');
+  const left = groupsOf(head);
+  const right = tail === undefined ? [] : groupsOf(tail);
+  const groups = [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff)
+    return [groups[6] >> 8, groups[6] & 255, groups[7] >> 8, groups[7] & 255].join('.');
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`;
+}
+
 interface LimitRules {
   loginMaxFailures: number;
   loginWindowMs: number;
@@ -103,7 +134,7 @@ export function createLimits(store: RateLimitStore, rules: LimitRules, onLimited
     rules,
     /** Every sensitive request from one address counts; generous, as offices and carriers share addresses. */
     async perAddress(bucket: string, ip: string) {
-      const key = `ip:${bucket}:${ip}`;
+      const key = `ip:${bucket}:${addressKey(ip)}`;
       const h = await store.hit(key, rules.ipWindowMs);
       if (h.count > rules.ipMax) throw over(key, h);
     },

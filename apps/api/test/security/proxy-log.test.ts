@@ -18,4 +18,26 @@ describe('deploy/nginx.conf', () => {
       expect(body).toContain('$uri');
     }
   });
+
+  it('logs the new-password page without the reset token its path carries', () => {
+    const map = conf.match(/map\s+\$uri\s+\$(\w+)\s*\{([\s\S]*?)\n\}/);
+    expect(map, 'a map from $uri to the logged path').toBeTruthy();
+    const [, variable, body] = map!;
+    for (const [, format] of conf.matchAll(/log_format\s+\w+\s+([^;]+);/g)) expect(format).toContain(`$${variable}`);
+    // nginx's map: the first matching regex gives the value, with its named captures; else the default.
+    const entries = [...body.matchAll(/"~([^"]+)"\s+"([^"]+)";/g)].map(([, re, value]) => ({
+      re: new RegExp(re),
+      value,
+    }));
+    const logged = (uri: string) => {
+      for (const { re, value } of entries) {
+        const m = re.exec(uri);
+        if (m) return value.replace(/\$\{(\w+)\}/g, (_, name: string) => m.groups?.[name] ?? '');
+      }
+      return uri;
+    };
+    const token = 'q3Vx9-token-of-43-characters-kept-secret_AbC';
+    expect(logged(`/new-password/${token}/ada%40example.ng`)).toBe('/new-password/[redacted]/ada%40example.ng');
+    expect(logged('/products')).toBe('/products');
+  });
 });

@@ -283,7 +283,8 @@ export function createAccountsService(deps: AccountsDeps) {
         deps.securityLog('login_second_factor_asked', { actor: user.id, ip });
         return { ok: true as const, confirmed: true as const, secondFactor: true as const, userId: user.id };
       }
-      const { token, sessionId } = await deps.auth.issue(user);
+      // Only while the password checked above is still the account's: a reset committing meanwhile wins.
+      const { token, sessionId } = await deps.auth.issue(user, { passwordHash: user.passwordHash });
       deps.securityLog('login_success', { actor: user.id, ip });
       return {
         ok: true as const,
@@ -344,6 +345,8 @@ export function createAccountsService(deps: AccountsDeps) {
         if (!user) return;
         const code = randomCode();
         await db.transaction(async (tx) => {
+          // Asking again starts again: a reset token the earlier code was exchanged for dies with it.
+          await killTokens(tx, user.id, { purpose: 'password_reset_grant' });
           await newToken(tx, user.id, 'password_reset', code, minutes(LIMITS.codeTtlMinutes));
           await enqueueMail(tx, render(resetCodeMail(user.officialEmail, code, LIMITS.codeTtlMinutes)));
         });
@@ -448,14 +451,17 @@ export function createAccountsService(deps: AccountsDeps) {
       deps.securityLog('password_reset', { actor: user!.id });
     },
 
-    /** Checks a signed-in user's current password (the caller counts the try first). */
-    async checkPassword(userId: string, password: string) {
+    /**
+     * Checks a signed-in user's current password (the caller counts the try first). Answers the hash it
+     * matched, or null: a caller that writes later checks under the row lock that it is still the one.
+     */
+    async checkPassword(userId: string, password: string): Promise<string | null> {
       const rows = await db
         .select({ passwordHash: users.passwordHash })
         .from(users)
         .where(eq(users.id, userId))
         .limit(1);
-      return verifyPassword(rows[0]?.passwordHash, password);
+      return (await verifyPassword(rows[0]?.passwordHash, password)) ? rows[0].passwordHash : null;
     },
 
     /**

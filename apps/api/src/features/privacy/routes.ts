@@ -73,7 +73,7 @@ export const privacyRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
         tags,
         summary: 'Delete my account (asks for my password)',
         description:
-          'Checks the password (403 when wrong; 5 tries per account per 15 minutes, then 429), then in one transaction: refuses with 409 naming every blocker (see GET /api/account/deletion), or erases the name, e-mails, phone, addresses, registration numbers, picture, payout bank details, cart, reviews, notifications, codes and the files no other party needs, keeps orders, receipts (billed to "Account deleted"), jobs and their threads, payout records and the ledger without the name, ends every session and frees the e-mail address for a new sign-up. Audited as account.delete.',
+          'Checks the password (403 when wrong; 5 tries per account per 15 minutes, and each counts with the login tries, then 429), then in one transaction: refuses with 409 naming every blocker (see GET /api/account/deletion), or erases the name, e-mails, phone, addresses, registration numbers, picture, payout bank details, cart, reviews, notifications, codes and the files no other party needs, keeps orders, receipts (billed to "Account deleted"), jobs and their threads, payout records and the ledger without the name, ends every session and frees the e-mail address for a new sign-up. Audited as account.delete.',
         body: deleteAccountInput,
         response: { 200: deleteAccountResponse },
         security,
@@ -83,7 +83,9 @@ export const privacyRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
     async (request) => {
       const user = request.user!;
       await limits.perAccountAction('delete-account', user.officialEmail);
-      await privacy.deleteAccount(user, request.body.password);
+      // A password guess from a session counts with the login tries, as an e-mail change's does (0212).
+      await limits.claimLoginAttempt(user.officialEmail);
+      await privacy.deleteAccount(user, request.body.password, () => limits.loginSucceeded(user.officialEmail));
       return { status: 'success' as const, message: privacyMessages.accountDeleted };
     },
   );

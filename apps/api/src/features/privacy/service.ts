@@ -381,13 +381,14 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
      * what the law keeps (orders, receipts, the ledger, payout records) stays without their name, and
      * every session ends. Refused (409, each blocker named) while a job is open or money is owed.
      */
-    async deleteAccount(user: AuthUser, password: string) {
+    async deleteAccount(user: AuthUser, password: string, passwordRight: () => Promise<void> = async () => {}) {
       const [me] = await db.select().from(users).where(eq(users.id, user.id));
       if (!me || me.deletedAt) throw notFound();
       if (!(await verifyPassword(me.passwordHash, password))) {
         shared.securityLog('account_delete_refused', { actor: me.id, reason: 'wrong password' });
         throw forbidden(privacyMessages.deletePasswordWrong);
       }
+      await passwordRight();
       const now = clock.now();
       const removeKeys = await db.transaction(async (tx) => {
         // The same locks a checkout (company) or a payout request (lawyer) takes, then the row an

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, gt, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   CLEARABLE_PROFILE_FIELDS,
@@ -13,7 +13,7 @@ import {
   YEAR_OF_CALL_PATTERN,
 } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
-import { users } from '../../db/schema.js';
+import { sessions, users } from '../../db/schema.js';
 import { liveAdmin } from '../../db/admins.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { AuthUser } from '../../platform/auth.js';
@@ -131,13 +131,15 @@ export function createProfilesService({
       const oldEmail = me.officialEmail;
       const newEmail = changes.officialEmail !== oldEmail ? changes.officialEmail : undefined;
       delete changes.officialEmail;
+      let checkedHash: string | null = null;
       if (newEmail) {
         const password = fields.get('currentPassword')?.at(-1) ?? '';
         if (!password) throw badRequest(messages.currentPasswordRequired);
         if (password.length > 128) throw badRequest(messages.currentPasswordWrong);
         // A password guess from a session counts with the login tries, before the hash is evaluated.
         await limits.claimLoginAttempt(oldEmail);
-        if (!(await accounts.checkPassword(me.id, password))) {
+        checkedHash = await accounts.checkPassword(me.id, password);
+        if (!checkedHash) {
           securityLog('email_change_bad_password', { actor: me.id });
           throw forbidden(messages.currentPasswordWrong);
         }
@@ -152,6 +154,16 @@ export function createProfilesService({
           .where(and(eq(users.id, me.id), eq(users.userType, role)))
           .for('update');
         if (!current) return { row: undefined, scnChanged: false };
+        if (newEmail) {
+          // A password reset or an undo link (which lock this row, kill the pending links and end every
+          // session) may have committed since the password was checked: the change must not outlive them.
+          if (current.passwordHash !== checkedHash) throw forbidden(messages.currentPasswordWrong);
+          const [live] = await tx
+            .select({ id: sessions.id })
+            .from(sessions)
+            .where(and(eq(sessions.id, me.sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, clock.now())));
+          if (!live) throw unauthorized();
+        }
         // The same number in other case or spacing is no change: the checked text stays as it was.
         if (changes.scn != null && !scnChanging(current.scn, changes.scn)) delete changes.scn;
         const scnChanged = role === 'lawyer' && current.verified && changes.scn != null;

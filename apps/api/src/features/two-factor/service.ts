@@ -3,11 +3,15 @@ import type { FastifyRequest } from 'fastify';
 import { and, count, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { LIMITS, TWO_FACTOR, twoFactorMessages, type UserType } from '@legalmarket/contracts';
+import type { Executor } from '../../db/client.js';
 import { oneTimeTokens, twoFactor, twoFactorChecks, twoFactorRecoveryCodes, users } from '../../db/schema.js';
 import { recordAudit } from '../../platform/audit.js';
 import { AppError, badRequest, conflict, unauthorized } from '../../platform/errors.js';
+import { mailRenderer } from '../../platform/mail-templates.js';
+import { enqueueMail } from '../../platform/mailer.js';
 import { randomToken } from '../../platform/tokens.js';
 import type { Shared } from '../shared.js';
+import { twoFactorChangedMail } from './emails.js';
 
 const PERIOD_SECONDS = 30;
 const ISSUER = 'LegalMarket';
@@ -29,6 +33,10 @@ const targetTypeOf = (userType: UserType) => (userType === 'admin' ? 'user' : us
  */
 export function createTwoFactorService(shared: Shared) {
   const { db, clock, limits, hashToken } = shared;
+  const render = mailRenderer(shared.config);
+  /** The owner is told of every change, in the transaction that makes it. */
+  const tellOwner = (tx: Executor, to: string, change: 'enabled' | 'disabled') =>
+    enqueueMail(tx, render(twoFactorChangedMail(to, change, `${shared.config.PUBLIC_URL}/password-reset`)));
   // AES-256-GCM under a key derived from the server secret: a copy of the database alone reveals no secret.
   const key = Buffer.from(hashToken('legalmarket two-factor secret key v1'), 'base64url');
 
@@ -159,7 +167,7 @@ export function createTwoFactorService(shared: Shared) {
     },
 
     /** Step two: the first code turns it on, answers the recovery codes (shown once) and counts as this session's check. */
-    async enable(user: { id: string; userType: UserType; sessionId: string }, code: string) {
+    async enable(user: { id: string; userType: UserType; sessionId: string; officialEmail: string }, code: string) {
       const row = await rowOf(user.id);
       if (row?.enabledAt) throw conflict(twoFactorMessages.alreadyEnabled);
       if (!row) throw badRequest(twoFactorMessages.noEnrolment);
@@ -189,7 +197,9 @@ export function createTwoFactorService(shared: Shared) {
           targetType: targetTypeOf(user.userType),
           targetId: user.id,
         });
+        await tellOwner(tx, user.officialEmail, 'enabled');
       });
+      shared.mailWritten();
       await limits.secondFactorSucceeded(user.id);
       await markChecked(user.sessionId);
       shared.securityLog('two_factor_enabled', { actor: user.id });
@@ -197,7 +207,7 @@ export function createTwoFactorService(shared: Shared) {
     },
 
     /** Turning it off needs a code (or a recovery code); the secret and the recovery codes are deleted. */
-    async disable(user: { id: string; userType: UserType }, code: string) {
+    async disable(user: { id: string; userType: UserType; officialEmail: string }, code: string) {
       if (!(await this.enabledFor(user.id))) throw conflict(twoFactorMessages.notEnabled);
       if (!(await checkCode(user.id, code))) throw badRequest(twoFactorMessages.codeWrong);
       await db.transaction(async (tx) => {
@@ -209,7 +219,9 @@ export function createTwoFactorService(shared: Shared) {
           targetType: targetTypeOf(user.userType),
           targetId: user.id,
         });
+        await tellOwner(tx, user.officialEmail, 'disabled');
       });
+      shared.mailWritten();
       shared.securityLog('two_factor_disabled', { actor: user.id });
     },
 
@@ -257,15 +269,26 @@ export function createTwoFactorService(shared: Shared) {
         shared.securityLog('login_two_factor_failure', { actor: challenge.userId, ip });
         throw unauthorized(twoFactorMessages.codeWrong);
       }
-      const used = await db
-        .update(oneTimeTokens)
-        .set({ usedAt: now })
-        .where(and(eq(oneTimeTokens.id, challenge.id), isNull(oneTimeTokens.usedAt)))
-        .returning({ id: oneTimeTokens.id });
-      if (!used.length) throw unauthorized(twoFactorMessages.challengeExpired);
-      const [user] = await db.select().from(users).where(eq(users.id, challenge.userId)).limit(1);
-      if (!user) throw unauthorized(twoFactorMessages.challengeExpired);
-      const { token, sessionId } = await shared.auth.issue(user);
+      // The user row first, as a password reset or a deletion locks it before killing the challenges and
+      // revoking the sessions: one that commits first leaves this challenge dead, one that waits revokes
+      // the session started here.
+      const issued = await db.transaction(async (tx) => {
+        const [user] = await tx
+          .select()
+          .from(users)
+          .where(and(eq(users.id, challenge.userId), isNull(users.deletedAt)))
+          .for('share');
+        if (!user) return null;
+        const used = await tx
+          .update(oneTimeTokens)
+          .set({ usedAt: now })
+          .where(and(eq(oneTimeTokens.id, challenge.id), isNull(oneTimeTokens.usedAt)))
+          .returning({ id: oneTimeTokens.id });
+        if (!used.length) return null;
+        return { user, ...(await shared.auth.issue(user, { tx })) };
+      });
+      if (!issued) throw unauthorized(twoFactorMessages.challengeExpired);
+      const { user, token, sessionId } = issued;
       await markChecked(sessionId);
       shared.securityLog('login_success', { actor: user.id, ip, secondFactor: true });
       return { token, sessionId, user: { _id: user.id, userType: user.userType as UserType } };

@@ -4,7 +4,14 @@ import { Secret, TOTP } from 'otpauth';
 import { TWO_FACTOR, twoFactorMessages } from '@legalmarket/contracts';
 import { twoFactor, users } from '../../db/schema.js';
 import { insertJob } from '../../../test/admin-fixtures.js';
-import { PASSWORD, createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
+import {
+  PASSWORD,
+  createTestApp,
+  describeEachDb,
+  lastMailTo,
+  signupAndLogin,
+  type TestApp,
+} from '../../../test/helpers.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 const MINUTE = 60_000;
@@ -261,5 +268,20 @@ describeEachDb('two-factor authentication', (kind) => {
       expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 401]);
       expect(answers.filter((r) => r.json().token).length).toBe(1);
     }
+  });
+
+  it('tells the owner by e-mail when two-factor is turned on and when it is turned off', async () => {
+    // Whoever holds the password can turn it on and keep the recovery codes (the owner is then shut out),
+    // or turn it off: neither may happen without the sign-in address hearing of it.
+    const lawyer = await signupAndLogin(t, 'lawyer');
+    const { secret } = await enrol(lawyer);
+    const on = await lastMailTo(t, lawyer.email);
+    expect(on?.subject).toBe('Two-factor authentication was turned on for your LegalMarket account');
+    expect(on?.text).toContain('/password-reset');
+    nextStep();
+    expect((await inject('POST', '/api/two-factor/disable', lawyer, { code: codeOf(secret) })).statusCode).toBe(200);
+    const off = await lastMailTo(t, lawyer.email);
+    expect(off?.subject).toBe('Two-factor authentication was turned off for your LegalMarket account');
+    expect(off?.id).not.toBe(on?.id);
   });
 });

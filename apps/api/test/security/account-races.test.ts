@@ -1,0 +1,403 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { and, eq, isNull } from 'drizzle-orm';
+import pg from 'pg';
+import { Secret, TOTP } from 'otpauth';
+import { messages } from '@legalmarket/contracts';
+import { oneTimeTokens, sessions } from '../../src/db/schema.js';
+import { createAuth, type Auth } from '../../src/platform/auth.js';
+import { tokenHasher } from '../../src/platform/tokens.js';
+import { createLimits } from '../../src/platform/rate-limit.js';
+import { createAccountsService, type AccountsService } from '../../src/features/accounts/service.js';
+import { createProfilesService } from '../../src/features/profiles/service.js';
+import { createUploadsService } from '../../src/features/uploads/service.js';
+import { multipart } from '../upload-helpers.js';
+import {
+  PASSWORD,
+  createTestApp,
+  describeEachDb,
+  lastMailTo,
+  linkToken,
+  signupAndLogin,
+  sixDigits,
+  uniqueEmail,
+  type TestApp,
+} from '../helpers.js';
+
+const NEW = 'N3w!Passw0rd';
+
+/** A second connection to the test's schema (PostgreSQL), for a transaction held open across a request. */
+async function otherConnection(t: TestApp) {
+  const other = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await other.connect();
+  const schema = (await t.rt.database.db.execute(`select current_schema() as s`)) as unknown as {
+    rows: Array<{ s: string }>;
+  };
+  await other.query(`set search_path = ${schema.rows[0].s}`);
+  return other;
+}
+
+/**
+ * Sign-in and the changes that end every session (password reset, erasure): what is checked before a
+ * slow step must still hold when the session is written. An attacker who knows the old password can
+ * keep signing in while the owner resets it; the one sign-in that straddles the reset must not survive.
+ */
+describeEachDb('sessions started while the password changes', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(() => t.close());
+
+  const db = () => t.rt.database.db;
+  const liveSessions = (userId: string) =>
+    db()
+      .select()
+      .from(sessions)
+      .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+
+  /** The whole reset flow through the API, as the owner does it. */
+  async function resetPassword(email: string) {
+    await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { officialEmail: email } });
+    const code = sixDigits((await lastMailTo(t, email))!.text)!;
+    const grant = await t.app.inject({
+      method: 'POST',
+      url: '/api/confirm-reset-token',
+      payload: { officialEmail: email, token: code },
+    });
+    const done = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/reset-password?userEmail=${encodeURIComponent(email)}&token=${grant.json().resetToken}`,
+      payload: { password: NEW, passwordConfirm: NEW },
+    });
+    expect(done.statusCode).toBe(200);
+  }
+
+  it('one reset token sent by many requests at once sets the password once, and one code gives one token', async () => {
+    const owner = await signupAndLogin(t, 'company');
+    await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { officialEmail: owner.email } });
+    const code = sixDigits((await lastMailTo(t, owner.email))!.text)!;
+    const grants = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/confirm-reset-token',
+          payload: { officialEmail: owner.email, token: code },
+        }),
+      ),
+    );
+    expect(grants.filter((g) => g.statusCode === 200)).toHaveLength(1);
+    const grant = grants.find((g) => g.statusCode === 200)!.json().resetToken as string;
+    const passwords = Array.from({ length: 8 }, (_, i) => `Rac3!Pass${i}`);
+    const answers = await Promise.all(
+      passwords.map((password) =>
+        t.app.inject({
+          method: 'PATCH',
+          url: `/api/reset-password?userEmail=${encodeURIComponent(owner.email)}&token=${grant}`,
+          payload: { password, passwordConfirm: password },
+        }),
+      ),
+    );
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.statusCode === 400)).toHaveLength(passwords.length - 1);
+    const winner = passwords[answers.findIndex((a) => a.statusCode === 200)];
+    const signIn = (password: string) =>
+      t.app.inject({ method: 'POST', url: '/api/login', payload: { officialEmail: owner.email, password } });
+    expect((await signIn(winner)).statusCode).toBe(200);
+    expect((await signIn(passwords.find((p) => p !== winner)!)).statusCode).toBe(401);
+  });
+
+  /** The accounts service with an `issue` that lets `meanwhile` run after the password was checked. */
+  function accountsWith(meanwhile: () => Promise<void>) {
+    const auth = createAuth({ db: db(), secret: t.rt.secret, clock: t.clock, ttlHours: 12 });
+    const slowAuth: Auth = {
+      ...auth,
+      async issue(user, guard) {
+        await meanwhile();
+        return auth.issue(user, guard);
+      },
+    };
+    return createAccountsService({
+      db: db(),
+      auth: slowAuth,
+      clock: t.clock,
+      hashToken: tokenHasher(t.rt.secret),
+      publicUrl: t.config.PUBLIC_URL,
+      supportEmail: t.config.SUPPORT_EMAIL,
+      mailWritten: () => undefined,
+      securityLog: () => undefined,
+    });
+  }
+
+  it('a sign-in with the old password gets no session when the reset commits after the password was checked', async () => {
+    const owner = await signupAndLogin(t, 'company');
+    const accounts = accountsWith(() => resetPassword(owner.email));
+    await expect(accounts.login(owner.email, PASSWORD, '203.0.113.5')).rejects.toMatchObject({
+      statusCode: 401,
+      message: messages.invalidCredentials,
+    });
+    expect(await liveSessions(owner.id)).toEqual([]);
+  });
+
+  it('a sign-in gets no session when the account is erased after the password was checked', async () => {
+    const owner = await signupAndLogin(t, 'company');
+    const accounts = accountsWith(async () => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/account/delete',
+        headers: owner.headers,
+        payload: { password: PASSWORD },
+      });
+      expect(res.statusCode).toBe(200);
+    });
+    await expect(accounts.login(owner.email, PASSWORD, '203.0.113.5')).rejects.toMatchObject({ statusCode: 401 });
+    expect(await liveSessions(owner.id)).toEqual([]);
+  });
+
+  // The reset's transaction is under way (row updated, sessions revoked, not committed) while a sign-in
+  // with the old password writes its session: the sign-in must wait for it and then be refused, or its
+  // session would be written after the revocation and outlive the reset. PGlite has one connection.
+  it.runIf(kind === 'postgres')(
+    'a sign-in racing a password reset on another connection waits for it and is refused',
+    async () => {
+      const owner = await signupAndLogin(t, 'company');
+      const other = await otherConnection(t);
+      try {
+        await other.query('begin');
+        await other.query(`update users set password_hash = 'reset-elsewhere' where id = $1`, [owner.id]);
+        await other.query(`update sessions set revoked_at = now() where user_id = $1 and revoked_at is null`, [
+          owner.id,
+        ]);
+        const login = t.app.inject({
+          method: 'POST',
+          url: '/api/login',
+          payload: { officialEmail: owner.email, password: PASSWORD },
+        });
+        await new Promise((r) => setTimeout(r, 400));
+        await other.query('commit');
+        const res = await login;
+        expect(res.statusCode).toBe(401);
+        expect(res.json().message).toBe(messages.invalidCredentials);
+        expect(await liveSessions(owner.id)).toEqual([]);
+      } finally {
+        await other.end();
+      }
+    },
+  );
+
+  // The second step of a two-factor sign-in checks the code, uses the challenge and writes the session:
+  // a password reset that locks the row meanwhile (then kills the challenges and revokes every session)
+  // must leave it without a session, not with one written after the revocation.
+  it.runIf(kind === 'postgres')(
+    'a two-factor sign-in racing a password reset on another connection gets no session',
+    async () => {
+      const owner = await signupAndLogin(t, 'company');
+      const setup = await t.app.inject({
+        method: 'POST',
+        url: '/api/two-factor/setup',
+        headers: owner.headers,
+        payload: { password: PASSWORD },
+      });
+      const secret = Secret.fromBase32(setup.json().data.secret as string);
+      const codeNow = () => new TOTP({ secret }).generate({ timestamp: t.clock.now().getTime() });
+      const enable = await t.app.inject({
+        method: 'POST',
+        url: '/api/two-factor/enable',
+        headers: owner.headers,
+        payload: { code: codeNow() },
+      });
+      expect(enable.statusCode).toBe(200);
+      t.clock.advance(30_000);
+      const first = await t.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { officialEmail: owner.email, password: PASSWORD },
+      });
+      const challengeToken = first.json().challengeToken as string;
+      expect(challengeToken).toBeTruthy();
+
+      const other = await otherConnection(t);
+      try {
+        await other.query('begin');
+        await other.query('select id from users where id = $1 for update', [owner.id]);
+        const second = t.app.inject({
+          method: 'POST',
+          url: '/api/login/two-factor',
+          payload: { challengeToken, code: codeNow() },
+        });
+        await new Promise((r) => setTimeout(r, 400));
+        await other.query(`update users set password_hash = 'reset-elsewhere' where id = $1`, [owner.id]);
+        await other.query('update one_time_tokens set used_at = now() where user_id = $1 and used_at is null', [
+          owner.id,
+        ]);
+        await other.query('update sessions set revoked_at = now() where user_id = $1 and revoked_at is null', [
+          owner.id,
+        ]);
+        await other.query('commit');
+        const res = await second;
+        expect(res.statusCode).toBe(401);
+        expect(await liveSessions(owner.id)).toEqual([]);
+      } finally {
+        await other.end();
+      }
+    },
+  );
+});
+
+/**
+ * Changing the sign-in address checks the current password, then writes a pending change in a
+ * transaction. A password reset or the owner's undo link (each kills every pending link and ends every
+ * session) that commits in between must not leave a change written after it: whoever knew the old
+ * password could otherwise keep sending changes until one straddled the owner's reset.
+ */
+describeEachDb('a change of sign-in address racing a reset or an undo', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(() => t.close());
+
+  const db = () => t.rt.database.db;
+  type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+  const pendingChanges = (userId: string) =>
+    db()
+      .select()
+      .from(oneTimeTokens)
+      .where(
+        and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, 'email_change'), isNull(oneTimeTokens.usedAt)),
+      );
+  const patch = async (who: Login, fields: Array<[string, string]>) => {
+    const body = await multipart(fields.map(([name, value]) => ({ name, value })));
+    return t.app.inject({
+      method: 'PATCH',
+      url: `/api/updateprofile?_id=${who.id}`,
+      headers: { ...who.headers, ...body.headers },
+      payload: body.payload,
+    });
+  };
+
+  async function resetPassword(email: string) {
+    await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { officialEmail: email } });
+    const code = sixDigits((await lastMailTo(t, email))!.text)!;
+    const grant = await t.app.inject({
+      method: 'POST',
+      url: '/api/confirm-reset-token',
+      payload: { officialEmail: email, token: code },
+    });
+    const done = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/reset-password?userEmail=${encodeURIComponent(email)}&token=${grant.json().resetToken}`,
+      payload: { password: NEW, passwordConfirm: NEW },
+    });
+    expect(done.statusCode).toBe(200);
+  }
+
+  /** The profiles service, whose password check lets `meanwhile` run after the password was found right. */
+  function profilesWith(meanwhile: () => Promise<void>) {
+    const hashToken = tokenHasher(t.rt.secret);
+    const auth = createAuth({ db: db(), secret: t.rt.secret, clock: t.clock, ttlHours: 12 });
+    const real = createAccountsService({
+      db: db(),
+      auth,
+      clock: t.clock,
+      hashToken,
+      publicUrl: t.config.PUBLIC_URL,
+      supportEmail: t.config.SUPPORT_EMAIL,
+      mailWritten: () => undefined,
+      securityLog: () => undefined,
+    });
+    const accounts: AccountsService = {
+      ...real,
+      async checkPassword(userId, password) {
+        const checked = await real.checkPassword(userId, password);
+        await meanwhile();
+        return checked;
+      },
+    };
+    const limits = createLimits(t.rt.rateLimits, {
+      loginMaxFailures: 10,
+      loginWindowMs: 900_000,
+      ipMax: 1000,
+      ipWindowMs: 900_000,
+      emailActionMax: 5,
+      emailActionWindowMs: 900_000,
+    });
+    return {
+      auth,
+      profiles: createProfilesService({
+        db: db(),
+        clock: t.clock,
+        config: t.config,
+        limits,
+        accounts,
+        securityLog: () => undefined,
+        mailWritten: () => undefined,
+        uploads: createUploadsService({ db: db(), storage: t.rt.storage, clock: t.clock, config: t.config, hashToken }),
+      }),
+    };
+  }
+
+  const changeTo = (email: string) => ({
+    fields: new Map([
+      ['officialEmail', [email]],
+      ['currentPassword', [PASSWORD]],
+    ]),
+    file: null,
+  });
+
+  it('a password reset committed after the password check leaves no pending change', async () => {
+    const owner = await signupAndLogin(t, 'company');
+    const { auth, profiles } = profilesWith(() => resetPassword(owner.email));
+    const me = (await auth.resolve(`Bearer ${owner.token}`))!;
+    await expect(profiles.update(me, 'company', changeTo(uniqueEmail('thief')))).rejects.toMatchObject({
+      statusCode: 403,
+    });
+    expect(await pendingChanges(owner.id)).toEqual([]);
+  });
+
+  it("the owner's undo link used after the password check leaves no pending change", async () => {
+    const owner = await signupAndLogin(t, 'company');
+    // An earlier change sent the owner an undo link.
+    const first = await patch(owner, [
+      ['officialEmail', uniqueEmail('thief')],
+      ['currentPassword', PASSWORD],
+    ]);
+    expect(first.statusCode).toBe(200);
+    const undoToken = linkToken((await lastMailTo(t, owner.email))!.text)!;
+    const { auth, profiles } = profilesWith(async () => {
+      const undo = await t.app.inject({ method: 'POST', url: '/api/undo-email-change', payload: { token: undoToken } });
+      expect(undo.statusCode).toBe(200);
+    });
+    const me = (await auth.resolve(`Bearer ${owner.token}`))!;
+    await expect(profiles.update(me, 'company', changeTo(uniqueEmail('thief')))).rejects.toMatchObject({
+      statusCode: 401,
+    });
+    expect(await pendingChanges(owner.id)).toEqual([]);
+  });
+
+  // The reset is under way on another connection (row updated, links killed, sessions revoked, not yet
+  // committed) while the change's password check reads the old hash: the change must wait and refuse.
+  it.runIf(kind === 'postgres')('a change racing a password reset on another connection is refused', async () => {
+    const owner = await signupAndLogin(t, 'company');
+    const other = await otherConnection(t);
+    try {
+      await other.query('begin');
+      await other.query(`update users set password_hash = 'reset-elsewhere' where id = $1`, [owner.id]);
+      await other.query('update one_time_tokens set used_at = now() where user_id = $1 and used_at is null', [
+        owner.id,
+      ]);
+      await other.query('update sessions set revoked_at = now() where user_id = $1 and revoked_at is null', [owner.id]);
+      const change = patch(owner, [
+        ['officialEmail', uniqueEmail('thief')],
+        ['currentPassword', PASSWORD],
+      ]);
+      await new Promise((r) => setTimeout(r, 400));
+      await other.query('commit');
+      const res = await change;
+      expect(res.statusCode).toBe(403);
+      expect(res.json().message).toBe(messages.currentPasswordWrong);
+      expect(await pendingChanges(owner.id)).toEqual([]);
+    } finally {
+      await other.end();
+    }
+  });
+});
