@@ -203,9 +203,24 @@ export function createCheckoutService(deps: CheckoutDeps) {
       if (o.status === 'paid') return { result: 'paid', order: o, newlyPaid: false };
       const problem = check(o, tx, via);
       if (problem) return { result: 'refused', order: o, reason: problem };
+      // Read under the company lock erasure takes: whichever commits first, the other sees it.
+      const [company] = await t.select().from(users).where(eq(users.id, o.companyId));
+      if (company.deletedAt) {
+        // An erased account buys nothing (decision 2170): no jobs, nothing posted; the money is
+        // refunded by an admin, and the reconciliation report lists it as missing in the ledger.
+        securityLog('payment_for_deleted_account', {
+          via,
+          orderId: o.id,
+          companyId: o.companyId,
+          reference: o.txRef,
+          transactionId: tx.id,
+          amount: tx.amount,
+          currency: tx.currency,
+        });
+        return { result: 'refused', order: o, reason: 'account_deleted' };
+      }
       const now = clock.now();
       // The receipt prints the company as it is when it pays, and the method the provider reports.
-      const [company] = await t.select().from(users).where(eq(users.id, o.companyId));
       const billedTo = companyAsBilled(company);
       const [paid] = await t
         .update(orders)
