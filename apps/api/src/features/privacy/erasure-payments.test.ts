@@ -13,6 +13,7 @@ import { sandboxProvider } from '../../platform/payments/sandbox.js';
 import { PASSWORD, describeEachDb, signupAndLogin } from '../../../test/helpers.js';
 import { SUCCESS_CARD, createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
 import { createLedger } from '../money/ledger.js';
+import { createReconciliation } from '../money/reconciliation.js';
 import { createRefunds } from '../money/refunds.js';
 import { createJobLifecycle } from '../jobs/lifecycle-service.js';
 import { createCheckoutService } from '../checkout/service.js';
@@ -112,6 +113,11 @@ describeEachDb('account erasure and payments in flight', (kind) => {
       .select()
       .from(ledgerTransactions)
       .where(and(eq(ledgerTransactions.orderId, orderId), eq(ledgerTransactions.kind, 'payment')));
+  /** The payment stays on the reconciliation report for the admin's refund. */
+  const onReport = async (reference: string) =>
+    (
+      await createReconciliation({ db: db(), clock: t.clock, provider: sandboxProvider(db(), t.clock) }).run({})
+    ).differences.filter((d) => d.reference === reference && d.kind === 'missing_in_ledger');
   const loggedFor = (reference: string) =>
     t.security.of('payment_for_deleted_account').filter((e) => e.reference === reference);
 
@@ -143,6 +149,7 @@ describeEachDb('account erasure and payments in flight', (kind) => {
     expect(p.status).toBe('failed');
     expect(p.subscriptionId).toBeNull();
     expect(loggedFor(reference)[0]).toMatchObject({ transactionId, companyId: company.id });
+    expect(await onReport(reference)).toHaveLength(1);
     // The charge subscribed the card at the provider: cancelled, so it is never charged again.
     const cardSubs = await db()
       .select()
@@ -163,6 +170,7 @@ describeEachDb('account erasure and payments in flight', (kind) => {
     expect((await orderRow(o.orderId)).status).not.toBe('paid');
     expect(await postedFor(o.orderId)).toEqual([]);
     expect(loggedFor(o.reference)[0]).toMatchObject({ transactionId: o.transactionId, orderId: o.orderId });
+    expect(await onReport(o.reference)).toHaveLength(1);
     // The background job finds the same answer: still nothing opened.
     t.clock.advance(3 * 60_000);
     await checkout.reconcile();
