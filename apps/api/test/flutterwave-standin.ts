@@ -114,6 +114,8 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
    * or `lose`: the refund is made (completed) but the answer is lost on the way back (a 504).
    */
   let refundMode: 'completed' | 'pending' | 'refuse' | 'lose' = 'completed';
+  /** While set, a refund is made at once but its answer waits for this (an answer still on its way). */
+  let refundAnswerGate: Promise<void> | null = null;
   const calls: string[] = [];
   const transfers = new Map<number, FlwTransfer>();
   let nextTransferId = 396461;
@@ -348,7 +350,9 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
       };
       refunds.set(id, refund);
       if (refundMode === 'lose') return send(504, { status: 'error', message: 'Gateway timeout', data: null });
-      return send(200, { status: 'success', message: 'Transaction refund initiated', data: refund });
+      const reply = () => send(200, { status: 'success', message: 'Transaction refund initiated', data: refund });
+      if (refundAnswerGate) return void refundAnswerGate.then(reply);
+      return reply();
     }
     const refundById = /^\/v3\/refunds\/(\d+)$/.exec(url.pathname);
     if (req.method === 'GET' && refundById) {
@@ -423,6 +427,15 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
     },
     setRefundMode: (m: typeof refundMode) => {
       refundMode = m;
+    },
+    /** Refunds made from now on answer only when the returned function is called (then answers flow again). */
+    holdRefundAnswers() {
+      let release!: () => void;
+      refundAnswerGate = new Promise((r) => (release = r));
+      return () => {
+        refundAnswerGate = null;
+        release();
+      };
     },
     /** The provider finishes a pending refund (its webhook then says so). */
     completeRefund(id: number) {

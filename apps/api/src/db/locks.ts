@@ -17,6 +17,12 @@ export const lockCompany = (tx: Executor, companyId: string) =>
 export const lockLawyerPayouts = (tx: Executor, lawyerId: string) =>
   tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`lm-payout:${lawyerId}`}, 0))`);
 
+/** Settlements naming one provider refund queue behind one another: only one refund here may hold it. */
+export const lockProviderRefund = (tx: Executor, provider: string, providerRefundId: string) =>
+  tx.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${`lm-provider-refund:${provider}:${providerRefundId}`}, 0))`,
+  );
+
 /**
  * One app setting's changes queue behind one another, even before its row exists (a row lock needs the
  * row): each audit entry's `before` is what the change really replaced.

@@ -296,6 +296,61 @@ describeEachDb('checkout with the sandbox provider', (kind) => {
     expect(again.reference).not.toBe(cb.reference);
   });
 
+  describe('late payments of expired orders (webhook lost)', () => {
+    const HOUR = 3600_000;
+    const seen: Array<Record<string, unknown>> = [];
+    const deps = () => ({
+      config: t.config,
+      db: t.rt.database.db,
+      clock: t.clock,
+      logger: { info: (o: object) => void seen.push(o as Record<string, unknown>), warn() {}, error() {} },
+    });
+    // Sessions last 12 h, so the tests shorten the 24 h expiry instead of moving the clock a day.
+    const pass = () => reconcilePendingOrders(deps(), { expireAfterMs: HOUR, limit: 1000 });
+    const orderRow = async (id: string) => (await t.rt.database.db.select().from(orders).where(eq(orders.id, id)))[0];
+    /** An order started and left unpaid until the background job expired it. */
+    async function expiredOrder(who: Login) {
+      await fillCart(who);
+      const o = await start(who);
+      t.clock.advance(HOUR + 60_000);
+      await pass();
+      expect((await orderRow(o.orderId)).status).toBe('expired');
+      return o;
+    }
+
+    it('fulfils a payment that settled around expiry once the job asks again, an hour on', async () => {
+      const a = await signupAndLogin(t, 'company');
+      const o = await expiredOrder(a);
+      // The transfer lands as the order expires; its webhook is lost.
+      await charge(a, o.reference, o.amount, SUCCESS_CARD);
+      await pass();
+      expect(await jobsOf(o.orderId)).toHaveLength(0);
+      t.clock.advance(HOUR + 60_000);
+      await pass();
+      expect((await orderRow(o.orderId)).status).toBe('paid');
+      expect(await jobsOf(o.orderId)).toHaveLength(2);
+      expect((await inject('GET', '/api/cart', a)).statusCode).toBe(404);
+    });
+
+    it('refuses and logs a late payment of the wrong amount for a refund; looks at most once an hour, for a day', async () => {
+      const a = await signupAndLogin(t, 'company');
+      const o = await expiredOrder(a);
+      await charge(a, o.reference, o.amount - 1, SUCCESS_CARD);
+      t.clock.advance(HOUR + 60_000);
+      await pass();
+      const logged = () => seen.filter((e) => e.security === 'payment_amount_too_low' && e.orderId === o.orderId);
+      expect(logged()).toHaveLength(1);
+      expect((await orderRow(o.orderId)).status).toBe('expired');
+      expect(await jobsOf(o.orderId)).toHaveLength(0);
+      // Not again within the hour; and no more once the order expired more than a day ago.
+      await pass();
+      expect(logged()).toHaveLength(1);
+      t.clock.advance(25 * HOUR);
+      await pass();
+      expect(logged()).toHaveLength(1);
+    });
+  });
+
   describe('access', () => {
     it('is for companies only', async () => {
       const lawyer = await signupAndLogin(t, 'lawyer');

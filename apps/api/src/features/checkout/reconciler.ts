@@ -24,7 +24,7 @@ interface ReconcilerOptions {
 /** One pass of the background job: re-verify pending orders, fulfil or expire them. Tests call this. */
 export function reconcilePendingOrders(
   opts: Omit<ReconcilerOptions, 'intervalMs'>,
-  pass: { minAgeMs?: number; expireAfterMs?: number; limit?: number } = {},
+  pass: { minAgeMs?: number; expireAfterMs?: number; limit?: number; lateLimit?: number } = {},
 ) {
   const ledger = createLedger(opts);
   const provider = opts.provider ?? createPaymentProvider(opts.config, opts.db, opts.clock);

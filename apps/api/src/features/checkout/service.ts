@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, inArray, lt, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lt, notInArray, or, sql } from 'drizzle-orm';
 import {
   DEFAULT_PRODUCT_TITLE,
   PAYMENT_OPTIONS,
@@ -83,6 +83,10 @@ export type Outcome =
 const RECONCILE_AFTER_MS = 2 * 60_000;
 /** Pending orders with no successful payment after this are expired (a late payment still fulfils them). */
 const EXPIRE_AFTER_MS = 24 * 3600_000;
+/** Orders expired within this long are asked about again (a payment near expiry whose webhook was lost)... */
+const LATE_CHECK_FOR_MS = 24 * 3600_000;
+/** ...each at most this often, so a day of abandoned carts costs at most 24 look-ups apiece. */
+const LATE_CHECK_EVERY_MS = 3600_000;
 /** How long the sandbox's temporary transfer account is shown as open (Flutterwave's default is an hour). */
 const VIRTUAL_ACCOUNT_MS = 3600_000;
 const SANDBOX_TRANSFER_BANK = 'WEMA Bank (test)';
@@ -203,9 +207,24 @@ export function createCheckoutService(deps: CheckoutDeps) {
       if (o.status === 'paid') return { result: 'paid', order: o, newlyPaid: false };
       const problem = check(o, tx, via);
       if (problem) return { result: 'refused', order: o, reason: problem };
+      // Read under the company lock erasure takes: whichever commits first, the other sees it.
+      const [company] = await t.select().from(users).where(eq(users.id, o.companyId));
+      if (company.deletedAt) {
+        // An erased account buys nothing (decision 2170): no jobs, nothing posted; the money is
+        // refunded by an admin, and the reconciliation report lists it as missing in the ledger.
+        securityLog('payment_for_deleted_account', {
+          via,
+          orderId: o.id,
+          companyId: o.companyId,
+          reference: o.txRef,
+          transactionId: tx.id,
+          amount: tx.amount,
+          currency: tx.currency,
+        });
+        return { result: 'refused', order: o, reason: 'account_deleted' };
+      }
       const now = clock.now();
       // The receipt prints the company as it is when it pays, and the method the provider reports.
-      const [company] = await t.select().from(users).where(eq(users.id, o.companyId));
       const billedTo = companyAsBilled(company);
       const [paid] = await t
         .update(orders)
@@ -423,9 +442,12 @@ export function createCheckoutService(deps: CheckoutDeps) {
 
   /**
    * The background job: re-verifies orders left pending (a lost webhook, a closed tab) and fulfils
-   * them, or expires them after EXPIRE_AFTER_MS with no successful payment.
+   * them, or expires them after EXPIRE_AFTER_MS with no successful payment; expired ones are asked
+   * about again for a day.
    */
-  async function reconcile(opts: { minAgeMs?: number; expireAfterMs?: number; limit?: number } = {}) {
+  async function reconcile(
+    opts: { minAgeMs?: number; expireAfterMs?: number; limit?: number; lateLimit?: number } = {},
+  ) {
     const now = clock.now().getTime();
     const minAge = opts.minAgeMs ?? RECONCILE_AFTER_MS;
     const expireAfter = opts.expireAfterMs ?? EXPIRE_AFTER_MS;
@@ -455,6 +477,33 @@ export function createCheckoutService(deps: CheckoutDeps) {
         .where(and(eq(orders.id, order.id), eq(orders.status, order.status)))
         .returning({ id: orders.id });
       if (expire && done.length) counts.expired++;
+    }
+    // A payment made just before or after expiry whose webhook was lost: expired orders of the last day
+    // are asked about again, once an hour each. A match is fulfilled (0200: a customer who paid gets
+    // its jobs); anything else is refused and logged for a refund by the same check.
+    const late = await db
+      .select()
+      .from(orders)
+      .where(
+        and(
+          eq(orders.status, 'expired'),
+          gt(orders.createdAt, new Date(now - expireAfter - LATE_CHECK_FOR_MS)),
+          lt(orders.updatedAt, new Date(now - LATE_CHECK_EVERY_MS)),
+        ),
+      )
+      .orderBy(asc(orders.updatedAt))
+      .limit(opts.lateLimit ?? 20);
+    for (const order of late) {
+      counts.checked++;
+      const outcome = await settle(order, undefined, 'reconcile');
+      if (outcome.result === 'paid') {
+        if (outcome.newlyPaid) counts.fulfilled++;
+        continue;
+      }
+      await db
+        .update(orders)
+        .set({ updatedAt: clock.now() })
+        .where(and(eq(orders.id, order.id), eq(orders.status, 'expired')));
     }
     return counts;
   }

@@ -6,7 +6,9 @@ import { describeEachDb, signupAndLogin, type TestApp } from '../../../test/help
 import { SUCCESS_CARD, createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
 import { flutterwaveStandIn, listenStandIn, SECRET_HASH } from '../../../test/flutterwave-standin.js';
 import { mailsTo } from '../../../test/admin-fixtures.js';
+import { createPaymentProvider } from '../../platform/payments/index.js';
 import { createLedger } from './ledger.js';
+import { createRefunds } from './refunds.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 
@@ -349,6 +351,120 @@ describeEachDb('refunds through Flutterwave (local stand-in): pending, webhooks,
       { kind: 'refund', account: 'refunds_due', amount: 15_000_000 },
     ]);
   });
+
+  /** Two jobs of one payment at the same price: the first job's refund refused, so an admin may retry it. */
+  async function refusedBesideTwin() {
+    const company = await signupAndLogin(t, 'company');
+    const twin = await insertProduct(t, 'Trademark Watch', 150_000);
+    for (const productId of [tm, twin]) await s.inject('POST', '/api/cart', company, { productId, quantity: 1 });
+    const { reference, amount } = (await s.inject('POST', '/api/checkout', company)).json().data;
+    const transactionId = flw.pay(reference, amount);
+    await s.inject('POST', '/api/checkout/verify', company, { reference, transactionId });
+    const [a, b] = await t.rt.database.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.companyId, company.id))
+      .orderBy(jobs.lineNo);
+    flw.setRefundMode('refuse');
+    expect((await s.cancel(a.id)).statusCode).toBe(200);
+    expect(await s.refundOf(a.id)).toMatchObject({ status: 'failed' });
+    flw.setRefundMode('completed');
+    const made = () => [...flw.refunds.values()].filter((r) => r.tx_id === transactionId && r.status !== 'failed');
+    expect(made()).toEqual([]);
+    return { a, b, made };
+  }
+  const refundsPosted = async (jobId: string) => (await s.postings(jobId)).filter((p) => p.kind === 'refund');
+
+  it('a retry never takes a refund of the same payment and amount whose answer is on its way: 409, then both settle', async () => {
+    const { a, b, made } = await refusedBesideTwin();
+    const failedA = await s.refundOf(a.id);
+    const retryA = () => s.inject('POST', `/api/admin/refunds/${failedA.id}/retry`, admin);
+    // B's refund is made at the provider; its answer is still on the way when the admin retries A.
+    const release = flw.holdRefundAnswers();
+    // Started now (an inject runs when awaited), answered once the provider's answer arrives.
+    const cancelB = (async () => s.cancel(b.id))();
+    await until(async () => made().length === 1);
+    // Listed on the app's day (the stand-in's clock is the wall's).
+    made()[0].created_at = t.clock.now().toISOString();
+    expect(made()).toHaveLength(1);
+    const early = await retryA();
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toBe(
+      'Another refund of this payment for the same amount is being sent; try again in a minute',
+    );
+    release();
+    expect((await cancelB).statusCode).toBe(200);
+    expect(await s.refundOf(b.id)).toMatchObject({ status: 'completed', providerRefundId: String(made()[0].id) });
+    // A minute on, A is sent on its own: two refunds at the provider, two posted.
+    t.clock.advance(61_000);
+    const retried = await retryA();
+    expect(retried.statusCode).toBe(200);
+    expect(retried.json().refund).toMatchObject({ status: 'completed', amount: 150_000 });
+    expect(made()).toHaveLength(2);
+    expect((await s.refundOf(a.id)).providerRefundId).toBe(String(made()[1].id));
+    for (const job of [a, b])
+      expect(await refundsPosted(job.id)).toEqual([{ kind: 'refund', account: 'refunds_due', amount: 15_000_000 }]);
+  });
+
+  it('an answer later than a minute, its refund taken by a retry, leaves its own refund waiting, never a 500', async () => {
+    const { a, b, made } = await refusedBesideTwin();
+    const failedA = await s.refundOf(a.id);
+    const release = flw.holdRefundAnswers();
+    const cancelB = (async () => s.cancel(b.id))();
+    await until(async () => made().length === 1);
+    // Listed on the app's day (the stand-in's clock is the wall's).
+    made()[0].created_at = t.clock.now().toISOString();
+    // More than a minute without B's answer: A's retry finds B's refund unclaimed and takes it.
+    t.clock.advance(61_000);
+    const retried = await s.inject('POST', `/api/admin/refunds/${failedA.id}/retry`, admin);
+    expect(retried.statusCode).toBe(200);
+    release();
+    expect((await cancelB).statusCode).toBe(200);
+    // B's answer names a refund A holds: B waits, nothing is posted twice for one provider refund.
+    const waitingB = await s.refundOf(b.id);
+    expect(waitingB).toMatchObject({ status: 'pending', providerRefundId: null });
+    expect(await refundsPosted(b.id)).toEqual([]);
+    // Its retry finds no unclaimed refund and sends one: two refunds at the provider, two posted.
+    t.clock.advance(61_000);
+    const again = await s.inject('POST', `/api/admin/refunds/${waitingB.id}/retry`, admin);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().refund).toMatchObject({ status: 'completed' });
+    expect(made()).toHaveLength(2);
+    for (const job of [a, b])
+      expect(await refundsPosted(job.id)).toEqual([{ kind: 'refund', account: 'refunds_due', amount: 15_000_000 }]);
+  });
+
+  it.runIf(kind === 'postgres')(
+    'two settlements naming one provider refund at once: one holds it, the other waits, nothing fails',
+    async () => {
+      const db = t.rt.database.db;
+      const provider = createPaymentProvider(t.config, db, t.clock);
+      const ledger = createLedger({ db, clock: t.clock });
+      const service = createRefunds({ db, clock: t.clock, config: t.config, mailWritten: () => {}, provider, ledger });
+      for (let round = 0; round < 5; round++) {
+        const { a, b, made } = await refusedBesideTwin();
+        // B's refund is made and its answer lost; A's retry and B's late answer then name it together.
+        flw.setRefundMode('lose');
+        expect((await s.cancel(b.id)).statusCode).toBe(200);
+        flw.setRefundMode('completed');
+        const x = (await provider.fetchRefund(String(made()[0].id)))!;
+        const [ra, rb] = await Promise.all([s.refundOf(a.id), s.refundOf(b.id)]);
+        await db.update(refunds).set({ status: 'pending' }).where(eq(refunds.id, ra.id));
+        const answers = await Promise.all([service.settle(ra.id, x), service.settle(rb.id, x)]);
+        expect(answers.sort()).toEqual([true, 'taken'].sort());
+        const rows = await Promise.all([s.refundOf(a.id), s.refundOf(b.id)]);
+        expect(rows.map((r) => r.status).sort()).toEqual(['completed', 'pending']);
+        expect(rows.filter((r) => r.providerRefundId === x.id)).toHaveLength(1);
+        const posted = [...(await refundsPosted(a.id)), ...(await refundsPosted(b.id))];
+        expect(posted).toHaveLength(1);
+        // The one left waiting is sent on its own: the books end with two refunds, two posted.
+        t.clock.advance(61_000);
+        const waiting = rows.find((r) => r.status === 'pending')!;
+        expect((await s.inject('POST', `/api/admin/refunds/${waiting.id}/retry`, admin)).statusCode).toBe(200);
+        expect(made()).toHaveLength(2);
+      }
+    },
+  );
 
   it('a refund the provider refuses fails with the money still due; a retry sends it again', async () => {
     const { job } = await paidJob();

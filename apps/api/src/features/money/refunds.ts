@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { formatNaira, planMessages, toKobo, type RefundView } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
@@ -17,6 +17,7 @@ import {
 import { creditNoteAttachment, creditNoteLine } from './emails.js';
 import type { Ledger } from './ledger.js';
 import { cancelPlanJob, lockPlanOfJob } from '../plans/credits.js';
+import { lockProviderRefund } from '../../db/locks.js';
 
 type Job = typeof jobs.$inferSelect;
 type Refund = typeof refunds.$inferSelect;
@@ -25,6 +26,7 @@ type Outcome = ProviderRefund | { status: 'failed'; failure: string };
 /** A pending refund the provider never answered may be sent again after this long. */
 const RESEND_AFTER_MS = 60_000;
 const DAY_MS = 86_400_000;
+const TWIN_BEING_SENT = 'Another refund of this payment for the same amount is being sent; try again in a minute';
 
 interface RefundsDeps extends Pick<Shared, 'db' | 'clock' | 'config' | 'mailWritten'> {
   provider: PaymentProvider;
@@ -91,11 +93,25 @@ export function createRefunds(deps: RefundsDeps) {
 
   /** Applies the provider's word to a pending refund, once: completion posts the money and tells the company. */
   async function settle(refundId: string, outcome: Outcome) {
-    const done = await db.transaction(async (tx) => {
+    const done = await db.transaction(async (tx): Promise<boolean | 'taken'> => {
       const [r] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update');
       if (!r || r.status !== 'pending') return false;
       const now = clock.now();
       const providerRefundId = 'id' in outcome ? outcome.id : r.providerRefundId;
+      if (providerRefundId && providerRefundId !== r.providerRefundId) {
+        // Two settlements naming one provider refund (a retry took a twin's whose answer came late)
+        // queue here: the first holds it, the other stays pending to be sent again. Posting it twice
+        // would show one refund as two; the unique index would answer 500.
+        await lockProviderRefund(tx, r.provider, providerRefundId);
+        const [holder] = await tx
+          .select({ id: refunds.id })
+          .from(refunds)
+          .where(and(eq(refunds.provider, r.provider), eq(refunds.providerRefundId, providerRefundId)));
+        if (holder) {
+          deps.log?.warn({ refundId: r.id, heldBy: holder.id, providerRefundId }, 'provider refund held by another');
+          return 'taken' as const;
+        }
+      }
       if (outcome.status === 'pending') {
         await tx.update(refunds).set({ providerRefundId, updatedAt: now }).where(eq(refunds.id, r.id));
         return false;
@@ -152,7 +168,8 @@ export function createRefunds(deps: RefundsDeps) {
       });
       return true;
     });
-    if (done) deps.mailWritten();
+    if (done === true) deps.mailWritten();
+    return done;
   }
 
   /** Asks the provider for a pending refund not yet sent; a refusal fails it, an outage leaves it to retry. */
@@ -174,6 +191,28 @@ export function createRefunds(deps: RefundsDeps) {
       } else throw err;
     }
     await settle(refundId, outcome);
+  }
+
+  /**
+   * Another refund of the same payment and amount being sent right now (its answer still on its way):
+   * a refund the provider made for it must not be taken for this one.
+   */
+  async function twinInFlight(ex: Executor, r: Refund) {
+    const [twin] = await ex
+      .select({ id: refunds.id })
+      .from(refunds)
+      .where(
+        and(
+          eq(refunds.orderId, r.orderId),
+          eq(refunds.amount, r.amount),
+          ne(refunds.id, r.id),
+          eq(refunds.status, 'pending'),
+          isNull(refunds.providerRefundId),
+          gt(refunds.updatedAt, new Date(clock.now().getTime() - RESEND_AFTER_MS)),
+        ),
+      )
+      .limit(1);
+    if (twin) throw conflict(TWIN_BEING_SENT);
   }
 
   /**
@@ -204,6 +243,8 @@ export function createRefunds(deps: RefundsDeps) {
       (x) => x.transactionId === r.transactionId && x.amount === r.refund.amount && x.status !== 'failed',
     );
     if (!candidates.length) return null;
+    // Asked after the listing: a twin's row commits before its refund is sent, so one listed is seen here.
+    await twinInFlight(db, r.refund);
     const held = await db
       .select({ id: refunds.providerRefundId })
       .from(refunds)
@@ -312,6 +353,7 @@ export function createRefunds(deps: RefundsDeps) {
         // A refund being sent right now (or a retry a moment ago) is not sent twice.
         if (r.status === 'pending' && clock.now().getTime() - r.updatedAt.getTime() < RESEND_AFTER_MS)
           throw conflict('This refund is being sent; try again in a minute if it stays pending');
+        await twinInFlight(tx, r);
         await tx
           .update(refunds)
           .set({ status: 'pending', failure: null, providerRefundId: null, updatedAt: clock.now() })
@@ -326,8 +368,8 @@ export function createRefunds(deps: RefundsDeps) {
         // An earlier send may have been made at the provider with its answer lost: that refund settles
         // this one; only when the provider has none is it sent again (a refund has no reference of ours).
         const sent = await findSent(again.id);
-        if (sent) await settle(again.id, sent);
-        else await send(again.id);
+        if (sent && (await settle(again.id, sent)) === 'taken') throw conflict(TWIN_BEING_SENT);
+        if (!sent) await send(again.id);
       }
       return (await view(eq(refunds.id, again.id)))[0];
     },

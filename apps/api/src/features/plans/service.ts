@@ -309,8 +309,9 @@ export function createPlansService(
   }
 
   /** The plan started once, and whether this call started it. */
+  type Started = { sub: Sub | null; newly: boolean; twice?: Payment; erased?: Payment };
   async function startPlan(paymentId: string | number, tx: ProviderTransaction) {
-    const out = await db.transaction(async (t): Promise<{ sub: Sub | null; newly: boolean; twice?: Payment }> => {
+    const out = await db.transaction(async (t): Promise<Started> => {
       const [p0] = await t
         .select()
         .from(subscriptionPayments)
@@ -322,6 +323,16 @@ export function createPlansService(
         return { sub: s, newly: false };
       }
       const now = clock.now();
+      // Read under the company lock erasure takes: a payment that arrives for an erased account starts
+      // no plan (its card would be charged every month); it is closed and logged for a refund (2170).
+      const [owner] = await t.select({ deletedAt: users.deletedAt }).from(users).where(eq(users.id, p.companyId));
+      if (owner?.deletedAt) {
+        await t
+          .update(subscriptionPayments)
+          .set({ status: 'failed' })
+          .where(and(eq(subscriptionPayments.id, p.id), eq(subscriptionPayments.status, 'pending')));
+        return { sub: null, newly: false, erased: p };
+      }
       if (await liveOf(t, p.companyId, true)) {
         // Paid twice (two tabs): the second payment is left unapplied for the admin to refund, and the
         // subscription its charge made at the provider is cancelled like any other (decision 1900).
@@ -371,6 +382,24 @@ export function createPlansService(
       await mail(t, sub, receiptMail(companyAsBilled(company).name, paid, sub, 'Your plan is active'));
       return { sub, newly: true };
     });
+    if (out.erased) {
+      const p = out.erased;
+      shared.securityLog('payment_for_deleted_account', {
+        companyId: p.companyId,
+        reference: p.txRef,
+        transactionId: tx.id,
+        amount: tx.amount,
+        currency: tx.currency,
+      });
+      // The charge subscribed the card to our payment plan at the provider, under the e-mail it was
+      // made with (the account's own is erased): cancel it now; a charge it still makes is logged too.
+      const planId = tx.paymentPlan ?? p.providerPlanId;
+      if (planId && tx.customerEmail)
+        await provider
+          .cancelPlanSubscription(planId, tx.customerEmail)
+          .catch((err) => deps.log?.warn({ err }, 'cancelling the provider subscription failed'));
+      throw conflict('This account has been deleted: the payment starts no plan and will be refunded');
+    }
     if (!out.sub) {
       const p = out.twice!;
       shared.securityLog('plan_paid_twice', { companyId: p.companyId, reference: p.txRef, transactionId: tx.id });

@@ -26,6 +26,7 @@ import {
   refunds,
   reservationMoves,
   reviews,
+  subscriptionPayments,
   subscriptions,
   twoFactor,
   twoFactorRecoveryCodes,
@@ -165,6 +166,27 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
         blockers.push({
           kind: 'payment_in_progress',
           message: `A payment you started on ${day(o.createdAt)} (order ${o.txRef}) may still be completing; an unpaid order closes 24 hours after it was started.`,
+        });
+      // A plan's first payment may still be confirmed too, and would start a plan that renews from the card.
+      const planPaying = await ex
+        .select({
+          txRef: subscriptionPayments.txRef,
+          tier: subscriptionPayments.tier,
+          createdAt: subscriptionPayments.createdAt,
+        })
+        .from(subscriptionPayments)
+        .where(
+          and(
+            eq(subscriptionPayments.companyId, user.id),
+            eq(subscriptionPayments.kind, 'first'),
+            eq(subscriptionPayments.status, 'pending'),
+            sql`${subscriptionPayments.createdAt} > ${since}`,
+          ),
+        );
+      for (const p of planPaying)
+        blockers.push({
+          kind: 'payment_in_progress',
+          message: `A payment for the ${PLAN_TIER_INFO[p.tier].name} plan you started on ${day(p.createdAt)} (${p.txRef}) may still be completing; an unpaid plan payment closes 24 hours after it was started.`,
         });
     }
     if (user.userType === 'admin') {
