@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { auditLog, jobs, users } from '../../db/schema.js';
-import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
+import { PASSWORD, createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { insertJob, insertProduct } from '../../../test/admin-fixtures.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
@@ -170,5 +170,24 @@ describeEachDb('admin lists, settings and filters under concurrent admins', (kin
     expect(disagreeing).toBe(0);
     const verified = await t.rt.database.db.select().from(users).where(eq(users.verified, true));
     expect(verified.length).toBeGreaterThanOrEqual(fresh.length + 1);
+  });
+  it('refuses to verify, refuse or assign a lawyer who deleted the account', async () => {
+    const gone = await signupAndLogin(t, 'lawyer', { verified: true });
+    const deleted = await inject('POST', '/api/account/delete', gone, { password: PASSWORD });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const verify = await inject('PATCH', `/api/verifylawyer/${gone.id}`, admin, { verified: true });
+    expect(verify.statusCode).toBe(404);
+    const refuse = await inject('POST', `/api/rejectlawyer/${gone.id}`, admin, {
+      reason: 'Your SCN could not be found.',
+    });
+    expect(refuse.statusCode).toBe(404);
+    const [row] = await t.rt.database.db.select().from(users).where(eq(users.id, gone.id));
+    expect(row.verified).toBe(false);
+    // Verified before the erasure or not, "Deleted user" cannot be given a job.
+    await t.rt.database.db.update(users).set({ verified: true }).where(eq(users.id, gone.id));
+    const job = await insertJob(t, company.id, { productId: (await insertProduct(t, 'Erased Lawyer Job')).id });
+    const assign = await inject('POST', '/job-api/assign', admin, { jobId: job.id, lawyerId: gone.id });
+    expect(assign.statusCode).toBe(404);
+    expect((await t.rt.database.db.select().from(jobs).where(eq(jobs.id, job.id)))[0].assignedTo).toBeNull();
   });
 });

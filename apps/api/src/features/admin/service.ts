@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, ilike, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { messages, type AuditEntry, type ORDER_STATUSES, type SettlementAccountInput } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
@@ -173,7 +173,8 @@ export function createAdminService(shared: Shared) {
         const rows = await tx
           .select()
           .from(users)
-          .where(and(eq(users.id, lawyerId), eq(users.userType, 'lawyer')))
+          // An erased lawyer is gone: verifying one would make "Deleted user" assignable (decision 2030).
+          .where(and(eq(users.id, lawyerId), eq(users.userType, 'lawyer'), isNull(users.deletedAt)))
           .for('update');
         const lawyer = rows[0];
         if (!lawyer) throw notFound(messages.lawyerNotFound);
@@ -227,7 +228,7 @@ export function createAdminService(shared: Shared) {
         const rows = await tx
           .select()
           .from(users)
-          .where(and(eq(users.id, lawyerId), eq(users.userType, 'lawyer')))
+          .where(and(eq(users.id, lawyerId), eq(users.userType, 'lawyer'), isNull(users.deletedAt)))
           .for('update');
         const lawyer = rows[0];
         if (!lawyer) throw notFound(messages.lawyerNotFound);

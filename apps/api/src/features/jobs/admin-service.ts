@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { messages, type EditJobDetailsInput, type JobAction, type JobStatus } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
@@ -133,7 +133,7 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle) 
         const lawyers = await tx
           .select()
           .from(users)
-          .where(and(eq(users.id, lawyerId), eq(users.userType, 'lawyer')))
+          .where(and(eq(users.id, lawyerId), eq(users.userType, 'lawyer'), isNull(users.deletedAt)))
           .for('share');
         const lawyer = lawyers[0];
         if (!lawyer) throw notFound(messages.lawyerNotFound);
