@@ -187,7 +187,7 @@ describeEachDb('admin lists, settings and filters under concurrent admins', (kin
     await t.rt.database.db.update(users).set({ verified: true }).where(eq(users.id, gone.id));
     const job = await insertJob(t, company.id, { productId: (await insertProduct(t, 'Erased Lawyer Job')).id });
     const assign = await inject('POST', '/job-api/assign', admin, { jobId: job.id, lawyerId: gone.id });
-    expect(assign.statusCode).toBe(404);
+    expect(assign.statusCode).toBe(409);
     expect((await t.rt.database.db.select().from(jobs).where(eq(jobs.id, job.id)))[0].assignedTo).toBeNull();
   });
 });

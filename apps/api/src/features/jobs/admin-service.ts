@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { messages, type EditJobDetailsInput, type JobAction, type JobStatus } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
@@ -133,11 +133,12 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle) 
         const lawyers = await tx
           .select()
           .from(users)
-          .where(and(eq(users.id, lawyerId), eq(users.userType, 'lawyer'), isNull(users.deletedAt)))
+          .where(and(eq(users.id, lawyerId), eq(users.userType, 'lawyer')))
           .for('share');
         const lawyer = lawyers[0];
         if (!lawyer) throw notFound(messages.lawyerNotFound);
-        if (!lawyer.verified) throw conflict(messages.lawyerNotVerifiedForAssign);
+        // An erased lawyer ("Deleted user") is never assignable, even if verified before the erasure.
+        if (!lawyer.verified || lawyer.deletedAt) throw conflict(messages.lawyerNotVerifiedForAssign);
         const now = clock.now();
         const updated = await lifecycle.record(tx, job, 'assign', adminActing(actorId), {
           mail: false,
