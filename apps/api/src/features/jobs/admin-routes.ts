@@ -100,7 +100,7 @@ export const jobsAdminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         tags,
         security,
         summary: 'Assign a job to a lawyer',
-        description: `Moves the job from unassigned to pending in one transaction with the job row locked (two admins at once: one assignment, the other gets 409). Refuses an unverified lawyer (409), a job already assigned or completed (409), an unknown job or lawyer (404). E-mails the lawyer and the company; audit-logged. ${LIFECYCLE} ${ADMIN_ONLY}`,
+        description: `Moves the job from unassigned to pending in one transaction with the job row locked (two admins at once: one assignment, the other gets 409). Refuses an unverified lawyer or one who deleted the account (409), a job already assigned or completed (409), an unknown job or lawyer (404). E-mails the lawyer and the company; audit-logged. ${LIFECYCLE} ${ADMIN_ONLY}`,
         body: assignJobInput,
         response: { 200: oneJobResponse },
       },
