@@ -468,8 +468,8 @@ describeEachDb('lawyer payouts through Flutterwave (local stand-in): webhooks, f
       }),
     });
   const transferOf = (reference: string) => [...flw.transfers.values()].find((x) => x.reference === reference)!;
-  /** One pass of the reconciler, as main.ts's timer runs it. */
-  const reconcile = () =>
+  /** The payouts service as main.ts's timer builds it; one pass of the reconciler below. */
+  const timerPayouts = () =>
     createPayouts({
       db: t.rt.database.db,
       clock: t.clock,
@@ -479,7 +479,8 @@ describeEachDb('lawyer payouts through Flutterwave (local stand-in): webhooks, f
       provider: createPaymentProvider(t.config, t.rt.database.db),
       ledger: createLedger({ db: t.rt.database.db, clock: t.clock }),
       sleep: async () => {},
-    }).reconcile();
+    });
+  const reconcile = () => timerPayouts().reconcile();
   const transferPosts = () => flw.calls.filter((c) => c === 'POST /v3/transfers').length;
   /** Moves a payout's settlement (and any look at it) back in time, so the test's clock stays put for the sessions. */
   const settledAgo = (id: string, ms: number) =>
@@ -488,17 +489,7 @@ describeEachDb('lawyer payouts through Flutterwave (local stand-in): webhooks, f
       .set({ settledAt: new Date(t.clock.now().getTime() - ms), reversalCheckedAt: null })
       .where(eq(payouts.id, id));
   /** One pass of the daily look at paid payouts, as the reconciler's timer runs it. */
-  const recheckPaid = () =>
-    createPayouts({
-      db: t.rt.database.db,
-      clock: t.clock,
-      config: t.config,
-      mailWritten: () => {},
-      securityLog: () => {},
-      provider: createPaymentProvider(t.config, t.rt.database.db),
-      ledger: createLedger({ db: t.rt.database.db, clock: t.clock }),
-      sleep: async () => {},
-    }).recheckPaid();
+  const recheckPaid = () => timerPayouts().recheckPaid();
 
   beforeAll(async () => {
     t = await createLoggedTestApp(kind, await listenStandIn(flw));
