@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { jobEvents, jobs } from '../../db/schema.js';
+import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
+import { insertJob, insertProduct } from '../../../test/admin-fixtures.js';
+import { uploadDocument } from '../../../test/upload-helpers.js';
+
+type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+
+/** A third audit of the job workspace (issue 16): a spec client, hostile text and documents, each kept as a test. */
+describeEachDb('job workspace: a third audit', (kind) => {
+  let t: TestApp;
+  let admin: Login;
+  let company: Login;
+  let otherCompany: Login;
+  let lawyer: Login;
+  let productId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, { IP_MAX_REQUESTS: '100000' });
+    [admin, company, otherCompany, lawyer] = await Promise.all([
+      signupAndLogin(t, 'admin'),
+      signupAndLogin(t, 'company'),
+      signupAndLogin(t, 'company'),
+      signupAndLogin(t, 'lawyer', { verified: true }),
+    ]);
+    productId = (await insertProduct(t, 'Lease Review')).id;
+  }, 120_000);
+  afterAll(() => t.close());
+
+  const inject = (method: 'GET' | 'POST' | 'PUT', url: string, who: Login, payload?: object) =>
+    t.app.inject({ method, url, headers: who.headers, ...(payload ? { payload } : {}) });
+  const act = (id: string, action: string, who: Login, payload: object = {}) =>
+    inject('POST', `/job-api/jobs/${id}/actions/${action}`, who, payload);
+  async function assignedJob(owner = company) {
+    const job = await insertJob(t, owner.id, { productId });
+    const res = await inject('POST', '/job-api/assign', admin, { jobId: job.id, lawyerId: lawyer.id });
+    expect(res.statusCode, res.body).toBe(200);
+    return job.id;
+  }
+  const events = async (id: string) =>
+    (await t.rt.database.db.select().from(jobEvents).where(eq(jobEvents.jobId, id))).map((e) => e.action);
+
+  // The spec's lists show a delivered job as pending, with the lawyer's last request beside it. The
+  // lawyer's "Request more details" answered 404 "Job not found" for a job in its own pending list.
+  it('answers a detail request or answer on a delivered job with 409 naming the stage, never "not found"', async () => {
+    const id = await assignedJob();
+    const asked = await inject('POST', `/job-api/requestmorejobdetails/${id}`, lawyer, { detail: 'The title deed?' });
+    expect(asked.statusCode, asked.body).toBe(200);
+    const doc = await uploadDocument(t.app, lawyer.headers, 'lease.pdf');
+    expect((await act(id, 'deliver', lawyer, { files: [{ url: doc.url, name: 'lease.pdf' }] })).statusCode).toBe(200);
+    const before = await events(id);
+
+    const again = await inject('POST', `/job-api/requestmorejobdetails/${id}`, lawyer, { detail: 'And the survey?' });
+    expect(again.statusCode, again.body).toBe(409);
+    expect(again.json().message).toBe('This job is delivered: “Request more details” is not possible now.');
+    const answer = await inject('PUT', `/job-api/company/editjobdetails/${id}`, company, { detail: 'Attached.' });
+    expect(answer.statusCode, answer.body).toBe(409);
+    expect(answer.json().message).toBe('This job is delivered: “Give details” is not possible now.');
+    expect(await events(id)).toEqual(before);
+    const [row] = await t.rt.database.db.select().from(jobs).where(eq(jobs.id, id));
+    expect(row).toMatchObject({ lawyerRequestedDetail: 'The title deed?', companyDetail: null, stage: 'delivered' });
+
+    // Another lawyer's job and a cancelled one still answer as they always have.
+    const rival = await signupAndLogin(t, 'lawyer', { verified: true });
+    expect((await inject('POST', `/job-api/requestmorejobdetails/${id}`, rival, { detail: 'x' })).statusCode).toBe(404);
+    const cancelled = await assignedJob();
+    expect((await act(cancelled, 'cancel', admin)).statusCode).toBe(200);
+    const closed = await inject('POST', `/job-api/requestmorejobdetails/${cancelled}`, lawyer, { detail: 'x' });
+    expect(closed.statusCode).toBe(404);
+  });
+});
