@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { jobEvents, jobs } from '../../db/schema.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
-import { insertJob, insertProduct } from '../../../test/admin-fixtures.js';
+import { insertJob, insertProduct, mailsTo } from '../../../test/admin-fixtures.js';
 import { uploadDocument } from '../../../test/upload-helpers.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
@@ -68,5 +68,23 @@ describeEachDb('job workspace: a third audit', (kind) => {
     expect((await act(cancelled, 'cancel', admin)).statusCode).toBe(200);
     const closed = await inject('POST', `/job-api/requestmorejobdetails/${cancelled}`, lawyer, { detail: 'x' });
     expect(closed.statusCode).toBe(404);
+  });
+
+  // A note longer than the mail's preview was cut at 400 UTF-16 units: an emoji across the cut lost
+  // half of itself and the mail showed U+FFFD.
+  it("cuts a long note's e-mail preview between characters, and escapes what the note says", async () => {
+    const id = await assignedJob();
+    const note = `${'a'.repeat(399)}😀 <img src=x onerror=alert(1)> and more`;
+    expect((await act(id, 'message', lawyer, { note })).statusCode).toBe(200);
+    const [mail] = (await mailsTo(t, company.email)).filter((m) => m.text.includes(`/jobs/${id}`));
+    expect(mail.text).toContain(`“${'a'.repeat(399)}😀…”`);
+    for (const body of [mail.text, mail.html!]) expect(body).not.toContain('\ufffd');
+    // A note the preview keeps whole shows its markup as text, never as markup.
+    expect((await act(id, 'message', company, { note: '<img src=x onerror=alert(1)> & <b>bold</b>' })).statusCode).toBe(
+      200,
+    );
+    const [toLawyer] = (await mailsTo(t, lawyer.email)).filter((m) => m.text.includes(`/jobs/${id}`));
+    expect(toLawyer.html).toContain('&lt;img src=x onerror=alert(1)&gt; &amp; &lt;b&gt;bold&lt;/b&gt;');
+    expect(toLawyer.html).not.toContain('<img');
   });
 });
