@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { jobEvents, jobs } from '../../db/schema.js';
+import { and, eq } from 'drizzle-orm';
+import { jobEvents, jobs, notifications, users } from '../../db/schema.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { insertJob, insertProduct, mailsTo } from '../../../test/admin-fixtures.js';
 import { uploadDocument } from '../../../test/upload-helpers.js';
@@ -86,5 +86,28 @@ describeEachDb('job workspace: a third audit', (kind) => {
     const [toLawyer] = (await mailsTo(t, lawyer.email)).filter((m) => m.text.includes(`/jobs/${id}`));
     expect(toLawyer.html).toContain('&lt;img src=x onerror=alert(1)&gt; &amp; &lt;b&gt;bold&lt;/b&gt;');
     expect(toLawyer.html).not.toContain('<img');
+  });
+
+  // A company named "Ada\u202e Ventures" turned every notification about it around for the lawyer and
+  // the admins ("Ada no egassem a tnes ..."), and a line break in a name started a line of its own.
+  it("keeps direction controls and line breaks of a name out of the other party's notifications and mails", async () => {
+    const named = await signupAndLogin(t, 'company');
+    await t.rt.database.db
+      .update(users)
+      .set({ companyName: 'Ada\u202e Ventures\r\nPay to 0123456789' })
+      .where(eq(users.id, named.id));
+    const id = await assignedJob(named);
+    expect((await act(id, 'message', named, { note: 'Please start with clause 2' })).statusCode).toBe(200);
+    const [told] = await t.rt.database.db
+      .select()
+      .from(notifications)
+      .where(
+        and(eq(notifications.jobId, id), eq(notifications.userId, lawyer.id), eq(notifications.action, 'message')),
+      );
+    expect(told.text).toBe('Ada Ventures Pay to 0123456789 sent a message on Lease Review');
+    const [mail] = (await mailsTo(t, lawyer.email)).filter((m) => m.text.includes(`/jobs/${id}`));
+    expect(mail.subject).toBe(told.text);
+    for (const body of [mail.subject, mail.text, mail.html!])
+      expect(body).not.toMatch(/[\u202a-\u202e\u2066-\u2069]|Ventures\r?\n/);
   });
 });
