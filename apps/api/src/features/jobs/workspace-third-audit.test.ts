@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
+import { messages } from '@legalmarket/contracts';
 import { jobEvents, jobs, notifications, users } from '../../db/schema.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { insertJob, insertProduct, mailsTo } from '../../../test/admin-fixtures.js';
@@ -109,5 +110,33 @@ describeEachDb('job workspace: a third audit', (kind) => {
     expect(mail.subject).toBe(told.text);
     for (const body of [mail.subject, mail.text, mail.html!])
       expect(body).not.toMatch(/[\u202a-\u202e\u2066-\u2069]|Ventures\r?\n/);
+  });
+
+  it('refuses one document attached twice to a message or a delivery, naming the problem', async () => {
+    const id = await assignedJob();
+    const doc = await uploadDocument(t.app, lawyer.headers, 'draft.pdf');
+    const before = await events(id);
+    for (const [action, files] of [
+      [
+        'message',
+        [
+          { url: doc.url, name: 'draft.pdf' },
+          { url: doc.url, name: 'draft again.pdf' },
+        ],
+      ],
+      [
+        'deliver',
+        [
+          { url: doc.url, name: 'draft.pdf' },
+          { url: `https://legalmarket.example${doc.url}`, name: 'final.pdf' },
+        ],
+      ],
+    ] as const) {
+      const res = await act(id, action, lawyer, { note: 'See the draft', files });
+      expect(res.statusCode, `${action} ${res.body}`).toBe(400);
+      expect(res.json().message).toBe(messages.documentAttachedTwice);
+    }
+    expect(await events(id)).toEqual(before);
+    expect((await act(id, 'deliver', lawyer, { files: [{ url: doc.url, name: 'draft.pdf' }] })).statusCode).toBe(200);
   });
 });
