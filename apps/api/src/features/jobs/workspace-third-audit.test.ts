@@ -139,4 +139,22 @@ describeEachDb('job workspace: a third audit', (kind) => {
     expect(await events(id)).toEqual(before);
     expect((await act(id, 'deliver', lawyer, { files: [{ url: doc.url, name: 'draft.pdf' }] })).statusCode).toBe(200);
   });
+
+  it("opens nothing for an address of another company's document written in a message", async () => {
+    const secret = await uploadDocument(t.app, company.headers, 'board minutes.pdf');
+    const theirs = await assignedJob(otherCompany);
+    const note = `See ${secret.url} and http://localhost:3000${secret.url}`;
+    expect((await act(theirs, 'message', otherCompany, { note })).statusCode).toBe(200);
+    for (const who of [otherCompany, lawyer]) {
+      expect((await inject('GET', `/api/files/${secret.key}/link`, who)).statusCode).toBe(403);
+      expect((await inject('GET', secret.url, who)).statusCode).toBe(403);
+    }
+    // Sent as an attachment instead, it is refused as someone else's.
+    const attached = await act(theirs, 'message', otherCompany, {
+      note: 'minutes',
+      files: [{ url: secret.url, name: 'minutes.pdf' }],
+    });
+    expect(attached.statusCode).toBe(403);
+    expect(attached.json().message).toBe(messages.fileNotYours);
+  });
 });
