@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
-import { messages } from '@legalmarket/contracts';
+import { and, asc, eq } from 'drizzle-orm';
+import { messages, transitionOf, type JobAction } from '@legalmarket/contracts';
 import { jobEvents, jobs, notifications, users } from '../../db/schema.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { insertJob, insertProduct, mailsTo } from '../../../test/admin-fixtures.js';
@@ -156,5 +156,66 @@ describeEachDb('job workspace: a third audit', (kind) => {
     });
     expect(attached.statusCode).toBe(403);
     expect(attached.json().message).toBe(messages.fileNotYours);
+  });
+
+  // Issue 16: each transition's notifications come from the table. Walked through every action a
+  // party takes on the page, each event tells exactly the table's recipients other than its actor,
+  // once each, and no one else (not an applicant, not another company).
+  it("tells exactly the table's recipients of each step, once each, never the actor or a stranger", async () => {
+    const applicant = await signupAndLogin(t, 'lawyer', { verified: true });
+    const job = await insertJob(t, company.id, { productId });
+    expect((await inject('POST', `/job-api/applyforjob/${job.id}`, applicant)).statusCode).toBe(200);
+    expect((await inject('POST', '/job-api/assign', admin, { jobId: job.id, lawyerId: lawyer.id })).statusCode).toBe(
+      200,
+    );
+    const id = job.id;
+    const doc = () => uploadDocument(t.app, lawyer.headers, 'work.pdf');
+    const steps: Array<[string, Login, object]> = [
+      ['message', company, { note: 'Hello' }],
+      ['message', lawyer, { note: 'Hello back' }],
+      ['message', admin, { note: 'Welcome both' }],
+      ['request_details', lawyer, { note: 'The lease, please' }],
+      ['give_details', company, { note: 'Attached soon' }],
+      ['add_details', admin, { note: 'Lagos law applies' }],
+      ['deliver', lawyer, {}],
+      ['request_changes', company, { note: 'Clause 3' }],
+      ['deliver_again', lawyer, {}],
+      ['accept', company, {}],
+    ];
+    for (const [action, who, payload] of steps) {
+      const files = action.startsWith('deliver') ? { files: [{ url: (await doc()).url, name: 'work.pdf' }] } : {};
+      const res = await act(id, action, who, { ...payload, ...files });
+      expect(res.statusCode, `${action} ${res.body}`).toBe(200);
+    }
+    const db = t.rt.database.db;
+    const admins = (await db.select({ id: users.id }).from(users).where(eq(users.userType, 'admin'))).map((u) => u.id);
+    const ids = { company: [company.id], lawyer: [lawyer.id], admins };
+    const all = await db.select().from(jobEvents).where(eq(jobEvents.jobId, id)).orderBy(asc(jobEvents.id));
+    const told = await db.select().from(notifications).where(eq(notifications.jobId, id));
+    expect(all.map((e) => e.action)).toEqual(['apply', 'assign', ...steps.map(([a]) => a)]);
+    for (const e of all) {
+      const expected = new Set(transitionOf(e.action as JobAction).notify.flatMap((r) => ids[r]));
+      if (e.actorId) expected.delete(e.actorId);
+      const got = told.filter((n) => n.eventId === e.id).map((n) => n.userId);
+      expect(got.sort(), e.action).toEqual([...expected].sort());
+    }
+    expect(told.some((n) => n.userId === applicant.id || n.userId === otherCompany.id)).toBe(false);
+    // The work stays on the platform: nothing sent about the job carries the other party's address or phone.
+    const sent = async (to: string) =>
+      (await mailsTo(t, to)).filter((m) => m.text.includes(`/jobs/${id}`) || m.text.includes('/dashboard'));
+    for (const [reader, other, phone] of [
+      [company, lawyer, '08087654321'],
+      [lawyer, company, '08012345678'],
+    ] as const) {
+      const texts = [
+        ...told.filter((n) => n.userId === reader.id).map((n) => n.text),
+        ...(await sent(reader.email)).flatMap((m) => [m.subject, m.text, m.html ?? '']),
+      ];
+      expect(texts.length).toBeGreaterThan(0);
+      for (const text of texts) {
+        expect(text).not.toContain(other.email);
+        expect(text).not.toContain(phone);
+      }
+    }
   });
 });
