@@ -85,6 +85,7 @@ export const messages = {
   messageTooLong: 'Messages can be at most 5,000 characters',
   changesNoteMissing: 'Please say what should change',
   deliveryNeedsDocument: 'Please attach at least one document to deliver',
+  documentAttachedTwice: 'Please attach each document once',
   actionKeyReused: 'This key was already used with a different note or documents. Please send a fresh key.',
   accountNumberRule: 'Please enter a 10-digit account number',
   bankRule: 'Please choose your bank from the list',

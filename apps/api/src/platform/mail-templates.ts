@@ -14,12 +14,24 @@ type MailBlock =
   | { kind: 'facts'; rows: ReadonlyArray<readonly [label: string, value: string]> };
 
 /**
+ * Line breaks and other control characters (a name would start a line of its own in a mail or a
+ * notification) and the direction controls that turn the rest of a line around ("Ada\u202e sent a
+ * message" shows as "Ada egassem a tnes"): none of them belongs in a name shown to someone else.
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f]+/g;
+const DIRECTION_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
  * A name someone else chose, as plain text that no mail client turns into a link: every dot inside a
  * word becomes "[.]", "://" becomes "[:]//" and "@" becomes "[at]" ("evil.example" → "evil[.]example").
  * Names are shown to other people in mail; a link there would carry our sender's trust (docs/decisions/0211).
+ * A line break or other control character becomes a space, a direction control is dropped (decision 2201).
  */
 export function plainName(name: string): string {
   return name
+    .replace(CONTROLS, ' ')
+    .replace(DIRECTION_CONTROLS, '')
     .replace(/:\/\//g, '[:]//')
     .replace(/[@＠]/g, '[at]')
     .replace(/(?<=\S)[.。．｡](?=[^\s.。．｡])/g, '[.]');

@@ -1,5 +1,11 @@
 import { button, paragraph, plainName, quote, type MailTemplate } from '../../platform/mail-templates.js';
 
+/** The first `max` characters of a note, cut between two characters: an emoji (two UTF-16 units) is never halved into U+FFFD. */
+function preview(note: string, max = 400): string {
+  const chars = Array.from(note);
+  return chars.length > max ? `${chars.slice(0, max).join('')}…` : note;
+}
+
 /** A lifecycle step told to each recipient: the notification's text is the subject and the first line. */
 export const jobEventMail = (
   to: string,
@@ -9,7 +15,7 @@ export const jobEventMail = (
   subject: m.text,
   body: [
     paragraph(`${m.text}.`),
-    ...(m.note ? [quote(m.note.length > 400 ? `${m.note.slice(0, 400)}…` : m.note)] : []),
+    ...(m.note ? [quote(preview(m.note))] : []),
     ...(m.files?.length ? [paragraph(`Documents: ${m.files.join(', ')}`)] : []),
     ...(m.thread
       ? [paragraph('Until you open the job, further messages on it wait there and in your notifications.')]

@@ -250,9 +250,14 @@ export function createLawyerJobsService(deps: Deps, lifecycle: JobLifecycle, led
       if (!text) throw badRequest(messages.kindlyRequestDetails);
       await db.transaction(async (tx) => {
         const job = await lifecycle.lock(tx, jobId, messages.jobNotFound);
-        // Someone else's job, or one not being worked on, answers as it always has: not found.
-        if (job.assignedTo !== lawyer.id || !findJobTransition('request_details', job.stage, 'assigned_lawyer'))
+        // Someone else's job, or a completed or cancelled one, answers as it always has: not found. A
+        // job of the lawyer's pending list whose delivery awaits the company is there: 409 naming the
+        // stage, as the job page answers (decision 2200).
+        if (job.assignedTo !== lawyer.id) throw notFound(messages.jobNotFound);
+        if (!findJobTransition('request_details', job.stage, 'assigned_lawyer')) {
+          if (job.status === 'pending') lifecycle.check(job, 'request_details', lawyer);
           throw notFound(messages.jobNotFound);
+        }
         await lifecycle.record(tx, job, 'request_details', lawyer, {
           note: text,
           mail: false,

@@ -174,6 +174,9 @@ export function createJobLifecycle(
     for (const f of files) {
       const key = keyOfUrl(f.url);
       if (!key) throw badRequest(messages.attachedFileNotFound);
+      // One document twice (under two names, or as a relative and an absolute address) is one document:
+      // listed twice it would show twice and be taken for two.
+      if (out.some((o) => o.url === uploadUrl(key))) throw badRequest(messages.documentAttachedTwice);
       await assertAttachable(tx, acting, f.url);
       out.push({ url: uploadUrl(key), name: cleanFileName(f.name, 'Document') });
     }

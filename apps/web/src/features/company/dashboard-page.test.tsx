@@ -50,3 +50,43 @@ describe('Give more details (react-hook-form with the contract schema)', () => {
     expect(JSON.parse(String(put?.init?.body))).toEqual({ detail: 'The forms are attached.' });
   });
 });
+
+describe('the Notifications card follows the lifecycle table', () => {
+  it('offers no Give more details on a delivered job, whose details route answers 409', async () => {
+    const client = testQueryClient();
+    client.setQueryData(companyKeys.jobs('pending'), [
+      jobFixture({
+        _id: JOB_ID,
+        status: 'pending',
+        stage: 'delivered',
+        productId: {
+          _id: 'p',
+          productName: 'Delivered job',
+          productImage: '',
+          productPrice: 1000,
+          productDescription: '',
+        },
+        lawyerRequestedDetail: 'Send the CAC forms, please.',
+      }),
+      jobFixture({
+        _id: 'job-2',
+        status: 'pending',
+        stage: 'changes_requested',
+        productId: {
+          _id: 'q',
+          productName: 'Reworked job',
+          productImage: '',
+          productPrice: 1000,
+          productDescription: '',
+        },
+        lawyerRequestedDetail: 'Which clause?',
+      }),
+    ]);
+    client.setQueryData(companyKeys.orders(), []);
+    renderPage(<CompanyDashboardPage />, { client });
+    const card = screen.getByRole('complementary', { name: 'Notifications' });
+    expect(within(card).getAllByRole('button', { name: 'Give more details' })).toHaveLength(1);
+    expect(within(card).getByText('Reworked job')).toBeVisible();
+    expect(within(card).queryByText('Delivered job')).toBeNull();
+  });
+});

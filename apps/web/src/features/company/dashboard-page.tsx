@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { companyJobDetailsInput } from '@legalmarket/contracts/commerce';
 import { Bell, MessageCircle, Phone } from 'lucide-react';
 import { formatOrdinalDate, previewWords } from '@legalmarket/contracts/format';
+import { allowedJobActions, stageOf } from '@legalmarket/contracts/job-lifecycle';
 import { Link } from 'react-router';
 import { usePublicConfig } from '@/lib/public-config';
 import { paths } from '@/lib/paths';
@@ -209,7 +210,14 @@ export default function CompanyDashboardPage() {
   const completed = useCompanyJobs('completed', tab === 'completed');
   const current = tab === 'pending' ? pending : completed;
   const [giving, setGiving] = useState<CompanyJob | null>(null);
-  const notifications = (pending.data ?? []).filter((j) => j.status === 'pending' && j.lawyerRequestedDetail?.trim());
+  // A lawyer's request the company can still answer: the lifecycle table decides (a delivered job takes
+  // an acceptance or a request for changes instead, and its details route answers 409).
+  const notifications = (pending.data ?? []).filter(
+    (j) =>
+      j.status === 'pending' &&
+      j.lawyerRequestedDetail?.trim() &&
+      allowedJobActions(stageOf(j), 'company').includes('give_details'),
+  );
 
   return (
     <div className="mx-auto grid max-w-6xl gap-6 px-4 py-8 lg:grid-cols-[1fr_22rem]">

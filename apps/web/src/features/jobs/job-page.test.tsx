@@ -76,6 +76,22 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     expect(screen.getByText('Delivered')).toBeInTheDocument();
   });
 
+  it('isolates a name with a direction control, so the words after it read as written', async () => {
+    const reversing = 'Ada\u202e Ventures';
+    open(
+      pageData({
+        events: [
+          event(1, { action: 'give_details', actor: { _id: 'c-1', name: reversing, role: 'company' }, note: 'x' }),
+          event(2, { actor: { _id: 'c-1', name: reversing, role: 'company' } }),
+        ],
+      }),
+    );
+    await screen.findByRole('heading', { name: 'A job' });
+    const names = screen.getAllByText(reversing);
+    expect(names).toHaveLength(2);
+    for (const name of names) expect(name.tagName).toBe('BDI');
+  });
+
   it('marks where the unread events start and the thread read up to the newest', async () => {
     const { calls } = open(pageData());
     await screen.findByRole('heading', { name: 'A job' });

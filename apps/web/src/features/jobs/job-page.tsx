@@ -64,7 +64,7 @@ function EventItem({ e, mine, unread = false }: { e: JobEventResponse; mine: boo
           className={`max-w-[85%] min-w-0 rounded-lg px-3 py-2 ${mine ? 'bg-brand/10' : 'border border-slate-200 bg-white'}`}
         >
           <p className="text-xs text-slate-600">
-            <span className="font-semibold wrap-anywhere text-ink">{mine ? 'You' : e.actor.name}</span> ·{' '}
+            <bdi className="font-semibold wrap-anywhere text-ink">{mine ? 'You' : e.actor.name}</bdi> ·{' '}
             <time dateTime={e.createdAt}>{formatWhen(e.createdAt)}</time>
           </p>
           <p className="mt-1 text-sm wrap-anywhere whitespace-pre-wrap">{e.note}</p>
@@ -76,7 +76,8 @@ function EventItem({ e, mine, unread = false }: { e: JobEventResponse; mine: boo
     <li className="rounded-md border-l-4 border-accent bg-slate-50 px-3 py-2 text-sm">
       {divider}
       <p className="wrap-anywhere">
-        <span className="font-semibold">{mine ? 'You' : e.actor.name}</span> {EVENT_WORDS[e.action]}
+        {/* Isolated: a direction control in a name never turns the words after it around. */}
+        <bdi className="font-semibold">{mine ? 'You' : e.actor.name}</bdi> {EVENT_WORDS[e.action]}
         <span className="text-slate-600">
           {' '}
           · <time dateTime={e.createdAt}>{formatWhen(e.createdAt)}</time>

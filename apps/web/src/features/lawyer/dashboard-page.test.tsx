@@ -125,3 +125,25 @@ describe('Request more details (react-hook-form with the contract schema)', { ti
     expect(JSON.parse(String(post?.init?.body))).toEqual({ detail: 'The CAC forms, please.' });
   });
 });
+
+describe('Request more details follows the lifecycle table', { timeout: 30_000 }, () => {
+  it('is not offered on a delivery waiting for the company, whose request would be refused', async () => {
+    setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
+    const working = job('pending', 1);
+    const delivered = { ...job('pending', 2), stage: 'delivered' as const };
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({
+        'GET /job-api/lawyer/pendingjobs': () => ({ body: [working, delivered], headers: { 'x-total-count': '2' } }),
+        'GET /job-api/lawyer/completedjobs': () => ({ body: [], headers: { 'x-total-count': '0' } }),
+      }).fn,
+    );
+    renderPage(<LawyerDashboardPage />);
+    const list = await screen.findByRole('list', { name: 'Pending projects' });
+    const [first, second] = within(list).getAllByRole('listitem');
+    expect(within(first).getByText('pending job 1')).toBeVisible();
+    expect(within(first).getByRole('button', { name: 'Request more details' })).toBeVisible();
+    expect(within(second).getByText('pending job 2')).toBeVisible();
+    expect(within(second).queryByRole('button', { name: 'Request more details' })).toBeNull();
+  });
+});

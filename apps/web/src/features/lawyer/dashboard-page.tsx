@@ -5,6 +5,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { MessageCircle } from 'lucide-react';
 import { formatOrdinalDate, previewWords } from '@legalmarket/contracts/format';
+import { allowedJobActions, stageOf } from '@legalmarket/contracts/job-lifecycle';
 import { LAWYER_LIST_MAX, requestDetailsInput, type LawyerJob } from '@legalmarket/contracts/lawyers';
 import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
@@ -70,7 +71,16 @@ export default function LawyerDashboardPage() {
                 aria-busy={current.isPlaceholderData || undefined}
               >
                 {current.data.jobs.map((job) => (
-                  <ProjectItem key={job._id} job={job} onAsk={tab === 'pending' ? () => setAsking(job) : undefined} />
+                  <ProjectItem
+                    key={job._id}
+                    job={job}
+                    // Only while the table lets the lawyer ask (not on a delivery waiting for the company).
+                    onAsk={
+                      allowedJobActions(stageOf(job), 'assigned_lawyer').includes('request_details')
+                        ? () => setAsking(job)
+                        : undefined
+                    }
+                  />
                 ))}
               </ul>
               <Pagination page={page} total={current.data.total} pageSize={PROJECTS_PAGE_SIZE} onChange={setPage} />
