@@ -151,8 +151,15 @@ const adminProfile = adminCompany
 /** GET /api/lawyer/{id} (admin): `lawyer` at the top. */
 export const lawyerResponse = z.object({ status: z.literal('success'), lawyer: lawyerProfile });
 export type LawyerResponse = z.infer<typeof lawyerResponse>;
-/** GET /api/company/{id} (admin): `company` at the top. */
-export const companyResponse = z.object({ status: z.literal('success'), company: companyProfile });
+/**
+ * GET /api/company/{id} (admin): `company` at the top (decision 0901), and under `data` too: the spec's
+ * table answers `data.company`, written as it writes the login's `data.user` (decision 2210).
+ */
+export const companyResponse = z.object({
+  status: z.literal('success'),
+  company: companyProfile,
+  data: z.object({ company: companyProfile }),
+});
 export type CompanyResponse = z.infer<typeof companyResponse>;
 
 /** GET /api/userprofile?_id=: the profile itself, `_id` equal to the id asked for (spec section 6). */
