@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from './helpers.js';
-import { is2xx, specClient, type Response } from './spec-client-kit.js';
+import { insertJob } from './admin-fixtures.js';
+import { insertProduct } from './commerce-helpers.js';
+import {
+  PASSWORD,
+  createTestApp,
+  describeEachDb,
+  lastMailTo,
+  linkToken,
+  signupAndLogin,
+  uniqueEmail,
+  type TestApp,
+} from './helpers.js';
+import { is2xx, specClient, type Data, type Response } from './spec-client-kit.js';
 import { pngBytes } from './upload-helpers.js';
 
 /**
@@ -65,5 +76,142 @@ describeEachDb('the visitor and company call table, as a spec client sends and r
     expect((await client(company.token).get(`/api/company/${company.id}`)).status).toBe(403);
     const lawyer = await signupAndLogin(t, 'lawyer');
     failsWith(await client(admin.token).get(`/api/company/${lawyer.id}`), 404, 'Company not found');
+  });
+
+  it('POST /api/cart: the optional detail, file and fileName sent null are not sent', async () => {
+    // Section 7: "POST /api/cart | productId, quantity, optional detail, file, fileName". A client that
+    // holds no upload (the widget never answered) sends `file: null, fileName: null`; a detail left
+    // empty, `detail: null`. Each answered 400 "Details must be text" / "file must be text".
+    const company = await signupAndLogin(t, 'company');
+    const api = client(company.token);
+    const productId = await insertProduct(t, 'Null Fields Product', 12_000);
+    const added = is2xx(
+      await api.post('/api/cart', { productId, quantity: 1, detail: null, file: null, fileName: null }),
+    );
+    expect(added.message).toBe('You have successfully added to cart');
+    const line = is2xx(await api.get('/api/cart'))[0].products.find((p: Data) => p.productId === productId);
+    expect(line).toMatchObject({ productId, quantity: 1, detail: null, file: null, fileName: null, price: 12_000 });
+
+    // The hosted widget's answer (an https address and the original name) is taken as it is.
+    const other = await insertProduct(t, 'Hosted File Product', 8_000);
+    is2xx(
+      await api.post('/api/cart', {
+        productId: other,
+        quantity: 2,
+        detail: 'Our memorandum',
+        file: 'https://res.cloudinary.com/legal/raw/upload/v1/memorandum.pdf',
+        fileName: 'memorandum.pdf',
+      }),
+    );
+    const [cart] = is2xx(await api.get('/api/cart'));
+    expect(cart.products.find((p: Data) => p.productId === other)).toMatchObject({
+      file: 'https://res.cloudinary.com/legal/raw/upload/v1/memorandum.pdf',
+      fileName: 'memorandum.pdf',
+    });
+    // Section 3: "Total is the sum of quantity times price".
+    expect(cart.bill).toBe(cart.products.reduce((sum: number, p: Data) => sum + p.quantity * p.price, 0));
+
+    // A value that is there is still checked.
+    failsWith(await api.post('/api/cart', { productId, quantity: 1, file: 5 }), 400, 'file must be text');
+    failsWith(await api.post('/api/cart', { productId, quantity: 1, detail: 7 }), 400, 'Details must be text');
+  });
+
+  it('PUT /job-api/company/editjobdetails/{jobId}: file and fileName sent null keep the document sent before', async () => {
+    // Section 7: "PUT /job-api/company/editjobdetails/{jobId} | detail, file, fileName"; screen 13's
+    // Give more details has an "optional upload". The admin's Add details row takes the same nulls.
+    const admin = await signupAndLogin(t, 'admin');
+    const company = await signupAndLogin(t, 'company');
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const job = await insertJob(t, company.id, { status: 'pending', lawyerId: lawyer.id });
+    const api = client(company.token);
+    is2xx(
+      await api.put(`/job-api/company/editjobdetails/${job.id}`, {
+        detail: 'First brief',
+        file: 'https://res.cloudinary.com/legal/raw/upload/v1/brief.pdf',
+        fileName: 'brief.pdf',
+      }),
+    );
+    const edited = is2xx(
+      await api.put(`/job-api/company/editjobdetails/${job.id}`, {
+        detail: 'More details',
+        file: null,
+        fileName: null,
+      }),
+    );
+    expect(edited.message).toBe('Edited successfully');
+    const seen = is2xx(await api.get('/job-api/company/pendingjobs')).find((j: Data) => j._id === job.id);
+    expect(seen).toMatchObject({
+      companyDetail: 'More details',
+      companyFile: 'https://res.cloudinary.com/legal/raw/upload/v1/brief.pdf',
+      companyFileName: 'brief.pdf',
+    });
+    // An empty Send is still the spec's alert, null or not.
+    failsWith(
+      await api.put(`/job-api/company/editjobdetails/${job.id}`, { detail: null }),
+      400,
+      'Kindly add/edit details',
+    );
+
+    const byAdmin = is2xx(
+      await client(admin.token).put(`/job-api/editjobdetails/${job.id}`, {
+        detail: 'Filed',
+        file: null,
+        fileName: null,
+      }),
+    );
+    expect(byAdmin.message).toBe('Edited successfully');
+  });
+
+  it('POST /api/company/signup: the optional CAC number sent null is none', async () => {
+    // Section 2, screen 2: "CAC registration number (optional)"; section 5: every field except
+    // cacNumber, firmName and lawFirmAddress must be filled. A form that keeps an untouched optional
+    // field as null sends it so; that answered 400 "CAC registration number must be text".
+    const email = uniqueEmail('null-cac');
+    const signup = await client().post('/api/company/signup', {
+      companyName: 'Null Cac Ltd',
+      contactName: 'Ada Obi',
+      phoneNumber: '08012345678',
+      officialEmail: email,
+      officeAddress: '12 Marina, Lagos',
+      cacNumber: null,
+      industry: 'Fintech',
+      password: PASSWORD,
+      passwordConfirm: PASSWORD,
+    });
+    expect(is2xx(signup)).toMatchObject({ status: 'success', message: 'You have successfully created an account' });
+    is2xx(await client().post('/api/confirm-email', { token: linkToken((await lastMailTo(t, email))!.text) }));
+    const login = is2xx(await client().post('/api/login', { officialEmail: email, password: PASSWORD }));
+    const profile = is2xx(await client(login.token).get(`/api/userprofile?_id=${login.data.user._id}`));
+    expect(profile).toMatchObject({ companyName: 'Null Cac Ltd', cac: null });
+
+    // The lawyer's optional fields, named as section 5 names them.
+    const lawyer = await client().post('/api/lawyer/signup', {
+      name: 'Chidi Okeke',
+      officialEmail: uniqueEmail('null-firm'),
+      phoneNumber: '08087654321',
+      areasOfPractise: ['Technology'],
+      scn: 'SCN765432',
+      cacNumber: null,
+      firmName: null,
+      lawFirmAddress: null,
+      password: PASSWORD,
+      passwordConfirm: PASSWORD,
+    });
+    expect(is2xx(lawyer).status).toBe('success');
+    // A required field sent null is still named with the spec's text.
+    failsWith(
+      await client().post('/api/company/signup', {
+        companyName: 'Null Industry Ltd',
+        contactName: 'Ada Obi',
+        phoneNumber: '08012345678',
+        officialEmail: uniqueEmail('null-industry'),
+        officeAddress: '12 Marina, Lagos',
+        industry: null,
+        password: PASSWORD,
+        passwordConfirm: PASSWORD,
+      }),
+      400,
+      'Please enter your industry',
+    );
   });
 });

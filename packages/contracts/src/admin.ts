@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { jobView } from './jobs.js';
-import { dataResponse } from './common.js';
+import { dataResponse, nullsNotSent } from './common.js';
 import { LIMITS, LIST_CAP, LIST_LIMIT_MAX, ORDER_STATUSES } from './constants.js';
 import { messages } from './messages.js';
 
@@ -232,6 +232,8 @@ export const editJobDetailsInput = z.object({
     .optional(),
 });
 export type EditJobDetailsInput = z.input<typeof editJobDetailsInput>;
+/** The API's body for it: `file` and `fileName` sent null are not sent, as on the company's form (decision 2210). */
+export const editJobDetailsBody = nullsNotSent(['file', 'fileName'], editJobDetailsInput);
 
 /** The platform's settlement account (admin payment page), kept in app_settings. */
 export const settlementAccountInput = z.object({
