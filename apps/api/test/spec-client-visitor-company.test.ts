@@ -48,6 +48,19 @@ describeEachDb('the visitor and company call table, as a spec client sends and r
     'profileImage',
     'createdAt',
   ];
+  const sendJson = async (userToken: string, method: 'PATCH', url: string, body: object): Promise<Response> => {
+    const res = await t.app.inject({
+      method,
+      url,
+      headers: {
+        accept: 'application/json',
+        'content-type': 'application/json',
+        authorization: `Bearer ${userToken}`,
+      },
+      payload: JSON.stringify(body),
+    });
+    return { status: res.statusCode, data: JSON.parse(res.body) };
+  };
 
   it('GET /api/company/{id} answers `data.company`; its id is the one asked for, with the section 3 fields', async () => {
     // Section 7: "GET /api/company/{id} | data.company (admin view)", written as the login row's "data.user"
@@ -213,5 +226,67 @@ describeEachDb('the visitor and company call table, as a spec client sends and r
       400,
       'Please enter your industry',
     );
+  });
+
+  it('PATCH /api/updateprofile: the company form sent with JSON headers saves its text fields', async () => {
+    // Section 7: "All calls go to one backend base address, with JSON headers"; "PATCH /api/updateprofile
+    // | multipart profileImage, officialEmail, website, yourBio, phoneNumber, alternativeEmailAddress,
+    // officeAddress". Under a JSON Content-Type axios sends a FormData as JSON (the picture, a File,
+    // becomes `{}`); that answered 415 and saved nothing.
+    const company = await signupAndLogin(t, 'company');
+    const url = `/api/updateprofile?_id=${company.id}`;
+    const saved = is2xx(
+      await sendJson(company.token, 'PATCH', url, {
+        profileImage: {},
+        officialEmail: company.email,
+        website: 'https://ada.ng',
+        yourBio: 'We build payment rails.',
+        phoneNumber: '08031234567',
+        alternativeEmailAddress: 'hello@ada.ng',
+        officeAddress: '3 Broad Street, Lagos',
+      }),
+    );
+    expect(saved.message).toBe('Profile Updated Successfully');
+    expect(saved.company).toMatchObject({
+      _id: company.id,
+      officialEmail: company.email,
+      website: 'https://ada.ng',
+      yourBio: 'We build payment rails.',
+      phoneNumber: '08031234567',
+      alternativeEmailAddress: 'hello@ada.ng',
+      officeAddress: '3 Broad Street, Lagos',
+      profileImage: null,
+    });
+    const read = is2xx(await client(company.token).get(`/api/userprofile?_id=${company.id}`));
+    expect(read.yourBio).toBe('We build payment rails.');
+
+    // The spec's texts and rules hold as for the multipart form; null is not sent.
+    failsWith(
+      await sendJson(company.token, 'PATCH', url, { phoneNumber: '0803123456' }),
+      400,
+      'Please enter a valid 11-digit phone number',
+    );
+    const kept = is2xx(await sendJson(company.token, 'PATCH', url, { website: null, yourBio: 'Rails.' }));
+    expect(kept.company).toMatchObject({ website: 'https://ada.ng', yourBio: 'Rails.' });
+    failsWith(await sendJson(company.token, 'PATCH', url, { yourBio: { text: 'x' } }), 400, 'yourBio must be text');
+    const other = await signupAndLogin(t, 'company');
+    failsWith(
+      await sendJson(company.token, 'PATCH', `/api/updateprofile?_id=${other.id}`, { yourBio: 'Not mine' }),
+      403,
+      'You do not have permission to view these profile details.',
+    );
+
+    // A lawyer's repeated field comes as a list.
+    const lawyer = await signupAndLogin(t, 'lawyer');
+    const lawyerSaved = is2xx(
+      await sendJson(lawyer.token, 'PATCH', `/api/updateprofile?_id=${lawyer.id}`, {
+        areasOfPractise: ['Technology', 'Intellectual Property'],
+        yearOfCall: 2015,
+      }),
+    );
+    expect(lawyerSaved.lawyer).toMatchObject({
+      areasOfPractise: ['Technology', 'Intellectual Property'],
+      yearOfCall: '2015',
+    });
   });
 });
