@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { jobView } from './jobs.js';
-import { dataResponse } from './common.js';
+import { dataResponse, nullsNotSent } from './common.js';
 import { LIMITS, LIST_CAP, LIST_LIMIT_MAX, ORDER_STATUSES } from './constants.js';
 import { messages } from './messages.js';
 
@@ -151,8 +151,15 @@ const adminProfile = adminCompany
 /** GET /api/lawyer/{id} (admin): `lawyer` at the top. */
 export const lawyerResponse = z.object({ status: z.literal('success'), lawyer: lawyerProfile });
 export type LawyerResponse = z.infer<typeof lawyerResponse>;
-/** GET /api/company/{id} (admin): `company` at the top. */
-export const companyResponse = z.object({ status: z.literal('success'), company: companyProfile });
+/**
+ * GET /api/company/{id} (admin): `company` at the top (decision 0901), and under `data` too: the spec's
+ * table answers `data.company`, written as it writes the login's `data.user` (decision 2210).
+ */
+export const companyResponse = z.object({
+  status: z.literal('success'),
+  company: companyProfile,
+  data: z.object({ company: companyProfile }),
+});
 export type CompanyResponse = z.infer<typeof companyResponse>;
 
 /** GET /api/userprofile?_id=: the profile itself, `_id` equal to the id asked for (spec section 6). */
@@ -225,6 +232,8 @@ export const editJobDetailsInput = z.object({
     .optional(),
 });
 export type EditJobDetailsInput = z.input<typeof editJobDetailsInput>;
+/** The API's body for it: `file` and `fileName` sent null are not sent, as on the company's form (decision 2210). */
+export const editJobDetailsBody = nullsNotSent(['file', 'fileName'], editJobDetailsInput);
 
 /** The platform's settlement account (admin payment page), kept in app_settings. */
 export const settlementAccountInput = z.object({

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { EXPERTISE, USER_TYPES } from './constants.js';
-import { emailField, okMessage, optionalText, passwordField, requiredPhoneField, requiredText } from './common.js';
+import {
+  emailField,
+  okMessage,
+  optionalText,
+  passwordField,
+  requiredPhoneField,
+  requiredText,
+  withoutNulls,
+} from './common.js';
 import { messages } from './messages.js';
 import { termsVersionField } from './privacy.js';
 
@@ -34,19 +42,20 @@ export const companySignupForm = withConfirm({
 /**
  * The names a spec-written client may send for a field, each standing in for a missing field: spec
  * section 3 names the company "companyName or name", and section 5's sign-up rule calls the optional
- * fields cacNumber and firmName (our fields cac and lawFirmName).
+ * fields cacNumber and firmName (our fields cac and lawFirmName). The optional fields sent null are
+ * not sent (decision 2210).
  */
-const withAliases = (aliases: Record<string, string>) => (v: unknown) => {
+const withAliases = (aliases: Record<string, string>, optional: readonly string[]) => (v: unknown) => {
   if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
   const out = { ...(v as Record<string, unknown>) };
   for (const [alias, field] of Object.entries(aliases))
     if (out[field] === undefined && out[alias] !== undefined) out[field] = out[alias];
-  return out;
+  return withoutNulls(optional, out);
 };
 
 /** The API's company sign-up body: the form's fields, or the spec's names for them. */
 export const companySignupInput = z.preprocess(
-  withAliases({ name: 'companyName', cacNumber: 'cac' }),
+  withAliases({ name: 'companyName', cacNumber: 'cac' }, ['cac']),
   companySignupForm,
 );
 export type CompanySignupInput = z.input<typeof companySignupForm>;
@@ -71,7 +80,7 @@ export const lawyerSignupForm = withConfirm({
 });
 /** The API's lawyer sign-up body: the form's fields, or the spec's names for them. */
 export const lawyerSignupInput = z.preprocess(
-  withAliases({ cacNumber: 'cac', firmName: 'lawFirmName' }),
+  withAliases({ cacNumber: 'cac', firmName: 'lawFirmName' }, ['cac', 'lawFirmName', 'lawFirmAddress']),
   lawyerSignupForm,
 );
 export type LawyerSignupInput = z.input<typeof lawyerSignupForm>;

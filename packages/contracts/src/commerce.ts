@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataResponse } from './common.js';
+import { dataResponse, nullsNotSent } from './common.js';
 import { LIMITS, ORDER_STATUSES } from './constants.js';
 import { messages } from './messages.js';
 
@@ -41,6 +41,8 @@ export const addToCartInput = z.object({
     .optional(),
 });
 export type AddToCartInput = z.input<typeof addToCartInput>;
+/** POST /api/cart's body: the optional `detail`, `file` and `fileName` sent null are not sent (decision 2210). */
+export const addToCartBody = nullsNotSent(['detail', 'file', 'fileName'], addToCartInput);
 
 /** A cart line's brief grows when the same product is added again; past this it is refused (decision 1800). */
 export const CART_BRIEF_MAX = 10_000;
@@ -198,6 +200,8 @@ export const companyJobDetailsInput = z.object({
   file: uploadedFileLink.optional(),
   fileName: z.string().trim().max(255, 'File name must be at most 255 characters').optional(),
 });
+/** PUT /job-api/company/editjobdetails's body: `file` and `fileName` sent null are not sent (decision 2210). */
+export const companyJobDetailsBody = nullsNotSent(['file', 'fileName'], companyJobDetailsInput);
 
 /** POST /api/checkout/sandbox/charge: a Flutterwave-shaped transaction (amount in naira). */
 export const sandboxChargeResponse = z.object({

@@ -94,6 +94,22 @@ export const refuseUnsafeText = <T extends z.ZodType>(schema: T) =>
     })
     .pipe(schema);
 
+/**
+ * A request body where the named optional fields sent as `null` count as not sent: a client that holds
+ * no value for one (no upload yet, an optional box left empty) sends null (decision 2210). The form
+ * schema inside stays as the web's forms type it; only the API's body takes the nulls.
+ */
+export const nullsNotSent = <T extends z.ZodType>(fields: readonly string[], schema: T) =>
+  z.preprocess((v) => withoutNulls(fields, v), schema);
+
+/** `value` without the named keys whose value is null, when it is a plain object; otherwise as it is. */
+export function withoutNulls(fields: readonly string[], value: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+  const out = { ...(value as Record<string, unknown>) };
+  for (const field of fields) if (out[field] === null) delete out[field];
+  return out;
+}
+
 /** A string refusing NUL and unpaired surrogates with "{label} contains a character that is not allowed". */
 const safeString = (label: string, params?: Parameters<typeof z.string>[0]) =>
   z.string(params).refine((v) => !hasUnsafeCharacter(v), unsafeCharacterMessage(label));

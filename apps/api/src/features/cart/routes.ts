@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  addToCartInput,
+  addToCartBody,
   cartChangeAnswer,
   cartResponse,
   messages,
@@ -25,8 +25,8 @@ export const cartRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { s
         tags,
         summary: 'Add a product to the cart',
         description:
-          'Company only. `quantity` 1-10 (default 1); optional `detail`, `file` (a URL answered by POST /api/uploads to this company: a file someone else uploaded answers 403, an unknown one 400) and `fileName`. Adding a product that is already in the cart adds to that line (decision 1800): the quantities add up, the new `detail` follows the old one after a blank line, a `file` joins a line that had none; `notes` says so in words. 409 when the line would pass 10, when the line already has another document, or when its detail would pass 10,000 characters: nothing is changed then. Prices always come from the catalogue; any price the client sends is ignored. Answers the whole cart.',
-        body: addToCartInput,
+          'Company only. `quantity` 1-10 (default 1); optional `detail`, `file` (a URL answered by POST /api/uploads to this company: a file someone else uploaded answers 403, an unknown one 400) and `fileName`; an optional field sent empty or null counts as not sent (decisions 2110, 2210). Adding a product that is already in the cart adds to that line (decision 1800): the quantities add up, the new `detail` follows the old one after a blank line, a `file` joins a line that had none; `notes` says so in words. 409 when the line would pass 10, when the line already has another document, or when its detail would pass 10,000 characters: nothing is changed then. Prices always come from the catalogue; any price the client sends is ignored. Answers the whole cart.',
+        body: addToCartBody,
         response: { 201: cartChangeAnswer },
       },
       preHandler: companyOnly,

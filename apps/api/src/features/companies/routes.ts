@@ -11,15 +11,15 @@ export const companiesRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         tags: ['companies'],
         summary: "A company's profile (admin)",
         description:
-          'Admin only. Answers `company` at the top of the body, in the profile shape of GET /api/userprofile; 404 when the id is not a company.',
+          "Admin only. Answers the company in the profile shape of GET /api/userprofile, both as `company` at the top of the body and as `data.company` (the spec's table answers `data.company`, as it answers the login's `data.user`; decision 2210); 404 when the id is not a company.",
         params: idParam,
         response: { 200: companyResponse },
       },
       preHandler: shared.auth.require('admin'),
     },
-    async (request) => ({
-      status: 'success' as const,
-      company: await services.companies.profile(request.params.id),
-    }),
+    async (request) => {
+      const company = await services.companies.profile(request.params.id);
+      return { status: 'success' as const, company, data: { company } };
+    },
   );
 };

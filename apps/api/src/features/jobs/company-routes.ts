@@ -1,11 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  companyJobDetailsInput,
-  companyJobEditedResponse,
-  companyJobsResponse,
-  messages,
-} from '@legalmarket/contracts';
+import { companyJobDetailsBody, companyJobEditedResponse, companyJobsResponse, messages } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 import { JOB_VIEW_READS, CACHED_UNTIL_LATE } from './view.js';
 
@@ -72,9 +67,9 @@ export const companyJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (ap
         tags,
         summary: 'Give more details on a job',
         description:
-          "Company only, own jobs only (another company's job answers 404). Sets the company's `detail` (as companyDetail), and when given `file` (a URL answered by POST /api/uploads for this company: a file someone else uploaded answers 403, an unknown one 400) and `fileName`. An empty detail answers 400 `Kindly add/edit details`; a completed or cancelled job cannot be edited (409), nor a delivered one, which waits for the company to accept it or ask for changes (409 naming the stage; decision 2200).",
+          "Company only, own jobs only (another company's job answers 404). Sets the company's `detail` (as companyDetail), and when given `file` (a URL answered by POST /api/uploads for this company: a file someone else uploaded answers 403, an unknown one 400) and `fileName`; `file` and `fileName` sent empty or null count as not sent, and the document attached earlier stays (decisions 2110, 2210). An empty detail answers 400 `Kindly add/edit details`; a completed or cancelled job cannot be edited (409), nor a delivered one, which waits for the company to accept it or ask for changes (409 naming the stage; decision 2200).",
         params: z.object({ jobId: z.uuid('jobId must be a valid job id') }),
-        body: companyJobDetailsInput,
+        body: companyJobDetailsBody,
         response: { 200: companyJobEditedResponse },
       },
       preHandler: companyOnly,

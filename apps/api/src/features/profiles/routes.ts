@@ -4,25 +4,61 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   CLEARABLE_PROFILE_FIELDS,
+  hasUnsafeCharacter,
   messages,
+  unsafeCharacterMessage,
   updateProfileResponse,
   type UpdateProfileResponse,
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
-import { AppError, forbidden } from '../../platform/errors.js';
+import { AppError, badRequest, forbidden } from '../../platform/errors.js';
 import { readMultipart } from '../../platform/multipart.js';
 import { cleanFileName, detectFile } from '../uploads/service.js';
 import type { ProfileForm } from './service.js';
 
 const tags = ['profiles'];
 
-/** Reads the multipart form: every text field (repeated ones kept) and at most one profileImage file. */
+/** As many fields as the multipart form may carry, each at most this long. */
+const FORM_FIELDS = 40;
+const FIELD_SIZE = 16 * 1024;
+
+/**
+ * A JSON body read as the form's text fields, without a picture (decision 2210): what a client that
+ * sends "JSON headers" on every call sends, since axios turns a FormData into JSON under that header.
+ * A list is a repeated field (an empty one clears it, as a single empty value does); null is not sent;
+ * an object in `profileImage` (the loaded `{ url }`, or a File made JSON) keeps the saved picture.
+ */
+function jsonProfileForm(body: unknown): ProfileForm {
+  const fields = new Map<string, string[]>();
+  if (body === undefined || body === null) return { fields, file: null };
+  if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('Send the profile as an object of fields');
+  const entries = Object.entries(body);
+  if (entries.length > FORM_FIELDS) throw badRequest('The form has too many fields');
+  for (const [name, value] of entries) {
+    if (value === null || value === undefined) continue;
+    if (name === 'profileImage' && typeof value === 'object' && !Array.isArray(value)) continue;
+    const values = Array.isArray(value) ? (value.length ? value : ['']) : [value];
+    const texts = values.map((v) => {
+      if (!['string', 'number', 'boolean'].includes(typeof v)) throw badRequest(`${name} must be text`);
+      const text = String(v);
+      if (hasUnsafeCharacter(text) || hasUnsafeCharacter(name)) throw badRequest(unsafeCharacterMessage(name));
+      if (text.length > FIELD_SIZE) throw badRequest(`${name} is too long`);
+      return text;
+    });
+    fields.set(name, texts);
+  }
+  return { fields, file: null };
+}
+
+/** Reads the form: every text field (repeated ones kept) and at most one profileImage file; or a JSON body. */
 async function readProfileForm(request: FastifyRequest, maxImageBytes: number): Promise<ProfileForm> {
+  if (!request.isMultipart() && /^application\/json\b/i.test(request.headers['content-type'] ?? ''))
+    return jsonProfileForm(request.body);
   const { fields, file } = await readMultipart(request, {
     fileLimit: maxImageBytes,
     fileField: { name: 'profileImage', otherwise: () => 'Send the picture as profileImage' },
-    fields: 40,
-    fieldSize: 16 * 1024,
+    fields: FORM_FIELDS,
+    fieldSize: FIELD_SIZE,
     unreadable: 'The form could not be read. Please try again.',
   });
   // An empty file input is a form sent without a new picture.
@@ -47,7 +83,7 @@ export const profilesRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
         tags,
         summary: 'Update your own profile',
         description: [
-          "Multipart. `_id` must be the caller's own id (anything else answers 403 with the spec's permission message). A field left out keeps its value; other fields (userType, verified, name, ...) are ignored.",
+          "Multipart. A JSON body (`Content-Type: application/json`, as a client sending JSON headers on every call sends the form) is read as the same text fields without a picture: a list stands for a repeated field, `null` is not sent, and an object in `profileImage` keeps the saved picture (decision 2210). `_id` must be the caller's own id (anything else answers 403 with the spec's permission message). A field left out keeps its value; other fields (userType, verified, name, ...) are ignored.",
           `A field sent empty clears it when it is optional (${CLEARABLE_PROFILE_FIELDS.join(', ')}) and is ignored when it is required (officialEmail, phoneNumber, officeAddress, scn), so a form that sends every field cannot blank the sign-up details.`,
           'Company: profileImage, officialEmail, website, yourBio, phoneNumber, alternativeEmailAddress, officeAddress. Lawyer: profileImage, officialEmail, scn, yourBio, phoneNumber, alternativeEmailAddress, yearOfCall, areasOfPractise (repeated, from the expertise list; the list sent replaces the saved one, and a single empty `areasOfPractise` clears it; left out, it is kept).',
           '`profileImage` is a PNG, JPEG or WebP file (or the URL of an image answered by POST /api/uploads); sent as the text `null`, `undefined`, `[object Object]` or empty (a form that always sends the field, without a new picture), it keeps the saved picture (decision 2150). `phoneNumber` keeps digits only and must have 11.',
