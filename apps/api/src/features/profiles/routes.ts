@@ -5,6 +5,8 @@ import { z } from 'zod';
 import {
   CLEARABLE_PROFILE_FIELDS,
   messages,
+  TWO_FACTOR,
+  twoFactorMessages,
   updateProfileResponse,
   type UpdateProfileResponse,
 } from '@legalmarket/contracts';
@@ -52,6 +54,7 @@ export const profilesRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
           'Company: profileImage, officialEmail, website, yourBio, phoneNumber, alternativeEmailAddress, officeAddress. Lawyer: profileImage, officialEmail, scn, yourBio, phoneNumber, alternativeEmailAddress, yearOfCall, areasOfPractise (repeated, from the expertise list; the list sent replaces the saved one, and a single empty `areasOfPractise` clears it; left out, it is kept).',
           '`profileImage` is a PNG, JPEG or WebP file (or the URL of an image answered by POST /api/uploads); sent as the text `null`, `undefined`, `[object Object]` or empty (a form that always sends the field, without a new picture), it keeps the saved picture (decision 2150). `phoneNumber` keeps digits only and must have 11.',
           "A new `officialEmail` (the sign-in address) needs `currentPassword` in the same form (400 without it, 403 when wrong; tries count with the login limit) and does not change the profile: the new address gets a link that confirms the change (POST /api/confirm-email-change) and the old address a link that cancels or undoes it (POST /api/undo-email-change). The answer is the same whether or not the new address already has an account; its owner is e-mailed instead. At most 5 requests per new address per 15 minutes (429). Sending the current address, as the spec's form does, needs no password (docs/decisions/0210).",
+          `An account with two-factor on must also have entered an authenticator code in this session within the last ${TWO_FACTOR.stepUpMinutes} minutes to ask for a new address: else 428 "${twoFactorMessages.stepUpRequired}", before the password is looked at and with nothing saved (send a code to POST /api/two-factor/verify, then repeat the same form; docs/decisions/2180). Other fields never ask for a code.`,
           "A verified lawyer's new SCN withdraws the verification and tells the admins (docs/decisions/1810). A lawyer whose verification was refused asks to be checked again by changing any field: `verificationRejection` becomes null (audit `lawyer.resubmit` with the fields changed); fields sent with their saved values change nothing (docs/decisions/1860).",
           "Answers `{ status: 'success', message: 'Profile Updated Successfully', company | lawyer }`: the saved profile at the top of the body under the caller's role, as the spec's client reads it.",
         ].join('\n\n'),

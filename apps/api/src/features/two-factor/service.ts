@@ -118,6 +118,22 @@ export function createTwoFactorService(shared: Shared) {
     return ok;
   }
 
+  /**
+   * An account with two-factor on must have proved a code in this session within
+   * TWO_FACTOR.stepUpMinutes, or the action answers 428 and the web asks for one.
+   */
+  async function checkRecentCode(user: { id: string; sessionId: string }) {
+    const [row] = await db
+      .select({ enabledAt: twoFactor.enabledAt, checkedAt: twoFactorChecks.checkedAt })
+      .from(twoFactor)
+      .leftJoin(twoFactorChecks, eq(twoFactorChecks.sessionId, user.sessionId))
+      .where(eq(twoFactor.userId, user.id))
+      .limit(1);
+    if (!row?.enabledAt) return;
+    const fresh = row.checkedAt && clock.now().getTime() - row.checkedAt.getTime() <= TWO_FACTOR.stepUpMinutes * 60_000;
+    if (!fresh) throw new AppError(TWO_FACTOR.stepUpStatus, twoFactorMessages.stepUpRequired);
+  }
+
   /** Notes that this session proved a code now (sign-in, enrolment, step-up). */
   async function markChecked(sessionId: string) {
     const now = clock.now();
@@ -294,23 +310,13 @@ export function createTwoFactorService(shared: Shared) {
       return { token, sessionId, user: { _id: user.id, userType: user.userType as UserType } };
     },
 
-    /**
-     * preHandler after auth.require: an account with two-factor on must have proved a code in this
-     * session within TWO_FACTOR.stepUpMinutes, or the action answers 428 and the web asks for one.
-     */
+    /** For a service that decides from the request's content whether the step-up applies (an e-mail change). */
+    checkRecentCode,
+
+    /** preHandler after auth.require: the step-up of a route that always needs it (checkRecentCode). */
     requireRecentCode: async (request: FastifyRequest) => {
-      const user = request.user;
-      if (!user) throw unauthorized();
-      const [row] = await db
-        .select({ enabledAt: twoFactor.enabledAt, checkedAt: twoFactorChecks.checkedAt })
-        .from(twoFactor)
-        .leftJoin(twoFactorChecks, eq(twoFactorChecks.sessionId, user.sessionId))
-        .where(eq(twoFactor.userId, user.id))
-        .limit(1);
-      if (!row?.enabledAt) return;
-      const fresh =
-        row.checkedAt && clock.now().getTime() - row.checkedAt.getTime() <= TWO_FACTOR.stepUpMinutes * 60_000;
-      if (!fresh) throw new AppError(TWO_FACTOR.stepUpStatus, twoFactorMessages.stepUpRequired);
+      if (!request.user) throw unauthorized();
+      await checkRecentCode(request.user);
     },
   };
 }
