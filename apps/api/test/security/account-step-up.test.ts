@@ -222,6 +222,16 @@ describeEachDb('a stolen session of an account with two-factor on (decision 2180
     expect((await k.login(lawyer.email)).json().twoFactorRequired).toBe(true);
   });
 
+  it("the development shortcut forgets only the caller's own last code, so a journey meets the step-up", async () => {
+    const owner = await signupAndLogin(t, 'company');
+    await k.enrol(owner);
+    const forgot = await k.call('POST', '/dev/two-factor/forget-code', owner);
+    expect(forgot.statusCode).toBe(200);
+    const res = await k.call('POST', '/api/account/delete', owner, { password: PASSWORD });
+    expect(res.statusCode).toBe(TWO_FACTOR.stepUpStatus);
+    expect((await k.call('POST', '/dev/two-factor/forget-code', null)).statusCode).toBe(401);
+  });
+
   it('asks an account without two-factor for no code (the spec client is unchanged)', async () => {
     const owner = await signupAndLogin(t, 'company');
     t.clock.advance(60 * MINUTE);

@@ -154,4 +154,23 @@ export const twoFactorRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
       return ok(twoFactorMessages.disabled);
     },
   );
+
+  if (shared.config.NODE_ENV !== 'production')
+    app.post(
+      '/dev/two-factor/forget-code',
+      {
+        schema: {
+          tags: ['platform'],
+          security,
+          summary: "Development only: forget this session's last authenticator code",
+          description: `As if ${TWO_FACTOR.stepUpMinutes} minutes had passed since this session last proved a code: its next action on money or on the account's keys answers ${TWO_FACTOR.stepUpStatus}. Turning two-factor on ends every other session and sign-in proves a code (decision 2181), so without this a journey could not meet the step-up in less than ${TWO_FACTOR.stepUpMinutes} minutes. Not registered in production.`,
+          response: { 200: okMessage },
+        },
+        preHandler: signedIn,
+      },
+      async (request) => {
+        await twoFactor.forgetCheck(request.user!.sessionId);
+        return ok('This session will be asked for a code at its next step-up');
+      },
+    );
 };

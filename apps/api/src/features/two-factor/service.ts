@@ -310,6 +310,11 @@ export function createTwoFactorService(shared: Shared) {
       return { token, sessionId, user: { _id: user.id, userType: user.userType as UserType } };
     },
 
+    /** Development only: this session's last code is forgotten, as if the step-up window had passed. */
+    async forgetCheck(sessionId: string) {
+      await db.delete(twoFactorChecks).where(eq(twoFactorChecks.sessionId, sessionId));
+    },
+
     /** For a service that decides from the request's content whether the step-up applies (an e-mail change). */
     checkRecentCode,
 
