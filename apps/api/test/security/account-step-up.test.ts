@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
+import pg from 'pg';
 import { Secret, TOTP } from 'otpauth';
-import { privacyMessages, TWO_FACTOR, twoFactorMessages } from '@legalmarket/contracts';
-import { emailOutbox, oneTimeTokens, payoutDetails, sessions, users } from '../../src/db/schema.js';
+import { messages, privacyMessages, TWO_FACTOR, twoFactorMessages } from '@legalmarket/contracts';
+import { emailOutbox, oneTimeTokens, payoutDetails, sessions, twoFactor, users } from '../../src/db/schema.js';
+import { createAuth, type Auth } from '../../src/platform/auth.js';
+import { tokenHasher } from '../../src/platform/tokens.js';
+import { createAccountsService } from '../../src/features/accounts/service.js';
 import { multipart } from '../upload-helpers.js';
 import {
   PASSWORD,
@@ -124,6 +128,17 @@ function kit(app: () => TestApp) {
   };
 }
 
+/** A second connection to the test's schema (PostgreSQL), for a transaction held open across a request. */
+async function otherConnection(t: TestApp) {
+  const other = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await other.connect();
+  const schema = (await t.rt.database.db.execute(`select current_schema() as s`)) as unknown as {
+    rows: Array<{ s: string }>;
+  };
+  await other.query(`set search_path = ${schema.rows[0].s}`);
+  return other;
+}
+
 describeEachDb('a stolen session of an account with two-factor on (decision 2180)', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
@@ -238,4 +253,216 @@ describeEachDb('a stolen session of an account with two-factor on (decision 2180
     expect((await k.askEmailChange(owner, uniqueEmail('plain'))).statusCode).toBe(200);
     expect((await k.call('POST', '/api/account/delete', owner, { password: PASSWORD })).statusCode).toBe(200);
   });
+});
+
+describeEachDb('other sessions end when the keys of the account change (decision 2181)', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(() => t.close());
+  const k = kit(() => t);
+
+  it('turning two-factor on ends every other session, not the one that turned it on', async () => {
+    const owner = await signupAndLogin(t, 'company');
+    const elsewhere = await k.anotherSession(owner);
+    const setup = await k.call('POST', '/api/two-factor/setup', owner, { password: PASSWORD });
+    // Waiting for its first code, nothing is on yet and nobody is signed out.
+    expect((await k.me(elsewhere)).statusCode).toBe(200);
+    const code = k.codeOf(setup.json().data.secret as string);
+    expect((await k.call('POST', '/api/two-factor/enable', owner, { code })).statusCode).toBe(200);
+    expect((await k.me(elsewhere)).statusCode).toBe(401);
+    expect((await k.me(owner)).statusCode).toBe(200);
+    expect(await k.liveSessions(owner.id)).toEqual([k.sessionOf(owner)]);
+  });
+
+  it('a confirmed new sign-in e-mail ends every other session; the session that asked stays', async () => {
+    const owner = await signupAndLogin(t, 'company');
+    const before = await k.anotherSession(owner);
+    const next = uniqueEmail('moved');
+    expect((await k.askEmailChange(owner, next)).statusCode).toBe(200);
+    // Asking changes nothing yet: the other devices stay.
+    expect((await k.me(before)).statusCode).toBe(200);
+    const during = await k.anotherSession(owner);
+    expect((await k.confirm(await k.confirmToken(next))).statusCode).toBe(200);
+    expect((await k.me(before)).statusCode).toBe(401);
+    expect((await k.me(during)).statusCode).toBe(401);
+    const kept = await k.me(owner);
+    expect(kept.statusCode).toBe(200);
+    expect(kept.json().officialEmail).toBe(next);
+    expect(await k.liveSessions(owner.id)).toEqual([k.sessionOf(owner)]);
+  });
+
+  it('codes mailed to the old address and half-done two-factor sign-ins die with the change', async () => {
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    expect((await k.call('POST', '/api/add-payment-details', lawyer, ACCOUNT)).statusCode).toBe(201);
+    const secret = await k.enrol(lawyer);
+    // Left in the old inbox: a reset code and a payout code; and a sign-in waiting for its code.
+    expect((await k.call('POST', '/api/forgot-password', null, { officialEmail: lawyer.email })).statusCode).toBe(200);
+    const resetCode = sixDigits((await lastMailTo(t, lawyer.email))!.text)!;
+    expect((await k.call('POST', '/api/send-otp', lawyer)).statusCode).toBe(200);
+    const payoutCode = sixDigits((await lastMailTo(t, lawyer.email))!.text)!;
+    const challengeToken = (await k.login(lawyer.email)).json().challengeToken as string;
+    expect(challengeToken).toBeTruthy();
+
+    const next = uniqueEmail('moved');
+    expect((await k.askEmailChange(lawyer, next)).statusCode).toBe(200);
+    expect((await k.confirm(await k.confirmToken(next))).statusCode).toBe(200);
+
+    const reset = await k.call('POST', '/api/confirm-reset-token', null, { officialEmail: next, token: resetCode });
+    expect(reset.statusCode).toBe(400);
+    expect((await k.call('POST', '/api/confirm-otp', lawyer, { otp: payoutCode })).statusCode).toBe(400);
+    k.nextStep();
+    const second = await k.call('POST', '/api/login/two-factor', null, { challengeToken, code: k.codeOf(secret) });
+    expect(second.statusCode).toBe(401);
+    expect(second.json().message).toBe(twoFactorMessages.challengeExpired);
+    expect((await k.me(lawyer)).statusCode).toBe(200);
+  });
+
+  it("a link confirmed while signed in as someone else moves only the link's account", async () => {
+    const owner = await signupAndLogin(t, 'company');
+    const elsewhere = await k.anotherSession(owner);
+    const bystander = await signupAndLogin(t, 'lawyer');
+    const next = uniqueEmail('moved');
+    expect((await k.askEmailChange(owner, next)).statusCode).toBe(200);
+    expect((await k.confirm(await k.confirmToken(next), bystander)).statusCode).toBe(200);
+    expect(await k.emailOf(owner.id)).toBe(next);
+    expect(await k.emailOf(bystander.id)).toBe(bystander.email);
+    expect((await k.me(bystander)).statusCode).toBe(200);
+    expect((await k.me(owner)).statusCode).toBe(200);
+    expect((await k.me(elsewhere)).statusCode).toBe(401);
+  });
+
+  it('when the session that asked has signed out, the confirmation ends every session', async () => {
+    const owner = await signupAndLogin(t, 'company');
+    const elsewhere = await k.anotherSession(owner);
+    const next = uniqueEmail('moved');
+    expect((await k.askEmailChange(owner, next)).statusCode).toBe(200);
+    expect((await k.call('POST', '/api/logout', owner)).statusCode).toBe(200);
+    expect((await k.confirm(await k.confirmToken(next))).statusCode).toBe(200);
+    expect((await k.me(elsewhere)).statusCode).toBe(401);
+    expect(await k.liveSessions(owner.id)).toEqual([]);
+    expect((await k.login(next)).statusCode).toBe(200);
+  });
+
+  it('a password reset ends every session (no session made it)', async () => {
+    const owner = await signupAndLogin(t, 'company');
+    const elsewhere = await k.anotherSession(owner);
+    await k.call('POST', '/api/forgot-password', null, { officialEmail: owner.email });
+    const code = sixDigits((await lastMailTo(t, owner.email))!.text)!;
+    const grant = await k.call('POST', '/api/confirm-reset-token', null, { officialEmail: owner.email, token: code });
+    const done = await k.call(
+      'PATCH',
+      `/api/reset-password?userEmail=${encodeURIComponent(owner.email)}&token=${grant.json().resetToken}`,
+      null,
+      { password: 'N3w!Passw0rd', passwordConfirm: 'N3w!Passw0rd' },
+    );
+    expect(done.statusCode).toBe(200);
+    expect((await k.me(owner)).statusCode).toBe(401);
+    expect((await k.me(elsewhere)).statusCode).toBe(401);
+  });
+
+  /** The accounts service with an `issue` that lets `meanwhile` run after the password was checked. */
+  function accountsWith(meanwhile: () => Promise<void>) {
+    const db = t.rt.database.db;
+    const auth = createAuth({ db, secret: t.rt.secret, clock: t.clock, ttlHours: 12 });
+    const slowAuth: Auth = {
+      ...auth,
+      async issue(user, guard) {
+        await meanwhile();
+        return auth.issue(user, guard);
+      },
+    };
+    const accounts = createAccountsService({
+      db,
+      auth: slowAuth,
+      clock: t.clock,
+      hashToken: tokenHasher(t.rt.secret),
+      publicUrl: t.config.PUBLIC_URL,
+      supportEmail: t.config.SUPPORT_EMAIL,
+      mailWritten: () => undefined,
+      securityLog: () => undefined,
+    });
+    const secondFactorOn = async (userId: string) =>
+      (await db.select().from(twoFactor).where(eq(twoFactor.userId, userId)))[0]?.enabledAt != null;
+    return { login: (email: string) => accounts.login(email, PASSWORD, '203.0.113.7', secondFactorOn) };
+  }
+
+  it('a sign-in whose password was checked before two-factor went on gets the code question, not a session', async () => {
+    const owner = await signupAndLogin(t, 'company');
+    const setup = await k.call('POST', '/api/two-factor/setup', owner, { password: PASSWORD });
+    const secret = setup.json().data.secret as string;
+    const { login } = accountsWith(async () => {
+      const on = await k.call('POST', '/api/two-factor/enable', owner, { code: k.codeOf(secret) });
+      expect(on.statusCode).toBe(200);
+    });
+    const result = await login(owner.email);
+    expect(result).toMatchObject({ ok: true, secondFactor: true });
+    expect(await k.liveSessions(owner.id)).toEqual([k.sessionOf(owner)]);
+  });
+
+  it('a sign-in with the old address whose password was checked before the change was confirmed gets no session', async () => {
+    const owner = await signupAndLogin(t, 'company');
+    const next = uniqueEmail('moved');
+    expect((await k.askEmailChange(owner, next)).statusCode).toBe(200);
+    const token = await k.confirmToken(next);
+    const { login } = accountsWith(async () => {
+      expect((await k.confirm(token)).statusCode).toBe(200);
+    });
+    await expect(login(owner.email)).rejects.toMatchObject({ statusCode: 401, message: messages.invalidCredentials });
+    expect(await k.liveSessions(owner.id)).toEqual([k.sessionOf(owner)]);
+  });
+
+  // The change is under way on another connection (row updated, other sessions revoked, not committed)
+  // while a sign-in writes its session: it must wait for it and be refused, or its session outlives it.
+  it.runIf(kind === 'postgres')(
+    'a password sign-in racing two-factor being turned on, on another connection, is asked for the code',
+    async () => {
+      const owner = await signupAndLogin(t, 'company');
+      expect((await k.call('POST', '/api/two-factor/setup', owner, { password: PASSWORD })).statusCode).toBe(200);
+      const other = await otherConnection(t);
+      try {
+        await other.query('begin');
+        await other.query('select id from users where id = $1 for update', [owner.id]);
+        await other.query('update two_factor set enabled_at = now() where user_id = $1', [owner.id]);
+        await other.query('update sessions set revoked_at = now() where user_id = $1 and revoked_at is null', [
+          owner.id,
+        ]);
+        const signIn = k.login(owner.email);
+        await new Promise((r) => setTimeout(r, 400));
+        await other.query('commit');
+        const res = await signIn;
+        expect(res.statusCode).toBe(200);
+        expect(res.json().twoFactorRequired).toBe(true);
+        expect(res.json().token).toBeUndefined();
+        expect(await k.liveSessions(owner.id)).toEqual([]);
+      } finally {
+        await other.end();
+      }
+    },
+  );
+
+  it.runIf(kind === 'postgres')(
+    'a sign-in with the old address racing the confirmation on another connection gets no session',
+    async () => {
+      const owner = await signupAndLogin(t, 'company');
+      const other = await otherConnection(t);
+      try {
+        await other.query('begin');
+        await other.query('update users set official_email = $2 where id = $1', [owner.id, uniqueEmail('moved')]);
+        await other.query('update sessions set revoked_at = now() where user_id = $1 and revoked_at is null', [
+          owner.id,
+        ]);
+        const signIn = k.login(owner.email);
+        await new Promise((r) => setTimeout(r, 400));
+        await other.query('commit');
+        const res = await signIn;
+        expect(res.statusCode).toBe(401);
+        expect(res.json().message).toBe(messages.invalidCredentials);
+        expect(await k.liveSessions(owner.id)).toEqual([]);
+      } finally {
+        await other.end();
+      }
+    },
+  );
 });

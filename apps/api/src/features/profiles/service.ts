@@ -184,7 +184,12 @@ export function createProfilesService({
         );
         const resubmitted = role === 'lawyer' && current.verificationRejectedAt !== null && edited.length > 0;
         if (resubmitted) Object.assign(changes, { verificationRejectedAt: null, verificationRejectionReason: null });
-        if (newEmail) await accounts.requestEmailChange(tx, { id: me.id, officialEmail: oldEmail }, newEmail);
+        if (newEmail)
+          await accounts.requestEmailChange(
+            tx,
+            { id: me.id, officialEmail: oldEmail, sessionId: me.sessionId },
+            newEmail,
+          );
         const [row] = await tx
           .update(users)
           .set({ ...changes, updatedAt: clock.now() })

@@ -182,7 +182,11 @@ export function createTwoFactorService(shared: Shared) {
       return { secret: secret.base32, otpauthUri: totpFor(secret, user.officialEmail).toString() };
     },
 
-    /** Step two: the first code turns it on, answers the recovery codes (shown once) and counts as this session's check. */
+    /**
+     * Step two: the first code turns it on, answers the recovery codes (shown once) and counts as this
+     * session's check. Every other session of the account ends in the same transaction (decision 2181):
+     * one signed in with the password alone must not outlive the second factor.
+     */
     async enable(user: { id: string; userType: UserType; sessionId: string; officialEmail: string }, code: string) {
       const row = await rowOf(user.id);
       if (row?.enabledAt) throw conflict(twoFactorMessages.alreadyEnabled);
@@ -195,6 +199,10 @@ export function createTwoFactorService(shared: Shared) {
         return `${c.slice(0, 5)}-${c.slice(5)}`;
       });
       await db.transaction(async (tx) => {
+        // The user row first, as a password sign-in locks it (FOR SHARE) before it writes its session and
+        // then asks whether a second factor is on: it either commits before this and its session is
+        // revoked below, or waits and sees the second factor on (platform/auth.ts `issue`).
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
         const taken = await tx
           .update(twoFactor)
           .set({ enabledAt: clock.now(), lastUsedStep: step })
@@ -204,6 +212,7 @@ export function createTwoFactorService(shared: Shared) {
           .returning({ userId: twoFactor.userId });
         if (!taken.length) throw conflict(twoFactorMessages.alreadyEnabled);
         await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, user.id));
+        await shared.auth.revokeAllSessions(tx, user.id, user.sessionId);
         await tx
           .insert(twoFactorRecoveryCodes)
           .values(recoveryCodes.map((c) => ({ userId: user.id, codeHash: hashToken(normaliseRecovery(c)) })));
