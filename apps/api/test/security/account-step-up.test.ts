@@ -10,6 +10,7 @@ import { createAccountsService } from '../../src/features/accounts/service.js';
 import { multipart } from '../upload-helpers.js';
 import {
   PASSWORD,
+  companyBody,
   createTestApp,
   describeEachDb,
   lastMailTo,
@@ -460,6 +461,162 @@ describeEachDb('other sessions end when the keys of the account change (decision
         expect(res.statusCode).toBe(401);
         expect(res.json().message).toBe(messages.invalidCredentials);
         expect(await k.liveSessions(owner.id)).toEqual([]);
+      } finally {
+        await other.end();
+      }
+    },
+  );
+});
+
+describeEachDb('the e-mail change links, used as an attacker would', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(() => t.close());
+  const k = kit(() => t);
+
+  it('a confirmation link sent many times at once moves the address once', async () => {
+    const owner = await signupAndLogin(t, 'company');
+    const next = uniqueEmail('burst');
+    expect((await k.askEmailChange(owner, next)).statusCode).toBe(200);
+    const token = await k.confirmToken(next);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => k.confirm(token)));
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 400, 400, 400, 400, 400]);
+    expect(await k.emailOf(owner.id)).toBe(next);
+    const notices = (await k.mailsTo(owner.email)).filter((m) => /sign-in address was changed/.test(m.subject));
+    expect(notices).toHaveLength(1);
+  });
+
+  it('an address in other case is the same address: its owner is told and no link is sent', async () => {
+    const asker = await signupAndLogin(t, 'company');
+    const holder = await signupAndLogin(t, 'lawyer');
+    const res = await k.askEmailChange(asker, holder.email.toUpperCase());
+    expect(res.statusCode).toBe(200);
+    const notice = await lastMailTo(t, holder.email);
+    expect(notice?.subject).toMatch(/Someone tried to use your email address/);
+    expect(linkToken(notice!.text)).toBeUndefined();
+    expect(await k.mailsTo(holder.email.toUpperCase())).toEqual([]);
+    expect(await k.pendingChanges(asker.id)).toEqual([]);
+  });
+
+  it('look-alike addresses in other scripts or widths are refused, not taken as another mailbox', async () => {
+    const asker = await signupAndLogin(t, 'company');
+    const [local, domain] = asker.email.split('@');
+    for (const lookAlike of [
+      `${local.replace('c', '\u0441')}@${domain}`, // Cyrillic es
+      `\uff43${local.slice(1)}@${domain}`, // fullwidth c
+      `${local}\u200b@${domain}`, // zero-width space
+    ]) {
+      const res = await k.askEmailChange(asker, lookAlike);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe('Please enter a valid email address');
+    }
+    expect(await k.pendingChanges(asker.id)).toEqual([]);
+  });
+
+  it('an address a sign-up holds, confirmed or not, is taken; one signed up while a change waits wins it', async () => {
+    const asker = await signupAndLogin(t, 'company');
+    const elsewhere = await k.anotherSession(asker);
+    const held = uniqueEmail('held');
+    expect((await k.call('POST', '/api/company/signup', null, companyBody(held))).statusCode).toBe(201);
+    expect((await k.askEmailChange(asker, held)).statusCode).toBe(200);
+    expect((await lastMailTo(t, held))?.subject).toMatch(/Someone tried to use your email address/);
+    expect(await k.pendingChanges(asker.id)).toEqual([]);
+
+    const free = uniqueEmail('free');
+    expect((await k.askEmailChange(asker, free)).statusCode).toBe(200);
+    const token = await k.confirmToken(free);
+    expect((await k.call('POST', '/api/company/signup', null, companyBody(free))).statusCode).toBe(201);
+    const late = await k.confirm(token);
+    expect(late.statusCode).toBe(409);
+    expect(late.json().message).toBe(messages.emailTaken);
+    // Nothing changed, so nobody is signed out.
+    expect(await k.emailOf(asker.id)).toBe(asker.email);
+    expect((await k.me(elsewhere)).statusCode).toBe(200);
+  });
+
+  it('two accounts confirming the same new address at once: one moves, the other answers 409', async () => {
+    const a = await signupAndLogin(t, 'company');
+    const b = await signupAndLogin(t, 'company');
+    const wanted = uniqueEmail('wanted');
+    expect((await k.askEmailChange(a, wanted)).statusCode).toBe(200);
+    const tokenA = await k.confirmToken(wanted);
+    expect((await k.askEmailChange(b, wanted)).statusCode).toBe(200);
+    const tokenB = await k.confirmToken(wanted);
+    const answers = await Promise.all([k.confirm(tokenA), k.confirm(tokenB)]);
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const moved = [await k.emailOf(a.id), await k.emailOf(b.id)].filter((e) => e === wanted);
+    expect(moved).toHaveLength(1);
+  });
+
+  // A link's account is locked before its token, as a reset, a new change, an undo and an erasure lock
+  // the account before they kill its links: the other order deadlocks on PostgreSQL (one side 500s).
+  const links = [
+    {
+      name: 'the new address confirms a change',
+      url: '/api/confirm-email-change',
+      async tokenFor(owner: Login) {
+        const next = uniqueEmail('next');
+        expect((await k.askEmailChange(owner, next)).statusCode).toBe(200);
+        return k.confirmToken(next);
+      },
+    },
+    {
+      name: 'the old address undoes a change',
+      url: '/api/undo-email-change',
+      async tokenFor(owner: Login) {
+        expect((await k.askEmailChange(owner, uniqueEmail('next'))).statusCode).toBe(200);
+        return k.confirmToken(owner.email);
+      },
+    },
+  ];
+  for (const link of links)
+    it.runIf(kind === 'postgres')(
+      `${link.name} while another connection holds the account and kills its links: no deadlock, the link is dead`,
+      async () => {
+        const owner = await signupAndLogin(t, 'company');
+        const token = await link.tokenFor(owner);
+        const other = await otherConnection(t);
+        try {
+          await other.query('begin');
+          await other.query('select id from users where id = $1 for update', [owner.id]);
+          const use = k.call('POST', link.url, null, { token });
+          await new Promise((r) => setTimeout(r, 400));
+          await other.query('update one_time_tokens set used_at = now() where user_id = $1 and used_at is null', [
+            owner.id,
+          ]);
+          await other.query('commit');
+          const res = await use;
+          expect(res.statusCode).toBe(400);
+          expect(res.json().message).toBe(messages.linkInvalid);
+          expect(await k.emailOf(owner.id)).toBe(owner.email);
+        } finally {
+          await other.end();
+        }
+      },
+    );
+
+  it.runIf(kind === 'postgres')(
+    'a sign-up link used while another connection holds the account and kills its links: no deadlock',
+    async () => {
+      const email = uniqueEmail('fresh');
+      expect((await k.call('POST', '/api/company/signup', null, companyBody(email))).statusCode).toBe(201);
+      const token = await k.confirmToken(email);
+      const [row] = await k.db().select().from(users).where(eq(users.officialEmail, email));
+      const other = await otherConnection(t);
+      try {
+        await other.query('begin');
+        await other.query('select id from users where id = $1 for update', [row.id]);
+        const use = k.call('POST', '/api/confirm-email', null, { token });
+        await new Promise((r) => setTimeout(r, 400));
+        await other.query('update one_time_tokens set used_at = now() where user_id = $1 and used_at is null', [
+          row.id,
+        ]);
+        await other.query('commit');
+        const res = await use;
+        expect(res.statusCode).toBe(400);
+        expect(res.json().message).toBe(messages.linkInvalid);
       } finally {
         await other.end();
       }

@@ -126,16 +126,35 @@ export function createAccountsService(deps: AccountsDeps) {
   }
 
   /**
-   * Uses a live link token of that purpose once (at `now`); answers its fields and its account, locked
-   * `FOR UPDATE`, or undefined.
+   * Uses a live link token of that purpose once (at `now`) and answers it with its account, locked
+   * `FOR UPDATE`, or undefined. The account's row is locked before the token's: every writer that kills
+   * an account's links (a reset, a new e-mail change, an undo, an erasure) locks the row first, and
+   * taking the two in the other order deadlocks with them on PostgreSQL.
    */
   async function useLinkToken(tx: Executor, purpose: string, token: string, now = clock.now()) {
+    const [live] = await tx
+      .select({ userId: oneTimeTokens.userId })
+      .from(oneTimeTokens)
+      .where(
+        and(
+          eq(oneTimeTokens.tokenHash, deps.hashToken(token)),
+          eq(oneTimeTokens.purpose, purpose),
+          isNull(oneTimeTokens.usedAt),
+          gt(oneTimeTokens.expiresAt, now),
+        ),
+      )
+      .limit(1);
+    if (!live) return undefined;
+    const [user] = await tx.select().from(users).where(eq(users.id, live.userId)).for('update');
+    if (!user) return undefined;
+    // Still live under the lock: whoever held the row may have used or killed it meanwhile.
     const rows = await tx
       .update(oneTimeTokens)
       .set({ usedAt: now })
       .where(
         and(
           eq(oneTimeTokens.tokenHash, deps.hashToken(token)),
+          eq(oneTimeTokens.userId, user.id),
           eq(oneTimeTokens.purpose, purpose),
           isNull(oneTimeTokens.usedAt),
           gt(oneTimeTokens.expiresAt, now),
@@ -147,9 +166,7 @@ export function createAccountsService(deps: AccountsDeps) {
         sessionId: oneTimeTokens.sessionId,
         createdAt: oneTimeTokens.createdAt,
       });
-    if (!rows[0]) return undefined;
-    const [user] = await tx.select().from(users).where(eq(users.id, rows[0].userId)).for('update');
-    return user ? { ...rows[0], user } : undefined;
+    return rows[0] ? { ...rows[0], user } : undefined;
   }
 
   /**
