@@ -115,6 +115,8 @@ export const oneTimeTokens = pgTable(
     attempts: integer('attempts').notNull().default(0),
     /** E-mail changes: the new address of a pending change, or the address an undo link restores. */
     email: text('email'),
+    /** A pending e-mail change: the session that asked, which outlives the confirmation (migration 0028). */
+    sessionId: uuid('session_id').references(() => sessions.id, { onDelete: 'set null' }),
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),
     createdAt: createdAt(),

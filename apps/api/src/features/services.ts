@@ -34,6 +34,7 @@ export function createServices(shared: Shared, log: FastifyBaseLogger): Services
   const refunds = createRefunds({ ...shared, provider: paymentProvider, ledger, log });
   const jobLifecycle = createJobLifecycle(shared, { ledger, refunds });
   const catalogue = createCatalogueService({ db: shared.db, clock: shared.clock, uploads });
+  const twoFactor = createTwoFactorService(shared);
   return {
     uploads,
     paymentProvider,
@@ -63,10 +64,10 @@ export function createServices(shared: Shared, log: FastifyBaseLogger): Services
     companyJobs: createCompanyJobsService(shared, jobLifecycle),
     jobsAdmin: createJobsAdminService(shared, jobLifecycle),
     companies: createCompaniesService(shared),
-    profiles: createProfilesService({ ...shared, uploads }),
+    profiles: createProfilesService({ ...shared, uploads, recentCode: twoFactor.checkRecentCode }),
     admin: createAdminService(shared),
     platform: createPlatformService(shared),
-    twoFactor: createTwoFactorService(shared),
+    twoFactor,
     privacy: createPrivacyService(shared),
     plans: createPlansService(shared, { provider: paymentProvider, ledger, lifecycle: jobLifecycle, log }),
   };

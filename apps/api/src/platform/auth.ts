@@ -1,12 +1,12 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import { SignJWT, jwtVerify } from 'jose';
 import { messages, type UserType } from '@legalmarket/contracts';
 import { cacheVersionsOf } from '../db/cache-versions.js';
 import type { Db, Executor } from '../db/client.js';
-import { sessions, users } from '../db/schema.js';
+import { sessions, twoFactor, users } from '../db/schema.js';
 import type { Clock } from './clock.js';
-import { forbidden, unauthorized } from './errors.js';
+import { AppError, forbidden, unauthorized } from './errors.js';
 
 export interface AuthUser {
   id: string;
@@ -24,12 +24,24 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * A password sign-in that finds, under the user row's lock, that two-factor was turned on since it asked:
+ * the caller asks for the code instead. Uncaught it is the sign-in's usual 401.
+ */
+export class SecondFactorTurnedOn extends AppError {
+  constructor() {
+    super(401, messages.invalidCredentials);
+  }
+}
+
 export interface Auth {
   /**
    * Starts a session and signs its token. The session is written under a share lock on the user row, and
-   * only while the account is not deleted and, with `passwordHash`, still has the password just checked:
-   * a password reset, an undo link or a deletion (which lock the row, then revoke every session) either
-   * commits first and the sign-in answers 401, or waits for it and then revokes the new session too.
+   * only while the account is not deleted and, with `passwordHash` (a password sign-in), still has the
+   * password just checked and the address signed in with, and no second factor on (else
+   * SecondFactorTurnedOn): a password reset, an e-mail change's confirmation, an undo link, turning
+   * two-factor on or a deletion (which lock the row, then revoke every other session) either commits
+   * first and the sign-in is refused, or waits for it and then revokes the new session too.
    * `tx` runs it inside the caller's transaction (which took the lock itself).
    */
   issue(
@@ -50,7 +62,8 @@ export interface Auth {
    */
   resolveSession(sessionId: string): Promise<AuthUser | null>;
   revokeSession(sessionId: string): Promise<void>;
-  revokeAllSessions(tx: Executor, userId: string): Promise<void>;
+  /** Ends every live session of the user, but `keep` when given (the session that made a change). */
+  revokeAllSessions(tx: Executor, userId: string, keep?: string | null): Promise<void>;
   /** preHandler: any signed-in user (of the given roles when listed). */
   require(...roles: UserType[]): preHandlerAsyncHookHandler;
   /** preHandler: reads the user when a token is sent, lets guests through. */
@@ -166,6 +179,7 @@ export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHour
     async issue(user, guard = {}) {
       const now = deps.clock.now();
       const expiresAt = new Date(now.getTime() + deps.ttlHours * 3600_000);
+      const passwordOnly = guard.passwordHash !== undefined;
       const start = async (tx: Executor) => {
         const [live] = await tx
           .select({ id: users.id })
@@ -174,11 +188,21 @@ export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHour
             and(
               eq(users.id, user.id),
               isNull(users.deletedAt),
-              guard.passwordHash === undefined ? undefined : eq(users.passwordHash, guard.passwordHash),
+              passwordOnly ? eq(users.passwordHash, guard.passwordHash!) : undefined,
+              passwordOnly ? eq(users.officialEmail, user.officialEmail) : undefined,
             ),
           )
           .for('share');
         if (!live) throw unauthorized(messages.invalidCredentials);
+        if (passwordOnly) {
+          // A statement of its own, after the lock: it sees a second factor turned on by whoever held the row.
+          const [on] = await tx
+            .select({ userId: twoFactor.userId })
+            .from(twoFactor)
+            .where(and(eq(twoFactor.userId, user.id), isNotNull(twoFactor.enabledAt)))
+            .limit(1);
+          if (on) throw new SecondFactorTurnedOn();
+        }
         const [row] = await tx.insert(sessions).values({ userId: user.id, expiresAt }).returning();
         return row;
       };
@@ -207,11 +231,11 @@ export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHour
     async revokeSession(sessionId) {
       await deps.db.update(sessions).set({ revokedAt: deps.clock.now() }).where(eq(sessions.id, sessionId));
     },
-    async revokeAllSessions(tx, userId) {
+    async revokeAllSessions(tx, userId, keep) {
       await tx
         .update(sessions)
         .set({ revokedAt: deps.clock.now() })
-        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), keep ? ne(sessions.id, keep) : undefined));
     },
     require:
       (...roles) =>

@@ -332,6 +332,8 @@ describeEachDb('a change of sign-in address racing a reset or an undo', (kind) =
         securityLog: () => undefined,
         mailWritten: () => undefined,
         uploads: createUploadsService({ db: db(), storage: t.rt.storage, clock: t.clock, config: t.config, hashToken }),
+        // No account here has two-factor on: the step-up never applies.
+        recentCode: async () => undefined,
       }),
     };
   }

@@ -375,6 +375,7 @@ const REQUESTS: Record<string, Record<string, Builder>> = {
   'POST /api/two-factor/disable': {
     any: (c) => ({ method: 'POST', url: '/api/two-factor/disable', payload: { ...mass(c), code: '123456' } }),
   },
+  'POST /dev/two-factor/forget-code': { any: () => ({ method: 'POST', url: '/dev/two-factor/forget-code' }) },
   'POST /api/logout': {
     any: async (c) => {
       if (!c.who) return { method: 'POST', url: '/api/logout' };
@@ -1428,6 +1429,9 @@ describe('the development mailbox (a public row of the table)', () => {
       // Nor is the scheduler's development trigger.
       const tick = await prod.app.inject({ method: 'POST', url: '/dev/scheduler/tick', payload: {} });
       expect(tick.statusCode).toBe(404);
+      // Nor the step-up's development shortcut.
+      const forget = await prod.app.inject({ method: 'POST', url: '/dev/two-factor/forget-code' });
+      expect(forget.statusCode).toBe(404);
     } finally {
       await prod.close();
     }

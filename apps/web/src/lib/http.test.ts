@@ -1,6 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import { prefetch } from '@/early';
-import { api, getErrorMessage, HttpError, setUnauthorizedHandler, takeArrived } from './http';
+import {
+  api,
+  getErrorMessage,
+  HttpError,
+  setStepUpHandler,
+  setUnauthorizedHandler,
+  takeArrived,
+  uploadWithProgress,
+} from './http';
 import { getSession, setSession } from './session';
 
 describe('the shared error handling (spec section 8)', () => {
@@ -121,5 +129,72 @@ describe('answers asked for before the page needs them', () => {
     // The failure goes to api(), as if it had asked itself.
     expect(await api('/api/cart').catch((e: unknown) => (e as HttpError).status)).toBe(404);
     expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('a 428 on a form upload (decision 2180)', () => {
+  /** XMLHttpRequests answered in order from `answers`, each keeping the body it was sent. */
+  function fakeXhr(answers: Array<[number, unknown]>) {
+    const sent: Array<FormData | Blob> = [];
+    class FakeXhr {
+      status = 0;
+      responseText = '';
+      upload = { onprogress: null };
+      onload: (() => void) | null = null;
+      onerror: (() => void) | null = null;
+      onabort: (() => void) | null = null;
+      open() {}
+      setRequestHeader() {}
+      send(body: FormData | Blob) {
+        sent.push(body);
+        const [status, answer] = answers.shift()!;
+        queueMicrotask(() => {
+          this.status = status;
+          this.responseText = JSON.stringify(answer);
+          this.onload?.();
+        });
+      }
+    }
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    return sent;
+  }
+  const stepUp = { status: 'fail', message: 'Enter the code from your authenticator app to continue' };
+
+  it('asks for a code and sends the same form once more', async () => {
+    setSession({ userToken: 'tok', userType: 'company', userId: 'c1' });
+    const sent = fakeXhr([
+      [428, stepUp],
+      [200, { status: 'success', message: 'Profile Updated Successfully' }],
+    ]);
+    const ask = vi.fn().mockResolvedValue(true);
+    setStepUpHandler(ask);
+    const form = new FormData();
+    form.append('officialEmail', 'new@example.ng');
+    const answer = await uploadWithProgress('/api/updateprofile?_id=c1', form, () => {}, { method: 'PATCH' });
+    expect(answer).toEqual({ status: 'success', message: 'Profile Updated Successfully' });
+    expect(ask).toHaveBeenCalledOnce();
+    expect(sent).toEqual([form, form]);
+    setStepUpHandler(null);
+  });
+
+  it('leaves the 428 to the caller when the prompt is closed, and never asks twice', async () => {
+    setSession({ userToken: 'tok', userType: 'company', userId: 'c1' });
+    const ask = vi.fn().mockResolvedValue(false);
+    setStepUpHandler(ask);
+    fakeXhr([[428, stepUp]]);
+    const closed = await uploadWithProgress('/x', new FormData(), () => {}).catch((e: unknown) => e);
+    expect(closed).toBeInstanceOf(HttpError);
+    expect((closed as HttpError).status).toBe(428);
+    ask.mockResolvedValue(true);
+    const sent = fakeXhr([
+      [428, stepUp],
+      [428, stepUp],
+    ]);
+    const again = await uploadWithProgress('/x', new FormData(), () => {}).catch((e: unknown) => e);
+    expect((again as HttpError).status).toBe(428);
+    expect(sent).toHaveLength(2);
+    expect(ask).toHaveBeenCalledTimes(2);
+    expect(getSession()).not.toBeNull();
+    setStepUpHandler(null);
   });
 });

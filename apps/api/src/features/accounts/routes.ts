@@ -97,7 +97,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
   linkRoute(
     '/api/confirm-email-change',
     'Confirm a new sign-in e-mail address with the link token',
-    'Step two of changing the sign-in e-mail (docs/decisions/0210): the link sent to the new address makes the change. It works once and expires after 24 hours; a used or expired link answers 400, and 409 when the address was taken meanwhile. The old address then gets a link that undoes the change for 7 days.',
+    'Step two of changing the sign-in e-mail (docs/decisions/0210): the link sent to the new address makes the change. It works once and expires after 24 hours; a used or expired link answers 400, and 409 when the address was taken meanwhile (nothing changes then). The old address then gets a link that undoes the change for 7 days. The change ends every session of the account but the one that asked for it, and kills every code, reset token and two-factor sign-in still open under the old address (docs/decisions/2181). Only the token decides whose address moves: a bearer token sent along is ignored.',
     emailChangeTokenInput,
     async (token) => {
       await accounts.confirmEmailChange(token);

@@ -10,7 +10,7 @@ import {
 import type { z } from 'zod';
 import type { Db, Executor } from '../../db/client.js';
 import { oneTimeTokens, users } from '../../db/schema.js';
-import type { Auth } from '../../platform/auth.js';
+import { SecondFactorTurnedOn, type Auth } from '../../platform/auth.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError, badRequest, forbidden, unauthorized } from '../../platform/errors.js';
 import { mailRenderer } from '../../platform/mail-templates.js';
@@ -77,24 +77,26 @@ export function createAccountsService(deps: AccountsDeps) {
   }
 
   /** Kills earlier live tokens of that purpose and stores a new one; answers the clear token. */
-  async function newToken(tx: Executor, userId: string, purpose: string, token: string, ttlMs: number, email?: string) {
+  async function newToken(tx: Executor, userId: string, purpose: string, token: string, ttlMs: number) {
     await killTokens(tx, userId, { purpose });
-    return storeToken(tx, userId, purpose, token, ttlMs, email);
+    return storeToken(tx, userId, purpose, token, ttlMs);
   }
 
+  /** `email`: the address an e-mail change moves to or an undo restores; `sessionId`: who asked for a change. */
   async function storeToken(
     tx: Executor,
     userId: string,
     purpose: string,
     token: string,
     ttlMs: number,
-    email?: string,
+    about: { email?: string; sessionId?: string } = {},
   ) {
     await tx.insert(oneTimeTokens).values({
       userId,
       purpose,
       tokenHash: deps.hashToken(token),
-      email: email ?? null,
+      email: about.email ?? null,
+      sessionId: about.sessionId ?? null,
       expiresAt: new Date(clock.now().getTime() + ttlMs),
     });
     return token;
@@ -123,11 +125,16 @@ export function createAccountsService(deps: AccountsDeps) {
       );
   }
 
-  /** Uses a live link token of that purpose once (at `now`); answers its user and address, or undefined. */
+  /**
+   * Uses a live link token of that purpose once (at `now`) and answers it with its account, locked
+   * `FOR UPDATE`, or undefined. The account's row is locked before the token's: every writer that kills
+   * an account's links (a reset, a new e-mail change, an undo, an erasure) locks the row first, and
+   * taking the two in the other order deadlocks with them on PostgreSQL.
+   */
   async function useLinkToken(tx: Executor, purpose: string, token: string, now = clock.now()) {
-    const rows = await tx
-      .update(oneTimeTokens)
-      .set({ usedAt: now })
+    const [live] = await tx
+      .select({ userId: oneTimeTokens.userId })
+      .from(oneTimeTokens)
       .where(
         and(
           eq(oneTimeTokens.tokenHash, deps.hashToken(token)),
@@ -136,8 +143,30 @@ export function createAccountsService(deps: AccountsDeps) {
           gt(oneTimeTokens.expiresAt, now),
         ),
       )
-      .returning({ userId: oneTimeTokens.userId, email: oneTimeTokens.email, createdAt: oneTimeTokens.createdAt });
-    return rows[0];
+      .limit(1);
+    if (!live) return undefined;
+    const [user] = await tx.select().from(users).where(eq(users.id, live.userId)).for('update');
+    if (!user) return undefined;
+    // Still live under the lock: whoever held the row may have used or killed it meanwhile.
+    const rows = await tx
+      .update(oneTimeTokens)
+      .set({ usedAt: now })
+      .where(
+        and(
+          eq(oneTimeTokens.tokenHash, deps.hashToken(token)),
+          eq(oneTimeTokens.userId, user.id),
+          eq(oneTimeTokens.purpose, purpose),
+          isNull(oneTimeTokens.usedAt),
+          gt(oneTimeTokens.expiresAt, now),
+        ),
+      )
+      .returning({
+        userId: oneTimeTokens.userId,
+        email: oneTimeTokens.email,
+        sessionId: oneTimeTokens.sessionId,
+        createdAt: oneTimeTokens.createdAt,
+      });
+    return rows[0] ? { ...rows[0], user } : undefined;
   }
 
   /**
@@ -151,7 +180,7 @@ export function createAccountsService(deps: AccountsDeps) {
       'email_change_undo',
       randomToken(),
       hours(24 * LIMITS.emailChangeUndoDays),
-      oldEmail,
+      { email: oldEmail },
     );
     await enqueueMail(
       tx,
@@ -279,12 +308,21 @@ export function createAccountsService(deps: AccountsDeps) {
         deps.securityLog('login_unconfirmed', { actor: user.id, ip });
         return { ok: true as const, confirmed: false as const };
       }
-      if (needsSecondFactor && (await needsSecondFactor(user.id))) {
+      const askCode = () => {
         deps.securityLog('login_second_factor_asked', { actor: user.id, ip });
         return { ok: true as const, confirmed: true as const, secondFactor: true as const, userId: user.id };
+      };
+      if (needsSecondFactor && (await needsSecondFactor(user.id))) return askCode();
+      // Only while the password and address checked above are still the account's and no second factor
+      // is on: a reset, an e-mail change or two-factor turned on committing meanwhile wins.
+      let issued: { token: string; sessionId: string };
+      try {
+        issued = await deps.auth.issue(user, { passwordHash: user.passwordHash });
+      } catch (err) {
+        if (err instanceof SecondFactorTurnedOn && needsSecondFactor) return askCode();
+        throw err;
       }
-      // Only while the password checked above is still the account's: a reset committing meanwhile wins.
-      const { token, sessionId } = await deps.auth.issue(user, { passwordHash: user.passwordHash });
+      const { token, sessionId } = issued;
       deps.securityLog('login_success', { actor: user.id, ip });
       return {
         ok: true as const,
@@ -468,21 +506,21 @@ export function createAccountsService(deps: AccountsDeps) {
      * Step one of changing the sign-in e-mail (docs/decisions/0210); the caller proved the current
      * password. The account does not change: a free address gets a confirmation link, a taken one a
      * notice to its owner instead (the caller sees the same either way), and the old address is told,
-     * with a link that cancels.
+     * with a link that cancels. `sessionId`: the session asking, the one the confirmation keeps signed in.
      */
-    async requestEmailChange(tx: Executor, user: { id: string; officialEmail: string }, newEmail: string) {
+    async requestEmailChange(
+      tx: Executor,
+      user: { id: string; officialEmail: string; sessionId: string },
+      newEmail: string,
+    ) {
       await killTokens(tx, user.id, { purpose: 'email_change' });
       if (await findByEmail(tx, newEmail))
         await enqueueMail(tx, render(emailChangeTakenMail(newEmail, link('/password-reset'))));
       else {
-        const token = await storeToken(
-          tx,
-          user.id,
-          'email_change',
-          randomToken(),
-          hours(LIMITS.emailChangeTtlHours),
-          newEmail,
-        );
+        const token = await storeToken(tx, user.id, 'email_change', randomToken(), hours(LIMITS.emailChangeTtlHours), {
+          email: newEmail,
+          sessionId: user.sessionId,
+        });
         await enqueueMail(
           tx,
           render(
@@ -494,18 +532,23 @@ export function createAccountsService(deps: AccountsDeps) {
       deps.securityLog('email_change_requested', { actor: user.id });
     },
 
-    /** Step two: the link from the new address makes the change; the old address gets an undo link. */
+    /**
+     * Step two: the link from the new address makes the change; the old address gets an undo link. Every
+     * other session ends and every code, grant and sign-in challenge of the old address dies with it
+     * (docs/decisions/2181): only the session that asked stays signed in.
+     */
     async confirmEmailChange(token: string) {
       let actor: string | undefined;
       try {
         const outcome = await db.transaction(async (tx) => {
           const row = await useLinkToken(tx, 'email_change', token);
           if (!row?.email) return 'invalid' as const;
-          const [user] = await tx.select().from(users).where(eq(users.id, row.userId)).for('update');
-          if (!user) return 'invalid' as const;
+          const { user } = row;
           actor = user.id;
           if (await findByEmail(tx, row.email)) return 'taken' as const;
           await tx.update(users).set({ officialEmail: row.email, updatedAt: clock.now() }).where(eq(users.id, user.id));
+          await killTokens(tx, user.id, { keepUndo: true });
+          await deps.auth.revokeAllSessions(tx, user.id, row.sessionId);
           await sendUndoLink(tx, user.id, user.officialEmail, 'done');
           return 'done' as const;
         });
@@ -528,8 +571,7 @@ export function createAccountsService(deps: AccountsDeps) {
       const found = await db.transaction(async (tx) => {
         const row = await useLinkToken(tx, 'email_change_undo', token);
         if (!row?.email) return undefined;
-        const [user] = await tx.select().from(users).where(eq(users.id, row.userId)).for('update');
-        if (!user) return undefined;
+        const { user } = row;
         // Undo links issued before this one stay alive: using the link sent to an address a thief moved
         // on from must not take the owner's earlier link away.
         await killTokens(tx, user.id, { keepUndo: row.createdAt });

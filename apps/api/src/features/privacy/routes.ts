@@ -5,6 +5,8 @@ import {
   deleteAccountResponse,
   deletionCheckResponse,
   privacyMessages,
+  TWO_FACTOR,
+  twoFactorMessages,
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 import { forbidden } from '../../platform/errors.js';
@@ -16,6 +18,8 @@ const security = [{ bearer: [] }];
 export const privacyRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
   const { auth, limits } = shared;
   const { privacy } = services;
+  /** Deleting the account cannot be undone: an enrolled session proves a fresh code (decision 2180). */
+  const recentCode = services.twoFactor.requireRecentCode;
 
   app.get(
     '/api/account/export',
@@ -72,13 +76,12 @@ export const privacyRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
       schema: {
         tags,
         summary: 'Delete my account (asks for my password)',
-        description:
-          'Checks the password (403 when wrong; 5 tries per account per 15 minutes, and each counts with the login tries, then 429), then in one transaction: refuses with 409 naming every blocker (see GET /api/account/deletion), or erases the name, e-mails, phone, addresses, registration numbers, picture, payout bank details, cart, reviews, notifications, codes and the files no other party needs, keeps orders, receipts (billed to "Account deleted"), jobs and their threads, payout records and the ledger without the name, ends every session and frees the e-mail address for a new sign-up. Audited as account.delete.',
+        description: `Checks the password (403 when wrong; 5 tries per account per 15 minutes, and each counts with the login tries, then 429), then in one transaction: refuses with 409 naming every blocker (see GET /api/account/deletion), or erases the name, e-mails, phone, addresses, registration numbers, picture, payout bank details, cart, reviews, notifications, codes and the files no other party needs, keeps orders, receipts (billed to "Account deleted"), jobs and their threads, payout records and the ledger without the name, ends every session and frees the e-mail address for a new sign-up. Audited as account.delete. An account with two-factor on must have entered an authenticator code in this session within the last ${TWO_FACTOR.stepUpMinutes} minutes, else 428 "${twoFactorMessages.stepUpRequired}" before the password is looked at (send a code to POST /api/two-factor/verify, then repeat; decision 2180).`,
         body: deleteAccountInput,
         response: { 200: deleteAccountResponse },
         security,
       },
-      preHandler: auth.require(),
+      preHandler: [auth.require(), recentCode],
     },
     async (request) => {
       const user = request.user!;

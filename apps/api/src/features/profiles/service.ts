@@ -75,6 +75,8 @@ export interface ProfileForm {
 
 type Deps = Pick<Shared, 'db' | 'clock' | 'config' | 'limits' | 'accounts' | 'securityLog' | 'mailWritten'> & {
   uploads: UploadsService;
+  /** The step-up of decision 2020: 428 unless an enrolled session proved a code lately (decision 2180). */
+  recentCode: (user: AuthUser) => Promise<void>;
 };
 
 /** At most this many admins are e-mailed about one change (as for payouts waiting). */
@@ -90,6 +92,7 @@ export function createProfilesService({
   securityLog,
   mailWritten,
   uploads,
+  recentCode,
 }: Deps) {
   const render = mailRenderer(config);
   return {
@@ -136,6 +139,9 @@ export function createProfilesService({
         const password = fields.get('currentPassword')?.at(-1) ?? '';
         if (!password) throw badRequest(messages.currentPasswordRequired);
         if (password.length > 128) throw badRequest(messages.currentPasswordWrong);
+        // The sign-in address carries password resets and payout codes: an enrolled account proves a
+        // fresh code too, before the password is looked at, so a stolen session cannot test passwords here.
+        await recentCode(me);
         // A password guess from a session counts with the login tries, before the hash is evaluated.
         await limits.claimLoginAttempt(oldEmail);
         checkedHash = await accounts.checkPassword(me.id, password);
@@ -178,7 +184,12 @@ export function createProfilesService({
         );
         const resubmitted = role === 'lawyer' && current.verificationRejectedAt !== null && edited.length > 0;
         if (resubmitted) Object.assign(changes, { verificationRejectedAt: null, verificationRejectionReason: null });
-        if (newEmail) await accounts.requestEmailChange(tx, { id: me.id, officialEmail: oldEmail }, newEmail);
+        if (newEmail)
+          await accounts.requestEmailChange(
+            tx,
+            { id: me.id, officialEmail: oldEmail, sessionId: me.sessionId },
+            newEmail,
+          );
         const [row] = await tx
           .update(users)
           .set({ ...changes, updatedAt: clock.now() })

@@ -104,7 +104,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         tags,
         security,
         summary: 'Turn two-factor on with the first code from the app',
-        description: `Answers ${TWO_FACTOR.recoveryCodes} recovery codes, shown this once (stored hashed; each works once in place of a code). From now on sign-in asks for a code, and actions on money ask again when this session's last code is older than ${TWO_FACTOR.stepUpMinutes} minutes. A wrong code: 400; no set-up waiting: 400; already on: 409. ${LIMITED} Audit-logged.`,
+        description: `Answers ${TWO_FACTOR.recoveryCodes} recovery codes, shown this once (stored hashed; each works once in place of a code). From now on sign-in asks for a code, and actions on money and on the account's keys (a new sign-in e-mail, deleting the account) ask again when this session's last code is older than ${TWO_FACTOR.stepUpMinutes} minutes. Every other session of the account ends (their next request answers 401); this one stays (decision 2181). A wrong code: 400; no set-up waiting: 400; already on: 409. ${LIMITED} Audit-logged.`,
         body: twoFactorEnableInput,
         response: { 200: twoFactorEnableResponse },
       },
@@ -124,7 +124,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         tags,
         security,
         summary: 'Prove a fresh code for this session (step-up)',
-        description: `Actions on money (settlement account, commission, refunds, payouts) answer ${TWO_FACTOR.stepUpStatus} "${twoFactorMessages.stepUpRequired}" when the account has two-factor on and this session's last code is older than ${TWO_FACTOR.stepUpMinutes} minutes; the client sends a code here and repeats the action. ${CODE} Wrong: 400; two-factor off: 409. ${LIMITED}`,
+        description: `Actions on money (settlement account, commission, refunds, payouts, a lawyer's payout details) and on the account's keys (a new sign-in e-mail in PATCH /api/updateprofile, POST /api/account/delete; decision 2180) answer ${TWO_FACTOR.stepUpStatus} "${twoFactorMessages.stepUpRequired}" when the account has two-factor on and this session's last code is older than ${TWO_FACTOR.stepUpMinutes} minutes; the client sends a code here and repeats the action. ${CODE} Wrong: 400; two-factor off: 409. ${LIMITED}`,
         body: twoFactorCodeInput,
         response: { 200: okMessage },
       },
@@ -154,4 +154,23 @@ export const twoFactorRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
       return ok(twoFactorMessages.disabled);
     },
   );
+
+  if (shared.config.NODE_ENV !== 'production')
+    app.post(
+      '/dev/two-factor/forget-code',
+      {
+        schema: {
+          tags: ['platform'],
+          security,
+          summary: "Development only: forget this session's last authenticator code",
+          description: `As if ${TWO_FACTOR.stepUpMinutes} minutes had passed since this session last proved a code: its next action on money or on the account's keys answers ${TWO_FACTOR.stepUpStatus}. Turning two-factor on ends every other session and sign-in proves a code (decision 2181), so without this a journey could not meet the step-up in less than ${TWO_FACTOR.stepUpMinutes} minutes. Not registered in production.`,
+          response: { 200: okMessage },
+        },
+        preHandler: signedIn,
+      },
+      async (request) => {
+        await twoFactor.forgetCheck(request.user!.sessionId);
+        return ok('This session will be asked for a code at its next step-up');
+      },
+    );
 };

@@ -118,6 +118,22 @@ export function createTwoFactorService(shared: Shared) {
     return ok;
   }
 
+  /**
+   * An account with two-factor on must have proved a code in this session within
+   * TWO_FACTOR.stepUpMinutes, or the action answers 428 and the web asks for one.
+   */
+  async function checkRecentCode(user: { id: string; sessionId: string }) {
+    const [row] = await db
+      .select({ enabledAt: twoFactor.enabledAt, checkedAt: twoFactorChecks.checkedAt })
+      .from(twoFactor)
+      .leftJoin(twoFactorChecks, eq(twoFactorChecks.sessionId, user.sessionId))
+      .where(eq(twoFactor.userId, user.id))
+      .limit(1);
+    if (!row?.enabledAt) return;
+    const fresh = row.checkedAt && clock.now().getTime() - row.checkedAt.getTime() <= TWO_FACTOR.stepUpMinutes * 60_000;
+    if (!fresh) throw new AppError(TWO_FACTOR.stepUpStatus, twoFactorMessages.stepUpRequired);
+  }
+
   /** Notes that this session proved a code now (sign-in, enrolment, step-up). */
   async function markChecked(sessionId: string) {
     const now = clock.now();
@@ -166,7 +182,11 @@ export function createTwoFactorService(shared: Shared) {
       return { secret: secret.base32, otpauthUri: totpFor(secret, user.officialEmail).toString() };
     },
 
-    /** Step two: the first code turns it on, answers the recovery codes (shown once) and counts as this session's check. */
+    /**
+     * Step two: the first code turns it on, answers the recovery codes (shown once) and counts as this
+     * session's check. Every other session of the account ends in the same transaction (decision 2181):
+     * one signed in with the password alone must not outlive the second factor.
+     */
     async enable(user: { id: string; userType: UserType; sessionId: string; officialEmail: string }, code: string) {
       const row = await rowOf(user.id);
       if (row?.enabledAt) throw conflict(twoFactorMessages.alreadyEnabled);
@@ -179,6 +199,10 @@ export function createTwoFactorService(shared: Shared) {
         return `${c.slice(0, 5)}-${c.slice(5)}`;
       });
       await db.transaction(async (tx) => {
+        // The user row first, as a password sign-in locks it (FOR SHARE) before it writes its session and
+        // then asks whether a second factor is on: it either commits before this and its session is
+        // revoked below, or waits and sees the second factor on (platform/auth.ts `issue`).
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
         const taken = await tx
           .update(twoFactor)
           .set({ enabledAt: clock.now(), lastUsedStep: step })
@@ -188,6 +212,7 @@ export function createTwoFactorService(shared: Shared) {
           .returning({ userId: twoFactor.userId });
         if (!taken.length) throw conflict(twoFactorMessages.alreadyEnabled);
         await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, user.id));
+        await shared.auth.revokeAllSessions(tx, user.id, user.sessionId);
         await tx
           .insert(twoFactorRecoveryCodes)
           .values(recoveryCodes.map((c) => ({ userId: user.id, codeHash: hashToken(normaliseRecovery(c)) })));
@@ -294,23 +319,18 @@ export function createTwoFactorService(shared: Shared) {
       return { token, sessionId, user: { _id: user.id, userType: user.userType as UserType } };
     },
 
-    /**
-     * preHandler after auth.require: an account with two-factor on must have proved a code in this
-     * session within TWO_FACTOR.stepUpMinutes, or the action answers 428 and the web asks for one.
-     */
+    /** Development only: this session's last code is forgotten, as if the step-up window had passed. */
+    async forgetCheck(sessionId: string) {
+      await db.delete(twoFactorChecks).where(eq(twoFactorChecks.sessionId, sessionId));
+    },
+
+    /** For a service that decides from the request's content whether the step-up applies (an e-mail change). */
+    checkRecentCode,
+
+    /** preHandler after auth.require: the step-up of a route that always needs it (checkRecentCode). */
     requireRecentCode: async (request: FastifyRequest) => {
-      const user = request.user;
-      if (!user) throw unauthorized();
-      const [row] = await db
-        .select({ enabledAt: twoFactor.enabledAt, checkedAt: twoFactorChecks.checkedAt })
-        .from(twoFactor)
-        .leftJoin(twoFactorChecks, eq(twoFactorChecks.sessionId, user.sessionId))
-        .where(eq(twoFactor.userId, user.id))
-        .limit(1);
-      if (!row?.enabledAt) return;
-      const fresh =
-        row.checkedAt && clock.now().getTime() - row.checkedAt.getTime() <= TWO_FACTOR.stepUpMinutes * 60_000;
-      if (!fresh) throw new AppError(TWO_FACTOR.stepUpStatus, twoFactorMessages.stepUpRequired);
+      if (!request.user) throw unauthorized();
+      await checkRecentCode(request.user);
     },
   };
 }
