@@ -28,7 +28,7 @@ export const plansRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
         tags,
         summary: 'Start a monthly plan',
         description:
-          "Company only. `tier` bronze, silver or gold. Makes the tier's payment plan at the provider (Flutterwave: POST /v3/payment-plans, interval monthly) the first time, and a pending first payment; answers what the payment dialog needs, with `paymentPlan` so the charge is made on the tier's monthly payment plan. The plan starts when POST /api/plans/confirm (or the provider's webhook) verifies the payment; the subscription that charge makes at the provider is then cancelled by the scheduler, which charges each renewal itself (decision 1900), so a month is never charged twice. 409 when the company already has an active plan (one per company; change its tier instead).",
+          "Company only. `tier` bronze, silver or gold. Makes the tier's payment plan at the provider (Flutterwave: POST /v3/payment-plans, interval monthly) the first time, and a pending first payment; answers what the payment dialog needs, with `paymentPlan` so the charge is made on the tier's monthly payment plan. The payment is made under the company's lock in one transaction: starts sent together (a double click, two tabs) see one another, and a start of the same tier within 2 minutes of the last (before the background pass asks the provider about it) answers the same `reference` again; another tier gets a reference of its own, and each reference buys only its own tier at its own price. The plan starts when POST /api/plans/confirm (or the provider's webhook) verifies the payment; the subscription that charge makes at the provider is then cancelled by the scheduler, which charges each renewal itself (decision 1900), so a month is never charged twice. 409 when the company already has an active plan (one per company; change its tier instead).",
         body: subscribeInput,
         response: { 200: subscribeResponse },
       },
@@ -48,7 +48,7 @@ export const plansRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
         tags,
         summary: 'Confirm the first plan payment',
         description:
-          "Company only. The server asks the provider about the transaction (by `transactionId`, else by `reference`) and starts the plan only for a successful NGN payment of exactly the tier's price for this reference: the month's credits, the discount and the renewal date a month on. Repeating it is harmless. 400 for a failed or mismatched payment, 403 for another company's, 404 for an unknown reference, 409 while the provider reports it pending or when another plan is already active.",
+          "Company only. The server asks the provider about the transaction (by `transactionId`, else by `reference`) and starts the plan only for a successful NGN payment of exactly the tier's price for this reference: the month's credits, the discount and the renewal date a month on. Repeating it is harmless. 400 for a failed or mismatched payment (logged as `plan_payment_mismatch`, and the provider subscription its charge made is cancelled), 403 for another company's, 404 for an unknown reference, 409 while the provider reports it pending, or when another plan is already active or this reference was already paid by another transaction (the window paid twice: that payment buys nothing, is logged as `plan_paid_twice` for a refund, and its provider subscription is cancelled).",
         body: planConfirmInput,
         response: { 200: planAnswer },
       },

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import {
   PAYMENT_OPTIONS,
   PLAN_CREDIT_KINDS,
@@ -244,25 +244,55 @@ export function createPlansService(
     };
   }
 
-  /** Starts a subscription: a pending first payment the checkout dialog pays on the tier's payment plan. */
+  /**
+   * Starts a subscription: a pending first payment the checkout dialog pays on the tier's payment plan.
+   * Made under the company's lock in one transaction, so starts sent together (a double click, two tabs)
+   * see one another: the same tier's payment made in the last FIRST_RECHECK_AFTER_MS, before the
+   * background pass asks the provider about it, is answered again (one reference, which the provider
+   * charges once), and no start is made beside a live plan.
+   */
   async function subscribe(user: AuthUser, tier: PlanTier): Promise<SubscribeData> {
     if (await liveOf(db, user.id)) throw conflict(planMessages.alreadySubscribed);
+    // Asked of the provider before the lock, never under it; made once per tier and kept.
     const planId = await providerPlanFor(tier);
     const info = PLAN_TIER_INFO[tier];
-    const [payment] = await db
-      .insert(subscriptionPayments)
-      .values({
-        companyId: user.id,
-        tier,
-        kind: 'first',
-        txRef: `PLAN-${clock.now().getTime()}-${randomBytes(5).toString('hex')}`,
-        amount: info.price,
-        status: 'pending',
-        provider: provider.name,
-        providerPlanId: planId,
-        createdAt: clock.now(),
-      })
-      .returning();
+    const payment = await db.transaction(async (t) => {
+      await lockCompany(t, user.id);
+      if (await liveOf(t, user.id)) throw conflict(planMessages.alreadySubscribed);
+      const now = clock.now();
+      const [open] = await t
+        .select()
+        .from(subscriptionPayments)
+        .where(
+          and(
+            eq(subscriptionPayments.companyId, user.id),
+            eq(subscriptionPayments.kind, 'first'),
+            eq(subscriptionPayments.status, 'pending'),
+            eq(subscriptionPayments.tier, tier),
+            eq(subscriptionPayments.provider, provider.name),
+            eq(subscriptionPayments.providerPlanId, planId),
+            gt(subscriptionPayments.createdAt, new Date(now.getTime() - FIRST_RECHECK_AFTER_MS)),
+          ),
+        )
+        .orderBy(desc(subscriptionPayments.id))
+        .limit(1);
+      if (open) return open;
+      const [made] = await t
+        .insert(subscriptionPayments)
+        .values({
+          companyId: user.id,
+          tier,
+          kind: 'first',
+          txRef: `PLAN-${now.getTime()}-${randomBytes(5).toString('hex')}`,
+          amount: info.price,
+          status: 'pending',
+          provider: provider.name,
+          providerPlanId: planId,
+          createdAt: now,
+        })
+        .returning();
+      return made;
+    });
     return {
       reference: payment.txRef,
       amount: payment.amount / 100,
@@ -287,21 +317,34 @@ export function createPlansService(
 
   /**
    * A charge made on our payment plan subscribes the card at the provider even when it pays nothing
-   * here (the wrong amount or currency): its subscription is cancelled by the scheduler as a paid one's is.
+   * here (the wrong amount or currency, a second charge of a paid reference): its subscription is
+   * cancelled by the scheduler as a paid one's is. One made after that cancel ran (a tab paying later)
+   * is cancelled again; one whose cancel is still to run is left to it, and the plan that cancel names is
+   * never swapped for another (a charge on another plan is cancelled when the provider charges it itself,
+   * `providerCharge`).
    */
-  async function cancelSubscriptionOf(p: Payment, tx: ProviderTransaction | null) {
+  async function cancelSubscriptionOf(ex: Executor, p: Payment, tx: ProviderTransaction | null) {
     if (!tx || tx.status !== 'successful' || !tx.paymentPlan || tx.txRef !== p.txRef) return;
-    await db
+    const made = tx.createdAt ? new Date(tx.createdAt) : null;
+    await ex
       .update(subscriptionPayments)
-      .set({ providerPlanId: tx.paymentPlan, providerCancelAfter: clock.now() })
+      .set({ providerPlanId: tx.paymentPlan, providerCancelAfter: clock.now(), providerCancelledAt: null })
       .where(
         and(
           eq(subscriptionPayments.id, p.id),
-          isNull(subscriptionPayments.providerCancelAfter),
-          isNull(subscriptionPayments.providerCancelledAt),
+          or(
+            isNull(subscriptionPayments.providerCancelAfter),
+            made && !Number.isNaN(made.getTime())
+              ? lt(subscriptionPayments.providerCancelledAt, made)
+              : isNotNull(subscriptionPayments.providerCancelledAt),
+          ),
         ),
       );
   }
+
+  /** A successful charge under a paid first payment's reference that is not the one that paid it. */
+  const chargedAgain = (p: Payment, tx: ProviderTransaction) =>
+    p.status === 'paid' && tx.txRef === p.txRef && tx.status === 'successful' && tx.id !== p.providerTransactionId;
 
   /** The first payment verified: the plan starts now with the tier's month of credits, once. */
   async function activate(paymentId: string | number, tx: ProviderTransaction) {
@@ -319,6 +362,12 @@ export function createPlansService(
       await lockCompany(t, p0.companyId);
       const [p] = await t.select().from(subscriptionPayments).where(eq(subscriptionPayments.id, p0.id)).for('update');
       if (p.status === 'paid' && p.subscriptionId) {
+        // The window paid twice under one reference (two tabs): the second charge buys nothing more; it
+        // is logged for a refund like a second payment (decision 2191) and its subscription cancelled.
+        if (chargedAgain(p, tx)) {
+          await cancelSubscriptionOf(t, p, tx);
+          return { sub: null, newly: false, twice: p };
+        }
         const [s] = await t.select().from(subscriptions).where(eq(subscriptions.id, p.subscriptionId));
         return { sub: s, newly: false };
       }
@@ -371,8 +420,10 @@ export function createPlansService(
           providerTransactionId: tx.id,
           paymentMethod: tx.paymentType?.slice(0, 40) || null,
           paidAt: now,
-          // The charge on the payment plan subscribed the card: the provider would charge it itself.
+          // The charge on the payment plan subscribed the card: the provider would charge it itself (a
+          // cancel run for an earlier charge that paid nothing did not cancel this one).
           providerCancelAfter: p.providerPlanId ? now : null,
+          providerCancelledAt: null,
         })
         .where(eq(subscriptionPayments.id, p.id))
         .returning();
@@ -402,7 +453,13 @@ export function createPlansService(
     }
     if (!out.sub) {
       const p = out.twice!;
-      shared.securityLog('plan_paid_twice', { companyId: p.companyId, reference: p.txRef, transactionId: tx.id });
+      shared.securityLog('plan_paid_twice', {
+        companyId: p.companyId,
+        reference: p.txRef,
+        transactionId: tx.id,
+        amount: tx.amount,
+        currency: tx.currency,
+      });
       throw conflict(planMessages.alreadySubscribed);
     }
     if (out.newly) shared.mailWritten();
@@ -451,7 +508,7 @@ export function createPlansService(
     if (problem) {
       if (problem !== 'failed' && problem !== 'unknown') {
         shared.securityLog('plan_payment_mismatch', { reference, problem, transactionId: tx?.id });
-        await cancelSubscriptionOf(p, tx);
+        await cancelSubscriptionOf(db, p, tx);
       }
       throw badRequest(messages.paymentFailed);
     }
@@ -1058,7 +1115,24 @@ export function createPlansService(
     const [p] = await db.select().from(subscriptionPayments).where(eq(subscriptionPayments.txRef, reference));
     // Not a reference of ours: a charge the provider made on its own cycle is recorded for a refund.
     if (!p) return { result: await providerCharge(tx) };
-    if (p.kind !== 'first' || mismatch(p, tx)) return { result: 'ignored' };
+    if (p.kind !== 'first') return { result: 'ignored' };
+    // A paid reference charged again goes to startPlan, which logs it; an unpaid one's charge of the
+    // wrong amount or currency is logged and its subscription cancelled, as confirm does.
+    const problem = p.status === 'paid' ? null : mismatch(p, tx);
+    if (problem) {
+      if (problem !== 'pending' && problem !== 'failed') {
+        shared.securityLog('plan_payment_mismatch', {
+          via: 'webhook',
+          reference,
+          problem,
+          transactionId: tx.id,
+          amount: tx.amount,
+          currency: tx.currency,
+        });
+        await cancelSubscriptionOf(db, p, tx);
+      }
+      return { result: 'ignored' };
+    }
     await activate(p.id, tx).catch(() => null);
     return { result: 'paid' };
   }
@@ -1103,7 +1177,7 @@ export function createPlansService(
         }
         continue;
       }
-      if (problem !== 'pending' && problem !== 'failed') await cancelSubscriptionOf(p, tx);
+      if (problem !== 'pending' && problem !== 'failed') await cancelSubscriptionOf(db, p, tx);
       const old = at.getTime() - p.createdAt.getTime() >= FIRST_EXPIRE_AFTER_MS;
       // Still pending at the provider (a bank transfer on its way) is never closed, as with orders.
       if (problem === 'pending' || (problem !== 'failed' && !old)) continue;

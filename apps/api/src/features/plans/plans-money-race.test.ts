@@ -1,0 +1,230 @@
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { and, eq, sql } from 'drizzle-orm';
+import { PLAN_TIER_INFO, type PlanView } from '@legalmarket/contracts';
+import { ledgerTransactions, sandboxSubscriptions, subscriptionPayments, subscriptions } from '../../db/schema.js';
+import { sandboxProvider } from '../../platform/payments/sandbox.js';
+import { PASSWORD, describeEachDb, signupAndLogin } from '../../../test/helpers.js';
+import { SUCCESS_CARD, createLoggedTestApp } from '../../../test/commerce-helpers.js';
+import { createLedger } from '../money/ledger.js';
+import { createRefunds } from '../money/refunds.js';
+import { createJobLifecycle } from '../jobs/lifecycle-service.js';
+import { createPlansService } from './service.js';
+
+type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+type Tier = 'bronze' | 'silver' | 'gold';
+
+/**
+ * Plan money an attacker (or a slow mobile network) would push on: starts sent together, a credit
+ * request sent twice, charges that arrive late or were never ours, and the amounts a payment is judged
+ * by. Every test ends with the books balanced; the concurrent ones race for real on PostgreSQL.
+ */
+describeEachDb('plan money under races and retries', (kind) => {
+  let t: Awaited<ReturnType<typeof createLoggedTestApp>>;
+  let plans: ReturnType<typeof createPlansService>;
+  let ledger: ReturnType<typeof createLedger>;
+  /** What this test's plans service logged (the app's own routes log to t.security). */
+  const logged: Array<Record<string, unknown> & { security: string }> = [];
+  const logOf = (name: string) => [...logged, ...t.security.events].filter((e) => e.security === name);
+
+  beforeAll(async () => {
+    t = await createLoggedTestApp(kind);
+    // The sessions and the plans' clock start at the real time, as the database's own now() does.
+    t.clock.advance(Date.now() - t.clock.now().getTime());
+    const deps = {
+      db: t.rt.database.db,
+      clock: t.clock,
+      config: t.config,
+      mailWritten: () => {},
+      securityLog: (security: string, fields: Record<string, unknown>) => logged.push({ security, ...fields }),
+    };
+    ledger = createLedger(deps);
+    const provider = sandboxProvider(deps.db, t.clock);
+    const lifecycle = createJobLifecycle(deps, { ledger, refunds: createRefunds({ ...deps, provider, ledger }) });
+    plans = createPlansService(deps, { provider, ledger, lifecycle });
+  });
+  afterAll(() => t.close());
+  afterEach(async () => expect(await ledger.audit()).toEqual([]));
+
+  const db = () => t.rt.database.db;
+  /** A request; a session the moved clock expired is renewed by logging in again. */
+  async function inject(url: string, who: Login, payload?: unknown, method: 'GET' | 'POST' = 'POST') {
+    const send = () => t.app.inject({ method, url, headers: who.headers, payload: payload as Record<string, unknown> });
+    const res = await send();
+    if (res.statusCode !== 401) return res;
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { officialEmail: who.email, password: PASSWORD },
+    });
+    who.headers.authorization = `Bearer ${(login.json() as { token: string }).token}`;
+    return send();
+  }
+  const start = async (who: Login, tier: Tier) => {
+    const res = await inject('/api/plans/subscribe', who, { tier });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data as { reference: string; amount: number; paymentPlan: string; paymentOptions: string };
+  };
+  /** The dialog's charge (naira, as the window sends it); answers the transaction id. */
+  const charge = async (who: Login, reference: string, amount: number, extra: Record<string, unknown> = {}) => {
+    const res = await inject('/api/checkout/sandbox/charge', who, {
+      reference,
+      amount,
+      currency: 'NGN',
+      ...SUCCESS_CARD,
+      ...extra,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json().data as { transaction_id: string }).transaction_id;
+  };
+  const confirm = (who: Login, reference: string, transactionId: string) =>
+    inject('/api/plans/confirm', who, { reference, transactionId });
+  async function subscribe(who: Login, tier: Tier = 'silver') {
+    const d = await start(who, tier);
+    const res = await confirm(who, d.reference, await charge(who, d.reference, d.amount));
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data as PlanView;
+  }
+  const firstPayments = (companyId: string) =>
+    db()
+      .select()
+      .from(subscriptionPayments)
+      .where(and(eq(subscriptionPayments.companyId, companyId), eq(subscriptionPayments.kind, 'first')))
+      .orderBy(subscriptionPayments.id);
+  const webhook = (id: string, reference: string) =>
+    plans.onWebhook({ event: 'charge.completed', data: { id, tx_ref: reference } });
+
+  // --- 1. Starting a plan
+
+  it('plan starts sent at once (a double click, two tabs) open one first payment', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const answers = await Promise.all(Array.from({ length: 6 }, () => start(company, 'silver')));
+    expect(new Set(answers.map((a) => a.reference)).size).toBe(1);
+    const rows = await firstPayments(company.id);
+    expect(rows.map((p) => [p.tier, p.amount, p.status])).toEqual([['silver', 8_000_000, 'pending']]);
+    // Paid once, confirmed from every tab: one plan, one payment posted.
+    const transactionId = await charge(company, answers[0].reference, answers[0].amount);
+    const confirmed = await Promise.all(answers.map((a) => confirm(company, a.reference, transactionId)));
+    expect(confirmed.map((r) => r.statusCode)).toEqual(answers.map(() => 200));
+    expect(await db().select().from(subscriptions).where(eq(subscriptions.companyId, company.id))).toHaveLength(1);
+  });
+
+  it('two tiers started at once: each payment buys its own tier, one plan, the other payment logged', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const [bronze, gold] = await Promise.all([start(company, 'bronze'), start(company, 'gold')]);
+    expect([bronze.amount, gold.amount]).toEqual([50_000, 120_000]);
+    const rows = await firstPayments(company.id);
+    expect(rows.map((p) => [p.txRef, p.tier, p.amount]).sort()).toEqual(
+      [
+        [bronze.reference, 'bronze', 5_000_000],
+        [gold.reference, 'gold', 12_000_000],
+      ].sort(),
+    );
+    // Bronze's price paid under Gold's reference buys nothing.
+    const cheap = await charge(company, gold.reference, bronze.amount);
+    expect((await confirm(company, gold.reference, cheap)).statusCode).toBe(400);
+    // Both windows paid, both confirmed at once: one plan, of the tier whose payment started it.
+    const [payBronze, payGold] = [
+      await charge(company, bronze.reference, bronze.amount),
+      await charge(company, gold.reference, gold.amount),
+    ];
+    const answered = await Promise.all([
+      confirm(company, bronze.reference, payBronze),
+      confirm(company, gold.reference, payGold),
+    ]);
+    expect(answered.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const plansOf = await db().select().from(subscriptions).where(eq(subscriptions.companyId, company.id));
+    expect(plansOf).toHaveLength(1);
+    const paid = (await firstPayments(company.id)).filter((p) => p.status === 'paid');
+    expect(paid).toHaveLength(1);
+    expect(paid[0]).toMatchObject({ subscriptionId: plansOf[0].id, tier: plansOf[0].tier });
+    expect(paid[0].amount).toBe(PLAN_TIER_INFO[plansOf[0].tier].price);
+    const other = paid[0].txRef === bronze.reference ? gold.reference : bronze.reference;
+    expect(logOf('plan_paid_twice').map((e) => e.reference)).toContain(other);
+  });
+
+  it('a start answers the same reference only for the same tier, and only until the payment is asked about', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const a = await start(company, 'silver');
+    expect((await start(company, 'silver')).reference).toBe(a.reference);
+    expect((await start(company, 'gold')).reference).not.toBe(a.reference);
+    t.clock.advance(3 * 60_000);
+    expect((await start(company, 'silver')).reference).not.toBe(a.reference);
+  });
+
+  it('a window paid twice under one reference: one plan; the second charge logged and its subscription cancelled', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const d = await start(company, 'silver');
+    const first = await charge(company, d.reference, d.amount);
+    expect((await confirm(company, d.reference, first)).statusCode).toBe(200);
+    // The provider subscription the first charge made is cancelled; a minute later the other tab pays too.
+    await plans.tick();
+    t.clock.advance(60_000);
+    const second = await charge(company, d.reference, d.amount);
+    const active = () =>
+      db()
+        .select({ status: sandboxSubscriptions.status })
+        .from(sandboxSubscriptions)
+        .where(eq(sandboxSubscriptions.customerEmail, company.email));
+    expect(await active()).toEqual([{ status: 'active' }]);
+    await webhook(second, d.reference);
+    expect((await confirm(company, d.reference, second)).statusCode).toBe(409);
+    expect((await confirm(company, d.reference, first)).statusCode).toBe(200);
+    expect(logOf('plan_paid_twice').filter((e) => e.transactionId === second).length).toBeGreaterThanOrEqual(2);
+    const [payment] = await firstPayments(company.id);
+    expect(payment).toMatchObject({ status: 'paid', providerTransactionId: first, providerCancelledAt: null });
+    // The subscription the second charge made at the provider is cancelled too.
+    await plans.tick();
+    expect(await active()).toEqual([{ status: 'cancelled' }]);
+    const posted = await db()
+      .select()
+      .from(ledgerTransactions)
+      .where(
+        and(eq(ledgerTransactions.kind, 'plan_payment'), eq(ledgerTransactions.subscriptionPaymentId, payment.id)),
+      );
+    expect(posted).toHaveLength(1);
+  });
+
+  it('a plan payment never changes what it buys: the database refuses another amount, tier or reference', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const d = await start(company, 'bronze');
+    for (const set of [sql`amount_kobo = 12000000`, sql`tier = 'gold'`, sql`tx_ref = 'PLAN-other'`]) {
+      await expect(
+        db().execute(sql`update subscription_payments set ${set} where tx_ref = ${d.reference}`),
+      ).rejects.toThrow();
+    }
+    const plan = await subscribe(company, 'gold');
+    await expect(
+      db().execute(sql`update subscription_payments set status = 'failed' where subscription_id = ${plan._id}`),
+    ).rejects.toThrow();
+  });
+
+  // --- 4. and 5. What a plan payment is paid with, and what it is judged by
+
+  it('a first payment in kobo for naira, or in another currency, starts nothing and is logged', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const d = await start(company, 'silver');
+    // ₦80,000 is 8,000,000 kobo: the kobo figure paid as naira, and a hundredth of the price, both refused.
+    for (const amount of [d.amount * 100, d.amount / 100]) {
+      const id = await charge(company, d.reference, amount);
+      expect((await confirm(company, d.reference, id)).statusCode).toBe(400);
+    }
+    const dollars = await charge(company, d.reference, d.amount, { currency: 'USD' });
+    expect(await webhook(dollars, d.reference)).toEqual({ result: 'ignored' });
+    expect(logOf('plan_payment_mismatch').filter((e) => e.transactionId === dollars)).toHaveLength(1);
+    const [payment] = await firstPayments(company.id);
+    expect(payment.status).toBe('pending');
+    expect(payment.providerCancelAfter).not.toBeNull();
+    expect((await inject('/api/plans/mine', company, undefined, 'GET')).json().data).toBeNull();
+    // The subscription those charges made is cancelled; the right payment then subscribes the card
+    // again, and that one is cancelled too once it starts the plan.
+    await plans.tick();
+    const paid = await charge(company, d.reference, d.amount);
+    expect((await confirm(company, d.reference, paid)).statusCode).toBe(200);
+    await plans.tick();
+    const subs = await db()
+      .select()
+      .from(sandboxSubscriptions)
+      .where(eq(sandboxSubscriptions.customerEmail, company.email));
+    expect(subs.map((s) => s.status)).toEqual(['cancelled']);
+  });
+});
