@@ -100,6 +100,15 @@ export const planRequestInput = z.object({
   detail: optionalDetail,
   file: uploadedFileLink.optional(),
   fileName: z.string().trim().max(255, 'File name must be at most 255 characters').optional(),
+  /**
+   * A key the client makes for one request it means to send once (a fresh one for each piece of work):
+   * the same request sent again with it (a double click, a retry after a lost answer) spends no second
+   * credit and answers the job it opened (decision 2191).
+   */
+  key: z
+    .string({ error: 'key must be text' })
+    .regex(/^[A-Za-z0-9_-]{8,64}$/, 'key must be 8 to 64 letters, digits, - or _')
+    .optional(),
 });
 export type PlanRequestInput = z.input<typeof planRequestInput>;
 
@@ -194,6 +203,9 @@ export const planMessages = {
   noCredit: (kind: PlanCreditKind) =>
     `No ${PLAN_CREDIT_WORDS[kind].toLowerCase()} credits left this month; they reset at your renewal`,
   requestCreated: 'Your request is in the job workspace',
+  /** A credit request's key sent again with other work (decision 2191). */
+  requestKeyReused:
+    'This key was already used for a request with a different kind, details or document. Please send a fresh key.',
   tierChanged: 'Your new tier starts at your next renewal',
   tierKept: 'Your plan stays on its current tier',
   cancelled: 'Your plan will not renew; you keep it until the end of the month you paid for',

@@ -1,4 +1,10 @@
--- What a plan payment buys is fixed when it is made (docs/decisions/2191).
+-- A plan credit request sent twice (a double click, a retry after a lost answer) spends one credit: the
+-- client names each request with a key, kept on the job it opened (docs/decisions/2191).
+ALTER TABLE "jobs" ADD COLUMN "plan_request_key" text;
+--> statement-breakpoint
+CREATE UNIQUE INDEX "jobs_plan_request_key" ON "jobs" ("company_id", "plan_request_key")
+  WHERE "plan_request_key" IS NOT NULL;
+--> statement-breakpoint
 CREATE FUNCTION "subscription_payments_guard"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   -- What a plan payment is checked against never changes once it is made: a payment buys exactly the

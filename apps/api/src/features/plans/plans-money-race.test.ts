@@ -1,7 +1,13 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
-import { PLAN_TIER_INFO, type PlanView } from '@legalmarket/contracts';
-import { ledgerTransactions, sandboxSubscriptions, subscriptionPayments, subscriptions } from '../../db/schema.js';
+import { PLAN_TIER_INFO, planMessages, type PlanView } from '@legalmarket/contracts';
+import {
+  jobs,
+  ledgerTransactions,
+  sandboxSubscriptions,
+  subscriptionPayments,
+  subscriptions,
+} from '../../db/schema.js';
 import { sandboxProvider } from '../../platform/payments/sandbox.js';
 import { PASSWORD, describeEachDb, signupAndLogin } from '../../../test/helpers.js';
 import { SUCCESS_CARD, createLoggedTestApp } from '../../../test/commerce-helpers.js';
@@ -90,6 +96,7 @@ describeEachDb('plan money under races and retries', (kind) => {
       .from(subscriptionPayments)
       .where(and(eq(subscriptionPayments.companyId, companyId), eq(subscriptionPayments.kind, 'first')))
       .orderBy(subscriptionPayments.id);
+  const request = (who: Login, body: Record<string, unknown>) => inject('/api/plans/mine/requests', who, body);
   const webhook = (id: string, reference: string) =>
     plans.onWebhook({ event: 'charge.completed', data: { id, tx_ref: reference } });
 
@@ -196,6 +203,63 @@ describeEachDb('plan money under races and retries', (kind) => {
     await expect(
       db().execute(sql`update subscription_payments set status = 'failed' where subscription_id = ${plan._id}`),
     ).rejects.toThrow();
+  });
+
+  // --- 2. Spending credits
+
+  it('a credit request sent at once under one key opens one job and spends one credit', async () => {
+    const company = await signupAndLogin(t, 'company');
+    await subscribe(company, 'silver');
+    const key = 'tap-0001-draft';
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => request(company, { kind: 'draft', detail: 'A supply agreement', key })),
+    );
+    expect(answers.map((r) => r.statusCode)).toEqual([201, 201, 201, 201, 201]);
+    const ids = new Set(answers.map((r) => (r.json().data as { jobId: string }).jobId));
+    expect(ids.size).toBe(1);
+    const last = answers.at(-1)!.json().data as { plan: PlanView };
+    expect(last.plan.credits.draft).toBe(2);
+    expect(await db().select().from(jobs).where(eq(jobs.companyId, company.id))).toHaveLength(1);
+    // Different keys for the last credit of a kind: one job, the others told none is left.
+    const opinions = await Promise.all(
+      ['tap-0002-a', 'tap-0002-b', 'tap-0002-c'].map((k) => request(company, { kind: 'opinion', key: k })),
+    );
+    expect(opinions.map((r) => r.statusCode).sort()).toEqual([201, 409, 409]);
+  });
+
+  it('a retried credit request answers its job; other work under its key is refused; a new key spends another', async () => {
+    const company = await signupAndLogin(t, 'company');
+    await subscribe(company, 'bronze');
+    expect((await request(company, { kind: 'draft', key: 'short' })).statusCode).toBe(400);
+    const body = { kind: 'draft', detail: 'Employment contract', key: 'retry-key-1' };
+    const first = await request(company, body);
+    expect(first.statusCode).toBe(201);
+    const { jobId } = first.json().data as { jobId: string };
+    const again = await request(company, body);
+    expect(again.statusCode).toBe(201);
+    expect(again.json().data).toMatchObject({ jobId, plan: { credits: { draft: 1 }, creditsUsed: { draft: 1 } } });
+    for (const other of [
+      { ...body, detail: 'Another contract' },
+      { ...body, kind: 'review' },
+      { kind: 'draft', key: body.key },
+    ]) {
+      const refused = await request(company, other);
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json().message).toBe(planMessages.requestKeyReused);
+    }
+    const next = await request(company, { ...body, key: 'retry-key-2' });
+    expect(next.statusCode).toBe(201);
+    expect((next.json().data as { jobId: string }).jobId).not.toBe(jobId);
+    // No draft credit is left: a retry of the first still answers its job, not "none left".
+    expect((await request(company, body)).statusCode).toBe(201);
+    expect((await request(company, { ...body, key: 'retry-key-3' })).statusCode).toBe(409);
+    // A key is the company's own: another company using it opens its own job.
+    const other = await signupAndLogin(t, 'company');
+    await subscribe(other, 'bronze');
+    const theirs = await request(other, body);
+    expect(theirs.statusCode).toBe(201);
+    expect((theirs.json().data as { jobId: string }).jobId).not.toBe(jobId);
+    expect(await db().select().from(jobs).where(eq(jobs.companyId, company.id))).toHaveLength(2);
   });
 
   // --- 4. and 5. What a plan payment is paid with, and what it is judged by

@@ -632,20 +632,52 @@ export function createPlansService(
     return { id: made.id, name };
   }
 
+  /** The job a credit request sent under this key opened, with what was asked for. */
+  async function requestedWith(ex: Executor, companyId: string, key: string) {
+    const [row] = await ex
+      .select({
+        jobId: jobs.id,
+        subscriptionId: jobs.subscriptionId,
+        kind: jobs.planCreditKind,
+        lines: orders.lines,
+      })
+      .from(jobs)
+      .innerJoin(orders, eq(orders.id, jobs.orderId))
+      .where(and(eq(jobs.companyId, companyId), eq(jobs.planRequestKey, key)))
+      .limit(1);
+    return row;
+  }
+
   /**
    * Spends one credit: a ₦0 paid order and its job in the workspace, named after the plan, with the
    * credit's value moved from the plan's payment to the job (what its lawyer is paid from), at once.
+   * A request sent again under its key (decision 2191) spends nothing more and answers the job it opened.
    */
   async function request(user: AuthUser, input: PlanRequestInput) {
     const kind = input.kind as PlanCreditKind;
-    const out = await withLive(user.id, async (t, sub) => {
+    const detail = input.detail?.trim() || null;
+    const file = input.file?.trim() || null;
+    const fileName = file && input.fileName?.trim() ? cleanFileName(input.fileName, 'Document') : null;
+    const key = input.key ?? null;
+    const out = await db.transaction(async (t) => {
+      await lockCompany(t, user.id);
+      // Looked up under the company's lock, before the plan's checks: a request sent at once waits for
+      // the first and finds its job, and a retry after the last credit (or the month) went still gets it.
+      const taken = key ? await requestedWith(t, user.id, key) : undefined;
+      if (taken) {
+        const line = (taken.lines as Array<{ detail: string | null; file: string | null; fileName: string | null }>)[0];
+        // A key reused for other work would otherwise drop that work silently.
+        if (taken.kind !== kind || line?.detail !== detail || line?.file !== file || line?.fileName !== fileName)
+          throw new AppError(422, planMessages.requestKeyReused);
+        const [s] = await t.select().from(subscriptions).where(eq(subscriptions.id, taken.subscriptionId!));
+        return { jobId: taken.jobId, plan: await toView(t, s), again: true };
+      }
+      const sub = await liveOf(t, user.id, true);
+      if (!sub) throw notFound(planMessages.noPlan);
       const now = clock.now();
       if (sub.status !== 'active' || sub.periodEnd <= now) throw conflict(planMessages.noPlan);
       if (sub.credits[kind] <= 0) throw conflict(planMessages.noCredit(kind));
-      const detail = input.detail?.trim() || null;
-      const file = input.file?.trim() || null;
       await assertAttachable(t, user, file);
-      const fileName = file && input.fileName?.trim() ? cleanFileName(input.fileName, 'Document') : null;
       const product = await planProduct(t, kind, sub.tier);
       const info = PLAN_TIER_INFO[sub.tier];
       const [company] = await t.select().from(users).where(eq(users.id, user.id));
@@ -698,6 +730,7 @@ export function createPlansService(
           subscriptionId: sub.id,
           planCreditKind: kind,
           planPeriod: sub.period,
+          planRequestKey: key,
           dueAt,
           createdAt: now,
           updatedAt: now,
@@ -720,10 +753,10 @@ export function createPlansService(
         .where(eq(subscriptions.id, sub.id))
         .returning();
       await event(t, sub.id, 'credit_used', `${PLAN_CREDIT_WORDS[kind]} requested`);
-      return { jobId: job.id, plan: await toView(t, s) };
+      return { jobId: job.id, plan: await toView(t, s), again: false };
     });
-    shared.mailWritten();
-    return out;
+    if (!out.again) shared.mailWritten();
+    return { jobId: out.jobId, plan: out.plan };
   }
 
   /**
