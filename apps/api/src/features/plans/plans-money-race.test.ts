@@ -1,14 +1,16 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, like, sql } from 'drizzle-orm';
 import { PLAN_TIER_INFO, planMessages, type PlanView } from '@legalmarket/contracts';
 import {
   jobs,
   ledgerTransactions,
   sandboxSubscriptions,
+  sandboxTransactions,
   subscriptionPayments,
   subscriptions,
 } from '../../db/schema.js';
-import { sandboxProvider } from '../../platform/payments/sandbox.js';
+import { sandboxProvider, setSandboxRenewalFailure } from '../../platform/payments/sandbox.js';
+import type { AuthUser } from '../../platform/auth.js';
 import { PASSWORD, describeEachDb, signupAndLogin } from '../../../test/helpers.js';
 import { SUCCESS_CARD, createLoggedTestApp } from '../../../test/commerce-helpers.js';
 import { createLedger } from '../money/ledger.js';
@@ -18,6 +20,7 @@ import { createPlansService } from './service.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 type Tier = 'bronze' | 'silver' | 'gold';
+const DAY = 86_400_000;
 
 /**
  * Plan money an attacker (or a slow mobile network) would push on: starts sent together, a credit
@@ -52,6 +55,7 @@ describeEachDb('plan money under races and retries', (kind) => {
   afterEach(async () => expect(await ledger.audit()).toEqual([]));
 
   const db = () => t.rt.database.db;
+  const asUser = (who: Login) => ({ id: who.id }) as AuthUser;
   /** A request; a session the moved clock expired is renewed by logging in again. */
   async function inject(url: string, who: Login, payload?: unknown, method: 'GET' | 'POST' = 'POST') {
     const send = () => t.app.inject({ method, url, headers: who.headers, payload: payload as Record<string, unknown> });
@@ -96,7 +100,25 @@ describeEachDb('plan money under races and retries', (kind) => {
       .from(subscriptionPayments)
       .where(and(eq(subscriptionPayments.companyId, companyId), eq(subscriptionPayments.kind, 'first')))
       .orderBy(subscriptionPayments.id);
+  const planOf = async (id: string) => (await db().select().from(subscriptions).where(eq(subscriptions.id, id)))[0];
   const request = (who: Login, body: Record<string, unknown>) => inject('/api/plans/mine/requests', who, body);
+  /** A transaction the provider holds under this reference, as a checkout window paid with any reference would. */
+  async function providerHolds(reference: string, amountKobo: number, email: string, currency = 'NGN') {
+    const [row] = await db()
+      .insert(sandboxTransactions)
+      .values({
+        txRef: reference,
+        amount: amountKobo,
+        currency,
+        status: 'successful',
+        paymentType: 'card',
+        customerEmail: email,
+        processorResponse: 'Approved by Financial Institution',
+        createdAt: t.clock.now(),
+      })
+      .returning();
+    return String(row.id);
+  }
   const webhook = (id: string, reference: string) =>
     plans.onWebhook({ event: 'charge.completed', data: { id, tx_ref: reference } });
 
@@ -260,6 +282,178 @@ describeEachDb('plan money under races and retries', (kind) => {
     expect(theirs.statusCode).toBe(201);
     expect((theirs.json().data as { jobId: string }).jobId).not.toBe(jobId);
     expect(await db().select().from(jobs).where(eq(jobs.companyId, company.id))).toHaveLength(2);
+  });
+
+  // --- 3. The end of a paid month, and renewals that arrive late
+
+  it('a plan past its paid month spends no credit before the scheduler ends or renews it', async () => {
+    const cancelled = await signupAndLogin(t, 'company');
+    const renewing = await signupAndLogin(t, 'company');
+    const a = await subscribe(cancelled, 'silver');
+    const b = await subscribe(renewing, 'silver');
+    await plans.cancel(asUser(cancelled));
+    t.clock.advance(Math.max(Date.parse(a.renewsAt), Date.parse(b.renewsAt)) - t.clock.now().getTime() + 1_000);
+    for (const who of [cancelled, renewing])
+      expect((await request(who, { kind: 'review', key: `late-${who.id.slice(0, 8)}` })).statusCode).toBe(409);
+    expect((await planOf(a._id)).credits.review).toBe(2);
+    expect((await planOf(b._id)).credits.review).toBe(2);
+    await plans.tick();
+    expect((await planOf(a._id)).status).toBe('ended');
+    expect((await planOf(b._id)).period).toBe(2);
+  });
+
+  it('charges under renewal references made up at a window: the exact price pays the next month, no other moves the plan', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const plan = await subscribe(company, 'silver');
+    await request(company, { kind: 'review', key: 'made-up-1' });
+    // Mid-month, under the next month's first renewal reference: ₦100, then a declined charge.
+    const small = `SUB-${plan._id}-2-1`;
+    const declined = `SUB-${plan._id}-2-2`;
+    const tooFar = `SUB-${plan._id}-3-1`;
+    expect(await webhook(await providerHolds(small, 10_000, company.email), small)).toEqual({ result: 'unapplied' });
+    const declinedId = await providerHolds(declined, 8_000_000, company.email);
+    await db()
+      .update(sandboxTransactions)
+      .set({ status: 'failed' })
+      .where(eq(sandboxTransactions.id, Number(declinedId)));
+    expect(await webhook(declinedId, declined)).toEqual({ result: 'duplicate' });
+    // The full price for a month after the next one pays nothing either.
+    expect(await webhook(await providerHolds(tooFar, 8_000_000, company.email), tooFar)).toEqual({
+      result: 'unapplied',
+    });
+    const sub = await planOf(plan._id);
+    expect(sub).toMatchObject({ status: 'active', period: 1, attempts: 0, graceUntil: null });
+    expect(sub.credits.review).toBe(1);
+    // Kept as payments that paid nothing, so a repeat is a duplicate.
+    const kept = await db()
+      .select()
+      .from(subscriptionPayments)
+      .where(and(eq(subscriptionPayments.subscriptionId, plan._id), eq(subscriptionPayments.kind, 'renewal')));
+    expect(kept.map((p) => [p.txRef, p.status]).sort()).toEqual(
+      [
+        [small, 'failed'],
+        [declined, 'failed'],
+        [tooFar, 'failed'],
+      ].sort(),
+    );
+    expect(logOf('plan_renewal_unapplied').map((e) => e.reference)).toEqual(expect.arrayContaining([small, tooFar]));
+    expect(logOf('plan_renewal_unapplied').map((e) => e.reference)).not.toContain(declined);
+    // The real renewal still comes, once, charged under a reference of its own (the provider would
+    // answer a made-up one's charge instead of making it).
+    t.clock.advance(Date.parse(plan.renewsAt) - t.clock.now().getTime() + 60_000);
+    await plans.tick();
+    expect(await planOf(plan._id)).toMatchObject({ status: 'active', period: 2 });
+    const paid = async (id: string) =>
+      (
+        await db()
+          .select()
+          .from(subscriptionPayments)
+          .where(and(eq(subscriptionPayments.subscriptionId, id), eq(subscriptionPayments.status, 'paid')))
+          .orderBy(subscriptionPayments.id)
+      ).map((p) => [p.kind, p.txRef, p.amount]);
+    expect(await paid(plan._id)).toEqual([
+      ['first', expect.stringMatching(/^PLAN-/), 8_000_000],
+      ['renewal', `SUB-${plan._id}-2-3`, 8_000_000],
+    ]);
+    // Another company pays its next month at a window, early and exactly: that month is paid, once.
+    const early = await signupAndLogin(t, 'company');
+    const own = await subscribe(early, 'bronze');
+    const ref = `SUB-${own._id}-2-1`;
+    expect(await webhook(await providerHolds(ref, 5_000_000, early.email), ref)).toEqual({ result: 'renewed' });
+    const renewed = await planOf(own._id);
+    expect(renewed).toMatchObject({ status: 'active', period: 2 });
+    expect(renewed.periodStart.toISOString()).toBe(own.renewsAt);
+    t.clock.advance(Date.parse(own.renewsAt) - t.clock.now().getTime() + 60_000);
+    await plans.tick();
+    expect(await paid(own._id)).toEqual([
+      ['first', expect.stringMatching(/^PLAN-/), 5_000_000],
+      ['renewal', ref, 5_000_000],
+    ]);
+  });
+
+  it('renewal webhooks arriving late renew once; a charge of that month nobody made is logged for a refund', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const plan = await subscribe(company, 'silver');
+    await setSandboxRenewalFailure(db(), company.email, true);
+    t.clock.advance(Date.parse(plan.renewsAt) - t.clock.now().getTime() + 60_000);
+    await plans.tick();
+    expect((await planOf(plan._id)).status).toBe('grace');
+    await setSandboxRenewalFailure(db(), company.email, false);
+    t.clock.advance(DAY);
+    await plans.tick();
+    const renewed = await planOf(plan._id);
+    expect(renewed).toMatchObject({ status: 'active', period: 2 });
+    // The next month renews too; then the webhooks of month 2's declined and paid attempts arrive.
+    t.clock.advance(renewed.periodEnd.getTime() - t.clock.now().getTime() + 60_000);
+    await plans.tick();
+    expect((await planOf(plan._id)).period).toBe(3);
+    const month2 = await db()
+      .select()
+      .from(sandboxTransactions)
+      .where(like(sandboxTransactions.txRef, `SUB-${plan._id}-2-%`))
+      .orderBy(sandboxTransactions.id);
+    expect(month2.map((c) => c.status)).toEqual(['failed', 'successful']);
+    for (const c of month2) expect(await webhook(String(c.id), c.txRef)).toEqual({ result: 'duplicate' });
+    expect(await planOf(plan._id)).toMatchObject({ status: 'active', period: 3 });
+    expect(logOf('plan_renewal_unapplied').filter((e) => e.subscriptionId === plan._id)).toEqual([]);
+    // A charge under a month-2 reference the scheduler never made: money taken, no month given; logged.
+    const stray = `SUB-${plan._id}-2-7`;
+    const id = await providerHolds(stray, 8_000_000, company.email);
+    expect(await webhook(id, stray)).toEqual({ result: 'unapplied' });
+    expect(await webhook(id, stray)).toEqual({ result: 'duplicate' });
+    expect(await planOf(plan._id)).toMatchObject({ status: 'active', period: 3 });
+    expect(logOf('plan_renewal_unapplied').filter((e) => e.transactionId === id)).toHaveLength(1);
+  });
+
+  it('a renewal charge for a plan that ended renews nothing and is logged for a refund', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const plan = await subscribe(company, 'gold');
+    await plans.cancel(asUser(company));
+    t.clock.advance(Date.parse(plan.renewsAt) - t.clock.now().getTime() + 60_000);
+    // Past its month, before the scheduler ends it: a charge for the next month renews nothing either.
+    const early = `SUB-${plan._id}-2-9`;
+    expect(await webhook(await providerHolds(early, 12_000_000, company.email), early)).toEqual({
+      result: 'unapplied',
+    });
+    expect(await planOf(plan._id)).toMatchObject({ status: 'active', period: 1, cancelAtPeriodEnd: true });
+    await plans.tick();
+    expect((await planOf(plan._id)).status).toBe('ended');
+    const ref = `SUB-${plan._id}-2-1`;
+    expect(await webhook(await providerHolds(ref, 12_000_000, company.email), ref)).toEqual({ result: 'unapplied' });
+    expect(await planOf(plan._id)).toMatchObject({ status: 'ended', period: 1 });
+    expect(logOf('plan_renewal_unapplied').map((e) => e.reference)).toEqual(expect.arrayContaining([early, ref]));
+  });
+
+  it('a cancel racing the renewal: cancelled plans are never charged, charged plans are renewed', async () => {
+    const companies = await Promise.all(Array.from({ length: 4 }, () => signupAndLogin(t, 'company')));
+    const subscribed = [];
+    for (const c of companies) subscribed.push(await subscribe(c, 'silver'));
+    const due = Math.max(...subscribed.map((p) => Date.parse(p.renewsAt)));
+    t.clock.advance(due - t.clock.now().getTime() + 60_000);
+    const [, ...cancels] = await Promise.all([
+      plans.tick(),
+      ...companies.map((c) =>
+        plans.cancel(asUser(c)).then(
+          () => true,
+          () => false,
+        ),
+      ),
+    ]);
+    await plans.tick();
+    for (const [i, plan] of subscribed.entries()) {
+      const sub = await planOf(plan._id);
+      const charged = await db()
+        .select()
+        .from(sandboxTransactions)
+        .where(like(sandboxTransactions.txRef, `SUB-${plan._id}-%`));
+      if (cancels[i]) {
+        expect(charged).toEqual([]);
+        expect(sub.status).toBe('ended');
+      } else {
+        expect(charged.map((c) => [c.status, c.amount])).toEqual([['successful', 8_000_000]]);
+        expect(sub).toMatchObject({ status: 'active', period: 2 });
+      }
+    }
   });
 
   // --- 4. and 5. What a plan payment is paid with, and what it is judged by

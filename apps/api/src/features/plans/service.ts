@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, like, lt, lte, or, sql } from 'drizzle-orm';
 import {
   PAYMENT_OPTIONS,
   PLAN_CREDIT_KINDS,
@@ -550,6 +550,23 @@ export function createPlansService(
   }
 
   /**
+   * The next attempt's number: past any reference of the month a charge was already recorded under
+   * without the scheduler making it (a reference made up at a checkout window), which the provider
+   * would answer with that charge instead of making ours.
+   */
+  async function nextAttempt(ex: Executor, sub: Sub) {
+    const prefix = `SUB-${sub.id}-${sub.period + 1}-`;
+    const taken = await ex
+      .select({ txRef: subscriptionPayments.txRef })
+      .from(subscriptionPayments)
+      .where(and(eq(subscriptionPayments.subscriptionId, sub.id), like(subscriptionPayments.txRef, `${prefix}%`)));
+    const used = new Set(taken.map((r) => Number(r.txRef.slice(prefix.length))));
+    let attempt = sub.attempts + 1;
+    while (used.has(attempt)) attempt++;
+    return attempt;
+  }
+
+  /**
    * A renewal the scheduler claimed is being charged at the tier it read then, outside any lock: the
    * tier and the cancellation stay as they are until its answer is applied. The claim running out does
    * not end that: a charge whose answer was lost is asked for again at the same tier, and a cancel taken
@@ -767,21 +784,50 @@ export function createPlansService(
   async function applyRenewal(tx: ProviderTransaction, via: string) {
     const ref = RENEWAL_REF.exec(tx.txRef);
     if (!ref) return 'ignored' as const;
-    const [subId, month] = [ref[1], Number(ref[2])];
+    const [subId, month, attempt] = [ref[1], Number(ref[2]), Number(ref[3])];
+    let stray: Sub | null = null;
     const outcome = await db.transaction(async (t) => {
       const [s0] = await t.select().from(subscriptions).where(eq(subscriptions.id, subId));
       if (!s0) return 'ignored' as const;
       await lockCompany(t, s0.companyId);
       const [sub] = await t.select().from(subscriptions).where(eq(subscriptions.id, subId)).for('update');
-      if (month !== sub.period + 1 || !LIVE.includes(sub.status)) return 'duplicate' as const;
-      if (tx.status === 'pending') return 'pending' as const;
       const tier = sub.nextTier ?? sub.tier;
       const info = PLAN_TIER_INFO[tier];
-      const ok =
-        tx.status === 'successful' &&
-        tx.amount === info.price &&
-        (tx.chargedAmount === undefined || tx.chargedAmount >= info.price) &&
-        tx.currency === 'NGN';
+      const ok = tx.status === 'successful' && paysExactly(tx, info.price);
+      // A charge for the month after a live plan's current one decides that month when the scheduler
+      // claimed its attempt (a failure opens the grace); any other pays it only when it is exactly the
+      // price of a plan that renews. Nothing else moves the plan: not one for a month already renewed, nor
+      // for a plan that stopped or was cancelled, nor a failure or a wrong amount under a reference the
+      // scheduler never charged (made up at a checkout window, it would put a paid month into grace).
+      const claimed = attempt >= 1 && attempt <= sub.attempts;
+      const next = month === sub.period + 1 && LIVE.includes(sub.status);
+      // Not known yet, whoever made it: nothing is recorded until it is (a claimed one holds the plan).
+      if (tx.status === 'pending') return 'pending' as const;
+      if (!next || !(claimed || (ok && !sub.cancelAtPeriodEnd))) {
+        if (!tx.id) return 'duplicate' as const;
+        // Recorded (failed: it paid no month) so that a repeat of it is a duplicate and the scheduler
+        // never charges under its reference, which the provider would answer with this charge.
+        const [kept] = await t
+          .insert(subscriptionPayments)
+          .values({
+            subscriptionId: sub.id,
+            companyId: sub.companyId,
+            tier,
+            kind: 'renewal',
+            txRef: tx.txRef,
+            amount: tx.amount,
+            status: 'failed',
+            provider: sub.provider,
+            providerPlanId: tx.paymentPlan ?? '',
+            providerTransactionId: tx.id,
+            paymentMethod: tx.paymentType?.slice(0, 40) || null,
+            createdAt: clock.now(),
+          })
+          .onConflictDoNothing()
+          .returning({ id: subscriptionPayments.id });
+        if (tx.status === 'successful' && (kept || (await unapplied(t, tx)))) stray = sub;
+        return stray ? ('unapplied' as const) : ('duplicate' as const);
+      }
       if (tx.status === 'successful' && !ok)
         shared.securityLog('plan_renewal_mismatch', { via, reference: tx.txRef, amount: tx.amount });
       const now = clock.now();
@@ -808,7 +854,10 @@ export function createPlansService(
         })
         .onConflictDoNothing()
         .returning();
-      if (!p) return 'duplicate' as const;
+      if (!p) {
+        if (await unapplied(t, tx)) stray = sub;
+        return stray ? ('unapplied' as const) : ('duplicate' as const);
+      }
       const [company] = await t.select().from(users).where(eq(users.id, sub.companyId));
       const name = companyAsBilled(company).name;
       if (ok) {
@@ -878,7 +927,42 @@ export function createPlansService(
       return 'failed' as const;
     });
     if (outcome === 'renewed' || outcome === 'failed') shared.mailWritten();
+    if (stray) await refundable(stray, tx, via);
     return outcome;
+  }
+
+  /** Whether a charge's amount and currency are exactly what it was for (kobo). */
+  const paysExactly = (tx: ProviderTransaction, amount: number) =>
+    tx.amount === amount && (tx.chargedAmount === undefined || tx.chargedAmount >= amount) && tx.currency === 'NGN';
+
+  /**
+   * A successful renewal charge whose reference already holds a payment of another transaction: it pays
+   * no month (decision 2192). A repeat of the transaction recorded there is a duplicate.
+   */
+  async function unapplied(ex: Executor, tx: ProviderTransaction) {
+    if (tx.status !== 'successful') return false;
+    const [known] = await ex.select().from(subscriptionPayments).where(eq(subscriptionPayments.txRef, tx.txRef));
+    return !known || !tx.id || known.providerTransactionId !== tx.id;
+  }
+
+  /**
+   * Money taken for a month that was not given: logged for an admin to refund (the reconciliation lists
+   * it as missing in the ledger), and the provider subscription the charge made is cancelled.
+   */
+  async function refundable(sub: Sub, tx: ProviderTransaction, via: string) {
+    shared.securityLog('plan_renewal_unapplied', {
+      via,
+      companyId: sub.companyId,
+      subscriptionId: sub.id,
+      reference: tx.txRef,
+      transactionId: tx.id,
+      amount: tx.amount,
+      currency: tx.currency,
+    });
+    if (tx.paymentPlan)
+      await provider
+        .cancelPlanSubscription(tx.paymentPlan, tx.customerEmail ?? sub.customerEmail)
+        .catch((err) => deps.log?.warn({ err }, 'cancelling the provider subscription failed'));
   }
 
   /** The plan stops (cancelled and its month over, or the grace ran out): unused credits expire. */
@@ -955,7 +1039,7 @@ export function createPlansService(
           await stop(t, sub, 'lapsed');
           return { sub, charge: false, cancelAtProvider: true };
         }
-        const attempt = pending ? sub.attempts : sub.attempts + 1;
+        const attempt = pending ? sub.attempts : await nextAttempt(t, sub);
         const set: Partial<typeof subscriptions.$inferInsert> = {
           attempts: attempt,
           claimedUntil: new Date(at.getTime() + CLAIM_MS),
