@@ -70,6 +70,12 @@ export const PLAN_EVENT_KINDS = [
 
 export const planTierField = z.enum(PLAN_TIERS, { error: 'tier must be bronze, silver or gold' });
 
+/**
+ * The methods a plan's payment window offers: a card only. Flutterwave's payment plans recur on methods it
+ * can tokenize, which today means cards; a month paid another way leaves nothing to renew from (decision 2190).
+ */
+export const PLAN_PAYMENT_OPTIONS = 'card';
+
 /** POST /api/plans/subscribe */
 export const subscribeInput = z.object({ tier: planTierField });
 export type SubscribeInput = z.infer<typeof subscribeInput>;
@@ -211,6 +217,8 @@ export const planMessages = {
   cancelled: 'Your plan will not renew; you keep it until the end of the month you paid for',
   alreadyCancelled: 'Your plan is already set to end at the end of this month',
   paymentNotFound: 'Plan payment not found',
+  /** A plan's first month paid another way than by card (decision 2190). */
+  cardOnly: 'A monthly plan is paid by card: each renewal is charged to the card that paid the first month',
   noCarryOver: 'Unused credits do not carry over: they reset at each renewal.',
   /** An admin's cancel of a job a credit paid for, with a refund of money (decision 1900). */
   jobRefundRefused:

@@ -458,6 +458,23 @@ describeEachDb('plan money under races and retries', (kind) => {
 
   // --- 4. and 5. What a plan payment is paid with, and what it is judged by
 
+  it('a plan is paid by card only: the window offers a card, and another method is refused', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const d = await start(company, 'silver');
+    expect(d.paymentOptions).toBe('card');
+    for (const paymentType of ['ussd', 'banktransfer', 'mobilemoney']) {
+      const res = await inject('/api/checkout/sandbox/charge', company, {
+        reference: d.reference,
+        amount: d.amount,
+        currency: 'NGN',
+        paymentType,
+        otp: '12345',
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(planMessages.cardOnly);
+    }
+  });
+
   it('a first payment in kobo for naira, or in another currency, starts nothing and is logged', async () => {
     const company = await signupAndLogin(t, 'company');
     const d = await start(company, 'silver');

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, like, lt, lte, or, sql } from 'drizzle-orm';
 import {
-  PAYMENT_OPTIONS,
   PLAN_CREDIT_KINDS,
   PLAN_CREDIT_WORDS,
   PLAN_GRACE_DAYS,
+  PLAN_PAYMENT_OPTIONS,
   PLAN_TIER_INFO,
   formatNairaExact,
   messages,
@@ -245,11 +245,11 @@ export function createPlansService(
   }
 
   /**
-   * Starts a subscription: a pending first payment the checkout dialog pays on the tier's payment plan.
-   * Made under the company's lock in one transaction, so starts sent together (a double click, two tabs)
-   * see one another: the same tier's payment made in the last FIRST_RECHECK_AFTER_MS, before the
-   * background pass asks the provider about it, is answered again (one reference, which the provider
-   * charges once), and no start is made beside a live plan.
+   * Starts a subscription: a pending first payment the checkout dialog pays on the tier's payment plan,
+   * by card only (decision 2190). Made under the company's lock in one transaction, so starts sent
+   * together (a double click, two tabs) see one another: the same tier's payment made in the last
+   * FIRST_RECHECK_AFTER_MS, before the background pass asks the provider about it, is answered again
+   * (one reference, which the provider charges once), and no start is made beside a live plan.
    */
   async function subscribe(user: AuthUser, tier: PlanTier): Promise<SubscribeData> {
     if (await liveOf(db, user.id)) throw conflict(planMessages.alreadySubscribed);
@@ -299,7 +299,7 @@ export function createPlansService(
       currency: 'NGN',
       title: `${info.name} plan (monthly)`,
       paymentPlan: planId,
-      paymentOptions: PAYMENT_OPTIONS,
+      paymentOptions: PLAN_PAYMENT_OPTIONS,
       customer: { email: user.officialEmail, phone: user.phoneNumber, name: user.name },
       provider: { name: provider.name, ...provider.publicSettings() },
     };
