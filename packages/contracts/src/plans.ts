@@ -70,6 +70,12 @@ export const PLAN_EVENT_KINDS = [
 
 export const planTierField = z.enum(PLAN_TIERS, { error: 'tier must be bronze, silver or gold' });
 
+/**
+ * The methods a plan's payment window offers: a card only. Flutterwave's payment plans recur on methods it
+ * can tokenize, which today means cards; a month paid another way leaves nothing to renew from (decision 2190).
+ */
+export const PLAN_PAYMENT_OPTIONS = 'card';
+
 /** POST /api/plans/subscribe */
 export const subscribeInput = z.object({ tier: planTierField });
 export type SubscribeInput = z.infer<typeof subscribeInput>;
@@ -100,6 +106,15 @@ export const planRequestInput = z.object({
   detail: optionalDetail,
   file: uploadedFileLink.optional(),
   fileName: z.string().trim().max(255, 'File name must be at most 255 characters').optional(),
+  /**
+   * A key the client makes for one request it means to send once (a fresh one for each piece of work):
+   * the same request sent again with it (a double click, a retry after a lost answer) spends no second
+   * credit and answers the job it opened (decision 2191).
+   */
+  key: z
+    .string({ error: 'key must be text' })
+    .regex(/^[A-Za-z0-9_-]{8,64}$/, 'key must be 8 to 64 letters, digits, - or _')
+    .optional(),
 });
 export type PlanRequestInput = z.input<typeof planRequestInput>;
 
@@ -194,11 +209,16 @@ export const planMessages = {
   noCredit: (kind: PlanCreditKind) =>
     `No ${PLAN_CREDIT_WORDS[kind].toLowerCase()} credits left this month; they reset at your renewal`,
   requestCreated: 'Your request is in the job workspace',
+  /** A credit request's key sent again with other work (decision 2191). */
+  requestKeyReused:
+    'This key was already used for a request with a different kind, details or document. Please send a fresh key.',
   tierChanged: 'Your new tier starts at your next renewal',
   tierKept: 'Your plan stays on its current tier',
   cancelled: 'Your plan will not renew; you keep it until the end of the month you paid for',
   alreadyCancelled: 'Your plan is already set to end at the end of this month',
   paymentNotFound: 'Plan payment not found',
+  /** A plan's first month paid another way than by card (decision 2190). */
+  cardOnly: 'A monthly plan is paid by card: each renewal is charged to the card that paid the first month',
   noCarryOver: 'Unused credits do not carry over: they reset at each renewal.',
   /** An admin's cancel of a job a credit paid for, with a refund of money (decision 1900). */
   jobRefundRefused:

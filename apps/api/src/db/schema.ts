@@ -364,11 +364,16 @@ export const jobs = pgTable(
     /** A plan job's kind of credit and the plan month it was spent in (migration 0024): a cancel gives it back while that month lasts. */
     planCreditKind: text('plan_credit_kind', { enum: PLAN_CREDIT_KINDS }),
     planPeriod: integer('plan_period'),
+    /** The key the company named the credit request with: the same request sent again opens no second job (0027). */
+    planRequestKey: text('plan_request_key'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('jobs_order_line_uq').on(t.orderId, t.lineNo),
+    uniqueIndex('jobs_plan_request_key')
+      .on(t.companyId, t.planRequestKey)
+      .where(sql`${t.planRequestKey} is not null`),
     index('jobs_status_created_idx').on(t.status, t.createdAt),
     index('jobs_company_status_idx').on(t.companyId, t.status, t.createdAt),
     index('jobs_assigned_status_idx').on(t.assignedTo, t.status, t.createdAt),

@@ -5,6 +5,7 @@ import {
   PAYMENT_OPTIONS,
   SANDBOX_OTP,
   messages,
+  planMessages,
   toKobo,
   type CheckoutData,
   type OrderView,
@@ -529,6 +530,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
           .from(subscriptionPayments)
           .where(and(eq(subscriptionPayments.txRef, input.reference), eq(subscriptionPayments.kind, 'first')));
     if ((order ?? plan)?.companyId !== user.id) throw notFound(messages.orderNotFound);
+    // Flutterwave's payment plans recur on cards only, and the plan's window offers nothing else (2190).
+    if (plan && input.paymentType !== 'card') throw badRequest(planMessages.cardOnly);
     const paymentPlan = plan && /^\d{1,15}$/.test(plan.planId) ? Number(plan.planId) : null;
     let status: 'successful' | 'failed' = 'successful';
     let processorResponse = 'Approved by Financial Institution';

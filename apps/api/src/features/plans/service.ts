@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, like, lt, lte, or, sql } from 'drizzle-orm';
 import {
-  PAYMENT_OPTIONS,
   PLAN_CREDIT_KINDS,
   PLAN_CREDIT_WORDS,
   PLAN_GRACE_DAYS,
+  PLAN_PAYMENT_OPTIONS,
   PLAN_TIER_INFO,
   formatNairaExact,
   messages,
@@ -244,32 +244,62 @@ export function createPlansService(
     };
   }
 
-  /** Starts a subscription: a pending first payment the checkout dialog pays on the tier's payment plan. */
+  /**
+   * Starts a subscription: a pending first payment the checkout dialog pays on the tier's payment plan,
+   * by card only (decision 2190). Made under the company's lock in one transaction, so starts sent
+   * together (a double click, two tabs) see one another: the same tier's payment made in the last
+   * FIRST_RECHECK_AFTER_MS, before the background pass asks the provider about it, is answered again
+   * (one reference, which the provider charges once), and no start is made beside a live plan.
+   */
   async function subscribe(user: AuthUser, tier: PlanTier): Promise<SubscribeData> {
     if (await liveOf(db, user.id)) throw conflict(planMessages.alreadySubscribed);
+    // Asked of the provider before the lock, never under it; made once per tier and kept.
     const planId = await providerPlanFor(tier);
     const info = PLAN_TIER_INFO[tier];
-    const [payment] = await db
-      .insert(subscriptionPayments)
-      .values({
-        companyId: user.id,
-        tier,
-        kind: 'first',
-        txRef: `PLAN-${clock.now().getTime()}-${randomBytes(5).toString('hex')}`,
-        amount: info.price,
-        status: 'pending',
-        provider: provider.name,
-        providerPlanId: planId,
-        createdAt: clock.now(),
-      })
-      .returning();
+    const payment = await db.transaction(async (t) => {
+      await lockCompany(t, user.id);
+      if (await liveOf(t, user.id)) throw conflict(planMessages.alreadySubscribed);
+      const now = clock.now();
+      const [open] = await t
+        .select()
+        .from(subscriptionPayments)
+        .where(
+          and(
+            eq(subscriptionPayments.companyId, user.id),
+            eq(subscriptionPayments.kind, 'first'),
+            eq(subscriptionPayments.status, 'pending'),
+            eq(subscriptionPayments.tier, tier),
+            eq(subscriptionPayments.provider, provider.name),
+            eq(subscriptionPayments.providerPlanId, planId),
+            gt(subscriptionPayments.createdAt, new Date(now.getTime() - FIRST_RECHECK_AFTER_MS)),
+          ),
+        )
+        .orderBy(desc(subscriptionPayments.id))
+        .limit(1);
+      if (open) return open;
+      const [made] = await t
+        .insert(subscriptionPayments)
+        .values({
+          companyId: user.id,
+          tier,
+          kind: 'first',
+          txRef: `PLAN-${now.getTime()}-${randomBytes(5).toString('hex')}`,
+          amount: info.price,
+          status: 'pending',
+          provider: provider.name,
+          providerPlanId: planId,
+          createdAt: now,
+        })
+        .returning();
+      return made;
+    });
     return {
       reference: payment.txRef,
       amount: payment.amount / 100,
       currency: 'NGN',
       title: `${info.name} plan (monthly)`,
       paymentPlan: planId,
-      paymentOptions: PAYMENT_OPTIONS,
+      paymentOptions: PLAN_PAYMENT_OPTIONS,
       customer: { email: user.officialEmail, phone: user.phoneNumber, name: user.name },
       provider: { name: provider.name, ...provider.publicSettings() },
     };
@@ -287,21 +317,34 @@ export function createPlansService(
 
   /**
    * A charge made on our payment plan subscribes the card at the provider even when it pays nothing
-   * here (the wrong amount or currency): its subscription is cancelled by the scheduler as a paid one's is.
+   * here (the wrong amount or currency, a second charge of a paid reference): its subscription is
+   * cancelled by the scheduler as a paid one's is. One made after that cancel ran (a tab paying later)
+   * is cancelled again; one whose cancel is still to run is left to it, and the plan that cancel names is
+   * never swapped for another (a charge on another plan is cancelled when the provider charges it itself,
+   * `providerCharge`).
    */
-  async function cancelSubscriptionOf(p: Payment, tx: ProviderTransaction | null) {
+  async function cancelSubscriptionOf(ex: Executor, p: Payment, tx: ProviderTransaction | null) {
     if (!tx || tx.status !== 'successful' || !tx.paymentPlan || tx.txRef !== p.txRef) return;
-    await db
+    const made = tx.createdAt ? new Date(tx.createdAt) : null;
+    await ex
       .update(subscriptionPayments)
-      .set({ providerPlanId: tx.paymentPlan, providerCancelAfter: clock.now() })
+      .set({ providerPlanId: tx.paymentPlan, providerCancelAfter: clock.now(), providerCancelledAt: null })
       .where(
         and(
           eq(subscriptionPayments.id, p.id),
-          isNull(subscriptionPayments.providerCancelAfter),
-          isNull(subscriptionPayments.providerCancelledAt),
+          or(
+            isNull(subscriptionPayments.providerCancelAfter),
+            made && !Number.isNaN(made.getTime())
+              ? lt(subscriptionPayments.providerCancelledAt, made)
+              : isNotNull(subscriptionPayments.providerCancelledAt),
+          ),
         ),
       );
   }
+
+  /** A successful charge under a paid first payment's reference that is not the one that paid it. */
+  const chargedAgain = (p: Payment, tx: ProviderTransaction) =>
+    p.status === 'paid' && tx.txRef === p.txRef && tx.status === 'successful' && tx.id !== p.providerTransactionId;
 
   /** The first payment verified: the plan starts now with the tier's month of credits, once. */
   async function activate(paymentId: string | number, tx: ProviderTransaction) {
@@ -319,6 +362,12 @@ export function createPlansService(
       await lockCompany(t, p0.companyId);
       const [p] = await t.select().from(subscriptionPayments).where(eq(subscriptionPayments.id, p0.id)).for('update');
       if (p.status === 'paid' && p.subscriptionId) {
+        // The window paid twice under one reference (two tabs): the second charge buys nothing more; it
+        // is logged for a refund like a second payment (decision 2191) and its subscription cancelled.
+        if (chargedAgain(p, tx)) {
+          await cancelSubscriptionOf(t, p, tx);
+          return { sub: null, newly: false, twice: p };
+        }
         const [s] = await t.select().from(subscriptions).where(eq(subscriptions.id, p.subscriptionId));
         return { sub: s, newly: false };
       }
@@ -371,8 +420,10 @@ export function createPlansService(
           providerTransactionId: tx.id,
           paymentMethod: tx.paymentType?.slice(0, 40) || null,
           paidAt: now,
-          // The charge on the payment plan subscribed the card: the provider would charge it itself.
+          // The charge on the payment plan subscribed the card: the provider would charge it itself (a
+          // cancel run for an earlier charge that paid nothing did not cancel this one).
           providerCancelAfter: p.providerPlanId ? now : null,
+          providerCancelledAt: null,
         })
         .where(eq(subscriptionPayments.id, p.id))
         .returning();
@@ -402,7 +453,13 @@ export function createPlansService(
     }
     if (!out.sub) {
       const p = out.twice!;
-      shared.securityLog('plan_paid_twice', { companyId: p.companyId, reference: p.txRef, transactionId: tx.id });
+      shared.securityLog('plan_paid_twice', {
+        companyId: p.companyId,
+        reference: p.txRef,
+        transactionId: tx.id,
+        amount: tx.amount,
+        currency: tx.currency,
+      });
       throw conflict(planMessages.alreadySubscribed);
     }
     if (out.newly) shared.mailWritten();
@@ -451,7 +508,7 @@ export function createPlansService(
     if (problem) {
       if (problem !== 'failed' && problem !== 'unknown') {
         shared.securityLog('plan_payment_mismatch', { reference, problem, transactionId: tx?.id });
-        await cancelSubscriptionOf(p, tx);
+        await cancelSubscriptionOf(db, p, tx);
       }
       throw badRequest(messages.paymentFailed);
     }
@@ -490,6 +547,23 @@ export function createPlansService(
       .from(subscriptionPayments)
       .where(eq(subscriptionPayments.txRef, `SUB-${sub.id}-${sub.period + 1}-${sub.attempts}`));
     return !answered;
+  }
+
+  /**
+   * The next attempt's number: past any reference of the month a charge was already recorded under
+   * without the scheduler making it (a reference made up at a checkout window), which the provider
+   * would answer with that charge instead of making ours.
+   */
+  async function nextAttempt(ex: Executor, sub: Sub) {
+    const prefix = `SUB-${sub.id}-${sub.period + 1}-`;
+    const taken = await ex
+      .select({ txRef: subscriptionPayments.txRef })
+      .from(subscriptionPayments)
+      .where(and(eq(subscriptionPayments.subscriptionId, sub.id), like(subscriptionPayments.txRef, `${prefix}%`)));
+    const used = new Set(taken.map((r) => Number(r.txRef.slice(prefix.length))));
+    let attempt = sub.attempts + 1;
+    while (used.has(attempt)) attempt++;
+    return attempt;
   }
 
   /**
@@ -575,20 +649,52 @@ export function createPlansService(
     return { id: made.id, name };
   }
 
+  /** The job a credit request sent under this key opened, with what was asked for. */
+  async function requestedWith(ex: Executor, companyId: string, key: string) {
+    const [row] = await ex
+      .select({
+        jobId: jobs.id,
+        subscriptionId: jobs.subscriptionId,
+        kind: jobs.planCreditKind,
+        lines: orders.lines,
+      })
+      .from(jobs)
+      .innerJoin(orders, eq(orders.id, jobs.orderId))
+      .where(and(eq(jobs.companyId, companyId), eq(jobs.planRequestKey, key)))
+      .limit(1);
+    return row;
+  }
+
   /**
    * Spends one credit: a ₦0 paid order and its job in the workspace, named after the plan, with the
    * credit's value moved from the plan's payment to the job (what its lawyer is paid from), at once.
+   * A request sent again under its key (decision 2191) spends nothing more and answers the job it opened.
    */
   async function request(user: AuthUser, input: PlanRequestInput) {
     const kind = input.kind as PlanCreditKind;
-    const out = await withLive(user.id, async (t, sub) => {
+    const detail = input.detail?.trim() || null;
+    const file = input.file?.trim() || null;
+    const fileName = file && input.fileName?.trim() ? cleanFileName(input.fileName, 'Document') : null;
+    const key = input.key ?? null;
+    const out = await db.transaction(async (t) => {
+      await lockCompany(t, user.id);
+      // Looked up under the company's lock, before the plan's checks: a request sent at once waits for
+      // the first and finds its job, and a retry after the last credit (or the month) went still gets it.
+      const taken = key ? await requestedWith(t, user.id, key) : undefined;
+      if (taken) {
+        const line = (taken.lines as Array<{ detail: string | null; file: string | null; fileName: string | null }>)[0];
+        // A key reused for other work would otherwise drop that work silently.
+        if (taken.kind !== kind || line?.detail !== detail || line?.file !== file || line?.fileName !== fileName)
+          throw new AppError(422, planMessages.requestKeyReused);
+        const [s] = await t.select().from(subscriptions).where(eq(subscriptions.id, taken.subscriptionId!));
+        return { jobId: taken.jobId, plan: await toView(t, s), again: true };
+      }
+      const sub = await liveOf(t, user.id, true);
+      if (!sub) throw notFound(planMessages.noPlan);
       const now = clock.now();
       if (sub.status !== 'active' || sub.periodEnd <= now) throw conflict(planMessages.noPlan);
       if (sub.credits[kind] <= 0) throw conflict(planMessages.noCredit(kind));
-      const detail = input.detail?.trim() || null;
-      const file = input.file?.trim() || null;
       await assertAttachable(t, user, file);
-      const fileName = file && input.fileName?.trim() ? cleanFileName(input.fileName, 'Document') : null;
       const product = await planProduct(t, kind, sub.tier);
       const info = PLAN_TIER_INFO[sub.tier];
       const [company] = await t.select().from(users).where(eq(users.id, user.id));
@@ -641,6 +747,7 @@ export function createPlansService(
           subscriptionId: sub.id,
           planCreditKind: kind,
           planPeriod: sub.period,
+          planRequestKey: key,
           dueAt,
           createdAt: now,
           updatedAt: now,
@@ -663,10 +770,10 @@ export function createPlansService(
         .where(eq(subscriptions.id, sub.id))
         .returning();
       await event(t, sub.id, 'credit_used', `${PLAN_CREDIT_WORDS[kind]} requested`);
-      return { jobId: job.id, plan: await toView(t, s) };
+      return { jobId: job.id, plan: await toView(t, s), again: false };
     });
-    shared.mailWritten();
-    return out;
+    if (!out.again) shared.mailWritten();
+    return { jobId: out.jobId, plan: out.plan };
   }
 
   /**
@@ -677,21 +784,50 @@ export function createPlansService(
   async function applyRenewal(tx: ProviderTransaction, via: string) {
     const ref = RENEWAL_REF.exec(tx.txRef);
     if (!ref) return 'ignored' as const;
-    const [subId, month] = [ref[1], Number(ref[2])];
+    const [subId, month, attempt] = [ref[1], Number(ref[2]), Number(ref[3])];
+    let stray: Sub | null = null;
     const outcome = await db.transaction(async (t) => {
       const [s0] = await t.select().from(subscriptions).where(eq(subscriptions.id, subId));
       if (!s0) return 'ignored' as const;
       await lockCompany(t, s0.companyId);
       const [sub] = await t.select().from(subscriptions).where(eq(subscriptions.id, subId)).for('update');
-      if (month !== sub.period + 1 || !LIVE.includes(sub.status)) return 'duplicate' as const;
-      if (tx.status === 'pending') return 'pending' as const;
       const tier = sub.nextTier ?? sub.tier;
       const info = PLAN_TIER_INFO[tier];
-      const ok =
-        tx.status === 'successful' &&
-        tx.amount === info.price &&
-        (tx.chargedAmount === undefined || tx.chargedAmount >= info.price) &&
-        tx.currency === 'NGN';
+      const ok = tx.status === 'successful' && paysExactly(tx, info.price);
+      // A charge for the month after a live plan's current one decides that month when the scheduler
+      // claimed its attempt (a failure opens the grace); any other pays it only when it is exactly the
+      // price of a plan that renews. Nothing else moves the plan: not one for a month already renewed, nor
+      // for a plan that stopped or was cancelled, nor a failure or a wrong amount under a reference the
+      // scheduler never charged (made up at a checkout window, it would put a paid month into grace).
+      const claimed = attempt >= 1 && attempt <= sub.attempts;
+      const next = month === sub.period + 1 && LIVE.includes(sub.status);
+      // Not known yet, whoever made it: nothing is recorded until it is (a claimed one holds the plan).
+      if (tx.status === 'pending') return 'pending' as const;
+      if (!next || !(claimed || (ok && !sub.cancelAtPeriodEnd))) {
+        if (!tx.id) return 'duplicate' as const;
+        // Recorded (failed: it paid no month) so that a repeat of it is a duplicate and the scheduler
+        // never charges under its reference, which the provider would answer with this charge.
+        const [kept] = await t
+          .insert(subscriptionPayments)
+          .values({
+            subscriptionId: sub.id,
+            companyId: sub.companyId,
+            tier,
+            kind: 'renewal',
+            txRef: tx.txRef,
+            amount: tx.amount,
+            status: 'failed',
+            provider: sub.provider,
+            providerPlanId: tx.paymentPlan ?? '',
+            providerTransactionId: tx.id,
+            paymentMethod: tx.paymentType?.slice(0, 40) || null,
+            createdAt: clock.now(),
+          })
+          .onConflictDoNothing()
+          .returning({ id: subscriptionPayments.id });
+        if (tx.status === 'successful' && (kept || (await unapplied(t, tx)))) stray = sub;
+        return stray ? ('unapplied' as const) : ('duplicate' as const);
+      }
       if (tx.status === 'successful' && !ok)
         shared.securityLog('plan_renewal_mismatch', { via, reference: tx.txRef, amount: tx.amount });
       const now = clock.now();
@@ -718,7 +854,10 @@ export function createPlansService(
         })
         .onConflictDoNothing()
         .returning();
-      if (!p) return 'duplicate' as const;
+      if (!p) {
+        if (await unapplied(t, tx)) stray = sub;
+        return stray ? ('unapplied' as const) : ('duplicate' as const);
+      }
       const [company] = await t.select().from(users).where(eq(users.id, sub.companyId));
       const name = companyAsBilled(company).name;
       if (ok) {
@@ -788,7 +927,42 @@ export function createPlansService(
       return 'failed' as const;
     });
     if (outcome === 'renewed' || outcome === 'failed') shared.mailWritten();
+    if (stray) await refundable(stray, tx, via);
     return outcome;
+  }
+
+  /** Whether a charge's amount and currency are exactly what it was for (kobo). */
+  const paysExactly = (tx: ProviderTransaction, amount: number) =>
+    tx.amount === amount && (tx.chargedAmount === undefined || tx.chargedAmount >= amount) && tx.currency === 'NGN';
+
+  /**
+   * A successful renewal charge whose reference already holds a payment of another transaction: it pays
+   * no month (decision 2192). A repeat of the transaction recorded there is a duplicate.
+   */
+  async function unapplied(ex: Executor, tx: ProviderTransaction) {
+    if (tx.status !== 'successful') return false;
+    const [known] = await ex.select().from(subscriptionPayments).where(eq(subscriptionPayments.txRef, tx.txRef));
+    return !known || !tx.id || known.providerTransactionId !== tx.id;
+  }
+
+  /**
+   * Money taken for a month that was not given: logged for an admin to refund (the reconciliation lists
+   * it as missing in the ledger), and the provider subscription the charge made is cancelled.
+   */
+  async function refundable(sub: Sub, tx: ProviderTransaction, via: string) {
+    shared.securityLog('plan_renewal_unapplied', {
+      via,
+      companyId: sub.companyId,
+      subscriptionId: sub.id,
+      reference: tx.txRef,
+      transactionId: tx.id,
+      amount: tx.amount,
+      currency: tx.currency,
+    });
+    if (tx.paymentPlan)
+      await provider
+        .cancelPlanSubscription(tx.paymentPlan, tx.customerEmail ?? sub.customerEmail)
+        .catch((err) => deps.log?.warn({ err }, 'cancelling the provider subscription failed'));
   }
 
   /** The plan stops (cancelled and its month over, or the grace ran out): unused credits expire. */
@@ -865,7 +1039,7 @@ export function createPlansService(
           await stop(t, sub, 'lapsed');
           return { sub, charge: false, cancelAtProvider: true };
         }
-        const attempt = pending ? sub.attempts : sub.attempts + 1;
+        const attempt = pending ? sub.attempts : await nextAttempt(t, sub);
         const set: Partial<typeof subscriptions.$inferInsert> = {
           attempts: attempt,
           claimedUntil: new Date(at.getTime() + CLAIM_MS),
@@ -1058,7 +1232,24 @@ export function createPlansService(
     const [p] = await db.select().from(subscriptionPayments).where(eq(subscriptionPayments.txRef, reference));
     // Not a reference of ours: a charge the provider made on its own cycle is recorded for a refund.
     if (!p) return { result: await providerCharge(tx) };
-    if (p.kind !== 'first' || mismatch(p, tx)) return { result: 'ignored' };
+    if (p.kind !== 'first') return { result: 'ignored' };
+    // A paid reference charged again goes to startPlan, which logs it; an unpaid one's charge of the
+    // wrong amount or currency is logged and its subscription cancelled, as confirm does.
+    const problem = p.status === 'paid' ? null : mismatch(p, tx);
+    if (problem) {
+      if (problem !== 'pending' && problem !== 'failed') {
+        shared.securityLog('plan_payment_mismatch', {
+          via: 'webhook',
+          reference,
+          problem,
+          transactionId: tx.id,
+          amount: tx.amount,
+          currency: tx.currency,
+        });
+        await cancelSubscriptionOf(db, p, tx);
+      }
+      return { result: 'ignored' };
+    }
     await activate(p.id, tx).catch(() => null);
     return { result: 'paid' };
   }
@@ -1103,7 +1294,7 @@ export function createPlansService(
         }
         continue;
       }
-      if (problem !== 'pending' && problem !== 'failed') await cancelSubscriptionOf(p, tx);
+      if (problem !== 'pending' && problem !== 'failed') await cancelSubscriptionOf(db, p, tx);
       const old = at.getTime() - p.createdAt.getTime() >= FIRST_EXPIRE_AFTER_MS;
       // Still pending at the provider (a bank transfer on its way) is never closed, as with orders.
       if (problem === 'pending' || (problem !== 'failed' && !old)) continue;

@@ -239,8 +239,9 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
         : [];
       files['jobs.json'] = myJobs.map(({ job, product }) => {
         const { assignedTo: _lawyer, companyId: _company, ...all } = job;
-        // The order and plan a job was paid from are the company's own: a lawyer's copy leaves them out.
-        const { orderId: _order, lineNo: _line, subscriptionId: _plan, ...shared } = all;
+        // The order and plan a job was paid from (and the key its credit request was sent with) are the
+        // company's own: a lawyer's copy leaves them out.
+        const { orderId: _order, lineNo: _line, subscriptionId: _plan, planRequestKey: _key, ...shared } = all;
         const fields = me.userType === 'lawyer' ? shared : all;
         return {
           ...fields,

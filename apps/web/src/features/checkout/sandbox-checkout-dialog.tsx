@@ -25,6 +25,15 @@ const METHODS: Array<{ id: Method; label: string; icon: ReactNode }> = [
   { id: 'ussd', label: 'USSD', icon: <Hash aria-hidden className="size-4" /> },
   { id: 'banktransfer', label: 'Bank Transfer', icon: <Landmark aria-hidden className="size-4" /> },
 ];
+/**
+ * The methods the window was opened with (Flutterwave's `payment_options`, comma separated, spaces
+ * allowed), as its own modal offers only those: a monthly plan's is `card` (decision 2190).
+ */
+export function offeredMethods(paymentOptions: string) {
+  const named = new Set(paymentOptions.split(',').map((o) => o.trim().toLowerCase()));
+  const offered = METHODS.filter((m) => named.has(m.id));
+  return offered.length ? offered : METHODS;
+}
 const BANKS = ['Access Bank (*901#)', 'GTBank (*737#)', 'First Bank (*894#)', 'UBA (*919#)', 'Zenith Bank (*966#)'];
 // ₦ as on every other page (formatNaira), kobo kept when there are any.
 const ngn = (n: number) =>
@@ -50,9 +59,9 @@ const input =
   'block w-full min-h-11 rounded-md border border-slate-300 bg-white px-3 py-2 text-base focus:border-orange-500 focus:outline-2 focus:outline-orange-200';
 
 /**
- * The offline sandbox checkout, modelled on Flutterwave's inline modal: card, mobile money, USSD and bank transfer,
- * Flutterwave's published test cards shown on the dialog. The charge is recorded on our server, which
- * then verifies it like a real payment.
+ * The offline sandbox checkout, modelled on Flutterwave's inline modal: card, mobile money, USSD and bank
+ * transfer (those the window was opened with), Flutterwave's published test cards shown on the dialog. The
+ * charge is recorded on our server, which then verifies it like a real payment.
  */
 export function SandboxCheckoutDialog({
   data,
@@ -63,8 +72,9 @@ export function SandboxCheckoutDialog({
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  const [method, setMethod] = useState<Method>('card');
-  const [step, setStepState] = useState<Step>('details');
+  const methods = offeredMethods(data.paymentOptions);
+  const [method, setMethod] = useState<Method>(methods[0].id);
+  const [step, setStepState] = useState<Step>(methods[0].id === 'ussd' ? 'ussd-code' : 'details');
   const stepChangedAt = useRef(0);
   const setStep = (s: Step) => {
     stepChangedAt.current = Date.now();
@@ -206,7 +216,7 @@ export function SandboxCheckoutDialog({
           aria-label="Payment method"
           className="flex flex-wrap gap-1 border-b border-slate-200 p-2 sm:flex-col sm:border-r sm:border-b-0"
         >
-          {METHODS.map((m) => (
+          {methods.map((m) => (
             <button
               key={m.id}
               type="button"

@@ -67,6 +67,44 @@ describe('/company/plan', { timeout: 30_000 }, () => {
     expect(JSON.parse(String(sent?.init?.body))).toMatchObject({ kind: 'draft', detail: 'A supply agreement' });
   });
 
+  it('sends a credit request again under its key after a lost answer, and new work under a new key', async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+    let answered = 0;
+    const api = jsonFetch({
+      'GET /api/plans/mine': () => ({ body: { status: 'success', data: plan() } }),
+      'POST /api/plans/mine/requests': () =>
+        ++answered === 1
+          ? { status: 502, body: { status: 'error', message: 'Bad gateway' } }
+          : {
+              status: 201,
+              body: {
+                status: 'success',
+                message: 'Your request is in the job workspace',
+                data: { jobId: `j${answered}`, plan: plan() },
+              },
+            },
+    });
+    vi.stubGlobal('fetch', api.fn);
+    renderPage(<PlanPage />);
+    const user = userEvent.setup();
+    await user.selectOptions(await screen.findByLabelText('Kind of work'), 'draft');
+    await user.type(screen.getByLabelText('Give details'), 'A supply agreement');
+    const send = screen.getByRole('button', { name: 'Request with a credit' });
+    await user.click(send);
+    expect(await screen.findByText('Bad gateway')).toBeInTheDocument();
+    await user.click(send);
+    expect(await screen.findByText(/Your request is in the job workspace/)).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Give details'), 'A lease');
+    await user.click(send);
+    await vi.waitFor(() => expect(answered).toBe(3));
+    const keys = api.calls
+      .filter((c) => c.method === 'POST')
+      .map((c) => (JSON.parse(String(c.init?.body)) as { key?: string }).key);
+    expect(keys[0]).toMatch(/^[A-Za-z0-9_-]{8,64}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
+  });
+
   it('offers the tiers to subscribe to when there is no plan, preselecting the one asked for', async () => {
     setSession({ userToken: 't', userType: 'company', userId: 'c1' });
     vi.stubGlobal(

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -22,6 +22,7 @@ import { FormDocumentField } from '@/components/form-document-field';
 import { ConfirmDialog } from '@/components/modal';
 import { getErrorMessage } from '@/lib/http';
 import { paths } from '@/lib/paths';
+import { randomUuid } from '@/lib/random-id';
 import { paymentNotMade } from '@/features/checkout/payment-messages';
 import { usePayment } from '@/features/checkout/use-payment';
 import { confirmPlan, planKeys, startPlan, useMyPlan, usePlanActions } from './plans-api';
@@ -299,15 +300,23 @@ function RequestWork({
   const [uploading, setUploading] = useState(false);
   const [made, setMade] = useState<{ message: string; jobId: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const { register, handleSubmit, control, reset, formState } = useForm<PlanRequestInput>({
+  const { register, handleSubmit, control, reset, formState, watch } = useForm<PlanRequestInput>({
     resolver: zodResolver(planRequestInput),
     defaultValues: { kind: first, detail: '' },
   });
+  // One key per piece of work composed: a double click or a retry after a lost answer spends one credit
+  // (the API takes a request once per key, decision 2191); a change to the form or a request made takes a new one.
+  const [key, setKey] = useState(randomUuid);
+  useEffect(() => {
+    const watching = watch(() => setKey(randomUuid()));
+    return () => watching.unsubscribe();
+  }, [watch]);
   const submit = handleSubmit(async (values) => {
     setError(null);
     try {
-      const r = await onRequest(values);
+      const r = await onRequest({ ...values, key });
       setMade({ message: r.message, jobId: r.data.jobId });
+      setKey(randomUuid());
       reset({ kind: values.kind, detail: '', file: undefined, fileName: undefined });
     } catch (err) {
       setError(getErrorMessage(err));
