@@ -1,7 +1,26 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Suites that measure time or memory, or share the one Redis server's rate-limit keys: they run alone,
+ * after the rest, so a neighbouring suite's load can neither skew a median nor spend their limits.
+ */
+const ALONE = [
+  'apps/api/test/security/brute-force.test.ts',
+  'apps/api/test/reliability/crash.test.ts',
+  'apps/api/test/reliability/faults.test.ts',
+  'apps/api/test/reliability/uploads-attack.test.ts',
+  'apps/api/test/reliability/instances.test.ts',
+  'apps/api/src/platform/rate-limit.test.ts',
+  'apps/api/src/platform/backup.test.ts',
+];
+
+const api = { environment: 'node', testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks' } as const;
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker per core but one, which is one worker on a two-core machine; most
+    // suites wait on PostgreSQL or on password hashing, so two keep both cores busy.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -12,14 +31,13 @@ export default defineConfig({
       },
       {
         test: {
+          ...api,
           name: 'api',
           include: ['apps/api/src/**/*.test.ts', 'apps/api/test/**/*.test.ts'],
-          environment: 'node',
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-          pool: 'forks',
+          exclude: [...configDefaults.exclude, ...ALONE],
         },
       },
+      { test: { ...api, name: 'api-alone', include: ALONE, maxWorkers: 1 } },
       'apps/web/vitest.config.ts',
     ],
   },
