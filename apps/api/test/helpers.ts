@@ -144,3 +144,14 @@ export async function signupAndLogin(
   const body = login.json() as { token: string; data: { user: { _id: string } } };
   return { email, token: body.token, id: body.data.user._id, headers: { authorization: `Bearer ${body.token}` } };
 }
+
+/** A second connection to the test's schema (PostgreSQL), for a transaction held open across a request. */
+export async function otherConnection(t: TestApp) {
+  const other = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await other.connect();
+  const schema = (await t.rt.database.db.execute(`select current_schema() as s`)) as unknown as {
+    rows: Array<{ s: string }>;
+  };
+  await other.query(`set search_path = ${schema.rows[0].s}`);
+  return other;
+}

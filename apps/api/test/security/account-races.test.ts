@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
-import pg from 'pg';
 import { Secret, TOTP } from 'otpauth';
 import { messages } from '@legalmarket/contracts';
 import { oneTimeTokens, sessions } from '../../src/db/schema.js';
@@ -21,20 +20,10 @@ import {
   sixDigits,
   uniqueEmail,
   type TestApp,
+  otherConnection,
 } from '../helpers.js';
 
 const NEW = 'N3w!Passw0rd';
-
-/** A second connection to the test's schema (PostgreSQL), for a transaction held open across a request. */
-async function otherConnection(t: TestApp) {
-  const other = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-  await other.connect();
-  const schema = (await t.rt.database.db.execute(`select current_schema() as s`)) as unknown as {
-    rows: Array<{ s: string }>;
-  };
-  await other.query(`set search_path = ${schema.rows[0].s}`);
-  return other;
-}
 
 /**
  * Sign-in and the changes that end every session (password reset, erasure): what is checked before a

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
-import pg from 'pg';
 import { Secret, TOTP } from 'otpauth';
 import { messages, privacyMessages, TWO_FACTOR, twoFactorMessages } from '@legalmarket/contracts';
 import { emailOutbox, oneTimeTokens, payoutDetails, sessions, twoFactor, users } from '../../src/db/schema.js';
@@ -19,6 +18,7 @@ import {
   sixDigits,
   uniqueEmail,
   type TestApp,
+  otherConnection,
 } from '../helpers.js';
 
 /**
@@ -127,17 +127,6 @@ function kit(app: () => TestApp) {
     confirmToken,
     confirm,
   };
-}
-
-/** A second connection to the test's schema (PostgreSQL), for a transaction held open across a request. */
-async function otherConnection(t: TestApp) {
-  const other = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-  await other.connect();
-  const schema = (await t.rt.database.db.execute(`select current_schema() as s`)) as unknown as {
-    rows: Array<{ s: string }>;
-  };
-  await other.query(`set search_path = ${schema.rows[0].s}`);
-  return other;
 }
 
 describeEachDb('a stolen session of an account with two-factor on (decision 2180)', (kind) => {
