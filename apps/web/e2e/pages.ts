@@ -50,6 +50,8 @@ export function pagesFor(w: World, role: Role): Array<[string, string]> {
         ['signup-company', '/signup/asacompany'],
         ['signup-lawyer', '/signup/asalawyer'],
         ['password-reset', '/password-reset'],
+        // The "This wasn't me" link of the two-factor-on e-mail (decision 2220), here with a token nobody was sent.
+        ['two-factor-not-me', `/two-factor-not-me?token=${'x'.repeat(43)}`],
         ['remuneration-order', '/legal-practitioners-remuneration-order'],
       ];
     case 'company':

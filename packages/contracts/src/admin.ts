@@ -406,6 +406,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'money_settings.update': 'changed the commission or holding period',
   'two_factor.enable': 'turned on two-factor authentication',
   'two_factor.disable': 'turned off two-factor authentication',
+  'two_factor.not_me': 'turned off two-factor authentication with the “This wasn’t me” link',
 };
 
 // ---------------------------------------------------------------- remuneration order

@@ -182,6 +182,8 @@ export const TWO_FACTOR = {
   maxFailures: 5,
   windowMinutes: 15,
   recoveryCodes: 10,
+  /** How long the "This wasn't me" link of the two-factor-on e-mail works (decision 2220). */
+  notMeLinkDays: 7,
   /** The status of the answer that asks for a fresh code before an action on money. */
   stepUpStatus: 428,
 } as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { loginResponse } from './auth.js';
 import { dataResponse } from './common.js';
+import { TWO_FACTOR } from './constants.js';
 
 /**
  * Two-factor authentication with an authenticator app (TOTP, RFC 6238) and recovery codes
@@ -19,6 +20,18 @@ export const twoFactorMessages = {
   enabled: 'Two-factor authentication is on. Keep your recovery codes somewhere safe.',
   disabled: 'Two-factor authentication is off',
   verified: 'Code accepted',
+  // The "This wasn't me" link of the two-factor-on e-mail (decision 2220).
+  notMeLinkIncomplete: 'This link is incomplete. Please open the link from the email again.',
+  notMeLinkUnknown:
+    'This link is not valid. Check that you opened the whole link from the email about two-factor authentication.',
+  notMeLinkUsed: 'This link has already been used. Reset your password to sign in, or contact support.',
+  notMeLinkExpired: `This link has expired: it worked for ${TWO_FACTOR.notMeLinkDays} days after two-factor authentication was turned on. Contact support to get back into your account.`,
+  notMeLinkStale:
+    'Two-factor authentication was turned off or set up again since this email was sent, so this link no longer applies. Use the link in the latest email about it, or contact support.',
+  notMeAddressChanged:
+    'The sign-in email address of this account was changed after this email was sent. First undo that change with the link we emailed to this address, then open this link again.',
+  notMeDone:
+    'Two-factor authentication is off, every device is logged out and your old password no longer works. We emailed you a code to set a new password.',
 } as const;
 
 /** A 6-digit TOTP code, or a recovery code (xxxxx-xxxxx, case and the dash ignored). */
@@ -88,3 +101,28 @@ export type TwoFactorSetupResponse = z.infer<typeof twoFactorSetupResponse>;
 
 export const twoFactorEnableResponse = dataResponse('recoveryCodes', z.array(z.string()));
 export type TwoFactorEnableResponse = z.infer<typeof twoFactorEnableResponse>;
+
+/** The token of a "This wasn't me" link: the query of its check, the body of its confirmation. */
+export const twoFactorNotMeInput = z.object({
+  token: z
+    .string({ error: twoFactorMessages.notMeLinkIncomplete })
+    .min(20, twoFactorMessages.notMeLinkUnknown)
+    .max(200, twoFactorMessages.notMeLinkUnknown),
+});
+export type TwoFactorNotMeInput = z.input<typeof twoFactorNotMeInput>;
+
+/** GET /api/two-factor/not-me: the link can be used; what the page shows before asking for confirmation. */
+export const twoFactorNotMeCheckResponse = z.object({
+  status: z.literal('success'),
+  data: z.object({
+    /** When two-factor authentication was turned on (ISO time). */
+    enabledAt: z.string(),
+    /** When the link stops working (ISO time). */
+    expiresAt: z.string(),
+  }),
+});
+export type TwoFactorNotMeCheckResponse = z.infer<typeof twoFactorNotMeCheckResponse>;
+
+/** POST /api/two-factor/not-me: done; the reset code went to this address, the one the link was mailed to. */
+export const twoFactorNotMeResponse = dataResponse('officialEmail', z.string());
+export type TwoFactorNotMeResponse = z.infer<typeof twoFactorNotMeResponse>;

@@ -117,6 +117,8 @@ export const oneTimeTokens = pgTable(
     email: text('email'),
     /** A pending e-mail change: the session that asked, which outlives the confirmation (migration 0028). */
     sessionId: uuid('session_id').references(() => sessions.id, { onDelete: 'set null' }),
+    /** A "this wasn't me" link: the two-factor enrolment it undoes, and no other (migration 0029). */
+    twoFactorEnrolmentId: uuid('two_factor_enrolment_id'),
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),
     createdAt: createdAt(),
@@ -517,6 +519,8 @@ export const twoFactor = pgTable('two_factor', {
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
   secretEnc: text('secret_enc').notNull(),
+  /** New with each row: a "this wasn't me" link names the enrolment it was sent for (migration 0029). */
+  enrolmentId: uuid('enrolment_id').notNull().defaultRandom(),
   /** Null while the enrolment waits for its first code. */
   enabledAt: ts('enabled_at'),
   /** The last TOTP time step accepted; that step and earlier ones are never accepted again. */

@@ -158,6 +158,29 @@ async function resetCode(c: Ctx, email: string) {
   return sixDigits((await lastMailTo(c.t, email))!.text)!;
 }
 
+/** A fresh account enrols an authenticator; answers the "This wasn't me" token its owner is mailed (decision 2220). */
+async function notMeToken(c: Ctx) {
+  const fresh = await freshUser(c, 'company');
+  const session = (
+    await ok(c.t, null, {
+      method: 'POST',
+      url: '/api/login',
+      payload: { officialEmail: fresh.email, password: PASSWORD },
+    })
+  ).json().token as string;
+  const setup = await ok(c.t, null, {
+    method: 'POST',
+    url: '/api/two-factor/setup',
+    token: session,
+    payload: { password: PASSWORD },
+  });
+  const code = new TOTP({ secret: Secret.fromBase32(setup.json().data.secret) }).generate({
+    timestamp: c.t.clock.now().getTime(),
+  });
+  await ok(c.t, null, { method: 'POST', url: '/api/two-factor/enable', token: session, payload: { code } });
+  return linkToken((await lastMailTo(c.t, fresh.email))!.text)!;
+}
+
 async function ensureCart(c: Ctx, who: Login | null = c.who) {
   if (c.actor !== 'companyA' && c.actor !== 'companyB') return;
   // A product added again adds to its line (decision 1800): take the line out so it never passes 10.
@@ -363,6 +386,16 @@ const REQUESTS: Record<string, Record<string, Builder>> = {
     }),
   },
   'GET /api/two-factor': { any: get('/api/two-factor') },
+  'GET /api/two-factor/not-me': {
+    any: async (c) => ({ url: `/api/two-factor/not-me?token=${await notMeToken(c)}` }),
+  },
+  'POST /api/two-factor/not-me': {
+    any: async (c) => ({
+      method: 'POST',
+      url: '/api/two-factor/not-me',
+      payload: { ...mass(c), token: await notMeToken(c) },
+    }),
+  },
   'POST /api/two-factor/setup': {
     any: (c) => ({ method: 'POST', url: '/api/two-factor/setup', payload: { ...mass(c), password: PASSWORD } }),
   },

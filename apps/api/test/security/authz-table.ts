@@ -77,6 +77,9 @@ export const TABLE: Record<string, Record<string, Row>> = {
   'POST /api/two-factor/enable': { any: e(401, 400, 400, 400, 400, 400, 400) },
   'POST /api/two-factor/verify': { any: e(401, 409, 409, 409, 409, 409, 409) },
   'POST /api/two-factor/disable': { any: e(401, 409, 409, 409, 409, 409, 409) },
+  // "This wasn't me" (decision 2220): the link token mailed to the owner is the proof; whoever is signed in.
+  'GET /api/two-factor/not-me': { any: PUBLIC },
+  'POST /api/two-factor/not-me': { any: PUBLIC },
   // Development only (not registered in production): forgets the caller's own session's last code.
   'POST /dev/two-factor/forget-code': { any: SIGNED_IN },
   // Idempotent (issue 14): with no session left there is nothing to end, and the answer is the same.

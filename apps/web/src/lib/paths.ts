@@ -19,6 +19,8 @@ export const paths = {
   confirmEmail: () => '/confirm-email',
   confirmEmailChange: () => '/confirm-email-change',
   undoEmailChange: () => '/undo-email-change',
+  /** The "This wasn't me" link of the two-factor-on e-mail (decision 2220). */
+  twoFactorNotMe: () => '/two-factor-not-me',
   remunerationOrder: () => '/legal-practitioners-remuneration-order',
   terms: () => '/terms',
   privacy: () => '/privacy',

@@ -52,6 +52,9 @@ const isUniqueViolation = (err: unknown) => {
   const e = err as { code?: string; cause?: { code?: string } };
   return e.code === '23505' || e.cause?.code === '23505';
 };
+/** The purpose of the "This wasn't me" link mailed when two-factor is turned on (decision 2220). */
+export const TWO_FACTOR_NOT_ME = 'two_factor_not_me';
+
 /** The least time forgot-password and resend-confirmation take to answer, existing account or not (docs/decisions/0800). */
 const FORGOT_PASSWORD_MIN_MS = 150;
 
@@ -104,10 +107,11 @@ export function createAccountsService(deps: AccountsDeps) {
 
   /**
    * Marks the user's live tokens used: those of one `purpose`, or all of them, or with `keepUndo` all but
-   * the undo links (issued before that time, when it is a date). An undo link goes to the address the
-   * account had when it was issued, so an older one belongs to an earlier, likelier rightful, owner:
-   * neither a thief's later undo link nor a password reset by whoever holds the address now may take it
-   * away (docs/decisions/0210).
+   * the undo links (issued before that time, when it is a date) and the "This wasn't me" links. An undo
+   * link goes to the address the account had when it was issued, so an older one belongs to an earlier,
+   * likelier rightful, owner: neither a thief's later undo link nor a password reset by whoever holds the
+   * address now may take it away (docs/decisions/0210). A "This wasn't me" link is the owner's only way
+   * out of a thief's two-factor enrolment: a reset or an address change must not end it (decision 2220).
    */
   async function killTokens(tx: Executor, userId: string, opts: { purpose?: string; keepUndo?: true | Date } = {}) {
     const { purpose, keepUndo } = opts;
@@ -120,6 +124,7 @@ export function createAccountsService(deps: AccountsDeps) {
           eq(oneTimeTokens.userId, userId),
           purpose ? eq(oneTimeTokens.purpose, purpose) : undefined,
           isNull(oneTimeTokens.usedAt),
+          keepUndo ? ne(oneTimeTokens.purpose, TWO_FACTOR_NOT_ME) : undefined,
           keepUndo === true ? notUndo : keepUndo ? or(notUndo, gte(oneTimeTokens.createdAt, keepUndo)) : undefined,
         ),
       );
@@ -487,6 +492,20 @@ export function createAccountsService(deps: AccountsDeps) {
       if (!done) throw badRequest(messages.linkInvalid);
       deps.mailWritten();
       deps.securityLog('password_reset', { actor: user!.id });
+    },
+
+    /**
+     * "This wasn't me" (docs/decisions/2220), in the caller's transaction, which holds the account's row
+     * `FOR UPDATE`: whoever knew the password is shut out. The password becomes `unusableHash` (the hash
+     * of a secret nobody keeps), every code, reset token, payout grant and two-factor sign-in dies (the
+     * owner's undo and "This wasn't me" links stay), every session ends, and a password reset code is
+     * stored. Answers the code; the caller mails it to the account's address.
+     */
+    async shutOut(tx: Executor, userId: string, unusableHash: string): Promise<string> {
+      await tx.update(users).set({ passwordHash: unusableHash, updatedAt: clock.now() }).where(eq(users.id, userId));
+      await killTokens(tx, userId, { keepUndo: true });
+      await deps.auth.revokeAllSessions(tx, userId);
+      return storeToken(tx, userId, 'password_reset', randomCode(), minutes(LIMITS.codeTtlMinutes));
     },
 
     /**

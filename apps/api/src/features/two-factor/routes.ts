@@ -11,6 +11,9 @@ import {
   twoFactorEnableResponse,
   twoFactorLoginInput,
   twoFactorMessages,
+  twoFactorNotMeCheckResponse,
+  twoFactorNotMeInput,
+  twoFactorNotMeResponse,
   twoFactorSetupResponse,
   twoFactorStatusResponse,
 } from '@legalmarket/contracts';
@@ -152,6 +155,43 @@ export const twoFactorRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
     async (request) => {
       await twoFactor.disable(request.user!, request.body.code);
       return ok(twoFactorMessages.disabled);
+    },
+  );
+
+  const NOT_ME_FAILURES = `Unknown token: 404 "${twoFactorMessages.notMeLinkUnknown}"; used: 409 "${twoFactorMessages.notMeLinkUsed}"; older than ${TWO_FACTOR.notMeLinkDays} days: 410 "${twoFactorMessages.notMeLinkExpired}"; two-factor turned off or set up again since the e-mail: 409 "${twoFactorMessages.notMeLinkStale}"; the sign-in address changed since: 409 "${twoFactorMessages.notMeAddressChanged}". No sign-in needed: the token is the proof (a bearer token sent along is ignored). Counted per address with the other e-mailed links (429 past the limit).`;
+
+  app.get(
+    '/api/two-factor/not-me',
+    {
+      schema: {
+        tags,
+        summary: `Check a "This wasn't me" link before it is used`,
+        description: `The e-mail sent when two-factor is turned on carries a link (\`/two-factor-not-me?token=\`) for the owner whose password was used to enrol someone else's authenticator app (decision 2220). This check changes nothing, so a mail scanner that opens the link does no harm: it answers when two-factor was turned on and when the link stops working, and the page asks the owner to confirm with POST. ${NOT_ME_FAILURES}`,
+        querystring: twoFactorNotMeInput,
+        response: { 200: twoFactorNotMeCheckResponse },
+      },
+    },
+    async (request) => {
+      await limits.perAddress('confirm', request.ip);
+      return { status: 'success' as const, data: await twoFactor.checkNotMe(request.query.token) };
+    },
+  );
+
+  app.post(
+    '/api/two-factor/not-me',
+    {
+      schema: {
+        tags,
+        summary: `"This wasn't me": undo a two-factor enrolment and shut out whoever made it`,
+        description: `Confirms the link of the two-factor-on e-mail (decision 2220), in one transaction under the account's row lock: the link is used (once, for that enrolment only), two-factor is turned off (secret and recovery codes deleted), every session of the account ends, every code, reset token, payout grant and two-factor sign-in still open dies (undo links of an e-mail change stay), the current password stops working, and the account's address is e-mailed a ${LIMITS.codeTtlMinutes}-minute code for POST /api/confirm-reset-token. Answers that address as \`data.officialEmail\`. Of two confirmations at once exactly one takes effect; the other answers 409. ${NOT_ME_FAILURES} Audit-logged (\`two_factor.not_me\`).`,
+        body: twoFactorNotMeInput,
+        response: { 200: twoFactorNotMeResponse },
+      },
+    },
+    async (request) => {
+      await limits.perAddress('confirm', request.ip);
+      const data = await twoFactor.notMe(request.body.token);
+      return { ...ok(twoFactorMessages.notMeDone), data };
     },
   );
 

@@ -6,12 +6,14 @@ import { LIMITS, TWO_FACTOR, twoFactorMessages, type UserType } from '@legalmark
 import type { Executor } from '../../db/client.js';
 import { oneTimeTokens, twoFactor, twoFactorChecks, twoFactorRecoveryCodes, users } from '../../db/schema.js';
 import { recordAudit } from '../../platform/audit.js';
-import { AppError, badRequest, conflict, unauthorized } from '../../platform/errors.js';
+import { AppError, badRequest, conflict, notFound, unauthorized } from '../../platform/errors.js';
 import { mailRenderer } from '../../platform/mail-templates.js';
 import { enqueueMail } from '../../platform/mailer.js';
+import { hashPassword } from '../../platform/passwords.js';
 import { randomToken } from '../../platform/tokens.js';
+import { TWO_FACTOR_NOT_ME } from '../accounts/service.js';
 import type { Shared } from '../shared.js';
-import { twoFactorChangedMail } from './emails.js';
+import { twoFactorDisabledMail, twoFactorEnabledMail, twoFactorNotMeMail } from './emails.js';
 
 const PERIOD_SECONDS = 30;
 const ISSUER = 'LegalMarket';
@@ -34,9 +36,7 @@ const targetTypeOf = (userType: UserType) => (userType === 'admin' ? 'user' : us
 export function createTwoFactorService(shared: Shared) {
   const { db, clock, limits, hashToken } = shared;
   const render = mailRenderer(shared.config);
-  /** The owner is told of every change, in the transaction that makes it. */
-  const tellOwner = (tx: Executor, to: string, change: 'enabled' | 'disabled') =>
-    enqueueMail(tx, render(twoFactorChangedMail(to, change, `${shared.config.PUBLIC_URL}/password-reset`)));
+  const resetUrl = `${shared.config.PUBLIC_URL}/password-reset`;
   // AES-256-GCM under a key derived from the server secret: a copy of the database alone reveals no secret.
   const key = Buffer.from(hashToken('legalmarket two-factor secret key v1'), 'base64url');
 
@@ -54,6 +54,53 @@ export function createTwoFactorService(shared: Shared) {
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
   };
+
+  /**
+   * The owner is told that two-factor went on, in the enabling transaction, with a "This wasn't me" link
+   * for this enrolment and this address alone (decision 2220): one token, used once, for
+   * TWO_FACTOR.notMeLinkDays.
+   */
+  async function sendNotMeLink(tx: Executor, userId: string, officialEmail: string, enrolmentId: string) {
+    const token = randomToken();
+    await tx.insert(oneTimeTokens).values({
+      userId,
+      purpose: TWO_FACTOR_NOT_ME,
+      tokenHash: hashToken(token),
+      email: officialEmail,
+      twoFactorEnrolmentId: enrolmentId,
+      expiresAt: new Date(clock.now().getTime() + TWO_FACTOR.notMeLinkDays * 24 * 3600_000),
+    });
+    const url = `${shared.config.PUBLIC_URL}/two-factor-not-me?token=${token}`;
+    await enqueueMail(tx, render(twoFactorEnabledMail(officialEmail, url, TWO_FACTOR.notMeLinkDays, resetUrl)));
+  }
+
+  /**
+   * A "This wasn't me" link as it stands, or the 4xx that names why it cannot be used: unknown (404),
+   * used (409), expired (410), for an enrolment that has ended since (409), or mailed to an address the
+   * account no longer signs in with (409: the undo link of that change comes first). With `tx`, under the
+   * account's row lock `FOR UPDATE`, taken before the token is read again, as every writer that kills an
+   * account's tokens locks the row first (decision 2181).
+   */
+  async function notMeLink(token: string, tx?: Executor) {
+    const ex = tx ?? db;
+    const byHash = and(eq(oneTimeTokens.tokenHash, hashToken(token)), eq(oneTimeTokens.purpose, TWO_FACTOR_NOT_ME));
+    const [found] = await ex.select({ userId: oneTimeTokens.userId }).from(oneTimeTokens).where(byHash).limit(1);
+    if (!found) throw notFound(twoFactorMessages.notMeLinkUnknown);
+    const account = ex
+      .select()
+      .from(users)
+      .where(and(eq(users.id, found.userId), isNull(users.deletedAt)));
+    const [user] = tx ? await account.for('update') : await account;
+    const [link] = await ex.select().from(oneTimeTokens).where(byHash).limit(1);
+    if (!user || !link) throw notFound(twoFactorMessages.notMeLinkUnknown);
+    if (link.usedAt) throw conflict(twoFactorMessages.notMeLinkUsed);
+    if (link.expiresAt.getTime() <= clock.now().getTime()) throw new AppError(410, twoFactorMessages.notMeLinkExpired);
+    const [enrolment] = await ex.select().from(twoFactor).where(eq(twoFactor.userId, user.id)).limit(1);
+    if (!enrolment?.enabledAt || enrolment.enrolmentId !== link.twoFactorEnrolmentId)
+      throw conflict(twoFactorMessages.notMeLinkStale);
+    if (user.officialEmail !== link.email) throw conflict(twoFactorMessages.notMeAddressChanged);
+    return { link, user, enabledAt: enrolment.enabledAt };
+  }
 
   async function rowOf(userId: string) {
     const [row] = await db.select().from(twoFactor).where(eq(twoFactor.userId, userId)).limit(1);
@@ -202,15 +249,19 @@ export function createTwoFactorService(shared: Shared) {
         // The user row first, as a password sign-in locks it (FOR SHARE) before it writes its session and
         // then asks whether a second factor is on: it either commits before this and its session is
         // revoked below, or waits and sees the second factor on (platform/auth.ts `issue`).
-        await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
-        const taken = await tx
+        const [owner] = await tx
+          .select({ officialEmail: users.officialEmail })
+          .from(users)
+          .where(eq(users.id, user.id))
+          .for('update');
+        const [taken] = await tx
           .update(twoFactor)
           .set({ enabledAt: clock.now(), lastUsedStep: step })
           .where(
             and(eq(twoFactor.userId, user.id), isNull(twoFactor.enabledAt), eq(twoFactor.secretEnc, row.secretEnc)),
           )
-          .returning({ userId: twoFactor.userId });
-        if (!taken.length) throw conflict(twoFactorMessages.alreadyEnabled);
+          .returning({ enrolmentId: twoFactor.enrolmentId });
+        if (!taken || !owner) throw conflict(twoFactorMessages.alreadyEnabled);
         await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, user.id));
         await shared.auth.revokeAllSessions(tx, user.id, user.sessionId);
         await tx
@@ -222,7 +273,7 @@ export function createTwoFactorService(shared: Shared) {
           targetType: targetTypeOf(user.userType),
           targetId: user.id,
         });
-        await tellOwner(tx, user.officialEmail, 'enabled');
+        await sendNotMeLink(tx, user.id, owner.officialEmail, taken.enrolmentId);
       });
       shared.mailWritten();
       await limits.secondFactorSucceeded(user.id);
@@ -244,10 +295,54 @@ export function createTwoFactorService(shared: Shared) {
           targetType: targetTypeOf(user.userType),
           targetId: user.id,
         });
-        await tellOwner(tx, user.officialEmail, 'disabled');
+        await enqueueMail(tx, render(twoFactorDisabledMail(user.officialEmail, resetUrl)));
       });
       shared.mailWritten();
       shared.securityLog('two_factor_disabled', { actor: user.id });
+    },
+
+    /** Whether a "This wasn't me" link can be used, changing nothing: a mail scanner's visit is harmless. */
+    async checkNotMe(token: string) {
+      const { link, enabledAt } = await notMeLink(token);
+      return { enabledAt: enabledAt.toISOString(), expiresAt: link.expiresAt.toISOString() };
+    },
+
+    /**
+     * "This wasn't me" (decision 2220): in one transaction under the account's row lock, the link is used,
+     * two-factor is turned off (secret and recovery codes deleted), and whoever knew the password is shut
+     * out (`accounts.shutOut`: password unusable, codes and grants dead, every session ended), and the
+     * address is mailed a code to set a new password. Of two confirmations at once, the second waits for
+     * the lock and finds the link used (409).
+     */
+    async notMe(token: string) {
+      // Hashed before the lock is taken: the password nobody knows.
+      const unusableHash = await hashPassword(randomToken());
+      const user = await db.transaction(async (tx) => {
+        const { link, user } = await notMeLink(token, tx);
+        const used = await tx
+          .update(oneTimeTokens)
+          .set({ usedAt: clock.now() })
+          .where(and(eq(oneTimeTokens.id, link.id), isNull(oneTimeTokens.usedAt)))
+          .returning({ id: oneTimeTokens.id });
+        if (!used.length) throw conflict(twoFactorMessages.notMeLinkUsed);
+        await tx.delete(twoFactor).where(eq(twoFactor.userId, user.id));
+        await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, user.id));
+        const resetCode = await shared.accounts.shutOut(tx, user.id, unusableHash);
+        await recordAudit(tx, {
+          actorId: user.id,
+          action: 'two_factor.not_me',
+          targetType: targetTypeOf(user.userType as UserType),
+          targetId: user.id,
+        });
+        await enqueueMail(
+          tx,
+          render(twoFactorNotMeMail(user.officialEmail, resetCode, LIMITS.codeTtlMinutes, resetUrl)),
+        );
+        return user;
+      });
+      shared.mailWritten();
+      shared.securityLog('two_factor_not_me', { actor: user.id });
+      return { officialEmail: user.officialEmail };
     },
 
     /** A fresh code for this session: actions on money are allowed for TWO_FACTOR.stepUpMinutes. */
