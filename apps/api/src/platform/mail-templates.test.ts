@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { button, code, escapeHtml, facts, paragraph, quote, renderMail, type MailTemplate } from './mail-templates.js';
+import {
+  button,
+  code,
+  escapeHtml,
+  facts,
+  oneLine,
+  paragraph,
+  plainName,
+  quote,
+  renderMail,
+  type MailTemplate,
+} from './mail-templates.js';
 
 const brand = { siteUrl: 'https://legalmarket.example', supportEmail: 'help@legalmarket.example' };
 const company = 'Okeke & Sons <script>alert(1)</script>';
@@ -81,5 +92,19 @@ describe('the mail renderer', () => {
     );
     // The code stands alone on its line, so it can be copied whole.
     expect(mail.text).toMatch(/^\s*482913$/m);
+  });
+});
+
+describe('a subject and a name shown to someone else', () => {
+  it('keep to one line: control characters and line separators become a space, direction controls go', () => {
+    const out = renderMail(
+      { ...template, subject: 'Lease Review\r\nBcc: x@evil.example\u2028Second\u2029line\u202e\u2066 is due\t\u0085' },
+      brand,
+    );
+    expect(out.subject).toBe('Lease Review Bcc: x@evil.example Second line is due ');
+    expect(out.html).toContain('<title>Lease Review Bcc: x@evil.example Second line is due </title>');
+    // U+2028 and U+2029 are line breaks as much as CR and LF are (decision 2222).
+    expect(plainName('Ada\u2028Sent by LegalMarket\u2029support')).toBe('Ada Sent by LegalMarket support');
+    expect(oneLine('Ada\r\n\u202eObi')).toBe('Ada Obi');
   });
 });

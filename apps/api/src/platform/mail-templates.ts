@@ -14,13 +14,17 @@ type MailBlock =
   | { kind: 'facts'; rows: ReadonlyArray<readonly [label: string, value: string]> };
 
 /**
- * Line breaks and other control characters (a name would start a line of its own in a mail or a
- * notification) and the direction controls that turn the rest of a line around ("Ada\u202e sent a
- * message" shows as "Ada egassem a tnes"): none of them belongs in a name shown to someone else.
+ * Line breaks (the Unicode line and paragraph separators too) and other control characters (a name
+ * would start a line of its own in a mail or a notification) and the direction controls that turn the
+ * rest of a line around ("Ada\u202e sent a message" shows as "Ada egassem a tnes"): none of them
+ * belongs in a name shown to someone else, nor in a subject, which is one header line.
  */
 // eslint-disable-next-line no-control-regex
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f]+/g;
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
 const DIRECTION_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** Text on one line: a run of control characters becomes a space, direction controls go (decisions 2201, 2222). */
+export const oneLine = (text: string): string => text.replace(CONTROLS, ' ').replace(DIRECTION_CONTROLS, '');
 
 /**
  * A name someone else chose, as plain text that no mail client turns into a link: every dot inside a
@@ -29,9 +33,7 @@ const DIRECTION_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
  * A line break or other control character becomes a space, a direction control is dropped (decision 2201).
  */
 export function plainName(name: string): string {
-  return name
-    .replace(CONTROLS, ' ')
-    .replace(DIRECTION_CONTROLS, '')
+  return oneLine(name)
     .replace(/:\/\//g, '[:]//')
     .replace(/[@＠]/g, '[at]')
     .replace(/(?<=\S)[.。．｡](?=[^\s.。．｡])/g, '[.]');
@@ -110,16 +112,18 @@ function blockHtml(b: MailBlock): string {
 /** The one layout: the product's name on top, the body, then who we are, why this came and whom to ask. */
 export function renderMail(t: MailTemplate, brand: MailBrand): Mail {
   const footer = footerLines(t, brand);
+  // A product's or a person's name inside a subject must not break the header line nor turn it around.
+  const subject = oneLine(t.subject);
   // No address before the body: the first link in the text is the mail's own (e2e and people read it so).
   const text = [PRODUCT, ...t.body.map(blockText), `-- \n${footer.join('\n')}\n${brand.siteUrl}`].join('\n\n');
   const html =
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(t.subject)}</title></head>` +
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subject)}</title></head>` +
     `<body style="margin:0;background:#f4f6f6"><div style="max-width:560px;margin:0 auto;padding:24px 16px;font-family:system-ui,sans-serif;font-size:15px;line-height:1.5;color:#1a1a1a">` +
     `<p style="margin:0 0 16px;font-size:20px;font-weight:700">${PRODUCT}</p>` +
     `<div style="background:#fff;border-radius:8px;padding:24px">${t.body.map(blockHtml).join('')}</div>` +
     `<div style="padding:16px 0;font-size:12px;color:#555">${footer.map((l) => `<p style="margin:0 0 4px">${escapeHtml(l)}</p>`).join('')}<p style="margin:0"><a href="${escapeHtml(brand.siteUrl)}" style="color:${COLOR}">${escapeHtml(brand.siteUrl)}</a></p></div>` +
     `</div></body></html>`;
-  return { to: t.to, subject: t.subject, text, html };
+  return { to: t.to, subject, text, html };
 }
 
 /** The renderer a service keeps: the brand read from the configuration once. */

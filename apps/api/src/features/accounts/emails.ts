@@ -25,7 +25,10 @@ export const alreadyRegisteredMail = (to: string, loginUrl: string, resetUrl: st
     paragraph(
       'Someone (hopefully you) tried to sign up to LegalMarket with this email address, which already has an account.',
     ),
-    paragraph(`You can log in at ${loginUrl}. If you forgot your password, reset it at ${resetUrl}.`),
+    // Links as buttons, so the HTML part links them as the text part shows them.
+    paragraph('You can log in with it, or reset your password if you forgot it:'),
+    button('Log in', loginUrl),
+    button('Reset your password', resetUrl),
     paragraph('If this was not you, you can ignore this email.'),
   ],
   reason: SIGNED_UP,
@@ -77,7 +80,8 @@ export const emailChangeTakenMail = (to: string, resetUrl: string): MailTemplate
     paragraph(
       'Someone signed in to another LegalMarket account asked to change its sign-in address to this one. This address already has an account, so nothing changed.',
     ),
-    paragraph(`Your own account is untouched. If you forgot your password, reset it at ${resetUrl}.`),
+    paragraph('Your own account is untouched. If you forgot your password, you can reset it:'),
+    button('Reset your password', resetUrl),
   ],
   reason: CHANGE_ASKED,
 });

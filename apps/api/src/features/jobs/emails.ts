@@ -1,9 +1,19 @@
 import { button, paragraph, plainName, quote, type MailTemplate } from '../../platform/mail-templates.js';
 
-/** The first `max` characters of a note, cut between two characters: an emoji (two UTF-16 units) is never halved into U+FFFD. */
+const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/**
+ * The first `max` characters of a note as a reader counts them (graphemes), cut between two: an emoji
+ * is never halved into U+FFFD, nor a flag (two code points) into a letter, nor a family or a skin tone
+ * (joined code points) into one person.
+ */
 function preview(note: string, max = 400): string {
-  const chars = Array.from(note);
-  return chars.length > max ? `${chars.slice(0, max).join('')}…` : note;
+  const kept: string[] = [];
+  for (const { segment } of GRAPHEMES.segment(note)) {
+    if (kept.length === max) return `${kept.join('')}…`;
+    kept.push(segment);
+  }
+  return note;
 }
 
 /** A lifecycle step told to each recipient: the notification's text is the subject and the first line. */
@@ -80,6 +90,7 @@ export const detailsRequestedMail = (m: {
     paragraph(`Hello ${m.companyName},`),
     paragraph(`${plainName(m.lawyerName)}, the lawyer working on your ${m.productName} job, asked for more details:`),
     quote(m.request),
-    paragraph(`Please answer from the Notifications card of your dashboard: ${m.url}`),
+    paragraph('Please answer from the Notifications card of your dashboard.'),
+    button('Open your dashboard', m.url),
   ],
 });

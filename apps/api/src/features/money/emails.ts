@@ -1,5 +1,5 @@
 import { formatNairaExact, maskAccountNumber } from '@legalmarket/contracts';
-import { button, paragraph, type MailTemplate } from '../../platform/mail-templates.js';
+import { button, paragraph, plainName, type MailTemplate } from '../../platform/mail-templates.js';
 import type { MailAttachment } from '../../platform/mailer.js';
 import { creditNoteFilename, creditNoteNumber, receiptFilename, receiptNaira } from './receipts.js';
 
@@ -54,6 +54,7 @@ export const payoutRejectedMail = (m: PayoutMail & { reason: string }): MailTemp
   ],
 });
 
+/** To the admins; the lawyer's name is shown to someone else, so defanged and on one line (decisions 0211, 2201). */
 export const payoutWaitingMail = (m: {
   to: string;
   lawyerName: string;
@@ -63,7 +64,7 @@ export const payoutWaitingMail = (m: {
   to: m.to,
   subject: `A withdrawal of ${formatNairaExact(m.amount)} is waiting for approval`,
   body: [
-    paragraph(`${m.lawyerName} asked to withdraw ${formatNairaExact(m.amount)}.`),
+    paragraph(`${plainName(m.lawyerName)} asked to withdraw ${formatNairaExact(m.amount)}.`),
     button('Review payouts', m.url),
   ],
   reason: 'you are a LegalMarket administrator',

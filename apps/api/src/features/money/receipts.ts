@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq } from 'drizzle-orm';
 import PDFDocument from 'pdfkit';
 import { VAT_RATE_PERCENT, messages, vatIncludedKobo, type CompanyRefund } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
@@ -72,9 +72,12 @@ interface Sheet {
   /** Label and value rows under the title. */
   facts: [string, string][];
   billedTo: BilledTo;
-  lines: { name: string; quantity: number; unitPrice: number; amount: number }[];
+  /** `unitPrice` null: the amount is not a whole number of kobo per unit, so no unit price is printed. */
+  lines: { name: string; quantity: number; unitPrice: number | null; amount: number }[];
   total: number;
   totalLabel: string;
+  /** Rows under the total, label and amount (a receipt's completed refunds and what stays paid). */
+  after?: { label: string; value: string; bold?: boolean }[];
   footer: string[];
   /** Fixed, so the same document renders the same bytes every time. */
   createdAt: Date;
@@ -137,7 +140,11 @@ function renderSheet(s: Sheet, supportEmail: string): Promise<Buffer> {
     .lineTo(left + width, doc.y - 3)
     .strokeColor('#cbd5e1')
     .stroke();
-  for (const l of s.lines) row([l.name, String(l.quantity), receiptNaira(l.unitPrice), receiptNaira(l.amount)], 'body');
+  for (const l of s.lines)
+    row(
+      [l.name, String(l.quantity), l.unitPrice === null ? '—' : receiptNaira(l.unitPrice), receiptNaira(l.amount)],
+      'body',
+    );
   doc
     .moveTo(left, doc.y)
     .lineTo(left + width, doc.y)
@@ -146,14 +153,18 @@ function renderSheet(s: Sheet, supportEmail: string): Promise<Buffer> {
   const sums: [string, string, 'body' | 'bold'][] = [
     [`Tax (incl) · VAT ${VAT_RATE_PERCENT}%`, receiptNaira(vatIncludedKobo(s.total)), 'body'],
     [s.totalLabel, receiptNaira(s.total), 'bold'],
+    ...(s.after ?? []).map((a): [string, string, 'body' | 'bold'] => [a.label, a.value, a.bold ? 'bold' : 'body']),
   ];
   for (const [label, value, font] of sums) {
-    if (doc.y + 20 > bottom()) doc.addPage();
-    const y = doc.y;
     doc.font(font).fontSize(font === 'bold' ? 12 : 10);
+    // A long label (a credit note's number) wraps: the next row starts below the taller of the two.
+    const h = Math.max(doc.heightOfString(label, { width: width - 110 }), doc.heightOfString(value, { width: 110 }));
+    if (doc.y + h > bottom()) doc.addPage();
+    const y = doc.y;
     doc.text(label, left, y, { width: width - 110, align: 'right' });
     doc.text(value, left + width - 110, y, { width: 110, align: 'right' });
     doc.x = left;
+    doc.y = y + h;
     doc.moveDown(0.3);
   }
   doc.moveDown(1.5).font('body').fontSize(9).fillColor('#475569');
@@ -175,8 +186,22 @@ export function createReceipts(deps: ReceiptsDeps) {
     return companyAsBilled(u);
   }
 
-  function receiptSheet(order: Order, billedTo: BilledTo): Sheet {
+  /**
+   * The order's completed refunds, oldest first, as its receipt names them: a receipt downloaded after
+   * a refund says what was given back and under which credit note (decision 2222).
+   */
+  async function refundsOf(ex: Executor, order: Order) {
+    return ex
+      .select({ amount: refunds.amount, lineNo: jobs.lineNo })
+      .from(refunds)
+      .innerJoin(jobs, eq(jobs.id, refunds.jobId))
+      .where(and(eq(refunds.orderId, order.id), eq(refunds.status, 'completed')))
+      .orderBy(asc(refunds.settledAt), asc(jobs.lineNo));
+  }
+
+  function receiptSheet(order: Order, billedTo: BilledTo, refunded: Awaited<ReturnType<typeof refundsOf>>): Sheet {
     const paidAt = order.paidAt ?? order.updatedAt;
+    const back = refunded.reduce((sum, r) => sum + r.amount, 0);
     return {
       title: 'Receipt',
       createdAt: paidAt,
@@ -201,6 +226,16 @@ export function createReceipts(deps: ReceiptsDeps) {
       })),
       total: order.amount,
       totalLabel: 'Total paid (NGN)',
+      after: refunded.length
+        ? [
+            ...refunded.map((r) => ({
+              // The date is on the credit note; the number alone keeps the label on one line.
+              label: `Refunded (credit note ${creditNoteNumber(order.txRef, r.lineNo)})`,
+              value: `-${receiptNaira(r.amount)}`,
+            })),
+            { label: 'Paid after refunds (NGN)', value: receiptNaira(order.amount - back), bold: true },
+          ]
+        : undefined,
       footer: [
         `Prices include VAT at ${VAT_RATE_PERCENT}%. Amounts are in Nigerian naira.`,
         `Questions about this payment: ${config.SUPPORT_EMAIL}, quoting ${order.txRef}.`,
@@ -209,7 +244,7 @@ export function createReceipts(deps: ReceiptsDeps) {
   }
 
   async function receiptOf(ex: Executor, order: Order): Promise<PdfFile> {
-    const sheet = receiptSheet(order, await billedToOf(ex, order));
+    const sheet = receiptSheet(order, await billedToOf(ex, order), await refundsOf(ex, order));
     return { filename: receiptFilename(order.txRef), content: await renderSheet(sheet, config.SUPPORT_EMAIL) };
   }
 
@@ -234,6 +269,8 @@ export function createReceipts(deps: ReceiptsDeps) {
     const { refund, order } = r;
     const settledAt = refund.settledAt ?? refund.updatedAt;
     const line = (order.lines as OrderLine[]).find((l) => l.lineNo === r.lineNo);
+    const paidForLine = line?.amount;
+    const quantity = Math.max(1, r.quantity);
     const sheet: Sheet = {
       title: 'Credit note',
       createdAt: settledAt,
@@ -246,6 +283,15 @@ export function createReceipts(deps: ReceiptsDeps) {
           `${order.provider === 'flutterwave' ? 'Flutterwave' : 'Sandbox'} refund ${refund.providerRefundId ?? '—'}`,
         ],
         ['Refunded to', `the ${paymentMethodWords(order.paymentMethod).toLowerCase()} the order was paid with`],
+        // Less than the line was paid: said in words, so the note is not read as the whole line back.
+        ...(paidForLine !== undefined && refund.amount < paidForLine
+          ? ([
+              [
+                'Partial refund',
+                `${receiptNaira(refund.amount)} of the ${receiptNaira(paidForLine)} paid for this line`,
+              ],
+            ] as [string, string][])
+          : []),
         ...(refund.reason ? ([['Reason', refund.reason]] as [string, string][]) : []),
       ],
       billedTo: await billedToOf(db, order),
@@ -253,7 +299,8 @@ export function createReceipts(deps: ReceiptsDeps) {
         {
           name: `${line?.productName ?? r.product} (cancelled)`,
           quantity: r.quantity,
-          unitPrice: Math.round(refund.amount / Math.max(1, r.quantity)),
+          // Only a price that times the quantity makes the amount: ₦100.00 over 3 is no ₦33.33 each.
+          unitPrice: refund.amount % quantity === 0 ? refund.amount / quantity : null,
           amount: refund.amount,
         },
       ],

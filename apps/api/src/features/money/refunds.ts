@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
-import { formatNaira, planMessages, toKobo, type RefundView } from '@legalmarket/contracts';
+import { formatNaira, formatNairaExact, planMessages, toKobo, type RefundView } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
 import { jobs, orders, products, refunds, users } from '../../db/schema.js';
@@ -151,14 +151,16 @@ export function createRefunds(deps: RefundsDeps) {
         .innerJoin(orders, eq(orders.id, jobs.orderId))
         .where(eq(jobs.id, r.jobId));
       await ledger.recordRefund(tx, { id: r.id, jobId: r.jobId, amount: r.amount, companyId: ctx.companyId });
+      // To the kobo, as the ledger and the credit note have it: a partial refund may carry kobo.
+      const amount = formatNairaExact(r.amount / 100);
       await enqueueMail(tx, {
         ...mailRenderer(deps.config)({
           to: ctx.email,
-          subject: `Your refund of ${formatNaira(r.amount / 100)} is on its way`,
+          subject: `Your refund of ${amount} is on its way`,
           body: [
             paragraph(`Hello ${ctx.name},`),
             paragraph(
-              `${ctx.productName} was cancelled and ${formatNaira(r.amount / 100)} has been refunded to the card or account you paid with (payment ${ctx.reference}). Banks usually show it within 5 to 10 working days.`,
+              `${ctx.productName} was cancelled and ${amount} has been refunded to the card or account you paid with (payment ${ctx.reference}). Banks usually show it within 5 to 10 working days.`,
             ),
             paragraph(creditNoteLine(ctx.reference, ctx.lineNo)),
             button('See your payments', `${deps.config.PUBLIC_URL}/company/dashboard`),

@@ -121,8 +121,14 @@ export function createPlansService(
 
   const day = (d: Date) => d.toISOString().slice(0, 10);
 
-  async function mail(tx: Executor, sub: Pick<Sub, 'customerEmail'>, m: Omit<MailTemplate, 'to'>) {
-    await enqueueMail(tx, renderMail({ ...m, to: sub.customerEmail }));
+  /**
+   * To the address the company signs in with now. The plan's `customerEmail` is the one its card was
+   * charged under at the provider, kept for the provider; an e-mail change leaves it behind, and the
+   * old inbox (a former employee's) must not go on getting the plan's receipts (decision 2222).
+   */
+  async function mail(tx: Executor, sub: Pick<Sub, 'companyId'>, m: Omit<MailTemplate, 'to'>) {
+    const [company] = await tx.select({ email: users.officialEmail }).from(users).where(eq(users.id, sub.companyId));
+    if (company) await enqueueMail(tx, renderMail({ ...m, to: company.email }));
   }
 
   /** The provider's payment plan for a tier, made the first time it is needed. */
