@@ -10,14 +10,11 @@ import { apiLogin, createAccount, loginAs, waitForMail } from './helpers';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\n% final\ntrailer<</Root 1 0 R>>\n%%EOF\n');
 
-/** As `<Naira exact>` shows it: kobo only when there are any. */
+/** As `formatNairaExact` writes it (`<Naira exact>`, dialogs): kobo, as two digits, only when there are any. */
 const nairaExact = (n: number) =>
   Number.isInteger(n)
     ? `₦${n.toLocaleString('en-NG')}`
     : `₦${n.toLocaleString('en-NG', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-/** As `formatNairaExact` (contracts/payouts) writes it in dialogs. */
-const nairaText = (n: number) =>
-  `₦${n.toLocaleString('en-NG', { minimumFractionDigits: 0, maximumFractionDigits: 2 })}`;
 const naira = (n: number) => `₦${Math.round(n).toLocaleString('en-NG')}`;
 const kobo = (n: number) => Math.round(n * 100);
 
@@ -168,7 +165,7 @@ test('pay by bank transfer, receipt by e-mail, job accepted, lawyer withdraws, a
     await lawyerPage.getByRole('button', { name: 'Withdraw', exact: true }).click();
     await lawyerPage
       .getByRole('dialog', { name: 'Confirm withdrawal' })
-      .getByRole('button', { name: `Withdraw ${nairaText(share)}` })
+      .getByRole('button', { name: `Withdraw ${nairaExact(share)}` })
       .click();
     await lawyerPage
       .getByRole('dialog', { name: 'Success' })
@@ -188,7 +185,7 @@ test('pay by bank transfer, receipt by e-mail, job accepted, lawyer withdraws, a
     await expect(waiting).toContainText(nairaExact(share));
     await waiting.getByRole('button', { name: /^Approve/ }).click();
     const approve = adminPage.getByRole('dialog', { name: 'Approve payouts' });
-    await expect(approve).toContainText(`Send ${nairaText(share)} to Chidi Okeke by bank transfer`);
+    await expect(approve).toContainText(`Send ${nairaExact(share)} to Chidi Okeke by bank transfer`);
     await approve.getByRole('button', { name: 'Approve and send' }).click();
     await adminPage
       .getByRole('dialog', { name: 'Success' })

@@ -13,7 +13,15 @@ import {
   refuseUnsafeText,
   requiredText,
 } from './common.js';
-import { formatNaira, formatOrdinalDate, ordinal, previewWords, ratingLabel, starLabel } from './format.js';
+import {
+  formatNaira,
+  formatNairaExact,
+  formatOrdinalDate,
+  ordinal,
+  previewWords,
+  ratingLabel,
+  starLabel,
+} from './format.js';
 import { allowedJobActions, findJobTransition } from './job-lifecycle.js';
 import { matchBank, NIGERIAN_BANKS, payoutDetailsInput } from './lawyers.js';
 import { messages } from './messages.js';
@@ -273,5 +281,14 @@ describe('the Remuneration Order upload (PUT /api/remuneration-order)', () => {
     const large = pdf();
     Object.defineProperty(large, 'size', { value: REMUNERATION_ORDER_MAX_BYTES + 1 });
     expect(message(large)).toBe('The file is too large: the limit is 20 MB');
+  });
+});
+
+describe('formatNairaExact', () => {
+  it('writes kobo as two digits, or none for whole naira', () => {
+    expect(formatNairaExact(5_000.5)).toBe('₦5,000.50');
+    expect(formatNairaExact(12_345.67)).toBe('₦12,345.67');
+    expect(formatNairaExact(0.05)).toBe('₦0.05');
+    expect(formatNairaExact(1_500)).toBe('₦1,500');
   });
 });

@@ -3,6 +3,13 @@ export function formatNaira(amount: number): string {
   return `₦${Math.round(amount).toLocaleString('en-NG')}`;
 }
 
+/** Naira with kobo when there are any, as two digits: ₦12,345.67, ₦5,000.50, ₦500. */
+export function formatNairaExact(amount: number): string {
+  return Number.isInteger(amount)
+    ? formatNaira(amount)
+    : `₦${amount.toLocaleString('en-NG', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
+
 /** Cuts a text to `words` words followed by "..." when longer. */
 export function previewWords(text: string | null | undefined, words = 17): string {
   const parts = (text ?? '').trim().split(/\s+/).filter(Boolean);

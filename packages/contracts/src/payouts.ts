@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NIGERIAN_BANKS } from './lawyers.js';
+import { formatNairaExact } from './format.js';
 
 /**
  * Lawyer payouts (issue 17, docs/decisions/1710-lawyer-payouts.md): a lawyer asks for its available
@@ -164,10 +165,6 @@ export type RejectPayoutInput = z.infer<typeof rejectPayoutInput>;
 export const sandboxTransferOutcomeInput = z.object({
   status: z.enum(['SUCCESSFUL', 'FAILED'], 'status must be SUCCESSFUL or FAILED'),
 });
-
-/** Naira with kobo when there are any: ₦12,345.67, ₦500. */
-export const formatNairaExact = (amount: number) =>
-  `₦${amount.toLocaleString('en-NG', { minimumFractionDigits: 0, maximumFractionDigits: 2 })}`;
 
 export const payoutMessages = {
   accountNotFound:

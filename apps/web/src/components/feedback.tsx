@@ -1,13 +1,10 @@
 import { Loader2 } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { formatNaira, formatNairaExact } from '@legalmarket/contracts/format';
 
 /** Naira in whole units; `exact` keeps the kobo when there are any (earnings, commissions, ledger figures). */
 export const Naira = ({ amount, exact = false }: { amount: number; exact?: boolean }) => (
-  <>
-    {exact && !Number.isInteger(amount)
-      ? `₦${amount.toLocaleString('en-NG', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`
-      : `₦${Math.round(amount).toLocaleString('en-NG')}`}
-  </>
+  <>{exact ? formatNairaExact(amount) : formatNaira(amount)}</>
 );
 
 export function Loading({ label = 'Loading...' }: { label?: string }) {

@@ -229,9 +229,9 @@ describeEachDb('lawyer payouts through the sandbox provider', (kind) => {
     ]);
     expect(await k.available(lawyer)).toBe(14_999.5);
     const subjects = (await mailsTo(t, lawyer.email)).map((m) => m.subject);
-    expect(subjects).toContain('Your withdrawal of ₦5,000.5 has been paid');
+    expect(subjects).toContain('Your withdrawal of ₦5,000.50 has been paid');
     expect((await mailsTo(t, admin.email)).map((m) => m.subject)).toContain(
-      'A withdrawal of ₦5,000.5 is waiting for approval',
+      'A withdrawal of ₦5,000.50 is waiting for approval',
     );
 
     // Approving again moves nothing.

@@ -60,7 +60,7 @@ describe('/admin/payouts', () => {
     await userEvent.click(screen.getByRole('checkbox', { name: 'Select ₦10,000.25 for Lawyer p3' }));
     await userEvent.click(screen.getByRole('button', { name: 'Approve selected (2)' }));
     const dialog = await screen.findByRole('dialog', { name: 'Approve payouts' });
-    expect(dialog).toHaveTextContent('Send ₦20,000.5 to 2 lawyers by bank transfer now?');
+    expect(dialog).toHaveTextContent('Send ₦20,000.50 to 2 lawyers by bank transfer now?');
     expect(onApprove).not.toHaveBeenCalled();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Approve and send' }));
     expect(await screen.findByRole('dialog', { name: 'Success' })).toHaveTextContent('2 payouts were approved');

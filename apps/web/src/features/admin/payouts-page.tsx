@@ -1,10 +1,6 @@
 import { useState } from 'react';
-import {
-  formatNairaExact,
-  PAYOUT_BATCH_MAX,
-  PAYOUT_STATUS_WORDS,
-  type PayoutView,
-} from '@legalmarket/contracts/payouts';
+import { formatNairaExact } from '@legalmarket/contracts/format';
+import { PAYOUT_BATCH_MAX, PAYOUT_STATUS_WORDS, type PayoutView } from '@legalmarket/contracts/payouts';
 import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
 import { FormError } from '@/components/field';

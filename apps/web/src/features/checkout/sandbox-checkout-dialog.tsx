@@ -9,7 +9,7 @@ import {
 } from '@legalmarket/contracts/commerce';
 import { Button } from '@/components/button';
 import { trapTab } from '@/components/modal';
-import { formatNaira } from '@legalmarket/contracts/format';
+import { formatNairaExact as ngn } from '@legalmarket/contracts/format';
 import { getErrorMessage, isNetworkError } from '@/lib/http';
 import { sandboxCharge } from './api/sandbox-charge';
 import { BankTransferPanel } from './bank-transfer-panel';
@@ -35,11 +35,6 @@ export function offeredMethods(paymentOptions: string) {
   return offered.length ? offered : METHODS;
 }
 const BANKS = ['Access Bank (*901#)', 'GTBank (*737#)', 'First Bank (*894#)', 'UBA (*919#)', 'Zenith Bank (*966#)'];
-// ₦ as on every other page (formatNaira), kobo kept when there are any.
-const ngn = (n: number) =>
-  Number.isInteger(n)
-    ? formatNaira(n)
-    : `₦${n.toLocaleString('en-NG', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 /** The code dialled for USSD: digits only, as a phone keypad takes them (the reference holds letters too). */
 const ussdCode = (bank: string, reference: string) =>
   `${bank.replace(/.*\((\*\d+)#\)/, '$1')}*000*${reference.replace(/\D/g, '').slice(-6).padStart(6, '0')}#`;

@@ -124,9 +124,9 @@ it('Withdraw asks for the available balance by default, after a confirmation, an
   await userEvent.type(amount, '12,500.5');
   await userEvent.click(screen.getByRole('button', { name: 'Withdraw' }));
   const dialog = await screen.findByRole('dialog', { name: 'Confirm withdrawal' });
-  expect(dialog).toHaveTextContent('Withdraw ₦12,500.5 to your saved account?');
+  expect(dialog).toHaveTextContent('Withdraw ₦12,500.50 to your saved account?');
   expect(onPost).not.toHaveBeenCalled();
-  await userEvent.click(within(dialog).getByRole('button', { name: 'Withdraw ₦12,500.5' }));
+  await userEvent.click(within(dialog).getByRole('button', { name: 'Withdraw ₦12,500.50' }));
   expect(await screen.findByRole('dialog', { name: 'Success' })).toHaveTextContent('Your withdrawal request was sent.');
   expect(onPost).toHaveBeenCalledWith({ amount: 12_500.5 });
   expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { formatOrdinalDate } from '@legalmarket/contracts/format';
-import { formatNairaExact, MIN_PAYOUT, PAYOUT_STATUS_WORDS, type PayoutStatus } from '@legalmarket/contracts/payouts';
+import { formatNairaExact } from '@legalmarket/contracts/format';
+import { MIN_PAYOUT, PAYOUT_STATUS_WORDS, type PayoutStatus } from '@legalmarket/contracts/payouts';
 import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
 import { Field, FormError } from '@/components/field';
