@@ -99,6 +99,8 @@ export const LIMITS = {
   emailChangeTtlHours: 24,
   emailChangeUndoDays: 7,
   tokenTtlHours: 12,
+  /** the same request sent again within this many seconds (a double tap, a retry) is taken once (docs/decisions/2221) */
+  repeatWindowSeconds: 60,
 } as const;
 
 export const DELAYS_MS = {

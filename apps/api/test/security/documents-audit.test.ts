@@ -38,7 +38,11 @@ import { createLedger } from '../../src/features/money/ledger.js';
 import { createRefunds } from '../../src/features/money/refunds.js';
 import { createPlansService } from '../../src/features/plans/service.js';
 import { scnChangedMail } from '../../src/features/profiles/emails.js';
-import { twoFactorChangedMail } from '../../src/features/two-factor/emails.js';
+import {
+  twoFactorDisabledMail,
+  twoFactorEnabledMail,
+  twoFactorNotMeMail,
+} from '../../src/features/two-factor/emails.js';
 import { SUCCESS_CARD, insertProduct } from '../commerce-helpers.js';
 import {
   PASSWORD,
@@ -226,8 +230,18 @@ const TEMPLATES: Array<{ name: string; mail: MailTemplate; others: boolean }> = 
     others: true,
   },
   {
-    name: 'twoFactorChangedMail',
-    mail: twoFactorChangedMail('a@example.ng', 'enabled', `${SITE}/password-reset`),
+    name: 'twoFactorEnabledMail',
+    mail: twoFactorEnabledMail('a@example.ng', `${SITE}/two-factor-not-me?token=abc`, 7, `${SITE}/password-reset`),
+    others: false,
+  },
+  {
+    name: 'twoFactorDisabledMail',
+    mail: twoFactorDisabledMail('a@example.ng', `${SITE}/password-reset`),
+    others: false,
+  },
+  {
+    name: 'twoFactorNotMeMail',
+    mail: twoFactorNotMeMail('a@example.ng', '123456', 10, `${SITE}/password-reset`),
     others: false,
   },
 ];

@@ -205,7 +205,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
         tags,
         summary: 'E-mail a six-digit password reset code',
         description:
-          "The spec's answer carried userType; it is left out on purpose, and the answer is the same whether or not the address exists. Codes expire after 10 minutes, work once and die after 5 wrong tries.",
+          "The spec's answer carried userType; it is left out on purpose, and the answer is the same whether or not the address exists. Codes expire after 10 minutes, work once and die after 5 wrong tries. Asked for again while the code mailed in the last minute is still unused (a double tap, a retry), nothing new is sent: that code stands (decision 2221).",
         body: emailOnlyInput,
         response: { 200: okMessage },
       },

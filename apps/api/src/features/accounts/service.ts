@@ -79,6 +79,37 @@ export function createAccountsService(deps: AccountsDeps) {
     return rows[0];
   }
 
+  /**
+   * Locks the account's row for a writer of its codes and links: two requests at once take turns, so the
+   * second sees the first's code or link (one live, the one last mailed) instead of writing beside it.
+   */
+  async function lockAccount(tx: Executor, userId: string) {
+    const [row] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
+    return row;
+  }
+
+  /**
+   * Whether a live code of that purpose was mailed within the repeat window: asked for again (a double
+   * tap, a retry after a lost answer), the code already mailed stands and nothing more is sent
+   * (docs/decisions/2221). Issued = expiry - ttl, both on the app's clock. Call it under lockAccount.
+   */
+  async function sentJustNow(tx: Executor, userId: string, purpose: string, ttlMs: number) {
+    const issuedAfter = clock.now().getTime() - LIMITS.repeatWindowSeconds * 1000;
+    const rows = await tx
+      .select({ id: oneTimeTokens.id })
+      .from(oneTimeTokens)
+      .where(
+        and(
+          eq(oneTimeTokens.userId, userId),
+          eq(oneTimeTokens.purpose, purpose),
+          isNull(oneTimeTokens.usedAt),
+          gt(oneTimeTokens.expiresAt, new Date(issuedAfter + ttlMs)),
+        ),
+      )
+      .limit(1);
+    return rows.length > 0;
+  }
+
   /** Kills earlier live tokens of that purpose and stores a new one; answers the clear token. */
   async function newToken(tx: Executor, userId: string, purpose: string, token: string, ttlMs: number) {
     await killTokens(tx, userId, { purpose });
@@ -371,10 +402,15 @@ export function createAccountsService(deps: AccountsDeps) {
     resendConfirmation: (email: string) =>
       atLeast(FORGOT_PASSWORD_MIN_MS, async () => {
         const user = await findByEmail(db, email);
-        if (user && !user.emailConfirmedAt) {
-          await db.transaction((tx) => sendConfirmation(tx, user));
-          deps.mailWritten();
-        }
+        if (!user || user.emailConfirmedAt) return;
+        // Under the account's lock: a new link replaces the old one even when two are asked for at once.
+        const sent = await db.transaction(async (tx) => {
+          const row = await lockAccount(tx, user.id);
+          if (!row || row.emailConfirmedAt) return false;
+          await sendConfirmation(tx, row);
+          return true;
+        });
+        if (sent) deps.mailWritten();
       }),
 
     /**
@@ -387,12 +423,17 @@ export function createAccountsService(deps: AccountsDeps) {
         const user = await findByEmail(db, email);
         if (!user) return;
         const code = randomCode();
-        await db.transaction(async (tx) => {
+        const sent = await db.transaction(async (tx) => {
+          if (!(await lockAccount(tx, user.id))) return false;
+          // Asked again at once: the code just mailed stands (2221); its grant, if any, is already dead.
+          if (await sentJustNow(tx, user.id, 'password_reset', minutes(LIMITS.codeTtlMinutes))) return false;
           // Asking again starts again: a reset token the earlier code was exchanged for dies with it.
           await killTokens(tx, user.id, { purpose: 'password_reset_grant' });
           await newToken(tx, user.id, 'password_reset', code, minutes(LIMITS.codeTtlMinutes));
           await enqueueMail(tx, render(resetCodeMail(user.officialEmail, code, LIMITS.codeTtlMinutes)));
+          return true;
         });
+        if (!sent) return;
         deps.mailWritten();
         deps.securityLog('password_reset_requested', { actor: user.id });
       }),

@@ -228,9 +228,13 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle) 
           patch.adminFile = file;
           patch.adminFileName = cleanFileName(input.fileName?.trim() || file.split('/').pop(), 'document');
         }
+        const files = file ? [{ url: file, name: patch.adminFileName ?? 'Document' }] : [];
+        // The same details sent again at once: added, told and audited once (2221).
+        if (await lifecycle.repeated(tx, job, 'add_details', actorId, patch.adminDetail!, files))
+          return viewOf(tx, job.id);
         await lifecycle.record(tx, job, 'add_details', adminActing(actorId), {
           note: patch.adminDetail,
-          files: file ? [{ url: file, name: patch.adminFileName ?? 'Document' }] : [],
+          files,
           set: patch,
         });
         await recordAudit(tx, {

@@ -67,7 +67,7 @@ export const companyJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (ap
         tags,
         summary: 'Give more details on a job',
         description:
-          "Company only, own jobs only (another company's job answers 404). Sets the company's `detail` (as companyDetail), and when given `file` (a URL answered by POST /api/uploads for this company: a file someone else uploaded answers 403, an unknown one 400) and `fileName`; `file` and `fileName` sent empty or null count as not sent, and the document attached earlier stays (decisions 2110, 2210). An empty detail answers 400 `Kindly add/edit details`; a completed or cancelled job cannot be edited (409), nor a delivered one, which waits for the company to accept it or ask for changes (409 naming the stage; decision 2200).",
+          "Company only, own jobs only (another company's job answers 404). Sets the company's `detail` (as companyDetail), and when given `file` (a URL answered by POST /api/uploads for this company: a file someone else uploaded answers 403, an unknown one 400) and `fileName`; `file` and `fileName` sent empty or null count as not sent, and the document attached earlier stays (decisions 2110, 2210). An empty detail answers 400 `Kindly add/edit details`; a completed or cancelled job cannot be edited (409), nor a delivered one, which waits for the company to accept it or ask for changes (409 naming the stage; decision 2200). The same details sent again within a minute with nothing in between (a double tap, a retry) are taken and told once (decision 2221).",
         params: z.object({ jobId: z.uuid('jobId must be a valid job id') }),
         body: companyJobDetailsBody,
         response: { 200: companyJobEditedResponse },

@@ -54,11 +54,10 @@ export function createCompanyJobsService({ db, clock, mailWritten }: Deps, lifec
           set.companyFile = ref;
           set.companyFileName = cleanFileName(fileName, 'Document');
         }
-        await lifecycle.record(tx, job, 'give_details', company, {
-          note: detail,
-          files: ref ? [{ url: ref, name: set.companyFileName! }] : [],
-          set,
-        });
+        const files = ref ? [{ url: ref, name: set.companyFileName! }] : [];
+        // The same details sent again at once: given and told once (2221).
+        if (await lifecycle.repeated(tx, job, 'give_details', company.id, detail, files)) return;
+        await lifecycle.record(tx, job, 'give_details', company, { note: detail, files, set });
       });
       mailWritten();
       const [job] = await findJobViews(db, eq(jobs.id, jobId), { now: clock.now() });

@@ -258,6 +258,8 @@ export function createLawyerJobsService(deps: Deps, lifecycle: JobLifecycle, led
           if (job.status === 'pending') lifecycle.check(job, 'request_details', lawyer);
           throw notFound(messages.jobNotFound);
         }
+        // The same request sent again at once: asked and mailed once (2221).
+        if (await lifecycle.repeated(tx, job, 'request_details', lawyer.id, text, [])) return;
         await lifecycle.record(tx, job, 'request_details', lawyer, {
           note: text,
           mail: false,

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, notInArray, sql } fro
 import {
   DUE_WORKING_DAYS,
   JOB_PAGE_ACTIONS,
+  LIMITS,
   MAX_MESSAGE_LENGTH,
   THREAD_PAGE,
   EVENTS_AFTER_MAX,
@@ -153,6 +154,38 @@ export function createJobLifecycle(
       return [key && uploadUrl(key), cleanFileName(f.name, 'Document')];
     });
     return JSON.stringify(sent) === JSON.stringify(taken.files.map((f) => [f.url, f.name]));
+  }
+
+  /**
+   * Whether an action of the spec's routes, which carry no key, is the job's newest event sent again:
+   * the same action by the same person with the same words and documents within the repeat window (a
+   * double tap, a retry after a lost answer), taken once (docs/decisions/2221). Asked under the job's
+   * row lock, so the second of two requests at once finds the first one's event.
+   */
+  async function repeated(
+    tx: Executor,
+    job: Job,
+    action: JobAction,
+    actorId: string,
+    note: string,
+    files: EventFile[],
+  ) {
+    const [last] = await tx
+      .select({
+        action: jobEvents.action,
+        actorId: jobEvents.actorId,
+        note: jobEvents.note,
+        files: jobEvents.files,
+        createdAt: jobEvents.createdAt,
+      })
+      .from(jobEvents)
+      .where(eq(jobEvents.jobId, job.id))
+      .orderBy(desc(jobEvents.id))
+      .limit(1);
+    if (!last || last.action !== action || last.actorId !== actorId || last.note !== note) return false;
+    if (last.createdAt.getTime() <= clock.now().getTime() - LIMITS.repeatWindowSeconds * 1000) return false;
+    const pairs = (list: EventFile[]) => JSON.stringify(list.map((f) => [f.url, f.name]));
+    return pairs(last.files) === pairs(files);
   }
 
   async function holidaySet(ex: Executor) {
@@ -610,6 +643,7 @@ export function createJobLifecycle(
   return {
     record,
     check,
+    repeated,
     tick,
     mailWritten: () => shared.mailWritten(),
     lock,

@@ -100,7 +100,7 @@ export const lawyersRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
       schema: {
         tags,
         summary: 'E-mail a code for changing payout details',
-        description: `No body. E-mails a six-digit code to the lawyer's address; it expires after ${LIMITS.codeTtlMinutes} minutes, works once and dies after ${LIMITS.codeMaxAttempts} wrong tries. Sending a new code kills the previous one. 404 when no payout details are saved yet; at most ${shared.config.EMAIL_ACTION_MAX} codes per ${shared.config.LOGIN_WINDOW_MINUTES} minutes (429).`,
+        description: `No body. E-mails a six-digit code to the lawyer's address; it expires after ${LIMITS.codeTtlMinutes} minutes, works once and dies after ${LIMITS.codeMaxAttempts} wrong tries. Sending a new code kills the previous one; asked for again while the code mailed in the last ${LIMITS.repeatWindowSeconds} seconds is unused, nothing new is sent and that code stands (decision 2221). 404 when no payout details are saved yet; at most ${shared.config.EMAIL_ACTION_MAX} codes per ${shared.config.LOGIN_WINDOW_MINUTES} minutes (429).`,
         response: { 200: okMessage },
         security: [{ bearer: [] }],
       },

@@ -174,14 +174,36 @@ export function createLawyersService(deps: Deps) {
       };
     },
 
-    /** E-mails a six-digit code; only one code is live at a time. */
+    /**
+     * E-mails a six-digit code; only one code is live at a time. Under the account's row lock, so two
+     * requests at once take turns; asked again within the repeat window, the code just mailed stands and
+     * nothing more is sent (docs/decisions/2221).
+     */
     async sendCode(lawyer: AuthUser) {
       if (!(await current(db, lawyer.id))) throw notFound(messages.noPaymentDetails);
       const code = randomCode();
-      await db.transaction(async (tx) => {
+      const sent = await db.transaction(async (tx) => {
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, lawyer.id)).for('update');
+        const now = clock.now();
+        const [recent] = await tx
+          .select({ id: oneTimeTokens.id })
+          .from(oneTimeTokens)
+          .where(
+            and(
+              eq(oneTimeTokens.userId, lawyer.id),
+              eq(oneTimeTokens.purpose, OTP),
+              isNull(oneTimeTokens.usedAt),
+              gt(oneTimeTokens.expiresAt, now),
+              gt(oneTimeTokens.createdAt, new Date(now.getTime() - LIMITS.repeatWindowSeconds * 1000)),
+            ),
+          )
+          .limit(1);
+        if (recent) return false;
         await storeToken(tx, lawyer.id, OTP, deps.hashToken(code));
         await enqueueMail(tx, render(payoutCodeMail(lawyer.officialEmail, code, LIMITS.codeTtlMinutes)));
+        return true;
       });
+      if (!sent) return;
       deps.mailWritten();
       deps.securityLog('payout_otp_sent', { actor: lawyer.id });
     },

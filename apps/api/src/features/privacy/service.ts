@@ -36,7 +36,7 @@ import {
 import { liveAdmin } from '../../db/admins.js';
 import type { AuthUser } from '../../platform/auth.js';
 import { recordAudit } from '../../platform/audit.js';
-import { conflict, forbidden, notFound } from '../../platform/errors.js';
+import { conflict, forbidden, notFound, unauthorized } from '../../platform/errors.js';
 import { verifyPassword } from '../../platform/passwords.js';
 import type { Shared } from '../shared.js';
 import { lockCompany, lockLawyerPayouts } from '../../db/locks.js';
@@ -406,7 +406,10 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
      */
     async deleteAccount(user: AuthUser, password: string, passwordRight: () => Promise<void> = async () => {}) {
       const [me] = await db.select().from(users).where(eq(users.id, user.id));
-      if (!me || me.deletedAt) throw notFound();
+      if (!me) throw notFound();
+      // Deleted since this session was checked (its other request won a double tap): the session ended
+      // with the account, as the next request would hear.
+      if (me.deletedAt) throw unauthorized();
       if (!(await verifyPassword(me.passwordHash, password))) {
         shared.securityLog('account_delete_refused', { actor: me.id, reason: 'wrong password' });
         throw forbidden(privacyMessages.deletePasswordWrong);
@@ -419,7 +422,10 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
         if (me.userType === 'company') await lockCompany(tx, me.id);
         if (me.userType === 'lawyer') await lockLawyerPayouts(tx, me.id);
         const [row] = await tx.select().from(users).where(eq(users.id, me.id)).for('update');
-        if (!row || row.deletedAt) throw notFound();
+        if (!row) throw notFound();
+        // The same request sent twice at once deleted it while this one, its password checked too,
+        // waited for the row: the same answer (docs/decisions/2221).
+        if (row.deletedAt) return null;
         if (row.passwordHash !== me.passwordHash) throw forbidden(privacyMessages.deletePasswordWrong);
         const blockers = await blockersOf(tx, row);
         if (blockers.length)
@@ -517,6 +523,7 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
         });
         return unneeded;
       });
+      if (!removeKeys) return;
       // Storage after commit: a failure leaves an orphan object no row points at, never a row without its file.
       for (const key of removeKeys) await storage.remove(key).catch(() => undefined);
       shared.securityLog('account_deleted', { actor: me.id, userType: me.userType });
