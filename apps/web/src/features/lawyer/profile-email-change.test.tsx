@@ -129,10 +129,47 @@ describe('the lawyer profile form', () => {
 });
 
 describe('the e-mail change link pages', () => {
+  it('/confirm-email-change sends nothing on opening: a mail scanner that runs the page changes nothing', async () => {
+    const fetch = vi.fn(async (_url: RequestInfo | URL, _init?: RequestInit) => ok(messages.emailChangeConfirmed));
+    vi.stubGlobal('fetch', fetch);
+    renderAt('/confirm-email-change?token=abcdefghijkl', <ConfirmEmailChangePage />);
+    expect(await screen.findByRole('button', { name: 'Confirm my new email' })).toBeEnabled();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('/undo-email-change sends nothing on opening and keeps the session until the button is pressed', async () => {
+    setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
+    const fetch = vi.fn(async () => ok(messages.emailChangeReverted));
+    vi.stubGlobal('fetch', fetch);
+    renderAt('/undo-email-change?token=abcdefghijkl', <UndoEmailChangePage />);
+    expect(await screen.findByRole('button', { name: 'Undo the change' })).toBeEnabled();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(fetch).not.toHaveBeenCalled();
+    expect(getSession()).not.toBeNull();
+  });
+
+  it('a lost connection leaves the button to press again; the second press confirms', async () => {
+    let calls = 0;
+    const fetch = vi.fn(async (_url: RequestInfo | URL, _init?: RequestInit) => {
+      if (++calls === 1) throw new TypeError('Failed to fetch');
+      return ok(messages.emailChangeConfirmed);
+    });
+    vi.stubGlobal('fetch', fetch);
+    renderAt('/confirm-email-change?token=abcdefghijkl', <ConfirmEmailChangePage />);
+    const button = await screen.findByRole('button', { name: 'Confirm my new email' });
+    await userEvent.click(button);
+    expect(await screen.findByRole('alert')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Confirm my new email' }));
+    expect(await screen.findByText(messages.emailChangeConfirmed)).toBeInTheDocument();
+    expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
   it('/confirm-email-change posts the token once and says to log in with the new address', async () => {
     const fetch = vi.fn(async (_url: RequestInfo | URL, _init?: RequestInit) => ok(messages.emailChangeConfirmed));
     vi.stubGlobal('fetch', fetch);
     renderAt('/confirm-email-change?token=abcdefghijkl', <ConfirmEmailChangePage />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Confirm my new email' }));
     expect(await screen.findByText(messages.emailChangeConfirmed)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Log in' })).toHaveAttribute('href', '/login');
     expect(fetch).toHaveBeenCalledTimes(1);
@@ -147,6 +184,7 @@ describe('the e-mail change link pages', () => {
       vi.fn(async () => ok(messages.emailChangeReverted)),
     );
     renderAt('/undo-email-change?token=abcdefghijkl', <UndoEmailChangePage />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Undo the change' }));
     expect(await screen.findByText(messages.emailChangeReverted)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Reset your password' })).toHaveAttribute('href', '/password-reset');
     await waitFor(() => expect(getSession()).toBeNull());

@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { Loading } from '@/components/feedback';
+import { Button } from '@/components/button';
+import { FormError } from '@/components/field';
 import { paths } from '@/lib/paths';
-import { getErrorMessage } from '@/lib/http';
+import { getErrorMessage, HttpError } from '@/lib/http';
 import { clearSession } from '@/lib/session';
 import { confirmEmailChangeRequest, undoEmailChangeRequest } from '../api/auth-api';
 import { AuthCard } from './auth-card';
@@ -10,55 +11,86 @@ import { AuthCard } from './auth-card';
 const STEPS = {
   confirm: {
     send: confirmEmailChangeRequest,
-    working: 'Confirming your new email address...',
+    askTitle: 'Confirm your new email address',
+    ask: 'Press the button to make this address the one you log in with. Nothing changes until you do.',
+    button: 'Confirm my new email',
     doneTitle: 'Email address changed',
     failTitle: 'We could not confirm your new email',
     next: { to: paths.login(), label: 'Log in' },
   },
   undo: {
     send: undoEmailChangeRequest,
-    working: 'Undoing the email change...',
+    askTitle: 'Undo the email change',
+    ask: 'Press the button to cancel the change of your sign-in email, or to put this address back if it has already changed. Every device signed in to your account will be logged out, this one too. Nothing changes until you press it.',
+    button: 'Undo the change',
     doneTitle: 'Email change undone',
     failTitle: 'We could not undo the email change',
     next: { to: paths.passwordReset(), label: 'Reset your password' },
   },
 } as const;
 
+const incomplete = 'This link is incomplete. Please open the link from the email again.';
+
 /**
- * Opened from an e-mailed link about a sign-in address change: POSTs the token once (a GET that acts
- * would be used up by mail scanners), then says what happened and what to do next.
+ * Opened from an e-mailed link about a sign-in address change. Opening it sends nothing: mail scanners
+ * open links, some in a browser that runs the page, and an undo they sent would revert the owner's own
+ * change (decision 2224). The button POSTs the token; a lost connection may press it again.
  */
 export function EmailChangeLink({ step }: { step: keyof typeof STEPS }) {
   const s = STEPS[step];
   const [params] = useSearchParams();
   const token = params.get('token');
-  const [state, setState] = useState<{ ok: boolean; text: string } | null>(
-    token ? null : { ok: false, text: 'This link is incomplete. Please open the link from the email again.' },
+  const [sending, setSending] = useState(false);
+  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(
+    token ? null : { ok: false, text: incomplete },
   );
-  const sent = useRef(false);
-  useEffect(() => {
-    if (!token || sent.current) return;
-    sent.current = true; // once, even under StrictMode's double effects: links work once
-    s.send(token)
-      .then((res) => {
-        // Undoing ends every session of the account, this browser's too.
-        if (step === 'undo') clearSession();
-        setState({ ok: true, text: res.message });
-      })
-      .catch((err) => setState({ ok: false, text: getErrorMessage(err) }));
-  }, [token, s, step]);
+  const [retry, setRetry] = useState<string | null>(null);
 
-  if (!state) return <Loading label={s.working} />;
+  const send = async () => {
+    if (!token || sending) return;
+    setSending(true);
+    setRetry(null);
+    try {
+      const res = await s.send(token);
+      // Undoing ends every session of the account, this browser's too.
+      if (step === 'undo') clearSession();
+      setResult({ ok: true, text: res.message });
+    } catch (err) {
+      // The server's refusal (used, expired, address taken) is final; a lost connection is not.
+      if (err instanceof HttpError) setResult({ ok: false, text: getErrorMessage(err) });
+      else setRetry(getErrorMessage(err));
+    } finally {
+      setSending(false);
+    }
+  };
+
+  if (!result)
+    return (
+      <AuthCard title={s.askTitle}>
+        <p className="text-sm text-slate-700">{s.ask}</p>
+        <div className="mt-4">
+          <FormError message={retry} />
+        </div>
+        <Button
+          onClick={send}
+          loading={sending}
+          variant={step === 'undo' ? 'danger' : 'primary'}
+          className="mt-4 w-full"
+        >
+          {s.button}
+        </Button>
+      </AuthCard>
+    );
   return (
-    <AuthCard title={state.ok ? s.doneTitle : s.failTitle}>
-      <p role={state.ok ? 'status' : 'alert'} className={state.ok ? 'text-emerald-800' : 'text-red-800'}>
-        {state.text}
+    <AuthCard title={result.ok ? s.doneTitle : s.failTitle}>
+      <p role={result.ok ? 'status' : 'alert'} className={result.ok ? 'text-emerald-800' : 'text-red-800'}>
+        {result.text}
       </p>
       <Link
-        to={state.ok ? s.next.to : paths.login()}
+        to={result.ok ? s.next.to : paths.login()}
         className="mt-4 inline-flex min-h-11 items-center font-semibold text-brand hover:underline"
       >
-        {state.ok ? s.next.label : 'Go to log in'}
+        {result.ok ? s.next.label : 'Go to log in'}
       </Link>
     </AuthCard>
   );
