@@ -1009,10 +1009,12 @@ describeEachDb('double submit: state-changing calls sent twice at once', (kind) 
   });
 
   it('tried every state-changing route of the authorization table', () => {
-    // Proven elsewhere with a signed delivery, which the sandbox provider here does not send.
+    // Proven elsewhere: a signed delivery the sandbox provider here does not send, a link mailed on enrolment.
     const elsewhere: Record<string, string> = {
       'POST /api/payments/webhook':
         'test/reliability/payments-attack.test.ts: the same genuine webhook 50 times at once fulfils once',
+      'POST /api/two-factor/not-me':
+        'test/security/two-factor-not-me.test.ts: three confirmations at once take effect once',
     };
     const changing = Object.keys(TABLE).filter((k) => !k.startsWith('GET '));
     const missing = changing.filter((k) => !tried.has(k) && !elsewhere[k]);
