@@ -17,8 +17,9 @@ export const twoFactorEnabledMail = (to: string, notMeUrl: string, days: number,
     ),
     button('This wasn’t me', notMeUrl),
     paragraph(
-      `If it was you, keep your recovery codes safe; you need do nothing. If you think someone else knows your password, change it at ${resetUrl}.`,
+      'If it was you, keep your recovery codes safe; you need do nothing. If you think someone else knows your password, change it with the link below.',
     ),
+    button('Change my password', resetUrl),
   ],
 });
 
@@ -50,7 +51,8 @@ export const twoFactorNotMeMail = (to: string, resetCode: string, minutes: numbe
     ),
     code(resetCode),
     paragraph(
-      `It expires in ${minutes} minutes and works once. If it has expired, ask for a new code at ${resetUrl}. Then sign in with your new password and, if you wish, turn two-factor authentication on again with your own app.`,
+      `It expires in ${minutes} minutes and works once. If it has expired, ask for a new code with the link below. Then sign in with your new password and, if you wish, turn two-factor authentication on again with your own app.`,
     ),
+    button('Ask for a new code', resetUrl),
   ],
 });
