@@ -27,6 +27,12 @@ test('a company changes its sign-in e-mail with its password and the new inbox, 
   );
   const confirm = await waitForMail(page.request, next, /Confirm your new LegalMarket sign-in address/);
   await page.goto(linkIn(confirm.text));
+  // Opening the link changes nothing (decision 2224): the old address still signs in until the button.
+  await expect(page.getByRole('button', { name: 'Confirm my new email' })).toBeVisible();
+  expect((await page.request.post('/api/login', { data: { officialEmail: next, password: PASSWORD } })).status()).toBe(
+    401,
+  );
+  await page.getByRole('button', { name: 'Confirm my new email' }).click();
   await expect(
     page.getByText('Your email address was changed. Log in with the new address from now on.'),
   ).toBeVisible();
@@ -36,6 +42,7 @@ test('a company changes its sign-in e-mail with its password and the new inbox, 
 
   const notice = await waitForMail(page.request, email, /sign-in address was changed/);
   await page.goto(linkIn(notice.text));
+  await page.getByRole('button', { name: 'Undo the change' }).click();
   await expect(page.getByText(/Your email address was restored and every device was logged out/)).toBeVisible();
   await expect(page.getByRole('link', { name: 'Reset your password' })).toBeVisible();
   expect((await page.request.post('/api/login', { data: { officialEmail: email, password: PASSWORD } })).status()).toBe(
