@@ -49,9 +49,9 @@ describeEachDb('refunds through the sandbox provider', (kind) => {
   afterAll(() => t.close());
   afterEach(async () => expect(await createLedger({ db: t.rt.database.db, clock: t.clock }).audit()).toEqual([]));
 
-  async function paidJob(assigned = true) {
+  async function paidJob(assigned = true, productId = nda) {
     const company = await signupAndLogin(t, 'company');
-    await s.inject('POST', '/api/cart', company, { productId: nda, quantity: 1 });
+    await s.inject('POST', '/api/cart', company, { productId, quantity: 1 });
     const { reference, amount } = (await s.inject('POST', '/api/checkout', company)).json().data;
     const charged = await s.inject('POST', '/api/checkout/sandbox/charge', company, {
       reference,
@@ -129,6 +129,16 @@ describeEachDb('refunds through the sandbox provider', (kind) => {
     expect(await s.refundOf(job.id)).toBeUndefined();
     const rows = await s.postings(job.id);
     expect(rows.at(-1)).toEqual({ kind: 'cancellation', account: 'platform_commission', amount: -2_500_000 });
+  });
+
+  it('names the amount held to the kobo when a refund is above it', async () => {
+    const odd = await insertProduct(t, 'Share Purchase Agreement', 12_345.67);
+    const { job } = await paidJob(true, odd);
+    const above = await s.cancel(job.id, { refund: 12_346 });
+    expect(above.statusCode).toBe(400);
+    // Rounded to ₦12,346 the message would name an amount it then refuses.
+    expect(above.json().message).toBe('The refund cannot be more than the ₦12,345.67 held for this job');
+    expect((await s.cancel(job.id, { refund: 12_345.67 })).statusCode).toBe(200);
   });
 
   it('refuses a refund above what is held, a negative one, a refund on another action, and non-admins', async () => {

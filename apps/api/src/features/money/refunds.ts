@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
-import { formatNaira, formatNairaExact, planMessages, toKobo, type RefundView } from '@legalmarket/contracts';
+import { formatNairaExact, planMessages, toKobo, type RefundView } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
 import { jobs, orders, products, refunds, users } from '../../db/schema.js';
@@ -63,7 +63,7 @@ export function createRefunds(deps: RefundsDeps) {
     const held = await ledger.heldFor(tx, job.id);
     const refund = refundNaira === undefined ? held : toKobo(refundNaira);
     if (refund > held)
-      throw badRequest(`The refund cannot be more than the ${formatNaira(held / 100)} held for this job`);
+      throw badRequest(`The refund cannot be more than the ${formatNairaExact(held / 100)} held for this job`);
     await ledger.recordCancellation(tx, job, held, refund);
     await recordAudit(tx, {
       actorId: admin.id,
