@@ -420,8 +420,8 @@ describeEachDb('double submit: state-changing calls sent twice at once', (kind) 
     const throwaway = await relogin(who);
     await atOnce('POST /api/logout', throwaway, { method: 'POST', url: '/api/logout' }, [200]);
 
-    // Two-factor: two set-ups at once each answer a secret and one of them is kept (calling it again
-    // replaces the secret, as documented); the kept one turns it on once, and each code is taken once.
+    // Two-factor: two set-ups at once answer the one secret kept (decision 2221); it turns it on once,
+    // and each code is taken once.
     const setups = await atOnce(
       'POST /api/two-factor/setup',
       who,

@@ -81,7 +81,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         tags,
         security,
         summary: 'Start enrolling an authenticator app',
-        description: `Needs the current \`password\` (counted as a login try; wrong: 401). Answers a new secret (base32) and its otpauth:// URI, this once: they are stored encrypted and never answered again. Nothing changes at sign-in until POST /api/two-factor/enable confirms a first code; calling this again before then replaces the secret. 409 when two-factor is already on. Any signed-in account.`,
+        description: `Needs the current \`password\` (counted as a login try; wrong: 401). Answers a new secret (base32) and its otpauth:// URI, this once: they are stored encrypted and never answered again. Nothing changes at sign-in until POST /api/two-factor/enable confirms a first code; calling this again before then replaces the secret, except within a minute of the last call: a double tap or a retry then answers the same secret (docs/decisions/2221). 409 when two-factor is already on. Any signed-in account.`,
         body: z.object({
           password: z.string({ error: messages.enterPassword }).min(1, messages.enterPassword).max(128),
         }),

@@ -210,22 +210,32 @@ export function createTwoFactorService(shared: Shared) {
     },
 
     /**
-     * Step one of enrolling: a new secret, shown this once (never answered again). A second call before
-     * the first code replaces it; an account with two-factor on gets 409.
+     * Step one of enrolling: a new secret, shown this once. A second call before the first code replaces
+     * it, but not within the repeat window (decision 2221): a double tap or a retry then gets the secret
+     * the first call stored, so the app the user scans makes the codes `enable` checks. An account with
+     * two-factor on gets 409.
      */
     async setup(user: { id: string; officialEmail: string }) {
-      const secret = new Secret({ size: 20 });
-      const secretEnc = encrypt(secret.base32);
+      const fresh = new Secret({ size: 20 });
+      const secretEnc = encrypt(fresh.base32);
+      const now = clock.now();
+      const repeatSince = new Date(now.getTime() - LIMITS.repeatWindowSeconds * 1000);
+      // On PostgreSQL a racing call waits on the row, then sees the first one's createdAt and leaves it.
       const saved = await db
         .insert(twoFactor)
-        .values({ userId: user.id, secretEnc })
+        .values({ userId: user.id, secretEnc, createdAt: now })
         .onConflictDoUpdate({
           target: twoFactor.userId,
-          set: { secretEnc, lastUsedStep: null, createdAt: clock.now() },
-          setWhere: isNull(twoFactor.enabledAt),
+          set: { secretEnc, lastUsedStep: null, createdAt: now },
+          setWhere: and(isNull(twoFactor.enabledAt), lt(twoFactor.createdAt, repeatSince)),
         })
         .returning({ userId: twoFactor.userId });
-      if (!saved.length) throw conflict(twoFactorMessages.alreadyEnabled);
+      let secret = fresh;
+      if (!saved.length) {
+        const row = await rowOf(user.id);
+        if (!row || row.enabledAt) throw conflict(twoFactorMessages.alreadyEnabled);
+        secret = Secret.fromBase32(decrypt(row.secretEnc));
+      }
       return { secret: secret.base32, otpauthUri: totpFor(secret, user.officialEmail).toString() };
     },
 

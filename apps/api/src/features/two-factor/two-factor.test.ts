@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
-import { TWO_FACTOR, twoFactorMessages } from '@legalmarket/contracts';
+import { LIMITS, TWO_FACTOR, twoFactorMessages } from '@legalmarket/contracts';
 import { twoFactor, users } from '../../db/schema.js';
 import { insertJob } from '../../../test/admin-fixtures.js';
 import {
@@ -78,6 +78,22 @@ describeEachDb('two-factor authentication', (kind) => {
     const [row] = await t.rt.database.db.select().from(twoFactor).where(eq(twoFactor.userId, admin.id));
     expect(row.secretEnc).not.toContain(secret);
     expect(row.secretEnc.startsWith('v1:')).toBe(true);
+  });
+
+  it('set-ups sent together answer one secret, whose code turns it on; a minute later a new one', async () => {
+    const who = await signupAndLogin(t, 'lawyer');
+    const setup = () => inject('POST', '/api/two-factor/setup', who, { password: PASSWORD });
+    // A double tap or a retry after a timeout: the app scans whichever answer arrives, so all must agree.
+    const answers = await Promise.all([setup(), setup(), setup()]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+    const secrets = new Set(answers.map((a) => a.json().data.secret as string));
+    expect(secrets.size).toBe(1);
+    const [secret] = secrets;
+    t.clock.advance(LIMITS.repeatWindowSeconds * 1000 + 1);
+    const later = (await setup()).json().data.secret as string;
+    expect(later).not.toBe(secret);
+    expect((await inject('POST', '/api/two-factor/enable', who, { code: codeOf(secret) })).statusCode).toBe(400);
+    expect((await inject('POST', '/api/two-factor/enable', who, { code: codeOf(later) })).statusCode).toBe(200);
   });
 
   it('sign-in asks for the code: a challenge, no token; a wrong code is refused; the right one signs in once', async () => {
