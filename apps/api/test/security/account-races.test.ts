@@ -230,6 +230,56 @@ describeEachDb('sessions started while the password changes', (kind) => {
       }
     },
   );
+
+  // The reset uses its grant and writes the account's row; forgot-password (decision 2221), like every
+  // writer that kills an account's tokens, locks the row first and then kills the grant. Taken in the
+  // other order, each waits for the other until PostgreSQL ends one (40P01, answered 409). Another
+  // connection holds the users table in SHARE mode (row locks are still granted, row updates wait), so
+  // the reset holds its grant and waits to write the row while forgot-password takes the row first.
+  it.runIf(kind === 'postgres')(
+    'a password reset and a new code asked for at the same moment both go through (decision 2225)',
+    async () => {
+      const owner = await signupAndLogin(t, 'company');
+      await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { officialEmail: owner.email } });
+      const code = sixDigits((await lastMailTo(t, owner.email))!.text)!;
+      const grant = await t.app.inject({
+        method: 'POST',
+        url: '/api/confirm-reset-token',
+        payload: { officialEmail: owner.email, token: code },
+      });
+      expect(grant.statusCode).toBe(200);
+      const other = await otherConnection(t);
+      try {
+        await other.query('begin');
+        await other.query('lock table users in share mode');
+        const reset = t.app.inject({
+          method: 'PATCH',
+          url: `/api/reset-password?userEmail=${encodeURIComponent(owner.email)}&token=${grant.json().resetToken}`,
+          payload: { password: NEW, passwordConfirm: NEW },
+        });
+        await new Promise((r) => setTimeout(r, 400));
+        const again = t.app.inject({
+          method: 'POST',
+          url: '/api/forgot-password',
+          payload: { officialEmail: owner.email },
+        });
+        await new Promise((r) => setTimeout(r, 400));
+        await other.query('commit');
+        const [resetRes, againRes] = await Promise.all([reset, again]);
+        expect(resetRes.statusCode, resetRes.body).toBe(200);
+        expect(againRes.statusCode, againRes.body).toBe(200);
+        const signIn = await t.app.inject({
+          method: 'POST',
+          url: '/api/login',
+          payload: { officialEmail: owner.email, password: NEW },
+        });
+        expect(signIn.statusCode).toBe(200);
+      } finally {
+        await other.query('rollback').catch(() => undefined);
+        await other.end();
+      }
+    },
+  );
 });
 
 /**

@@ -1,18 +1,34 @@
 import { useEffect } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { setUnauthorizedHandler } from '@/lib/http';
 import { clearData } from '@/lib/data-cache';
+import { paths } from '@/lib/paths';
 import { AppRoutes } from './router';
+
+/**
+ * Pages of e-mailed links, which work signed out. What such a mail tells of (two-factor turned on by
+ * someone else, a change of address) ended this browser's session, so the bar's own requests answer
+ * 401 there: sending the owner to /login would take the page away before its button is pressed
+ * (decision 2225). The dead session is dropped all the same.
+ */
+const LINK_PAGES: readonly string[] = [
+  paths.confirmEmail(),
+  paths.confirmEmailChange(),
+  paths.undoEmailChange(),
+  paths.twoFactorNotMe(),
+];
 
 /** On 401 the stored session is cleared (lib/http) and the user goes to /login without a reload. */
 function UnauthorizedBridge() {
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   useEffect(() => {
+    const stay = LINK_PAGES.includes(pathname);
     setUnauthorizedHandler(() => {
       clearData();
-      navigate('/login');
+      if (!stay) navigate('/login');
     });
-  }, [navigate]);
+  }, [navigate, pathname]);
   return null;
 }
 

@@ -504,6 +504,9 @@ export function createAccountsService(deps: AccountsDeps) {
       const now = clock.now();
       const done = await db.transaction(async (tx) => {
         if (!user) return false;
+        // The account's row before the grant's, as every writer that kills its tokens takes them (a new
+        // code, "This wasn't me", an e-mail change, a deletion): the other order deadlocks (decision 2225).
+        if (!(await lockAccount(tx, user.id))) return false;
         const grant = await tx
           .update(oneTimeTokens)
           .set({ usedAt: now })
