@@ -133,6 +133,25 @@ describe('/two-factor-not-me ("This wasn\'t me", decision 2220)', { timeout: 30_
     expect(await screen.findByRole('heading', { name: 'Your account is secured' })).toBeInTheDocument();
   });
 
+  it('a busy or failing server is not a dead link: the check and the confirmation can be tried again', async () => {
+    let checks = 0;
+    let confirms = 0;
+    server({
+      check: () =>
+        ++checks === 1 ? failure(429, 'Too many requests, please try again in a minute.') : json(200, CHECKED),
+      confirm: () => (++confirms === 1 ? failure(503, 'The service is busy. Please try again.') : json(200, DONE)),
+    });
+    open();
+    expect(await screen.findByRole('heading', { name: 'We could not check your link' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'This link cannot be used' })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    const button = await screen.findByRole('button', { name: 'This wasn’t me: secure my account' });
+    await userEvent.click(button);
+    expect(await screen.findByRole('alert')).toHaveTextContent('The service is busy. Please try again.');
+    await userEvent.click(screen.getByRole('button', { name: 'This wasn’t me: secure my account' }));
+    expect(await screen.findByRole('heading', { name: 'Your account is secured' })).toBeInTheDocument();
+  });
+
   it('without a token says the link is incomplete and asks nothing of the server', async () => {
     const fetch = server({ check: () => json(200, CHECKED) });
     open('/two-factor-not-me');

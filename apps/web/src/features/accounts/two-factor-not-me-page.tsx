@@ -6,7 +6,7 @@ import { twoFactorMessages, twoFactorNotMeInput, type TwoFactorNotMeInput } from
 import { Button } from '@/components/button';
 import { Loading, SuccessNote } from '@/components/feedback';
 import { FormError } from '@/components/field';
-import { getErrorMessage, HttpError } from '@/lib/http';
+import { getErrorMessage, isFinalRefusal } from '@/lib/http';
 import { paths } from '@/lib/paths';
 import { clearSession } from '@/lib/session';
 import { useConfirmNotMe, useNotMeLink } from './api/two-factor-not-me-api';
@@ -81,10 +81,20 @@ export default function TwoFactorNotMePage() {
       </AuthCard>
     );
   }
-  // A refusal of the confirmation itself (used meanwhile, expired...) ends here; a lost connection may try again.
-  if (confirm.error instanceof HttpError) return <Refused message={getErrorMessage(confirm.error)} />;
+  // A refusal of the confirmation itself (used meanwhile, expired...) ends here; a lost connection, a
+  // limit or a failing server may try again.
+  if (isFinalRefusal(confirm.error)) return <Refused message={getErrorMessage(confirm.error)} />;
   if (link.isPending) return <Loading label="Checking your link..." />;
-  if (link.isError) return <Refused message={getErrorMessage(link.error)} />;
+  if (link.isError && isFinalRefusal(link.error)) return <Refused message={getErrorMessage(link.error)} />;
+  if (link.isError)
+    return (
+      <AuthCard title="We could not check your link">
+        <FormError message={getErrorMessage(link.error)} />
+        <Button onClick={() => void link.refetch()} loading={link.isFetching} className="mt-4 w-full">
+          Try again
+        </Button>
+      </AuthCard>
+    );
 
   return (
     <AuthCard title="Was this not you?">

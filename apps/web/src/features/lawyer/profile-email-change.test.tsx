@@ -165,6 +165,27 @@ describe('the e-mail change link pages', () => {
     expect(fetch).toHaveBeenCalledTimes(2);
   });
 
+  it('a limit or a failing server leaves the undo button to press again', async () => {
+    let calls = 0;
+    const fetch = vi.fn(async (_url: RequestInfo | URL, _init?: RequestInit) =>
+      ++calls === 1
+        ? new Response(
+            JSON.stringify({ status: 'fail', message: 'Too many requests, please try again in a minute.' }),
+            {
+              status: 429,
+              headers: { 'content-type': 'application/json' },
+            },
+          )
+        : ok(messages.emailChangeReverted),
+    );
+    vi.stubGlobal('fetch', fetch);
+    renderAt('/undo-email-change?token=abcdefghijkl', <UndoEmailChangePage />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Undo the change' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Too many requests');
+    await userEvent.click(screen.getByRole('button', { name: 'Undo the change' }));
+    expect(await screen.findByText(messages.emailChangeReverted)).toBeInTheDocument();
+  });
+
   it('/confirm-email-change posts the token once and says to log in with the new address', async () => {
     const fetch = vi.fn(async (_url: RequestInfo | URL, _init?: RequestInit) => ok(messages.emailChangeConfirmed));
     vi.stubGlobal('fetch', fetch);

@@ -3,7 +3,7 @@ import { Link, useSearchParams } from 'react-router';
 import { Button } from '@/components/button';
 import { FormError } from '@/components/field';
 import { paths } from '@/lib/paths';
-import { getErrorMessage, HttpError } from '@/lib/http';
+import { getErrorMessage, isFinalRefusal } from '@/lib/http';
 import { clearSession } from '@/lib/session';
 import { confirmEmailChangeRequest, undoEmailChangeRequest } from '../api/auth-api';
 import { AuthCard } from './auth-card';
@@ -56,8 +56,9 @@ export function EmailChangeLink({ step }: { step: keyof typeof STEPS }) {
       if (step === 'undo') clearSession();
       setResult({ ok: true, text: res.message });
     } catch (err) {
-      // The server's refusal (used, expired, address taken) is final; a lost connection is not.
-      if (err instanceof HttpError) setResult({ ok: false, text: getErrorMessage(err) });
+      // The server's refusal (used, expired, address taken) is final; a lost connection, a limit or a
+      // failing server is not.
+      if (isFinalRefusal(err)) setResult({ ok: false, text: getErrorMessage(err) });
       else setRetry(getErrorMessage(err));
     } finally {
       setSending(false);
