@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { messages } from '@legalmarket/contracts';
-import { oneTimeTokens, sessions } from '../../src/db/schema.js';
+import { emailOutbox, oneTimeTokens, sessions } from '../../src/db/schema.js';
 import { createAuth, type Auth } from '../../src/platform/auth.js';
 import { tokenHasher } from '../../src/platform/tokens.js';
 import { createLimits } from '../../src/platform/rate-limit.js';
@@ -12,6 +12,7 @@ import { createUploadsService } from '../../src/features/uploads/service.js';
 import { multipart } from '../upload-helpers.js';
 import {
   PASSWORD,
+  companyBody,
   createTestApp,
   describeEachDb,
   lastMailTo,
@@ -440,5 +441,51 @@ describeEachDb('a change of sign-in address racing a reset or an undo', (kind) =
     } finally {
       await other.end();
     }
+  });
+  // The address moves on another connection (the owner's undo, a confirmed change) while a reset code or
+  // a confirmation link is asked for under the old one: read again under the row lock, nothing goes to
+  // the inbox the account left, and the new address's own request is not held off by a live code.
+  it.runIf(kind === 'postgres')('a code or link asked for while the address moves goes nowhere', async () => {
+    const owner = await signupAndLogin(t, 'company');
+    const unconfirmed = uniqueEmail('unconfirmed');
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/company/signup', payload: companyBody(unconfirmed) }))
+        .statusCode,
+    ).toBe(201);
+    const [moved, movedToo] = [uniqueEmail('moved'), uniqueEmail('moved')];
+    const other = await otherConnection(t);
+    try {
+      await other.query('begin');
+      await other.query('update users set official_email = $1 where official_email = $2', [moved, owner.email]);
+      await other.query('update users set official_email = $1 where official_email = $2', [movedToo, unconfirmed]);
+      const forgot = t.app.inject({
+        method: 'POST',
+        url: '/api/forgot-password',
+        payload: { officialEmail: owner.email },
+      });
+      const resend = t.app.inject({
+        method: 'POST',
+        url: '/api/resendconfirmemail',
+        payload: { officialEmail: unconfirmed },
+      });
+      await new Promise((r) => setTimeout(r, 400));
+      await other.query('commit');
+      expect((await forgot).statusCode).toBe(200);
+      expect((await resend).statusCode).toBe(200);
+    } finally {
+      await other.end();
+    }
+    const subjectsTo = async (to: string) =>
+      (await t.rt.database.db.select().from(emailOutbox).where(eq(emailOutbox.to, to))).map((m) => m.subject);
+    expect(await subjectsTo(owner.email)).not.toContain('Your LegalMarket password reset code');
+    // The sign-up's link only: no second one for an address the account left.
+    expect(await subjectsTo(unconfirmed)).toEqual(['Confirm your LegalMarket email address']);
+    const forMoved = await t.app.inject({
+      method: 'POST',
+      url: '/api/forgot-password',
+      payload: { officialEmail: moved },
+    });
+    expect(forMoved.statusCode).toBe(200);
+    expect((await lastMailTo(t, moved))?.subject).toBe('Your LegalMarket password reset code');
   });
 });

@@ -406,7 +406,8 @@ export function createAccountsService(deps: AccountsDeps) {
         // Under the account's lock: a new link replaces the old one even when two are asked for at once.
         const sent = await db.transaction(async (tx) => {
           const row = await lockAccount(tx, user.id);
-          if (!row || row.emailConfirmedAt) return false;
+          // Read again under the lock: an address changed or an account erased meanwhile gets nothing.
+          if (!row || row.emailConfirmedAt || row.deletedAt || row.officialEmail !== user.officialEmail) return false;
           await sendConfirmation(tx, row);
           return true;
         });
@@ -424,13 +425,16 @@ export function createAccountsService(deps: AccountsDeps) {
         if (!user) return;
         const code = randomCode();
         const sent = await db.transaction(async (tx) => {
-          if (!(await lockAccount(tx, user.id))) return false;
+          const row = await lockAccount(tx, user.id);
+          // Read again under the lock: a code for an address that moved meanwhile would go to the old
+          // inbox and, live, hold off the new address's request for the repeat window.
+          if (!row || row.deletedAt || row.officialEmail !== user.officialEmail) return false;
           // Asked again at once: the code just mailed stands (2221); its grant, if any, is already dead.
           if (await sentJustNow(tx, user.id, 'password_reset', minutes(LIMITS.codeTtlMinutes))) return false;
           // Asking again starts again: a reset token the earlier code was exchanged for dies with it.
           await killTokens(tx, user.id, { purpose: 'password_reset_grant' });
           await newToken(tx, user.id, 'password_reset', code, minutes(LIMITS.codeTtlMinutes));
-          await enqueueMail(tx, render(resetCodeMail(user.officialEmail, code, LIMITS.codeTtlMinutes)));
+          await enqueueMail(tx, render(resetCodeMail(row.officialEmail, code, LIMITS.codeTtlMinutes)));
           return true;
         });
         if (!sent) return;
