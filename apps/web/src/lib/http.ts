@@ -68,8 +68,9 @@ function handleFailure(status: number, body: unknown, allowUnauthorized?: boolea
   const fromBody = body && typeof body === 'object' ? (body as { message?: unknown }).message : undefined;
   const message = typeof fromBody === 'string' && fromBody ? fromBody : `Request failed (${status})`;
   if (status === 401 && !allowUnauthorized && getSession()) {
-    // On 401 the stored session is cleared and the user goes to /login (spec section 8).
-    clearSession();
+    // On 401 the stored session is cleared and the user goes to /login (spec section 8); the drafts
+    // stay for the same user's next sign-in (decision 2226).
+    clearSession({ keepDrafts: true });
     onUnauthorized();
   }
   throw new HttpError(status, message, body);

@@ -27,8 +27,19 @@ export function setSession(s: Session) {
   listeners.forEach((l) => l());
 }
 
-export function clearSession() {
+/** Where lib/drafts.ts keeps what a user is typing (decision 2226). */
+export const DRAFT_PREFIX = 'draft:';
+
+/**
+ * Ends the session in this browser and drops every draft with it, so the next person on a shared phone
+ * finds none. `keepDrafts` when the server ended it (a 401): the same user signs in again and finds them.
+ */
+export function clearSession({ keepDrafts = false } = {}) {
   KEYS.forEach((k) => localStorage.removeItem(k));
+  for (let i = localStorage.length - 1; !keepDrafts && i >= 0; i--) {
+    const k = localStorage.key(i);
+    if (k?.startsWith(DRAFT_PREFIX)) localStorage.removeItem(k);
+  }
   listeners.forEach((l) => l());
 }
 

@@ -13,6 +13,7 @@ import { Modal } from '@/components/modal';
 import { paths } from '@/lib/paths';
 import { getErrorMessage, HttpError } from '@/lib/http';
 import { setSession } from '@/lib/session';
+import { dropDraftsOfOthers } from '@/lib/drafts';
 import { hasReservations } from '@/features/cart/move-reservations';
 import { takePlanTier } from '@/features/plans/plan-intent';
 import { loginCodeRequest, loginRequest } from './api/auth-api';
@@ -65,6 +66,7 @@ export default function LoginPage() {
       return;
     }
     queryClient.clear();
+    dropDraftsOfOthers(_id);
     setSession({ userToken: res.token, userType, userId: _id });
     setResult({ kind: 'success', to });
   };

@@ -7,6 +7,7 @@ import { editJobDetailsInput, fileReference } from '@legalmarket/contracts/admin
 import type { JobViewResponse } from '@legalmarket/contracts/jobs';
 import { allowedJobActions, stageOf } from '@legalmarket/contracts/job-lifecycle';
 import { messages } from '@legalmarket/contracts/messages';
+import { useFormDraft } from '@/lib/drafts';
 import { paths } from '@/lib/paths';
 import { Button } from '@/components/button';
 import { DocumentLink } from '@/components/document-link';
@@ -177,7 +178,7 @@ function AddDetailsForm({
   onDone: (message: string) => void;
 }) {
   const edit = useEditJobDetails();
-  const { register, handleSubmit, control, formState, setValue, watch } = useForm<AddDetailsValues>({
+  const form = useForm<AddDetailsValues>({
     resolver: zodResolver(addDetailsForm),
     defaultValues: {
       detail: job.adminDetail ?? '',
@@ -185,6 +186,9 @@ function AddDetailsForm({
       fileName: job.adminFileName ?? 'Document',
     },
   });
+  const { register, handleSubmit, control, formState, setValue, watch } = form;
+  // Kept while written: a tap beside the dialog or a reload loses nothing; Cancel drops it (decision 2226).
+  const clearDraft = useFormDraft(`admin-details:${job._id}`, form, ['detail']);
   const [uploading, setUploading] = useState(false);
   const errorId = useId();
   // Both fields are needed; the spec gives one message for either missing, shown once under the form.
@@ -194,6 +198,7 @@ function AddDetailsForm({
       { id: job._id, detail: v.detail, file: v.file, fileName: v.fileName },
       {
         onSuccess: (res) => {
+          clearDraft();
           onDone(res.message || messages.editedSuccessfully);
           onClose();
         },
@@ -229,7 +234,13 @@ function AddDetailsForm({
         <FormError message={invalid ? messages.kindlyAddDetails : edit.isError ? getErrorMessage(edit.error) : null} />
       </div>
       <div className="flex justify-end gap-2">
-        <Button variant="ghost" onClick={onClose}>
+        <Button
+          variant="ghost"
+          onClick={() => {
+            clearDraft();
+            onClose();
+          }}
+        >
           Cancel
         </Button>
         <Button type="submit" loading={edit.isPending} disabled={uploading}>

@@ -5,6 +5,7 @@ import { rejectLawyerInput, type AdminLawyer } from '@legalmarket/contracts/admi
 import { formatOrdinalDate } from '@legalmarket/contracts/format';
 import type { JobViewResponse } from '@legalmarket/contracts/jobs';
 import { messages } from '@legalmarket/contracts/messages';
+import { useDraft } from '@/lib/drafts';
 import { paths } from '@/lib/paths';
 import { Button } from '@/components/button';
 import { FormError, TextArea } from '@/components/field';
@@ -55,13 +56,13 @@ export function LawyerModal({
   const verify = useVerifyLawyer();
   const reject = useRejectLawyer();
   const [mode, setMode] = useState<'view' | 'verify' | 'reject'>('view');
-  const [reason, setReason] = useState('');
+  // The reason is kept per lawyer while written: closing the window or a reload loses nothing (decision 2226).
+  const [reason, setReason, clearReason] = useDraft<string>(lawyer ? `reject-lawyer:${lawyer._id}` : null, '');
   const [reasonError, setReasonError] = useState<string | null>(null);
   const close = () => {
     verify.reset();
     reject.reset();
     setMode('view');
-    setReason('');
     setReasonError(null);
     onClose();
   };
@@ -122,7 +123,7 @@ export function LawyerModal({
                 onClick={() => {
                   const parsed = rejectLawyerInput.safeParse({ reason });
                   if (!parsed.success) return setReasonError(parsed.error.issues[0].message);
-                  reject.mutate({ id: lawyer._id, reason: parsed.data.reason });
+                  reject.mutate({ id: lawyer._id, reason: parsed.data.reason }, { onSuccess: clearReason });
                 }}
               >
                 Reject and e-mail the reason

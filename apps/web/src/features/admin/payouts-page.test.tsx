@@ -107,4 +107,43 @@ describe('/admin/payouts', () => {
       expect(reasons).toEqual([reason, reason]);
     },
   );
+
+  it(
+    'keeps the reason of a rejection through a closed dialog and a reload (decision 2226)',
+    { timeout: 30_000 },
+    async () => {
+      setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
+      const answer: AdminPayoutsResponse = { status: 'success', waitingTotal: 10_000.25, payouts: [payout('p1')] };
+      const { fn } = jsonFetch({
+        'GET /api/admin/payouts': () => ({ body: answer }),
+        'POST /api/admin/payouts/p1/reject': () => ({
+          body: { status: 'success', message: 'The payout was rejected.', payout: payout('p1') },
+        }),
+      });
+      vi.stubGlobal('fetch', fn);
+      const show = () => {
+        const client = testQueryClient();
+        client.setQueryData(adminKeys.payouts(), answer);
+        return renderPage(<PayoutsPage />, { client });
+      };
+      const reason = 'The account name does not match the lawyer on our records';
+      const view = show();
+      await userEvent.click(screen.getByRole('button', { name: /^Reject/ }));
+      let dialog = await screen.findByRole('dialog', { name: 'Reject payout' });
+      await userEvent.type(within(dialog).getByLabelText('Reason for the lawyer'), reason);
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+      await userEvent.click(screen.getByRole('button', { name: /^Reject/ }));
+      dialog = await screen.findByRole('dialog', { name: 'Reject payout' });
+      expect(within(dialog).getByLabelText('Reason for the lawyer')).toHaveValue(reason);
+
+      view.unmount();
+      show();
+      await userEvent.click(screen.getByRole('button', { name: /^Reject/ }));
+      dialog = await screen.findByRole('dialog', { name: 'Reject payout' });
+      expect(within(dialog).getByLabelText('Reason for the lawyer')).toHaveValue(reason);
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Reject payout' }));
+      expect(await screen.findByRole('dialog', { name: 'Success' })).toHaveTextContent('The payout was rejected.');
+      expect(localStorage.getItem('draft:a1:reject-payout:p1')).toBeNull();
+    },
+  );
 });

@@ -5,6 +5,7 @@ import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
 import { FormError } from '@/components/field';
 import { Modal } from '@/components/modal';
+import { useDraft } from '@/lib/drafts';
 import { getErrorMessage } from '@/lib/http';
 import { AdminLayout } from './admin-layout';
 import { useApprovePayouts, usePayouts, useRejectPayout } from './api/payouts';
@@ -36,7 +37,8 @@ export default function PayoutsPage() {
   const [result, setResult] = useState<ActionResult | null>(null);
   const reject = useRejectPayout();
   const [rejecting, setRejecting] = useState<PayoutView | null>(null);
-  const [reason, setReason] = useState('');
+  // The reason is kept per payout while written: closing the window or a reload loses nothing (decision 2226).
+  const [reason, setReason, clearReason] = useDraft<string>(rejecting ? `reject-payout:${rejecting._id}` : null, '');
   const [reasonError, setReasonError] = useState<string | null>(null);
 
   const all = payouts.data?.payouts ?? [];
@@ -68,7 +70,6 @@ export default function PayoutsPage() {
   };
 
   const openReject = (p: PayoutView) => {
-    setReason('');
     setReasonError(null);
     reject.reset();
     setRejecting(p);
@@ -88,6 +89,7 @@ export default function PayoutsPage() {
             next.delete(rejecting._id);
             return next;
           });
+          clearReason();
           setResult({ ok: true, text: res.message });
           setRejecting(null);
         },

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Product } from '@legalmarket/contracts/catalogue';
 import { setSession } from '@/lib/session';
@@ -116,6 +116,44 @@ describe('Reserve (react-hook-form with the contract schema, loaded on first use
     const form = open();
     await userEvent.click(within(form).getByRole('button', { name: 'Reserve' }));
     expect(await within(form).findByRole('status')).toHaveTextContent(`You have successfully added to cart ${note}`);
+  });
+});
+
+describe("the company's brief (decision 2226)", { timeout: 30_000 }, () => {
+  it('keeps the brief through a failed add and a reload, and drops it once in the cart', async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+    let posts = 0;
+    const api = jsonFetch({
+      'POST /api/cart': () =>
+        ++posts === 1
+          ? { status: 503, body: { message: 'Service unavailable' } }
+          : { body: { status: 'success', message: 'Added to cart', data: [], notes: [] } },
+      'GET /api/cart': () => ({ body: [] }),
+    });
+    vi.stubGlobal('fetch', api.fn);
+    const brief = 'Two landlords, one tenant; the lease starts on 1 January and the rent is paid yearly.';
+    let form = open();
+    await userEvent.type(within(form).getByLabelText('Give details'), brief);
+    await userEvent.click(within(form).getByRole('button', { name: 'Reserve' }));
+    expect(await within(form).findByText('Service unavailable')).toBeVisible();
+    expect(within(form).getByLabelText('Give details')).toHaveValue(brief);
+    expect(within(form).getByRole('button', { name: 'Reserve' })).toBeEnabled();
+
+    cleanup();
+    form = open();
+    await vi.waitFor(() => expect(within(form).getByLabelText('Give details')).toHaveValue(brief));
+    await userEvent.click(within(form).getByRole('button', { name: 'Reserve' }));
+    expect(await within(form).findByRole('status')).toHaveTextContent('Added to cart');
+    expect(JSON.parse(String(api.calls.filter((c) => c.method === 'POST')[1].init?.body))).toMatchObject({
+      detail: brief,
+    });
+    expect(localStorage.getItem(`draft:c1:brief:${ID}`)).toBeNull();
+  });
+
+  it("keeps nothing of a visitor's typing", async () => {
+    const form = open();
+    await userEvent.type(within(form).getByLabelText('Give details'), 'Two landlords.');
+    expect(localStorage.length).toBe(0);
   });
 });
 

@@ -7,6 +7,7 @@ import { CalendarClock, Check, CircleCheck, CircleMinus, FileInput } from 'lucid
 import { DELAYS_MS, DELIVERY_NOTICE, quantityOptions } from '@legalmarket/contracts/constants';
 import { messages } from '@legalmarket/contracts/messages';
 import { paths } from '@/lib/paths';
+import { useFormDraft } from '@/lib/drafts';
 import { useSession } from '@/lib/use-session';
 import { Button } from '@/components/button';
 import { ErrorState, Loading, Naira } from '@/components/feedback';
@@ -144,10 +145,13 @@ function ReserveForm({ product }: { product: ProductSummary }) {
   const [done, setDone] = useState<string | null>(null);
   const add = useAddToCart();
   const hydrated = useHydrated();
-  const { register, handleSubmit, control, formState } = useForm<ReserveValues, unknown, ReserveOutput>({
+  const form = useForm<ReserveValues, unknown, ReserveOutput>({
     resolver,
     defaultValues: { quantity: '1', detail: '', file: undefined, fileName: undefined },
   });
+  const { register, handleSubmit, control, formState } = form;
+  // The job's brief, kept while a signed-in user writes it (decision 2226).
+  const clearDraft = useFormDraft(`brief:${product.productId}`, form, ['detail']);
 
   useEffect(() => {
     if (!done) return;
@@ -164,6 +168,7 @@ function ReserveForm({ product }: { product: ProductSummary }) {
           ...(detail ? { detail } : {}),
           ...(file ? { file, fileName } : {}),
         });
+        clearDraft();
         // The spec's message, then what happened to a line already in the cart (decision 1800).
         setDone([res.message || messages.addedToCart, ...res.notes].join(' '));
       } catch {
@@ -173,6 +178,7 @@ function ReserveForm({ product }: { product: ProductSummary }) {
     }
     // A visitor or another role keeps the reservation in this browser (spec section 4).
     const reservedNote = reserveHere(product, quantity, detail || null);
+    clearDraft();
     navigate(paths.cart(), reservedNote ? { state: { reservedNote } } : undefined);
   });
 

@@ -3,6 +3,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { messages } from '@legalmarket/contracts/messages';
 import { jobFixture } from '@/test/job-fixture';
+import { setSession } from '@/lib/session';
 import { jsonFetch, renderPage, testQueryClient } from '@/test/render';
 import CompanyDashboardPage from './dashboard-page';
 import { companyKeys } from './api/keys';
@@ -48,6 +49,42 @@ describe('Give more details (react-hook-form with the contract schema)', () => {
     expect(await screen.findByRole('heading', { name: 'Sent!' })).toBeVisible();
     const put = api.calls.find((c) => c.method === 'PUT');
     expect(JSON.parse(String(put?.init?.body))).toEqual({ detail: 'The forms are attached.' });
+  });
+});
+
+describe('Give more details keeps what is typed (decision 2226)', () => {
+  it('through a failed send and a closed dialog, and drops it once sent', async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+    let puts = 0;
+    const api = jsonFetch({
+      [`PUT /job-api/company/editjobdetails/${JOB_ID}`]: () =>
+        ++puts === 1
+          ? { status: 500, body: { message: 'Internal Server Error' } }
+          : { body: { status: 'success', message: 'Sent!' } },
+      'GET /job-api/company/pendingjobs': () => ({ body: [] }),
+      'GET /api/public-config': () => ({
+        body: { supportPhone: '234', supportEmail: 'a@b.c', paymentProvider: 'sandbox' },
+      }),
+    });
+    vi.stubGlobal('fetch', api.fn);
+    const text = 'The CAC forms are with our company secretary; she sends them on Monday with the board minutes.';
+    open();
+    await userEvent.click(screen.getByRole('button', { name: 'Give more details' }));
+    let dialog = await screen.findByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText('Your details'), text);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    expect(await within(dialog).findByText('Internal Server Error')).toBeVisible();
+    expect(within(dialog).getByLabelText('Your details')).toHaveValue(text);
+
+    // A stray tap closes the dialog; opening it again finds the text.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByLabelText('Your details')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Give more details' }));
+    dialog = await screen.findByRole('dialog');
+    await vi.waitFor(() => expect(within(dialog).getByLabelText('Your details')).toHaveValue(text));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    expect(await screen.findByRole('heading', { name: 'Sent!' })).toBeVisible();
+    expect(localStorage.getItem(`draft:c1:details:${JOB_ID}`)).toBeNull();
   });
 });
 

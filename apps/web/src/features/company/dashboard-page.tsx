@@ -8,6 +8,7 @@ import { formatOrdinalDate, previewWords } from '@legalmarket/contracts/format';
 import { allowedJobActions, stageOf } from '@legalmarket/contracts/job-lifecycle';
 import { Link } from 'react-router';
 import { usePublicConfig } from '@/lib/public-config';
+import { useFormDraft } from '@/lib/drafts';
 import { paths } from '@/lib/paths';
 import { Button } from '@/components/button';
 import { DocumentLink } from '@/components/document-link';
@@ -101,18 +102,22 @@ type GiveDetailsValues = z.input<typeof companyJobDetailsInput>;
 function GiveDetailsForm({ job, onSent }: { job: CompanyJob; onSent: (message: string) => void }) {
   const edit = useEditJobDetails();
   const [uploading, setUploading] = useState(false);
-  const { register, handleSubmit, control, formState } = useForm<
-    GiveDetailsValues,
-    unknown,
-    z.output<typeof companyJobDetailsInput>
-  >({
+  const form = useForm<GiveDetailsValues, unknown, z.output<typeof companyJobDetailsInput>>({
     resolver: zodResolver(companyJobDetailsInput),
     defaultValues: { detail: '', file: undefined, fileName: undefined },
   });
+  const { register, handleSubmit, control, formState } = form;
+  // Kept while written: a tap outside the dialog or a reload loses nothing (decision 2226).
+  const clearDraft = useFormDraft(`details:${job._id}`, form, ['detail']);
   const send = handleSubmit((v) =>
     edit.mutate(
       { jobId: job._id, detail: v.detail, file: v.file, fileName: v.fileName },
-      { onSuccess: (res) => onSent(res.message) },
+      {
+        onSuccess: (res) => {
+          clearDraft();
+          onSent(res.message);
+        },
+      },
     ),
   );
   return (

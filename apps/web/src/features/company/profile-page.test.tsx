@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -87,5 +87,37 @@ describe('the company profile form', () => {
       website: 'https://obi.ng',
       phoneNumber: '08012345678',
     });
+  });
+});
+
+describe('the bio is kept while written (decision 2226)', () => {
+  type Options = { onSuccess: () => void; onError: (err: Error) => void };
+  const bio = 'We build payment tools for market traders in Lagos and Kano, and we are raising our seed round.';
+
+  it('through a failed save and a reload, and is dropped once saved', async () => {
+    let user = await openEditor();
+    await user.type(screen.getByLabelText('Your Bio'), bio);
+    mutate.mockImplementationOnce((_form: FormData, o: Options) => o.onError(new Error('Internal Server Error')));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Internal Server Error')).toBeVisible();
+    expect(screen.getByLabelText('Your Bio')).toHaveValue(bio);
+
+    cleanup();
+    user = await openEditor();
+    await vi.waitFor(() => expect(screen.getByLabelText('Your Bio')).toHaveValue(bio));
+    mutate.mockImplementationOnce((_form: FormData, o: Options) => o.onSuccess());
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect((mutate.mock.calls[0][0] as FormData).get('yourBio')).toBe(bio);
+    expect(localStorage.getItem('draft:c1:bio')).toBeNull();
+  });
+
+  it('is dropped by Cancel', async () => {
+    let user = await openEditor();
+    await user.type(screen.getByLabelText('Your Bio'), bio);
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    cleanup();
+    user = await openEditor();
+    expect(screen.getByLabelText('Your Bio')).toHaveValue('');
+    expect(localStorage.getItem('draft:c1:bio')).toBeNull();
   });
 });

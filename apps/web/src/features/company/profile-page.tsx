@@ -16,6 +16,7 @@ import { Modal } from '@/components/modal';
 import { PhoneField } from '@/components/phone-field';
 import { SectionBoundary } from '@/components/section-boundary';
 import { getErrorMessage, HttpError } from '@/lib/http';
+import { useFormDraft } from '@/lib/drafts';
 import { paths } from '@/lib/paths';
 import { useCompanyProfile, useUpdateProfile, type CompanyProfile } from './api/profile';
 import { DataProtectionSection } from '@/features/privacy/data-protection-section';
@@ -67,12 +68,7 @@ function EditForm({
   const fileInput = useRef<HTMLInputElement>(null);
   const [image, setImage] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    watch,
-    formState: { errors },
-  } = useForm<Values>({
+  const form = useForm<Values>({
     resolver: zodResolver(profileEditForm(profile.officialEmail ?? '', COMPANY_EDITABLE_FIELDS, profile)),
     defaultValues: {
       officialEmail: profile.officialEmail ?? '',
@@ -84,6 +80,14 @@ function EditForm({
       currentPassword: '',
     },
   });
+  const {
+    register,
+    handleSubmit,
+    watch,
+    formState: { errors },
+  } = form;
+  // The bio is kept while written: a reload or a dropped tab loses nothing; Cancel drops it (decision 2226).
+  const clearBio = useFormDraft('bio', form, ['yourBio']);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
   const [emailSent, setEmailSent] = useState(false);
@@ -115,6 +119,7 @@ function EditForm({
       if (image) form.append('profileImage', image);
       update.mutate(form, {
         onSuccess: () => {
+          clearBio();
           setEmailSent(changingEmail);
           setDone(true);
         },
@@ -168,7 +173,14 @@ function EditForm({
       <TextArea label="Your Bio" {...register('yourBio')} hint={`${Math.max(0, left)} characters left`} />
       <FormError message={error} />
       <div className="flex justify-end gap-2">
-        <Button variant="secondary" onClick={onCancel} disabled={update.isPending}>
+        <Button
+          variant="secondary"
+          onClick={() => {
+            clearBio();
+            onCancel();
+          }}
+          disabled={update.isPending}
+        >
           Cancel
         </Button>
         <Button type="submit" loading={update.isPending}>

@@ -289,4 +289,93 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     expect(dialog).toHaveTextContent('What the company paid for this job is refunded in full.');
     expect(dialog).not.toHaveTextContent(planMessages.jobCancelCredit);
   });
+
+  describe('drafts (decision 2226)', () => {
+    const reload = () => cleanup();
+    const noteKey = 'draft:company-1:job:job-1:note';
+
+    it('keeps the message through a failed send and a reload, only for its user and job, and drops it once sent', async () => {
+      const long = 'Please see clause 4.2: the vesting schedule must start from the date of incorporation.';
+      let answers = 0;
+      const send = {
+        'POST /job-api/jobs/job-1/actions/message': () => {
+          // The first send never reaches the server (the line drops); the second is answered.
+          if (++answers === 1) throw new TypeError('Failed to fetch');
+          return { body: pageData() };
+        },
+      };
+      open(pageData(), send);
+      await screen.findByRole('heading', { name: 'A job' });
+      await userEvent.type(screen.getByRole('textbox', { name: /message/i }), long);
+      await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+      expect(await screen.findByRole('alert')).toHaveTextContent('Session timeout, please login again');
+      expect(screen.getByRole('textbox', { name: /message/i })).toHaveValue(long);
+
+      // The page is loaded again: the text is back, as typed.
+      reload();
+      open(pageData(), send);
+      await screen.findByRole('heading', { name: 'A job' });
+      expect(screen.getByRole('textbox', { name: /message/i })).toHaveValue(long);
+
+      // Another account on the same phone, or another job, finds an empty box.
+      reload();
+      setSession({ userToken: 't2', userType: 'lawyer', userId: 'lawyer-1' });
+      vi.stubGlobal('fetch', jsonFetch({ 'GET /job-api/jobs/job-1': () => ({ body: pageData() }) }).fn);
+      renderPage(<JobPage />, { path: '/jobs/:jobId', at: '/jobs/job-1' });
+      await screen.findByRole('heading', { name: 'A job' });
+      expect(screen.getByRole('textbox', { name: /message/i })).toHaveValue('');
+      reload();
+      setSession({ userToken: 't', userType: 'company', userId: 'company-1' });
+      vi.stubGlobal('fetch', jsonFetch({ 'GET /job-api/jobs/job-2': () => ({ body: pageData() }) }).fn);
+      renderPage(<JobPage />, { path: '/jobs/:jobId', at: '/jobs/job-2' });
+      await screen.findByRole('heading', { name: 'A job' });
+      expect(screen.getByRole('textbox', { name: /message/i })).toHaveValue('');
+
+      reload();
+      open(pageData(), send);
+      await screen.findByRole('heading', { name: 'A job' });
+      await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+      await vi.waitFor(() => expect(screen.getByRole('textbox', { name: /message/i })).toHaveValue(''));
+      expect(localStorage.getItem(noteKey)).toBeNull();
+      reload();
+      open(pageData(), send);
+      await screen.findByRole('heading', { name: 'A job' });
+      expect(screen.getByRole('textbox', { name: /message/i })).toHaveValue('');
+    });
+
+    it('keeps the documents of a delivery, and sends again after a reload with the same key', async () => {
+      localStorage.setItem(
+        'draft:company-1:job:job-1:files',
+        JSON.stringify([{ url: '/uploads/contract.pdf', fileName: 'contract-final.pdf' }]),
+      );
+      let answers = 0;
+      const send = {
+        'POST /job-api/jobs/job-1/actions/message': () =>
+          // The first answer is lost on its way back: the user cannot tell whether it was taken.
+          ++answers === 1 ? { status: 502, body: { message: 'Bad gateway' } } : { body: pageData() },
+      };
+      const first = open(pageData(), send);
+      await screen.findByRole('heading', { name: 'A job' });
+      expect(screen.getByText('contract-final.pdf')).toBeInTheDocument();
+      await userEvent.type(screen.getByRole('textbox', { name: /message/i }), 'The signed version');
+      await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+      expect(await screen.findByRole('alert')).toHaveTextContent('Bad gateway');
+
+      reload();
+      const second = open(pageData(), send);
+      await screen.findByRole('heading', { name: 'A job' });
+      expect(screen.getByText('contract-final.pdf')).toBeInTheDocument();
+      await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+      await vi.waitFor(() => expect(answers).toBe(2));
+      const body = (c: { url: URL; init?: RequestInit }) =>
+        JSON.parse(String(c.init?.body)) as { key: string; note: string; files: unknown };
+      const [a] = first.calls.filter((c) => c.url.pathname.endsWith('/actions/message')).map(body);
+      const [b] = second.calls.filter((c) => c.url.pathname.endsWith('/actions/message')).map(body);
+      expect(b).toEqual(a);
+      expect(b.files).toEqual([{ url: '/uploads/contract.pdf', name: 'contract-final.pdf' }]);
+      await vi.waitFor(() => expect(screen.queryByText('contract-final.pdf')).not.toBeInTheDocument());
+      const kept = Array.from({ length: localStorage.length }, (_, i) => localStorage.key(i) ?? '');
+      expect(kept.filter((k) => k.startsWith('draft:'))).toEqual([]);
+    });
+  });
 });

@@ -20,6 +20,7 @@ import { Modal } from '@/components/modal';
 import { getErrorMessage } from '@/lib/http';
 import { randomUuid } from '@/lib/random-id';
 import { paths } from '@/lib/paths';
+import { useDraft } from '@/lib/drafts';
 import { useSession } from '@/lib/use-session';
 import { markJobRead, useEarlierEvents, useJobAction, useJobPage, useJobPolling } from './api';
 import { EVENT_WORDS, STAGE_LABELS, formatDay, formatWhen } from './words';
@@ -95,15 +96,23 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
   const { job, actions, events } = data;
   const act = useJobAction(jobId);
   const earlier = useEarlierEvents(jobId);
-  const [note, setNote] = useState('');
-  const [files, setFiles] = useState<UploadedFile[]>([]);
+  // Kept as drafts: a reload, a dropped tab or a sign-in again after the session ran out finds the
+  // message or delivery note as typed and the documents already uploaded (decision 2226).
+  const [note, setNote, clearNote] = useDraft<string>(`job:${jobId}:note`, '');
+  const [files, setFiles, clearFiles] = useDraft<UploadedFile[]>(`job:${jobId}:files`, []);
   const [uploading, setUploading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<JobAction | null>(null);
   // One key per thing composed: a double click or a retry of the same sends it once (the API takes an
-  // action once per key); a new note, new files or a sent action make a new one.
-  const [key, setKey] = useState(randomUuid);
-  const renewKey = () => setKey(randomUuid());
+  // action once per key); a new note, new files or a sent action make a new one. Kept with the draft
+  // once sent, so sending again after a reload whose answer was lost is the same send.
+  const [freshKey, setFreshKey] = useState(randomUuid);
+  const [sentKey, setSentKey] = useDraft<string>(`job:${jobId}:key`, '');
+  const key = sentKey || freshKey;
+  const renewKey = () => {
+    setSentKey('');
+    setFreshKey(randomUuid());
+  };
   // The unread line stays where it was when the page opened, while the thread is read meanwhile.
   const [readUpTo] = useState(() => Number(data.lastReadEventId));
   const firstUnread = events.find((e) => Number(e._id) > readUpTo && e.actor._id !== me)?._id;
@@ -122,6 +131,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
     if (CONFIRM[action] && confirming !== action) return setConfirming(action);
     setConfirming(null);
     setError(null);
+    setSentKey(key);
     act.mutate(
       {
         action,
@@ -132,8 +142,8 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
       {
         onSuccess: () => {
           renewKey();
-          setNote('');
-          setFiles([]);
+          clearNote();
+          clearFiles();
         },
         onError: (err) => setError(getErrorMessage(err)),
       },

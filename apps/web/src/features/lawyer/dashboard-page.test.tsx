@@ -126,6 +126,46 @@ describe('Request more details (react-hook-form with the contract schema)', { ti
   });
 });
 
+describe('Request more details keeps what is typed (decision 2226)', { timeout: 30_000 }, () => {
+  it('through a failed send, a closed dialog and a reload, and drops it once sent', async () => {
+    setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
+    let posts = 0;
+    const api = jsonFetch({
+      ...server({ pending: 1, completed: 0 }).routes,
+      'POST /job-api/requestmorejobdetails/pending-1': () =>
+        ++posts === 1
+          ? { status: 503, body: { message: 'Service unavailable' } }
+          : { body: { status: 'success', message: messages.requestSent } },
+    });
+    vi.stubGlobal('fetch', api.fn);
+    const text = 'The CAC forms CAC2 and CAC7, the board resolution and the shareholders register, please.';
+    const openDialog = async () => {
+      const list = await screen.findByRole('list', { name: 'Pending projects' });
+      await userEvent.click(within(list).getByRole('button', { name: 'Request more details' }));
+      return screen.findByRole('dialog');
+    };
+    const view = renderPage(<LawyerDashboardPage />);
+    let dialog = await openDialog();
+    await userEvent.type(within(dialog).getByLabelText('What details do you need?'), text);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    expect(await within(dialog).findByText('Service unavailable')).toBeVisible();
+    expect(within(dialog).getByLabelText('What details do you need?')).toHaveValue(text);
+
+    // Closed by a stray tap: the form empties, the draft stays for the job.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    dialog = await openDialog();
+    await vi.waitFor(() => expect(within(dialog).getByLabelText('What details do you need?')).toHaveValue(text));
+
+    view.unmount();
+    renderPage(<LawyerDashboardPage />);
+    dialog = await openDialog();
+    await vi.waitFor(() => expect(within(dialog).getByLabelText('What details do you need?')).toHaveValue(text));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    expect(await screen.findByRole('heading', { name: 'Success' })).toBeVisible();
+    expect(localStorage.getItem('draft:l1:details-request:pending-1')).toBeNull();
+  });
+});
+
 describe('Request more details follows the lifecycle table', { timeout: 30_000 }, () => {
   it('is not offered on a delivery waiting for the company, whose request would be refused', async () => {
     setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });

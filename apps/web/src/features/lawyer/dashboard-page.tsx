@@ -15,6 +15,7 @@ import { Pagination } from '@/components/pagination';
 import { SectionBoundary } from '@/components/section-boundary';
 import { Tabs } from '@/components/tabs';
 import { getErrorMessage } from '@/lib/http';
+import { useFormDraft } from '@/lib/drafts';
 import { paths } from '@/lib/paths';
 import { PROJECTS_PAGE_SIZE, useProjects, type ProjectStatus } from './api/get-projects';
 import { useRequestMoreDetails } from './api/request-details';
@@ -141,11 +142,14 @@ function RequestDetailsModal({ job, onClose }: { job: LawyerJob | null; onClose:
   const formId = useId();
   const [result, setResult] = useState<ActionResult | null>(null);
   const send = useRequestMoreDetails();
-  const { register, handleSubmit, reset, formState } = useForm<
-    RequestDetailsValues,
-    unknown,
-    z.output<typeof requestDetailsInput>
-  >({ resolver: zodResolver(requestDetailsInput), defaultValues: { detail: '' } });
+  const form = useForm<RequestDetailsValues, unknown, z.output<typeof requestDetailsInput>>({
+    resolver: zodResolver(requestDetailsInput),
+    defaultValues: { detail: '' },
+  });
+  const { register, handleSubmit, reset, formState } = form;
+  // Closing the dialog (a tap beside it, Back) empties the form, not the job's draft: opening it again
+  // for the job finds the request as typed (decision 2226).
+  const clearDraft = useFormDraft(job ? `details-request:${job._id}` : null, form, ['detail']);
   const close = () => {
     reset();
     send.reset();
@@ -157,6 +161,7 @@ function RequestDetailsModal({ job, onClose }: { job: LawyerJob | null; onClose:
       { jobId: job._id, detail: v.detail },
       {
         onSuccess: (res) => {
+          clearDraft();
           close();
           setResult({ ok: true, text: res.message });
         },

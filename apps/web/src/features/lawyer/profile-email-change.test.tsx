@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -125,6 +125,35 @@ describe('the lawyer profile form', () => {
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText(messages.currentPasswordRequired)).toBeInTheDocument();
     expect(screen.getByLabelText('Current password')).toHaveAttribute('aria-invalid', 'true');
+  });
+});
+
+describe('the bio is kept while written (decision 2226)', () => {
+  it('through a lost connection and a reload, and is dropped once saved', async () => {
+    const bio = 'Called to the bar in 2012; I advise fintech startups on licensing and data protection.';
+    let user = (await openProfileEditor()).user;
+    let patches = 0;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: RequestInfo | URL) => {
+        if (String(url).startsWith('/api/userprofile'))
+          return new Response(JSON.stringify({ ...me, userType: 'lawyer' }), { status: 200 });
+        if (++patches === 1) throw new TypeError('Failed to fetch');
+        return ok(messages.profileUpdated);
+      }),
+    );
+    await user.type(screen.getByLabelText('Your Bio'), bio);
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Session timeout, please login again')).toBeInTheDocument();
+    await user.click(screen.getAllByRole('button', { name: 'Close' }).at(-1)!);
+    expect(screen.getByLabelText('Your Bio')).toHaveValue(bio);
+
+    cleanup();
+    user = (await openProfileEditor()).user;
+    await waitFor(() => expect(screen.getByLabelText('Your Bio')).toHaveValue(bio));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(messages.profileUpdated)).toBeInTheDocument();
+    expect(localStorage.getItem('draft:l1:bio')).toBeNull();
   });
 });
 

@@ -14,6 +14,7 @@ import { Field, TextArea } from '@/components/field';
 import { Modal } from '@/components/modal';
 import { PhoneField } from '@/components/phone-field';
 import { SectionBoundary } from '@/components/section-boundary';
+import { useFormDraft } from '@/lib/drafts';
 import { useSession } from '@/lib/use-session';
 import { getErrorMessage } from '@/lib/http';
 import { useLawyerProfile, type LawyerProfile } from './api/get-lawyer-profile';
@@ -153,12 +154,7 @@ function ProfileForm({ profile: p, onDone }: { profile: LawyerProfile; onDone: (
   const [image, setImage] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
   const [areas, setAreas] = useState<string[]>(p.areasOfPractise);
-  const {
-    register,
-    handleSubmit,
-    watch,
-    formState: { errors },
-  } = useForm<Values>({
+  const form = useForm<Values>({
     resolver: zodResolver(profileEditForm(p.officialEmail, LAWYER_EDITABLE_FIELDS, p)),
     defaultValues: {
       officialEmail: p.officialEmail,
@@ -170,6 +166,14 @@ function ProfileForm({ profile: p, onDone }: { profile: LawyerProfile; onDone: (
       currentPassword: '',
     },
   });
+  const {
+    register,
+    handleSubmit,
+    watch,
+    formState: { errors },
+  } = form;
+  // The bio is kept while written: a reload or a dropped tab loses nothing; Cancel drops it (decision 2226).
+  const clearBio = useFormDraft('bio', form, ['yourBio']);
   const [result, setResult] = useState<{ ok: boolean; text: string; note?: string } | null>(null);
   const changingEmail = emailChanging(p.officialEmail, watch('officialEmail'));
   const reverifying = p.verified && scnChanging(p.scn, watch('scn'));
@@ -194,8 +198,10 @@ function ProfileForm({ profile: p, onDone }: { profile: LawyerProfile; onDone: (
         currentPassword: changingEmail ? currentPassword : undefined,
       };
       update.mutate(changes, {
-        onSuccess: (res) =>
-          setResult({ ok: true, text: res.message, note: changingEmail ? messages.checkNewInbox : undefined }),
+        onSuccess: (res) => {
+          clearBio();
+          setResult({ ok: true, text: res.message, note: changingEmail ? messages.checkNewInbox : undefined });
+        },
         onError: (err) => setResult({ ok: false, text: getErrorMessage(err) }),
       });
     },
@@ -308,7 +314,14 @@ function ProfileForm({ profile: p, onDone }: { profile: LawyerProfile; onDone: (
         />
       </div>
       <div className="mt-6 flex flex-wrap justify-end gap-2">
-        <Button variant="ghost" onClick={onDone} disabled={update.isPending}>
+        <Button
+          variant="ghost"
+          onClick={() => {
+            clearBio();
+            onDone();
+          }}
+          disabled={update.isPending}
+        >
           Cancel
         </Button>
         <Button type="submit" loading={update.isPending}>

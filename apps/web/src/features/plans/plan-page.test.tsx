@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen } from '@testing-library/react';
+import { cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { PlanView } from '@legalmarket/contracts/plans';
 import { setSession } from '@/lib/session';
@@ -103,6 +103,41 @@ describe('/company/plan', { timeout: 30_000 }, () => {
     expect(keys[0]).toMatch(/^[A-Za-z0-9_-]{8,64}$/);
     expect(keys[1]).toBe(keys[0]);
     expect(keys[2]).not.toBe(keys[0]);
+  });
+
+  it('keeps the brief of a credit request through a failed send and a reload, and drops it once made (decision 2226)', async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+    let answered = 0;
+    const api = jsonFetch({
+      'GET /api/plans/mine': () => ({ body: { status: 'success', data: plan() } }),
+      'POST /api/plans/mine/requests': () =>
+        ++answered === 1
+          ? { status: 500, body: { status: 'error', message: 'Internal Server Error' } }
+          : {
+              status: 201,
+              body: {
+                status: 'success',
+                message: 'Your request is in the job workspace',
+                data: { jobId: 'j1', plan: plan() },
+              },
+            },
+    });
+    vi.stubGlobal('fetch', api.fn);
+    const brief = 'A supply agreement with our cassava farmers in Ogun, paid monthly, for two years.';
+    renderPage(<PlanPage />);
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Give details'), brief);
+    await user.click(screen.getByRole('button', { name: 'Request with a credit' }));
+    expect(await screen.findByText('Internal Server Error')).toBeInTheDocument();
+    expect(screen.getByLabelText('Give details')).toHaveValue(brief);
+
+    cleanup();
+    renderPage(<PlanPage />);
+    await vi.waitFor(async () => expect(await screen.findByLabelText('Give details')).toHaveValue(brief));
+    await user.click(screen.getByRole('button', { name: 'Request with a credit' }));
+    expect(await screen.findByText(/Your request is in the job workspace/)).toBeInTheDocument();
+    expect(screen.getByLabelText('Give details')).toHaveValue('');
+    expect(localStorage.getItem('draft:c1:plan-request')).toBeNull();
   });
 
   it('offers the tiers to subscribe to when there is no plan, preselecting the one asked for', async () => {

@@ -21,6 +21,7 @@ import { FormError, TextArea } from '@/components/field';
 import { FormDocumentField } from '@/components/form-document-field';
 import { ConfirmDialog } from '@/components/modal';
 import { getErrorMessage } from '@/lib/http';
+import { useFormDraft } from '@/lib/drafts';
 import { paths } from '@/lib/paths';
 import { randomUuid } from '@/lib/random-id';
 import { paymentNotMade } from '@/features/checkout/payment-messages';
@@ -300,10 +301,13 @@ function RequestWork({
   const [uploading, setUploading] = useState(false);
   const [made, setMade] = useState<{ message: string; jobId: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const { register, handleSubmit, control, reset, formState, watch } = useForm<PlanRequestInput>({
+  const form = useForm<PlanRequestInput>({
     resolver: zodResolver(planRequestInput),
     defaultValues: { kind: first, detail: '' },
   });
+  const { register, handleSubmit, control, reset, formState, watch } = form;
+  // The brief is kept while it is written (decision 2226).
+  const clearDraft = useFormDraft('plan-request', form, ['detail']);
   // One key per piece of work composed: a double click or a retry after a lost answer spends one credit
   // (the API takes a request once per key, decision 2191); a change to the form or a request made takes a new one.
   const [key, setKey] = useState(randomUuid);
@@ -315,6 +319,7 @@ function RequestWork({
     setError(null);
     try {
       const r = await onRequest({ ...values, key });
+      clearDraft();
       setMade({ message: r.message, jobId: r.data.jobId });
       setKey(randomUuid());
       reset({ kind: values.kind, detail: '', file: undefined, fileName: undefined });

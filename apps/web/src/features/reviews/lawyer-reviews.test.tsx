@@ -102,4 +102,64 @@ describe('reviews of a lawyer', () => {
     renderPage(<LawyerReviewsSection lawyerId={LAWYER} />, { client });
     expect(screen.queryByRole('form')).toBeNull();
   });
+
+  it('keeps the review of the job through a failed send and a reload, and drops it once saved (decision 2226)', async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+    let posts = 0;
+    const api = jsonFetch({
+      'POST /api/lawyer-reviews': () =>
+        ++posts === 1
+          ? { status: 500, body: { message: 'Something went wrong on our side' } }
+          : {
+              status: 201,
+              body: { status: 'success', message: messages.lawyerReviewSubmitted, data: { review: review() } },
+            },
+      [`GET /api/lawyers/${LAWYER}/reviews`]: () => ({ body: answer([review()]) }),
+    });
+    vi.stubGlobal('fetch', api.fn);
+    const show = () => {
+      const client = testQueryClient();
+      client.setQueryData(reviewKeys.lawyer(LAWYER), answer([]));
+      client.setQueryData(reviewKeys.lawyer(LAWYER, JOB), answer([]));
+      return renderPage(<JobLawyerReview lawyerId={LAWYER} lawyerName="Chidi Okeke" jobId={JOB} canReview />, {
+        client,
+      });
+    };
+    const long = 'Explained every clause of the shareholder agreement and answered within the hour.';
+    const first = show();
+    let form = screen.getByRole('form', { name: 'Review the lawyer' });
+    await userEvent.click(within(form).getByRole('radio', { name: '5 stars' }));
+    await userEvent.type(within(form).getByLabelText('Title'), 'Clear and on time');
+    await userEvent.type(within(form).getByLabelText('Your review'), long);
+    await userEvent.click(within(form).getByRole('button', { name: 'Submit review' }));
+    expect(await within(form).findByText('Something went wrong on our side')).toBeVisible();
+    expect(within(form).getByLabelText('Your review')).toHaveValue(long);
+    expect(within(form).getByRole('button', { name: 'Submit review' })).toBeEnabled();
+
+    first.unmount();
+    show();
+    form = screen.getByRole('form', { name: 'Review the lawyer' });
+    await vi.waitFor(() => expect(within(form).getByLabelText('Your review')).toHaveValue(long));
+    expect(within(form).getByLabelText('Title')).toHaveValue('Clear and on time');
+    await userEvent.click(within(form).getByRole('radio', { name: '5 stars' }));
+    await userEvent.click(within(form).getByRole('button', { name: 'Submit review' }));
+    expect(await screen.findByRole('status')).toHaveTextContent(messages.lawyerReviewSubmitted);
+    expect(localStorage.getItem(`draft:c1:lawyer-review:${JOB}`)).toBeNull();
+  });
+
+  it("keeps the lawyer's answer to a review through a reload (decision 2226)", async () => {
+    setSession({ userToken: 't', userType: 'lawyer', userId: LAWYER });
+    const show = () => {
+      const client = testQueryClient();
+      client.setQueryData(reviewKeys.lawyer(LAWYER), answer([review()]));
+      return renderPage(<LawyerReviewsSection lawyerId={LAWYER} />, { client });
+    };
+    const first = show();
+    await userEvent.type(screen.getByLabelText('Answer this review (once)'), 'Thank you, it was a pleasure.');
+    first.unmount();
+    show();
+    await vi.waitFor(() =>
+      expect(screen.getByLabelText('Answer this review (once)')).toHaveValue('Thank you, it was a pleasure.'),
+    );
+  });
 });

@@ -10,6 +10,7 @@ import {
   type LawyerReview,
   type LawyerReviewFields,
 } from '@legalmarket/contracts/lawyer-reviews';
+import { useFormDraft } from '@/lib/drafts';
 import { useSession } from '@/lib/use-session';
 import { Button } from '@/components/button';
 import { ErrorState, Loading } from '@/components/feedback';
@@ -69,11 +70,13 @@ function ReviewItem({ r, canReply, lawyerId }: { r: LawyerReview; canReply: bool
 
 function ReplyForm({ review, lawyerId }: { review: LawyerReview; lawyerId: string }) {
   const reply = useReplyToReview(lawyerId);
-  const { register, handleSubmit, formState } = useForm<LawyerReplyInput, unknown, z.output<typeof lawyerReplyInput>>({
+  const form = useForm<LawyerReplyInput, unknown, z.output<typeof lawyerReplyInput>>({
     resolver: zodResolver(lawyerReplyInput),
     defaultValues: { reply: '' },
   });
-  const submit = handleSubmit((body) => reply.mutate({ id: review._id, body }));
+  const { register, handleSubmit, formState } = form;
+  const clearDraft = useFormDraft(`review-reply:${review._id}`, form, ['reply']);
+  const submit = handleSubmit((body) => reply.mutate({ id: review._id, body }, { onSuccess: clearDraft }));
   return (
     <form onSubmit={submit} noValidate className="mt-3 grid gap-2" aria-label={`Answer ${review.reviewTitle}`}>
       <TextArea
@@ -227,9 +230,12 @@ function LawyerReviewForm({
       stars: editing?.stars ?? 0,
     },
   });
+  // The review of this job, new or edited, is kept while it is written (decision 2226).
+  const clearDraft = useFormDraft(`lawyer-review:${jobId}`, form, ['reviewTitle', 'review']);
   const submit = form.handleSubmit(async (body) => {
     try {
       const res = await save.mutateAsync({ id: editing?._id, jobId, body });
+      clearDraft();
       onDone(res.message);
     } catch {
       // shown from save.error
@@ -251,7 +257,11 @@ function LawyerReviewForm({
           editing={!!editing}
           saving={save.isPending}
           saveError={save.error}
-          onCancel={onCancel}
+          onCancel={() => {
+            // Cancel means the changes are not wanted: their draft goes too.
+            clearDraft();
+            onCancel();
+          }}
         />
       </form>
     </FormProvider>

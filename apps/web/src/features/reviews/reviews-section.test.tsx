@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { messages } from '@legalmarket/contracts/messages';
 import { setSession } from '@/lib/session';
@@ -59,5 +59,38 @@ describe('Review form (react-hook-form with the contract schema, loaded on first
     });
     expect(within(form).getByLabelText('Title')).toHaveValue('');
     expect(within(form).getByRole('radio', { name: '4 stars' })).toHaveAttribute('aria-checked', 'false');
+  });
+
+  it('keeps the review through a lost connection and a reload, and drops it once sent (decision 2226)', async () => {
+    let posts = 0;
+    const api = jsonFetch({
+      'POST /api/rating': () => {
+        if (++posts === 1) throw new TypeError('Failed to fetch');
+        return { body: { message: 'Review added' } };
+      },
+      'GET /ratings-api/rating': () => ({ body: [] }),
+    });
+    vi.stubGlobal('fetch', api.fn);
+    const long = 'They turned our term sheet around in two days and explained each clause in plain words.';
+    let form = open();
+    await userEvent.type(within(form).getByLabelText('Title'), 'Fast and plain');
+    await userEvent.click(within(form).getByRole('radio', { name: '5 stars' }));
+    await userEvent.type(within(form).getByLabelText('Your review'), long);
+    await userEvent.click(within(form).getByRole('button', { name: 'Submit review' }));
+    expect(await within(form).findByText('Session timeout, please login again')).toBeVisible();
+    expect(within(form).getByLabelText('Your review')).toHaveValue(long);
+
+    cleanup();
+    form = open();
+    await vi.waitFor(() => expect(within(form).getByLabelText('Your review')).toHaveValue(long));
+    expect(within(form).getByLabelText('Title')).toHaveValue('Fast and plain');
+    await userEvent.click(within(form).getByRole('radio', { name: '5 stars' }));
+    await userEvent.click(within(form).getByRole('button', { name: 'Submit review' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Review added');
+    expect(posts).toBe(2);
+    expect(localStorage.getItem(`draft:c1:review:${PRODUCT_ID}`)).toBeNull();
+    cleanup();
+    form = open();
+    expect(within(form).getByLabelText('Your review')).toHaveValue('');
   });
 });

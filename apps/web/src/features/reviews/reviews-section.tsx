@@ -6,6 +6,7 @@ import { Pencil, Trash2 } from 'lucide-react';
 import { formatOrdinalDate, ratingLabel } from '@legalmarket/contracts/format';
 import type { Review, ReviewInput, reviewInput } from '@legalmarket/contracts/catalogue';
 import { paths } from '@/lib/paths';
+import { useFormDraft } from '@/lib/drafts';
 import { useSession } from '@/lib/use-session';
 import { ErrorState, Loading } from '@/components/feedback';
 import { ConfirmDialog } from '@/components/modal';
@@ -203,10 +204,16 @@ function ReviewForm({
       status: editing?.status ?? 0,
     },
   });
+  // A new review of the product, or the changes to one, kept while written (decision 2226).
+  const clearDraft = useFormDraft(editing ? `review-edit:${editing._id}` : `review:${productId}`, form, [
+    'reviewTitle',
+    'review',
+  ]);
 
   const submit = form.handleSubmit(async (body) => {
     try {
       const res = await save.mutateAsync({ id: editing?._id, body: { ...body, productId } });
+      clearDraft();
       onDone(res.message);
       if (!editing) form.reset({ reviewTitle: '', review: '', status: 0 });
     } catch {
@@ -229,7 +236,11 @@ function ReviewForm({
           editing={!!editing}
           saving={save.isPending}
           saveError={save.error}
-          onCancel={onCancel}
+          onCancel={() => {
+            // Cancel means the changes are not wanted: their draft goes too.
+            clearDraft();
+            onCancel();
+          }}
         />
       </form>
     </FormProvider>

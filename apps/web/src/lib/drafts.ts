@@ -1,0 +1,126 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { FieldValues, Path, PathValue, UseFormReturn } from 'react-hook-form';
+import { DRAFT_PREFIX } from './session';
+import { useSession } from './use-session';
+
+/**
+ * Drafts (decision 2226): what a signed-in user types into a long text, kept in localStorage under
+ * `draft:<userId>:<name>` while it is typed, so a reload, a tab the phone dropped or a dialog closed by
+ * a stray tap loses nothing. The key holds the user id, so another account never reads it; a successful
+ * send drops its own draft, logging out drops them all (lib/session.ts), and so does a sign-in as
+ * another account (dropDraftsOfOthers). With no one signed in nothing is kept.
+ */
+
+const storageKey = (userId: string, name: string) => `${DRAFT_PREFIX}${userId}:${name}`;
+
+function read(key: string): unknown {
+  try {
+    const raw = localStorage.getItem(key);
+    return raw === null ? undefined : JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+function write(key: string, value: unknown, empty: boolean) {
+  try {
+    if (empty) localStorage.removeItem(key);
+    else localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // Storage full or refused (private mode): the form still works, only a reload forgets it.
+  }
+}
+
+/** The storage key of the signed-in user's draft `name`; null with no one signed in or no name yet. */
+function useDraftKey(name: string | null): string | null {
+  const userId = useSession()?.userId;
+  return userId && name ? storageKey(userId, name) : null;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** A kept value of the same shape as `initial` (a string, or a list), else `initial`. */
+function kept<T>(key: string | null, initial: T): T {
+  const value = key ? read(key) : undefined;
+  return typeof value === typeof initial && Array.isArray(value) === Array.isArray(initial) ? (value as T) : initial;
+}
+
+/**
+ * State kept as the draft `name`: like useState(initial), starting from what was typed before a reload.
+ * Setting it back to `initial` (or `clear`, after a successful send) drops the draft.
+ */
+export function useDraft<T>(name: string | null, initial: T): [T, (next: T | ((old: T) => T)) => void, () => void] {
+  const key = useDraftKey(name);
+  // The first `initial` stands: a literal is a new object on each render.
+  const [start] = useState(initial);
+  const [state, setState] = useState(() => ({ key, value: kept(key, start) }));
+  let current = state;
+  if (state.key !== key) {
+    // Another draft (another job, or the session read once the page took over the server's markup).
+    current = { key, value: kept(key, start) };
+    setState(current);
+  }
+  useEffect(() => {
+    if (current.key) write(current.key, current.value, same(current.value, start));
+  }, [current, start]);
+  const set = useCallback(
+    (next: T | ((old: T) => T)) =>
+      setState((s) => ({ key, value: typeof next === 'function' ? (next as (old: T) => T)(s.value) : next })),
+    [key],
+  );
+  const clear = useCallback(() => {
+    // At once: a dialog closed in the same breath moves the hook to no key before any effect runs.
+    if (key) write(key, null, true);
+    setState({ key, value: start });
+  }, [key, start]);
+  return [current.value, set, clear];
+}
+
+/**
+ * Keeps the text fields `fields` of a react-hook-form form as the draft `name`: once the form is shown
+ * (after hydration, so the server's markup and the first render agree) what was kept is put back over
+ * the defaults, and each change the user makes is kept. Returns `clear`, for after a successful send or
+ * a Cancel.
+ */
+export function useFormDraft<T extends FieldValues>(
+  name: string | null,
+  form: Pick<UseFormReturn<T>, 'watch' | 'getValues' | 'setValue'>,
+  fields: readonly Path<T>[],
+): () => void {
+  const key = useDraftKey(name);
+  const { watch, getValues, setValue } = form;
+  const list = fields.join('\n');
+  useEffect(() => {
+    if (!key) return;
+    const names = list.split('\n') as Path<T>[];
+    const saved = read(key);
+    if (saved && typeof saved === 'object')
+      for (const f of names) {
+        const v = (saved as Record<string, unknown>)[f];
+        if (typeof v === 'string' && v !== getValues(f)) setValue(f, v as PathValue<T, Path<T>>, { shouldDirty: true });
+      }
+    const sub = watch((_values, { name: changed }) => {
+      // Only a field's change is kept: a reset after sending (which names no field) is not.
+      if (!changed || !(names as string[]).includes(changed)) return;
+      const draft = Object.fromEntries(names.map((f) => [f, String(getValues(f) ?? '')]));
+      write(
+        key,
+        draft,
+        names.every((f) => !draft[f]),
+      );
+    });
+    return () => sub.unsubscribe();
+  }, [key, list, watch, getValues, setValue]);
+  return useCallback(() => {
+    if (key) write(key, null, true);
+  }, [key]);
+}
+
+/** At a sign-in: drafts left by another account (whose session the server ended) go from this browser. */
+export function dropDraftsOfOthers(userId: string) {
+  const own = storageKey(userId, '');
+  for (let i = localStorage.length - 1; i >= 0; i--) {
+    const k = localStorage.key(i);
+    if (k?.startsWith(DRAFT_PREFIX) && !k.startsWith(own)) localStorage.removeItem(k);
+  }
+}
