@@ -1,9 +1,6 @@
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
-import { extractText, getDocumentProxy } from 'unpdf';
 import { emailOutbox, jobs, users } from '../../src/db/schema.js';
 import { createLogger } from '../../src/platform/logging.js';
 import { mailRenderer, type MailTemplate } from '../../src/platform/mail-templates.js';
@@ -56,6 +53,7 @@ import {
   type TestApp,
 } from '../helpers.js';
 import { multipart, uploadDocument } from '../upload-helpers.js';
+import { pdfText, startSmtp } from '../document-helpers.js';
 
 /**
  * An outside audit of everything that leaves the platform: every e-mail (the templates of each
@@ -308,40 +306,6 @@ describe('every mail template, fed what a hostile party writes', () => {
     }
   });
 });
-
-/** The text a PDF reader shows, through pdf.js (unpdf). */
-async function pdfText(bytes: Buffer | Uint8Array) {
-  const pdf = await getDocumentProxy(new Uint8Array(bytes));
-  const { text } = await extractText(pdf, { mergePages: true });
-  return text.replace(/\s+/g, ' ');
-}
-
-/** A real SMTP server: what arrives is what nodemailer wrote on the wire. */
-function startSmtp() {
-  const received: { to: string[]; raw: string }[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString() });
-        cb();
-      });
-    },
-  });
-  return new Promise<{ port: number; received: typeof received; close: () => Promise<void> }>((resolve) => {
-    server.listen(0, '127.0.0.1', () =>
-      resolve({
-        port: (server.server.address() as AddressInfo).port,
-        received,
-        close: () => new Promise((r) => server.close(() => r())),
-      }),
-    );
-  });
-}
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 

@@ -99,6 +99,22 @@ describeEachDb('"This wasn\'t me" undoes a two-factor enrolment (decision 2220)'
         .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
     ).length;
   const userRow = async (id: string) => (await db().select().from(users).where(eq(users.id, id)))[0];
+  /** The thief asks to move the owner's sign-in address to `inbox`: answers the confirmation link's token. */
+  async function askToMove(owner: Login, thief: Login, inbox: string) {
+    const form = await multipart([
+      { name: 'officialEmail', value: inbox },
+      { name: 'currentPassword', value: PASSWORD },
+    ]);
+    const asked = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/updateprofile?_id=${owner.id}`,
+      headers: { ...thief.headers, ...form.headers },
+      payload: form.payload,
+    });
+    expect(asked.statusCode).toBe(200);
+    return linkToken((await lastMailTo(t, inbox))!.text)!;
+  }
+
   /** The owner signs in; the thief signs in with the stolen password and enrols their own app. */
   async function stolen(type: 'company' | 'lawyer' = 'company') {
     const owner = await signupAndLogin(t, type, { verified: true });
@@ -169,18 +185,7 @@ describeEachDb('"This wasn\'t me" undoes a two-factor enrolment (decision 2220)'
     const challengeToken = (await login(owner.email)).json().challengeToken as string;
     expect(challengeToken).toBeTruthy();
     const thiefInbox = uniqueEmail('thief');
-    const form = await multipart([
-      { name: 'officialEmail', value: thiefInbox },
-      { name: 'currentPassword', value: PASSWORD },
-    ]);
-    const asked = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/updateprofile?_id=${owner.id}`,
-      headers: { ...thief.headers, ...form.headers },
-      payload: form.payload,
-    });
-    expect(asked.statusCode).toBe(200);
-    const changeToken = linkToken((await lastMailTo(t, thiefInbox))!.text)!;
+    const changeToken = await askToMove(owner, thief, thiefInbox);
     expect((await call('POST', '/api/add-payment-details', thief, ACCOUNT)).statusCode).toBe(201);
     expect((await call('POST', '/api/send-otp', thief)).statusCode).toBe(200);
     const payoutCode = sixDigits((await lastMailTo(t, owner.email))!.text)!;
@@ -389,18 +394,7 @@ describeEachDb('"This wasn\'t me" undoes a two-factor enrolment (decision 2220)'
   it('waits for the undo of an address the thief moved, and then mails the owner, not the thief', async () => {
     const { owner, thief, token } = await stolen();
     const thiefInbox = uniqueEmail('thief');
-    const form = await multipart([
-      { name: 'officialEmail', value: thiefInbox },
-      { name: 'currentPassword', value: PASSWORD },
-    ]);
-    const asked = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/updateprofile?_id=${owner.id}`,
-      headers: { ...thief.headers, ...form.headers },
-      payload: form.payload,
-    });
-    expect(asked.statusCode).toBe(200);
-    const move = linkToken((await lastMailTo(t, thiefInbox))!.text)!;
+    const move = await askToMove(owner, thief, thiefInbox);
     expect((await call('POST', '/api/confirm-email-change', null, { token: move })).statusCode).toBe(200);
     expect((await userRow(owner.id)).officialEmail).toBe(thiefInbox);
     for (const res of [await check(token), await confirm(token)]) {

@@ -2,7 +2,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, inArray } from 'drizzle-orm';
 import { unzipSync, strFromU8 } from 'fflate';
 import { Secret, TOTP } from 'otpauth';
-import { extractText, getDocumentProxy } from 'unpdf';
 import { TERMS_VERSION, privacyMessages } from '@legalmarket/contracts';
 import {
   auditLog,
@@ -33,14 +32,9 @@ import {
 import { SUCCESS_CARD, insertProduct } from '../../../test/commerce-helpers.js';
 import { multipart, pdfBytes, pngBytes } from '../../../test/upload-helpers.js';
 import { createLedger } from '../money/ledger.js';
+import { pdfText } from '../../../test/document-helpers.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
-
-async function pdfText(bytes: Buffer | Uint8Array) {
-  const pdf = await getDocumentProxy(new Uint8Array(bytes));
-  const { text } = await extractText(pdf, { mergePages: true });
-  return text.replace(/\s+/g, ' ');
-}
 
 describeEachDb('data protection: export and account deletion (NDPA 2023)', (kind) => {
   let t: TestApp;
