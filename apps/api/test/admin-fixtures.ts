@@ -86,7 +86,7 @@ export async function auditFor(t: TestApp, action: string, targetId?: string) {
 }
 
 export async function mailsTo(t: TestApp, to: string) {
-  return t.rt.database.db.select().from(emailOutbox).where(eq(emailOutbox.to, to));
+  return t.rt.database.db.select().from(emailOutbox).where(eq(emailOutbox.to, to)).orderBy(emailOutbox.id);
 }
 
 /** Bulk users without going through sign-up (paging tests need many). */

@@ -84,7 +84,7 @@ function kit(app: () => TestApp) {
     expect((await call('POST', '/api/two-factor/verify', who, { code: codeOf(secret) })).statusCode).toBe(200);
   };
   const emailOf = async (id: string) => (await db().select().from(users).where(eq(users.id, id)))[0].officialEmail;
-  const mailsTo = (to: string) => db().select().from(emailOutbox).where(eq(emailOutbox.to, to));
+  const mailsTo = (to: string) => db().select().from(emailOutbox).where(eq(emailOutbox.to, to)).orderBy(emailOutbox.id);
   const pendingChanges = (userId: string) =>
     db()
       .select()

@@ -73,7 +73,7 @@ describeEachDb('"This wasn\'t me" undoes a two-factor enrolment (decision 2220)'
     expect((await call('POST', '/api/two-factor/enable', who, { code: codeOf(secret) })).statusCode).toBe(200);
     return secret;
   };
-  const mailsTo = (to: string) => db().select().from(emailOutbox).where(eq(emailOutbox.to, to));
+  const mailsTo = (to: string) => db().select().from(emailOutbox).where(eq(emailOutbox.to, to)).orderBy(emailOutbox.id);
   const mailsAbout = async (to: string, subject: string) => (await mailsTo(to)).filter((m) => m.subject === subject);
   /** The link of the latest two-factor-on e-mail to `to`. */
   const notMeToken = async (to: string) => {
