@@ -9,7 +9,7 @@ import { ConfigError, loadConfig, testConfig } from '../config.js';
 import { s3Storage, StorageStartError, type S3StorageOptions } from './storage-s3.js';
 import type { Storage } from './storage.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../test/helpers.js';
-import { startServer } from '../../test/reliability/process.js';
+import { freePort, startServer } from '../../test/reliability/process.js';
 import { S3RVER_KEY, startS3, type S3Server } from '../../test/s3-server.js';
 import { multipart, pdfBytes, pngBytes } from '../../test/upload-helpers.js';
 
@@ -141,9 +141,13 @@ describe('s3Storage against s3rver', () => {
     expect(await fail({ accessKeyId: 'WRONGKEY' })).toMatch(
       /^STORAGE=s3: bucket "legalmarket-uploads" at .* refused the credentials \(403\); check S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY/,
     );
-    // A port nothing listens on (this range is this suite's own).
-    expect(await fail({ endpoint: 'http://127.0.0.1:45199' })).toMatch(
-      /^STORAGE=s3: could not reach bucket "legalmarket-uploads" at http:\/\/127\.0\.0\.1:45199: .*ECONNREFUSED.*; check S3_ENDPOINT$/,
+    // A port nothing listens on: one the system just handed out and took back (any fixed port lies in
+    // the range every suite's listen(0) draws from, where a neighbouring suite's server may hold it).
+    const closed = await freePort();
+    expect(await fail({ endpoint: `http://127.0.0.1:${closed}` })).toMatch(
+      new RegExp(
+        `^STORAGE=s3: could not reach bucket "legalmarket-uploads" at http://127\\.0\\.0\\.1:${closed}: .*ECONNREFUSED.*; check S3_ENDPOINT$`,
+      ),
     );
   });
 

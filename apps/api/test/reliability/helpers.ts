@@ -52,6 +52,18 @@ export async function settled<T>(probe: () => T | Promise<T>, quietMs = 300, tim
   throw new Error('background work did not settle');
 }
 
+/**
+ * Waits until `done` holds: what a webhook does after its answer. `settled` alone returned as soon as
+ * nothing had moved for its quiet time, before a handler slowed by a busy machine had moved anything.
+ */
+export async function until(done: () => boolean | Promise<boolean>, timeoutMs = 15_000) {
+  const end = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() >= end) throw new Error('background work did not finish');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** Runs `tasks` with at most `width` in flight, keeping their order in the answer. */
 export async function inBatches<T>(tasks: Array<() => Promise<T>>, width = 50): Promise<T[]> {
   const out: T[] = new Array(tasks.length);

@@ -45,8 +45,10 @@ function kit(get: () => { t: TestApp; admin: Login; nda: string }) {
 }
 
 describeEachDb('reconciliation with Flutterwave (local stand-in)', (kind) => {
-  const flw = flutterwaveStandIn();
   let t: TestApp;
+  // Dated on the app's clock, as the ledger is: on the real time its records fell on the next Lagos day
+  // whenever the run crossed midnight (23:00 UTC), and the report asked for the clock's day.
+  const flw = flutterwaveStandIn({ now: () => t.clock.now() });
   let admin: Login;
   let nda: string;
   const k = kit(() => ({ t, admin, nda }));
