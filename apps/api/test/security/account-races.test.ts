@@ -489,3 +489,142 @@ describeEachDb('a change of sign-in address racing a reset or an undo', (kind) =
     expect((await lastMailTo(t, moved))?.subject).toBe('Your LegalMarket password reset code');
   });
 });
+
+/**
+ * A payout code goes to the address the account's row holds under its lock when it is written, never to
+ * the one the session was read with: a confirmed address change may commit in between, and the address
+ * it left is no longer the account's.
+ */
+describeEachDb('mail written while the sign-in address moves', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(() => t.close());
+
+  type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+  const ACCOUNT = { accountNumber: '0123456789', accountName: 'Chidi Okeke', bank: 'Access Bank' };
+  const CODE_SUBJECT = 'Your LegalMarket payment details code';
+  const MOVED_SUBJECT = 'Your LegalMarket sign-in address was changed';
+  const db = () => t.rt.database.db;
+  const about = async (to: string, subject: string) =>
+    (await db().select().from(emailOutbox).where(eq(emailOutbox.to, to)).orderBy(emailOutbox.id)).filter(
+      (m) => m.subject === subject,
+    );
+  const sendOtp = (who: Login) => t.app.inject({ method: 'POST', url: '/api/send-otp', headers: who.headers });
+  const pause = () => new Promise((r) => setTimeout(r, 400));
+
+  async function lawyerWithDetails() {
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/add-payment-details',
+      headers: lawyer.headers,
+      payload: ACCOUNT,
+    });
+    expect(res.statusCode).toBe(201);
+    return lawyer;
+  }
+  /** Asks, from `who`'s session, to move the sign-in address to `to`: answers the request. */
+  async function askToMove(who: Login, to: string) {
+    const form = await multipart([
+      { name: 'officialEmail', value: to },
+      { name: 'currentPassword', value: PASSWORD },
+    ]);
+    return t.app.inject({
+      method: 'PATCH',
+      url: `/api/updateprofile?_id=${who.id}`,
+      headers: { ...who.headers, ...form.headers },
+      payload: form.payload,
+    });
+  }
+
+  // The session that asked for the change stays signed in after it (decision 2181): its payout code
+  // and the confirmation take the row lock in turn. A code written first goes to the old address (and
+  // dies with the change); one written after goes to the new one, never to the address just left.
+  it('a payout code asked for while the address change is confirmed goes to the address held then', async () => {
+    for (let round = 0; round < 8; round++) {
+      const lawyer = await lawyerWithDetails();
+      const moved = uniqueEmail('moved');
+      expect((await askToMove(lawyer, moved)).statusCode).toBe(200);
+      const link = linkToken((await lastMailTo(t, moved))!.text)!;
+      const confirm = () =>
+        t.app.inject({ method: 'POST', url: '/api/confirm-email-change', payload: { token: link } });
+      // Sent in either order: which one reaches the row first varies.
+      const [code, confirmed] =
+        round % 2
+          ? await Promise.all([sendOtp(lawyer), confirm()])
+          : (await Promise.all([confirm(), sendOtp(lawyer)])).reverse();
+      expect(code.statusCode, code.body).toBe(200);
+      expect(confirmed.statusCode, confirmed.body).toBe(200);
+      const [done] = await about(lawyer.email, MOVED_SUBJECT);
+      const codes = [...(await about(lawyer.email, CODE_SUBJECT)), ...(await about(moved, CODE_SUBJECT))];
+      expect(codes).toHaveLength(1);
+      expect(codes[0].to).toBe(codes[0].id < done.id ? lawyer.email : moved);
+      // Only a code at the address held now is live: one mailed to the old address died with the change.
+      const live = await t.rt.database.db
+        .select({ id: oneTimeTokens.id })
+        .from(oneTimeTokens)
+        .where(
+          and(
+            eq(oneTimeTokens.userId, lawyer.id),
+            eq(oneTimeTokens.purpose, 'payout_otp'),
+            isNull(oneTimeTokens.usedAt),
+          ),
+        );
+      expect(live).toHaveLength(codes[0].to === moved ? 1 : 0);
+    }
+  });
+
+  // Surely interleaved: another connection has moved the address and holds the row while the request
+  // reads the session (the old address) and then waits for the lock.
+  it.runIf(kind === 'postgres')(
+    'a payout code waiting on the row while the address moves goes to the new address',
+    async () => {
+      const lawyer = await lawyerWithDetails();
+      const moved = uniqueEmail('moved');
+      const other = await otherConnection(t);
+      try {
+        await other.query('begin');
+        await other.query('update users set official_email = $1 where id = $2', [moved, lawyer.id]);
+        const code = sendOtp(lawyer);
+        await pause();
+        await other.query('commit');
+        expect((await code).statusCode).toBe(200);
+      } finally {
+        await other.end();
+      }
+      expect(await about(lawyer.email, CODE_SUBJECT)).toEqual([]);
+      expect(await about(moved, CODE_SUBJECT)).toHaveLength(1);
+    },
+  );
+
+  // Another session's confirmed change, or an erasure, ends this session while its request waits: no
+  // code is written, to either address.
+  it.runIf(kind === 'postgres')('a payout code asked for by a session ended meanwhile is not sent', async () => {
+    for (const ending of ['moved', 'erased'] as const) {
+      const lawyer = await lawyerWithDetails();
+      const moved = uniqueEmail('moved');
+      const other = await otherConnection(t);
+      try {
+        await other.query('begin');
+        if (ending === 'moved')
+          await other.query('update users set official_email = $1 where id = $2', [moved, lawyer.id]);
+        else await other.query('update users set deleted_at = now() where id = $1', [lawyer.id]);
+        await other.query('update sessions set revoked_at = now() where user_id = $1 and revoked_at is null', [
+          lawyer.id,
+        ]);
+        const code = sendOtp(lawyer);
+        await pause();
+        await other.query('commit');
+        const res = await code;
+        expect(res.statusCode, ending).toBe(401);
+        expect(res.json().message).toBe(messages.notSignedIn);
+      } finally {
+        await other.end();
+      }
+      expect(await about(lawyer.email, CODE_SUBJECT)).toEqual([]);
+      expect(await about(moved, CODE_SUBJECT)).toEqual([]);
+    }
+  });
+});
