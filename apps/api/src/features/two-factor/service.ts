@@ -325,6 +325,9 @@ export function createTwoFactorService(shared: Shared) {
      * the lock and finds the link used (409).
      */
     async notMe(token: string) {
+      // The link is checked first (read again under the lock below): a guessed or spent token costs a
+      // lookup, never the argon2 hash.
+      await notMeLink(token);
       // Hashed before the lock is taken: the password nobody knows.
       const unusableHash = await hashPassword(randomToken());
       const user = await db.transaction(async (tx) => {
