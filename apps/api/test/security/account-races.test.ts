@@ -491,9 +491,10 @@ describeEachDb('a change of sign-in address racing a reset or an undo', (kind) =
 });
 
 /**
- * A payout code goes to the address the account's row holds under its lock when it is written, never to
- * the one the session was read with: a confirmed address change may commit in between, and the address
- * it left is no longer the account's.
+ * What is mailed to a signed-in account (a payout code, the notice that two-factor went off, the notice
+ * and undo link of an address change) and the notice of a password reset go to the address the account's
+ * row holds under its lock when they are written, never to the one the request was read with: a confirmed
+ * address change may commit in between, and the address it left is no longer the account's.
  */
 describeEachDb('mail written while the sign-in address moves', (kind) => {
   let t: TestApp;
@@ -506,6 +507,8 @@ describeEachDb('mail written while the sign-in address moves', (kind) => {
   const ACCOUNT = { accountNumber: '0123456789', accountName: 'Chidi Okeke', bank: 'Access Bank' };
   const CODE_SUBJECT = 'Your LegalMarket payment details code';
   const MOVED_SUBJECT = 'Your LegalMarket sign-in address was changed';
+  const OFF_SUBJECT = 'Two-factor authentication was turned off for your LegalMarket account';
+  const ASKED_SUBJECT = 'A change of your LegalMarket sign-in address was requested';
   const db = () => t.rt.database.db;
   const about = async (to: string, subject: string) =>
     (await db().select().from(emailOutbox).where(eq(emailOutbox.to, to)).orderBy(emailOutbox.id)).filter(
@@ -626,5 +629,119 @@ describeEachDb('mail written while the sign-in address moves', (kind) => {
       expect(await about(lawyer.email, CODE_SUBJECT)).toEqual([]);
       expect(await about(moved, CODE_SUBJECT)).toEqual([]);
     }
+  });
+
+  // The code check waits on the two-factor row (held by the other connection with the address moved),
+  // after the session was read: the notice must still go to the address held when it is written.
+  it.runIf(kind === 'postgres')('the notice that two-factor went off goes to the address held then', async () => {
+    const owner = await signupAndLogin(t, 'company');
+    const setup = await t.app.inject({
+      method: 'POST',
+      url: '/api/two-factor/setup',
+      headers: owner.headers,
+      payload: { password: PASSWORD },
+    });
+    const secret = Secret.fromBase32(setup.json().data.secret as string);
+    const codeNow = () => new TOTP({ secret }).generate({ timestamp: t.clock.now().getTime() });
+    const enable = await t.app.inject({
+      method: 'POST',
+      url: '/api/two-factor/enable',
+      headers: owner.headers,
+      payload: { code: codeNow() },
+    });
+    expect(enable.statusCode).toBe(200);
+    t.clock.advance(30_000);
+    const moved = uniqueEmail('moved');
+    const other = await otherConnection(t);
+    try {
+      await other.query('begin');
+      await other.query('update users set official_email = $1 where id = $2', [moved, owner.id]);
+      await other.query('select user_id from two_factor where user_id = $1 for update', [owner.id]);
+      const off = t.app.inject({
+        method: 'POST',
+        url: '/api/two-factor/disable',
+        headers: owner.headers,
+        payload: { code: codeNow() },
+      });
+      await pause();
+      await other.query('commit');
+      expect((await off).statusCode).toBe(200);
+    } finally {
+      await other.end();
+    }
+    expect(await about(owner.email, OFF_SUBJECT)).toEqual([]);
+    expect(await about(moved, OFF_SUBJECT)).toHaveLength(1);
+  });
+
+  // A second change asked from the session that made the first, while the first is confirmed: the notice
+  // and its undo link go to the address the account has then, the one a thief's second move leaves.
+  it.runIf(kind === 'postgres')('the notice of a change asked for goes to the address held then', async () => {
+    const owner = await signupAndLogin(t, 'company');
+    const [moved, next] = [uniqueEmail('moved'), uniqueEmail('next')];
+    const other = await otherConnection(t);
+    try {
+      await other.query('begin');
+      await other.query('update users set official_email = $1 where id = $2', [moved, owner.id]);
+      const ask = askToMove(owner, next);
+      await pause();
+      await other.query('commit');
+      expect((await ask).statusCode).toBe(200);
+    } finally {
+      await other.end();
+    }
+    expect(await about(owner.email, ASKED_SUBJECT)).toEqual([]);
+    expect(await about(moved, ASKED_SUBJECT)).toHaveLength(1);
+    const undo = await db()
+      .select({ email: oneTimeTokens.email })
+      .from(oneTimeTokens)
+      .where(
+        and(
+          eq(oneTimeTokens.userId, owner.id),
+          eq(oneTimeTokens.purpose, 'email_change_undo'),
+          isNull(oneTimeTokens.usedAt),
+        ),
+      );
+    expect(undo).toEqual([{ email: moved }]);
+  });
+
+  // The reset token was earned with a code mailed to the old address: once the account has left it,
+  // the reset sets nothing and mails nobody, as forgot-password sends nothing then.
+  it.runIf(kind === 'postgres')('a password reset for an address the account left meanwhile is refused', async () => {
+    const owner = await signupAndLogin(t, 'company');
+    await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { officialEmail: owner.email } });
+    const code = sixDigits((await lastMailTo(t, owner.email))!.text)!;
+    const grant = await t.app.inject({
+      method: 'POST',
+      url: '/api/confirm-reset-token',
+      payload: { officialEmail: owner.email, token: code },
+    });
+    expect(grant.statusCode).toBe(200);
+    const moved = uniqueEmail('moved');
+    const other = await otherConnection(t);
+    let res: { statusCode: number; json: () => { message: string } } | undefined;
+    try {
+      await other.query('begin');
+      await other.query('update users set official_email = $1 where id = $2', [moved, owner.id]);
+      const reset = t.app.inject({
+        method: 'PATCH',
+        url: `/api/reset-password?userEmail=${encodeURIComponent(owner.email)}&token=${grant.json().resetToken}`,
+        payload: { password: NEW, passwordConfirm: NEW },
+      });
+      await pause();
+      await other.query('commit');
+      res = await reset;
+    } finally {
+      await other.end();
+    }
+    expect(res!.statusCode).toBe(400);
+    expect(res!.json().message).toBe(messages.linkInvalid);
+    const changed = 'Your LegalMarket password was changed';
+    expect([...(await about(owner.email, changed)), ...(await about(moved, changed))]).toEqual([]);
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { officialEmail: moved, password: PASSWORD },
+    });
+    expect(signIn.statusCode).toBe(200);
   });
 });

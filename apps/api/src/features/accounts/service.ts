@@ -521,7 +521,10 @@ export function createAccountsService(deps: AccountsDeps) {
       const done = await db.transaction(async (tx) => {
         // The account's row before the grant's, as every writer that kills its tokens takes them (a new
         // code, "This wasn't me", an e-mail change, a deletion): the other order deadlocks (decision 2225).
-        if (!(await lockAccount(tx, user.id))) return false;
+        const row = await lockAccount(tx, user.id);
+        // Read again under the lock: the grant was earned with a code mailed to that address; one that
+        // moved or an account erased meanwhile gets nothing.
+        if (!row || row.deletedAt || row.officialEmail !== user.officialEmail) return false;
         const grant = await tx
           .update(oneTimeTokens)
           .set({ usedAt: now })
@@ -531,13 +534,13 @@ export function createAccountsService(deps: AccountsDeps) {
         // Whoever resets the password by e-mail has proven the address too.
         await tx
           .update(users)
-          .set({ passwordHash, updatedAt: now, emailConfirmedAt: user.emailConfirmedAt ?? now })
+          .set({ passwordHash, updatedAt: now, emailConfirmedAt: row.emailConfirmedAt ?? now })
           .where(eq(users.id, user.id));
         // Whoever knew the old password may have a change of address pending, or codes: they die with
         // the sessions. Undo links stay: they belong to the addresses the account had before.
         await killTokens(tx, user.id, { keepUndo: true });
         await deps.auth.revokeAllSessions(tx, user.id);
-        await enqueueMail(tx, render(passwordChangedMail(user.officialEmail)));
+        await enqueueMail(tx, render(passwordChangedMail(row.officialEmail)));
         return true;
       });
       if (!done) throw badRequest(messages.linkInvalid);
