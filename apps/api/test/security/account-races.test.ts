@@ -491,3 +491,259 @@ describeEachDb('a change of sign-in address racing a reset or an undo', (kind) =
     expect((await lastMailTo(t, moved))?.subject).toBe('Your LegalMarket password reset code');
   });
 });
+
+/**
+ * What is mailed to a signed-in account (a payout code, the notice that two-factor went off, the notice
+ * and undo link of an address change) and the notice of a password reset go to the address the account's
+ * row holds under its lock when they are written, never to the one the request was read with: a confirmed
+ * address change may commit in between, and the address it left is no longer the account's.
+ */
+describeEachDb('mail written while the sign-in address moves', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(() => t.close());
+
+  type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+  const ACCOUNT = { accountNumber: '0123456789', accountName: 'Chidi Okeke', bank: 'Access Bank' };
+  const CODE_SUBJECT = 'Your LegalMarket payment details code';
+  const MOVED_SUBJECT = 'Your LegalMarket sign-in address was changed';
+  const OFF_SUBJECT = 'Two-factor authentication was turned off for your LegalMarket account';
+  const ASKED_SUBJECT = 'A change of your LegalMarket sign-in address was requested';
+  const db = () => t.rt.database.db;
+  const about = async (to: string, subject: string) =>
+    (await db().select().from(emailOutbox).where(eq(emailOutbox.to, to)).orderBy(emailOutbox.id)).filter(
+      (m) => m.subject === subject,
+    );
+  const sendOtp = (who: Login) => t.app.inject({ method: 'POST', url: '/api/send-otp', headers: who.headers });
+  const pause = () => new Promise((r) => setTimeout(r, 400));
+
+  async function lawyerWithDetails() {
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/add-payment-details',
+      headers: lawyer.headers,
+      payload: ACCOUNT,
+    });
+    expect(res.statusCode).toBe(201);
+    return lawyer;
+  }
+  /** Asks, from `who`'s session, to move the sign-in address to `to`: answers the request. */
+  async function askToMove(who: Login, to: string) {
+    const form = await multipart([
+      { name: 'officialEmail', value: to },
+      { name: 'currentPassword', value: PASSWORD },
+    ]);
+    return t.app.inject({
+      method: 'PATCH',
+      url: `/api/updateprofile?_id=${who.id}`,
+      headers: { ...who.headers, ...form.headers },
+      payload: form.payload,
+    });
+  }
+
+  // The session that asked for the change stays signed in after it (decision 2181): its payout code
+  // and the confirmation take the row lock in turn. A code written first goes to the old address (and
+  // dies with the change); one written after goes to the new one, never to the address just left.
+  it('a payout code asked for while the address change is confirmed goes to the address held then', async () => {
+    for (let round = 0; round < 8; round++) {
+      const lawyer = await lawyerWithDetails();
+      const moved = uniqueEmail('moved');
+      expect((await askToMove(lawyer, moved)).statusCode).toBe(200);
+      const link = linkToken((await lastMailTo(t, moved))!.text)!;
+      const confirm = () =>
+        t.app.inject({ method: 'POST', url: '/api/confirm-email-change', payload: { token: link } });
+      // Sent in either order: which one reaches the row first varies.
+      const [code, confirmed] =
+        round % 2
+          ? await Promise.all([sendOtp(lawyer), confirm()])
+          : (await Promise.all([confirm(), sendOtp(lawyer)])).reverse();
+      expect(code.statusCode, code.body).toBe(200);
+      expect(confirmed.statusCode, confirmed.body).toBe(200);
+      const [done] = await about(lawyer.email, MOVED_SUBJECT);
+      const codes = [...(await about(lawyer.email, CODE_SUBJECT)), ...(await about(moved, CODE_SUBJECT))];
+      expect(codes).toHaveLength(1);
+      expect(codes[0].to).toBe(codes[0].id < done.id ? lawyer.email : moved);
+      // Only a code at the address held now is live: one mailed to the old address died with the change.
+      const live = await t.rt.database.db
+        .select({ id: oneTimeTokens.id })
+        .from(oneTimeTokens)
+        .where(
+          and(
+            eq(oneTimeTokens.userId, lawyer.id),
+            eq(oneTimeTokens.purpose, 'payout_otp'),
+            isNull(oneTimeTokens.usedAt),
+          ),
+        );
+      expect(live).toHaveLength(codes[0].to === moved ? 1 : 0);
+    }
+  });
+
+  // Surely interleaved: another connection has moved the address and holds the row while the request
+  // reads the session (the old address) and then waits for the lock.
+  it.runIf(kind === 'postgres')(
+    'a payout code waiting on the row while the address moves goes to the new address',
+    async () => {
+      const lawyer = await lawyerWithDetails();
+      const moved = uniqueEmail('moved');
+      const other = await otherConnection(t);
+      try {
+        await other.query('begin');
+        await other.query('update users set official_email = $1 where id = $2', [moved, lawyer.id]);
+        const code = sendOtp(lawyer);
+        await pause();
+        await other.query('commit');
+        expect((await code).statusCode).toBe(200);
+      } finally {
+        await other.end();
+      }
+      expect(await about(lawyer.email, CODE_SUBJECT)).toEqual([]);
+      expect(await about(moved, CODE_SUBJECT)).toHaveLength(1);
+    },
+  );
+
+  // Another session's confirmed change, or an erasure, ends this session while its request waits: no
+  // code is written, to either address.
+  it.runIf(kind === 'postgres')('a payout code asked for by a session ended meanwhile is not sent', async () => {
+    for (const ending of ['moved', 'erased'] as const) {
+      const lawyer = await lawyerWithDetails();
+      const moved = uniqueEmail('moved');
+      const other = await otherConnection(t);
+      try {
+        await other.query('begin');
+        if (ending === 'moved')
+          await other.query('update users set official_email = $1 where id = $2', [moved, lawyer.id]);
+        else await other.query('update users set deleted_at = now() where id = $1', [lawyer.id]);
+        await other.query('update sessions set revoked_at = now() where user_id = $1 and revoked_at is null', [
+          lawyer.id,
+        ]);
+        const code = sendOtp(lawyer);
+        await pause();
+        await other.query('commit');
+        const res = await code;
+        expect(res.statusCode, ending).toBe(401);
+        expect(res.json().message).toBe(messages.notSignedIn);
+      } finally {
+        await other.end();
+      }
+      expect(await about(lawyer.email, CODE_SUBJECT)).toEqual([]);
+      expect(await about(moved, CODE_SUBJECT)).toEqual([]);
+    }
+  });
+
+  // The code check waits on the two-factor row (held by the other connection with the address moved),
+  // after the session was read: the notice must still go to the address held when it is written.
+  it.runIf(kind === 'postgres')('the notice that two-factor went off goes to the address held then', async () => {
+    const owner = await signupAndLogin(t, 'company');
+    const setup = await t.app.inject({
+      method: 'POST',
+      url: '/api/two-factor/setup',
+      headers: owner.headers,
+      payload: { password: PASSWORD },
+    });
+    const secret = Secret.fromBase32(setup.json().data.secret as string);
+    const codeNow = () => new TOTP({ secret }).generate({ timestamp: t.clock.now().getTime() });
+    const enable = await t.app.inject({
+      method: 'POST',
+      url: '/api/two-factor/enable',
+      headers: owner.headers,
+      payload: { code: codeNow() },
+    });
+    expect(enable.statusCode).toBe(200);
+    t.clock.advance(30_000);
+    const moved = uniqueEmail('moved');
+    const other = await otherConnection(t);
+    try {
+      await other.query('begin');
+      await other.query('update users set official_email = $1 where id = $2', [moved, owner.id]);
+      await other.query('select user_id from two_factor where user_id = $1 for update', [owner.id]);
+      const off = t.app.inject({
+        method: 'POST',
+        url: '/api/two-factor/disable',
+        headers: owner.headers,
+        payload: { code: codeNow() },
+      });
+      await pause();
+      await other.query('commit');
+      expect((await off).statusCode).toBe(200);
+    } finally {
+      await other.end();
+    }
+    expect(await about(owner.email, OFF_SUBJECT)).toEqual([]);
+    expect(await about(moved, OFF_SUBJECT)).toHaveLength(1);
+  });
+
+  // A second change asked from the session that made the first, while the first is confirmed: the notice
+  // and its undo link go to the address the account has then, the one a thief's second move leaves.
+  it.runIf(kind === 'postgres')('the notice of a change asked for goes to the address held then', async () => {
+    const owner = await signupAndLogin(t, 'company');
+    const [moved, next] = [uniqueEmail('moved'), uniqueEmail('next')];
+    const other = await otherConnection(t);
+    try {
+      await other.query('begin');
+      await other.query('update users set official_email = $1 where id = $2', [moved, owner.id]);
+      const ask = askToMove(owner, next);
+      await pause();
+      await other.query('commit');
+      expect((await ask).statusCode).toBe(200);
+    } finally {
+      await other.end();
+    }
+    expect(await about(owner.email, ASKED_SUBJECT)).toEqual([]);
+    expect(await about(moved, ASKED_SUBJECT)).toHaveLength(1);
+    const undo = await db()
+      .select({ email: oneTimeTokens.email })
+      .from(oneTimeTokens)
+      .where(
+        and(
+          eq(oneTimeTokens.userId, owner.id),
+          eq(oneTimeTokens.purpose, 'email_change_undo'),
+          isNull(oneTimeTokens.usedAt),
+        ),
+      );
+    expect(undo).toEqual([{ email: moved }]);
+  });
+
+  // The reset token was earned with a code mailed to the old address: once the account has left it,
+  // the reset sets nothing and mails nobody, as forgot-password sends nothing then.
+  it.runIf(kind === 'postgres')('a password reset for an address the account left meanwhile is refused', async () => {
+    const owner = await signupAndLogin(t, 'company');
+    await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { officialEmail: owner.email } });
+    const code = sixDigits((await lastMailTo(t, owner.email))!.text)!;
+    const grant = await t.app.inject({
+      method: 'POST',
+      url: '/api/confirm-reset-token',
+      payload: { officialEmail: owner.email, token: code },
+    });
+    expect(grant.statusCode).toBe(200);
+    const moved = uniqueEmail('moved');
+    const other = await otherConnection(t);
+    let res: { statusCode: number; json: () => { message: string } } | undefined;
+    try {
+      await other.query('begin');
+      await other.query('update users set official_email = $1 where id = $2', [moved, owner.id]);
+      const reset = t.app.inject({
+        method: 'PATCH',
+        url: `/api/reset-password?userEmail=${encodeURIComponent(owner.email)}&token=${grant.json().resetToken}`,
+        payload: { password: NEW, passwordConfirm: NEW },
+      });
+      await pause();
+      await other.query('commit');
+      res = await reset;
+    } finally {
+      await other.end();
+    }
+    expect(res!.statusCode).toBe(400);
+    expect(res!.json().message).toBe(messages.linkInvalid);
+    const changed = 'Your LegalMarket password was changed';
+    expect([...(await about(owner.email, changed)), ...(await about(moved, changed))]).toEqual([]);
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { officialEmail: moved, password: PASSWORD },
+    });
+    expect(signIn.statusCode).toBe(200);
+  });
+});

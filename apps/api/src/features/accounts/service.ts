@@ -504,37 +504,43 @@ export function createAccountsService(deps: AccountsDeps) {
 
     async resetPassword(email: string, token: string, password: string) {
       const user = await findByEmail(db, email);
-      const passwordHash = await hashPassword(password);
       const now = clock.now();
+      const liveGrant = (userId: string) =>
+        and(
+          eq(oneTimeTokens.userId, userId),
+          eq(oneTimeTokens.tokenHash, deps.hashToken(token)),
+          eq(oneTimeTokens.purpose, 'password_reset_grant'),
+          isNull(oneTimeTokens.usedAt),
+          gt(oneTimeTokens.expiresAt, now),
+        );
+      // A lookup before the hash: an unknown address or a guessed token must not cost an argon2 hash.
+      const known =
+        user && (await db.select({ id: oneTimeTokens.id }).from(oneTimeTokens).where(liveGrant(user.id)).limit(1));
+      if (!user || !known?.length) throw badRequest(messages.linkInvalid);
+      const passwordHash = await hashPassword(password);
       const done = await db.transaction(async (tx) => {
-        if (!user) return false;
         // The account's row before the grant's, as every writer that kills its tokens takes them (a new
         // code, "This wasn't me", an e-mail change, a deletion): the other order deadlocks (decision 2225).
-        if (!(await lockAccount(tx, user.id))) return false;
+        const row = await lockAccount(tx, user.id);
+        // Read again under the lock: the grant was earned with a code mailed to that address; one that
+        // moved or an account erased meanwhile gets nothing.
+        if (!row || row.deletedAt || row.officialEmail !== user.officialEmail) return false;
         const grant = await tx
           .update(oneTimeTokens)
           .set({ usedAt: now })
-          .where(
-            and(
-              eq(oneTimeTokens.userId, user.id),
-              eq(oneTimeTokens.tokenHash, deps.hashToken(token)),
-              eq(oneTimeTokens.purpose, 'password_reset_grant'),
-              isNull(oneTimeTokens.usedAt),
-              gt(oneTimeTokens.expiresAt, now),
-            ),
-          )
+          .where(liveGrant(user.id))
           .returning({ id: oneTimeTokens.id });
         if (!grant[0]) return false;
         // Whoever resets the password by e-mail has proven the address too.
         await tx
           .update(users)
-          .set({ passwordHash, updatedAt: now, emailConfirmedAt: user.emailConfirmedAt ?? now })
+          .set({ passwordHash, updatedAt: now, emailConfirmedAt: row.emailConfirmedAt ?? now })
           .where(eq(users.id, user.id));
         // Whoever knew the old password may have a change of address pending, or codes: they die with
         // the sessions. Undo links stay: they belong to the addresses the account had before.
         await killTokens(tx, user.id, { keepUndo: true });
         await deps.auth.revokeAllSessions(tx, user.id);
-        await enqueueMail(tx, render(passwordChangedMail(user.officialEmail)));
+        await enqueueMail(tx, render(passwordChangedMail(row.officialEmail)));
         return true;
       });
       if (!done) throw badRequest(messages.linkInvalid);

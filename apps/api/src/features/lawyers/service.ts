@@ -9,9 +9,9 @@ import {
 } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
-import { oneTimeTokens, payoutDetails, users } from '../../db/schema.js';
+import { oneTimeTokens, payoutDetails, sessions, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { AppError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../platform/errors.js';
 import { mailRenderer } from '../../platform/mail-templates.js';
 import { ProviderUnavailable, type PaymentProvider } from '../../platform/payments/index.js';
 import { enqueueMail } from '../../platform/mailer.js';
@@ -177,14 +177,26 @@ export function createLawyersService(deps: Deps) {
     /**
      * E-mails a six-digit code; only one code is live at a time. Under the account's row lock, so two
      * requests at once take turns; asked again within the repeat window, the code just mailed stands and
-     * nothing more is sent (docs/decisions/2221).
+     * nothing more is sent (docs/decisions/2221). The code goes to the address the row holds under that
+     * lock, never the one the session was signed in with: a confirmed address change may have committed
+     * since. A session ended meanwhile (another session's address change, an erasure) gets 401 and no code.
      */
     async sendCode(lawyer: AuthUser) {
       if (!(await current(db, lawyer.id))) throw notFound(messages.noPaymentDetails);
       const code = randomCode();
       const sent = await db.transaction(async (tx) => {
-        await tx.select({ id: users.id }).from(users).where(eq(users.id, lawyer.id)).for('update');
         const now = clock.now();
+        const [account] = await tx
+          .select({ officialEmail: users.officialEmail })
+          .from(users)
+          .where(and(eq(users.id, lawyer.id), isNull(users.deletedAt)))
+          .for('update');
+        // Sessions are revoked under this same lock, so a live one here is live at commit.
+        const [live] = await tx
+          .select({ id: sessions.id })
+          .from(sessions)
+          .where(and(eq(sessions.id, lawyer.sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
+        if (!account || !live) throw unauthorized();
         const [recent] = await tx
           .select({ id: oneTimeTokens.id })
           .from(oneTimeTokens)
@@ -200,7 +212,7 @@ export function createLawyersService(deps: Deps) {
           .limit(1);
         if (recent) return false;
         await storeToken(tx, lawyer.id, OTP, deps.hashToken(code));
-        await enqueueMail(tx, render(payoutCodeMail(lawyer.officialEmail, code, LIMITS.codeTtlMinutes)));
+        await enqueueMail(tx, render(payoutCodeMail(account.officialEmail, code, LIMITS.codeTtlMinutes)));
         return true;
       });
       if (!sent) return;

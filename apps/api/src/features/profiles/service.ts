@@ -184,10 +184,12 @@ export function createProfilesService({
         );
         const resubmitted = role === 'lawyer' && current.verificationRejectedAt !== null && edited.length > 0;
         if (resubmitted) Object.assign(changes, { verificationRejectedAt: null, verificationRejectionReason: null });
+        // The notice and its undo link go to the address held under the lock, not the one the session
+        // was read with: a change confirmed meanwhile has made that one the account's former address.
         if (newEmail)
           await accounts.requestEmailChange(
             tx,
-            { id: me.id, officialEmail: oldEmail, sessionId: me.sessionId },
+            { id: me.id, officialEmail: current.officialEmail, sessionId: me.sessionId },
             newEmail,
           );
         const [row] = await tx

@@ -297,6 +297,14 @@ export function createTwoFactorService(shared: Shared) {
       if (!(await this.enabledFor(user.id))) throw conflict(twoFactorMessages.notEnabled);
       if (!(await checkCode(user.id, code))) throw badRequest(twoFactorMessages.codeWrong);
       await db.transaction(async (tx) => {
+        // The notice goes to the address the row holds under its lock: a confirmed address change may
+        // have committed since the session was read.
+        const [owner] = await tx
+          .select({ officialEmail: users.officialEmail })
+          .from(users)
+          .where(and(eq(users.id, user.id), isNull(users.deletedAt)))
+          .for('update');
+        if (!owner) throw unauthorized();
         await tx.delete(twoFactor).where(eq(twoFactor.userId, user.id));
         await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, user.id));
         await recordAudit(tx, {
@@ -305,7 +313,7 @@ export function createTwoFactorService(shared: Shared) {
           targetType: targetTypeOf(user.userType),
           targetId: user.id,
         });
-        await enqueueMail(tx, render(twoFactorDisabledMail(user.officialEmail, resetUrl)));
+        await enqueueMail(tx, render(twoFactorDisabledMail(owner.officialEmail, resetUrl)));
       });
       shared.mailWritten();
       shared.securityLog('two_factor_disabled', { actor: user.id });
@@ -325,6 +333,9 @@ export function createTwoFactorService(shared: Shared) {
      * the lock and finds the link used (409).
      */
     async notMe(token: string) {
+      // The link is checked first (read again under the lock below): a guessed or spent token costs a
+      // lookup, never the argon2 hash.
+      await notMeLink(token);
       // Hashed before the lock is taken: the password nobody knows.
       const unusableHash = await hashPassword(randomToken());
       const user = await db.transaction(async (tx) => {
