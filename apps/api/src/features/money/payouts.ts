@@ -380,19 +380,31 @@ export function createPayouts(deps: PayoutsDeps) {
      * again with the same reference when the provider never answered).
      */
     async reconcile() {
+      const cutoff = new Date(clock.now().getTime() - PAYOUT_RESEND_AFTER_MS);
       const due = await db
         .select()
         .from(payouts)
-        .where(
-          and(
-            eq(payouts.status, 'sending'),
-            lte(payouts.updatedAt, new Date(clock.now().getTime() - PAYOUT_RESEND_AFTER_MS)),
-          ),
-        )
+        .where(and(eq(payouts.status, 'sending'), lte(payouts.updatedAt, cutoff)))
         .limit(50);
       for (const p of due) {
         try {
           if (!p.providerTransferId) {
+            // Every instance runs this pass: the payout is taken first (one statement under its row
+            // lock), so one pass sends it and the others leave it for a minute. Two sends at once could
+            // end with one refused and failing the payout while the other's transfer pays it.
+            const [taken] = await db
+              .update(payouts)
+              .set({ updatedAt: clock.now() })
+              .where(
+                and(
+                  eq(payouts.id, p.id),
+                  eq(payouts.status, 'sending'),
+                  isNull(payouts.providerTransferId),
+                  lte(payouts.updatedAt, cutoff),
+                ),
+              )
+              .returning({ id: payouts.id });
+            if (!taken) continue;
             // The send's answer was lost (and perhaps its webhook): ask by our reference first. Only when
             // the provider has no such transfer is it sent again, with the same reference, which
             // Flutterwave refuses to pay twice.
