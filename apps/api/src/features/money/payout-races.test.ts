@@ -1,5 +1,6 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { jobs, ledgerTransactions, payouts } from '../../db/schema.js';
 import { describeEachDb, lastMailTo, signupAndLogin, sixDigits, type TestApp } from '../../../test/helpers.js';
 import { createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
@@ -17,8 +18,8 @@ async function until(check: () => boolean | Promise<boolean>) {
 /**
  * Payouts after the job, attacked from outside on the paths payouts.test.ts leaves alone: the
  * reconciler's passes of several instances at once, a slow provider refusing one send while another
- * goes through, details changed while a payout is resent. Races show on the PostgreSQL server; on
- * PGlite the same steps must keep the same books.
+ * goes through, and transfers Flutterwave reports with another amount or currency. Races show on the
+ * PostgreSQL server; on PGlite the same steps must keep the same books.
  */
 describeEachDb('payout races through Flutterwave (local stand-in)', (kind) => {
   const flw = flutterwaveStandIn();
@@ -181,5 +182,45 @@ describeEachDb('payout races through Flutterwave (local stand-in)', (kind) => {
       bank: 'Zenith Bank',
       accountNumber: '•••• 6789',
     });
+  });
+
+  it('a transfer reported with another amount or currency, or a webhook not signed, settles nothing', async () => {
+    const lawyer = await earner();
+    const id = (await inject('POST', '/api/lawyer/payouts', lawyer, {})).json().payout._id as string;
+    expect((await inject('POST', `/api/admin/payouts/${id}/approve`, admin, {})).statusCode).toBe(200);
+    const [tr] = transfersOf(id);
+    flw.completeTransfer(tr.id, 'SUCCESSFUL');
+    const forged: Record<string, string>[] = [
+      {},
+      { 'verif-hash': 'not-the-secret' },
+      { 'flutterwave-signature': createHmac('sha256', 'not-the-secret').update(hookBody(tr.id)).digest('base64') },
+    ];
+    for (const headers of forged) expect((await webhook(tr.id, headers)).statusCode).toBe(401);
+
+    // Flutterwave says the transfer paid another amount, then another currency: neither is this payout.
+    const stored = flw.transfers.get(tr.id)! as { amount: number; currency: string };
+    for (const [amount, currency] of [
+      [19_999.99, 'NGN'],
+      [20_000, 'USD'],
+    ] as const) {
+      Object.assign(stored, { amount, currency });
+      expect((await webhook(tr.id)).statusCode).toBe(200);
+      t.clock.advance(61_000);
+      await instance().reconcile();
+      await new Promise((r) => setTimeout(r, 200));
+      expect((await payout(id)).status).toBe('sending');
+      expect(await kinds(id)).toEqual(['payout']);
+    }
+    // Put right, the same webhook settles it once.
+    Object.assign(stored, { amount: 20_000, currency: 'NGN' });
+    await Promise.all([webhook(tr.id), webhook(tr.id)]);
+    await until(async () => (await payout(id)).status === 'paid');
+    expect(await kinds(id)).toEqual(['payout', 'payout_settled', 'fee']);
+    expect(
+      await db()
+        .select()
+        .from(ledgerTransactions)
+        .where(and(eq(ledgerTransactions.payoutId, id), eq(ledgerTransactions.kind, 'payout_settled'))),
+    ).toHaveLength(1);
   });
 });

@@ -36,6 +36,8 @@ const REVERSAL_WATCH_MS = 30 * 86_400_000;
 const REVERSAL_RECHECK_MS = 86_400_000;
 /** Tries of one send while the provider is unreachable, and the pause before each retry. */
 const SEND_RETRIES_MS = [200, 1000];
+/** What every payout is sent in (the provider's transfer request names it). */
+const PAYOUT_CURRENCY = 'NGN';
 
 interface PayoutsDeps extends Pick<Shared, 'db' | 'clock' | 'config' | 'mailWritten' | 'securityLog'> {
   provider: PaymentProvider;
@@ -121,9 +123,19 @@ export function createPayouts(deps: PayoutsDeps) {
       if (!p || (p.status !== 'sending' && !reversal)) return false;
       const now = clock.now();
       const providerTransferId = 'id' in outcome ? outcome.id : p.providerTransferId;
-      if ('id' in outcome && (outcome.reference !== p.id || outcome.amount !== p.amount)) {
+      // Ours are naira transfers: the same number in another currency is another sum of money.
+      if (
+        'id' in outcome &&
+        (outcome.reference !== p.id || outcome.amount !== p.amount || outcome.currency !== PAYOUT_CURRENCY)
+      ) {
         deps.log?.warn(
-          { payoutId: p.id, reference: outcome.reference, amount: outcome.amount, expected: p.amount },
+          {
+            payoutId: p.id,
+            reference: outcome.reference,
+            amount: outcome.amount,
+            currency: outcome.currency,
+            expected: p.amount,
+          },
           'transfer does not match its payout; left as it is',
         );
         return false;
