@@ -113,7 +113,8 @@ describeEachDb('double submit: state-changing calls sent twice at once', (kind) 
   const oneWins = (rs: Res[], won: number, lost: number) =>
     expect(statuses(rs)).toEqual([won, ...Array<number>(rs.length - 1).fill(lost)].sort());
 
-  const mailsTo = (email: string) => db().select().from(emailOutbox).where(eq(emailOutbox.to, email)).orderBy(emailOutbox.id);
+  const mailsTo = (email: string) =>
+    db().select().from(emailOutbox).where(eq(emailOutbox.to, email)).orderBy(emailOutbox.id);
   const liveTokens = (userId: string, purpose: string) =>
     db()
       .select()

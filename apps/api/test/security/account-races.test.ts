@@ -476,7 +476,9 @@ describeEachDb('a change of sign-in address racing a reset or an undo', (kind) =
       await other.end();
     }
     const subjectsTo = async (to: string) =>
-      (await t.rt.database.db.select().from(emailOutbox).where(eq(emailOutbox.to, to)).orderBy(emailOutbox.id)).map((m) => m.subject);
+      (await t.rt.database.db.select().from(emailOutbox).where(eq(emailOutbox.to, to)).orderBy(emailOutbox.id)).map(
+        (m) => m.subject,
+      );
     expect(await subjectsTo(owner.email)).not.toContain('Your LegalMarket password reset code');
     // The sign-up's link only: no second one for an address the account left.
     expect(await subjectsTo(unconfirmed)).toEqual(['Confirm your LegalMarket email address']);

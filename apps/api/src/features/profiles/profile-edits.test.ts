@@ -37,7 +37,8 @@ describeEachDb('profile edits on first use', (kind) => {
     });
   };
   const row = async (id: string) => (await t.rt.database.db.select().from(users).where(eq(users.id, id)))[0];
-  const mailsTo = (to: string) => t.rt.database.db.select().from(emailOutbox).where(eq(emailOutbox.to, to)).orderBy(emailOutbox.id);
+  const mailsTo = (to: string) =>
+    t.rt.database.db.select().from(emailOutbox).where(eq(emailOutbox.to, to)).orderBy(emailOutbox.id);
 
   it('saves an international phone number as its 11-digit local form and never cuts one', async () => {
     const company = await signupAndLogin(t, 'company');
