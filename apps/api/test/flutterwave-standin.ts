@@ -133,10 +133,16 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
   const accounts = new Map<string, string>();
   const holderOf = (n: string) =>
     accounts.get(n) ?? (n.endsWith('0000') ? null : SANDBOX_ACCOUNT_HOLDERS[Number(n.at(-1))]);
+  /** While set, transfer requests (POST /v3/transfers) wait here, unread, until let through in order. */
+  let heldTransfers: (() => void)[] | null = null;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => answer(req, res, Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => {
+      const go = () => answer(req, res, Buffer.concat(chunks).toString('utf8'));
+      if (heldTransfers && req.method === 'POST' && req.url === '/v3/transfers') heldTransfers.push(go);
+      else go();
+    });
   });
   const plans = new Map<number, FlwPlan>();
   const subscriptions = new Map<number, FlwSubscription>();
@@ -400,6 +406,24 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
     setTransferMode: (m: typeof transferMode) => {
       transferMode = m;
       drained = false;
+    },
+    /**
+     * A slow provider: transfer requests made from now on wait unread until let through, each then
+     * answered by the transfer mode of that moment.
+     */
+    holdTransfers() {
+      const queue: (() => void)[] = [];
+      heldTransfers = queue;
+      return {
+        waiting: () => queue.length,
+        /** Lets the oldest waiting request through. */
+        next: () => queue.shift()?.(),
+        /** Stops holding: the waiting requests go through in order. */
+        release: () => {
+          heldTransfers = null;
+          for (const go of queue.splice(0)) go();
+        },
+      };
     },
     /** The bank holds this account under this name. */
     setAccount: (accountNumber: string, name: string) => accounts.set(accountNumber, name),

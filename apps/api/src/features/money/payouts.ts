@@ -36,6 +36,8 @@ const REVERSAL_WATCH_MS = 30 * 86_400_000;
 const REVERSAL_RECHECK_MS = 86_400_000;
 /** Tries of one send while the provider is unreachable, and the pause before each retry. */
 const SEND_RETRIES_MS = [200, 1000];
+/** What every payout is sent in (the provider's transfer request names it). */
+const PAYOUT_CURRENCY = 'NGN';
 
 interface PayoutsDeps extends Pick<Shared, 'db' | 'clock' | 'config' | 'mailWritten' | 'securityLog'> {
   provider: PaymentProvider;
@@ -121,9 +123,19 @@ export function createPayouts(deps: PayoutsDeps) {
       if (!p || (p.status !== 'sending' && !reversal)) return false;
       const now = clock.now();
       const providerTransferId = 'id' in outcome ? outcome.id : p.providerTransferId;
-      if ('id' in outcome && (outcome.reference !== p.id || outcome.amount !== p.amount)) {
+      // Ours are naira transfers: the same number in another currency is another sum of money.
+      if (
+        'id' in outcome &&
+        (outcome.reference !== p.id || outcome.amount !== p.amount || outcome.currency !== PAYOUT_CURRENCY)
+      ) {
         deps.log?.warn(
-          { payoutId: p.id, reference: outcome.reference, amount: outcome.amount, expected: p.amount },
+          {
+            payoutId: p.id,
+            reference: outcome.reference,
+            amount: outcome.amount,
+            currency: outcome.currency,
+            expected: p.amount,
+          },
           'transfer does not match its payout; left as it is',
         );
         return false;
@@ -380,19 +392,31 @@ export function createPayouts(deps: PayoutsDeps) {
      * again with the same reference when the provider never answered).
      */
     async reconcile() {
+      const cutoff = new Date(clock.now().getTime() - PAYOUT_RESEND_AFTER_MS);
       const due = await db
         .select()
         .from(payouts)
-        .where(
-          and(
-            eq(payouts.status, 'sending'),
-            lte(payouts.updatedAt, new Date(clock.now().getTime() - PAYOUT_RESEND_AFTER_MS)),
-          ),
-        )
+        .where(and(eq(payouts.status, 'sending'), lte(payouts.updatedAt, cutoff)))
         .limit(50);
       for (const p of due) {
         try {
           if (!p.providerTransferId) {
+            // Every instance runs this pass: the payout is taken first (one statement under its row
+            // lock), so one pass sends it and the others leave it for a minute. Two sends at once could
+            // end with one refused and failing the payout while the other's transfer pays it.
+            const [taken] = await db
+              .update(payouts)
+              .set({ updatedAt: clock.now() })
+              .where(
+                and(
+                  eq(payouts.id, p.id),
+                  eq(payouts.status, 'sending'),
+                  isNull(payouts.providerTransferId),
+                  lte(payouts.updatedAt, cutoff),
+                ),
+              )
+              .returning({ id: payouts.id });
+            if (!taken) continue;
             // The send's answer was lost (and perhaps its webhook): ask by our reference first. Only when
             // the provider has no such transfer is it sent again, with the same reference, which
             // Flutterwave refuses to pay twice.

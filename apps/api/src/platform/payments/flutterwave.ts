@@ -108,6 +108,7 @@ function transferOf(d: FlwTransfer): ProviderTransfer {
     status:
       status === 'SUCCESSFUL' ? 'successful' : status === 'FAILED' || status === 'REVERSED' ? 'failed' : 'pending',
     amount: Math.round(d.amount * 100),
+    currency: String(d.currency).toUpperCase(),
     message: d.complete_message ?? null,
     ...(typeof d.fee === 'number' && d.fee >= 0 ? { fee: Math.round(d.fee * 100) } : {}),
   };

@@ -85,6 +85,7 @@ const transferView = (r: typeof sandboxTransfers.$inferSelect): ProviderTransfer
   reference: r.reference,
   status: r.status === 'SUCCESSFUL' ? 'successful' : r.status === 'FAILED' ? 'failed' : 'pending',
   amount: r.amount,
+  currency: 'NGN',
   message: r.completeMessage,
   fee: transferFee(r.amount),
 });

@@ -84,6 +84,8 @@ export interface ProviderTransfer {
   status: 'successful' | 'failed' | 'pending';
   /** Kobo. */
   amount: number;
+  /** Upper-case: what the beneficiary was sent (ours are always NGN). */
+  currency: string;
   /** The provider's reason, for a failed one. */
   message: string | null;
   /** What the provider charges for it (Flutterwave's `fee`), kobo, when the answer says. */
