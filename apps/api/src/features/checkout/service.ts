@@ -514,7 +514,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
       .select()
       .from(orders)
       .where(and(eq(orders.companyId, companyId), notInArray(orders.status, ['expired', 'replaced'])))
-      .orderBy(desc(orders.createdAt))
+      .orderBy(desc(orders.createdAt), desc(orders.id))
       .limit(200);
     return rows.map(toOrderView);
   }

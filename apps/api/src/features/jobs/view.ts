@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   THREAD_PAGE,
@@ -290,7 +290,7 @@ export async function withApplicants(ex: Executor, views: JobView[]): Promise<Jo
         views.map((v) => v._id),
       ),
     )
-    .orderBy(jobApplications.createdAt);
+    .orderBy(asc(jobApplications.createdAt), asc(jobApplications.lawyerId));
   const byJob = new Map<string, JobView['appliedLawer']>();
   for (const r of rows) {
     const list = byJob.get(r.jobId) ?? [];
@@ -342,7 +342,7 @@ export const applicantsJson = sql`(select coalesce(json_agg(${jsonObject({
   verified: applicant.verified,
   profileImage: sql`case when ${applicant.profileImage} is null then null else json_build_object('url', ${applicant.profileImage}) end`,
   createdAt: isoText(applicant.createdAt),
-})} order by ${jobApplications.createdAt}), '[]'::json)
+})} order by ${jobApplications.createdAt}, ${jobApplications.lawyerId}), '[]'::json)
   from ${jobApplications} join ${users} ${sql.raw(`"applicant"`)} on ${applicant.id} = ${jobApplications.lawyerId}
   where ${jobApplications.jobId} = ${jobs.id})`;
 

@@ -358,7 +358,7 @@ export function createReceipts(deps: ReceiptsDeps) {
       .innerJoin(jobs, eq(jobs.id, refunds.jobId))
       .innerJoin(products, eq(products.id, jobs.productId))
       .where(and(eq(orders.companyId, companyId), eq(refunds.status, 'completed')))
-      .orderBy(desc(refunds.settledAt))
+      .orderBy(desc(refunds.settledAt), desc(refunds.id))
       .limit(200);
     return rows.map(({ refund, reference, productName }) => ({
       _id: refund.id,

@@ -277,7 +277,7 @@ export function createRefunds(deps: RefundsDeps) {
       .innerJoin(products, eq(products.id, jobs.productId))
       .innerJoin(users, eq(users.id, jobs.companyId))
       .where(where)
-      .orderBy(desc(refunds.createdAt))
+      .orderBy(desc(refunds.createdAt), desc(refunds.id))
       .limit(200);
     return rows.map(({ r, ...x }) => ({
       _id: r.id,

@@ -223,7 +223,7 @@ export function createPlansService(
       .from(jobs)
       .innerJoin(orders, eq(orders.id, jobs.orderId))
       .where(eq(jobs.subscriptionId, sub.id))
-      .orderBy(desc(jobs.createdAt))
+      .orderBy(desc(jobs.createdAt), desc(jobs.id))
       .limit(200);
     return {
       _id: sub.id,
@@ -1320,7 +1320,7 @@ export function createPlansService(
       .from(subscriptions)
       .innerJoin(users, eq(users.id, subscriptions.companyId))
       .where(status ? eq(subscriptions.status, status) : undefined)
-      .orderBy(desc(subscriptions.createdAt))
+      .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id))
       .limit(500);
     return rows.map(({ s, companyName, name }) => ({
       _id: s.id,

@@ -68,7 +68,10 @@ const lawyerReviewsOf = (db: Executor, where: SQL) =>
     })
     .from(lawyerReviews)
     .where(where)
-    .orderBy(asc(lawyerReviews.createdAt));
+    .orderBy(asc(lawyerReviews.createdAt), asc(lawyerReviews.id));
+
+/** Oldest first; a cart's jobs share their time, so they follow its lines, as its receipt lists them. */
+const jobsInOrder = [asc(jobs.createdAt), asc(jobs.orderId), asc(jobs.lineNo)];
 
 const json = (value: unknown) => new TextEncoder().encode(`${JSON.stringify(value, null, 2)}\n`);
 /** A file name safe in every unzip tool: the stored key, then the person's name for it. */
@@ -90,7 +93,7 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
         .from(jobs)
         .innerJoin(products, eq(products.id, jobs.productId))
         .where(and(eq(party, user.id), notInArray(jobs.status, ['completed', 'cancelled'])))
-        .orderBy(asc(jobs.createdAt));
+        .orderBy(...jobsInOrder);
       if (open.length) {
         const names = open.slice(0, OPEN_JOB_NAMES).map((j) => `${j.product} (${j.status})`);
         const more = open.length > OPEN_JOB_NAMES ? ` and ${open.length - OPEN_JOB_NAMES} more` : '';
@@ -218,7 +221,7 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
         .from(jobs)
         .innerJoin(products, eq(products.id, jobs.productId))
         .where(eq(party, me.id))
-        .orderBy(asc(jobs.createdAt));
+        .orderBy(...jobsInOrder);
       const ids = myJobs.map((j) => j.job.id);
       // The job's thread: both parties' messages on a job this person took part in (decision 2030), the
       // other party named as the job page names them, never their contact details.
@@ -268,7 +271,7 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
           .select()
           .from(orders)
           .where(and(eq(orders.companyId, me.id), notInArray(orders.status, ['replaced'])))
-          .orderBy(asc(orders.createdAt))
+          .orderBy(asc(orders.createdAt), asc(orders.id))
       ).map(({ companyId: _c, ...o }) => ({
         ...o,
         receipt: o.status === 'paid' ? `/api/orders/${o.id}/receipt.pdf` : null,
@@ -283,9 +286,14 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
         })
         .from(reviews)
         .innerJoin(products, eq(products.id, reviews.productId))
-        .where(eq(reviews.companyId, me.id));
+        .where(eq(reviews.companyId, me.id))
+        .orderBy(asc(reviews.date), asc(reviews.id));
       files['lawyer-reviews.json'] = await lawyerReviewsOf(db, eq(lawyerReviews.companyId, me.id));
-      files['cart.json'] = await db.select().from(cartItems).where(eq(cartItems.companyId, me.id));
+      files['cart.json'] = await db
+        .select()
+        .from(cartItems)
+        .where(eq(cartItems.companyId, me.id))
+        .orderBy(asc(cartItems.createdAt), asc(cartItems.productId));
     }
     if (me.userType === 'lawyer') {
       files['lawyer-reviews.json'] = await lawyerReviewsOf(db, eq(lawyerReviews.lawyerId, me.id));
@@ -293,7 +301,11 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
       files['payouts.json'] = {
         payoutDetails: details ?? null,
         payouts: (
-          await db.select().from(payouts).where(eq(payouts.lawyerId, me.id)).orderBy(asc(payouts.createdAt))
+          await db
+            .select()
+            .from(payouts)
+            .where(eq(payouts.lawyerId, me.id))
+            .orderBy(asc(payouts.createdAt), asc(payouts.id))
         ).map(({ approvedBy: _a, rejectedBy: _r, ...p }) => p),
         earnings: await db
           .select({
@@ -309,7 +321,8 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
       files['applications.json'] = await db
         .select({ jobId: jobApplications.jobId, createdAt: jobApplications.createdAt })
         .from(jobApplications)
-        .where(eq(jobApplications.lawyerId, me.id));
+        .where(eq(jobApplications.lawyerId, me.id))
+        .orderBy(asc(jobApplications.createdAt), asc(jobApplications.jobId));
     }
     if (me.userType === 'admin')
       files['admin-actions.json'] = await db

@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { strFromU8, unzipSync } from 'fflate';
+import { cartItems, jobApplications, jobs, lawyerReviews, orders, payouts, reviews } from '../../db/schema.js';
+import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
+import { insertProduct } from '../../../test/admin-fixtures.js';
+import { TIED_INSERT_ORDER, tiedId } from '../../../test/tied-ids.js';
+
+type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+
+describeEachDb('data export and deletion check: rows of the same instant keep one order', (kind) => {
+  let t: TestApp;
+  let company: Login;
+  let lawyer: Login;
+  /** Product names by line: the jobs of one cart, bought together. */
+  const names = ['Line one', 'Line two', 'Line three'];
+  let products: string[];
+  const jobId = (line: number) => tiedId(1, 4 - line); // id order is the reverse of line order
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    [company, lawyer] = await Promise.all([signupAndLogin(t, 'company'), signupAndLogin(t, 'lawyer')]);
+    products = (await Promise.all(names.map((n) => insertProduct(t, n)))).map((p) => p.id).sort();
+    const db = t.rt.database.db;
+    const at = t.clock.now();
+    const [order] = await db
+      .insert(orders)
+      .values({
+        companyId: company.id,
+        txRef: 'tx-cart',
+        amount: 15_000_000,
+        status: 'paid',
+        provider: 'sandbox',
+        title: 'Legal services',
+        lines: [],
+        createdAt: new Date(at.getTime() - 60_000),
+      })
+      .returning();
+    // The jobs of one order share their createdAt; written out of line order.
+    for (const line of TIED_INSERT_ORDER)
+      await db.insert(jobs).values({
+        id: jobId(line),
+        orderId: order.id,
+        lineNo: line,
+        companyId: company.id,
+        productId: (await db.query.products.findFirst({ where: (p, { eq }) => eq(p.productName, names[line - 1]) }))!
+          .id,
+        quantity: 1,
+        amount: 5_000_000,
+        createdAt: at,
+      });
+    for (const n of TIED_INSERT_ORDER) {
+      await db.insert(orders).values({
+        id: tiedId(2, n),
+        companyId: company.id,
+        txRef: `tx-tied-${n}`,
+        amount: 5_000_000,
+        status: 'failed',
+        provider: 'sandbox',
+        title: 'Legal services',
+        lines: [],
+        createdAt: at,
+      });
+      await db.insert(reviews).values({
+        id: tiedId(3, n),
+        companyId: company.id,
+        productId: products[n - 1],
+        reviewTitle: `Review ${n}`,
+        review: 'Quick and clear.',
+        status: 5,
+        date: at,
+      });
+      await db
+        .insert(cartItems)
+        .values({ companyId: company.id, productId: products[n - 1], quantity: n, createdAt: at });
+      await db.insert(lawyerReviews).values({
+        id: tiedId(4, n),
+        jobId: jobId(n),
+        companyId: company.id,
+        lawyerId: lawyer.id,
+        stars: 5,
+        reviewTitle: `Lawyer review ${n}`,
+        review: 'Thorough.',
+        createdAt: at,
+      });
+      await db.insert(jobApplications).values({ jobId: jobId(n), lawyerId: lawyer.id, createdAt: at });
+      await db.insert(payouts).values({
+        id: tiedId(5, n),
+        lawyerId: lawyer.id,
+        amount: 100_000 * n,
+        status: 'paid',
+        bank: 'Access Bank',
+        bankCode: '044',
+        accountNumber: '0690000031',
+        accountName: 'Chidi Okeke',
+        provider: 'sandbox',
+        createdAt: at,
+      });
+    }
+  });
+  afterAll(() => t.close());
+
+  async function exported(who: Login) {
+    const res = await t.app.inject({ method: 'GET', url: '/api/account/export', headers: who.headers });
+    expect(res.statusCode).toBe(200);
+    const zip = unzipSync(new Uint8Array(res.rawPayload));
+    return (name: string) => JSON.parse(strFromU8(zip[name]));
+  }
+
+  it("the company's archive: jobs by line, then orders, reviews, cart and lawyer reviews by id", async () => {
+    for (let i = 0; i < 2; i++) {
+      const file = await exported(company);
+      expect.soft(file('jobs.json').map((j: { lineNo: number }) => j.lineNo)).toEqual([1, 2, 3]);
+      expect.soft(file('jobs.json').map((j: { product: string }) => j.product)).toEqual(names);
+      expect
+        .soft(
+          file('orders.json')
+            .map((o: { id: string }) => o.id)
+            .filter((id: string) => id !== undefined && id.startsWith('00000000')),
+        )
+        .toEqual([tiedId(2, 1), tiedId(2, 2), tiedId(2, 3)]);
+      expect
+        .soft(file('reviews.json').map((r: { reviewTitle: string }) => r.reviewTitle))
+        .toEqual(['Review 1', 'Review 2', 'Review 3']);
+      expect.soft(file('cart.json').map((c: { productId: string }) => c.productId)).toEqual(products);
+      expect
+        .soft(file('lawyer-reviews.json').map((r: { reviewTitle: string }) => r.reviewTitle))
+        .toEqual(['Lawyer review 1', 'Lawyer review 2', 'Lawyer review 3']);
+    }
+  });
+
+  it("the lawyer's archive: applications by job id, payouts and reviews by id", async () => {
+    for (let i = 0; i < 2; i++) {
+      const file = await exported(lawyer);
+      expect
+        .soft(file('applications.json').map((a: { jobId: string }) => a.jobId))
+        .toEqual([tiedId(1, 1), tiedId(1, 2), tiedId(1, 3)]);
+      expect
+        .soft(file('payouts.json').payouts.map((p: { id: string }) => p.id))
+        .toEqual([tiedId(5, 1), tiedId(5, 2), tiedId(5, 3)]);
+      expect
+        .soft(file('lawyer-reviews.json').map((r: { reviewTitle: string }) => r.reviewTitle))
+        .toEqual(['Lawyer review 1', 'Lawyer review 2', 'Lawyer review 3']);
+    }
+  });
+
+  it('the deletion check names the open jobs in line order', async () => {
+    for (let i = 0; i < 3; i++) {
+      const res = await t.app.inject({ method: 'GET', url: '/api/account/deletion', headers: company.headers });
+      expect(res.statusCode).toBe(200);
+      const open = (res.json().data.blockers as Array<{ kind: string; message: string }>).find(
+        (b) => b.kind === 'open_job',
+      );
+      expect(open?.message).toBe(
+        'You have 3 open jobs: Line one (unassigned), Line two (unassigned), Line three (unassigned). A job must be completed or cancelled first.',
+      );
+    }
+  });
+});
