@@ -70,6 +70,34 @@ export const payoutWaitingMail = (m: {
   reason: 'you are a LegalMarket administrator',
 });
 
+/**
+ * To the admins: a payout came back (reversed or failed) after its lawyer deleted the account, so nobody
+ * can withdraw it from the app. No name: the account's is erased (decision 2228).
+ */
+export const payoutUnclaimedMail = (m: {
+  to: string;
+  payoutId: string;
+  /** Naira. */
+  amount: number;
+  bank: string;
+  accountNumber: string;
+  reason: string;
+  url: string;
+}): MailTemplate => ({
+  to: m.to,
+  subject: `A withdrawal of ${formatNairaExact(m.amount)} came back to a deleted account`,
+  body: [
+    paragraph(
+      `The transfer of ${formatNairaExact(m.amount)} to ${m.bank} account ${maskAccountNumber(m.accountNumber)} (payout ${m.payoutId}) came back from the bank (${m.reason}) after the lawyer deleted their account.`,
+    ),
+    paragraph(
+      'The money is back in our provider balance and the ledger still owes it to that account, but nobody can withdraw it from the app. Pay it by hand or hold it, and record what you did.',
+    ),
+    button('Review payouts', m.url),
+  ],
+  reason: 'you are a LegalMarket administrator',
+});
+
 /** The payment confirmation, written with the order's move to paid (checkout/service.ts fulfil). */
 export const paymentReceivedMail = (m: {
   to: string;

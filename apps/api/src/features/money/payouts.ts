@@ -22,7 +22,13 @@ import {
   type PaymentProvider,
   type ProviderTransfer,
 } from '../../platform/payments/index.js';
-import { payoutFailedMail, payoutPaidMail, payoutRejectedMail, payoutWaitingMail } from './emails.js';
+import {
+  payoutFailedMail,
+  payoutPaidMail,
+  payoutRejectedMail,
+  payoutUnclaimedMail,
+  payoutWaitingMail,
+} from './emails.js';
 import type { Ledger } from './ledger.js';
 import { mailRenderer } from '../../platform/mail-templates.js';
 import { lockLawyerPayouts } from '../../db/locks.js';
@@ -38,6 +44,8 @@ const REVERSAL_RECHECK_MS = 86_400_000;
 const SEND_RETRIES_MS = [200, 1000];
 /** What every payout is sent in (the provider's transfer request names it). */
 const PAYOUT_CURRENCY = 'NGN';
+/** What the admin list shows beside the bank's reason when the money came back to a deleted account. */
+export const UNCLAIMED_NOTE = 'the account was deleted, so the amount is held for an admin to pay by hand';
 
 interface PayoutsDeps extends Pick<Shared, 'db' | 'clock' | 'config' | 'mailWritten' | 'securityLog'> {
   provider: PaymentProvider;
@@ -117,10 +125,17 @@ export function createPayouts(deps: PayoutsDeps) {
   /** Applies the provider's word to a payout being sent, once, under its row lock. */
   async function settle(payoutId: string, outcome: Outcome): Promise<boolean> {
     const done = await db.transaction(async (tx) => {
+      // Money coming back must see an erasure of its lawyer that is under way: the lawyer's row is
+      // locked before the payout's, the order erasure takes them in (a payout's lawyer never changes).
+      if (outcome.status === 'failed') {
+        const [head] = await tx.select({ lawyerId: payouts.lawyerId }).from(payouts).where(eq(payouts.id, payoutId));
+        if (!head) return null;
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, head.lawyerId)).for('share');
+      }
       const [p] = await tx.select().from(payouts).where(eq(payouts.id, payoutId)).for('update');
       // A paid payout is settled again only by a reversal: the bank sent the money back to our balance.
       const reversal = p?.status === 'paid' && outcome.status === 'failed';
-      if (!p || (p.status !== 'sending' && !reversal)) return false;
+      if (!p || (p.status !== 'sending' && !reversal)) return null;
       const now = clock.now();
       const providerTransferId = 'id' in outcome ? outcome.id : p.providerTransferId;
       // Ours are naira transfers: the same number in another currency is another sum of money.
@@ -138,15 +153,15 @@ export function createPayouts(deps: PayoutsDeps) {
           },
           'transfer does not match its payout; left as it is',
         );
-        return false;
+        return null;
       }
       if (outcome.status === 'pending') {
         if (providerTransferId !== p.providerTransferId)
           await tx.update(payouts).set({ providerTransferId, updatedAt: now }).where(eq(payouts.id, p.id));
-        return false;
+        return null;
       }
       const [lawyer] = await tx
-        .select({ email: users.officialEmail, name: users.name })
+        .select({ email: users.officialEmail, name: users.name, deletedAt: users.deletedAt })
         .from(users)
         .where(eq(users.id, p.lawyerId));
       const mail = {
@@ -170,19 +185,34 @@ export function createPayouts(deps: PayoutsDeps) {
         if ('fee' in outcome && outcome.fee !== undefined && outcome.fee < p.amount)
           await ledger.recordFee(tx, { payoutId: p.id }, outcome.fee);
         await enqueueMail(tx, render(payoutPaidMail(mail)));
-        return true;
+        return { erased: null };
       }
       const reason = outcome.message || (reversal ? 'reversed by the bank' : 'refused by the bank');
+      // Erasure waits for every payout still moving, so only a paid one comes back to a deleted account:
+      // nobody can withdraw it from the app, so the admins are told and the row says why (decision 2228).
+      const erased = lawyer.deletedAt !== null;
       await tx
         .update(payouts)
-        .set({ status: 'failed', providerTransferId, failure: reason, settledAt: now, updatedAt: now })
+        .set({
+          status: 'failed',
+          providerTransferId,
+          failure: erased ? `${reason}; ${UNCLAIMED_NOTE}` : reason,
+          settledAt: now,
+          updatedAt: now,
+        })
         .where(eq(payouts.id, p.id));
       // The money is the lawyer's again, available at once: from transit, or, reversed after it was
       // settled, from the provider's balance it came back to.
       if (reversal)
         await ledger.post(
           tx,
-          { kind: 'payout_reversed', payoutId: p.id, memo: 'Payout reversed; returned to the lawyer' },
+          {
+            kind: 'payout_reversed',
+            payoutId: p.id,
+            memo: erased
+              ? 'Payout reversed after the account was deleted; held for an admin'
+              : 'Payout reversed; returned to the lawyer',
+          },
           [
             { account: 'provider_cash', amount: p.amount },
             { account: 'lawyer_earnings', amount: -p.amount, lawyerId: p.lawyerId, availableAt: null },
@@ -197,11 +227,33 @@ export function createPayouts(deps: PayoutsDeps) {
             { account: 'lawyer_earnings', amount: -p.amount, lawyerId: p.lawyerId, availableAt: null },
           ],
         );
-      await enqueueMail(tx, render(payoutFailedMail({ ...mail, reason })));
-      return true;
+      if (!erased) {
+        await enqueueMail(tx, render(payoutFailedMail({ ...mail, reason })));
+        return { erased: null };
+      }
+      const admins = await tx.select({ email: users.officialEmail }).from(users).where(liveAdmin).limit(20);
+      for (const a of admins)
+        await enqueueMail(
+          tx,
+          render(
+            payoutUnclaimedMail({
+              to: a.email,
+              payoutId: p.id,
+              amount: p.amount / 100,
+              bank: p.bank,
+              accountNumber: p.accountNumber,
+              reason,
+              url: `${deps.config.PUBLIC_URL}/admin/payouts`,
+            }),
+          ),
+        );
+      return { erased: { payoutId: p.id, lawyerId: p.lawyerId, amountKobo: p.amount, reversal, reason } };
     });
-    if (done) deps.mailWritten();
-    return done;
+    if (!done) return false;
+    deps.mailWritten();
+    // Logged like the other money an admin must act on (plan_paid_twice, payment_for_deleted_account).
+    if (done.erased) deps.securityLog('payout_returned_to_deleted_account', done.erased);
+    return true;
   }
 
   /**
