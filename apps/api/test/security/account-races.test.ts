@@ -865,4 +865,59 @@ describeEachDb('mail written while the sign-in address moves', (kind) => {
     });
     expect(signIn.statusCode).toBe(200);
   });
+
+  // Another connection has moved the address and holds the row while the details are added, or changed
+  // with a confirmed code: each notice goes to the address held when it is written.
+  it.runIf(kind === 'postgres')(
+    'the notices of payout details added or changed go to the address held then',
+    async () => {
+      const ADDED = 'Payment details added to your LegalMarket account';
+      const CHANGED = 'Your LegalMarket payment details were changed';
+      const NEW_ACCOUNT = { accountNumber: '9876543219', accountName: 'Chidi Okeke', bank: 'Access Bank' };
+      /** Runs `request` while another connection moves `who`'s address to `to` and holds the row. */
+      async function whileMoving(who: Login, to: string, request: () => Promise<{ statusCode: number }>) {
+        const other = await otherConnection(t);
+        try {
+          await other.query('begin');
+          await other.query('update users set official_email = $1 where id = $2', [to, who.id]);
+          const pending = request();
+          await pause();
+          await other.query('commit');
+          return (await pending).statusCode;
+        } finally {
+          await other.end();
+        }
+      }
+
+      const adding = await signupAndLogin(t, 'lawyer', { verified: true });
+      const addedTo = uniqueEmail('moved');
+      const add = () =>
+        t.app.inject({ method: 'POST', url: '/api/add-payment-details', headers: adding.headers, payload: ACCOUNT });
+      expect(await whileMoving(adding, addedTo, add)).toBe(201);
+      expect(await about(adding.email, ADDED)).toEqual([]);
+      expect(await about(addedTo, ADDED)).toHaveLength(1);
+
+      const changing = await lawyerWithDetails();
+      expect((await sendOtp(changing)).statusCode).toBe(200);
+      const code = sixDigits((await about(changing.email, CODE_SUBJECT))[0].text)!;
+      const confirmed = await t.app.inject({
+        method: 'POST',
+        url: '/api/confirm-otp',
+        headers: changing.headers,
+        payload: { otp: code },
+      });
+      expect(confirmed.statusCode).toBe(200);
+      const changedTo = uniqueEmail('moved');
+      const edit = () =>
+        t.app.inject({
+          method: 'PATCH',
+          url: '/api/edit-payment-details',
+          headers: changing.headers,
+          payload: NEW_ACCOUNT,
+        });
+      expect(await whileMoving(changing, changedTo, edit)).toBe(200);
+      expect(await about(changing.email, CHANGED)).toEqual([]);
+      expect(await about(changedTo, CHANGED)).toHaveLength(1);
+    },
+  );
 });
