@@ -920,4 +920,22 @@ describeEachDb('mail written while the sign-in address moves', (kind) => {
       expect(await about(changedTo, CHANGED)).toHaveLength(1);
     },
   );
+
+  // Counted by the session's address, the limit on payout codes started again at the new address.
+  it('the limit on payout codes holds across a change of sign-in address', async () => {
+    const lawyer = await lawyerWithDetails();
+    for (let i = 0; i < t.config.EMAIL_ACTION_MAX; i++) expect((await sendOtp(lawyer)).statusCode).toBe(200);
+    const moved = uniqueEmail('moved');
+    expect((await askToMove(lawyer, moved)).statusCode).toBe(200);
+    const link = linkToken((await lastMailTo(t, moved))!.text)!;
+    const confirmed = await t.app.inject({
+      method: 'POST',
+      url: '/api/confirm-email-change',
+      payload: { token: link },
+    });
+    expect(confirmed.statusCode).toBe(200);
+    const limited = await sendOtp(lawyer);
+    expect(limited.statusCode).toBe(429);
+    expect(await about(moved, CODE_SUBJECT)).toEqual([]);
+  });
 });
