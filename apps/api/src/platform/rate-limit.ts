@@ -172,9 +172,12 @@ export function createLimits(store: RateLimitStore, rules: LimitRules, onLimited
       if (h.count > LIMITS.codeMaxAttempts) throw over(key, h);
     },
     codeSucceeded: (purpose: string, subject: string) => store.reset(`code:${purpose}:${subject}`),
-    /** E-mail sending actions (reset codes, confirmation links) per address and purpose. */
-    async perAccountAction(action: string, email: string) {
-      const key = `act:${action}:${email}`;
+    /**
+     * E-mail sending actions (reset codes, confirmation links, payout codes) per purpose and subject: an
+     * address, or an account's id where an address change must not restart the count (payout codes).
+     */
+    async perAccountAction(action: string, subject: string) {
+      const key = `act:${action}:${subject}`;
       const h = await store.hit(key, rules.emailActionWindowMs);
       if (h.count > rules.emailActionMax) throw over(key, h);
     },

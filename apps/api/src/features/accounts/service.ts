@@ -639,6 +639,9 @@ export function createAccountsService(deps: AccountsDeps) {
     /**
      * The link sent to the old address: logs out every device and kills every live token (pending
      * change, codes, other undo links); when the change was already made, it restores the old address.
+     * One transaction under the account's row lock (taken first, by useLinkToken): the kills and the
+     * restore commit together, so no code, grant or session for the address being undone can be had
+     * between them.
      */
     async undoEmailChange(token: string): Promise<'cancelled' | 'reverted' | 'blocked'> {
       const found = await db.transaction(async (tx) => {
@@ -649,25 +652,24 @@ export function createAccountsService(deps: AccountsDeps) {
         // on from must not take the owner's earlier link away.
         await killTokens(tx, user.id, { keepUndo: row.createdAt });
         await deps.auth.revokeAllSessions(tx, user.id);
-        return { user, restore: row.email };
-      });
-      if (!found) throw badRequest(messages.linkInvalid);
-      const { user, restore } = found;
-      let outcome: 'cancelled' | 'reverted' | 'blocked' = 'cancelled';
-      if (user.officialEmail !== restore) {
+        const restore = row.email;
+        const done = (outcome: 'cancelled' | 'reverted' | 'blocked') => ({ userId: user.id, outcome });
+        if (user.officialEmail === restore) return done('cancelled');
+        if (await findByEmail(tx, restore)) return done('blocked');
         try {
-          outcome = await db.transaction(async (tx) => {
-            if (await findByEmail(tx, restore)) return 'blocked' as const;
-            await tx.update(users).set({ officialEmail: restore, updatedAt: clock.now() }).where(eq(users.id, user.id));
-            return 'reverted' as const;
-          });
+          // A savepoint: another account taking the address meanwhile must not undo the kills above.
+          await tx.transaction((sp) =>
+            sp.update(users).set({ officialEmail: restore, updatedAt: clock.now() }).where(eq(users.id, user.id)),
+          );
         } catch (err) {
           if (!isUniqueViolation(err)) throw err;
-          outcome = 'blocked';
+          return done('blocked');
         }
-      }
-      deps.securityLog('email_change_undone', { actor: user.id, outcome });
-      return outcome;
+        return done('reverted');
+      });
+      if (!found) throw badRequest(messages.linkInvalid);
+      deps.securityLog('email_change_undone', { actor: found.userId, outcome: found.outcome });
+      return found.outcome;
     },
 
     async getOwnProfile(userId: string, requestedId: string) {

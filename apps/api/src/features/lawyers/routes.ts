@@ -108,7 +108,8 @@ export const lawyersRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
     },
     async (request) => {
       await limits.perAddress('mail', request.ip);
-      await limits.perAccountAction('payout-otp', request.user!.officialEmail);
+      // By account id: counted by address, the count would start again after an address change.
+      await limits.perAccountAction('payout-otp', request.user!.id);
       await service.sendCode(request.user!);
       return ok(messages.otpSent);
     },

@@ -89,6 +89,20 @@ export function createLawyersService(deps: Deps) {
     };
   }
 
+  /**
+   * Locks the account's row, before any token's as every account flow takes them, and answers the address
+   * it holds then (undefined once erased): mail written in this transaction goes there, never to the
+   * address the session was read with, which a confirmed change may have left meanwhile.
+   */
+  async function lockAccount(tx: Executor, userId: string) {
+    const [account] = await tx
+      .select({ officialEmail: users.officialEmail })
+      .from(users)
+      .where(and(eq(users.id, userId), isNull(users.deletedAt)))
+      .for('update');
+    return account;
+  }
+
   /** Kills earlier live tokens of that purpose and stores a new one. */
   async function storeToken(tx: Executor, userId: string, purpose: string, hash: string) {
     const now = clock.now();
@@ -141,13 +155,16 @@ export function createLawyersService(deps: Deps) {
       const resolved = await resolve(lawyer, input);
       const now = clock.now();
       const outcome = await db.transaction(async (tx) => {
+        const account = await lockAccount(tx, lawyer.id);
+        // Erased meanwhile: the erasure deleted the account's details and nothing is written after it.
+        if (!account) throw unauthorized();
         const inserted = await tx
           .insert(payoutDetails)
           .values({ lawyerId: lawyer.id, ...resolved, resolvedAt: now, createdAt: now, updatedAt: now })
           .onConflictDoNothing({ target: payoutDetails.lawyerId })
           .returning();
         if (inserted[0]) {
-          await enqueueMail(tx, render(payoutChangedMail(lawyer.officialEmail, 'added', resolved)));
+          await enqueueMail(tx, render(payoutChangedMail(account.officialEmail, 'added', resolved)));
           return { kind: 'added' as const, row: inserted[0] };
         }
         const existing = await current(tx, lawyer.id);
@@ -186,11 +203,7 @@ export function createLawyersService(deps: Deps) {
       const code = randomCode();
       const sent = await db.transaction(async (tx) => {
         const now = clock.now();
-        const [account] = await tx
-          .select({ officialEmail: users.officialEmail })
-          .from(users)
-          .where(and(eq(users.id, lawyer.id), isNull(users.deletedAt)))
-          .for('update');
+        const account = await lockAccount(tx, lawyer.id);
         // Sessions are revoked under this same lock, so a live one here is live at commit.
         const [live] = await tx
           .select({ id: sessions.id })
@@ -241,6 +254,9 @@ export function createLawyersService(deps: Deps) {
       const resolved = await resolve(lawyer, input);
       const now = clock.now();
       const updated = await db.transaction(async (tx) => {
+        // Erased meanwhile: the erasure deleted the grant too, so this answers as a missing grant does.
+        const account = await lockAccount(tx, lawyer.id);
+        if (!account) return null;
         const grant = await tx
           .update(oneTimeTokens)
           .set({ usedAt: now })
@@ -261,7 +277,7 @@ export function createLawyersService(deps: Deps) {
           .where(eq(payoutDetails.lawyerId, lawyer.id))
           .returning();
         if (!rows[0]) throw notFound(messages.noPaymentDetails);
-        await enqueueMail(tx, render(payoutChangedMail(lawyer.officialEmail, 'changed', resolved)));
+        await enqueueMail(tx, render(payoutChangedMail(account.officialEmail, 'changed', resolved)));
         return toDetails(rows[0]);
       });
       if (!updated) {
