@@ -174,7 +174,8 @@ export function createLimits(store: RateLimitStore, rules: LimitRules, onLimited
     codeSucceeded: (purpose: string, subject: string) => store.reset(`code:${purpose}:${subject}`),
     /**
      * E-mail sending actions (reset codes, confirmation links, payout codes) per purpose and subject: an
-     * address, or an account's id where an address change must not restart the count (payout codes).
+     * address, or an account's id where an address change must not restart the count (payout codes, data
+     * exports, account deletion).
      */
     async perAccountAction(action: string, subject: string) {
       const key = `act:${action}:${subject}`;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, ne } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { messages } from '@legalmarket/contracts';
-import { emailOutbox, oneTimeTokens, sessions } from '../../src/db/schema.js';
+import { emailOutbox, oneTimeTokens, payoutDetails, sessions, users } from '../../src/db/schema.js';
 import { createAuth, type Auth } from '../../src/platform/auth.js';
 import { tokenHasher } from '../../src/platform/tokens.js';
 import { createLimits } from '../../src/platform/rate-limit.js';
@@ -609,6 +609,59 @@ describeEachDb('a change of sign-in address racing a reset or an undo', (kind) =
       expect((await login(taken, NEW)).statusCode).toBe(401);
     },
   );
+
+  // Another account takes the old address on another connection and has not committed when the undo
+  // writes it back: the undo's lookup does not see it, its write waits on the unique index, and the
+  // commit refuses it. Answered as when the address was already taken (409), in a savepoint, so the
+  // sessions and codes the undo ended stay ended and nothing else changes.
+  it.runIf(kind === 'postgres')(
+    'an undo whose old address another account takes while the undo waits answers 409 and only ends sessions',
+    async () => {
+      const owner = await signupAndLogin(t, 'company');
+      const { taken, undoToken } = await movedByThief(owner);
+      const squatter = await signupAndLogin(t, 'company');
+      // A live reset code at the address the thief set: the undo kills it with the sessions.
+      expect(
+        (await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { officialEmail: taken } }))
+          .statusCode,
+      ).toBe(200);
+      const liveCodes = () =>
+        db()
+          .select({ purpose: oneTimeTokens.purpose })
+          .from(oneTimeTokens)
+          .where(
+            and(
+              eq(oneTimeTokens.userId, owner.id),
+              isNull(oneTimeTokens.usedAt),
+              ne(oneTimeTokens.purpose, 'email_change_undo'),
+            ),
+          );
+      expect(await liveCodes()).toEqual([{ purpose: 'password_reset' }]);
+      const other = await otherConnection(t);
+      try {
+        await other.query('begin');
+        await other.query('update users set official_email = $1 where id = $2', [owner.email, squatter.id]);
+        const undone = undo(undoToken);
+        await new Promise((r) => setTimeout(r, 400));
+        await other.query('commit');
+        const res = await undone;
+        expect(res.statusCode, res.body).toBe(409);
+        expect(res.json().message).toBe(messages.emailChangeRevertBlocked);
+      } finally {
+        await other.query('rollback').catch(() => undefined);
+        await other.end();
+      }
+      expect(await liveSessions(owner.id)).toEqual([]);
+      expect(await liveCodes()).toEqual([]);
+      const addressOf = async (id: string) =>
+        (await db().select({ email: users.officialEmail }).from(users).where(eq(users.id, id)))[0]?.email;
+      expect(await addressOf(owner.id)).toBe(taken);
+      expect(await addressOf(squatter.id)).toBe(owner.email);
+      expect(await liveSessions(squatter.id)).toHaveLength(1);
+      // The link is spent: used again it answers as any used link.
+      expect((await undo(undoToken)).statusCode).toBe(400);
+    },
+  );
 });
 
 /**
@@ -938,4 +991,120 @@ describeEachDb('mail written while the sign-in address moves', (kind) => {
     expect(limited.statusCode).toBe(429);
     expect(await about(moved, CODE_SUBJECT)).toEqual([]);
   });
+
+  // Counted by the session's address, as the payout codes were, both limits started again at the new one.
+  it('the limits on data exports and account deletion hold across a change of sign-in address', async () => {
+    const owner = await signupAndLogin(t, 'company');
+    const exportData = () => t.app.inject({ method: 'GET', url: '/api/account/export', headers: owner.headers });
+    const deleteAccount = (password: string) =>
+      t.app.inject({ method: 'POST', url: '/api/account/delete', headers: owner.headers, payload: { password } });
+    for (let i = 0; i < t.config.EMAIL_ACTION_MAX; i++) {
+      expect((await exportData()).statusCode).toBe(200);
+      expect((await deleteAccount('Wr0ng!Pass')).statusCode).toBe(403);
+    }
+    const moved = uniqueEmail('moved');
+    expect((await askToMove(owner, moved)).statusCode).toBe(200);
+    const link = linkToken((await lastMailTo(t, moved))!.text)!;
+    const confirmed = await t.app.inject({
+      method: 'POST',
+      url: '/api/confirm-email-change',
+      payload: { token: link },
+    });
+    expect(confirmed.statusCode).toBe(200);
+    expect((await exportData()).statusCode).toBe(429);
+    // The right password now: the limit answers before it is looked at, and the account stays.
+    expect((await deleteAccount(PASSWORD)).statusCode).toBe(429);
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { officialEmail: moved, password: PASSWORD },
+    });
+    expect(signIn.statusCode).toBe(200);
+  });
+
+  // The session is read (live) before the request waits for the account's row, which another connection
+  // holds while it ends the session: as another session's confirmed address change does (the address
+  // moved, codes and grants killed), or its turning two-factor on (the grant, bound to this session, kept).
+  // Sessions are revoked under that lock, so the details are checked against it as a payout code is.
+  it.runIf(kind === 'postgres')(
+    'payout details added or changed by a session ended meanwhile are not saved',
+    async () => {
+      const ADDED = 'Payment details added to your LegalMarket account';
+      const CHANGED = 'Your LegalMarket payment details were changed';
+      const NEW_ACCOUNT = { accountNumber: '9876543219', accountName: 'Chidi Okeke', bank: 'Access Bank' };
+      /** Runs `request` while another connection ends `who`'s sessions, and answers it. */
+      async function whileEnding(
+        who: Login,
+        ending: 'moved' | 'enrolled',
+        to: string,
+        request: () => Promise<{ statusCode: number; json: () => { message: string } }>,
+      ) {
+        const other = await otherConnection(t);
+        try {
+          await other.query('begin');
+          await other.query('select id from users where id = $1 for update', [who.id]);
+          if (ending === 'moved') {
+            await other.query('update users set official_email = $1 where id = $2', [to, who.id]);
+            await other.query(
+              `update one_time_tokens set used_at = now()
+               where user_id = $1 and used_at is null and purpose <> 'email_change_undo'`,
+              [who.id],
+            );
+          }
+          await other.query('update sessions set revoked_at = now() where user_id = $1 and revoked_at is null', [
+            who.id,
+          ]);
+          const pending = request();
+          await pause();
+          await other.query('commit');
+          return await pending;
+        } finally {
+          await other.end();
+        }
+      }
+      const savedFor = async (lawyerId: string) =>
+        (
+          await db()
+            .select({ accountNumber: payoutDetails.accountNumber })
+            .from(payoutDetails)
+            .where(eq(payoutDetails.lawyerId, lawyerId))
+        ).map((r) => r.accountNumber);
+
+      const adding = await signupAndLogin(t, 'lawyer', { verified: true });
+      const addedTo = uniqueEmail('moved');
+      const add = () =>
+        t.app.inject({ method: 'POST', url: '/api/add-payment-details', headers: adding.headers, payload: ACCOUNT });
+      const added = await whileEnding(adding, 'moved', addedTo, add);
+      expect(added.statusCode).toBe(401);
+      expect(added.json().message).toBe(messages.notSignedIn);
+      expect(await savedFor(adding.id)).toEqual([]);
+      expect([...(await about(adding.email, ADDED)), ...(await about(addedTo, ADDED))]).toEqual([]);
+
+      for (const ending of ['moved', 'enrolled'] as const) {
+        const changing = await lawyerWithDetails();
+        expect((await sendOtp(changing)).statusCode).toBe(200);
+        const code = sixDigits((await about(changing.email, CODE_SUBJECT))[0].text)!;
+        const confirmedCode = await t.app.inject({
+          method: 'POST',
+          url: '/api/confirm-otp',
+          headers: changing.headers,
+          payload: { otp: code },
+        });
+        expect(confirmedCode.statusCode).toBe(200);
+        const changedTo = uniqueEmail('moved');
+        const edit = () =>
+          t.app.inject({
+            method: 'PATCH',
+            url: '/api/edit-payment-details',
+            headers: changing.headers,
+            payload: NEW_ACCOUNT,
+          });
+        const edited = await whileEnding(changing, ending, changedTo, edit);
+        expect(edited.statusCode, ending).toBe(401);
+        expect(edited.json().message).toBe(messages.notSignedIn);
+        expect(await savedFor(changing.id)).toEqual([ACCOUNT.accountNumber]);
+        expect([...(await about(changing.email, CHANGED)), ...(await about(changedTo, CHANGED))]).toEqual([]);
+      }
+    },
+  );
 });

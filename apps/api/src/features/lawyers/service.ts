@@ -103,6 +103,18 @@ export function createLawyersService(deps: Deps) {
     return account;
   }
 
+  /**
+   * Whether the session is still live. Call it under lockAccount: sessions are revoked under that same
+   * lock (another session's address change, an erasure), so one live here is live at commit.
+   */
+  async function sessionLive(tx: Executor, lawyer: AuthUser, now: Date) {
+    const [live] = await tx
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(and(eq(sessions.id, lawyer.sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
+    return !!live;
+  }
+
   /** Kills earlier live tokens of that purpose and stores a new one. */
   async function storeToken(tx: Executor, userId: string, purpose: string, hash: string) {
     const now = clock.now();
@@ -156,8 +168,9 @@ export function createLawyersService(deps: Deps) {
       const now = clock.now();
       const outcome = await db.transaction(async (tx) => {
         const account = await lockAccount(tx, lawyer.id);
-        // Erased meanwhile: the erasure deleted the account's details and nothing is written after it.
-        if (!account) throw unauthorized();
+        // Erased meanwhile (the erasure deleted the account's details), or this session ended meanwhile
+        // (another session's address change): nothing is written after it.
+        if (!account || !(await sessionLive(tx, lawyer, now))) throw unauthorized();
         const inserted = await tx
           .insert(payoutDetails)
           .values({ lawyerId: lawyer.id, ...resolved, resolvedAt: now, createdAt: now, updatedAt: now })
@@ -204,12 +217,7 @@ export function createLawyersService(deps: Deps) {
       const sent = await db.transaction(async (tx) => {
         const now = clock.now();
         const account = await lockAccount(tx, lawyer.id);
-        // Sessions are revoked under this same lock, so a live one here is live at commit.
-        const [live] = await tx
-          .select({ id: sessions.id })
-          .from(sessions)
-          .where(and(eq(sessions.id, lawyer.sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
-        if (!account || !live) throw unauthorized();
+        if (!account || !(await sessionLive(tx, lawyer, now))) throw unauthorized();
         const [recent] = await tx
           .select({ id: oneTimeTokens.id })
           .from(oneTimeTokens)
@@ -257,6 +265,9 @@ export function createLawyersService(deps: Deps) {
         // Erased meanwhile: the erasure deleted the grant too, so this answers as a missing grant does.
         const account = await lockAccount(tx, lawyer.id);
         if (!account) return null;
+        // Ended meanwhile by another session (its two-factor enrolment, an address change): its grant,
+        // when it outlived the session, changes nothing.
+        if (!(await sessionLive(tx, lawyer, now))) throw unauthorized();
         const grant = await tx
           .update(oneTimeTokens)
           .set({ usedAt: now })

@@ -1,7 +1,19 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { strFromU8, unzipSync } from 'fflate';
-import { cartItems, jobApplications, jobs, lawyerReviews, orders, payouts, reviews } from '../../db/schema.js';
-import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
+import { formatNaira, privacyMessages } from '@legalmarket/contracts';
+import {
+  cartItems,
+  jobApplications,
+  jobs,
+  lawyerReviews,
+  orders,
+  payouts,
+  refunds,
+  reviews,
+  subscriptionPayments,
+  uploads,
+} from '../../db/schema.js';
+import { PASSWORD, createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { insertProduct } from '../../../test/admin-fixtures.js';
 import { TIED_INSERT_ORDER, tiedId } from '../../../test/tied-ids.js';
 
@@ -140,6 +152,149 @@ describeEachDb('data export and deletion check: rows of the same instant keep on
       expect
         .soft(file('lawyer-reviews.json').map((r: { reviewTitle: string }) => r.reviewTitle))
         .toEqual(['Lawyer review 1', 'Lawyer review 2', 'Lawyer review 3']);
+    }
+  });
+
+  it('files.json lists the files uploaded at one instant by id', async () => {
+    const owner = await signupAndLogin(t, 'company');
+    const at = t.clock.now();
+    for (const n of TIED_INSERT_ORDER)
+      await t.rt.database.db.insert(uploads).values({
+        id: tiedId(10, n),
+        key: `tied-${owner.id}-${n}.pdf`,
+        originalName: `file-${n}.pdf`,
+        contentType: 'application/pdf',
+        size: 100,
+        kind: 'document',
+        ownerId: owner.id,
+        createdAt: at,
+      });
+    for (let i = 0; i < 2; i++) {
+      const file = await exported(owner);
+      expect(file('files.json').map((f: { name: string }) => f.name)).toEqual([
+        'file-1.pdf',
+        'file-2.pdf',
+        'file-3.pdf',
+      ]);
+    }
+  });
+
+  /** The deletion check's messages of one kind, as the check answers them. */
+  async function blockerMessages(who: Login, kind: string) {
+    const res = await t.app.inject({ method: 'GET', url: '/api/account/deletion', headers: who.headers });
+    expect(res.statusCode).toBe(200);
+    return (res.json().data.blockers as Array<{ kind: string; message: string }>)
+      .filter((b) => b.kind === kind)
+      .map((b) => b.message);
+  }
+
+  it("the deletion check names a company's refunds, payments and plan payments of one instant by id", async () => {
+    const owner = await signupAndLogin(t, 'company');
+    const db = t.rt.database.db;
+    const at = t.clock.now();
+    const [paid] = await db
+      .insert(orders)
+      .values({
+        companyId: owner.id,
+        txRef: `tx-refunded-${owner.id}`,
+        amount: 15_000_000,
+        status: 'paid',
+        provider: 'sandbox',
+        title: 'Legal services',
+        lines: [],
+        createdAt: new Date(at.getTime() - 60_000),
+      })
+      .returning();
+    for (const n of TIED_INSERT_ORDER) {
+      await db.insert(jobs).values({
+        id: tiedId(11, n),
+        orderId: paid.id,
+        lineNo: n,
+        companyId: owner.id,
+        productId: products[0],
+        status: 'cancelled',
+        stage: 'cancelled',
+        quantity: 1,
+        amount: 5_000_000,
+        createdAt: at,
+      });
+      await db.insert(refunds).values({
+        id: tiedId(12, n),
+        jobId: tiedId(11, n),
+        orderId: paid.id,
+        amount: 100_000 * n,
+        status: 'pending',
+        provider: 'sandbox',
+        createdAt: at,
+      });
+      await db.insert(orders).values({
+        id: tiedId(13, n),
+        companyId: owner.id,
+        txRef: `tx-replaced-${owner.id}-${n}`,
+        amount: 5_000_000,
+        status: 'replaced',
+        provider: 'sandbox',
+        title: 'Legal services',
+        lines: [],
+        createdAt: at,
+      });
+      await db.insert(subscriptionPayments).values({
+        id: 9_000_000 + n,
+        companyId: owner.id,
+        tier: 'bronze',
+        kind: 'first',
+        txRef: `plan-${owner.id}-${n}`,
+        amount: 2_000_000,
+        status: 'pending',
+        provider: 'sandbox',
+        providerPlanId: 'plan-bronze',
+        createdAt: at,
+      });
+    }
+    const amounts = [1, 2, 3].map((n) => formatNaira(1_000 * n));
+    for (let i = 0; i < 2; i++) {
+      const refundsNamed = await blockerMessages(owner, 'pending_refund');
+      expect(refundsNamed.map((m) => amounts.find((a) => m.includes(`of ${a} for`)))).toEqual(amounts);
+      const paying = await blockerMessages(owner, 'payment_in_progress');
+      expect(paying.map((m) => /\((?:order )?([^)]+)\)/.exec(m)?.[1])).toEqual([
+        ...[1, 2, 3].map((n) => `tx-replaced-${owner.id}-${n}`),
+        ...[1, 2, 3].map((n) => `plan-${owner.id}-${n}`),
+      ]);
+    }
+    // The refusal names them in the same order.
+    const checked = await t.app.inject({ method: 'GET', url: '/api/account/deletion', headers: owner.headers });
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/account/delete',
+      headers: owner.headers,
+      payload: { password: PASSWORD },
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(
+      `${privacyMessages.deleteBlockedIntro} ${(checked.json().data.blockers as Array<{ message: string }>).map((b) => b.message).join(' ')}`,
+    );
+  });
+
+  it("the deletion check names a lawyer's payouts of one instant by id", async () => {
+    const earner = await signupAndLogin(t, 'lawyer');
+    const at = t.clock.now();
+    for (const n of TIED_INSERT_ORDER)
+      await t.rt.database.db.insert(payouts).values({
+        id: tiedId(14, n),
+        lawyerId: earner.id,
+        amount: 100_000 * n,
+        status: n === 3 ? 'sending' : 'requested',
+        bank: 'Access Bank',
+        bankCode: '044',
+        accountNumber: '0690000031',
+        accountName: 'Chidi Okeke',
+        provider: 'sandbox',
+        createdAt: at,
+      });
+    const amounts = [1, 2, 3].map((n) => formatNaira(1_000 * n));
+    for (let i = 0; i < 2; i++) {
+      const named = await blockerMessages(earner, 'pending_payout');
+      expect(named.map((m) => amounts.find((a) => m.includes(`of ${a} requested`)))).toEqual(amounts);
     }
   });
 

@@ -41,7 +41,8 @@ export const privacyRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
         shared.securityLog('data_export_refused', { actor: user.id, target: request.query._id });
         throw forbidden(privacyMessages.exportOthersRefused);
       }
-      await limits.perAccountAction('data-export', user.officialEmail);
+      // By account id: counted by address, the count would start again after an address change.
+      await limits.perAccountAction('data-export', user.id);
       const { filename, stream } = await privacy.exportArchive(user);
       return reply
         .header('content-type', 'application/zip')
@@ -85,7 +86,8 @@ export const privacyRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
     },
     async (request) => {
       const user = request.user!;
-      await limits.perAccountAction('delete-account', user.officialEmail);
+      // By account id, as the export's: an address change must not restart the count.
+      await limits.perAccountAction('delete-account', user.id);
       // A password guess from a session counts with the login tries, as an e-mail change's does (0212).
       await limits.claimLoginAttempt(user.officialEmail);
       await privacy.deleteAccount(user, request.body.password, () => limits.loginSucceeded(user.officialEmail));

@@ -83,7 +83,10 @@ export type PrivacyService = ReturnType<typeof createPrivacyService>;
 export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth' | 'storage' | 'securityLog'>) {
   const { db, clock, storage } = shared;
 
-  /** Everything that stands in the way of deleting this account, each named; empty when it may go. */
+  /**
+   * Everything that stands in the way of deleting this account, each named; empty when it may go. Each
+   * kind's rows oldest first, by id within one instant, so the check and the 409 read the same every time.
+   */
   async function blockersOf(ex: Executor, user: { id: string; userType: string }): Promise<DeletionBlocker[]> {
     const blockers: DeletionBlocker[] = [];
     const party = user.userType === 'lawyer' ? jobs.assignedTo : jobs.companyId;
@@ -119,7 +122,8 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
       const open = await ex
         .select({ amount: payouts.amount, createdAt: payouts.createdAt })
         .from(payouts)
-        .where(and(eq(payouts.lawyerId, user.id), inArray(payouts.status, ['requested', 'sending'])));
+        .where(and(eq(payouts.lawyerId, user.id), inArray(payouts.status, ['requested', 'sending'])))
+        .orderBy(asc(payouts.createdAt), asc(payouts.id));
       for (const p of open)
         blockers.push({
           kind: 'pending_payout',
@@ -132,7 +136,8 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
         .from(refunds)
         .innerJoin(jobs, eq(jobs.id, refunds.jobId))
         .innerJoin(products, eq(products.id, jobs.productId))
-        .where(and(eq(jobs.companyId, user.id), inArray(refunds.status, ['pending', 'failed'])));
+        .where(and(eq(jobs.companyId, user.id), inArray(refunds.status, ['pending', 'failed'])))
+        .orderBy(asc(refunds.createdAt), asc(refunds.id));
       for (const r of owed)
         blockers.push({
           kind: 'pending_refund',
@@ -148,7 +153,8 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
             inArray(orders.status, ['pending', 'replaced']),
             sql`${orders.createdAt} > ${since}`,
           ),
-        );
+        )
+        .orderBy(asc(orders.createdAt), asc(orders.id));
       // A live plan renews from a saved card: erasing the account under it would charge a deleted person.
       const plans = await ex
         .select({
@@ -185,7 +191,8 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
             eq(subscriptionPayments.status, 'pending'),
             sql`${subscriptionPayments.createdAt} > ${since}`,
           ),
-        );
+        )
+        .orderBy(asc(subscriptionPayments.createdAt), asc(subscriptionPayments.id));
       for (const p of planPaying)
         blockers.push({
           kind: 'payment_in_progress',
@@ -336,7 +343,11 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
         .where(eq(auditLog.actorId, me.id))
         .orderBy(asc(auditLog.id));
 
-    const owned = await db.select().from(uploads).where(eq(uploads.ownerId, me.id)).orderBy(asc(uploads.createdAt));
+    const owned = await db
+      .select()
+      .from(uploads)
+      .where(eq(uploads.ownerId, me.id))
+      .orderBy(asc(uploads.createdAt), asc(uploads.id));
     files['files.json'] = owned.map((u) => ({
       name: u.originalName,
       contentType: u.contentType,
