@@ -303,15 +303,21 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
       if (lost) return send(504, { status: 'error', message: 'Gateway timeout', data: null });
       return send(200, { status: 'success', message: 'Transfer Queued Successfully', data: tr });
     }
-    // GET /v3/transfers?reference=: the list filtered by the merchant's reference (empty when none).
+    // GET /v3/transfers: every transfer, newest first, 10 a page (`page`), no dates; `status` keeps one
+    // status (SUCCESSFUL, FAILED, NEW, PENDING, any case), `reference` the merchant's one (empty when none).
     if (req.method === 'GET' && url.pathname === '/v3/transfers') {
       const reference = url.searchParams.get('reference');
-      const rows = [...transfers.values()].filter((x) => !reference || x.reference === reference).reverse();
+      const status = url.searchParams.get('status')?.toUpperCase();
+      const page = Math.max(1, Number(url.searchParams.get('page')) || 1);
+      const rows = [...transfers.values()]
+        .filter((x) => (!reference || x.reference === reference) && (!status || x.status === status))
+        .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
+      const totalPages = Math.max(1, Math.ceil(rows.length / 10));
       return send(200, {
         status: 'success',
         message: 'Transfers fetched',
-        meta: { page_info: { total: rows.length, current_page: 1, total_pages: 1 } },
-        data: rows,
+        meta: { page_info: { total: rows.length, current_page: page, total_pages: totalPages } },
+        data: rows.slice((page - 1) * 10, page * 10),
       });
     }
     const transferById = /^\/v3\/transfers\/(\d+)$/.exec(url.pathname);

@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { PAYOUT_STATUSES } from './payouts.js';
 
 /**
  * The admin's reconciliation (issue 17, item 6): the ledger's payments and refunds of a period next to
- * the payment provider's transactions and refunds, and every place where they disagree.
+ * the payment provider's transactions and refunds, the lawyers' payouts next to its transfers (decision
+ * 2229), and every place where they disagree.
  */
 
 /** The longest period one reconciliation covers (the provider is asked page by page). */
@@ -71,6 +73,38 @@ export const reconciliationDifference = z.object({
 });
 export type ReconciliationDifference = z.infer<typeof reconciliationDifference>;
 
+/** A lawyer payout (the ledger's `payout` posting) and the provider's transfer disagree (decision 2229). */
+export const payoutDifference = z.object({
+  /**
+   * `missing_in_ledger`: a successful or pending transfer no posted payout names; `missing_at_provider`: a
+   * paid payout with no transfer; `status_differs`: a paid payout whose transfer is not successful (failed,
+   * reversed by the bank, still pending), or a failed one whose transfer went through or may still.
+   */
+  kind: z.enum(DIFFERENCE_KINDS),
+  /** The transfer's reference: ours is the payout id. */
+  reference: z.string(),
+  /** The provider's transfer id. */
+  providerId: z.string().nullable(),
+  /** What the payout sent, and what the transfer sent (its fee apart). */
+  ledgerAmount: naira.nullable(),
+  providerAmount: naira.nullable(),
+  providerCurrency: z.string().nullable(),
+  /** The provider's word, lower case: successful, failed, reversed, new, pending. */
+  providerStatus: z.string().nullable(),
+  /** The payout's status; `requested` or `rejected` when a transfer names a payout never posted. */
+  ledgerStatus: z.enum(PAYOUT_STATUSES).nullable(),
+  /** When it happened: the payout's posting (its approval), else the provider's record. */
+  date: z.string(),
+  ledgerTransactionId: z.string().nullable(),
+  payoutId: z.string().nullable(),
+  lawyerId: z.string().nullable(),
+  lawyerName: z.string().nullable(),
+});
+export type PayoutDifference = z.infer<typeof payoutDifference>;
+
+/** Payouts that left: the ledger's paid ones and the provider's successful transfers, with their fees. */
+const payoutTotals = z.object({ payouts: z.number().int(), paidOut: naira, fees: naira });
+
 export const reconciliationResponse = z.object({
   status: z.literal('success'),
   from: z.string(),
@@ -92,5 +126,11 @@ export const reconciliationResponse = z.object({
     refunded: naira,
   }),
   differences: z.array(reconciliationDifference),
+  /** Lawyer payouts posted in the period next to the provider's transfers made in it (decision 2229). */
+  payouts: z.object({
+    ledger: payoutTotals,
+    atProvider: payoutTotals,
+    differences: z.array(payoutDifference),
+  }),
 });
 export type ReconciliationResponse = z.infer<typeof reconciliationResponse>;

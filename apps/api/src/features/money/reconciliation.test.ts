@@ -1,8 +1,14 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import type { PlanView, ReconciliationDifference, ReconciliationResponse } from '@legalmarket/contracts';
-import { jobs, refunds, subscriptionPayments } from '../../db/schema.js';
+import type {
+  PayoutDifference,
+  PlanView,
+  ReconciliationDifference,
+  ReconciliationResponse,
+} from '@legalmarket/contracts';
+import { jobs, payouts, refunds, subscriptionPayments } from '../../db/schema.js';
 import { flutterwaveProvider } from '../../platform/payments/flutterwave.js';
+import { createPaymentProvider } from '../../platform/payments/index.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { SUCCESS_CARD, insertProduct } from '../../../test/commerce-helpers.js';
 import {
@@ -13,6 +19,7 @@ import {
   SECRET_KEY,
 } from '../../../test/flutterwave-standin.js';
 import { createLedger } from './ledger.js';
+import { createPayouts } from './payouts.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 
@@ -20,7 +27,7 @@ type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 const lagosToday = (d: Date) => new Date(d.getTime() + 3600_000).toISOString().slice(0, 10);
 
 function kit(get: () => { t: TestApp; admin: Login; nda: string }) {
-  const inject = (method: 'GET' | 'POST', url: string, who: Login | null, payload?: Record<string, unknown>) =>
+  const inject = (method: 'GET' | 'POST' | 'PUT', url: string, who: Login | null, payload?: Record<string, unknown>) =>
     get().t.app.inject({ method, url, headers: who?.headers ?? {}, payload });
   const order = async () => {
     const company = await signupAndLogin(get().t, 'company');
@@ -311,5 +318,262 @@ describeEachDb('reconciliation with the sandbox provider', (kind) => {
         orderId: short.orderId,
       }),
     ]);
+  });
+
+  it('a payout paid through the sandbox agrees with its transfer', async () => {
+    expect(
+      (await k.inject('PUT', '/api/admin/money-settings', admin, { commissionPercent: 20, holdDays: 0 })).statusCode,
+    ).toBe(200);
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const details = { accountNumber: '0123456789', accountName: 'Chidi Okeke', bank: 'Zenith Bank' };
+    expect((await k.inject('POST', '/api/add-payment-details', lawyer, details)).statusCode).toBe(201);
+    const o = await k.order();
+    await charge(o, SUCCESS_CARD);
+    expect((await k.inject('POST', '/api/checkout/verify', o.company, { reference: o.reference })).statusCode).toBe(
+      200,
+    );
+    const job = await k.jobOf(o.orderId);
+    expect((await k.inject('POST', '/job-api/assign', admin, { jobId: job.id, lawyerId: lawyer.id })).statusCode).toBe(
+      200,
+    );
+    expect((await k.inject('POST', `/job-api/jobs/${job.id}/actions/complete`, admin, {})).statusCode).toBe(200);
+    const requested = await k.inject('POST', '/api/lawyer/payouts', lawyer, { amount: 10_000 });
+    const id = requested.json().payout._id as string;
+    const approved = await k.inject('POST', `/api/admin/payouts/${id}/approve`, admin, {});
+    expect(approved.json().payout.status).toBe('paid');
+    const r = await k.reconcile();
+    expect(r.payouts).toEqual({
+      ledger: { payouts: 1, paidOut: 10_000, fees: 26.88 },
+      atProvider: { payouts: 1, paidOut: 10_000, fees: 26.88 },
+      differences: [],
+    });
+  });
+});
+
+describeEachDb('payouts in the reconciliation with Flutterwave (local stand-in)', (kind) => {
+  let t: TestApp;
+  const flw = flutterwaveStandIn({ now: () => t.clock.now() });
+  let admin: Login;
+  let nda: string;
+  const k = kit(() => ({ t, admin, nda }));
+  const db = () => t.rt.database.db;
+  /** Flutterwave as the app reaches it, for transfers made outside the app (from the dashboard). */
+  const direct = () =>
+    flutterwaveProvider({
+      publicKey: PUBLIC_KEY,
+      secretKey: SECRET_KEY,
+      secretHash: SECRET_HASH,
+      apiUrl: t.config.FLW_API_URL,
+    });
+  const payoutService = () =>
+    createPayouts({
+      db: db(),
+      clock: t.clock,
+      config: t.config,
+      mailWritten: () => {},
+      securityLog: () => {},
+      provider: createPaymentProvider(t.config, db()),
+      ledger: createLedger({ db: db(), clock: t.clock }),
+      sleep: async () => {},
+    });
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, await listenStandIn(flw));
+    admin = await signupAndLogin(t, 'admin');
+    nda = await insertProduct(t, 'Non-Disclosure Agreement', 25_000);
+    const settings = await k.inject('PUT', '/api/admin/money-settings', admin, { commissionPercent: 20, holdDays: 0 });
+    expect(settings.statusCode, settings.body).toBe(200);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await new Promise((r) => flw.server.close(r));
+  });
+  afterEach(async () => expect(await createLedger({ db: db(), clock: t.clock }).audit()).toEqual([]));
+
+  /** A verified lawyer with checked details and ₦20,000 available (a ₦25,000 job less 20 %). */
+  async function earner() {
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const details = { accountNumber: '0123456789', accountName: 'Chidi Okeke', bank: 'Zenith Bank' };
+    expect((await k.inject('POST', '/api/add-payment-details', lawyer, details)).statusCode).toBe(201);
+    const o = await k.order();
+    const id = flw.pay(o.reference, o.amount);
+    const verified = await k.inject('POST', '/api/checkout/verify', o.company, {
+      reference: o.reference,
+      transactionId: id,
+    });
+    expect(verified.statusCode).toBe(200);
+    const job = await k.jobOf(o.orderId);
+    expect((await k.inject('POST', '/job-api/assign', admin, { jobId: job.id, lawyerId: lawyer.id })).statusCode).toBe(
+      200,
+    );
+    expect((await k.inject('POST', `/job-api/jobs/${job.id}/actions/complete`, admin, {})).statusCode).toBe(200);
+    return lawyer;
+  }
+  const request = async (lawyer: Login, amount: number) => {
+    const res = await k.inject('POST', '/api/lawyer/payouts', lawyer, { amount });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().payout._id as string;
+  };
+  const transferOf = (reference: string) => [...flw.transfers.values()].find((x) => x.reference === reference)!;
+  /** Requested, approved (sent as a NEW transfer) and, when told, finished by Flutterwave and settled. */
+  async function payout(lawyer: Login, amount: number, end?: 'SUCCESSFUL' | 'FAILED') {
+    const id = await request(lawyer, amount);
+    expect((await k.inject('POST', `/api/admin/payouts/${id}/approve`, admin, {})).statusCode).toBe(200);
+    const tr = transferOf(id);
+    if (end) {
+      flw.completeTransfer(tr.id, end);
+      const found = await createPaymentProvider(t.config, db()).fetchTransfer(String(tr.id));
+      expect(await payoutService().settle(id, found!)).toBe(true);
+    }
+    const [row] = await db().select().from(payouts).where(eq(payouts.id, id));
+    expect(row.status).toBe(end === 'SUCCESSFUL' ? 'paid' : end === 'FAILED' ? 'failed' : 'sending');
+    return { id, tr };
+  }
+
+  it('a paid and a failed payout agree with their transfers; the totals match', async () => {
+    const lawyer = await earner();
+    await payout(lawyer, 12_345.67, 'SUCCESSFUL');
+    await payout(lawyer, 5_000, 'FAILED');
+    const r = await k.reconcile();
+    expect(r.differences).toEqual([]);
+    expect(r.payouts.differences).toEqual([]);
+    // ₦12,345.67 paid; its NIP fee is ₦26.88. The failed one moved nothing.
+    expect(r.payouts.ledger).toEqual({ payouts: 1, paidOut: 12_345.67, fees: 26.88 });
+    expect(r.payouts.atProvider).toEqual(r.payouts.ledger);
+    expect(flw.calls).toContain('GET /v3/transfers?page=1');
+  });
+
+  it('lists each kind of payout difference, with the reference, both amounts and the lawyer', async () => {
+    const before = await k.reconcile();
+    const one = await earner();
+    const two = await earner();
+    const three = await earner();
+    // Paid in the ledger, then lost, changed or sent back at Flutterwave (no webhook told us).
+    const lost = await payout(one, 5_000, 'SUCCESSFUL');
+    flw.transfers.delete(lost.tr.id);
+    const more = await payout(one, 5_000, 'SUCCESSFUL');
+    more.tr.amount += 500;
+    const dollars = await payout(one, 5_000, 'SUCCESSFUL');
+    (dollars.tr as { currency: string }).currency = 'USD';
+    const reversed = await payout(two, 5_000, 'SUCCESSFUL');
+    flw.reverseTransfer(reversed.tr.id, 'REVERSED');
+    // Failed in the ledger (the money back with the lawyer), but the transfer went through after all.
+    const paidAfterAll = await payout(two, 5_000, 'FAILED');
+    paidAfterAll.tr.status = 'SUCCESSFUL';
+    // Still sending, and the transfer is for another amount: settling refuses it, so it would stay sending.
+    const sending = await payout(three, 5_000);
+    sending.tr.amount = 5_000.01;
+    // Sending and agreeing: in flight, not a difference.
+    await payout(three, 5_000);
+    // Transfers no posted payout names: one from the dashboard, one naming a request an admin rejected,
+    // and a failed one, which moved nothing.
+    const dashboard = await direct().transfer({
+      reference: 'dashboard-supplier-0042',
+      amount: 7_500_00,
+      bankCode: '057',
+      accountNumber: '0123456781',
+      narration: 'Paid from the dashboard',
+    });
+    flw.completeTransfer(Number(dashboard.id), 'SUCCESSFUL');
+    const rejectedId = await request(three, 5_000);
+    const rejected = await k.inject('POST', `/api/admin/payouts/${rejectedId}/reject`, admin, {
+      reason: 'Wrong account',
+    });
+    expect(rejected.statusCode).toBe(200);
+    const stray = await direct().transfer({
+      reference: rejectedId,
+      amount: 5_000_00,
+      bankCode: '057',
+      accountNumber: '0123456789',
+      narration: 'Sent by hand',
+    });
+    const failed = await direct().transfer({
+      reference: 'dashboard-failed-0043',
+      amount: 1_000_00,
+      bankCode: '057',
+      accountNumber: '0123456781',
+      narration: 'Paid from the dashboard',
+    });
+    flw.completeTransfer(Number(failed.id), 'FAILED');
+
+    const r = await k.reconcile();
+    expect(r.differences).toEqual(before.differences);
+    const by = (kind: string, reference: string) =>
+      r.payouts.differences.find((d) => d.kind === kind && d.reference === reference);
+    const expectOne = (d: PayoutDifference | undefined, fields: Partial<PayoutDifference>) =>
+      expect(d).toMatchObject(fields);
+    expectOne(by('missing_at_provider', lost.id), {
+      providerId: String(lost.tr.id),
+      ledgerAmount: 5_000,
+      providerAmount: null,
+      ledgerStatus: 'paid',
+      payoutId: lost.id,
+      lawyerId: one.id,
+    });
+    expectOne(by('amount_differs', more.id), { ledgerAmount: 5_000, providerAmount: 5_500, ledgerStatus: 'paid' });
+    expectOne(by('currency_differs', dollars.id), { providerCurrency: 'USD', ledgerStatus: 'paid' });
+    expectOne(by('status_differs', reversed.id), {
+      providerStatus: 'reversed',
+      ledgerStatus: 'paid',
+      ledgerAmount: 5_000,
+      providerAmount: 5_000,
+      lawyerId: two.id,
+    });
+    expectOne(by('status_differs', paidAfterAll.id), { providerStatus: 'successful', ledgerStatus: 'failed' });
+    expectOne(by('amount_differs', sending.id), {
+      ledgerAmount: 5_000,
+      providerAmount: 5_000.01,
+      ledgerStatus: 'sending',
+      providerStatus: 'new',
+    });
+    expectOne(by('missing_in_ledger', 'dashboard-supplier-0042'), {
+      providerId: dashboard.id,
+      ledgerAmount: null,
+      providerAmount: 7_500,
+      providerCurrency: 'NGN',
+      providerStatus: 'successful',
+      ledgerStatus: null,
+      payoutId: null,
+    });
+    expectOne(by('missing_in_ledger', rejectedId), {
+      providerId: stray.id,
+      providerAmount: 5_000,
+      providerStatus: 'new',
+      ledgerStatus: 'rejected',
+      payoutId: rejectedId,
+      lawyerId: three.id,
+    });
+    expect(r.payouts.differences).toHaveLength(before.payouts.differences.length + 8);
+    // Paid in the ledger: lost, more, dollars, reversed (₦20,000); successful at Flutterwave: more,
+    // dollars, the one failed in the ledger and the dashboard's (₦23,000).
+    expect(r.payouts.ledger.payouts - before.payouts.ledger.payouts).toBe(4);
+    expect(r.payouts.ledger.paidOut - before.payouts.ledger.paidOut).toBe(20_000);
+    expect(r.payouts.atProvider.payouts - before.payouts.atProvider.payouts).toBe(4);
+    expect(r.payouts.atProvider.paidOut - before.payouts.atProvider.paidOut).toBe(23_000);
+  });
+
+  it('reads the transfers newest first until a page holds only older ones', async () => {
+    const recent = flw.transfers.size;
+    // 25 dashboard transfers made days before the period, listed after every recent one.
+    const old = new Date(t.clock.now().getTime() - 5 * 86_400_000).toISOString();
+    for (let i = 0; i < 25; i++) {
+      const tr = await direct().transfer({
+        reference: `old-${i}`,
+        amount: 1_000_00,
+        bankCode: '057',
+        accountNumber: '0123456781',
+        narration: 'Paid from the dashboard',
+      });
+      flw.completeTransfer(Number(tr.id), 'SUCCESSFUL')!.created_at = old;
+    }
+    // Ten a page: the first page holding only older transfers is the last one read.
+    const last = Math.ceil(recent / 10) + 1;
+    expect(last).toBeLessThan(Math.ceil(flw.transfers.size / 10));
+    const before = flw.calls.length;
+    const r = await k.reconcile();
+    const asked = flw.calls.slice(before).filter((c) => c.startsWith('GET /v3/transfers?'));
+    expect(asked).toEqual(Array.from({ length: last }, (_, i) => `GET /v3/transfers?page=${i + 1}`));
+    // Those read are outside the period, so none is a transfer without a payout.
+    expect(r.payouts.differences.filter((d) => d.reference.startsWith('old-'))).toEqual([]);
   });
 });

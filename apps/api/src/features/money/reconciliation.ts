@@ -1,13 +1,28 @@
 import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
-import type { ReconciliationDifference, ReconciliationQuery, ReconciliationResponse } from '@legalmarket/contracts';
+import type {
+  PayoutDifference,
+  PayoutStatus,
+  ReconciliationDifference,
+  ReconciliationQuery,
+  ReconciliationResponse,
+} from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
-import { ledgerEntries, ledgerTransactions, orders, refunds, subscriptionPayments } from '../../db/schema.js';
+import {
+  ledgerEntries,
+  ledgerTransactions,
+  orders,
+  payouts,
+  refunds,
+  subscriptionPayments,
+  users,
+} from '../../db/schema.js';
 import { AppError } from '../../platform/errors.js';
 import {
   ProviderUnavailable,
   type PaymentProvider,
   type ProviderRefund,
   type ProviderTransaction,
+  type ProviderTransfer,
 } from '../../platform/payments/index.js';
 
 const DAY_MS = 86_400_000;
@@ -46,13 +61,32 @@ interface LedgerRefund {
   amount: number;
 }
 
+interface LedgerPayout {
+  /** The `payout` posting, made when an admin approved it and it was sent. */
+  transactionId: number;
+  createdAt: Date;
+  payoutId: string;
+  status: PayoutStatus;
+  providerTransferId: string | null;
+  /** Kobo the posting put in transit. */
+  amount: number;
+  /** The transfer's fee posted for it (kobo). */
+  fee: number;
+  lawyerId: string;
+  lawyerName: string;
+}
+
+/** Our transfer references are payout ids; anything else names no payout (and is no uuid to query by). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 interface ReconciliationDeps extends Pick<Shared, 'db' | 'clock'> {
   provider: PaymentProvider;
 }
 
 /**
  * Compares the ledger's payments and refunds of a period with the provider's transactions and refunds
- * (docs/decisions/1730-bank-transfer-and-reconciliation.md). Both sides are read a day wider than the
+ * (docs/decisions/1730-bank-transfer-and-reconciliation.md), and its lawyer payouts with the provider's
+ * transfers (docs/decisions/2229-payouts-in-the-reconciliation.md). Both sides are read a day wider than the
  * period, so a payment verified just after midnight still meets its transaction; a difference is listed
  * on the day of the record that has it.
  */
@@ -131,6 +165,134 @@ export function createReconciliation(deps: ReconciliationDeps) {
     return rows.map((r) => ({ ...r, amount: Number(r.amount) }));
   }
 
+  /** Payout postings of payouts sent through this provider, with the transfer fees posted for them. */
+  async function ledgerPayouts(where: ReturnType<typeof and>): Promise<LedgerPayout[]> {
+    const rows = await db
+      .select({
+        transactionId: ledgerTransactions.id,
+        createdAt: ledgerTransactions.createdAt,
+        payoutId: payouts.id,
+        status: payouts.status,
+        providerTransferId: payouts.providerTransferId,
+        amount: sql<string>`coalesce((select -sum(${ledgerEntries.amount}) from ${ledgerEntries} where ${ledgerEntries.transactionId} = ${ledgerTransactions.id} and ${ledgerEntries.account} = 'payouts_in_transit'), 0)`,
+        fee: sql<string>`coalesce((select sum(e.amount_kobo) from ledger_transactions f join ledger_entries e on e.transaction_id = f.id where f.payout_id = ${payouts.id} and f.kind = 'fee' and e.account = 'provider_fees'), 0)`,
+        lawyerId: payouts.lawyerId,
+        lawyerName: users.name,
+      })
+      .from(ledgerTransactions)
+      .innerJoin(payouts, eq(payouts.id, ledgerTransactions.payoutId))
+      .innerJoin(users, eq(users.id, payouts.lawyerId))
+      .where(and(eq(ledgerTransactions.kind, 'payout'), eq(payouts.provider, provider.name), where));
+    return rows.map((r) => ({ ...r, amount: Number(r.amount), fee: Number(r.fee) }));
+  }
+
+  /**
+   * Payouts against transfers, matched by the transfer's reference (the payout id). A payout still
+   * `sending` is in flight (the answer, the webhook or the reconciler settles it): only its amount and
+   * currency are compared, since settling refuses a transfer that differs and leaves it sending.
+   */
+  async function comparePayouts(
+    ours: LedgerPayout[],
+    transfers: ProviderTransfer[],
+    inPeriod: (d: Date) => boolean,
+    start: Date,
+  ): Promise<ReconciliationResponse['payouts']> {
+    const differences: PayoutDifference[] = [];
+    const base = {
+      providerId: null,
+      ledgerAmount: null,
+      providerAmount: null,
+      providerCurrency: null,
+      providerStatus: null,
+      ledgerStatus: null,
+      ledgerTransactionId: null,
+      payoutId: null,
+      lawyerId: null,
+      lawyerName: null,
+    };
+    const madeOn = (t: ProviderTransfer) => (t.createdAt ? new Date(t.createdAt) : start);
+    const byReference = new Map(transfers.map((t) => [t.reference, t]));
+    const posted = new Set(ours.map((p) => p.payoutId));
+    for (const p of ours) {
+      if (!inPeriod(p.createdAt)) continue;
+      const ledgerSide = {
+        ...base,
+        reference: p.payoutId,
+        providerId: p.providerTransferId,
+        ledgerAmount: naira(p.amount),
+        ledgerStatus: p.status,
+        date: p.createdAt.toISOString(),
+        ledgerTransactionId: String(p.transactionId),
+        payoutId: p.payoutId,
+        lawyerId: p.lawyerId,
+        lawyerName: p.lawyerName,
+      };
+      let theirs = byReference.get(p.payoutId) ?? null;
+      // Paid or failed but not listed (made after the wider window, by a late resend): asked for.
+      if (!theirs && p.status !== 'sending')
+        theirs = await ask(() =>
+          p.providerTransferId ? provider.fetchTransfer(p.providerTransferId) : provider.findTransfer(p.payoutId),
+        );
+      if (!theirs) {
+        // A failed payout without a transfer was refused before any was made.
+        if (p.status === 'paid') differences.push({ ...ledgerSide, kind: 'missing_at_provider' });
+        continue;
+      }
+      const seen = {
+        ...ledgerSide,
+        providerId: theirs.id,
+        providerAmount: naira(theirs.amount),
+        providerCurrency: theirs.currency,
+        providerStatus: theirs.providerStatus ?? theirs.status,
+      };
+      // Paid needs a successful transfer; failed (the money back with the lawyer) needs a failed one.
+      const statusDiffers =
+        (p.status === 'paid' && theirs.status !== 'successful') ||
+        (p.status === 'failed' && theirs.status !== 'failed');
+      if (statusDiffers) differences.push({ ...seen, kind: 'status_differs' });
+      else if (theirs.currency !== 'NGN') differences.push({ ...seen, kind: 'currency_differs' });
+      else if (theirs.amount !== p.amount) differences.push({ ...seen, kind: 'amount_differs' });
+    }
+    // Money that left or is leaving with no posted payout behind it; a failed transfer moved nothing.
+    const unmatched = transfers.filter((t) => t.status !== 'failed' && inPeriod(madeOn(t)) && !posted.has(t.reference));
+    const named = unmatched.map((t) => t.reference).filter((r) => UUID.test(r));
+    const rows = named.length
+      ? await db
+          .select({ id: payouts.id, status: payouts.status, lawyerId: payouts.lawyerId, lawyerName: users.name })
+          .from(payouts)
+          .innerJoin(users, eq(users.id, payouts.lawyerId))
+          .where(and(eq(payouts.provider, provider.name), inArray(payouts.id, named)))
+      : [];
+    for (const t of unmatched) {
+      const payout = rows.find((r) => r.id === t.reference.toLowerCase());
+      // Posted outside the wider window (approved long before its transfer was made): compared on its day.
+      if (payout && payout.status !== 'requested' && payout.status !== 'rejected') continue;
+      differences.push({
+        ...base,
+        kind: 'missing_in_ledger',
+        reference: t.reference,
+        providerId: t.id,
+        providerAmount: naira(t.amount),
+        providerCurrency: t.currency,
+        providerStatus: t.providerStatus ?? t.status,
+        ledgerStatus: payout?.status ?? null,
+        date: madeOn(t).toISOString(),
+        payoutId: payout?.id ?? null,
+        lawyerId: payout?.lawyerId ?? null,
+        lawyerName: payout?.lawyerName ?? null,
+      });
+    }
+    differences.sort((a, b) => a.date.localeCompare(b.date) || a.reference.localeCompare(b.reference));
+    const paid = ours.filter((p) => inPeriod(p.createdAt) && p.status === 'paid');
+    const sent = transfers.filter((t) => t.status === 'successful' && inPeriod(madeOn(t)));
+    const total = (xs: { amount: number; fee?: number }[]) => ({
+      payouts: xs.length,
+      paidOut: naira(xs.reduce((s, x) => s + x.amount, 0)),
+      fees: naira(xs.reduce((s, x) => s + (x.fee ?? 0), 0)),
+    });
+    return { ledger: total(paid), atProvider: total(sent), differences };
+  }
+
   async function run(q: ReconciliationQuery): Promise<Omit<ReconciliationResponse, 'status'>> {
     const to = q.to ?? (q.from ? shift(q.from, 6) : lagosDay(clock.now()));
     const from = q.from ?? shift(to, -6);
@@ -144,14 +306,20 @@ export function createReconciliation(deps: ReconciliationDeps) {
 
     let txs: ProviderTransaction[];
     let theirRefunds: ProviderRefund[];
+    let theirTransfers: ProviderTransfer[];
     const payments = await ledgerPayments({
       from: new Date(start.getTime() - DAY_MS),
       to: new Date(end.getTime() + DAY_MS),
     });
     const ours = await ledgerRefunds(wide);
+    const ourPayouts = await ledgerPayouts(wide);
     try {
       const period = { from: shift(from, -1), to: shift(to, 1) };
-      [txs, theirRefunds] = await Promise.all([provider.listTransactions(period), provider.listRefunds(period)]);
+      [txs, theirRefunds, theirTransfers] = await Promise.all([
+        provider.listTransactions(period),
+        provider.listRefunds(period),
+        provider.listTransfers(period),
+      ]);
     } catch (err) {
       if (err instanceof ProviderUnavailable) throw unreachable();
       throw err;
@@ -336,6 +504,7 @@ export function createReconciliation(deps: ReconciliationDeps) {
         refunded: sum(refunded),
       },
       differences,
+      payouts: await comparePayouts(ourPayouts, theirTransfers, inPeriod, start),
     };
   }
 

@@ -1,7 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type {
   PaymentProvider,
-  ProviderPeriod,
   ProviderRefund,
   ProviderTransaction,
   ProviderTransfer,
@@ -94,6 +93,7 @@ interface FlwTransfer {
   complete_message?: string;
   /** Flutterwave's fee for the transfer (naira), debited from the balance beside the amount. */
   fee?: number;
+  created_at?: string;
 }
 
 function transferOf(d: FlwTransfer): ProviderTransfer {
@@ -111,6 +111,8 @@ function transferOf(d: FlwTransfer): ProviderTransfer {
     currency: String(d.currency).toUpperCase(),
     message: d.complete_message ?? null,
     ...(typeof d.fee === 'number' && d.fee >= 0 ? { fee: Math.round(d.fee * 100) } : {}),
+    providerStatus: status.toLowerCase(),
+    ...(d.created_at ? { createdAt: d.created_at } : {}),
   };
 }
 
@@ -156,11 +158,14 @@ export function flutterwaveProvider(o: FlutterwaveOptions): PaymentProvider {
     return transactionOf(body.data);
   }
 
-  /** Every page of a list endpoint (`meta.page_info.total_pages`) for the period. */
-  async function list<T>(path: string, period: ProviderPeriod): Promise<T[]> {
+  /**
+   * Every page of a list endpoint (`meta.page_info.total_pages`) with these filters, or up to the first
+   * page `done` says ends what is wanted.
+   */
+  async function list<T>(path: string, filters: Record<string, string>, done?: (page: T[]) => boolean): Promise<T[]> {
     const all: T[] = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const q = new URLSearchParams({ from: period.from, to: period.to, page: String(page) });
+      const q = new URLSearchParams({ ...filters, page: String(page) });
       let res: Response;
       try {
         res = await doFetch(`${base}${path}?${q}`, {
@@ -180,7 +185,7 @@ export function flutterwaveProvider(o: FlutterwaveOptions): PaymentProvider {
         throw new ProviderUnavailable(`Flutterwave answered ${res.status}`);
       all.push(...body.data);
       const pages = body.meta?.page_info?.total_pages ?? 1;
-      if (page >= pages || body.data.length === 0) return all;
+      if (page >= pages || body.data.length === 0 || done?.(body.data)) return all;
     }
     throw new ProviderUnavailable('Flutterwave listed more pages than a period can hold');
   }
@@ -240,8 +245,19 @@ export function flutterwaveProvider(o: FlutterwaveOptions): PaymentProvider {
       if (!d) throw new RefundRefused('Flutterwave refused the refund');
       return refundOf(d, transactionId);
     },
-    listTransactions: async (period) => (await list<FlwTransaction>('/v3/transactions', period)).map(transactionOf),
-    listRefunds: async (period) => (await list<FlwRefund>('/v3/refunds', period)).map((r) => refundOf(r)),
+    listTransactions: async ({ from, to }) =>
+      (await list<FlwTransaction>('/v3/transactions', { from, to })).map(transactionOf),
+    listRefunds: async ({ from, to }) => (await list<FlwRefund>('/v3/refunds', { from, to })).map((r) => refundOf(r)),
+    async listTransfers(period) {
+      // GET /v3/transfers takes only `page` and `status`, newest first: pages are read until one holds
+      // nothing made on or after the period's first day (Lagos), then the period's transfers are kept.
+      const from = Date.parse(`${period.from}T00:00:00+01:00`);
+      const until = Date.parse(`${period.to}T00:00:00+01:00`) + 86_400_000;
+      const made = (t: { created_at?: string }) => (t.created_at ? Date.parse(t.created_at) : NaN);
+      const rows = await list<FlwTransfer>('/v3/transfers', {}, (page) => page.every((t) => made(t) < from));
+      // One without a date cannot be placed: it is kept, and the reconciliation dates it to the period.
+      return rows.filter((t) => Number.isNaN(made(t)) || (made(t) >= from && made(t) < until)).map(transferOf);
+    },
     async fetchRefund(id) {
       if (!/^\d{1,15}$/.test(id)) return null;
       const d = await call<FlwRefund>('GET', `/v3/refunds/${id}`);

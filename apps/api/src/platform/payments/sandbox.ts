@@ -88,13 +88,15 @@ const transferView = (r: typeof sandboxTransfers.$inferSelect): ProviderTransfer
   currency: 'NGN',
   message: r.completeMessage,
   fee: transferFee(r.amount),
+  providerStatus: r.status.toLowerCase(),
+  createdAt: r.createdAt.toISOString(),
 });
 
 /**
  * The offline provider: our own dialog records Flutterwave-shaped transactions in
  * `sandbox_transactions`, and verification reads them back through the same interface.
  * It has no webhooks (the background re-verification covers a lost confirmation); its refunds complete
- * at once and are recorded in `sandbox_refunds`. The clock dates refunds as the app dates its
+ * at once and are recorded in `sandbox_refunds`. The clock dates refunds and transfers as the app dates its
  * transactions, so the reconciliation's periods see both sides alike.
  */
 export function sandboxProvider(db: Db, clock?: Clock): PaymentProvider {
@@ -175,6 +177,15 @@ export function sandboxProvider(db: Db, clock?: Clock): PaymentProvider {
         .orderBy(asc(sandboxRefunds.id));
       return rows.map(refundView);
     },
+    async listTransfers(period) {
+      const { from, until } = bounds(period);
+      const rows = await db
+        .select()
+        .from(sandboxTransfers)
+        .where(and(gte(sandboxTransfers.createdAt, from), lt(sandboxTransfers.createdAt, until)))
+        .orderBy(asc(sandboxTransfers.id));
+      return rows.map(transferView);
+    },
     async resolveAccount(accountNumber, bankCode) {
       if (!/^\d{10}$/.test(accountNumber) || !bankCode || accountNumber.endsWith('0000')) return null;
       return { accountName: SANDBOX_ACCOUNT_HOLDERS[Number(accountNumber.at(-1))] };
@@ -194,6 +205,7 @@ export function sandboxProvider(db: Db, clock?: Clock): PaymentProvider {
           narration: req.narration,
           status,
           completeMessage: status === 'FAILED' ? 'DISBURSE FAILED: Beneficiary account is dormant' : null,
+          ...(clock ? { createdAt: clock.now() } : {}),
         })
         .onConflictDoNothing()
         .returning();

@@ -90,6 +90,10 @@ export interface ProviderTransfer {
   message: string | null;
   /** What the provider charges for it (Flutterwave's `fee`), kobo, when the answer says. */
   fee?: number;
+  /** The provider's own word, lower case (Flutterwave's NEW, PENDING, SUCCESSFUL, FAILED, REVERSED). */
+  providerStatus?: string;
+  /** When the provider made it (ISO), where the answer says. */
+  createdAt?: string;
 }
 
 interface TransferRequest {
@@ -122,6 +126,11 @@ export interface PaymentProvider {
   listTransactions(period: ProviderPeriod): Promise<ProviderTransaction[]>;
   /** Every refund recorded in the period (Flutterwave: GET /v3/refunds, paged). */
   listRefunds(period: ProviderPeriod): Promise<ProviderRefund[]>;
+  /**
+   * Every transfer made in the period, whatever its status (Flutterwave: GET /v3/transfers, paged, newest
+   * first; it takes no dates, so pages are read until one holds only older transfers).
+   */
+  listTransfers(period: ProviderPeriod): Promise<ProviderTransfer[]>;
   /** The bank's name for the account (Flutterwave: POST /v3/accounts/resolve), or null when it has no such account. */
   resolveAccount(accountNumber: string, bankCode: string): Promise<{ accountName: string } | null>;
   /** Sends money to a bank account; the same reference never pays twice (TransferRefused for a refusal). */

@@ -5,7 +5,10 @@ import { setSession } from '@/lib/session';
 import { jsonFetch, renderPage } from '@/test/render';
 import ReconciliationPage from './reconciliation-page';
 
-const answer = (differences: ReconciliationResponse['differences']): ReconciliationResponse => ({
+const answer = (
+  differences: ReconciliationResponse['differences'],
+  payoutDifferences: ReconciliationResponse['payouts']['differences'] = [],
+): ReconciliationResponse => ({
   status: 'success',
   from: '2026-11-18',
   to: '2026-11-24',
@@ -13,6 +16,11 @@ const answer = (differences: ReconciliationResponse['differences']): Reconciliat
   ledger: { payments: 2, refunds: 0, paid: 50_000, fees: 700, refunded: 0 },
   atProvider: { payments: 2, refunds: 0, paid: 50_000, fees: 700, refunded: 0 },
   differences,
+  payouts: {
+    ledger: { payouts: 1, paidOut: 5_000, fees: 26.88 },
+    atProvider: { payouts: 0, paidOut: 0, fees: 0 },
+    differences: payoutDifferences,
+  },
 });
 
 describe('/admin/reconciliation', { timeout: 30_000 }, () => {
@@ -62,6 +70,60 @@ describe('/admin/reconciliation', { timeout: 30_000 }, () => {
     expect(item).toHaveTextContent('₦25,500');
     expect(item).toHaveTextContent('bank transfer');
     expect(screen.getByRole('link', { name: 'Open the job' })).toHaveAttribute('href', '/jobs/job-1');
+  });
+
+  it('says the payouts and Flutterwave’s transfers agree when no payout differs', async () => {
+    setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
+    vi.stubGlobal('fetch', jsonFetch({ 'GET /api/admin/reconciliation': () => ({ body: answer([]) }) }).fn);
+    renderPage(<ReconciliationPage />);
+    expect(
+      await screen.findByText(/Payouts and Flutterwave’s transfers agree from 2026-11-18 to 2026-11-24/),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Lawyer payouts' })).toBeInTheDocument();
+    expect(screen.queryByTestId('payout-difference')).toBeNull();
+  });
+
+  it('lists each payout difference with both amounts, both statuses and a way to the payouts', async () => {
+    setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({
+        'GET /api/admin/reconciliation': () => ({
+          body: answer(
+            [],
+            [
+              {
+                kind: 'status_differs',
+                reference: '6f1c2a4e-0b1d-4c55-9a0e-3f1f2b3c4d5e',
+                providerId: '396461',
+                ledgerAmount: 5_000,
+                providerAmount: 5_000,
+                providerCurrency: 'NGN',
+                providerStatus: 'reversed',
+                ledgerStatus: 'paid',
+                date: '2026-11-21T10:00:00.000Z',
+                ledgerTransactionId: '42',
+                payoutId: '6f1c2a4e-0b1d-4c55-9a0e-3f1f2b3c4d5e',
+                lawyerId: 'lawyer-1',
+                lawyerName: 'Chidi Okeke',
+              },
+            ],
+          ),
+        }),
+      }).fn,
+    );
+    renderPage(<ReconciliationPage />);
+    expect(await screen.findByRole('heading', { name: '1 payout difference' })).toBeInTheDocument();
+    // The payments and refunds still agree, and say so apart from the payouts.
+    expect(screen.getByText(/Ledger and Flutterwave agree from 2026-11-18 to 2026-11-24/)).toBeInTheDocument();
+    expect(screen.queryByText(/Payouts and Flutterwave’s transfers agree/)).toBeNull();
+    const item = screen.getByTestId('payout-difference');
+    expect(item).toHaveTextContent('Status differs · Payout');
+    expect(item).toHaveTextContent('6f1c2a4e-0b1d-4c55-9a0e-3f1f2b3c4d5e');
+    expect(item).toHaveTextContent('₦5,000');
+    expect(item).toHaveTextContent('reversed');
+    expect(item).toHaveTextContent('Chidi Okeke');
+    expect(screen.getByRole('link', { name: 'Open the payouts' })).toHaveAttribute('href', '/admin/payouts');
   });
 
   it('shows the error and a way to try again when the provider cannot be reached', async () => {

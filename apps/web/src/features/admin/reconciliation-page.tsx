@@ -1,8 +1,10 @@
+import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { CheckCircle2 } from 'lucide-react';
 import {
   DIFFERENCE_WORDS,
+  type PayoutDifference as PayoutDifferenceView,
   type ReconciliationDifference,
   type ReconciliationResponse,
 } from '@legalmarket/contracts/reconciliation';
@@ -73,7 +75,73 @@ function Difference({ d, providerWord }: { d: ReconciliationDifference; provider
   );
 }
 
-/** /admin/reconciliation: the ledger's payments and refunds next to the provider's, and every difference. */
+function PayoutDifference({ d, providerWord }: { d: PayoutDifferenceView; providerWord: string }) {
+  return (
+    <li className="rounded-lg border border-amber-300 bg-white p-3 text-sm" data-testid="payout-difference">
+      <p className="flex flex-wrap items-baseline justify-between gap-2">
+        <span className="font-semibold text-ink">
+          {DIFFERENCE_WORDS[d.kind].replace('Flutterwave', providerWord)} · Payout
+        </span>
+        <span className="text-slate-600">{when(d.date)}</span>
+      </p>
+      <p className="mt-1 font-mono break-all text-slate-800">{d.reference}</p>
+      <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 sm:grid-cols-4">
+        <div>
+          <dt className="text-xs text-slate-600">Ledger</dt>
+          <dd>{amount(d.ledgerAmount)}</dd>
+        </div>
+        <div>
+          <dt className="text-xs text-slate-600">{providerWord} (transfer)</dt>
+          <dd>
+            {amount(d.providerAmount)}
+            {d.providerCurrency && d.providerCurrency !== 'NGN' && ` (${d.providerCurrency})`}
+          </dd>
+        </div>
+        {d.ledgerStatus && (
+          <div>
+            <dt className="text-xs text-slate-600">Status in the ledger</dt>
+            <dd>{d.ledgerStatus}</dd>
+          </div>
+        )}
+        {d.providerStatus && (
+          <div>
+            <dt className="text-xs text-slate-600">Status at {providerWord}</dt>
+            <dd>{d.providerStatus}</dd>
+          </div>
+        )}
+      </dl>
+      <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600">
+        {d.providerId && (
+          <span className="break-all">
+            {providerWord} transfer {d.providerId}
+          </span>
+        )}
+        {d.lawyerName && <span className="break-all">Lawyer {d.lawyerName}</span>}
+        {d.ledgerTransactionId && <span>Ledger transaction {d.ledgerTransactionId}</span>}
+        {d.payoutId && (
+          <Link to={paths.adminPayouts()} className="min-h-6 font-medium text-brand underline">
+            Open the payouts
+          </Link>
+        )}
+      </p>
+    </li>
+  );
+}
+
+/** The agreement note a section shows when nothing in it differs. */
+function Agree({ children }: { children: ReactNode }) {
+  return (
+    <p
+      role="status"
+      className="flex items-center justify-center gap-2 rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-8 text-center text-emerald-800"
+    >
+      <CheckCircle2 aria-hidden className="size-5 shrink-0" />
+      {children}
+    </p>
+  );
+}
+
+/** /admin/reconciliation: the ledger's payments, refunds and payouts next to the provider's, and every difference. */
 export default function ReconciliationPage() {
   const [search, setSearch] = useSearchParams();
   const query = { from: search.get('from') ?? '', to: search.get('to') ?? '' };
@@ -99,8 +167,8 @@ export default function ReconciliationPage() {
     <AdminLayout title="Reconciliation">
       <p className="mb-4 max-w-prose text-sm text-slate-700">
         The ledger’s company payments and refunds of the period, matched one by one with the payment provider’s
-        transactions and refunds. Anything listed here needs a look: money the ledger does not show, or a record the
-        provider does not confirm.
+        transactions and refunds, and the lawyers’ payouts with its transfers. Anything listed here needs a look: money
+        the ledger does not show, or a record the provider does not confirm.
       </p>
       <form className="mb-4 flex flex-wrap items-end gap-3" onSubmit={(e) => e.preventDefault()}>
         <label className="flex flex-col text-sm font-medium">
@@ -133,6 +201,7 @@ export default function ReconciliationPage() {
         <ErrorState message={getErrorMessage(result.error)} onRetry={() => void result.refetch()} />
       ) : !data ? null : (
         <>
+          <h2 className="heading-card mb-2 text-ink">Payments and refunds</h2>
           <dl className="mb-4 grid grid-cols-2 gap-3 text-sm lg:grid-cols-6" aria-label="What was compared">
             {(
               [
@@ -153,22 +222,58 @@ export default function ReconciliationPage() {
             ))}
           </dl>
           {data.differences.length === 0 ? (
-            <p
-              role="status"
-              className="flex items-center justify-center gap-2 rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-8 text-center text-emerald-800"
-            >
-              <CheckCircle2 aria-hidden className="size-5 shrink-0" />
+            <Agree>
               Ledger and {providerWord} agree from {data.from} to {data.to}.
-            </p>
+            </Agree>
           ) : (
             <>
-              <h2 className="heading-card mb-2 text-ink">
+              <h3 className="heading-card mb-2 text-ink">
                 {data.differences.length === 1 ? '1 difference' : `${data.differences.length} differences`}
-              </h2>
+              </h3>
               <ol className="space-y-3" aria-label="Differences">
                 {data.differences.map((d, i) => (
                   <Difference
                     key={`${d.kind}-${d.subject}-${d.providerId ?? d.reference}-${i}`}
+                    d={d}
+                    providerWord={providerName}
+                  />
+                ))}
+              </ol>
+            </>
+          )}
+          <h2 className="heading-card mt-8 mb-2 text-ink">Lawyer payouts</h2>
+          <dl className="mb-4 grid grid-cols-2 gap-3 text-sm lg:grid-cols-4" aria-label="Payouts compared">
+            {(
+              [
+                [`Payouts paid in the ledger (${data.payouts.ledger.payouts})`, data.payouts.ledger.paidOut],
+                [`Transfers at ${providerWord} (${data.payouts.atProvider.payouts})`, data.payouts.atProvider.paidOut],
+                ['Transfer fees in the ledger', data.payouts.ledger.fees],
+                [`Transfer fees at ${providerWord}`, data.payouts.atProvider.fees],
+              ] as const
+            ).map(([label, value]) => (
+              <div key={label} className="rounded-lg border border-slate-200 bg-white p-3">
+                <dt className="text-xs text-slate-600">{label}</dt>
+                <dd className="text-lg font-bold wrap-anywhere text-ink">
+                  <Naira amount={value} exact />
+                </dd>
+              </div>
+            ))}
+          </dl>
+          {data.payouts.differences.length === 0 ? (
+            <Agree>
+              Payouts and {providerWord}’s transfers agree from {data.from} to {data.to}.
+            </Agree>
+          ) : (
+            <>
+              <h3 className="heading-card mb-2 text-ink">
+                {data.payouts.differences.length === 1
+                  ? '1 payout difference'
+                  : `${data.payouts.differences.length} payout differences`}
+              </h3>
+              <ol className="space-y-3" aria-label="Payout differences">
+                {data.payouts.differences.map((d, i) => (
+                  <PayoutDifference
+                    key={`${d.kind}-${d.providerId ?? d.reference}-${i}`}
                     d={d}
                     providerWord={providerName}
                   />
