@@ -77,6 +77,15 @@ interface LedgerPayout {
 }
 
 /** Our transfer references are payout ids; anything else names no payout (and is no uuid to query by). */
+/** The fields every difference carries, before either side has said anything. */
+const NOTHING_KNOWN = {
+  providerId: null,
+  ledgerAmount: null,
+  providerAmount: null,
+  providerCurrency: null,
+  ledgerTransactionId: null,
+} as const;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface ReconciliationDeps extends Pick<Shared, 'db' | 'clock'> {
@@ -199,13 +208,9 @@ export function createReconciliation(deps: ReconciliationDeps) {
   ): Promise<ReconciliationResponse['payouts']> {
     const differences: PayoutDifference[] = [];
     const base = {
-      providerId: null,
-      ledgerAmount: null,
-      providerAmount: null,
-      providerCurrency: null,
+      ...NOTHING_KNOWN,
       providerStatus: null,
       ledgerStatus: null,
-      ledgerTransactionId: null,
       payoutId: null,
       lawyerId: null,
       lawyerName: null,
@@ -326,17 +331,7 @@ export function createReconciliation(deps: ReconciliationDeps) {
     }
     const providerDay = (iso: string | undefined) => (iso ? new Date(iso) : null);
     const differences: ReconciliationDifference[] = [];
-    const base = {
-      providerId: null,
-      ledgerAmount: null,
-      providerAmount: null,
-      providerCurrency: null,
-      providerStatus: null,
-      paymentType: null,
-      ledgerTransactionId: null,
-      orderId: null,
-      jobId: null,
-    };
+    const base = { ...NOTHING_KNOWN, providerStatus: null, paymentType: null, orderId: null, jobId: null };
 
     // Payments: matched by the provider's transaction id, which fulfilment recorded on the order.
     const txById = new Map(txs.map((t) => [t.id, t]));

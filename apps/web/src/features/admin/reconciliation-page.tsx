@@ -18,113 +18,118 @@ const when = (iso: string) =>
 const amount = (n: number | null) =>
   n === null ? <span className="text-slate-500">none</span> : <Naira amount={n} exact />;
 
-function Difference({ d, providerWord }: { d: ReconciliationDifference; providerWord: string }) {
+/** One difference: what it is, its reference and date, the figures on each side and where to look. */
+function DifferenceCard({
+  testId,
+  title,
+  date,
+  reference,
+  fields,
+  footer,
+}: {
+  testId: string;
+  title: string;
+  date: string;
+  reference: string;
+  fields: { label: ReactNode; value: ReactNode; shown?: boolean }[];
+  footer: ReactNode;
+}) {
   return (
-    <li className="rounded-lg border border-amber-300 bg-white p-3 text-sm" data-testid="difference">
+    <li className="rounded-lg border border-amber-300 bg-white p-3 text-sm" data-testid={testId}>
       <p className="flex flex-wrap items-baseline justify-between gap-2">
-        <span className="font-semibold text-ink">
-          {DIFFERENCE_WORDS[d.kind].replace('Flutterwave', providerWord)} ·{' '}
-          {d.subject === 'payment' ? 'Payment' : 'Refund'}
-        </span>
-        <span className="text-slate-600">{when(d.date)}</span>
+        <span className="font-semibold text-ink">{title}</span>
+        <span className="text-slate-600">{when(date)}</span>
       </p>
-      <p className="mt-1 font-mono break-all text-slate-800">{d.reference}</p>
+      <p className="mt-1 font-mono break-all text-slate-800">{reference}</p>
       <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 sm:grid-cols-4">
-        <div>
-          <dt className="text-xs text-slate-600">Ledger{d.subject === 'payment' && ' (net of fee)'}</dt>
-          <dd>{amount(d.ledgerAmount)}</dd>
-        </div>
-        <div>
-          <dt className="text-xs text-slate-600">
-            {providerWord}
-            {d.subject === 'payment' && ' (settled)'}
-          </dt>
-          <dd>
-            {amount(d.providerAmount)}
-            {d.providerCurrency && d.providerCurrency !== 'NGN' && ` (${d.providerCurrency})`}
-          </dd>
-        </div>
-        {d.providerStatus && (
-          <div>
-            <dt className="text-xs text-slate-600">Status at {providerWord}</dt>
-            <dd>{d.providerStatus}</dd>
-          </div>
-        )}
-        {d.paymentType && (
-          <div>
-            <dt className="text-xs text-slate-600">Paid by</dt>
-            <dd>{d.paymentType.replace('_', ' ')}</dd>
-          </div>
-        )}
+        {fields
+          .filter((f) => f.shown !== false)
+          .map((f, i) => (
+            <div key={i}>
+              <dt className="text-xs text-slate-600">{f.label}</dt>
+              <dd>{f.value}</dd>
+            </div>
+          ))}
       </dl>
-      <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600">
-        {d.providerId && (
-          <span className="break-all">
-            {providerWord} id {d.providerId}
-          </span>
-        )}
-        {d.orderId && <span className="break-all">Order {d.orderId}</span>}
-        {d.ledgerTransactionId && <span>Ledger transaction {d.ledgerTransactionId}</span>}
-        {d.jobId && (
-          <Link to={paths.job(d.jobId)} className="min-h-6 font-medium text-brand underline">
-            Open the job
-          </Link>
-        )}
-      </p>
+      <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600">{footer}</p>
     </li>
+  );
+}
+
+const providerAmount = (value: number | null, currency: string | null | undefined) => (
+  <>
+    {amount(value)}
+    {currency && currency !== 'NGN' && ` (${currency})`}
+  </>
+);
+
+function Difference({ d, providerWord }: { d: ReconciliationDifference; providerWord: string }) {
+  const payment = d.subject === 'payment';
+  return (
+    <DifferenceCard
+      testId="difference"
+      title={`${DIFFERENCE_WORDS[d.kind].replace('Flutterwave', providerWord)} · ${payment ? 'Payment' : 'Refund'}`}
+      date={d.date}
+      reference={d.reference}
+      fields={[
+        { label: `Ledger${payment ? ' (net of fee)' : ''}`, value: amount(d.ledgerAmount) },
+        {
+          label: `${providerWord}${payment ? ' (settled)' : ''}`,
+          value: providerAmount(d.providerAmount, d.providerCurrency),
+        },
+        { label: `Status at ${providerWord}`, value: d.providerStatus, shown: Boolean(d.providerStatus) },
+        { label: 'Paid by', value: d.paymentType?.replace('_', ' '), shown: Boolean(d.paymentType) },
+      ]}
+      footer={
+        <>
+          {d.providerId && (
+            <span className="break-all">
+              {providerWord} id {d.providerId}
+            </span>
+          )}
+          {d.orderId && <span className="break-all">Order {d.orderId}</span>}
+          {d.ledgerTransactionId && <span>Ledger transaction {d.ledgerTransactionId}</span>}
+          {d.jobId && (
+            <Link to={paths.job(d.jobId)} className="min-h-6 font-medium text-brand underline">
+              Open the job
+            </Link>
+          )}
+        </>
+      }
+    />
   );
 }
 
 function PayoutDifference({ d, providerWord }: { d: PayoutDifferenceView; providerWord: string }) {
   return (
-    <li className="rounded-lg border border-amber-300 bg-white p-3 text-sm" data-testid="payout-difference">
-      <p className="flex flex-wrap items-baseline justify-between gap-2">
-        <span className="font-semibold text-ink">
-          {DIFFERENCE_WORDS[d.kind].replace('Flutterwave', providerWord)} · Payout
-        </span>
-        <span className="text-slate-600">{when(d.date)}</span>
-      </p>
-      <p className="mt-1 font-mono break-all text-slate-800">{d.reference}</p>
-      <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 sm:grid-cols-4">
-        <div>
-          <dt className="text-xs text-slate-600">Ledger</dt>
-          <dd>{amount(d.ledgerAmount)}</dd>
-        </div>
-        <div>
-          <dt className="text-xs text-slate-600">{providerWord} (transfer)</dt>
-          <dd>
-            {amount(d.providerAmount)}
-            {d.providerCurrency && d.providerCurrency !== 'NGN' && ` (${d.providerCurrency})`}
-          </dd>
-        </div>
-        {d.ledgerStatus && (
-          <div>
-            <dt className="text-xs text-slate-600">Status in the ledger</dt>
-            <dd>{d.ledgerStatus}</dd>
-          </div>
-        )}
-        {d.providerStatus && (
-          <div>
-            <dt className="text-xs text-slate-600">Status at {providerWord}</dt>
-            <dd>{d.providerStatus}</dd>
-          </div>
-        )}
-      </dl>
-      <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600">
-        {d.providerId && (
-          <span className="break-all">
-            {providerWord} transfer {d.providerId}
-          </span>
-        )}
-        {d.lawyerName && <span className="break-all">Lawyer {d.lawyerName}</span>}
-        {d.ledgerTransactionId && <span>Ledger transaction {d.ledgerTransactionId}</span>}
-        {d.payoutId && (
-          <Link to={paths.adminPayouts()} className="min-h-6 font-medium text-brand underline">
-            Open the payouts
-          </Link>
-        )}
-      </p>
-    </li>
+    <DifferenceCard
+      testId="payout-difference"
+      title={`${DIFFERENCE_WORDS[d.kind].replace('Flutterwave', providerWord)} · Payout`}
+      date={d.date}
+      reference={d.reference}
+      fields={[
+        { label: 'Ledger', value: amount(d.ledgerAmount) },
+        { label: `${providerWord} (transfer)`, value: providerAmount(d.providerAmount, d.providerCurrency) },
+        { label: 'Status in the ledger', value: d.ledgerStatus, shown: Boolean(d.ledgerStatus) },
+        { label: `Status at ${providerWord}`, value: d.providerStatus, shown: Boolean(d.providerStatus) },
+      ]}
+      footer={
+        <>
+          {d.providerId && (
+            <span className="break-all">
+              {providerWord} transfer {d.providerId}
+            </span>
+          )}
+          {d.lawyerName && <span className="break-all">Lawyer {d.lawyerName}</span>}
+          {d.ledgerTransactionId && <span>Ledger transaction {d.ledgerTransactionId}</span>}
+          {d.payoutId && (
+            <Link to={paths.adminPayouts()} className="min-h-6 font-medium text-brand underline">
+              Open the payouts
+            </Link>
+          )}
+        </>
+      }
+    />
   );
 }
 
