@@ -1,0 +1,102 @@
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { messages } from '@legalmarket/contracts';
+import { uploads, users } from '../../src/db/schema.js';
+import { PASSWORD, createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../helpers.js';
+import { multipart, pngBytes, pdfBytes, type Part } from '../upload-helpers.js';
+
+type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+
+/**
+ * The file audit of decision 2230, played with a valid account of each role. What held is listed in
+ * the decision; these are the places where it did not.
+ */
+describeEachDb('file access audit (2230)', (kind) => {
+  let t: TestApp;
+  let admin: Login;
+
+  const inject = (method: 'GET' | 'POST' | 'PUT', url: string, who: Login | null, payload?: object) =>
+    t.app.inject({ method, url, headers: who?.headers ?? {}, ...(payload ? { payload } : {}) });
+  const delete_ = (who: Login) => inject('POST', '/api/account/delete', who, { password: PASSWORD });
+
+  /**
+   * Sends a multipart form whose last bytes arrive only after `meanwhile` ran: the session was checked
+   * when the request began, as a slow upload's is.
+   */
+  async function sendHeldOpen(
+    who: Login,
+    method: 'POST' | 'PATCH',
+    url: string,
+    parts: Part[],
+    meanwhile: () => Promise<void>,
+  ) {
+    const body = await multipart(parts);
+    const stream = new PassThrough();
+    const cut = body.payload.length - 16;
+    stream.write(body.payload.subarray(0, cut));
+    const answer = t.app.inject({ method, url, headers: { ...who.headers, ...body.headers }, payload: stream });
+    // The request is past its guards and reading the body.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await meanwhile();
+    stream.end(body.payload.subarray(cut));
+    return answer;
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, { IP_MAX_REQUESTS: '100000' });
+    admin = await signupAndLogin(t, 'admin');
+  }, 120_000);
+  afterAll(async () => t?.close());
+
+  // A document still arriving when its account was erased (another tab, a slow phone) was stored after
+  // the erasure: 201, owned by the erased account, never erased, opened by admins for ever.
+  it('keeps no document of an account erased while its upload was arriving', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const res = await sendHeldOpen(
+      company,
+      'POST',
+      '/api/uploads?kind=document',
+      [{ name: 'file', file: { data: pdfBytes('BOARD MINUTES'), filename: 'minutes.pdf', type: 'application/pdf' } }],
+      async () => expect((await delete_(company)).statusCode).toBe(200),
+    );
+    expect(res.statusCode, res.body).toBe(401);
+    expect(res.json().message).toBe(messages.notSignedIn);
+    expect(await t.rt.database.db.select().from(uploads).where(eq(uploads.ownerId, company.id))).toEqual([]);
+  });
+
+  // The profile form took the row lock without asking whether the account was still there: a bio and a
+  // new public picture were written onto the erased account, and answered as its saved profile.
+  it('writes no profile or picture onto an account erased while the form was arriving', async () => {
+    const who = await signupAndLogin(t, 'lawyer');
+    // A picture sent as the address of a public one (the form may send an address or a file); the
+    // lawyer's own uploads go with the erasure.
+    const picture = await multipart([
+      { name: 'file', file: { data: pngBytes(), filename: 'me.png', type: 'image/png' } },
+    ]);
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: '/api/uploads?kind=image',
+      headers: { ...admin.headers, ...picture.headers },
+      payload: picture.payload,
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    const sent: Part[][] = [
+      [
+        { name: 'yourBio', value: 'Partner at Adeyemi & Co, Lagos' },
+        { name: 'profileImage', value: uploaded.json().data.url },
+      ],
+      [{ name: 'profileImage', file: { data: pngBytes(), filename: 'me.png', type: 'image/png' } }],
+    ];
+    for (const [i, parts] of sent.entries()) {
+      const res = await sendHeldOpen(who, 'PATCH', `/api/updateprofile?_id=${who.id}`, parts, async () => {
+        if (i === 0) expect((await delete_(who)).statusCode).toBe(200);
+      });
+      expect(res.statusCode, res.body).toBe(401);
+    }
+    const [row] = await t.rt.database.db.select().from(users).where(eq(users.id, who.id));
+    expect(row.deletedAt).not.toBeNull();
+    expect([row.yourBio, row.profileImage]).toEqual([null, null]);
+    expect(await t.rt.database.db.select().from(uploads).where(eq(uploads.ownerId, who.id))).toEqual([]);
+  });
+});
