@@ -2,22 +2,26 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { messages } from '@legalmarket/contracts';
-import { uploads, users } from '../../src/db/schema.js';
+import { jobs, uploads, users } from '../../src/db/schema.js';
+import { insertJob, insertProduct } from '../admin-fixtures.js';
 import { PASSWORD, createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../helpers.js';
-import { multipart, pngBytes, pdfBytes, type Part } from '../upload-helpers.js';
+import { multipart, pngBytes, pdfBytes, uploadDocument, type Part } from '../upload-helpers.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 
 /**
  * The file audit of decision 2230, played with a valid account of each role. What held is listed in
- * the decision; these are the places where it did not.
+ * the decision; these are the three places where it did not.
  */
 describeEachDb('file access audit (2230)', (kind) => {
   let t: TestApp;
   let admin: Login;
+  let lawyer: Login;
+  let product: string;
 
   const inject = (method: 'GET' | 'POST' | 'PUT', url: string, who: Login | null, payload?: object) =>
     t.app.inject({ method, url, headers: who?.headers ?? {}, ...(payload ? { payload } : {}) });
+  const link = (who: Login, key: string) => inject('GET', `/api/files/${key}/link`, who);
   const delete_ = (who: Login) => inject('POST', '/api/account/delete', who, { password: PASSWORD });
 
   /**
@@ -46,6 +50,8 @@ describeEachDb('file access audit (2230)', (kind) => {
   beforeAll(async () => {
     t = await createTestApp(kind, { IP_MAX_REQUESTS: '100000' });
     admin = await signupAndLogin(t, 'admin');
+    lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    product = (await insertProduct(t, 'Share Purchase Agreement Review')).id;
   }, 120_000);
   afterAll(async () => t?.close());
 
@@ -98,5 +104,41 @@ describeEachDb('file access audit (2230)', (kind) => {
     expect(row.deletedAt).not.toBeNull();
     expect([row.yourBio, row.profileImage]).toEqual([null, null]);
     expect(await t.rt.database.db.select().from(uploads).where(eq(uploads.ownerId, who.id))).toEqual([]);
+  });
+
+  // The spec's details routes wrote the thread's document as sent. Sent by its full address (as a
+  // client that prefixes the site's host does), it opened for the job's other party only while it was
+  // the job's current file: once replaced, the thread still showed it and the link answered 403.
+  it('keeps opening a document given by its full address after the job’s file is replaced', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const job = await insertJob(t, company.id, { productId: product, status: 'pending', lawyerId: lawyer.id });
+    await t.rt.database.db.update(jobs).set({ stage: 'in_progress' }).where(eq(jobs.id, job.id));
+    const give = (file: string) =>
+      inject('PUT', `/job-api/company/editjobdetails/${job.id}`, company, {
+        detail: 'Attached',
+        file,
+        fileName: 'x.pdf',
+      });
+    const add = (file: string) =>
+      inject('PUT', `/job-api/editjobdetails/${job.id}`, admin, { detail: 'Checklist', file, fileName: 'c.pdf' });
+
+    const first = await uploadDocument(t.app, company.headers, 'first-draft.pdf');
+    const second = await uploadDocument(t.app, company.headers, 'second-draft.pdf');
+    expect((await give(`http://localhost:3000${first.url}`)).statusCode).toBe(200);
+    expect((await give(second.url)).statusCode).toBe(200);
+    const checklist = await uploadDocument(t.app, admin.headers, 'checklist.pdf');
+    const update = await uploadDocument(t.app, admin.headers, 'checklist-2.pdf');
+    expect((await add(`https://legalmarket.example${checklist.url}`)).statusCode).toBe(200);
+    expect((await add(update.url)).statusCode).toBe(200);
+
+    const page = await inject('GET', `/job-api/jobs/${job.id}`, lawyer);
+    const shown = (page.json().events as { files: { url: string }[] }[]).flatMap((e) => e.files.map((f) => f.url));
+    expect(shown).toEqual(expect.arrayContaining([first.url, checklist.url]));
+    expect((await link(lawyer, first.key)).statusCode).toBe(200);
+    expect((await link(lawyer, checklist.key)).statusCode).toBe(200);
+    expect((await link(company, checklist.key)).statusCode).toBe(200);
+    // Nobody else: the address names the document, it does not share it.
+    const other = await signupAndLogin(t, 'company');
+    expect((await link(other, first.key)).statusCode).toBe(403);
   });
 });

@@ -67,6 +67,12 @@ export function keyOfUrl(url: string | null | undefined): string | null {
   return m && isUploadKey(m[1]) ? m[1] : null;
 }
 
+/** How a thread names a file reference: one of our uploads by `/uploads/<key>`, a link elsewhere as sent. */
+export const threadUrl = (reference: string): string => {
+  const key = keyOfUrl(reference);
+  return key ? uploadUrl(key) : reference;
+};
+
 /** A stored URL column that points at this key (relative, or absolute on any host). */
 const refersTo = (col: AnyColumn, key: string): SQL => or(eq(col, uploadUrl(key)), like(col, `%${uploadUrl(key)}`))!;
 
