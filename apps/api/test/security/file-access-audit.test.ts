@@ -11,7 +11,7 @@ type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 
 /**
  * The file audit of decision 2230, played with a valid account of each role. What held is listed in
- * the decision; these are the three places where it did not.
+ * the decision; the first test keeps what held, the others the three places where it did not.
  */
 describeEachDb('file access audit (2230)', (kind) => {
   let t: TestApp;
@@ -54,6 +54,70 @@ describeEachDb('file access audit (2230)', (kind) => {
     product = (await insertProduct(t, 'Share Purchase Agreement Review')).id;
   }, 120_000);
   afterAll(async () => t?.close());
+
+  // What held (decision 2230), kept as it is: another company's document under every spelling of its
+  // address, as a reference and as a request, opens nothing and is never answered in part.
+  it('opens another company’s document under no spelling, method or reference', async () => {
+    const owner = await signupAndLogin(t, 'company');
+    const other = await signupAndLogin(t, 'company');
+    const doc = await uploadDocument(t.app, owner.headers, 'spa.pdf', 'SHARE PURCHASE AGREEMENT');
+    const job = await insertJob(t, other.id, { productId: product, status: 'pending', lawyerId: lawyer.id });
+    await t.rt.database.db.update(jobs).set({ stage: 'in_progress' }).where(eq(jobs.id, job.id));
+
+    for (const method of ['GET', 'HEAD'] as const)
+      for (const url of [
+        doc.url,
+        `${doc.url}?x=1`,
+        `/uploads/%2e%2e/uploads/${doc.key}`,
+        doc.url.replace(/\.pdf$/, '%2epdf'),
+      ]) {
+        const guest = await t.app.inject({ method, url });
+        const stranger = await t.app.inject({ method, url, headers: { ...other.headers, range: 'bytes=0-8' } });
+        expect([guest.statusCode, stranger.statusCode], `${method} ${url}`).toEqual([401, 403]);
+        expect(stranger.body).not.toContain('SHARE PURCHASE');
+      }
+    for (const url of [`${doc.url}/`, `/uploads//${doc.key}`, doc.url.toUpperCase(), `${doc.url}%2f`]) {
+      const res = await t.app.inject({ url, headers: other.headers });
+      expect(res.headers['content-type'], url).not.toBe('application/pdf');
+      expect(res.body, url).not.toContain('SHARE PURCHASE');
+    }
+
+    const refused = async (file: string) => [
+      (
+        await inject('POST', `/job-api/jobs/${job.id}/actions/message`, other, {
+          note: 'x',
+          files: [{ url: file, name: 'a.pdf' }],
+        })
+      ).statusCode,
+      (
+        await inject('POST', `/job-api/jobs/${job.id}/actions/deliver`, lawyer, {
+          note: 'x',
+          files: [{ url: file, name: 'a.pdf' }],
+        })
+      ).statusCode,
+      (
+        await inject('PUT', `/job-api/company/editjobdetails/${job.id}`, other, {
+          detail: 'x',
+          file,
+          fileName: 'a.pdf',
+        })
+      ).statusCode,
+    ];
+    for (const file of [doc.url, `http://localhost:3000${doc.url}`, `https://evil.example${doc.url}`])
+      expect(await refused(file), file).toEqual([403, 403, 403]);
+    for (const file of [`${doc.url}?`, `/uploads/./${doc.key}`, `/uploads/${doc.key.toUpperCase()}`])
+      expect(await refused(file), file).toEqual([400, 400, 400]);
+    // A link elsewhere whose path ends in the key is kept as a link, and opens nothing.
+    const elsewhere = `https://evil.example/x${doc.url}`;
+    const kept = await inject('PUT', `/job-api/company/editjobdetails/${job.id}`, other, {
+      detail: 'See the link',
+      file: elsewhere,
+      fileName: 'spa.pdf',
+    });
+    expect(kept.statusCode, kept.body).toBe(200);
+    expect((await link(other, doc.key)).statusCode).toBe(403);
+    expect((await link(lawyer, doc.key)).statusCode).toBe(403);
+  });
 
   // A document still arriving when its account was erased (another tab, a slow phone) was stored after
   // the erasure: 201, owned by the erased account, never erased, opened by admins for ever.
