@@ -8,7 +8,7 @@ import { recordAudit } from '../../platform/audit.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { mailRenderer } from '../../platform/mail-templates.js';
 import { enqueueMail } from '../../platform/mailer.js';
-import { assertAttachable, cleanFileName } from '../uploads/service.js';
+import { assertAttachable, cleanFileName, threadUrl } from '../uploads/service.js';
 import { companyAssignedMail, jobCompletedMail, lawyerAssignedMail } from './emails.js';
 import type { JobLifecycle } from './lifecycle-service.js';
 import { applicantsJson, countedTotal, findJobViews, jobViewsJsonQuery, withApplicants, type JobView } from './view.js';
@@ -228,7 +228,8 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle) 
           patch.adminFile = file;
           patch.adminFileName = cleanFileName(input.fileName?.trim() || file.split('/').pop(), 'document');
         }
-        const files = file ? [{ url: file, name: patch.adminFileName ?? 'Document' }] : [];
+        // Named in the thread by its site-relative address, so it keeps opening after the file is replaced.
+        const files = file ? [{ url: threadUrl(file), name: patch.adminFileName ?? 'Document' }] : [];
         // The same details sent again at once: added, told and audited once (2221).
         if (await lifecycle.repeated(tx, job, 'add_details', actorId, patch.adminDetail!, files))
           return viewOf(tx, job.id);

@@ -6,7 +6,7 @@ import { jobs } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
 import { blankToNull } from '../../platform/text.js';
 import { notFound } from '../../platform/errors.js';
-import { assertAttachable, cleanFileName } from '../uploads/service.js';
+import { assertAttachable, cleanFileName, threadUrl } from '../uploads/service.js';
 import type { JobLifecycle } from './lifecycle-service.js';
 import { findJobViews, jobViewsJsonQuery } from './view.js';
 
@@ -54,7 +54,9 @@ export function createCompanyJobsService({ db, clock, mailWritten }: Deps, lifec
           set.companyFile = ref;
           set.companyFileName = cleanFileName(fileName, 'Document');
         }
-        const files = ref ? [{ url: ref, name: set.companyFileName! }] : [];
+        // The thread names one of our documents by its site-relative address, as the job page's own
+        // actions do: canRead opens a thread's document by that address once the job's file moves on.
+        const files = ref ? [{ url: threadUrl(ref), name: set.companyFileName! }] : [];
         // The same details sent again at once: given and told once (2221).
         if (await lifecycle.repeated(tx, job, 'give_details', company.id, detail, files)) return;
         await lifecycle.record(tx, job, 'give_details', company, { note: detail, files, set });

@@ -157,7 +157,8 @@ export function createProfilesService({
         const [current] = await tx
           .select()
           .from(users)
-          .where(and(eq(users.id, me.id), eq(users.userType, role)))
+          // An account erased since this request's session was checked takes no profile, picture included.
+          .where(and(eq(users.id, me.id), eq(users.userType, role), isNull(users.deletedAt)))
           .for('update');
         if (!current) return { row: undefined, scnChanged: false };
         if (newEmail) {

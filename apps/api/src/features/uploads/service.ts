@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { and, eq, like, or, sql, type SQL, type SQLWrapper, type AnyColumn } from 'drizzle-orm';
+import { and, eq, isNull, like, or, sql, type SQL, type SQLWrapper, type AnyColumn } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import { messages, type UploadKind } from '@legalmarket/contracts';
 import type { Config } from '../../config.js';
@@ -8,7 +8,7 @@ import type { Db, Executor } from '../../db/client.js';
 import { jobEvents, jobs, uploads, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
 import type { Clock } from '../../platform/clock.js';
-import { AppError, badRequest, forbidden } from '../../platform/errors.js';
+import { AppError, badRequest, forbidden, unauthorized } from '../../platform/errors.js';
 import { readMultipart } from '../../platform/multipart.js';
 import type { Storage } from '../../platform/storage.js';
 import { safeEqual } from '../../platform/tokens.js';
@@ -66,6 +66,12 @@ export function keyOfUrl(url: string | null | undefined): string | null {
   const m = /^(?:https?:\/\/[^/]+)?\/uploads\/([A-Za-z0-9._-]+)$/.exec((url ?? '').trim());
   return m && isUploadKey(m[1]) ? m[1] : null;
 }
+
+/** How a thread names a file reference: one of our uploads by `/uploads/<key>`, a link elsewhere as sent. */
+export const threadUrl = (reference: string): string => {
+  const key = keyOfUrl(reference);
+  return key ? uploadUrl(key) : reference;
+};
 
 /** A stored URL column that points at this key (relative, or absolute on any host). */
 const refersTo = (col: AnyColumn, key: string): SQL => or(eq(col, uploadUrl(key)), like(col, `%${uploadUrl(key)}`))!;
@@ -223,13 +229,26 @@ export function createUploadsService(deps: {
     };
   }
 
-  /** Stores the bytes under a new random key and records them; answers the original name and URL. */
+  /**
+   * Stores the bytes under a new random key and records them; answers the original name and URL. The
+   * owner's row is read FOR SHARE first: an account erased while its upload was still arriving (the
+   * session was checked when the request began) gets 401 and keeps no file, and an erasure waits for
+   * an upload that got there first, then finds it and erases it too.
+   */
   async function store(file: ReceivedFile, ownerId: string | null, tx: Executor = deps.db) {
     const key = `${randomBytes(16).toString('hex')}.${file.detected.ext}`;
     const originalName = nameForType(file.originalName, file.detected.ext);
     await deps.storage.put(key, file.data);
-    try {
-      await tx.insert(uploads).values({
+    const record = async (t: Executor) => {
+      if (ownerId) {
+        const [live] = await t
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.id, ownerId), isNull(users.deletedAt)))
+          .for('share');
+        if (!live) throw unauthorized();
+      }
+      await t.insert(uploads).values({
         key,
         originalName,
         contentType: file.detected.contentType,
@@ -237,6 +256,9 @@ export function createUploadsService(deps: {
         kind: file.kind,
         ownerId,
       });
+    };
+    try {
+      await (tx === deps.db ? deps.db.transaction(record) : record(tx));
     } catch (err) {
       await deps.storage.remove(key).catch(() => undefined);
       throw err;
