@@ -59,4 +59,53 @@ describeEachDb('spec client variants of both call tables', (kind) => {
     expect(one.lawyer).toEqual(one.data.lawyer);
     failsWith(await api.get(`/api/lawyer/${company.id}`), 404, 'Lawyer not found');
   });
+
+  it('PATCH /api/verifylawyer/{id}: `verified` sent as the text "true" verifies', async () => {
+    // lawyer-and-admin 7: "Verify lawyer | ... | verified true". A client that keeps the flag as form
+    // text sends "true"; that answered 400 "verified must be true or false".
+    const admin = await signupAndLogin(t, 'admin');
+    const lawyer = await signupAndLogin(t, 'lawyer');
+    const api = client(admin.token);
+    const verified = is2xx(await api.patch(`/api/verifylawyer/${lawyer.id}`, { verified: 'true' }));
+    expect(verified.message).toBe('Verification Successful');
+    expect(is2xx(await api.get(`/api/lawyer/${lawyer.id}`)).lawyer.verified).toBe(true);
+    // The lawyer is removed from the unverified list (section 4).
+    const unverified = is2xx(await api.get('/api/unverifiedlawyers'));
+    expect(unverified.lawyers.map((l: Data) => l._id)).not.toContain(lawyer.id);
+    is2xx(await api.patch(`/api/verifylawyer/${lawyer.id}`, { verified: 'false' }));
+    expect(is2xx(await api.get(`/api/lawyer/${lawyer.id}`)).lawyer.verified).toBe(false);
+    // Anything else is still refused with a message naming the field.
+    for (const v of ['yes', 1, null, {}])
+      failsWith(
+        await api.patch(`/api/verifylawyer/${lawyer.id}`, { verified: v }),
+        400,
+        'verified must be true or false',
+      );
+  });
+
+  it('PATCH /api/updateprofile: areasOfPractise as one value holding the list', async () => {
+    // lawyer-and-admin 7: "Profile update | multipart; areasOfPractise repeated". A client that appends
+    // the list in one call (`formData.append('areasOfPractise', list)`) sends "Maritime,Sports"; one that
+    // serialises it sends '["Maritime","Sports"]'. Both answered 400 "... is not in the expertise list".
+    const lawyer = await signupAndLogin(t, 'lawyer');
+    const api = client(lawyer.token);
+    const url = `/api/updateprofile?_id=${lawyer.id}`;
+    const joined = is2xx(await api.patchForm(url, { areasOfPractise: 'Maritime,Sports' }));
+    expect(joined.message).toBe('Profile Updated Successfully');
+    expect(joined.lawyer.areasOfPractise).toEqual(['Maritime', 'Sports']);
+    const json = is2xx(await api.patchForm(url, { areasOfPractise: '["Aviation and Space","Tax Practise"]' }));
+    expect(json.lawyer.areasOfPractise).toEqual(['Aviation and Space', 'Tax Practise']);
+    const sent = is2xx(await api.patch(url, { areasOfPractise: 'Technology, Entertainment' }));
+    expect(sent.lawyer.areasOfPractise).toEqual(['Technology', 'Entertainment']);
+    expect(is2xx(await api.get(url.replace('updateprofile', 'userprofile'))).areasOfPractise).toEqual([
+      'Technology',
+      'Entertainment',
+    ]);
+    // An area outside the list is still named.
+    failsWith(
+      await api.patchForm(url, { areasOfPractise: 'Maritime,Cooking' }),
+      400,
+      'Areas of practice: Cooking is not in the expertise list',
+    );
+  });
 });

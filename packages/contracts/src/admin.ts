@@ -189,7 +189,12 @@ export const updateProfileResponse = z.union([
 export type UpdateProfileResponse = z.infer<typeof updateProfileResponse>;
 
 export const verifyLawyerInput = z.object({
-  verified: z.boolean({ error: 'verified must be true or false' }),
+  // "Verify lawyer | verified true": a client that keeps the flag as form text sends "true"; the texts
+  // `true` and `false` are read as the booleans (decision 2234). Anything else is still refused.
+  verified: z.preprocess(
+    (v) => (typeof v === 'string' && /^\s*(true|false)\s*$/i.test(v) ? v.trim().toLowerCase() === 'true' : v),
+    z.boolean({ error: 'verified must be true or false' }),
+  ),
 });
 /** POST /api/rejectlawyer/{id}: why the application is refused, e-mailed to the lawyer as written. */
 export const rejectLawyerInput = z.object({
