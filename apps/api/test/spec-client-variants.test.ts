@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { insertUsers } from './admin-fixtures.js';
-import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from './helpers.js';
+import { insertProduct } from './commerce-helpers.js';
+import { PASSWORD, createTestApp, describeEachDb, signupAndLogin, type TestApp } from './helpers.js';
 import { is2xx, specClient, type Data, type Response } from './spec-client-kit.js';
 
 /**
@@ -21,6 +22,10 @@ describeEachDb('spec client variants of both call tables', (kind) => {
   const failsWith = (r: Response, status: number, message: string) => {
     expect(r.status, JSON.stringify(r.data)).toBe(status);
     expect(r.data.message).toBe(message);
+  };
+  const withAuthorization = async (authorization: string, method: 'GET' | 'POST', url: string): Promise<Response> => {
+    const res = await t.app.inject({ method, url, headers: { accept: 'application/json', authorization } });
+    return { status: res.statusCode, data: JSON.parse(res.body) };
   };
 
   it('GET /api/verifiedlawyers, /api/unverifiedlawyers, /api/companys, /api/lawyer/{id}: the `data.` answers', async () => {
@@ -83,6 +88,40 @@ describeEachDb('spec client variants of both call tables', (kind) => {
       );
   });
 
+  it('the bearer token as a client keeps it: any case of the scheme, quotes around the token', async () => {
+    // Both documents, section 7: "the bearer token from local storage when present". The scheme is
+    // case-insensitive (RFC 7235); a client that stored the token with JSON.stringify sends it quoted.
+    // Each answered 401, so every signed-in call failed.
+    const company = await signupAndLogin(t, 'company');
+    for (const authorization of [
+      `bearer ${company.token}`,
+      `BEARER ${company.token}`,
+      `Bearer "${company.token}"`,
+      ` Bearer  ${company.token} `,
+    ]) {
+      const profile = await withAuthorization(authorization, 'GET', `/api/userprofile?_id=${company.id}`);
+      expect(profile.status, authorization).toBe(200);
+      expect(profile.data._id).toBe(company.id);
+    }
+    // What holds no token is still "not logged in", with a message the generic handler shows.
+    for (const authorization of [
+      'Bearer null',
+      'Bearer undefined',
+      'Bearer ""',
+      'Bearer',
+      company.token,
+      `Basic ${company.token}`,
+    ])
+      failsWith(
+        await withAuthorization(authorization, 'GET', `/api/userprofile?_id=${company.id}`),
+        401,
+        'Please log in to continue.',
+      );
+    // Logout with the lower-case scheme ends the session.
+    expect((await withAuthorization(`bearer ${company.token}`, 'POST', '/api/logout')).status).toBe(200);
+    expect((await client(company.token).get(`/api/userprofile?_id=${company.id}`)).status).toBe(401);
+  });
+
   it('PATCH /api/updateprofile: areasOfPractise as one value holding the list', async () => {
     // lawyer-and-admin 7: "Profile update | multipart; areasOfPractise repeated". A client that appends
     // the list in one call (`formData.append('areasOfPractise', list)`) sends "Maritime,Sports"; one that
@@ -107,5 +146,26 @@ describeEachDb('spec client variants of both call tables', (kind) => {
       400,
       'Areas of practice: Cooking is not in the expertise list',
     );
+  });
+
+  it('a trailing slash on a table path reaches the same route', async () => {
+    // "All calls go to one backend base address": a client that joins the base and the path with a
+    // slash of its own, or keeps one at the end, answered 404 "Not found" on every row.
+    const company = await signupAndLogin(t, 'company');
+    const productId = await insertProduct(t, 'Trailing Slash Product', 7_500);
+    const api = client(company.token);
+    expect(is2xx(await client().get('/product-api/products/')).products.map((p: Data) => p._id)).toContain(productId);
+    expect(is2xx(await client().get(`/product-api/product/${productId}/`))._id).toBe(productId);
+    expect(Array.isArray(is2xx(await client().get('/ratings-api/rating/')))).toBe(true);
+    const login = is2xx(await client().post('/api/login/', { officialEmail: company.email, password: PASSWORD }));
+    expect(login.data.user._id).toBe(company.id);
+    is2xx(await api.post('/api/cart/', { productId, quantity: 2 }));
+    const [cart] = is2xx(await api.get('/api/cart/'));
+    expect(cart.bill).toBe(15_000);
+    expect(is2xx(await api.get(`/api/userprofile/?_id=${company.id}`))._id).toBe(company.id);
+    expect(is2xx(await api.get('/job-api/company/pendingjobs/'))).toEqual([]);
+    expect(is2xx(await api.del(`/api/cart/${productId}/`)).message).toBe('Product removed from the cart');
+    // A path that is no route is still a 404 with a message.
+    failsWith(await api.get('/api/no-such-row/'), 404, 'Not found');
   });
 });
