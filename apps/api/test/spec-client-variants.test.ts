@@ -1,8 +1,24 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { insertUsers } from './admin-fixtures.js';
 import { insertProduct } from './commerce-helpers.js';
-import { PASSWORD, createTestApp, describeEachDb, signupAndLogin, type TestApp } from './helpers.js';
+import {
+  PASSWORD,
+  createTestApp,
+  describeEachDb,
+  lastMailTo,
+  signupAndLogin,
+  sixDigits,
+  uniqueEmail,
+  type TestApp,
+} from './helpers.js';
 import { is2xx, specClient, type Data, type Response } from './spec-client-kit.js';
+
+/** The next one-time code mailed, when a test needs to know it ahead (null: a random one). */
+const codes = vi.hoisted(() => ({ next: null as string | null }));
+vi.mock('../src/platform/tokens.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../src/platform/tokens.js')>();
+  return { ...real, randomCode: () => codes.next ?? real.randomCode() };
+});
 
 /**
  * Both call tables played once more by a client written only from the spec (decision 2234), with the
@@ -167,5 +183,65 @@ describeEachDb('spec client variants of both call tables', (kind) => {
     expect(is2xx(await api.del(`/api/cart/${productId}/`)).message).toBe('Product removed from the cart');
     // A path that is no route is still a 404 with a message.
     failsWith(await api.get('/api/no-such-row/'), 404, 'Not found');
+  });
+
+  it('the one-time codes sent as the joined digits made a number', async () => {
+    // Visitor-and-company 5: "OTP: six digits ... sent as the joined digits"; lawyer-and-admin 7: "Confirm
+    // code | POST /api/confirm-otp | OTP as joined digits". A client that makes the joined digits a number
+    // sends 12345 for the code 012345. Both answered 400 "Please enter the 6-digit code".
+    const company = await signupAndLogin(t, 'company');
+    const api = client();
+    codes.next = '012345';
+    is2xx(await api.post('/api/forgot-password', { officialEmail: company.email }));
+    expect(sixDigits((await lastMailTo(t, company.email))!.text)).toBe('012345');
+    const confirmed = is2xx(
+      await api.post('/api/confirm-reset-token', { token: Number('012345'), officialEmail: company.email }),
+    );
+    expect(confirmed.message).toBe('OTP Confirmed!');
+
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const lapi = client(lawyer.token);
+    is2xx(
+      await lapi.post('/api/add-payment-details', {
+        accountNumber: '0123456789',
+        accountName: 'Chidi Okeke',
+        bank: 'GTBank',
+      }),
+    );
+    codes.next = '004321';
+    is2xx(await lapi.post('/api/send-otp'));
+    codes.next = null;
+    // A wrong code as a number is the wrong code; what is no code still names the field.
+    failsWith(
+      await lapi.post('/api/confirm-otp', { OTP: 4322 }),
+      400,
+      'The code is incorrect or has expired. Please request a new one.',
+    );
+    for (const OTP of [1_000_000, 12.5, -4321])
+      failsWith(await lapi.post('/api/confirm-otp', { OTP }), 400, 'Please enter the 6-digit code');
+    expect(is2xx(await lapi.post('/api/confirm-otp', { OTP: Number('004321') })).message).toBe('OTP confirmed');
+  });
+
+  it('PATCH /api/reset-password: an address with `+` put in the query without encoding', async () => {
+    // Visitor-and-company 7: "PATCH /api/reset-password?userType=&userEmail=&token=", built from the route
+    // /new-password/{resetToken}/{userEmail}. Left unencoded, the `+` of ada+legal@... arrives as a space
+    // and answered 400 "Please enter a valid email address".
+    const company = await signupAndLogin(t, 'company', { email: uniqueEmail('ada+legal') });
+    const api = client();
+    is2xx(await api.post('/api/forgot-password', { officialEmail: company.email }));
+    const code = sixDigits((await lastMailTo(t, company.email))!.text)!;
+    const { resetToken } = is2xx(
+      await api.post('/api/confirm-reset-token', { token: code, officialEmail: company.email }),
+    );
+    const reset = is2xx(
+      await api.patch(`/api/reset-password?userType=company&userEmail=${company.email}&token=${resetToken}`, {
+        password: 'New1!Password',
+        passwordConfirm: 'New1!Password',
+      }),
+    );
+    expect(reset.message).toBe('Password Reset Successfully');
+    expect(
+      is2xx(await api.post('/api/login', { officialEmail: company.email, password: 'New1!Password' })).data.user._id,
+    ).toBe(company.id);
   });
 });

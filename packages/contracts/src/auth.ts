@@ -118,11 +118,29 @@ export const otpField = z
   .regex(/^\d{6}$/, 'Please enter the 6-digit code');
 
 export const confirmResetTokenInput = z.object({ token: otpField, officialEmail: emailField });
+
+/**
+ * A code sent as a number: the joined digits made a number lose their leading zeros (Number('012345')
+ * is 12345); padded back to six digits it is the code typed (decision 2234). Anything else as it is.
+ */
+export const codeAsText = (v: unknown) =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 999_999 ? String(v).padStart(6, '0') : v;
+
+/** POST /api/confirm-reset-token as the API reads it: `token` may be the code as a number. */
+export const confirmResetTokenBody = z.preprocess(
+  (v) =>
+    v && typeof v === 'object' && !Array.isArray(v) && 'token' in v
+      ? { ...v, token: codeAsText((v as { token: unknown }).token) }
+      : v,
+  confirmResetTokenInput,
+);
 export const confirmResetTokenResponse = okMessage.extend({ resetToken: z.string() });
 
 export const resetPasswordQuery = z.object({
   userType: z.string().max(20).optional(),
-  userEmail: emailField,
+  // Built from the route's address without encoding, a `+` in the address arrives as a space, which no
+  // address holds (decision 2234).
+  userEmail: z.preprocess((v) => (typeof v === 'string' ? v.trim().replaceAll(' ', '+') : v), emailField),
   token: z.string({ error: messages.linkInvalid }).min(10, messages.linkInvalid).max(200),
 });
 export const resetPasswordInput = withConfirm({}, messages.passwordRuleNew);

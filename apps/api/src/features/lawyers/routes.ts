@@ -121,7 +121,7 @@ export const lawyersRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
       schema: {
         tags,
         summary: 'Confirm the e-mailed code',
-        description: `Body \`{ "otp": "123456" }\` (\`OTP\` is accepted too). A right code opens a ${LIMITS.codeTtlMinutes}-minute window, for this session only, in which PATCH /api/edit-payment-details may be called once. A wrong, used, expired or locked code answers 400; past ${LIMITS.codeMaxAttempts} wrong codes per account per ${shared.config.LOGIN_WINDOW_MINUTES} minutes, across every code mailed, 429 with Retry-After (a right code refunds them).`,
+        description: `Body \`{ "otp": "123456" }\` (\`OTP\` is accepted too, and the digits as a number: leading zeros are put back, decision 2234). A right code opens a ${LIMITS.codeTtlMinutes}-minute window, for this session only, in which PATCH /api/edit-payment-details may be called once. A wrong, used, expired or locked code answers 400; past ${LIMITS.codeMaxAttempts} wrong codes per account per ${shared.config.LOGIN_WINDOW_MINUTES} minutes, across every code mailed, 429 with Retry-After (a right code refunds them).`,
         body: confirmPayoutOtpInput,
         response: { 200: okMessage },
         security: [{ bearer: [] }],
