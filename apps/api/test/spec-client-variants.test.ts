@@ -244,4 +244,26 @@ describeEachDb('spec client variants of both call tables', (kind) => {
       is2xx(await api.post('/api/login', { officialEmail: company.email, password: 'New1!Password' })).data.user._id,
     ).toBe(company.id);
   });
+
+  it('a body that is no JSON object answers what to send', async () => {
+    // Both documents, section 8: the generic handler "shows the server's response message". A body sent
+    // as text/plain (fetch without the JSON header) or as a list answered zod's "Invalid input: expected
+    // object, received string", which names nothing the client can fix.
+    const company = await signupAndLogin(t, 'company');
+    const login = JSON.stringify({ officialEmail: company.email, password: PASSWORD });
+    for (const [contentType, payload] of [
+      ['text/plain;charset=UTF-8', login],
+      ['application/json', '[]'],
+      ['application/json', '"officialEmail"'],
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        headers: { 'content-type': contentType },
+        payload,
+      });
+      expect(res.statusCode, payload).toBe(400);
+      expect(res.json().message).toBe('Send the request body as a JSON object, with Content-Type: application/json');
+    }
+  });
 });

@@ -31,6 +31,10 @@ const SPEC_TEXTS = new Set<string>(Object.values(messages));
 /** Keeps the spec's own texts and messages that already name their field; otherwise prefixes the field. */
 function describe(issue: { instancePath?: string; message?: string }, where: string): Issue {
   const path = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+  // A body that is no object (a list, or JSON text sent as text/plain) names no field: say what to send
+  // rather than zod's "Invalid input: expected object, received string" (decision 2234).
+  if (!path && where === 'body' && /expected object/.test(issue.message ?? ''))
+    return { path: where, message: messages.bodyNotObject };
   const message = issue.message ?? 'is invalid';
   const field = path
     .split('.')
