@@ -266,4 +266,32 @@ describeEachDb('spec client variants of both call tables', (kind) => {
       expect(res.json().message).toBe('Send the request body as a JSON object, with Content-Type: application/json');
     }
   });
+
+  it('sign-up: a phone number sent as a JSON number answers the phone rule', async () => {
+    // Visitor-and-company 5: "Phone number: digits only, ... exactly 11 to submit: Please enter a valid
+    // 11-digit phone number". A form that keeps the number as a number sends 8012345678 (its leading 0
+    // gone); that answered "Please enter your contact phone number", as if the field were empty.
+    const body = {
+      companyName: 'Number Phone Ltd',
+      contactName: 'Ada Obi',
+      officialEmail: uniqueEmail('number-phone'),
+      officeAddress: '12 Marina, Lagos',
+      industry: 'Fintech',
+      password: PASSWORD,
+      passwordConfirm: PASSWORD,
+    };
+    for (const phoneNumber of [8012345678, 2348012345678])
+      failsWith(
+        await client().post('/api/company/signup', { ...body, phoneNumber }),
+        400,
+        'Please enter a valid 11-digit phone number',
+      );
+    // Left out or empty, the field is still the one to fill.
+    for (const phoneNumber of [undefined, null, ''])
+      failsWith(
+        await client().post('/api/company/signup', { ...body, phoneNumber }),
+        400,
+        'Please enter your contact phone number',
+      );
+  });
 });
