@@ -294,4 +294,32 @@ describeEachDb('spec client variants of both call tables', (kind) => {
         'Please enter your contact phone number',
       );
   });
+
+  it('a form sent to a JSON row answers what to send', async () => {
+    // Both documents, section 7: every row but the product and profile forms takes JSON. A client that
+    // posts a FormData (the cart row's "file" makes it look like an upload) or an urlencoded form got
+    // 415 "Unsupported content type", naming nothing it could change.
+    const company = await signupAndLogin(t, 'company');
+    const productId = await insertProduct(t, 'Form To Json Product', 9_000);
+    const fd = new FormData();
+    fd.append('productId', productId);
+    fd.append('quantity', '1');
+    const encoded = new Request('http://spec.client/', { method: 'POST', body: fd });
+    const cart = await t.app.inject({
+      method: 'POST',
+      url: '/api/cart',
+      headers: { authorization: `Bearer ${company.token}`, 'content-type': encoded.headers.get('content-type')! },
+      payload: Buffer.from(await encoded.arrayBuffer()),
+    });
+    expect(cart.statusCode).toBe(415);
+    expect(cart.json().message).toBe('Send the request body as a JSON object, with Content-Type: application/json');
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `officialEmail=${encodeURIComponent(company.email)}&password=${encodeURIComponent(PASSWORD)}`,
+    });
+    expect(login.statusCode).toBe(415);
+    expect(login.json().message).toBe('Send the request body as a JSON object, with Content-Type: application/json');
+  });
 });

@@ -94,7 +94,11 @@ export function registerErrorHandling(app: FastifyInstance) {
         err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || code === 413
           ? 'The request is too large'
           : err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || code === 415
-            ? 'Unsupported content type'
+            ? // A route with a body schema reads JSON only: a form (multipart or urlencoded) is told so
+              // (decision 2234). The multipart routes read their form themselves and have none.
+              request.routeOptions.schema?.body
+              ? messages.bodyNotObject
+              : 'Unsupported content type'
             : err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
               ? 'The request body is empty'
               : code === 400
