@@ -322,4 +322,61 @@ describeEachDb('spec client variants of both call tables', (kind) => {
     expect(login.statusCode).toBe(415);
     expect(login.json().message).toBe('Send the request body as a JSON object, with Content-Type: application/json');
   });
+
+  it('sign-up: the confirmation under the screen’s name, and the lawyer’s areas in one text', async () => {
+    // Visitor-and-company 2: "password and confirm password (required)"; section 3 names no field for the
+    // confirmation ("Sign-up fields also include password and confirmation"), so a client names it after
+    // the label: `confirmPassword`. That answered 400 "Please confirm your password" to a form that had.
+    const body = {
+      companyName: 'Confirm Name Ltd',
+      contactName: 'Ada Obi',
+      phoneNumber: '08012345678',
+      officeAddress: '12 Marina, Lagos',
+      industry: 'Fintech',
+      password: PASSWORD,
+    };
+    const signed = is2xx(
+      await client().post('/api/company/signup', {
+        ...body,
+        officialEmail: uniqueEmail('confirm-name'),
+        confirmPassword: PASSWORD,
+      }),
+    );
+    expect(signed).toMatchObject({ status: 'success', message: 'You have successfully created an account' });
+    failsWith(
+      await client().post('/api/company/signup', {
+        ...body,
+        officialEmail: uniqueEmail('confirm-name'),
+        confirmPassword: 'Other1!Pass',
+      }),
+      400,
+      'Passwords do not match',
+    );
+    // The lawyer's areasOfPractise (section 3: "list of text") sent as one text, as the profile form's is.
+    for (const areasOfPractise of ['Technology', 'Maritime,Sports', '["Tax Practise"]']) {
+      const lawyer = await client().post('/api/lawyer/signup', {
+        name: 'Chidi Okeke',
+        officialEmail: uniqueEmail('areas-text'),
+        phoneNumber: '08087654321',
+        areasOfPractise,
+        scn: 'SCN765432',
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+      });
+      expect(is2xx(lawyer).status, areasOfPractise).toBe('success');
+    }
+    failsWith(
+      await client().post('/api/lawyer/signup', {
+        name: 'Chidi Okeke',
+        officialEmail: uniqueEmail('areas-text'),
+        phoneNumber: '08087654321',
+        areasOfPractise: 'Cooking',
+        scn: 'SCN765432',
+        password: PASSWORD,
+        passwordConfirm: PASSWORD,
+      }),
+      400,
+      'Please choose your areas of practice from the expertise list',
+    );
+  });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EXPERTISE, USER_TYPES } from './constants.js';
+import { areasInText, EXPERTISE, USER_TYPES } from './constants.js';
 import {
   emailField,
   okMessage,
@@ -43,7 +43,8 @@ export const companySignupForm = withConfirm({
  * The names a spec-written client may send for a field, each standing in for a missing field: spec
  * section 3 names the company "companyName or name", and section 5's sign-up rule calls the optional
  * fields cacNumber and firmName (our fields cac and lawFirmName). The optional fields sent null are
- * not sent (decision 2210).
+ * not sent (decision 2210). The company document names no field for "confirm password": the screen's
+ * label, `confirmPassword`, stands for `passwordConfirm` (decision 2234).
  */
 const withAliases = (aliases: Record<string, string>, optional: readonly string[]) => (v: unknown) => {
   if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
@@ -53,9 +54,16 @@ const withAliases = (aliases: Record<string, string>, optional: readonly string[
   return withoutNulls(optional, out);
 };
 
+/** `areasOfPractise` sent as one text holds the list, as the profile form's value does (decision 2234). */
+const withAreaList = (v: unknown) => {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
+  const areas = (v as { areasOfPractise?: unknown }).areasOfPractise;
+  return typeof areas === 'string' ? { ...v, areasOfPractise: areasInText(areas).filter(Boolean) } : v;
+};
+
 /** The API's company sign-up body: the form's fields, or the spec's names for them. */
 export const companySignupInput = z.preprocess(
-  withAliases({ name: 'companyName', cacNumber: 'cac' }, ['cac']),
+  withAliases({ name: 'companyName', cacNumber: 'cac', confirmPassword: 'passwordConfirm' }, ['cac']),
   companySignupForm,
 );
 export type CompanySignupInput = z.input<typeof companySignupForm>;
@@ -80,7 +88,14 @@ export const lawyerSignupForm = withConfirm({
 });
 /** The API's lawyer sign-up body: the form's fields, or the spec's names for them. */
 export const lawyerSignupInput = z.preprocess(
-  withAliases({ cacNumber: 'cac', firmName: 'lawFirmName' }, ['cac', 'lawFirmName', 'lawFirmAddress']),
+  (v) =>
+    withAreaList(
+      withAliases({ cacNumber: 'cac', firmName: 'lawFirmName', confirmPassword: 'passwordConfirm' }, [
+        'cac',
+        'lawFirmName',
+        'lawFirmAddress',
+      ])(v),
+    ),
   lawyerSignupForm,
 );
 export type LawyerSignupInput = z.input<typeof lawyerSignupForm>;

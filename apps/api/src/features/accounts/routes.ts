@@ -64,7 +64,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
   signupRoute(
     '/api/company/signup',
     'Company sign-up (both steps in one call)',
-    "Creates an unconfirmed company account and e-mails a confirmation link. The company's name comes as `companyName` or, as the spec allows, `name`; the CAC number (optional: empty or null is none, decision 2210) as `cac` or the spec's `cacNumber`. The answer is the same when the address is already registered; its owner is e-mailed instead, so sign-up reveals nothing about who has an account. At most 5 sign-ups per address per 15 minutes, existing or not (429), so no one can flood an inbox through it.",
+    "Creates an unconfirmed company account and e-mails a confirmation link. The company's name comes as `companyName` or, as the spec allows, `name`; the CAC number (optional: empty or null is none, decision 2210) as `cac` or the spec's `cacNumber`; the confirmation as `passwordConfirm` or, after the screen's label, `confirmPassword` (decision 2234). The answer is the same when the address is already registered; its owner is e-mailed instead, so sign-up reveals nothing about who has an account. At most 5 sign-ups per address per 15 minutes, existing or not (429), so no one can flood an inbox through it.",
     companySignupInput,
     (input) => accounts.signupCompany(input),
   );
@@ -72,7 +72,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
   signupRoute(
     '/api/lawyer/signup',
     'Lawyer sign-up',
-    "New lawyers start unverified; an admin verifies them. The optional CAC number and law firm name come as `cac` and `lawFirmName` or under the spec's names `cacNumber` and `firmName`; an optional field sent empty or null is none (decision 2210). Same enumeration-safe answer as company sign-up.",
+    'New lawyers start unverified; an admin verifies them. The optional CAC number and law firm name come as `cac` and `lawFirmName` or under the spec\'s names `cacNumber` and `firmName`; an optional field sent empty or null is none (decision 2210). `areasOfPractise` is a list, or one text holding it (`Maritime,Sports` or `["Maritime","Sports"]`), and the confirmation may come as `confirmPassword` (decision 2234). Same enumeration-safe answer as company sign-up.',
     lawyerSignupInput,
     (input) => accounts.signupLawyer(input),
   );

@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import {
+  areasInText,
   CLEARABLE_PROFILE_FIELDS,
   COMPANY_EDITABLE_FIELDS,
   EXPERTISE,
@@ -67,25 +68,6 @@ const CLEARABLE: readonly string[] = CLEARABLE_PROFILE_FIELDS;
  */
 const NO_NEW_PICTURE = new Set(['', 'null', 'undefined', '[object Object]']);
 
-/**
- * The areas one `areasOfPractise` value names. Besides one area, a client sends the whole list in one
- * value: `formData.append('areasOfPractise', list)` makes it "Maritime,Sports", and a JSON-minded form
- * `["Maritime","Sports"]` (decision 2234). No area of the expertise list holds a comma or a bracket,
- * so neither reading can split an area.
- */
-function areasIn(value: string): string[] {
-  const text = value.trim();
-  if (text.startsWith('[')) {
-    try {
-      const list: unknown = JSON.parse(text);
-      if (Array.isArray(list) && list.every((a) => typeof a === 'string')) return list.map((a) => a.trim());
-    } catch {
-      // Not a JSON list: read as text below, and named in the 400 if it is no area.
-    }
-  }
-  return text.split(',').map((a) => a.trim());
-}
-
 /** What the profile form carried: every text field (repeated ones kept) and at most one picture. */
 export interface ProfileForm {
   fields: Map<string, string[]>;
@@ -134,7 +116,7 @@ export function createProfilesService({
         // carry an empty list); left out, the list stays as it is.
         const sent = fields.get('areasOfPractise');
         if (sent) {
-          const areas = sent.flatMap(areasIn).filter(Boolean);
+          const areas = sent.flatMap(areasInText).filter(Boolean);
           const bad = areas.find((a) => !(EXPERTISE as readonly string[]).includes(a));
           if (bad) throw badRequest(`Areas of practice: ${bad} is not in the expertise list`);
           changes.areasOfPractise = [...new Set(areas)];
