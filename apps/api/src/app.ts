@@ -122,7 +122,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // hop took the first one, which a client writes itself whenever a proxy appends (decision 2120).
     trustProxy: config.TRUST_PROXY ? (_address: string, hop: number) => hop < 1 : false,
     bodyLimit: 1024 * 1024,
-    routerOptions: { maxParamLength: 200 },
+    // `/api/cart/` is `/api/cart`, as the Express back end the spec was written from answered (decision 2234).
+    routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
     genReqId: () => crypto.randomUUID(),
     // The router refuses malformed percent-encoding and over-long path parameters before any route or
     // error handler runs; answer those in the one error shape too (found by test/security/bad-input).
@@ -210,7 +211,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         title: 'LegalMarket API',
         version: '1.0.0',
         description:
-          'Fixed-price legal services for Nigerian startups. Errors answer `{ status: "fail", message, issues? }`. Authenticated routes take `Authorization: Bearer <token>` from POST /api/login.',
+          'Fixed-price legal services for Nigerian startups. Errors answer `{ status: "fail", message, issues? }`. Authenticated routes take `Authorization: Bearer <token>` from POST /api/login (the scheme in any case; quotes around the token are dropped). A trailing slash on a path is ignored. Decision 2234.',
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },

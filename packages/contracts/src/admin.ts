@@ -79,6 +79,14 @@ export const listed = <K extends string, T extends z.ZodType>(key: K, item: T) =
     ...({ [key]: z.array(item) } as { [P in K]: z.ZodArray<T> }),
   });
 
+/**
+ * `listed`, with the items under `data` too: the lawyer-and-admin table answers `data.company list` and
+ * `data.lawyers`, written as it writes the login's `data.user` (decision 2234). The top-level key stays
+ * for our web and for readers of decision 0901.
+ */
+export const listedWithData = <K extends string, T extends z.ZodType>(key: K, item: T) =>
+  listed(key, item).extend({ data: z.object({ [key]: z.array(item) } as { [P in K]: z.ZodArray<T> }) });
+
 const image = z.object({ url: z.string() }).nullable();
 
 /** A lawyer as the admin sees it (spec section 3: Lawyer). */
@@ -125,9 +133,9 @@ const adminCompany = z.object({
 });
 export type AdminCompany = z.infer<typeof adminCompany>;
 
-export const companiesResponse = listed('company', adminCompany);
+export const companiesResponse = listedWithData('company', adminCompany);
 export type CompaniesResponse = z.infer<typeof companiesResponse>;
-export const lawyersResponse = listed('lawyers', adminLawyer);
+export const lawyersResponse = listedWithData('lawyers', adminLawyer);
 export type LawyersResponse = z.infer<typeof lawyersResponse>;
 
 /** A profile as its owner reads it: the admin's view of the same account, with `userType`. */
@@ -148,8 +156,15 @@ const adminProfile = adminCompany
   })
   .extend({ userType: z.literal('admin') });
 
-/** GET /api/lawyer/{id} (admin): `lawyer` at the top. */
-export const lawyerResponse = z.object({ status: z.literal('success'), lawyer: lawyerProfile });
+/**
+ * GET /api/lawyer/{id} (admin): `lawyer` at the top (decision 0901), and under `data` too: the spec's
+ * table answers `data.lawyer`, as it answers the company's `data.company` (decisions 2210, 2234).
+ */
+export const lawyerResponse = z.object({
+  status: z.literal('success'),
+  lawyer: lawyerProfile,
+  data: z.object({ lawyer: lawyerProfile }),
+});
 export type LawyerResponse = z.infer<typeof lawyerResponse>;
 /**
  * GET /api/company/{id} (admin): `company` at the top (decision 0901), and under `data` too: the spec's
@@ -174,7 +189,12 @@ export const updateProfileResponse = z.union([
 export type UpdateProfileResponse = z.infer<typeof updateProfileResponse>;
 
 export const verifyLawyerInput = z.object({
-  verified: z.boolean({ error: 'verified must be true or false' }),
+  // "Verify lawyer | verified true": a client that keeps the flag as form text sends "true"; the texts
+  // `true` and `false` are read as the booleans (decision 2234). Anything else is still refused.
+  verified: z.preprocess(
+    (v) => (typeof v === 'string' && /^\s*(true|false)\s*$/i.test(v) ? v.trim().toLowerCase() === 'true' : v),
+    z.boolean({ error: 'verified must be true or false' }),
+  ),
 });
 /** POST /api/rejectlawyer/{id}: why the application is refused, e-mailed to the lawyer as written. */
 export const rejectLawyerInput = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EXPERTISE, USER_TYPES } from './constants.js';
+import { areasInText, EXPERTISE, USER_TYPES } from './constants.js';
 import {
   emailField,
   okMessage,
@@ -43,7 +43,8 @@ export const companySignupForm = withConfirm({
  * The names a spec-written client may send for a field, each standing in for a missing field: spec
  * section 3 names the company "companyName or name", and section 5's sign-up rule calls the optional
  * fields cacNumber and firmName (our fields cac and lawFirmName). The optional fields sent null are
- * not sent (decision 2210).
+ * not sent (decision 2210). The company document names no field for "confirm password": the screen's
+ * label, `confirmPassword`, stands for `passwordConfirm` (decision 2234).
  */
 const withAliases = (aliases: Record<string, string>, optional: readonly string[]) => (v: unknown) => {
   if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
@@ -53,9 +54,16 @@ const withAliases = (aliases: Record<string, string>, optional: readonly string[
   return withoutNulls(optional, out);
 };
 
+/** `areasOfPractise` sent as one text holds the list, as the profile form's value does (decision 2234). */
+const withAreaList = (v: unknown) => {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
+  const areas = (v as { areasOfPractise?: unknown }).areasOfPractise;
+  return typeof areas === 'string' ? { ...v, areasOfPractise: areasInText(areas).filter(Boolean) } : v;
+};
+
 /** The API's company sign-up body: the form's fields, or the spec's names for them. */
 export const companySignupInput = z.preprocess(
-  withAliases({ name: 'companyName', cacNumber: 'cac' }, ['cac']),
+  withAliases({ name: 'companyName', cacNumber: 'cac', confirmPassword: 'passwordConfirm' }, ['cac']),
   companySignupForm,
 );
 export type CompanySignupInput = z.input<typeof companySignupForm>;
@@ -80,7 +88,14 @@ export const lawyerSignupForm = withConfirm({
 });
 /** The API's lawyer sign-up body: the form's fields, or the spec's names for them. */
 export const lawyerSignupInput = z.preprocess(
-  withAliases({ cacNumber: 'cac', firmName: 'lawFirmName' }, ['cac', 'lawFirmName', 'lawFirmAddress']),
+  (v) =>
+    withAreaList(
+      withAliases({ cacNumber: 'cac', firmName: 'lawFirmName', confirmPassword: 'passwordConfirm' }, [
+        'cac',
+        'lawFirmName',
+        'lawFirmAddress',
+      ])(v),
+    ),
   lawyerSignupForm,
 );
 export type LawyerSignupInput = z.input<typeof lawyerSignupForm>;
@@ -118,11 +133,29 @@ export const otpField = z
   .regex(/^\d{6}$/, 'Please enter the 6-digit code');
 
 export const confirmResetTokenInput = z.object({ token: otpField, officialEmail: emailField });
+
+/**
+ * A code sent as a number: the joined digits made a number lose their leading zeros (Number('012345')
+ * is 12345); padded back to six digits it is the code typed (decision 2234). Anything else as it is.
+ */
+export const codeAsText = (v: unknown) =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 999_999 ? String(v).padStart(6, '0') : v;
+
+/** POST /api/confirm-reset-token as the API reads it: `token` may be the code as a number. */
+export const confirmResetTokenBody = z.preprocess(
+  (v) =>
+    v && typeof v === 'object' && !Array.isArray(v) && 'token' in v
+      ? { ...v, token: codeAsText((v as { token: unknown }).token) }
+      : v,
+  confirmResetTokenInput,
+);
 export const confirmResetTokenResponse = okMessage.extend({ resetToken: z.string() });
 
 export const resetPasswordQuery = z.object({
   userType: z.string().max(20).optional(),
-  userEmail: emailField,
+  // Built from the route's address without encoding, a `+` in the address arrives as a space, which no
+  // address holds (decision 2234).
+  userEmail: z.preprocess((v) => (typeof v === 'string' ? v.trim().replaceAll(' ', '+') : v), emailField),
   token: z.string({ error: messages.linkInvalid }).min(10, messages.linkInvalid).max(200),
 });
 export const resetPasswordInput = withConfirm({}, messages.passwordRuleNew);

@@ -177,7 +177,9 @@ export const phoneField = z
  */
 export const requiredPhoneField = (label: string) =>
   z
-    .string({ error: enterYour(label) })
+    // A number was filled in, but lost its leading 0 as a JSON number: the phone rule says what to send
+    // (decision 2234), not "Please enter your ...".
+    .string({ error: (issue) => (typeof issue.input === 'number' ? messages.phoneRule : enterYour(label)) })
     .transform(localPhoneNumber)
     .pipe(z.string().min(1, enterYour(label)).pipe(z.string().regex(PHONE_PATTERN, messages.phoneRule)));
 

@@ -30,6 +30,25 @@ export const EXPERTISE = [
 ] as const;
 export type Area = (typeof EXPERTISE)[number];
 
+/**
+ * The areas one `areasOfPractise` text names. Besides one area, a client sends the whole list in one
+ * value: `formData.append('areasOfPractise', list)` makes it "Maritime,Sports", and a JSON-minded form
+ * `["Maritime","Sports"]` (decision 2234). No area of EXPERTISE holds a comma or a bracket, so neither
+ * reading can split an area. What is no area is left for the caller's check to name.
+ */
+export function areasInText(value: string): string[] {
+  const text = value.trim();
+  if (text.startsWith('[')) {
+    try {
+      const list: unknown = JSON.parse(text);
+      if (Array.isArray(list) && list.every((a) => typeof a === 'string')) return list.map((a) => a.trim());
+    } catch {
+      // Not a JSON list: read as text below.
+    }
+  }
+  return text.split(',').map((a) => a.trim());
+}
+
 /** Older names of an area still found in links (the landing page's service links, bookmarks). */
 export const AREA_ALIASES: Readonly<Record<string, Area>> = {
   'Contract Law': 'Contracts and Commercial',

@@ -1,6 +1,6 @@
 import { jobView } from './jobs.js';
 import { z } from 'zod';
-import { otpField } from './auth.js';
+import { codeAsText, otpField } from './auth.js';
 import { messages } from './messages.js';
 import { requiredText } from './common.js';
 import { LIST_CAP, LIST_LIMIT_MAX } from './constants.js';
@@ -246,11 +246,15 @@ export type EditPaymentDetailsResponse = z.infer<typeof editPaymentDetailsRespon
 
 /** The /lawyer/otp form's body: the six digits joined. */
 export const payoutOtpForm = z.object({ otp: otpField });
-/** The spec sends the code "as joined digits"; `OTP` and `otp` are both accepted. */
-export const confirmPayoutOtpInput = z.preprocess(
-  (v) => (v && typeof v === 'object' && 'OTP' in v && !('otp' in v) ? { otp: (v as { OTP: unknown }).OTP } : v),
-  payoutOtpForm,
-);
+/**
+ * The spec sends the code "as joined digits"; `OTP` and `otp` are both accepted, and the digits made a
+ * number too (`codeAsText`, decision 2234).
+ */
+export const confirmPayoutOtpInput = z.preprocess((v) => {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
+  const sent = v as { otp?: unknown; OTP?: unknown };
+  return 'otp' in sent ? { ...sent, otp: codeAsText(sent.otp) } : 'OTP' in sent ? { otp: codeAsText(sent.OTP) } : v;
+}, payoutOtpForm);
 
 /** Fields of the lawyer profile page; the side card's Profile Status bar is the share of them filled in. */
 const LAWYER_PROFILE_FIELDS = [

@@ -76,6 +76,7 @@ export const messages = {
   notSignedIn: 'Please log in to continue.',
   forbidden: 'You are not allowed to do this.',
   notFound: 'Not found',
+  bodyNotObject: 'Send the request body as a JSON object, with Content-Type: application/json',
   loggedOut: 'You have been logged out',
 
   // lawyer workspace (issue 5; docs/decisions/0300-0399)

@@ -80,6 +80,21 @@ export interface Auth {
 const SESSION_CACHE_MAX = 10_000;
 const SESSION_DEPENDS = ['sessions:changed', 'users:changed'] as const;
 
+/**
+ * The token of an `Authorization: Bearer <token>` header. The scheme is matched in any case (RFC 7235),
+ * and quotes around the token are dropped: a client that kept the token with JSON.stringify sends
+ * `Bearer "<token>"` (decision 2234). A JWT never holds a quote, so no token is read differently.
+ */
+function bearerToken(authorization: string | undefined): string | null {
+  const m = /^bearer\s+(.+)$/i.exec(authorization?.trim() ?? '');
+  if (!m) return null;
+  const token = m[1]
+    .trim()
+    .replace(/^"(.*)"$/, '$1')
+    .trim();
+  return token || null;
+}
+
 export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHours: number }): Auth {
   const key = new TextEncoder().encode(deps.secret);
   // Imported once: given the bytes, jose imports them into WebCrypto again on every verify (half its cost).
@@ -95,8 +110,8 @@ export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHour
   let lookups = 0;
 
   async function resolve(authorization: string | undefined, request?: FastifyRequest): Promise<AuthUser | null> {
-    if (!authorization?.startsWith('Bearer ')) return null;
-    const token = authorization.slice(7).trim();
+    const token = bearerToken(authorization);
+    if (!token) return null;
     const version = (await (request ? versions.readFor(request) : versions.read())).of(SESSION_DEPENDS);
     const hit = verified.get(token);
     if (hit) {

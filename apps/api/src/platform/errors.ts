@@ -31,6 +31,10 @@ const SPEC_TEXTS = new Set<string>(Object.values(messages));
 /** Keeps the spec's own texts and messages that already name their field; otherwise prefixes the field. */
 function describe(issue: { instancePath?: string; message?: string }, where: string): Issue {
   const path = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+  // A body that is no object (a list, or JSON text sent as text/plain) names no field: say what to send
+  // rather than zod's "Invalid input: expected object, received string" (decision 2234).
+  if (!path && where === 'body' && /expected object/.test(issue.message ?? ''))
+    return { path: where, message: messages.bodyNotObject };
   const message = issue.message ?? 'is invalid';
   const field = path
     .split('.')
@@ -90,7 +94,11 @@ export function registerErrorHandling(app: FastifyInstance) {
         err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || code === 413
           ? 'The request is too large'
           : err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || code === 415
-            ? 'Unsupported content type'
+            ? // A route with a body schema reads JSON only: a form (multipart or urlencoded) is told so
+              // (decision 2234). The multipart routes read their form themselves and have none.
+              request.routeOptions.schema?.body
+              ? messages.bodyNotObject
+              : 'Unsupported content type'
             : err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
               ? 'The request body is empty'
               : code === 400

@@ -85,7 +85,7 @@ export const adminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
         tags,
         security,
         summary: 'Companies (admin Clients list)',
-        description: `Newest first, in \`company\` at the top of the body. ${LISTED} ${ADMIN_ONLY}`,
+        description: `Newest first, in \`company\` at the top of the body and in \`data.company\` (the spec's table answers \`data.company list\`; decision 2234). ${LISTED} ${ADMIN_ONLY}`,
         querystring: listQuery,
         response: { 200: companiesResponse },
       },
@@ -94,7 +94,7 @@ export const adminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
     async (request) => {
       const q = listPaging(request.query);
       const { items, total } = await admin.companies(q);
-      return { ...pageOf(items, total, q), company: items };
+      return { ...pageOf(items, total, q), company: items, data: { company: items } };
     },
   );
 
@@ -109,7 +109,7 @@ export const adminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
           tags,
           security,
           summary: verified ? 'Verified lawyers' : 'Unverified lawyers',
-          description: `Newest first, in \`lawyers\` at the top of the body. ${LISTED} ${ADMIN_ONLY}`,
+          description: `Newest first, in \`lawyers\` at the top of the body and in \`data.lawyers\` (the spec's table answers \`data.lawyers\`; decision 2234). ${LISTED} ${ADMIN_ONLY}`,
           querystring: listQuery,
           response: { 200: lawyersResponse },
         },
@@ -118,7 +118,7 @@ export const adminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
       async (request) => {
         const q = listPaging(request.query);
         const { items, total } = await admin.lawyers(verified, q);
-        return { ...pageOf(items, total, q), lawyers: items };
+        return { ...pageOf(items, total, q), lawyers: items, data: { lawyers: items } };
       },
     );
   }
@@ -130,7 +130,7 @@ export const adminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
         tags,
         security,
         summary: 'Verify a lawyer (or withdraw the verification)',
-        description: `\`{ verified: true }\` verifies the lawyer and e-mails them ("Verification Successful"). \`{ verified: false }\` withdraws it: the lawyer is logged out everywhere and e-mailed ("Verification revoked"); jobs already assigned stay assigned. Repeating a call changes nothing. Audit-logged. 404 when the id is not a lawyer or the lawyer deleted the account. ${ADMIN_ONLY}`,
+        description: `\`{ verified: true }\` verifies the lawyer and e-mails them ("Verification Successful"). \`{ verified: false }\` withdraws it: the lawyer is logged out everywhere and e-mailed ("Verification revoked"); jobs already assigned stay assigned. The texts \`"true"\` and \`"false"\` are read as the booleans (decision 2234). Repeating a call changes nothing. Audit-logged. 404 when the id is not a lawyer or the lawyer deleted the account. ${ADMIN_ONLY}`,
         params: idParam,
         body: verifyLawyerInput,
         response: { 200: verifyLawyerResponse },

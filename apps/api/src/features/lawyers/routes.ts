@@ -39,17 +39,17 @@ export const lawyersRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
         tags,
         summary: 'A lawyer profile (admin)',
         description:
-          'Admins read any lawyer through this lookup (`lawyer` at the top of the body); lawyers read their own profile through GET /api/userprofile. 404 when the id is not a lawyer.',
+          "Admins read any lawyer through this lookup, as `lawyer` at the top of the body and as `data.lawyer` (the spec's table answers `data.lawyer`, as it answers the login's `data.user`; decision 2234); lawyers read their own profile through GET /api/userprofile. 404 when the id is not a lawyer.",
         params: idParam,
         response: { 200: lawyerResponse },
         security: [{ bearer: [] }],
       },
       preHandler: auth.require('admin'),
     },
-    async (request) => ({
-      status: 'success' as const,
-      lawyer: (await service.lawyerById(request.params.id)) as LawyerProfile,
-    }),
+    async (request) => {
+      const lawyer = (await service.lawyerById(request.params.id)) as LawyerProfile;
+      return { status: 'success' as const, lawyer, data: { lawyer } };
+    },
   );
 
   app.get(
@@ -121,7 +121,7 @@ export const lawyersRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
       schema: {
         tags,
         summary: 'Confirm the e-mailed code',
-        description: `Body \`{ "otp": "123456" }\` (\`OTP\` is accepted too). A right code opens a ${LIMITS.codeTtlMinutes}-minute window, for this session only, in which PATCH /api/edit-payment-details may be called once. A wrong, used, expired or locked code answers 400; past ${LIMITS.codeMaxAttempts} wrong codes per account per ${shared.config.LOGIN_WINDOW_MINUTES} minutes, across every code mailed, 429 with Retry-After (a right code refunds them).`,
+        description: `Body \`{ "otp": "123456" }\` (\`OTP\` is accepted too, and the digits as a number: leading zeros are put back, decision 2234). A right code opens a ${LIMITS.codeTtlMinutes}-minute window, for this session only, in which PATCH /api/edit-payment-details may be called once. A wrong, used, expired or locked code answers 400; past ${LIMITS.codeMaxAttempts} wrong codes per account per ${shared.config.LOGIN_WINDOW_MINUTES} minutes, across every code mailed, 429 with Retry-After (a right code refunds them).`,
         body: confirmPayoutOtpInput,
         response: { 200: okMessage },
         security: [{ bearer: [] }],

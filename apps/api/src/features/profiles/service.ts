@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import {
+  areasInText,
   CLEARABLE_PROFILE_FIELDS,
   COMPANY_EDITABLE_FIELDS,
   EXPERTISE,
@@ -115,7 +116,7 @@ export function createProfilesService({
         // carry an empty list); left out, the list stays as it is.
         const sent = fields.get('areasOfPractise');
         if (sent) {
-          const areas = sent.map((a) => a.trim()).filter(Boolean);
+          const areas = sent.flatMap(areasInText).filter(Boolean);
           const bad = areas.find((a) => !(EXPERTISE as readonly string[]).includes(a));
           if (bad) throw badRequest(`Areas of practice: ${bad} is not in the expertise list`);
           changes.areasOfPractise = [...new Set(areas)];

@@ -54,7 +54,15 @@ function openModal(j: JobViewResponse) {
 function openAssignPage(j: JobViewResponse) {
   const client = testQueryClient();
   client.setQueryData(adminKeys.job(JOB_ID), { status: 'success', message: '', data: { job: j } });
-  const none: LawyersResponse = { status: 'success', lawyers: [], total: 0, results: 0, page: 1, limit: 5 };
+  const none: LawyersResponse = {
+    status: 'success',
+    lawyers: [],
+    data: { lawyers: [] },
+    total: 0,
+    results: 0,
+    page: 1,
+    limit: 5,
+  };
   client.setQueryData(adminKeys.lawyers(true, 1), none);
   // The applied tab reads the applicants with their track records (decision 2000).
   const applied: LawyerRecordsResponse = {
