@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
 import { messages, twoFactorMessages } from '@legalmarket/contracts';
 import { auditLog, emailOutbox, sessions, twoFactor, users } from '../../src/db/schema.js';
+import { buildApp } from '../../src/app.js';
+import { openDatabase, rowsOf, type Database } from '../../src/db/client.js';
+import { insertProduct } from '../admin-fixtures.js';
 import { multipart } from '../upload-helpers.js';
 import {
   PASSWORD,
@@ -275,4 +279,123 @@ describeEachDb('a thief with a session and the password against the owner’s li
       expect(back.json().token).toBeTruthy();
     },
   );
+});
+
+/**
+ * The owner's recovery ends the thief's session on every instance at once, cached or not: a second app
+ * stands for another instance (its own pool on PostgreSQL), and the thief's session is remembered by both,
+ * with a cached answer (the cart) on both, before the owner acts.
+ */
+describeEachDb('the owner’s recovery ends a stolen session on every instance at once', (kind) => {
+  let t: TestApp;
+  let other: FastifyInstance;
+  let otherDb: Database | null = null;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    if (kind === 'postgres') {
+      const [{ schema }] = rowsOf<{ schema: string }>(
+        await t.rt.database.db.execute(sql`select current_schema() as schema`),
+      );
+      otherDb = await openDatabase({ url: t.config.DATABASE_URL, schemaName: schema });
+    }
+    other = await buildApp({
+      config: t.config,
+      db: otherDb?.db ?? t.rt.database.db,
+      clock: t.clock,
+      storage: t.rt.storage,
+      rateLimits: t.rt.rateLimits,
+      mail: t.rt.mail,
+      secret: t.rt.secret,
+      logger: false,
+      webDist: null,
+    });
+    await other.ready();
+  });
+  afterAll(async () => {
+    await other.close();
+    await otherDb?.close();
+    await t.close();
+  });
+
+  const call = (app: FastifyInstance, method: 'GET' | 'POST' | 'PATCH', url: string, headers = {}, payload?: object) =>
+    app.inject({ method, url, headers, payload });
+  const asThief = async (thief: Login) => {
+    const answers = [];
+    for (const app of [t.app, other])
+      for (const url of [`/api/userprofile?_id=${thief.id}`, '/api/cart'])
+        answers.push((await call(app, 'GET', url, thief.headers)).statusCode);
+    return answers;
+  };
+  const thiefOf = async (owner: Login): Promise<Login> => {
+    const res = await call(t.app, 'POST', '/api/login', {}, { officialEmail: owner.email, password: PASSWORD });
+    const token = res.json().token as string;
+    return { ...owner, token, headers: { authorization: `Bearer ${token}` } };
+  };
+  const withCart = async (who: Login) => {
+    const product = await insertProduct(t);
+    const add = await call(t.app, 'POST', '/api/cart', who.headers, { productId: product.id, quantity: 1 });
+    expect(add.statusCode, add.body).toBe(201);
+  };
+
+  it('a password reset, an undo link and "This wasn\'t me", each from either instance', async () => {
+    for (const recovery of ['reset', 'undo', 'not-me'] as const) {
+      const owner = await signupAndLogin(t, 'company');
+      const thief = await thiefOf(owner);
+      await withCart(thief);
+      let act: () => Promise<void>;
+      if (recovery === 'reset') {
+        expect((await call(other, 'POST', '/api/forgot-password', {}, { officialEmail: owner.email })).statusCode).toBe(
+          200,
+        );
+        const code = sixDigits((await lastMailTo(t, owner.email))!.text)!;
+        const grant = await call(
+          t.app,
+          'POST',
+          '/api/confirm-reset-token',
+          {},
+          { officialEmail: owner.email, token: code },
+        );
+        act = async () => {
+          const url = `/api/reset-password?userEmail=${encodeURIComponent(owner.email)}&token=${grant.json().resetToken}`;
+          const res = await call(other, 'PATCH', url, {}, { password: NEW_PASSWORD, passwordConfirm: NEW_PASSWORD });
+          expect(res.statusCode).toBe(200);
+        };
+      } else if (recovery === 'undo') {
+        const form = await multipart([
+          { name: 'officialEmail', value: uniqueEmail('thief') },
+          { name: 'currentPassword', value: PASSWORD },
+        ]);
+        const asked = await t.app.inject({
+          method: 'PATCH',
+          url: `/api/updateprofile?_id=${owner.id}`,
+          headers: { ...thief.headers, ...form.headers },
+          payload: form.payload,
+        });
+        expect(asked.statusCode).toBe(200);
+        const undo = linkToken((await lastMailTo(t, owner.email))!.text)!;
+        act = async () => {
+          expect((await call(t.app, 'POST', '/api/undo-email-change', {}, { token: undo })).statusCode).toBe(200);
+        };
+      } else {
+        const setup = await call(t.app, 'POST', '/api/two-factor/setup', thief.headers, { password: PASSWORD });
+        const secret = setup.json().data.secret as string;
+        t.clock.advance(30_000);
+        const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: t.clock.now().getTime() });
+        expect((await call(t.app, 'POST', '/api/two-factor/enable', thief.headers, { code })).statusCode).toBe(200);
+        const link = linkToken(
+          (await t.rt.database.db.select().from(emailOutbox).where(eq(emailOutbox.to, owner.email)))
+            .filter((m) => m.subject === ENABLED_SUBJECT)
+            .at(-1)!.text,
+        )!;
+        act = async () => {
+          expect((await call(other, 'POST', '/api/two-factor/not-me', {}, { token: link })).statusCode).toBe(200);
+        };
+      }
+      // Remembered by both instances, the cart answered from both caches.
+      expect(await asThief(thief)).toEqual([200, 200, 200, 200]);
+      expect(await asThief(thief)).toEqual([200, 200, 200, 200]);
+      await act();
+      expect(await asThief(thief), recovery).toEqual([401, 401, 401, 401]);
+    }
+  });
 });
