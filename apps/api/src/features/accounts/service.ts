@@ -221,32 +221,37 @@ export function createAccountsService(deps: AccountsDeps) {
 
   /**
    * Under the row lock of an undo that leaves the account at `address` (decision 2232): a two-factor
-   * enrolment whose "This wasn't me" link went to another address was made while the address was away,
-   * by whoever moved it, and the owner never got its link. It is turned off and, as its "This wasn't me"
-   * link would, the password made unusable with a reset code mailed here. A set-up still waiting for its
-   * first code goes too (every session that could finish it has just ended). Answers whether it shut out.
+   * enrolment turned on after the undo link was issued (`since`, while the account was at `address`) and
+   * announced to another address was made while this one was away, by whoever moved it, and the owner
+   * never got its "This wasn't me" link. It is turned off and, as that link would, the password made
+   * unusable with a reset code mailed here. An enrolment from before the link, or announced here (the
+   * owner's), or from before those links existed, stays. Answers whether it shut out.
    */
-  async function endEnrolmentMadeAway(tx: Executor, user: { id: string; userType: string }, address: string) {
+  async function endEnrolmentMadeAway(
+    tx: Executor,
+    user: { id: string; userType: string },
+    address: string,
+    since: Date,
+  ) {
     const [enrolment] = await tx.select().from(twoFactor).where(eq(twoFactor.userId, user.id));
-    if (!enrolment) return false;
-    if (enrolment.enabledAt) {
-      const [told] = await tx
-        .select({ id: oneTimeTokens.id })
-        .from(oneTimeTokens)
-        .where(
-          and(
-            eq(oneTimeTokens.userId, user.id),
-            eq(oneTimeTokens.purpose, TWO_FACTOR_NOT_ME),
-            eq(oneTimeTokens.twoFactorEnrolmentId, enrolment.enrolmentId),
-            eq(oneTimeTokens.email, address),
-          ),
-        )
-        .limit(1);
-      if (told) return false;
-    }
+    if (!enrolment?.enabledAt) return false;
+    // Both times are the database's (token rows' createdAt): the enrolment's link came after the undo link.
+    const [away] = await tx
+      .select({ id: oneTimeTokens.id })
+      .from(oneTimeTokens)
+      .where(
+        and(
+          eq(oneTimeTokens.userId, user.id),
+          eq(oneTimeTokens.purpose, TWO_FACTOR_NOT_ME),
+          eq(oneTimeTokens.twoFactorEnrolmentId, enrolment.enrolmentId),
+          ne(oneTimeTokens.email, address),
+          gt(oneTimeTokens.createdAt, since),
+        ),
+      )
+      .limit(1);
+    if (!away) return false;
     await tx.delete(twoFactor).where(eq(twoFactor.userId, user.id));
     await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, user.id));
-    if (!enrolment.enabledAt) return false;
     // Hashed under the lock: this path is rare (an undo that finds a thief's enrolment), and only it pays.
     const resetCode = await shutOut(tx, user.id, await hashPassword(randomToken()));
     await recordAudit(tx, {
@@ -723,7 +728,7 @@ export function createAccountsService(deps: AccountsDeps) {
         const done = async (outcome: 'cancelled' | 'reverted' | 'blocked') => ({
           userId: user.id,
           outcome,
-          shutOut: outcome !== 'blocked' && (await endEnrolmentMadeAway(tx, user, restore)),
+          shutOut: outcome !== 'blocked' && (await endEnrolmentMadeAway(tx, user, restore, row.createdAt)),
         });
         if (user.officialEmail === restore) return done('cancelled');
         if (await findByEmail(tx, restore)) {
