@@ -427,6 +427,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'two_factor.enable': 'turned on two-factor authentication',
   'two_factor.disable': 'turned off two-factor authentication',
   'two_factor.not_me': 'turned off two-factor authentication with the “This wasn’t me” link',
+  'two_factor.undo_email_change': 'had two-factor authentication turned off by undoing a change of address',
 };
 
 // ---------------------------------------------------------------- remuneration order

@@ -1,5 +1,4 @@
 import type { Config } from '../config.js';
-import type { Mail } from './mailer.js';
 
 /** Text as HTML: the one escaper for every page or mail the API writes by hand. */
 export const escapeHtml = (s: string) =>
@@ -78,7 +77,7 @@ function blockText(b: MailBlock): string {
     case 'button':
       return `${b.label}: ${b.url}`;
     case 'code':
-      return `    ${b.text}`;
+      return `${CODE_TEXT_INDENT}${b.text}`;
     case 'quote':
       return `“${b.text}”`;
     case 'facts':
@@ -87,6 +86,28 @@ function blockText(b: MailBlock): string {
 }
 
 const COLOR = '#0f3d3e';
+/** How a code block starts, in text and in HTML: `withoutSecrets` finds the codes by them. */
+const CODE_TEXT_INDENT = '    ';
+const CODE_HTML_OPEN =
+  '<p style="margin:0 0 16px;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:28px;letter-spacing:6px;font-weight:700">';
+const REMOVED = '[removed once sent]';
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const CODE_LINE = new RegExp(`^${CODE_TEXT_INDENT}\\S.*$`, 'gm');
+const CODE_HTML = new RegExp(`(${escapeRegExp(CODE_HTML_OPEN)})[^<]*(</p>)`, 'g');
+/** A link's token, in a query string, as our links carry it (`?token=…`, HTML-escaped `&amp;token=…` too). */
+const LINK_TOKEN = /([?&;]token=)[A-Za-z0-9_-]+/g;
+
+/**
+ * The mail as the outbox keeps it once sent (decision 2233): every one-time code (a code block) and every
+ * link token blanked, the rest as written. A code or link is stored elsewhere only as its HMAC; the sent
+ * mail must not be the one place a database reader or a backup finds it usable.
+ */
+export function withoutSecrets(mail: { text: string; html: string | null }) {
+  return {
+    text: mail.text.replace(CODE_LINE, `${CODE_TEXT_INDENT}${REMOVED}`).replace(LINK_TOKEN, `$1${REMOVED}`),
+    html: mail.html?.replace(CODE_HTML, `$1${REMOVED}$2`).replace(LINK_TOKEN, `$1${REMOVED}`) ?? null,
+  };
+}
 
 function blockHtml(b: MailBlock): string {
   switch (b.kind) {
@@ -96,7 +117,7 @@ function blockHtml(b: MailBlock): string {
       // The address is shown too, for clients that drop the button's link.
       return `<p style="margin:24px 0 8px"><a href="${escapeHtml(b.url)}" style="background:${COLOR};color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(b.label)}</a></p><p style="margin:0 0 16px;font-size:12px;color:#555;word-break:break-all">${escapeHtml(b.url)}</p>`;
     case 'code':
-      return `<p style="margin:0 0 16px;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:28px;letter-spacing:6px;font-weight:700">${escapeHtml(b.text)}</p>`;
+      return `${CODE_HTML_OPEN}${escapeHtml(b.text)}</p>`;
     case 'quote':
       return `<blockquote style="margin:0 0 16px;padding:8px 12px;border-left:3px solid ${COLOR};background:#f4f6f6">“${escapeHtml(b.text)}”</blockquote>`;
     case 'facts':
@@ -109,8 +130,16 @@ function blockHtml(b: MailBlock): string {
   }
 }
 
+/** A rendered mail, as the outbox stores it (platform/mailer.ts `Mail`). */
+export interface RenderedMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
 /** The one layout: the product's name on top, the body, then who we are, why this came and whom to ask. */
-export function renderMail(t: MailTemplate, brand: MailBrand): Mail {
+export function renderMail(t: MailTemplate, brand: MailBrand): RenderedMail {
   const footer = footerLines(t, brand);
   // A product's or a person's name inside a subject must not break the header line nor turn it around.
   const subject = oneLine(t.subject);

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Executor } from '../db/client.js';
 import { emailOutbox } from '../db/schema.js';
 import type { Clock } from './clock.js';
+import { withoutSecrets } from './mail-templates.js';
 
 /**
  * A file to attach, named rather than carried: the outbox keeps this descriptor and the worker asks the
@@ -100,9 +101,10 @@ export function createMailWorker(deps: {
         html: mail.html ?? undefined,
         ...(attachments.length ? { attachments } : {}),
       });
+      // Sent: the outbox keeps the mail without its codes and link tokens (decision 2233).
       await ex
         .update(emailOutbox)
-        .set({ sentAt: deps.clock.now(), attempts, lastError: null })
+        .set({ sentAt: deps.clock.now(), attempts, lastError: null, ...withoutSecrets(mail) })
         .where(eq(emailOutbox.id, mail.id));
       return 'sent';
     } catch (err) {

@@ -113,3 +113,22 @@ export const emailChangeNoticeMail = (
   ],
   reason: 'it is the sign-in address of a LegalMarket account',
 });
+
+/**
+ * After an undo link restored this address and found two-factor turned on while the address was
+ * elsewhere (decision 2232): that enrolment is off, the old password no longer works, and here is a code.
+ */
+export const undoShutOutMail = (to: string, resetCode: string, minutes: number, resetUrl: string): MailTemplate => ({
+  to,
+  subject: 'Set a new password for your LegalMarket account',
+  body: [
+    paragraph(
+      'Your sign-in address was restored. While it was changed, two-factor authentication was turned on for your account and announced to the other address, so it was not yours: we turned it off, logged out every device and your old password no longer works. Set a new password with this code:',
+    ),
+    code(resetCode),
+    paragraph(
+      `It expires in ${minutes} minutes and works once. If it has expired, ask for a new code with the link below. Then sign in with your new password and, if you wish, turn two-factor authentication on again with your own app.`,
+    ),
+    button('Reset your password', resetUrl),
+  ],
+});

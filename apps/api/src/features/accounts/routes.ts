@@ -108,7 +108,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
   linkRoute(
     '/api/undo-email-change',
     'Cancel or undo a sign-in e-mail change with the link sent to the old address',
-    'Works once, for 7 days. Logs out every device and kills every live code and link of the account; a pending change is cancelled, a completed one is reverted to the old address (409 when that address now belongs to another account: the sessions are still ended). Used or expired links answer 400.',
+    'Works once, for 7 days. Logs out every device and kills every live code and link of the account; a pending change is cancelled, a completed one is reverted to the old address (409 when that address now belongs to another account that confirmed it: the sessions are still ended; an account signed up under it and never confirmed is deleted and the address restored). Back at the old address, a two-factor enrolment announced to another address, made while this one was away, is turned off, the password stops working and a reset code is mailed to the old address (decision 2232). Used or expired links answer 400.',
     emailChangeTokenInput,
     async (token) => {
       const outcome = await accounts.undoEmailChange(token);

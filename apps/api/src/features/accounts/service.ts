@@ -9,7 +9,8 @@ import {
 } from '@legalmarket/contracts';
 import type { z } from 'zod';
 import type { Db, Executor } from '../../db/client.js';
-import { oneTimeTokens, users } from '../../db/schema.js';
+import { oneTimeTokens, twoFactor, twoFactorRecoveryCodes, users } from '../../db/schema.js';
+import { recordAudit } from '../../platform/audit.js';
 import { SecondFactorTurnedOn, type Auth } from '../../platform/auth.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError, badRequest, forbidden, unauthorized } from '../../platform/errors.js';
@@ -26,6 +27,7 @@ import {
   emailChangeTakenMail,
   passwordChangedMail,
   resetCodeMail,
+  undoShutOutMail,
 } from './emails.js';
 
 type NewUser = typeof users.$inferInsert;
@@ -203,6 +205,78 @@ export function createAccountsService(deps: AccountsDeps) {
         createdAt: oneTimeTokens.createdAt,
       });
     return rows[0] ? { ...rows[0], user } : undefined;
+  }
+
+  /**
+   * Whoever knew the password is shut out, in the caller's transaction under the account's row lock: the
+   * password becomes `unusableHash` (the hash of a secret nobody keeps), every token but the undo and "This
+   * wasn't me" links dies, every session ends, and a password reset code is stored and answered.
+   */
+  async function shutOut(tx: Executor, userId: string, unusableHash: string): Promise<string> {
+    await tx.update(users).set({ passwordHash: unusableHash, updatedAt: clock.now() }).where(eq(users.id, userId));
+    await killTokens(tx, userId, { keepUndo: true });
+    await deps.auth.revokeAllSessions(tx, userId);
+    return storeToken(tx, userId, 'password_reset', randomCode(), minutes(LIMITS.codeTtlMinutes));
+  }
+
+  /**
+   * Under the row lock of an undo that leaves the account at `address` (decision 2232): a two-factor
+   * enrolment turned on after the undo link was issued (`since`, while the account was at `address`) and
+   * announced to another address was made while this one was away, by whoever moved it, and the owner
+   * never got its "This wasn't me" link. It is turned off and, as that link would, the password made
+   * unusable with a reset code mailed here. An enrolment from before the link, or announced here (the
+   * owner's), or from before those links existed, stays. Answers whether it shut out.
+   */
+  async function endEnrolmentMadeAway(
+    tx: Executor,
+    user: { id: string; userType: string },
+    address: string,
+    since: Date,
+  ) {
+    const [enrolment] = await tx.select().from(twoFactor).where(eq(twoFactor.userId, user.id));
+    if (!enrolment?.enabledAt) return false;
+    // Both times are the database's (token rows' createdAt): the enrolment's link came after the undo link.
+    const [away] = await tx
+      .select({ id: oneTimeTokens.id })
+      .from(oneTimeTokens)
+      .where(
+        and(
+          eq(oneTimeTokens.userId, user.id),
+          eq(oneTimeTokens.purpose, TWO_FACTOR_NOT_ME),
+          eq(oneTimeTokens.twoFactorEnrolmentId, enrolment.enrolmentId),
+          ne(oneTimeTokens.email, address),
+          gt(oneTimeTokens.createdAt, since),
+        ),
+      )
+      .limit(1);
+    if (!away) return false;
+    await tx.delete(twoFactor).where(eq(twoFactor.userId, user.id));
+    await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, user.id));
+    // Hashed under the lock: this path is rare (an undo that finds a thief's enrolment), and only it pays.
+    const resetCode = await shutOut(tx, user.id, await hashPassword(randomToken()));
+    await recordAudit(tx, {
+      actorId: user.id,
+      action: 'two_factor.undo_email_change',
+      targetType: user.userType === 'admin' ? 'user' : user.userType,
+      targetId: user.id,
+    });
+    await enqueueMail(tx, render(undoShutOutMail(address, resetCode, LIMITS.codeTtlMinutes, link('/password-reset'))));
+    return true;
+  }
+
+  /**
+   * Deletes an unconfirmed account (its tokens go with it), in a savepoint: anything that refers to it
+   * (nothing should, it never signed in) keeps it, and the caller answers as for a taken address.
+   */
+  async function releaseSquat(tx: Executor, userId: string) {
+    try {
+      await tx.transaction((sp) => sp.delete(users).where(and(eq(users.id, userId), isNull(users.emailConfirmedAt))));
+      return true;
+    } catch (err) {
+      const e = err as { code?: string; cause?: { code?: string } };
+      if (e.code === '23503' || e.cause?.code === '23503') return false;
+      throw err;
+    }
   }
 
   /**
@@ -555,12 +629,7 @@ export function createAccountsService(deps: AccountsDeps) {
      * owner's undo and "This wasn't me" links stay), every session ends, and a password reset code is
      * stored. Answers the code; the caller mails it to the account's address.
      */
-    async shutOut(tx: Executor, userId: string, unusableHash: string): Promise<string> {
-      await tx.update(users).set({ passwordHash: unusableHash, updatedAt: clock.now() }).where(eq(users.id, userId));
-      await killTokens(tx, userId, { keepUndo: true });
-      await deps.auth.revokeAllSessions(tx, userId);
-      return storeToken(tx, userId, 'password_reset', randomCode(), minutes(LIMITS.codeTtlMinutes));
-    },
+    shutOut,
 
     /**
      * Checks a signed-in user's current password (the caller counts the try first). Answers the hash it
@@ -641,9 +710,11 @@ export function createAccountsService(deps: AccountsDeps) {
      * change, codes, other undo links); when the change was already made, it restores the old address.
      * One transaction under the account's row lock (taken first, by useLinkToken): the kills and the
      * restore commit together, so no code, grant or session for the address being undone can be had
-     * between them.
+     * between them. Decision 2232: an address held by a sign-up nobody confirmed is released, and a
+     * two-factor enrolment announced elsewhere while the address was away is turned off (endEnrolmentMadeAway).
      */
     async undoEmailChange(token: string): Promise<'cancelled' | 'reverted' | 'blocked'> {
+      let released: string | undefined;
       const found = await db.transaction(async (tx) => {
         const row = await useLinkToken(tx, 'email_change_undo', token);
         if (!row?.email) return undefined;
@@ -653,9 +724,24 @@ export function createAccountsService(deps: AccountsDeps) {
         await killTokens(tx, user.id, { keepUndo: row.createdAt });
         await deps.auth.revokeAllSessions(tx, user.id);
         const restore = row.email;
-        const done = (outcome: 'cancelled' | 'reverted' | 'blocked') => ({ userId: user.id, outcome });
+        // Back at the address the link was sent to, a second factor set up while it was away goes (2232).
+        const done = async (outcome: 'cancelled' | 'reverted' | 'blocked') => ({
+          userId: user.id,
+          outcome,
+          shutOut: outcome !== 'blocked' && (await endEnrolmentMadeAway(tx, user, restore, row.createdAt)),
+        });
         if (user.officialEmail === restore) return done('cancelled');
-        if (await findByEmail(tx, restore)) return done('blocked');
+        if (await findByEmail(tx, restore)) {
+          // Taken while away. A sign-up nobody confirmed cannot be the address's owner (its link went to this
+          // inbox, the owner's): it is a squat that would make this link useless, and it goes (decision 2232).
+          const [squat] = await tx
+            .select({ id: users.id })
+            .from(users)
+            .where(and(eq(users.officialEmail, restore), isNull(users.emailConfirmedAt), isNull(users.deletedAt)))
+            .for('update');
+          if (!squat || !(await releaseSquat(tx, squat.id))) return done('blocked');
+          released = squat.id;
+        }
         try {
           // A savepoint: another account taking the address meanwhile must not undo the kills above.
           await tx.transaction((sp) =>
@@ -668,7 +754,9 @@ export function createAccountsService(deps: AccountsDeps) {
         return done('reverted');
       });
       if (!found) throw badRequest(messages.linkInvalid);
-      deps.securityLog('email_change_undone', { actor: found.userId, outcome: found.outcome });
+      if (released) deps.securityLog('email_change_squat_released', { actor: found.userId, squat: released });
+      if (found.shutOut) deps.mailWritten();
+      deps.securityLog('email_change_undone', { actor: found.userId, outcome: found.outcome, shutOut: found.shutOut });
       return found.outcome;
     },
 

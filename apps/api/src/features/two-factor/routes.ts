@@ -107,7 +107,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         tags,
         security,
         summary: 'Turn two-factor on with the first code from the app',
-        description: `Answers ${TWO_FACTOR.recoveryCodes} recovery codes, shown this once (stored hashed; each works once in place of a code). From now on sign-in asks for a code, and actions on money and on the account's keys (a new sign-in e-mail, deleting the account) ask again when this session's last code is older than ${TWO_FACTOR.stepUpMinutes} minutes. Every other session of the account ends (their next request answers 401); this one stays (decision 2181). A wrong code: 400; no set-up waiting: 400; already on: 409. ${LIMITED} Audit-logged.`,
+        description: `Answers ${TWO_FACTOR.recoveryCodes} recovery codes, shown this once (stored hashed; each works once in place of a code). From now on sign-in asks for a code, and actions on money and on the account's keys (a new sign-in e-mail, deleting the account) ask again when this session's last code is older than ${TWO_FACTOR.stepUpMinutes} minutes. Every other session of the account ends (their next request answers 401); this one stays (decision 2181). A wrong code: 400; no set-up waiting: 400; already on: 409; this session ended meanwhile (a password reset, an undo link, "This wasn't me"): 401 and nothing is turned on (decision 2232). ${LIMITED} Audit-logged.`,
         body: twoFactorEnableInput,
         response: { 200: twoFactorEnableResponse },
       },

@@ -4,7 +4,7 @@ import { and, count, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { LIMITS, TWO_FACTOR, twoFactorMessages, type UserType } from '@legalmarket/contracts';
 import type { Executor } from '../../db/client.js';
-import { oneTimeTokens, twoFactor, twoFactorChecks, twoFactorRecoveryCodes, users } from '../../db/schema.js';
+import { oneTimeTokens, sessions, twoFactor, twoFactorChecks, twoFactorRecoveryCodes, users } from '../../db/schema.js';
 import { recordAudit } from '../../platform/audit.js';
 import { AppError, badRequest, conflict, notFound, unauthorized } from '../../platform/errors.js';
 import { mailRenderer } from '../../platform/mail-templates.js';
@@ -272,6 +272,13 @@ export function createTwoFactorService(shared: Shared) {
           )
           .returning({ enrolmentId: twoFactor.enrolmentId });
         if (!taken || !owner) throw conflict(twoFactorMessages.alreadyEnabled);
+        // A session ended meanwhile (an undo, a reset, "This wasn't me", under this same lock) enrols nothing:
+        // the thief's app must not outlive the owner's recovery (decision 2232).
+        const [live] = await tx
+          .select({ id: sessions.id })
+          .from(sessions)
+          .where(and(eq(sessions.id, user.sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, clock.now())));
+        if (!live) throw unauthorized();
         await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, user.id));
         await shared.auth.revokeAllSessions(tx, user.id, user.sessionId);
         await tx
