@@ -194,3 +194,10 @@ export const TWO_FACTOR = {
 export const LIST_CAP = 500;
 /** The most `limit` may ask for, paged or not (docs/decisions/0901-spec-client-shapes.md). */
 export const LIST_LIMIT_MAX = 5000;
+
+/**
+ * POST /api/cart's header: a uuid the client makes for one addition it means to make once (a fresh one
+ * for each). The same addition sent again with it (a double tap, a retry after a lost answer) adds
+ * nothing more and answers the cart as it is (decision 2240). A header, so the spec's body is unchanged.
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';

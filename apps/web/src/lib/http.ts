@@ -52,6 +52,8 @@ interface RequestOptions {
   onHeaders?: (headers: Headers) => void;
   /** Set on the one repeat after a step-up, so a second 428 is not asked again. */
   steppedUp?: boolean;
+  /** Sent as they are (an Idempotency-Key). */
+  headers?: Record<string, string>;
 }
 
 function buildUrl(path: string, query?: RequestOptions['query']) {
@@ -103,7 +105,7 @@ export function takeArrived<T>(url: string): T | undefined {
 export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T> {
   const session = getSession();
   const isForm = typeof FormData !== 'undefined' && opts.body instanceof FormData;
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
   if (opts.body !== undefined && !isForm) headers['content-type'] = 'application/json';
   if (session) headers.authorization = `Bearer ${session.userToken}`;
   const url = buildUrl(path, opts.query);
