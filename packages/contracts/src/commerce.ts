@@ -44,9 +44,6 @@ export type AddToCartInput = z.input<typeof addToCartInput>;
 /** POST /api/cart's body: the optional `detail`, `file` and `fileName` sent null are not sent (decision 2210). */
 export const addToCartBody = nullsNotSent(['detail', 'file', 'fileName'], addToCartInput);
 
-/** The value of POST /api/cart's Idempotency-Key header (IDEMPOTENCY_KEY_HEADER, decision 2240). */
-export const idempotencyKey = z.uuid('Idempotency-Key must be a valid id').optional();
-
 /** A cart line's brief grows when the same product is added again; past this it is refused (decision 1800). */
 export const CART_BRIEF_MAX = 10_000;
 

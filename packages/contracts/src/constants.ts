@@ -196,8 +196,9 @@ export const LIST_CAP = 500;
 export const LIST_LIMIT_MAX = 5000;
 
 /**
- * POST /api/cart's header: a uuid the client makes for one addition it means to make once (a fresh one
- * for each). The same addition sent again with it (a double tap, a retry after a lost answer) adds
- * nothing more and answers the cart as it is (decision 2240). A header, so the spec's body is unchanged.
+ * The header of POST /api/cart and POST /api/lawyer/payouts: a uuid the client makes for one addition
+ * or withdrawal it means to make once (a fresh one for each). The same request sent again with it (a
+ * double tap, a retry after a lost answer) does nothing more and answers what the first made
+ * (decisions 2240, 2241). A header, so the spec's bodies are unchanged.
  */
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
