@@ -127,8 +127,28 @@ export function createCheckoutService(deps: CheckoutDeps) {
   const renderMail = mailRenderer(deps.mailConfig);
   const newReference = () => `LM-${clock.now().getTime()}-${randomBytes(5).toString('hex')}`;
 
-  /** Snapshots the cart at catalogue prices into the company's one pending order. */
+  /**
+   * Snapshots the cart at catalogue prices into the company's one pending order. A pending order is
+   * first asked about at the provider: paid, but its confirmation lost (the phone went offline after
+   * the card was charged), it is fulfilled now and the start answers 409, rather than open a second
+   * payment of the same order (decision 2240).
+   */
   async function start(user: AuthUser): Promise<CheckoutData> {
+    const [waiting] = await db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.companyId, user.id), eq(orders.status, 'pending')))
+      .limit(1);
+    if (waiting) {
+      // Only a successful payment goes on to settle: an order never paid (a window closed) is the
+      // common case, and no mismatch is worth a security log here.
+      const paid = await provider.verifyByReference(waiting.txRef).catch((err: unknown) => {
+        if (err instanceof ProviderUnavailable) return null;
+        throw err;
+      });
+      if (paid?.status === 'successful' && (await settle(waiting, paid.id, 'checkout')).result === 'paid')
+        throw conflict(messages.earlierPaymentWentThrough);
+    }
     const order = await db.transaction(async (tx) => {
       await lockCompany(tx, user.id);
       const cart = await readPricedCart(tx, user.id);
