@@ -130,8 +130,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
   /**
    * Snapshots the cart at catalogue prices into the company's one pending order. A pending order is
    * first asked about at the provider: paid, but its confirmation lost (the phone went offline after
-   * the card was charged), it is fulfilled now and the start answers 409, rather than open a second
-   * payment of the same order (decision 2240).
+   * the card was charged), it is fulfilled now, so its lines leave the cart and no second payment of
+   * them is opened; an emptied cart answers 404 saying the earlier payment went through (decision 2240).
    */
   async function start(user: AuthUser): Promise<CheckoutData> {
     const [waiting] = await db
@@ -139,6 +139,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
       .from(orders)
       .where(and(eq(orders.companyId, user.id), eq(orders.status, 'pending')))
       .limit(1);
+    let paidBefore = false;
     if (waiting) {
       // Only a successful payment goes on to settle: an order never paid (a window closed) is the
       // common case, and no mismatch is worth a security log here.
@@ -146,13 +147,12 @@ export function createCheckoutService(deps: CheckoutDeps) {
         if (err instanceof ProviderUnavailable) return null;
         throw err;
       });
-      if (paid?.status === 'successful' && (await settle(waiting, paid.id, 'checkout')).result === 'paid')
-        throw conflict(messages.earlierPaymentWentThrough);
+      paidBefore = paid?.status === 'successful' && (await settle(waiting, paid.id, 'checkout')).result === 'paid';
     }
     const order = await db.transaction(async (tx) => {
       await lockCompany(tx, user.id);
       const cart = await readPricedCart(tx, user.id);
-      if (!cart.length) throw notFound(messages.cartEmpty);
+      if (!cart.length) throw notFound(paidBefore ? messages.earlierPaymentWentThrough : messages.cartEmpty);
       const lines: OrderLine[] = cart.map((l, i) => ({
         lineNo: i + 1,
         productId: l.productId,

@@ -133,7 +133,7 @@ describe('/cart success messages (spec section 8)', { timeout: 30_000 }, () => {
   it('says the earlier payment went through when Purchase is pressed again after its confirmation was lost (decision 2240)', async () => {
     const api = jsonFetch({
       'POST /api/checkout': () => ({
-        status: 409,
+        status: 404,
         body: { status: 'fail', message: messages.earlierPaymentWentThrough },
       }),
       'GET /api/cart': () => ({ status: 404, body: { status: 'fail', message: messages.cartEmpty } }),

@@ -200,7 +200,7 @@ function CompanyCart() {
       } catch (err) {
         // The earlier payment went through though its confirmation was lost: the server fulfilled it
         // and opened no second payment (decision 2240). Said as the payment it was.
-        if (err instanceof HttpError && err.status === 409 && err.message === messages.earlierPaymentWentThrough) {
+        if (err instanceof HttpError && err.message === messages.earlierPaymentWentThrough) {
           void qc.invalidateQueries({ queryKey: cartKeys.cart() });
           void qc.invalidateQueries({ queryKey: ['company-jobs'] });
           void qc.invalidateQueries({ queryKey: ['company-orders'] });
