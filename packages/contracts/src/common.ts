@@ -212,3 +212,6 @@ export const publicConfigResponse = z.object({
   socialLinks: z.array(z.object({ network: z.enum(['x', 'linkedin', 'instagram', 'facebook']), url: z.string() })),
 });
 export type PublicConfig = z.infer<typeof publicConfigResponse>;
+
+/** The value of the Idempotency-Key header (IDEMPOTENCY_KEY_HEADER; decisions 2240, 2241), when sent. */
+export const idempotencyKey = z.uuid('Idempotency-Key must be a valid id').optional();

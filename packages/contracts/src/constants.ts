@@ -213,3 +213,11 @@ export const TWO_FACTOR = {
 export const LIST_CAP = 500;
 /** The most `limit` may ask for, paged or not (docs/decisions/0901-spec-client-shapes.md). */
 export const LIST_LIMIT_MAX = 5000;
+
+/**
+ * The header of POST /api/cart and POST /api/lawyer/payouts: a uuid the client makes for one addition
+ * or withdrawal it means to make once (a fresh one for each). The same request sent again with it (a
+ * double tap, a retry after a lost answer) does nothing more and answers what the first made
+ * (decisions 2240, 2241). A header, so the spec's bodies are unchanged.
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';

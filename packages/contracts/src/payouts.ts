@@ -172,6 +172,7 @@ export const payoutMessages = {
   bankCheckUnavailable: 'We could not check your account with your bank just now. Please try again in a few minutes.',
   nameFromBank: (name: string) => `Your bank holds this account as “${name}”, so that is the name we saved.`,
   noDetails: 'Please add your payment details before you withdraw.',
+  requestKeyReused: 'This key was already used for a withdrawal of another amount. Please send a fresh key.',
   detailsNotResolved:
     'Please submit your payment details again (the same ones are fine) so we can check them with your bank before you withdraw.',
   nothingAvailable: 'You have nothing available to withdraw yet.',

@@ -21,14 +21,16 @@ const LINK_PAGES: readonly string[] = [
 /** On 401 the stored session is cleared (lib/http) and the user goes to /login without a reload. */
 function UnauthorizedBridge() {
   const navigate = useNavigate();
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   useEffect(() => {
     const stay = LINK_PAGES.includes(pathname);
-    setUnauthorizedHandler(() => {
+    setUnauthorizedHandler((userId) => {
       clearData();
-      if (!stay) navigate('/login');
+      // The page goes with it: the same user signing in again comes back to it and the draft kept
+      // there (decision 2240; read by features/accounts/login-page.tsx).
+      if (!stay) navigate(paths.login(), { state: { back: pathname + search, backFor: userId } });
     });
-  }, [navigate, pathname]);
+  }, [navigate, pathname, search]);
   return null;
 }
 

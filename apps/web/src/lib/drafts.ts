@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { FieldValues, Path, PathValue, UseFormReturn } from 'react-hook-form';
+import { randomUuid } from './random-id';
 import { DRAFT_PREFIX } from './session';
 import { useSession } from './use-session';
 
@@ -114,6 +115,51 @@ export function useFormDraft<T extends FieldValues>(
   return useCallback(() => {
     if (key) write(key, null, true);
   }, [key]);
+}
+
+/** How long a send's key stands for the same values: a retry after a lost answer comes within minutes. */
+export const SEND_KEY_MS = 15 * 60_000;
+
+/**
+ * The key of a send the API takes once per key (decisions 1600, 2191, 2240): `keyFor(values)` answers
+ * the key the same values were last sent with (a double tap, a retry after a lost answer, even after a
+ * reload, as the key is kept as the draft `name`), and a new key for other values or once SEND_KEY_MS
+ * passed (the same values sent days later are new work, not a retry). `done` drops it once the send
+ * succeeded, so the same values sent later are a new request.
+ */
+export function useSendKey(name: string | null) {
+  const key = useDraftKey(name);
+  // In memory too: with storage refused (private mode) a double tap still goes under one key.
+  const last = useRef<unknown>(undefined);
+  const keyFor = useCallback(
+    (values: unknown) => {
+      const sent = JSON.stringify(values);
+      const kept = last.current ?? (key ? read(key) : undefined);
+      if (
+        Array.isArray(kept) &&
+        typeof kept[0] === 'string' &&
+        kept[1] === sent &&
+        typeof kept[2] === 'number' &&
+        Date.now() - kept[2] < SEND_KEY_MS
+      ) {
+        // Each retry keeps it standing: the window runs from the last send.
+        const again = [kept[0], sent, Date.now()];
+        last.current = again;
+        if (key) write(key, again, false);
+        return kept[0];
+      }
+      const next = [randomUuid(), sent, Date.now()];
+      last.current = next;
+      if (key) write(key, next, false);
+      return next[0] as string;
+    },
+    [key],
+  );
+  const done = useCallback(() => {
+    last.current = undefined;
+    if (key) write(key, null, true);
+  }, [key]);
+  return { keyFor, done };
 }
 
 /** At a sign-in: drafts left by another account (whose session the server ended) go from this browser. */

@@ -47,6 +47,20 @@ describe('the shared error handling (spec section 8)', () => {
     expect(getSession()).toBeNull();
     expect(goLogin).toHaveBeenCalledOnce();
   });
+
+  it('tells the 401 handler whose session ended, so the page can be given back to that user only (decision 2240)', async () => {
+    setSession({ userToken: 'tok', userType: 'company', userId: 'c1' });
+    const goLogin = vi.fn();
+    setUnauthorizedHandler(goLogin);
+    vi.stubGlobal(
+      'fetch',
+      vi
+        .fn()
+        .mockResolvedValue(new Response(JSON.stringify({ message: 'Please log in to continue.' }), { status: 401 })),
+    );
+    await api('/api/cart').catch(() => undefined);
+    expect(goLogin).toHaveBeenCalledWith('c1');
+  });
 });
 
 describe('answers asked for before the page needs them', () => {

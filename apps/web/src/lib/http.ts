@@ -21,7 +21,8 @@ class NetworkError extends Error {
   }
 }
 
-type UnauthorizedHandler = () => void;
+/** Told the id of the user whose session the server ended. */
+type UnauthorizedHandler = (userId: string) => void;
 let onUnauthorized: UnauthorizedHandler = () => {
   window.location.assign('/login');
 };
@@ -52,6 +53,8 @@ interface RequestOptions {
   onHeaders?: (headers: Headers) => void;
   /** Set on the one repeat after a step-up, so a second 428 is not asked again. */
   steppedUp?: boolean;
+  /** Sent as they are (an Idempotency-Key). */
+  headers?: Record<string, string>;
 }
 
 function buildUrl(path: string, query?: RequestOptions['query']) {
@@ -67,11 +70,12 @@ function buildUrl(path: string, query?: RequestOptions['query']) {
 function handleFailure(status: number, body: unknown, allowUnauthorized?: boolean): never {
   const fromBody = body && typeof body === 'object' ? (body as { message?: unknown }).message : undefined;
   const message = typeof fromBody === 'string' && fromBody ? fromBody : `Request failed (${status})`;
-  if (status === 401 && !allowUnauthorized && getSession()) {
+  const ended = status === 401 && !allowUnauthorized && getSession();
+  if (ended) {
     // On 401 the stored session is cleared and the user goes to /login (spec section 8); the drafts
     // stay for the same user's next sign-in (decision 2226).
     clearSession({ keepDrafts: true });
-    onUnauthorized();
+    onUnauthorized(ended.userId);
   }
   throw new HttpError(status, message, body);
 }
@@ -103,7 +107,7 @@ export function takeArrived<T>(url: string): T | undefined {
 export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T> {
   const session = getSession();
   const isForm = typeof FormData !== 'undefined' && opts.body instanceof FormData;
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
   if (opts.body !== undefined && !isForm) headers['content-type'] = 'application/json';
   if (session) headers.authorization = `Bearer ${session.userToken}`;
   const url = buildUrl(path, opts.query);

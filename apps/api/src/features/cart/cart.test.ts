@@ -152,6 +152,38 @@ describeEachDb('cart', (kind) => {
     expect(line.detail.split('\n\n').sort()).toEqual(['Brief 0', 'Brief 1', 'Brief 2', 'Brief 3']);
   });
 
+  it('adds once under a key: sent again, at once or after a lost answer, it answers the cart unchanged', async () => {
+    const c = await signupAndLogin(t, 'company');
+    const keyed = (key: string) => ({ ...c.headers, 'idempotency-key': key });
+    const once = keyed(randomUUID());
+    const body = { productId: nda, quantity: 2, detail: 'For our supplier' };
+    const both = await Promise.all([add(once, body), add(once, body)]);
+    expect(both.map((r) => r.statusCode)).toEqual([201, 201]);
+    // The retry after a timeout: the same success, the same cart, not one more.
+    const retry = await add(once, body);
+    expect(retry.statusCode).toBe(201);
+    expect(retry.json().message).toBe(messages.addedToCart);
+    expect(retry.json().notes).toEqual([]);
+    expect(retry.json().data[0].products.map((p: { quantity: number }) => p.quantity)).toEqual([2]);
+    expect((await get(c.headers)).json()[0].products[0]).toMatchObject({ quantity: 2, detail: 'For our supplier' });
+    // A new key is a new addition, merged as before.
+    expect((await add(keyed(randomUUID()), body)).json().data[0].products[0].quantity).toBe(4);
+    // A refused addition keeps nothing of its key: sent again once there is room, it is added.
+    const big = { productId: nda, quantity: 7 };
+    const bigKey = keyed(randomUUID());
+    expect((await add(bigKey, big)).statusCode).toBe(409);
+    await t.app.inject({ method: 'DELETE', url: `/api/cart/${nda}`, headers: c.headers });
+    expect((await add(bigKey, big)).json().data[0].products[0].quantity).toBe(7);
+    // Its line removed in another tab, the same addition again answers the empty cart, not 404.
+    await t.app.inject({ method: 'POST', url: '/api/clear-cart', headers: c.headers });
+    const gone = await add(bigKey, big);
+    expect(gone.statusCode).toBe(201);
+    expect(gone.json().data).toEqual([{ products: [], bill: 0 }]);
+    const bad = await add(keyed('not-a-uuid'), body);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBe('Idempotency-Key must be a valid id');
+  });
+
   it('moves reservations into the cart once per reservation id, merged like an add', async () => {
     const c = await signupAndLogin(t, 'company');
     await add(c.headers, { productId: tm, quantity: 9, detail: 'Class 9 and 36' });

@@ -4,10 +4,13 @@ import {
   addToCartBody,
   cartChangeAnswer,
   cartResponse,
+  IDEMPOTENCY_KEY_HEADER,
+  idempotencyKey,
   messages,
   moveReservationsInput,
   okMessage,
 } from '@legalmarket/contracts';
+import { badRequest } from '../../platform/errors.js';
 import type { FeatureOptions } from '../shared.js';
 import { CART_READS } from './service.js';
 
@@ -25,14 +28,16 @@ export const cartRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { s
         tags,
         summary: 'Add a product to the cart',
         description:
-          'Company only. `quantity` 1-10 (default 1); optional `detail`, `file` (a URL answered by POST /api/uploads to this company: a file someone else uploaded answers 403, an unknown one 400) and `fileName`; an optional field sent empty or null counts as not sent (decisions 2110, 2210). Adding a product that is already in the cart adds to that line (decision 1800): the quantities add up, the new `detail` follows the old one after a blank line, a `file` joins a line that had none; `notes` says so in words. 409 when the line would pass 10, when the line already has another document, or when its detail would pass 10,000 characters: nothing is changed then. Prices always come from the catalogue; any price the client sends is ignored. Answers the whole cart.',
+          'Company only. `quantity` 1-10 (default 1); optional `detail`, `file` (a URL answered by POST /api/uploads to this company: a file someone else uploaded answers 403, an unknown one 400) and `fileName`; an optional field sent empty or null counts as not sent (decisions 2110, 2210). Adding a product that is already in the cart adds to that line (decision 1800): the quantities add up, the new `detail` follows the old one after a blank line, a `file` joins a line that had none; `notes` says so in words. 409 when the line would pass 10, when the line already has another document, or when its detail would pass 10,000 characters: nothing is changed then. An optional `Idempotency-Key` header (a uuid the client makes for one addition; another value answers 400) makes it add once: sent again with the same key (a double tap, a retry after a lost answer) it changes nothing and answers 201 with the cart as it is, `[{ products: [], bill: 0 }]` if that is empty (decision 2240). Prices always come from the catalogue; any price the client sends is ignored. Answers the whole cart.',
         body: addToCartBody,
         response: { 201: cartChangeAnswer },
       },
       preHandler: companyOnly,
     },
     async (request, reply) => {
-      const { data, notes } = await cart.add(request.user!.id, request.body);
+      const key = idempotencyKey.safeParse(request.headers[IDEMPOTENCY_KEY_HEADER]);
+      if (!key.success) throw badRequest(key.error.issues[0].message);
+      const { data, notes } = await cart.add(request.user!.id, request.body, key.data);
       return reply.status(201).send({ status: 'success', message: messages.addedToCart, data, notes });
     },
   );

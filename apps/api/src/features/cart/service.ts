@@ -206,6 +206,12 @@ export function createCartService(deps: { db: Db; clock: Clock }) {
     ];
   }
 
+  /** The cart, or an empty one rather than a 404 (answers to a change that left nothing in it). */
+  async function viewOrEmpty(companyId: string): Promise<CartResponse> {
+    const lines = await readPricedCart(db, companyId);
+    return lines.length ? view(companyId) : [{ products: [], bill: 0 }];
+  }
+
   return {
     view,
 
@@ -213,16 +219,28 @@ export function createCartService(deps: { db: Db; clock: Clock }) {
      * Adds a product; a product already in the cart adds to its line (decision 1800): the quantities
      * add up, a new brief follows the old one, a document joins a line that had none. What cannot be
      * added (over 10, a second document, a brief past CART_BRIEF_MAX) is refused with 409, never dropped.
+     * Under a `key` (the Idempotency-Key header) it adds once: the key is remembered beside the reservation ids, so the same addition
+     * sent again (a retry whose first answer was lost) changes nothing and answers the cart (decision 2240).
      */
-    async add(companyId: string, input: z.output<typeof addToCartInput>) {
+    async add(companyId: string, input: z.output<typeof addToCartInput>, key?: string) {
       const notes = await db.transaction(async (tx) => {
         await lockCompany(tx, companyId);
+        if (key) {
+          const fresh = await tx
+            .insert(reservationMoves)
+            .values({ companyId, reservationId: key, movedAt: clock.now() })
+            .onConflictDoNothing()
+            .returning({ id: reservationMoves.reservationId });
+          if (!fresh[0]) return null;
+        }
         const product = await liveProduct(tx, input.productId);
         if (!product) throw notFound(messages.productUnavailable);
         await assertAttachable(tx, { id: companyId, userType: 'company' }, input.file);
         const note = await mergeLine(tx, companyId, product.productName, input, 'refuse');
         return note ? [note] : [];
       });
+      // Added already under this key: the cart as it is now, which another tab may have emptied since.
+      if (!notes) return { data: await viewOrEmpty(companyId), notes: [] };
       return { data: await view(companyId), notes };
     },
 
@@ -262,8 +280,7 @@ export function createCartService(deps: { db: Db; clock: Clock }) {
         return notes;
       });
       // Everything skipped can leave the cart empty: answered as an empty cart rather than a 404.
-      const lines = await readPricedCart(db, companyId);
-      return { data: lines.length ? await view(companyId) : [{ products: [], bill: 0 }], notes };
+      return { data: await viewOrEmpty(companyId), notes };
     },
 
     /** Idempotent: removing a product that is not in the cart answers the same. */

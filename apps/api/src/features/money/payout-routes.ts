@@ -5,6 +5,8 @@ import {
   adminPayoutsResponse,
   approvePayoutsInput,
   approvePayoutsResponse,
+  IDEMPOTENCY_KEY_HEADER,
+  idempotencyKey,
   lawyerPayoutsResponse,
   MIN_PAYOUT,
   PAYOUT_BATCH_MAX,
@@ -14,6 +16,7 @@ import {
   rejectPayoutInput,
   sandboxTransferOutcomeInput,
 } from '@legalmarket/contracts';
+import { badRequest } from '../../platform/errors.js';
 import type { FeatureOptions } from '../shared.js';
 
 const tags = ['payouts'];
@@ -54,19 +57,22 @@ export const payoutRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, {
       schema: {
         tags,
         summary: 'Ask for a withdrawal of the available balance',
-        description: `Body \`{ "amount": 25000 }\` in naira (whole kobo), or no amount for everything withdrawable. Goes to the saved payout details, which must have been checked with the bank. The amount is reserved at once (two requests cannot take the same money) and paid after an admin approves. 400 with the reason: no details, details not checked, nothing available, more than is withdrawable, less than ₦${MIN_PAYOUT}. Admins are e-mailed.`,
+        description: `Body \`{ "amount": 25000 }\` in naira (whole kobo), or no amount for everything withdrawable. An optional \`Idempotency-Key\` header (a uuid the client makes for one withdrawal) asks once: sent again with it, the request answers 201 with the payout it made, as it is now (422 if the amount differs; decision 2241). Goes to the saved payout details, which must have been checked with the bank. The amount is reserved at once (two requests cannot take the same money) and paid after an admin approves. 400 with the reason: no details, details not checked, nothing available, more than is withdrawable, less than ₦${MIN_PAYOUT}. Admins are e-mailed.`,
         body: payoutRequestInput,
         response: { 201: payoutResponse },
         security,
       },
       preHandler: lawyerOnly,
     },
-    async (request, reply) =>
-      reply.status(201).send({
+    async (request, reply) => {
+      const key = idempotencyKey.safeParse(request.headers[IDEMPOTENCY_KEY_HEADER]);
+      if (!key.success) throw badRequest(key.error.issues[0].message);
+      return reply.status(201).send({
         status: 'success' as const,
         message: payoutMessages.requested,
-        payout: await payouts.request(request.user!, request.body?.amount),
-      }),
+        payout: await payouts.request(request.user!, request.body?.amount, key.data),
+      });
+    },
   );
 
   app.get(

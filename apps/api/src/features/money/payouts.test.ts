@@ -414,6 +414,51 @@ describeEachDb('lawyer payouts through the sandbox provider', (kind) => {
     expect(open.map((p) => p.amount)).toEqual([1_500_000]);
   });
 
+  it('a request sent again under its Idempotency-Key answers the payout it made, at once or after a lost answer', async () => {
+    const lawyer = await earner();
+    const keyed = (key: string, amount?: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/lawyer/payouts',
+        headers: { ...lawyer.headers, 'idempotency-key': key },
+        payload: amount === undefined ? {} : { amount },
+      });
+    const mine = () => t.rt.database.db.select().from(payouts).where(eq(payouts.lawyerId, lawyer.id));
+    const waitingMails = async () => (await mailsTo(t, admin.email)).length;
+    const mailsBefore = await waitingMails();
+    const key = crypto.randomUUID();
+    const both = await Promise.all([keyed(key, 5_000), keyed(key, 5_000)]);
+    expect(both.map((r) => r.statusCode)).toEqual([201, 201]);
+    const id = both[0].json().payout._id as string;
+    expect(both[1].json().payout._id).toBe(id);
+    expect(id).not.toBe(key);
+    // The retry after a timeout: the same payout, not a second one.
+    const retry = await keyed(key, 5_000);
+    expect(retry.statusCode).toBe(201);
+    expect(retry.json()).toMatchObject({ message: payoutMessages.requested, payout: { _id: id, amount: 5_000 } });
+    expect((await mine()).map((p) => p.amount)).toEqual([500_000]);
+    expect((await k.mine(lawyer)).withdrawable).toBe(15_000);
+    expect((await waitingMails()) - mailsBefore).toBe(1);
+    // Everything withdrawable, asked twice: the second is the first, not "nothing available".
+    const rest = crypto.randomUUID();
+    expect((await keyed(rest)).json().payout.amount).toBe(15_000);
+    const again = await keyed(rest);
+    expect(again.statusCode).toBe(201);
+    expect(again.json().payout.amount).toBe(15_000);
+    expect(await mine()).toHaveLength(2);
+    // A key reused for another amount is refused; a bad key answers 400.
+    const other = await keyed(key, 4_000);
+    expect(other.statusCode).toBe(422);
+    expect(other.json().message).toBe(payoutMessages.requestKeyReused);
+    const bad = await keyed('not-a-uuid', 1_000);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBe('Idempotency-Key must be a valid id');
+    // Approved meanwhile, the same request again answers it as it is now.
+    expect((await k.approve(id)).statusCode).toBe(200);
+    expect((await keyed(key, 5_000)).json().payout).toMatchObject({ _id: id });
+    expect(await mine()).toHaveLength(2);
+  });
+
   it('a change of payout details racing the approval never redirects the payout already asked for', async () => {
     const lawyer = await earner('0123456789');
     const id = (await k.request(lawyer, 10_000)).json().payout._id as string;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { and, asc, desc, eq, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import {
   maskAccountNumber,
@@ -13,7 +14,7 @@ import { ledgerEntries, payoutDetails, payouts, users } from '../../db/schema.js
 import { liveAdmin } from '../../db/admins.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { AuthUser } from '../../platform/auth.js';
-import { badRequest, conflict, notFound } from '../../platform/errors.js';
+import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import {
   finishSandboxTransfer,
@@ -56,6 +57,17 @@ interface PayoutsDeps extends Pick<Shared, 'db' | 'clock' | 'config' | 'mailWrit
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The id of the payout a lawyer asks for under a client key: one per lawyer and key, never the key
+ * itself, so no one chooses the transfer reference or meets another lawyer's payout (a uuid of RFC
+ * 9562's version 8, made from SHA-256).
+ */
+function payoutIdFor(lawyerId: string, key: string): string {
+  const h = createHash('sha256').update(`payout:${lawyerId}:${key}`).digest('hex');
+  const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
 
 /**
  * Lawyer payouts (docs/decisions/1710-lawyer-payouts.md). A request reserves its amount from the
@@ -350,10 +362,25 @@ export function createPayouts(deps: PayoutsDeps) {
       return { withdrawable: w / 100, detailsResolved: Boolean(details[0]?.resolvedAt), payouts: list };
     },
 
-    /** A lawyer asks for `amountNaira` (or everything withdrawable) to its checked payout details. */
-    async request(lawyer: AuthUser, amountNaira: number | undefined) {
+    /**
+     * A lawyer asks for `amountNaira` (or everything withdrawable) to its checked payout details. Under
+     * a client `key` (the Idempotency-Key header) it is asked once: the payout's id is made from the
+     * lawyer and the key, so the same request sent again finds it under the lock and answers it as it
+     * is, rather than a second withdrawal or a 400 for money the first took (decision 2241).
+     */
+    async request(lawyer: AuthUser, amountNaira: number | undefined, key?: string) {
+      const keyedId = key ? payoutIdFor(lawyer.id, key) : undefined;
       const id = await db.transaction(async (tx) => {
         await lockLawyerPayouts(tx, lawyer.id);
+        if (keyedId) {
+          const [taken] = await tx.select({ amount: payouts.amount }).from(payouts).where(eq(payouts.id, keyedId));
+          if (taken) {
+            // A key reused for another amount would otherwise drop that request silently.
+            if (amountNaira !== undefined && toKobo(amountNaira) !== taken.amount)
+              throw new AppError(422, payoutMessages.requestKeyReused);
+            return null;
+          }
+        }
         const [details] = await tx.select().from(payoutDetails).where(eq(payoutDetails.lawyerId, lawyer.id));
         if (!details) throw badRequest(payoutMessages.noDetails);
         if (!details.resolvedAt || !details.bankCode) throw badRequest(payoutMessages.detailsNotResolved);
@@ -366,6 +393,7 @@ export function createPayouts(deps: PayoutsDeps) {
         const [row] = await tx
           .insert(payouts)
           .values({
+            ...(keyedId ? { id: keyedId } : {}),
             lawyerId: lawyer.id,
             amount,
             bank: details.bank,
@@ -392,6 +420,8 @@ export function createPayouts(deps: PayoutsDeps) {
           );
         return row.id;
       });
+      // Asked already under this key: answered as it is now, nothing written or mailed again.
+      if (id === null) return viewOf(keyedId!);
       deps.mailWritten();
       deps.securityLog('payout_requested', { actor: lawyer.id, payoutId: id });
       return viewOf(id);

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
@@ -39,8 +39,18 @@ function destinationFor(userType: string, userId: string): string | null {
   return null;
 }
 
+/**
+ * The page a session ended on (app/app.tsx passes it when a request answers 401), for its own user
+ * only: another account signing in on the phone goes where the spec sends it (decision 2240).
+ */
+function pageLeft(state: unknown, userId: string): string | null {
+  const { back, backFor } = (state ?? {}) as { back?: unknown; backFor?: unknown };
+  return typeof back === 'string' && back.startsWith('/') && !back.startsWith('//') && backFor === userId ? back : null;
+}
+
 export default function LoginPage() {
   const navigate = useNavigate();
+  const { state } = useLocation();
   const queryClient = useQueryClient();
   const [result, setResult] = useState<Result | null>(null);
   /** Set when the password was right and the account asks for its authenticator code (decision 2020). */
@@ -60,11 +70,12 @@ export default function LoginPage() {
 
   const signIn = (res: LoginResponse) => {
     const { _id, userType } = res.data.user;
-    const to = destinationFor(userType, _id);
-    if (!to) {
+    const spec = destinationFor(userType, _id);
+    if (!spec) {
       setResult({ kind: 'unknown-type' });
       return;
     }
+    const to = pageLeft(state, _id) ?? spec;
     queryClient.clear();
     dropDraftsOfOthers(_id);
     setSession({ userToken: res.token, userType, userId: _id });

@@ -157,6 +157,81 @@ describe("the company's brief (decision 2226)", { timeout: 30_000 }, () => {
   });
 });
 
+describe('an addition sent again (decision 2240)', { timeout: 30_000 }, () => {
+  it('goes under the same Idempotency-Key after a lost answer and a reload, and a new one once added', async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+    let posts = 0;
+    const api = jsonFetch({
+      'POST /api/cart': () => {
+        // The first two reach the server, whose answers are lost on the way back.
+        if (++posts <= 2) throw new TypeError('Failed to fetch');
+        return { status: 201, body: { status: 'success', message: 'Added to cart', data: [], notes: [] } };
+      },
+      'GET /api/cart': () => ({ body: [] }),
+    });
+    vi.stubGlobal('fetch', api.fn);
+    const keys = () =>
+      api.calls
+        .filter((c) => c.method === 'POST')
+        .map((c) => (c.init?.headers as Record<string, string>)['idempotency-key']);
+    let form = open();
+    await userEvent.selectOptions(within(form).getByLabelText('Quantity'), '2');
+    await userEvent.type(within(form).getByLabelText('Give details'), 'Two landlords.');
+    await userEvent.click(within(form).getByRole('button', { name: 'Reserve' }));
+    expect(await within(form).findByText('Session timeout, please login again')).toBeVisible();
+    await userEvent.click(within(form).getByRole('button', { name: 'Reserve' }));
+    await vi.waitFor(() => expect(keys()).toHaveLength(2));
+    expect(await within(form).findByText('Session timeout, please login again')).toBeVisible();
+
+    // A reload: the brief comes back and, sent as it was, goes under the same key.
+    cleanup();
+    form = open();
+    await vi.waitFor(() => expect(within(form).getByLabelText('Give details')).toHaveValue('Two landlords.'));
+    await userEvent.selectOptions(within(form).getByLabelText('Quantity'), '2');
+    await userEvent.click(within(form).getByRole('button', { name: 'Reserve' }));
+    expect(await within(form).findByRole('status')).toHaveTextContent('Added to cart');
+    const [first, ...again] = keys();
+    expect(first).toMatch(/^[0-9a-f-]{36}$/);
+    expect(again).toEqual([first, first]);
+    expect(localStorage.getItem(`draft:c1:add:${ID}`)).toBeNull();
+
+    // Added, the same product added again is a new addition.
+    cleanup();
+    form = open();
+    await userEvent.selectOptions(within(form).getByLabelText('Quantity'), '2');
+    await userEvent.type(within(form).getByLabelText('Give details'), 'Two landlords.');
+    await userEvent.click(within(form).getByRole('button', { name: 'Reserve' }));
+    expect(await within(form).findByRole('status')).toHaveTextContent('Added to cart');
+    expect(keys()).toHaveLength(4);
+    expect(keys()[3]).not.toBe(first);
+  });
+
+  it('takes a new key when what is added changes', async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+    const api = jsonFetch({
+      'POST /api/cart': () => ({
+        status: 409,
+        body: { message: 'Tenancy agreement is already in your cart 9 times.' },
+      }),
+      'GET /api/cart': () => ({ body: [] }),
+    });
+    vi.stubGlobal('fetch', api.fn);
+    const form = open();
+    await userEvent.selectOptions(within(form).getByLabelText('Quantity'), '3');
+    await userEvent.click(within(form).getByRole('button', { name: 'Reserve' }));
+    expect(await within(form).findByText(/already in your cart/)).toBeVisible();
+    await userEvent.selectOptions(within(form).getByLabelText('Quantity'), '1');
+    await userEvent.click(within(form).getByRole('button', { name: 'Reserve' }));
+    await vi.waitFor(() => expect(api.calls.filter((c) => c.method === 'POST')).toHaveLength(2));
+    const [a, b] = api.calls
+      .filter((c) => c.method === 'POST')
+      .map((c) => (c.init?.headers as Record<string, string>)['idempotency-key']);
+    expect(a).toMatch(/^[0-9a-f-]{36}$/);
+    expect(b).toMatch(/^[0-9a-f-]{36}$/);
+    expect(b).not.toBe(a);
+  });
+});
+
 describe('the rating beside the product name', { timeout: 30_000 }, () => {
   it("counts a review the company has just written on the page (it is the product's answer)", async () => {
     setSession({ userToken: 't', userType: 'company', userId: 'c1' });

@@ -7,7 +7,7 @@ import { CalendarClock, Check, CircleCheck, CircleMinus, FileInput } from 'lucid
 import { DELAYS_MS, DELIVERY_NOTICE, quantityOptions } from '@legalmarket/contracts/constants';
 import { messages } from '@legalmarket/contracts/messages';
 import { paths } from '@/lib/paths';
-import { useFormDraft } from '@/lib/drafts';
+import { useFormDraft, useSendKey } from '@/lib/drafts';
 import { useSession } from '@/lib/use-session';
 import { Button } from '@/components/button';
 import { ErrorState, Loading, Naira } from '@/components/feedback';
@@ -152,6 +152,9 @@ function ReserveForm({ product }: { product: ProductSummary }) {
   const { register, handleSubmit, control, formState } = form;
   // The job's brief, kept while a signed-in user writes it (decision 2226).
   const clearDraft = useFormDraft(`brief:${product.productId}`, form, ['detail']);
+  // One key per addition: tapped again or sent again after a lost answer (a reload included), the same
+  // addition is made once (decision 2240).
+  const addKey = useSendKey(`add:${product.productId}`);
 
   useEffect(() => {
     if (!done) return;
@@ -162,12 +165,14 @@ function ReserveForm({ product }: { product: ProductSummary }) {
   const reserve = handleSubmit(async ({ quantity, detail, file, fileName }) => {
     if (isCompany) {
       try {
-        const res = await add.mutateAsync({
+        const body = {
           productId: product.productId,
           quantity,
           ...(detail ? { detail } : {}),
           ...(file ? { file, fileName } : {}),
-        });
+        };
+        const res = await add.mutateAsync({ ...body, key: addKey.keyFor(body) });
+        addKey.done();
         clearDraft();
         // The spec's message, then what happened to a line already in the cart (decision 1800).
         setDone([res.message || messages.addedToCart, ...res.notes].join(' '));

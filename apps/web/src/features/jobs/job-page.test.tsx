@@ -180,6 +180,36 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('button', { name: 'Send' })).not.toBeInTheDocument();
   });
 
+  it('while an action is on its way, marks its own button busy and keeps every button from sending again', async () => {
+    let answer: () => void = () => undefined;
+    const stub = open(pageData());
+    let accepts = 0;
+    // The accept is held until the test lets it answer: a slow network.
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (!String(input).endsWith('/actions/accept')) return stub.fn(input, init);
+      accepts++;
+      await new Promise<void>((resolve) => (answer = resolve));
+      return new Response(JSON.stringify(pageData({ actions: [], job: { ...pageData().job, stage: 'completed' } })), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
+    });
+    await screen.findByRole('heading', { name: 'A job' });
+    await userEvent.click(screen.getByRole('button', { name: 'Accept' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Accept' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Accept' }));
+    const accept = await screen.findByRole('button', { name: 'Accept' });
+    await waitFor(() => expect(accept).toHaveAttribute('aria-busy', 'true'));
+    const send = screen.getByRole('button', { name: 'Send' });
+    expect(send).not.toHaveAttribute('aria-busy');
+    expect(send).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Request changes' })).toBeDisabled();
+    expect(accept).toBeDisabled();
+    await act(async () => answer());
+    expect(await screen.findByText('Completed')).toBeInTheDocument();
+    expect(accepts).toBe(1);
+  });
+
   it('appends new events from polling while visible, without a reload', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const { calls } = open(pageData(), {

@@ -150,6 +150,8 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
     );
   }
 
+  // The button of the action on its way is the one busy; the others wait, disabled.
+  const sending = act.isPending ? act.variables.action : null;
   const lawyer = job.assignedTo[0];
   const canWrite = actions.includes('message');
   const buttons = BUTTON_ACTIONS.filter((a) => actions.includes(a));
@@ -318,7 +320,11 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
           )}
           <div className="mt-3 flex flex-wrap gap-2">
             {canWrite && (
-              <Button onClick={() => take('message')} loading={act.isPending} disabled={uploading}>
+              <Button
+                onClick={() => take('message')}
+                loading={sending === 'message'}
+                disabled={uploading || act.isPending}
+              >
                 <Send className="size-4" aria-hidden /> Send
               </Button>
             )}
@@ -327,6 +333,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
                 key={a}
                 variant={a === 'cancel' ? 'danger' : 'secondary'}
                 onClick={() => take(a)}
+                loading={sending === a}
                 disabled={uploading || act.isPending}
               >
                 {transitionOf(a).label}

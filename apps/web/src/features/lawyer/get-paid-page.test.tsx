@@ -163,3 +163,42 @@ it('a withdrawal waiting for approval is not shown as available to withdraw agai
   expect(await screen.findByText('Nothing is available to withdraw right now.')).toBeInTheDocument();
   expect(screen.getByText('Available to withdraw').nextElementSibling).toHaveTextContent(/^₦0$/);
 });
+
+it('a withdrawal confirmed again after a lost answer goes under the same key; the next one under a new key (decision 2241)', async () => {
+  let posts = 0;
+  const onPost = vi.fn(() => {
+    // The first reaches the server, which reserves the money; its answer is lost on the way back.
+    if (++posts === 1) throw new TypeError('Failed to fetch');
+    return {
+      status: 201,
+      body: {
+        status: 'success',
+        message: 'Your withdrawal request was sent.',
+        payout: payout({ status: 'requested' }),
+      },
+    };
+  });
+  const calls = renderGetPaid({ status: 'success', withdrawable: 20_000, detailsResolved: true, payouts: [] }, onPost);
+  const withdraw = async (typed: string, label: string) => {
+    const amount = await screen.findByLabelText('Amount (₦)');
+    await userEvent.clear(amount);
+    await userEvent.type(amount, typed);
+    await userEvent.click(screen.getByRole('button', { name: 'Withdraw' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm withdrawal' });
+    await userEvent.click(within(dialog).getByRole('button', { name: label }));
+  };
+  await withdraw('5000', 'Withdraw ₦5,000');
+  expect(await screen.findByText('Session timeout, please login again')).toBeInTheDocument();
+  await withdraw('5000', 'Withdraw ₦5,000');
+  const success = await screen.findByRole('dialog', { name: 'Success' });
+  await userEvent.click(within(success).getAllByRole('button')[0]);
+  await withdraw('5000', 'Withdraw ₦5,000');
+  await vi.waitFor(() => expect(onPost).toHaveBeenCalledTimes(3));
+  const keys = calls
+    .filter((c) => c.method === 'POST')
+    .map((c) => (c.init?.headers as Record<string, string>)['idempotency-key']);
+  expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+  expect(keys[1]).toBe(keys[0]);
+  expect(keys[2]).toMatch(/^[0-9a-f-]{36}$/);
+  expect(keys[2]).not.toBe(keys[0]);
+});

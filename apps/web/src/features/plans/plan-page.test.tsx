@@ -140,6 +140,49 @@ describe('/company/plan', { timeout: 30_000 }, () => {
     expect(localStorage.getItem('draft:c1:plan-request')).toBeNull();
   });
 
+  it('sends a credit request again under the same key after a lost answer and a reload (decision 2240)', async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+    let posts = 0;
+    const api = jsonFetch({
+      'GET /api/plans/mine': () => ({ body: { status: 'success', data: plan() } }),
+      'POST /api/plans/mine/requests': () => {
+        // The first reaches the server, which opens the job; its answer is lost on the way back.
+        if (++posts === 1) throw new TypeError('Failed to fetch');
+        return {
+          status: 201,
+          body: {
+            status: 'success',
+            message: 'Your request is in the job workspace',
+            data: { jobId: 'j1', plan: plan() },
+          },
+        };
+      },
+    });
+    vi.stubGlobal('fetch', api.fn);
+    renderPage(<PlanPage />);
+    const user = userEvent.setup();
+    await user.selectOptions(await screen.findByLabelText('Kind of work'), 'draft');
+    await user.type(screen.getByLabelText('Give details'), 'A supply agreement');
+    await user.click(screen.getByRole('button', { name: 'Request with a credit' }));
+    expect(await screen.findByText('Session timeout, please login again')).toBeInTheDocument();
+
+    cleanup();
+    renderPage(<PlanPage />);
+    await vi.waitFor(async () =>
+      expect(await screen.findByLabelText('Give details')).toHaveValue('A supply agreement'),
+    );
+    await user.selectOptions(screen.getByLabelText('Kind of work'), 'draft');
+    await user.click(screen.getByRole('button', { name: 'Request with a credit' }));
+    expect(await screen.findByText(/Your request is in the job workspace/)).toBeInTheDocument();
+    const keys = api.calls
+      .filter((c) => c.method === 'POST')
+      .map((c) => (JSON.parse(String(c.init?.body)) as { key?: string }).key);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[A-Za-z0-9_-]{8,64}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(localStorage.getItem('draft:c1:plan-request:key')).toBeNull();
+  });
+
   it('offers the tiers to subscribe to when there is no plan, preselecting the one asked for', async () => {
     setSession({ userToken: 't', userType: 'company', userId: 'c1' });
     vi.stubGlobal(

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -21,9 +21,8 @@ import { FormError, TextArea } from '@/components/field';
 import { FormDocumentField } from '@/components/form-document-field';
 import { ConfirmDialog } from '@/components/modal';
 import { getErrorMessage } from '@/lib/http';
-import { useFormDraft } from '@/lib/drafts';
+import { useFormDraft, useSendKey } from '@/lib/drafts';
 import { paths } from '@/lib/paths';
-import { randomUuid } from '@/lib/random-id';
 import { paymentNotMade } from '@/features/checkout/payment-messages';
 import { usePayment } from '@/features/checkout/use-payment';
 import { confirmPlan, planKeys, startPlan, useMyPlan, usePlanActions } from './plans-api';
@@ -305,23 +304,20 @@ function RequestWork({
     resolver: zodResolver(planRequestInput),
     defaultValues: { kind: first, detail: '' },
   });
-  const { register, handleSubmit, control, reset, formState, watch } = form;
+  const { register, handleSubmit, control, reset, formState } = form;
   // The brief is kept while it is written (decision 2226).
   const clearDraft = useFormDraft('plan-request', form, ['detail']);
   // One key per piece of work composed: a double click or a retry after a lost answer spends one credit
-  // (the API takes a request once per key, decision 2191); a change to the form or a request made takes a new one.
-  const [key, setKey] = useState(randomUuid);
-  useEffect(() => {
-    const watching = watch(() => setKey(randomUuid()));
-    return () => watching.unsubscribe();
-  }, [watch]);
+  // (the API takes a request once per key, decision 2191), after a reload too, as the key is kept with
+  // the draft (decision 2240); other work or a request made takes a new one.
+  const requestKey = useSendKey('plan-request:key');
   const submit = handleSubmit(async (values) => {
     setError(null);
     try {
-      const r = await onRequest({ ...values, key });
+      const r = await onRequest({ ...values, key: requestKey.keyFor(values) });
+      requestKey.done();
       clearDraft();
       setMade({ message: r.message, jobId: r.data.jobId });
-      setKey(randomUuid());
       reset({ kind: values.kind, detail: '', file: undefined, fileName: undefined });
     } catch (err) {
       setError(getErrorMessage(err));

@@ -162,4 +162,64 @@ describe('reviews of a lawyer', () => {
       expect(screen.getByLabelText('Answer this review (once)')).toHaveValue('Thank you, it was a pleasure.'),
     );
   });
+
+  it('a review sent again after a lost answer shows the review the first send wrote, not "already reviewed"', async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+    let written = false;
+    const api = jsonFetch({
+      'POST /api/lawyer-reviews': () => {
+        // The first is written; its answer is lost. The second finds the job reviewed.
+        if (!written) {
+          written = true;
+          throw new TypeError('Failed to fetch');
+        }
+        return { status: 409, body: { status: 'fail', message: messages.lawyerReviewOnce } };
+      },
+      [`GET /api/lawyers/${LAWYER}/reviews`]: () => ({ body: answer(written ? [review()] : []) }),
+    });
+    vi.stubGlobal('fetch', api.fn);
+    const client = testQueryClient();
+    client.setQueryData(reviewKeys.lawyer(LAWYER), answer([]));
+    client.setQueryData(reviewKeys.lawyer(LAWYER, JOB), answer([]));
+    renderPage(<JobLawyerReview lawyerId={LAWYER} lawyerName="Chidi Okeke" jobId={JOB} canReview />, { client });
+    const form = screen.getByRole('form', { name: 'Review the lawyer' });
+    await userEvent.click(within(form).getByRole('radio', { name: '4 stars' }));
+    await userEvent.type(within(form).getByLabelText('Title'), 'Clear and on time');
+    await userEvent.type(within(form).getByLabelText('Your review'), 'Explained every clause.');
+    await userEvent.click(within(form).getByRole('button', { name: 'Submit review' }));
+    expect(await within(form).findByText('Session timeout, please login again')).toBeVisible();
+    await userEvent.click(within(form).getByRole('button', { name: 'Submit review' }));
+    const mine = await screen.findByRole('list', { name: 'Your review of this job' });
+    expect(within(mine).getByText('Clear and on time')).toBeVisible();
+    expect(screen.queryByRole('form', { name: 'Review the lawyer' })).toBeNull();
+    expect(screen.queryByText(messages.lawyerReviewOnce)).toBeNull();
+  });
+
+  it('an answer sent again after a lost answer shows the lawyer\'s answer, not "already answered"', async () => {
+    setSession({ userToken: 't', userType: 'lawyer', userId: LAWYER });
+    let answered = false;
+    const api = jsonFetch({
+      'POST /api/lawyer-reviews/r1/reply': () => {
+        if (!answered) {
+          answered = true;
+          throw new TypeError('Failed to fetch');
+        }
+        return { status: 409, body: { status: 'fail', message: messages.lawyerReplyOnce } };
+      },
+      [`GET /api/lawyers/${LAWYER}/reviews`]: () => ({
+        body: answer([review(answered ? { reply: 'Thank you, it was a pleasure.' } : {})]),
+      }),
+    });
+    vi.stubGlobal('fetch', api.fn);
+    const client = testQueryClient();
+    client.setQueryData(reviewKeys.lawyer(LAWYER), answer([review()]));
+    renderPage(<LawyerReviewsSection lawyerId={LAWYER} />, { client });
+    await userEvent.type(screen.getByLabelText('Answer this review (once)'), 'Thank you, it was a pleasure.');
+    await userEvent.click(screen.getByRole('button', { name: 'Post answer' }));
+    expect(await screen.findByText('Session timeout, please login again')).toBeVisible();
+    await userEvent.click(screen.getByRole('button', { name: 'Post answer' }));
+    expect(await screen.findByText("The lawyer's answer")).toBeVisible();
+    expect(screen.queryByRole('form')).toBeNull();
+    expect(screen.queryByText(messages.lawyerReplyOnce)).toBeNull();
+  });
 });

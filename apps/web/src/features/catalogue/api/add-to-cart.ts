@@ -1,12 +1,21 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AddToCartInput, CartChangeAnswer } from '@legalmarket/contracts';
+import { IDEMPOTENCY_KEY_HEADER } from '@legalmarket/contracts/constants';
 import { api } from '@/lib/http';
 
-/** POST /api/cart (the company's server cart; the cart feature owns the API). */
+/**
+ * POST /api/cart (the company's server cart; the cart feature owns the API). Under `key` the API makes
+ * the addition once, however often it is sent (decision 2240).
+ */
 export function useAddToCart() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: AddToCartInput) => api<CartChangeAnswer>('/api/cart', { method: 'POST', body }),
+    mutationFn: ({ key, ...body }: AddToCartInput & { key?: string }) =>
+      api<CartChangeAnswer>('/api/cart', {
+        method: 'POST',
+        body,
+        headers: key ? { [IDEMPOTENCY_KEY_HEADER]: key } : undefined,
+      }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['cart'] }),
   });
 }

@@ -6,6 +6,7 @@ import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
 import { Field, FormError } from '@/components/field';
 import { Modal } from '@/components/modal';
+import { useSendKey } from '@/lib/drafts';
 import { getErrorMessage } from '@/lib/http';
 import { usePayouts } from '../api/get-payouts';
 import { useRequestPayout } from '../api/request-payout';
@@ -45,6 +46,9 @@ export function Withdrawals({ onPaymentDetails }: { onPaymentDetails: () => void
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<number | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  // One key per withdrawal: the same amount confirmed again after a lost answer is the same request,
+  // taken once by the API (decision 2241). Kept in memory only: after a reload the list shows the payout.
+  const payoutKey = useSendKey(null);
 
   if (payouts.isLoading) return <Loading label="Loading withdrawals..." />;
   if (payouts.isError) return <ErrorState message={getErrorMessage(payouts.error)} onRetry={() => payouts.refetch()} />;
@@ -62,17 +66,21 @@ export function Withdrawals({ onPaymentDetails }: { onPaymentDetails: () => void
   };
   const confirm = () => {
     if (confirming === null) return;
-    request.mutate(confirming, {
-      onSuccess: (res) => {
-        setConfirming(null);
-        setAmount(null);
-        setDone(res.message);
+    request.mutate(
+      { amount: confirming, key: payoutKey.keyFor(confirming) },
+      {
+        onSuccess: (res) => {
+          payoutKey.done();
+          setConfirming(null);
+          setAmount(null);
+          setDone(res.message);
+        },
+        onError: (err) => {
+          setConfirming(null);
+          setError(getErrorMessage(err));
+        },
       },
-      onError: (err) => {
-        setConfirming(null);
-        setError(getErrorMessage(err));
-      },
-    });
+    );
   };
 
   return (

@@ -5,7 +5,7 @@ import type {
   LawyerReviewResponse,
   LawyerReviewsResponse,
 } from '@legalmarket/contracts/lawyer-reviews';
-import { api } from '@/lib/http';
+import { api, HttpError } from '@/lib/http';
 import { reviewKeys } from './keys';
 
 /** GET /api/lawyers/{id}/reviews: average, count and the newest reviews (or one job's with jobId). */
@@ -27,8 +27,14 @@ export function useSaveLawyerReview(lawyerId: string) {
         body: id ? body : { ...body, jobId },
       }),
     onSuccess: () => qc.invalidateQueries({ queryKey: reviewKeys.lawyer(lawyerId) }),
+    onError: (err, { id }) => {
+      // Written already (sent again after a lost answer, or in another tab): read again, the page shows it.
+      if (!id && isConflict(err)) void qc.invalidateQueries({ queryKey: reviewKeys.lawyer(lawyerId) });
+    },
   });
 }
+
+const isConflict = (err: unknown) => err instanceof HttpError && err.status === 409;
 
 /** POST /api/lawyer-reviews/{id}/reply: the lawyer's one answer. */
 export function useReplyToReview(lawyerId: string) {
@@ -37,5 +43,9 @@ export function useReplyToReview(lawyerId: string) {
     mutationFn: ({ id, body }: { id: string; body: LawyerReplyInput }) =>
       api<LawyerReviewResponse>(`/api/lawyer-reviews/${encodeURIComponent(id)}/reply`, { method: 'POST', body }),
     onSuccess: () => qc.invalidateQueries({ queryKey: reviewKeys.lawyer(lawyerId) }),
+    // Answered already (sent again after a lost answer): read again, the page shows the answer.
+    onError: (err) => {
+      if (isConflict(err)) void qc.invalidateQueries({ queryKey: reviewKeys.lawyer(lawyerId) });
+    },
   });
 }
