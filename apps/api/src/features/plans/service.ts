@@ -407,7 +407,9 @@ export function createPlansService(
           tier: p.tier,
           status: 'active',
           provider: p.provider,
-          customerEmail: company.officialEmail,
+          // The card's token and its subscription at the provider are tied to the e-mail the charge was
+          // made with, not to the sign-in address, which may have moved since the window opened.
+          customerEmail: tx.customerEmail ?? company.officialEmail,
           cardToken: tx.cardToken ?? null,
           periodStart: now,
           periodEnd: addMonth(now),
