@@ -35,6 +35,9 @@ describeEachDb('a plan started while the sign-in address moves', (kind) => {
   const flw = flutterwaveStandIn({ now: () => t.clock.now() });
   let plans: ReturnType<typeof createPlansService>;
   let ledger: ReturnType<typeof createLedger>;
+  /** A scheduler whose provider cancels go through and then wait, while `hold` is set, before answering. */
+  let held: ReturnType<typeof createPlansService>;
+  let hold: { email: string; reached: () => void; release: Promise<void> } | null = null;
 
   beforeAll(async () => {
     const config = await listenStandIn(flw);
@@ -55,6 +58,17 @@ describeEachDb('a plan started while the sign-in address moves', (kind) => {
     ledger = createLedger(deps);
     const lifecycle = createJobLifecycle(deps, { ledger, refunds: createRefunds({ ...deps, provider, ledger }) });
     plans = createPlansService(deps, { provider, ledger, lifecycle });
+    const slow = {
+      ...provider,
+      async cancelPlanSubscription(planId: string, email: string) {
+        await provider.cancelPlanSubscription(planId, email);
+        if (hold?.email === email) {
+          hold.reached();
+          await hold.release;
+        }
+      },
+    };
+    held = createPlansService(deps, { provider: slow, ledger, lifecycle });
   });
   afterAll(async () => {
     await t.close();
@@ -141,4 +155,45 @@ describeEachDb('a plan started while the sign-in address moves', (kind) => {
     }
     expect(await ledger.audit()).toEqual([]);
   }, 120_000);
+
+  it('a second charge that subscribes the card while the first one’s cancel is on its way is cancelled too', async () => {
+    const who = await signupAndLogin(t, 'company');
+    const data = (await inject('POST', '/api/plans/subscribe', who, { tier: 'bronze' })).json().data as {
+      reference: string;
+      amount: number;
+      paymentPlan: string;
+    };
+    const charge = () =>
+      flw.pay(data.reference, data.amount, { email: who.email, paymentPlan: Number(data.paymentPlan) });
+    const first = charge();
+    const ok = await inject('POST', '/api/plans/confirm', who, {
+      reference: data.reference,
+      transactionId: String(first),
+    });
+    expect(ok.statusCode).toBe(200);
+    // The scheduler cancels the subscription the first charge made; the provider has done it, the answer is on its way...
+    let reached!: () => void;
+    const atProvider = new Promise<void>((r) => (reached = r));
+    let release!: () => void;
+    hold = { email: who.email, reached, release: new Promise<void>((r) => (release = r)) };
+    const pass = held.tick();
+    await atProvider;
+    expect(subscriptionAt(data.paymentPlan, who.email)?.status).toBe('cancelled');
+    // ...when the window, paid again in another tab, subscribes the card again; its confirmation and
+    // webhook arrive at once.
+    const second = charge();
+    expect(subscriptionAt(data.paymentPlan, who.email)?.status).toBe('active');
+    const [again] = await Promise.all([
+      inject('POST', '/api/plans/confirm', who, { reference: data.reference, transactionId: String(second) }),
+      plans.onWebhook({ data: { id: second, tx_ref: data.reference } }),
+    ]);
+    expect(again.statusCode).toBe(409);
+    hold = null;
+    release();
+    await pass;
+    // The next minute's pass cancels it again: Flutterwave never charges the card on its own cycle.
+    await plans.tick();
+    expect(subscriptionAt(data.paymentPlan, who.email)?.status).toBe('cancelled');
+    expect(await ledger.audit()).toEqual([]);
+  });
 });
