@@ -88,6 +88,12 @@ const EXPIRE_AFTER_MS = 24 * 3600_000;
 const LATE_CHECK_FOR_MS = 24 * 3600_000;
 /** ...each at most this often, so a day of abandoned carts costs at most 24 look-ups apiece. */
 const LATE_CHECK_EVERY_MS = 3600_000;
+/**
+ * A payment made (by the provider's clock) and verified (by ours) more than this after its order was
+ * started pays nothing: the order froze the day's prices and discount, and a payment of a long-closed
+ * reference must not buy at them. The background job stops asking at the same age.
+ */
+const PAYABLE_FOR_MS = EXPIRE_AFTER_MS + LATE_CHECK_FOR_MS;
 /** How long the sandbox's temporary transfer account is shown as open (Flutterwave's default is an hour). */
 const VIRTUAL_ACCOUNT_MS = 3600_000;
 const SANDBOX_TRANSFER_BANK = 'WEMA Bank (test)';
@@ -180,10 +186,15 @@ export function createCheckoutService(deps: CheckoutDeps) {
           pending.amount === amount &&
           pending.provider === provider.name &&
           sameLines(pending.lines as OrderLine[], lines);
-        if (unchanged) return pending;
+        // Handed out again only while it is open, so a reference given now can be paid for a day at least.
+        const open = now.getTime() - pending.createdAt.getTime() < EXPIRE_AFTER_MS;
+        if (unchanged && open) return pending;
         // The cart changed: the old order is set aside whole (a payment for it may be settling, and it
         // must buy exactly its own lines), and the new cart gets an order of its own.
-        await tx.update(orders).set({ status: 'replaced', updatedAt: now }).where(eq(orders.id, pending.id));
+        await tx
+          .update(orders)
+          .set({ status: unchanged ? 'expired' : 'replaced', updatedAt: now })
+          .where(eq(orders.id, pending.id));
       }
       const [created] = await tx
         .insert(orders)
@@ -354,6 +365,14 @@ export function createCheckoutService(deps: CheckoutDeps) {
     if (tx.chargedAmount !== undefined && tx.chargedAmount < order.amount) {
       securityLog('payment_amount_too_low', { ...seen, charged: tx.chargedAmount, expected: order.amount });
       return 'amount';
+    }
+    // Made and verified long after the order closed (an old reference paid at its old prices): refused,
+    // logged for a refund. One made in time and verified late (a transfer pending for days) still pays.
+    const closesAt = order.createdAt.getTime() + PAYABLE_FOR_MS;
+    const madeAt = tx.createdAt ? Date.parse(tx.createdAt) : Number.NaN;
+    if (madeAt > closesAt && clock.now().getTime() > closesAt) {
+      securityLog('payment_for_closed_order', { ...seen, paidAt: tx.createdAt, orderCreatedAt: order.createdAt });
+      return 'closed';
     }
     return null;
   }

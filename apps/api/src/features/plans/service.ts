@@ -343,6 +343,13 @@ export function createPlansService(
             made && !Number.isNaN(made.getTime())
               ? lt(subscriptionPayments.providerCancelledAt, made)
               : isNotNull(subscriptionPayments.providerCancelledAt),
+            // A cancel of the same plan claimed and running now may reach the provider before this charge
+            // subscribed the card: set due again, the running one no longer marks it done.
+            and(
+              isNull(subscriptionPayments.providerCancelledAt),
+              gt(subscriptionPayments.providerCancelAfter, clock.now()),
+              eq(subscriptionPayments.providerPlanId, tx.paymentPlan),
+            ),
           ),
         ),
       );
@@ -407,7 +414,9 @@ export function createPlansService(
           tier: p.tier,
           status: 'active',
           provider: p.provider,
-          customerEmail: company.officialEmail,
+          // The card's token and its subscription at the provider are tied to the e-mail the charge was
+          // made with, not to the sign-in address, which may have moved since the window opened.
+          customerEmail: tx.customerEmail ?? company.officialEmail,
           cardToken: tx.cardToken ?? null,
           periodStart: now,
           periodEnd: addMonth(now),
@@ -1127,6 +1136,7 @@ export function createPlansService(
    * stays due and is tried again when the claim runs out. Cancelling again changes nothing.
    */
   async function cancelProviderSubscriptions(at: Date = clock.now(), limit = 50) {
+    const claimUntil = new Date(at.getTime() + CLAIM_MS);
     const claimed = await db.transaction(async (t) => {
       const due = await t
         .select({
@@ -1151,7 +1161,7 @@ export function createPlansService(
       if (due.length)
         await t
           .update(subscriptionPayments)
-          .set({ providerCancelAfter: new Date(at.getTime() + CLAIM_MS) })
+          .set({ providerCancelAfter: claimUntil })
           .where(
             inArray(
               subscriptionPayments.id,
@@ -1176,16 +1186,22 @@ export function createPlansService(
         if (err instanceof ProviderUnavailable) break;
         continue;
       }
-      await db
+      // Only what is still this pass's claim: one set due again meanwhile (a charge that subscribed the
+      // card while the cancel was on its way) stays due for the next pass.
+      const done = await db
         .update(subscriptionPayments)
         .set({ providerCancelledAt: clock.now() })
         .where(
-          inArray(
-            subscriptionPayments.id,
-            payments.map((p) => p.id),
+          and(
+            inArray(
+              subscriptionPayments.id,
+              payments.map((p) => p.id),
+            ),
+            eq(subscriptionPayments.providerCancelAfter, claimUntil),
           ),
-        );
-      cancelled += payments.length;
+        )
+        .returning({ id: subscriptionPayments.id });
+      cancelled += done.length;
     }
     return cancelled;
   }
