@@ -40,6 +40,7 @@ export const jobView = z.object({
   adminDetail: z.string().nullable(),
   adminFile: z.string().nullable(),
   adminFileName: z.string().nullable(),
+  /** Contact fields are empty for the job's company: it reaches its lawyer on the job page (decision 2238). */
   assignedTo: z.array(person),
   /** Filled only where asked for (admin views); the spec spells it so. */
   appliedLawer: z.array(

@@ -73,7 +73,7 @@ export const lawyerJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         tags,
         summary: 'One job',
         description:
-          "Lawyers read an open job or a job assigned to them (any other answers 404), an open job as in GET /job-api/jobs (no file keys; unverified lawyers no brief); admins read any job with its applicants (`appliedLawer`); companies read their own jobs. `lawyerId` is accepted as in the spec: a lawyer's or company's must be the caller's own id; an admin opening the lawyer job page may send any lawyer's (decision 2150). Empty, `null` or `undefined` counts as not sent.",
+          "Lawyers read an open job or a job assigned to them (any other answers 404), an open job as in GET /job-api/jobs (no file keys; unverified lawyers no brief); admins read any job with its applicants (`appliedLawer`); companies read their own jobs, the assigned lawyer's e-mail and phone empty (decision 2238). `lawyerId` is accepted as in the spec: a lawyer's or company's must be the caller's own id; an admin opening the lawyer job page may send any lawyer's (decision 2150). Empty, `null` or `undefined` counts as not sent.",
         params: idParam,
         querystring: lawyerIdQuery,
         response: { 200: lawyerJobSchema },

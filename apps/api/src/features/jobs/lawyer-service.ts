@@ -10,6 +10,7 @@ import { enqueueMail } from '../../platform/mailer.js';
 import {
   appliedBy,
   countedTotal,
+  forCompany,
   jobViewsJsonQuery,
   selectJobs,
   toJobView,
@@ -183,7 +184,7 @@ export function createLawyerJobsService(deps: Deps, lifecycle: JobLifecycle, led
       if (user.userType === 'admin') return { ...(await withApplicants(db, [view]))[0], applied: false };
       if (user.userType === 'company') {
         if (view.companyId._id !== user.id) throw notFound(messages.jobNotFound);
-        return { ...view, applied: false };
+        return { ...forCompany(view), applied: false };
       }
       const open = view.status === 'unassigned' && view.assignedTo.length === 0;
       const mine = row.job.assignedTo === user.id;

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { users } from '../../src/db/schema.js';
+import { insertJob, insertProduct } from '../admin-fixtures.js';
+import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../helpers.js';
+
+type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+
+/**
+ * What one account's answers carry of another's (decision 2238): an attacker's pass over the routes
+ * with every role, ids of someone else's and fields the authorization matrix does not look for (phone
+ * numbers, alternative e-mails, the lawyer's own contacts).
+ */
+describeEachDb('data one account reads of another', (kind) => {
+  let t: TestApp;
+  let company: Login;
+  let lawyer: Login;
+  let admin: Login;
+  let jobId: string;
+  let openJobId: string;
+  const LAWYER_PHONE = '08033333333';
+
+  const get = (url: string, who: Login) => t.app.inject({ method: 'GET', url, headers: who.headers });
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, { IP_MAX_REQUESTS: '100000' });
+    [company, lawyer, admin] = await Promise.all([
+      signupAndLogin(t, 'company'),
+      signupAndLogin(t, 'lawyer', { verified: true }),
+      signupAndLogin(t, 'admin'),
+    ]);
+    await t.rt.database.db.update(users).set({ companyName: 'Zenith Holdings Ltd' }).where(eq(users.id, company.id));
+    await t.rt.database.db.update(users).set({ phoneNumber: LAWYER_PHONE }).where(eq(users.id, lawyer.id));
+    const product = await insertProduct(t, 'Employment Contract Review');
+    jobId = (await insertJob(t, company.id, { productId: product.id })).id;
+    openJobId = (await insertJob(t, company.id, { productId: product.id })).id;
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/job-api/applyforjob/${jobId}`, headers: lawyer.headers }))
+        .statusCode,
+    ).toBe(200);
+    const assigned = await t.app.inject({
+      method: 'POST',
+      url: '/job-api/assign',
+      headers: admin.headers,
+      payload: { jobId, lawyerId: lawyer.id },
+    });
+    expect(assigned.statusCode, assigned.body).toBe(200);
+  }, 120_000);
+  afterAll(() => t?.close());
+
+  // The spec's company job lists no lawyer's contact (visitor-and-company section 3) and the web shows
+  // the lawyer's name only; the lawyer's own e-mail and phone went to every company it was assigned to.
+  it("names a job's lawyer to its company without the lawyer's e-mail or phone", async () => {
+    const answers = [
+      await get('/job-api/company/pendingjobs', company),
+      await get(`/job-api/job/${jobId}`, company),
+      await get(`/job-api/jobs/${jobId}`, company),
+      await t.app.inject({
+        method: 'POST',
+        url: `/job-api/jobs/${jobId}/actions/message`,
+        headers: company.headers,
+        payload: { note: 'When can we talk?' },
+      }),
+      await t.app.inject({
+        method: 'PUT',
+        url: `/job-api/company/editjobdetails/${jobId}`,
+        headers: company.headers,
+        payload: { detail: 'The contract is attached to the order.' },
+      }),
+    ];
+    for (const res of answers) {
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.body).toContain('Chidi Okeke');
+      expect(res.body).not.toContain(lawyer.email);
+      expect(res.body).not.toContain(LAWYER_PHONE);
+    }
+    const listed = answers[0].json().find((j: { _id: string }) => j._id === jobId);
+    expect(listed.assignedTo).toEqual([{ _id: lawyer.id, name: 'Chidi Okeke', officialEmail: '', phoneNumber: '' }]);
+    // The lawyer reads its own contact, and the admin every one.
+    for (const who of [lawyer, admin]) {
+      const page = await get(`/job-api/jobs/${jobId}`, who);
+      expect(page.json().job.assignedTo[0]).toMatchObject({ officialEmail: lawyer.email, phoneNumber: LAWYER_PHONE });
+    }
+    const projects = await get('/job-api/lawyer/pendingjobs', lawyer);
+    expect(projects.json()[0].assignedTo[0].officialEmail).toBe(lawyer.email);
+  });
+
+  // The response cache keeps the busiest reads per route, user, verification state, query and params:
+  // two readers of one URL, back to back and again, each get their own answer, and a query naming
+  // another company changes nothing.
+  it('answers two readers of one cached URL each their own, back to back', async () => {
+    const other = await signupAndLogin(t, 'company');
+    const mine = (who: Login) => get(`/job-api/company/pendingjobs?companyId=${company.id}`, who);
+    for (let round = 0; round < 2; round++) {
+      const [a, b] = [await mine(company), await mine(other)];
+      expect(
+        a
+          .json()
+          .map((j: { _id: string }) => j._id)
+          .sort(),
+      ).toEqual([jobId, openJobId].sort());
+      expect(b.json()).toEqual([]);
+      expect(b.body).not.toContain('Zenith Holdings');
+    }
+    const [pageA, pageB] = [await get(`/job-api/jobs/${jobId}`, company), await get(`/job-api/jobs/${jobId}`, other)];
+    expect(pageA.statusCode).toBe(200);
+    expect(pageB.statusCode).toBe(403);
+    expect(pageB.body).not.toContain('Employment Contract Review');
+  });
+});
