@@ -28,7 +28,10 @@ export const jobView = z.object({
     productPrice: z.number(),
     productDescription: z.string(),
   }),
-  /** Contact fields are empty for a lawyer reading a job not assigned to it. */
+  /**
+   * Contact fields are empty for a lawyer reading a job not assigned to it; `_id` and `companyName` too
+   * for an unverified lawyer (decision 2238).
+   */
   companyId: person.omit({ name: true }).extend({ companyName: z.string() }),
   quantity: z.number(),
   amount: z.number(),

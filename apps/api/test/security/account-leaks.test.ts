@@ -15,6 +15,7 @@ describeEachDb('data one account reads of another', (kind) => {
   let t: TestApp;
   let company: Login;
   let lawyer: Login;
+  let unverified: Login;
   let admin: Login;
   let jobId: string;
   let openJobId: string;
@@ -24,9 +25,10 @@ describeEachDb('data one account reads of another', (kind) => {
 
   beforeAll(async () => {
     t = await createTestApp(kind, { IP_MAX_REQUESTS: '100000' });
-    [company, lawyer, admin] = await Promise.all([
+    [company, lawyer, unverified, admin] = await Promise.all([
       signupAndLogin(t, 'company'),
       signupAndLogin(t, 'lawyer', { verified: true }),
+      signupAndLogin(t, 'lawyer'),
       signupAndLogin(t, 'admin'),
     ]);
     await t.rt.database.db.update(users).set({ companyName: 'Zenith Holdings Ltd' }).where(eq(users.id, company.id));
@@ -85,6 +87,29 @@ describeEachDb('data one account reads of another', (kind) => {
     expect(projects.json()[0].assignedTo[0].officialEmail).toBe(lawyer.email);
   });
 
+  // Decision 0860 keeps an open job's brief from unverified lawyers (anyone who signs up as a lawyer):
+  // "product and amount" is what they may know. Which company bought the service came with it, by name
+  // and by id (the id names the company on every product review).
+  it('shows an unverified lawyer an open job without which company bought it; a verified lawyer still sees it', async () => {
+    for (const url of ['/job-api/jobs', '/job-api/jobs?sort=recent', `/job-api/job/${openJobId}`]) {
+      const res = await get(url, unverified);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.body).toContain('Employment Contract Review');
+      expect(res.body).not.toContain('Zenith Holdings');
+      expect(res.body).not.toContain(company.id);
+      const job = Array.isArray(res.json()) ? res.json().find((j: { _id: string }) => j._id === openJobId) : res.json();
+      expect(job.companyId).toEqual({ _id: '', companyName: '', officialEmail: '', phoneNumber: '' });
+      expect(job.briefWithheld).toBe(true);
+    }
+    const verified = await get(`/job-api/job/${openJobId}`, lawyer);
+    expect(verified.json().companyId).toEqual({
+      _id: company.id,
+      companyName: 'Zenith Holdings Ltd',
+      officialEmail: '',
+      phoneNumber: '',
+    });
+  });
+
   // The response cache keeps the busiest reads per route, user, verification state, query and params:
   // two readers of one URL, back to back and again, each get their own answer, and a query naming
   // another company changes nothing.
@@ -101,6 +126,11 @@ describeEachDb('data one account reads of another', (kind) => {
       ).toEqual([jobId, openJobId].sort());
       expect(b.json()).toEqual([]);
       expect(b.body).not.toContain('Zenith Holdings');
+    }
+    for (let round = 0; round < 2; round++) {
+      const [v, u] = [await get('/job-api/jobs', lawyer), await get('/job-api/jobs', unverified)];
+      expect(v.body).toContain('Zenith Holdings');
+      expect(u.body).not.toContain('Zenith Holdings');
     }
     const [pageA, pageB] = [await get(`/job-api/jobs/${jobId}`, company), await get(`/job-api/jobs/${jobId}`, other)];
     expect(pageA.statusCode).toBe(200);

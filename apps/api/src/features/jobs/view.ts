@@ -160,7 +160,8 @@ const jsonObject = (fields: Record<string, SQLWrapper | string>) =>
 /**
  * What a reader who is not the job's company, lawyer or an admin is shown of an open job (forLawyer in
  * lawyer-service.ts says why): `contacts` hides the company's contacts (admins on the lawyers' list),
- * `files` also the file keys (verified lawyers), `brief` the whole brief (unverified lawyers).
+ * `files` also the file keys (verified lawyers), `brief` the whole brief and which company it is
+ * (unverified lawyers).
  */
 export type JobRedaction = 'none' | 'contacts' | 'files' | 'brief';
 
@@ -203,8 +204,8 @@ export function jobViewJson(opts: {
       productDescription: products.productDescription,
     }),
     companyId: jsonObject({
-      _id: company.id,
-      companyName: sql`coalesce(${company.companyName}, ${company.name})`,
+      _id: hideBrief ? "''" : company.id,
+      companyName: hideBrief ? "''" : sql`coalesce(${company.companyName}, ${company.name})`,
       officialEmail: hideContacts ? "''" : company.officialEmail,
       phoneNumber: hideContacts ? "''" : company.phoneNumber,
     }),
