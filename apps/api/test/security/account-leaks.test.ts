@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { users } from '../../src/db/schema.js';
+import { emailOutbox, users } from '../../src/db/schema.js';
 import { insertJob, insertProduct } from '../admin-fixtures.js';
-import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../helpers.js';
+import { PASSWORD, createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../helpers.js';
+import { multipart } from '../upload-helpers.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 
@@ -136,5 +137,40 @@ describeEachDb('data one account reads of another', (kind) => {
     expect(pageA.statusCode).toBe(200);
     expect(pageB.statusCode).toBe(403);
     expect(pageB.body).not.toContain('Employment Contract Review');
+  });
+
+  // Erasure took the outbox's mails to the account's alternative e-mail too: a field typed on the
+  // profile, never confirmed nor mailed, so a company could name another account's inbox there and
+  // wipe that account's mails (a reset code on its way, receipts) by deleting itself.
+  it("leaves another account's mails alone when an account naming its address is erased", async () => {
+    const victim = await signupAndLogin(t, 'company');
+    const eraser = await signupAndLogin(t, 'company');
+    const body = await multipart([{ name: 'alternativeEmailAddress', value: victim.email }]);
+    const named = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/updateprofile?_id=${eraser.id}`,
+      headers: { ...eraser.headers, ...body.headers },
+      payload: body.payload,
+    });
+    expect(named.statusCode, named.body).toBe(200);
+    const reset = await t.app.inject({
+      method: 'POST',
+      url: '/api/forgot-password',
+      payload: { officialEmail: victim.email },
+    });
+    expect(reset.statusCode).toBe(200);
+    const mailsOf = async (to: string) =>
+      (await t.rt.database.db.select().from(emailOutbox).where(eq(emailOutbox.to, to))).length;
+    const before = await mailsOf(victim.email);
+    expect(before).toBeGreaterThan(1); // its confirmation and the reset code
+    const erased = await t.app.inject({
+      method: 'POST',
+      url: '/api/account/delete',
+      headers: eraser.headers,
+      payload: { password: PASSWORD },
+    });
+    expect(erased.statusCode, erased.body).toBe(200);
+    expect(await mailsOf(victim.email)).toBe(before);
+    expect(await mailsOf(eraser.email)).toBe(0);
   });
 });
