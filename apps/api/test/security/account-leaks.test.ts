@@ -173,4 +173,27 @@ describeEachDb('data one account reads of another', (kind) => {
     expect(await mailsOf(victim.email)).toBe(before);
     expect(await mailsOf(eraser.email)).toBe(0);
   });
+
+  // A cached answer is only ever sent after the session check: a token ended by logout, erasure or its
+  // expiry gets 401, never the copy its owner read a moment before.
+  it('answers 401, not the cached copy, to a token ended by logout, erasure or expiry', async () => {
+    for (const end of ['logout', 'erasure', 'expiry'] as const) {
+      const who = await signupAndLogin(t, 'company');
+      for (let i = 0; i < 2; i++) expect((await get('/job-api/company/pendingjobs', who)).statusCode).toBe(200);
+      expect((await get('/api/notifications', who)).statusCode).toBe(200);
+      if (end === 'expiry')
+        t.clock.advance(12 * 3_600_000 + 1000); // TOKEN_TTL_HOURS, the default
+      else {
+        const ended = await t.app.inject({
+          method: 'POST',
+          url: end === 'logout' ? '/api/logout' : '/api/account/delete',
+          headers: who.headers,
+          payload: end === 'logout' ? {} : { password: PASSWORD },
+        });
+        expect(ended.statusCode, ended.body).toBe(200);
+      }
+      for (const url of ['/job-api/company/pendingjobs', '/api/notifications', `/api/userprofile?_id=${who.id}`])
+        expect((await get(url, who)).statusCode, `${end} ${url}`).toBe(401);
+    }
+  });
 });
