@@ -174,6 +174,34 @@ describeEachDb('data one account reads of another', (kind) => {
     expect(await mailsOf(eraser.email)).toBe(0);
   });
 
+  // A review's jobId is null to anyone but the job's parties; asking for one job's review by its id
+  // answered it all the same, tying the job to its lawyer, company and stars for whoever had seen the
+  // job's id (every verified lawyer, while it was open).
+  it("finds no review by a job's id for anyone but that job's parties", async () => {
+    const done = await insertJob(t, company.id, { status: 'completed', lawyerId: lawyer.id });
+    const written = await t.app.inject({
+      method: 'POST',
+      url: '/api/lawyer-reviews',
+      headers: company.headers,
+      payload: { jobId: done.id, stars: 4, reviewTitle: 'Quick', review: 'Answered within the day.' },
+    });
+    expect(written.statusCode, written.body).toBe(201);
+    const rival = await signupAndLogin(t, 'lawyer', { verified: true });
+    const other = await signupAndLogin(t, 'company');
+    const byJob = (who: Login) => get(`/api/lawyers/${lawyer.id}/reviews?jobId=${done.id}`, who);
+    for (const who of [rival, other]) {
+      const res = await byJob(who);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data.reviews).toEqual([]);
+      // The lawyer's summary and its reviews stay public, without the job's id.
+      const all = (await get(`/api/lawyers/${lawyer.id}/reviews`, who)).json().data;
+      expect(all.count).toBe(1);
+      expect(all.reviews[0].jobId).toBeNull();
+    }
+    for (const who of [company, lawyer, admin])
+      expect((await byJob(who)).json().data.reviews.map((r: { jobId: string }) => r.jobId)).toEqual([done.id]);
+  });
+  // Last: its expiry case moves the clock past every token's lifetime.
   // A cached answer is only ever sent after the session check: a token ended by logout, erasure or its
   // expiry gets 401, never the copy its owner read a moment before.
   it('answers 401, not the cached copy, to a token ended by logout, erasure or expiry', async () => {
