@@ -28,7 +28,10 @@ export const jobView = z.object({
     productPrice: z.number(),
     productDescription: z.string(),
   }),
-  /** Contact fields are empty for a lawyer reading a job not assigned to it. */
+  /**
+   * Contact fields are empty for a lawyer reading a job not assigned to it; `_id` and `companyName` too
+   * for an unverified lawyer (decision 2238).
+   */
   companyId: person.omit({ name: true }).extend({ companyName: z.string() }),
   quantity: z.number(),
   amount: z.number(),
@@ -40,6 +43,7 @@ export const jobView = z.object({
   adminDetail: z.string().nullable(),
   adminFile: z.string().nullable(),
   adminFileName: z.string().nullable(),
+  /** Contact fields are empty for the job's company: it reaches its lawyer on the job page (decision 2238). */
   assignedTo: z.array(person),
   /** Filled only where asked for (admin views); the spec spells it so. */
   appliedLawer: z.array(

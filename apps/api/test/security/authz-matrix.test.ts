@@ -66,6 +66,13 @@ const ACCOUNT = (n: number) => ({
   bank: NIGERIAN_BANKS[0],
 });
 
+/** The contact fields of the n-th account of the world (buildWorld), each found nowhere else. */
+const contactOf = (n: number) => ({
+  phoneNumber: `0809${String(n + 1).repeat(7)}`,
+  alternativeEmailAddress: `matrix-alt-${n + 1}@example.ng`,
+  officeAddress: `${n + 1} Matrix Close, Lagos`,
+});
+
 interface World {
   who: Record<Exclude<Actor, 'guest'>, Login>;
   loginTarget: Login;
@@ -1051,6 +1058,10 @@ async function buildWorld(t: TestApp): Promise<World> {
     otherLawyer: await signupAndLogin(t, 'lawyer', { verified: true }),
     admin: await signupAndLogin(t, 'admin'),
   };
+  // Each account's own phone, alternative e-mail and address, told apart, so every answer is searched
+  // for them too (decision 2238): sign-up gives every company one phone and every lawyer another.
+  for (const [n, actor] of (['companyA', 'companyB', 'lawyerUnverified', 'lawyer', 'otherLawyer'] as const).entries())
+    await t.rt.database.db.update(users).set(contactOf(n)).where(eq(users.id, who[actor].id));
   const loginTarget = await signupAndLogin(t, 'company');
   const create = async (name: string) => {
     const body = await multipart([
@@ -1232,9 +1243,12 @@ async function buildWorld(t: TestApp): Promise<World> {
     secrets: {
       // Company ids are public (reviews carry them). A company's job (contact, files, notes) is shared
       // with the lawyer assigned to it; its orders and cart with nobody.
-      'A-job': [who.companyA.email, docA, a.assigned, 'JOBDETAIL-A1', 'JOBNOTE-A'],
+      'A-job': [who.companyA.email, contactOf(0).phoneNumber, docA, a.assigned, 'JOBDETAIL-A1', 'JOBNOTE-A'],
+      // What only the company itself (and admins) reads: its profile's other contacts.
+      'A-profile': [contactOf(0).alternativeEmailAddress, contactOf(0).officeAddress],
       'A-private': [a.order.reference, a.order.id, 'CARTNOW-A'],
-      'B-job': [who.companyB.email, docB, b.assigned, 'JOBDETAIL-B1', 'JOBNOTE-B'],
+      'B-job': [who.companyB.email, contactOf(1).phoneNumber, docB, b.assigned, 'JOBDETAIL-B1', 'JOBNOTE-B'],
+      'B-profile': [contactOf(1).alternativeEmailAddress, contactOf(1).officeAddress],
       'B-private': [b.order.reference, b.order.id, 'CARTNOW-B'],
       // An open job's brief is for verified lawyers; its documents' keys only for its company and
       // admins (issue 14): a lawyer opens a document only once the job is assigned to it.
@@ -1245,10 +1259,12 @@ async function buildWorld(t: TestApp): Promise<World> {
       // B's key that A planted on its own job: A wrote it and A's lawyer reads A's job, so both see
       // the text, and neither can open it (the plantedInA cells). Nobody else sees it.
       'B-planted': [plantedB],
-      // A lawyer's contact reaches the companies whose jobs it holds; payout details reach nobody.
+      // A lawyer's name and id reach the companies whose jobs it holds, its e-mail and phone nobody
+      // (decision 2238); payout details reach nobody.
       ...Object.fromEntries(
-        (['lawyerUnverified', 'lawyer', 'otherLawyer'] as const).flatMap((l) => [
-          [`${l}-contact`, [who[l].email, who[l].id]],
+        (['lawyerUnverified', 'lawyer', 'otherLawyer'] as const).flatMap((l, i) => [
+          [`${l}-id`, [who[l].id]],
+          [`${l}-contact`, [who[l].email, contactOf(i + 2).phoneNumber, contactOf(i + 2).alternativeEmailAddress]],
           [`${l}-private`, [accountOf(l).accountNumber]],
         ]),
       ),
@@ -1265,11 +1281,11 @@ async function buildWorld(t: TestApp): Promise<World> {
  */
 const MAY_SEE: Record<Actor, string[]> = {
   guest: [],
-  companyA: ['A-job', 'A-private', 'lawyer-contact', 'A-brief', 'A-openFiles', 'B-planted'],
-  companyB: ['B-job', 'B-private', 'otherLawyer-contact', 'B-brief', 'B-openFiles', 'B-planted'],
-  lawyerUnverified: ['lawyerUnverified-contact', 'lawyerUnverified-private'],
-  lawyer: ['lawyer-contact', 'lawyer-private', 'A-job', 'A-brief', 'B-brief', 'B-planted'],
-  otherLawyer: ['otherLawyer-contact', 'otherLawyer-private', 'B-job', 'A-brief', 'B-brief'],
+  companyA: ['A-job', 'A-profile', 'A-private', 'lawyer-id', 'A-brief', 'A-openFiles', 'B-planted'],
+  companyB: ['B-job', 'B-profile', 'B-private', 'otherLawyer-id', 'B-brief', 'B-openFiles', 'B-planted'],
+  lawyerUnverified: ['lawyerUnverified-id', 'lawyerUnverified-contact', 'lawyerUnverified-private'],
+  lawyer: ['lawyer-id', 'lawyer-contact', 'lawyer-private', 'A-job', 'A-brief', 'B-brief', 'B-planted'],
+  otherLawyer: ['otherLawyer-id', 'otherLawyer-contact', 'otherLawyer-private', 'B-job', 'A-brief', 'B-brief'],
   admin: ['*'],
 };
 

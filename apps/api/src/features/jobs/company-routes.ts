@@ -18,7 +18,7 @@ export const companyJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (ap
         tags,
         summary: "The company's jobs not yet completed",
         description:
-          'Company only. Unassigned and pending jobs of the signed-in company, newest first, as an array in the shared job shape (productId{...}, companyDetail, lawyerRequestedDetail, adminDetail, assignedTo[], ...; amounts in naira).',
+          'Company only. Unassigned and pending jobs of the signed-in company, newest first, as an array in the shared job shape (productId{...}, companyDetail, lawyerRequestedDetail, adminDetail, assignedTo[], ...; amounts in naira). The assigned lawyer is named, its e-mail and phone empty: the job page reaches it (decision 2238).',
         response: { 200: companyJobsResponse },
       },
       preHandler: companyOnly,
@@ -42,7 +42,8 @@ export const companyJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (ap
       schema: {
         tags,
         summary: "The company's completed jobs",
-        description: 'Company only. Completed jobs of the signed-in company, newest first, as an array.',
+        description:
+          'Company only. Completed jobs of the signed-in company, newest first, as an array; the assigned lawyer named, its e-mail and phone empty (decision 2238).',
         response: { 200: companyJobsResponse },
       },
       preHandler: companyOnly,
@@ -67,7 +68,7 @@ export const companyJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (ap
         tags,
         summary: 'Give more details on a job',
         description:
-          "Company only, own jobs only (another company's job answers 404). Sets the company's `detail` (as companyDetail), and when given `file` (a URL answered by POST /api/uploads for this company: a file someone else uploaded answers 403, an unknown one 400) and `fileName`; the job keeps `file` as sent, and the thread names one of our uploads by `/uploads/<key>` whatever host it was sent with, so it opens for the job's lawyer after a later file replaces it (decision 2230); `file` and `fileName` sent empty or null count as not sent, and the document attached earlier stays (decisions 2110, 2210). An empty detail answers 400 `Kindly add/edit details`; a completed or cancelled job cannot be edited (409), nor a delivered one, which waits for the company to accept it or ask for changes (409 naming the stage; decision 2200). The same details sent again within a minute with nothing in between (a double tap, a retry) are taken and told once (decision 2221).",
+          "Company only, own jobs only (another company's job answers 404). Sets the company's `detail` (as companyDetail), and when given `file` (a URL answered by POST /api/uploads for this company: a file someone else uploaded answers 403, an unknown one 400) and `fileName`; the job keeps `file` as sent, and the thread names one of our uploads by `/uploads/<key>` whatever host it was sent with, so it opens for the job's lawyer after a later file replaces it (decision 2230); `file` and `fileName` sent empty or null count as not sent, and the document attached earlier stays (decisions 2110, 2210). An empty detail answers 400 `Kindly add/edit details`; a completed or cancelled job cannot be edited (409), nor a delivered one, which waits for the company to accept it or ask for changes (409 naming the stage; decision 2200). The same details sent again within a minute with nothing in between (a double tap, a retry) are taken and told once (decision 2221). Answers the job as the lists do (the lawyer's e-mail and phone empty, decision 2238).",
         params: z.object({ jobId: z.uuid('jobId must be a valid job id') }),
         body: companyJobDetailsBody,
         response: { 200: companyJobEditedResponse },

@@ -8,7 +8,7 @@ import { blankToNull } from '../../platform/text.js';
 import { notFound } from '../../platform/errors.js';
 import { assertAttachable, cleanFileName, threadUrl } from '../uploads/service.js';
 import type { JobLifecycle } from './lifecycle-service.js';
-import { findJobViews, jobViewsJsonQuery } from './view.js';
+import { findJobViews, forCompany, jobViewsJsonQuery } from './view.js';
 
 type Deps = Pick<Shared, 'db' | 'clock' | 'mailWritten'>;
 
@@ -22,10 +22,12 @@ export function createCompanyJobsService({ db, clock, mailWritten }: Deps, lifec
   const ownJobs = eq(jobs.companyId, sql.placeholder('companyId'));
   const statusIs = (...statuses: Array<(typeof openStatuses)[number] | 'completed'>) =>
     sql`${jobs.status} in (${sql.raw(statuses.map((s) => `'${s}'`).join(', '))})`;
-  const pendingQuery = jobViewsJsonQuery(db, and(ownJobs, statusIs(...openStatuses)), {}).prepare(
+  // The assigned lawyer by name only (forCompany, decision 2238).
+  const asCompany = { lawyerContacts: 'hidden' } as const;
+  const pendingQuery = jobViewsJsonQuery(db, and(ownJobs, statusIs(...openStatuses)), asCompany).prepare(
     'company_pending_jobs',
   );
-  const completedQuery = jobViewsJsonQuery(db, and(ownJobs, statusIs('completed')), {}).prepare(
+  const completedQuery = jobViewsJsonQuery(db, and(ownJobs, statusIs('completed')), asCompany).prepare(
     'company_completed_jobs',
   );
   return {
@@ -63,7 +65,7 @@ export function createCompanyJobsService({ db, clock, mailWritten }: Deps, lifec
       });
       mailWritten();
       const [job] = await findJobViews(db, eq(jobs.id, jobId), { now: clock.now() });
-      return job;
+      return forCompany(job);
     },
   };
 }

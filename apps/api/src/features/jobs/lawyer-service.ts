@@ -10,6 +10,7 @@ import { enqueueMail } from '../../platform/mailer.js';
 import {
   appliedBy,
   countedTotal,
+  forCompany,
   jobViewsJsonQuery,
   selectJobs,
   toJobView,
@@ -32,7 +33,9 @@ const isOpen = and(eq(jobs.status, 'unassigned'), isNull(jobs.assignedTo));
  * until an admin assigns the job), other applicants are never shown, and files are named but never
  * keyed: a key is how a document is asked for, and only the assigned lawyer may open it. An
  * unverified lawyer sees the product and amount, not the company's brief (details and files): our
- * privacy policy promises briefs to verified lawyers only (docs/decisions/0860). Admins see keys.
+ * privacy policy promises briefs to verified lawyers only (docs/decisions/0860). Nor which company
+ * bought it (its name and id, decision 2238): anyone who signs up as a lawyer is unverified, and who
+ * buys which legal service is the company's business. Admins see keys.
  */
 function forLawyer(view: JobView, viewer: Pick<AuthUser, 'id' | 'userType' | 'verified'>, applied: boolean): LawyerJob {
   const mine = view.assignedTo.some((a) => a._id === viewer.id);
@@ -47,6 +50,7 @@ function forLawyer(view: JobView, viewer: Pick<AuthUser, 'id' | 'userType' | 've
   if (viewer.verified) return { ...visible, companyFile: null, adminFile: null };
   return {
     ...visible,
+    companyId: { _id: '', companyName: '', officialEmail: '', phoneNumber: '' },
     detail: null,
     companyDetail: null,
     companyFile: null,
@@ -183,7 +187,7 @@ export function createLawyerJobsService(deps: Deps, lifecycle: JobLifecycle, led
       if (user.userType === 'admin') return { ...(await withApplicants(db, [view]))[0], applied: false };
       if (user.userType === 'company') {
         if (view.companyId._id !== user.id) throw notFound(messages.jobNotFound);
-        return { ...view, applied: false };
+        return { ...forCompany(view), applied: false };
       }
       const open = view.status === 'unassigned' && view.assignedTo.length === 0;
       const mine = row.job.assignedTo === user.id;

@@ -721,6 +721,7 @@ export function createJobLifecycle(
         jobId,
         userId: user.id,
         admin: user.userType === 'admin',
+        company: user.userType === 'company',
         now: clock.now().toISOString(),
       });
       if (!row) throw notFound(messages.jobNotFound);

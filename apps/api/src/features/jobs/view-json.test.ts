@@ -5,7 +5,7 @@ import { THREAD_PAGE, type JobPageResponse } from '@legalmarket/contracts';
 import { jobEvents, jobReads, jobs, notifications, orders, products, users } from '../../db/schema.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { insertJob, insertProduct } from '../../../test/admin-fixtures.js';
-import { findJobViews, jobViewsJsonQuery, withApplicants } from './view.js';
+import { findJobViews, forCompany, jobViewsJsonQuery, withApplicants } from './view.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 
@@ -142,6 +142,18 @@ describeEachDb('job views built by the database', (kind) => {
     expect(actual).toEqual(expected);
   });
 
+  it('answers a company what forCompany makes of toJobView: the lawyer named, without contacts (decision 2238)', async () => {
+    const db = t.rt.database.db;
+    const now = new Date();
+    const where = inArray(jobs.id, ids);
+    const expected = (await findJobViews(db, where, { now })).map(forCompany);
+    const actual = JSON.parse(
+      (await jobViewsJsonQuery(db, where, { lawyerContacts: 'hidden' }).execute({ now: now.toISOString() }))[0].json,
+    ) as unknown;
+    expect(expected.some((j) => j.assignedTo[0]?.name)).toBe(true);
+    expect(actual).toEqual(expected);
+  });
+
   it('falls back to the person’s name when a company has no company name, and answers [] for none', async () => {
     await t.rt.database.db.update(users).set({ companyName: null }).where(eq(users.id, companyId));
     const { expected, actual } = await both();
@@ -226,7 +238,8 @@ describeEachDb('the job page built by the database', (kind) => {
     const [withApplied] = await withApplicants(db, [view]);
     expect(withApplied.appliedLawer).toHaveLength(2);
     for (const [who, expectedView, read] of [
-      [company, view, String(eventIds[40])],
+      // The company reads its lawyer without contacts (decision 2238), as its lists do.
+      [company, forCompany(view), String(eventIds[40])],
       [lawyer, view, '0'],
       [admin, withApplied, '0'],
     ] as const) {

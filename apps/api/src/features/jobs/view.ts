@@ -124,6 +124,15 @@ export function toJobView(r: Row, now: Date): JobView {
 }
 
 /**
+ * A job as its company reads it: the assigned lawyer by name, its e-mail and phone left empty
+ * (decision 2238). The platform stays the company's contact, as it stays a lawyer's until assignment
+ * (decision 0301); the thread and the bell reach the lawyer. jobViewJson's `lawyerContacts` does the same.
+ */
+export function forCompany<V extends Pick<JobView, 'assignedTo'>>(view: V): V {
+  return { ...view, assignedTo: view.assignedTo.map((a) => ({ ...a, officialEmail: '', phoneNumber: '' })) };
+}
+
+/**
  * When a response of job views next reads differently with nothing written: the earliest due time
  * after `now` of a job shown not late (a final job's due time only ends its cached copy early). Both
  * writers of the shape, toJobView and jobViewJson, put `dueAt` just before `late`.
@@ -151,7 +160,8 @@ const jsonObject = (fields: Record<string, SQLWrapper | string>) =>
 /**
  * What a reader who is not the job's company, lawyer or an admin is shown of an open job (forLawyer in
  * lawyer-service.ts says why): `contacts` hides the company's contacts (admins on the lawyers' list),
- * `files` also the file keys (verified lawyers), `brief` the whole brief (unverified lawyers).
+ * `files` also the file keys (verified lawyers), `brief` the whole brief and which company it is
+ * (unverified lawyers).
  */
 export type JobRedaction = 'none' | 'contacts' | 'files' | 'brief';
 
@@ -162,8 +172,20 @@ export type JobRedaction = 'none' | 'contacts' | 'files' | 'brief';
  * `late` as toJobView's clock does (the placeholder `now`, an ISO text); `applied` adds the reading
  * lawyer's flag.
  */
-export function jobViewJson(opts: { redact?: JobRedaction; applied?: SQL<boolean>; applicants?: SQL }) {
+export function jobViewJson(opts: {
+  redact?: JobRedaction;
+  applied?: SQL<boolean>;
+  applicants?: SQL;
+  /** 'hidden' for a company reader (forCompany), or an SQL boolean that is true when the lawyer's contacts show. */
+  lawyerContacts?: 'hidden' | SQL<boolean>;
+}) {
   const redact = opts.redact ?? 'none';
+  const lawyerContact = (col: SQLWrapper) =>
+    opts.lawyerContacts === undefined
+      ? col
+      : opts.lawyerContacts === 'hidden'
+        ? "''"
+        : sql`case when ${opts.lawyerContacts} then ${col} else '' end`;
   const hideContacts = redact !== 'none';
   const hideFiles = redact === 'files' || redact === 'brief';
   const hideBrief = redact === 'brief';
@@ -182,8 +204,8 @@ export function jobViewJson(opts: { redact?: JobRedaction; applied?: SQL<boolean
       productDescription: products.productDescription,
     }),
     companyId: jsonObject({
-      _id: company.id,
-      companyName: sql`coalesce(${company.companyName}, ${company.name})`,
+      _id: hideBrief ? "''" : company.id,
+      companyName: hideBrief ? "''" : sql`coalesce(${company.companyName}, ${company.name})`,
       officialEmail: hideContacts ? "''" : company.officialEmail,
       phoneNumber: hideContacts ? "''" : company.phoneNumber,
     }),
@@ -200,8 +222,8 @@ export function jobViewJson(opts: { redact?: JobRedaction; applied?: SQL<boolean
     assignedTo: sql`case when ${lawyer.id} is null then '[]'::json else json_build_array(${jsonObject({
       _id: lawyer.id,
       name: lawyer.name,
-      officialEmail: lawyer.officialEmail,
-      phoneNumber: lawyer.phoneNumber,
+      officialEmail: lawyerContact(lawyer.officialEmail),
+      phoneNumber: lawyerContact(lawyer.phoneNumber),
     })}) end`,
     appliedLawer: opts.applicants ?? "'[]'::json",
     createdAt: isoText(jobs.createdAt),
@@ -219,6 +241,7 @@ export const appliedBy = (lawyerId: string | Placeholder) =>
 
 interface JsonListOptions {
   order?: SQL[];
+  lawyerContacts?: 'hidden' | SQL<boolean>;
   limit?: number | Placeholder;
   offset?: number | Placeholder;
   redact?: JobRedaction;
@@ -380,9 +403,10 @@ export const APPLICANT_NAME = 'A lawyer';
 /**
  * The job page's statement (GET /job-api/jobs/:id): the job row, which decides who may read it, and
  * beside it the page's parts built by the database as JSON values the driver parses in one go: the
- * view (with the applicants when `admin`), the newest THREAD_PAGE events oldest first, whether older
- * ones remain, and the reader's read mark. One round trip instead of five queries whose hundreds of
- * fields were decoded and mapped one by one. Placeholders: jobId, userId, admin, now.
+ * view (with the applicants when `admin`, the lawyer without contacts when `company`), the newest
+ * THREAD_PAGE events oldest first, whether older ones remain, and the reader's read mark. One round
+ * trip instead of five queries whose hundreds of fields were decoded and mapped one by one.
+ * Placeholders: jobId, userId, admin, company, now.
  */
 export function jobPageJsonQuery(ex: Executor) {
   const admin = sql`${sql.placeholder('admin')}::boolean`;
@@ -397,7 +421,11 @@ export function jobPageJsonQuery(ex: Executor) {
   return ex
     .select({
       job: jobs,
-      view: sql<JobView>`${jobViewJson({ applicants: sql`case when ${admin} then ${applicantsJson} else '[]'::json end` })}`,
+      view: sql<JobView>`${jobViewJson({
+        applicants: sql`case when ${admin} then ${applicantsJson} else '[]'::json end`,
+        // The job's company reads its lawyer by name only (forCompany).
+        lawyerContacts: sql<boolean>`not ${sql.placeholder('company')}::boolean`,
+      })}`,
       events: sql<
         JobEventResponse[]
       >`(select coalesce(json_agg(${newest.event} order by ${newest.id}), '[]'::json) from ${newest})`,

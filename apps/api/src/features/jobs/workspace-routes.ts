@@ -43,7 +43,7 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
       schema: {
         tags,
         summary: 'The job page: the job, its timeline and thread, and what the reader may do now',
-        description: `For the job's company, its assigned lawyer and admins (anyone else 403, an unknown job 404). \`actions\` are the lifecycle table's actions this reader may take now (packages/contracts/src/job-lifecycle.ts). \`events\` are the newest ${THREAD_PAGE}, oldest first, and \`earlier\` says older ones remain (GET …/events?before=); those after \`lastReadEventId\` are unread for this reader. Cached per job and reader until a table it reads is written or the job turns late (its due time).`,
+        description: `For the job's company, its assigned lawyer and admins (anyone else 403, an unknown job 404). The company reads its lawyer by name: \`job.assignedTo\`'s e-mail and phone are empty for it (decision 2238). \`actions\` are the lifecycle table's actions this reader may take now (packages/contracts/src/job-lifecycle.ts). \`events\` are the newest ${THREAD_PAGE}, oldest first, and \`earlier\` says older ones remain (GET …/events?before=); those after \`lastReadEventId\` are unread for this reader. Cached per job and reader until a table it reads is written or the job turns late (its due time).`,
         params: idParam,
         response: { 200: jobPageResponse },
         security,

@@ -475,8 +475,9 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
         ).map((r) => r.key);
         if (unneeded.length) await tx.delete(uploads).where(inArray(uploads.key, unneeded));
 
-        const addresses = [row.officialEmail, row.alternativeEmailAddress].filter((a): a is string => !!a);
-        await tx.delete(emailOutbox).where(inArray(emailOutbox.to, addresses));
+        // Mails to the account's own address only: the alternative address is typed, never confirmed and
+        // never mailed, so it may be another account's inbox, whose mails are not ours to erase (2238).
+        await tx.delete(emailOutbox).where(eq(emailOutbox.to, row.officialEmail));
         await tx.delete(oneTimeTokens).where(eq(oneTimeTokens.userId, row.id));
         await tx.delete(cartItems).where(eq(cartItems.companyId, row.id));
         await tx.delete(reservationMoves).where(eq(reservationMoves.companyId, row.id));

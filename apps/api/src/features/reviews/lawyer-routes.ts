@@ -100,7 +100,7 @@ export const lawyerReviewsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async 
         tags,
         security,
         summary: "A lawyer's reviews, average and count",
-        description: `Any signed-in user. \`average\` is the mean of every review's stars to one decimal (null with none), \`count\` every review; \`reviews\` the newest ${REVIEWS_SHOWN} (or \`limit\`), or with \`jobId\` only that job's review. Each review's \`jobId\` is null except to that job's company, its lawyer and admins. 404 when the id is not a lawyer.`,
+        description: `Any signed-in user. \`average\` is the mean of every review's stars to one decimal (null with none), \`count\` every review; \`reviews\` the newest ${REVIEWS_SHOWN} (or \`limit\`), or with \`jobId\` only that job's review (to that job's company, its lawyer and admins; anyone else finds none, decision 2238). Each review's \`jobId\` is null except to that job's company, its lawyer and admins. 404 when the id is not a lawyer.`,
         params: idParam,
         querystring: lawyerReviewsQuery,
         response: { 200: lawyerReviewsResponse },

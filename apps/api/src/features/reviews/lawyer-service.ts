@@ -1,4 +1,4 @@
-import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import {
   LAWYER_REVIEW_EDIT_MS,
   messages,
@@ -139,8 +139,14 @@ export function createLawyerReviewsService(deps: { db: Db; clock: Clock }) {
       .select({ average: sql<string | null>`avg(${lawyerReviews.stars})`, count: sql<number>`count(*)::int` })
       .from(lawyerReviews)
       .where(eq(lawyerReviews.lawyerId, lawyerId));
+    // Which job a review is of stays with the job's parties: a filter by job finds nothing for anyone
+    // else, or it would tie the job to its lawyer, company and stars (decision 2238).
+    const ofParty =
+      viewer.userType === 'admin'
+        ? undefined
+        : or(eq(lawyerReviews.companyId, viewer.id), eq(lawyerReviews.lawyerId, viewer.id));
     const where: SQL = filter.jobId
-      ? and(eq(lawyerReviews.lawyerId, lawyerId), eq(lawyerReviews.jobId, filter.jobId))!
+      ? and(eq(lawyerReviews.lawyerId, lawyerId), eq(lawyerReviews.jobId, filter.jobId), ofParty)!
       : eq(lawyerReviews.lawyerId, lawyerId);
     const rows = await selectLawyerReviews(db)
       .where(where)
