@@ -152,8 +152,6 @@ export const messages = {
   orderNotFound: 'We could not find this payment. Please try again.',
   orderNotYours: 'This payment belongs to another account.',
   paymentPending: 'Your payment is still being confirmed. Your jobs will appear on your dashboard once it is.',
-  earlierPaymentWentThrough:
-    'Your earlier payment went through: its jobs are on your dashboard. Nothing more was charged.',
   webhookRefused: 'Invalid signature',
   companyNotFound: 'Company not found',
   emailTaken: 'This email address is already used by another account',

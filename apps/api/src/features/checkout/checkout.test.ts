@@ -155,28 +155,6 @@ describeEachDb('checkout with the sandbox provider', (kind) => {
     ]);
   });
 
-  it('Purchase pressed again after a payment whose confirmation was lost fulfils it, and opens no second payment', async () => {
-    const a = await signupAndLogin(t, 'company');
-    await fillCart(a);
-    const c = await start(a);
-    // The card is charged; the phone goes offline before /api/checkout/verify reaches the server.
-    await charge(a, c.reference, c.amount, SUCCESS_CARD);
-    const again = await inject('POST', '/api/checkout', a);
-    expect(again.statusCode).toBe(404);
-    expect(again.json().message).toBe(messages.earlierPaymentWentThrough);
-    expect(await jobsOf(c.orderId)).toHaveLength(2);
-    expect((await inject('GET', '/api/cart', a)).statusCode).toBe(404);
-    expect(await pendingOrders(a.id)).toHaveLength(0);
-    // The confirmation arriving at last is harmless; an order never paid is started again as before.
-    expect((await verify(a, c.reference)).statusCode).toBe(200);
-    expect(await jobsOf(c.orderId)).toHaveLength(2);
-    await fillCart(a);
-    const next = await start(a);
-    expect(next.reference).not.toBe(c.reference);
-    expect((await start(a)).reference).toBe(next.reference);
-    expect(t.security.of('payment_unknown_transaction').filter((e) => e.orderId === next.orderId)).toEqual([]);
-  });
-
   it('a declined card leaves the cart and the order as they were', async () => {
     const a = await signupAndLogin(t, 'company');
     await fillCart(a);

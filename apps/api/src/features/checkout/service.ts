@@ -133,32 +133,12 @@ export function createCheckoutService(deps: CheckoutDeps) {
   const renderMail = mailRenderer(deps.mailConfig);
   const newReference = () => `LM-${clock.now().getTime()}-${randomBytes(5).toString('hex')}`;
 
-  /**
-   * Snapshots the cart at catalogue prices into the company's one pending order. A pending order is
-   * first asked about at the provider: paid, but its confirmation lost (the phone went offline after
-   * the card was charged), it is fulfilled now, so its lines leave the cart and no second payment of
-   * them is opened; an emptied cart answers 404 saying the earlier payment went through (decision 2240).
-   */
+  /** Snapshots the cart at catalogue prices into the company's one pending order. */
   async function start(user: AuthUser): Promise<CheckoutData> {
-    const [waiting] = await db
-      .select()
-      .from(orders)
-      .where(and(eq(orders.companyId, user.id), eq(orders.status, 'pending')))
-      .limit(1);
-    let paidBefore = false;
-    if (waiting) {
-      // Only a successful payment goes on to settle: an order never paid (a window closed) is the
-      // common case, and no mismatch is worth a security log here.
-      const paid = await provider.verifyByReference(waiting.txRef).catch((err: unknown) => {
-        if (err instanceof ProviderUnavailable) return null;
-        throw err;
-      });
-      paidBefore = paid?.status === 'successful' && (await settle(waiting, paid.id, 'checkout')).result === 'paid';
-    }
     const order = await db.transaction(async (tx) => {
       await lockCompany(tx, user.id);
       const cart = await readPricedCart(tx, user.id);
-      if (!cart.length) throw notFound(paidBefore ? messages.earlierPaymentWentThrough : messages.cartEmpty);
+      if (!cart.length) throw notFound(messages.cartEmpty);
       const lines: OrderLine[] = cart.map((l, i) => ({
         lineNo: i + 1,
         productId: l.productId,

@@ -130,23 +130,6 @@ describe('/cart success messages (spec section 8)', { timeout: 30_000 }, () => {
     expect(within(dialog).getByText('Checkout successful!')).toBeInTheDocument();
   });
 
-  it('says the earlier payment went through when Purchase is pressed again after its confirmation was lost (decision 2240)', async () => {
-    const api = jsonFetch({
-      'POST /api/checkout': () => ({
-        status: 404,
-        body: { status: 'fail', message: messages.earlierPaymentWentThrough },
-      }),
-      'GET /api/cart': () => ({ status: 404, body: { status: 'fail', message: messages.cartEmpty } }),
-    });
-    vi.stubGlobal('fetch', api.fn);
-    companyCart([line('p1', 1000)]);
-    await userEvent.click(screen.getByRole('button', { name: 'Purchase' }));
-    const dialog = await screen.findByRole('dialog', { name: messages.paymentSuccessful });
-    expect(within(dialog).getByText(messages.earlierPaymentWentThrough)).toBeInTheDocument();
-    expect(screen.queryByText(messages.checkoutFailed)).toBeNull();
-    expect(api.calls.filter((c) => c.url.pathname === '/api/checkout/verify')).toHaveLength(0);
-  });
-
   it("says so for a visitor's reserved items too", async () => {
     localStorage.setItem(
       'reservedItems',

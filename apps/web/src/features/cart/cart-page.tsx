@@ -198,15 +198,6 @@ function CompanyCart() {
       try {
         data = await startCheckout();
       } catch (err) {
-        // The earlier payment went through though its confirmation was lost: the server fulfilled it
-        // and opened no second payment (decision 2240). Said as the payment it was.
-        if (err instanceof HttpError && err.message === messages.earlierPaymentWentThrough) {
-          void qc.invalidateQueries({ queryKey: cartKeys.cart() });
-          void qc.invalidateQueries({ queryKey: ['company-jobs'] });
-          void qc.invalidateQueries({ queryKey: ['company-orders'] });
-          setResult({ tone: 'success', title: messages.paymentSuccessful, body: err.message });
-          return;
-        }
         setResult({
           tone: 'error',
           title: messages.checkoutFailed,
