@@ -25,7 +25,7 @@ vi.mock('fastify', async (importOriginal) => {
  * (webDist set) is not registered here; it sends the built HTML files.
  */
 const WITHOUT_RESPONSE_SCHEMA: Record<string, string> = {
-  'GET /api/docs/': 'Swagger UI: an HTML page',
+  'GET /api/docs': 'Swagger UI: an HTML page (one route for /api/docs and /api/docs/, trailing slashes ignored)',
   'GET /api/docs/static/index.html': 'Swagger UI: an HTML page',
   'GET /api/docs/static/swagger-initializer.js': 'Swagger UI: a script',
   'GET /api/docs/static/*': "Swagger UI's static files",
