@@ -21,7 +21,8 @@ export interface FlwTx {
   status: 'successful' | 'failed' | 'pending';
   payment_type: string;
   processor_response: string;
-  created_at: string;
+  /** Optional in Flutterwave's answer (a `pay` with `createdAt: null` leaves it out). */
+  created_at?: string;
   customer: { email: string; name: string; phone_number: string };
   /** The payment plan a recurring charge was made on (null for a one-off payment). */
   payment_plan: number | null;
@@ -378,7 +379,7 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
       const to = url.searchParams.get('to') ?? '9999-99-99';
       const page = Math.max(1, Number(url.searchParams.get('page')) || 1);
       const rows = [...(url.pathname === '/v3/refunds' ? refunds : txs).values()]
-        .filter((r) => r.created_at.slice(0, 10) >= from && r.created_at.slice(0, 10) <= to)
+        .filter((r) => (r.created_at ?? '').slice(0, 10) >= from && (r.created_at ?? '').slice(0, 10) <= to)
         .reverse();
       const totalPages = Math.max(1, Math.ceil(rows.length / 10));
       return send(200, {
@@ -521,7 +522,8 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
       currency?: string;
       status?: FlwTx['status'];
       paymentType?: string;
-      createdAt?: Date;
+      /** `null`: the transaction carries no `created_at` (the field is optional in the answer). */
+      createdAt?: Date | null;
       /** Naira; by default the documented local fee (1.4 % capped at ₦2,000) of a successful payment. */
       appFee?: number;
       email?: string;
@@ -547,7 +549,7 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
       status: opts.status ?? 'successful',
       payment_type: opts.paymentType ?? 'card',
       processor_response: opts.status === 'failed' ? 'Insufficient Funds' : 'Approved by Financial Institution',
-      created_at: (opts.createdAt ?? now()).toISOString(),
+      ...(opts.createdAt === null ? {} : { created_at: (opts.createdAt ?? now()).toISOString() }),
       customer: { email: opts.email ?? 'ada@example.ng', name: 'Ada Obi', phone_number: '08012345678' },
       payment_plan: opts.paymentPlan ?? null,
       ...((opts.paymentType ?? 'card') === 'card' && (opts.status ?? 'successful') === 'successful'

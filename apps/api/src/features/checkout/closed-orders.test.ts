@@ -164,4 +164,33 @@ describeEachDb('payments of orders closed long ago', (kind) => {
     expect(fresh.amount).toBe(DEAR);
     expect((await orderOf(dear.orderId)).status).toBe('expired');
   });
+
+  it('a payment whose provider gives no time is taken as made when verified: in time it pays, two days on it does not', async () => {
+    const [inTime, late] = await Promise.all([signupAndLogin(t, 'company'), signupAndLogin(t, 'company')]);
+    await db()
+      .update(products)
+      .set({ productPrice: CHEAP * 100 })
+      .where(eq(products.id, product));
+    for (const who of [inTime, late]) await inject('POST', '/api/cart', who, { productId: product, quantity: 1 });
+    const [a, b] = [await start(inTime), await start(late)];
+    const paidInTime = flw.pay(a.reference, a.amount, { createdAt: null });
+    const ok = await inject('POST', '/api/checkout/verify', inTime, {
+      reference: a.reference,
+      transactionId: String(paidInTime),
+    });
+    expect(ok.statusCode).toBe(200);
+    expect((await orderOf(a.orderId)).status).toBe('paid');
+
+    t.clock.advance(48 * HOUR + 60_000);
+    const lateLogin = await again(late);
+    const paidLate = flw.pay(b.reference, b.amount, { createdAt: null });
+    const refused = await inject('POST', '/api/checkout/verify', lateLogin, {
+      reference: b.reference,
+      transactionId: String(paidLate),
+    });
+    expect(refused.statusCode).toBe(400);
+    expect((await orderOf(b.orderId)).status).not.toBe('paid');
+    expect(await db().select().from(jobs).where(eq(jobs.orderId, b.orderId))).toEqual([]);
+    expect(t.security.of('payment_for_closed_order').some((e) => e.reference === b.reference)).toBe(true);
+  });
 });

@@ -348,8 +348,10 @@ export function createCheckoutService(deps: CheckoutDeps) {
     }
     // Made and verified long after the order closed (an old reference paid at its old prices): refused,
     // logged for a refund. One made in time and verified late (a transfer pending for days) still pays.
+    // A payment whose time the provider does not give is taken as made now: nothing shows it was in time.
     const closesAt = order.createdAt.getTime() + PAYABLE_FOR_MS;
-    const madeAt = tx.createdAt ? Date.parse(tx.createdAt) : Number.NaN;
+    const stated = tx.createdAt ? Date.parse(tx.createdAt) : Number.NaN;
+    const madeAt = Number.isNaN(stated) ? clock.now().getTime() : stated;
     if (madeAt > closesAt && clock.now().getTime() > closesAt) {
       securityLog('payment_for_closed_order', { ...seen, paidAt: tx.createdAt, orderCreatedAt: order.createdAt });
       return 'closed';
