@@ -15,3 +15,13 @@ export function safeEqual(a: string, b: string): boolean {
   const hb = createHash('sha256').update(b).digest();
   return timingSafeEqual(ha, hb);
 }
+
+/**
+ * A uuid (RFC 9562 version 8) made from SHA-256 of `text`: the id of what a client key asks for, one per
+ * owner and key, never the key itself, so no one chooses a stored id or meets another owner's.
+ */
+export function uuidFrom(text: string): string {
+  const h = createHash('sha256').update(text).digest('hex');
+  const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}

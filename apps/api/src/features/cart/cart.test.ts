@@ -184,6 +184,28 @@ describeEachDb('cart', (kind) => {
     expect(bad.json().message).toBe('Idempotency-Key must be a valid id');
   });
 
+  it('a key names one addition of one product, apart from the reservation ids the cart remembers', async () => {
+    const c = await signupAndLogin(t, 'company');
+    const key = randomUUID();
+    const keyed = { ...c.headers, 'idempotency-key': key };
+    expect((await add(keyed, { productId: nda, quantity: 1 })).statusCode).toBe(201);
+    // The same key sent with another product is another addition, not "added" with nothing added.
+    const other = await add(keyed, { productId: tm, quantity: 2 });
+    expect(other.statusCode).toBe(201);
+    const lines = (await get(c.headers)).json()[0].products as Array<{ quantity: number }>;
+    expect(lines.map((p) => p.quantity).sort()).toEqual([1, 2]);
+    // A visitor's reservation whose id happens to be that key still moves in.
+    const moved = await t.app.inject({
+      method: 'POST',
+      url: '/api/cart/reservations',
+      headers: c.headers,
+      payload: { items: [{ reservationId: key, productId: nda, quantity: 3 }] },
+    });
+    expect(moved.statusCode).toBe(200);
+    const after = (await get(c.headers)).json()[0].products as Array<{ quantity: number }>;
+    expect(after.map((p) => p.quantity).sort()).toEqual([2, 4]);
+  });
+
   it('moves reservations into the cart once per reservation id, merged like an add', async () => {
     const c = await signupAndLogin(t, 'company');
     await add(c.headers, { productId: tm, quantity: 9, detail: 'Class 9 and 36' });

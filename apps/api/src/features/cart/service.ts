@@ -16,6 +16,14 @@ import { discounted, planDiscountPercent } from '../plans/service.js';
 import { assertAttachable, cleanFileName } from '../uploads/service.js';
 import { blankToNull } from '../../platform/text.js';
 import { lockCompany } from '../../db/locks.js';
+import { uuidFrom } from '../../platform/tokens.js';
+
+/**
+ * Where an addition under a client key is remembered among the reservation ids: derived, so a key can
+ * never stand for a visitor's reservation (nor one for a key), and one key names one product's addition.
+ */
+const additionIdFor = (companyId: string, key: string, productId: string) =>
+  uuidFrom(`cart-add:${companyId}:${key}:${productId}`);
 
 /** One cart line joined with its live catalogue entry; prices are kobo here. */
 interface PricedLine {
@@ -219,8 +227,9 @@ export function createCartService(deps: { db: Db; clock: Clock }) {
      * Adds a product; a product already in the cart adds to its line (decision 1800): the quantities
      * add up, a new brief follows the old one, a document joins a line that had none. What cannot be
      * added (over 10, a second document, a brief past CART_BRIEF_MAX) is refused with 409, never dropped.
-     * Under a `key` (the Idempotency-Key header) it adds once: the key is remembered beside the reservation ids, so the same addition
-     * sent again (a retry whose first answer was lost) changes nothing and answers the cart (decision 2240).
+     * Under a `key` (the Idempotency-Key header) it adds once: an id made from the key and the product is
+     * remembered beside the reservation ids, so the same addition sent again (a retry whose first answer
+     * was lost) changes nothing and answers the cart (decision 2240).
      */
     async add(companyId: string, input: z.output<typeof addToCartInput>, key?: string) {
       const notes = await db.transaction(async (tx) => {
@@ -228,7 +237,7 @@ export function createCartService(deps: { db: Db; clock: Clock }) {
         if (key) {
           const fresh = await tx
             .insert(reservationMoves)
-            .values({ companyId, reservationId: key, movedAt: clock.now() })
+            .values({ companyId, reservationId: additionIdFor(companyId, key, input.productId), movedAt: clock.now() })
             .onConflictDoNothing()
             .returning({ id: reservationMoves.reservationId });
           if (!fresh[0]) return null;

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { and, asc, desc, eq, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import {
   maskAccountNumber,
@@ -15,6 +14,7 @@ import { liveAdmin } from '../../db/admins.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { AuthUser } from '../../platform/auth.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
+import { uuidFrom } from '../../platform/tokens.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import {
   finishSandboxTransfer,
@@ -58,16 +58,8 @@ interface PayoutsDeps extends Pick<Shared, 'db' | 'clock' | 'config' | 'mailWrit
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/**
- * The id of the payout a lawyer asks for under a client key: one per lawyer and key, never the key
- * itself, so no one chooses the transfer reference or meets another lawyer's payout (a uuid of RFC
- * 9562's version 8, made from SHA-256).
- */
-function payoutIdFor(lawyerId: string, key: string): string {
-  const h = createHash('sha256').update(`payout:${lawyerId}:${key}`).digest('hex');
-  const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
+/** The id of the payout a lawyer asks for under a client key (the key is the transfer reference's source). */
+const payoutIdFor = (lawyerId: string, key: string) => uuidFrom(`payout:${lawyerId}:${key}`);
 
 /**
  * Lawyer payouts (docs/decisions/1710-lawyer-payouts.md). A request reserves its amount from the
