@@ -50,6 +50,20 @@ describe('withoutSecrets: what the outbox keeps of a sent mail (decision 2233)',
       expect(kept.text).toContain(template.body.find((b) => b.kind === 'paragraph')!.text);
     });
 
+  it('indented lines people wrote (a reason, a quoted request) are kept as written', () => {
+    const reason = 'Your certificate is unreadable:\n    please upload page 2 again\n    Ref 2024/17';
+    const mail = render({
+      to,
+      subject: 'Verification declined',
+      body: [
+        { kind: 'paragraph', text: reason },
+        { kind: 'quote', text: 'We need:\n    an NDA\n    with our supplier' },
+      ],
+    });
+    expect(mail.text).toContain('    please upload page 2 again');
+    expect(withoutSecrets(mail)).toEqual({ text: mail.text, html: mail.html });
+  });
+
   it('a mail without a code or link is kept as written', () => {
     const mail = render({ to, subject: 'Paid', body: [{ kind: 'paragraph', text: 'Order 123456 paid: ₦45,000.' }] });
     expect(withoutSecrets(mail)).toEqual({ text: mail.text, html: mail.html });

@@ -92,7 +92,8 @@ const CODE_HTML_OPEN =
   '<p style="margin:0 0 16px;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:28px;letter-spacing:6px;font-weight:700">';
 const REMOVED = '[removed once sent]';
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const CODE_LINE = new RegExp(`^${CODE_TEXT_INDENT}\\S.*$`, 'gm');
+// A code block's line: the indent, then the code's digits alone (text people write may be indented too).
+const CODE_LINE = new RegExp(`^${CODE_TEXT_INDENT}\\d{4,12}$`, 'gm');
 const CODE_HTML = new RegExp(`(${escapeRegExp(CODE_HTML_OPEN)})[^<]*(</p>)`, 'g');
 /** A link's token, in a query string, as our links carry it (`?token=…`, HTML-escaped `&amp;token=…` too). */
 const LINK_TOKEN = /([?&;]token=)[A-Za-z0-9_-]+/g;
