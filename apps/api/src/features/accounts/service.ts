@@ -227,7 +227,7 @@ export function createAccountsService(deps: AccountsDeps) {
    * unusable with a reset code mailed here. An enrolment from before the link, or announced here (the
    * owner's), or from before those links existed, stays. Answers whether it shut out.
    */
-  async function endEnrolmentMadeAway(
+  async function disableEnrolmentAnnouncedElsewhere(
     tx: Executor,
     user: { id: string; userType: string },
     address: string,
@@ -268,7 +268,7 @@ export function createAccountsService(deps: AccountsDeps) {
    * Deletes an unconfirmed account (its tokens go with it), in a savepoint: anything that refers to it
    * (nothing should, it never signed in) keeps it, and the caller answers as for a taken address.
    */
-  async function releaseSquat(tx: Executor, userId: string) {
+  async function deleteUnconfirmedHolder(tx: Executor, userId: string) {
     try {
       await tx.transaction((sp) => sp.delete(users).where(and(eq(users.id, userId), isNull(users.emailConfirmedAt))));
       return true;
@@ -711,7 +711,7 @@ export function createAccountsService(deps: AccountsDeps) {
      * One transaction under the account's row lock (taken first, by useLinkToken): the kills and the
      * restore commit together, so no code, grant or session for the address being undone can be had
      * between them. Decision 2232: an address held by a sign-up nobody confirmed is released, and a
-     * two-factor enrolment announced elsewhere while the address was away is turned off (endEnrolmentMadeAway).
+     * two-factor enrolment announced elsewhere while the address was away is turned off (disableEnrolmentAnnouncedElsewhere).
      */
     async undoEmailChange(token: string): Promise<'cancelled' | 'reverted' | 'blocked'> {
       let released: string | undefined;
@@ -728,7 +728,8 @@ export function createAccountsService(deps: AccountsDeps) {
         const done = async (outcome: 'cancelled' | 'reverted' | 'blocked') => ({
           userId: user.id,
           outcome,
-          shutOut: outcome !== 'blocked' && (await endEnrolmentMadeAway(tx, user, restore, row.createdAt)),
+          shutOut:
+            outcome !== 'blocked' && (await disableEnrolmentAnnouncedElsewhere(tx, user, restore, row.createdAt)),
         });
         if (user.officialEmail === restore) return done('cancelled');
         if (await findByEmail(tx, restore)) {
@@ -739,7 +740,7 @@ export function createAccountsService(deps: AccountsDeps) {
             .from(users)
             .where(and(eq(users.officialEmail, restore), isNull(users.emailConfirmedAt), isNull(users.deletedAt)))
             .for('update');
-          if (!squat || !(await releaseSquat(tx, squat.id))) return done('blocked');
+          if (!squat || !(await deleteUnconfirmedHolder(tx, squat.id))) return done('blocked');
           released = squat.id;
         }
         try {

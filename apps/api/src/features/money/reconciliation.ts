@@ -76,9 +76,8 @@ interface LedgerPayout {
   lawyerName: string;
 }
 
-/** Our transfer references are payout ids; anything else names no payout (and is no uuid to query by). */
-/** The fields every difference carries, before either side has said anything. */
-const NOTHING_KNOWN = {
+/** The fields every difference starts with, before either side has said anything. */
+const EMPTY_DIFFERENCE_FIELDS = {
   providerId: null,
   ledgerAmount: null,
   providerAmount: null,
@@ -86,6 +85,7 @@ const NOTHING_KNOWN = {
   ledgerTransactionId: null,
 } as const;
 
+/** Our transfer references are payout ids; anything else names no payout (and is no uuid to query by). */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface ReconciliationDeps extends Pick<Shared, 'db' | 'clock'> {
@@ -208,7 +208,7 @@ export function createReconciliation(deps: ReconciliationDeps) {
   ): Promise<ReconciliationResponse['payouts']> {
     const differences: PayoutDifference[] = [];
     const base = {
-      ...NOTHING_KNOWN,
+      ...EMPTY_DIFFERENCE_FIELDS,
       providerStatus: null,
       ledgerStatus: null,
       payoutId: null,
@@ -331,7 +331,7 @@ export function createReconciliation(deps: ReconciliationDeps) {
     }
     const providerDay = (iso: string | undefined) => (iso ? new Date(iso) : null);
     const differences: ReconciliationDifference[] = [];
-    const base = { ...NOTHING_KNOWN, providerStatus: null, paymentType: null, orderId: null, jobId: null };
+    const base = { ...EMPTY_DIFFERENCE_FIELDS, providerStatus: null, paymentType: null, orderId: null, jobId: null };
 
     // Payments: matched by the provider's transaction id, which fulfilment recorded on the order.
     const txById = new Map(txs.map((t) => [t.id, t]));

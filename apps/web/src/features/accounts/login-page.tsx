@@ -43,7 +43,7 @@ function destinationFor(userType: string, userId: string): string | null {
  * The page a session ended on (app/app.tsx passes it when a request answers 401), for its own user
  * only: another account signing in on the phone goes where the spec sends it (decision 2240).
  */
-function pageLeft(state: unknown, userId: string): string | null {
+function returnPath(state: unknown, userId: string): string | null {
   const { back, backFor } = (state ?? {}) as { back?: unknown; backFor?: unknown };
   return typeof back === 'string' && back.startsWith('/') && !back.startsWith('//') && backFor === userId ? back : null;
 }
@@ -75,7 +75,7 @@ export default function LoginPage() {
       setResult({ kind: 'unknown-type' });
       return;
     }
-    const to = pageLeft(state, _id) ?? spec;
+    const to = returnPath(state, _id) ?? spec;
     queryClient.clear();
     dropDraftsOfOthers(_id);
     setSession({ userToken: res.token, userType, userId: _id });
