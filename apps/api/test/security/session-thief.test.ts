@@ -21,6 +21,7 @@ import {
   uniqueEmail,
   type TestApp,
 } from '../helpers.js';
+import { twoFactorKit } from '../two-factor-kit.js';
 
 /**
  * A thief who holds a session and the password, and an inbox of their own, against the owner's undo link
@@ -39,29 +40,7 @@ describeEachDb('a thief with a session and the password against the owner’s li
   afterAll(() => t.close());
 
   const db = () => t.rt.database.db;
-  const call = (method: 'GET' | 'POST' | 'PATCH', url: string, who: Login | null, payload?: object) =>
-    t.app.inject({ method, url, headers: who?.headers ?? {}, payload });
-  const login = (officialEmail: string, password = PASSWORD) =>
-    call('POST', '/api/login', null, { officialEmail, password });
-  const me = (who: Login) => call('GET', `/api/userprofile?_id=${who.id}`, who);
-  const codeOf = (secret: string) =>
-    new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: t.clock.now().getTime() });
-  const nextStep = () => t.clock.advance(30_000);
-  const anotherSession = async (who: Login): Promise<Login> => {
-    const res = await login(who.email);
-    expect(res.statusCode).toBe(200);
-    const token = res.json().token as string;
-    return { ...who, token, headers: { authorization: `Bearer ${token}` } };
-  };
-  const enrol = async (who: Login) => {
-    const setup = await call('POST', '/api/two-factor/setup', who, { password: PASSWORD });
-    expect(setup.statusCode).toBe(200);
-    const secret = setup.json().data.secret as string;
-    nextStep();
-    expect((await call('POST', '/api/two-factor/enable', who, { code: codeOf(secret) })).statusCode).toBe(200);
-    return secret;
-  };
-  const mailsTo = (to: string) => db().select().from(emailOutbox).where(eq(emailOutbox.to, to)).orderBy(emailOutbox.id);
+  const { call, login, me, codeOf, nextStep, anotherSession, enrol, mailsTo } = twoFactorKit(() => t);
   const notMeToken = async (to: string) =>
     linkToken((await mailsTo(to)).filter((m) => m.subject === ENABLED_SUBJECT).at(-1)!.text)!;
   const enrolment = async (userId: string) =>

@@ -1,16 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
-import { Secret, TOTP } from 'otpauth';
 import { messages, TWO_FACTOR, twoFactorMessages } from '@legalmarket/contracts';
-import {
-  auditLog,
-  emailOutbox,
-  oneTimeTokens,
-  sessions,
-  twoFactor,
-  twoFactorRecoveryCodes,
-  users,
-} from '../../src/db/schema.js';
+import { auditLog, oneTimeTokens, sessions, twoFactor, twoFactorRecoveryCodes, users } from '../../src/db/schema.js';
 import { multipart } from '../upload-helpers.js';
 import {
   PASSWORD,
@@ -24,6 +15,7 @@ import {
   uniqueEmail,
   type TestApp,
 } from '../helpers.js';
+import { twoFactorKit } from '../two-factor-kit.js';
 
 /**
  * "This wasn't me" (decision 2220): a thief holding a session and the password turns two-factor on with
@@ -48,32 +40,9 @@ describeEachDb('"This wasn\'t me" undoes a two-factor enrolment (decision 2220)'
   afterAll(() => t.close());
 
   const db = () => t.rt.database.db;
-  const call = (method: 'GET' | 'POST' | 'PATCH', url: string, who: Login | null, payload?: object) =>
-    t.app.inject({ method, url, headers: who?.headers ?? {}, payload });
+  const { call, login, me, codeOf, nextStep, anotherSession, enrol, mailsTo } = twoFactorKit(() => t);
   const check = (token: string) => call('GET', `/api/two-factor/not-me?token=${encodeURIComponent(token)}`, null);
   const confirm = (token: string, who: Login | null = null) => call('POST', '/api/two-factor/not-me', who, { token });
-  const me = (who: Login) => call('GET', `/api/userprofile?_id=${who.id}`, who);
-  const login = (officialEmail: string, password = PASSWORD) =>
-    call('POST', '/api/login', null, { officialEmail, password });
-  const codeOf = (secret: string) =>
-    new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: t.clock.now().getTime() });
-  const nextStep = () => t.clock.advance(30_000);
-  /** Another device signing in with the password alone. */
-  const anotherSession = async (who: Login): Promise<Login> => {
-    const res = await login(who.email);
-    expect(res.statusCode).toBe(200);
-    const token = res.json().token as string;
-    return { ...who, token, headers: { authorization: `Bearer ${token}` } };
-  };
-  const enrol = async (who: Login) => {
-    const setup = await call('POST', '/api/two-factor/setup', who, { password: PASSWORD });
-    expect(setup.statusCode).toBe(200);
-    const secret = setup.json().data.secret as string;
-    nextStep();
-    expect((await call('POST', '/api/two-factor/enable', who, { code: codeOf(secret) })).statusCode).toBe(200);
-    return secret;
-  };
-  const mailsTo = (to: string) => db().select().from(emailOutbox).where(eq(emailOutbox.to, to)).orderBy(emailOutbox.id);
   const mailsAbout = async (to: string, subject: string) => (await mailsTo(to)).filter((m) => m.subject === subject);
   /** The link of the latest two-factor-on e-mail to `to`. */
   const notMeToken = async (to: string) => {
