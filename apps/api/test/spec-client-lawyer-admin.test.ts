@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { insertJob } from './admin-fixtures.js';
-import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from './helpers.js';
-import { is2xx, specClient, type Data } from './spec-client-kit.js';
+import { createTestApp, describeEachDb, lastMailTo, signupAndLogin, sixDigits, type TestApp } from './helpers.js';
+import { is2xx, specClient, type Data, type Response } from './spec-client-kit.js';
 import { pngBytes } from './upload-helpers.js';
 
 /**
@@ -18,6 +18,11 @@ describeEachDb('the lawyer and admin call table, as a spec client sends and read
 
   const client = (userToken?: string) => specClient(t.app, userToken);
   const picture = () => new Blob([new Uint8Array(pngBytes(8, 8))], { type: 'image/png' });
+  /** The spec's generic handler shows `response.data.message`. */
+  const failsWith = (r: Response, status: number, message: string) => {
+    expect(r.status, JSON.stringify(r.data)).toBe(status);
+    expect(r.data.message).toBe(message);
+  };
 
   it('POST /api/create answers the created product as `product`; PUT /api/update/{id} too', async () => {
     // lawyer-and-admin 7: "Create product | POST /api/create | multipart ... | product"; visitor-and-company
@@ -133,5 +138,83 @@ describeEachDb('the lawyer and admin call table, as a spec client sends and read
       }),
     );
     expect(saved.company).toMatchObject({ website: 'https://ada.ng', profileImage: null });
+  });
+
+  it('payment details: the account number sent as a JSON number, its leading zero lost', async () => {
+    // lawyer-and-admin 7: "Add payment details | POST /api/add-payment-details | accountNumber, accountName,
+    // bank" and "Edit payment details | same fields". The type is not shown; a client with a number input
+    // sends 123456789 for the account 0123456789. Both answered 400 "Please enter a 10-digit account number".
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const api = client(lawyer.token);
+    const added = is2xx(
+      await api.post('/api/add-payment-details', {
+        accountNumber: 123456789,
+        accountName: 'Chidi Okeke',
+        bank: 'GTBank',
+      }),
+    );
+    expect(added.message).toBe('You have successfully added payment details');
+    expect(added.lawyer.accountDetails[0].accountNumber).toBe('0123456789');
+    is2xx(await api.post('/api/send-otp'));
+    const otp = sixDigits((await lastMailTo(t, lawyer.email))!.text)!;
+    expect(is2xx(await api.post('/api/confirm-otp', { OTP: otp })).message).toBe('OTP confirmed');
+    const edited = is2xx(
+      await api.patch('/api/edit-payment-details', {
+        accountNumber: 1234567890,
+        accountName: 'Chidi Okeke',
+        bank: 'GTBank',
+      }),
+    );
+    expect(edited.message).toMatch(/^You have successfully updated your payment details/);
+    expect(edited.lawyerUpdate.accountDetails[0].accountNumber).toBe('1234567890');
+    expect(is2xx(await api.get('/api/get-payment-details')).lawyer.accountDetails[0].accountNumber).toBe('1234567890');
+    // A number that is no NUBAN is still refused with the rule.
+    const other = client((await signupAndLogin(t, 'lawyer', { verified: true })).token);
+    for (const accountNumber of [12_345_678_901, 12.5, -123456789])
+      failsWith(
+        await other.post('/api/add-payment-details', { accountNumber, accountName: 'Chidi Okeke', bank: 'GTBank' }),
+        400,
+        'Please enter a 10-digit account number',
+      );
+  });
+
+  it('POST /api/confirm-otp: the joined digits under `code` or `token`', async () => {
+    // lawyer-and-admin 7: "Confirm code | POST /api/confirm-otp | OTP as joined digits" names no field.
+    // `otp` and `OTP` are read (2234); the screen calls it a one-time code, and the reset's confirm call
+    // sends its code as `token`. Both answered 400 "Please enter the 6-digit code".
+    for (const field of ['code', 'token']) {
+      const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+      const api = client(lawyer.token);
+      is2xx(
+        await api.post('/api/add-payment-details', {
+          accountNumber: '0123456789',
+          accountName: 'Chidi Okeke',
+          bank: 'GTBank',
+        }),
+      );
+      is2xx(await api.post('/api/send-otp'));
+      const otp = sixDigits((await lastMailTo(t, lawyer.email))!.text)!;
+      const wrong = otp === '000000' ? '000001' : '000000';
+      failsWith(
+        await api.post('/api/confirm-otp', { [field]: wrong }),
+        400,
+        'The code is incorrect or has expired. Please request a new one.',
+      );
+      expect(is2xx(await api.post('/api/confirm-otp', { [field]: otp })).message, field).toBe('OTP confirmed');
+      is2xx(
+        await api.patch('/api/edit-payment-details', {
+          accountNumber: '0123456780',
+          accountName: 'Chidi Okeke',
+          bank: 'GTBank',
+        }),
+      );
+    }
+    // No code under any name still names the field.
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    failsWith(
+      await client(lawyer.token).post('/api/confirm-otp', { pin: '123456' }),
+      400,
+      'Please enter the 6-digit code',
+    );
   });
 });

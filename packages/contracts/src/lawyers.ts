@@ -218,6 +218,18 @@ export const payoutDetailsInput = z.object({
   lawyerId: z.uuid('lawyerId must be a valid id').optional(),
 });
 export type PayoutDetailsInput = z.input<typeof payoutDetailsInput>;
+/**
+ * The API's body for it: the spec shows no type for accountNumber, and one sent as a JSON number has lost
+ * its leading zeros (123456789 for 0123456789); padded back to ten digits it is the number typed (decision
+ * 2248). The web's form keeps its text schema.
+ */
+export const payoutDetailsBody = z.preprocess((v) => {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
+  const n = (v as { accountNumber?: unknown }).accountNumber;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 && n <= 9_999_999_999
+    ? { ...v, accountNumber: String(n).padStart(10, '0') }
+    : v;
+}, payoutDetailsInput);
 
 export const accountDetails = z.object({ accountNumber: z.string(), accountName: z.string(), bank: z.string() });
 export type AccountDetails = z.infer<typeof accountDetails>;
@@ -247,13 +259,16 @@ export type EditPaymentDetailsResponse = z.infer<typeof editPaymentDetailsRespon
 /** The /lawyer/otp form's body: the six digits joined. */
 export const payoutOtpForm = z.object({ otp: otpField });
 /**
- * The spec sends the code "as joined digits"; `OTP` and `otp` are both accepted, and the digits made a
- * number too (`codeAsText`, decision 2234).
+ * The spec sends the code "as joined digits" and names no field: `otp` and `OTP` are accepted (decision
+ * 2234), and so are `code` (the screen's "one-time code") and `token` (the reset's confirm call sends its
+ * code so, decision 2248). The digits made a number too (`codeAsText`).
  */
+const CODE_FIELDS = ['otp', 'OTP', 'code', 'token'] as const;
 export const confirmPayoutOtpInput = z.preprocess((v) => {
   if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
-  const sent = v as { otp?: unknown; OTP?: unknown };
-  return 'otp' in sent ? { ...sent, otp: codeAsText(sent.otp) } : 'OTP' in sent ? { otp: codeAsText(sent.OTP) } : v;
+  const sent = v as Record<string, unknown>;
+  const field = CODE_FIELDS.find((f) => f in sent);
+  return field ? { ...sent, otp: codeAsText(sent[field]) } : v;
 }, payoutOtpForm);
 
 /** Fields of the lawyer profile page; the side card's Profile Status bar is the share of them filled in. */
