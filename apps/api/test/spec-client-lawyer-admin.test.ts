@@ -217,4 +217,65 @@ describeEachDb('the lawyer and admin call table, as a spec client sends and read
       'Please enter the 6-digit code',
     );
   });
+
+  it('GET /job-api/jobs: the sort option under `sortOption` or `sortBy`, and `-createdAt` for Recent jobs', async () => {
+    // lawyer-and-admin 7: "Available jobs | GET /job-api/jobs | sort option Best fit or Recent jobs (how sent:
+    // not shown)"; 4: "Recent jobs (createdAt descending)". `sort` is read (2110); the row's own words make
+    // `sortOption`, and the Express back end's sort strings make `-createdAt`. Each came back in Best fit
+    // order, or 400 "sort must be bestfit or recent".
+    const company = await signupAndLogin(t, 'company');
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const api = client(lawyer.token);
+    // Best fit puts the job waiting longest first; Recent jobs the newest.
+    const older = await insertJob(t, company.id, { createdAt: new Date(t.clock.now().getTime() - 86_400_000) });
+    const newer = await insertJob(t, company.id);
+    const ids = (r: Response) =>
+      (is2xx(r) as Data[]).map((j) => j._id).filter((id) => [older.id, newer.id].includes(id));
+    expect(ids(await api.get('/job-api/jobs'))).toEqual([older.id, newer.id]);
+    for (const q of [
+      'sortOption=Recent%20jobs',
+      'sortBy=Recent%20jobs',
+      'sortOption=recent',
+      'sort=-createdAt',
+      'sort=createdAt',
+      'sortBy=-createdAt',
+    ])
+      expect(ids(await api.get(`/job-api/jobs?${q}`)), q).toEqual([newer.id, older.id]);
+    expect(ids(await api.get('/job-api/jobs?sortOption=Best%20fit'))).toEqual([older.id, newer.id]);
+    // `sort` wins when both are sent; an unknown value under the other names is named.
+    expect(ids(await api.get('/job-api/jobs?sort=bestfit&sortOption=recent'))).toEqual([older.id, newer.id]);
+    failsWith(await api.get('/job-api/jobs?sortOption=cheapest'), 400, 'sortOption must be bestfit or recent');
+  });
+
+  it('POST /job-api/assign: the single selection sent as a list of one lawyer', async () => {
+    // lawyer-and-admin 2: "a select checkbox (single selection)" and 7: "Assign job | jobId, lawyerId (shape
+    // not visible in one view)". A client that keeps the checked rows sends `lawyerId: [id]`. That answered
+    // 400 "lawyerId must be a valid id".
+    const admin = await signupAndLogin(t, 'admin');
+    const company = await signupAndLogin(t, 'company');
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const api = client(admin.token);
+    const job = await insertJob(t, company.id, { appliedBy: [lawyer.id] });
+    // No row checked is the spec's alert; two rows is named.
+    failsWith(
+      await api.post('/job-api/assign', { jobId: job.id, lawyerId: [] }),
+      400,
+      'Please select a lawyer to assign the job.',
+    );
+    const other = await signupAndLogin(t, 'lawyer', { verified: true });
+    failsWith(
+      await api.post('/job-api/assign', { jobId: job.id, lawyerId: [lawyer.id, other.id] }),
+      400,
+      'Please select one lawyer: a job is assigned to one lawyer.',
+    );
+    failsWith(
+      await api.post('/job-api/assign', { jobId: job.id, lawyerId: ['x'] }),
+      400,
+      'lawyerId must be a valid id',
+    );
+    const assigned = is2xx(await api.post('/job-api/assign', { jobId: job.id, lawyerId: [lawyer.id] }));
+    expect(assigned.message).toBe('Job assigned successfully');
+    const pending = is2xx(await api.get('/job-api/pendingjobs')) as Data[];
+    expect(pending.find((j) => j._id === job.id)?.assignedTo.map((l: Data) => l._id)).toEqual([lawyer.id]);
+  });
 });

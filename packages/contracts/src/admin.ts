@@ -222,10 +222,21 @@ export const assignJobInput = z.object({
     error: (issue) =>
       issue.input === undefined || issue.input === null || (typeof issue.input === 'string' && !issue.input.trim())
         ? messages.selectLawyer
-        : 'lawyerId must be a valid id',
+        : Array.isArray(issue.input)
+          ? 'Please select one lawyer: a job is assigned to one lawyer.'
+          : 'lawyerId must be a valid id',
   }),
 });
 export type AssignJobInput = z.input<typeof assignJobInput>;
+/**
+ * The API's body for it: the assign page's "select checkbox (single selection)" kept as the list of checked
+ * rows. A list of one is that lawyer, an empty list no lawyer chosen (decision 2248).
+ */
+export const assignJobBody = z.preprocess((v) => {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
+  const chosen = (v as { lawyerId?: unknown }).lawyerId;
+  return Array.isArray(chosen) && chosen.length <= 1 ? { ...v, lawyerId: chosen[0] } : v;
+}, assignJobInput);
 
 /**
  * A file reference stored on a job, as POST /api/uploads answers it: `/uploads/<random key>` on this

@@ -59,15 +59,29 @@ export const AVAILABLE_JOBS_PAGE = 20;
 const sortOfTab = (v: unknown) => {
   if (typeof v !== 'string') return v;
   const typed = v.toLowerCase().replace(/[\s_-]+/g, '');
+  // `-createdAt`, the back end's own sort string for "createdAt descending" (section 4), is Recent jobs.
+  if (typed === 'createdat') return 'recent';
   return JOB_SORTS.find((s) => s.id === typed || s.label.toLowerCase().replace(/\s+/g, '') === typed)?.id ?? v;
 };
 
+const sortField = (name: string) =>
+  z.preprocess(sortOfTab, z.enum(['bestfit', 'recent'], `${name} must be bestfit or recent`));
+/**
+ * "sort option ... (how sent: not shown)": `sort`, or the row's own words `sortOption`, or `sortBy`; `sort`
+ * wins when more are sent (decision 2248).
+ */
 export const availableJobsQuery = z
   .object({
-    sort: z.preprocess(sortOfTab, z.enum(['bestfit', 'recent'], 'sort must be bestfit or recent')).default('bestfit'),
+    sort: sortField('sort').optional(),
+    sortOption: sortField('sortOption').optional(),
+    sortBy: sortField('sortBy').optional(),
     ...lawyerListPaging,
   })
-  .superRefine(pageLimitAtMost50);
+  .superRefine(pageLimitAtMost50)
+  .transform(({ sort, sortOption, sortBy, ...paging }) => ({
+    sort: sort ?? sortOption ?? sortBy ?? ('bestfit' as const),
+    ...paging,
+  }));
 
 export const lawyerProjectsQuery = z.object(lawyerListPaging).superRefine(pageLimitAtMost50);
 
