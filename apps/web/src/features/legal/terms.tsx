@@ -49,9 +49,9 @@ export function TermsOfUse({ page }: { page?: boolean }) {
       </p>
       <H>Your documents</H>
       <p>
-        The documents you upload for a job are used only to deliver that job. They are shared with the verified lawyer
-        assigned to it and with LegalMarket staff, and with no one else. Lawyers keep them confidential as their
-        professional rules require.
+        The documents you upload for a job are used only to deliver that job. They are opened only by the verified
+        lawyer assigned to it and by LegalMarket staff. Lawyers keep them confidential as their professional rules
+        require.
       </p>
       <H>Your data</H>
       <p>
@@ -112,9 +112,11 @@ export function PrivacyPolicy({ page }: { page?: boolean }) {
       <H>What we do with documents</H>
       <p>
         A document you upload is stored under a random name and opened only by you, LegalMarket staff and the verified
-        lawyer assigned to your job, through links that expire after 5 minutes. Lawyers who are not assigned to your job
-        never see your brief or your files; unverified lawyers do not even see their names. One company never sees
-        another company&apos;s information. Documents are used only to deliver the job they were uploaded for.
+        lawyer assigned to your job, through links that expire after 5 minutes. So that they can apply for your job,
+        verified lawyers read its brief (what you and our staff wrote about the work), the names of its files and your
+        company&apos;s name; they never open the files or the job&apos;s conversation unless they are assigned to it.
+        Lawyers whose verification is not finished see only the service and its price. One company never sees another
+        company&apos;s information. Documents are used only to deliver the job they were uploaded for.
       </p>
       <H>Who else handles your data</H>
       <p>
