@@ -71,6 +71,7 @@ describeEachDb('a paid replaced order and its paid replacement', (kind) => {
 
   it('A paid in its old window, then B: the NDA is bought once, the surplus logged for a refund', async () => {
     const { who, a, b } = await replaced();
+    t.clock.advance(1000);
     expect((await verify(a, flw.pay(a.reference, a.amount))).statusCode).toBe(200);
     expect(await bought(who)).toEqual({ nda: 1 });
     t.clock.advance(1000);
@@ -85,6 +86,7 @@ describeEachDb('a paid replaced order and its paid replacement', (kind) => {
 
   it('B paid first, then A in its old window: A opens nothing and is logged', async () => {
     const { who, a, b } = await replaced();
+    t.clock.advance(1000);
     expect((await verify(b, flw.pay(b.reference, b.amount))).statusCode).toBe(200);
     t.clock.advance(1000);
     expect((await verify(a, flw.pay(a.reference, a.amount))).statusCode).toBe(200);
@@ -101,6 +103,7 @@ describeEachDb('a paid replaced order and its paid replacement', (kind) => {
     const a = await start(who);
     await add(who, nda); // the line becomes 2
     const b = await start(who);
+    t.clock.advance(1000);
     expect((await verify(a, flw.pay(a.reference, a.amount))).statusCode).toBe(200);
     t.clock.advance(1000);
     expect((await verify(b, flw.pay(b.reference, b.amount))).statusCode).toBe(200);

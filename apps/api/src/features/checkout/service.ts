@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, gt, gte, inArray, lt, ne, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lt, ne, notInArray, or, sql } from 'drizzle-orm';
 import {
   DEFAULT_PRODUCT_TITLE,
   PAYMENT_OPTIONS,
@@ -332,6 +332,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
     const rows = await t
       .select({
         productId: jobs.productId,
+        detail: jobs.detail,
+        file: jobs.companyFile,
         quantity: sql<number>`sum(${jobs.quantity})::int`,
         refs: sql<string[]>`array_agg(distinct ${orders.txRef})`,
       })
@@ -342,24 +344,32 @@ export function createCheckoutService(deps: CheckoutDeps) {
           eq(orders.companyId, o.companyId),
           ne(orders.id, o.id),
           eq(orders.status, 'paid'),
-          // At the same millisecond too: buying, adding again and starting anew cannot share one.
-          gte(orders.paidAt, o.createdAt),
+          // Paid after this order froze its lines: both froze the same cart line. One paid before it
+          // was started had already left the cart, so a line here is the product bought again.
+          gt(orders.paidAt, o.createdAt),
           inArray(
             jobs.productId,
             lines.map((l) => l.productId),
           ),
         ),
       )
-      .groupBy(jobs.productId);
+      .groupBy(jobs.productId, jobs.detail, jobs.companyFile);
     if (!rows.length) return lines;
-    const had = new Map(rows.map((r) => [r.productId, Number(r.quantity)]));
+    // The same brief and document: a brief changed in between asks for other work.
+    const keyOf = (productId: string, detail: string | null, file: string | null) =>
+      JSON.stringify([productId, detail ?? null, file ?? null]);
+    const had = new Map(rows.map((r) => [keyOf(r.productId, r.detail, r.file), { ...r, left: Number(r.quantity) }]));
     const left: OrderLine[] = [];
     const skipped: { lineNo: number; productId: string; quantity: number; amount: number }[] = [];
+    const boughtBy = new Set<string>();
     for (const l of lines) {
-      const taken = Math.min(had.get(l.productId) ?? 0, l.quantity);
-      had.set(l.productId, (had.get(l.productId) ?? 0) - taken);
-      if (taken)
+      const prior = had.get(keyOf(l.productId, l.detail, l.file));
+      const taken = Math.min(prior?.left ?? 0, l.quantity);
+      if (prior && taken) {
+        prior.left -= taken;
+        prior.refs.forEach((r) => boughtBy.add(r));
         skipped.push({ lineNo: l.lineNo, productId: l.productId, quantity: taken, amount: l.unitPrice * taken });
+      }
       if (l.quantity > taken)
         left.push({ ...l, quantity: l.quantity - taken, amount: l.unitPrice * (l.quantity - taken) });
     }
@@ -374,7 +384,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
         currency: ptx.currency,
         lines: skipped,
         refundDue: skipped.reduce((s, x) => s + x.amount, 0),
-        boughtBy: [...new Set(rows.flatMap((r) => r.refs))].sort(),
+        boughtBy: [...boughtBy].sort(),
       });
     return left;
   }
