@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, gt, inArray, lt, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lt, ne, notInArray, or, sql } from 'drizzle-orm';
 import {
   DEFAULT_PRODUCT_TITLE,
   PAYMENT_OPTIONS,
@@ -12,7 +12,7 @@ import {
   type SandboxChargeInput,
   type SandboxVirtualAccount,
 } from '@legalmarket/contracts';
-import type { Db } from '../../db/client.js';
+import type { Db, Executor } from '../../db/client.js';
 import {
   cartItems,
   jobs,
@@ -251,30 +251,33 @@ export function createCheckoutService(deps: CheckoutDeps) {
         .where(eq(orders.id, o.id))
         .returning();
       const lines = o.lines as OrderLine[];
+      const toOpen = await unbought(t, o, lines, tx, via);
       let opened: (typeof jobs.$inferSelect)[] = [];
       if (lines.length) {
         const dueAt = deps.lifecycle ? await deps.lifecycle.dueAtFor(t, now) : undefined;
-        opened = await t
-          .insert(jobs)
-          .values(
-            lines.map((l) => ({
-              orderId: o.id,
-              lineNo: l.lineNo,
-              companyId: o.companyId,
-              productId: l.productId,
-              status: 'unassigned' as const,
-              quantity: l.quantity,
-              amount: l.amount,
-              detail: l.detail,
-              companyFile: l.file,
-              companyFileName: l.fileName,
-              ...(dueAt ? { dueAt } : {}),
-              createdAt: now,
-              updatedAt: now,
-            })),
-          )
-          .onConflictDoNothing({ target: [jobs.orderId, jobs.lineNo] })
-          .returning();
+        opened = !toOpen.length
+          ? []
+          : await t
+              .insert(jobs)
+              .values(
+                toOpen.map((l) => ({
+                  orderId: o.id,
+                  lineNo: l.lineNo,
+                  companyId: o.companyId,
+                  productId: l.productId,
+                  status: 'unassigned' as const,
+                  quantity: l.quantity,
+                  amount: l.amount,
+                  detail: l.detail,
+                  companyFile: l.file,
+                  companyFileName: l.fileName,
+                  ...(dueAt ? { dueAt } : {}),
+                  createdAt: now,
+                  updatedAt: now,
+                })),
+              )
+              .onConflictDoNothing({ target: [jobs.orderId, jobs.lineNo] })
+              .returning();
         for (const job of opened) await deps.lifecycle?.record(t, job, 'paid', { payment: true });
         // What was bought leaves the cart; a line changed since checkout (or added again after it)
         // stays, so a late payment never takes away what the customer put in the cart.
@@ -315,6 +318,75 @@ export function createCheckoutService(deps: CheckoutDeps) {
         });
       return { result: 'paid', order: paid, newlyPaid: true };
     });
+  }
+
+  /**
+   * The order's lines less what another paid order of the company bought after this one was started
+   * (a replaced order paid in its old window and its replacement, in either order): both froze the same
+   * cart line, which the company had once. Read under the company lock `fulfil` holds, so the second
+   * fulfilment sees the first's jobs. What is left unbought stays held against the order in the ledger
+   * and is logged for an admin to refund (decision 2243).
+   */
+  async function unbought(t: Executor, o: OrderRow, lines: OrderLine[], ptx: ProviderTransaction, via: string) {
+    if (!lines.length) return lines;
+    const rows = await t
+      .select({
+        productId: jobs.productId,
+        detail: jobs.detail,
+        file: jobs.companyFile,
+        quantity: sql<number>`sum(${jobs.quantity})::int`,
+        refs: sql<string[]>`array_agg(distinct ${orders.txRef})`,
+      })
+      .from(jobs)
+      .innerJoin(orders, eq(orders.id, jobs.orderId))
+      .where(
+        and(
+          eq(orders.companyId, o.companyId),
+          ne(orders.id, o.id),
+          eq(orders.status, 'paid'),
+          // Paid after this order froze its lines: both froze the same cart line. One paid before it
+          // was started had already left the cart, so a line here is the product bought again.
+          gt(orders.paidAt, o.createdAt),
+          inArray(
+            jobs.productId,
+            lines.map((l) => l.productId),
+          ),
+        ),
+      )
+      .groupBy(jobs.productId, jobs.detail, jobs.companyFile);
+    if (!rows.length) return lines;
+    // The same brief and document: a brief changed in between asks for other work.
+    const keyOf = (productId: string, detail: string | null, file: string | null) =>
+      JSON.stringify([productId, detail ?? null, file ?? null]);
+    const had = new Map(rows.map((r) => [keyOf(r.productId, r.detail, r.file), { ...r, left: Number(r.quantity) }]));
+    const left: OrderLine[] = [];
+    const skipped: { lineNo: number; productId: string; quantity: number; amount: number }[] = [];
+    const boughtBy = new Set<string>();
+    for (const l of lines) {
+      const prior = had.get(keyOf(l.productId, l.detail, l.file));
+      const taken = Math.min(prior?.left ?? 0, l.quantity);
+      if (prior && taken) {
+        prior.left -= taken;
+        prior.refs.forEach((r) => boughtBy.add(r));
+        skipped.push({ lineNo: l.lineNo, productId: l.productId, quantity: taken, amount: l.unitPrice * taken });
+      }
+      if (l.quantity > taken)
+        left.push({ ...l, quantity: l.quantity - taken, amount: l.unitPrice * (l.quantity - taken) });
+    }
+    if (skipped.length)
+      securityLog('payment_lines_bought_twice', {
+        via,
+        orderId: o.id,
+        companyId: o.companyId,
+        reference: o.txRef,
+        transactionId: ptx.id,
+        amount: ptx.amount,
+        currency: ptx.currency,
+        lines: skipped,
+        refundDue: skipped.reduce((s, x) => s + x.amount, 0),
+        boughtBy: [...boughtBy].sort(),
+      });
+    return left;
   }
 
   /** Compares what the provider says with the order; logs anything that looks like tampering. */

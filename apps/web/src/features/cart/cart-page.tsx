@@ -19,6 +19,7 @@ import { ProductCarousel } from '@/components/product-carousel';
 import { SectionBoundary } from '@/components/section-boundary';
 import { startCheckout, verifyPayment } from '@/features/checkout/checkout-api';
 import { usePayment } from '@/features/checkout/use-payment';
+import { forgetOpened, openedReference, rememberOpened } from '@/features/checkout/opened-payment';
 import { paymentNotMade, WINDOW_OFFLINE } from '@/features/checkout/payment-messages';
 import { getErrorMessage, HttpError, isNetworkError } from '@/lib/http';
 import { useClearCart } from './api/clear-cart';
@@ -190,10 +191,51 @@ function CompanyCart() {
     return () => window.clearTimeout(timer);
   }, [result, navigate]);
 
+  const userId = useSession()?.userId ?? null;
+  const paidNow = () => {
+    void qc.invalidateQueries({ queryKey: cartKeys.cart() });
+    void qc.invalidateQueries({ queryKey: ['company-jobs'] });
+    void qc.invalidateQueries({ queryKey: ['company-orders'] });
+  };
+  const unconfirmed: Result = {
+    tone: 'error',
+    title: messages.paymentFailed,
+    body: 'No internet connection: we could not confirm your payment. It is checked again automatically; look at your orders once you are back online before paying again.',
+  };
+
+  /**
+   * A dialog this tab opened whose payment the server never answered for (a lost confirmation, a
+   * closed window): asked about by reference before the card can be charged again (decision 2242).
+   * Answers what to show instead of paying, or null when nothing was paid under it.
+   */
+  async function earlierPayment(): Promise<Result> {
+    const reference = userId ? openedReference(userId) : null;
+    if (!userId || !reference) return null;
+    try {
+      const verified = await verifyPayment(reference);
+      forgetOpened(userId, reference);
+      paidNow();
+      if (verified.status === 'pending') return { tone: 'success', title: verified.message };
+      return { tone: 'success', title: messages.paymentSuccessful, body: messages.checkoutSuccessful };
+    } catch (err) {
+      // Refused (nothing successful under it) or no longer this company's order: pay as usual.
+      if (err instanceof HttpError && [400, 403, 404].includes(err.status)) {
+        forgetOpened(userId, reference);
+        return null;
+      }
+      return isNetworkError(err) ? unconfirmed : { tone: 'error', title: messages.paymentFailed };
+    }
+  }
+
   async function purchase() {
     setActionError(null);
     setPurchasing(true);
     try {
+      const earlier = await earlierPayment();
+      if (earlier) {
+        setResult(earlier);
+        return;
+      }
       let data;
       try {
         data = await startCheckout();
@@ -207,6 +249,7 @@ function CompanyCart() {
       }
       let paid;
       try {
+        if (userId) rememberOpened(userId, data.reference);
         paid = await pay(data);
       } catch (err) {
         // The Flutterwave script could not load: offline, that is the connection, and nothing was charged.
@@ -218,26 +261,22 @@ function CompanyCart() {
         return;
       }
       if (paid.status !== 'successful') {
+        // A decline charged nothing; a closed window may hide a transfer still on its way, so it is kept.
+        if (paid.status === 'failed' && userId) forgetOpened(userId, data.reference);
         setResult(paymentNotMade(paid));
         void qc.invalidateQueries({ queryKey: cartKeys.cart() });
         return;
       }
       try {
         const verified = await verifyPayment(data.reference, paid.transactionId);
-        void qc.invalidateQueries({ queryKey: cartKeys.cart() });
-        void qc.invalidateQueries({ queryKey: ['company-jobs'] });
-        void qc.invalidateQueries({ queryKey: ['company-orders'] });
+        if (userId) forgetOpened(userId, data.reference);
+        paidNow();
         if (verified.status === 'pending') setResult({ tone: 'success', title: verified.message });
         // Paid and fulfilled: the spec's two messages, "Payment successful!" and "Checkout successful!".
         else setResult({ tone: 'success', title: messages.paymentSuccessful, body: messages.checkoutSuccessful });
       } catch (err) {
-        setResult({
-          tone: 'error',
-          title: messages.paymentFailed,
-          body: isNetworkError(err)
-            ? 'No internet connection: we could not confirm your payment. It is checked again automatically; look at your orders once you are back online before paying again.'
-            : undefined,
-        });
+        if (userId && err instanceof HttpError && err.status === 400) forgetOpened(userId, data.reference);
+        setResult(isNetworkError(err) ? unconfirmed : { tone: 'error', title: messages.paymentFailed });
       }
     } finally {
       setPurchasing(false);
