@@ -44,7 +44,7 @@ import type { JobLifecycle } from '../jobs/lifecycle-service.js';
 import type { Ledger } from '../money/ledger.js';
 import { companyAsBilled } from '../money/receipts.js';
 import { assertAttachable, cleanFileName } from '../uploads/service.js';
-import { lockCompany } from '../../db/locks.js';
+import { lockCompany, lockLiveAccount } from '../../db/locks.js';
 
 type Sub = typeof subscriptions.$inferSelect;
 type Payment = typeof subscriptionPayments.$inferSelect;
@@ -264,6 +264,7 @@ export function createPlansService(
     const info = PLAN_TIER_INFO[tier];
     const payment = await db.transaction(async (t) => {
       await lockCompany(t, user.id);
+      await lockLiveAccount(t, user.id);
       if (await liveOf(t, user.id)) throw conflict(planMessages.alreadySubscribed);
       const now = clock.now();
       const [open] = await t
