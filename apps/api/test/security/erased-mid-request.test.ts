@@ -15,14 +15,7 @@ import {
   users,
 } from '../../src/db/schema.js';
 import { insertJob, insertProduct } from '../admin-fixtures.js';
-import {
-  PASSWORD,
-  createTestApp,
-  describeEachDb,
-  otherConnection,
-  signupAndLogin,
-  type TestApp,
-} from '../helpers.js';
+import { PASSWORD, createTestApp, describeEachDb, otherConnection, signupAndLogin, type TestApp } from '../helpers.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 type Answer = Awaited<ReturnType<TestApp['app']['inject']>>;
@@ -185,11 +178,13 @@ describeEachDb('writes onto an account erased mid-request (2246)', (kind) => {
     expect(await db.select().from(orders).where(eq(orders.companyId, company.id))).toEqual([]);
 
     const other = await signupAndLogin(t, 'company');
-    const plan = await erasedBeforeWrite(other, () => inject('POST', '/api/plans/subscribe', other, { tier: 'bronze' }));
+    const plan = await erasedBeforeWrite(other, () =>
+      inject('POST', '/api/plans/subscribe', other, { tier: 'bronze' }),
+    );
     await expectErased(other, plan);
-    expect(
-      await db.select().from(subscriptionPayments).where(eq(subscriptionPayments.companyId, other.id)),
-    ).toEqual([]);
+    expect(await db.select().from(subscriptionPayments).where(eq(subscriptionPayments.companyId, other.id))).toEqual(
+      [],
+    );
   });
 
   // The other order, on the server only (PGlite has one connection): a write whose transaction is under

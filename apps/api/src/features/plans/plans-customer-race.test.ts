@@ -214,9 +214,9 @@ describeEachDb('a plan started while the sign-in address moves', (kind) => {
     });
     expect(refused.statusCode, refused.body).toBe(400);
     const token = await askToMove(who, uniqueEmail('moved'));
-    expect((await t.app.inject({ method: 'POST', url: '/api/confirm-email-change', payload: { token } })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/confirm-email-change', payload: { token } })).statusCode,
+    ).toBe(200);
     expect(subscriptionAt(data.paymentPlan, who.email)?.status).toBe('active');
     await plans.tick();
     expect(subscriptionAt(data.paymentPlan, who.email)?.status).toBe('cancelled');
