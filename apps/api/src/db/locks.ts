@@ -1,5 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { unauthorized } from '../platform/errors.js';
 import type { Executor } from './client.js';
+import { users } from './schema.js';
 
 /**
  * Transaction-long advisory locks that several features must take under the same key, written once so
@@ -29,3 +31,18 @@ export const lockProviderRefund = (tx: Executor, provider: string, providerRefun
  */
 export const lockSetting = (tx: Executor, key: string) =>
   tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`lm-setting:${key}`}, 0))`);
+
+/**
+ * Reads the signed-in account's row FOR SHARE, for a write it owns: an account erased since its session
+ * was checked (from another tab) answers 401 and the write keeps nothing, and an erasure that comes second
+ * waits for the write's commit and then erases what it wrote. Call it after the advisory locks the write
+ * takes: the erasure takes those first and this row last (docs/decisions/2246).
+ */
+export async function lockLiveAccount(tx: Executor, userId: string): Promise<void> {
+  const [live] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, userId), isNull(users.deletedAt)))
+    .for('share');
+  if (!live) throw unauthorized();
+}

@@ -849,6 +849,11 @@ export const subscriptionPayments = pgTable(
     providerCancelAfter: ts('provider_cancel_after'),
     /** When the provider's subscription this charge made was cancelled. */
     providerCancelledAt: ts('provider_cancelled_at'),
+    /**
+     * The e-mail of the charge whose provider subscription is to be cancelled: the provider finds it by
+     * plan and that e-mail (migration 0030). Empty on rows from before, cancelled under the plan's or company's.
+     */
+    customerEmail: text('customer_email'),
   },
   (t) => [
     uniqueIndex('subscription_payments_tx_ref_uq').on(t.txRef),

@@ -15,7 +15,7 @@ import { conflict, notFound } from '../../platform/errors.js';
 import { discounted, planDiscountPercent } from '../plans/service.js';
 import { assertAttachable, cleanFileName } from '../uploads/service.js';
 import { blankToNull } from '../../platform/text.js';
-import { lockCompany } from '../../db/locks.js';
+import { lockCompany, lockLiveAccount } from '../../db/locks.js';
 import { uuidFrom } from '../../platform/tokens.js';
 
 /**
@@ -234,6 +234,7 @@ export function createCartService(deps: { db: Db; clock: Clock }) {
     async add(companyId: string, input: z.output<typeof addToCartInput>, key?: string) {
       const notes = await db.transaction(async (tx) => {
         await lockCompany(tx, companyId);
+        await lockLiveAccount(tx, companyId);
         if (key) {
           const fresh = await tx
             .insert(reservationMoves)
@@ -261,6 +262,7 @@ export function createCartService(deps: { db: Db; clock: Clock }) {
     async moveReservations(companyId: string, input: z.output<typeof moveReservationsInput>) {
       const notes = await db.transaction(async (tx) => {
         await lockCompany(tx, companyId);
+        await lockLiveAccount(tx, companyId);
         const notes: string[] = [];
         for (const item of input.items) {
           const fresh = await tx

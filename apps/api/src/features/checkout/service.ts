@@ -34,7 +34,7 @@ import type { JobLifecycle } from '../jobs/lifecycle-service.js';
 import { paymentReceivedMail, receiptAttachment } from '../money/emails.js';
 import type { Ledger } from '../money/ledger.js';
 import { companyAsBilled } from '../money/receipts.js';
-import { lockCompany } from '../../db/locks.js';
+import { lockCompany, lockLiveAccount } from '../../db/locks.js';
 
 /** A cart line as frozen into an order at checkout (kobo). */
 export interface OrderLine {
@@ -137,6 +137,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
   async function start(user: AuthUser): Promise<CheckoutData> {
     const order = await db.transaction(async (tx) => {
       await lockCompany(tx, user.id);
+      await lockLiveAccount(tx, user.id);
       const cart = await readPricedCart(tx, user.id);
       if (!cart.length) throw notFound(messages.cartEmpty);
       const lines: OrderLine[] = cart.map((l, i) => ({

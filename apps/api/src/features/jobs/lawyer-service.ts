@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, inArray, isNull, sql, sum, type Placeholder,
 import { findJobTransition, messages, type JobSort, type LawyerJob } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
+import { lockLiveAccount } from '../../db/locks.js';
 import { jobApplications, jobs, products, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.js';
@@ -205,6 +206,7 @@ export function createLawyerJobsService(deps: Deps, lifecycle: JobLifecycle, led
         // Locked as every writer of the job's events locks it: applications then commit in the order
         // of their event ids, so a timeline polled with `after` never skips one that committed late.
         const job = await lifecycle.lock(tx, jobId, messages.jobNotFound);
+        await lockLiveAccount(tx, user.id);
         lifecycle.check(job, 'apply', user);
         const added = await tx
           .insert(jobApplications)

@@ -20,6 +20,7 @@ import {
 } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
+import { lockLiveAccount } from '../../db/locks.js';
 import { holidays, jobEvents, jobReads, jobs, jobTimers, notifications, products, users } from '../../db/schema.js';
 import { liveAdmin } from '../../db/admins.js';
 import type { AuthUser } from '../../platform/auth.js';
@@ -664,6 +665,8 @@ export function createJobLifecycle(
           await money.refunds.lockForCancel(tx, jobId);
         }
         const job = await lock(tx, jobId);
+        // After the company's and the job's locks, as the erasure takes its locks before the account's row.
+        await lockLiveAccount(tx, user.id);
         // Taken already under this key (a double click, a retry): answered as done, not taken again.
         // The job's lock makes the second request wait for the first and then find its event.
         const taken = input.key ? await keyed(tx, jobId, user.id, action, input.key) : undefined;

@@ -32,7 +32,7 @@ import {
 } from './emails.js';
 import type { Ledger } from './ledger.js';
 import { mailRenderer } from '../../platform/mail-templates.js';
-import { lockLawyerPayouts } from '../../db/locks.js';
+import { lockLawyerPayouts, lockLiveAccount } from '../../db/locks.js';
 
 type Outcome = ProviderTransfer | { status: 'failed'; message: string };
 
@@ -364,6 +364,7 @@ export function createPayouts(deps: PayoutsDeps) {
       const keyedId = key ? payoutIdFor(lawyer.id, key) : undefined;
       const id = await db.transaction(async (tx) => {
         await lockLawyerPayouts(tx, lawyer.id);
+        await lockLiveAccount(tx, lawyer.id);
         if (keyedId) {
           const [taken] = await tx.select({ amount: payouts.amount }).from(payouts).where(eq(payouts.id, keyedId));
           if (taken) {

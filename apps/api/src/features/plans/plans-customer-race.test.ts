@@ -196,4 +196,29 @@ describeEachDb('a plan started while the sign-in address moves', (kind) => {
     expect(subscriptionAt(data.paymentPlan, who.email)?.status).toBe('cancelled');
     expect(await ledger.audit()).toEqual([]);
   });
+
+  // Decision 2247: a first payment that started no plan keeps its charge's e-mail, so its provider
+  // subscription is cancelled under it though the company moved its address before the cancel ran.
+  it('cancels a payment that started no plan under the e-mail it was charged with', async () => {
+    const who = await signupAndLogin(t, 'company');
+    const data = (await inject('POST', '/api/plans/subscribe', who, { tier: 'bronze' })).json().data as {
+      reference: string;
+      amount: number;
+      paymentPlan: string;
+    };
+    // The wrong amount: it pays nothing here, but the charge on the payment plan subscribed the card.
+    const id = flw.pay(data.reference, data.amount - 1, { email: who.email, paymentPlan: Number(data.paymentPlan) });
+    const refused = await inject('POST', '/api/plans/confirm', who, {
+      reference: data.reference,
+      transactionId: String(id),
+    });
+    expect(refused.statusCode, refused.body).toBe(400);
+    const token = await askToMove(who, uniqueEmail('moved'));
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/confirm-email-change', payload: { token } })).statusCode,
+    ).toBe(200);
+    expect(subscriptionAt(data.paymentPlan, who.email)?.status).toBe('active');
+    await plans.tick();
+    expect(subscriptionAt(data.paymentPlan, who.email)?.status).toBe('cancelled');
+  });
 });

@@ -44,7 +44,7 @@ import type { JobLifecycle } from '../jobs/lifecycle-service.js';
 import type { Ledger } from '../money/ledger.js';
 import { companyAsBilled } from '../money/receipts.js';
 import { assertAttachable, cleanFileName } from '../uploads/service.js';
-import { lockCompany } from '../../db/locks.js';
+import { lockCompany, lockLiveAccount } from '../../db/locks.js';
 
 type Sub = typeof subscriptions.$inferSelect;
 type Payment = typeof subscriptionPayments.$inferSelect;
@@ -264,6 +264,7 @@ export function createPlansService(
     const info = PLAN_TIER_INFO[tier];
     const payment = await db.transaction(async (t) => {
       await lockCompany(t, user.id);
+      await lockLiveAccount(t, user.id);
       if (await liveOf(t, user.id)) throw conflict(planMessages.alreadySubscribed);
       const now = clock.now();
       const [open] = await t
@@ -334,7 +335,13 @@ export function createPlansService(
     const made = tx.createdAt ? new Date(tx.createdAt) : null;
     await ex
       .update(subscriptionPayments)
-      .set({ providerPlanId: tx.paymentPlan, providerCancelAfter: clock.now(), providerCancelledAt: null })
+      .set({
+        providerPlanId: tx.paymentPlan,
+        providerCancelAfter: clock.now(),
+        providerCancelledAt: null,
+        // The subscription is the charge's, found by its e-mail: a later address change must not lose it.
+        ...(tx.customerEmail ? { customerEmail: tx.customerEmail } : {}),
+      })
       .where(
         and(
           eq(subscriptionPayments.id, p.id),
@@ -401,7 +408,7 @@ export function createPlansService(
         if (p.providerPlanId && !p.providerCancelAfter && !p.providerCancelledAt)
           await t
             .update(subscriptionPayments)
-            .set({ providerCancelAfter: now })
+            .set({ providerCancelAfter: now, customerEmail: tx.customerEmail ?? null })
             .where(eq(subscriptionPayments.id, p.id));
         return { sub: null, newly: false, twice: p };
       }
@@ -439,6 +446,7 @@ export function createPlansService(
           // cancel run for an earlier charge that paid nothing did not cancel this one).
           providerCancelAfter: p.providerPlanId ? now : null,
           providerCancelledAt: null,
+          customerEmail: tx.customerEmail ?? null,
         })
         .where(eq(subscriptionPayments.id, p.id))
         .returning();
@@ -866,6 +874,7 @@ export function createPlansService(
           paidAt: ok ? now : null,
           // A charge on the payment plan subscribes the card again, paid here or not: cancelled too.
           providerCancelAfter: tx.status === 'successful' && tx.paymentPlan ? now : null,
+          customerEmail: tx.customerEmail ?? null,
         })
         .onConflictDoNothing()
         .returning();
@@ -1142,8 +1151,9 @@ export function createPlansService(
         .select({
           id: subscriptionPayments.id,
           planId: subscriptionPayments.providerPlanId,
-          // The e-mail the charge was made with: the plan's, or the company's for a payment that started none.
-          email: sql<string>`coalesce(${subscriptions.customerEmail}, ${users.officialEmail})`,
+          // The e-mail the charge was made with: the payment's own, else the plan's, else (a row from
+          // before migration 0030 that started no plan) the company's.
+          email: sql<string>`coalesce(${subscriptionPayments.customerEmail}, ${subscriptions.customerEmail}, ${users.officialEmail})`,
         })
         .from(subscriptionPayments)
         .innerJoin(users, eq(users.id, subscriptionPayments.companyId))

@@ -7,6 +7,7 @@ import {
   type LawyerReview,
 } from '@legalmarket/contracts';
 import type { Db, Executor } from '../../db/client.js';
+import { lockLiveAccount } from '../../db/locks.js';
 import { jobApplications, jobs, lawyerReviews, products, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
 import type { Clock } from '../../platform/clock.js';
@@ -74,6 +75,7 @@ export function createLawyerReviewsService(deps: { db: Db; clock: Clock }) {
         .where(eq(jobs.id, input.jobId))
         .for('update');
       if (!job) throw notFound(messages.jobNotFound);
+      await lockLiveAccount(tx, company.id);
       if (job.companyId !== company.id) throw forbidden(messages.lawyerReviewNotYourJob);
       if (job.stage !== 'completed' || !job.assignedTo) throw conflict(messages.lawyerReviewNeedsCompletedJob);
       const now = clock.now();

@@ -1,6 +1,7 @@
 import { desc, eq, sql, type SQL } from 'drizzle-orm';
 import { messages, type Review, type ReviewInput } from '@legalmarket/contracts';
 import type { Db, Executor } from '../../db/client.js';
+import { lockLiveAccount } from '../../db/locks.js';
 import { jobs, products, reviews, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
 import { recordAudit } from '../../platform/audit.js';
@@ -72,6 +73,7 @@ export function createReviewsService(deps: { db: Db; clock: Clock }) {
    */
   async function create(company: AuthUser, input: Required<Pick<ReviewInput, 'productId'>> & ReviewFields) {
     return db.transaction(async (tx) => {
+      await lockLiveAccount(tx, company.id);
       const product = await findLiveProduct(tx, input.productId);
       if (!product) throw notFound(messages.productNotFound);
       const now = clock.now();

@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { and, eq, isNull, like, or, sql, type SQL, type SQLWrapper, type AnyColumn } from 'drizzle-orm';
+import { and, eq, like, or, sql, type SQL, type SQLWrapper, type AnyColumn } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import { messages, type UploadKind } from '@legalmarket/contracts';
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/client.js';
+import { lockLiveAccount } from '../../db/locks.js';
 import { jobEvents, jobs, uploads, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
 import type { Clock } from '../../platform/clock.js';
-import { AppError, badRequest, forbidden, unauthorized } from '../../platform/errors.js';
+import { AppError, badRequest, forbidden } from '../../platform/errors.js';
 import { readMultipart } from '../../platform/multipart.js';
 import type { Storage } from '../../platform/storage.js';
 import { safeEqual } from '../../platform/tokens.js';
@@ -240,14 +241,7 @@ export function createUploadsService(deps: {
     const originalName = nameForType(file.originalName, file.detected.ext);
     await deps.storage.put(key, file.data);
     const record = async (t: Executor) => {
-      if (ownerId) {
-        const [live] = await t
-          .select({ id: users.id })
-          .from(users)
-          .where(and(eq(users.id, ownerId), isNull(users.deletedAt)))
-          .for('share');
-        if (!live) throw unauthorized();
-      }
+      if (ownerId) await lockLiveAccount(t, ownerId);
       await t.insert(uploads).values({
         key,
         originalName,
