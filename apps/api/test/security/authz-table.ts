@@ -84,6 +84,8 @@ export const TABLE: Record<string, Record<string, Row>> = {
   'POST /dev/two-factor/forget-code': { any: SIGNED_IN },
   // Idempotent (issue 14): with no session left there is nothing to end, and the answer is the same.
   'POST /api/logout': { any: PUBLIC },
+  // Ends the caller's own other sessions only (decision 2245): no object of anyone else's to name.
+  'POST /api/logout/others': { any: SIGNED_IN },
   'POST /api/forgot-password': { any: PUBLIC },
   'POST /api/confirm-reset-token': { any: PUBLIC },
   'PATCH /api/reset-password': { any: PUBLIC },

@@ -9,7 +9,7 @@ import {
 } from '@legalmarket/contracts';
 import type { z } from 'zod';
 import type { Db, Executor } from '../../db/client.js';
-import { oneTimeTokens, twoFactor, twoFactorRecoveryCodes, users } from '../../db/schema.js';
+import { oneTimeTokens, sessions, twoFactor, twoFactorRecoveryCodes, users } from '../../db/schema.js';
 import { recordAudit } from '../../platform/audit.js';
 import { SecondFactorTurnedOn, type Auth } from '../../platform/auth.js';
 import type { Clock } from '../../platform/clock.js';
@@ -630,6 +630,38 @@ export function createAccountsService(deps: AccountsDeps) {
      * stored. Answers the code; the caller mails it to the account's address.
      */
     shutOut,
+
+    /**
+     * "Sign out of all other devices" (decision 2245): every session of the account but the caller's ends,
+     * with 2181's revokeAllSessions, under the account's row lock, the lock every revoker and a password
+     * sign-in (auth.issue) take: a sign-in checked just before either commits first and is ended here, or
+     * waits. A caller whose own session ended meanwhile gets 401 and ends nothing. Answers how many ended.
+     */
+    async endOtherSessions(user: { id: string; sessionId: string; userType: UserType }) {
+      const ended = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.id, user.id), isNull(users.deletedAt)))
+          .for('update');
+        const [live] = await tx
+          .select({ id: sessions.id })
+          .from(sessions)
+          .where(and(eq(sessions.id, user.sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, clock.now())));
+        if (!row || !live) throw unauthorized();
+        const n = await deps.auth.revokeAllSessions(tx, user.id, user.sessionId);
+        await recordAudit(tx, {
+          actorId: user.id,
+          action: 'sessions.end_others',
+          targetType: user.userType === 'admin' ? 'user' : user.userType,
+          targetId: user.id,
+          details: { ended: n },
+        });
+        return n;
+      });
+      deps.securityLog('other_sessions_ended', { actor: user.id, ended });
+      return ended;
+    },
 
     /**
      * Checks a signed-in user's current password (the caller counts the try first). Answers the hash it
