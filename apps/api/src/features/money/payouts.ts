@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import {
   LIMITS,
   maskAccountNumber,
@@ -395,7 +395,9 @@ export function createPayouts(deps: PayoutsDeps) {
             and(
               eq(oneTimeTokens.userId, userId),
               eq(oneTimeTokens.purpose, PAYOUT_DETAILS_NOT_ME),
-              sql`${oneTimeTokens.createdAt} > ${link.createdAt.toISOString()}::timestamptz`,
+              ne(oneTimeTokens.id, link.id),
+              // In SQL: the database keeps microseconds, a JS Date only milliseconds.
+              sql`${oneTimeTokens.createdAt} > (select o.created_at from one_time_tokens o where o.id = ${link.id})`,
             ),
           )
           .limit(1);
