@@ -142,9 +142,9 @@ describeEachDb('the payout details’ "This wasn’t me" link against a stolen s
     // The admin can no longer approve it.
     expect((await inject('POST', `/api/admin/payouts/${payout._id}/approve`, admin, {})).statusCode).toBe(409);
     // The old password is dead; the mailed code sets a new one, and the money is withdrawable again.
-    expect((await inject('POST', '/api/login', null, { officialEmail: thief.email, password: PASSWORD })).statusCode).toBe(
-      401,
-    );
+    expect(
+      (await inject('POST', '/api/login', null, { officialEmail: thief.email, password: PASSWORD })).statusCode,
+    ).toBe(401);
     const mail = await lastMailTo(t, thief.email);
     expect(mail!.subject).toBe(RESET);
     const code = sixDigits(mail!.text)!;
@@ -212,32 +212,35 @@ describeEachDb('the payout details’ "This wasn’t me" link against a stolen s
     expect((await mailsTo(t, lawyer.email)).filter((m) => m.subject === RESET)).toHaveLength(1);
   });
 
-  it.runIf(kind === 'postgres')('the link against an admin’s approval: exactly one wins, the ledger clean', async () => {
-    const outcomes = new Set<string>();
-    for (let round = 0; round < 6; round++) {
-      const lawyer = await lawyerWithEarnings();
-      const payout = await theft(lawyer, `012345678${round % 10}`.slice(0, 10));
-      const token = await linkOf(lawyer.email, ADDED);
-      const [approved, undone] = await Promise.all([
-        inject('POST', `/api/admin/payouts/${payout._id}/approve`, admin, {}),
-        confirm(token),
-      ]);
-      expect(undone.statusCode, undone.body).toBe(200);
-      expect(approved.statusCode, approved.body).toBeLessThan(500);
-      const after = await payoutRow(payout._id);
-      if (after.status === 'rejected') {
-        expect(undone.json().data.payoutsStopped).toBe(1);
-        expect(await postings(payout._id)).toEqual([]);
-        outcomes.add('link');
-      } else {
-        expect(['sending', 'paid']).toContain(after.status);
-        expect(undone.json().data.payoutsStopped).toBe(0);
-        expect(await postings(payout._id)).toContain('payout');
-        outcomes.add('approval');
+  it.runIf(kind === 'postgres')(
+    'the link against an admin’s approval: exactly one wins, the ledger clean',
+    async () => {
+      const outcomes = new Set<string>();
+      for (let round = 0; round < 6; round++) {
+        const lawyer = await lawyerWithEarnings();
+        const payout = await theft(lawyer, `012345678${round % 10}`.slice(0, 10));
+        const token = await linkOf(lawyer.email, ADDED);
+        const [approved, undone] = await Promise.all([
+          inject('POST', `/api/admin/payouts/${payout._id}/approve`, admin, {}),
+          confirm(token),
+        ]);
+        expect(undone.statusCode, undone.body).toBe(200);
+        expect(approved.statusCode, approved.body).toBeLessThan(500);
+        const after = await payoutRow(payout._id);
+        if (after.status === 'rejected') {
+          expect(undone.json().data.payoutsStopped).toBe(1);
+          expect(await postings(payout._id)).toEqual([]);
+          outcomes.add('link');
+        } else {
+          expect(['sending', 'paid']).toContain(after.status);
+          expect(undone.json().data.payoutsStopped).toBe(0);
+          expect(await postings(payout._id)).toContain('payout');
+          outcomes.add('approval');
+        }
+        expect(await details(lawyer.id)).toEqual([]);
+        expect(await createLedger({ db: db(), clock: t.clock }).audit()).toEqual([]);
       }
-      expect(await details(lawyer.id)).toEqual([]);
-      expect(await createLedger({ db: db(), clock: t.clock }).audit()).toEqual([]);
-    }
-    expect(outcomes.size).toBeGreaterThan(0);
-  });
+      expect(outcomes.size).toBeGreaterThan(0);
+    },
+  );
 });

@@ -66,7 +66,9 @@ export const payoutNotMeMail = (
   body: [
     paragraph(
       `You told us you did not save the payment details of your account. We removed them${
-        payoutsStopped ? `, stopped ${payoutsStopped === 1 ? 'the withdrawal' : `${payoutsStopped} withdrawals`} waiting to go to them (the money is in your balance again)` : ''
+        payoutsStopped
+          ? `, stopped ${payoutsStopped === 1 ? 'the withdrawal' : `${payoutsStopped} withdrawals`} waiting to go to them (the money is in your balance again)`
+          : ''
       }, logged out every device, and your old password no longer works. Set a new password with this code:`,
     ),
     code(resetCode),

@@ -6,7 +6,7 @@ import { LIMITS, TWO_FACTOR, twoFactorMessages, type UserType } from '@legalmark
 import type { Executor } from '../../db/client.js';
 import { oneTimeTokens, sessions, twoFactor, twoFactorChecks, twoFactorRecoveryCodes, users } from '../../db/schema.js';
 import { recordAudit } from '../../platform/audit.js';
-import { AppError, badRequest, conflict, notFound, unauthorized } from '../../platform/errors.js';
+import { AppError, badRequest, conflict, unauthorized } from '../../platform/errors.js';
 import { mailRenderer } from '../../platform/mail-templates.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import { hashPassword } from '../../platform/passwords.js';

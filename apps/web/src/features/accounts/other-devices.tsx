@@ -26,8 +26,8 @@ export function OtherDevices() {
         Other devices
       </h2>
       <p className="text-sm text-slate-700">
-        Signed in on a computer you no longer use, or think someone else is using your account? Sign out everywhere
-        but here. If someone else may know your password, change it too.
+        Signed in on a computer you no longer use, or think someone else is using your account? Sign out everywhere but
+        here. If someone else may know your password, change it too.
       </p>
       {end.isSuccess && <SuccessNote>{endedNote(end.data.data.ended)}</SuccessNote>}
       <FormError message={end.error ? getErrorMessage(end.error) : null} />
@@ -39,8 +39,8 @@ export function OtherDevices() {
         title="Sign out of all other devices?"
         body={
           <p className="text-sm text-slate-700">
-            Every other phone, computer or browser signed in to your account is signed out at once. You stay signed
-            in here.
+            Every other phone, computer or browser signed in to your account is signed out at once. You stay signed in
+            here.
           </p>
         }
         confirmLabel="Sign out other devices"

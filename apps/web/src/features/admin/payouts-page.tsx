@@ -32,7 +32,11 @@ const STATUS_STYLE: Record<PayoutView['status'], string> = {
  */
 function AccountAge({ p }: { p: PayoutView }) {
   if (p.detailsAddedAt === null)
-    return <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-900">Not the saved account now</span>;
+    return (
+      <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-900">
+        Not the saved account now
+      </span>
+    );
   const added = Date.parse(p.detailsAddedAt);
   if (Date.now() - added >= PAYOUT_NEW_ACCOUNT_HOURS * 3600_000)
     return <span className="text-slate-600">account saved {when(p.detailsAddedAt)}</span>;
