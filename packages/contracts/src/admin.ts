@@ -439,6 +439,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'two_factor.disable': 'turned off two-factor authentication',
   'two_factor.not_me': 'turned off two-factor authentication with the “This wasn’t me” link',
   'two_factor.undo_email_change': 'had two-factor authentication turned off by undoing a change of address',
+  'sessions.end_others': 'signed out of all other devices',
+  'payout_details.not_me': 'removed payout details with the “This wasn’t me” link',
 };
 
 // ---------------------------------------------------------------- remuneration order

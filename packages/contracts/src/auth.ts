@@ -166,3 +166,11 @@ export const confirmEmailInput = z.object({
 
 /** The link token of an e-mail change: confirming it from the new address, or undoing it from the old one. */
 export const emailChangeTokenInput = confirmEmailInput;
+
+/** POST /api/logout/others: how many other sessions of the account ended (decision 2245). */
+export const logoutOthersResponse = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  data: z.object({ ended: z.number().int().nonnegative() }),
+});
+export type LogoutOthersResponse = z.infer<typeof logoutOthersResponse>;

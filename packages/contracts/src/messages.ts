@@ -78,6 +78,7 @@ export const messages = {
   notFound: 'Not found',
   bodyNotObject: 'Send the request body as a JSON object, with Content-Type: application/json',
   loggedOut: 'You have been logged out',
+  otherSessionsEnded: 'Every other device is signed out',
 
   // lawyer workspace (issue 5; docs/decisions/0300-0399)
   jobNotOpen: 'This job is no longer open for applications.',

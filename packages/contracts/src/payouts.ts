@@ -58,6 +58,10 @@ export const bankCodeOf = (bank: string): string | null =>
 export const MIN_PAYOUT = 100;
 /** The most payouts one batch approval takes. */
 export const PAYOUT_BATCH_MAX = 50;
+/** How long the "This wasn't me" link of a payout-details e-mail works (decision 2244), as 2220's does. */
+export const PAYOUT_NOT_ME_LINK_DAYS = 7;
+/** The admin Payouts page marks a payout "New account" while its account was saved less than this ago. */
+export const PAYOUT_NEW_ACCOUNT_HOURS = 48;
 
 /**
  * requested: waiting for an admin (its amount is reserved from the available balance);
@@ -109,6 +113,12 @@ export const payoutView = z.object({
   createdAt: z.string(),
   approvedAt: z.string().nullable(),
   settledAt: z.string().nullable(),
+  /**
+   * When the account this payout goes to was saved as the lawyer's payout details (ISO time); null when
+   * the lawyer's saved details are another account now (decision 2244). Admins see "New account" when it
+   * is younger than PAYOUT_NEW_ACCOUNT_HOURS.
+   */
+  detailsAddedAt: z.string().nullable(),
 });
 export type PayoutView = z.infer<typeof payoutView>;
 
@@ -186,7 +196,57 @@ export const payoutMessages = {
   rejected: 'The payout was rejected; the lawyer was told why and the money is back in its balance.',
   sandboxFinished: 'The sandbox bank finished the transfer.',
   notSandbox: 'Only a transfer still pending at the sandbox can be finished this way.',
+  // The "This wasn't me" link of the payout-details e-mails (decision 2244).
+  notMeLinkIncomplete: 'This link is incomplete. Please open the link from the email again.',
+  notMeLinkUnknown:
+    'This link is not valid. Check that you opened the whole link from the email about your payment details.',
+  notMeLinkUsed: 'This link has already been used. Reset your password to sign in, or contact support.',
+  notMeLinkExpired: `This link has expired: it worked for ${PAYOUT_NOT_ME_LINK_DAYS} days after the payment details were saved. Contact support if these details are not yours.`,
+  notMeLinkStale:
+    'The payment details were changed or removed since this email was sent, so this link no longer applies. Use the link in the latest email about your payment details, or contact support.',
+  notMeAddressChanged:
+    'The sign-in email address of this account was changed after this email was sent. First undo that change with the link we emailed to this address, then open this link again.',
+  notMeDone:
+    'The payment details were removed, withdrawals waiting to go to them were stopped, every device is logged out and your old password no longer works. We emailed you a code to set a new password.',
+  notMeRejection: 'The account holder reported these payment details as not added by them',
 } as const;
+
+/** Token of a payout-details "This wasn't me" link: the query of its check, the body of its confirmation. */
+export const payoutNotMeInput = z.object({
+  token: z
+    .string({ error: payoutMessages.notMeLinkIncomplete })
+    .min(20, payoutMessages.notMeLinkUnknown)
+    .max(200, payoutMessages.notMeLinkUnknown),
+});
+export type PayoutNotMeInput = z.input<typeof payoutNotMeInput>;
+
+/** GET /api/payment-details/not-me: the link can be used; the details it is about. */
+export const payoutNotMeCheckResponse = z.object({
+  status: z.literal('success'),
+  data: z.object({
+    bank: z.string(),
+    /** Masked, "•••• 6789". */
+    accountNumber: z.string(),
+    accountName: z.string(),
+    /** When these details were saved (ISO time). */
+    savedAt: z.string(),
+    /** When the link stops working (ISO time). */
+    expiresAt: z.string(),
+  }),
+});
+export type PayoutNotMeCheckResponse = z.infer<typeof payoutNotMeCheckResponse>;
+
+/** POST /api/payment-details/not-me: done; the reset code went to this address. */
+export const payoutNotMeResponse = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  data: z.object({
+    officialEmail: z.string(),
+    /** Withdrawals that were waiting for approval to these details and were stopped. */
+    payoutsStopped: z.number().int().nonnegative(),
+  }),
+});
+export type PayoutNotMeResponse = z.infer<typeof payoutNotMeResponse>;
 
 /**
  * Whether the name the lawyer typed and the bank's name clearly belong to different people: not one

@@ -62,8 +62,11 @@ export interface Auth {
    */
   resolveSession(sessionId: string): Promise<AuthUser | null>;
   revokeSession(sessionId: string): Promise<void>;
-  /** Ends every live session of the user, but `keep` when given (the session that made a change). */
-  revokeAllSessions(tx: Executor, userId: string, keep?: string | null): Promise<void>;
+  /**
+   * Ends every session of the user, but `keep` when given (the session that made a change); answers how
+   * many of them were live (not yet expired).
+   */
+  revokeAllSessions(tx: Executor, userId: string, keep?: string | null): Promise<number>;
   /** preHandler: any signed-in user (of the given roles when listed). */
   require(...roles: UserType[]): preHandlerAsyncHookHandler;
   /** preHandler: reads the user when a token is sent, lets guests through. */
@@ -247,10 +250,13 @@ export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHour
       await deps.db.update(sessions).set({ revokedAt: deps.clock.now() }).where(eq(sessions.id, sessionId));
     },
     async revokeAllSessions(tx, userId, keep) {
-      await tx
+      const now = deps.clock.now();
+      const ended = await tx
         .update(sessions)
-        .set({ revokedAt: deps.clock.now() })
-        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), keep ? ne(sessions.id, keep) : undefined));
+        .set({ revokedAt: now })
+        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), keep ? ne(sessions.id, keep) : undefined))
+        .returning({ expiresAt: sessions.expiresAt });
+      return ended.filter((s) => s.expiresAt.getTime() > now.getTime()).length;
     },
     require:
       (...roles) =>

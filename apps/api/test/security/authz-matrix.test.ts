@@ -188,6 +188,25 @@ async function notMeToken(c: Ctx) {
   return linkToken((await lastMailTo(c.t, fresh.email))!.text)!;
 }
 
+/** A fresh lawyer saves payout details; answers the "This wasn't me" token it is mailed (decision 2244). */
+async function payoutNotMeToken(c: Ctx) {
+  const fresh = await freshUser(c, 'lawyer');
+  const session = (
+    await ok(c.t, null, {
+      method: 'POST',
+      url: '/api/login',
+      payload: { officialEmail: fresh.email, password: PASSWORD },
+    })
+  ).json().token as string;
+  await ok(c.t, null, {
+    method: 'POST',
+    url: '/api/add-payment-details',
+    token: session,
+    payload: { accountNumber: '0123456789', accountName: 'Chidi Okeke', bank: 'Zenith Bank' },
+  });
+  return linkToken((await lastMailTo(c.t, fresh.email))!.text)!;
+}
+
 async function ensureCart(c: Ctx, who: Login | null = c.who) {
   if (c.actor !== 'companyA' && c.actor !== 'companyB') return;
   // A product added again adds to its line (decision 1800): take the line out so it never passes 10.
@@ -403,6 +422,18 @@ const REQUESTS: Record<string, Record<string, Builder>> = {
       payload: { ...mass(c), token: await notMeToken(c) },
     }),
   },
+  'GET /api/payment-details/not-me': {
+    any: async (c) => ({ url: `/api/payment-details/not-me?token=${await payoutNotMeToken(c)}` }),
+  },
+  'POST /api/payment-details/not-me': {
+    any: async (c) => ({
+      method: 'POST',
+      url: '/api/payment-details/not-me',
+      payload: { ...mass(c), token: await payoutNotMeToken(c) },
+    }),
+  },
+  // The caller's own other sessions: the matrix's actors sign in once, so nothing it relies on ends.
+  'POST /api/logout/others': { any: () => ({ method: 'POST', url: '/api/logout/others' }) },
   'POST /api/two-factor/setup': {
     any: (c) => ({ method: 'POST', url: '/api/two-factor/setup', payload: { ...mass(c), password: PASSWORD } }),
   },

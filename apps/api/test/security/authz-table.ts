@@ -80,10 +80,15 @@ export const TABLE: Record<string, Record<string, Row>> = {
   // "This wasn't me" (decision 2220): the link token mailed to the owner is the proof; whoever is signed in.
   'GET /api/two-factor/not-me': { any: PUBLIC },
   'POST /api/two-factor/not-me': { any: PUBLIC },
+  // Payout details' "This wasn't me" (decision 2244): likewise, the mailed token is the proof.
+  'GET /api/payment-details/not-me': { any: PUBLIC },
+  'POST /api/payment-details/not-me': { any: PUBLIC },
   // Development only (not registered in production): forgets the caller's own session's last code.
   'POST /dev/two-factor/forget-code': { any: SIGNED_IN },
   // Idempotent (issue 14): with no session left there is nothing to end, and the answer is the same.
   'POST /api/logout': { any: PUBLIC },
+  // Ends the caller's own other sessions only (decision 2245): no object of anyone else's to name.
+  'POST /api/logout/others': { any: SIGNED_IN },
   'POST /api/forgot-password': { any: PUBLIC },
   'POST /api/confirm-reset-token': { any: PUBLIC },
   'PATCH /api/reset-password': { any: PUBLIC },

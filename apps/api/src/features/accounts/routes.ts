@@ -11,6 +11,7 @@ import {
   lawyerSignupInput,
   loginOrChallengeResponse,
   loginInput,
+  logoutOthersResponse,
   twoFactorMessages,
   messages,
   okMessage,
@@ -195,6 +196,25 @@ export const accountsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
       if (request.user) await auth.revokeSession(request.user.sessionId);
       shared.pageSessions.clear(request, reply);
       return ok(messages.loggedOut);
+    },
+  );
+
+  app.post(
+    '/api/logout/others',
+    {
+      schema: {
+        tags,
+        summary: 'Sign out of all other devices',
+        description: `No body. Ends every other session of the signed-in account (their next request answers 401, on every instance: the session cache moves with the sessions table, decision 1500) and keeps this one; answers how many ended as \`data.ended\` (0 when there were none: safe to repeat). The account's row is locked as a password reset locks it, so a sign-in whose password was checked just before is ended too (decision 2245). A session that ended meanwhile: 401. At most ${shared.config.EMAIL_ACTION_MAX} calls per account per ${shared.config.LOGIN_WINDOW_MINUTES} minutes (429). Audit-logged (\`sessions.end_others\`).`,
+        response: { 200: logoutOthersResponse },
+        security: [{ bearer: [] }],
+      },
+      preHandler: auth.require(),
+    },
+    async (request) => {
+      await limits.perAccountAction('logout-others', request.user!.id);
+      const ended = await accounts.endOtherSessions(request.user!);
+      return { ...ok(messages.otherSessionsEnded), data: { ended } };
     },
   );
 

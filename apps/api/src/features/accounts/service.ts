@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, gte, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, isNull, ne, notInArray, or, sql } from 'drizzle-orm';
 import {
   LIMITS,
   messages,
@@ -9,11 +9,11 @@ import {
 } from '@legalmarket/contracts';
 import type { z } from 'zod';
 import type { Db, Executor } from '../../db/client.js';
-import { oneTimeTokens, twoFactor, twoFactorRecoveryCodes, users } from '../../db/schema.js';
+import { oneTimeTokens, sessions, twoFactor, twoFactorRecoveryCodes, users } from '../../db/schema.js';
 import { recordAudit } from '../../platform/audit.js';
 import { SecondFactorTurnedOn, type Auth } from '../../platform/auth.js';
 import type { Clock } from '../../platform/clock.js';
-import { AppError, badRequest, forbidden, unauthorized } from '../../platform/errors.js';
+import { AppError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../platform/errors.js';
 import { mailRenderer } from '../../platform/mail-templates.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import { hashPassword, verifyPassword } from '../../platform/passwords.js';
@@ -56,6 +56,18 @@ const isUniqueViolation = (err: unknown) => {
 };
 /** The purpose of the "This wasn't me" link mailed when two-factor is turned on (decision 2220). */
 export const TWO_FACTOR_NOT_ME = 'two_factor_not_me';
+/** The purpose of the "This wasn't me" link mailed when payout details are added or changed (decision 2244). */
+export const PAYOUT_DETAILS_NOT_ME = 'payout_details_not_me';
+/** Links that outlive a reset and an address change: the owner's way out of what a thief did (2220, 2244). */
+const NOT_ME_PURPOSES = [TWO_FACTOR_NOT_ME, PAYOUT_DETAILS_NOT_ME];
+
+/** What a "This wasn't me" link's refusals say, per kind of link. */
+export interface NotMeWords {
+  unknown: string;
+  used: string;
+  expired: string;
+  addressChanged: string;
+}
 
 /** The least time forgot-password and resend-confirmation take to answer, existing account or not (docs/decisions/0800). */
 const FORGOT_PASSWORD_MIN_MS = 150;
@@ -157,7 +169,7 @@ export function createAccountsService(deps: AccountsDeps) {
           eq(oneTimeTokens.userId, userId),
           purpose ? eq(oneTimeTokens.purpose, purpose) : undefined,
           isNull(oneTimeTokens.usedAt),
-          keepUndo ? ne(oneTimeTokens.purpose, TWO_FACTOR_NOT_ME) : undefined,
+          keepUndo ? notInArray(oneTimeTokens.purpose, NOT_ME_PURPOSES) : undefined,
           keepUndo === true ? notUndo : keepUndo ? or(notUndo, gte(oneTimeTokens.createdAt, keepUndo)) : undefined,
         ),
       );
@@ -205,6 +217,75 @@ export function createAccountsService(deps: AccountsDeps) {
         createdAt: oneTimeTokens.createdAt,
       });
     return rows[0] ? { ...rows[0], user } : undefined;
+  }
+
+  /**
+   * Stores a "This wasn't me" link (decision 2220) of `purpose` in the caller's transaction and answers its
+   * token: 32 random bytes, HMAC-hashed, mailed to `email` and valid `days`. Its createdAt is the database's
+   * (the transaction's start), so a later link of the same purpose is younger on every instance.
+   */
+  async function issueNotMeLink(
+    tx: Executor,
+    link: { userId: string; purpose: string; email: string; days: number; twoFactorEnrolmentId?: string },
+  ) {
+    const token = randomToken();
+    await tx.insert(oneTimeTokens).values({
+      userId: link.userId,
+      purpose: link.purpose,
+      tokenHash: deps.hashToken(token),
+      email: link.email,
+      twoFactorEnrolmentId: link.twoFactorEnrolmentId ?? null,
+      expiresAt: new Date(clock.now().getTime() + link.days * 24 * 3600_000),
+    });
+    return token;
+  }
+
+  /**
+   * A "This wasn't me" link as it stands, or the 4xx that names why it cannot be used: unknown (404), used
+   * (409), expired (410), or mailed to an address the account no longer signs in with (409: the undo link
+   * of that change comes first). With `tx`, under the account's row lock `FOR UPDATE`, taken before the
+   * token is read again, as every writer that kills an account's tokens locks the row first (decision
+   * 2181); `beforeRow` takes any lock that must come before the row's (a payout's, decision 2244), and
+   * `stillApplies` refuses a link whose subject has changed since (before the address is compared).
+   */
+  async function readNotMeLink(
+    purpose: string,
+    token: string,
+    words: NotMeWords,
+    opts: {
+      tx?: Executor;
+      beforeRow?: (userId: string) => Promise<unknown>;
+      stillApplies?: (ex: Executor, link: typeof oneTimeTokens.$inferSelect, userId: string) => Promise<void>;
+    } = {},
+  ) {
+    const { tx, beforeRow } = opts;
+    const ex = tx ?? db;
+    const byHash = and(eq(oneTimeTokens.tokenHash, deps.hashToken(token)), eq(oneTimeTokens.purpose, purpose));
+    const [found] = await ex.select({ userId: oneTimeTokens.userId }).from(oneTimeTokens).where(byHash).limit(1);
+    if (!found) throw notFound(words.unknown);
+    if (tx && beforeRow) await beforeRow(found.userId);
+    const account = ex
+      .select()
+      .from(users)
+      .where(and(eq(users.id, found.userId), isNull(users.deletedAt)));
+    const [user] = tx ? await account.for('update') : await account;
+    const [link] = await ex.select().from(oneTimeTokens).where(byHash).limit(1);
+    if (!user || !link) throw notFound(words.unknown);
+    if (link.usedAt) throw conflict(words.used);
+    if (link.expiresAt.getTime() <= clock.now().getTime()) throw new AppError(410, words.expired);
+    await opts.stillApplies?.(ex, link, user.id);
+    if (user.officialEmail !== link.email) throw conflict(words.addressChanged);
+    return { link, user };
+  }
+
+  /** Marks a link used once, under the row lock readNotMeLink took: a second confirmation finds it used. */
+  async function useNotMeLink(tx: Executor, linkId: string, words: NotMeWords) {
+    const used = await tx
+      .update(oneTimeTokens)
+      .set({ usedAt: clock.now() })
+      .where(and(eq(oneTimeTokens.id, linkId), isNull(oneTimeTokens.usedAt)))
+      .returning({ id: oneTimeTokens.id });
+    if (!used.length) throw conflict(words.used);
   }
 
   /**
@@ -630,6 +711,41 @@ export function createAccountsService(deps: AccountsDeps) {
      * stored. Answers the code; the caller mails it to the account's address.
      */
     shutOut,
+    issueNotMeLink,
+    readNotMeLink,
+    useNotMeLink,
+
+    /**
+     * "Sign out of all other devices" (decision 2245): every session of the account but the caller's ends,
+     * with 2181's revokeAllSessions, under the account's row lock, the lock every revoker and a password
+     * sign-in (auth.issue) take: a sign-in checked just before either commits first and is ended here, or
+     * waits. A caller whose own session ended meanwhile gets 401 and ends nothing. Answers how many ended.
+     */
+    async endOtherSessions(user: { id: string; sessionId: string; userType: UserType }) {
+      const ended = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.id, user.id), isNull(users.deletedAt)))
+          .for('update');
+        const [live] = await tx
+          .select({ id: sessions.id })
+          .from(sessions)
+          .where(and(eq(sessions.id, user.sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, clock.now())));
+        if (!row || !live) throw unauthorized();
+        const n = await deps.auth.revokeAllSessions(tx, user.id, user.sessionId);
+        await recordAudit(tx, {
+          actorId: user.id,
+          action: 'sessions.end_others',
+          targetType: user.userType === 'admin' ? 'user' : user.userType,
+          targetId: user.id,
+          details: { ended: n },
+        });
+        return n;
+      });
+      deps.securityLog('other_sessions_ended', { actor: user.id, ended });
+      return ended;
+    },
 
     /**
      * Checks a signed-in user's current password (the caller counts the try first). Answers the hash it

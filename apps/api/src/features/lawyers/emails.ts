@@ -1,5 +1,5 @@
 import { maskAccountNumber } from '@legalmarket/contracts';
-import { code, facts, paragraph, type MailTemplate } from '../../platform/mail-templates.js';
+import { button, code, facts, paragraph, type MailTemplate } from '../../platform/mail-templates.js';
 
 export const payoutCodeMail = (to: string, payoutCode: string, minutes: number): MailTemplate => ({
   to,
@@ -17,6 +17,8 @@ export const payoutChangedMail = (
   to: string,
   kind: 'added' | 'changed',
   d: { accountNumber: string; accountName: string; bank: string },
+  /** The "This wasn't me" link of these details (decision 2244). */
+  notMe?: { url: string; days: number },
 ): MailTemplate => ({
   to,
   subject:
@@ -37,5 +39,42 @@ export const payoutChangedMail = (
     paragraph(
       'Payments for your completed jobs go to this account. If this was not you, contact support at once and change your password.',
     ),
+    ...(notMe
+      ? [
+          paragraph(
+            `If you did not save these details, someone may be signed in to your account. Open the link below and confirm: it removes these details, stops withdrawals waiting to go to them, logs out every device, stops your current password from working and emails you a code to set a new one. The link works once, for ${notMe.days} days, while these are your saved details.`,
+          ),
+          button('This wasn’t me', notMe.url),
+        ]
+      : []),
+  ],
+});
+
+/**
+ * After the payout details' "This wasn't me" link was confirmed: what was done, and a code to set a new
+ * password, as the forgotten-password mail has (decision 2244).
+ */
+export const payoutNotMeMail = (
+  to: string,
+  resetCode: string,
+  minutes: number,
+  resetUrl: string,
+  payoutsStopped: number,
+): MailTemplate => ({
+  to,
+  subject: 'Set a new password for your LegalMarket account',
+  body: [
+    paragraph(
+      `You told us you did not save the payment details of your account. We removed them${
+        payoutsStopped
+          ? `, stopped ${payoutsStopped === 1 ? 'the withdrawal' : `${payoutsStopped} withdrawals`} waiting to go to them (the money is in your balance again)`
+          : ''
+      }, logged out every device, and your old password no longer works. Set a new password with this code:`,
+    ),
+    code(resetCode),
+    paragraph(
+      `It expires in ${minutes} minutes and works once. If it has expired, ask for a new code with the link below. Then sign in with your new password and add your own payment details.`,
+    ),
+    button('Ask for a new code', resetUrl),
   ],
 });

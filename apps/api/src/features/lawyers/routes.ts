@@ -12,7 +12,11 @@ import {
   messages,
   okMessage,
   payoutDetailsBody,
+  PAYOUT_NOT_ME_LINK_DAYS,
   payoutMessages,
+  payoutNotMeCheckResponse,
+  payoutNotMeInput,
+  payoutNotMeResponse,
   TWO_FACTOR,
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
@@ -159,6 +163,43 @@ export const lawyersRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
         ...ok(withBankName(messages.paymentDetailsUpdated, saved.nameFromBank)),
         lawyerUpdate: { _id: request.user!.id, accountDetails: saved.accountDetails },
       };
+    },
+  );
+
+  const NOT_ME_FAILURES = `Unknown token: 404 "${payoutMessages.notMeLinkUnknown}"; used: 409 "${payoutMessages.notMeLinkUsed}"; older than ${PAYOUT_NOT_ME_LINK_DAYS} days: 410 "${payoutMessages.notMeLinkExpired}"; the details removed or changed since (a newer e-mail has its own link): 409 "${payoutMessages.notMeLinkStale}"; the sign-in address changed since: 409 "${payoutMessages.notMeAddressChanged}"; a token shorter than 20 or longer than 200 characters, or none: 400. No sign-in needed: the token is the proof (a bearer token sent along is ignored). Counted per address with the other e-mailed links (429 past the limit).`;
+
+  app.get(
+    '/api/payment-details/not-me',
+    {
+      schema: {
+        tags,
+        summary: `Check a payout-details "This wasn't me" link before it is used`,
+        description: `The e-mail sent when payout details are added or changed carries a link (\`/payment-details-not-me?token=\`) for a lawyer who did not save them (decision 2244). This check changes nothing, so a mail scanner that opens the link does no harm: it answers the details (account number masked), when they were saved and when the link stops working; the page asks the owner to confirm with POST. ${NOT_ME_FAILURES}`,
+        querystring: payoutNotMeInput,
+        response: { 200: payoutNotMeCheckResponse },
+      },
+    },
+    async (request) => {
+      await limits.perAddress('confirm', request.ip);
+      return { status: 'success' as const, data: await services.payouts.checkDetailsNotMe(request.query.token) };
+    },
+  );
+
+  app.post(
+    '/api/payment-details/not-me',
+    {
+      schema: {
+        tags,
+        summary: `"This wasn't me": remove payout details someone else saved and shut them out`,
+        description: `Confirms the link of a payout-details e-mail (decision 2244), in one transaction under the lawyer's payout lock and row lock: the link is used (once, for those details only); the lawyer's withdrawals still waiting for approval to those details are rejected (the amount is withdrawable again, nothing is posted), the details are deleted, every session of the account ends, every code and grant dies, the current password stops working, and the account's address is e-mailed a ${LIMITS.codeTtlMinutes}-minute code for POST /api/confirm-reset-token. Answers that address and how many withdrawals were stopped. Of two confirmations at once exactly one takes effect; the other answers 409. Of a confirmation and an admin's approval of a waiting withdrawal, exactly one wins: the approval first sends it (the details are still removed), the confirmation first rejects it. ${NOT_ME_FAILURES} Audit-logged (\`payout_details.not_me\`).`,
+        body: payoutNotMeInput,
+        response: { 200: payoutNotMeResponse },
+      },
+    },
+    async (request) => {
+      await limits.perAddress('confirm', request.ip);
+      const data = await services.payouts.detailsNotMe(request.body.token);
+      return { ...ok(payoutMessages.notMeDone), data };
     },
   );
 };

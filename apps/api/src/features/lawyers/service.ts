@@ -4,6 +4,7 @@ import {
   LIMITS,
   messages,
   namesClearlyDiffer,
+  PAYOUT_NOT_ME_LINK_DAYS,
   payoutMessages,
   type AccountDetails,
 } from '@legalmarket/contracts';
@@ -16,6 +17,7 @@ import { mailRenderer } from '../../platform/mail-templates.js';
 import { ProviderUnavailable, type PaymentProvider } from '../../platform/payments/index.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import { randomCode } from '../../platform/tokens.js';
+import { PAYOUT_DETAILS_NOT_ME } from '../accounts/service.js';
 import { toProfile } from '../profiles/mapper.js';
 import { payoutChangedMail, payoutCodeMail } from './emails.js';
 
@@ -115,6 +117,20 @@ export function createLawyersService(deps: Deps) {
     return !!live;
   }
 
+  /**
+   * The "This wasn't me" link of the details just saved (decision 2244, the link of 2220): a newer one,
+   * of newer details, makes it stale, so it only ever removes the details it announced.
+   */
+  async function notMeLink(tx: Executor, lawyerId: string, officialEmail: string) {
+    const token = await deps.accounts.issueNotMeLink(tx, {
+      userId: lawyerId,
+      purpose: PAYOUT_DETAILS_NOT_ME,
+      email: officialEmail,
+      days: PAYOUT_NOT_ME_LINK_DAYS,
+    });
+    return { url: `${deps.config.PUBLIC_URL}/payment-details-not-me?token=${token}`, days: PAYOUT_NOT_ME_LINK_DAYS };
+  }
+
   /** Kills earlier live tokens of that purpose and stores a new one. */
   async function storeToken(tx: Executor, userId: string, purpose: string, hash: string) {
     const now = clock.now();
@@ -177,7 +193,8 @@ export function createLawyersService(deps: Deps) {
           .onConflictDoNothing({ target: payoutDetails.lawyerId })
           .returning();
         if (inserted[0]) {
-          await enqueueMail(tx, render(payoutChangedMail(account.officialEmail, 'added', resolved)));
+          const notMe = await notMeLink(tx, lawyer.id, account.officialEmail);
+          await enqueueMail(tx, render(payoutChangedMail(account.officialEmail, 'added', resolved, notMe)));
           return { kind: 'added' as const, row: inserted[0] };
         }
         const existing = await current(tx, lawyer.id);
@@ -288,7 +305,8 @@ export function createLawyersService(deps: Deps) {
           .where(eq(payoutDetails.lawyerId, lawyer.id))
           .returning();
         if (!rows[0]) throw notFound(messages.noPaymentDetails);
-        await enqueueMail(tx, render(payoutChangedMail(account.officialEmail, 'changed', resolved)));
+        const notMe = await notMeLink(tx, lawyer.id, account.officialEmail);
+        await enqueueMail(tx, render(payoutChangedMail(account.officialEmail, 'changed', resolved, notMe)));
         return toDetails(rows[0]);
       });
       if (!updated) {

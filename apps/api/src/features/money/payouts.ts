@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import {
+  LIMITS,
   maskAccountNumber,
   MIN_PAYOUT,
   payoutMessages,
@@ -9,7 +10,7 @@ import {
 } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
-import { ledgerEntries, payoutDetails, payouts, users } from '../../db/schema.js';
+import { ledgerEntries, oneTimeTokens, payoutDetails, payouts, users } from '../../db/schema.js';
 import { liveAdmin } from '../../db/admins.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { AuthUser } from '../../platform/auth.js';
@@ -32,6 +33,10 @@ import {
 } from './emails.js';
 import type { Ledger } from './ledger.js';
 import { mailRenderer } from '../../platform/mail-templates.js';
+import { hashPassword } from '../../platform/passwords.js';
+import { randomToken } from '../../platform/tokens.js';
+import { PAYOUT_DETAILS_NOT_ME } from '../accounts/service.js';
+import { payoutNotMeMail } from '../lawyers/emails.js';
 import { lockLawyerPayouts, lockLiveAccount } from '../../db/locks.js';
 
 type Outcome = ProviderTransfer | { status: 'failed'; message: string };
@@ -49,12 +54,21 @@ const PAYOUT_CURRENCY = 'NGN';
 export const UNCLAIMED_NOTE = 'the account was deleted, so the amount is held for an admin to pay by hand';
 
 interface PayoutsDeps extends Pick<Shared, 'db' | 'clock' | 'config' | 'mailWritten' | 'securityLog'> {
+  /** The "This wasn't me" links and the shut-out (decision 2244); tests of the money alone leave it out. */
+  accounts?: Shared['accounts'];
   provider: PaymentProvider;
   ledger: Ledger;
   log?: { warn: (o: object, m?: string) => void; error: (o: object, m?: string) => void };
   /** Pauses between send retries (tests pass a quick one). */
   sleep?: (ms: number) => Promise<void>;
 }
+
+const NOT_ME_WORDS = {
+  unknown: payoutMessages.notMeLinkUnknown,
+  used: payoutMessages.notMeLinkUsed,
+  expired: payoutMessages.notMeLinkExpired,
+  addressChanged: payoutMessages.notMeAddressChanged,
+};
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -73,6 +87,10 @@ export function createPayouts(deps: PayoutsDeps) {
   const render = mailRenderer(deps.config);
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const earningsUrl = () => `${deps.config.PUBLIC_URL}/lawyer/get-paid`;
+  const accounts = () => {
+    if (!deps.accounts) throw new Error('payouts: the accounts service is needed for "This wasn\'t me"');
+    return deps.accounts;
+  };
 
   /** The lawyer's share withdrawable from the ledger now, in kobo. */
   async function available(ex: Executor, lawyerId: string): Promise<number> {
@@ -103,13 +121,23 @@ export function createPayouts(deps: PayoutsDeps) {
 
   async function views(where: ReturnType<typeof and>, limit = 200): Promise<PayoutView[]> {
     const rows = await db
-      .select({ p: payouts, lawyerName: users.name })
+      .select({ p: payouts, lawyerName: users.name, detailsAddedAt: payoutDetails.updatedAt })
       .from(payouts)
       .innerJoin(users, eq(users.id, payouts.lawyerId))
+      // The account's age as the lawyer's saved details: a payout to one saved minutes ago, by whoever held
+      // the session, is what an admin should look at twice (decision 2244).
+      .leftJoin(
+        payoutDetails,
+        and(
+          eq(payoutDetails.lawyerId, payouts.lawyerId),
+          eq(payoutDetails.accountNumber, payouts.accountNumber),
+          eq(payoutDetails.bank, payouts.bank),
+        ),
+      )
       .where(where)
       .orderBy(sql`(${payouts.status} = 'requested') desc`, desc(payouts.createdAt), desc(payouts.id))
       .limit(limit);
-    return rows.map(({ p, lawyerName }) => ({
+    return rows.map(({ p, lawyerName, detailsAddedAt }) => ({
       _id: p.id,
       lawyerId: p.lawyerId,
       lawyerName,
@@ -122,6 +150,7 @@ export function createPayouts(deps: PayoutsDeps) {
       createdAt: p.createdAt.toISOString(),
       approvedAt: p.approvedAt?.toISOString() ?? null,
       settledAt: p.settledAt?.toISOString() ?? null,
+      detailsAddedAt: detailsAddedAt?.toISOString() ?? null,
     }));
   }
   const viewOf = async (id: string) => (await views(eq(payouts.id, id), 1))[0];
@@ -307,14 +336,89 @@ export function createPayouts(deps: PayoutsDeps) {
     await settle(payoutId, outcome);
   }
 
+  /**
+   * Ends a `requested` payout the caller holds under its row lock: `rejected` with who, when and why,
+   * audit-logged, the lawyer e-mailed the reason. Nothing was posted for a request (it only reserved its
+   * amount), so the ledger needs no entry and the amount is withdrawable again.
+   */
+  async function rejectRequested(tx: Executor, p: typeof payouts.$inferSelect, by: string, reason: string) {
+    const now = clock.now();
+    await tx
+      .update(payouts)
+      .set({ status: 'rejected', rejectedBy: by, rejectedAt: now, rejectionReason: reason, updatedAt: now })
+      .where(eq(payouts.id, p.id));
+    await recordAudit(tx, {
+      actorId: by,
+      action: 'payout.reject',
+      targetType: 'payout',
+      targetId: p.id,
+      details: { lawyerId: p.lawyerId, amountKobo: p.amount, reason },
+    });
+    const [lawyer] = await tx
+      .select({ email: users.officialEmail, name: users.name })
+      .from(users)
+      .where(eq(users.id, p.lawyerId));
+    await enqueueMail(
+      tx,
+      render(
+        payoutRejectedMail({
+          to: lawyer.email,
+          name: lawyer.name,
+          amount: p.amount / 100,
+          bank: p.bank,
+          accountNumber: p.accountNumber,
+          url: earningsUrl(),
+          reason,
+        }),
+      ),
+    );
+  }
+
+  /**
+   * A payout-details "This wasn't me" link as it stands, with the details it announced, or the 4xx that
+   * says why not (accounts.readNotMeLink, 2220's checks; stale when the details were removed or a newer
+   * link, of newer details, was mailed since). With `tx`: under the lawyer's payout lock, then its row's
+   * `FOR UPDATE`, the order of a withdrawal, an approval and an erasure.
+   */
+  async function detailsNotMeLink(token: string, tx?: Executor) {
+    let details: typeof payoutDetails.$inferSelect | undefined;
+    const found = await accounts().readNotMeLink(PAYOUT_DETAILS_NOT_ME, token, NOT_ME_WORDS, {
+      tx,
+      beforeRow: tx ? (userId) => lockLawyerPayouts(tx, userId) : undefined,
+      stillApplies: async (ex, link, userId) => {
+        [details] = await ex.select().from(payoutDetails).where(eq(payoutDetails.lawyerId, userId));
+        // Both times are the database's (each link's createdAt defaults to its transaction's start).
+        const [newer] = await ex
+          .select({ id: oneTimeTokens.id })
+          .from(oneTimeTokens)
+          .where(
+            and(
+              eq(oneTimeTokens.userId, userId),
+              eq(oneTimeTokens.purpose, PAYOUT_DETAILS_NOT_ME),
+              ne(oneTimeTokens.id, link.id),
+              // In SQL: the database keeps microseconds, a JS Date only milliseconds.
+              sql`${oneTimeTokens.createdAt} > (select o.created_at from one_time_tokens o where o.id = ${link.id})`,
+            ),
+          )
+          .limit(1);
+        if (!details || newer) throw conflict(payoutMessages.notMeLinkStale);
+      },
+    });
+    return { ...found, details: details! };
+  }
+
   /** Marks one requested payout approved and posts it, once; answers whether this call must send it. */
   async function approveOne(admin: AuthUser, payoutId: string): Promise<boolean> {
     return db.transaction(async (tx) => {
+      // The lawyer's payout lock before the payout's row, the order of a "This wasn't me" that rejects the
+      // lawyer's requests (lm-payout, lawyer row, payout rows; decision 2244): the other order deadlocks.
+      const [head] = await tx.select({ lawyerId: payouts.lawyerId }).from(payouts).where(eq(payouts.id, payoutId));
+      if (!head) throw notFound(payoutMessages.notFound);
+      await lockLawyerPayouts(tx, head.lawyerId);
       const [p] = await tx.select().from(payouts).where(eq(payouts.id, payoutId)).for('update');
       if (!p) throw notFound(payoutMessages.notFound);
       // Approved already (a retried or duplicated approval) or rejected meanwhile: nothing moves.
       if (p.status !== 'requested') return false;
-      await lockLawyerPayouts(tx, p.lawyerId);
       const now = clock.now();
       if ((await available(tx, p.lawyerId)) < p.amount)
         throw conflict('The lawyer’s available balance no longer covers this payout');
@@ -555,36 +659,7 @@ export function createPayouts(deps: PayoutsDeps) {
         if (!p) throw notFound(payoutMessages.notFound);
         if (p.status === 'rejected') return false;
         if (p.status !== 'requested') throw conflict(payoutMessages.notRequested);
-        const now = clock.now();
-        await tx
-          .update(payouts)
-          .set({ status: 'rejected', rejectedBy: admin.id, rejectedAt: now, rejectionReason: reason, updatedAt: now })
-          .where(eq(payouts.id, p.id));
-        await recordAudit(tx, {
-          actorId: admin.id,
-          action: 'payout.reject',
-          targetType: 'payout',
-          targetId: p.id,
-          details: { lawyerId: p.lawyerId, amountKobo: p.amount, reason },
-        });
-        const [lawyer] = await tx
-          .select({ email: users.officialEmail, name: users.name })
-          .from(users)
-          .where(eq(users.id, p.lawyerId));
-        await enqueueMail(
-          tx,
-          render(
-            payoutRejectedMail({
-              to: lawyer.email,
-              name: lawyer.name,
-              amount: p.amount / 100,
-              bank: p.bank,
-              accountNumber: p.accountNumber,
-              url: earningsUrl(),
-              reason,
-            }),
-          ),
-        );
+        await rejectRequested(tx, p, admin.id, reason);
         return true;
       });
       if (rejected) {
@@ -592,6 +667,73 @@ export function createPayouts(deps: PayoutsDeps) {
         deps.securityLog('payout_rejected', { actor: admin.id, payoutId });
       }
       return viewOf(payoutId);
+    },
+
+    /** Whether a payout-details "This wasn't me" link can be used, changing nothing (a mail scanner's visit). */
+    async checkDetailsNotMe(token: string) {
+      const { link, details } = await detailsNotMeLink(token);
+      return {
+        bank: details.bank,
+        accountNumber: maskAccountNumber(details.accountNumber),
+        accountName: details.accountName,
+        savedAt: details.updatedAt.toISOString(),
+        expiresAt: link.expiresAt.toISOString(),
+      };
+    },
+
+    /**
+     * "This wasn't me" for payout details (decision 2244), in one transaction under the lawyer's payout
+     * lock, its row's and then each waiting payout's: the link is used once; the lawyer's payouts still
+     * `requested` to those details are rejected as an admin's rejection would (no ledger entry, the
+     * reservation ends); the details are deleted; and whoever held the session is shut out
+     * (accounts.shutOut: every session ends, the password stops working, a reset code is mailed).
+     */
+    async detailsNotMe(token: string) {
+      // Checked first without locks: a guessed or spent token costs a lookup, never the argon2 hash.
+      await detailsNotMeLink(token);
+      const unusableHash = await hashPassword(randomToken());
+      const done = await db.transaction(async (tx) => {
+        const { link, user, details } = await detailsNotMeLink(token, tx);
+        await accounts().useNotMeLink(tx, link.id, NOT_ME_WORDS);
+        const waiting = await tx
+          .select()
+          .from(payouts)
+          .where(
+            and(
+              eq(payouts.lawyerId, user.id),
+              eq(payouts.status, 'requested'),
+              eq(payouts.accountNumber, details.accountNumber),
+              eq(payouts.bank, details.bank),
+            ),
+          )
+          .for('update');
+        for (const p of waiting) await rejectRequested(tx, p, user.id, payoutMessages.notMeRejection);
+        await tx.delete(payoutDetails).where(eq(payoutDetails.lawyerId, user.id));
+        const resetCode = await accounts().shutOut(tx, user.id, unusableHash);
+        await recordAudit(tx, {
+          actorId: user.id,
+          action: 'payout_details.not_me',
+          targetType: 'lawyer',
+          targetId: user.id,
+          details: { bank: details.bank, payoutsStopped: waiting.map((p) => p.id) },
+        });
+        await enqueueMail(
+          tx,
+          render(
+            payoutNotMeMail(
+              user.officialEmail,
+              resetCode,
+              LIMITS.codeTtlMinutes,
+              `${deps.config.PUBLIC_URL}/password-reset`,
+              waiting.length,
+            ),
+          ),
+        );
+        return { officialEmail: user.officialEmail, lawyerId: user.id, payoutsStopped: waiting.length };
+      });
+      deps.mailWritten();
+      deps.securityLog('payout_details_not_me', { actor: done.lawyerId, payoutsStopped: done.payoutsStopped });
+      return { officialEmail: done.officialEmail, payoutsStopped: done.payoutsStopped };
     },
 
     /** Sandbox provider only: a transfer still pending at the sandbox ends as the admin says. */

@@ -6,7 +6,7 @@ import { LIMITS, TWO_FACTOR, twoFactorMessages, type UserType } from '@legalmark
 import type { Executor } from '../../db/client.js';
 import { oneTimeTokens, sessions, twoFactor, twoFactorChecks, twoFactorRecoveryCodes, users } from '../../db/schema.js';
 import { recordAudit } from '../../platform/audit.js';
-import { AppError, badRequest, conflict, notFound, unauthorized } from '../../platform/errors.js';
+import { AppError, badRequest, conflict, unauthorized } from '../../platform/errors.js';
 import { mailRenderer } from '../../platform/mail-templates.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import { hashPassword } from '../../platform/passwords.js';
@@ -16,6 +16,12 @@ import type { Shared } from '../shared.js';
 import { twoFactorDisabledMail, twoFactorEnabledMail, twoFactorNotMeMail } from './emails.js';
 
 const PERIOD_SECONDS = 30;
+const NOT_ME_WORDS = {
+  unknown: twoFactorMessages.notMeLinkUnknown,
+  used: twoFactorMessages.notMeLinkUsed,
+  expired: twoFactorMessages.notMeLinkExpired,
+  addressChanged: twoFactorMessages.notMeAddressChanged,
+};
 const ISSUER = 'LegalMarket';
 const CHALLENGE_PURPOSE = 'two_factor_login';
 /** No 0/O, 1/I/L: a recovery code is read off paper. */
@@ -61,14 +67,12 @@ export function createTwoFactorService(shared: Shared) {
    * TWO_FACTOR.notMeLinkDays.
    */
   async function sendNotMeLink(tx: Executor, userId: string, officialEmail: string, enrolmentId: string) {
-    const token = randomToken();
-    await tx.insert(oneTimeTokens).values({
+    const token = await shared.accounts.issueNotMeLink(tx, {
       userId,
       purpose: TWO_FACTOR_NOT_ME,
-      tokenHash: hashToken(token),
       email: officialEmail,
+      days: TWO_FACTOR.notMeLinkDays,
       twoFactorEnrolmentId: enrolmentId,
-      expiresAt: new Date(clock.now().getTime() + TWO_FACTOR.notMeLinkDays * 24 * 3600_000),
     });
     const url = `${shared.config.PUBLIC_URL}/two-factor-not-me?token=${token}`;
     await enqueueMail(tx, render(twoFactorEnabledMail(officialEmail, url, TWO_FACTOR.notMeLinkDays, resetUrl)));
@@ -82,24 +86,17 @@ export function createTwoFactorService(shared: Shared) {
    * account's tokens locks the row first (decision 2181).
    */
   async function notMeLink(token: string, tx?: Executor) {
-    const ex = tx ?? db;
-    const byHash = and(eq(oneTimeTokens.tokenHash, hashToken(token)), eq(oneTimeTokens.purpose, TWO_FACTOR_NOT_ME));
-    const [found] = await ex.select({ userId: oneTimeTokens.userId }).from(oneTimeTokens).where(byHash).limit(1);
-    if (!found) throw notFound(twoFactorMessages.notMeLinkUnknown);
-    const account = ex
-      .select()
-      .from(users)
-      .where(and(eq(users.id, found.userId), isNull(users.deletedAt)));
-    const [user] = tx ? await account.for('update') : await account;
-    const [link] = await ex.select().from(oneTimeTokens).where(byHash).limit(1);
-    if (!user || !link) throw notFound(twoFactorMessages.notMeLinkUnknown);
-    if (link.usedAt) throw conflict(twoFactorMessages.notMeLinkUsed);
-    if (link.expiresAt.getTime() <= clock.now().getTime()) throw new AppError(410, twoFactorMessages.notMeLinkExpired);
-    const [enrolment] = await ex.select().from(twoFactor).where(eq(twoFactor.userId, user.id)).limit(1);
-    if (!enrolment?.enabledAt || enrolment.enrolmentId !== link.twoFactorEnrolmentId)
-      throw conflict(twoFactorMessages.notMeLinkStale);
-    if (user.officialEmail !== link.email) throw conflict(twoFactorMessages.notMeAddressChanged);
-    return { link, user, enabledAt: enrolment.enabledAt };
+    let enabledAt: Date | null = null;
+    const { link, user } = await shared.accounts.readNotMeLink(TWO_FACTOR_NOT_ME, token, NOT_ME_WORDS, {
+      tx,
+      stillApplies: async (ex, found, userId) => {
+        const [enrolment] = await ex.select().from(twoFactor).where(eq(twoFactor.userId, userId)).limit(1);
+        if (!enrolment?.enabledAt || enrolment.enrolmentId !== found.twoFactorEnrolmentId)
+          throw conflict(twoFactorMessages.notMeLinkStale);
+        enabledAt = enrolment.enabledAt;
+      },
+    });
+    return { link, user, enabledAt: enabledAt! as Date };
   }
 
   async function rowOf(userId: string) {
@@ -347,12 +344,7 @@ export function createTwoFactorService(shared: Shared) {
       const unusableHash = await hashPassword(randomToken());
       const user = await db.transaction(async (tx) => {
         const { link, user } = await notMeLink(token, tx);
-        const used = await tx
-          .update(oneTimeTokens)
-          .set({ usedAt: clock.now() })
-          .where(and(eq(oneTimeTokens.id, link.id), isNull(oneTimeTokens.usedAt)))
-          .returning({ id: oneTimeTokens.id });
-        if (!used.length) throw conflict(twoFactorMessages.notMeLinkUsed);
+        await shared.accounts.useNotMeLink(tx, link.id, NOT_ME_WORDS);
         await tx.delete(twoFactor).where(eq(twoFactor.userId, user.id));
         await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, user.id));
         const resetCode = await shared.accounts.shutOut(tx, user.id, unusableHash);

@@ -21,6 +21,7 @@ import { Field, FormError, PasswordField } from '@/components/field';
 import { QrCode } from '@/components/qr-code';
 import { api, getErrorMessage } from '@/lib/http';
 import { AuthCard } from './components/auth-card';
+import { OtherDevices } from './other-devices';
 
 const passwordInput = z.object({
   password: z.string({ error: messages.enterPassword }).min(1, messages.enterPassword).max(128),
@@ -243,6 +244,7 @@ export default function TwoFactorPage() {
   return (
     <AuthCard title="Two-factor authentication" subtitle="A code from your phone as well as your password." wide>
       {body}
+      <OtherDevices />
     </AuthCard>
   );
 }

@@ -20,6 +20,7 @@ const payout = (id: string, over: Partial<PayoutView> = {}): PayoutView => ({
   createdAt: '2026-11-21T10:00:00.000Z',
   approvedAt: null,
   settledAt: null,
+  detailsAddedAt: '2020-01-01T10:00:00.000Z',
   ...over,
 });
 
@@ -65,6 +66,27 @@ describe('/admin/payouts', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Approve and send' }));
     expect(await screen.findByRole('dialog', { name: 'Success' })).toHaveTextContent('2 payouts were approved');
     expect(onApprove).toHaveBeenCalledWith(['p1', 'p3']);
+  });
+
+  it('marks a payout to an account saved in the last 48 hours, and one no longer saved (decision 2244)', () => {
+    setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
+    const client = testQueryClient();
+    client.setQueryData(adminKeys.payouts(), {
+      status: 'success',
+      waitingTotal: 30_000.75,
+      payouts: [
+        payout('fresh', { detailsAddedAt: new Date(Date.now() - 3600_000).toISOString() }),
+        payout('old'),
+        payout('gone', { detailsAddedAt: null }),
+      ],
+    });
+    renderPage(<PayoutsPage />, { client });
+    const rowOf = (name: string) =>
+      screen.getByRole('checkbox', { name: `Select ₦10,000.25 for ${name}` }).closest('li')!;
+    expect(within(rowOf('Lawyer fresh')).getByText('New account')).toBeInTheDocument();
+    expect(within(rowOf('Lawyer old')).queryByText('New account')).toBeNull();
+    expect(within(rowOf('Lawyer old')).getByText(/account saved/)).toBeInTheDocument();
+    expect(within(rowOf('Lawyer gone')).getByText('Not the saved account now')).toBeInTheDocument();
   });
 
   it('says so when nothing is waiting', () => {

@@ -1,6 +1,11 @@
 import { useState } from 'react';
 import { formatNairaExact } from '@legalmarket/contracts/format';
-import { PAYOUT_BATCH_MAX, PAYOUT_STATUS_WORDS, type PayoutView } from '@legalmarket/contracts/payouts';
+import {
+  PAYOUT_BATCH_MAX,
+  PAYOUT_NEW_ACCOUNT_HOURS,
+  PAYOUT_STATUS_WORDS,
+  type PayoutView,
+} from '@legalmarket/contracts/payouts';
 import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
 import { FormError } from '@/components/field';
@@ -21,6 +26,28 @@ const STATUS_STYLE: Record<PayoutView['status'], string> = {
   failed: 'bg-red-100 text-red-900',
   rejected: 'bg-slate-200 text-slate-900',
 };
+/**
+ * How long the payout's account has been the lawyer's saved details (decision 2244): one saved in the last
+ * PAYOUT_NEW_ACCOUNT_HOURS may have been added by whoever holds a stolen session, so it is marked.
+ */
+function AccountAge({ p }: { p: PayoutView }) {
+  if (p.detailsAddedAt === null)
+    return (
+      <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-900">
+        Not the saved account now
+      </span>
+    );
+  const added = Date.parse(p.detailsAddedAt);
+  if (Date.now() - added >= PAYOUT_NEW_ACCOUNT_HOURS * 3600_000)
+    return <span className="text-slate-600">account saved {when(p.detailsAddedAt)}</span>;
+  return (
+    <>
+      <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900">New account</span>{' '}
+      <span className="text-slate-600">saved {when(p.detailsAddedAt)}</span>
+    </>
+  );
+}
+
 /** The admin's words: the lawyer's "returned to your balance" is the lawyer's. */
 const STATUS_WORDS = {
   ...PAYOUT_STATUS_WORDS,
@@ -158,6 +185,9 @@ export default function PayoutsPage() {
                       </p>
                       <p className="wrap-anywhere text-slate-600">
                         {p.accountName}, {p.bank} {p.accountNumber} · asked {when(p.createdAt)}
+                      </p>
+                      <p className="text-sm">
+                        <AccountAge p={p} />
                       </p>
                     </div>
                     <Button variant="ghost" onClick={() => setConfirming([p])}>

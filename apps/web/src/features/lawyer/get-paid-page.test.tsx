@@ -72,6 +72,7 @@ const payout = (over: Partial<PayoutView>): PayoutView => ({
   createdAt: '2026-11-20T10:00:00.000Z',
   approvedAt: null,
   settledAt: '2026-11-21T10:00:00.000Z',
+  detailsAddedAt: null,
   ...over,
 });
 
