@@ -171,6 +171,7 @@ describeEachDb('"This wasn\'t me" undoes a two-factor enrolment (decision 2220)'
       'email_change',
       'email_change_undo',
       'password_reset_grant',
+      'payout_details_not_me',
       'payout_grant',
       'payout_otp',
       'two_factor_login',
@@ -207,8 +208,9 @@ describeEachDb('"This wasn\'t me" undoes a two-factor enrolment (decision 2220)'
       { password: 'Th1ef!Passw0rd', passwordConfirm: 'Th1ef!Passw0rd' },
     );
     expect(oldGrant.statusCode).toBe(400);
-    // Only the new reset code and the undo link of the address change (the owner's) are left.
-    expect(await liveTokens(owner.id)).toEqual(['email_change_undo', 'password_reset']);
+    // Only the new reset code and the owner's links are left: the address change's undo, and the
+    // "This wasn't me" of the payout account the thief saved (decision 2244).
+    expect(await liveTokens(owner.id)).toEqual(['email_change_undo', 'password_reset', 'payout_details_not_me']);
     expect((await mailsAbout(owner.email, RESET_SUBJECT)).length).toBe(1);
     const [audit] = await db()
       .select()
