@@ -420,6 +420,14 @@ describeEachDb('double submit: state-changing calls sent twice at once', (kind) 
     );
     const throwaway = await relogin(who);
     await atOnce('POST /api/logout', throwaway, { method: 'POST', url: '/api/logout' }, [200]);
+    // Signing out the other devices twice at once ends each other session once (the five sign-ins above
+    // and one more) and keeps the caller's (decision 2245).
+    const other = await relogin(who);
+    const outs = await atOnce('POST /api/logout/others', who, { method: 'POST', url: '/api/logout/others' }, [200]);
+    expect(outs.reduce((n, a) => n + (a.json().data.ended as number), 0)).toBe(6);
+    const unread = (l: Login) => t.app.inject({ method: 'GET', url: '/api/notifications/unread', headers: l.headers });
+    expect((await unread(other)).statusCode).toBe(401);
+    expect((await unread(who)).statusCode).toBe(200);
 
     // Two-factor: two set-ups at once answer the one secret kept (decision 2221); it turns it on once,
     // and each code is taken once.
@@ -1016,6 +1024,8 @@ describeEachDb('double submit: state-changing calls sent twice at once', (kind) 
         'test/reliability/payments-attack.test.ts: the same genuine webhook 50 times at once fulfils once',
       'POST /api/two-factor/not-me':
         'test/security/two-factor-not-me.test.ts: three confirmations at once take effect once',
+      'POST /api/payment-details/not-me':
+        'test/security/payout-details-not-me.test.ts: three confirmations at once take effect once',
     };
     const changing = Object.keys(TABLE).filter((k) => !k.startsWith('GET '));
     const missing = changing.filter((k) => !tried.has(k) && !elsewhere[k]);
