@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { openDatabase, rowsOf, type Database } from '../src/db/client.js';
+import { appDeps } from '../src/runtime.js';
 import type { DbKind, TestApp } from './helpers.js';
 
 /**
@@ -20,24 +21,12 @@ export async function secondInstance(
     );
     otherDb = await openDatabase({ url: t.config.DATABASE_URL, schemaName: schema });
   }
-  const app = await buildApp({
-    config: t.config,
-    db: otherDb?.db ?? t.rt.database.db,
-    clock: t.clock,
-    storage: t.rt.storage,
-    rateLimits: t.rt.rateLimits,
-    mail: t.rt.mail,
-    secret: t.rt.secret,
-    logger: false,
-    webDist: null,
-  });
+  // The test app's clock, storage, rate limits, mail and signing secret; only the pool is its own.
+  const app = await buildApp({ ...appDeps(t.rt), db: otherDb?.db ?? t.rt.database.db, logger: false, webDist: null });
   await app.ready();
-  return {
-    app,
-    db: otherDb,
-    async close() {
-      await app.close();
-      await otherDb?.close();
-    },
+  const close = async () => {
+    await app.close();
+    await otherDb?.close();
   };
+  return { app, db: otherDb, close };
 }
