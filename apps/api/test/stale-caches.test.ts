@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
-import { openDatabase, rowsOf, type Database } from '../src/db/client.js';
 import { jobs } from '../src/db/schema.js';
 import { insertJob } from './admin-fixtures.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from './helpers.js';
+import { secondInstance } from './second-instance.js';
 import { pdfBytes } from './upload-helpers.js';
 
 /**
@@ -16,31 +15,13 @@ import { pdfBytes } from './upload-helpers.js';
 describeEachDb('stale caches', (kind) => {
   let t: TestApp;
   let other: FastifyInstance;
-  let otherDb: Database | null = null;
+  let closeOther: () => Promise<void>;
   beforeAll(async () => {
     t = await createTestApp(kind);
-    if (kind === 'postgres') {
-      const [{ schema }] = rowsOf<{ schema: string }>(
-        await t.rt.database.db.execute(sql`select current_schema() as schema`),
-      );
-      otherDb = await openDatabase({ url: t.config.DATABASE_URL, schemaName: schema });
-    }
-    other = await buildApp({
-      config: t.config,
-      db: otherDb?.db ?? t.rt.database.db,
-      clock: t.clock,
-      storage: t.rt.storage,
-      rateLimits: t.rt.rateLimits,
-      mail: t.rt.mail,
-      secret: t.rt.secret,
-      logger: false,
-      webDist: null,
-    });
-    await other.ready();
+    ({ app: other, close: closeOther } = await secondInstance(t, kind));
   });
   afterAll(async () => {
-    await other.close();
-    await otherDb?.close();
+    await closeOther();
     await t.close();
   });
 

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { and, eq, isNull, ne } from 'drizzle-orm';
-import { Secret, TOTP } from 'otpauth';
 import { messages } from '@legalmarket/contracts';
 import { emailOutbox, oneTimeTokens, payoutDetails, sessions, users } from '../../src/db/schema.js';
 import { createAuth, type Auth } from '../../src/platform/auth.js';
@@ -23,8 +22,26 @@ import {
   type TestApp,
   otherConnection,
 } from '../helpers.js';
+import { twoFactorKit } from '../two-factor-kit.js';
 
 const NEW = 'N3w!Passw0rd';
+
+/** The whole reset flow through the API, as the owner does it. */
+async function resetThroughApi(t: TestApp, email: string) {
+  await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { officialEmail: email } });
+  const code = sixDigits((await lastMailTo(t, email))!.text)!;
+  const grant = await t.app.inject({
+    method: 'POST',
+    url: '/api/confirm-reset-token',
+    payload: { officialEmail: email, token: code },
+  });
+  const done = await t.app.inject({
+    method: 'PATCH',
+    url: `/api/reset-password?userEmail=${encodeURIComponent(email)}&token=${grant.json().resetToken}`,
+    payload: { password: NEW, passwordConfirm: NEW },
+  });
+  expect(done.statusCode).toBe(200);
+}
 
 /**
  * Sign-in and the changes that end every session (password reset, erasure): what is checked before a
@@ -37,6 +54,7 @@ describeEachDb('sessions started while the password changes', (kind) => {
     t = await createTestApp(kind);
   });
   afterAll(() => t.close());
+  const twoFactor = twoFactorKit(() => t);
 
   const db = () => t.rt.database.db;
   const liveSessions = (userId: string) =>
@@ -45,22 +63,7 @@ describeEachDb('sessions started while the password changes', (kind) => {
       .from(sessions)
       .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
 
-  /** The whole reset flow through the API, as the owner does it. */
-  async function resetPassword(email: string) {
-    await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { officialEmail: email } });
-    const code = sixDigits((await lastMailTo(t, email))!.text)!;
-    const grant = await t.app.inject({
-      method: 'POST',
-      url: '/api/confirm-reset-token',
-      payload: { officialEmail: email, token: code },
-    });
-    const done = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/reset-password?userEmail=${encodeURIComponent(email)}&token=${grant.json().resetToken}`,
-      payload: { password: NEW, passwordConfirm: NEW },
-    });
-    expect(done.statusCode).toBe(200);
-  }
+  const resetPassword = (email: string) => resetThroughApi(t, email);
 
   it('one reset token sent by many requests at once sets the password once, and one code gives one token', async () => {
     const owner = await signupAndLogin(t, 'company');
@@ -181,20 +184,7 @@ describeEachDb('sessions started while the password changes', (kind) => {
     'a two-factor sign-in racing a password reset on another connection gets no session',
     async () => {
       const owner = await signupAndLogin(t, 'company');
-      const setup = await t.app.inject({
-        method: 'POST',
-        url: '/api/two-factor/setup',
-        headers: owner.headers,
-        payload: { password: PASSWORD },
-      });
-      const secret = Secret.fromBase32(setup.json().data.secret as string);
-      const codeNow = () => new TOTP({ secret }).generate({ timestamp: t.clock.now().getTime() });
-      const enable = await t.app.inject({
-        method: 'POST',
-        url: '/api/two-factor/enable',
-        headers: owner.headers,
-        payload: { code: codeNow() },
-      });
+      const { codeNow, enable } = await twoFactor.turnOn(owner);
       expect(enable.statusCode).toBe(200);
       t.clock.advance(30_000);
       const first = await t.app.inject({
@@ -315,21 +305,7 @@ describeEachDb('a change of sign-in address racing a reset or an undo', (kind) =
     });
   };
 
-  async function resetPassword(email: string) {
-    await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { officialEmail: email } });
-    const code = sixDigits((await lastMailTo(t, email))!.text)!;
-    const grant = await t.app.inject({
-      method: 'POST',
-      url: '/api/confirm-reset-token',
-      payload: { officialEmail: email, token: code },
-    });
-    const done = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/reset-password?userEmail=${encodeURIComponent(email)}&token=${grant.json().resetToken}`,
-      payload: { password: NEW, passwordConfirm: NEW },
-    });
-    expect(done.statusCode).toBe(200);
-  }
+  const resetPassword = (email: string) => resetThroughApi(t, email);
 
   /** The profiles service, whose password check lets `meanwhile` run after the password was found right. */
   function profilesWith(meanwhile: () => Promise<void>) {
@@ -676,6 +652,7 @@ describeEachDb('mail written while the sign-in address moves', (kind) => {
     t = await createTestApp(kind);
   });
   afterAll(() => t.close());
+  const twoFactor = twoFactorKit(() => t);
 
   type Login = Awaited<ReturnType<typeof signupAndLogin>>;
   const ACCOUNT = { accountNumber: '0123456789', accountName: 'Chidi Okeke', bank: 'Access Bank' };
@@ -683,12 +660,22 @@ describeEachDb('mail written while the sign-in address moves', (kind) => {
   const MOVED_SUBJECT = 'Your LegalMarket sign-in address was changed';
   const OFF_SUBJECT = 'Two-factor authentication was turned off for your LegalMarket account';
   const ASKED_SUBJECT = 'A change of your LegalMarket sign-in address was requested';
+  const ADDED = 'Payment details added to your LegalMarket account';
+  const CHANGED = 'Your LegalMarket payment details were changed';
+  const NEW_ACCOUNT = { accountNumber: '9876543219', accountName: 'Chidi Okeke', bank: 'Access Bank' };
   const db = () => t.rt.database.db;
   const about = async (to: string, subject: string) =>
     (await db().select().from(emailOutbox).where(eq(emailOutbox.to, to)).orderBy(emailOutbox.id)).filter(
       (m) => m.subject === subject,
     );
   const sendOtp = (who: Login) => t.app.inject({ method: 'POST', url: '/api/send-otp', headers: who.headers });
+  /** Sends back the payout-details code last mailed to `who`: answers the request. */
+  const confirmOtp = async (who: Login) => {
+    const code = sixDigits((await about(who.email, CODE_SUBJECT))[0].text)!;
+    return t.app.inject({ method: 'POST', url: '/api/confirm-otp', headers: who.headers, payload: { otp: code } });
+  };
+  const editDetails = (who: Login) =>
+    t.app.inject({ method: 'PATCH', url: '/api/edit-payment-details', headers: who.headers, payload: NEW_ACCOUNT });
   const pause = () => new Promise((r) => setTimeout(r, 400));
 
   async function lawyerWithDetails() {
@@ -809,20 +796,7 @@ describeEachDb('mail written while the sign-in address moves', (kind) => {
   // after the session was read: the notice must still go to the address held when it is written.
   it.runIf(kind === 'postgres')('the notice that two-factor went off goes to the address held then', async () => {
     const owner = await signupAndLogin(t, 'company');
-    const setup = await t.app.inject({
-      method: 'POST',
-      url: '/api/two-factor/setup',
-      headers: owner.headers,
-      payload: { password: PASSWORD },
-    });
-    const secret = Secret.fromBase32(setup.json().data.secret as string);
-    const codeNow = () => new TOTP({ secret }).generate({ timestamp: t.clock.now().getTime() });
-    const enable = await t.app.inject({
-      method: 'POST',
-      url: '/api/two-factor/enable',
-      headers: owner.headers,
-      payload: { code: codeNow() },
-    });
+    const { codeNow, enable } = await twoFactor.turnOn(owner);
     expect(enable.statusCode).toBe(200);
     t.clock.advance(30_000);
     const moved = uniqueEmail('moved');
@@ -924,9 +898,6 @@ describeEachDb('mail written while the sign-in address moves', (kind) => {
   it.runIf(kind === 'postgres')(
     'the notices of payout details added or changed go to the address held then',
     async () => {
-      const ADDED = 'Payment details added to your LegalMarket account';
-      const CHANGED = 'Your LegalMarket payment details were changed';
-      const NEW_ACCOUNT = { accountNumber: '9876543219', accountName: 'Chidi Okeke', bank: 'Access Bank' };
       /** Runs `request` while another connection moves `who`'s address to `to` and holds the row. */
       async function whileMoving(who: Login, to: string, request: () => Promise<{ statusCode: number }>) {
         const other = await otherConnection(t);
@@ -952,22 +923,10 @@ describeEachDb('mail written while the sign-in address moves', (kind) => {
 
       const changing = await lawyerWithDetails();
       expect((await sendOtp(changing)).statusCode).toBe(200);
-      const code = sixDigits((await about(changing.email, CODE_SUBJECT))[0].text)!;
-      const confirmed = await t.app.inject({
-        method: 'POST',
-        url: '/api/confirm-otp',
-        headers: changing.headers,
-        payload: { otp: code },
-      });
+      const confirmed = await confirmOtp(changing);
       expect(confirmed.statusCode).toBe(200);
       const changedTo = uniqueEmail('moved');
-      const edit = () =>
-        t.app.inject({
-          method: 'PATCH',
-          url: '/api/edit-payment-details',
-          headers: changing.headers,
-          payload: NEW_ACCOUNT,
-        });
+      const edit = () => editDetails(changing);
       expect(await whileMoving(changing, changedTo, edit)).toBe(200);
       expect(await about(changing.email, CHANGED)).toEqual([]);
       expect(await about(changedTo, CHANGED)).toHaveLength(1);
@@ -1029,9 +988,6 @@ describeEachDb('mail written while the sign-in address moves', (kind) => {
   it.runIf(kind === 'postgres')(
     'payout details added or changed by a session ended meanwhile are not saved',
     async () => {
-      const ADDED = 'Payment details added to your LegalMarket account';
-      const CHANGED = 'Your LegalMarket payment details were changed';
-      const NEW_ACCOUNT = { accountNumber: '9876543219', accountName: 'Chidi Okeke', bank: 'Access Bank' };
       /** Runs `request` while another connection ends `who`'s sessions, and answers it. */
       async function whileEnding(
         who: Login,
@@ -1083,22 +1039,10 @@ describeEachDb('mail written while the sign-in address moves', (kind) => {
       for (const ending of ['moved', 'enrolled'] as const) {
         const changing = await lawyerWithDetails();
         expect((await sendOtp(changing)).statusCode).toBe(200);
-        const code = sixDigits((await about(changing.email, CODE_SUBJECT))[0].text)!;
-        const confirmedCode = await t.app.inject({
-          method: 'POST',
-          url: '/api/confirm-otp',
-          headers: changing.headers,
-          payload: { otp: code },
-        });
+        const confirmedCode = await confirmOtp(changing);
         expect(confirmedCode.statusCode).toBe(200);
         const changedTo = uniqueEmail('moved');
-        const edit = () =>
-          t.app.inject({
-            method: 'PATCH',
-            url: '/api/edit-payment-details',
-            headers: changing.headers,
-            payload: NEW_ACCOUNT,
-          });
+        const edit = () => editDetails(changing);
         const edited = await whileEnding(changing, ending, changedTo, edit);
         expect(edited.statusCode, ending).toBe(401);
         expect(edited.json().message).toBe(messages.notSignedIn);

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
-import { Secret, TOTP } from 'otpauth';
 import { messages, privacyMessages, TWO_FACTOR, twoFactorMessages } from '@legalmarket/contracts';
-import { emailOutbox, oneTimeTokens, payoutDetails, sessions, twoFactor, users } from '../../src/db/schema.js';
+import { oneTimeTokens, payoutDetails, sessions, twoFactor, users } from '../../src/db/schema.js';
 import { createAuth, type Auth } from '../../src/platform/auth.js';
 import { tokenHasher } from '../../src/platform/tokens.js';
 import { createAccountsService } from '../../src/features/accounts/service.js';
@@ -20,6 +19,7 @@ import {
   type TestApp,
   otherConnection,
 } from '../helpers.js';
+import { twoFactorKit } from '../two-factor-kit.js';
 
 /**
  * "A session that can move the sign-in e-mail and with it the payouts": what a stolen session of an
@@ -55,20 +55,8 @@ function kit(app: () => TestApp) {
       ['officialEmail', to],
       ['currentPassword', PASSWORD],
     ]);
-  const me = (who: Login) => call('GET', `/api/userprofile?_id=${who.id}`, who);
-  const login = (officialEmail: string, password = PASSWORD) =>
-    call('POST', '/api/login', null, { officialEmail, password });
-  /** Another device signing in with the password (an account without two-factor). */
-  const anotherSession = async (who: Login): Promise<Login> => {
-    const res = await login(who.email);
-    expect(res.statusCode).toBe(200);
-    const token = res.json().token as string;
-    return { ...who, token, headers: { authorization: `Bearer ${token}` } };
-  };
-  const codeOf = (secret: string) =>
-    new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: t().clock.now().getTime() });
-  /** The next 30 s step, so the app shows a code not yet used. */
-  const nextStep = () => t().clock.advance(30_000);
+  // Another device's session (an account without two-factor), the app's codes and the next 30 s step.
+  const { me, login, anotherSession, codeOf, nextStep, mailsTo } = twoFactorKit(app);
   /** Enrols an authenticator through the API (which stamps this session's step-up); answers its secret. */
   const enrol = async (who: Login) => {
     const setup = await call('POST', '/api/two-factor/setup', who, { password: PASSWORD });
@@ -84,7 +72,6 @@ function kit(app: () => TestApp) {
     expect((await call('POST', '/api/two-factor/verify', who, { code: codeOf(secret) })).statusCode).toBe(200);
   };
   const emailOf = async (id: string) => (await db().select().from(users).where(eq(users.id, id)))[0].officialEmail;
-  const mailsTo = (to: string) => db().select().from(emailOutbox).where(eq(emailOutbox.to, to)).orderBy(emailOutbox.id);
   const pendingChanges = (userId: string) =>
     db()
       .select()

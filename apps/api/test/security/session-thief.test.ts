@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
 import { messages, twoFactorMessages } from '@legalmarket/contracts';
 import { auditLog, emailOutbox, sessions, twoFactor, users } from '../../src/db/schema.js';
-import { buildApp } from '../../src/app.js';
-import { openDatabase, rowsOf, type Database } from '../../src/db/client.js';
 import { insertProduct } from '../admin-fixtures.js';
 import { multipart } from '../upload-helpers.js';
 import {
@@ -21,6 +19,7 @@ import {
   uniqueEmail,
   type TestApp,
 } from '../helpers.js';
+import { secondInstance } from '../second-instance.js';
 import { twoFactorKit } from '../two-factor-kit.js';
 
 /**
@@ -296,31 +295,13 @@ describeEachDb('a thief with a session and the password against the owner’s li
 describeEachDb('the owner’s recovery ends a stolen session on every instance at once', (kind) => {
   let t: TestApp;
   let other: FastifyInstance;
-  let otherDb: Database | null = null;
+  let closeOther: () => Promise<void>;
   beforeAll(async () => {
     t = await createTestApp(kind);
-    if (kind === 'postgres') {
-      const [{ schema }] = rowsOf<{ schema: string }>(
-        await t.rt.database.db.execute(sql`select current_schema() as schema`),
-      );
-      otherDb = await openDatabase({ url: t.config.DATABASE_URL, schemaName: schema });
-    }
-    other = await buildApp({
-      config: t.config,
-      db: otherDb?.db ?? t.rt.database.db,
-      clock: t.clock,
-      storage: t.rt.storage,
-      rateLimits: t.rt.rateLimits,
-      mail: t.rt.mail,
-      secret: t.rt.secret,
-      logger: false,
-      webDist: null,
-    });
-    await other.ready();
+    ({ app: other, close: closeOther } = await secondInstance(t, kind));
   });
   afterAll(async () => {
-    await other.close();
-    await otherDb?.close();
+    await closeOther();
     await t.close();
   });
 

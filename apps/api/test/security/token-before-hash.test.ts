@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { Secret, TOTP } from 'otpauth';
 import { messages, TWO_FACTOR, twoFactorMessages } from '@legalmarket/contracts';
-import { emailOutbox, users } from '../../src/db/schema.js';
+import { users } from '../../src/db/schema.js';
 import {
-  PASSWORD,
   createTestApp,
   describeEachDb,
   lastMailTo,
@@ -14,6 +12,7 @@ import {
   uniqueEmail,
   type TestApp,
 } from '../helpers.js';
+import { twoFactorKit } from '../two-factor-kit.js';
 
 /**
  * The links and tokens that lead to a password hash ("This wasn't me", the reset token) are looked up
@@ -42,6 +41,7 @@ describeEachDb('a token is checked before any password is hashed', (kind) => {
     t = await createTestApp(kind);
   });
   afterAll(() => t.close());
+  const twoFactor = twoFactorKit(() => t);
 
   type Login = Awaited<ReturnType<typeof signupAndLogin>>;
   const db = () => t.rt.database.db;
@@ -64,27 +64,11 @@ describeEachDb('a token is checked before any password is hashed', (kind) => {
 
   /** Turns two-factor on for `who`: answers the "This wasn't me" link's token and the app's secret. */
   async function enrol(who: Login) {
-    const setup = await t.app.inject({
-      method: 'POST',
-      url: '/api/two-factor/setup',
-      headers: who.headers,
-      payload: { password: PASSWORD },
-    });
-    const secret = Secret.fromBase32(setup.json().data.secret as string);
-    const code = () => new TOTP({ secret }).generate({ timestamp: t.clock.now().getTime() });
-    t.clock.advance(30_000);
-    const enable = await t.app.inject({
-      method: 'POST',
-      url: '/api/two-factor/enable',
-      headers: who.headers,
-      payload: { code: code() },
-    });
-    expect(enable.statusCode).toBe(200);
-    const [mail] = await db()
-      .select()
-      .from(emailOutbox)
-      .where(eq(emailOutbox.to, who.email))
-      .then((rows) => rows.filter((m) => m.subject.startsWith('Two-factor authentication was turned on')));
+    const secret = await twoFactor.enrol(who);
+    const code = () => twoFactor.codeOf(secret);
+    const [mail] = (await twoFactor.mailsTo(who.email)).filter((m) =>
+      m.subject.startsWith('Two-factor authentication was turned on'),
+    );
     return { token: linkToken(mail.text)!, code };
   }
 

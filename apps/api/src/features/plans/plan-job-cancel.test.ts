@@ -2,13 +2,11 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { PLAN_CREDIT_KINDS, planMessages, type PlanView } from '@legalmarket/contracts';
 import { auditLog, jobs, ledgerEntries, ledgerTransactions, refunds } from '../../db/schema.js';
-import { sandboxProvider, setSandboxRenewalFailure } from '../../platform/payments/sandbox.js';
-import { PASSWORD, createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
-import { SUCCESS_CARD } from '../../../test/commerce-helpers.js';
-import { createLedger } from '../money/ledger.js';
-import { createRefunds } from '../money/refunds.js';
-import { createJobLifecycle } from '../jobs/lifecycle-service.js';
-import { createPlansService, creditValueOf } from './service.js';
+import { setSandboxRenewalFailure } from '../../platform/payments/sandbox.js';
+import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
+import type { createLedger } from '../money/ledger.js';
+import { type createPlansService, creditValueOf } from './service.js';
+import { planServices, reloggingInject, subscribeInSandbox } from './plan-test-kit.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 const DAY = 86_400_000;
@@ -28,35 +26,13 @@ describeEachDb('cancelling a plan job', (kind) => {
   beforeAll(async () => {
     t = await createTestApp(kind);
     [admin, lawyer] = await Promise.all([signupAndLogin(t, 'admin'), signupAndLogin(t, 'lawyer', { verified: true })]);
-    const deps = {
-      db: t.rt.database.db,
-      clock: t.clock,
-      config: t.config,
-      mailWritten: () => {},
-      securityLog: () => {},
-    };
-    ledger = createLedger(deps);
-    const provider = sandboxProvider(deps.db, t.clock);
-    const lifecycle = createJobLifecycle(deps, { ledger, refunds: createRefunds({ ...deps, provider, ledger }) });
-    plans = createPlansService(deps, { provider, ledger, lifecycle });
+    ({ plans, ledger } = planServices(t));
   });
   afterAll(() => t.close());
   afterEach(async () => expect(await ledger.audit()).toEqual([]));
 
   const db = () => t.rt.database.db;
-  /** A request; a session the moved clock expired is renewed by logging in again. */
-  async function inject(method: 'GET' | 'POST', url: string, who: Login, payload?: unknown) {
-    const send = () => t.app.inject({ method, url, headers: who.headers, payload: payload as Record<string, unknown> });
-    const res = await send();
-    if (res.statusCode !== 401) return res;
-    const login = await t.app.inject({
-      method: 'POST',
-      url: '/api/login',
-      payload: { officialEmail: who.email, password: PASSWORD },
-    });
-    who.headers.authorization = `Bearer ${(login.json() as { token: string }).token}`;
-    return send();
-  }
+  const inject = reloggingInject(() => t);
   const mine = async (who: Login) => (await inject('GET', '/api/plans/mine', who)).json().data as PlanView;
   const cancel = (jobId: string, body: Record<string, unknown> = {}) =>
     inject('POST', `/job-api/jobs/${jobId}/actions/cancel`, admin, { note: 'Asked for by mistake.', ...body });
@@ -67,22 +43,7 @@ describeEachDb('cancelling a plan job', (kind) => {
     await plans.tick();
   };
 
-  async function subscribe(who: Login) {
-    const d = (await inject('POST', '/api/plans/subscribe', who, { tier: 'bronze' })).json().data as {
-      reference: string;
-      amount: number;
-    };
-    const charged = await inject('POST', '/api/checkout/sandbox/charge', who, {
-      reference: d.reference,
-      amount: d.amount,
-      currency: 'NGN',
-      ...SUCCESS_CARD,
-    });
-    const transactionId = (charged.json().data as { transaction_id: string }).transaction_id;
-    const confirmed = await inject('POST', '/api/plans/confirm', who, { reference: d.reference, transactionId });
-    expect(confirmed.statusCode).toBe(200);
-    return confirmed.json().data as PlanView;
-  }
+  const subscribe = async (who: Login) => (await subscribeInSandbox(inject, who, 'bronze')).plan;
 
   /** A Bronze plan (1 review, 2 drafts, 1 opinion) and a job opened with one of its credits. */
   async function planJob(credit = 'review') {

@@ -2,21 +2,13 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { PlanView } from '@legalmarket/contracts';
 import { subscriptions } from '../../db/schema.js';
-import { flutterwaveProvider } from '../../platform/payments/flutterwave.js';
 import { PASSWORD, describeEachDb, lastMailTo, linkToken, signupAndLogin, uniqueEmail } from '../../../test/helpers.js';
 import { createLoggedTestApp } from '../../../test/commerce-helpers.js';
 import { multipart } from '../../../test/upload-helpers.js';
-import {
-  PUBLIC_KEY,
-  SECRET_HASH,
-  SECRET_KEY,
-  flutterwaveStandIn,
-  listenStandIn,
-} from '../../../test/flutterwave-standin.js';
-import { createLedger } from '../money/ledger.js';
-import { createRefunds } from '../money/refunds.js';
-import { createJobLifecycle } from '../jobs/lifecycle-service.js';
+import { flutterwaveStandIn, listenStandIn } from '../../../test/flutterwave-standin.js';
+import type { createLedger } from '../money/ledger.js';
 import { createPlansService } from './service.js';
+import { planServices, standInProvider, standInSubscription } from './plan-test-kit.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 
@@ -42,22 +34,8 @@ describeEachDb('a plan started while the sign-in address moves', (kind) => {
   beforeAll(async () => {
     const config = await listenStandIn(flw);
     t = await createLoggedTestApp(kind, config);
-    const deps = {
-      db: t.rt.database.db,
-      clock: t.clock,
-      config: t.config,
-      mailWritten: () => {},
-      securityLog: () => {},
-    };
-    const provider = flutterwaveProvider({
-      publicKey: PUBLIC_KEY,
-      secretKey: SECRET_KEY,
-      secretHash: SECRET_HASH,
-      apiUrl: config.FLW_API_URL,
-    });
-    ledger = createLedger(deps);
-    const lifecycle = createJobLifecycle(deps, { ledger, refunds: createRefunds({ ...deps, provider, ledger }) });
-    plans = createPlansService(deps, { provider, ledger, lifecycle });
+    const { deps, provider, lifecycle, ...built } = planServices(t, { provider: standInProvider(config) });
+    ({ plans, ledger } = built);
     const slow = {
       ...provider,
       async cancelPlanSubscription(planId: string, email: string) {
@@ -77,8 +55,7 @@ describeEachDb('a plan started while the sign-in address moves', (kind) => {
 
   const inject = (method: 'POST' | 'PATCH', url: string, who: Login, payload?: object) =>
     t.app.inject({ method, url, headers: who.headers, payload });
-  const subscriptionAt = (planId: string, email: string) =>
-    [...flw.subscriptions.values()].find((s) => s.plan === Number(planId) && s.customer.customer_email === email);
+  const subscriptionAt = (planId: string, email: string) => standInSubscription(flw, planId, email);
 
   /** Asks for a new sign-in address; answers the confirmation link's token from the new inbox. */
   async function askToMove(who: Login, next: string) {

@@ -2,19 +2,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { PlanView } from '@legalmarket/contracts';
 import { subscriptionEvents, subscriptionPayments, subscriptions } from '../../db/schema.js';
-import { flutterwaveProvider } from '../../platform/payments/flutterwave.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
-import {
-  PUBLIC_KEY,
-  SECRET_HASH,
-  SECRET_KEY,
-  flutterwaveStandIn,
-  listenStandIn,
-} from '../../../test/flutterwave-standin.js';
-import { createLedger } from '../money/ledger.js';
-import { createRefunds } from '../money/refunds.js';
-import { createJobLifecycle } from '../jobs/lifecycle-service.js';
-import { createPlansService, planDiscountPercent } from './service.js';
+import { flutterwaveStandIn, listenStandIn } from '../../../test/flutterwave-standin.js';
+import type { createLedger } from '../money/ledger.js';
+import { type createPlansService, planDiscountPercent } from './service.js';
+import { flutterwaveWebhook, planServices, standInProvider, subscribeOnFlutterwave } from './plan-test-kit.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 const DAY = 86_400_000;
@@ -33,23 +25,8 @@ describeEachDb('monthly plans on Flutterwave', (kind) => {
   beforeAll(async () => {
     const config = await listenStandIn(flw);
     t = await createTestApp(kind, config);
-    const deps = {
-      db: t.rt.database.db,
-      clock: t.clock,
-      config: t.config,
-      mailWritten: () => {},
-      securityLog: () => {},
-    };
-    const provider = flutterwaveProvider({
-      publicKey: PUBLIC_KEY,
-      secretKey: SECRET_KEY,
-      secretHash: SECRET_HASH,
-      apiUrl: config.FLW_API_URL,
-    });
-    ledger = createLedger(deps);
-    const lifecycle = createJobLifecycle(deps, { ledger, refunds: createRefunds({ ...deps, provider, ledger }) });
     // A second instance's scheduler: the app's own answers the webhooks.
-    plans = createPlansService(deps, { provider, ledger, lifecycle });
+    ({ plans, ledger } = planServices(t, { provider: standInProvider(config) }));
   });
   afterAll(async () => {
     await t.close();
@@ -58,13 +35,7 @@ describeEachDb('monthly plans on Flutterwave', (kind) => {
 
   const inject = (method: 'GET' | 'POST', url: string, who: Login, payload?: unknown) =>
     t.app.inject({ method, url, headers: who.headers, payload: payload as Record<string, unknown> });
-  const webhook = (id: number, txRef: string, status: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/payments/webhook',
-      headers: { 'verif-hash': SECRET_HASH, 'content-type': 'application/json' },
-      payload: JSON.stringify({ event: 'charge.completed', data: { id, tx_ref: txRef, status } }),
-    });
+  const webhook = (id: number, txRef: string, status: string) => flutterwaveWebhook(t, { id, tx_ref: txRef, status });
   /** Webhooks are answered at once and handled after; wait until `done` holds. */
   async function until(done: () => Promise<boolean>) {
     for (let i = 0; i < 100 && !(await done()); i++) await new Promise((r) => setTimeout(r, 50));
@@ -85,19 +56,7 @@ describeEachDb('monthly plans on Flutterwave', (kind) => {
         .orderBy(subscriptionEvents.id)
     ).map((e) => e.kind);
 
-  async function subscribe(who: Login) {
-    const started = await inject('POST', '/api/plans/subscribe', who, { tier: 'silver' });
-    expect(started.statusCode).toBe(200);
-    const d = started.json().data as { reference: string; amount: number; paymentPlan: string };
-    // The inline checkout's charge with `payment_plan`: Flutterwave subscribes the card to the plan.
-    const id = flw.pay(d.reference, d.amount, { email: who.email, paymentPlan: Number(d.paymentPlan) });
-    const confirmed = await inject('POST', '/api/plans/confirm', who, {
-      reference: d.reference,
-      transactionId: String(id),
-    });
-    expect(confirmed.statusCode).toBe(200);
-    return { ...d, plan: confirmed.json().data as PlanView };
-  }
+  const subscribe = (who: Login) => subscribeOnFlutterwave(t, flw, who);
 
   it('makes a monthly payment plan once per tier and charges the first month on it', async () => {
     const a = await signupAndLogin(t, 'company');

@@ -2,21 +2,19 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { PlanView } from '@legalmarket/contracts';
 import { subscriptionPayments } from '../../db/schema.js';
-import { flutterwaveProvider } from '../../platform/payments/flutterwave.js';
 import { describeEachDb, signupAndLogin } from '../../../test/helpers.js';
 import { createLoggedTestApp } from '../../../test/commerce-helpers.js';
-import {
-  PUBLIC_KEY,
-  SECRET_HASH,
-  SECRET_KEY,
-  flutterwaveStandIn,
-  listenStandIn,
-  type FlwTx,
-} from '../../../test/flutterwave-standin.js';
-import { createLedger } from '../money/ledger.js';
-import { createRefunds } from '../money/refunds.js';
-import { createJobLifecycle } from '../jobs/lifecycle-service.js';
+import { flutterwaveStandIn, listenStandIn, type FlwTx } from '../../../test/flutterwave-standin.js';
+import type { createLedger } from '../money/ledger.js';
 import { addMonth, createPlansService } from './service.js';
+import {
+  flutterwaveWebhook,
+  planServices,
+  standInProvider,
+  standInSubscription,
+  startOnFlutterwave,
+  subscribeOnFlutterwave,
+} from './plan-test-kit.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 
@@ -37,23 +35,9 @@ describeEachDb('monthly plans charged once a month on Flutterwave', (kind) => {
   beforeAll(async () => {
     const config = await listenStandIn(flw);
     t = await createLoggedTestApp(kind, config);
-    const deps = {
-      db: t.rt.database.db,
-      clock: t.clock,
-      config: t.config,
-      mailWritten: () => {},
-      securityLog: () => {},
-    };
-    const provider = flutterwaveProvider({
-      publicKey: PUBLIC_KEY,
-      secretKey: SECRET_KEY,
-      secretHash: SECRET_HASH,
-      apiUrl: config.FLW_API_URL,
-    });
-    ledger = createLedger(deps);
-    const lifecycle = createJobLifecycle(deps, { ledger, refunds: createRefunds({ ...deps, provider, ledger }) });
     // Two instances' schedulers; the app's own services answer the webhooks.
-    plans = createPlansService(deps, { provider, ledger, lifecycle });
+    const { deps, provider, lifecycle, ...built } = planServices(t, { provider: standInProvider(config) });
+    ({ plans, ledger } = built);
     other = createPlansService(deps, { provider, ledger, lifecycle });
   });
   afterAll(async () => {
@@ -63,13 +47,7 @@ describeEachDb('monthly plans charged once a month on Flutterwave', (kind) => {
 
   const inject = (method: 'GET' | 'POST', url: string, who: Login, payload?: unknown) =>
     t.app.inject({ method, url, headers: who.headers, payload: payload as Record<string, unknown> });
-  const webhook = (tx: FlwTx) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/payments/webhook',
-      headers: { 'verif-hash': SECRET_HASH, 'content-type': 'application/json' },
-      payload: JSON.stringify({ event: 'charge.completed', data: { id: tx.id, tx_ref: tx.tx_ref, status: tx.status } }),
-    });
+  const webhook = (tx: FlwTx) => flutterwaveWebhook(t, tx);
   const paymentsOf = (subscriptionId: string) =>
     t.rt.database.db
       .select()
@@ -79,31 +57,13 @@ describeEachDb('monthly plans charged once a month on Flutterwave', (kind) => {
   /** What Flutterwave took from this customer's card. */
   const chargesOf = (email: string) =>
     [...flw.txs.values()].filter((x) => x.customer.email === email && x.status === 'successful').map((x) => x.tx_ref);
-  const subscriptionAt = (planId: string | number, email: string) =>
-    [...flw.subscriptions.values()].find((s) => s.plan === Number(planId) && s.customer.customer_email === email);
+  const subscriptionAt = (planId: string | number, email: string) => standInSubscription(flw, planId, email);
   const toRenewal = (plan: Pick<PlanView, 'renewsAt'>, minutes = 1) =>
     t.clock.advance(new Date(plan.renewsAt).getTime() - t.clock.now().getTime() + minutes * 60_000);
 
-  async function start(who: Login, tier: 'bronze' | 'silver' | 'gold') {
-    const started = await inject('POST', '/api/plans/subscribe', who, { tier });
-    expect(started.statusCode).toBe(200);
-    const d = started.json().data as { reference: string; amount: number; paymentPlan: string };
-    // The inline checkout's charge with `payment_plan`: Flutterwave subscribes the card to the plan.
-    const id = flw.pay(d.reference, d.amount, { email: who.email, paymentPlan: Number(d.paymentPlan) });
-    const confirm = async () => {
-      const confirmed = await inject('POST', '/api/plans/confirm', who, {
-        reference: d.reference,
-        transactionId: String(id),
-      });
-      return { ...d, status: confirmed.statusCode, plan: confirmed.json().data as PlanView };
-    };
-    return confirm;
-  }
-  async function subscribe(who: Login, tier: 'bronze' | 'silver' | 'gold' = 'silver') {
-    const out = await (await start(who, tier))();
-    expect(out.status).toBe(200);
-    return out;
-  }
+  const start = (who: Login, tier: 'bronze' | 'silver' | 'gold') => startOnFlutterwave(t, flw, who, tier);
+  const subscribe = (who: Login, tier: 'bronze' | 'silver' | 'gold' = 'silver') =>
+    subscribeOnFlutterwave(t, flw, who, tier);
 
   it('cancels the subscription a charge of the wrong amount made, though it started no plan', async () => {
     const company = await signupAndLogin(t, 'company');

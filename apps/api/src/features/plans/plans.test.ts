@@ -14,14 +14,13 @@ import {
 } from '../../db/schema.js';
 import { collectionFee } from '../../platform/payments/fees.js';
 import { sandboxProvider, setSandboxRenewalFailure } from '../../platform/payments/sandbox.js';
-import { PASSWORD, createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
+import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { SUCCESS_CARD, insertProduct } from '../../../test/commerce-helpers.js';
 import { uploadDocument } from '../../../test/upload-helpers.js';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { createLedger } from '../money/ledger.js';
-import { createRefunds } from '../money/refunds.js';
-import { createJobLifecycle } from '../jobs/lifecycle-service.js';
-import { addMonth, createPlansService, creditValueOf, planDiscountPercent } from './service.js';
+import type { createLedger } from '../money/ledger.js';
+import { addMonth, type createPlansService, creditValueOf, planDiscountPercent } from './service.js';
+import { planServices, reloggingInject, subscribeInSandbox } from './plan-test-kit.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 const DAY = 86_400_000;
@@ -49,59 +48,17 @@ describeEachDb('monthly plans', (kind) => {
   beforeAll(async () => {
     t = await createTestApp(kind);
     [admin, lawyer] = await Promise.all([signupAndLogin(t, 'admin'), signupAndLogin(t, 'lawyer', { verified: true })]);
-    const deps = {
-      db: t.rt.database.db,
-      clock: t.clock,
-      config: t.config,
-      mailWritten: () => {},
-      securityLog: () => {},
-    };
-    ledger = createLedger(deps);
-    const provider = sandboxProvider(deps.db, t.clock);
-    const lifecycle = createJobLifecycle(deps, {
-      ledger,
-      refunds: createRefunds({ ...deps, provider, ledger }),
-    });
-    plans = createPlansService(deps, { provider, ledger, lifecycle });
+    ({ plans, ledger } = planServices(t));
   });
   afterAll(() => t.close());
   // Whatever a test did, the books must still balance and hold what the audit checks.
   afterEach(async () => expect(await ledger.audit()).toEqual([]));
 
   const db = () => t.rt.database.db;
-  /** A request; a session the moved clock expired is renewed by logging in again. */
-  async function inject(method: 'GET' | 'POST', url: string, who: Login | null, payload?: unknown) {
-    const send = () =>
-      t.app.inject({ method, url, headers: who?.headers ?? {}, payload: payload as Record<string, unknown> });
-    const res = await send();
-    if (res.statusCode !== 401 || !who) return res;
-    const login = await t.app.inject({
-      method: 'POST',
-      url: '/api/login',
-      payload: { officialEmail: who.email, password: PASSWORD },
-    });
-    who.headers.authorization = `Bearer ${(login.json() as { token: string }).token}`;
-    return send();
-  }
+  const inject = reloggingInject(() => t);
   const mine = async (who: Login) => (await inject('GET', '/api/plans/mine', who)).json().data as PlanView;
 
-  /** Subscribes through the sandbox dialog as the browser does. */
-  async function subscribe(who: Login, tier: 'bronze' | 'silver' | 'gold') {
-    const started = await inject('POST', '/api/plans/subscribe', who, { tier });
-    expect(started.statusCode).toBe(200);
-    const d = started.json().data as { reference: string; amount: number; paymentPlan: string };
-    const charged = await inject('POST', '/api/checkout/sandbox/charge', who, {
-      reference: d.reference,
-      amount: d.amount,
-      currency: 'NGN',
-      ...SUCCESS_CARD,
-    });
-    expect(charged.statusCode).toBe(200);
-    const transactionId = (charged.json().data as { transaction_id: string }).transaction_id;
-    const confirmed = await inject('POST', '/api/plans/confirm', who, { reference: d.reference, transactionId });
-    expect(confirmed.statusCode).toBe(200);
-    return { ...d, transactionId, plan: confirmed.json().data as PlanView };
-  }
+  const subscribe = (who: Login, tier: 'bronze' | 'silver' | 'gold') => subscribeInSandbox(inject, who, tier);
 
   const postings = (kindName: string, companyId: string) =>
     db()

@@ -11,13 +11,12 @@ import {
 } from '../../db/schema.js';
 import { sandboxProvider } from '../../platform/payments/sandbox.js';
 import { PASSWORD, describeEachDb, signupAndLogin } from '../../../test/helpers.js';
-import { SUCCESS_CARD, createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
-import { createLedger } from '../money/ledger.js';
+import { createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
+import type { createLedger } from '../money/ledger.js';
 import { createReconciliation } from '../money/reconciliation.js';
-import { createRefunds } from '../money/refunds.js';
-import { createJobLifecycle } from '../jobs/lifecycle-service.js';
 import { createCheckoutService } from '../checkout/service.js';
-import { createPlansService } from '../plans/service.js';
+import type { createPlansService } from '../plans/service.js';
+import { planServices, reloggingInject, sandboxCharge, startPlanInSandbox } from '../plans/plan-test-kit.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 type T = Awaited<ReturnType<typeof createLoggedTestApp>>;
@@ -39,50 +38,21 @@ describeEachDb('account erasure and payments in flight', (kind) => {
     product = await insertProduct(t, 'Trademark Registration', 50_000);
     const securityLog = (event: string, fields: Record<string, unknown>) =>
       t.security.events.push({ security: event, ...fields });
-    const deps = { db: t.rt.database.db, clock: t.clock, config: t.config, mailWritten: () => {}, securityLog };
-    ledger = createLedger(deps);
-    const provider = sandboxProvider(deps.db, t.clock);
-    const lifecycle = createJobLifecycle(deps, { ledger, refunds: createRefunds({ ...deps, provider, ledger }) });
-    plans = createPlansService(deps, { provider, ledger, lifecycle });
+    const { deps, provider, lifecycle, ...built } = planServices(t, { securityLog });
+    ({ plans, ledger } = built);
     checkout = createCheckoutService({ ...deps, provider, lifecycle, ledger, mailConfig: t.config });
   });
   afterAll(() => t.close());
   afterEach(async () => expect(await ledger.audit()).toEqual([]));
 
   const db = () => t.rt.database.db;
-  /** A request; a session the moved clock expired is renewed by logging in again. */
-  async function inject(method: 'GET' | 'POST', url: string, who: Login | null, payload?: unknown) {
-    const send = () =>
-      t.app.inject({ method, url, headers: who?.headers ?? {}, payload: payload as Record<string, unknown> });
-    const res = await send();
-    if (res.statusCode !== 401 || !who) return res;
-    const login = await t.app.inject({
-      method: 'POST',
-      url: '/api/login',
-      payload: { officialEmail: who.email, password: PASSWORD },
-    });
-    if (login.statusCode !== 200) return res;
-    who.headers.authorization = `Bearer ${(login.json() as { token: string }).token}`;
-    return send();
-  }
+  const inject = reloggingInject(() => t);
   const del = (who: Login) => inject('POST', '/api/account/delete', who, { password: PASSWORD });
 
   /** A first plan payment charged in the sandbox dialog, never confirmed (the tab closed). */
   async function planPaidAndLeft(company: Login) {
-    const started = await inject('POST', '/api/plans/subscribe', company, { tier: 'silver' });
-    expect(started.statusCode).toBe(200);
-    const d = started.json().data as { reference: string; amount: number };
-    const charged = await inject('POST', '/api/checkout/sandbox/charge', company, {
-      reference: d.reference,
-      amount: d.amount,
-      currency: 'NGN',
-      ...SUCCESS_CARD,
-    });
-    expect(charged.statusCode).toBe(200);
-    return {
-      reference: d.reference,
-      transactionId: (charged.json().data as { transaction_id: string }).transaction_id,
-    };
+    const { reference, transactionId } = await startPlanInSandbox(inject, company, 'silver');
+    return { reference, transactionId };
   }
 
   /** An order charged in the sandbox dialog, never confirmed, whose webhook is late. */
@@ -93,14 +63,7 @@ describeEachDb('account erasure and payments in flight', (kind) => {
     const started = await inject('POST', '/api/checkout', company);
     expect(started.statusCode).toBe(200);
     const d = started.json().data as { reference: string; amount: number; orderId: string };
-    const charged = await inject('POST', '/api/checkout/sandbox/charge', company, {
-      reference: d.reference,
-      amount: d.amount,
-      currency: 'NGN',
-      ...SUCCESS_CARD,
-    });
-    expect(charged.statusCode).toBe(200);
-    return { ...d, transactionId: (charged.json().data as { transaction_id: string }).transaction_id };
+    return { ...d, transactionId: await sandboxCharge(inject, company, d) };
   }
 
   const planOf = async (reference: string) =>
