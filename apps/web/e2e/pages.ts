@@ -52,6 +52,8 @@ export function pagesFor(w: World, role: Role): Array<[string, string]> {
         ['password-reset', '/password-reset'],
         // The "This wasn't me" link of the two-factor-on e-mail (decision 2220), here with a token nobody was sent.
         ['two-factor-not-me', `/two-factor-not-me?token=${'x'.repeat(43)}`],
+        // The same for the payout-details e-mail's link (decision 2244).
+        ['payout-details-not-me', `/payment-details-not-me?token=${'x'.repeat(43)}`],
         ['remuneration-order', '/legal-practitioners-remuneration-order'],
       ];
     case 'company':
