@@ -87,6 +87,18 @@ export function createPayouts(deps: PayoutsDeps) {
   const render = mailRenderer(deps.config);
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const earningsUrl = () => `${deps.config.PUBLIC_URL}/lawyer/get-paid`;
+  /** What every mail about one payout says: to whom, how much, to which account, and where to look. */
+  const payoutMailFields = (
+    lawyer: { email: string; name: string },
+    p: { amount: number; bank: string; accountNumber: string },
+  ) => ({
+    to: lawyer.email,
+    name: lawyer.name,
+    amount: p.amount / 100,
+    bank: p.bank,
+    accountNumber: p.accountNumber,
+    url: earningsUrl(),
+  });
   const accounts = () => {
     if (!deps.accounts) throw new Error('payouts: the accounts service is needed for "This wasn\'t me"');
     return deps.accounts;
@@ -197,14 +209,7 @@ export function createPayouts(deps: PayoutsDeps) {
         .select({ email: users.officialEmail, name: users.name, deletedAt: users.deletedAt })
         .from(users)
         .where(eq(users.id, p.lawyerId));
-      const mail = {
-        to: lawyer.email,
-        name: lawyer.name,
-        amount: p.amount / 100,
-        bank: p.bank,
-        accountNumber: p.accountNumber,
-        url: earningsUrl(),
-      };
+      const mail = payoutMailFields(lawyer, p);
       if (outcome.status === 'successful') {
         await tx
           .update(payouts)
@@ -358,20 +363,7 @@ export function createPayouts(deps: PayoutsDeps) {
       .select({ email: users.officialEmail, name: users.name })
       .from(users)
       .where(eq(users.id, p.lawyerId));
-    await enqueueMail(
-      tx,
-      render(
-        payoutRejectedMail({
-          to: lawyer.email,
-          name: lawyer.name,
-          amount: p.amount / 100,
-          bank: p.bank,
-          accountNumber: p.accountNumber,
-          url: earningsUrl(),
-          reason,
-        }),
-      ),
-    );
+    await enqueueMail(tx, render(payoutRejectedMail({ ...payoutMailFields(lawyer, p), reason })));
   }
 
   /**
