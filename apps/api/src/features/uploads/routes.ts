@@ -71,7 +71,7 @@ export const uploadsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
         tags,
         summary: 'A short-lived link to open an uploaded file',
         description:
-          'Browsers cannot send a bearer header on a plain link, so pages ask here first and then follow the answered URL (valid 5 minutes). Documents: only the uploader, an admin, the lawyer assigned to a job whose company file it is (uploaded by that company), the company and assigned lawyer of a job whose admin file it is (uploaded by an admin), or the company and assigned lawyer of a job whose thread or delivery carries it (attached by its uploader, or by any admin for a file an admin uploaded); others get 403. A reference in a cart line or job alone grants nothing.',
+          'Browsers cannot send a bearer header on a plain link, so pages ask here first and then follow the answered URL (valid 5 minutes, and only while the session that asked for it is live: a log-out or the end of the session by any other means ends it; decision 2254). Documents: only the uploader, an admin, the lawyer assigned to a job whose company file it is (uploaded by that company), the company and assigned lawyer of a job whose admin file it is (uploaded by an admin), or the company and assigned lawyer of a job whose thread or delivery carries it (attached by its uploader, or by any admin for a file an admin uploaded); others get 403. A reference in a cart line or job alone grants nothing.',
         security: [{ bearer: [] }],
         params: keyParams,
         response: { 200: fileLinkResponse },
@@ -82,7 +82,7 @@ export const uploadsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
       const row = await uploads.find(request.params.key);
       if (!row) throw notFound(messages.fileNotFound);
       if (!(await uploads.canRead(request.user, row))) throw forbidden();
-      return { status: 'success' as const, data: uploads.signedLink(row.key) };
+      return { status: 'success' as const, data: uploads.signedLink(row.key, request.user!.sessionId) };
     },
   );
 
@@ -93,7 +93,7 @@ export const uploadsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
         tags,
         summary: 'An uploaded file',
         description:
-          'Images are public and cached for a year (keys never change). Documents need `?t=` from GET /api/files/{key}/link, or a bearer header of someone allowed to read them, and always download (Content-Disposition: attachment). Every file is sent with its stored type and X-Content-Type-Options: nosniff.',
+          'Images are public and cached for a year (keys never change). Documents need `?t=` from GET /api/files/{key}/link (it opens only while the session that asked for it is live and its user may still read the document: afterwards 403, decision 2254), or a bearer header of someone allowed to read them, and always download (Content-Disposition: attachment). Every file is sent with its stored type and X-Content-Type-Options: nosniff.',
         params: keyParams,
         querystring: z.object({ t: z.string().max(100).optional() }),
       },
@@ -104,9 +104,18 @@ export const uploadsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
       if (!row) throw notFound(messages.fileNotFound);
       if (row.kind === 'document') {
         const link = request.query.t ? uploads.checkLink(row.key, request.query.t) : null;
-        if (link === 'expired' && !request.user) throw forbidden(messages.fileLinkExpired);
-        if (link !== 'ok') {
-          if (!request.user) throw unauthorized();
+        // A link opens for whoever follows it, but only while the session that asked for it is live and
+        // its user may still read the file (decision 2254): a log-out, "sign out of all other devices",
+        // a password reset, a withdrawn verification or an erasure ends the links taken before it.
+        const asker = link?.state === 'ok' ? await auth.resolveSession(link.sessionId) : null;
+        const opens = asker !== null && (await uploads.canRead(asker, row));
+        if (!opens) {
+          if (!request.user) {
+            if (link?.state === 'expired' || (link?.state === 'ok' && !asker))
+              throw forbidden(messages.fileLinkExpired);
+            if (link?.state === 'ok') throw forbidden();
+            throw unauthorized();
+          }
           if (!(await uploads.canRead(request.user, row))) throw forbidden();
         }
       }

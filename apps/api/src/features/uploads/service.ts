@@ -324,21 +324,34 @@ export function createUploadsService(deps: {
     return Boolean(job);
   }
 
-  const sign = (key: string, exp: number) => deps.hashToken(`file-link:${key}:${exp}`).slice(0, 32);
+  const sign = (key: string, exp: number, sessionId: string) =>
+    deps.hashToken(`file-link:${key}:${exp}:${sessionId}`).slice(0, 32);
 
-  /** A short-lived link a browser can follow without a bearer header (docs/decisions/0101). */
-  function signedLink(key: string) {
+  /**
+   * A short-lived link a browser can follow without a bearer header (docs/decisions/0101), bound to the
+   * session that asked for it: it opens only while that session is live and its user may read the file
+   * (docs/decisions/2254).
+   */
+  function signedLink(key: string, sessionId: string) {
     const exp = deps.clock.now().getTime() + LINK_TTL_MS;
-    return { url: `${uploadUrl(key)}?t=${exp}.${sign(key, exp)}`, expiresAt: new Date(exp).toISOString() };
+    return {
+      url: `${uploadUrl(key)}?t=${exp}.${sessionId}.${sign(key, exp, sessionId)}`,
+      expiresAt: new Date(exp).toISOString(),
+    };
   }
 
-  /** 'ok', 'expired' or 'bad'. */
-  function checkLink(key: string, token: string | undefined): 'ok' | 'expired' | 'bad' {
-    const m = /^(\d{13})\.([A-Za-z0-9_-]{32})$/.exec(token ?? '');
-    if (!m) return 'bad';
+  /** 'ok' (with the session that asked for the link), 'expired' or 'bad'. */
+  function checkLink(
+    key: string,
+    token: string | undefined,
+  ): { state: 'ok'; sessionId: string } | { state: 'expired' | 'bad' } {
+    const m = /^(\d{13})\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([A-Za-z0-9_-]{32})$/i.exec(
+      token ?? '',
+    );
+    if (!m) return { state: 'bad' };
     const exp = Number(m[1]);
-    if (!safeEqual(m[2], sign(key, exp))) return 'bad';
-    return exp < deps.clock.now().getTime() ? 'expired' : 'ok';
+    if (!safeEqual(m[3], sign(key, exp, m[2]))) return { state: 'bad' };
+    return exp < deps.clock.now().getTime() ? { state: 'expired' } : { state: 'ok', sessionId: m[2] };
   }
 
   return { readForm, store, find, canRead, signedLink, checkLink, limitOf };
