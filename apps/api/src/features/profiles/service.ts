@@ -199,6 +199,11 @@ export function createProfilesService({
           .set({ ...changes, updatedAt: clock.now() })
           .where(eq(users.id, me.id))
           .returning();
+        // The picture replaced is no longer served (decision 2255).
+        const replaced =
+          row.profileImage !== current.profileImage
+            ? await uploads.forgetReplacedPicture(tx, me.id, current.profileImage)
+            : null;
         if (resubmitted)
           await recordAudit(tx, {
             actorId: me.id,
@@ -236,9 +241,10 @@ export function createProfilesService({
               ),
             );
         }
-        return { row, scnChanged };
+        return { row, scnChanged, replaced };
       });
       if (!result.row) throw unauthorized();
+      if (result.replaced) await uploads.removeStored(result.replaced);
       if (newEmail || result.scnChanged) mailWritten();
       if (result.scnChanged) securityLog('lawyer_scn_changed', { actor: me.id });
       return toProfile(result.row);

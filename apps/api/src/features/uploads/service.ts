@@ -6,7 +6,7 @@ import { messages, type UploadKind } from '@legalmarket/contracts';
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/client.js';
 import { lockLiveAccount } from '../../db/locks.js';
-import { jobEvents, jobs, uploads, users } from '../../db/schema.js';
+import { jobEvents, jobs, products, uploads, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError, badRequest, forbidden } from '../../platform/errors.js';
@@ -324,6 +324,33 @@ export function createUploadsService(deps: {
     return Boolean(job);
   }
 
+  /**
+   * Forgets the picture `ownerId` has just replaced on the profile (decision 2255): its row goes in the
+   * caller's transaction unless another profile or a product still shows it, and the key is answered so
+   * the caller removes the bytes after commit (`removeStored`). Another's picture, a document, an
+   * address elsewhere: nothing.
+   */
+  async function forgetReplacedPicture(tx: Executor, ownerId: string, url: string | null): Promise<string | null> {
+    const key = keyOfUrl(url);
+    if (!key) return null;
+    const [gone] = await tx
+      .delete(uploads)
+      .where(
+        and(
+          eq(uploads.key, key),
+          eq(uploads.ownerId, ownerId),
+          eq(uploads.kind, 'image'),
+          sql`not exists (select 1 from ${users} where ${refersTo(users.profileImage, key)})`,
+          sql`not exists (select 1 from ${products} where ${refersTo(products.productImage, key)})`,
+        ),
+      )
+      .returning({ key: uploads.key });
+    return gone?.key ?? null;
+  }
+
+  /** Removes stored bytes no row points at any more; a failure leaves an orphan object, never a lost row. */
+  const removeStored = (key: string) => deps.storage.remove(key).catch(() => undefined);
+
   const sign = (key: string, exp: number, sessionId: string) =>
     deps.hashToken(`file-link:${key}:${exp}:${sessionId}`).slice(0, 32);
 
@@ -354,5 +381,5 @@ export function createUploadsService(deps: {
     return exp < deps.clock.now().getTime() ? { state: 'expired' } : { state: 'ok', sessionId: m[2] };
   }
 
-  return { readForm, store, find, canRead, signedLink, checkLink, limitOf };
+  return { readForm, store, find, canRead, signedLink, checkLink, limitOf, forgetReplacedPicture, removeStored };
 }
