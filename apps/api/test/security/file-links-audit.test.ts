@@ -97,6 +97,25 @@ describeEachDb('signed document links follow the session that asked (2254)', (ki
     expect(res.body).not.toContain('CONFIDENTIAL BRIEF');
   });
 
+  it('dies when the account that asked for it is erased, though the job keeps the document', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const doc = await uploadDocument(t.app, company.headers, 'spa.pdf', 'SHARE PURCHASE AGREEMENT');
+    const job = await insertJob(t, company.id, { productId: product, status: 'completed', lawyerId: lawyer.id });
+    await t.rt.database.db
+      .update(jobs)
+      .set({ stage: 'completed', companyFile: doc.url, companyFileName: 'spa.pdf' })
+      .where(eq(jobs.id, job.id));
+    const url = await signedUrl(lawyer, doc.key);
+    const erased = await inject('POST', '/api/account/delete', lawyer, { password: PASSWORD });
+    expect(erased.statusCode, erased.body).toBe(200);
+    const res = await follow(url);
+    expect(res.statusCode, res.body).toBe(403);
+    expect(res.body).not.toContain('SHARE PURCHASE');
+    // The company still opens its document.
+    expect((await follow(await signedUrl(company, doc.key))).statusCode).toBe(200);
+  });
+
   it('refuses a link whose session part was swapped for another live session', async () => {
     const company = await signupAndLogin(t, 'company');
     const doc = await uploadDocument(t.app, company.headers, 'nda.pdf', 'NDA');
