@@ -10,6 +10,7 @@ import {
   messages,
   nextStage,
   noteMissingMessage,
+  toKobo,
   transitionOf,
   type JobAction,
   type JobActor,
@@ -155,6 +156,16 @@ export function createJobLifecycle(
       return [key && uploadUrl(key), cleanFileName(f.name, 'Document')];
     });
     return JSON.stringify(sent) === JSON.stringify(taken.files.map((f) => [f.url, f.name]));
+  }
+
+  /**
+   * Whether a cancellation sent again under its key asks for the refund its first sending made (in
+   * kobo, as posted): none given is everything held, or nothing for a plan job (its credit goes back).
+   */
+  async function sameRefund(tx: Executor, job: Job, refundNaira: number | undefined) {
+    const posted = (await ledger.cancellationOf(tx, job.id)) ?? { held: 0, refund: 0 };
+    const asked = refundNaira !== undefined ? toKobo(refundNaira) : job.subscriptionId ? 0 : posted.held;
+    return asked === posted.refund;
   }
 
   /**
@@ -673,6 +684,9 @@ export function createJobLifecycle(
         if (taken) {
           // A key reused for other words or documents would otherwise drop them silently.
           if (!sameRequest(taken, input)) throw new AppError(422, messages.actionKeyReused);
+          // A cancellation sent again with another refund would be answered as if that refund were made.
+          if (action === 'cancel' && !(await sameRefund(tx, job, input.refund)))
+            throw new AppError(422, messages.cancelKeyReused);
           return null;
         }
         check(job, action, user);
