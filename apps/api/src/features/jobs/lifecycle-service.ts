@@ -666,9 +666,11 @@ export function createJobLifecycle(
       user: AuthUser,
       jobId: string,
       action: JobAction,
-      input: { note?: string; files?: EventFile[]; refund?: number; key?: string },
+      input: { note?: string; files?: EventFile[]; refund?: number; key?: string; delivery?: number },
     ) {
       if (input.refund !== undefined && action !== 'cancel') throw badRequest('Only a cancellation takes a refund');
+      const judged = action === 'accept' || action === 'request_changes';
+      if (input.delivery !== undefined && !judged) throw badRequest(messages.deliveryNotNamed);
       const refundId = await db.transaction(async (tx) => {
         // A plan job's cancel takes its company's lock before the job's, as a credit request does.
         if (action === 'cancel') {
@@ -690,6 +692,11 @@ export function createJobLifecycle(
           return null;
         }
         check(job, action, user);
+        // Taken on the delivery the reader saw, not on one that replaced it since (decision 2258).
+        if (judged && input.delivery !== undefined && input.delivery !== job.deliveries)
+          throw input.delivery > job.deliveries
+            ? badRequest(`This job has no delivery ${input.delivery}: it was delivered ${job.deliveries} time(s)`)
+            : conflict(messages.deliveryReplaced);
         const note = noteOf(action, input.note);
         const files = await filesOf(tx, user, input.files);
         if (transitionOf(action).needs?.files && !files.length) throw badRequest(messages.deliveryNeedsDocument);
@@ -750,6 +757,7 @@ export function createJobLifecycle(
         earlier: row.earlier,
         lastReadEventId: row.lastRead,
         planCredit: row.job.subscriptionId !== null,
+        deliveries: row.job.deliveries,
       };
       return JSON.stringify(page);
     },
@@ -758,7 +766,12 @@ export function createJobLifecycle(
     async eventsSince(user: AuthUser, jobId: string, at: { after: number } | { before: number }) {
       const job = await readJob(jobId);
       viewerOf(job, user);
-      return { stage: job.stage, actions: actionsFor(job, user), ...(await eventsOf(db, jobId, at, user)) };
+      return {
+        stage: job.stage,
+        actions: actionsFor(job, user),
+        deliveries: job.deliveries,
+        ...(await eventsOf(db, jobId, at, user)),
+      };
     },
 
     async markRead(user: AuthUser, jobId: string, lastEventId: number) {

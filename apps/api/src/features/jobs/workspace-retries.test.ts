@@ -1,9 +1,10 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { messages } from '@legalmarket/contracts';
-import { jobs, refunds } from '../../db/schema.js';
+import { jobEvents, jobs, ledgerTransactions, refunds } from '../../db/schema.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { SUCCESS_CARD, insertProduct } from '../../../test/commerce-helpers.js';
+import { uploadDocument } from '../../../test/upload-helpers.js';
 import { createLedger } from '../money/ledger.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
@@ -89,5 +90,88 @@ describeEachDb('job workspace: retries and stale pages', (kind) => {
     expect((await act(full, 'cancel', admin, { refund: 40_000, key: 'cancel-full-0001' })).statusCode).toBe(200);
     expect((await act(full, 'cancel', admin, { refund: 0, key: 'cancel-full-0001' })).statusCode).toBe(422);
     expect(await refundsOf(full)).toEqual([{ amount: 4_000_000 }]);
+  });
+
+  async function deliver(id: string, action: 'deliver' | 'deliver_again', name = 'draft.pdf') {
+    const doc = await uploadDocument(t.app, lawyer.headers, name);
+    const res = await act(id, action, lawyer, { files: [{ url: doc.url, name }] });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+  const events = async (id: string) =>
+    (await t.rt.database.db.select().from(jobEvents).where(eq(jobEvents.jobId, id)).orderBy(asc(jobEvents.id))).map(
+      (e) => e.action,
+    );
+
+  it('refuses to accept or send back a delivery that a newer one replaced since the page was read', async () => {
+    const id = await assignedJob();
+    await deliver(id, 'deliver');
+    // The phone's page, read now: the first delivery.
+    const seen = (await inject('GET', `/job-api/jobs/${id}`, company)).json();
+    expect(seen.deliveries).toBe(1);
+    // Meanwhile, on the laptop: changes asked for, and the lawyer delivers again.
+    expect((await act(id, 'request_changes', company, { note: 'Clause 7', delivery: 1 })).statusCode).toBe(200);
+    await deliver(id, 'deliver_again', 'second.pdf');
+    // The phone's accept and request for changes name the delivery it showed: refused, nothing taken.
+    for (const [action, payload] of [
+      ['accept', { delivery: seen.deliveries }],
+      ['request_changes', { note: 'Clause 9 too', delivery: seen.deliveries }],
+    ] as const) {
+      const stale = await act(id, action, company, payload);
+      expect(stale.statusCode, stale.body).toBe(409);
+      expect(stale.json().message).toBe(messages.deliveryReplaced);
+    }
+    expect(await events(id)).toEqual(['paid', 'assign', 'deliver', 'request_changes', 'deliver_again']);
+    const [before] = await t.rt.database.db
+      .select()
+      .from(ledgerTransactions)
+      .where(and(eq(ledgerTransactions.jobId, id), eq(ledgerTransactions.kind, 'earning')));
+    expect(before).toBeUndefined();
+    // The poll says so too; the newest delivery named is accepted.
+    const polled = (await inject('GET', `/job-api/jobs/${id}/events?after=0`, company)).json();
+    expect(polled.deliveries).toBe(2);
+    const accepted = await act(id, 'accept', company, { delivery: polled.deliveries });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(accepted.json()).toMatchObject({ deliveries: 2, job: { stage: 'completed' } });
+  });
+
+  it('answers a delivery named where it does not belong with 400, and a spec client naming none as before', async () => {
+    const id = await assignedJob();
+    await deliver(id, 'deliver');
+    for (const [action, payload, message] of [
+      ['accept', { delivery: 2 }, 'This job has no delivery 2: it was delivered 1 time(s)'],
+      ['accept', { delivery: '1' }, 'delivery must be the number of a delivery'],
+      ['accept', { delivery: 0 }, 'delivery must be the number of a delivery'],
+      ['accept', { delivery: 1.5 }, 'delivery must be the number of a delivery'],
+      ['message', { note: 'Hello', delivery: 1 }, messages.deliveryNotNamed],
+    ] as const) {
+      const res = await act(id, action, company, payload);
+      expect(res.statusCode, `${action} ${JSON.stringify(payload)}`).toBe(400);
+      expect(res.json().message).toContain(message);
+    }
+    expect((await act(id, 'accept', company)).statusCode).toBe(200);
+  });
+
+  it('an acceptance of the first delivery racing its replacement: never completes on a delivery it did not name', async () => {
+    const rounds = kind === 'postgres' ? 4 : 1;
+    for (let round = 0; round < rounds; round++) {
+      const id = await assignedJob();
+      await deliver(id, 'deliver');
+      const doc = await uploadDocument(t.app, lawyer.headers, 'again.pdf');
+      const all = await Promise.all([
+        act(id, 'request_changes', company, { note: 'Add the schedule', delivery: 1 }),
+        act(id, 'deliver_again', lawyer, { files: [{ url: doc.url, name: 'again.pdf' }] }),
+        act(id, 'accept', company, { delivery: 1 }),
+        act(id, 'deliver_again', lawyer, { files: [{ url: doc.url, name: 'again.pdf' }] }),
+      ]);
+      expect(
+        all.filter((r) => ![200, 409].includes(r.statusCode)).map((r) => r.body),
+        'unexpected answers',
+      ).toEqual([]);
+      const done = await events(id);
+      const accepted = done.indexOf('accept');
+      // Accepted only while the first delivery was the newest; otherwise refused naming the delivery or the stage.
+      if (accepted >= 0) expect(done.slice(0, accepted)).toEqual(['paid', 'assign', 'deliver']);
+      expect(all[2].statusCode).toBe(accepted >= 0 ? 200 : 409);
+    }
   });
 });
