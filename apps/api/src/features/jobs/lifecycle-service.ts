@@ -810,7 +810,8 @@ export function createJobLifecycle(
       return r?.n ?? 0;
     },
 
-    async readNotifications(user: AuthUser, ids: number[] | 'all') {
+    /** Some notifications, or all of them (up to the newest the reader was shown, decision 2259). */
+    async readNotifications(user: AuthUser, ids: number[] | { upTo?: number }) {
       await db
         .update(notifications)
         .set({ readAt: clock.now() })
@@ -818,7 +819,11 @@ export function createJobLifecycle(
           and(
             eq(notifications.userId, user.id),
             isNull(notifications.readAt),
-            ids === 'all' ? undefined : inArray(notifications.id, ids),
+            Array.isArray(ids)
+              ? inArray(notifications.id, ids)
+              : ids.upTo !== undefined
+                ? lte(notifications.id, ids.upTo)
+                : undefined,
           ),
         );
       return { unread: await this.unread(user) };

@@ -38,22 +38,22 @@ describeEachDb('job workspace: retries and stale pages', (kind) => {
   const act = (id: string, action: string, who: Login, payload: object = {}) =>
     inject('POST', `/job-api/jobs/${id}/actions/${action}`, who, payload);
 
-  /** A job paid through the sandbox (its ₦40,000 held), assigned to the lawyer. */
-  async function assignedJob() {
-    expect((await inject('POST', '/api/cart', company, { productId: product, quantity: 1 })).statusCode).toBeLessThan(
+  /** A job the buyer paid through the sandbox (its ₦40,000 held), assigned to the lawyer. */
+  async function assignedJob(buyer: Login = company) {
+    expect((await inject('POST', '/api/cart', buyer, { productId: product, quantity: 1 })).statusCode).toBeLessThan(
       300,
     );
-    const started = await inject('POST', '/api/checkout', company);
+    const started = await inject('POST', '/api/checkout', buyer);
     expect(started.statusCode, started.body).toBe(200);
     const { reference, amount, orderId } = started.json().data;
-    const charged = await inject('POST', '/api/checkout/sandbox/charge', company, {
+    const charged = await inject('POST', '/api/checkout/sandbox/charge', buyer, {
       reference,
       amount,
       currency: 'NGN',
       ...SUCCESS_CARD,
     });
     const transactionId = charged.json().data.transaction_id;
-    expect((await inject('POST', '/api/checkout/verify', company, { reference, transactionId })).statusCode).toBe(200);
+    expect((await inject('POST', '/api/checkout/verify', buyer, { reference, transactionId })).statusCode).toBe(200);
     const [job] = await t.rt.database.db.select().from(jobs).where(eq(jobs.orderId, orderId));
     const assigned = await inject('POST', '/job-api/assign', admin, { jobId: job.id, lawyerId: lawyer.id });
     expect(assigned.statusCode, assigned.body).toBe(200);
@@ -173,5 +173,30 @@ describeEachDb('job workspace: retries and stale pages', (kind) => {
       if (accepted >= 0) expect(done.slice(0, accepted)).toEqual(['paid', 'assign', 'deliver']);
       expect(all[2].statusCode).toBe(accepted >= 0 ? 200 : 409);
     }
+  });
+
+  it('marks all read only up to the newest notification the reader was shown, when it says which', async () => {
+    const reader = await signupAndLogin(t, 'company');
+    const id = await assignedJob(reader);
+    // The list as the reader opened it: payment and assignment.
+    const shown = (await inject('GET', '/api/notifications', reader)).json();
+    expect(shown.unread).toBe(2);
+    // A message arrives while the list is open.
+    expect((await act(id, 'message', lawyer, { note: 'One question about clause 3' })).statusCode).toBe(200);
+    const marked = await inject('POST', '/api/notifications/read', reader, {
+      all: true,
+      upTo: shown.notifications[0]._id,
+    });
+    expect(marked.statusCode, marked.body).toBe(200);
+    expect(marked.json()).toEqual({ unread: 1 });
+    const after = (await inject('GET', '/api/notifications', reader)).json();
+    expect(
+      after.notifications.filter((n: { readAt: string | null }) => !n.readAt).map((n: { action: string }) => n.action),
+    ).toEqual(['message']);
+    // Without upTo, every one (as before); a wrong upTo answers 400 naming it.
+    const bad = await inject('POST', '/api/notifications/read', reader, { all: true, upTo: 'newest' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain('upTo must be a notification id');
+    expect((await inject('POST', '/api/notifications/read', reader, { all: true })).json()).toEqual({ unread: 0 });
   });
 });

@@ -195,7 +195,8 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
       schema: {
         tags,
         summary: 'Mark notifications read',
-        description: 'Body `{ ids: [...] }` for some, `{ all: true }` for every one. Answers the unread count.',
+        description:
+          'Body `{ ids: [...] }` for some, `{ all: true }` for every one. With `{ all: true, upTo }` (the newest notification id the reader was shown) only those up to it: one that arrived after the list was read stays unread (decision 2259). Answers the unread count.',
         body: z.union([
           z.object({
             ids: z
@@ -203,7 +204,13 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
               .min(1)
               .max(100),
           }),
-          z.object({ all: z.literal(true) }),
+          z.object({
+            all: z.literal(true),
+            upTo: z
+              .string()
+              .regex(/^\d{1,15}$/, 'upTo must be a notification id')
+              .optional(),
+          }),
         ]),
         response: { 200: unreadNotificationsResponse },
         security,
@@ -211,7 +218,12 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
       preHandler: party,
     },
     (request) =>
-      lifecycle.readNotifications(request.user!, 'all' in request.body ? 'all' : request.body.ids.map(Number)),
+      lifecycle.readNotifications(
+        request.user!,
+        'all' in request.body
+          ? { upTo: request.body.upTo === undefined ? undefined : Number(request.body.upTo) }
+          : request.body.ids.map(Number),
+      ),
   );
 
   const onlyAdmin = auth.require('admin');
