@@ -309,6 +309,17 @@ export const jobActionRequest = z.object({
    */
   refund: z.number().min(0, 'refund cannot be negative').max(1_000_000_000, 'refund is too large').optional(),
   /**
+   * Accept and request changes only: the number of the delivery the reader looked at (the job page's
+   * `deliveries`). When the lawyer has delivered again since, the action is refused with 409 instead
+   * of being taken on work the reader has not seen (decision 2258).
+   */
+  delivery: z
+    .number('delivery must be the number of a delivery')
+    .int('delivery must be the number of a delivery')
+    .min(1, 'delivery must be the number of a delivery')
+    .max(1_000_000, 'delivery must be the number of a delivery')
+    .optional(),
+  /**
    * A key the client makes for one action it means to take once (a fresh one for each): the same
    * action sent again with the same key (a double click, a retry after a lost answer) is not taken
    * again and answers the job page as it is.
@@ -328,6 +339,8 @@ export const jobEventsResponse = z.object({
   events: z.array(jobEvent),
   /** With `before`: older events remain. Always false with `after`. */
   earlier: z.boolean(),
+  /** How many times the work has been delivered: what `delivery` of an acceptance names (decision 2258). */
+  deliveries: z.number(),
   /** With `after`: more than EVENTS_AFTER_MAX newer events, of which the oldest are sent; ask again after the last. */
   later: z.boolean(),
 });

@@ -86,5 +86,10 @@ export const jobPageResponse = z.object({
    * the credit back to the plan while its month lasts; no money is refunded.
    */
   planCredit: z.boolean(),
+  /**
+   * How many times the work has been delivered (0 before the first delivery). An acceptance or a
+   * request for changes sends it back as `delivery`, so a newer delivery is never taken unseen (decision 2258).
+   */
+  deliveries: z.number(),
 });
 export type JobPageResponse = z.infer<typeof jobPageResponse>;

@@ -89,6 +89,11 @@ export const messages = {
   deliveryNeedsDocument: 'Please attach at least one document to deliver',
   documentAttachedTwice: 'Please attach each document once',
   actionKeyReused: 'This key was already used with a different note or documents. Please send a fresh key.',
+  deliveryReplaced:
+    'The lawyer has delivered again since this page was loaded. Please look at the newest delivery before accepting it or asking for changes.',
+  deliveryNotNamed: 'Only an acceptance or a request for changes names a delivery',
+  cancelKeyReused:
+    'This key already cancelled the job with a different refund. Nothing more was refunded; please check the refund before sending a fresh key.',
   accountNumberRule: 'Please enter a 10-digit account number',
   bankRule: 'Please choose your bank from the list',
   paymentDetailsExist: 'You have already added payment details. Use the pencil to change them.',

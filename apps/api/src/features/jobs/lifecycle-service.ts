@@ -10,6 +10,7 @@ import {
   messages,
   nextStage,
   noteMissingMessage,
+  toKobo,
   transitionOf,
   type JobAction,
   type JobActor,
@@ -155,6 +156,16 @@ export function createJobLifecycle(
       return [key && uploadUrl(key), cleanFileName(f.name, 'Document')];
     });
     return JSON.stringify(sent) === JSON.stringify(taken.files.map((f) => [f.url, f.name]));
+  }
+
+  /**
+   * Whether a cancellation sent again under its key asks for the refund its first sending made (in
+   * kobo, as posted): none given is everything held, or nothing for a plan job (its credit goes back).
+   */
+  async function sameRefund(tx: Executor, job: Job, refundNaira: number | undefined) {
+    const posted = (await ledger.cancellationOf(tx, job.id)) ?? { held: 0, refund: 0 };
+    const asked = refundNaira !== undefined ? toKobo(refundNaira) : job.subscriptionId ? 0 : posted.held;
+    return asked === posted.refund;
   }
 
   /**
@@ -655,9 +666,11 @@ export function createJobLifecycle(
       user: AuthUser,
       jobId: string,
       action: JobAction,
-      input: { note?: string; files?: EventFile[]; refund?: number; key?: string },
+      input: { note?: string; files?: EventFile[]; refund?: number; key?: string; delivery?: number },
     ) {
       if (input.refund !== undefined && action !== 'cancel') throw badRequest('Only a cancellation takes a refund');
+      const judged = action === 'accept' || action === 'request_changes';
+      if (input.delivery !== undefined && !judged) throw badRequest(messages.deliveryNotNamed);
       const refundId = await db.transaction(async (tx) => {
         // A plan job's cancel takes its company's lock before the job's, as a credit request does.
         if (action === 'cancel') {
@@ -673,9 +686,17 @@ export function createJobLifecycle(
         if (taken) {
           // A key reused for other words or documents would otherwise drop them silently.
           if (!sameRequest(taken, input)) throw new AppError(422, messages.actionKeyReused);
+          // A cancellation sent again with another refund would be answered as if that refund were made.
+          if (action === 'cancel' && !(await sameRefund(tx, job, input.refund)))
+            throw new AppError(422, messages.cancelKeyReused);
           return null;
         }
         check(job, action, user);
+        // Taken on the delivery the reader saw, not on one that replaced it since (decision 2258).
+        if (judged && input.delivery !== undefined && input.delivery !== job.deliveries)
+          throw input.delivery > job.deliveries
+            ? badRequest(`This job has no delivery ${input.delivery}: it was delivered ${job.deliveries} time(s)`)
+            : conflict(messages.deliveryReplaced);
         const note = noteOf(action, input.note);
         const files = await filesOf(tx, user, input.files);
         if (transitionOf(action).needs?.files && !files.length) throw badRequest(messages.deliveryNeedsDocument);
@@ -736,6 +757,7 @@ export function createJobLifecycle(
         earlier: row.earlier,
         lastReadEventId: row.lastRead,
         planCredit: row.job.subscriptionId !== null,
+        deliveries: row.job.deliveries,
       };
       return JSON.stringify(page);
     },
@@ -744,7 +766,12 @@ export function createJobLifecycle(
     async eventsSince(user: AuthUser, jobId: string, at: { after: number } | { before: number }) {
       const job = await readJob(jobId);
       viewerOf(job, user);
-      return { stage: job.stage, actions: actionsFor(job, user), ...(await eventsOf(db, jobId, at, user)) };
+      return {
+        stage: job.stage,
+        actions: actionsFor(job, user),
+        deliveries: job.deliveries,
+        ...(await eventsOf(db, jobId, at, user)),
+      };
     },
 
     async markRead(user: AuthUser, jobId: string, lastEventId: number) {
@@ -783,7 +810,8 @@ export function createJobLifecycle(
       return r?.n ?? 0;
     },
 
-    async readNotifications(user: AuthUser, ids: number[] | 'all') {
+    /** Some notifications, or all of them (up to the newest the reader was shown, decision 2259). */
+    async readNotifications(user: AuthUser, ids: number[] | { upTo?: number }) {
       await db
         .update(notifications)
         .set({ readAt: clock.now() })
@@ -791,7 +819,11 @@ export function createJobLifecycle(
           and(
             eq(notifications.userId, user.id),
             isNull(notifications.readAt),
-            ids === 'all' ? undefined : inArray(notifications.id, ids),
+            Array.isArray(ids)
+              ? inArray(notifications.id, ids)
+              : ids.upTo !== undefined
+                ? lte(notifications.id, ids.upTo)
+                : undefined,
           ),
         );
       return { unread: await this.unread(user) };

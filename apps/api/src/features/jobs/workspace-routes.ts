@@ -43,7 +43,7 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
       schema: {
         tags,
         summary: 'The job page: the job, its timeline and thread, and what the reader may do now',
-        description: `For the job's company, its assigned lawyer and admins (anyone else 403, an unknown job 404). The company reads its lawyer by name: \`job.assignedTo\`'s e-mail and phone are empty for it (decision 2238). \`actions\` are the lifecycle table's actions this reader may take now (packages/contracts/src/job-lifecycle.ts). \`events\` are the newest ${THREAD_PAGE}, oldest first, and \`earlier\` says older ones remain (GET …/events?before=); those after \`lastReadEventId\` are unread for this reader. Cached per job and reader until a table it reads is written or the job turns late (its due time).`,
+        description: `For the job's company, its assigned lawyer and admins (anyone else 403, an unknown job 404). The company reads its lawyer by name: \`job.assignedTo\`'s e-mail and phone are empty for it (decision 2238). \`actions\` are the lifecycle table's actions this reader may take now (packages/contracts/src/job-lifecycle.ts). \`events\` are the newest ${THREAD_PAGE}, oldest first, and \`earlier\` says older ones remain (GET …/events?before=); those after \`lastReadEventId\` are unread for this reader. \`deliveries\` counts the deliveries so far: an acceptance or a request for changes sends back the one read as \`delivery\` (decision 2258). Cached per job and reader until a table it reads is written or the job turns late (its due time).`,
         params: idParam,
         response: { 200: jobPageResponse },
         security,
@@ -67,7 +67,7 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
       schema: {
         tags,
         summary: 'What happened on a job since an event (the open page polls this), or the events before one',
-        description: `\`after\` (an event id; 0 for the first): the events after it, oldest first, at most ${EVENTS_AFTER_MAX} with \`later\` true when newer ones remain (ask again after the last), one indexed read when nothing happened; correct across instances because it reads the database. \`before\` (an event id, instead of \`after\`): the ${THREAD_PAGE} events before it, with \`earlier\` true when older ones remain (the page's "Show earlier" button). Both answer the stage and the actions allowed now.`,
+        description: `\`after\` (an event id; 0 for the first): the events after it, oldest first, at most ${EVENTS_AFTER_MAX} with \`later\` true when newer ones remain (ask again after the last), one indexed read when nothing happened; correct across instances because it reads the database. \`before\` (an event id, instead of \`after\`): the ${THREAD_PAGE} events before it, with \`earlier\` true when older ones remain (the page's "Show earlier" button). Both answer the stage, the actions allowed now and \`deliveries\` (how many times the work was delivered).`,
         params: idParam,
         querystring: z
           .object({
@@ -97,7 +97,7 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
       schema: {
         tags,
         summary: 'Take a lifecycle action on a job: message, deliver, request changes, accept, cancel, ...',
-        description: `Body \`{ note?, files?, key? }\`: \`key\` (8-64 letters, digits, - or _), a fresh one per action the client means to take once: the same action sent again with it is not taken again and answers the job page (sent again with another note or other documents: 422); \`note\` up to ${MAX_MESSAGE_LENGTH} characters (a message and a request for changes need one), \`files\` up to ${MAX_EVENT_FILES} documents uploaded first with POST /api/upload ({ url, name }; only your own uploads, each once: the same document twice answers 400). Deliveries need at least one document. An admin's \`cancel\` takes \`refund\` (naira, default: everything held for the job): it is refunded to the company through the provider, and what is not refunded is kept by the platform; a refund above what is held answers 400. A job a monthly plan's credit opened (\`planCredit\` on the job page) paid no money: its cancel takes no refund (one above 0 answers 400), and the credit goes back to the company's plan when the plan month it was used in is still the plan's and the plan is active or in grace; otherwise the credit had expired with its month and its value stays with the platform (decision 1900). 403 for someone not party to the job or not allowed this action, 409 when the job's stage does not allow it now (the message names the stage). Answers the job page.`,
+        description: `Body \`{ note?, files?, key?, refund?, delivery? }\`: \`key\` (8-64 letters, digits, - or _), a fresh one per action the client means to take once: the same action sent again with it is not taken again and answers the job page (sent again with another note or other documents: 422; a \`cancel\` sent again with another \`refund\` than the one it made: 422 naming it); \`note\` up to ${MAX_MESSAGE_LENGTH} characters (a message and a request for changes need one), \`files\` up to ${MAX_EVENT_FILES} documents uploaded first with POST /api/upload ({ url, name }; only your own uploads, each once: the same document twice answers 400). Deliveries need at least one document. \`accept\` and \`request_changes\` take \`delivery\`, the page's \`deliveries\` the reader saw: when the lawyer has delivered again since, 409 and nothing is taken (decision 2258); a delivery not made yet 400; on another action 400. An admin's \`cancel\` takes \`refund\` (naira, default: everything held for the job): it is refunded to the company through the provider, and what is not refunded is kept by the platform; a refund above what is held answers 400. A job a monthly plan's credit opened (\`planCredit\` on the job page) paid no money: its cancel takes no refund (one above 0 answers 400), and the credit goes back to the company's plan when the plan month it was used in is still the plan's and the plan is active or in grace; otherwise the credit had expired with its month and its value stays with the platform (decision 1900). 403 for someone not party to the job or not allowed this action, 409 when the job's stage does not allow it now (the message names the stage). Answers the job page.`,
         params: idParam.extend({ action: z.enum(JOB_PAGE_ACTIONS, 'Unknown action') }),
         body: jobActionRequest,
         response: { 200: jobPageResponse },
@@ -113,6 +113,7 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
           files: request.body?.files,
           refund: request.body?.refund,
           key: request.body?.key,
+          delivery: request.body?.delivery,
         }),
       ),
   );
@@ -194,7 +195,8 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
       schema: {
         tags,
         summary: 'Mark notifications read',
-        description: 'Body `{ ids: [...] }` for some, `{ all: true }` for every one. Answers the unread count.',
+        description:
+          'Body `{ ids: [...] }` for some, `{ all: true }` for every one. With `{ all: true, upTo }` (the newest notification id the reader was shown) only those up to it: one that arrived after the list was read stays unread (decision 2259). Answers the unread count.',
         body: z.union([
           z.object({
             ids: z
@@ -202,7 +204,13 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
               .min(1)
               .max(100),
           }),
-          z.object({ all: z.literal(true) }),
+          z.object({
+            all: z.literal(true),
+            upTo: z
+              .string()
+              .regex(/^\d{1,15}$/, 'upTo must be a notification id')
+              .optional(),
+          }),
         ]),
         response: { 200: unreadNotificationsResponse },
         security,
@@ -210,7 +218,12 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
       preHandler: party,
     },
     (request) =>
-      lifecycle.readNotifications(request.user!, 'all' in request.body ? 'all' : request.body.ids.map(Number)),
+      lifecycle.readNotifications(
+        request.user!,
+        'all' in request.body
+          ? { upTo: request.body.upTo === undefined ? undefined : Number(request.body.upTo) }
+          : request.body.ids.map(Number),
+      ),
   );
 
   const onlyAdmin = auth.require('admin');

@@ -178,6 +178,23 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
     heldFor,
 
     /**
+     * What a job's cancellation posted, in kobo: what it released (`held`) and what of it became due to
+     * the company (`refund`); null for a job not cancelled.
+     */
+    async cancellationOf(ex: Executor, jobId: string): Promise<{ held: number; refund: number } | null> {
+      const [row] = await ex
+        .select({
+          held: sql<string>`coalesce(sum(${ledgerEntries.amount}) filter (where ${ledgerEntries.account} = 'held_for_jobs'), 0)`,
+          refund: sql<string>`coalesce(-sum(${ledgerEntries.amount}) filter (where ${ledgerEntries.account} = 'refunds_due'), 0)`,
+        })
+        .from(ledgerTransactions)
+        .innerJoin(ledgerEntries, eq(ledgerEntries.transactionId, ledgerTransactions.id))
+        .where(and(eq(ledgerTransactions.jobId, jobId), eq(ledgerTransactions.kind, 'cancellation')))
+        .groupBy(ledgerTransactions.id);
+      return row ? { held: Number(row.held), refund: Number(row.refund) } : null;
+    },
+
+    /**
      * A cancelled job releases what is held for it: `refund` kobo become due to the company, the rest is
      * kept by the platform. Posted once per job (a job earns or is cancelled, never both); a plan job's
      * returned credit is posted before it (`plan_credit_return`), leaving nothing held.

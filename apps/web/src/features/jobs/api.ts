@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { JobAction, JobActionRequest, JobEventsResponse } from '@legalmarket/contracts/job-lifecycle';
 import type { JobPageResponse } from '@legalmarket/contracts/jobs';
-import { api } from '@/lib/http';
+import { HttpError, api } from '@/lib/http';
 
 const jobKeys = {
   page: (jobId: string) => ['job-page', jobId] as const,
@@ -44,6 +44,8 @@ export function useJobPolling(jobId: string, data: JobPageResponse | undefined) 
                 ? {
                     ...old,
                     actions: since.actions,
+                    // An acceptance names the newest delivery shown (decision 2258); an answer without it keeps the old.
+                    deliveries: since.deliveries ?? old.deliveries,
                     events: [...old.events, ...since.events.filter((e) => !old.events.some((o) => o._id === e._id))],
                   }
                 : old,
@@ -112,6 +114,11 @@ export function useJobAction(jobId: string) {
       qc.setQueryData(jobKeys.page(jobId), page);
       // A list read before the action would show the job where it was (cached answers stay fresh 30 s).
       for (const queryKey of LISTS_OF_JOBS) void qc.invalidateQueries({ queryKey });
+    },
+    // Refused for the job's moment (409: another stage, or a newer delivery): the page is read again, so
+    // the reader sees what changed under the message saying so.
+    onError: (err) => {
+      if (err instanceof HttpError && err.status === 409) void qc.invalidateQueries({ queryKey: jobKeys.page(jobId) });
     },
   });
 }

@@ -24,6 +24,7 @@ const page = (job: JobViewResponse, actions: JobPageResponse['actions']): JobPag
   earlier: false,
   lastReadEventId: '0',
   planCredit: false,
+  deliveries: 1,
 });
 
 describe('the lists a job appears in, after an action on its page', { timeout: 30_000 }, () => {

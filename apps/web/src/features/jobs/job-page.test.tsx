@@ -44,6 +44,7 @@ const pageData = (over: Partial<JobPageResponse> = {}): JobPageResponse => ({
   earlier: false,
   lastReadEventId: '1',
   planCredit: false,
+  deliveries: 1,
   ...over,
 });
 
@@ -178,6 +179,56 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     expect(await screen.findByText('Completed')).toBeInTheDocument();
     expect(calls.filter((c) => c.url.pathname.endsWith('/actions/accept'))).toHaveLength(1);
     expect(screen.queryByRole('button', { name: 'Send' })).not.toBeInTheDocument();
+  });
+
+  it('accepts the delivery it shows: names it, follows a newer one from polling, and reads the page again on 409', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let polled = false;
+    const { calls } = open(pageData(), {
+      'GET /job-api/jobs/job-1/events': () => {
+        polled = true;
+        return {
+          body: {
+            stage: 'delivered',
+            actions: ['message', 'request_changes', 'accept'],
+            deliveries: 2,
+            events: [
+              event(4, { action: 'request_changes', actor: { _id: 'company-1', name: 'Ada', role: 'company' } }),
+              event(5, { action: 'deliver_again', note: null, files: [{ url: '/uploads/v2.pdf', name: 'v2.pdf' }] }),
+            ],
+            earlier: false,
+            later: false,
+          },
+        };
+      },
+      'POST /job-api/jobs/job-1/actions/accept': () => ({
+        status: 409,
+        body: { status: 'fail', message: messages.deliveryReplaced },
+      }),
+    });
+    await screen.findByRole('heading', { name: 'A job' });
+    const accept = async () => {
+      await userEvent.click(screen.getByRole('button', { name: 'Accept' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Accept' });
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Accept' }));
+    };
+    const named = () =>
+      calls
+        .filter((c) => c.url.pathname.endsWith('/actions/accept'))
+        .map((c) => (JSON.parse(String(c.init?.body)) as { delivery?: number }).delivery);
+    const pageReads = () => calls.filter((c) => c.url.pathname === '/job-api/jobs/job-1').length;
+    await accept();
+    expect(await screen.findByText(messages.deliveryReplaced)).toBeInTheDocument();
+    expect(named()).toEqual([1]);
+    // The refusal reads the page again, so the newer delivery shows under the message.
+    await waitFor(() => expect(pageReads()).toBe(2));
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(4_100);
+    });
+    await waitFor(() => expect(polled).toBe(true));
+    expect(await screen.findByText('v2.pdf')).toBeInTheDocument();
+    await accept();
+    await waitFor(() => expect(named()).toEqual([1, 2]));
   });
 
   it('while an action is on its way, marks its own button busy and keeps every button from sending again', async () => {

@@ -34,6 +34,9 @@ const CONFIRM: Partial<Record<JobAction, string>> = {
   cancel: 'Cancel this job? The company and the lawyer are told, and nothing more can happen on it.',
 };
 
+/** Actions taken on the delivery shown: they name it, so a newer one is never taken unseen. */
+const JUDGES_DELIVERY: readonly JobAction[] = ['accept', 'request_changes'];
+
 /** The buttons beside the composer: the lifecycle's actions for this reader, the composer's note and files go with them. */
 const BUTTON_ACTIONS = JOB_PAGE_ACTIONS.filter((a) => a !== 'message');
 
@@ -137,6 +140,8 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
         action,
         key,
         note: text || undefined,
+        // What is accepted or sent back is the delivery this page shows, not one that replaced it (decision 2258).
+        delivery: JUDGES_DELIVERY.includes(action) && data.deliveries > 0 ? data.deliveries : undefined,
         files: files.length ? files.map((f) => ({ url: f.url, name: f.fileName })) : undefined,
       },
       {

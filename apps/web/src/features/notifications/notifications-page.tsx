@@ -44,14 +44,18 @@ export default function NotificationsPage() {
     void load();
   }, [load]);
 
-  async function read(body: { ids: string[] } | { all: true }) {
+  async function read(body: { ids: string[] } | { all: true; upTo?: string }) {
     setBusy(true);
     try {
       const r = await api<{ unread: number }>('/api/notifications/read', { method: 'POST', body });
       const now = new Date().toISOString();
       setItems(
         (old) =>
-          old?.map((n) => ('all' in body || body.ids.includes(n._id) ? { ...n, readAt: n.readAt ?? now } : n)) ?? null,
+          old?.map((n) =>
+            ('all' in body ? !body.upTo || Number(n._id) <= Number(body.upTo) : body.ids.includes(n._id))
+              ? { ...n, readAt: n.readAt ?? now }
+              : n,
+          ) ?? null,
       );
       setUnread(r.unread);
       announce();
@@ -68,8 +72,9 @@ export default function NotificationsPage() {
     <div className="mx-auto w-full max-w-2xl px-4 py-6">
       <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
         <h1 className="heading-title">Notifications</h1>
+        {/* All of those shown: one that arrived since the list was read stays unread (decision 2259). */}
         {unread > 0 && (
-          <Button variant="secondary" onClick={() => void read({ all: true })} loading={busy}>
+          <Button variant="secondary" onClick={() => void read({ all: true, upTo: items[0]?._id })} loading={busy}>
             Mark all as read
           </Button>
         )}
