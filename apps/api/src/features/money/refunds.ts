@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
 import { formatNairaExact, planMessages, toKobo, type RefundView } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
@@ -15,6 +15,7 @@ import {
   type ProviderRefund,
 } from '../../platform/payments/index.js';
 import { creditNoteAttachment, creditNoteLine } from './emails.js';
+import { creditNoteSuffix } from './receipts.js';
 import type { Ledger } from './ledger.js';
 import { cancelPlanJob, lockPlanOfJob } from '../plans/credits.js';
 import { lockProviderRefund } from '../../db/locks.js';
@@ -22,6 +23,12 @@ import { lockProviderRefund } from '../../db/locks.js';
 type Job = typeof jobs.$inferSelect;
 type Refund = typeof refunds.$inferSelect;
 type Outcome = ProviderRefund | { status: 'failed'; failure: string };
+type Order = typeof orders.$inferSelect;
+
+/** The payment a refund gives back: its own (a payment that paid nothing) or its order's. */
+const refundedTransaction = sql<
+  string | null
+>`coalesce(${refunds.providerTransactionId}, ${orders.providerTransactionId})`;
 
 /** A pending refund the provider never answered may be sent again after this long. */
 const RESEND_AFTER_MS = 60_000;
@@ -91,6 +98,45 @@ export function createRefunds(deps: RefundsDeps) {
     return row.id;
   }
 
+  /**
+   * Inside the transaction that finds money a payment paid for nothing (decision 2250): opens its refund
+   * and makes the amount due to the company in the ledger, once per provider transaction (the unique
+   * index decides between racing verifications, webhooks and the background job). Returns the refund's
+   * id to send after the commit, or null when it was already opened (or there is nothing to give back).
+   * `from`: `cash` for a payment that paid no order (never posted), `held` for lines a paid order held.
+   */
+  async function openUnapplied(
+    tx: Executor,
+    u: { order: Order; transactionId: string; amount: number; reason: string; from: 'cash' | 'held' },
+  ) {
+    if (!Number.isSafeInteger(u.amount) || u.amount <= 0) return null;
+    const now = clock.now();
+    const [row] = await tx
+      .insert(refunds)
+      .values({
+        jobId: null,
+        orderId: u.order.id,
+        providerTransactionId: u.transactionId,
+        amount: u.amount,
+        reason: u.reason,
+        provider: u.order.provider,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing()
+      .returning({ id: refunds.id });
+    if (!row) return null;
+    await ledger.recordUnapplied(tx, {
+      refundId: row.id,
+      orderId: u.order.id,
+      companyId: u.order.companyId,
+      amount: u.amount,
+      from: u.from,
+      memo: `${u.reason} (${u.order.txRef})`,
+    });
+    return row.id;
+  }
+
   /** Applies the provider's word to a pending refund, once: completion posts the money and tells the company. */
   async function settle(refundId: string, outcome: Outcome) {
     const done = await db.transaction(async (tx): Promise<boolean | 'taken'> => {
@@ -138,21 +184,26 @@ export function createRefunds(deps: RefundsDeps) {
         .where(eq(refunds.id, r.id));
       const [ctx] = await tx
         .select({
-          companyId: jobs.companyId,
+          companyId: orders.companyId,
           email: users.officialEmail,
           name: sql<string>`coalesce(${users.companyName}, ${users.name})`,
           productName: products.productName,
           reference: orders.txRef,
           lineNo: jobs.lineNo,
         })
-        .from(jobs)
-        .innerJoin(users, eq(users.id, jobs.companyId))
-        .innerJoin(products, eq(products.id, jobs.productId))
-        .innerJoin(orders, eq(orders.id, jobs.orderId))
-        .where(eq(jobs.id, r.jobId));
+        .from(orders)
+        .innerJoin(users, eq(users.id, orders.companyId))
+        .leftJoin(jobs, sql`${jobs.id} = ${r.jobId}`)
+        .leftJoin(products, eq(products.id, jobs.productId))
+        .where(eq(orders.id, r.orderId));
       await ledger.recordRefund(tx, { id: r.id, jobId: r.jobId, amount: r.amount, companyId: ctx.companyId });
       // To the kobo, as the ledger and the credit note have it: a partial refund may carry kobo.
       const amount = formatNairaExact(r.amount / 100);
+      const suffix = creditNoteSuffix(ctx.lineNo, r.providerTransactionId);
+      const what =
+        ctx.productName !== null
+          ? `${ctx.productName} was cancelled and ${amount} has been refunded`
+          : `${r.reason ?? 'A payment paid for nothing'}: ${amount} has been refunded`;
       await enqueueMail(tx, {
         ...mailRenderer(deps.config)({
           to: ctx.email,
@@ -160,13 +211,13 @@ export function createRefunds(deps: RefundsDeps) {
           body: [
             paragraph(`Hello ${ctx.name},`),
             paragraph(
-              `${ctx.productName} was cancelled and ${amount} has been refunded to the card or account you paid with (payment ${ctx.reference}). Banks usually show it within 5 to 10 working days.`,
+              `${what} to the card or account you paid with (payment ${ctx.reference}). Banks usually show it within 5 to 10 working days.`,
             ),
-            paragraph(creditNoteLine(ctx.reference, ctx.lineNo)),
+            paragraph(creditNoteLine(ctx.reference, suffix)),
             button('See your payments', `${deps.config.PUBLIC_URL}/company/dashboard`),
           ],
         }),
-        attachments: [creditNoteAttachment(r.id, ctx.reference, ctx.lineNo)],
+        attachments: [creditNoteAttachment(r.id, ctx.reference, suffix)],
       });
       return true;
     });
@@ -177,7 +228,7 @@ export function createRefunds(deps: RefundsDeps) {
   /** Asks the provider for a pending refund not yet sent; a refusal fails it, an outage leaves it to retry. */
   async function send(refundId: string) {
     const [r] = await db
-      .select({ refund: refunds, transactionId: orders.providerTransactionId })
+      .select({ refund: refunds, transactionId: refundedTransaction })
       .from(refunds)
       .innerJoin(orders, eq(orders.id, refunds.orderId))
       .where(eq(refunds.id, refundId));
@@ -223,7 +274,7 @@ export function createRefunds(deps: RefundsDeps) {
    */
   async function findSent(refundId: string): Promise<ProviderRefund | null> {
     const [r] = await db
-      .select({ refund: refunds, transactionId: orders.providerTransactionId })
+      .select({ refund: refunds, transactionId: refundedTransaction })
       .from(refunds)
       .innerJoin(orders, eq(orders.id, refunds.orderId))
       .where(eq(refunds.id, refundId));
@@ -268,14 +319,14 @@ export function createRefunds(deps: RefundsDeps) {
       .select({
         r: refunds,
         reference: orders.txRef,
-        productName: products.productName,
+        productName: sql<string>`coalesce(${products.productName}, ${orders.title})`,
         companyName: sql<string>`coalesce(${users.companyName}, ${users.name})`,
       })
       .from(refunds)
       .innerJoin(orders, eq(orders.id, refunds.orderId))
-      .innerJoin(jobs, eq(jobs.id, refunds.jobId))
-      .innerJoin(products, eq(products.id, jobs.productId))
-      .innerJoin(users, eq(users.id, jobs.companyId))
+      .leftJoin(jobs, eq(jobs.id, refunds.jobId))
+      .leftJoin(products, eq(products.id, jobs.productId))
+      .innerJoin(users, eq(users.id, orders.companyId))
       .where(where)
       .orderBy(desc(refunds.createdAt), desc(refunds.id))
       .limit(200);
@@ -294,12 +345,65 @@ export function createRefunds(deps: RefundsDeps) {
     }));
   }
 
+  /**
+   * The background job's pass (decision 2250): a refund with no job still pending and unanswered a
+   * minute after it was opened or last sent (the provider was unreachable, or the process stopped
+   * between the commit and the send) is claimed by one caller, checked against the provider's refunds
+   * (an earlier send whose answer was lost settles it) and otherwise sent again. A refused one is
+   * `failed` and waits for an admin's retry, like a cancelled job's.
+   */
+  async function resendDue(limit = 20) {
+    const cutoff = new Date(clock.now().getTime() - RESEND_AFTER_MS);
+    const due = await db
+      .select({ id: refunds.id })
+      .from(refunds)
+      .where(
+        and(
+          isNull(refunds.jobId),
+          eq(refunds.status, 'pending'),
+          isNull(refunds.providerRefundId),
+          lt(refunds.updatedAt, cutoff),
+        ),
+      )
+      .orderBy(asc(refunds.updatedAt))
+      .limit(limit);
+    let sent = 0;
+    for (const { id } of due) {
+      // One claimer: the row's updatedAt moves on, so another pass or instance skips it for a minute.
+      const claimed = await db
+        .update(refunds)
+        .set({ updatedAt: clock.now() })
+        .where(
+          and(
+            eq(refunds.id, id),
+            eq(refunds.status, 'pending'),
+            isNull(refunds.providerRefundId),
+            lt(refunds.updatedAt, cutoff),
+          ),
+        )
+        .returning({ id: refunds.id });
+      if (!claimed.length) continue;
+      try {
+        const found = await findSent(id);
+        if (found) await settle(id, found);
+        else await send(id);
+        sent++;
+      } catch (err) {
+        // Unreachable, or a twin being sent: left pending for the next pass.
+        deps.log?.warn({ err, refundId: id }, 'refund not sent; the next pass tries again');
+      }
+    }
+    return sent;
+  }
+
   return {
     /** Before the job's lock: the locks a plan job's cancel needs first (lockPlanOfJob). */
     lockForCancel: lockPlanOfJob,
     open,
+    openUnapplied,
     send,
     settle,
+    resendDue,
 
     /**
      * A signed refund webhook: asks the provider for the refund (the payload is never trusted) and
@@ -327,7 +431,7 @@ export function createRefunds(deps: RefundsDeps) {
             .innerJoin(orders, eq(orders.id, refunds.orderId))
             .where(
               and(
-                eq(orders.providerTransactionId, found.transactionId),
+                eq(refundedTransaction, found.transactionId),
                 eq(refunds.status, 'pending'),
                 isNull(refunds.providerRefundId),
                 eq(refunds.amount, found.amount),
