@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { formatNairaExact, planMessages, toKobo, type RefundView } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
@@ -32,6 +32,8 @@ const refundedTransaction = sql<
 
 /** A pending refund the provider never answered may be sent again after this long. */
 const RESEND_AFTER_MS = 60_000;
+/** A refused refund with no job, or one the provider took and never settled, is tried again after this long. */
+const RETRY_FAILED_AFTER_MS = 3600_000;
 const DAY_MS = 86_400_000;
 const TWIN_BEING_SENT = 'Another refund of this payment for the same amount is being sent; try again in a minute';
 
@@ -346,54 +348,65 @@ export function createRefunds(deps: RefundsDeps) {
   }
 
   /**
-   * The background job's pass (decision 2250): a refund with no job still pending and unanswered a
-   * minute after it was opened or last sent (the provider was unreachable, or the process stopped
-   * between the commit and the send) is claimed by one caller, checked against the provider's refunds
-   * (an earlier send whose answer was lost settles it) and otherwise sent again. A refused one is
-   * `failed` and waits for an admin's retry, like a cancelled job's.
+   * The background job's pass (decision 2250) over refunds with no job, each claimed by one caller (its
+   * updatedAt moves on, so another pass or instance skips it):
+   * - pending and never answered a minute after it was opened or last sent (the provider unreachable,
+   *   or a stop between the commit and the send): checked against the provider's refunds (an earlier
+   *   send whose answer was lost settles it), else sent again;
+   * - failed (refused: Flutterwave refunds from the available balance, which a payment of minutes ago
+   *   may not have reached yet) an hour after: sent again the same way;
+   * - taken by the provider and still pending an hour on (its webhook lost): asked about.
    */
   async function resendDue(limit = 20) {
-    const cutoff = new Date(clock.now().getTime() - RESEND_AFTER_MS);
+    const now = clock.now().getTime();
+    const unsentBefore = new Date(now - RESEND_AFTER_MS);
+    const laterBefore = new Date(now - RETRY_FAILED_AFTER_MS);
+    const unsent = and(
+      eq(refunds.status, 'pending'),
+      isNull(refunds.providerRefundId),
+      lt(refunds.updatedAt, unsentBefore),
+    );
+    const refused = and(eq(refunds.status, 'failed'), lt(refunds.updatedAt, laterBefore));
+    const unanswered = and(
+      eq(refunds.status, 'pending'),
+      isNotNull(refunds.providerRefundId),
+      lt(refunds.updatedAt, laterBefore),
+    );
     const due = await db
       .select({ id: refunds.id })
       .from(refunds)
-      .where(
-        and(
-          isNull(refunds.jobId),
-          eq(refunds.status, 'pending'),
-          isNull(refunds.providerRefundId),
-          lt(refunds.updatedAt, cutoff),
-        ),
-      )
+      .where(and(isNull(refunds.jobId), or(unsent, refused, unanswered)))
       .orderBy(asc(refunds.updatedAt))
       .limit(limit);
-    let sent = 0;
+    let done = 0;
     for (const { id } of due) {
-      // One claimer: the row's updatedAt moves on, so another pass or instance skips it for a minute.
-      const claimed = await db
+      const [claimed] = await db
         .update(refunds)
         .set({ updatedAt: clock.now() })
-        .where(
-          and(
-            eq(refunds.id, id),
-            eq(refunds.status, 'pending'),
-            isNull(refunds.providerRefundId),
-            lt(refunds.updatedAt, cutoff),
-          ),
-        )
-        .returning({ id: refunds.id });
-      if (!claimed.length) continue;
+        .where(and(eq(refunds.id, id), or(unsent, refused, unanswered)))
+        .returning();
+      if (!claimed) continue;
       try {
+        if (claimed.providerRefundId && claimed.status === 'pending') {
+          const found = await provider.fetchRefund(claimed.providerRefundId);
+          if (found && found.status !== 'pending') await settle(id, found);
+          continue;
+        }
+        if (claimed.status === 'failed')
+          await db
+            .update(refunds)
+            .set({ status: 'pending', failure: null, providerRefundId: null })
+            .where(and(eq(refunds.id, id), eq(refunds.status, 'failed')));
         const found = await findSent(id);
         if (found) await settle(id, found);
         else await send(id);
-        sent++;
+        done++;
       } catch (err) {
-        // Unreachable, or a twin being sent: left pending for the next pass.
+        // Unreachable, or a twin being sent: left for the next pass.
         deps.log?.warn({ err, refundId: id }, 'refund not sent; the next pass tries again');
       }
     }
-    return sent;
+    return done;
   }
 
   return {
