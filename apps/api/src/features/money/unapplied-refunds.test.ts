@@ -259,6 +259,11 @@ describeEachDb('refunds of money a payment paid for nothing', (kind) => {
     const [pending] = await strays(o.orderId);
     expect(pending).toMatchObject({ status: 'pending', providerRefundId: null, amount: o.amount * 100 });
     expect(await refundsDue()).toBe(o.amount);
+    // Money still owed to the company holds its erasure back, as a cancelled job's refund does.
+    const deletion = await inject('GET', '/api/account/deletion', o.who);
+    expect(deletion.json().data.blockers).toContainEqual(
+      expect.objectContaining({ kind: 'pending_refund', message: expect.stringContaining('₦50,000') }),
+    );
     // Still down a minute on: tried, left pending.
     t.clock.advance(2 * 60_000);
     await reconcile();
