@@ -378,8 +378,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
    * The order's lines less what another paid order of the company bought after this one was started
    * (a replaced order paid in its old window and its replacement, in either order): both froze the same
    * cart line, which the company had once. Read under the company lock `fulfil` holds, so the second
-   * fulfilment sees the first's jobs. What is left unbought stays held against the order in the ledger
-   * and is logged for an admin to refund (decision 2243).
+   * fulfilment sees the first's jobs. What is left unbought is logged (decision 2243) and its amount,
+   * `refundDue`, refunded from what the order holds (decision 2250).
    */
   async function unbought(
     t: Executor,

@@ -46,7 +46,10 @@ interface LedgerPayment {
   /** The provider's fee posted for the order (kobo). */
   fee: number;
   jobId: string | null;
-  /** A monthly plan's payment: compared before the provider's fee, which the ledger does not post. */
+  /**
+   * A monthly plan's payment, or a payment that paid nothing and is refunded (decision 2250): compared
+   * before the provider's fee, which the ledger does not post for them.
+   */
   plan: boolean;
 }
 
