@@ -112,9 +112,10 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
   let down = false;
   /**
    * How the next refunds answer: completed at once (from the available balance), still pending, refused,
-   * or `lose`: the refund is made (completed) but the answer is lost on the way back (a 504).
+   * or `lose`: the refund is made (completed) but the answer is lost on the way back (a 504), or
+   * `unavailable`: the request never reaches Flutterwave (a 503), nothing is made.
    */
-  let refundMode: 'completed' | 'pending' | 'refuse' | 'lose' = 'completed';
+  let refundMode: 'completed' | 'pending' | 'refuse' | 'lose' | 'unavailable' = 'completed';
   /** While set, a refund is made at once but its answer waits for this (an answer still on its way). */
   let refundAnswerGate: Promise<void> | null = null;
   const calls: string[] = [];
@@ -329,6 +330,8 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
     }
     const refundOf = /^\/v3\/transactions\/(\d+)\/refund$/.exec(url.pathname);
     if (req.method === 'POST' && refundOf) {
+      if (refundMode === 'unavailable')
+        return send(503, { status: 'error', message: 'Service unavailable', data: null });
       const paid = txs.get(Number(refundOf[1]));
       if (!paid || paid.status !== 'successful')
         return send(400, { status: 'error', message: 'No transaction was found for this id', data: null });

@@ -24,6 +24,8 @@ export const LEDGER_KINDS = [
   'plan_expiry',
   /** A cancelled plan job's credit, back with its plan while its month lasts. */
   'plan_credit_return',
+  /** Money a payment paid for nothing (paid twice, after its order closed, lines bought already): due back (2250). */
+  'unapplied',
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
@@ -59,6 +61,7 @@ export const LEDGER_KIND_WORDS: Record<LedgerKind, string> = {
   plan_credit: 'Plan credit used',
   plan_expiry: 'Plan credits expired',
   plan_credit_return: 'Plan credit returned',
+  unapplied: 'Paid for nothing, refund due',
 };
 
 /** The platform's share of a completed job and how long a lawyer's share is held before withdrawal. */
@@ -169,10 +172,13 @@ export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
 export const refundView = z.object({
   _id: z.string(),
-  jobId: z.string(),
+  jobId: z
+    .string()
+    .nullable()
+    .describe('The cancelled job; null for a refund of money a payment paid for nothing (decision 2250)'),
   orderId: z.string(),
   reference: z.string().describe("The order's payment reference"),
-  productName: z.string(),
+  productName: z.string().describe("The job's product, or the order's title for a refund with no job"),
   companyName: z.string(),
   amount: naira,
   status: z.enum(REFUND_STATUSES),

@@ -640,14 +640,18 @@ export const ledgerEntries = pgTable(
   ],
 );
 
-/** A cancelled job's refund (migration 0006_ledger): one per job, completed once by the provider. */
+/**
+ * A cancelled job's refund (migration 0006_ledger): one per job, completed once by the provider. Or, with
+ * no job (0031_unapplied_payment_refunds), the refund of money a payment paid for nothing: one per
+ * provider transaction, which it names.
+ */
 export const refunds = pgTable(
   'refunds',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    jobId: uuid('job_id')
-      .notNull()
-      .references(() => jobs.id),
+    jobId: uuid('job_id').references(() => jobs.id),
+    /** The payment it gives back, when not the order's (a payment of an order already paid or closed). */
+    providerTransactionId: text('provider_transaction_id'),
     orderId: uuid('order_id')
       .notNull()
       .references(() => orders.id),
@@ -664,6 +668,9 @@ export const refunds = pgTable(
   },
   (t) => [
     uniqueIndex('refunds_job_uq').on(t.jobId),
+    uniqueIndex('refunds_unapplied_uq')
+      .on(t.provider, t.providerTransactionId)
+      .where(sql`${t.jobId} is null`),
     uniqueIndex('refunds_provider_uq')
       .on(t.provider, t.providerRefundId)
       .where(sql`${t.providerRefundId} is not null`),

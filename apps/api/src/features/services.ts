@@ -50,6 +50,7 @@ export function createServices(shared: Shared, log: FastifyBaseLogger): Services
       log,
       lifecycle: jobLifecycle,
       ledger,
+      refunds,
       mailConfig: shared.config,
     }),
     reviews: createReviewsService(shared),

@@ -22,14 +22,14 @@ interface ReconcilerOptions {
 }
 
 /** One pass of the background job: re-verify pending orders, fulfil or expire them. Tests call this. */
-export function reconcilePendingOrders(
+export async function reconcilePendingOrders(
   opts: Omit<ReconcilerOptions, 'intervalMs'>,
   pass: { minAgeMs?: number; expireAfterMs?: number; limit?: number; lateLimit?: number } = {},
 ) {
   const ledger = createLedger(opts);
   const provider = opts.provider ?? createPaymentProvider(opts.config, opts.db, opts.clock);
   const shared = { db: opts.db, clock: opts.clock, config: opts.config, mailWritten: () => {} };
-  const refunds = createRefunds({ ...shared, provider, ledger });
+  const refunds = createRefunds({ ...shared, provider, ledger, log: opts.logger });
   const service = createCheckoutService({
     db: opts.db,
     clock: opts.clock,
@@ -40,8 +40,11 @@ export function reconcilePendingOrders(
     // Jobs paid here open like any other: due date, event, notifications (the mail worker polls).
     lifecycle: createJobLifecycle(shared, { ledger, refunds }),
     ledger,
+    refunds,
   });
-  return service.reconcile(pass);
+  const counts = await service.reconcile(pass);
+  // Refunds of money paid for nothing left unsent (the provider unreachable, a stop after the commit).
+  return { ...counts, refundsSent: await refunds.resendDue() };
 }
 
 /**

@@ -33,6 +33,7 @@ import { billOf, readPricedCart } from '../cart/service.js';
 import type { JobLifecycle } from '../jobs/lifecycle-service.js';
 import { paymentReceivedMail, receiptAttachment } from '../money/emails.js';
 import type { Ledger } from '../money/ledger.js';
+import type { Refunds } from '../money/refunds.js';
 import { companyAsBilled } from '../money/receipts.js';
 import { lockCompany, lockLiveAccount } from '../../db/locks.js';
 
@@ -63,6 +64,11 @@ interface CheckoutDeps {
   lifecycle?: JobLifecycle;
   /** Posts the payment, held against each job, in the same transaction. */
   ledger: Ledger;
+  /**
+   * Opens the refund of money a payment paid for nothing in the transaction that finds it and sends it
+   * after the commit (decision 2250). Without it such a payment is only logged.
+   */
+  refunds?: Pick<Refunds, 'openUnapplied' | 'send'>;
   /** The site's address and support line, for the payment confirmation e-mail. */
   mailConfig: Pick<Config, 'PUBLIC_URL' | 'SUPPORT_EMAIL'>;
   log?: {
@@ -73,10 +79,11 @@ interface CheckoutDeps {
 }
 
 export type Outcome =
-  | { result: 'paid'; order: OrderRow; newlyPaid: boolean }
+  /** `refundId`: a refund this call opened for money the payment paid for nothing, to send after the commit. */
+  | { result: 'paid'; order: OrderRow; newlyPaid: boolean; refundId?: string | null }
   | { result: 'pending'; order: OrderRow }
   | { result: 'failed'; order: OrderRow }
-  | { result: 'refused'; order: OrderRow; reason: string }
+  | { result: 'refused'; order: OrderRow; reason: string; refundId?: string | null }
   | { result: 'unknown'; order: OrderRow }
   | { result: 'unavailable'; order: OrderRow };
 
@@ -96,6 +103,12 @@ const LATE_CHECK_EVERY_MS = 3600_000;
 const PAYABLE_FOR_MS = EXPIRE_AFTER_MS + LATE_CHECK_FOR_MS;
 /** How long the sandbox's temporary transfer account is shown as open (Flutterwave's default is an hour). */
 const VIRTUAL_ACCOUNT_MS = 3600_000;
+/** What a refund of money paid for nothing says, on the admin's list, the e-mail and the credit note. */
+export const UNAPPLIED_REASONS = {
+  paidTwice: 'Paid twice: the order was already paid',
+  closed: 'Paid after the order closed (orders are payable for two days)',
+  boughtTwice: 'Lines another order already bought',
+} as const;
 const SANDBOX_TRANSFER_BANK = 'WEMA Bank (test)';
 
 const sameLines = (a: OrderLine[], b: OrderLine[]) =>
@@ -217,8 +230,12 @@ export function createCheckoutService(deps: CheckoutDeps) {
       await lockCompany(t, companyId);
       const [o] = await t.select().from(orders).where(eq(orders.id, orderId)).for('update');
       if (!o) throw notFound(messages.orderNotFound);
-      if (o.status === 'paid') return { result: 'paid', order: o, newlyPaid: false };
+      // Paid by another transaction (two tabs): this one is refunded, opened here under the order's lock.
+      if (o.status === 'paid')
+        return { result: 'paid', order: o, newlyPaid: false, refundId: await paidTwice(o, tx, via, t) };
       const problem = check(o, tx, via);
+      if (problem === 'closed')
+        return { result: 'refused', order: o, reason: problem, refundId: await refundClosed(t, o, tx) };
       if (problem) return { result: 'refused', order: o, reason: problem };
       // Read under the company lock erasure takes: whichever commits first, the other sees it.
       const [company] = await t.select().from(users).where(eq(users.id, o.companyId));
@@ -252,7 +269,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
         .where(eq(orders.id, o.id))
         .returning();
       const lines = o.lines as OrderLine[];
-      const toOpen = await unbought(t, o, lines, tx, via);
+      const { left: toOpen, refundDue } = await unbought(t, o, lines, tx, via);
       let opened: (typeof jobs.$inferSelect)[] = [];
       if (lines.length) {
         const dueAt = deps.lifecycle ? await deps.lifecycle.dueAtFor(t, now) : undefined;
@@ -303,6 +320,17 @@ export function createCheckoutService(deps: CheckoutDeps) {
       await deps.ledger.recordPayment(t, paid, opened);
       // What the provider keeps from it, when its answer says (never more than it collected).
       if (tx.fee !== undefined && tx.fee < paid.amount) await deps.ledger.recordFee(t, { orderId: paid.id }, tx.fee);
+      // Lines another order bought: what this payment held for them goes back (decision 2250).
+      const refundId =
+        refundDue > 0 && deps.refunds
+          ? await deps.refunds.openUnapplied(t, {
+              order: paid,
+              transactionId: tx.id,
+              amount: refundDue,
+              reason: UNAPPLIED_REASONS.boughtTwice,
+              from: 'held',
+            })
+          : null;
       if (billedTo.email)
         await enqueueMail(t, {
           ...renderMail(
@@ -317,19 +345,50 @@ export function createCheckoutService(deps: CheckoutDeps) {
           ),
           attachments: [receiptAttachment(paid.id, paid.txRef)],
         });
-      return { result: 'paid', order: paid, newlyPaid: true };
+      return { result: 'paid', order: paid, newlyPaid: true, refundId };
     });
+  }
+
+  /** A payment of an order closed for two days (`check` said `closed`): the whole of it comes back. */
+  function refundClosed(t: Executor, order: OrderRow, tx: ProviderTransaction) {
+    if (!deps.refunds) return Promise.resolve(null);
+    return deps.refunds.openUnapplied(t, {
+      order,
+      transactionId: tx.id,
+      amount: tx.amount,
+      reason: UNAPPLIED_REASONS.closed,
+      from: 'cash',
+    });
+  }
+
+  /**
+   * Sends a refund this call opened, after its commit. A provider unreachable leaves it pending for the
+   * background job (`resendDue`); nothing here changes the payment's answer.
+   */
+  async function sendOpened(refundId: string | null | undefined) {
+    if (!refundId || !deps.refunds) return;
+    try {
+      await deps.refunds.send(refundId);
+    } catch (err) {
+      deps.log?.error({ err, refundId }, 'refund of an unapplied payment not sent; the background job retries');
+    }
   }
 
   /**
    * The order's lines less what another paid order of the company bought after this one was started
    * (a replaced order paid in its old window and its replacement, in either order): both froze the same
    * cart line, which the company had once. Read under the company lock `fulfil` holds, so the second
-   * fulfilment sees the first's jobs. What is left unbought stays held against the order in the ledger
-   * and is logged for an admin to refund (decision 2243).
+   * fulfilment sees the first's jobs. What is left unbought is logged (decision 2243) and its amount,
+   * `refundDue`, refunded from what the order holds (decision 2250).
    */
-  async function unbought(t: Executor, o: OrderRow, lines: OrderLine[], ptx: ProviderTransaction, via: string) {
-    if (!lines.length) return lines;
+  async function unbought(
+    t: Executor,
+    o: OrderRow,
+    lines: OrderLine[],
+    ptx: ProviderTransaction,
+    via: string,
+  ): Promise<{ left: OrderLine[]; refundDue: number }> {
+    if (!lines.length) return { left: lines, refundDue: 0 };
     const rows = await t
       .select({
         productId: jobs.productId,
@@ -355,7 +414,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
         ),
       )
       .groupBy(jobs.productId, jobs.detail, jobs.companyFile);
-    if (!rows.length) return lines;
+    if (!rows.length) return { left: lines, refundDue: 0 };
     // The same brief and document: a brief changed in between asks for other work.
     const keyOf = (productId: string, detail: string | null, file: string | null) =>
       JSON.stringify([productId, detail ?? null, file ?? null]);
@@ -374,6 +433,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
       if (l.quantity > taken)
         left.push({ ...l, quantity: l.quantity - taken, amount: l.unitPrice * (l.quantity - taken) });
     }
+    const refundDue = skipped.reduce((s, x) => s + x.amount, 0);
     if (skipped.length)
       securityLog('payment_lines_bought_twice', {
         via,
@@ -384,10 +444,10 @@ export function createCheckoutService(deps: CheckoutDeps) {
         amount: ptx.amount,
         currency: ptx.currency,
         lines: skipped,
-        refundDue: skipped.reduce((s, x) => s + x.amount, 0),
+        refundDue,
         boughtBy: [...boughtBy].sort(),
       });
-    return left;
+    return { left, refundDue };
   }
 
   /** Compares what the provider says with the order; logs anything that looks like tampering. */
@@ -434,11 +494,12 @@ export function createCheckoutService(deps: CheckoutDeps) {
 
   /**
    * A successful payment of an order already paid by another transaction (two tabs, a dialog paid
-   * twice): it buys nothing more, the order's lines are bought once, so it is logged for an admin to
-   * refund, as a plan paid twice is (decision 1900), instead of sitting unnoticed at the provider.
+   * twice): it buys nothing more, the order's lines are bought once. It is logged, and its refund opened
+   * (in `t`, or a transaction of its own) once per transaction, to be sent after the commit (decision
+   * 2250). Returns the refund's id when this call opened it.
    */
-  function paidTwice(order: OrderRow, tx: ProviderTransaction, via: string) {
-    if (tx.status !== 'successful' || tx.txRef !== order.txRef || tx.id === order.providerTransactionId) return;
+  async function paidTwice(order: OrderRow, tx: ProviderTransaction, via: string, t?: Executor) {
+    if (tx.status !== 'successful' || tx.txRef !== order.txRef || tx.id === order.providerTransactionId) return null;
     securityLog('payment_paid_twice', {
       via,
       orderId: order.id,
@@ -449,6 +510,18 @@ export function createCheckoutService(deps: CheckoutDeps) {
       amount: tx.amount,
       currency: tx.currency,
     });
+    // Only naira is refunded here (the refund's amount is kobo); another currency stays with the log.
+    if (!deps.refunds || tx.currency !== 'NGN') return null;
+    const refunds = deps.refunds;
+    const open = (ex: Executor) =>
+      refunds.openUnapplied(ex, {
+        order,
+        transactionId: tx.id,
+        amount: tx.amount,
+        reason: UNAPPLIED_REASONS.paidTwice,
+        from: 'cash',
+      });
+    return t ? open(t) : db.transaction(open);
   }
 
   /** The transaction a caller names for an order already paid, asked about when it is not the one that paid it. */
@@ -456,7 +529,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
     if (!transactionId || transactionId === order.providerTransactionId) return;
     try {
       const tx = await provider.verifyById(transactionId);
-      if (tx) paidTwice(order, tx, via);
+      if (tx) await sendOpened(await paidTwice(order, tx, via));
     } catch (err) {
       if (!(err instanceof ProviderUnavailable)) throw err;
     }
@@ -476,6 +549,11 @@ export function createCheckoutService(deps: CheckoutDeps) {
       throw err;
     }
     const problem = check(order, tx, via);
+    if (problem === 'closed') {
+      // Refused before the order's lock too: its refund is opened here, once per transaction.
+      await sendOpened(await db.transaction((t) => refundClosed(t, order, tx!)));
+      return { result: 'refused', order, reason: problem };
+    }
     if (problem === 'unknown') return { result: 'unknown', order };
     if (problem === 'not_successful')
       return tx!.status === 'pending' ? { result: 'pending', order } : { result: 'failed', order };
@@ -484,7 +562,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
     if (outcome.result === 'paid' && outcome.newlyPaid) {
       deps.log?.info({ orderId: order.id, via, transactionId: tx!.id }, 'order paid');
       deps.lifecycle?.mailWritten();
-    } else if (outcome.result === 'paid') paidTwice(outcome.order, tx!, via);
+    }
+    if (outcome.result === 'paid' || outcome.result === 'refused') await sendOpened(outcome.refundId);
     return outcome;
   }
 

@@ -128,11 +128,11 @@ export const receiptAttachment = (orderId: string, reference: string): MailAttac
 });
 
 /** The credit note of a completed refund, attached to the refund's mail (money/refunds.ts settle). */
-export const creditNoteAttachment = (refundId: string, reference: string, lineNo: number): MailAttachment => ({
+export const creditNoteAttachment = (refundId: string, reference: string, lineNo: number | string): MailAttachment => ({
   kind: 'credit_note',
   id: refundId,
   filename: creditNoteFilename(reference, lineNo),
 });
 
-export const creditNoteLine = (reference: string, lineNo: number) =>
+export const creditNoteLine = (reference: string, lineNo: number | string) =>
   `Your credit note ${creditNoteNumber(reference, lineNo)} is attached.`;

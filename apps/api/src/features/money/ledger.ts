@@ -208,10 +208,28 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
     },
 
     /** The provider completed a refund: what was due to the company leaves the provider's balance. */
-    recordRefund(tx: Executor, r: { id: string; jobId: string; amount: number; companyId: string }) {
-      return post(tx, { kind: 'refund', refundId: r.id, jobId: r.jobId, memo: 'Refund to the company' }, [
-        { account: 'refunds_due', amount: r.amount, jobId: r.jobId, companyId: r.companyId },
+    recordRefund(tx: Executor, r: { id: string; jobId: string | null; amount: number; companyId: string }) {
+      const jobId = r.jobId ?? undefined;
+      return post(tx, { kind: 'refund', refundId: r.id, jobId, memo: 'Refund to the company' }, [
+        { account: 'refunds_due', amount: r.amount, jobId, companyId: r.companyId },
         { account: 'provider_cash', amount: -r.amount, companyId: r.companyId },
+      ]);
+    },
+
+    /**
+     * Money a payment paid for nothing becomes due back to the company, once per refund (decision 2250):
+     * a payment that paid no order (paid twice, or after its order closed) comes into the provider's cash
+     * here; the lines of a paid order another order bought leave what is held against the order.
+     */
+    recordUnapplied(
+      tx: Executor,
+      u: { refundId: string; orderId: string; companyId: string; amount: number; from: 'cash' | 'held'; memo: string },
+    ) {
+      return post(tx, { kind: 'unapplied', refundId: u.refundId, orderId: u.orderId, memo: u.memo }, [
+        u.from === 'cash'
+          ? { account: 'provider_cash', amount: u.amount, companyId: u.companyId }
+          : { account: 'held_for_jobs', amount: u.amount, companyId: u.companyId },
+        { account: 'refunds_due', amount: -u.amount, companyId: u.companyId },
       ]);
     },
 
@@ -481,6 +499,21 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
         const want = r.status === 'completed' ? r.amount : '0';
         if (r.posted !== want) problems.push(`refund ${r.id} (${r.status}) posted ${r.posted} kobo, expected ${want}`);
       }
+      // A refund with no job (decision 2250) made its amount due once, when it was opened.
+      const unapplied = await ex.execute(sql`
+        select r.id, r.amount_kobo::text as amount,
+          coalesce((select -sum(e.amount_kobo) from ledger_transactions t join ledger_entries e on e.transaction_id = t.id
+            where t.refund_id = r.id and t.kind = 'unapplied' and e.account = 'refunds_due'), 0)::text as due
+        from refunds r where r.job_id is null`);
+      for (const r of rowsOf<{ id: string; amount: string; due: string }>(unapplied))
+        if (r.due !== r.amount) problems.push(`refund ${r.id} made ${r.due} kobo due, expected ${r.amount}`);
+      // Held against an order (not a job) never goes below zero: lines refunded were paid for.
+      const heldOrders = await ex.execute(sql`
+        select t.order_id, -sum(e.amount_kobo) as balance from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
+          where e.account = 'held_for_jobs' and e.job_id is null and t.order_id is not null
+          group by t.order_id having -sum(e.amount_kobo) < 0`);
+      for (const r of rowsOf<{ order_id: string; balance: string }>(heldOrders))
+        problems.push(`held for order ${r.order_id} is negative (${r.balance} kobo)`);
       // Payouts (decision 1710): in transit never negative, and each payout posted as its status says.
       const transit = await ex.execute(sql`
         select -sum(amount_kobo) as balance from ledger_entries

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import PDFDocument from 'pdfkit';
 import { VAT_RATE_PERCENT, messages, vatIncludedKobo, type CompanyRefund } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
@@ -63,8 +63,14 @@ function paymentMethodWords(type: string | null): string {
 /** The file names mail and downloads use: only the reference's safe characters. */
 const safe = (s: string) => s.replace(/[^A-Za-z0-9-]/g, '_');
 export const receiptFilename = (reference: string) => `receipt-${safe(reference)}.pdf`;
-export const creditNoteNumber = (reference: string, lineNo: number) => `CN-${reference}-${lineNo}`;
-export const creditNoteFilename = (reference: string, lineNo: number) =>
+export const creditNoteNumber = (reference: string, lineNo: number | string) => `CN-${reference}-${lineNo}`;
+/**
+ * What follows the reference in a credit note's number: the cancelled job's line, or for a refund of
+ * money a payment paid for nothing (no job, decision 2250) `T` and the provider transaction it gives back.
+ */
+export const creditNoteSuffix = (lineNo: number | null, transactionId: string | null) =>
+  lineNo ?? `T${transactionId ?? ''}`;
+export const creditNoteFilename = (reference: string, lineNo: number | string) =>
   `credit-note-${safe(creditNoteNumber(reference, lineNo))}.pdf`;
 
 interface Sheet {
@@ -191,12 +197,20 @@ export function createReceipts(deps: ReceiptsDeps) {
    * a refund says what was given back and under which credit note (decision 2222).
    */
   async function refundsOf(ex: Executor, order: Order) {
-    return ex
-      .select({ amount: refunds.amount, lineNo: jobs.lineNo })
+    // A payment other than the one this receipt is for (paid twice) is not part of it.
+    const rows = await ex
+      .select({ amount: refunds.amount, lineNo: jobs.lineNo, transactionId: refunds.providerTransactionId })
       .from(refunds)
-      .innerJoin(jobs, eq(jobs.id, refunds.jobId))
-      .where(and(eq(refunds.orderId, order.id), eq(refunds.status, 'completed')))
+      .leftJoin(jobs, eq(jobs.id, refunds.jobId))
+      .where(
+        and(
+          eq(refunds.orderId, order.id),
+          eq(refunds.status, 'completed'),
+          sql`${refunds.providerTransactionId} is null or ${refunds.providerTransactionId} = ${order.providerTransactionId}`,
+        ),
+      )
       .orderBy(asc(refunds.settledAt), asc(jobs.lineNo));
+    return rows.map((r) => ({ amount: r.amount, suffix: creditNoteSuffix(r.lineNo, r.transactionId) }));
   }
 
   function receiptSheet(order: Order, billedTo: BilledTo, refunded: Awaited<ReturnType<typeof refundsOf>>): Sheet {
@@ -230,7 +244,7 @@ export function createReceipts(deps: ReceiptsDeps) {
         ? [
             ...refunded.map((r) => ({
               // The date is on the credit note; the number alone keeps the label on one line.
-              label: `Refunded (credit note ${creditNoteNumber(order.txRef, r.lineNo)})`,
+              label: `Refunded (credit note ${creditNoteNumber(order.txRef, r.suffix)})`,
               value: `-${receiptNaira(r.amount)}`,
             })),
             { label: 'Paid after refunds (NGN)', value: receiptNaira(order.amount - back), bold: true },
@@ -259,8 +273,8 @@ export function createReceipts(deps: ReceiptsDeps) {
       })
       .from(refunds)
       .innerJoin(orders, eq(orders.id, refunds.orderId))
-      .innerJoin(jobs, eq(jobs.id, refunds.jobId))
-      .innerJoin(products, eq(products.id, jobs.productId))
+      .leftJoin(jobs, eq(jobs.id, refunds.jobId))
+      .leftJoin(products, eq(products.id, jobs.productId))
       .where(eq(refunds.id, refundId));
     return r;
   }
@@ -270,12 +284,13 @@ export function createReceipts(deps: ReceiptsDeps) {
     const settledAt = refund.settledAt ?? refund.updatedAt;
     const line = (order.lines as OrderLine[]).find((l) => l.lineNo === r.lineNo);
     const paidForLine = line?.amount;
-    const quantity = Math.max(1, r.quantity);
+    const quantity = Math.max(1, r.quantity ?? 1);
+    const suffix = creditNoteSuffix(r.lineNo, refund.providerTransactionId);
     const sheet: Sheet = {
       title: 'Credit note',
       createdAt: settledAt,
       facts: [
-        ['Credit note number', creditNoteNumber(order.txRef, r.lineNo)],
+        ['Credit note number', creditNoteNumber(order.txRef, suffix)],
         ['Date', lagosDate(settledAt)],
         ['Refers to receipt', order.txRef],
         [
@@ -283,6 +298,10 @@ export function createReceipts(deps: ReceiptsDeps) {
           `${order.provider === 'flutterwave' ? 'Flutterwave' : 'Sandbox'} refund ${refund.providerRefundId ?? '—'}`,
         ],
         ['Refunded to', `the ${paymentMethodWords(order.paymentMethod).toLowerCase()} the order was paid with`],
+        // A payment that paid nothing is not the order's: the credit note names the one it gives back.
+        ...(refund.providerTransactionId && refund.providerTransactionId !== order.providerTransactionId
+          ? ([['Payment refunded', `transaction ${refund.providerTransactionId}`]] as [string, string][])
+          : []),
         // Less than the line was paid: said in words, so the note is not read as the whole line back.
         ...(paidForLine !== undefined && refund.amount < paidForLine
           ? ([
@@ -297,8 +316,9 @@ export function createReceipts(deps: ReceiptsDeps) {
       billedTo: await billedToOf(db, order),
       lines: [
         {
-          name: `${line?.productName ?? r.product} (cancelled)`,
-          quantity: r.quantity,
+          name:
+            r.lineNo === null ? `${order.title} (paid for nothing)` : `${line?.productName ?? r.product} (cancelled)`,
+          quantity,
           // Only a price that times the quantity makes the amount: ₦100.00 over 3 is no ₦33.33 each.
           unitPrice: refund.amount % quantity === 0 ? refund.amount / quantity : null,
           amount: refund.amount,
@@ -312,7 +332,7 @@ export function createReceipts(deps: ReceiptsDeps) {
       ],
     };
     return {
-      filename: creditNoteFilename(order.txRef, r.lineNo),
+      filename: creditNoteFilename(order.txRef, suffix),
       content: await renderSheet(sheet, config.SUPPORT_EMAIL),
     };
   }
@@ -352,11 +372,15 @@ export function createReceipts(deps: ReceiptsDeps) {
   /** A company's completed refunds, newest first, for its payments list. */
   async function companyRefunds(companyId: string): Promise<CompanyRefund[]> {
     const rows = await db
-      .select({ refund: refunds, reference: orders.txRef, productName: products.productName })
+      .select({
+        refund: refunds,
+        reference: orders.txRef,
+        productName: sql<string>`coalesce(${products.productName}, ${orders.title})`,
+      })
       .from(refunds)
       .innerJoin(orders, eq(orders.id, refunds.orderId))
-      .innerJoin(jobs, eq(jobs.id, refunds.jobId))
-      .innerJoin(products, eq(products.id, jobs.productId))
+      .leftJoin(jobs, eq(jobs.id, refunds.jobId))
+      .leftJoin(products, eq(products.id, jobs.productId))
       .where(and(eq(orders.companyId, companyId), eq(refunds.status, 'completed')))
       .orderBy(desc(refunds.settledAt), desc(refunds.id))
       .limit(200);

@@ -46,7 +46,10 @@ interface LedgerPayment {
   /** The provider's fee posted for the order (kobo). */
   fee: number;
   jobId: string | null;
-  /** A monthly plan's payment: compared before the provider's fee, which the ledger does not post. */
+  /**
+   * A monthly plan's payment, or a payment that paid nothing and is refunded (decision 2250): compared
+   * before the provider's fee, which the ledger does not post for them.
+   */
   plan: boolean;
 }
 
@@ -107,15 +110,47 @@ export function createReconciliation(deps: ReconciliationDeps) {
    * renewals, decision 1902): by posting time, or by the provider's transaction ids.
    */
   async function ledgerPayments(by: { from: Date; to: Date } | { ids: string[] }): Promise<LedgerPayment[]> {
-    const [forOrders, forPlans] =
+    const [forOrders, forPlans, forUnapplied] =
       'ids' in by
-        ? [inArray(orders.providerTransactionId, by.ids), inArray(subscriptionPayments.providerTransactionId, by.ids)]
-        : [undefined, undefined];
+        ? [
+            inArray(orders.providerTransactionId, by.ids),
+            inArray(subscriptionPayments.providerTransactionId, by.ids),
+            inArray(refunds.providerTransactionId, by.ids),
+          ]
+        : [undefined, undefined, undefined];
     const posted =
       'ids' in by
         ? undefined
         : and(gte(ledgerTransactions.createdAt, by.from), lt(ledgerTransactions.createdAt, by.to));
-    return [...(await orderPayments(and(posted, forOrders))), ...(await planPayments(and(posted, forPlans)))];
+    return [
+      ...(await orderPayments(and(posted, forOrders))),
+      ...(await planPayments(and(posted, forPlans))),
+      ...(await unappliedPayments(and(posted, forUnapplied))),
+    ];
+  }
+
+  /**
+   * Payments that paid no order (paid twice, or after the order closed), posted into the provider's cash
+   * when their refund was opened (`unapplied`, decision 2250): matched by the transaction the refund gives
+   * back, before the provider's fee (none is posted for them), like a plan payment.
+   */
+  async function unappliedPayments(where: ReturnType<typeof and>): Promise<LedgerPayment[]> {
+    const rows = await db
+      .select({
+        transactionId: ledgerTransactions.id,
+        createdAt: ledgerTransactions.createdAt,
+        orderId: orders.id,
+        txRef: orders.txRef,
+        providerTransactionId: refunds.providerTransactionId,
+        amount: sql<string>`coalesce((select sum(${ledgerEntries.amount}) from ${ledgerEntries} where ${ledgerEntries.transactionId} = ${ledgerTransactions.id} and ${ledgerEntries.account} = 'provider_cash'), 0)`,
+      })
+      .from(ledgerTransactions)
+      .innerJoin(refunds, eq(refunds.id, ledgerTransactions.refundId))
+      .innerJoin(orders, eq(orders.id, refunds.orderId))
+      .where(and(eq(ledgerTransactions.kind, 'unapplied'), eq(refunds.provider, provider.name), where));
+    return rows
+      .map((r) => ({ ...r, paymentType: null, jobId: null, amount: Number(r.amount), fee: 0, plan: true }))
+      .filter((r) => r.amount > 0);
   }
 
   /** Plan payments hold no fee posting: they are matched on the amount charged (decision 1902). */

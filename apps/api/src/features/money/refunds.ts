@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { formatNairaExact, planMessages, toKobo, type RefundView } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
@@ -15,6 +15,7 @@ import {
   type ProviderRefund,
 } from '../../platform/payments/index.js';
 import { creditNoteAttachment, creditNoteLine } from './emails.js';
+import { creditNoteSuffix } from './receipts.js';
 import type { Ledger } from './ledger.js';
 import { cancelPlanJob, lockPlanOfJob } from '../plans/credits.js';
 import { lockProviderRefund } from '../../db/locks.js';
@@ -22,9 +23,17 @@ import { lockProviderRefund } from '../../db/locks.js';
 type Job = typeof jobs.$inferSelect;
 type Refund = typeof refunds.$inferSelect;
 type Outcome = ProviderRefund | { status: 'failed'; failure: string };
+type Order = typeof orders.$inferSelect;
+
+/** The payment a refund gives back: its own (a payment that paid nothing) or its order's. */
+const refundedTransaction = sql<
+  string | null
+>`coalesce(${refunds.providerTransactionId}, ${orders.providerTransactionId})`;
 
 /** A pending refund the provider never answered may be sent again after this long. */
 const RESEND_AFTER_MS = 60_000;
+/** A refused refund with no job, or one the provider took and never settled, is tried again after this long. */
+const RETRY_FAILED_AFTER_MS = 3600_000;
 const DAY_MS = 86_400_000;
 const TWIN_BEING_SENT = 'Another refund of this payment for the same amount is being sent; try again in a minute';
 
@@ -91,6 +100,45 @@ export function createRefunds(deps: RefundsDeps) {
     return row.id;
   }
 
+  /**
+   * Inside the transaction that finds money a payment paid for nothing (decision 2250): opens its refund
+   * and makes the amount due to the company in the ledger, once per provider transaction (the unique
+   * index decides between racing verifications, webhooks and the background job). Returns the refund's
+   * id to send after the commit, or null when it was already opened (or there is nothing to give back).
+   * `from`: `cash` for a payment that paid no order (never posted), `held` for lines a paid order held.
+   */
+  async function openUnapplied(
+    tx: Executor,
+    u: { order: Order; transactionId: string; amount: number; reason: string; from: 'cash' | 'held' },
+  ) {
+    if (!Number.isSafeInteger(u.amount) || u.amount <= 0) return null;
+    const now = clock.now();
+    const [row] = await tx
+      .insert(refunds)
+      .values({
+        jobId: null,
+        orderId: u.order.id,
+        providerTransactionId: u.transactionId,
+        amount: u.amount,
+        reason: u.reason,
+        provider: u.order.provider,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing()
+      .returning({ id: refunds.id });
+    if (!row) return null;
+    await ledger.recordUnapplied(tx, {
+      refundId: row.id,
+      orderId: u.order.id,
+      companyId: u.order.companyId,
+      amount: u.amount,
+      from: u.from,
+      memo: `${u.reason} (${u.order.txRef})`,
+    });
+    return row.id;
+  }
+
   /** Applies the provider's word to a pending refund, once: completion posts the money and tells the company. */
   async function settle(refundId: string, outcome: Outcome) {
     const done = await db.transaction(async (tx): Promise<boolean | 'taken'> => {
@@ -138,21 +186,26 @@ export function createRefunds(deps: RefundsDeps) {
         .where(eq(refunds.id, r.id));
       const [ctx] = await tx
         .select({
-          companyId: jobs.companyId,
+          companyId: orders.companyId,
           email: users.officialEmail,
           name: sql<string>`coalesce(${users.companyName}, ${users.name})`,
           productName: products.productName,
           reference: orders.txRef,
           lineNo: jobs.lineNo,
         })
-        .from(jobs)
-        .innerJoin(users, eq(users.id, jobs.companyId))
-        .innerJoin(products, eq(products.id, jobs.productId))
-        .innerJoin(orders, eq(orders.id, jobs.orderId))
-        .where(eq(jobs.id, r.jobId));
+        .from(orders)
+        .innerJoin(users, eq(users.id, orders.companyId))
+        .leftJoin(jobs, sql`${jobs.id} = ${r.jobId}`)
+        .leftJoin(products, eq(products.id, jobs.productId))
+        .where(eq(orders.id, r.orderId));
       await ledger.recordRefund(tx, { id: r.id, jobId: r.jobId, amount: r.amount, companyId: ctx.companyId });
       // To the kobo, as the ledger and the credit note have it: a partial refund may carry kobo.
       const amount = formatNairaExact(r.amount / 100);
+      const suffix = creditNoteSuffix(ctx.lineNo, r.providerTransactionId);
+      const what =
+        ctx.productName !== null
+          ? `${ctx.productName} was cancelled and ${amount} has been refunded`
+          : `${r.reason ?? 'A payment paid for nothing'}: ${amount} has been refunded`;
       await enqueueMail(tx, {
         ...mailRenderer(deps.config)({
           to: ctx.email,
@@ -160,13 +213,13 @@ export function createRefunds(deps: RefundsDeps) {
           body: [
             paragraph(`Hello ${ctx.name},`),
             paragraph(
-              `${ctx.productName} was cancelled and ${amount} has been refunded to the card or account you paid with (payment ${ctx.reference}). Banks usually show it within 5 to 10 working days.`,
+              `${what} to the card or account you paid with (payment ${ctx.reference}). Banks usually show it within 5 to 10 working days.`,
             ),
-            paragraph(creditNoteLine(ctx.reference, ctx.lineNo)),
+            paragraph(creditNoteLine(ctx.reference, suffix)),
             button('See your payments', `${deps.config.PUBLIC_URL}/company/dashboard`),
           ],
         }),
-        attachments: [creditNoteAttachment(r.id, ctx.reference, ctx.lineNo)],
+        attachments: [creditNoteAttachment(r.id, ctx.reference, suffix)],
       });
       return true;
     });
@@ -177,7 +230,7 @@ export function createRefunds(deps: RefundsDeps) {
   /** Asks the provider for a pending refund not yet sent; a refusal fails it, an outage leaves it to retry. */
   async function send(refundId: string) {
     const [r] = await db
-      .select({ refund: refunds, transactionId: orders.providerTransactionId })
+      .select({ refund: refunds, transactionId: refundedTransaction })
       .from(refunds)
       .innerJoin(orders, eq(orders.id, refunds.orderId))
       .where(eq(refunds.id, refundId));
@@ -223,7 +276,7 @@ export function createRefunds(deps: RefundsDeps) {
    */
   async function findSent(refundId: string): Promise<ProviderRefund | null> {
     const [r] = await db
-      .select({ refund: refunds, transactionId: orders.providerTransactionId })
+      .select({ refund: refunds, transactionId: refundedTransaction })
       .from(refunds)
       .innerJoin(orders, eq(orders.id, refunds.orderId))
       .where(eq(refunds.id, refundId));
@@ -268,14 +321,14 @@ export function createRefunds(deps: RefundsDeps) {
       .select({
         r: refunds,
         reference: orders.txRef,
-        productName: products.productName,
+        productName: sql<string>`coalesce(${products.productName}, ${orders.title})`,
         companyName: sql<string>`coalesce(${users.companyName}, ${users.name})`,
       })
       .from(refunds)
       .innerJoin(orders, eq(orders.id, refunds.orderId))
-      .innerJoin(jobs, eq(jobs.id, refunds.jobId))
-      .innerJoin(products, eq(products.id, jobs.productId))
-      .innerJoin(users, eq(users.id, jobs.companyId))
+      .leftJoin(jobs, eq(jobs.id, refunds.jobId))
+      .leftJoin(products, eq(products.id, jobs.productId))
+      .innerJoin(users, eq(users.id, orders.companyId))
       .where(where)
       .orderBy(desc(refunds.createdAt), desc(refunds.id))
       .limit(200);
@@ -294,12 +347,76 @@ export function createRefunds(deps: RefundsDeps) {
     }));
   }
 
+  /**
+   * The background job's pass (decision 2250) over refunds with no job, each claimed by one caller (its
+   * updatedAt moves on, so another pass or instance skips it):
+   * - pending and never answered a minute after it was opened or last sent (the provider unreachable,
+   *   or a stop between the commit and the send): checked against the provider's refunds (an earlier
+   *   send whose answer was lost settles it), else sent again;
+   * - failed (refused: Flutterwave refunds from the available balance, which a payment of minutes ago
+   *   may not have reached yet) an hour after: sent again the same way;
+   * - taken by the provider and still pending an hour on (its webhook lost): asked about.
+   */
+  async function resendDue(limit = 20) {
+    const now = clock.now().getTime();
+    const unsentBefore = new Date(now - RESEND_AFTER_MS);
+    const laterBefore = new Date(now - RETRY_FAILED_AFTER_MS);
+    const unsent = and(
+      eq(refunds.status, 'pending'),
+      isNull(refunds.providerRefundId),
+      lt(refunds.updatedAt, unsentBefore),
+    );
+    const refused = and(eq(refunds.status, 'failed'), lt(refunds.updatedAt, laterBefore));
+    const unanswered = and(
+      eq(refunds.status, 'pending'),
+      isNotNull(refunds.providerRefundId),
+      lt(refunds.updatedAt, laterBefore),
+    );
+    const due = await db
+      .select({ id: refunds.id })
+      .from(refunds)
+      .where(and(isNull(refunds.jobId), or(unsent, refused, unanswered)))
+      .orderBy(asc(refunds.updatedAt))
+      .limit(limit);
+    let done = 0;
+    for (const { id } of due) {
+      const [claimed] = await db
+        .update(refunds)
+        .set({ updatedAt: clock.now() })
+        .where(and(eq(refunds.id, id), or(unsent, refused, unanswered)))
+        .returning();
+      if (!claimed) continue;
+      try {
+        if (claimed.providerRefundId && claimed.status === 'pending') {
+          const found = await provider.fetchRefund(claimed.providerRefundId);
+          if (found && found.status !== 'pending') await settle(id, found);
+          continue;
+        }
+        if (claimed.status === 'failed')
+          await db
+            .update(refunds)
+            .set({ status: 'pending', failure: null, providerRefundId: null })
+            .where(and(eq(refunds.id, id), eq(refunds.status, 'failed')));
+        const found = await findSent(id);
+        if (found) await settle(id, found);
+        else await send(id);
+        done++;
+      } catch (err) {
+        // Unreachable, or a twin being sent: left for the next pass.
+        deps.log?.warn({ err, refundId: id }, 'refund not sent; the next pass tries again');
+      }
+    }
+    return done;
+  }
+
   return {
     /** Before the job's lock: the locks a plan job's cancel needs first (lockPlanOfJob). */
     lockForCancel: lockPlanOfJob,
     open,
+    openUnapplied,
     send,
     settle,
+    resendDue,
 
     /**
      * A signed refund webhook: asks the provider for the refund (the payload is never trusted) and
@@ -327,7 +444,7 @@ export function createRefunds(deps: RefundsDeps) {
             .innerJoin(orders, eq(orders.id, refunds.orderId))
             .where(
               and(
-                eq(orders.providerTransactionId, found.transactionId),
+                eq(refundedTransaction, found.transactionId),
                 eq(refunds.status, 'pending'),
                 isNull(refunds.providerRefundId),
                 eq(refunds.amount, found.amount),

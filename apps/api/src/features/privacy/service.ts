@@ -132,11 +132,13 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
     }
     if (user.userType === 'company') {
       const owed = await ex
-        .select({ amount: refunds.amount, product: products.productName })
+        // A cancelled job's, or one of money a payment paid for nothing (no job, decision 2250).
+        .select({ amount: refunds.amount, product: sql<string>`coalesce(${products.productName}, ${orders.title})` })
         .from(refunds)
-        .innerJoin(jobs, eq(jobs.id, refunds.jobId))
-        .innerJoin(products, eq(products.id, jobs.productId))
-        .where(and(eq(jobs.companyId, user.id), inArray(refunds.status, ['pending', 'failed'])))
+        .innerJoin(orders, eq(orders.id, refunds.orderId))
+        .leftJoin(jobs, eq(jobs.id, refunds.jobId))
+        .leftJoin(products, eq(products.id, jobs.productId))
+        .where(and(eq(orders.companyId, user.id), inArray(refunds.status, ['pending', 'failed'])))
         .orderBy(asc(refunds.createdAt), asc(refunds.id));
       for (const r of owed)
         blockers.push({

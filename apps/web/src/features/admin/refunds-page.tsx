@@ -87,9 +87,11 @@ export default function RefundsPage() {
               <p className="mt-1 font-mono text-xs break-all text-slate-600">Payment {r.reference}</p>
               {r.reason && <p className="mt-1 wrap-anywhere text-slate-700">Reason: {r.reason}</p>}
               <div className="mt-2 flex flex-wrap items-center gap-3">
-                <Link to={paths.job(r.jobId)} className="min-h-6 font-medium text-brand underline">
-                  Open the job
-                </Link>
+                {r.jobId && (
+                  <Link to={paths.job(r.jobId)} className="min-h-6 font-medium text-brand underline">
+                    Open the job
+                  </Link>
+                )}
                 {r.status === 'completed' && (
                   <PdfDownload
                     path={`/api/refunds/${r._id}/credit-note.pdf`}

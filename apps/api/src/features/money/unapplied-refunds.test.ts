@@ -1,0 +1,344 @@
+import { createHmac } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { RefundView } from '@legalmarket/contracts';
+import { ledgerEntries, ledgerTransactions, orders, refunds } from '../../db/schema.js';
+import { PASSWORD, describeEachDb, signupAndLogin } from '../../../test/helpers.js';
+import { createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
+import { mailsTo } from '../../../test/admin-fixtures.js';
+import { SECRET_HASH, flutterwaveStandIn, listenStandIn } from '../../../test/flutterwave-standin.js';
+import { reconcilePendingOrders } from '../checkout/reconciler.js';
+import { UNAPPLIED_REASONS } from '../checkout/service.js';
+import { createLedger } from './ledger.js';
+
+type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+type Started = { who: Login; reference: string; amount: number; orderId: string };
+
+const HOUR = 3600_000;
+
+/**
+ * Decision 2250: money a payment paid for nothing (the order already paid, the order closed two days,
+ * lines another order bought) goes back to the company by itself, exactly once, posted in the ledger,
+ * mailed with a credit note and listed for the admin and the company; the provider unreachable or
+ * refusing leaves it to the background job, never lost and never sent twice.
+ */
+describeEachDb('refunds of money a payment paid for nothing', (kind) => {
+  let t: Awaited<ReturnType<typeof createLoggedTestApp>>;
+  const flw = flutterwaveStandIn({ now: () => t.clock.now() });
+  let nda: string;
+  let tm: string;
+
+  beforeAll(async () => {
+    t = await createLoggedTestApp(kind, await listenStandIn(flw));
+    nda = await insertProduct(t, 'Non-Disclosure Agreement', 25_000);
+    tm = await insertProduct(t, 'Trademark Registration', 150_000);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await new Promise((r) => flw.server.close(r));
+  });
+  afterEach(async () => {
+    flw.setRefundMode('completed');
+    expect(await createLedger({ db: db(), clock: t.clock }).audit()).toEqual([]);
+  });
+
+  const db = () => t.rt.database.db;
+  const inject = (method: 'GET' | 'POST', url: string, who: Login, payload?: Record<string, unknown>) =>
+    t.app.inject({ method, url, headers: who.headers, payload });
+  /** Sessions last 12 hours: signed in again after the clock moved on. */
+  const again = async (who: Login): Promise<Login> => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { officialEmail: who.email, password: PASSWORD },
+    });
+    return { ...who, headers: { authorization: `Bearer ${(res.json() as { token: string }).token}` } };
+  };
+  const add = async (who: Login, productId: string, quantity = 1) => {
+    t.clock.advance(1000);
+    expect((await inject('POST', '/api/cart', who, { productId, quantity })).statusCode).toBe(201);
+  };
+  const start = async (who: Login): Promise<Started> => {
+    t.clock.advance(1000);
+    const res = await inject('POST', '/api/checkout', who);
+    expect(res.statusCode).toBe(200);
+    return { who, ...(res.json().data as Omit<Started, 'who'>) };
+  };
+  const ready = async () => {
+    const who = await signupAndLogin(t, 'company');
+    await add(who, nda, 2);
+    return start(who);
+  };
+  const verify = (o: Started, transactionId?: number | string) =>
+    inject('POST', '/api/checkout/verify', o.who, {
+      reference: o.reference,
+      ...(transactionId === undefined ? {} : { transactionId: String(transactionId) }),
+    });
+  const webhook = (id: number, txRef: string, amount: number) => {
+    const raw = JSON.stringify({
+      event: 'charge.completed',
+      data: { id, tx_ref: txRef, amount, currency: 'NGN', charged_amount: amount, status: 'successful' },
+    });
+    return t.app.inject({
+      method: 'POST',
+      url: '/api/payments/webhook',
+      headers: {
+        'content-type': 'application/json',
+        'flutterwave-signature': createHmac('sha256', SECRET_HASH).update(raw).digest('base64'),
+      },
+      payload: raw,
+    });
+  };
+  const reconcile = () =>
+    reconcilePendingOrders(
+      { config: t.config, db: db(), clock: t.clock, logger: { info() {}, warn() {}, error() {} } },
+      { minAgeMs: 0 },
+    );
+  const orderOf = async (id: string) => (await db().select().from(orders).where(eq(orders.id, id)))[0];
+  /** The order's refunds with no job. */
+  const strays = (orderId: string) =>
+    db()
+      .select()
+      .from(refunds)
+      .where(and(eq(refunds.orderId, orderId), isNull(refunds.jobId)));
+  /** The refunds Flutterwave made of one transaction (naira). */
+  const madeAtProvider = (transactionId: number | string) =>
+    [...flw.refunds.values()].filter((r) => r.tx_id === Number(transactionId) && r.status !== 'failed');
+  const postingsOf = (refundId: string) =>
+    db()
+      .select({ kind: ledgerTransactions.kind, account: ledgerEntries.account, amount: ledgerEntries.amount })
+      .from(ledgerEntries)
+      .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+      .where(eq(ledgerTransactions.refundId, refundId))
+      .orderBy(ledgerEntries.id);
+  /** Naira due to companies, over the whole ledger (+ 0: an empty balance reads -0). */
+  const refundsDue = async () => (await createLedger({ db: db(), clock: t.clock }).balances()).refundsDue + 0;
+
+  /** A paid order, and a second successful payment of its reference made in another tab. */
+  async function paidTwice() {
+    const o = await ready();
+    const first = flw.pay(o.reference, o.amount);
+    expect((await verify(o, first)).statusCode).toBe(200);
+    t.clock.advance(1000);
+    const second = flw.pay(o.reference, o.amount);
+    return { o, first, second };
+  }
+
+  it('a second payment of a paid order is refunded whole, once, however it arrives', async () => {
+    const admin = await signupAndLogin(t, 'admin');
+    const { o, first, second } = await paidTwice();
+    const answers = await Promise.all([
+      verify(o, second),
+      verify(o, second),
+      webhook(second, o.reference, o.amount),
+      webhook(second, o.reference, o.amount),
+      webhook(first, o.reference, o.amount),
+    ]);
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    await vi.waitFor(async () => expect((await strays(o.orderId))[0]?.status).toBe('completed'));
+    const [refund] = await strays(o.orderId);
+    expect(await strays(o.orderId)).toHaveLength(1);
+    expect(refund).toMatchObject({
+      amount: o.amount * 100,
+      providerTransactionId: String(second),
+      reason: UNAPPLIED_REASONS.paidTwice,
+    });
+    expect(madeAtProvider(second).map((r) => r.amount_refunded)).toEqual([o.amount]);
+    expect(madeAtProvider(first)).toEqual([]);
+    // Posted in (the payment paid no order) and out, and nothing is left due.
+    expect(await postingsOf(refund.id)).toEqual([
+      { kind: 'unapplied', account: 'provider_cash', amount: 5_000_000 },
+      { kind: 'unapplied', account: 'refunds_due', amount: -5_000_000 },
+      { kind: 'refund', account: 'refunds_due', amount: 5_000_000 },
+      { kind: 'refund', account: 'provider_cash', amount: -5_000_000 },
+    ]);
+    expect(await orderOf(o.orderId)).toMatchObject({ status: 'paid', providerTransactionId: String(first) });
+    // The company is told, with its credit note, and sees the refund; so does the admin.
+    const mail = (await mailsTo(t, o.who.email)).find((m) => m.subject === 'Your refund of ₦50,000 is on its way');
+    expect(mail?.text ?? JSON.stringify(mail)).toContain(UNAPPLIED_REASONS.paidTwice);
+    expect(JSON.stringify(mail)).toContain(`credit-note-CN-${o.reference}-T${second}.pdf`);
+    const mine = (await inject('GET', '/api/refunds', o.who)).json().refunds;
+    expect(mine).toEqual([expect.objectContaining({ _id: refund.id, orderId: o.orderId, amount: 50_000 })]);
+    const note = await inject('GET', `/api/refunds/${refund.id}/credit-note.pdf`, o.who);
+    expect(note.statusCode).toBe(200);
+    const list = (await inject('GET', '/api/admin/refunds', admin)).json().refunds as RefundView[];
+    expect(list.find((r) => r._id === refund.id)).toMatchObject({
+      jobId: null,
+      orderId: o.orderId,
+      status: 'completed',
+      amount: 50_000,
+    });
+    // The reconciliation finds the second payment in the ledger, and its refund.
+    const day = new Date(t.clock.now().getTime() + HOUR).toISOString().slice(0, 10);
+    const rec = await inject('GET', `/api/admin/reconciliation?from=${day}&to=${day}`, admin);
+    expect(rec.statusCode).toBe(200);
+    const named = (rec.json().differences as { providerId: string | null; reference: string }[]).filter(
+      (d) => d.reference === o.reference,
+    );
+    expect(named).toEqual([]);
+  });
+
+  it('a payment made after its order closed is refunded whole, once, by verify, webhook and the background job', async () => {
+    const o = await ready();
+    t.clock.advance(48 * HOUR + 60_000);
+    const who = await again(o.who);
+    const late = flw.pay(o.reference, o.amount);
+    const answers = await Promise.all([
+      verify({ ...o, who }, late),
+      verify({ ...o, who }),
+      webhook(late, o.reference, o.amount),
+      reconcile(),
+    ]);
+    expect(answers[0]).toMatchObject({ statusCode: 400 });
+    await reconcile();
+    await vi.waitFor(async () => expect((await strays(o.orderId))[0]?.status).toBe('completed'));
+    expect(await strays(o.orderId)).toEqual([
+      expect.objectContaining({
+        amount: o.amount * 100,
+        providerTransactionId: String(late),
+        reason: UNAPPLIED_REASONS.closed,
+      }),
+    ]);
+    expect(madeAtProvider(late).map((r) => r.amount_refunded)).toEqual([o.amount]);
+    expect((await orderOf(o.orderId)).status).not.toBe('paid');
+    expect(await refundsDue()).toBe(0);
+  });
+
+  it('lines another order already bought: exactly their amount comes back, from what the order held', async () => {
+    const who = await signupAndLogin(t, 'company');
+    await add(who, nda);
+    const a = await start(who);
+    await add(who, tm);
+    const b = await start(who);
+    t.clock.advance(1000);
+    expect((await verify(a, flw.pay(a.reference, a.amount))).statusCode).toBe(200);
+    t.clock.advance(1000);
+    const paidB = flw.pay(b.reference, b.amount);
+    expect((await verify(b, paidB)).statusCode).toBe(200);
+    await vi.waitFor(async () => expect((await strays(b.orderId))[0]?.status).toBe('completed'));
+    const [refund] = await strays(b.orderId);
+    expect(refund).toMatchObject({
+      amount: 25_000 * 100,
+      providerTransactionId: String(paidB),
+      reason: UNAPPLIED_REASONS.boughtTwice,
+    });
+    expect(await strays(a.orderId)).toEqual([]);
+    expect(madeAtProvider(paidB).map((r) => r.amount_refunded)).toEqual([25_000]);
+    expect(await postingsOf(refund.id)).toEqual([
+      { kind: 'unapplied', account: 'held_for_jobs', amount: 2_500_000 },
+      { kind: 'unapplied', account: 'refunds_due', amount: -2_500_000 },
+      { kind: 'refund', account: 'refunds_due', amount: 2_500_000 },
+      { kind: 'refund', account: 'provider_cash', amount: -2_500_000 },
+    ]);
+    // Nothing is left held against B beyond its jobs: what it held for the NDA went back.
+    const [held] = await db()
+      .select({ kobo: ledgerEntries.amount })
+      .from(ledgerEntries)
+      .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+      .where(
+        and(
+          eq(ledgerTransactions.orderId, b.orderId),
+          eq(ledgerTransactions.kind, 'payment'),
+          eq(ledgerEntries.account, 'held_for_jobs'),
+          isNull(ledgerEntries.jobId),
+        ),
+      );
+    expect(held.kobo).toBe(-2_500_000);
+    // Verified again, and by its webhook: nothing more.
+    expect((await verify(b, paidB)).statusCode).toBe(200);
+    await webhook(paidB, b.reference, b.amount);
+    await reconcile();
+    expect(await strays(b.orderId)).toHaveLength(1);
+    expect(madeAtProvider(paidB)).toHaveLength(1);
+  });
+
+  it('the provider unreachable: the refund stays pending and the background job sends it once, a minute on', async () => {
+    const { o, second } = await paidTwice();
+    flw.setRefundMode('unavailable');
+    expect((await verify(o, second)).statusCode).toBe(200);
+    const [pending] = await strays(o.orderId);
+    expect(pending).toMatchObject({ status: 'pending', providerRefundId: null, amount: o.amount * 100 });
+    expect(await refundsDue()).toBe(o.amount);
+    // Money still owed to the company holds its erasure back, as a cancelled job's refund does.
+    const deletion = await inject('GET', '/api/account/deletion', o.who);
+    expect(deletion.json().data.blockers).toContainEqual(
+      expect.objectContaining({ kind: 'pending_refund', message: expect.stringContaining('₦50,000') }),
+    );
+    // Still down a minute on: tried, left pending.
+    t.clock.advance(2 * 60_000);
+    await reconcile();
+    expect((await strays(o.orderId))[0]).toMatchObject({ status: 'pending', providerRefundId: null });
+    flw.setRefundMode('completed');
+    // Within the minute after that try: not sent again yet.
+    await reconcile();
+    expect(madeAtProvider(second)).toEqual([]);
+    t.clock.advance(2 * 60_000);
+    const passes = await Promise.all([reconcile(), reconcile(), reconcile()]);
+    expect(passes.reduce((s, p) => s + p.refundsSent, 0)).toBe(1);
+    expect((await strays(o.orderId))[0]).toMatchObject({ status: 'completed' });
+    t.clock.advance(2 * 60_000);
+    await reconcile();
+    expect(madeAtProvider(second).map((r) => r.amount_refunded)).toEqual([o.amount]);
+    expect(await refundsDue()).toBe(0);
+  });
+
+  it('an answer lost on the way back: the background job takes the refund the provider made, never a second', async () => {
+    const { o, second } = await paidTwice();
+    flw.setRefundMode('lose');
+    expect((await verify(o, second)).statusCode).toBe(200);
+    expect((await strays(o.orderId))[0]).toMatchObject({ status: 'pending', providerRefundId: null });
+    flw.setRefundMode('completed');
+    t.clock.advance(2 * 60_000);
+    await reconcile();
+    expect((await strays(o.orderId))[0]).toMatchObject({ status: 'completed' });
+    expect(madeAtProvider(second)).toHaveLength(1);
+  });
+
+  it('refused by the provider: failed and listed for the admin, then tried again by the background job an hour on', async () => {
+    const admin = await signupAndLogin(t, 'admin');
+    const { o, second } = await paidTwice();
+    flw.setRefundMode('refuse');
+    expect((await verify(o, second)).statusCode).toBe(200);
+    const [failed] = await strays(o.orderId);
+    expect(failed).toMatchObject({ status: 'failed', amount: o.amount * 100 });
+    const list = (await inject('GET', '/api/admin/refunds', admin)).json().refunds as RefundView[];
+    expect(list.find((r) => r._id === failed.id)).toMatchObject({ status: 'failed', jobId: null });
+    expect(await refundsDue()).toBe(o.amount);
+    flw.setRefundMode('completed');
+    t.clock.advance(30 * 60_000);
+    await reconcile();
+    expect((await strays(o.orderId))[0].status).toBe('failed');
+    t.clock.advance(31 * 60_000);
+    await reconcile();
+    expect((await strays(o.orderId))[0].status).toBe('completed');
+    expect(madeAtProvider(second).map((r) => r.amount_refunded)).toEqual([o.amount]);
+    expect(await refundsDue()).toBe(0);
+  });
+
+  it('verify, webhook and the background job racing for payments that paid nothing: one refund each, a clean ledger', async () => {
+    const twice = await paidTwice();
+    const late = await ready();
+    t.clock.advance(48 * HOUR + 60_000);
+    const who = await again(late.who);
+    const whoTwice = await again(twice.o.who);
+    const lateId = flw.pay(late.reference, late.amount);
+    const o = { ...twice.o, who: whoTwice };
+    await Promise.all([
+      ...Array.from({ length: 4 }, () => verify(o, twice.second)),
+      ...Array.from({ length: 3 }, () => webhook(twice.second, o.reference, o.amount)),
+      ...Array.from({ length: 4 }, () => verify({ ...late, who }, lateId)),
+      ...Array.from({ length: 3 }, () => webhook(lateId, late.reference, late.amount)),
+      reconcile(),
+      reconcile(),
+    ]);
+    await vi.waitFor(async () => {
+      expect((await strays(o.orderId)).map((r) => r.status)).toEqual(['completed']);
+      expect((await strays(late.orderId)).map((r) => r.status)).toEqual(['completed']);
+    });
+    t.clock.advance(2 * 60_000);
+    await reconcile();
+    expect(madeAtProvider(twice.second).map((r) => r.amount_refunded)).toEqual([o.amount]);
+    expect(madeAtProvider(lateId).map((r) => r.amount_refunded)).toEqual([late.amount]);
+    expect(await refundsDue()).toBe(0);
+  });
+});
