@@ -113,6 +113,16 @@ export default defineConfig(({ isSsrBuild }) => ({
                   priority: 1.5,
                 },
                 {
+                  // The route table of every page but the landing page (app/page-routes, loaded by the
+                  // first of them) with the route guard and its one icon: without the icon it would import
+                  // `ui` (and through it the query library, the forms and the schemas), which the terms,
+                  // privacy and Remuneration Order pages do without.
+                  name: 'page-routes',
+                  test: /src[\\/]app[\\/](page-routes|guard)\.tsx$|lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]shield-exclamation-point\.m?js$/,
+                  includeDependenciesRecursively: false,
+                  priority: 1.2,
+                },
+                {
                   name: 'query',
                   test: /node_modules[\\/]@tanstack[\\/]/,
                   includeDependenciesRecursively: false,

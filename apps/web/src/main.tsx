@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from '@/app/app';
-import { preloadPage } from '@/app/router';
+import { prefetchPageRoutes, preloadPage } from '@/app/router';
 import { pageData } from '@/early';
 import './styles.css';
 
@@ -25,6 +25,14 @@ void Promise.race([Promise.all([preloadPage(pathname), pageData]), new Promise((
     if (root.firstElementChild) hydrateRoot(root, app);
     else createRoot(root).render(app);
   },
+);
+// The other pages' route table (app/page-routes), not part of the landing page's code, once the page has
+// loaded and the browser is idle: the first link followed from the landing page then waits for that page's
+// chunks alone, as when the table shipped with the entry.
+window.addEventListener(
+  'load',
+  () => ('requestIdleCallback' in window ? requestIdleCallback(prefetchPageRoutes) : setTimeout(prefetchPageRoutes, 1)),
+  { once: true },
 );
 // The service worker (apps/web/scripts/service-worker.mjs, decision 1840), once the page has loaded so it
 // never competes with the first visit's own requests; not in development (Vite's server has no sw.js).
