@@ -47,11 +47,11 @@ const closure = (key, into = new Set()) => {
 const inEntry = new Set();
 for (const k of Object.keys(manifest).filter((key) => manifest[key].isEntry)) closure(k, inEntry);
 const dataProvider = 'src/app/data-provider.tsx';
-// The route table's chunk (the `page-routes` chunk of vite.config.ts, which holds the guard too).
+// The route table's chunk (the `deferred` chunk of vite.config.ts, which holds the guard too).
 const pageRoutes =
   Object.keys(manifest).find((k) => k === 'src/app/page-routes.tsx') ??
-  Object.keys(manifest).find((k) => manifest[k].name === 'page-routes');
-if (!pageRoutes) fail('the page-routes chunk is not in the Vite manifest');
+  Object.keys(manifest).find((k) => manifest[k].name === 'deferred');
+if (!pageRoutes) fail('the chunk of the route table (src/app/page-routes.tsx) is not in the Vite manifest');
 
 const out = routes.map(({ path: routePath, page }) => {
   const p = pages.get(page);

@@ -3,6 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from '@/app/app';
 import { prefetchPageRoutes, preloadPage } from '@/app/router';
+import { preloadContactPopup } from '@/components/contact-popup';
 import { pageData } from '@/early';
 import './styles.css';
 
@@ -26,12 +27,16 @@ void Promise.race([Promise.all([preloadPage(pathname), pageData]), new Promise((
     else createRoot(root).render(app);
   },
 );
-// The other pages' route table (app/page-routes), not part of the landing page's code, once the page has
-// loaded and the browser is idle: the first link followed from the landing page then waits for that page's
-// chunks alone, as when the table shipped with the entry.
+// What the first page leaves out of its code, once it has loaded and the browser is idle: the other pages'
+// route table (app/page-routes) and the Contact pop-up. The first link followed from the landing page then
+// waits for that page's chunks alone, and Contact opens at once, as when both shipped with the entry.
+const prefetchDeferred = () => {
+  prefetchPageRoutes();
+  preloadContactPopup();
+};
 window.addEventListener(
   'load',
-  () => ('requestIdleCallback' in window ? requestIdleCallback(prefetchPageRoutes) : setTimeout(prefetchPageRoutes, 1)),
+  () => ('requestIdleCallback' in window ? requestIdleCallback(prefetchDeferred) : setTimeout(prefetchDeferred, 1)),
   { once: true },
 );
 // The service worker (apps/web/scripts/service-worker.mjs, decision 1840), once the page has loaded so it
