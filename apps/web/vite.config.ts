@@ -118,12 +118,13 @@ export default defineConfig(({ isSsrBuild }) => ({
                   // What the first route defers to the first page after it: the route table of every page
                   // but the landing page (app/page-routes) with the route guard, the Contact pop-up with the
                   // modal (components/contact-dialog), the small shared modules the entry no longer carries
-                  // (the contracts' constants and formats, lib/random-id) and their icons. One chunk: every
-                  // page but the landing page loads it anyway, and / fetches it once idle (src/main.tsx).
+                  // (the contracts' constants and formats, the reservation writers, lib/random-id) and their
+                  // icons. One chunk: every page but the landing page loads it anyway, and / fetches it once
+                  // idle (src/main.tsx).
                   // Without the icons it would import `ui` (and through it the query library, the forms and
                   // the schemas), which the terms, privacy and Remuneration Order pages do without.
                   name: 'deferred',
-                  test: /src[\\/](app[\\/](page-routes|guard)\.tsx|components[\\/](contact-dialog|modal)\.tsx|lib[\\/]random-id\.ts)$|contracts[\\/]src[\\/](constants|format)\.ts$|lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/](shield-exclamation-point|mail)\.m?js$/,
+                  test: /src[\\/](app[\\/](page-routes|guard)\.tsx|components[\\/](contact-dialog|modal)\.tsx|lib[\\/]random-id\.ts|features[\\/]cart[\\/]reserved-items\.ts)$|contracts[\\/]src[\\/](constants|format)\.ts$|lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/](shield-exclamation-point|mail)\.m?js$/,
                   includeDependenciesRecursively: false,
                   priority: 1.2,
                 },
