@@ -106,11 +106,27 @@ export default defineConfig(({ isSsrBuild }) => ({
                   // The landing page's sections below its first screen and the few icons they use that the
                   // first route has not: on their own, so / does not fetch `ui` (and through it the query
                   // library, the forms and the schemas) for them. Pages using these icons load it too (3 KB).
+                  // With the shared feedback components and the price format (contracts/naira) their cards
+                  // show, which the first screen does without.
                   name: 'landing',
-                  test: /src[\\/](features[\\/]public[\\/]landing-more|features[\\/]catalogue[\\/]product-(card|facts)|components[\\/]feedback)\.tsx$|lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/](chevron-left|chevron-right|wallet|users|shield-check|pencil|trash|loader-circle|calendar-clock|star)\.m?js$/,
+                  test: /src[\\/](features[\\/]public[\\/]landing-more|features[\\/]catalogue[\\/]product-(card|facts)|components[\\/]feedback)\.tsx$|contracts[\\/]src[\\/]naira\.ts$|lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/](chevron-left|chevron-right|wallet|users|shield-check|pencil|trash|loader-circle|calendar-clock|star)\.m?js$/,
                   includeDependenciesRecursively: false,
                   // Below `initial`: what the first route has already stays there.
                   priority: 1.5,
+                },
+                {
+                  // What the first route defers to the first page after it: the route table of every page
+                  // but the landing page (app/page-routes) with the route guard, the Contact pop-up with the
+                  // modal (components/contact-dialog), the small shared modules the entry no longer carries
+                  // (the contracts' constants and formats, the reservation writers, lib/random-id) and their
+                  // icons. One chunk: every page but the landing page loads it anyway, and / fetches it once
+                  // idle (src/main.tsx).
+                  // Without the icons it would import `ui` (and through it the query library, the forms and
+                  // the schemas), which the terms, privacy and Remuneration Order pages do without.
+                  name: 'deferred',
+                  test: /src[\\/](app[\\/](page-routes|guard)\.tsx|components[\\/](contact-dialog|modal)\.tsx|lib[\\/]random-id\.ts|features[\\/]cart[\\/]reserved-items\.ts)$|contracts[\\/]src[\\/](constants|format)\.ts$|lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/](shield-exclamation-point|mail)\.m?js$/,
+                  includeDependenciesRecursively: false,
+                  priority: 1.2,
                 },
                 {
                   name: 'query',

@@ -1,10 +1,18 @@
 import { expect } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
-import { emailOutbox } from '../src/db/schema.js';
-import { PASSWORD, type TestApp, type signupAndLogin } from './helpers.js';
+import { emailOutbox, sessions, twoFactor, users } from '../src/db/schema.js';
+import { PASSWORD, lastMailTo, linkToken, type TestApp, type signupAndLogin } from './helpers.js';
+import { multipart } from './upload-helpers.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+
+/** The subject of the e-mail that tells two-factor was turned on, with its "This wasn't me" link (decision 2220). */
+export const TWO_FACTOR_ON_SUBJECT = 'Two-factor authentication was turned on for your LegalMarket account';
+/** The subject of the e-mail that carries a password reset code. */
+export const RESET_SUBJECT = 'Set a new password for your LegalMarket account';
+/** The password an owner or a thief sets in these suites. */
+export const NEW_PASSWORD = 'N3w!Passw0rd';
 
 /**
  * The calls the two-factor and stolen-session suites make through the API: sign-in, another device's
@@ -20,6 +28,8 @@ export function twoFactorKit(app: () => TestApp) {
     new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: app().clock.now().getTime() });
   /** The next 30-second step, so a code is never the one just used. */
   const nextStep = () => app().clock.advance(30_000);
+  const db = () => app().rt.database.db;
+  const mailsTo = (to: string) => db().select().from(emailOutbox).where(eq(emailOutbox.to, to)).orderBy(emailOutbox.id);
   return {
     call,
     login,
@@ -51,7 +61,34 @@ export function twoFactorKit(app: () => TestApp) {
       const codeNow = () => codeOf(secret);
       return { codeNow, enable: await call('POST', '/api/two-factor/enable', who, { code: codeNow() }) };
     },
-    mailsTo: (to: string) =>
-      app().rt.database.db.select().from(emailOutbox).where(eq(emailOutbox.to, to)).orderBy(emailOutbox.id),
+    mailsTo,
+    /** The token of the link in the latest two-factor-on e-mail to `to`. */
+    notMeToken: async (to: string) =>
+      linkToken((await mailsTo(to)).filter((m) => m.subject === TWO_FACTOR_ON_SUBJECT).at(-1)!.text)!,
+    /** How many of the user's sessions are not revoked. */
+    liveSessions: async (userId: string) =>
+      (
+        await db()
+          .select({ id: sessions.id })
+          .from(sessions)
+          .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+      ).length,
+    /** The thief asks to move the owner's sign-in address to `inbox`: answers the confirmation link's token. */
+    async askToMove(owner: Login, thief: Login, inbox: string) {
+      const form = await multipart([
+        { name: 'officialEmail', value: inbox },
+        { name: 'currentPassword', value: PASSWORD },
+      ]);
+      const asked = await app().app.inject({
+        method: 'PATCH',
+        url: `/api/updateprofile?_id=${owner.id}`,
+        headers: { ...thief.headers, ...form.headers },
+        payload: form.payload,
+      });
+      expect(asked.statusCode).toBe(200);
+      return linkToken((await lastMailTo(app(), inbox))!.text)!;
+    },
+    enrolment: async (userId: string) => (await db().select().from(twoFactor).where(eq(twoFactor.userId, userId)))[0],
+    userRow: async (id: string) => (await db().select().from(users).where(eq(users.id, id)))[0],
   };
 }

@@ -5,15 +5,17 @@
 // page-preloads.ts), so a phone fetches a page's code together with the entry instead of after it has
 // run: one round trip and the entry's run time less before the page can render.
 //
-// The paths come from the route table in src/app/router.tsx (open(...) and guarded(...) of the pages
-// in `p`), the chunks from Vite's manifest. The build fails if the route table cannot be read.
+// The paths come from the route table in src/app/page-routes.tsx (open(...) and guarded(...) of the pages
+// in `p`), the chunks from Vite's manifest. The build fails if the route table cannot be read. Every one
+// of these pages needs that route table too: app/router loads it with the first page that is not the
+// landing page.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'dist');
 const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
-const router = readFileSync(path.join(root, 'src/app/router.tsx'), 'utf8');
+const router = readFileSync(path.join(root, 'src/app/page-routes.tsx'), 'utf8');
 
 const fail = (message) => {
   console.error(`page-preloads: ${message}`);
@@ -45,11 +47,17 @@ const closure = (key, into = new Set()) => {
 const inEntry = new Set();
 for (const k of Object.keys(manifest).filter((key) => manifest[key].isEntry)) closure(k, inEntry);
 const dataProvider = 'src/app/data-provider.tsx';
+// The route table's chunk (the `deferred` chunk of vite.config.ts, which holds the guard too).
+const pageRoutes =
+  Object.keys(manifest).find((k) => k === 'src/app/page-routes.tsx') ??
+  Object.keys(manifest).find((k) => manifest[k].name === 'deferred');
+if (!pageRoutes) fail('the chunk of the route table (src/app/page-routes.tsx) is not in the Vite manifest');
 
 const out = routes.map(({ path: routePath, page }) => {
   const p = pages.get(page);
   if (!p) fail(`route ${routePath} uses p.${page}, which is not a lazy page`);
   const files = closure(p.key);
+  closure(pageRoutes, files);
   if (p.withData) closure(dataProvider, files);
   const modules = [...files].filter((f) => f.endsWith('.js') && !inEntry.has(f)).map((f) => `/${f}`);
   return { path: routePath, modules };

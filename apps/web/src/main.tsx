@@ -2,7 +2,8 @@ import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from '@/app/app';
-import { preloadPage } from '@/app/router';
+import { prefetchPageRoutes, preloadPage } from '@/app/router';
+import { preloadContactPopup } from '@/components/contact-popup';
 import { pageData } from '@/early';
 import './styles.css';
 
@@ -25,6 +26,18 @@ void Promise.race([Promise.all([preloadPage(pathname), pageData]), new Promise((
     if (root.firstElementChild) hydrateRoot(root, app);
     else createRoot(root).render(app);
   },
+);
+// What the first page leaves out of its code, once it has loaded and the browser is idle: the other pages'
+// route table (app/page-routes) and the Contact pop-up. The first link followed from the landing page then
+// waits for that page's chunks alone, and Contact opens at once, as when both shipped with the entry.
+const prefetchDeferred = () => {
+  prefetchPageRoutes();
+  preloadContactPopup();
+};
+window.addEventListener(
+  'load',
+  () => ('requestIdleCallback' in window ? requestIdleCallback(prefetchDeferred) : setTimeout(prefetchDeferred, 1)),
+  { once: true },
 );
 // The service worker (apps/web/scripts/service-worker.mjs, decision 1840), once the page has loaded so it
 // never competes with the first visit's own requests; not in development (Vite's server has no sw.js).

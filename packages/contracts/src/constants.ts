@@ -129,9 +129,8 @@ export const DELAYS_MS = {
   emailConfirmed: 5000,
 } as const;
 
-export const DELIVERY_NOTICE = 'Delivery is 7-10 working days after purchase';
-/** The most working days a delivery takes (DELIVERY_NOTICE): the promise the landing and About pages make. */
-export const DELIVERY_WORKING_DAYS = 10;
+// In a file of their own, so the web's landing page takes the promise without the other constants.
+export { DELIVERY_NOTICE, DELIVERY_WORKING_DAYS } from './delivery.js';
 
 /** The quantity select's choices on the product page (spec: 1 to 10). */
 export const quantityOptions = Array.from(
@@ -193,21 +192,8 @@ export const LAWYER_EDITABLE_FIELDS = [
   'yearOfCall',
 ] as const;
 
-/** Two-factor authentication's limits (decision 2020); here, free of zod, for the web's http client. */
-export const TWO_FACTOR = {
-  /** Actions on money ask for a code again when the session's last one is older than this. */
-  stepUpMinutes: 15,
-  /** How long the challenge of a sign-in waits for its code. */
-  challengeMinutes: 5,
-  /** Wrong codes per account in `windowMinutes` before every try answers 429. */
-  maxFailures: 5,
-  windowMinutes: 15,
-  recoveryCodes: 10,
-  /** How long the "This wasn't me" link of the two-factor-on e-mail works (decision 2220). */
-  notMeLinkDays: 7,
-  /** The status of the answer that asks for a fresh code before an action on money. */
-  stepUpStatus: 428,
-} as const;
+// In a file of its own, so the web's first page (lib/http) takes it without the other constants.
+export { TWO_FACTOR } from './two-factor-limits.js';
 
 /** What a list of the spec's call tables answers without `page` when no `limit` is asked: the whole list up to this many. */
 export const LIST_CAP = 500;

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { and, eq, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { PAYOUT_NEW_ACCOUNT_HOURS, payoutMessages, type PayoutView } from '@legalmarket/contracts';
-import { jobs, ledgerTransactions, payoutDetails, payouts, sessions } from '../../src/db/schema.js';
+import { jobs, ledgerTransactions, payoutDetails, payouts } from '../../src/db/schema.js';
 import { createLedger } from '../../src/features/money/ledger.js';
 import { SUCCESS_CARD, createLoggedTestApp, insertProduct } from '../commerce-helpers.js';
 import { mailsTo } from '../admin-fixtures.js';
@@ -14,11 +14,11 @@ import {
   sixDigits,
   type TestApp,
 } from '../helpers.js';
+import { RESET_SUBJECT, twoFactorKit } from '../two-factor-kit.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 const ADDED = 'Payment details added to your LegalMarket account';
 const CHANGED = 'Your LegalMarket payment details were changed';
-const RESET = 'Set a new password for your LegalMarket account';
 
 /**
  * A thief who holds a lawyer's session (no two-factor, no payout details yet) adds their own account and
@@ -75,13 +75,7 @@ describeEachDb('the payout details’ "This wasn’t me" link against a stolen s
     inject('POST', '/api/add-payment-details', who, { accountNumber, accountName: 'Chidi Okeke', bank: 'Zenith Bank' });
   const linkOf = async (to: string, subject: string) =>
     linkToken((await mailsTo(t, to)).filter((m) => m.subject === subject).at(-1)!.text)!;
-  const liveSessions = async (userId: string) =>
-    (
-      await db()
-        .select({ id: sessions.id })
-        .from(sessions)
-        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
-    ).length;
+  const { liveSessions } = twoFactorKit(() => t);
   const details = async (userId: string) => db().select().from(payoutDetails).where(eq(payoutDetails.lawyerId, userId));
   const payoutRow = async (id: string) => (await db().select().from(payouts).where(eq(payouts.id, id)))[0];
   const postings = async (payoutId: string) =>
@@ -146,7 +140,7 @@ describeEachDb('the payout details’ "This wasn’t me" link against a stolen s
       (await inject('POST', '/api/login', null, { officialEmail: thief.email, password: PASSWORD })).statusCode,
     ).toBe(401);
     const mail = await lastMailTo(t, thief.email);
-    expect(mail!.subject).toBe(RESET);
+    expect(mail!.subject).toBe(RESET_SUBJECT);
     const code = sixDigits(mail!.text)!;
     const grant = await inject('POST', '/api/confirm-reset-token', null, { officialEmail: thief.email, token: code });
     expect(grant.statusCode, grant.body).toBe(200);
@@ -209,7 +203,7 @@ describeEachDb('the payout details’ "This wasn’t me" link against a stolen s
     const token = await linkOf(lawyer.email, ADDED);
     const answers = await Promise.all([confirm(token), confirm(token), confirm(token)]);
     expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409, 409]);
-    expect((await mailsTo(t, lawyer.email)).filter((m) => m.subject === RESET)).toHaveLength(1);
+    expect((await mailsTo(t, lawyer.email)).filter((m) => m.subject === RESET_SUBJECT)).toHaveLength(1);
   });
 
   it.runIf(kind === 'postgres')(

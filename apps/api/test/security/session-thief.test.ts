@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
 import { messages, twoFactorMessages } from '@legalmarket/contracts';
-import { auditLog, emailOutbox, sessions, twoFactor, users } from '../../src/db/schema.js';
+import { auditLog, emailOutbox, users } from '../../src/db/schema.js';
 import { insertProduct } from '../admin-fixtures.js';
 import { multipart } from '../upload-helpers.js';
 import {
@@ -20,7 +20,7 @@ import {
   type TestApp,
 } from '../helpers.js';
 import { secondInstance } from '../second-instance.js';
-import { twoFactorKit } from '../two-factor-kit.js';
+import { NEW_PASSWORD, TWO_FACTOR_ON_SUBJECT, twoFactorKit } from '../two-factor-kit.js';
 
 /**
  * A thief who holds a session and the password, and an inbox of their own, against the owner's undo link
@@ -28,8 +28,6 @@ import { twoFactorKit } from '../two-factor-kit.js';
  */
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
-const NEW_PASSWORD = 'N3w!Passw0rd';
-const ENABLED_SUBJECT = 'Two-factor authentication was turned on for your LegalMarket account';
 
 describeEachDb('a thief with a session and the password against the owner’s links (decision 2232)', (kind) => {
   let t: TestApp;
@@ -39,34 +37,13 @@ describeEachDb('a thief with a session and the password against the owner’s li
   afterAll(() => t.close());
 
   const db = () => t.rt.database.db;
-  const { call, login, me, codeOf, nextStep, anotherSession, enrol, mailsTo } = twoFactorKit(() => t);
-  const notMeToken = async (to: string) =>
-    linkToken((await mailsTo(to)).filter((m) => m.subject === ENABLED_SUBJECT).at(-1)!.text)!;
-  const enrolment = async (userId: string) =>
-    (await db().select().from(twoFactor).where(eq(twoFactor.userId, userId)))[0];
-  const liveSessions = async (userId: string) =>
-    (
-      await db()
-        .select({ id: sessions.id })
-        .from(sessions)
-        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
-    ).length;
-  const userRow = async (id: string) => (await db().select().from(users).where(eq(users.id, id)))[0];
+  const kit = twoFactorKit(() => t);
+  const { call, login, me, codeOf, nextStep, anotherSession, enrol, mailsTo } = kit;
+  const { notMeToken, liveSessions, enrolment, userRow, askToMove } = kit;
   /** The thief moves the sign-in address to `inbox` and confirms it there; answers the owner's undo token. */
   async function move(owner: Login, thief: Login, inbox: string) {
-    const form = await multipart([
-      { name: 'officialEmail', value: inbox },
-      { name: 'currentPassword', value: PASSWORD },
-    ]);
     const from = (await userRow(owner.id)).officialEmail;
-    const asked = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/updateprofile?_id=${owner.id}`,
-      headers: { ...thief.headers, ...form.headers },
-      payload: form.payload,
-    });
-    expect(asked.statusCode).toBe(200);
-    const link = linkToken((await lastMailTo(t, inbox))!.text)!;
+    const link = await askToMove(owner, thief, inbox);
     expect((await call('POST', '/api/confirm-email-change', null, { token: link })).statusCode).toBe(200);
     expect((await userRow(owner.id)).officialEmail).toBe(inbox);
     return linkToken((await lastMailTo(t, from))!.text)!;
@@ -97,7 +74,7 @@ describeEachDb('a thief with a session and the password against the owner’s li
     // The thief's enrolment is announced to the thief's inbox: the owner never sees its link.
     await enrol(thief);
     expect(await notMeToken(thiefInbox)).toBeTruthy();
-    expect((await mailsTo(owner.email)).filter((m) => m.subject === ENABLED_SUBJECT)).toEqual([]);
+    expect((await mailsTo(owner.email)).filter((m) => m.subject === TWO_FACTOR_ON_SUBJECT)).toEqual([]);
 
     const res = await call('POST', '/api/undo-email-change', null, { token: undo });
     expect(res.statusCode).toBe(200);
@@ -372,7 +349,7 @@ describeEachDb('the owner’s recovery ends a stolen session on every instance a
         expect((await call(t.app, 'POST', '/api/two-factor/enable', thief.headers, { code })).statusCode).toBe(200);
         const link = linkToken(
           (await t.rt.database.db.select().from(emailOutbox).where(eq(emailOutbox.to, owner.email)))
-            .filter((m) => m.subject === ENABLED_SUBJECT)
+            .filter((m) => m.subject === TWO_FACTOR_ON_SUBJECT)
             .at(-1)!.text,
         )!;
         act = async () => {

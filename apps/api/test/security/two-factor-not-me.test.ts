@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
 import { messages, TWO_FACTOR, twoFactorMessages } from '@legalmarket/contracts';
-import { auditLog, oneTimeTokens, sessions, twoFactor, twoFactorRecoveryCodes, users } from '../../src/db/schema.js';
-import { multipart } from '../upload-helpers.js';
+import { auditLog, oneTimeTokens, twoFactorRecoveryCodes } from '../../src/db/schema.js';
 import {
-  PASSWORD,
   createTestApp,
   describeEachDb,
   lastMailTo,
@@ -15,7 +13,7 @@ import {
   uniqueEmail,
   type TestApp,
 } from '../helpers.js';
-import { twoFactorKit } from '../two-factor-kit.js';
+import { NEW_PASSWORD, RESET_SUBJECT, TWO_FACTOR_ON_SUBJECT, twoFactorKit } from '../two-factor-kit.js';
 
 /**
  * "This wasn't me" (decision 2220): a thief holding a session and the password turns two-factor on with
@@ -27,10 +25,7 @@ import { twoFactorKit } from '../two-factor-kit.js';
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
-const NEW_PASSWORD = 'N3w!Passw0rd';
 const ACCOUNT = { accountNumber: '0123456789', accountName: 'Chidi Okeke', bank: 'Access Bank' };
-const ENABLED_SUBJECT = 'Two-factor authentication was turned on for your LegalMarket account';
-const RESET_SUBJECT = 'Set a new password for your LegalMarket account';
 
 describeEachDb('"This wasn\'t me" undoes a two-factor enrolment (decision 2220)', (kind) => {
   let t: TestApp;
@@ -40,17 +35,12 @@ describeEachDb('"This wasn\'t me" undoes a two-factor enrolment (decision 2220)'
   afterAll(() => t.close());
 
   const db = () => t.rt.database.db;
-  const { call, login, me, codeOf, nextStep, anotherSession, enrol, mailsTo } = twoFactorKit(() => t);
+  const kit = twoFactorKit(() => t);
+  const { call, login, me, codeOf, nextStep, anotherSession, enrol, mailsTo } = kit;
+  const { notMeToken, liveSessions, enrolment, userRow, askToMove } = kit;
   const check = (token: string) => call('GET', `/api/two-factor/not-me?token=${encodeURIComponent(token)}`, null);
   const confirm = (token: string, who: Login | null = null) => call('POST', '/api/two-factor/not-me', who, { token });
   const mailsAbout = async (to: string, subject: string) => (await mailsTo(to)).filter((m) => m.subject === subject);
-  /** The link of the latest two-factor-on e-mail to `to`. */
-  const notMeToken = async (to: string) => {
-    const mails = await mailsAbout(to, ENABLED_SUBJECT);
-    return linkToken(mails.at(-1)!.text)!;
-  };
-  const enrolment = async (userId: string) =>
-    (await db().select().from(twoFactor).where(eq(twoFactor.userId, userId)))[0];
   const liveTokens = async (userId: string) =>
     (
       await db()
@@ -60,29 +50,6 @@ describeEachDb('"This wasn\'t me" undoes a two-factor enrolment (decision 2220)'
     )
       .map((r) => r.purpose)
       .sort();
-  const liveSessions = async (userId: string) =>
-    (
-      await db()
-        .select({ id: sessions.id })
-        .from(sessions)
-        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
-    ).length;
-  const userRow = async (id: string) => (await db().select().from(users).where(eq(users.id, id)))[0];
-  /** The thief asks to move the owner's sign-in address to `inbox`: answers the confirmation link's token. */
-  async function askToMove(owner: Login, thief: Login, inbox: string) {
-    const form = await multipart([
-      { name: 'officialEmail', value: inbox },
-      { name: 'currentPassword', value: PASSWORD },
-    ]);
-    const asked = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/updateprofile?_id=${owner.id}`,
-      headers: { ...thief.headers, ...form.headers },
-      payload: form.payload,
-    });
-    expect(asked.statusCode).toBe(200);
-    return linkToken((await lastMailTo(t, inbox))!.text)!;
-  }
 
   /** The owner signs in; the thief signs in with the stolen password and enrols their own app. */
   async function stolen(type: 'company' | 'lawyer' = 'company') {
@@ -109,7 +76,7 @@ describeEachDb('"This wasn\'t me" undoes a two-factor enrolment (decision 2220)'
 
   it('the two-factor-on e-mail carries the link, in HTML and in text', async () => {
     const { owner } = await stolen();
-    const [mail] = await mailsAbout(owner.email, ENABLED_SUBJECT);
+    const [mail] = await mailsAbout(owner.email, TWO_FACTOR_ON_SUBJECT);
     const token = linkToken(mail.text)!;
     expect(token.length).toBeGreaterThanOrEqual(40);
     const url = `http://localhost:3000/two-factor-not-me?token=${token}`;

@@ -1,29 +1,23 @@
-import { Mail, MessageCircle } from 'lucide-react';
-import { Modal } from '@/components/modal';
-import { usePublicConfig, whatsappLink } from '@/lib/public-config';
+import { lazy, Suspense, useState } from 'react';
 
-/** Contact pop-up: Send an Email or Speak to an Agent. */
+const load = () => import('./contact-dialog');
+const ContactDialog = lazy(load);
+
+/** Loads the Contact pop-up's code ahead of its first opening (src/main.tsx, once the page is idle). */
+export const preloadContactPopup = () => void load().catch(() => undefined);
+
+/**
+ * Contact pop-up: Send an Email or Speak to an Agent. Every page has its Contact buttons, few visitors
+ * press one: the dialog's code (components/contact-dialog, with the modal) loads when it first opens, not
+ * with the first page. Once open it stays mounted, so closing it gives focus back as before.
+ */
 export function ContactPopup({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const cfg = usePublicConfig();
+  const [opened, setOpened] = useState(open);
+  if (open && !opened) setOpened(true);
+  if (!opened) return null;
   return (
-    <Modal open={open} onClose={onClose} title="Contact us">
-      <p className="mb-4">How would you like to reach us?</p>
-      <div className="grid gap-3 sm:grid-cols-2">
-        <a
-          href={`mailto:${cfg.supportEmail}`}
-          className="flex min-h-11 items-center justify-center gap-2 rounded-md border border-brand px-4 py-3 font-semibold text-brand hover:bg-brand/5"
-        >
-          <Mail className="size-5" aria-hidden /> Send an Email
-        </a>
-        <a
-          href={whatsappLink(cfg.supportPhone, 'Hello LegalMarket, I would like to speak to an agent.')}
-          target="_blank"
-          rel="noopener noreferrer"
-          className="flex min-h-11 items-center justify-center gap-2 rounded-md bg-brand px-4 py-3 font-semibold text-white hover:bg-brand-dark"
-        >
-          <MessageCircle className="size-5" aria-hidden /> Speak to an Agent
-        </a>
-      </div>
-    </Modal>
+    <Suspense fallback={null}>
+      <ContactDialog open={open} onClose={onClose} />
+    </Suspense>
   );
 }

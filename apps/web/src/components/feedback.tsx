@@ -1,20 +1,13 @@
-import { Loader2 } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { formatNaira, formatNairaExact } from '@legalmarket/contracts/format';
+import { formatNaira, formatNairaExact } from '@legalmarket/contracts/naira';
+
+// In a file of its own: the root layout shows it on every page, the first one included, without the rest.
+export { Loading } from './loading';
 
 /** Naira in whole units; `exact` keeps the kobo when there are any (earnings, commissions, ledger figures). */
 export const Naira = ({ amount, exact = false }: { amount: number; exact?: boolean }) => (
   <>{exact ? formatNairaExact(amount) : formatNaira(amount)}</>
 );
-
-export function Loading({ label = 'Loading...' }: { label?: string }) {
-  return (
-    <div role="status" className="flex items-center justify-center gap-2 py-10 text-slate-600">
-      <Loader2 className="size-5 animate-spin" aria-hidden />
-      <span>{label}</span>
-    </div>
-  );
-}
 
 export function EmptyState({ children }: { children: ReactNode }) {
   return (

@@ -1,5 +1,5 @@
 import { SESSION_TIMEOUT_MESSAGE } from '@legalmarket/contracts/session-message';
-import { TWO_FACTOR } from '@legalmarket/contracts/constants';
+import { TWO_FACTOR } from '@legalmarket/contracts/two-factor-limits';
 import { early, type Received } from '@/early';
 import { clearSession, getSession } from './session';
 

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { ChevronDown, Menu, MessageCircle, ShoppingCart, UserRound, X } from 'lucide-react';
-import { readReservedItems, RESERVED_CHANGED } from '@/features/cart/reserved-items';
+import { readReservedItems, RESERVED_CHANGED } from '@/features/cart/reserved-read';
 import { usePublicConfig, whatsappLink } from '@/lib/public-config';
 import { api } from '@/lib/http';
 import { clearData } from '@/lib/data-cache';

@@ -1,6 +1,6 @@
 import { Suspense } from 'react';
 import { Outlet } from 'react-router';
-import { Loading } from '@/components/feedback';
+import { Loading } from '@/components/loading';
 import { SectionBoundary } from '@/components/section-boundary';
 import { StepUpPrompt } from '@/components/step-up-prompt';
 import { useMoveReservations } from '@/features/cart/use-move-reservations';

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useSession } from '@/lib/use-session';
-import { RESERVED_KEY } from './reserved-items';
+import { RESERVED_KEY } from './reserved-read';
 
 /**
  * Moves a visitor's reservations into the cart whenever a company is signed in here and some are

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { BadgeCheck, ChevronLeft, ChevronRight, ShieldCheck, Users, Wallet } from 'lucide-react';
 import type { Product } from '@legalmarket/contracts/catalogue';
-import { DELIVERY_NOTICE } from '@legalmarket/contracts/constants';
+import { DELIVERY_NOTICE } from '@legalmarket/contracts/delivery';
 import { paths } from '@/lib/paths';
 import { ProductCard } from '@/features/catalogue/product-card';
 

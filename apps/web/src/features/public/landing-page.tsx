@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { BadgeCheck, BriefcaseBusiness, CalendarCheck, FileSignature, Lightbulb } from 'lucide-react';
-import { DELIVERY_WORKING_DAYS } from '@legalmarket/contracts/constants';
+import { DELIVERY_WORKING_DAYS } from '@legalmarket/contracts/delivery';
 import { ContactPopup } from '@/components/contact-popup';
 import { paths } from '@/lib/paths';
 import heroUrl from './assets/hero-illustration.svg';
