@@ -176,9 +176,14 @@ export const refundView = z.object({
     .string()
     .nullable()
     .describe('The cancelled job; null for a refund of money a payment paid for nothing (decision 2250)'),
-  orderId: z.string(),
-  reference: z.string().describe("The order's payment reference"),
-  productName: z.string().describe("The job's product, or the order's title for a refund with no job"),
+  orderId: z
+    .string()
+    .nullable()
+    .describe("The order paid; null for a refund of a monthly plan's payment (decision 2262)"),
+  reference: z.string().describe("The order's payment reference, or the plan payment's"),
+  productName: z
+    .string()
+    .describe("The job's product, or the order's title for a refund with no job ('Monthly plan payment' for a plan's)"),
   companyName: z.string(),
   amount: naira,
   status: z.enum(REFUND_STATUSES),
@@ -206,7 +211,7 @@ export const companyRefundsResponse = z.object({
   refunds: z.array(
     z.object({
       _id: z.string(),
-      orderId: z.string(),
+      orderId: z.string().nullable(),
       reference: z.string().describe("The refunded order's payment reference"),
       productName: z.string(),
       amount: naira,

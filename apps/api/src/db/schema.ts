@@ -652,9 +652,12 @@ export const refunds = pgTable(
     jobId: uuid('job_id').references(() => jobs.id),
     /** The payment it gives back, when not the order's (a payment of an order already paid or closed). */
     providerTransactionId: text('provider_transaction_id'),
-    orderId: uuid('order_id')
-      .notNull()
-      .references(() => orders.id),
+    /** Null for a refund of a monthly plan's payment (migration 0032), which names its company and reference. */
+    orderId: uuid('order_id').references(() => orders.id),
+    /** The company a plan payment's refund gives back to (else the order's). */
+    companyId: uuid('company_id').references(() => users.id),
+    /** The plan payment's reference (else the order's). */
+    reference: text('reference'),
     amount: kobo('amount_kobo').notNull(),
     reason: text('reason'),
     status: text('status', { enum: REFUND_STATUSES }).notNull().default('pending'),

@@ -223,9 +223,16 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
      */
     recordUnapplied(
       tx: Executor,
-      u: { refundId: string; orderId: string; companyId: string; amount: number; from: 'cash' | 'held'; memo: string },
+      u: {
+        refundId: string;
+        orderId: string | null;
+        companyId: string;
+        amount: number;
+        from: 'cash' | 'held';
+        memo: string;
+      },
     ) {
-      return post(tx, { kind: 'unapplied', refundId: u.refundId, orderId: u.orderId, memo: u.memo }, [
+      return post(tx, { kind: 'unapplied', refundId: u.refundId, orderId: u.orderId ?? undefined, memo: u.memo }, [
         u.from === 'cash'
           ? { account: 'provider_cash', amount: u.amount, companyId: u.companyId }
           : { account: 'held_for_jobs', amount: u.amount, companyId: u.companyId },

@@ -12,6 +12,9 @@ import type { AttachmentRenderer, MailAttachment } from '../../platform/mailer.j
 // DejaVu Sans, from npm so every machine renders the same: it has the naira sign and the letters of
 // Yoruba, Igbo and Hausa names, which the PDF standard fonts (WinAnsi) do not (docs/decisions/1720).
 const require = createRequire(import.meta.url);
+
+/** What a refund of a monthly plan's payment is listed as: it has no order's title (decision 2262). */
+export const PLAN_PAYMENT_TITLE = 'Monthly plan payment';
 const FONT = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
 const FONT_BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
 
@@ -272,15 +275,60 @@ export function createReceipts(deps: ReceiptsDeps) {
         product: products.productName,
       })
       .from(refunds)
-      .innerJoin(orders, eq(orders.id, refunds.orderId))
+      .leftJoin(orders, eq(orders.id, refunds.orderId))
       .leftJoin(jobs, eq(jobs.id, refunds.jobId))
       .leftJoin(products, eq(products.id, jobs.productId))
       .where(eq(refunds.id, refundId));
     return r;
   }
 
+  /** Whose refund it is: the order's company, or the one a plan payment's refund names (decision 2262). */
+  const companyOfRefund = (r: NonNullable<Awaited<ReturnType<typeof creditNoteRow>>>) =>
+    r.order?.companyId ?? r.refund.companyId;
+
+  /** The credit note of a refund of a monthly plan's payment that paid nothing: no order, no receipt line. */
+  async function planCreditNoteOf(refund: typeof refunds.$inferSelect): Promise<PdfFile> {
+    const reference = refund.reference ?? '';
+    const settledAt = refund.settledAt ?? refund.updatedAt;
+    const suffix = creditNoteSuffix(null, refund.providerTransactionId);
+    const [u] = await db.select().from(users).where(eq(users.id, refund.companyId!));
+    const sheet: Sheet = {
+      title: 'Credit note',
+      createdAt: settledAt,
+      facts: [
+        ['Credit note number', creditNoteNumber(reference, suffix)],
+        ['Date', lagosDate(settledAt)],
+        ['Payment reference', reference],
+        [
+          'Refund reference',
+          `${refund.provider === 'flutterwave' ? 'Flutterwave' : 'Sandbox'} refund ${refund.providerRefundId ?? '—'}`,
+        ],
+        ['Refunded to', 'the card or account the payment was made with'],
+        ['Payment refunded', `transaction ${refund.providerTransactionId}`],
+        ...(refund.reason ? ([['Reason', refund.reason]] as [string, string][]) : []),
+      ],
+      billedTo: companyAsBilled(u),
+      lines: [
+        {
+          name: `${PLAN_PAYMENT_TITLE} (paid for nothing)`,
+          quantity: 1,
+          unitPrice: refund.amount,
+          amount: refund.amount,
+        },
+      ],
+      total: refund.amount,
+      totalLabel: 'Total refunded (NGN)',
+      footer: [
+        `The refund includes VAT at ${VAT_RATE_PERCENT}%. Amounts are in Nigerian naira.`,
+        `Questions about this refund: ${config.SUPPORT_EMAIL}, quoting ${reference}.`,
+      ],
+    };
+    return { filename: creditNoteFilename(reference, suffix), content: await renderSheet(sheet, config.SUPPORT_EMAIL) };
+  }
+
   async function creditNoteOf(r: NonNullable<Awaited<ReturnType<typeof creditNoteRow>>>): Promise<PdfFile> {
     const { refund, order } = r;
+    if (!order) return planCreditNoteOf(refund);
     const settledAt = refund.settledAt ?? refund.updatedAt;
     const line = (order.lines as OrderLine[]).find((l) => l.lineNo === r.lineNo);
     const paidForLine = line?.amount;
@@ -350,7 +398,7 @@ export function createReceipts(deps: ReceiptsDeps) {
   async function creditNote(user: AuthUser, refundId: string): Promise<PdfFile> {
     if (!UUID.test(refundId)) throw notFound(REFUND_NOT_FOUND);
     const r = await creditNoteRow(refundId);
-    if (!r || (user.userType !== 'admin' && r.order.companyId !== user.id)) throw notFound(REFUND_NOT_FOUND);
+    if (!r || (user.userType !== 'admin' && companyOfRefund(r) !== user.id)) throw notFound(REFUND_NOT_FOUND);
     if (r.refund.status !== 'completed') throw conflict(NOT_REFUNDED);
     return creditNoteOf(r);
   }
@@ -374,14 +422,16 @@ export function createReceipts(deps: ReceiptsDeps) {
     const rows = await db
       .select({
         refund: refunds,
-        reference: orders.txRef,
-        productName: sql<string>`coalesce(${products.productName}, ${orders.title})`,
+        reference: sql<string>`coalesce(${refunds.reference}, ${orders.txRef})`,
+        productName: sql<string>`coalesce(${products.productName}, ${orders.title}, ${PLAN_PAYMENT_TITLE})`,
       })
       .from(refunds)
-      .innerJoin(orders, eq(orders.id, refunds.orderId))
+      .leftJoin(orders, eq(orders.id, refunds.orderId))
       .leftJoin(jobs, eq(jobs.id, refunds.jobId))
       .leftJoin(products, eq(products.id, jobs.productId))
-      .where(and(eq(orders.companyId, companyId), eq(refunds.status, 'completed')))
+      .where(
+        and(sql`coalesce(${refunds.companyId}, ${orders.companyId}) = ${companyId}`, eq(refunds.status, 'completed')),
+      )
       .orderBy(desc(refunds.settledAt), desc(refunds.id))
       .limit(200);
     return rows.map(({ refund, reference, productName }) => ({

@@ -58,7 +58,7 @@ interface LedgerRefund {
   createdAt: Date;
   refundId: string;
   providerRefundId: string | null;
-  orderId: string;
+  orderId: string | null;
   txRef: string;
   jobId: string | null;
   amount: number;
@@ -139,14 +139,15 @@ export function createReconciliation(deps: ReconciliationDeps) {
       .select({
         transactionId: ledgerTransactions.id,
         createdAt: ledgerTransactions.createdAt,
-        orderId: orders.id,
-        txRef: orders.txRef,
+        orderId: refunds.orderId,
+        // A plan payment's refund has no order: it names the payment's reference (decision 2262).
+        txRef: sql<string>`coalesce(${refunds.reference}, ${orders.txRef})`,
         providerTransactionId: refunds.providerTransactionId,
         amount: sql<string>`coalesce((select sum(${ledgerEntries.amount}) from ${ledgerEntries} where ${ledgerEntries.transactionId} = ${ledgerTransactions.id} and ${ledgerEntries.account} = 'provider_cash'), 0)`,
       })
       .from(ledgerTransactions)
       .innerJoin(refunds, eq(refunds.id, ledgerTransactions.refundId))
-      .innerJoin(orders, eq(orders.id, refunds.orderId))
+      .leftJoin(orders, eq(orders.id, refunds.orderId))
       .where(and(eq(ledgerTransactions.kind, 'unapplied'), eq(refunds.provider, provider.name), where));
     return rows
       .map((r) => ({ ...r, paymentType: null, jobId: null, amount: Number(r.amount), fee: 0, plan: true }))
@@ -198,13 +199,13 @@ export function createReconciliation(deps: ReconciliationDeps) {
         refundId: refunds.id,
         providerRefundId: refunds.providerRefundId,
         orderId: refunds.orderId,
-        txRef: orders.txRef,
+        txRef: sql<string>`coalesce(${refunds.reference}, ${orders.txRef})`,
         jobId: refunds.jobId,
         amount: sql<string>`coalesce((select -sum(${ledgerEntries.amount}) from ${ledgerEntries} where ${ledgerEntries.transactionId} = ${ledgerTransactions.id} and ${ledgerEntries.account} = 'provider_cash'), 0)`,
       })
       .from(ledgerTransactions)
       .innerJoin(refunds, eq(refunds.id, ledgerTransactions.refundId))
-      .innerJoin(orders, eq(orders.id, refunds.orderId))
+      .leftJoin(orders, eq(orders.id, refunds.orderId))
       .where(and(eq(ledgerTransactions.kind, 'refund'), eq(refunds.provider, provider.name), where));
     return rows.map((r) => ({ ...r, amount: Number(r.amount) }));
   }

@@ -15,7 +15,7 @@ import {
   type ProviderRefund,
 } from '../../platform/payments/index.js';
 import { creditNoteAttachment, creditNoteLine } from './emails.js';
-import { creditNoteSuffix } from './receipts.js';
+import { PLAN_PAYMENT_TITLE, creditNoteSuffix } from './receipts.js';
 import type { Ledger } from './ledger.js';
 import { cancelPlanJob, lockPlanOfJob } from '../plans/credits.js';
 import { lockProviderRefund } from '../../db/locks.js';
@@ -24,17 +24,24 @@ type Job = typeof jobs.$inferSelect;
 type Refund = typeof refunds.$inferSelect;
 type Outcome = ProviderRefund | { status: 'failed'; failure: string };
 type Order = typeof orders.$inferSelect;
+/** A monthly plan's payment that paid nothing (decision 2262): no order, its company and reference. */
+type PlanPayment = { companyId: string; reference: string; provider: string };
 
 /** The payment a refund gives back: its own (a payment that paid nothing) or its order's. */
 const refundedTransaction = sql<
   string | null
 >`coalesce(${refunds.providerTransactionId}, ${orders.providerTransactionId})`;
 
+/** Whose refund it is and the payment reference it names: the plan payment's own, else its order's. */
+const refundCompany = sql<string>`coalesce(${refunds.companyId}, ${orders.companyId})`;
+const refundReference = sql<string>`coalesce(${refunds.reference}, ${orders.txRef})`;
+
 /** A pending refund the provider never answered may be sent again after this long. */
 const RESEND_AFTER_MS = 60_000;
 /** A refused refund with no job, or one the provider took and never settled, is tried again after this long. */
 const RETRY_FAILED_AFTER_MS = 3600_000;
 const DAY_MS = 86_400_000;
+
 const TWIN_BEING_SENT = 'Another refund of this payment for the same amount is being sent; try again in a minute';
 
 interface RefundsDeps extends Pick<Shared, 'db' | 'clock' | 'config' | 'mailWritten'> {
@@ -109,19 +116,28 @@ export function createRefunds(deps: RefundsDeps) {
    */
   async function openUnapplied(
     tx: Executor,
-    u: { order: Order; transactionId: string; amount: number; reason: string; from: 'cash' | 'held' },
+    u: { transactionId: string; amount: number; reason: string } & (
+      { order: Order; from: 'cash' | 'held' } | { plan: PlanPayment; from: 'cash' }
+    ),
   ) {
     if (!Number.isSafeInteger(u.amount) || u.amount <= 0) return null;
     const now = clock.now();
+    const whose =
+      'order' in u
+        ? { orderId: u.order.id, provider: u.order.provider, companyId: u.order.companyId, reference: u.order.txRef }
+        : { orderId: null, provider: u.plan.provider, companyId: u.plan.companyId, reference: u.plan.reference };
     const [row] = await tx
       .insert(refunds)
       .values({
         jobId: null,
-        orderId: u.order.id,
+        orderId: whose.orderId,
+        // A plan payment's refund names its company and reference itself (migration 0032).
+        companyId: whose.orderId ? null : whose.companyId,
+        reference: whose.orderId ? null : whose.reference,
         providerTransactionId: u.transactionId,
         amount: u.amount,
         reason: u.reason,
-        provider: u.order.provider,
+        provider: whose.provider,
         createdAt: now,
         updatedAt: now,
       })
@@ -130,11 +146,11 @@ export function createRefunds(deps: RefundsDeps) {
     if (!row) return null;
     await ledger.recordUnapplied(tx, {
       refundId: row.id,
-      orderId: u.order.id,
-      companyId: u.order.companyId,
+      orderId: whose.orderId,
+      companyId: whose.companyId,
       amount: u.amount,
       from: u.from,
-      memo: `${u.reason} (${u.order.txRef})`,
+      memo: `${u.reason} (${whose.reference})`,
     });
     return row.id;
   }
@@ -186,18 +202,19 @@ export function createRefunds(deps: RefundsDeps) {
         .where(eq(refunds.id, r.id));
       const [ctx] = await tx
         .select({
-          companyId: orders.companyId,
+          companyId: refundCompany,
           email: users.officialEmail,
           name: sql<string>`coalesce(${users.companyName}, ${users.name})`,
           productName: products.productName,
-          reference: orders.txRef,
+          reference: refundReference,
           lineNo: jobs.lineNo,
         })
-        .from(orders)
-        .innerJoin(users, eq(users.id, orders.companyId))
-        .leftJoin(jobs, sql`${jobs.id} = ${r.jobId}`)
+        .from(refunds)
+        .leftJoin(orders, eq(orders.id, refunds.orderId))
+        .innerJoin(users, eq(users.id, refundCompany))
+        .leftJoin(jobs, eq(jobs.id, refunds.jobId))
         .leftJoin(products, eq(products.id, jobs.productId))
-        .where(eq(orders.id, r.orderId));
+        .where(eq(refunds.id, r.id));
       await ledger.recordRefund(tx, { id: r.id, jobId: r.jobId, amount: r.amount, companyId: ctx.companyId });
       // To the kobo, as the ledger and the credit note have it: a partial refund may carry kobo.
       const amount = formatNairaExact(r.amount / 100);
@@ -232,7 +249,7 @@ export function createRefunds(deps: RefundsDeps) {
     const [r] = await db
       .select({ refund: refunds, transactionId: refundedTransaction })
       .from(refunds)
-      .innerJoin(orders, eq(orders.id, refunds.orderId))
+      .leftJoin(orders, eq(orders.id, refunds.orderId))
       .where(eq(refunds.id, refundId));
     if (!r || r.refund.status !== 'pending' || r.refund.providerRefundId || !r.transactionId) return;
     let outcome: Outcome;
@@ -253,6 +270,8 @@ export function createRefunds(deps: RefundsDeps) {
    * a refund the provider made for it must not be taken for this one.
    */
   async function twinInFlight(ex: Executor, r: Refund) {
+    // A plan payment's refund has no twin: one per transaction, and no job of a plan is refunded in money.
+    if (!r.orderId) return;
     const [twin] = await ex
       .select({ id: refunds.id })
       .from(refunds)
@@ -278,7 +297,7 @@ export function createRefunds(deps: RefundsDeps) {
     const [r] = await db
       .select({ refund: refunds, transactionId: refundedTransaction })
       .from(refunds)
-      .innerJoin(orders, eq(orders.id, refunds.orderId))
+      .leftJoin(orders, eq(orders.id, refunds.orderId))
       .where(eq(refunds.id, refundId));
     if (!r?.transactionId) return null;
     let listed: ProviderRefund[];
@@ -320,15 +339,15 @@ export function createRefunds(deps: RefundsDeps) {
     const rows = await db
       .select({
         r: refunds,
-        reference: orders.txRef,
-        productName: sql<string>`coalesce(${products.productName}, ${orders.title})`,
+        reference: refundReference,
+        productName: sql<string>`coalesce(${products.productName}, ${orders.title}, ${PLAN_PAYMENT_TITLE})`,
         companyName: sql<string>`coalesce(${users.companyName}, ${users.name})`,
       })
       .from(refunds)
-      .innerJoin(orders, eq(orders.id, refunds.orderId))
+      .leftJoin(orders, eq(orders.id, refunds.orderId))
       .leftJoin(jobs, eq(jobs.id, refunds.jobId))
       .leftJoin(products, eq(products.id, jobs.productId))
-      .innerJoin(users, eq(users.id, orders.companyId))
+      .innerJoin(users, eq(users.id, refundCompany))
       .where(where)
       .orderBy(desc(refunds.createdAt), desc(refunds.id))
       .limit(200);
@@ -441,7 +460,7 @@ export function createRefunds(deps: RefundsDeps) {
         : await db
             .select({ id: refunds.id })
             .from(refunds)
-            .innerJoin(orders, eq(orders.id, refunds.orderId))
+            .leftJoin(orders, eq(orders.id, refunds.orderId))
             .where(
               and(
                 eq(refundedTransaction, found.transactionId),
