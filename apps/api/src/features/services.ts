@@ -70,6 +70,6 @@ export function createServices(shared: Shared, log: FastifyBaseLogger): Services
     platform: createPlatformService(shared),
     twoFactor,
     privacy: createPrivacyService(shared),
-    plans: createPlansService(shared, { provider: paymentProvider, ledger, lifecycle: jobLifecycle, log }),
+    plans: createPlansService(shared, { provider: paymentProvider, ledger, lifecycle: jobLifecycle, refunds, log }),
   };
 }

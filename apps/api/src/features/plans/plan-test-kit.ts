@@ -34,9 +34,10 @@ export function planServices(
   };
   const provider = opts.provider ?? sandboxProvider(deps.db, t.clock);
   const ledger = createLedger(deps);
-  const lifecycle = createJobLifecycle(deps, { ledger, refunds: createRefunds({ ...deps, provider, ledger }) });
-  const plans = createPlansService(deps, { provider, ledger, lifecycle });
-  return { deps, provider, ledger, lifecycle, plans };
+  const refunds = createRefunds({ ...deps, provider, ledger });
+  const lifecycle = createJobLifecycle(deps, { ledger, refunds });
+  const plans = createPlansService(deps, { provider, ledger, lifecycle, refunds });
+  return { deps, provider, ledger, lifecycle, plans, refunds };
 }
 
 /**

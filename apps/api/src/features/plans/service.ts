@@ -24,6 +24,7 @@ import {
   orders,
   planProviderPlans,
   products,
+  refunds as refundRows,
   subscriptionEvents,
   subscriptionPayments,
   subscriptions,
@@ -42,12 +43,17 @@ import {
 import type { Shared } from '../shared.js';
 import type { JobLifecycle } from '../jobs/lifecycle-service.js';
 import type { Ledger } from '../money/ledger.js';
+import { createRefunds, type Refunds } from '../money/refunds.js';
 import { companyAsBilled } from '../money/receipts.js';
 import { assertAttachable, cleanFileName } from '../uploads/service.js';
 import { lockCompany, lockLiveAccount } from '../../db/locks.js';
 
 type Sub = typeof subscriptions.$inferSelect;
 type Payment = typeof subscriptionPayments.$inferSelect;
+
+/** The reasons a plan payment's refund gives (its e-mail and credit note say them). */
+const PAID_TWICE = 'A second payment of your monthly plan';
+const RENEWAL_UNAPPLIED = 'A plan renewal charge that paid no month';
 
 const DAY_MS = 86_400_000;
 /** How long a scheduler owns a renewal it is charging before another may try. */
@@ -100,6 +106,8 @@ export interface PlansDeps {
   provider: PaymentProvider;
   ledger: Ledger;
   lifecycle: JobLifecycle;
+  /** Refunds of plan payments that paid nothing (decision 2262); built on the same provider and ledger when not given. */
+  refunds?: Refunds;
   log?: { info: (o: object, m?: string) => void; warn: (o: object, m?: string) => void };
 }
 
@@ -109,6 +117,9 @@ export function createPlansService(
 ) {
   const { db, clock, config } = shared;
   const { provider, ledger, lifecycle } = deps;
+  const refunds =
+    deps.refunds ??
+    createRefunds({ ...shared, provider, ledger, log: deps.log && { ...deps.log, error: deps.log.warn } });
   const renderMail = mailRenderer(config);
   const planUrl = `${config.PUBLIC_URL}/company/plan`;
 
@@ -120,6 +131,58 @@ export function createPlansService(
   ) => tx.insert(subscriptionEvents).values({ subscriptionId, kind, note, createdAt: clock.now() });
 
   const day = (d: Date) => d.toISOString().slice(0, 10);
+
+  /**
+   * Money a plan payment took for nothing (decision 2262): inside the transaction that finds it, its
+   * refund is opened and the amount due posted, once per provider transaction (racing callers open one).
+   * Only a successful NGN charge is refunded, whole. Returns the refund to send after the commit.
+   */
+  function openRefund(t: Executor, tx: ProviderTransaction, companyId: string, reason: string) {
+    if (tx.status !== 'successful' || tx.currency !== 'NGN' || !tx.id) return Promise.resolve(null);
+    return refunds.openUnapplied(t, {
+      plan: { companyId, reference: tx.txRef, provider: provider.name },
+      transactionId: String(tx.id),
+      amount: tx.amount,
+      reason,
+      from: 'cash',
+    });
+  }
+
+  /** After the commit: the provider's answer (or its outage, retried by the background job) never changes the payment's. */
+  async function sendRefund(refundId: string | null) {
+    if (!refundId) return;
+    await refunds
+      .send(refundId)
+      .catch((err) => deps.log?.warn({ err, refundId }, 'plan refund not sent; retried later'));
+  }
+
+  /** Whether this provider transaction's money was already given back (a refunded payment starts nothing). */
+  async function refundedAlready(t: Executor, tx: ProviderTransaction) {
+    const [r] = await t
+      .select({ id: refundRows.id })
+      .from(refundRows)
+      .where(
+        and(
+          eq(refundRows.provider, provider.name),
+          eq(refundRows.providerTransactionId, String(tx.id)),
+          isNull(refundRows.jobId),
+        ),
+      );
+    return Boolean(r);
+  }
+
+  /**
+   * A first payment of the wrong amount pays nothing: it goes back whole (NGN only; one of another
+   * currency or another reference's transaction stays logged).
+   */
+  async function refundMismatch(p: Payment, tx: ProviderTransaction | null, problem: string) {
+    if (problem !== 'amount' || !tx) return;
+    await sendRefund(
+      await db.transaction((t) =>
+        openRefund(t, tx, p.companyId, 'A plan payment of the wrong amount (it started no plan)'),
+      ),
+    );
+  }
 
   /**
    * To the address the company signs in with now. The plan's `customerEmail` is the one its card was
@@ -372,7 +435,7 @@ export function createPlansService(
   }
 
   /** The plan started once, and whether this call started it. */
-  type Started = { sub: Sub | null; newly: boolean; twice?: Payment; erased?: Payment };
+  type Started = { sub: Sub | null; newly: boolean; twice?: Payment; erased?: Payment; refundId?: string | null };
   async function startPlan(paymentId: string | number, tx: ProviderTransaction) {
     const out = await db.transaction(async (t): Promise<Started> => {
       const [p0] = await t
@@ -386,7 +449,7 @@ export function createPlansService(
         // is logged for a refund like a second payment (decision 2191) and its subscription cancelled.
         if (chargedAgain(p, tx)) {
           await cancelSubscriptionOf(t, p, tx);
-          return { sub: null, newly: false, twice: p };
+          return { sub: null, newly: false, twice: p, refundId: await openRefund(t, tx, p.companyId, PAID_TWICE) };
         }
         const [s] = await t.select().from(subscriptions).where(eq(subscriptions.id, p.subscriptionId));
         return { sub: s, newly: false };
@@ -402,15 +465,18 @@ export function createPlansService(
           .where(and(eq(subscriptionPayments.id, p.id), eq(subscriptionPayments.status, 'pending')));
         return { sub: null, newly: false, erased: p };
       }
-      if (await liveOf(t, p.companyId, true)) {
-        // Paid twice (two tabs): the second payment is left unapplied for the admin to refund, and the
+      // A payment already given back (paid twice while another plan was live) starts nothing later.
+      const refunded = await refundedAlready(t, tx);
+      if (refunded || (await liveOf(t, p.companyId, true))) {
+        // Paid twice (two tabs): the second payment is refunded (decision 2262), and the
         // subscription its charge made at the provider is cancelled like any other (decision 1900).
         if (p.providerPlanId && !p.providerCancelAfter && !p.providerCancelledAt)
           await t
             .update(subscriptionPayments)
             .set({ providerCancelAfter: now, customerEmail: tx.customerEmail ?? null })
             .where(eq(subscriptionPayments.id, p.id));
-        return { sub: null, newly: false, twice: p };
+        const refundId = refunded ? null : await openRefund(t, tx, p.companyId, PAID_TWICE);
+        return { sub: null, newly: false, twice: p, refundId };
       }
       const [company] = await t.select().from(users).where(eq(users.id, p.companyId));
       const info = PLAN_TIER_INFO[p.tier];
@@ -482,7 +548,9 @@ export function createPlansService(
         transactionId: tx.id,
         amount: tx.amount,
         currency: tx.currency,
+        refundId: out.refundId ?? null,
       });
+      await sendRefund(out.refundId ?? null);
       throw conflict(planMessages.alreadySubscribed);
     }
     if (out.newly) shared.mailWritten();
@@ -532,6 +600,7 @@ export function createPlansService(
       if (problem !== 'failed' && problem !== 'unknown') {
         shared.securityLog('plan_payment_mismatch', { reference, problem, transactionId: tx?.id });
         await cancelSubscriptionOf(db, p, tx);
+        await refundMismatch(p, tx, problem);
       }
       throw badRequest(messages.paymentFailed);
     }
@@ -809,6 +878,7 @@ export function createPlansService(
     if (!ref) return 'ignored' as const;
     const [subId, month, attempt] = [ref[1], Number(ref[2]), Number(ref[3])];
     let stray: Sub | null = null;
+    let strayRefund: string | null = null;
     const outcome = await db.transaction(async (t) => {
       const [s0] = await t.select().from(subscriptions).where(eq(subscriptions.id, subId));
       if (!s0) return 'ignored' as const;
@@ -849,6 +919,7 @@ export function createPlansService(
           .onConflictDoNothing()
           .returning({ id: subscriptionPayments.id });
         if (tx.status === 'successful' && (kept || (await unapplied(t, tx)))) stray = sub;
+        if (stray) strayRefund = await openRefund(t, tx, sub.companyId, RENEWAL_UNAPPLIED);
         return stray ? ('unapplied' as const) : ('duplicate' as const);
       }
       if (tx.status === 'successful' && !ok)
@@ -880,6 +951,7 @@ export function createPlansService(
         .returning();
       if (!p) {
         if (await unapplied(t, tx)) stray = sub;
+        if (stray) strayRefund = await openRefund(t, tx, sub.companyId, RENEWAL_UNAPPLIED);
         return stray ? ('unapplied' as const) : ('duplicate' as const);
       }
       const [company] = await t.select().from(users).where(eq(users.id, sub.companyId));
@@ -951,7 +1023,7 @@ export function createPlansService(
       return 'failed' as const;
     });
     if (outcome === 'renewed' || outcome === 'failed') shared.mailWritten();
-    if (stray) await refundable(stray, tx, via);
+    if (stray) await refundable(stray, tx, via, strayRefund);
     return outcome;
   }
 
@@ -970,10 +1042,11 @@ export function createPlansService(
   }
 
   /**
-   * Money taken for a month that was not given: logged for an admin to refund (the reconciliation lists
-   * it as missing in the ledger), and the provider subscription the charge made is cancelled.
+   * Money taken for a month that was not given: logged, and refunded whole (decision 2262: the refund
+   * opened with the charge's record is sent here, after the commit), and the provider subscription the
+   * charge made is cancelled.
    */
-  async function refundable(sub: Sub, tx: ProviderTransaction, via: string) {
+  async function refundable(sub: Sub, tx: ProviderTransaction, via: string, refundId: string | null) {
     shared.securityLog('plan_renewal_unapplied', {
       via,
       companyId: sub.companyId,
@@ -982,7 +1055,9 @@ export function createPlansService(
       transactionId: tx.id,
       amount: tx.amount,
       currency: tx.currency,
+      refundId,
     });
+    await sendRefund(refundId);
     if (tx.paymentPlan)
       await provider
         .cancelPlanSubscription(tx.paymentPlan, tx.customerEmail ?? sub.customerEmail)
@@ -1279,6 +1354,7 @@ export function createPlansService(
           currency: tx.currency,
         });
         await cancelSubscriptionOf(db, p, tx);
+        await refundMismatch(p, tx, problem);
       }
       return { result: 'ignored' };
     }
@@ -1326,7 +1402,10 @@ export function createPlansService(
         }
         continue;
       }
-      if (problem !== 'pending' && problem !== 'failed') await cancelSubscriptionOf(db, p, tx);
+      if (problem !== 'pending' && problem !== 'failed') {
+        await cancelSubscriptionOf(db, p, tx);
+        await refundMismatch(p, tx, problem);
+      }
       const old = at.getTime() - p.createdAt.getTime() >= FIRST_EXPIRE_AFTER_MS;
       // Still pending at the provider (a bank transfer on its way) is never closed, as with orders.
       if (problem === 'pending' || (problem !== 'failed' && !old)) continue;
