@@ -212,7 +212,7 @@ export const companyRefundsResponse = z.object({
     z.object({
       _id: z.string(),
       orderId: z.string().nullable(),
-      reference: z.string().describe("The refunded order's payment reference"),
+      reference: z.string().describe("The refunded order's payment reference, or the plan payment's (decision 2262)"),
       productName: z.string(),
       amount: naira,
       settledAt: z.string(),

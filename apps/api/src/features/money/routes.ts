@@ -78,7 +78,7 @@ export const moneyRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
         tags,
         summary: "The company's completed refunds, newest first (the latest 200), each with a credit note",
         description:
-          "Refunds of cancelled jobs, and of money a payment paid for nothing (a second payment of an order already paid, a payment after its order closed, lines another order already bought; decision 2250), whose `productName` is the order's title.",
+          "Refunds of cancelled jobs, and of money a payment paid for nothing (a second payment of an order already paid, a payment after its order closed, lines another order already bought; decision 2250), whose `productName` is the order's title, and of a monthly plan's payment that paid nothing (a plan paid twice, a renewal charge that paid no month, a first payment of the wrong amount; decision 2262), with `orderId` null, the payment's reference and `productName` \"Monthly plan payment\".",
         response: { 200: companyRefundsResponse },
         security,
       },
@@ -173,7 +173,7 @@ export const moneyRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
         tags,
         summary: 'Refunds of cancelled jobs and of money payments paid for nothing, newest first (the latest 200)',
         description:
-          "A refund is opened when an admin cancels a paid job (POST /job-api/jobs/{id}/actions/cancel with `refund`), sent to the provider after the cancellation commits, and completed once by its answer or its `refund.*` webhook. A refund with `jobId` null gives back money a payment paid for nothing (decision 2250), opened by the verification, webhook or background job that found it, once per provider transaction: a second payment of an order already paid, a payment made after its order closed (the whole payment), or the lines another paid order already bought (their amount; `productName` is then the order's title). The background job sends such a refund again when it is still unsent a minute on, and a refused one an hour on. `pending`: sent and not yet completed (or not sent while the provider was unreachable); `failed`: refused by the provider, the money still due to the company.",
+          "A refund is opened when an admin cancels a paid job (POST /job-api/jobs/{id}/actions/cancel with `refund`), sent to the provider after the cancellation commits, and completed once by its answer or its `refund.*` webhook. A refund with `jobId` null gives back money a payment paid for nothing (decision 2250), opened by the verification, webhook or background job that found it, once per provider transaction: a second payment of an order already paid, a payment made after its order closed (the whole payment), or the lines another paid order already bought (their amount; `productName` is then the order's title). A refund with `orderId` null gives back a monthly plan's payment that paid nothing (decision 2262: a plan paid twice, a renewal charge that paid no month, a first payment of the wrong NGN amount), the whole payment; `reference` is the payment's and `productName` \"Monthly plan payment\". The background job sends such a refund again when it is still unsent a minute on, and a refused one an hour on. `pending`: sent and not yet completed (or not sent while the provider was unreachable); `failed`: refused by the provider, the money still due to the company.",
         response: { 200: refundsResponse },
         security,
       },

@@ -1323,7 +1323,7 @@ export function createPlansService(
    * A signed `charge.completed` webhook for a plan, or for a reference no order has (the payload is
    * never trusted): re-verified by id, then a first payment is activated or a renewal applied, each
    * once; a charge on our payment plan with a reference that is not ours was made by the provider itself
-   * and is logged for a refund (`providerCharge`).
+   * and is logged for an admin's refund (`providerCharge`; the others that pay nothing are refunded, 2262).
    */
   async function onWebhook(payload: unknown) {
     const data = (payload as { data?: { id?: unknown; tx_ref?: unknown } } | null)?.data;
@@ -1397,7 +1397,7 @@ export function createPlansService(
         try {
           if ((await startPlan(p.id, tx!)).newly) counts.started++;
         } catch (err) {
-          // Paid twice: left pending and unapplied for the admin to refund, as confirm leaves it.
+          // Paid twice: left pending, its payment refunded by startPlan (decision 2262), as confirm leaves it.
           deps.log?.warn({ err, reference: p.txRef }, 'a paid plan payment could not start a plan');
         }
         continue;
