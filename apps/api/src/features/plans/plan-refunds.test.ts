@@ -8,7 +8,13 @@ import { mailsTo } from '../../../test/admin-fixtures.js';
 import { flutterwaveStandIn, listenStandIn } from '../../../test/flutterwave-standin.js';
 import { reconcilePendingOrders } from '../checkout/reconciler.js';
 import { createLedger } from '../money/ledger.js';
-import { flutterwaveWebhook, planServices, standInProvider, subscribeOnFlutterwave } from './plan-test-kit.js';
+import {
+  flutterwaveWebhook,
+  planServices,
+  reloggingInject,
+  standInProvider,
+  subscribeOnFlutterwave,
+} from './plan-test-kit.js';
 import type { createPlansService } from './service.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
@@ -42,8 +48,8 @@ describeEachDb('refunds of plan payments that paid nothing', (kind) => {
   });
 
   const db = () => t.rt.database.db;
-  const inject = (method: 'GET' | 'POST', url: string, who: Login, payload?: Record<string, unknown>) =>
-    t.app.inject({ method, url, headers: who.headers, payload });
+  /** Sessions last 12 hours: one the moved clock expired signs in again. */
+  const inject = reloggingInject(() => t);
   const confirm = (who: Login, reference: string, id: number) =>
     inject('POST', '/api/plans/confirm', who, { reference, transactionId: String(id) });
   const webhook = (id: number) => flutterwaveWebhook(t, flw.txs.get(id)!);
@@ -159,6 +165,15 @@ describeEachDb('refunds of plan payments that paid nothing', (kind) => {
     // The background pass asks about the window again: the payment given back starts nothing.
     t.clock.advance(3 * 60_000);
     await plans.reconcileFirstPayments();
+    expect(await refundsOf(paid)).toHaveLength(1);
+    // Nor once the live plan has ended: that window's confirm is refused, no plan starts.
+    expect((await inject('POST', '/api/plans/mine/cancel', company)).statusCode).toBe(200);
+    t.clock.advance(32 * 24 * HOUR);
+    await plans.tick();
+    const again = await confirm(company, other.reference, paid);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe('This payment was refunded, so it starts no plan: subscribe again to start one');
+    expect((await inject('GET', '/api/plans/mine', company)).json().data).toMatchObject({ status: 'ended' });
     expect(await refundsOf(paid)).toHaveLength(1);
   });
 

@@ -54,6 +54,7 @@ type Payment = typeof subscriptionPayments.$inferSelect;
 /** The reasons a plan payment's refund gives (its e-mail and credit note say them). */
 const PAID_TWICE = 'A second payment of your monthly plan';
 const RENEWAL_UNAPPLIED = 'A plan renewal charge that paid no month';
+const REFUNDED_STARTS_NOTHING = 'This payment was refunded, so it starts no plan: subscribe again to start one';
 
 const DAY_MS = 86_400_000;
 /** How long a scheduler owns a renewal it is charging before another may try. */
@@ -435,7 +436,14 @@ export function createPlansService(
   }
 
   /** The plan started once, and whether this call started it. */
-  type Started = { sub: Sub | null; newly: boolean; twice?: Payment; erased?: Payment; refundId?: string | null };
+  type Started = {
+    sub: Sub | null;
+    newly: boolean;
+    twice?: Payment;
+    erased?: Payment;
+    refundId?: string | null;
+    refunded?: boolean;
+  };
   async function startPlan(paymentId: string | number, tx: ProviderTransaction) {
     const out = await db.transaction(async (t): Promise<Started> => {
       const [p0] = await t
@@ -465,9 +473,10 @@ export function createPlansService(
           .where(and(eq(subscriptionPayments.id, p.id), eq(subscriptionPayments.status, 'pending')));
         return { sub: null, newly: false, erased: p };
       }
-      // A payment already given back (paid twice while another plan was live) starts nothing later.
-      const refunded = await refundedAlready(t, tx);
-      if (refunded || (await liveOf(t, p.companyId, true))) {
+      // A payment already given back (paid while another plan was live, which has ended since) starts
+      // nothing: its money is on its way back to the card (decision 2262).
+      if (await refundedAlready(t, tx)) return { sub: null, newly: false, refunded: true };
+      if (await liveOf(t, p.companyId, true)) {
         // Paid twice (two tabs): the second payment is refunded (decision 2262), and the
         // subscription its charge made at the provider is cancelled like any other (decision 1900).
         if (p.providerPlanId && !p.providerCancelAfter && !p.providerCancelledAt)
@@ -475,8 +484,7 @@ export function createPlansService(
             .update(subscriptionPayments)
             .set({ providerCancelAfter: now, customerEmail: tx.customerEmail ?? null })
             .where(eq(subscriptionPayments.id, p.id));
-        const refundId = refunded ? null : await openRefund(t, tx, p.companyId, PAID_TWICE);
-        return { sub: null, newly: false, twice: p, refundId };
+        return { sub: null, newly: false, twice: p, refundId: await openRefund(t, tx, p.companyId, PAID_TWICE) };
       }
       const [company] = await t.select().from(users).where(eq(users.id, p.companyId));
       const info = PLAN_TIER_INFO[p.tier];
@@ -540,6 +548,7 @@ export function createPlansService(
           .catch((err) => deps.log?.warn({ err }, 'cancelling the provider subscription failed'));
       throw conflict('This account has been deleted: the payment starts no plan and will be refunded');
     }
+    if (out.refunded) throw conflict(REFUNDED_STARTS_NOTHING);
     if (!out.sub) {
       const p = out.twice!;
       shared.securityLog('plan_paid_twice', {
