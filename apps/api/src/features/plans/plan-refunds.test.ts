@@ -207,6 +207,10 @@ describeEachDb('refunds of plan payments that paid nothing', (kind) => {
     const dollars = flw.pay(d.reference, d.amount, { email: company.email, currency: 'USD' });
     expect((await confirm(company, d.reference, dollars)).statusCode).toBe(400);
     expect(await refundsOf(dollars)).toEqual([]);
+    // Nor one the provider says it charged less than its amount: no refund the provider would refuse.
+    const odd = flw.pay(d.reference, d.amount + 500, { email: company.email, chargedAmount: d.amount - 2000 });
+    expect((await confirm(company, d.reference, odd)).statusCode).toBe(400);
+    expect(await refundsOf(odd)).toEqual([]);
     // The right payment still starts the plan.
     const right = flw.pay(d.reference, d.amount, { email: company.email });
     expect((await confirm(company, d.reference, right)).statusCode).toBe(200);

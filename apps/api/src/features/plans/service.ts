@@ -140,6 +140,9 @@ export function createPlansService(
    */
   function openRefund(t: Executor, tx: ProviderTransaction, companyId: string, reason: string) {
     if (tx.status !== 'successful' || tx.currency !== 'NGN' || !tx.id) return Promise.resolve(null);
+    // Charged less than its amount (the provider's answer contradicts itself): left logged for an admin,
+    // since a refund of the amount would be refused, and one of the charge would not match the payment.
+    if (tx.chargedAmount !== undefined && tx.chargedAmount < tx.amount) return Promise.resolve(null);
     return refunds.openUnapplied(t, {
       plan: { companyId, reference: tx.txRef, provider: provider.name },
       transactionId: String(tx.id),
