@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
-import { jobs, refunds } from '../../db/schema.js';
+import { jobs, orders, refunds } from '../../db/schema.js';
 import type { Db } from '../../db/client.js';
-import { describeEachDb, signupAndLogin } from '../../../test/helpers.js';
+import { PASSWORD, describeEachDb, signupAndLogin } from '../../../test/helpers.js';
 import { createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
 import { SECRET_HASH, flutterwaveStandIn, listenStandIn } from '../../../test/flutterwave-standin.js';
 import { createPaymentProvider, type PaymentProvider } from '../../platform/payments/index.js';
@@ -82,6 +82,14 @@ describeEachDb('refund attacks', (kind) => {
   const db = () => t.rt.database.db;
   const inject = (method: 'GET' | 'POST', url: string, who: Login, payload?: Record<string, unknown>) =>
     t.app.inject({ method, url, headers: who.headers, payload });
+  const again = async (who: Login): Promise<Login> => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { officialEmail: who.email, password: PASSWORD },
+    });
+    return { ...who, headers: { authorization: `Bearer ${(res.json() as { token: string }).token}` } };
+  };
   const add = async (who: Login, productId: string, quantity = 1) => {
     t.clock.advance(1000);
     expect((await inject('POST', '/api/cart', who, { productId, quantity })).statusCode).toBe(201);
@@ -112,6 +120,7 @@ describeEachDb('refund attacks', (kind) => {
   const shared = () => ({ db: db(), clock: t.clock, config: t.config, mailWritten: () => {} });
   const realProvider = () => createPaymentProvider(t.config, db(), t.clock);
   const ledger = () => createLedger({ db: db(), clock: t.clock });
+  const orderOf = async (id: string) => (await db().select().from(orders).where(eq(orders.id, id)))[0];
   const strays = (orderId: string) =>
     db()
       .select()
@@ -187,6 +196,48 @@ describeEachDb('refund attacks', (kind) => {
     t.clock.advance(2 * HOUR);
     await reconcilePendingOrders({ config: t.config, db: db(), clock: t.clock, logger: quiet }, { minAgeMs: 0 });
     expect(madeAtProvider(paidB)).toHaveLength(1);
+    expect(await refundsDue()).toBe(0);
+  });
+
+  it('the payment that paid an order is never refunded as late by a caller that read the order unpaid', async () => {
+    const who = await signupAndLogin(t, 'company');
+    await add(who, nda, 2);
+    const o = await start(who);
+    // A minute before the order closes, the company pays; Flutterwave's answer gives no time.
+    t.clock.advance(48 * HOUR - 60_000);
+    const late = { ...o, who: await again(o.who) };
+    const paid = flw.pay(o.reference, o.amount, { createdAt: null });
+    // The background job reads the order unpaid and asks the provider, whose answer is slow.
+    const real = realProvider();
+    let reached!: () => void;
+    const asked = new Promise<void>((r) => (reached = r));
+    let answer!: () => void;
+    const slowAnswer = new Promise<void>((r) => (answer = r));
+    const provider: PaymentProvider = {
+      ...real,
+      async verifyByReference(ref) {
+        if (ref === o.reference) {
+          reached();
+          await slowAnswer;
+        }
+        return real.verifyByReference(ref);
+      },
+    };
+    const pass = reconcilePendingOrders(
+      { config: t.config, db: db(), clock: t.clock, logger: quiet, provider },
+      { minAgeMs: 0 },
+    );
+    await asked;
+    // Meanwhile the browser verifies the payment, in time: the order is paid and its jobs open.
+    expect((await verify(late, paid)).statusCode).toBe(200);
+    expect(await orderOf(o.orderId)).toMatchObject({ status: 'paid', providerTransactionId: String(paid) });
+    // The job's answer arrives after the order closed.
+    t.clock.advance(2 * 60_000);
+    answer();
+    await pass;
+    await vi.waitFor(async () => expect(madeAtProvider(paid)).toEqual([]));
+    expect(await strays(o.orderId)).toEqual([]);
+    expect(await db().select().from(jobs).where(eq(jobs.orderId, o.orderId))).toHaveLength(1);
     expect(await refundsDue()).toBe(0);
   });
 
