@@ -105,9 +105,8 @@ describeEachDb('refund attacks', (kind) => {
       reference: o.reference,
       ...(transactionId === undefined ? {} : { transactionId: String(transactionId) }),
     });
-  const refundWebhook = (id: number) => {
-    const raw = JSON.stringify({ event: 'refund.completed', data: { id } });
-    return t.app.inject({
+  const signed = (raw: string) =>
+    t.app.inject({
       method: 'POST',
       url: '/api/payments/webhook',
       headers: {
@@ -116,7 +115,14 @@ describeEachDb('refund attacks', (kind) => {
       },
       payload: raw,
     });
-  };
+  const paymentWebhook = (id: number, txRef: string, amount: number) =>
+    signed(
+      JSON.stringify({
+        event: 'charge.completed',
+        data: { id, tx_ref: txRef, amount, currency: 'NGN', charged_amount: amount, status: 'successful' },
+      }),
+    );
+  const refundWebhook = (id: number) => signed(JSON.stringify({ event: 'refund.completed', data: { id } }));
   const shared = () => ({ db: db(), clock: t.clock, config: t.config, mailWritten: () => {} });
   const realProvider = () => createPaymentProvider(t.config, db(), t.clock);
   const ledger = () => createLedger({ db: db(), clock: t.clock });
@@ -282,6 +288,62 @@ describeEachDb('refund attacks', (kind) => {
       await pass();
       expect(madeAtProvider(paidB).map((r) => r.amount_refunded)).toEqual([25_000]);
       expect((await strays(b.orderId)).map((r) => r.status)).toEqual(['completed']);
+    }
+    expect(await refundsDue()).toBe(0);
+  });
+
+  it('an answer lost, then the background job, admin retries and the refund webhook at once: one refund', async () => {
+    for (let round = 0; round < 3; round++) {
+      const admin = await signupAndLogin(t, 'admin');
+      flw.setRefundMode('lose');
+      const { b, paidB } = await boughtTwice();
+      const [lost] = await strays(b.orderId);
+      expect(lost).toMatchObject({ status: 'pending', providerRefundId: null });
+      expect(madeAtProvider(paidB)).toHaveLength(1);
+      flw.setRefundMode('completed');
+      t.clock.advance(2 * 60_000);
+      const pass = () =>
+        reconcilePendingOrders({ config: t.config, db: db(), clock: t.clock, logger: quiet }, { minAgeMs: 0 });
+      const retry = () => inject('POST', `/api/admin/refunds/${lost.id}/retry`, admin);
+      const made = madeAtProvider(paidB)[0].id;
+      const answers = await Promise.all([pass(), retry(), refundWebhook(made), pass(), retry(), refundWebhook(made)]);
+      expect(answers.filter((a) => 'statusCode' in a && a.statusCode >= 500)).toEqual([]);
+      t.clock.advance(2 * HOUR);
+      await pass();
+      expect(madeAtProvider(paidB).map((r) => r.amount_refunded)).toEqual([25_000]);
+      expect(await strays(b.orderId)).toEqual([
+        expect.objectContaining({ status: 'completed', providerRefundId: String(made) }),
+      ]);
+    }
+    expect(await refundsDue()).toBe(0);
+  });
+
+  it('two payments of one order racing through verify and webhook: the loser refunded, the payer never', async () => {
+    const admin = await signupAndLogin(t, 'admin');
+    for (let round = 0; round < 3; round++) {
+      const who = await signupAndLogin(t, 'company');
+      await add(who, nda, 2);
+      const o = await start(who);
+      const one = flw.pay(o.reference, o.amount);
+      const two = flw.pay(o.reference, o.amount);
+      const answers = await Promise.all([
+        verify(o, one),
+        paymentWebhook(two, o.reference, o.amount),
+        verify(o, two),
+        paymentWebhook(one, o.reference, o.amount),
+        verify(o),
+      ]);
+      expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
+      const { providerTransactionId: payer } = await orderOf(o.orderId);
+      const loser = payer === String(one) ? two : one;
+      await vi.waitFor(async () => expect((await strays(o.orderId))[0]?.status).toBe('completed'));
+      expect(await strays(o.orderId)).toEqual([expect.objectContaining({ providerTransactionId: String(loser) })]);
+      // The payer's whole amount is still there for its job's cancel, and no more.
+      const [job] = await db().select().from(jobs).where(eq(jobs.orderId, o.orderId));
+      const cancel = await inject('POST', `/job-api/jobs/${job.id}/actions/cancel`, admin, { note: 'Closed.' });
+      expect(cancel.statusCode).toBe(200);
+      expect(madeAtProvider(payer!).map((r) => r.amount_refunded)).toEqual([o.amount]);
+      expect(madeAtProvider(loser).map((r) => r.amount_refunded)).toEqual([o.amount]);
     }
     expect(await refundsDue()).toBe(0);
   });
