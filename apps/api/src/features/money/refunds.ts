@@ -392,17 +392,23 @@ export function createRefunds(deps: RefundsDeps) {
       lt(refunds.updatedAt, laterBefore),
     );
     const due = await db
-      .select({ id: refunds.id })
+      .select({ id: refunds.id, status: refunds.status })
       .from(refunds)
       .where(and(isNull(refunds.jobId), or(unsent, refused, unanswered)))
       .orderBy(asc(refunds.updatedAt))
       .limit(limit);
     let done = 0;
-    for (const { id } of due) {
+    for (const { id, status } of due) {
+      // A refused one is claimed as pending and sent in the same statement, as an admin's retry marks it
+      // (decision 2264): a retry pressed at that moment then finds it being sent, never sends it too.
       const [claimed] = await db
         .update(refunds)
-        .set({ updatedAt: clock.now() })
-        .where(and(eq(refunds.id, id), or(unsent, refused, unanswered)))
+        .set(
+          status === 'failed'
+            ? { status: 'pending', failure: null, providerRefundId: null, updatedAt: clock.now() }
+            : { updatedAt: clock.now() },
+        )
+        .where(and(eq(refunds.id, id), status === 'failed' ? refused : or(unsent, unanswered)))
         .returning();
       if (!claimed) continue;
       try {
@@ -411,11 +417,6 @@ export function createRefunds(deps: RefundsDeps) {
           if (found && found.status !== 'pending') await settle(id, found);
           continue;
         }
-        if (claimed.status === 'failed')
-          await db
-            .update(refunds)
-            .set({ status: 'pending', failure: null, providerRefundId: null })
-            .where(and(eq(refunds.id, id), eq(refunds.status, 'failed')));
         const found = await findSent(id);
         if (found) await settle(id, found);
         else await send(id);

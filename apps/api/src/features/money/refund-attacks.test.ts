@@ -1,0 +1,350 @@
+import { createHmac } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
+import { and, eq, isNull } from 'drizzle-orm';
+import { jobs, orders, refunds } from '../../db/schema.js';
+import type { Db } from '../../db/client.js';
+import { PASSWORD, describeEachDb, signupAndLogin } from '../../../test/helpers.js';
+import { createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
+import { SECRET_HASH, flutterwaveStandIn, listenStandIn } from '../../../test/flutterwave-standin.js';
+import { createPaymentProvider, type PaymentProvider } from '../../platform/payments/index.js';
+import { reconcilePendingOrders } from '../checkout/reconciler.js';
+import { createLedger } from './ledger.js';
+import { createRefunds } from './refunds.js';
+
+type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+type Started = { who: Login; reference: string; amount: number; orderId: string };
+
+const HOUR = 3600_000;
+const quiet = { info() {}, warn() {}, error() {} };
+
+/**
+ * The database with `hook` run once, right after the first UPDATE made through it has completed and
+ * before its caller goes on: puts another request exactly between two statements of one caller.
+ */
+function afterFirstUpdate(db: Db, hook: () => Promise<void>): Db {
+  let armed = true;
+  const chain = (b: object): object =>
+    new Proxy(b, {
+      get(target, prop) {
+        const v = Reflect.get(target, prop, target) as unknown;
+        if (prop === 'then')
+          return (ok: (x: unknown) => unknown, ko: (e: unknown) => unknown) =>
+            (target as PromiseLike<unknown>)
+              .then(async (rows) => {
+                if (armed) {
+                  armed = false;
+                  await hook();
+                }
+                return rows;
+              })
+              .then(ok, ko);
+        if (typeof v !== 'function') return v;
+        return (...a: unknown[]) => {
+          const r = (v as (...x: unknown[]) => unknown).apply(target, a);
+          return r && typeof r === 'object' ? chain(r) : r;
+        };
+      },
+    });
+  return new Proxy(db, {
+    get(target, prop) {
+      const v = Reflect.get(target, prop, target) as unknown;
+      if (prop === 'update') return (table: Parameters<Db['update']>[0]) => chain(target.update(table));
+      return typeof v === 'function' ? (v as (...x: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
+
+/**
+ * Outside testers' attacks on the refunds of money a payment paid for nothing (decisions 2250, 2251)
+ * meeting the older refunds: a refund never sent twice, a paying transaction never refunded as a stray,
+ * and never more refunded of a payment than it paid.
+ */
+describeEachDb('refund attacks', (kind) => {
+  let t: Awaited<ReturnType<typeof createLoggedTestApp>>;
+  const flw = flutterwaveStandIn({ now: () => t.clock.now() });
+  let nda: string;
+  let tm: string;
+
+  beforeAll(async () => {
+    t = await createLoggedTestApp(kind, await listenStandIn(flw));
+    nda = await insertProduct(t, 'Non-Disclosure Agreement', 25_000);
+    tm = await insertProduct(t, 'Trademark Registration', 150_000);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await new Promise((r) => flw.server.close(r));
+  });
+  afterEach(async () => {
+    flw.setRefundMode('completed');
+    expect(await createLedger({ db: db(), clock: t.clock }).audit()).toEqual([]);
+  });
+
+  const db = () => t.rt.database.db;
+  const inject = (method: 'GET' | 'POST', url: string, who: Login, payload?: Record<string, unknown>) =>
+    t.app.inject({ method, url, headers: who.headers, payload });
+  const again = async (who: Login): Promise<Login> => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { officialEmail: who.email, password: PASSWORD },
+    });
+    return { ...who, headers: { authorization: `Bearer ${(res.json() as { token: string }).token}` } };
+  };
+  const add = async (who: Login, productId: string, quantity = 1) => {
+    t.clock.advance(1000);
+    expect((await inject('POST', '/api/cart', who, { productId, quantity })).statusCode).toBe(201);
+  };
+  const start = async (who: Login): Promise<Started> => {
+    t.clock.advance(1000);
+    const res = await inject('POST', '/api/checkout', who);
+    expect(res.statusCode).toBe(200);
+    return { who, ...(res.json().data as Omit<Started, 'who'>) };
+  };
+  const verify = (o: Started, transactionId?: number | string) =>
+    inject('POST', '/api/checkout/verify', o.who, {
+      reference: o.reference,
+      ...(transactionId === undefined ? {} : { transactionId: String(transactionId) }),
+    });
+  const signed = (raw: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/payments/webhook',
+      headers: {
+        'content-type': 'application/json',
+        'flutterwave-signature': createHmac('sha256', SECRET_HASH).update(raw).digest('base64'),
+      },
+      payload: raw,
+    });
+  const paymentWebhook = (id: number, txRef: string, amount: number) =>
+    signed(
+      JSON.stringify({
+        event: 'charge.completed',
+        data: { id, tx_ref: txRef, amount, currency: 'NGN', charged_amount: amount, status: 'successful' },
+      }),
+    );
+  const refundWebhook = (id: number) => signed(JSON.stringify({ event: 'refund.completed', data: { id } }));
+  const shared = () => ({ db: db(), clock: t.clock, config: t.config, mailWritten: () => {} });
+  const realProvider = () => createPaymentProvider(t.config, db(), t.clock);
+  const ledger = () => createLedger({ db: db(), clock: t.clock });
+  const orderOf = async (id: string) => (await db().select().from(orders).where(eq(orders.id, id)))[0];
+  const strays = (orderId: string) =>
+    db()
+      .select()
+      .from(refunds)
+      .where(and(eq(refunds.orderId, orderId), isNull(refunds.jobId)));
+  const madeAtProvider = (transactionId: number | string) =>
+    [...flw.refunds.values()].filter((r) => r.tx_id === Number(transactionId) && r.status !== 'failed');
+  const refundsDue = async () => (await ledger().balances()).refundsDue + 0;
+
+  /**
+   * A company that bought the NDA in a replaced order A and then paid B (the NDA and a trademark,
+   * ₦175,000): B's ₦25,000 for the NDA comes back as a partial refund of B's payment, which the provider
+   * would take twice (two ₦25,000 refunds fit in ₦175,000).
+   */
+  async function boughtTwice() {
+    const who = await signupAndLogin(t, 'company');
+    await add(who, nda);
+    const a = await start(who);
+    await add(who, tm);
+    const b = await start(who);
+    t.clock.advance(1000);
+    expect((await verify(a, flw.pay(a.reference, a.amount))).statusCode).toBe(200);
+    t.clock.advance(1000);
+    const paidB = flw.pay(b.reference, b.amount);
+    expect((await verify(b, paidB)).statusCode).toBe(200);
+    return { who, a, b, paidB };
+  }
+
+  it('the background job and an admin retrying a refused refund at the same moment send it once', async () => {
+    flw.setRefundMode('refuse');
+    const { b, paidB } = await boughtTwice();
+    const [failed] = await strays(b.orderId);
+    expect(failed).toMatchObject({ status: 'failed', amount: 2_500_000 });
+    flw.setRefundMode('completed');
+    t.clock.advance(HOUR + 60_000);
+    // The admin's retry (POST /api/admin/refunds/:id/retry) reaches the provider slowly.
+    const real = realProvider();
+    let reached!: () => void;
+    const atProvider = new Promise<void>((r) => (reached = r));
+    let letThrough!: () => void;
+    const gate = new Promise<void>((r) => (letThrough = r));
+    const slow: PaymentProvider = {
+      ...real,
+      async refund(...a) {
+        reached();
+        await gate;
+        return real.refund(...a);
+      },
+    };
+    const byAdmin = createRefunds({ ...shared(), provider: slow, ledger: ledger() });
+    let retried: Promise<unknown> = Promise.resolve();
+    // The admin presses retry right after the background job has claimed the refused refund.
+    const job = createRefunds({
+      ...shared(),
+      db: afterFirstUpdate(db(), async () => {
+        retried = byAdmin.retry(failed.id).then(
+          (v) => v,
+          (e: unknown) => e,
+        );
+        await Promise.race([atProvider, retried]);
+      }),
+      provider: real,
+      ledger: ledger(),
+    });
+    await job.resendDue();
+    letThrough();
+    const answer = await retried;
+    // One refund at the provider (without the claim marking it pending: two of ₦25,000).
+    expect(madeAtProvider(paidB).map((r) => r.amount_refunded)).toEqual([25_000]);
+    // The retry was told the refund is being sent (409), and sent nothing.
+    expect(answer).toMatchObject({ statusCode: 409 });
+    expect((await strays(b.orderId)).map((r) => r.status)).toEqual(['completed']);
+    t.clock.advance(2 * HOUR);
+    await reconcilePendingOrders({ config: t.config, db: db(), clock: t.clock, logger: quiet }, { minAgeMs: 0 });
+    expect(madeAtProvider(paidB)).toHaveLength(1);
+    expect(await refundsDue()).toBe(0);
+  });
+
+  it('the payment that paid an order is never refunded as late by a caller that read the order unpaid', async () => {
+    const who = await signupAndLogin(t, 'company');
+    await add(who, nda, 2);
+    const o = await start(who);
+    // A minute before the order closes, the company pays; Flutterwave's answer gives no time.
+    t.clock.advance(48 * HOUR - 60_000);
+    const late = { ...o, who: await again(o.who) };
+    const paid = flw.pay(o.reference, o.amount, { createdAt: null });
+    // The background job reads the order unpaid and asks the provider, whose answer is slow.
+    const real = realProvider();
+    let reached!: () => void;
+    const asked = new Promise<void>((r) => (reached = r));
+    let answer!: () => void;
+    const slowAnswer = new Promise<void>((r) => (answer = r));
+    const provider: PaymentProvider = {
+      ...real,
+      async verifyByReference(ref) {
+        if (ref === o.reference) {
+          reached();
+          await slowAnswer;
+        }
+        return real.verifyByReference(ref);
+      },
+    };
+    const pass = reconcilePendingOrders(
+      { config: t.config, db: db(), clock: t.clock, logger: quiet, provider },
+      { minAgeMs: 0 },
+    );
+    await asked;
+    // Meanwhile the browser verifies the payment, in time: the order is paid and its jobs open.
+    expect((await verify(late, paid)).statusCode).toBe(200);
+    expect(await orderOf(o.orderId)).toMatchObject({ status: 'paid', providerTransactionId: String(paid) });
+    // The job's answer arrives after the order closed.
+    t.clock.advance(2 * 60_000);
+    answer();
+    await pass;
+    await vi.waitFor(async () => expect(madeAtProvider(paid)).toEqual([]));
+    expect(await strays(o.orderId)).toEqual([]);
+    expect(await db().select().from(jobs).where(eq(jobs.orderId, o.orderId))).toHaveLength(1);
+    expect(await refundsDue()).toBe(0);
+  });
+
+  it('never more refunded of a payment than it paid: lines bought twice, then every job cancelled', async () => {
+    const admin = await signupAndLogin(t, 'admin');
+    const { b, paidB } = await boughtTwice();
+    await vi.waitFor(async () => expect((await strays(b.orderId))[0]?.status).toBe('completed'));
+    const [job] = await db().select().from(jobs).where(eq(jobs.orderId, b.orderId));
+    const cancel = (body: Record<string, unknown>) =>
+      inject('POST', `/job-api/jobs/${job.id}/actions/cancel`, admin, { note: 'Closed.', ...body });
+    // More than the trademark's job holds: refused; everything held, twice at once: refunded once.
+    expect((await cancel({ refund: 150_001 })).statusCode).toBe(400);
+    const answers = await Promise.all([cancel({ key: 'cancel-one' }), cancel({ key: 'cancel-one' })]);
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200]);
+    expect((await cancel({})).statusCode).toBe(409);
+    // Sent again under its key asking for another refund: 422, nothing more.
+    expect((await cancel({ key: 'cancel-one', refund: 1 })).statusCode).toBe(422);
+    expect(madeAtProvider(paidB).map((r) => r.amount_refunded)).toEqual([25_000, 150_000]);
+    // The provider's webhooks for both, replayed, and the background job: nothing more.
+    await Promise.all(madeAtProvider(paidB).flatMap((r) => [refundWebhook(r.id), refundWebhook(r.id)]));
+    t.clock.advance(2 * HOUR);
+    await reconcilePendingOrders({ config: t.config, db: db(), clock: t.clock, logger: quiet }, { minAgeMs: 0 });
+    expect(madeAtProvider(paidB)).toHaveLength(2);
+    expect(await refundsDue()).toBe(0);
+  });
+
+  it('rounds of the background job, admin retries and refund webhooks racing: each refund sent once', async () => {
+    for (let round = 0; round < 3; round++) {
+      const admin = await signupAndLogin(t, 'admin');
+      flw.setRefundMode('refuse');
+      const { b, paidB } = await boughtTwice();
+      const [failed] = await strays(b.orderId);
+      flw.setRefundMode('completed');
+      t.clock.advance(HOUR + 60_000);
+      const pass = () =>
+        reconcilePendingOrders({ config: t.config, db: db(), clock: t.clock, logger: quiet }, { minAgeMs: 0 });
+      const retry = () => inject('POST', `/api/admin/refunds/${failed.id}/retry`, admin);
+      const answers = await Promise.all([pass(), retry(), pass(), retry()]);
+      expect(answers.filter((a) => 'statusCode' in a && a.statusCode >= 500)).toEqual([]);
+      await Promise.all(madeAtProvider(paidB).map((r) => refundWebhook(r.id)));
+      t.clock.advance(2 * HOUR);
+      await pass();
+      expect(madeAtProvider(paidB).map((r) => r.amount_refunded)).toEqual([25_000]);
+      expect((await strays(b.orderId)).map((r) => r.status)).toEqual(['completed']);
+    }
+    expect(await refundsDue()).toBe(0);
+  });
+
+  it('an answer lost, then the background job, admin retries and the refund webhook at once: one refund', async () => {
+    for (let round = 0; round < 3; round++) {
+      const admin = await signupAndLogin(t, 'admin');
+      flw.setRefundMode('lose');
+      const { b, paidB } = await boughtTwice();
+      const [lost] = await strays(b.orderId);
+      expect(lost).toMatchObject({ status: 'pending', providerRefundId: null });
+      expect(madeAtProvider(paidB)).toHaveLength(1);
+      flw.setRefundMode('completed');
+      t.clock.advance(2 * 60_000);
+      const pass = () =>
+        reconcilePendingOrders({ config: t.config, db: db(), clock: t.clock, logger: quiet }, { minAgeMs: 0 });
+      const retry = () => inject('POST', `/api/admin/refunds/${lost.id}/retry`, admin);
+      const made = madeAtProvider(paidB)[0].id;
+      const answers = await Promise.all([pass(), retry(), refundWebhook(made), pass(), retry(), refundWebhook(made)]);
+      expect(answers.filter((a) => 'statusCode' in a && a.statusCode >= 500)).toEqual([]);
+      t.clock.advance(2 * HOUR);
+      await pass();
+      expect(madeAtProvider(paidB).map((r) => r.amount_refunded)).toEqual([25_000]);
+      expect(await strays(b.orderId)).toEqual([
+        expect.objectContaining({ status: 'completed', providerRefundId: String(made) }),
+      ]);
+    }
+    expect(await refundsDue()).toBe(0);
+  });
+
+  it('two payments of one order racing through verify and webhook: the loser refunded, the payer never', async () => {
+    const admin = await signupAndLogin(t, 'admin');
+    for (let round = 0; round < 3; round++) {
+      const who = await signupAndLogin(t, 'company');
+      await add(who, nda, 2);
+      const o = await start(who);
+      const one = flw.pay(o.reference, o.amount);
+      const two = flw.pay(o.reference, o.amount);
+      const answers = await Promise.all([
+        verify(o, one),
+        paymentWebhook(two, o.reference, o.amount),
+        verify(o, two),
+        paymentWebhook(one, o.reference, o.amount),
+        verify(o),
+      ]);
+      expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
+      const { providerTransactionId: payer } = await orderOf(o.orderId);
+      const loser = payer === String(one) ? two : one;
+      await vi.waitFor(async () => expect((await strays(o.orderId))[0]?.status).toBe('completed'));
+      expect(await strays(o.orderId)).toEqual([expect.objectContaining({ providerTransactionId: String(loser) })]);
+      // The payer's whole amount is still there for its job's cancel, and no more.
+      const [job] = await db().select().from(jobs).where(eq(jobs.orderId, o.orderId));
+      const cancel = await inject('POST', `/job-api/jobs/${job.id}/actions/cancel`, admin, { note: 'Closed.' });
+      expect(cancel.statusCode).toBe(200);
+      expect(madeAtProvider(payer!).map((r) => r.amount_refunded)).toEqual([o.amount]);
+      expect(madeAtProvider(loser).map((r) => r.amount_refunded)).toEqual([o.amount]);
+    }
+    expect(await refundsDue()).toBe(0);
+  });
+});
