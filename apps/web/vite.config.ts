@@ -2,6 +2,7 @@ import path from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { inUiChunk } from './ui-chunk';
 
 // The API's address in development: the same PORT the API listens on.
 // 127.0.0.1, where the development API listens (`localhost` may resolve to ::1 first).
@@ -118,13 +119,15 @@ export default defineConfig(({ isSsrBuild }) => ({
                   // What the first route defers to the first page after it: the route table of every page
                   // but the landing page (app/page-routes) with the route guard, the Contact pop-up with the
                   // modal (components/contact-dialog), the small shared modules the entry no longer carries
-                  // (the contracts' constants and formats, the reservation writers, lib/random-id) and their
-                  // icons. One chunk: every page but the landing page loads it anyway, and / fetches it once
-                  // idle (src/main.tsx).
-                  // Without the icons it would import `ui` (and through it the query library, the forms and
-                  // the schemas), which the terms, privacy and Remuneration Order pages do without.
+                  // (the contracts' constants and formats, the reservation writers, lib/random-id), the
+                  // zod-free constants that pages showing no form take instead of schema modules
+                  // (contracts/terms-version, plan-tiers, vat: alone, a file each) and their icons. One
+                  // chunk: every page but the landing page loads it anyway, and / fetches it once idle
+                  // (src/main.tsx).
+                  // Without the icons it would import `ui` (and through it the query library), which the
+                  // terms, privacy and Remuneration Order pages do without.
                   name: 'deferred',
-                  test: /src[\\/](app[\\/](page-routes|guard)\.tsx|components[\\/](contact-dialog|modal)\.tsx|lib[\\/]random-id\.ts|features[\\/]cart[\\/]reserved-items\.ts)$|contracts[\\/]src[\\/](constants|format)\.ts$|lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/](shield-exclamation-point|mail)\.m?js$/,
+                  test: /src[\\/](app[\\/](page-routes|guard)\.tsx|components[\\/](contact-dialog|modal)\.tsx|lib[\\/]random-id\.ts|features[\\/]cart[\\/]reserved-items\.ts)$|contracts[\\/]src[\\/](constants|format|terms-version|plan-tiers|vat)\.ts$|lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/](shield-exclamation-point|mail)\.m?js$/,
                   includeDependenciesRecursively: false,
                   priority: 1.2,
                 },
@@ -142,9 +145,10 @@ export default defineConfig(({ isSsrBuild }) => ({
                   priority: 2,
                 },
                 {
-                  // With lib/use-hydrated, which the product page and the cart share (alone, a 0.2 KB file).
+                  // Without the components that bring form code (ui-chunk.ts): pages that show no form
+                  // (/products, /cart) preload no react-hook-form, zod, schemas or two-factor page for them.
                   name: 'ui',
-                  test: /src[\\/](components[\\/]|lib[\\/]use-hydrated\.ts$)|lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/,
+                  test: inUiChunk,
                   includeDependenciesRecursively: false,
                   priority: 1,
                 },

@@ -196,14 +196,7 @@ export type RefundView = z.infer<typeof refundView>;
 export const refundsResponse = z.object({ status: z.literal('success'), refunds: z.array(refundView) });
 export type RefundsResponse = z.infer<typeof refundsResponse>;
 
-/** Nigeria's VAT, in percent. Prices include it: the cart's "Tax (incl)" and the receipt show the same figure. */
-export const VAT_RATE_PERCENT = 7.5;
-
-/**
- * The VAT inside a VAT-inclusive amount, both in kobo: amount × 7.5 / 107.5, to the nearest kobo (a half
- * kobo rounds up). Integer arithmetic, so the cart and the receipt can never disagree by a rounding.
- */
-export const vatIncludedKobo = (kobo: number) => Math.floor((kobo * 150 + 1075) / 2150);
+export { VAT_RATE_PERCENT, vatIncludedKobo } from './vat.js';
 
 /** GET /api/refunds: a company's completed refunds, each with its credit note (GET /api/refunds/{id}/credit-note.pdf). */
 export const companyRefundsResponse = z.object({

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { PACKAGES } from './constants.js';
 import { optionalDetail, paymentDialogFields, uploadedFileLink } from './commerce.js';
+import { PLAN_TIERS, type PlanTier } from './plan-tiers.js';
 
 /**
  * Monthly plans (issue 19): the spec's Packages tab made buyable. The tiers' prices, credits and
  * discounts come from PACKAGES (spec section 9); the server computes every figure from these.
  */
-export const PLAN_TIERS = ['bronze', 'silver', 'gold'] as const;
-export type PlanTier = (typeof PLAN_TIERS)[number];
+export { PLAN_TIERS, type PlanTier };
 
 /** What a month includes, per kind of work. */
 export const PLAN_CREDIT_KINDS = ['review', 'draft', 'opinion', 'policy'] as const;

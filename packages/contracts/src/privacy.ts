@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import { okMessage } from './common.js';
+import { TERMS_VERSION } from './terms-version.js';
 
-/**
- * The version of the Terms of use and Privacy policy the sign-up forms show (docs/decisions/2030).
- * Change it with the text of apps/web/src/features/legal/terms.tsx; sign-ups record the one accepted.
- */
-export const TERMS_VERSION = '2026-11-27';
+/** The version of the Terms of use and Privacy policy the sign-up forms show: terms-version.ts. */
+export { TERMS_VERSION };
 
 export const privacyMessages = {
   termsVersionOutdated: `The terms and privacy policy have changed. Please reload the page and accept version ${TERMS_VERSION}.`,

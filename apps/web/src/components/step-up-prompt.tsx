@@ -1,8 +1,22 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { setStepUpHandler } from '@/lib/http';
 
-// Every page mounts the prompt, so its form code (react-hook-form, zod) loads only when first asked.
-const StepUpDialog = lazy(() => import('./step-up-dialog'));
+type Dialog = typeof import('./step-up-dialog').default;
+let loading: Promise<Dialog> | undefined;
+/**
+ * Every page mounts the prompt, so its form code (react-hook-form, zod) loads only when first asked (the
+ * `ui` chunk does not take the dialog: apps/web/ui-chunk.ts), before the dialog opens: a load that fails
+ * (a phone gone offline) leaves the 428 to the caller, as a cancel does, and is tried again on the next
+ * 428 (decision 2266).
+ */
+const loadDialog = () =>
+  (loading ??= import('./step-up-dialog').then(
+    (m) => m.default,
+    (err: unknown) => {
+      loading = undefined;
+      throw err;
+    },
+  ));
 
 /**
  * The code prompt of actions on money (decision 2020): when one answers 428, this asks for a code,
@@ -12,15 +26,20 @@ export function StepUpPrompt() {
   const settle = useRef<((ok: boolean) => void) | null>(null);
   /** A new number for each question, so the dialog opens empty every time. */
   const [question, setQuestion] = useState<number | null>(null);
+  const [StepUpDialog, setDialog] = useState<Dialog | null>(null);
 
   useEffect(() => {
-    setStepUpHandler(
-      () =>
-        new Promise<boolean>((resolve) => {
-          settle.current?.(false);
-          settle.current = resolve;
-          setQuestion((n) => (n ?? 0) + 1);
-        }),
+    setStepUpHandler(() =>
+      loadDialog().then(
+        (loaded) =>
+          new Promise<boolean>((resolve) => {
+            setDialog(() => loaded);
+            settle.current?.(false);
+            settle.current = resolve;
+            setQuestion((n) => (n ?? 0) + 1);
+          }),
+        () => false,
+      ),
     );
     return () => setStepUpHandler(null);
   }, []);
@@ -31,10 +50,6 @@ export function StepUpPrompt() {
     setQuestion(null);
   };
 
-  if (question === null) return null;
-  return (
-    <Suspense fallback={null}>
-      <StepUpDialog key={question} onFinish={finish} />
-    </Suspense>
-  );
+  if (question === null || !StepUpDialog) return null;
+  return <StepUpDialog key={question} onFinish={finish} />;
 }

@@ -5,7 +5,7 @@ import { Trash2 } from 'lucide-react';
 import type { CartLine, CartView } from '@legalmarket/contracts/commerce';
 import { DELAYS_MS } from '@legalmarket/contracts/constants';
 import { toKobo } from '@legalmarket/contracts/format';
-import { VAT_RATE_PERCENT, vatIncludedKobo } from '@legalmarket/contracts/money';
+import { VAT_RATE_PERCENT, vatIncludedKobo } from '@legalmarket/contracts/vat';
 import { messages } from '@legalmarket/contracts/messages';
 import { paths } from '@/lib/paths';
 import { useHydrated } from '@/lib/use-hydrated';

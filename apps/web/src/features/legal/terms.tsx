@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { TERMS_VERSION } from '@legalmarket/contracts/privacy';
+import { TERMS_VERSION } from '@legalmarket/contracts/terms-version';
 import { paths } from '@/lib/paths';
 import { usePublicConfig } from '@/lib/public-config';
 

@@ -1,4 +1,4 @@
-import { PLAN_TIERS, type PlanTier } from '@legalmarket/contracts/plans';
+import { PLAN_TIERS, type PlanTier } from '@legalmarket/contracts/plan-tiers';
 
 /**
  * The tier a visitor pressed Buy on, kept in this browser while they sign up and log in, so the log-in
