@@ -1,16 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
+import { loadOnce } from '@/lib/load-once';
 
 type Dialog = typeof import('./contact-dialog').default;
-let loading: Promise<Dialog> | undefined;
 /** One download of the dialog's code; a failed one is forgotten, so the next opening tries again. */
-const load = () =>
-  (loading ??= import('./contact-dialog').then(
-    (m) => m.default,
-    (err: unknown) => {
-      loading = undefined;
-      throw err;
-    },
-  ));
+const load = loadOnce<Dialog>(() => import('./contact-dialog').then((m) => m.default));
 
 /** Loads the Contact pop-up's code ahead of its first opening (src/main.tsx, once the page is idle). */
 export const preloadContactPopup = () => void load().catch(() => undefined);

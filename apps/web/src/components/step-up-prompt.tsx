@@ -1,22 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
 import { setStepUpHandler } from '@/lib/http';
+import { loadOnce } from '@/lib/load-once';
 
 type Dialog = typeof import('./step-up-dialog').default;
-let loading: Promise<Dialog> | undefined;
 /**
  * Every page mounts the prompt, so its form code (react-hook-form, zod) loads only when first asked (the
  * `ui` chunk does not take the dialog: apps/web/ui-chunk.ts), before the dialog opens: a load that fails
  * (a phone gone offline) leaves the 428 to the caller, as a cancel does, and is tried again on the next
  * 428 (decision 2266).
  */
-const loadDialog = () =>
-  (loading ??= import('./step-up-dialog').then(
-    (m) => m.default,
-    (err: unknown) => {
-      loading = undefined;
-      throw err;
-    },
-  ));
+const loadDialog = loadOnce<Dialog>(() => import('./step-up-dialog').then((m) => m.default));
 
 /**
  * The code prompt of actions on money (decision 2020): when one answers 428, this asks for a code,
