@@ -492,8 +492,9 @@ describeEachDb('documents that leave the platform', (kind) => {
     const deps = { db: db(), clock: t.clock, config: t.config, mailWritten: () => {}, securityLog: () => {} };
     const ledger = createLedger(deps);
     const provider = sandboxProvider(deps.db, t.clock);
-    const lifecycle = createJobLifecycle(deps, { ledger, refunds: createRefunds({ ...deps, provider, ledger }) });
-    const plans = createPlansService(deps, { provider, ledger, lifecycle });
+    const refunds = createRefunds({ ...deps, provider, ledger });
+    const lifecycle = createJobLifecycle(deps, { ledger, refunds });
+    const plans = createPlansService(deps, { provider, ledger, lifecycle, refunds });
 
     const company = await signupAndLogin(t, 'company');
     const started = (await inject('POST', '/api/plans/subscribe', company, { tier: 'silver' })).json().data;

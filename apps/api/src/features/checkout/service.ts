@@ -66,9 +66,9 @@ interface CheckoutDeps {
   ledger: Ledger;
   /**
    * Opens the refund of money a payment paid for nothing in the transaction that finds it and sends it
-   * after the commit (decision 2250). Without it such a payment is only logged.
+   * after the commit (decision 2250).
    */
-  refunds?: Pick<Refunds, 'openUnapplied' | 'send'>;
+  refunds: Pick<Refunds, 'openUnapplied' | 'send'>;
   /** The site's address and support line, for the payment confirmation e-mail. */
   mailConfig: Pick<Config, 'PUBLIC_URL' | 'SUPPORT_EMAIL'>;
   log?: {

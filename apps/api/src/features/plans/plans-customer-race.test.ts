@@ -7,6 +7,7 @@ import { createLoggedTestApp } from '../../../test/commerce-helpers.js';
 import { multipart } from '../../../test/upload-helpers.js';
 import { flutterwaveStandIn, listenStandIn } from '../../../test/flutterwave-standin.js';
 import type { createLedger } from '../money/ledger.js';
+import { createRefunds } from '../money/refunds.js';
 import { createPlansService } from './service.js';
 import { planServices, standInProvider, standInSubscription } from './plan-test-kit.js';
 
@@ -46,7 +47,8 @@ describeEachDb('a plan started while the sign-in address moves', (kind) => {
         }
       },
     };
-    held = createPlansService(deps, { provider: slow, ledger, lifecycle });
+    const refunds = createRefunds({ ...deps, provider: slow, ledger });
+    held = createPlansService(deps, { provider: slow, ledger, lifecycle, refunds });
   });
   afterAll(async () => {
     await t.close();

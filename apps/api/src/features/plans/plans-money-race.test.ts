@@ -48,8 +48,9 @@ describeEachDb('plan money under races and retries', (kind) => {
     };
     ledger = createLedger(deps);
     const provider = sandboxProvider(deps.db, t.clock);
-    const lifecycle = createJobLifecycle(deps, { ledger, refunds: createRefunds({ ...deps, provider, ledger }) });
-    plans = createPlansService(deps, { provider, ledger, lifecycle });
+    const refunds = createRefunds({ ...deps, provider, ledger });
+    const lifecycle = createJobLifecycle(deps, { ledger, refunds });
+    plans = createPlansService(deps, { provider, ledger, lifecycle, refunds });
   });
   afterAll(() => t.close());
   afterEach(async () => expect(await ledger.audit()).toEqual([]));

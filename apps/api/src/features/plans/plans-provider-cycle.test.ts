@@ -36,9 +36,9 @@ describeEachDb('monthly plans charged once a month on Flutterwave', (kind) => {
     const config = await listenStandIn(flw);
     t = await createLoggedTestApp(kind, config);
     // Two instances' schedulers; the app's own services answer the webhooks.
-    const { deps, provider, lifecycle, ...built } = planServices(t, { provider: standInProvider(config) });
+    const { deps, provider, lifecycle, refunds, ...built } = planServices(t, { provider: standInProvider(config) });
     ({ plans, ledger } = built);
-    other = createPlansService(deps, { provider, ledger, lifecycle });
+    other = createPlansService(deps, { provider, ledger, lifecycle, refunds });
   });
   afterAll(async () => {
     await t.close();

@@ -56,8 +56,9 @@ describeEachDb('plan renewals racing the company', (kind) => {
         return made;
       },
     };
-    const lifecycle = createJobLifecycle(deps, { ledger, refunds: createRefunds({ ...deps, provider, ledger }) });
-    plans = createPlansService(deps, { provider, ledger, lifecycle });
+    const refunds = createRefunds({ ...deps, provider, ledger });
+    const lifecycle = createJobLifecycle(deps, { ledger, refunds });
+    plans = createPlansService(deps, { provider, ledger, lifecycle, refunds });
   });
   afterAll(() => t.close());
   afterEach(async () => {

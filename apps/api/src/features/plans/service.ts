@@ -43,7 +43,7 @@ import {
 import type { Shared } from '../shared.js';
 import type { JobLifecycle } from '../jobs/lifecycle-service.js';
 import type { Ledger } from '../money/ledger.js';
-import { createRefunds, type Refunds } from '../money/refunds.js';
+import type { Refunds } from '../money/refunds.js';
 import { companyAsBilled } from '../money/receipts.js';
 import { assertAttachable, cleanFileName } from '../uploads/service.js';
 import { lockCompany, lockLiveAccount } from '../../db/locks.js';
@@ -107,8 +107,8 @@ export interface PlansDeps {
   provider: PaymentProvider;
   ledger: Ledger;
   lifecycle: JobLifecycle;
-  /** Refunds of plan payments that paid nothing (decision 2262); built on the same provider and ledger when not given. */
-  refunds?: Refunds;
+  /** Refunds of plan payments that paid nothing (decision 2262), on the same provider and ledger. */
+  refunds: Refunds;
   log?: { info: (o: object, m?: string) => void; warn: (o: object, m?: string) => void };
 }
 
@@ -117,10 +117,7 @@ export function createPlansService(
   deps: PlansDeps,
 ) {
   const { db, clock, config } = shared;
-  const { provider, ledger, lifecycle } = deps;
-  const refunds =
-    deps.refunds ??
-    createRefunds({ ...shared, provider, ledger, log: deps.log && { ...deps.log, error: deps.log.warn } });
+  const { provider, ledger, lifecycle, refunds } = deps;
   const renderMail = mailRenderer(config);
   const planUrl = `${config.PUBLIC_URL}/company/plan`;
 

@@ -38,9 +38,9 @@ describeEachDb('account erasure and payments in flight', (kind) => {
     product = await insertProduct(t, 'Trademark Registration', 50_000);
     const securityLog = (event: string, fields: Record<string, unknown>) =>
       t.security.events.push({ security: event, ...fields });
-    const { deps, provider, lifecycle, ...built } = planServices(t, { securityLog });
+    const { deps, provider, lifecycle, refunds, ...built } = planServices(t, { securityLog });
     ({ plans, ledger } = built);
-    checkout = createCheckoutService({ ...deps, provider, lifecycle, ledger, mailConfig: t.config });
+    checkout = createCheckoutService({ ...deps, provider, lifecycle, ledger, refunds, mailConfig: t.config });
   });
   afterAll(() => t.close());
   afterEach(async () => expect(await ledger.audit()).toEqual([]));
