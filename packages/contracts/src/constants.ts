@@ -207,3 +207,6 @@ export const LIST_LIMIT_MAX = 5000;
  * (decisions 2240, 2241). A header, so the spec's bodies are unchanged.
  */
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+
+/** Most notification ids one POST /api/notifications/read names: the unread entries of 25 loaded pages. */
+export const NOTIFICATION_READ_IDS_MAX = 500;

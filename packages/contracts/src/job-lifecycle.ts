@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NOTIFICATION_READ_IDS_MAX } from './constants.js';
 import { messages } from './messages.js';
 
 /**
@@ -373,6 +374,26 @@ export const notificationsResponse = z.object({
   hasMore: z.boolean(),
 });
 export type NotificationsResponse = z.infer<typeof notificationsResponse>;
+
+const notificationId = (message: string) => z.string().regex(/^\d{1,15}$/, message);
+
+/**
+ * POST /api/notifications/read (decision 2279). `{ ids }`: exactly those, the entries the reader's list
+ * showed; "Mark all as read" sends the unread ones it shows, so a notification the reader was never
+ * shown stays unread. `{ all: true }`: every one. `{ all: true, upTo }` (decision 2259, kept for clients
+ * that send it): those with an id up to it, which on PostgreSQL can include one committed after the
+ * list was read with a lower id.
+ */
+export const readNotificationsRequest = z.union([
+  z.object({
+    ids: z.array(notificationId('ids must be notification ids')).min(1).max(NOTIFICATION_READ_IDS_MAX),
+  }),
+  z.object({
+    all: z.literal(true),
+    upTo: notificationId('upTo must be a notification id').optional(),
+  }),
+]);
+export type ReadNotificationsRequest = z.infer<typeof readNotificationsRequest>;
 
 /** GET /api/notifications/unread: the bell's count, polled. */
 export const unreadNotificationsResponse = z.object({ unread: z.number() });

@@ -810,7 +810,7 @@ export function createJobLifecycle(
       return r?.n ?? 0;
     },
 
-    /** Some notifications, or all of them (up to the newest the reader was shown, decision 2259). */
+    /** Some notifications (those the list showed, decision 2279), or all of them (or up to an id, decision 2259). */
     async readNotifications(user: AuthUser, ids: number[] | { upTo?: number }) {
       await db
         .update(notifications)

@@ -15,6 +15,7 @@ import {
   jobPageResponse,
   jobReadRequest,
   notificationsResponse,
+  readNotificationsRequest,
   unreadNotificationsResponse,
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
@@ -196,22 +197,8 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
         tags,
         summary: 'Mark notifications read',
         description:
-          'Body `{ ids: [...] }` for some, `{ all: true }` for every one. With `{ all: true, upTo }` (the newest notification id the reader was shown) only those up to it: one that arrived after the list was read stays unread (decision 2259). Answers the unread count.',
-        body: z.union([
-          z.object({
-            ids: z
-              .array(z.string().regex(/^\d{1,15}$/, 'ids must be notification ids'))
-              .min(1)
-              .max(100),
-          }),
-          z.object({
-            all: z.literal(true),
-            upTo: z
-              .string()
-              .regex(/^\d{1,15}$/, 'upTo must be a notification id')
-              .optional(),
-          }),
-        ]),
+          'Body `{ ids: [...] }` (1 to 500 ids): exactly those; "Mark all as read" sends the unread entries its list shows, so a notification the reader was never shown stays unread, even one that took a lower id and was committed after the list was read (decision 2279). `{ all: true }`: every one. `{ all: true, upTo }` (decision 2259, kept for clients that send it): those with an id up to it, which is not commit order on PostgreSQL: it can mark one the reader was never shown. Answers the unread count.',
+        body: readNotificationsRequest,
         response: { 200: unreadNotificationsResponse },
         security,
       },

@@ -34,9 +34,32 @@ describe('/notifications', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Mark all as read' }));
     await waitFor(() => expect(stub.calls.some((c) => c.method === 'POST')).toBe(true));
     const sent = stub.calls.find((c) => c.method === 'POST');
-    expect(JSON.parse(String(sent?.init?.body))).toEqual({ all: true, upTo: '7' });
-    // The server still counts the one that arrived since: the button stays for it.
+    // The entries it shows, by id: ids are not in commit order (decision 2279, was `{ all: true, upTo: '7' }`).
+    expect(JSON.parse(String(sent?.init?.body))).toEqual({ ids: ['7', '5'] });
+    // The server still counts the one that arrived since; the next load shows it.
     expect(await screen.findByText('1 unread')).toBeInTheDocument();
     expect(screen.queryAllByText('Unread:', { exact: false })).toHaveLength(0);
+  });
+
+  it('marks only the unread entries shown, and offers nothing while those shown are all read', async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'company-1' });
+    const older = { ...entry(3, 'Tunde Bakare accepted the job'), readAt: null };
+    const pages: Record<string, NotificationsResponse> = {
+      first: { notifications: [{ ...entry(9, 'Seen'), readAt: '2026-11-20T11:00:00.000Z' }], unread: 1, hasMore: true },
+      older: { notifications: [older], unread: 1, hasMore: false },
+    };
+    const stub = jsonFetch({
+      'GET /api/notifications': (_init, url) => ({ body: url.searchParams.get('before') ? pages.older : pages.first }),
+      'POST /api/notifications/read': () => ({ body: { unread: 0 } }),
+    });
+    vi.stubGlobal('fetch', stub.fn);
+    renderPage(<NotificationsPage />, { path: '/notifications', at: '/notifications' });
+    // One unread, on a page not loaded yet: nothing shown to mark.
+    const showOlder = await screen.findByRole('button', { name: 'Show older' });
+    expect(screen.queryByRole('button', { name: 'Mark all as read' })).toBeNull();
+    await userEvent.click(showOlder);
+    await userEvent.click(await screen.findByRole('button', { name: 'Mark all as read' }));
+    await waitFor(() => expect(stub.calls.some((c) => c.method === 'POST')).toBe(true));
+    expect(JSON.parse(String(stub.calls.find((c) => c.method === 'POST')?.init?.body))).toEqual({ ids: ['3'] });
   });
 });

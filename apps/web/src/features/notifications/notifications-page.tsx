@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import type { NotificationsResponse } from '@legalmarket/contracts/job-lifecycle';
+import { NOTIFICATION_READ_IDS_MAX } from '@legalmarket/contracts/constants';
+import type { NotificationsResponse, ReadNotificationsRequest } from '@legalmarket/contracts/job-lifecycle';
 import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading } from '@/components/feedback';
 import { api, getErrorMessage } from '@/lib/http';
@@ -44,7 +45,7 @@ export default function NotificationsPage() {
     void load();
   }, [load]);
 
-  async function read(body: { ids: string[] } | { all: true; upTo?: string }) {
+  async function read(body: ReadNotificationsRequest) {
     setBusy(true);
     try {
       const r = await api<{ unread: number }>('/api/notifications/read', { method: 'POST', body });
@@ -68,13 +69,19 @@ export default function NotificationsPage() {
 
   if (error && !items) return <ErrorState message={error} onRetry={() => void load()} />;
   if (!items) return <Loading label="Loading your notifications..." />;
+  // The unread entries shown, not an id range: ids are not in commit order (decision 2279).
+  const shownUnread = items.filter((n) => !n.readAt).map((n) => n._id);
   return (
     <div className="mx-auto w-full max-w-2xl px-4 py-6">
       <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
         <h1 className="heading-title">Notifications</h1>
-        {/* All of those shown: one that arrived since the list was read stays unread (decision 2259). */}
-        {unread > 0 && (
-          <Button variant="secondary" onClick={() => void read({ all: true, upTo: items[0]?._id })} loading={busy}>
+        {/* Those shown: one that arrived since, or is on a page not loaded, stays unread (decision 2279). */}
+        {shownUnread.length > 0 && (
+          <Button
+            variant="secondary"
+            onClick={() => void read({ ids: shownUnread.slice(0, NOTIFICATION_READ_IDS_MAX) })}
+            loading={busy}
+          >
             Mark all as read
           </Button>
         )}
