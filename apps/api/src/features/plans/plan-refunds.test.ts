@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
-import type { RefundView } from '@legalmarket/contracts';
+import { formatNaira, type RefundView } from '@legalmarket/contracts';
 import { ledgerEntries, ledgerTransactions, refunds } from '../../db/schema.js';
-import { describeEachDb, signupAndLogin } from '../../../test/helpers.js';
+import { PASSWORD, describeEachDb, signupAndLogin } from '../../../test/helpers.js';
 import { createLoggedTestApp } from '../../../test/commerce-helpers.js';
 import { mailsTo } from '../../../test/admin-fixtures.js';
 import { flutterwaveStandIn, listenStandIn } from '../../../test/flutterwave-standin.js';
@@ -234,5 +234,30 @@ describeEachDb('refunds of plan payments that paid nothing', (kind) => {
     t.clock.advance(61_000);
     await Promise.all([job(), job(), job()]);
     await refundedOnce(second, amount);
+  });
+  it('a plan payment’s refund not yet made blocks the account’s deletion, named as the refunds list names it', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const d = await started(company, 'bronze');
+    const short = flw.pay(d.reference, d.amount - 1000, { email: company.email });
+    // A day on, the window no longer blocks the deletion as a payment still completing.
+    t.clock.advance(25 * HOUR);
+    flw.setRefundMode('unavailable');
+    expect((await confirm(company, d.reference, short)).statusCode).toBe(400);
+    expect((await refundsOf(short))[0]).toMatchObject({ status: 'pending', orderId: null, companyId: company.id });
+    const owed = `A refund of ${formatNaira(d.amount - 1000)} for Monthly plan payment has not reached you yet.`;
+    const check = await inject('GET', '/api/account/deletion', company);
+    expect(check.json().data).toMatchObject({
+      canDelete: false,
+      blockers: [{ kind: 'pending_refund', message: owed }],
+    });
+    const refused = await inject('POST', '/api/account/delete', company, { password: PASSWORD });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toContain(owed);
+    // Made a minute on by the background job: nothing stands in the way any more.
+    flw.setRefundMode('completed');
+    t.clock.advance(61_000);
+    await job();
+    await refundedOnce(short, d.amount - 1000);
+    expect((await inject('GET', '/api/account/deletion', company)).json().data).toMatchObject({ canDelete: true });
   });
 });
