@@ -514,6 +514,9 @@ export function createCheckoutService(deps: CheckoutDeps) {
     });
     // Only naira is refunded here (the refund's amount is kobo); another currency stays with the log.
     if (!deps.refunds || tx.currency !== 'NGN') return null;
+    // Charged less than its amount (the provider's answer contradicts itself): left logged for an admin,
+    // as a plan's (decision 2262): a refund of the amount would give back more than was taken.
+    if (tx.chargedAmount !== undefined && tx.chargedAmount < tx.amount) return null;
     const refunds = deps.refunds;
     const open = (ex: Executor) =>
       refunds.openUnapplied(ex, {

@@ -178,6 +178,23 @@ describeEachDb('refunds of money a payment paid for nothing', (kind) => {
     expect(named).toEqual([]);
   });
 
+  it('a second payment the provider says charged below its amount is left to an admin, never refunded whole', async () => {
+    const o = await ready();
+    const first = flw.pay(o.reference, o.amount);
+    expect((await verify(o, first)).statusCode).toBe(200);
+    t.clock.advance(1000);
+    // ₦50,000 paid, ₦40,000 charged: a refund of the amount would give back ₦10,000 never taken.
+    const short = flw.pay(o.reference, o.amount, { chargedAmount: o.amount - 10_000 });
+    const answers = await Promise.all([verify(o, short), verify(o, short)]);
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200]);
+    expect(await strays(o.orderId)).toEqual([]);
+    expect(madeAtProvider(short)).toEqual([]);
+    expect(await refundsDue()).toBe(0);
+    // Still logged as paid twice, for the admin.
+    const logged = t.security.of('payment_paid_twice').filter((e) => String(e.transactionId) === String(short));
+    expect(logged.length).toBeGreaterThan(0);
+  });
+
   it('a payment made after its order closed is refunded whole, once, by verify, webhook and the background job', async () => {
     const o = await ready();
     t.clock.advance(48 * HOUR + 60_000);
