@@ -526,7 +526,13 @@ export function createCheckoutService(deps: CheckoutDeps) {
         reason: UNAPPLIED_REASONS.paidTwice,
         from: 'cash',
       });
-    return t ? open(t) : db.transaction(open);
+    // Its own transaction takes the company lock first, as `fulfil` (whose `t` holds it) and erasure do.
+    return t
+      ? open(t)
+      : db.transaction(async (ex) => {
+          await lockCompany(ex, order.companyId);
+          return open(ex);
+        });
   }
 
   /** The transaction a caller names for an order already paid, asked about when it is not the one that paid it. */

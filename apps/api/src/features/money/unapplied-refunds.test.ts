@@ -2,8 +2,8 @@ import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { RefundView } from '@legalmarket/contracts';
-import { ledgerEntries, ledgerTransactions, orders, refunds } from '../../db/schema.js';
-import { PASSWORD, describeEachDb, signupAndLogin } from '../../../test/helpers.js';
+import { ledgerEntries, ledgerTransactions, orders, refunds, users } from '../../db/schema.js';
+import { PASSWORD, describeEachDb, otherConnection, signupAndLogin } from '../../../test/helpers.js';
 import { createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
 import { mailsTo } from '../../../test/admin-fixtures.js';
 import { SECRET_HASH, flutterwaveStandIn, listenStandIn } from '../../../test/flutterwave-standin.js';
@@ -194,6 +194,42 @@ describeEachDb('refunds of money a payment paid for nothing', (kind) => {
     const logged = t.security.of('payment_paid_twice').filter((e) => String(e.transactionId) === String(short));
     expect(logged.length).toBeGreaterThan(0);
   });
+
+  it('a second payment for an account erased since opens no refund: it stays logged for an admin', async () => {
+    const { o, second } = await paidTwice();
+    await db().update(users).set({ deletedAt: t.clock.now() }).where(eq(users.id, o.who.id));
+    expect((await webhook(second, o.reference, o.amount)).statusCode).toBe(200);
+    const logged = () => t.security.of('payment_paid_twice').filter((e) => String(e.transactionId) === String(second));
+    await vi.waitFor(() => expect(logged()).toHaveLength(1));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await strays(o.orderId)).toEqual([]);
+    expect(madeAtProvider(second)).toEqual([]);
+  });
+
+  it.runIf(kind === 'postgres')(
+    'a second payment found outside the order lock waits for the company lock an erasure holds',
+    async () => {
+      const { o, second } = await paidTwice();
+      // Another transaction holds the company's lock, as a running erasure does from its blockers to its commit.
+      const other = await otherConnection(t);
+      let answer: ReturnType<typeof verify> | undefined;
+      try {
+        await other.query('begin');
+        await other.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`lm-company:${o.who.id}`]);
+        answer = verify(o, second);
+        await new Promise((r) => setTimeout(r, 400));
+        // Nothing is opened under the erasure's feet: it would erase the account with a refund owed.
+        expect(await strays(o.orderId)).toEqual([]);
+        await other.query('commit');
+      } finally {
+        await other.end();
+      }
+      // Let go without erasing: the refund is opened and sent, once.
+      expect((await answer!).statusCode).toBe(200);
+      await vi.waitFor(async () => expect((await strays(o.orderId))[0]?.status).toBe('completed'));
+      expect(madeAtProvider(second).map((r) => r.amount_refunded)).toEqual([o.amount]);
+    },
+  );
 
   it('a payment made after its order closed is refunded whole, once, by verify, webhook and the background job', async () => {
     const o = await ready();

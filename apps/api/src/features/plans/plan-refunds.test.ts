@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
 import { formatNaira, type RefundView } from '@legalmarket/contracts';
 import { ledgerEntries, ledgerTransactions, refunds } from '../../db/schema.js';
-import { PASSWORD, describeEachDb, signupAndLogin } from '../../../test/helpers.js';
+import { PASSWORD, describeEachDb, otherConnection, signupAndLogin } from '../../../test/helpers.js';
 import { createLoggedTestApp } from '../../../test/commerce-helpers.js';
 import { mailsTo } from '../../../test/admin-fixtures.js';
 import { flutterwaveStandIn, listenStandIn } from '../../../test/flutterwave-standin.js';
@@ -260,4 +260,31 @@ describeEachDb('refunds of plan payments that paid nothing', (kind) => {
     await refundedOnce(short, d.amount - 1000);
     expect((await inject('GET', '/api/account/deletion', company)).json().data).toMatchObject({ canDelete: true });
   });
+  it.runIf(kind === 'postgres')(
+    'a wrong-amount refund waits for the company lock an erasure holds, and opens none for the account it erased',
+    async () => {
+      const company = await signupAndLogin(t, 'company');
+      const d = await started(company, 'bronze');
+      const short = flw.pay(d.reference, d.amount - 1000, { email: company.email });
+      t.clock.advance(25 * HOUR);
+      // A running erasure: the company's lock from its blockers to its commit, the account erased in it.
+      const other = await otherConnection(t);
+      let answer: Promise<unknown> | undefined;
+      try {
+        await other.query('begin');
+        await other.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`lm-company:${company.id}`]);
+        answer = plans.onWebhook({ data: { id: short, tx_ref: d.reference } });
+        await new Promise((r) => setTimeout(r, 400));
+        expect(await refundsOf(short)).toEqual([]);
+        await other.query('update users set deleted_at = now() where id = $1', [company.id]);
+        await other.query('commit');
+      } finally {
+        await other.end();
+      }
+      await answer;
+      // The erasure found nothing owed: no refund follows it (the payment stays logged for an admin).
+      expect(await refundsOf(short)).toEqual([]);
+      expect(madeAtProvider(short)).toEqual([]);
+    },
+  );
 });

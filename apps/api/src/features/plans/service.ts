@@ -182,9 +182,11 @@ export function createPlansService(
   async function refundMismatch(p: Payment, tx: ProviderTransaction | null, problem: string) {
     if (problem !== 'amount' || !tx) return;
     await sendRefund(
-      await db.transaction((t) =>
-        openRefund(t, tx, p.companyId, 'A plan payment of the wrong amount (it started no plan)'),
-      ),
+      await db.transaction(async (t) => {
+        // The company lock first, as startPlan and erasure take it: never a refund after an erasure's check.
+        await lockCompany(t, p.companyId);
+        return openRefund(t, tx, p.companyId, 'A plan payment of the wrong amount (it started no plan)');
+      }),
     );
   }
 
