@@ -31,9 +31,10 @@ describeEachDb('refunds of plan payments that paid nothing', (kind) => {
   let t: Awaited<ReturnType<typeof createLoggedTestApp>>;
   const flw = flutterwaveStandIn({ now: () => t.clock.now() });
   let plans: ReturnType<typeof createPlansService>;
+  let config: Awaited<ReturnType<typeof listenStandIn>>;
 
   beforeAll(async () => {
-    const config = await listenStandIn(flw);
+    config = await listenStandIn(flw);
     t = await createLoggedTestApp(kind, config);
     // Another instance's scheduler; the app's own services answer the requests and webhooks.
     ({ plans } = planServices(t, { provider: standInProvider(config) }));
@@ -260,6 +261,28 @@ describeEachDb('refunds of plan payments that paid nothing', (kind) => {
     await refundedOnce(short, d.amount - 1000);
     expect((await inject('GET', '/api/account/deletion', company)).json().data).toMatchObject({ canDelete: true });
   });
+  it('a renewal the scheduler charged that the provider took at the wrong amount is refunded whole, once', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const { plan, amount } = await subscribeOnFlutterwave(t, flw, company, 'silver');
+    // A scheduler whose charge the provider takes, and reports, ₦1,000 short of the price.
+    const real = standInProvider(config);
+    const { plans: scheduler } = planServices(t, {
+      provider: { ...real, chargePlan: (r) => real.chargePlan({ ...r, amount: r.amount - 100_000 }) },
+    });
+    t.clock.advance(31 * 24 * HOUR);
+    await scheduler.tick();
+    const charged = [...flw.txs.values()].find((x) => x.tx_ref.startsWith(`SUB-${plan._id}-`))!;
+    expect(charged).toMatchObject({ status: 'successful', amount: amount - 1000 });
+    // It paid no month: the plan is in its grace, and the money goes back.
+    expect((await inject('GET', '/api/plans/mine', company)).json().data).toMatchObject({ status: 'grace' });
+    const refund = await refundedOnce(charged.id, amount - 1000);
+    expect(refund).toMatchObject({ companyId: company.id, reference: charged.tx_ref });
+    // Its webhook arriving late opens nothing more.
+    expect((await webhook(charged.id)).statusCode).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await refundsOf(charged.id)).toHaveLength(1);
+  });
+
   it.runIf(kind === 'postgres')(
     'a wrong-amount refund waits for the company lock an erasure holds, and opens none for the account it erased',
     async () => {

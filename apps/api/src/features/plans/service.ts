@@ -968,6 +968,9 @@ export function createPlansService(
         if (stray) strayRefund = await openRefund(t, tx, sub.companyId, RENEWAL_UNAPPLIED);
         return stray ? ('unapplied' as const) : ('duplicate' as const);
       }
+      // Taken at the wrong amount, the charge pays no month (recorded failed above): it goes back whole,
+      // once, like any renewal charge that paid nothing (decision 2262).
+      if (tx.status === 'successful' && !ok) strayRefund = await openRefund(t, tx, sub.companyId, RENEWAL_UNAPPLIED);
       const [company] = await t.select().from(users).where(eq(users.id, sub.companyId));
       const name = companyAsBilled(company).name;
       if (ok) {
@@ -1038,6 +1041,7 @@ export function createPlansService(
     });
     if (outcome === 'renewed' || outcome === 'failed') shared.mailWritten();
     if (stray) await refundable(stray, tx, via, strayRefund);
+    else await sendRefund(strayRefund);
     return outcome;
   }
 
