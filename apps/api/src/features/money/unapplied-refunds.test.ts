@@ -9,6 +9,7 @@ import { mailsTo } from '../../../test/admin-fixtures.js';
 import { SECRET_HASH, flutterwaveStandIn, listenStandIn } from '../../../test/flutterwave-standin.js';
 import { reconcilePendingOrders } from '../checkout/reconciler.js';
 import { UNAPPLIED_REASONS } from '../checkout/service.js';
+import { createPaymentProvider } from '../../platform/payments/index.js';
 import { createLedger } from './ledger.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
@@ -333,6 +334,26 @@ describeEachDb('refunds of money a payment paid for nothing', (kind) => {
     await reconcile();
     expect(madeAtProvider(second).map((r) => r.amount_refunded)).toEqual([o.amount]);
     expect(await refundsDue()).toBe(0);
+  });
+
+  it('a pass that fails on an order still sends the refunds due, then fails as before', async () => {
+    flw.setRefundMode('unavailable');
+    const { o, second } = await paidTwice();
+    expect((await verify(o, second)).statusCode).toBe(200);
+    expect((await strays(o.orderId))[0]).toMatchObject({ status: 'pending', providerRefundId: null });
+    flw.setRefundMode('completed');
+    // An order left pending whose lookup throws: a fault, not an outage, so the orders' step fails.
+    await ready();
+    t.clock.advance(61_000);
+    const real = createPaymentProvider(t.config, db(), t.clock);
+    const provider = { ...real, verifyByReference: () => Promise.reject(new Error('an answer that cannot be read')) };
+    const pass = reconcilePendingOrders(
+      { config: t.config, db: db(), clock: t.clock, provider, logger: { info() {}, warn() {}, error() {} } },
+      { minAgeMs: 0 },
+    );
+    await expect(pass).rejects.toThrow('an answer that cannot be read');
+    expect((await strays(o.orderId))[0].status).toBe('completed');
+    expect(madeAtProvider(second).map((r) => r.amount_refunded)).toEqual([o.amount]);
   });
 
   it('an answer lost on the way back: the background job takes the refund the provider made, never a second', async () => {
