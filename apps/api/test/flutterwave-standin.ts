@@ -137,12 +137,22 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
     accounts.get(n) ?? (n.endsWith('0000') ? null : SANDBOX_ACCOUNT_HOLDERS[Number(n.at(-1))]);
   /** While set, transfer requests (POST /v3/transfers) wait here, unread, until let through in order. */
   let heldTransfers: (() => void)[] | null = null;
+  /** While set, refund lookups (GET /v3/refunds/{id}) wait until `of` of them have come, then go together. */
+  let lookupMeeting: { of: number; waiting: (() => void)[] } | null = null;
+  const meet = (go: () => void) => {
+    const m = lookupMeeting!;
+    m.waiting.push(go);
+    if (m.waiting.length < m.of) return;
+    lookupMeeting = null;
+    for (const f of m.waiting) f();
+  };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const go = () => answer(req, res, Buffer.concat(chunks).toString('utf8'));
       if (heldTransfers && req.method === 'POST' && req.url === '/v3/transfers') heldTransfers.push(go);
+      else if (lookupMeeting && req.method === 'GET' && /^\/v3\/refunds\/\d+$/.test(req.url ?? '')) meet(go);
       else go();
     });
   });
@@ -470,6 +480,19 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
         refundAnswerGate = null;
         release();
       };
+    },
+    /**
+     * The next `n` refund lookups are answered together, once all `n` have come (callers that asked at
+     * the same moment, whatever the order their requests took to get here); after 5 s they go anyway.
+     */
+    meetRefundLookups(n: number) {
+      const m = { of: n, waiting: [] as (() => void)[] };
+      lookupMeeting = m;
+      setTimeout(() => {
+        if (lookupMeeting !== m) return;
+        lookupMeeting = null;
+        for (const f of m.waiting) f();
+      }, 5000).unref();
     },
     /** The provider finishes a pending refund (its webhook then says so). */
     completeRefund(id: number) {

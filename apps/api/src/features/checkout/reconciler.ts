@@ -42,7 +42,14 @@ export async function reconcilePendingOrders(
     ledger,
     refunds,
   });
-  const counts = await service.reconcile(pass);
+  let counts: Awaited<ReturnType<typeof service.reconcile>>;
+  try {
+    counts = await service.reconcile(pass);
+  } catch (err) {
+    // The refunds due never wait on an order that fails: sent all the same, then the pass fails as before.
+    await refunds.resendDue().catch((e: unknown) => opts.logger.error({ err: e }, 'refunds due not resent'));
+    throw err;
+  }
   // Refunds of money paid for nothing left unsent (the provider unreachable, a stop after the commit).
   return { ...counts, refundsSent: await refunds.resendDue() };
 }

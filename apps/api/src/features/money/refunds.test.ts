@@ -282,7 +282,10 @@ describeEachDb('refunds through Flutterwave (local stand-in): pending, webhooks,
     expect(early.json().message).toBe('The provider is still processing this refund');
     // The provider completes it and its webhook never arrives.
     flw.completeRefund(Number(pending.providerRefundId));
-    // Two admins at once: both are told it completed; it is settled, posted and mailed once.
+    // Two admins at once: both are told it completed; it is settled, posted and mailed once. Both ask the
+    // provider before either settles (the stand-in answers the two lookups together): a retry that came
+    // after the other had settled would be told 409 "already completed", as the last one below is.
+    flw.meetRefundLookups(2);
     const answers = await Promise.all([retry(), retry()]);
     expect(answers.map((a) => [a.statusCode, a.json().refund?.status])).toEqual([
       [200, 'completed'],

@@ -113,6 +113,8 @@ export function createRefunds(deps: RefundsDeps) {
    * index decides between racing verifications, webhooks and the background job). Returns the refund's
    * id to send after the commit, or null when it was already opened (or there is nothing to give back).
    * `from`: `cash` for a payment that paid no order (never posted), `held` for lines a paid order held.
+   * The caller holds the company's lock (`lockCompany`, taken first, as erasure takes it): an erasure then
+   * either sees this refund among its blockers or has committed, and its account gets none (decision 2170).
    */
   async function openUnapplied(
     tx: Executor,
@@ -126,6 +128,13 @@ export function createRefunds(deps: RefundsDeps) {
       'order' in u
         ? { orderId: u.order.id, provider: u.order.provider, companyId: u.order.companyId, reference: u.order.txRef }
         : { orderId: null, provider: u.plan.provider, companyId: u.plan.companyId, reference: u.plan.reference };
+    // Erased before this caller had the lock: the money stays logged for an admin, as any payment for
+    // an erased account (2170); a refund opened now would follow an erasure that found nothing owed.
+    const [company] = await tx.select({ deletedAt: users.deletedAt }).from(users).where(eq(users.id, whose.companyId));
+    if (!company || company.deletedAt) {
+      deps.log?.warn({ companyId: whose.companyId, transactionId: u.transactionId }, 'no refund for an erased account');
+      return null;
+    }
     const [row] = await tx
       .insert(refunds)
       .values({

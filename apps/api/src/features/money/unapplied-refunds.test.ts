@@ -2,13 +2,14 @@ import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { RefundView } from '@legalmarket/contracts';
-import { ledgerEntries, ledgerTransactions, orders, refunds } from '../../db/schema.js';
-import { PASSWORD, describeEachDb, signupAndLogin } from '../../../test/helpers.js';
+import { ledgerEntries, ledgerTransactions, orders, refunds, users } from '../../db/schema.js';
+import { PASSWORD, describeEachDb, otherConnection, signupAndLogin } from '../../../test/helpers.js';
 import { createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
 import { mailsTo } from '../../../test/admin-fixtures.js';
 import { SECRET_HASH, flutterwaveStandIn, listenStandIn } from '../../../test/flutterwave-standin.js';
 import { reconcilePendingOrders } from '../checkout/reconciler.js';
 import { UNAPPLIED_REASONS } from '../checkout/service.js';
+import { createPaymentProvider } from '../../platform/payments/index.js';
 import { createLedger } from './ledger.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
@@ -178,6 +179,59 @@ describeEachDb('refunds of money a payment paid for nothing', (kind) => {
     expect(named).toEqual([]);
   });
 
+  it('a second payment the provider says charged below its amount is left to an admin, never refunded whole', async () => {
+    const o = await ready();
+    const first = flw.pay(o.reference, o.amount);
+    expect((await verify(o, first)).statusCode).toBe(200);
+    t.clock.advance(1000);
+    // ₦50,000 paid, ₦40,000 charged: a refund of the amount would give back ₦10,000 never taken.
+    const short = flw.pay(o.reference, o.amount, { chargedAmount: o.amount - 10_000 });
+    const answers = await Promise.all([verify(o, short), verify(o, short)]);
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200]);
+    expect(await strays(o.orderId)).toEqual([]);
+    expect(madeAtProvider(short)).toEqual([]);
+    expect(await refundsDue()).toBe(0);
+    // Still logged as paid twice, for the admin.
+    const logged = t.security.of('payment_paid_twice').filter((e) => String(e.transactionId) === String(short));
+    expect(logged.length).toBeGreaterThan(0);
+  });
+
+  it('a second payment for an account erased since opens no refund: it stays logged for an admin', async () => {
+    const { o, second } = await paidTwice();
+    await db().update(users).set({ deletedAt: t.clock.now() }).where(eq(users.id, o.who.id));
+    expect((await webhook(second, o.reference, o.amount)).statusCode).toBe(200);
+    const logged = () => t.security.of('payment_paid_twice').filter((e) => String(e.transactionId) === String(second));
+    await vi.waitFor(() => expect(logged()).toHaveLength(1));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await strays(o.orderId)).toEqual([]);
+    expect(madeAtProvider(second)).toEqual([]);
+  });
+
+  it.runIf(kind === 'postgres')(
+    'a second payment found outside the order lock waits for the company lock an erasure holds',
+    async () => {
+      const { o, second } = await paidTwice();
+      // Another transaction holds the company's lock, as a running erasure does from its blockers to its commit.
+      const other = await otherConnection(t);
+      let answer: ReturnType<typeof verify> | undefined;
+      try {
+        await other.query('begin');
+        await other.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`lm-company:${o.who.id}`]);
+        answer = verify(o, second);
+        await new Promise((r) => setTimeout(r, 400));
+        // Nothing is opened under the erasure's feet: it would erase the account with a refund owed.
+        expect(await strays(o.orderId)).toEqual([]);
+        await other.query('commit');
+      } finally {
+        await other.end();
+      }
+      // Let go without erasing: the refund is opened and sent, once.
+      expect((await answer!).statusCode).toBe(200);
+      await vi.waitFor(async () => expect((await strays(o.orderId))[0]?.status).toBe('completed'));
+      expect(madeAtProvider(second).map((r) => r.amount_refunded)).toEqual([o.amount]);
+    },
+  );
+
   it('a payment made after its order closed is refunded whole, once, by verify, webhook and the background job', async () => {
     const o = await ready();
     t.clock.advance(48 * HOUR + 60_000);
@@ -280,6 +334,26 @@ describeEachDb('refunds of money a payment paid for nothing', (kind) => {
     await reconcile();
     expect(madeAtProvider(second).map((r) => r.amount_refunded)).toEqual([o.amount]);
     expect(await refundsDue()).toBe(0);
+  });
+
+  it('a pass that fails on an order still sends the refunds due, then fails as before', async () => {
+    flw.setRefundMode('unavailable');
+    const { o, second } = await paidTwice();
+    expect((await verify(o, second)).statusCode).toBe(200);
+    expect((await strays(o.orderId))[0]).toMatchObject({ status: 'pending', providerRefundId: null });
+    flw.setRefundMode('completed');
+    // An order left pending whose lookup throws: a fault, not an outage, so the orders' step fails.
+    await ready();
+    t.clock.advance(61_000);
+    const real = createPaymentProvider(t.config, db(), t.clock);
+    const provider = { ...real, verifyByReference: () => Promise.reject(new Error('an answer that cannot be read')) };
+    const pass = reconcilePendingOrders(
+      { config: t.config, db: db(), clock: t.clock, provider, logger: { info() {}, warn() {}, error() {} } },
+      { minAgeMs: 0 },
+    );
+    await expect(pass).rejects.toThrow('an answer that cannot be read');
+    expect((await strays(o.orderId))[0].status).toBe('completed');
+    expect(madeAtProvider(second).map((r) => r.amount_refunded)).toEqual([o.amount]);
   });
 
   it('an answer lost on the way back: the background job takes the refund the provider made, never a second', async () => {

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
-import type { RefundView } from '@legalmarket/contracts';
+import { formatNaira, type RefundView } from '@legalmarket/contracts';
 import { ledgerEntries, ledgerTransactions, refunds } from '../../db/schema.js';
-import { describeEachDb, signupAndLogin } from '../../../test/helpers.js';
+import { PASSWORD, describeEachDb, otherConnection, signupAndLogin } from '../../../test/helpers.js';
 import { createLoggedTestApp } from '../../../test/commerce-helpers.js';
 import { mailsTo } from '../../../test/admin-fixtures.js';
 import { flutterwaveStandIn, listenStandIn } from '../../../test/flutterwave-standin.js';
@@ -31,9 +31,10 @@ describeEachDb('refunds of plan payments that paid nothing', (kind) => {
   let t: Awaited<ReturnType<typeof createLoggedTestApp>>;
   const flw = flutterwaveStandIn({ now: () => t.clock.now() });
   let plans: ReturnType<typeof createPlansService>;
+  let config: Awaited<ReturnType<typeof listenStandIn>>;
 
   beforeAll(async () => {
-    const config = await listenStandIn(flw);
+    config = await listenStandIn(flw);
     t = await createLoggedTestApp(kind, config);
     // Another instance's scheduler; the app's own services answer the requests and webhooks.
     ({ plans } = planServices(t, { provider: standInProvider(config) }));
@@ -235,4 +236,78 @@ describeEachDb('refunds of plan payments that paid nothing', (kind) => {
     await Promise.all([job(), job(), job()]);
     await refundedOnce(second, amount);
   });
+  it('a plan payment’s refund not yet made blocks the account’s deletion, named as the refunds list names it', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const d = await started(company, 'bronze');
+    const short = flw.pay(d.reference, d.amount - 1000, { email: company.email });
+    // A day on, the window no longer blocks the deletion as a payment still completing.
+    t.clock.advance(25 * HOUR);
+    flw.setRefundMode('unavailable');
+    expect((await confirm(company, d.reference, short)).statusCode).toBe(400);
+    expect((await refundsOf(short))[0]).toMatchObject({ status: 'pending', orderId: null, companyId: company.id });
+    const owed = `A refund of ${formatNaira(d.amount - 1000)} for Monthly plan payment has not reached you yet.`;
+    const check = await inject('GET', '/api/account/deletion', company);
+    expect(check.json().data).toMatchObject({
+      canDelete: false,
+      blockers: [{ kind: 'pending_refund', message: owed }],
+    });
+    const refused = await inject('POST', '/api/account/delete', company, { password: PASSWORD });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toContain(owed);
+    // Made a minute on by the background job: nothing stands in the way any more.
+    flw.setRefundMode('completed');
+    t.clock.advance(61_000);
+    await job();
+    await refundedOnce(short, d.amount - 1000);
+    expect((await inject('GET', '/api/account/deletion', company)).json().data).toMatchObject({ canDelete: true });
+  });
+  it('a renewal the scheduler charged that the provider took at the wrong amount is refunded whole, once', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const { plan, amount } = await subscribeOnFlutterwave(t, flw, company, 'silver');
+    // A scheduler whose charge the provider takes, and reports, ₦1,000 short of the price.
+    const real = standInProvider(config);
+    const { plans: scheduler } = planServices(t, {
+      provider: { ...real, chargePlan: (r) => real.chargePlan({ ...r, amount: r.amount - 100_000 }) },
+    });
+    t.clock.advance(31 * 24 * HOUR);
+    await scheduler.tick();
+    const charged = [...flw.txs.values()].find((x) => x.tx_ref.startsWith(`SUB-${plan._id}-`))!;
+    expect(charged).toMatchObject({ status: 'successful', amount: amount - 1000 });
+    // It paid no month: the plan is in its grace, and the money goes back.
+    expect((await inject('GET', '/api/plans/mine', company)).json().data).toMatchObject({ status: 'grace' });
+    const refund = await refundedOnce(charged.id, amount - 1000);
+    expect(refund).toMatchObject({ companyId: company.id, reference: charged.tx_ref });
+    // Its webhook arriving late opens nothing more.
+    expect((await webhook(charged.id)).statusCode).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await refundsOf(charged.id)).toHaveLength(1);
+  });
+
+  it.runIf(kind === 'postgres')(
+    'a wrong-amount refund waits for the company lock an erasure holds, and opens none for the account it erased',
+    async () => {
+      const company = await signupAndLogin(t, 'company');
+      const d = await started(company, 'bronze');
+      const short = flw.pay(d.reference, d.amount - 1000, { email: company.email });
+      t.clock.advance(25 * HOUR);
+      // A running erasure: the company's lock from its blockers to its commit, the account erased in it.
+      const other = await otherConnection(t);
+      let answer: Promise<unknown> | undefined;
+      try {
+        await other.query('begin');
+        await other.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`lm-company:${company.id}`]);
+        answer = plans.onWebhook({ data: { id: short, tx_ref: d.reference } });
+        await new Promise((r) => setTimeout(r, 400));
+        expect(await refundsOf(short)).toEqual([]);
+        await other.query('update users set deleted_at = now() where id = $1', [company.id]);
+        await other.query('commit');
+      } finally {
+        await other.end();
+      }
+      await answer;
+      // The erasure found nothing owed: no refund follows it (the payment stays logged for an admin).
+      expect(await refundsOf(short)).toEqual([]);
+      expect(madeAtProvider(short)).toEqual([]);
+    },
+  );
 });

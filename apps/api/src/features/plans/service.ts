@@ -179,9 +179,11 @@ export function createPlansService(
   async function refundMismatch(p: Payment, tx: ProviderTransaction | null, problem: string) {
     if (problem !== 'amount' || !tx) return;
     await sendRefund(
-      await db.transaction((t) =>
-        openRefund(t, tx, p.companyId, 'A plan payment of the wrong amount (it started no plan)'),
-      ),
+      await db.transaction(async (t) => {
+        // The company lock first, as startPlan and erasure take it: never a refund after an erasure's check.
+        await lockCompany(t, p.companyId);
+        return openRefund(t, tx, p.companyId, 'A plan payment of the wrong amount (it started no plan)');
+      }),
     );
   }
 
@@ -963,6 +965,9 @@ export function createPlansService(
         if (stray) strayRefund = await openRefund(t, tx, sub.companyId, RENEWAL_UNAPPLIED);
         return stray ? ('unapplied' as const) : ('duplicate' as const);
       }
+      // Taken at the wrong amount, the charge pays no month (recorded failed above): it goes back whole,
+      // once, like any renewal charge that paid nothing (decision 2262).
+      if (tx.status === 'successful' && !ok) strayRefund = await openRefund(t, tx, sub.companyId, RENEWAL_UNAPPLIED);
       const [company] = await t.select().from(users).where(eq(users.id, sub.companyId));
       const name = companyAsBilled(company).name;
       if (ok) {
@@ -1033,6 +1038,7 @@ export function createPlansService(
     });
     if (outcome === 'renewed' || outcome === 'failed') shared.mailWritten();
     if (stray) await refundable(stray, tx, via, strayRefund);
+    else await sendRefund(strayRefund);
     return outcome;
   }
 

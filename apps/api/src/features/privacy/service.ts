@@ -41,6 +41,7 @@ import { verifyPassword } from '../../platform/passwords.js';
 import type { Shared } from '../shared.js';
 import { lockCompany, lockLawyerPayouts } from '../../db/locks.js';
 import { sharedThroughJobs } from '../uploads/service.js';
+import { PLAN_PAYMENT_TITLE } from '../money/receipts.js';
 
 /** How an erased account reads wherever its row is still named (jobs, threads, the ledger's lists). */
 export const ERASED_NAME = 'Deleted user';
@@ -132,13 +133,22 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
     }
     if (user.userType === 'company') {
       const owed = await ex
-        // A cancelled job's, or one of money a payment paid for nothing (no job, decision 2250).
-        .select({ amount: refunds.amount, product: sql<string>`coalesce(${products.productName}, ${orders.title})` })
+        // A cancelled job's, one of money an order's payment paid for nothing (no job, decision 2250), or
+        // a plan payment's (no order: it names its company itself, decision 2262), labelled as the refunds list does.
+        .select({
+          amount: refunds.amount,
+          product: sql<string>`coalesce(${products.productName}, ${orders.title}, ${PLAN_PAYMENT_TITLE})`,
+        })
         .from(refunds)
-        .innerJoin(orders, eq(orders.id, refunds.orderId))
+        .leftJoin(orders, eq(orders.id, refunds.orderId))
         .leftJoin(jobs, eq(jobs.id, refunds.jobId))
         .leftJoin(products, eq(products.id, jobs.productId))
-        .where(and(eq(orders.companyId, user.id), inArray(refunds.status, ['pending', 'failed'])))
+        .where(
+          and(
+            sql`coalesce(${refunds.companyId}, ${orders.companyId}) = ${user.id}`,
+            inArray(refunds.status, ['pending', 'failed']),
+          ),
+        )
         .orderBy(asc(refunds.createdAt), asc(refunds.id));
       for (const r of owed)
         blockers.push({
