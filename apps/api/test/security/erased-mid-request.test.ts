@@ -118,6 +118,30 @@ describeEachDb('writes onto an account erased mid-request (2246)', (kind) => {
     expect(await t.rt.database.db.select().from(lawyerReviews).where(eq(lawyerReviews.jobId, job.id))).toEqual([]);
   });
 
+  it("writes no reply of an erased lawyer onto a company's review (2276)", async () => {
+    const company = await signupAndLogin(t, 'company');
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const job = await insertJob(t, company.id, { productId: product, status: 'completed', lawyerId: lawyer.id });
+    await t.rt.database.db.update(jobs).set({ stage: 'completed' }).where(eq(jobs.id, job.id));
+    const [review] = await t.rt.database.db
+      .insert(lawyerReviews)
+      .values({
+        jobId: job.id,
+        companyId: company.id,
+        lawyerId: lawyer.id,
+        stars: 3,
+        reviewTitle: 'Fine',
+        review: 'Ok.',
+      })
+      .returning();
+    const res = await erasedBeforeWrite(lawyer, () =>
+      inject('POST', `/api/lawyer-reviews/${review.id}/reply`, lawyer, { reply: 'Thank you, Chidi Okeke' }),
+    );
+    await expectErased(lawyer, res);
+    const [row] = await t.rt.database.db.select().from(lawyerReviews).where(eq(lawyerReviews.id, review.id));
+    expect(row.reply).toBeNull();
+  });
+
   it('sends no job message from an erased admin; a party with the job open cannot be erased', async () => {
     const company = await signupAndLogin(t, 'company');
     // Another admin stays: the only admin cannot be erased.

@@ -63,13 +63,44 @@ describeEachDb('a replaced profile picture (2255)', (kind) => {
     }
   });
 
-  it('keeps a replaced picture that another profile shows', async () => {
+  it("refuses another account's picture by its address, so its owner's replacement still removes it (2275)", async () => {
     const owner = await signupAndLogin(t, 'company');
-    const other = await signupAndLogin(t, 'lawyer');
     const first = await save(owner, 'company', [picture(3)]);
-    // The form takes a public picture's address as well as a file.
-    expect(await save(other, 'lawyer', [{ name: 'profileImage', value: first }])).toBe(first);
-    await save(owner, 'company', [picture(4)]);
-    expect(await served(first)).toBe(200);
+    for (const [other, role] of [
+      [await signupAndLogin(t, 'lawyer'), 'lawyer'],
+      [await signupAndLogin(t, 'company'), 'company'],
+    ] as const) {
+      // Before 2275 the form took any public picture's address, and the owner could never remove it.
+      for (const url of [first, `https://elsewhere.example${first}`]) {
+        const body = await multipart([{ name: 'profileImage', value: url }]);
+        const res = await t.app.inject({
+          method: 'PATCH',
+          url: `/api/updateprofile?_id=${other.id}`,
+          headers: { ...other.headers, ...body.headers },
+          payload: body.payload,
+        });
+        expect(res.statusCode, `${role}: ${res.body}`).toBe(403);
+      }
+      const profile = await t.app.inject({
+        method: 'GET',
+        url: `/api/userprofile?_id=${other.id}`,
+        headers: other.headers,
+      });
+      expect(JSON.stringify(profile.json()), role).not.toContain(keyOf(first));
+    }
+    // Its own picture by address, and the one it shows sent back, still save.
+    expect(await save(owner, 'company', [{ name: 'profileImage', value: first }])).toBe(first);
+    const form = await multipart([picture(5)]);
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: '/api/uploads?kind=image',
+      headers: { ...owner.headers, ...form.headers },
+      payload: form.payload,
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    const second = await save(owner, 'company', [{ name: 'profileImage', value: uploaded.json().data.url }]);
+    expect(second).not.toBe(first);
+    expect(await served(first)).toBe(404);
+    expect(await served(second)).toBe(200);
   });
 });

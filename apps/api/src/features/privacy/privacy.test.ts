@@ -390,6 +390,36 @@ describeEachDb('data protection: export and account deletion (NDPA 2023)', (kind
     expect(row).toMatchObject({ name: 'Deleted user', scn: null, verified: false, areasOfPractise: [] });
   });
 
+  it("deletes a lawyer's replies to its reviews; the companies' reviews stay (2276)", async () => {
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const company = await signupAndLogin(t, 'company');
+    const { job } = await pay(company);
+    // A review of a job this lawyer no longer holds (nothing open of its own blocks the deletion).
+    const [review] = await db()
+      .insert(lawyerReviews)
+      .values({
+        jobId: job.id,
+        companyId: company.id,
+        lawyerId: lawyer.id,
+        stars: 2,
+        reviewTitle: 'Slow',
+        review: 'REVIEW-STAYS',
+      })
+      .returning();
+    const replied = await inject('POST', `/api/lawyer-reviews/${review.id}/reply`, lawyer, {
+      reply: 'LAWYER-REPLY I am Chidi Okeke, call me on 08031234567',
+    });
+    expect(replied.statusCode, replied.body).toBe(200);
+    expect((await del(lawyer)).statusCode).toBe(200);
+    // Every signed-in user reads a lawyer's reviews by its id: the erased lawyer's own words go with it.
+    const read = await inject('GET', `/api/lawyers/${lawyer.id}/reviews`, company);
+    expect(read.statusCode).toBe(200);
+    expect(read.body).toContain('REVIEW-STAYS');
+    expect(read.body).not.toContain('LAWYER-REPLY');
+    const [row] = await db().select().from(lawyerReviews).where(eq(lawyerReviews.id, review.id));
+    expect([row.reply, row.repliedAt]).toEqual([null, null]);
+  });
+
   it('an admin deletes its account when another admin remains', async () => {
     const extra = await signupAndLogin(t, 'admin');
     expect((await del(extra)).statusCode).toBe(200);

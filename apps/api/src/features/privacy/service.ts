@@ -2,7 +2,7 @@
 // a person downloads everything we hold about them as one zip, and deletes their account.
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
-import { and, asc, eq, inArray, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import { formatNaira, PLAN_TIER_INFO, privacyMessages, type DeletionBlocker } from '@legalmarket/contracts';
 import type { Executor } from '../../db/client.js';
@@ -495,6 +495,12 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
         await tx.delete(reservationMoves).where(eq(reservationMoves.companyId, row.id));
         await tx.delete(reviews).where(eq(reviews.companyId, row.id));
         await tx.delete(lawyerReviews).where(eq(lawyerReviews.companyId, row.id));
+        // The reviews of a lawyer are the companies' words and stay; the lawyer's replies are its own and
+        // were read by every signed-in user through its id (decision 2276).
+        await tx
+          .update(lawyerReviews)
+          .set({ reply: null, repliedAt: null, updatedAt: now })
+          .where(and(eq(lawyerReviews.lawyerId, row.id), isNotNull(lawyerReviews.reply)));
         // The sessions' step-up marks go with the revoked sessions; the authenticator's secret goes now.
         await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, row.id));
         await tx.delete(twoFactor).where(eq(twoFactor.userId, row.id));

@@ -123,11 +123,14 @@ export function createProfilesService({
         }
       }
       const imageUrl = fields.get('profileImage')?.at(-1)?.trim() ?? '';
+      /** Who uploaded the picture the form names by its address. */
+      let pictureOf: string | null | undefined;
       if (!NO_NEW_PICTURE.has(imageUrl) && !file) {
         const key = keyOfUrl(imageUrl);
         const row = key ? await uploads.find(key) : null;
         if (!row || row.kind !== 'image') throw badRequest(messages.profileImageRefused);
         changes.profileImage = `/uploads/${row.key}`;
+        pictureOf = row.ownerId;
       }
 
       // The sign-in address never changes here: a new one needs the current password, then a link
@@ -162,6 +165,14 @@ export function createProfilesService({
           .where(and(eq(users.id, me.id), eq(users.userType, role), isNull(users.deletedAt)))
           .for('update');
         if (!current) return { row: undefined, scnChanged: false };
+        // A picture by address is the caller's own, or the one its profile shows now sent back: another
+        // account's, taken so, would stay served after its owner replaced it (decision 2275).
+        if (
+          pictureOf !== undefined &&
+          pictureOf !== me.id &&
+          keyOfUrl(changes.profileImage) !== keyOfUrl(current.profileImage)
+        )
+          throw forbidden(messages.fileNotYours);
         if (newEmail) {
           // A password reset or an undo link (which lock this row, kill the pending links and end every
           // session) may have committed since the password was checked: the change must not outlive them.

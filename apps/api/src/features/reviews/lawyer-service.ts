@@ -117,6 +117,8 @@ export function createLawyerReviewsService(deps: { db: Db; clock: Clock }) {
   /** The reviewed lawyer answers once; the row lock makes a second answer, even at the same time, a 409. */
   async function reply(lawyer: AuthUser, id: string, text: string) {
     return db.transaction(async (tx) => {
+      // The account's row before the review's, as the erasure takes them: an erased lawyer writes nothing (2276).
+      await lockLiveAccount(tx, lawyer.id);
       const [current] = await tx.select().from(lawyerReviews).where(eq(lawyerReviews.id, id)).for('update');
       if (!current) throw notFound(messages.reviewNotFound);
       if (current.lawyerId !== lawyer.id) throw forbidden(messages.lawyerReplyNotYours);
