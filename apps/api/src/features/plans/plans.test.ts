@@ -133,6 +133,18 @@ describeEachDb('monthly plans', (kind) => {
     expect(mail.find((m) => m.subject.startsWith('Your plan is active'))!.text).toContain('do not carry over');
   });
 
+  it('answers a paid plan confirmed again with a transaction id the provider does not know', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const s = await subscribe(company, 'bronze');
+    const again = await inject('POST', '/api/plans/confirm', company, {
+      reference: s.reference,
+      transactionId: '987654321',
+    });
+    expect(again.statusCode).toBe(200);
+    expect((again.json().data as PlanView)._id).toBe(s.plan._id);
+    expect(await db().select().from(subscriptions).where(eq(subscriptions.companyId, company.id))).toHaveLength(1);
+  });
+
   it('refuses a first payment that was not made, and another company confirming it', async () => {
     const company = await signupAndLogin(t, 'company');
     const other = await signupAndLogin(t, 'company');

@@ -615,7 +615,16 @@ export function createPlansService(
       }
       throw badRequest(messages.paymentFailed);
     }
-    const sub = await activate(p.id, tx!);
+    if (!tx) {
+      // Only a paid payment gets here without a transaction: an id the provider does not know adds
+      // nothing to it, so the answer is the plan it started, as a paid order's verify answers.
+      const [s] = p.subscriptionId
+        ? await db.select().from(subscriptions).where(eq(subscriptions.id, p.subscriptionId))
+        : [];
+      if (!s) throw notFound(planMessages.paymentNotFound);
+      return toView(db, s);
+    }
+    const sub = await activate(p.id, tx);
     return toView(db, sub);
   }
 
