@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { insertProduct } from './commerce-helpers.js';
+import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from './helpers.js';
+import { is2xx, specClient, type Data, type Response } from './spec-client-kit.js';
+
+/**
+ * The spec's typed fields sent with the wrong type, by a client written only from the two spec
+ * documents (decision 2271): "quantity 1 to 10" and "status (star number 1 to 5)". A value that is no
+ * number gets the field's own 400, never a quantity or a star nobody chose. `response.data` is the
+ * JSON body, read only by the spec's names.
+ */
+describeEachDb('the spec’s number fields, sent with the wrong type', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(() => t.close());
+
+  const client = (userToken?: string) => specClient(t.app, userToken);
+  const failsWith = (r: Response, status: number, message: string) => {
+    expect(r.status, JSON.stringify(r.data)).toBe(status);
+    expect(r.data.message).toBe(message);
+  };
+
+  it('POST /api/cart: quantity as a boolean, a list or a hex text is refused; as digits it is read', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const api = client(company.token);
+    const productId = await insertProduct(t, 'Typed Cart Product', 10_000);
+    for (const quantity of [true, false, [3], ['2'], '0x2', '1e1', '-2', {}])
+      failsWith(await api.post('/api/cart', { productId, quantity }), 400, 'Quantity must be a number from 1 to 10');
+    // Nothing reached the cart: the spec's empty cart is "not found".
+    expect((await api.get('/api/cart')).status).toBe(404);
+
+    // A select's value is text: the digits are still the quantity.
+    is2xx(await api.post('/api/cart', { productId, quantity: ' 3 ' }));
+    const cart = is2xx(await api.get('/api/cart'));
+    expect(cart[0].products.find((p: Data) => p.productId === productId).quantity).toBe(3);
+    failsWith(
+      await api.post('/api/cart', { productId, quantity: '2.5' }),
+      400,
+      'Quantity must be a whole number from 1 to 10',
+    );
+  });
+
+  it('POST and PATCH /api/rating: status as a boolean or a list is refused; as digits it is the stars', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const api = client(company.token);
+    const productId = await insertProduct(t, 'Typed Review Product', 9_000);
+    const review = { review: 'Clear and quick.', reviewTitle: 'Good', productId };
+    for (const status of [true, [5], ['4'], '0x4', '4e0', {}])
+      failsWith(await api.post('/api/rating', { ...review, status }), 400, 'Please choose a star rating from 1 to 5');
+    expect(is2xx(await client().get('/ratings-api/rating')).filter((r: Data) => r.productId === productId)).toEqual([]);
+
+    const created = is2xx(await api.post('/api/rating', { ...review, status: '4' }));
+    expect(created.status).toBe(4);
+    failsWith(
+      await api.patch(`/api/rating/${created._id}`, { ...review, status: true }),
+      400,
+      'Please choose a star rating from 1 to 5',
+    );
+    const [kept] = is2xx(await client().get('/ratings-api/rating')).filter((r: Data) => r._id === created._id);
+    expect(kept.status).toBe(4);
+  });
+});
