@@ -61,4 +61,30 @@ describeEachDb('the spec’s number fields, sent with the wrong type', (kind) =>
     const [kept] = is2xx(await client().get('/ratings-api/rating')).filter((r: Data) => r._id === created._id);
     expect(kept.status).toBe(4);
   });
+  it('a table path called with another method answers 405 naming the methods it takes, not "Not found"', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const api = client(company.token);
+    const productId = await insertProduct(t, 'Method Product', 9_000);
+    const created = is2xx(
+      await api.post('/api/rating', { review: 'Fine.', reviewTitle: 'Fine', status: 3, productId }),
+    );
+    // The spec's "Statuses 401, 405, 500 and 409 all display the message": the message says what to send.
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/rating/${created._id}`,
+      headers: { authorization: `Bearer ${company.token}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ review: 'Edited.', reviewTitle: 'Fine', status: 3, productId }),
+    });
+    expect(put.statusCode).toBe(405);
+    expect(put.json().message).toBe('PUT is not allowed here. This address takes DELETE or PATCH.');
+    expect(put.headers.allow).toBe('DELETE, PATCH');
+    failsWith(await api.get('/api/login'), 405, 'GET is not allowed here. This address takes POST.');
+    failsWith(await api.patch('/api/cart/', {}), 405, 'PATCH is not allowed here. This address takes GET or POST.');
+    failsWith(await api.post('/job-api/company/pendingjobs'), 405, 'POST is not allowed here. This address takes GET.');
+    // The review was not changed, and an address that does not exist is still "Not found".
+    const [kept] = is2xx(await client().get('/ratings-api/rating')).filter((r: Data) => r._id === created._id);
+    expect(kept.review).toBe('Fine.');
+    failsWith(await api.get('/api/no-such-call'), 404, 'Not found');
+    failsWith(await api.post('/api/no-such-call', {}), 404, 'Not found');
+  });
 });
