@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { lagosYear } from '@legalmarket/contracts';
 import { insertProduct } from './commerce-helpers.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from './helpers.js';
 import { is2xx, specClient, type Data, type Response } from './spec-client-kit.js';
@@ -86,5 +87,19 @@ describeEachDb('the spec’s number fields, sent with the wrong type', (kind) =>
     expect(kept.review).toBe('Fine.');
     failsWith(await api.get('/api/no-such-call'), 404, 'Not found');
     failsWith(await api.post('/api/no-such-call', {}), 404, 'Not found');
+  });
+  it('PATCH /api/updateprofile: a year of call still to come is refused; this year is taken', async () => {
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const api = client(lawyer.token);
+    const thisYear = lagosYear(t.clock.now());
+    const url = `/api/updateprofile?_id=${lawyer.id}`;
+    for (const yearOfCall of [String(thisYear + 1), '2099'])
+      failsWith(await api.patchForm(url, { yearOfCall }), 400, `Year of call cannot be later than ${thisYear}`);
+    expect(is2xx(await api.get(`/api/userprofile?_id=${lawyer.id}`)).yearOfCall).toBeNull();
+    failsWith(await api.patchForm(url, { yearOfCall: 'soon' }), 400, 'Year of call must be a year such as 2015');
+
+    const saved = is2xx(await api.patchForm(url, { yearOfCall: String(thisYear) }));
+    expect(saved.message).toBe('Profile Updated Successfully');
+    expect(saved.lawyer.yearOfCall).toBe(String(thisYear));
   });
 });
