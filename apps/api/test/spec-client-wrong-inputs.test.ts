@@ -5,12 +5,12 @@ import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from './h
 import { is2xx, specClient, type Data, type Response } from './spec-client-kit.js';
 
 /**
- * The spec's typed fields sent with the wrong type, by a client written only from the two spec
- * documents (decision 2271): "quantity 1 to 10" and "status (star number 1 to 5)". A value that is no
- * number gets the field's own 400, never a quantity or a star nobody chose. `response.data` is the
- * JSON body, read only by the spec's names.
+ * What a client written only from the two spec documents sends wrong, and the clear 4xx it gets: a
+ * number field ("quantity 1 to 10", "status (star number 1 to 5)") sent as a boolean or a list
+ * (decision 2271), a table path called with another method (2272), and a year of call still to come
+ * (2273). `response.data` is the JSON body, read only by the spec's names.
  */
-describeEachDb('the spec’s number fields, sent with the wrong type', (kind) => {
+describeEachDb('a spec client’s wrong inputs get a 4xx that names the problem', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(kind);
