@@ -26,6 +26,7 @@ import { firstPage, sendHtml, type CartOfPage } from './platform/first-page.js';
 import { createPageSessions } from './platform/page-session.js';
 import { pagePreloads } from './platform/page-preloads.js';
 import { isApiPath, isApiPrefixed } from './platform/api-paths.js';
+import { routeMethods } from './platform/route-methods.js';
 import { API_HEADERS, securityHeaders } from './platform/security-headers.js';
 import type { MailWorker } from './platform/mailer.js';
 import { createLimits, type RateLimitStore } from './platform/rate-limit.js';
@@ -134,6 +135,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         .send({ status: 'fail', message: code === 414 ? 'The address is too long' : 'The address is not valid' });
     },
   }).withTypeProvider<ZodTypeProvider>();
+
+  const methods = routeMethods();
+  app.addHook('onRoute', (route) => methods.add(route.url, route.method));
 
   // Every route's input (body, query, path parameters) is checked for NUL and unpaired surrogates before
   // its own schema: PostgreSQL cannot store them, and a 400 naming the field beats a 500 from the insert.
@@ -304,14 +308,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
     return { userId: companyId, text: JSON.stringify(cart) };
   };
-  await registerWeb(app, deps.webDist === undefined ? DEFAULT_WEB_DIST : deps.webDist, cartOfPage);
+  await registerWeb(app, deps.webDist === undefined ? DEFAULT_WEB_DIST : deps.webDist, cartOfPage, methods);
   return app;
 }
 
 const NO_CACHE_FILES = new Set(['sw.js', 'manifest.webmanifest']);
 
 /** Serves the built single-page app; hashed assets are immutable, every other page path gets index.html. */
-async function registerWeb(app: FastifyInstance, dist: string | null, cartOfPage: CartOfPage) {
+async function registerWeb(
+  app: FastifyInstance,
+  dist: string | null,
+  cartOfPage: CartOfPage,
+  methods: ReturnType<typeof routeMethods>,
+) {
   const hasWeb = dist !== null && existsSync(path.join(dist, 'index.html'));
   const indexHtml = hasWeb ? await readFile(path.join(dist!, 'index.html'), 'utf8') : null;
   const pageHtml = indexHtml ? await pagePreloads(dist!, indexHtml) : null;
@@ -338,6 +347,18 @@ async function registerWeb(app: FastifyInstance, dist: string | null, cartOfPage
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
     const isApi = isApiPrefixed(url);
+    // An API address called with a method it does not take (PUT for the spec's PATCH): say which it takes.
+    const allowed = isApi ? methods.allowed(url) : [];
+    if (allowed.length > 0) {
+      const list = allowed.filter((m) => m !== 'HEAD');
+      return reply
+        .status(405)
+        .header('allow', allowed.join(', '))
+        .send({
+          status: 'fail',
+          message: `${request.method} is not allowed here. This address takes ${list.join(' or ')}.`,
+        });
+    }
     if (isApi || request.method !== 'GET' || !indexHtml) {
       return reply.status(404).send({
         status: 'fail',

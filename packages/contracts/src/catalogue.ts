@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AREA_ALIASES, EXPERTISE, UPLOAD_KINDS } from './constants.js';
+import { numberOrDigits } from './common.js';
 import { messages } from './messages.js';
 
 // Kept in constants.ts (no zod) so the web pages that only need them don't load zod; same exports here.
@@ -206,11 +207,13 @@ export const reviewInput = z.object({
     .trim()
     .min(1, messages.enterReviewText)
     .max(2000, 'review must be at most 2000 characters'),
-  status: z.coerce
-    .number({ error: messages.chooseStars })
-    .int(messages.chooseStars)
-    .min(1, messages.chooseStars)
-    .max(STARS_MAX, messages.chooseStars),
+  status: numberOrDigits(
+    z
+      .number({ error: messages.chooseStars })
+      .int(messages.chooseStars)
+      .min(1, messages.chooseStars)
+      .max(STARS_MAX, messages.chooseStars),
+  ),
   productId: z.uuid('productId must be a valid id'),
 });
 export type ReviewInput = z.input<typeof reviewInput>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataResponse, nullsNotSent } from './common.js';
+import { dataResponse, nullsNotSent, numberOrDigits } from './common.js';
 import { LIMITS, ORDER_STATUSES } from './constants.js';
 import { messages } from './messages.js';
 
@@ -26,12 +26,13 @@ export const optionalDetail = z
 
 export const addToCartInput = z.object({
   productId: z.uuid('productId must be a valid product id'),
-  quantity: z.coerce
-    .number({ error: 'Quantity must be a number from 1 to 10' })
-    .int('Quantity must be a whole number from 1 to 10')
-    .min(LIMITS.quantityMin, 'Quantity must be a number from 1 to 10')
-    .max(LIMITS.quantityMax, 'Quantity must be a number from 1 to 10')
-    .default(1),
+  quantity: numberOrDigits(
+    z
+      .number({ error: 'Quantity must be a number from 1 to 10' })
+      .int('Quantity must be a whole number from 1 to 10')
+      .min(LIMITS.quantityMin, 'Quantity must be a number from 1 to 10')
+      .max(LIMITS.quantityMax, 'Quantity must be a number from 1 to 10'),
+  ).default(1),
   detail: optionalDetail,
   file: uploadedFileLink.optional(),
   fileName: z

@@ -25,6 +25,8 @@ import {
 import { allowedJobActions, findJobTransition } from './job-lifecycle.js';
 import { matchBank, NIGERIAN_BANKS, payoutDetailsInput } from './lawyers.js';
 import { messages } from './messages.js';
+import { lagosYear, profileEditForm } from './profiles.js';
+import { LAWYER_EDITABLE_FIELDS } from './constants.js';
 import { VAT_RATE_PERCENT, vatIncludedKobo } from './money.js';
 
 describe('password rule', () => {
@@ -290,5 +292,31 @@ describe('formatNairaExact', () => {
     expect(formatNairaExact(12_345.67)).toBe('₦12,345.67');
     expect(formatNairaExact(0.05)).toBe('₦0.05');
     expect(formatNairaExact(1_500)).toBe('₦1,500');
+  });
+});
+
+describe('the profile form’s year of call (decision 2273)', () => {
+  it('refuses a year still to come, as the API does, and takes this year', () => {
+    const thisYear = lagosYear(new Date());
+    const form = profileEditForm('ada@example.ng', LAWYER_EDITABLE_FIELDS);
+    const filled = (yearOfCall: string) => ({
+      officialEmail: 'ada@example.ng',
+      phoneNumber: '08012345678',
+      scn: 'SCN001234',
+      yourBio: '',
+      alternativeEmailAddress: '',
+      yearOfCall,
+      currentPassword: '',
+    });
+    const problems = (yearOfCall: string) =>
+      form.safeParse(filled(yearOfCall)).error?.issues.map((i) => i.message) ?? [];
+    expect(problems(String(thisYear + 1))).toEqual([`Year of call cannot be later than ${thisYear}`]);
+    expect(problems(String(thisYear))).toEqual([]);
+    expect(problems('soon')).toEqual([messages.yearOfCallRule]);
+  });
+
+  it('counts the year in Lagos: 23:30 UTC on 31 December is already the next year there', () => {
+    expect(lagosYear(new Date('2026-12-31T23:30:00Z'))).toBe(2027);
+    expect(lagosYear(new Date('2026-12-31T22:30:00Z'))).toBe(2026);
   });
 });

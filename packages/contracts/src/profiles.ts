@@ -4,6 +4,19 @@ import { enterYour, messages } from './messages.js';
 
 export const YEAR_OF_CALL_PATTERN = /^(19|20)\d{2}$/;
 
+/** The year in Lagos (UTC+1, no summer time): a call to the bar on 1 January is that year's from midnight there. */
+export const lagosYear = (now: Date) => new Date(now.getTime() + 60 * 60 * 1000).getUTCFullYear();
+
+/**
+ * What is wrong with a typed year of call, or null: it is a year, and not one still to come, since no
+ * lawyer has been called to the bar in a later year than this one (decision 2273).
+ */
+export function yearOfCallProblem(value: string, thisYear: number): string | null {
+  if (!YEAR_OF_CALL_PATTERN.test(value)) return messages.yearOfCallRule;
+  if (Number(value) > thisYear) return `Year of call cannot be later than ${thisYear}`;
+  return null;
+}
+
 /** Fields the profile form may not leave empty (required at sign-up), with the message it shows. */
 const REQUIRED_IN_PROFILE: Record<string, string> = {
   officialEmail: messages.enterEmail,
@@ -49,8 +62,9 @@ export const profileEditForm = <K extends string>(
       for (const [field, message] of Object.entries(REQUIRED_IN_PROFILE))
         if (field !== 'phoneNumber' && field in v && !v[field].trim() && saved[field])
           ctx.addIssue({ code: 'custom', path: [field], message });
-      if ('yearOfCall' in v && v.yearOfCall.trim() && !YEAR_OF_CALL_PATTERN.test(v.yearOfCall.trim()))
-        ctx.addIssue({ code: 'custom', path: ['yearOfCall'], message: messages.yearOfCallRule });
+      const yearProblem =
+        'yearOfCall' in v && v.yearOfCall.trim() && yearOfCallProblem(v.yearOfCall.trim(), lagosYear(new Date()));
+      if (yearProblem) ctx.addIssue({ code: 'custom', path: ['yearOfCall'], message: yearProblem });
       if (emailChanging(currentEmail, v.officialEmail) && !v.currentPassword)
         ctx.addIssue({ code: 'custom', path: ['currentPassword'], message: messages.currentPasswordRequired });
     });

@@ -12,6 +12,8 @@ import {
   PROFILE_FIELD_LABELS,
   scnChanging,
   YEAR_OF_CALL_PATTERN,
+  lagosYear,
+  yearOfCallProblem,
 } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import { sessions, users } from '../../db/schema.js';
@@ -110,6 +112,8 @@ export function createProfilesService({
           continue;
         }
         (changes as Record<string, string>)[field] = validate(field, raw);
+        const yearProblem = field === 'yearOfCall' && yearOfCallProblem(raw, lagosYear(clock.now()));
+        if (yearProblem) throw badRequest(yearProblem);
       }
       if (role === 'lawyer') {
         // Sent at all, the field is the whole list: one empty value clears it (a multipart form cannot
