@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { lagosYear } from '@legalmarket/contracts';
+import { insertJob } from './admin-fixtures.js';
 import { insertProduct } from './commerce-helpers.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from './helpers.js';
 import { is2xx, specClient, type Data, type Response } from './spec-client-kit.js';
 
 /**
  * What a client written only from the two spec documents sends wrong, and the clear 4xx it gets: a
- * number field ("quantity 1 to 10", "status (star number 1 to 5)") sent as a boolean or a list
- * (decision 2271), a table path called with another method (2272), and a year of call still to come
- * (2273). `response.data` is the JSON body, read only by the spec's names.
+ * number field ("quantity 1 to 10", "status (star number 1 to 5)", a lawyer review's `stars`) sent
+ * as a boolean or a list (decision 2271), a table path called with another method (2272), and a year of
+ * call still to come (2273). `response.data` is the JSON body, read only by the spec's names.
  */
 describeEachDb('a spec client’s wrong inputs get a 4xx that names the problem', (kind) => {
   let t: TestApp;
@@ -61,6 +62,33 @@ describeEachDb('a spec client’s wrong inputs get a 4xx that names the problem'
     );
     const [kept] = is2xx(await client().get('/ratings-api/rating')).filter((r: Data) => r._id === created._id);
     expect(kept.status).toBe(4);
+  });
+  it('POST and PATCH /api/lawyer-reviews: stars as a boolean, a list or a hex text is refused; as digits it is read', async () => {
+    const [company, lawyer] = await Promise.all([
+      signupAndLogin(t, 'company'),
+      signupAndLogin(t, 'lawyer', { verified: true }),
+    ]);
+    const api = client(company.token);
+    const job = await insertJob(t, company.id, { status: 'completed', lawyerId: lawyer.id });
+    const review = { jobId: job.id, reviewTitle: 'On time', review: 'Clear advice, delivered on the day.' };
+    for (const stars of [true, false, [5], ['4'], '0x4', '4e0', '-2', {}])
+      failsWith(
+        await api.post('/api/lawyer-reviews', { ...review, stars }),
+        400,
+        'Please choose a star rating from 1 to 5',
+      );
+    expect(is2xx(await api.get(`/api/lawyers/${lawyer.id}/reviews`)).data.count).toBe(0);
+
+    const created = is2xx(await api.post('/api/lawyer-reviews', { ...review, stars: ' 4 ' })).data.review;
+    expect(created.stars).toBe(4);
+    const { jobId: _, ...fields } = review;
+    for (const stars of [true, [5]])
+      failsWith(
+        await api.patch(`/api/lawyer-reviews/${created._id}`, { ...fields, stars }),
+        400,
+        'Please choose a star rating from 1 to 5',
+      );
+    expect(is2xx(await api.get(`/api/lawyers/${lawyer.id}/reviews`)).data.reviews[0].stars).toBe(4);
   });
   it('a table path called with another method answers 405 naming the methods it takes, not "Not found"', async () => {
     const company = await signupAndLogin(t, 'company');

@@ -1,18 +1,21 @@
 import { z } from 'zod';
 import { listed } from './admin.js';
 import { LIST_LIMIT_MAX } from './constants.js';
-import { dataResponse } from './common.js';
+import { dataResponse, numberOrDigits } from './common.js';
 import { messages } from './messages.js';
 
 /** A company's review of a lawyer may be edited this many days after it was written (issue 20). */
 export const LAWYER_REVIEW_EDIT_DAYS = 14;
 export const LAWYER_REVIEW_EDIT_MS = LAWYER_REVIEW_EDIT_DAYS * 24 * 60 * 60 * 1000;
 
-const stars = z.coerce
-  .number({ error: messages.chooseStars })
-  .int(messages.chooseStars)
-  .min(1, messages.chooseStars)
-  .max(5, messages.chooseStars);
+// A number or its digits only: `z.coerce` read `true` as 1 and `[5]` as 5 (decision 2271).
+const stars = numberOrDigits(
+  z
+    .number({ error: messages.chooseStars })
+    .int(messages.chooseStars)
+    .min(1, messages.chooseStars)
+    .max(5, messages.chooseStars),
+);
 const reviewTitle = z
   .string({ error: messages.enterReviewTitle })
   .trim()
