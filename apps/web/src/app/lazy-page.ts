@@ -1,4 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { loadOnce } from '@/lib/load-once';
 
 export type Module = { default: ComponentType };
 export type Loader = () => Promise<Module>;
@@ -12,15 +13,8 @@ export type Page<M extends Module = Module> = LazyExoticComponent<ComponentType>
  */
 export function page<M extends Module>(loader: () => Promise<M>): Page<M> {
   let loaded: M | undefined;
-  let loading: Promise<M> | undefined;
-  const load = () =>
-    (loading ??= loader().then(
-      (m) => (loaded = m),
-      (err: unknown) => {
-        loading = undefined; // a later try may work
-        throw err;
-      },
-    ));
+  // Set before the load answers, so a page rendered after `await load()` takes the shortcut below.
+  const load = loadOnce(() => loader().then((m) => (loaded = m)));
   const component = lazy(() =>
     loaded ? ({ then: (done: (m: M) => void) => done(loaded!) } as unknown as Promise<M>) : load(),
   );
