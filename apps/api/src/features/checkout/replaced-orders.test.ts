@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { jobs, orders } from '../../db/schema.js';
 import { createLedger } from '../money/ledger.js';
+import { moneyTestKit, type MoneyTestApp, type Started } from '../money/money-test-kit.js';
 import { reconcilePendingOrders } from './reconciler.js';
 import { describeEachDb, signupAndLogin } from '../../../test/helpers.js';
-import { createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
-import { flutterwaveStandIn, listenStandIn } from '../../../test/flutterwave-standin.js';
 
 /** The background job's own logger: its security events, kept for the race's count. */
 const jobEvents: Record<string, unknown>[] = [];
@@ -15,39 +14,19 @@ const jobLogger = {
   error: () => {},
 };
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
-type Started = { who: Login; reference: string; amount: number; orderId: string };
 
 // Decision 2243: a replaced order paid in its old window and its replacement paid too buy each cart line once.
 describeEachDb('a paid replaced order and its paid replacement', (kind) => {
-  const flw = flutterwaveStandIn();
-  let t: Awaited<ReturnType<typeof createLoggedTestApp>>;
+  // The stand-in dates its payments by the real time, as this suite's always were.
+  const kit = moneyTestKit(kind, { products: true, standInClock: 'real' });
+  const { flw, inject, add, start, verify } = kit;
+  let t: MoneyTestApp;
   let nda: string;
   let tm: string;
-
-  beforeAll(async () => {
-    t = await createLoggedTestApp(kind, await listenStandIn(flw));
-    nda = await insertProduct(t, 'Non-Disclosure Agreement', 25000);
-    tm = await insertProduct(t, 'Trademark Registration', 150000);
-  });
-  afterAll(async () => {
-    await t?.close();
-    await new Promise((r) => flw.server.close(r));
+  beforeAll(() => {
+    ({ t, nda, tm } = kit.suite);
   });
 
-  const inject = (method: 'GET' | 'POST', url: string, who: Login, payload?: Record<string, unknown>) =>
-    t.app.inject({ method, url, headers: who.headers, payload });
-  const add = async (who: Login, productId: string, quantity = 1) => {
-    t.clock.advance(1000);
-    expect((await inject('POST', '/api/cart', who, { productId, quantity })).statusCode).toBe(201);
-  };
-  const start = async (who: Login): Promise<Started> => {
-    t.clock.advance(1000);
-    const res = await inject('POST', '/api/checkout', who);
-    expect(res.statusCode).toBe(200);
-    return { who, ...(res.json().data as Omit<Started, 'who'>) };
-  };
-  const verify = (o: Started, transactionId?: number) =>
-    inject('POST', '/api/checkout/verify', o.who, { reference: o.reference, transactionId });
   const bought = async (who: Login) => {
     const rows = await t.rt.database.db
       .select({ productId: jobs.productId, quantity: jobs.quantity, orderId: jobs.orderId })

@@ -1,18 +1,12 @@
-import { createHmac } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
-import { and, eq, isNull } from 'drizzle-orm';
-import { jobs, orders, refunds } from '../../db/schema.js';
+import { beforeAll, expect, it, vi } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { jobs } from '../../db/schema.js';
 import type { Db } from '../../db/client.js';
-import { PASSWORD, describeEachDb, signupAndLogin } from '../../../test/helpers.js';
-import { createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
-import { SECRET_HASH, flutterwaveStandIn, listenStandIn } from '../../../test/flutterwave-standin.js';
+import { describeEachDb, signupAndLogin } from '../../../test/helpers.js';
 import { createPaymentProvider, type PaymentProvider } from '../../platform/payments/index.js';
 import { reconcilePendingOrders } from '../checkout/reconciler.js';
-import { createLedger } from './ledger.js';
 import { createRefunds } from './refunds.js';
-
-type Login = Awaited<ReturnType<typeof signupAndLogin>>;
-type Started = { who: Login; reference: string; amount: number; orderId: string };
+import { moneyTestKit, type MoneyTestApp } from './money-test-kit.js';
 
 const HOUR = 3600_000;
 const quiet = { info() {}, warn() {}, error() {} };
@@ -60,81 +54,18 @@ function afterFirstUpdate(db: Db, hook: () => Promise<void>): Db {
  * and never more refunded of a payment than it paid.
  */
 describeEachDb('refund attacks', (kind) => {
-  let t: Awaited<ReturnType<typeof createLoggedTestApp>>;
-  const flw = flutterwaveStandIn({ now: () => t.clock.now() });
+  const kit = moneyTestKit(kind, { products: true, ledgerAudit: true });
+  const { flw, db, ledger, inject, again, add, start, verify, reconcile, orderOf, strays, madeAtProvider } = kit;
+  const { paymentWebhook, refundWebhook, refundsDue } = kit;
+  let t: MoneyTestApp;
   let nda: string;
   let tm: string;
-
-  beforeAll(async () => {
-    t = await createLoggedTestApp(kind, await listenStandIn(flw));
-    nda = await insertProduct(t, 'Non-Disclosure Agreement', 25_000);
-    tm = await insertProduct(t, 'Trademark Registration', 150_000);
-  });
-  afterAll(async () => {
-    await t?.close();
-    await new Promise((r) => flw.server.close(r));
-  });
-  afterEach(async () => {
-    flw.setRefundMode('completed');
-    expect(await createLedger({ db: db(), clock: t.clock }).audit()).toEqual([]);
+  beforeAll(() => {
+    ({ t, nda, tm } = kit.suite);
   });
 
-  const db = () => t.rt.database.db;
-  const inject = (method: 'GET' | 'POST', url: string, who: Login, payload?: Record<string, unknown>) =>
-    t.app.inject({ method, url, headers: who.headers, payload });
-  const again = async (who: Login): Promise<Login> => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/login',
-      payload: { officialEmail: who.email, password: PASSWORD },
-    });
-    return { ...who, headers: { authorization: `Bearer ${(res.json() as { token: string }).token}` } };
-  };
-  const add = async (who: Login, productId: string, quantity = 1) => {
-    t.clock.advance(1000);
-    expect((await inject('POST', '/api/cart', who, { productId, quantity })).statusCode).toBe(201);
-  };
-  const start = async (who: Login): Promise<Started> => {
-    t.clock.advance(1000);
-    const res = await inject('POST', '/api/checkout', who);
-    expect(res.statusCode).toBe(200);
-    return { who, ...(res.json().data as Omit<Started, 'who'>) };
-  };
-  const verify = (o: Started, transactionId?: number | string) =>
-    inject('POST', '/api/checkout/verify', o.who, {
-      reference: o.reference,
-      ...(transactionId === undefined ? {} : { transactionId: String(transactionId) }),
-    });
-  const signed = (raw: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/payments/webhook',
-      headers: {
-        'content-type': 'application/json',
-        'flutterwave-signature': createHmac('sha256', SECRET_HASH).update(raw).digest('base64'),
-      },
-      payload: raw,
-    });
-  const paymentWebhook = (id: number, txRef: string, amount: number) =>
-    signed(
-      JSON.stringify({
-        event: 'charge.completed',
-        data: { id, tx_ref: txRef, amount, currency: 'NGN', charged_amount: amount, status: 'successful' },
-      }),
-    );
-  const refundWebhook = (id: number) => signed(JSON.stringify({ event: 'refund.completed', data: { id } }));
   const shared = () => ({ db: db(), clock: t.clock, config: t.config, mailWritten: () => {} });
   const realProvider = () => createPaymentProvider(t.config, db(), t.clock);
-  const ledger = () => createLedger({ db: db(), clock: t.clock });
-  const orderOf = async (id: string) => (await db().select().from(orders).where(eq(orders.id, id)))[0];
-  const strays = (orderId: string) =>
-    db()
-      .select()
-      .from(refunds)
-      .where(and(eq(refunds.orderId, orderId), isNull(refunds.jobId)));
-  const madeAtProvider = (transactionId: number | string) =>
-    [...flw.refunds.values()].filter((r) => r.tx_id === Number(transactionId) && r.status !== 'failed');
-  const refundsDue = async () => (await ledger().balances()).refundsDue + 0;
 
   /**
    * A company that bought the NDA in a replaced order A and then paid B (the NDA and a trademark,
@@ -200,7 +131,7 @@ describeEachDb('refund attacks', (kind) => {
     expect(answer).toMatchObject({ statusCode: 409 });
     expect((await strays(b.orderId)).map((r) => r.status)).toEqual(['completed']);
     t.clock.advance(2 * HOUR);
-    await reconcilePendingOrders({ config: t.config, db: db(), clock: t.clock, logger: quiet }, { minAgeMs: 0 });
+    await reconcile();
     expect(madeAtProvider(paidB)).toHaveLength(1);
     expect(await refundsDue()).toBe(0);
   });
@@ -265,7 +196,7 @@ describeEachDb('refund attacks', (kind) => {
     // The provider's webhooks for both, replayed, and the background job: nothing more.
     await Promise.all(madeAtProvider(paidB).flatMap((r) => [refundWebhook(r.id), refundWebhook(r.id)]));
     t.clock.advance(2 * HOUR);
-    await reconcilePendingOrders({ config: t.config, db: db(), clock: t.clock, logger: quiet }, { minAgeMs: 0 });
+    await reconcile();
     expect(madeAtProvider(paidB)).toHaveLength(2);
     expect(await refundsDue()).toBe(0);
   });
@@ -278,8 +209,7 @@ describeEachDb('refund attacks', (kind) => {
       const [failed] = await strays(b.orderId);
       flw.setRefundMode('completed');
       t.clock.advance(HOUR + 60_000);
-      const pass = () =>
-        reconcilePendingOrders({ config: t.config, db: db(), clock: t.clock, logger: quiet }, { minAgeMs: 0 });
+      const pass = reconcile;
       const retry = () => inject('POST', `/api/admin/refunds/${failed.id}/retry`, admin);
       const answers = await Promise.all([pass(), retry(), pass(), retry()]);
       expect(answers.filter((a) => 'statusCode' in a && a.statusCode >= 500)).toEqual([]);
@@ -302,8 +232,7 @@ describeEachDb('refund attacks', (kind) => {
       expect(madeAtProvider(paidB)).toHaveLength(1);
       flw.setRefundMode('completed');
       t.clock.advance(2 * 60_000);
-      const pass = () =>
-        reconcilePendingOrders({ config: t.config, db: db(), clock: t.clock, logger: quiet }, { minAgeMs: 0 });
+      const pass = reconcile;
       const retry = () => inject('POST', `/api/admin/refunds/${lost.id}/retry`, admin);
       const made = madeAtProvider(paidB)[0].id;
       const answers = await Promise.all([pass(), retry(), refundWebhook(made), pass(), retry(), refundWebhook(made)]);

@@ -1,19 +1,13 @@
-import { createHmac } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
+import { beforeAll, expect, it, vi } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { RefundView } from '@legalmarket/contracts';
-import { ledgerEntries, ledgerTransactions, orders, refunds, users } from '../../db/schema.js';
-import { PASSWORD, describeEachDb, otherConnection, signupAndLogin } from '../../../test/helpers.js';
-import { createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
+import { ledgerEntries, ledgerTransactions, users } from '../../db/schema.js';
+import { describeEachDb, otherConnection, signupAndLogin } from '../../../test/helpers.js';
 import { mailsTo } from '../../../test/admin-fixtures.js';
-import { SECRET_HASH, flutterwaveStandIn, listenStandIn } from '../../../test/flutterwave-standin.js';
 import { reconcilePendingOrders } from '../checkout/reconciler.js';
 import { UNAPPLIED_REASONS } from '../checkout/service.js';
 import { createPaymentProvider } from '../../platform/payments/index.js';
-import { createLedger } from './ledger.js';
-
-type Login = Awaited<ReturnType<typeof signupAndLogin>>;
-type Started = { who: Login; reference: string; amount: number; orderId: string };
+import { moneyTestKit, type MoneyTestApp } from './money-test-kit.js';
 
 const HOUR = 3600_000;
 
@@ -24,96 +18,21 @@ const HOUR = 3600_000;
  * refusing leaves it to the background job, never lost and never sent twice.
  */
 describeEachDb('refunds of money a payment paid for nothing', (kind) => {
-  let t: Awaited<ReturnType<typeof createLoggedTestApp>>;
-  const flw = flutterwaveStandIn({ now: () => t.clock.now() });
+  const kit = moneyTestKit(kind, { products: true, ledgerAudit: true });
+  const { flw, db, inject, again, add, start, verify, paymentWebhook: webhook, reconcile } = kit;
+  const { orderOf, strays, madeAtProvider, postingsOf, refundsDue } = kit;
+  let t: MoneyTestApp;
   let nda: string;
   let tm: string;
-
-  beforeAll(async () => {
-    t = await createLoggedTestApp(kind, await listenStandIn(flw));
-    nda = await insertProduct(t, 'Non-Disclosure Agreement', 25_000);
-    tm = await insertProduct(t, 'Trademark Registration', 150_000);
-  });
-  afterAll(async () => {
-    await t?.close();
-    await new Promise((r) => flw.server.close(r));
-  });
-  afterEach(async () => {
-    flw.setRefundMode('completed');
-    expect(await createLedger({ db: db(), clock: t.clock }).audit()).toEqual([]);
+  beforeAll(() => {
+    ({ t, nda, tm } = kit.suite);
   });
 
-  const db = () => t.rt.database.db;
-  const inject = (method: 'GET' | 'POST', url: string, who: Login, payload?: Record<string, unknown>) =>
-    t.app.inject({ method, url, headers: who.headers, payload });
-  /** Sessions last 12 hours: signed in again after the clock moved on. */
-  const again = async (who: Login): Promise<Login> => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/login',
-      payload: { officialEmail: who.email, password: PASSWORD },
-    });
-    return { ...who, headers: { authorization: `Bearer ${(res.json() as { token: string }).token}` } };
-  };
-  const add = async (who: Login, productId: string, quantity = 1) => {
-    t.clock.advance(1000);
-    expect((await inject('POST', '/api/cart', who, { productId, quantity })).statusCode).toBe(201);
-  };
-  const start = async (who: Login): Promise<Started> => {
-    t.clock.advance(1000);
-    const res = await inject('POST', '/api/checkout', who);
-    expect(res.statusCode).toBe(200);
-    return { who, ...(res.json().data as Omit<Started, 'who'>) };
-  };
   const ready = async () => {
     const who = await signupAndLogin(t, 'company');
     await add(who, nda, 2);
     return start(who);
   };
-  const verify = (o: Started, transactionId?: number | string) =>
-    inject('POST', '/api/checkout/verify', o.who, {
-      reference: o.reference,
-      ...(transactionId === undefined ? {} : { transactionId: String(transactionId) }),
-    });
-  const webhook = (id: number, txRef: string, amount: number) => {
-    const raw = JSON.stringify({
-      event: 'charge.completed',
-      data: { id, tx_ref: txRef, amount, currency: 'NGN', charged_amount: amount, status: 'successful' },
-    });
-    return t.app.inject({
-      method: 'POST',
-      url: '/api/payments/webhook',
-      headers: {
-        'content-type': 'application/json',
-        'flutterwave-signature': createHmac('sha256', SECRET_HASH).update(raw).digest('base64'),
-      },
-      payload: raw,
-    });
-  };
-  const reconcile = () =>
-    reconcilePendingOrders(
-      { config: t.config, db: db(), clock: t.clock, logger: { info() {}, warn() {}, error() {} } },
-      { minAgeMs: 0 },
-    );
-  const orderOf = async (id: string) => (await db().select().from(orders).where(eq(orders.id, id)))[0];
-  /** The order's refunds with no job. */
-  const strays = (orderId: string) =>
-    db()
-      .select()
-      .from(refunds)
-      .where(and(eq(refunds.orderId, orderId), isNull(refunds.jobId)));
-  /** The refunds Flutterwave made of one transaction (naira). */
-  const madeAtProvider = (transactionId: number | string) =>
-    [...flw.refunds.values()].filter((r) => r.tx_id === Number(transactionId) && r.status !== 'failed');
-  const postingsOf = (refundId: string) =>
-    db()
-      .select({ kind: ledgerTransactions.kind, account: ledgerEntries.account, amount: ledgerEntries.amount })
-      .from(ledgerEntries)
-      .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
-      .where(eq(ledgerTransactions.refundId, refundId))
-      .orderBy(ledgerEntries.id);
-  /** Naira due to companies, over the whole ledger (+ 0: an empty balance reads -0). */
-  const refundsDue = async () => (await createLedger({ db: db(), clock: t.clock }).balances()).refundsDue + 0;
 
   /** A paid order, and a second successful payment of its reference made in another tab. */
   async function paidTwice() {

@@ -1,13 +1,10 @@
-import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
+import { beforeAll, expect, it, vi } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
 import { formatNaira, type RefundView } from '@legalmarket/contracts';
-import { ledgerEntries, ledgerTransactions, refunds } from '../../db/schema.js';
+import { refunds } from '../../db/schema.js';
 import { PASSWORD, describeEachDb, otherConnection, signupAndLogin } from '../../../test/helpers.js';
-import { createLoggedTestApp } from '../../../test/commerce-helpers.js';
 import { mailsTo } from '../../../test/admin-fixtures.js';
-import { flutterwaveStandIn, listenStandIn } from '../../../test/flutterwave-standin.js';
-import { reconcilePendingOrders } from '../checkout/reconciler.js';
-import { createLedger } from '../money/ledger.js';
+import { moneyTestKit, type MoneyTestApp } from '../money/money-test-kit.js';
 import {
   flutterwaveWebhook,
   planServices,
@@ -28,52 +25,28 @@ const HOUR = 3600_000;
  * background job.
  */
 describeEachDb('refunds of plan payments that paid nothing', (kind) => {
-  let t: Awaited<ReturnType<typeof createLoggedTestApp>>;
-  const flw = flutterwaveStandIn({ now: () => t.clock.now() });
+  const kit = moneyTestKit(kind, { ledgerAudit: true });
+  const { flw, db, reconcile: job, madeAtProvider, postingsOf } = kit;
+  let t: MoneyTestApp;
   let plans: ReturnType<typeof createPlansService>;
-  let config: Awaited<ReturnType<typeof listenStandIn>>;
 
-  beforeAll(async () => {
-    config = await listenStandIn(flw);
-    t = await createLoggedTestApp(kind, config);
+  beforeAll(() => {
+    t = kit.suite.t;
     // Another instance's scheduler; the app's own services answer the requests and webhooks.
-    ({ plans } = planServices(t, { provider: standInProvider(config) }));
-  });
-  afterAll(async () => {
-    await t?.close();
-    await new Promise((r) => flw.server.close(r));
-  });
-  afterEach(async () => {
-    flw.setRefundMode('completed');
-    expect(await createLedger({ db: db(), clock: t.clock }).audit()).toEqual([]);
+    ({ plans } = planServices(t, { provider: standInProvider(kit.suite.config) }));
   });
 
-  const db = () => t.rt.database.db;
   /** Sessions last 12 hours: one the moved clock expired signs in again. */
   const inject = reloggingInject(() => t);
   const confirm = (who: Login, reference: string, id: number) =>
     inject('POST', '/api/plans/confirm', who, { reference, transactionId: String(id) });
   const webhook = (id: number) => flutterwaveWebhook(t, flw.txs.get(id)!);
-  const job = () =>
-    reconcilePendingOrders(
-      { config: t.config, db: db(), clock: t.clock, logger: { info() {}, warn() {}, error() {} } },
-      { minAgeMs: 0 },
-    );
   /** The refunds with no job of one provider transaction. */
   const refundsOf = (id: number) =>
     db()
       .select()
       .from(refunds)
       .where(and(eq(refunds.providerTransactionId, String(id)), isNull(refunds.jobId)));
-  const madeAtProvider = (id: number) =>
-    [...flw.refunds.values()].filter((r) => r.tx_id === id && r.status !== 'failed');
-  const postingsOf = (refundId: string) =>
-    db()
-      .select({ kind: ledgerTransactions.kind, account: ledgerEntries.account, amount: ledgerEntries.amount })
-      .from(ledgerEntries)
-      .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
-      .where(eq(ledgerTransactions.refundId, refundId))
-      .orderBy(ledgerEntries.id);
   /** The reconciliation's differences naming a provider transaction or a payment reference, today (Lagos). */
   const differencesOf = async (id: number, reference: string) => {
     const admin = await signupAndLogin(t, 'admin');
@@ -265,7 +238,7 @@ describeEachDb('refunds of plan payments that paid nothing', (kind) => {
     const company = await signupAndLogin(t, 'company');
     const { plan, amount } = await subscribeOnFlutterwave(t, flw, company, 'silver');
     // A scheduler whose charge the provider takes, and reports, ₦1,000 short of the price.
-    const real = standInProvider(config);
+    const real = standInProvider(kit.suite.config);
     const { plans: scheduler } = planServices(t, {
       provider: { ...real, chargePlan: (r) => real.chargePlan({ ...r, amount: r.amount - 100_000 }) },
     });
