@@ -441,6 +441,44 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     expect(sent).toEqual(['Signed copy attached', 'One more thing']);
   });
 
+  it('a send refused while the user was elsewhere says so on coming back, beside the text it kept', async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'company-1' });
+    const stub = jsonFetch({
+      'GET /job-api/jobs/job-1': () => ({ body: pageData() }),
+      'POST /job-api/jobs/job-1/actions/message': () => ({ status: 503, body: { message: 'Try again later' } }),
+      'POST /job-api/jobs/job-1/read': () => ({ body: { status: 'success' } }),
+    });
+    let answer: () => void = () => undefined;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input).endsWith('/actions/message')) await new Promise<void>((resolve) => (answer = resolve));
+      return stub.fn(input, init);
+    });
+    render(
+      <QueryClientProvider client={testQueryClient()}>
+        <MemoryRouter initialEntries={['/jobs/job-1']}>
+          <nav>
+            <Link to="/dashboard">Dashboard</Link> <Link to="/jobs/job-1">The job</Link>
+          </nav>
+          <Routes>
+            <Route path="/jobs/:jobId" element={<JobPage />} />
+            <Route path="*" element={<p>elsewhere</p>} />
+          </Routes>
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    await screen.findByRole('heading', { name: 'A job' });
+    await userEvent.type(screen.getByRole('textbox', { name: /message/i }), 'Signed copy attached');
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await userEvent.click(screen.getByRole('link', { name: 'Dashboard' }));
+    await screen.findByText('elsewhere');
+    await act(async () => answer());
+    await userEvent.click(screen.getByRole('link', { name: 'The job' }));
+    await screen.findByRole('heading', { name: 'A job' });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Try again later');
+    expect(screen.getByRole('textbox', { name: /message/i })).toHaveValue('Signed copy attached');
+    expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled();
+  });
+
   describe('drafts (decision 2226)', () => {
     const reload = () => cleanup();
     const noteKey = 'draft:company-1:job:job-1:note';

@@ -130,9 +130,17 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
   // text leaves the box, rather than sitting there as if unsent.
   const sends = useMutationState({
     filters: { mutationKey: jobActionKey(jobId) },
-    select: (m) => ({ status: m.state.status, variables: m.state.variables as JobActionSend | undefined }),
+    select: (m) => ({
+      status: m.state.status,
+      variables: m.state.variables as JobActionSend | undefined,
+      error: m.state.error,
+    }),
   });
   const onItsWay = sends.find((s) => s.status === 'pending')?.variables;
+  // Refused or lost while away: said on coming back, beside the text it kept, until this page sends.
+  const lastOfDraft = sentKey ? sends.findLast((s) => s.variables?.key === sentKey) : undefined;
+  const failedAway = act.isIdle && lastOfDraft?.status === 'error' ? getErrorMessage(lastOfDraft.error) : null;
+  const shownError = error ?? failedAway;
   const taken = sentKey !== '' && sends.some((s) => s.status === 'success' && s.variables?.key === sentKey);
   useEffect(() => {
     if (!taken) return;
@@ -304,7 +312,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
             }}
             rows={4}
             maxLength={MAX_MESSAGE_LENGTH + 1}
-            aria-describedby={error ? 'job-error' : undefined}
+            aria-describedby={shownError ? 'job-error' : undefined}
             className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
             placeholder="Write a message, the changes you need, or a note with your delivery"
           />
@@ -344,9 +352,9 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
               hint="PDF, Word or an image. Up to 5 documents."
             />
           )}
-          {error && (
+          {shownError && (
             <p id="job-error" role="alert" className="mt-2 text-sm text-red-700">
-              {error}
+              {shownError}
             </p>
           )}
           <div className="mt-3 flex flex-wrap gap-2">
