@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { lawyerSignupForm, type LawyerSignupInput } from '@legalmarket/contracts/auth';
+import { EXPERTISE } from '@legalmarket/contracts/constants';
 import { messages } from '@legalmarket/contracts/messages';
 import { Button } from '@/components/button';
 import { Field, FormError } from '@/components/field';
@@ -15,30 +16,69 @@ import { PhoneField } from './components/phone-field';
 import { SignupDoneModal } from './components/signup-done-modal';
 import { TermsCheckbox } from './components/terms-checkbox';
 
+const EMPTY: LawyerSignupInput = {
+  name: '',
+  officialEmail: '',
+  phoneNumber: '',
+  areasOfPractise: [],
+  scn: '',
+  cac: '',
+  lawFirmName: '',
+  lawFirmAddress: '',
+  password: '',
+  passwordConfirm: '',
+};
+
+/**
+ * What was typed, kept for this tab in sessionStorage as the company's sign-up does, so a reload or a
+ * tab the phone dropped loses nothing of ten fields; never the passwords.
+ */
+const DRAFT_KEY = 'lawyerSignupDraft';
+const KEPT = ['name', 'officialEmail', 'phoneNumber', 'scn', 'cac', 'lawFirmName', 'lawFirmAddress'] as const;
+
+function readDraft(): LawyerSignupInput {
+  try {
+    const raw = JSON.parse(sessionStorage.getItem(DRAFT_KEY) ?? '{}') as Record<string, unknown>;
+    const kept = Object.fromEntries(KEPT.flatMap((k) => (typeof raw[k] === 'string' ? [[k, raw[k]]] : [])));
+    // Only areas still offered: a draft from an older page may name one no longer on the list.
+    const areas = Array.isArray(raw.areasOfPractise)
+      ? EXPERTISE.filter((e) => (raw.areasOfPractise as unknown[]).includes(e))
+      : [];
+    return { ...EMPTY, ...kept, areasOfPractise: areas };
+  } catch {
+    return EMPTY;
+  }
+}
+
+function writeDraft(values: Partial<LawyerSignupInput>) {
+  try {
+    const kept = Object.fromEntries(KEPT.map((k) => [k, values[k] ?? '']));
+    sessionStorage.setItem(DRAFT_KEY, JSON.stringify({ ...kept, areasOfPractise: values.areasOfPractise ?? [] }));
+  } catch {
+    // Storage full or refused (private mode): the form still works, only a reload forgets it.
+  }
+}
+
 export default function SignupLawyerPage() {
   const [accepted, setAccepted] = useState(false);
   const [alert, setAlert] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  const [draft] = useState(readDraft);
   const {
     register,
     control,
     handleSubmit,
+    watch,
     formState: { errors, isSubmitting },
   } = useForm<LawyerSignupInput>({
     resolver: zodResolver(lawyerSignupForm),
-    defaultValues: {
-      name: '',
-      officialEmail: '',
-      phoneNumber: '',
-      areasOfPractise: [],
-      scn: '',
-      cac: '',
-      lawFirmName: '',
-      lawFirmAddress: '',
-      password: '',
-      passwordConfirm: '',
-    },
+    defaultValues: draft,
   });
+
+  useEffect(() => {
+    const sub = watch((values) => writeDraft(values as Partial<LawyerSignupInput>));
+    return () => sub.unsubscribe();
+  }, [watch]);
 
   const onSubmit = handleSubmit(async (values) => {
     setAlert(null);
@@ -48,6 +88,7 @@ export default function SignupLawyerPage() {
     }
     try {
       await signupRequest('lawyer', { ...values, termsVersion: TERMS_VERSION });
+      sessionStorage.removeItem(DRAFT_KEY);
       setDone(values.officialEmail);
     } catch (err) {
       setAlert(`${messages.signupProblem}: ${getErrorMessage(err)}`);

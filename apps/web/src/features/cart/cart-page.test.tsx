@@ -31,6 +31,9 @@ const line = (id: string, price: number): CartLine => ({
   productImage: `/uploads/${id}.png`,
 });
 
+/** The element holding focus, unless focus fell back to the page (<body>, which contains everything). */
+const focusedNotice = () => (document.activeElement === document.body ? null : document.activeElement);
+
 function companyCart(lines: CartLine[]) {
   setSession({ userToken: 't', userType: 'company', userId: 'c1' });
   const client = testQueryClient();
@@ -86,6 +89,52 @@ describe('/cart success messages (spec section 8)', { timeout: 30_000 }, () => {
     });
     expect(await screen.findByRole('button', { name: 'Remove Product p1' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /^Undo/ })).not.toBeInTheDocument();
+  });
+
+  it('keeps focus near what Remove, Undo and Clear Cart did, not on the page top, for a keyboard or a screen reader', async () => {
+    const left = [line('p2', 2000)];
+    let lines: CartLine[] = left;
+    const { fn } = jsonFetch({
+      'DELETE /api/cart/p1': () => ({ body: { status: 'success', message: messages.productRemovedFromCart } }),
+      'POST /api/cart': () => {
+        lines = [...left, line('p1', 1000)];
+        return { body: { status: 'success', message: 'Added', data: [{ products: lines, bill: 3000 }], notes: [] } };
+      },
+      'GET /api/cart': () => ({ body: [{ products: lines, bill: lines.reduce((s, l) => s + l.price, 0) }] }),
+      'POST /api/clear-cart': () => {
+        lines = [];
+        return { body: { status: 'success', message: messages.cartCleared } };
+      },
+    });
+    vi.stubGlobal('fetch', fn);
+    companyCart([line('p1', 1000), ...left]);
+    await userEvent.click(screen.getByRole('button', { name: 'Remove Product p1' }));
+    const undo = await screen.findByRole('button', { name: 'Undo: put Product p1 back in the cart' });
+    await vi.waitFor(() => expect(undo).toHaveFocus());
+    await userEvent.click(undo);
+    const back = await screen.findByText('Product p1 is back in your cart');
+    await vi.waitFor(() => expect(focusedNotice()).toContainElement(back));
+    await screen.findByRole('button', { name: 'Remove Product p1' });
+    await userEvent.click(screen.getByRole('button', { name: 'Clear Cart' }));
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Clear Cart' }));
+    const cleared = await screen.findByText(messages.cartCleared);
+    await vi.waitFor(() => expect(focusedNotice()).toContainElement(cleared));
+  });
+
+  it("keeps focus on the notice after a visitor's Remove and Clear Cart", async () => {
+    localStorage.setItem(
+      'reservedItems',
+      JSON.stringify([
+        { productId: 'p1', productPrice: 1000, productName: 'Product p1', productImage: '/p1.png', quantity: 1 },
+        { productId: 'p2', productPrice: 2000, productName: 'Product p2', productImage: '/p2.png', quantity: 1 },
+      ]),
+    );
+    renderPage(<CartPage />);
+    await userEvent.click(screen.getByRole('button', { name: 'Remove Product p1' }));
+    expect(focusedNotice()).toContainElement(screen.getByText(messages.productRemovedFromCart));
+    await userEvent.click(screen.getByRole('button', { name: 'Clear Cart' }));
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Clear Cart' }));
+    expect(focusedNotice()).toContainElement(screen.getByText(messages.cartCleared));
   });
 
   it('says "Cart cleared successfully" after Clear Cart', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Trash2 } from 'lucide-react';
@@ -29,6 +29,20 @@ import { useRestoreLine } from './api/restore-line';
 import { clearReservedItems, readReservedItems, writeReservedItems } from './reserved-items';
 import { cartKeys } from './api/keys';
 import { dismissLastMove, useLastMove } from './move-reservations';
+
+/**
+ * The Remove (or Clear Cart) button tapped leaves with what it removed, and focus would fall to the
+ * page's top: `moveFocus()` sends it, once rendered, to Undo or else to the notice saying what happened.
+ */
+function useFocusAfterRemoval() {
+  const undoRef = useRef<HTMLButtonElement>(null);
+  const noticeRef = useRef<HTMLDivElement>(null);
+  const [turn, setTurn] = useState(0);
+  useEffect(() => {
+    if (turn) (undoRef.current ?? noticeRef.current)?.focus();
+  }, [turn]);
+  return { undoRef, noticeRef, moveFocus: () => setTurn((t) => t + 1) };
+}
 
 /** One line as the cart shows it: the contract's cart line (local reservations are mapped to it). */
 type Line = CartLine;
@@ -173,6 +187,7 @@ function CompanyCart() {
   const [result, setResult] = useState<Result>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const { undoRef, noticeRef, moveFocus } = useFocusAfterRemoval();
   const moved = useLastMove();
   // Shown once: leaving the cart forgets it.
   useEffect(() => () => dismissLastMove(), []);
@@ -320,6 +335,7 @@ function CompanyCart() {
                     onSuccess: (res) => {
                       setNotice(res.message || messages.productRemovedFromCart);
                       setRemoved(l);
+                      moveFocus();
                     },
                     onError: (err) => setActionError(getErrorMessage(err)),
                   });
@@ -346,10 +362,11 @@ function CompanyCart() {
         </p>
       )}
       {notice && (
-        <div className="mt-3 flex flex-wrap items-center gap-2">
+        <div ref={noticeRef} tabIndex={-1} className="mt-3 flex flex-wrap items-center gap-2">
           <SuccessNote className="min-w-0 flex-1">{notice}</SuccessNote>
           {removed && (
             <button
+              ref={undoRef}
               type="button"
               disabled={restore.isPending}
               aria-label={`Undo: put ${removed.productName} back in the cart`}
@@ -360,6 +377,7 @@ function CompanyCart() {
                   onSuccess: () => {
                     setRemoved(null);
                     setNotice(`${removed.productName} is back in your cart`);
+                    moveFocus();
                   },
                   onError: (err) => setActionError(getErrorMessage(err)),
                 });
@@ -384,7 +402,10 @@ function CompanyCart() {
           setActionError(null);
           clear.mutate(undefined, {
             onSettled: () => setConfirmClear(false),
-            onSuccess: (res) => setNotice(res.message || messages.cartCleared),
+            onSuccess: (res) => {
+              setNotice(res.message || messages.cartCleared);
+              moveFocus();
+            },
             onError: (err) => setActionError(getErrorMessage(err)),
           });
         }}
@@ -413,6 +434,7 @@ function LocalCart() {
   // What Reserve said about a product reserved again (pre-cart page), shown once.
   const reservedNote = (useLocation().state as { reservedNote?: string } | null)?.reservedNote ?? null;
   const [notice, setNotice] = useState<string | null>(reservedNote);
+  const { noticeRef, moveFocus } = useFocusAfterRemoval();
   useEffect(() => {
     const onStorage = (e: StorageEvent) => {
       if (e.key === null || e.key === 'reservedItems') setItems(readReservedItems());
@@ -458,6 +480,7 @@ function LocalCart() {
                 onRemove={() => {
                   update(items.filter((_, k) => k !== i));
                   setNotice(messages.productRemovedFromCart);
+                  moveFocus();
                 }}
               />
             ))}
@@ -485,6 +508,7 @@ function LocalCart() {
           setItems([]);
           setConfirmClear(false);
           setNotice(messages.cartCleared);
+          moveFocus();
         }}
       />
       {lines.length > 0 && (
@@ -492,7 +516,11 @@ function LocalCart() {
           Reserved items stay in this browser and move into your cart when you log in as a company.
         </p>
       )}
-      {notice && <SuccessNote className="mt-3">{notice}</SuccessNote>}
+      {notice && (
+        <div ref={noticeRef} tabIndex={-1} className="mt-3">
+          <SuccessNote>{notice}</SuccessNote>
+        </div>
+      )}
       <div className="mt-10">
         <ProductCarousel excludeIds={lines.map((l) => l.productId)} />
       </div>

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { messages } from '@legalmarket/contracts/messages';
 import { jobFixture } from '@/test/job-fixture';
@@ -85,6 +85,45 @@ describe('Give more details keeps what is typed (decision 2226)', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
     expect(await screen.findByRole('heading', { name: 'Sent!' })).toBeVisible();
     expect(localStorage.getItem(`draft:c1:details:${JOB_ID}`)).toBeNull();
+  });
+});
+
+describe('Give more details closed while on its way', () => {
+  it('stays busy when opened again, then says it was sent and drops the draft', async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+    const api = jsonFetch({
+      'GET /job-api/company/pendingjobs': () => ({ body: [] }),
+      'GET /api/public-config': () => ({
+        body: { supportPhone: '234', supportEmail: 'a@b.c', paymentProvider: 'sandbox' },
+      }),
+    });
+    let answer: () => void = () => undefined;
+    let puts = 0;
+    // The details are held until the test lets them answer: a slow phone network.
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.method !== 'PUT') return api.fn(input, init);
+      puts++;
+      await new Promise<void>((resolve) => (answer = resolve));
+      return new Response(JSON.stringify({ status: 'success', message: 'Sent!' }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
+    });
+    open();
+    await userEvent.click(screen.getByRole('button', { name: 'Give more details' }));
+    let dialog = await screen.findByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText('Your details'), 'The forms are attached.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    // A tap beside the dialog closes it while the details are on their way; it is opened again.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Give more details' }));
+    dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByRole('button', { name: 'Send' })).toBeDisabled();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await act(async () => answer());
+    expect(await screen.findByRole('heading', { name: 'Sent!' })).toBeVisible();
+    expect(localStorage.getItem(`draft:c1:details:${JOB_ID}`)).toBeNull();
+    expect(puts).toBe(1);
   });
 });
 

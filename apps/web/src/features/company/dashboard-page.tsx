@@ -74,19 +74,23 @@ function JobItem({ job, supportPhone }: { job: CompanyJob; supportPhone: string 
 }
 
 function GiveDetailsModal({ job, onClose }: { job: CompanyJob | null; onClose: () => void }) {
+  // Here, not in the form that closing the dialog takes away: details still on their way when the dialog
+  // is closed keep Send busy if it is opened again, and their answer still drops the draft and says so.
+  const edit = useEditJobDetails();
   const [done, setDone] = useState<string | null>(null);
   const close = () => {
     setDone(null);
+    if (!edit.isPending) edit.reset();
     onClose();
   };
   return (
     <Modal
-      open={Boolean(job)}
+      open={Boolean(job) || done !== null}
       title={done ? done : 'Give more details'}
       tone={done ? 'success' : 'neutral'}
       onClose={close}
     >
-      {job && !done && <GiveDetailsForm key={job._id} job={job} onSent={setDone} />}
+      {job && !done && <GiveDetailsForm key={job._id} job={job} edit={edit} onSent={setDone} />}
       {done && (
         <div className="flex justify-end">
           <Button onClick={close}>Close</Button>
@@ -99,8 +103,15 @@ function GiveDetailsModal({ job, onClose }: { job: CompanyJob | null; onClose: (
 type GiveDetailsValues = z.input<typeof companyJobDetailsInput>;
 
 /** The company's answer to a lawyer's request: text needed, a document optional (the contract's body). */
-function GiveDetailsForm({ job, onSent }: { job: CompanyJob; onSent: (message: string) => void }) {
-  const edit = useEditJobDetails();
+function GiveDetailsForm({
+  job,
+  edit,
+  onSent,
+}: {
+  job: CompanyJob;
+  edit: ReturnType<typeof useEditJobDetails>;
+  onSent: (message: string) => void;
+}) {
   const [uploading, setUploading] = useState(false);
   const form = useForm<GiveDetailsValues, unknown, z.output<typeof companyJobDetailsInput>>({
     resolver: zodResolver(companyJobDetailsInput),

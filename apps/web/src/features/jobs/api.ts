@@ -104,11 +104,17 @@ const LISTS_OF_JOBS = [
   ['admin-refunds'],
 ] as const;
 
+/** The key of a job's actions in the mutation cache: a page opened again finds the sends still on their way. */
+export const jobActionKey = (jobId: string) => ['job-action', jobId] as const;
+
+export type JobActionSend = JobActionRequest & { action: JobAction };
+
 /** POST /job-api/jobs/{id}/actions/{action}: answers the job page, which replaces the shown one. */
 export function useJobAction(jobId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ action, ...body }: JobActionRequest & { action: JobAction }) =>
+    mutationKey: jobActionKey(jobId),
+    mutationFn: ({ action, ...body }: JobActionSend) =>
       api<JobPageResponse>(`/job-api/jobs/${encodeURIComponent(jobId)}/actions/${action}`, { method: 'POST', body }),
     onSuccess: (page) => {
       qc.setQueryData(jobKeys.page(jobId), page);

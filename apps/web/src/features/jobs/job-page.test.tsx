@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { Link, MemoryRouter, Route, Routes } from 'react-router';
+import { QueryClientProvider } from '@tanstack/react-query';
 import userEvent from '@testing-library/user-event';
 import type { JobEventResponse } from '@legalmarket/contracts/job-lifecycle';
 import type { JobPageResponse } from '@legalmarket/contracts/jobs';
@@ -7,7 +9,7 @@ import { messages } from '@legalmarket/contracts/messages';
 import { planMessages } from '@legalmarket/contracts/plans';
 import { setSession } from '@/lib/session';
 import { jobFixture } from '@/test/job-fixture';
-import { jsonFetch, renderPage } from '@/test/render';
+import { jsonFetch, renderPage, testQueryClient } from '@/test/render';
 import JobPage from './job-page';
 
 const event = (id: number, over: Partial<JobEventResponse> = {}): JobEventResponse => ({
@@ -369,6 +371,112 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     const dialog = await screen.findByRole('dialog', { name: 'Cancel job' });
     expect(dialog).toHaveTextContent('What the company paid for this job is refunded in full.');
     expect(dialog).not.toHaveTextContent(planMessages.jobCancelCredit);
+  });
+
+  it('a send left on its way by going elsewhere: back on the job, the buttons wait and the sent text leaves the box', async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'company-1' });
+    const stub = jsonFetch({
+      'GET /job-api/jobs/job-1': () => ({ body: pageData() }),
+      'POST /job-api/jobs/job-1/read': () => ({ body: { status: 'success' } }),
+    });
+    const sent: string[] = [];
+    let answer: () => void = () => undefined;
+    // Each message is held until the test lets it answer: a slow phone network.
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (!String(input).endsWith('/actions/message')) return stub.fn(input, init);
+      const { note } = JSON.parse(String(init?.body)) as { note: string };
+      sent.push(note);
+      await new Promise<void>((resolve) => (answer = resolve));
+      const mine = { _id: 'company-1', name: 'Ada Ventures', role: 'company' as const };
+      const events = [...pageData().events, ...sent.map((n, i) => event(4 + i, { actor: mine, note: n }))];
+      return new Response(JSON.stringify(pageData({ events })), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
+    });
+    render(
+      <QueryClientProvider client={testQueryClient()}>
+        <MemoryRouter initialEntries={['/jobs/job-1']}>
+          <nav>
+            <Link to="/dashboard">Dashboard</Link> <Link to="/jobs/job-1">The job</Link>
+          </nav>
+          <Routes>
+            <Route path="/jobs/:jobId" element={<JobPage />} />
+            <Route path="*" element={<p>elsewhere</p>} />
+          </Routes>
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    const box = () => screen.getByRole('textbox', { name: /message/i });
+    const away = async () => {
+      await userEvent.click(screen.getByRole('link', { name: 'Dashboard' }));
+      await screen.findByText('elsewhere');
+    };
+    const back = async () => {
+      await userEvent.click(screen.getByRole('link', { name: 'The job' }));
+      await screen.findByRole('heading', { name: 'A job' });
+    };
+    await screen.findByRole('heading', { name: 'A job' });
+
+    // Back while the first message is still on its way: nothing can send it a second time.
+    await userEvent.type(box(), 'Signed copy attached');
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await away();
+    await back();
+    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Send' })).toHaveAttribute('aria-busy', 'true');
+    await act(async () => answer());
+    await waitFor(() => expect(box()).toHaveValue(''));
+    expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled();
+
+    // Answered while away: back on the job, the message is in the thread and not in the box again.
+    await userEvent.type(box(), 'One more thing');
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await away();
+    await act(async () => answer());
+    await back();
+    expect(screen.getByText('One more thing')).toBeInTheDocument();
+    await waitFor(() => expect(box()).toHaveValue(''));
+    expect(localStorage.getItem('draft:company-1:job:job-1:note')).toBeNull();
+    expect(sent).toEqual(['Signed copy attached', 'One more thing']);
+  });
+
+  it('a send refused while the user was elsewhere says so on coming back, beside the text it kept', async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'company-1' });
+    const stub = jsonFetch({
+      'GET /job-api/jobs/job-1': () => ({ body: pageData() }),
+      'POST /job-api/jobs/job-1/actions/message': () => ({ status: 503, body: { message: 'Try again later' } }),
+      'POST /job-api/jobs/job-1/read': () => ({ body: { status: 'success' } }),
+    });
+    let answer: () => void = () => undefined;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input).endsWith('/actions/message')) await new Promise<void>((resolve) => (answer = resolve));
+      return stub.fn(input, init);
+    });
+    render(
+      <QueryClientProvider client={testQueryClient()}>
+        <MemoryRouter initialEntries={['/jobs/job-1']}>
+          <nav>
+            <Link to="/dashboard">Dashboard</Link> <Link to="/jobs/job-1">The job</Link>
+          </nav>
+          <Routes>
+            <Route path="/jobs/:jobId" element={<JobPage />} />
+            <Route path="*" element={<p>elsewhere</p>} />
+          </Routes>
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    await screen.findByRole('heading', { name: 'A job' });
+    await userEvent.type(screen.getByRole('textbox', { name: /message/i }), 'Signed copy attached');
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await userEvent.click(screen.getByRole('link', { name: 'Dashboard' }));
+    await screen.findByText('elsewhere');
+    await act(async () => answer());
+    await userEvent.click(screen.getByRole('link', { name: 'The job' }));
+    await screen.findByRole('heading', { name: 'A job' });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Try again later');
+    expect(screen.getByRole('textbox', { name: /message/i })).toHaveValue('Signed copy attached');
+    expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled();
   });
 
   describe('drafts (decision 2226)', () => {

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { useMutationState } from '@tanstack/react-query';
 import { Clock, FileText, Send } from 'lucide-react';
 import {
   JOB_PAGE_ACTIONS,
@@ -22,7 +23,15 @@ import { randomUuid } from '@/lib/random-id';
 import { paths } from '@/lib/paths';
 import { useDraft } from '@/lib/drafts';
 import { useSession } from '@/lib/use-session';
-import { markJobRead, useEarlierEvents, useJobAction, useJobPage, useJobPolling } from './api';
+import {
+  jobActionKey,
+  markJobRead,
+  useEarlierEvents,
+  useJobAction,
+  useJobPage,
+  useJobPolling,
+  type JobActionSend,
+} from './api';
 import { EVENT_WORDS, STAGE_LABELS, formatDay, formatWhen } from './words';
 import { BreakableText } from '@/components/breakable-text';
 import { JobLawyerReview } from '@/features/reviews/lawyer-reviews';
@@ -116,6 +125,30 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
     setSentKey('');
     setFreshKey(randomUuid());
   };
+  // Sends made before the user went elsewhere and came back: this page's mutation knows nothing of them
+  // and their callbacks no longer run, so the buttons wait for one still on its way and a taken one's
+  // text leaves the box, rather than sitting there as if unsent.
+  const sends = useMutationState({
+    filters: { mutationKey: jobActionKey(jobId) },
+    select: (m) => ({
+      status: m.state.status,
+      variables: m.state.variables as JobActionSend | undefined,
+      error: m.state.error,
+    }),
+  });
+  const onItsWay = sends.find((s) => s.status === 'pending')?.variables;
+  // Refused or lost while away: said on coming back, beside the text it kept, until this page sends.
+  const lastOfDraft = sentKey ? sends.findLast((s) => s.variables?.key === sentKey) : undefined;
+  const failedAway = act.isIdle && lastOfDraft?.status === 'error' ? getErrorMessage(lastOfDraft.error) : null;
+  const shownError = error ?? failedAway;
+  const taken = sentKey !== '' && sends.some((s) => s.status === 'success' && s.variables?.key === sentKey);
+  useEffect(() => {
+    if (!taken) return;
+    setSentKey('');
+    setFreshKey(randomUuid());
+    clearNote();
+    clearFiles();
+  }, [taken, setSentKey, clearNote, clearFiles]);
   // The unread line stays where it was when the page opened, while the thread is read meanwhile.
   const [readUpTo] = useState(() => Number(data.lastReadEventId));
   const firstUnread = events.find((e) => Number(e._id) > readUpTo && e.actor._id !== me)?._id;
@@ -156,7 +189,8 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
   }
 
   // The button of the action on its way is the one busy; the others wait, disabled.
-  const sending = act.isPending ? act.variables.action : null;
+  const sending = act.isPending ? act.variables.action : (onItsWay?.action ?? null);
+  const busy = act.isPending || onItsWay !== undefined;
   const lawyer = job.assignedTo[0];
   const canWrite = actions.includes('message');
   const buttons = BUTTON_ACTIONS.filter((a) => actions.includes(a));
@@ -278,7 +312,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
             }}
             rows={4}
             maxLength={MAX_MESSAGE_LENGTH + 1}
-            aria-describedby={error ? 'job-error' : undefined}
+            aria-describedby={shownError ? 'job-error' : undefined}
             className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
             placeholder="Write a message, the changes you need, or a note with your delivery"
           />
@@ -318,18 +352,14 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
               hint="PDF, Word or an image. Up to 5 documents."
             />
           )}
-          {error && (
+          {shownError && (
             <p id="job-error" role="alert" className="mt-2 text-sm text-red-700">
-              {error}
+              {shownError}
             </p>
           )}
           <div className="mt-3 flex flex-wrap gap-2">
             {canWrite && (
-              <Button
-                onClick={() => take('message')}
-                loading={sending === 'message'}
-                disabled={uploading || act.isPending}
-              >
+              <Button onClick={() => take('message')} loading={sending === 'message'} disabled={uploading || busy}>
                 <Send className="size-4" aria-hidden /> Send
               </Button>
             )}
@@ -339,7 +369,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
                 variant={a === 'cancel' ? 'danger' : 'secondary'}
                 onClick={() => take(a)}
                 loading={sending === a}
-                disabled={uploading || act.isPending}
+                disabled={uploading || busy}
               >
                 {transitionOf(a).label}
               </Button>

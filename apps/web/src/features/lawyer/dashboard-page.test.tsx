@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { LawyerJob } from '@legalmarket/contracts/lawyers';
 import { messages } from '@legalmarket/contracts/messages';
@@ -163,6 +163,42 @@ describe('Request more details keeps what is typed (decision 2226)', { timeout: 
     await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
     expect(await screen.findByRole('heading', { name: 'Success' })).toBeVisible();
     expect(localStorage.getItem('draft:l1:details-request:pending-1')).toBeNull();
+  });
+});
+
+describe('Request more details closed while on its way', { timeout: 30_000 }, () => {
+  it('stays busy when opened again, says Success once sent and drops the draft', async () => {
+    setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
+    const api = jsonFetch(server({ pending: 1, completed: 0 }).routes);
+    let answer: () => void = () => undefined;
+    let posts = 0;
+    // The request is held until the test lets it answer: a slow phone network.
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.method !== 'POST') return api.fn(input, init);
+      posts++;
+      await new Promise<void>((resolve) => (answer = resolve));
+      return new Response(JSON.stringify({ status: 'success', message: messages.requestSent }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
+    });
+    renderPage(<LawyerDashboardPage />);
+    const openDialog = async () => {
+      const list = await screen.findByRole('list', { name: 'Pending projects' });
+      await userEvent.click(within(list).getByRole('button', { name: 'Request more details' }));
+      return screen.findByRole('dialog');
+    };
+    let dialog = await openDialog();
+    await userEvent.type(within(dialog).getByLabelText('What details do you need?'), 'The CAC forms, please.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    // Closed by a tap beside it while the request is on its way, and opened again.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    dialog = await openDialog();
+    expect(within(dialog).getByRole('button', { name: 'Send' })).toBeDisabled();
+    await act(async () => answer());
+    expect(await screen.findByRole('heading', { name: 'Success' })).toBeVisible();
+    expect(localStorage.getItem('draft:l1:details-request:pending-1')).toBeNull();
+    expect(posts).toBe(1);
   });
 });
 

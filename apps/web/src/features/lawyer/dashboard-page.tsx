@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -150,19 +150,27 @@ function RequestDetailsModal({ job, onClose }: { job: LawyerJob | null; onClose:
   // Closing the dialog (a tap beside it, Back) empties the form, not the job's draft: opening it again
   // for the job finds the request as typed (decision 2226).
   const clearDraft = useFormDraft(job ? `details-request:${job._id}` : null, form, ['detail']);
+  const shownFor = useRef<string | null>(null);
+  useEffect(() => {
+    shownFor.current = job?._id ?? null;
+  }, [job]);
   const close = () => {
     reset();
-    send.reset();
+    // A request still on its way is not forgotten: opened again the dialog waits for it, and its
+    // answer still says Success and drops the draft, where a reset would have silenced both.
+    if (!send.isPending) send.reset();
     onClose();
   };
   const submit = handleSubmit((v) => {
     if (!job) return;
+    const sentFor = job._id;
     send.mutate(
-      { jobId: job._id, detail: v.detail },
+      { jobId: sentFor, detail: v.detail },
       {
         onSuccess: (res) => {
           clearDraft();
-          close();
+          // Opened meanwhile for another job: what is typed there stays.
+          if (shownFor.current === null || shownFor.current === sentFor) close();
           setResult({ ok: true, text: res.message });
         },
       },

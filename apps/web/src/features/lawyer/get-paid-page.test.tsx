@@ -1,5 +1,5 @@
 import { expect, it, vi } from 'vitest';
-import { render, screen, within } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { EarningsResponse } from '@legalmarket/contracts/money';
@@ -202,4 +202,62 @@ it('a withdrawal confirmed again after a lost answer goes under the same key; th
   expect(keys[1]).toBe(keys[0]);
   expect(keys[2]).toMatch(/^[0-9a-f-]{36}$/);
   expect(keys[2]).not.toBe(keys[0]);
+});
+
+it('a withdrawal still on its way when the lawyer leaves Get Paid and comes back cannot be asked for again', async () => {
+  let answer: () => void = () => undefined;
+  const onPost = vi.fn(async () => {
+    // Held until the test lets it answer: a slow phone network.
+    await new Promise<void>((resolve) => (answer = resolve));
+    return {
+      status: 201,
+      body: {
+        status: 'success',
+        message: 'Your withdrawal request was sent.',
+        payout: payout({ status: 'requested' }),
+      },
+    };
+  });
+  setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
+  const stub = jsonFetch({
+    'GET /job-api/lawyer/earnings': () => ({ body: { ...earnings, data: { ...earnings.data, available: 20_000 } } }),
+    'GET /api/lawyer/payouts': () => ({
+      body: { status: 'success', withdrawable: 20_000, detailsResolved: true, payouts: [] },
+    }),
+    'GET /api/get-payment-details': () => ({
+      body: { status: 'success', lawyer: { officialEmail: 'chidi@example.com', accountDetails: [] } },
+    }),
+  });
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+    if (init?.method !== 'POST') return stub.fn(input, init);
+    const { status, body } = await onPost();
+    return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  });
+  render(
+    <QueryClientProvider client={testQueryClient()}>
+      <MemoryRouter initialEntries={['/lawyer/get-paid?tab=get-paid']}>
+        <GetPaidPage />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+  const amount = await screen.findByLabelText('Amount (₦)');
+  await userEvent.clear(amount);
+  await userEvent.type(amount, '5000');
+  await userEvent.click(screen.getByRole('button', { name: 'Withdraw' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Confirm withdrawal' });
+  await userEvent.click(within(dialog).getByRole('button', { name: 'Withdraw ₦5,000' }));
+  await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+
+  // To Payment Details and back: a new Get Paid section, with the first request still waiting.
+  await userEvent.click(screen.getByRole('button', { name: 'Payment Details' }));
+  await screen.findByRole('heading', { name: 'Payment Details' });
+  await userEvent.click(screen.getByRole('button', { name: 'Get Paid' }));
+  await screen.findByLabelText('Amount (₦)');
+  const withdraw = screen.getByRole('button', { name: 'Withdraw' });
+  expect(withdraw).toBeDisabled();
+  expect(withdraw).toHaveAttribute('aria-busy', 'true');
+
+  await act(async () => answer());
+  await vi.waitFor(() => expect(screen.getByRole('button', { name: 'Withdraw' })).toBeEnabled());
+  expect(onPost).toHaveBeenCalledTimes(1);
 });

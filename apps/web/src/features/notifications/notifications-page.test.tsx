@@ -62,4 +62,27 @@ describe('/notifications', () => {
     await waitFor(() => expect(stub.calls.some((c) => c.method === 'POST')).toBe(true));
     expect(JSON.parse(String(stub.calls.find((c) => c.method === 'POST')?.init?.body))).toEqual({ ids: ['3'] });
   });
+
+  it('keeps focus on the entry, or on the heading, once its Mark as read button has gone', async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'company-1' });
+    const list: NotificationsResponse = {
+      notifications: [entry(7, 'Tunde Bakare sent a message'), entry(5, 'Tunde Bakare delivered the work')],
+      unread: 2,
+      hasMore: false,
+    };
+    let unread = 2;
+    const stub = jsonFetch({
+      'GET /api/notifications': () => ({ body: list }),
+      'POST /api/notifications/read': () => ({ body: { unread: --unread } }),
+    });
+    vi.stubGlobal('fetch', stub.fn);
+    renderPage(<NotificationsPage />, { path: '/notifications', at: '/notifications' });
+    await screen.findByText('Tunde Bakare sent a message');
+    const buttons = screen.getAllByRole('button', { name: 'Mark as read' });
+    await userEvent.click(buttons[0]);
+    const entry7 = screen.getByRole('link', { name: /Tunde Bakare sent a message/ });
+    await waitFor(() => expect(entry7).toHaveFocus());
+    await userEvent.click(screen.getByRole('button', { name: 'Mark all as read' }));
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Notifications' })).toHaveFocus());
+  });
 });

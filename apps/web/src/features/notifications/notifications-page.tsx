@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { NOTIFICATION_READ_IDS_MAX } from '@legalmarket/contracts/constants';
 import type { NotificationsResponse, ReadNotificationsRequest } from '@legalmarket/contracts/job-lifecycle';
@@ -28,6 +28,15 @@ export default function NotificationsPage() {
   const [more, setMore] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Mark as read (and Mark all as read) leaves once it has worked: focus goes to what stays, the entry's
+  // link or the heading, rather than to the page's top.
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const [focusAfter, setFocusAfter] = useState<{ id: string | null } | null>(null);
+  useEffect(() => {
+    if (!focusAfter) return;
+    const link = focusAfter.id ? document.getElementById(`notification-${focusAfter.id}`) : null;
+    (link ?? headingRef.current)?.focus();
+  }, [focusAfter]);
 
   const load = useCallback(async (before?: string) => {
     setError(null);
@@ -45,7 +54,7 @@ export default function NotificationsPage() {
     void load();
   }, [load]);
 
-  async function read(body: ReadNotificationsRequest) {
+  async function read(body: ReadNotificationsRequest, focusOn?: { id: string | null }) {
     setBusy(true);
     try {
       const r = await api<{ unread: number }>('/api/notifications/read', { method: 'POST', body });
@@ -59,6 +68,7 @@ export default function NotificationsPage() {
           ) ?? null,
       );
       setUnread(r.unread);
+      if (focusOn) setFocusAfter(focusOn);
       announce();
     } catch (err) {
       setError(getErrorMessage(err));
@@ -74,12 +84,14 @@ export default function NotificationsPage() {
   return (
     <div className="mx-auto w-full max-w-2xl px-4 py-6">
       <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
-        <h1 className="heading-title">Notifications</h1>
+        <h1 ref={headingRef} tabIndex={-1} className="heading-title">
+          Notifications
+        </h1>
         {/* Those shown: one that arrived since, or is on a page not loaded, stays unread (decision 2279). */}
         {shownUnread.length > 0 && (
           <Button
             variant="secondary"
-            onClick={() => void read({ ids: shownUnread.slice(0, NOTIFICATION_READ_IDS_MAX) })}
+            onClick={() => void read({ ids: shownUnread.slice(0, NOTIFICATION_READ_IDS_MAX) }, { id: null })}
             loading={busy}
           >
             Mark all as read
@@ -104,6 +116,7 @@ export default function NotificationsPage() {
               className={`flex flex-wrap items-center justify-between gap-2 rounded-lg border px-3 py-2 ${n.readAt ? 'border-slate-200 bg-white' : 'border-accent bg-accent/10'}`}
             >
               <Link
+                id={`notification-${n._id}`}
                 to={paths.job(n.jobId)}
                 onClick={() => !n.readAt && void read({ ids: [n._id] })}
                 className="min-w-0 flex-1 wrap-anywhere text-sm"
@@ -116,7 +129,7 @@ export default function NotificationsPage() {
                 <button
                   type="button"
                   className="min-h-11 shrink-0 px-2 text-sm text-brand underline"
-                  onClick={() => void read({ ids: [n._id] })}
+                  onClick={() => void read({ ids: [n._id] }, { id: n._id })}
                   disabled={busy}
                 >
                   Mark as read

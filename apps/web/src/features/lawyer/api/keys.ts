@@ -9,4 +9,6 @@ export const lawyerKeys = {
   payouts: () => ['lawyer', 'payouts'] as const,
   profile: (id: string, asAdmin: boolean) => ['lawyer', 'profile', id, asAdmin ? 'admin' : 'own'] as const,
   paymentDetails: () => ['lawyer', 'payment-details'] as const,
+  /** A mutation's key: a withdrawal still on its way is found by the page opened again. */
+  requestPayout: () => ['lawyer', 'request-payout'] as const,
 };

@@ -18,6 +18,7 @@ const requestPayout = ({ amount, key }: { amount: number; key: string }) =>
 export function useRequestPayout() {
   const qc = useQueryClient();
   return useMutation({
+    mutationKey: lawyerKeys.requestPayout(),
     mutationFn: requestPayout,
     // A failed request may mean the balance moved: both figures are read again either way.
     onSettled: () =>

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { useIsMutating } from '@tanstack/react-query';
 import { formatOrdinalDate } from '@legalmarket/contracts/format';
 import { formatNairaExact } from '@legalmarket/contracts/format';
 import { MIN_PAYOUT, PAYOUT_STATUS_WORDS, type PayoutStatus } from '@legalmarket/contracts/payouts';
@@ -10,6 +11,7 @@ import { useSendKey } from '@/lib/drafts';
 import { getErrorMessage } from '@/lib/http';
 import { usePayouts } from '../api/get-payouts';
 import { useRequestPayout } from '../api/request-payout';
+import { lawyerKeys } from '../api/keys';
 
 const STATUS_STYLE: Record<PayoutStatus, string> = {
   requested: 'bg-amber-100 text-amber-900',
@@ -49,6 +51,9 @@ export function Withdrawals({ onPaymentDetails }: { onPaymentDetails: () => void
   // One key per withdrawal: the same amount confirmed again after a lost answer is the same request,
   // taken once by the API (decision 2241). Kept in memory only: after a reload the list shows the payout.
   const payoutKey = useSendKey(null);
+  // Also one sent before the lawyer left this tab and came back: its key was in the memory of the
+  // section left, so a withdrawal confirmed now would go under a new key and be made twice.
+  const onItsWay = useIsMutating({ mutationKey: lawyerKeys.requestPayout() }) > 0;
 
   if (payouts.isLoading) return <Loading label="Loading withdrawals..." />;
   if (payouts.isError) return <ErrorState message={getErrorMessage(payouts.error)} onRetry={() => payouts.refetch()} />;
@@ -114,7 +119,7 @@ export function Withdrawals({ onPaymentDetails }: { onPaymentDetails: () => void
             }
             className="min-w-0 flex-1 sm:max-w-xs"
           />
-          <Button type="submit" className="mb-5">
+          <Button type="submit" className="mb-5" loading={onItsWay}>
             Withdraw
           </Button>
         </form>
@@ -153,7 +158,7 @@ export function Withdrawals({ onPaymentDetails }: { onPaymentDetails: () => void
             <Button variant="ghost" onClick={() => setConfirming(null)}>
               Cancel
             </Button>
-            <Button onClick={confirm} loading={request.isPending}>
+            <Button onClick={confirm} loading={request.isPending || onItsWay}>
               Withdraw {confirming !== null ? formatNairaExact(confirming) : ''}
             </Button>
           </>
