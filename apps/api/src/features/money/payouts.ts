@@ -181,6 +181,10 @@ export function createPayouts(deps: PayoutsDeps) {
       // A paid payout is settled again only by a reversal: the bank sent the money back to our balance.
       const reversal = p?.status === 'paid' && outcome.status === 'failed';
       if (!p || (p.status !== 'sending' && !reversal)) return null;
+      // A send's refusal names no transfer: applied once another pass's transfer of this payout is known
+      // (sent, or paid), it would return money that transfer carries. Only the transfer's outcome settles it
+      // (decision 2277).
+      if (!('id' in outcome) && p.providerTransferId) return null;
       const now = clock.now();
       const providerTransferId = 'id' in outcome ? outcome.id : p.providerTransferId;
       // Ours are naira transfers: the same number in another currency is another sum of money.
