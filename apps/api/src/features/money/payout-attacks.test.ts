@@ -268,4 +268,47 @@ describeEachDb('payout attacks from the lawyer side (Flutterwave stand-in)', (ki
       expect(await owed(lawyer.id), meanwhile).toBe(0);
     }
   });
+
+  it('a send refused after another pass took the payout leaves it to that pass, even before its transfer is known', async () => {
+    admin = await signupAndLogin(t, 'admin');
+    const lawyer = await earner();
+    const id = (await request(lawyer)).json().payout._id as string;
+    flw.setDown(true);
+    expect((await inject('POST', `/api/admin/payouts/${id}/approve`, admin, {})).json().payout.status).toBe('sending');
+    flw.setDown(false);
+    t.clock.advance(61_000);
+
+    // Pass A is refused and finds nothing by our reference. Before it applies the refusal, pass B (a minute
+    // on) takes the payout and Flutterwave makes B's transfer, but every answer to B is lost: B's transfer
+    // is not known here yet.
+    const real = createPaymentProvider(t.config, t.rt.database.db);
+    let lookups = 0;
+    const refusing = {
+      ...real,
+      transfer: async () => {
+        throw new TransferRefused('Insufficient balance in your wallet');
+      },
+      findTransfer: async (reference: string) => {
+        if (++lookups === 1) return real.findTransfer(reference);
+        t.clock.advance(61_000);
+        flw.setTransferMode('lose');
+        await instance().reconcile();
+        flw.setTransferMode('queue');
+        expect(transfersOf(id)).toHaveLength(1);
+        expect((await payout(id)).providerTransferId).toBeNull();
+        return null;
+      },
+    };
+    await instance(refusing).reconcile();
+    expect((await payout(id)).status).toBe('sending');
+    expect(await kinds(id)).toEqual(['payout']);
+
+    // B's transfer goes through and its webhook settles the payout: the lawyer is paid once.
+    const [tr] = transfersOf(id);
+    flw.completeTransfer(tr.id, 'SUCCESSFUL');
+    await webhook(tr.id);
+    await until(async () => (await payout(id)).status === 'paid');
+    expect(await kinds(id)).toEqual(['payout', 'payout_settled', 'fee']);
+    expect(await owed(lawyer.id)).toBe(0);
+  });
 });
