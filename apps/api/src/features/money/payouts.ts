@@ -39,7 +39,8 @@ import { PAYOUT_DETAILS_NOT_ME } from '../accounts/service.js';
 import { payoutNotMeMail } from '../lawyers/emails.js';
 import { lockLawyerPayouts, lockLiveAccount } from '../../db/locks.js';
 
-type Outcome = ProviderTransfer | { status: 'failed'; message: string };
+/** The provider's transfer, or a send's refusal with the row's `updatedAt` that send read (decision 2277). */
+type Outcome = ProviderTransfer | { status: 'failed'; message: string; readAt: Date };
 
 /** A payout approved but never answered by the provider is sent again (same reference) after this long. */
 const PAYOUT_RESEND_AFTER_MS = 60_000;
@@ -181,6 +182,11 @@ export function createPayouts(deps: PayoutsDeps) {
       // A paid payout is settled again only by a reversal: the bank sent the money back to our balance.
       const reversal = p?.status === 'paid' && outcome.status === 'failed';
       if (!p || (p.status !== 'sending' && !reversal)) return null;
+      // A send's refusal names no transfer: applied once another pass took the payout (its `updatedAt`
+      // moved) or its transfer is known (sent, or paid), it would return money that transfer carries.
+      // Only the transfer's outcome settles it then (decision 2277).
+      if (!('id' in outcome) && (p.providerTransferId || p.updatedAt.getTime() !== outcome.readAt.getTime()))
+        return null;
       const now = clock.now();
       const providerTransferId = 'id' in outcome ? outcome.id : p.providerTransferId;
       // Ours are naira transfers: the same number in another currency is another sum of money.
@@ -329,7 +335,7 @@ export function createPayouts(deps: PayoutsDeps) {
             return;
           }
           if (/reference/i.test(err.message) && /exist|duplicate/i.test(err.message)) return;
-          outcome = { status: 'failed', message: err.message };
+          outcome = { status: 'failed', message: err.message, readAt: p.updatedAt };
         } else if (err instanceof ProviderUnavailable && attempt < SEND_RETRIES_MS.length) {
           await sleep(SEND_RETRIES_MS[attempt]);
         } else if (err instanceof ProviderUnavailable) {

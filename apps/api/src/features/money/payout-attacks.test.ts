@@ -1,0 +1,314 @@
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { jobs, ledgerEntries, ledgerTransactions, payouts } from '../../db/schema.js';
+import { describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
+import { createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
+import { flutterwaveStandIn, listenStandIn, SECRET_HASH } from '../../../test/flutterwave-standin.js';
+import { createPaymentProvider, TransferRefused } from '../../platform/payments/index.js';
+import { createLedger } from './ledger.js';
+import { createPayouts } from './payouts.js';
+
+type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+
+async function until(check: () => boolean | Promise<boolean>) {
+  for (let i = 0; i < 400 && !(await check()); i++) await new Promise((r) => setTimeout(r, 25));
+}
+
+/**
+ * A lawyer (or a thief with its session) trying to take out more than it earned, or earned money twice,
+ * on the paths the other payout suites leave alone: many keyed withdrawals at once, two admins approving
+ * the same batch in opposite orders, a failure, an approval and withdrawals all at once, and a reversal
+ * racing the daily look and new withdrawals. Races show on the PostgreSQL server.
+ */
+describeEachDb('payout attacks from the lawyer side (Flutterwave stand-in)', (kind) => {
+  const flw = flutterwaveStandIn();
+  let t: TestApp;
+  let admin: Login;
+  let admin2: Login;
+  let product: string;
+  const ROUNDS = kind === 'postgres' ? 4 : 1;
+
+  const inject = (
+    method: 'GET' | 'POST' | 'PUT',
+    url: string,
+    who: Login | null,
+    payload?: unknown,
+    headers: Record<string, string> = {},
+  ) =>
+    t.app.inject({
+      method,
+      url,
+      headers: { ...(who?.headers ?? {}), ...headers },
+      payload: payload as Record<string, unknown>,
+    });
+  const db = () => t.rt.database.db;
+  const instance = (provider = createPaymentProvider(t.config, t.rt.database.db)) =>
+    createPayouts({
+      db: t.rt.database.db,
+      clock: t.clock,
+      config: t.config,
+      mailWritten: () => {},
+      securityLog: () => {},
+      provider,
+      ledger: createLedger({ db: t.rt.database.db, clock: t.clock }),
+      sleep: async () => {},
+    });
+  const payout = async (id: string) => (await db().select().from(payouts).where(eq(payouts.id, id)))[0];
+  const kinds = async (id: string) =>
+    (
+      await db()
+        .select({ kind: ledgerTransactions.kind })
+        .from(ledgerTransactions)
+        .where(eq(ledgerTransactions.payoutId, id))
+        .orderBy(ledgerTransactions.id)
+    ).map((r) => r.kind);
+  const owed = async (lawyerId: string) => {
+    const [row] = await db()
+      .select({ kobo: sql<string>`coalesce(-sum(${ledgerEntries.amount}), 0)` })
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.lawyerId, lawyerId), eq(ledgerEntries.account, 'lawyer_earnings')));
+    return Number(row.kobo);
+  };
+  /** Kobo out or on its way out, or reserved: everything the lawyer has taken or asked for. */
+  const taken = async (lawyerId: string) =>
+    (
+      await db()
+        .select()
+        .from(payouts)
+        .where(and(eq(payouts.lawyerId, lawyerId), inArray(payouts.status, ['requested', 'sending', 'paid'])))
+    ).reduce((s, p) => s + p.amount, 0);
+  const transfersOf = (reference: string) => [...flw.transfers.values()].filter((x) => x.reference === reference);
+  const webhook = (id: number) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/payments/webhook',
+      headers: { 'content-type': 'application/json', 'verif-hash': SECRET_HASH },
+      payload: JSON.stringify({ event: 'transfer.completed', 'event.type': 'Transfer', data: { id } }),
+    });
+  const request = (lawyer: Login, amount?: number, key = crypto.randomUUID()) =>
+    inject('POST', '/api/lawyer/payouts', lawyer, amount === undefined ? {} : { amount }, { 'idempotency-key': key });
+
+  async function earn(lawyer: Login) {
+    const company = await signupAndLogin(t, 'company');
+    await inject('POST', '/api/cart', company, { productId: product, quantity: 1 });
+    const { reference, amount } = (await inject('POST', '/api/checkout', company)).json().data;
+    const transactionId = flw.pay(reference, amount);
+    expect((await inject('POST', '/api/checkout/verify', company, { reference, transactionId })).statusCode).toBe(200);
+    const [job] = await db().select().from(jobs).where(eq(jobs.companyId, company.id));
+    expect((await inject('POST', '/job-api/assign', admin, { jobId: job.id, lawyerId: lawyer.id })).statusCode).toBe(
+      200,
+    );
+    expect((await inject('POST', `/job-api/jobs/${job.id}/actions/complete`, admin, {})).statusCode).toBe(200);
+  }
+
+  /** A lawyer with checked details who earned ₦20,000 per job, available now. */
+  async function earner(jobsDone = 1) {
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const details = { accountNumber: '0123456789', accountName: 'Chidi Okeke', bank: 'Zenith Bank' };
+    expect((await inject('POST', '/api/add-payment-details', lawyer, details)).statusCode).toBe(201);
+    for (let i = 0; i < jobsDone; i++) await earn(lawyer);
+    expect(await owed(lawyer.id)).toBe(jobsDone * 2_000_000);
+    return lawyer;
+  }
+
+  beforeAll(async () => {
+    t = await createLoggedTestApp(kind, await listenStandIn(flw));
+    admin = await signupAndLogin(t, 'admin');
+    admin2 = await signupAndLogin(t, 'admin');
+    product = await insertProduct(t, 'Employment Contract', 25_000);
+    const settings = await inject('PUT', '/api/admin/money-settings', admin, { commissionPercent: 20, holdDays: 0 });
+    expect(settings.statusCode).toBe(200);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await new Promise((r) => flw.server.close(r));
+  });
+  afterEach(async () => {
+    flw.setTransferMode('queue');
+    flw.setDown(false);
+    expect(await createLedger({ db: t.rt.database.db, clock: t.clock }).audit()).toEqual([]);
+  });
+
+  it('withdrawals under many keys at once never reserve more than is available', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const lawyer = await earner();
+      const res = await Promise.all([
+        ...Array.from({ length: 10 }, () => request(lawyer, 12_000)),
+        ...Array.from({ length: 10 }, () => request(lawyer)),
+      ]);
+      expect(res.every((r) => r.statusCode === 201 || r.statusCode === 400)).toBe(true);
+      expect(await taken(lawyer.id)).toBeLessThanOrEqual(2_000_000);
+      expect(await taken(lawyer.id)).toBe(2_000_000);
+    }
+  });
+
+  it('two admins approving the same batch in opposite orders approve each once, without a deadlock', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const lawyer = await earner();
+      const a = (await request(lawyer, 12_000)).json().payout._id as string;
+      const b = (await request(lawyer, 8_000)).json().payout._id as string;
+      const res = await Promise.all([
+        inject('POST', '/api/admin/payouts/approve', admin, { ids: [a, b] }),
+        inject('POST', '/api/admin/payouts/approve', admin2, { ids: [b, a] }),
+        inject('POST', `/api/admin/payouts/${a}/approve`, admin2, {}),
+        inject('POST', `/api/admin/payouts/${b}/approve`, admin, {}),
+      ]);
+      expect(res.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+      expect([transfersOf(a).length, transfersOf(b).length]).toEqual([1, 1]);
+      expect(await kinds(a)).toEqual(['payout']);
+      expect(await kinds(b)).toEqual(['payout']);
+      expect(await owed(lawyer.id)).toBe(0);
+    }
+  });
+
+  it('a failure, an approval and withdrawals at once take out no more than was earned', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const lawyer = await earner();
+      const sent = (await request(lawyer, 10_000)).json().payout._id as string;
+      expect((await inject('POST', `/api/admin/payouts/${sent}/approve`, admin, {})).statusCode).toBe(200);
+      const waiting = (await request(lawyer, 5_000)).json().payout._id as string;
+      const [tr] = transfersOf(sent);
+      flw.completeTransfer(tr.id, 'FAILED');
+      await Promise.all([
+        ...Array.from({ length: 5 }, () => webhook(tr.id)),
+        ...Array.from({ length: 3 }, () => inject('POST', `/api/admin/payouts/${waiting}/approve`, admin, {})),
+        ...Array.from({ length: 6 }, () => request(lawyer)),
+        ...Array.from({ length: 6 }, () => request(lawyer, 15_000)),
+      ]);
+      await until(async () => (await payout(sent)).status === 'failed');
+      expect(await kinds(sent)).toEqual(['payout', 'payout_failed']);
+      expect(await taken(lawyer.id)).toBeLessThanOrEqual(2_000_000);
+      expect(await owed(lawyer.id)).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it('a reversal racing the daily look and new withdrawals gives the money back once', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      // A day passes each round: sessions signed in before it have ended.
+      admin = await signupAndLogin(t, 'admin');
+      const lawyer = await earner();
+      const id = (await request(lawyer)).json().payout._id as string;
+      await inject('POST', `/api/admin/payouts/${id}/approve`, admin, {});
+      const [tr] = transfersOf(id);
+      flw.completeTransfer(tr.id, 'SUCCESSFUL');
+      await webhook(tr.id);
+      await until(async () => (await payout(id)).status === 'paid');
+      flw.reverseTransfer(tr.id);
+      t.clock.advance(86_400_000 + 1000);
+      await Promise.all([
+        ...Array.from({ length: 6 }, () => webhook(tr.id)),
+        instance().recheckPaid(),
+        instance().recheckPaid(),
+        ...Array.from({ length: 8 }, () => request(lawyer)),
+      ]);
+      await until(async () => (await payout(id)).status === 'failed');
+      await new Promise((r) => setTimeout(r, 100));
+      expect(await kinds(id)).toEqual(['payout', 'payout_settled', 'fee', 'payout_reversed']);
+      const all = await db().select().from(payouts).where(eq(payouts.lawyerId, lawyer.id));
+      expect(all.filter((p) => p.status === 'requested').reduce((s, p) => s + p.amount, 0)).toBeLessThanOrEqual(
+        2_000_000,
+      );
+      expect(await owed(lawyer.id)).toBe(2_000_000);
+    }
+  });
+
+  it('a send refused while another pass sent the payout never returns its money: only the bank does', async () => {
+    // B's transfer is paid and settled before A applies its refusal, or is still on its way then.
+    for (const meanwhile of ['paid', 'on its way'] as const) {
+      // The rounds move the clock past the sessions' lifetime.
+      admin = await signupAndLogin(t, 'admin');
+      const lawyer = await earner();
+      const id = (await request(lawyer)).json().payout._id as string;
+      // Approved while Flutterwave was down: sending, never sent, due for the reconciler a minute on.
+      flw.setDown(true);
+      expect((await inject('POST', `/api/admin/payouts/${id}/approve`, admin, {})).json().payout.status).toBe(
+        'sending',
+      );
+      flw.setDown(false);
+      t.clock.advance(61_000);
+
+      // Pass A: Flutterwave refuses its transfer (the balance was short at that moment) and its lookup by
+      // our reference finds nothing yet. Before A applies that refusal, pass B (a minute on, another
+      // instance) sends the payout, and Flutterwave takes it (and pays it, and its webhook settles it).
+      const real = createPaymentProvider(t.config, t.rt.database.db);
+      let lookups = 0;
+      const refusing = {
+        ...real,
+        transfer: async () => {
+          throw new TransferRefused('Insufficient balance in your wallet');
+        },
+        findTransfer: async (reference: string) => {
+          // The pass's first lookup (before it sends) is answered as it is.
+          if (++lookups === 1) return real.findTransfer(reference);
+          t.clock.advance(61_000);
+          await instance().reconcile();
+          const [tr] = transfersOf(id);
+          expect((await payout(id)).providerTransferId).toBe(String(tr.id));
+          if (meanwhile === 'paid') {
+            flw.completeTransfer(tr.id, 'SUCCESSFUL');
+            await webhook(tr.id);
+            await until(async () => (await payout(id)).status === 'paid');
+          }
+          return null;
+        },
+      };
+      await instance(refusing).reconcile();
+      const [tr] = transfersOf(id);
+      if (meanwhile === 'on its way') {
+        expect((await payout(id)).status, meanwhile).toBe('sending');
+        flw.completeTransfer(tr.id, 'SUCCESSFUL');
+        await webhook(tr.id);
+        await until(async () => (await payout(id)).status === 'paid');
+      }
+
+      // The lawyer was paid once, by B's transfer; A's refusal moved no money back.
+      expect(transfersOf(id).map((x) => x.status)).toEqual(['SUCCESSFUL']);
+      expect((await payout(id)).status, meanwhile).toBe('paid');
+      expect(await kinds(id), meanwhile).toEqual(['payout', 'payout_settled', 'fee']);
+      expect(await owed(lawyer.id), meanwhile).toBe(0);
+    }
+  });
+
+  it('a send refused after another pass took the payout leaves it to that pass, even before its transfer is known', async () => {
+    admin = await signupAndLogin(t, 'admin');
+    const lawyer = await earner();
+    const id = (await request(lawyer)).json().payout._id as string;
+    flw.setDown(true);
+    expect((await inject('POST', `/api/admin/payouts/${id}/approve`, admin, {})).json().payout.status).toBe('sending');
+    flw.setDown(false);
+    t.clock.advance(61_000);
+
+    // Pass A is refused and finds nothing by our reference. Before it applies the refusal, pass B (a minute
+    // on) takes the payout and Flutterwave makes B's transfer, but every answer to B is lost: B's transfer
+    // is not known here yet.
+    const real = createPaymentProvider(t.config, t.rt.database.db);
+    let lookups = 0;
+    const refusing = {
+      ...real,
+      transfer: async () => {
+        throw new TransferRefused('Insufficient balance in your wallet');
+      },
+      findTransfer: async (reference: string) => {
+        if (++lookups === 1) return real.findTransfer(reference);
+        t.clock.advance(61_000);
+        flw.setTransferMode('lose');
+        await instance().reconcile();
+        flw.setTransferMode('queue');
+        expect(transfersOf(id)).toHaveLength(1);
+        expect((await payout(id)).providerTransferId).toBeNull();
+        return null;
+      },
+    };
+    await instance(refusing).reconcile();
+    expect((await payout(id)).status).toBe('sending');
+    expect(await kinds(id)).toEqual(['payout']);
+
+    // B's transfer goes through and its webhook settles the payout: the lawyer is paid once.
+    const [tr] = transfersOf(id);
+    flw.completeTransfer(tr.id, 'SUCCESSFUL');
+    await webhook(tr.id);
+    await until(async () => (await payout(id)).status === 'paid');
+    expect(await kinds(id)).toEqual(['payout', 'payout_settled', 'fee']);
+    expect(await owed(lawyer.id)).toBe(0);
+  });
+});
