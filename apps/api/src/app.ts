@@ -344,12 +344,23 @@ async function registerWeb(
       },
     });
   }
+  /** The path as the router reads it: percent-escapes decoded, an escaped slash kept as one segment. */
+  const decodedPath = (url: string) => {
+    try {
+      return decodeURIComponent(url.replace(/%2f/gi, '%252F'));
+    } catch {
+      return url;
+    }
+  };
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
     const isApi = isApiPrefixed(url);
     // An API address called with a method it does not take (PUT for the spec's PATCH): say which it takes.
-    const allowed = isApi ? methods.allowed(url) : [];
-    if (allowed.length > 0) {
+    // The router matched the decoded path, so this matches it too; a handler that found nothing under a
+    // method the address takes (a missing static file) is a plain 404.
+    const allowed = isApi ? methods.allowed(decodedPath(url)) : [];
+    const takes = (m: string) => allowed.includes(m) || (m === 'HEAD' && allowed.includes('GET'));
+    if (allowed.length > 0 && !takes(request.method)) {
       const list = allowed.filter((m) => m !== 'HEAD');
       return reply
         .status(405)

@@ -115,6 +115,14 @@ describeEachDb('a spec client’s wrong inputs get a 4xx that names the problem'
     expect(kept.review).toBe('Fine.');
     failsWith(await api.get('/api/no-such-call'), 404, 'Not found');
     failsWith(await api.post('/api/no-such-call', {}), 404, 'Not found');
+    // A method the address takes, finding nothing there (a missing file of the API's docs), is "Not found".
+    for (const method of ['GET', 'HEAD'] as const) {
+      const missing = await t.app.inject({ method, url: '/api/docs/static/no-such-file.js' });
+      expect([missing.statusCode, missing.headers.allow]).toEqual([404, undefined]);
+    }
+    // The router reads the path decoded, and so does the answer.
+    const escaped = await t.app.inject({ method: 'PUT', url: `/api/r%61ting/${created._id}` });
+    expect([escaped.statusCode, escaped.headers.allow]).toEqual([405, 'DELETE, PATCH']);
   });
   it('PATCH /api/updateprofile: a year of call still to come is refused; this year is taken', async () => {
     const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
