@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataResponse, nullsNotSent, numberOrDigits } from './common.js';
+import { NUMBER_OR_DIGITS, dataResponse, nullsNotSent, numberOrDigits } from './common.js';
 import { LIMITS, ORDER_STATUSES } from './constants.js';
 import { messages } from './messages.js';
 
@@ -32,7 +32,10 @@ export const addToCartInput = z.object({
       .int('Quantity must be a whole number from 1 to 10')
       .min(LIMITS.quantityMin, 'Quantity must be a number from 1 to 10')
       .max(LIMITS.quantityMax, 'Quantity must be a number from 1 to 10'),
-  ).default(1),
+  )
+    // The schema's default is lost in the OpenAPI text behind the preprocessing, so it is said here.
+    .meta({ description: `${NUMBER_OR_DIGITS} 1 when left out.` })
+    .default(1),
   detail: optionalDetail,
   file: uploadedFileLink.optional(),
   fileName: z

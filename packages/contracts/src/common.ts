@@ -199,16 +199,22 @@ export function phoneInputText(value: string): string {
   return /^\s*(\+|00|2)/.test(kept) ? kept.trimStart().slice(0, 20) : digitsOnly(kept, 11);
 }
 
+/** What the OpenAPI description says of such a field. */
+export const NUMBER_OR_DIGITS =
+  'A JSON number or its decimal digits as text; a boolean, a list or any other text answers 400 (decision 2271).';
+
 /**
- * A number sent as a JSON number or as its decimal digits (a select's value is text). `z.coerce` also
- * read `true` as 1, `[3]` as 3 and `0x2` as 2, so a wrongly typed field was saved as a star or a
- * quantity nobody chose; those now reach `schema` as they are and get its message (decision 2271).
+ * A number sent as a JSON number or as its decimal digits (a select's value is text). Anything else
+ * (`true`, `[3]`, `0x2`) reaches `schema` as it is and gets its message, so a wrongly typed field is
+ * never saved as a star or a quantity nobody chose (decision 2271).
  */
 export const numberOrDigits = <T extends z.ZodType>(schema: T) =>
-  z.preprocess(
-    (value) => (typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value),
-    schema,
-  );
+  z
+    .preprocess(
+      (value) => (typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value),
+      schema,
+    )
+    .meta({ description: NUMBER_OR_DIGITS });
 
 export const idParam = z.object({ id: z.uuid('id must be a valid id') });
 

@@ -8,7 +8,6 @@ import { messages } from './messages.js';
 export const LAWYER_REVIEW_EDIT_DAYS = 14;
 export const LAWYER_REVIEW_EDIT_MS = LAWYER_REVIEW_EDIT_DAYS * 24 * 60 * 60 * 1000;
 
-// A number or its digits only: `z.coerce` read `true` as 1 and `[5]` as 5 (decision 2271).
 const stars = numberOrDigits(
   z
     .number({ error: messages.chooseStars })

@@ -70,7 +70,7 @@ describeEachDb('a replaced profile picture (2255)', (kind) => {
       [await signupAndLogin(t, 'lawyer'), 'lawyer'],
       [await signupAndLogin(t, 'company'), 'company'],
     ] as const) {
-      // Before 2275 the form took any public picture's address, and the owner could never remove it.
+      // Another's picture by its address, as it is or on another host: taken, its owner could never remove it.
       for (const url of [first, `https://elsewhere.example${first}`]) {
         const body = await multipart([{ name: 'profileImage', value: url }]);
         const res = await t.app.inject({
