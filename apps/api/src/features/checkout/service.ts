@@ -322,7 +322,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
       if (tx.fee !== undefined && tx.fee < paid.amount) await deps.ledger.recordFee(t, { orderId: paid.id }, tx.fee);
       // Lines another order bought: what this payment held for them goes back (decision 2250).
       const refundId =
-        refundDue > 0 && deps.refunds
+        refundDue > 0
           ? await deps.refunds.openUnapplied(t, {
               order: paid,
               transactionId: tx.id,
@@ -351,7 +351,6 @@ export function createCheckoutService(deps: CheckoutDeps) {
 
   /** A payment of an order closed for two days (`check` said `closed`): the whole of it comes back. */
   function refundClosed(t: Executor, order: OrderRow, tx: ProviderTransaction) {
-    if (!deps.refunds) return Promise.resolve(null);
     return deps.refunds.openUnapplied(t, {
       order,
       transactionId: tx.id,
@@ -513,7 +512,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
       currency: tx.currency,
     });
     // Only naira is refunded here (the refund's amount is kobo); another currency stays with the log.
-    if (!deps.refunds || tx.currency !== 'NGN') return null;
+    if (tx.currency !== 'NGN') return null;
     // Charged less than its amount (the provider's answer contradicts itself): left logged for an admin,
     // as a plan's (decision 2262): a refund of the amount would give back more than was taken.
     if (tx.chargedAmount !== undefined && tx.chargedAmount < tx.amount) return null;
