@@ -195,6 +195,9 @@ describe('Request more details closed while on its way', { timeout: 30_000 }, ()
     await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
     dialog = await openDialog();
     expect(within(dialog).getByRole('button', { name: 'Send' })).toBeDisabled();
+    // Editing the request meanwhile keeps the dialog waiting: no second request can go out.
+    await userEvent.type(within(dialog).getByLabelText('What details do you need?'), '!');
+    expect(within(dialog).getByRole('button', { name: 'Send' })).toBeDisabled();
     await act(async () => answer());
     expect(await screen.findByRole('heading', { name: 'Success' })).toBeVisible();
     expect(localStorage.getItem('draft:l1:details-request:pending-1')).toBeNull();

@@ -197,8 +197,13 @@ function RequestDetailsModal({ job, onClose }: { job: LawyerJob | null; onClose:
             label="What details do you need?"
             maxLength={2000}
             error={formState.errors.detail?.message}
-            // A refusal from the server goes once the request is edited, as the old form did.
-            {...register('detail', { onChange: () => send.reset() })}
+            // A refusal from the server goes once the request is edited, as the old form did. Only a
+            // refusal: resetting a request on its way would detach it and let a second one go out.
+            {...register('detail', {
+              onChange: () => {
+                if (send.isError) send.reset();
+              },
+            })}
           />
           <FormError message={send.isError ? getErrorMessage(send.error) : null} />
         </form>
