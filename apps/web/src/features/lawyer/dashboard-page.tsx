@@ -169,8 +169,9 @@ function RequestDetailsModal({ job, onClose }: { job: LawyerJob | null; onClose:
       {
         onSuccess: (res) => {
           clearDraft();
-          // Opened meanwhile for another job: what is typed there stays.
-          if (shownFor.current === null || shownFor.current === sentFor) close();
+          // Opened meanwhile for another job: what is typed there stays, and no Success covers it.
+          if (shownFor.current !== null && shownFor.current !== sentFor) return;
+          close();
           setResult({ ok: true, text: res.message });
         },
       },
@@ -205,7 +206,8 @@ function RequestDetailsModal({ job, onClose }: { job: LawyerJob | null; onClose:
               },
             })}
           />
-          <FormError message={send.isError ? getErrorMessage(send.error) : null} />
+          {/* Only this job's refusal: the request may have been sent from the dialog for another job. */}
+          <FormError message={send.isError && send.variables.jobId === job?._id ? getErrorMessage(send.error) : null} />
         </form>
       </Modal>
       <ResultModal result={result} onClose={() => setResult(null)} />
