@@ -3,6 +3,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { messages } from '@legalmarket/contracts/messages';
+import { jsonFetch } from '@/test/render';
 import SignupCompanyPage from './signup-company-page';
 
 describe('/signup/asacompany', { timeout: 30_000 }, () => {
@@ -32,5 +33,44 @@ describe('/signup/asacompany', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Next' }));
     expect(await screen.findByText(messages.phoneRule)).toBeInTheDocument();
     expect(fetch).not.toHaveBeenCalled();
+  });
+});
+
+describe('/signup/asacompany with storage that refuses', { timeout: 30_000 }, () => {
+  it('says the account is created when dropping the draft throws', async () => {
+    sessionStorage.clear();
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({ 'POST /api/company/signup': () => ({ body: { status: 'success', message: 'Signed up' } }) }).fn,
+    );
+    const refuse = vi.spyOn(Storage.prototype, 'removeItem').mockImplementation(() => {
+      throw new DOMException('The operation is insecure.', 'SecurityError');
+    });
+    try {
+      render(
+        <MemoryRouter initialEntries={['/signup/asacompany']}>
+          <Routes>
+            <Route path="/signup/asacompany" element={<SignupCompanyPage />} />
+          </Routes>
+        </MemoryRouter>,
+      );
+      const user = userEvent.setup();
+      await user.type(screen.getByLabelText('Company name'), 'Ada Ventures Ltd');
+      await user.type(screen.getByLabelText('Contact name'), 'Ada Obi');
+      await user.type(screen.getByLabelText('Contact phone number'), '08012345678');
+      await user.type(screen.getByLabelText('Official email'), 'ada@example.ng');
+      await user.type(screen.getByLabelText('Office address'), '12 Marina, Lagos');
+      await user.click(screen.getByRole('button', { name: 'Next' }));
+      await user.type(await screen.findByLabelText('Industry'), 'Fintech');
+      await user.type(screen.getByLabelText('Password'), 'Str0ng!Passw0rd');
+      await user.type(screen.getByLabelText('Confirm password'), 'Str0ng!Passw0rd');
+      await user.click(screen.getByRole('checkbox'));
+      await user.click(screen.getByRole('button', { name: 'Sign up' }));
+      expect(await screen.findByRole('heading', { name: messages.accountCreated })).toBeVisible();
+      expect(refuse).toHaveBeenCalled();
+      expect(screen.queryByText(new RegExp(messages.signupProblem))).toBeNull();
+    } finally {
+      refuse.mockRestore();
+    }
   });
 });

@@ -51,6 +51,14 @@ function readDraft(): CompanySignupInput {
   }
 }
 
+function dropDraft() {
+  try {
+    sessionStorage.removeItem(DRAFT_KEY);
+  } catch {
+    // Storage refused (private mode): the account is created all the same; only the draft stays in the tab.
+  }
+}
+
 function writeDraft(values: Partial<CompanySignupInput>) {
   try {
     sessionStorage.setItem(DRAFT_KEY, JSON.stringify(Object.fromEntries(KEPT.map((k) => [k, values[k] ?? '']))));
@@ -114,7 +122,7 @@ export default function SignupCompanyPage() {
       }
       try {
         await signupRequest('company', { ...values, termsVersion: TERMS_VERSION });
-        sessionStorage.removeItem(DRAFT_KEY);
+        dropDraft();
         setDone(values.officialEmail);
       } catch (err) {
         setAlert(`${messages.signupProblem}: ${getErrorMessage(err)}`);

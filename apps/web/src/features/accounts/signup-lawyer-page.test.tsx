@@ -3,6 +3,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { EXPERTISE } from '@legalmarket/contracts/constants';
+import { messages } from '@legalmarket/contracts/messages';
 import { jsonFetch } from '@/test/render';
 import SignupLawyerPage from './signup-lawyer-page';
 
@@ -56,5 +57,33 @@ describe('/signup/asalawyer keeps what is typed', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Sign up' }));
     await vi.waitFor(() => expect(posts).toBe(2));
     await vi.waitFor(() => expect(sessionStorage.getItem('lawyerSignupDraft')).toBeNull());
+  });
+});
+
+describe('/signup/asalawyer with storage that refuses', { timeout: 30_000 }, () => {
+  it('says the account is created when dropping the draft throws', async () => {
+    const api = jsonFetch({ 'POST /api/lawyer/signup': () => ({ body: { status: 'success', message: 'Signed up' } }) });
+    vi.stubGlobal('fetch', api.fn);
+    const refuse = vi.spyOn(Storage.prototype, 'removeItem').mockImplementation(() => {
+      throw new DOMException('The operation is insecure.', 'SecurityError');
+    });
+    try {
+      const user = userEvent.setup();
+      show();
+      await user.type(screen.getByLabelText('Full name'), 'Chidinma Okonkwo-Adeyemi');
+      await user.type(screen.getByLabelText('Official email'), 'chidinma@okonkwo-law.ng');
+      await user.type(screen.getByLabelText('Phone number'), '08012345678');
+      await user.type(screen.getByLabelText('Supreme Court Number (SCN)'), 'SCN123456');
+      await user.click(screen.getByRole('button', { name: EXPERTISE[0] }));
+      await user.type(screen.getByLabelText('Password'), 'Str0ng!Passw0rd');
+      await user.type(screen.getByLabelText('Confirm password'), 'Str0ng!Passw0rd');
+      await user.click(screen.getByRole('checkbox'));
+      await user.click(screen.getByRole('button', { name: 'Sign up' }));
+      expect(await screen.findByRole('heading', { name: messages.accountCreated })).toBeVisible();
+      expect(refuse).toHaveBeenCalled();
+      expect(screen.queryByText(new RegExp(messages.signupProblem))).toBeNull();
+    } finally {
+      refuse.mockRestore();
+    }
   });
 });

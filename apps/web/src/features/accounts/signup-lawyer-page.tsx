@@ -50,6 +50,14 @@ function readDraft(): LawyerSignupInput {
   }
 }
 
+function dropDraft() {
+  try {
+    sessionStorage.removeItem(DRAFT_KEY);
+  } catch {
+    // Storage refused (private mode): the account is created all the same; only the draft stays in the tab.
+  }
+}
+
 function writeDraft(values: Partial<LawyerSignupInput>) {
   try {
     const kept = Object.fromEntries(KEPT.map((k) => [k, values[k] ?? '']));
@@ -88,7 +96,7 @@ export default function SignupLawyerPage() {
     }
     try {
       await signupRequest('lawyer', { ...values, termsVersion: TERMS_VERSION });
-      sessionStorage.removeItem(DRAFT_KEY);
+      dropDraft();
       setDone(values.officialEmail);
     } catch (err) {
       setAlert(`${messages.signupProblem}: ${getErrorMessage(err)}`);

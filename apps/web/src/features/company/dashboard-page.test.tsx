@@ -166,3 +166,65 @@ describe('the Notifications card follows the lifecycle table', () => {
     expect(within(card).queryByText('Delivered job')).toBeNull();
   });
 });
+
+describe('Give more details for one job while another job’s are on their way', () => {
+  const OTHER_ID = '33333333-3333-4333-8333-333333333333';
+  async function sendForFirstThenOpenSecond(reply: { status: number; body: unknown }) {
+    setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+    const api = jsonFetch({
+      'GET /job-api/company/pendingjobs': () => ({ body: [] }),
+      'GET /api/public-config': () => ({
+        body: { supportPhone: '234', supportEmail: 'a@b.c', paymentProvider: 'sandbox' },
+      }),
+    });
+    let answer: () => void = () => undefined;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.method !== 'PUT') return api.fn(input, init);
+      await new Promise<void>((resolve) => (answer = resolve));
+      return new Response(JSON.stringify(reply.body), {
+        status: reply.status,
+        headers: { 'content-type': 'application/json' },
+      });
+    });
+    const client = testQueryClient();
+    const withRequest = (_id: string, productName: string) =>
+      jobFixture({
+        _id,
+        status: 'pending',
+        productId: { _id: `p-${_id}`, productName, productImage: '', productPrice: 1000, productDescription: '' },
+        lawyerRequestedDetail: `Details for ${productName}, please.`,
+      });
+    client.setQueryData(companyKeys.jobs('pending'), [
+      withRequest(JOB_ID, 'First job'),
+      withRequest(OTHER_ID, 'Second job'),
+    ]);
+    client.setQueryData(companyKeys.orders(), []);
+    renderPage(<CompanyDashboardPage />, { client });
+    const [first, second] = screen.getAllByRole('button', { name: 'Give more details' });
+    await userEvent.click(first);
+    let dialog = await screen.findByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText('Your details'), 'For the first job.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await userEvent.click(second);
+    dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Details for Second job, please.')).toBeVisible();
+    await userEvent.type(within(dialog).getByLabelText('Your details'), 'For the second job.');
+    await act(async () => answer());
+    return dialog;
+  }
+
+  it('does not show the first job’s refusal in the second job’s dialog', async () => {
+    const dialog = await sendForFirstThenOpenSecond({ status: 500, body: { message: 'Internal Server Error' } });
+    await vi.waitFor(() => expect(within(dialog).getByRole('button', { name: 'Send' })).toBeEnabled());
+    expect(within(dialog).queryByText('Internal Server Error')).toBeNull();
+    expect(within(dialog).getByLabelText('Your details')).toHaveValue('For the second job.');
+  });
+
+  it('does not replace the second job’s dialog with the first job’s Sent!', async () => {
+    const dialog = await sendForFirstThenOpenSecond({ status: 200, body: { status: 'success', message: 'Sent!' } });
+    await vi.waitFor(() => expect(localStorage.getItem(`draft:c1:details:${JOB_ID}`)).toBeNull());
+    expect(screen.queryByRole('heading', { name: 'Sent!' })).toBeNull();
+    expect(within(dialog).getByLabelText('Your details')).toHaveValue('For the second job.');
+  });
+});

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
@@ -78,6 +78,14 @@ function GiveDetailsModal({ job, onClose }: { job: CompanyJob | null; onClose: (
   // is closed keep Send busy if it is opened again, and their answer still drops the draft and says so.
   const edit = useEditJobDetails();
   const [done, setDone] = useState<string | null>(null);
+  const shownFor = useRef<string | null>(null);
+  useEffect(() => {
+    shownFor.current = job?._id ?? null;
+  }, [job]);
+  // Opened meanwhile for another job: that job's dialog stays as it is, its draft as typed.
+  const sent = (message: string, jobId: string) => {
+    if (shownFor.current === null || shownFor.current === jobId) setDone(message);
+  };
   const close = () => {
     setDone(null);
     if (!edit.isPending) edit.reset();
@@ -90,7 +98,7 @@ function GiveDetailsModal({ job, onClose }: { job: CompanyJob | null; onClose: (
       tone={done ? 'success' : 'neutral'}
       onClose={close}
     >
-      {job && !done && <GiveDetailsForm key={job._id} job={job} edit={edit} onSent={setDone} />}
+      {job && !done && <GiveDetailsForm key={job._id} job={job} edit={edit} onSent={sent} />}
       {done && (
         <div className="flex justify-end">
           <Button onClick={close}>Close</Button>
@@ -110,7 +118,7 @@ function GiveDetailsForm({
 }: {
   job: CompanyJob;
   edit: ReturnType<typeof useEditJobDetails>;
-  onSent: (message: string) => void;
+  onSent: (message: string, jobId: string) => void;
 }) {
   const [uploading, setUploading] = useState(false);
   const form = useForm<GiveDetailsValues, unknown, z.output<typeof companyJobDetailsInput>>({
@@ -126,7 +134,7 @@ function GiveDetailsForm({
       {
         onSuccess: (res) => {
           clearDraft();
-          onSent(res.message);
+          onSent(res.message, job._id);
         },
       },
     ),
@@ -145,7 +153,8 @@ function GiveDetailsForm({
         {...register('detail')}
       />
       <FormDocumentField control={control} label="Attach a document (optional)" onBusyChange={setUploading} />
-      <FormError message={edit.isError ? getErrorMessage(edit.error) : null} />
+      {/* Only this job's refusal: the mutation is shared with the dialog opened for other jobs. */}
+      <FormError message={edit.isError && edit.variables.jobId === job._id ? getErrorMessage(edit.error) : null} />
       <div className="flex justify-end">
         <Button type="submit" loading={edit.isPending} disabled={uploading}>
           Send

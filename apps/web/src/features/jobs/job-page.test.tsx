@@ -441,6 +441,53 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     expect(sent).toEqual(['Signed copy attached', 'One more thing']);
   });
 
+  it('keeps the message box and documents as sent while the send is on its way, also after going elsewhere', async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'company-1' });
+    const stub = jsonFetch({
+      'GET /job-api/jobs/job-1': () => ({ body: pageData() }),
+      'POST /job-api/jobs/job-1/read': () => ({ body: { status: 'success' } }),
+    });
+    const sent: string[] = [];
+    let answer: () => void = () => undefined;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (!String(input).endsWith('/actions/message')) return stub.fn(input, init);
+      sent.push((JSON.parse(String(init?.body)) as { note: string }).note);
+      await new Promise<void>((resolve) => (answer = resolve));
+      return new Response(JSON.stringify(pageData()), { status: 200, headers: { 'content-type': 'application/json' } });
+    });
+    render(
+      <QueryClientProvider client={testQueryClient()}>
+        <MemoryRouter initialEntries={['/jobs/job-1']}>
+          <nav>
+            <Link to="/dashboard">Dashboard</Link> <Link to="/jobs/job-1">The job</Link>
+          </nav>
+          <Routes>
+            <Route path="/jobs/:jobId" element={<JobPage />} />
+            <Route path="*" element={<p>elsewhere</p>} />
+          </Routes>
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    const box = () => screen.getByRole('textbox', { name: /message/i });
+    await screen.findByRole('heading', { name: 'A job' });
+    await userEvent.type(box(), 'Signed copy attached');
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(box()).toHaveAttribute('readonly'));
+    expect(box()).toHaveAttribute('aria-busy', 'true');
+    expect(screen.getByLabelText('Attach a document')).toBeDisabled();
+    await userEvent.click(screen.getByRole('link', { name: 'Dashboard' }));
+    await screen.findByText('elsewhere');
+    await userEvent.click(screen.getByRole('link', { name: 'The job' }));
+    await screen.findByRole('heading', { name: 'A job' });
+    // Typing meanwhile would make the sent text a new message, left in the box to be sent again.
+    await userEvent.type(box(), ' and more');
+    expect(box()).toHaveValue('Signed copy attached');
+    await act(async () => answer());
+    await waitFor(() => expect(box()).toHaveValue(''));
+    expect(box()).not.toHaveAttribute('readonly');
+    expect(sent).toEqual(['Signed copy attached']);
+  });
+
   it('a send refused while the user was elsewhere says so on coming back, beside the text it kept', async () => {
     setSession({ userToken: 't', userType: 'company', userId: 'company-1' });
     const stub = jsonFetch({

@@ -306,6 +306,10 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
           <textarea
             id="job-note"
             value={note}
+            // Kept as sent while the send is on its way: an edit would renew the key, so the answer would
+            // not take the text out of the box and it could go out again as a new message.
+            readOnly={busy}
+            aria-busy={busy || undefined}
             onChange={(e) => {
               setNote(e.target.value);
               renewKey();
@@ -326,7 +330,8 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
                   <BreakableText className="min-w-0" text={f.fileName} />
                   <button
                     type="button"
-                    className="min-h-11 shrink-0 px-2 text-sm text-red-700 underline"
+                    className="min-h-11 shrink-0 px-2 text-sm text-red-700 underline disabled:opacity-50"
+                    disabled={busy}
                     onClick={() => {
                       setFiles((l) => l.filter((x) => x.url !== f.url));
                       renewKey();
@@ -350,6 +355,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
               }}
               onBusyChange={setUploading}
               hint="PDF, Word or an image. Up to 5 documents."
+              disabled={busy}
             />
           )}
           {shownError && (

@@ -195,6 +195,9 @@ describe('Request more details closed while on its way', { timeout: 30_000 }, ()
     await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
     dialog = await openDialog();
     expect(within(dialog).getByRole('button', { name: 'Send' })).toBeDisabled();
+    // Editing the request meanwhile keeps the dialog waiting: no second request can go out.
+    await userEvent.type(within(dialog).getByLabelText('What details do you need?'), '!');
+    expect(within(dialog).getByRole('button', { name: 'Send' })).toBeDisabled();
     await act(async () => answer());
     expect(await screen.findByRole('heading', { name: 'Success' })).toBeVisible();
     expect(localStorage.getItem('draft:l1:details-request:pending-1')).toBeNull();
@@ -221,5 +224,52 @@ describe('Request more details follows the lifecycle table', { timeout: 30_000 }
     expect(within(first).getByRole('button', { name: 'Request more details' })).toBeVisible();
     expect(within(second).getByText('pending job 2')).toBeVisible();
     expect(within(second).queryByRole('button', { name: 'Request more details' })).toBeNull();
+  });
+});
+
+describe('Request more details for one job while another job’s is on its way', { timeout: 30_000 }, () => {
+  async function sendForFirstThenOpenSecond(reply: { status: number; body: unknown }) {
+    setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
+    const api = jsonFetch(server({ pending: 2, completed: 0 }).routes);
+    let answer: () => void = () => undefined;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.method !== 'POST') return api.fn(input, init);
+      await new Promise<void>((resolve) => (answer = resolve));
+      return new Response(JSON.stringify(reply.body), {
+        status: reply.status,
+        headers: { 'content-type': 'application/json' },
+      });
+    });
+    renderPage(<LawyerDashboardPage />);
+    const list = await screen.findByRole('list', { name: 'Pending projects' });
+    const [first, second] = within(list).getAllByRole('button', { name: 'Request more details' });
+    await userEvent.click(first);
+    let dialog = await screen.findByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText('What details do you need?'), 'For the first job.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await userEvent.click(second);
+    dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('pending job 2')).toBeVisible();
+    await userEvent.type(within(dialog).getByLabelText('What details do you need?'), 'For the second job.');
+    await act(async () => answer());
+    return dialog;
+  }
+
+  it('does not show the first job’s refusal in the second job’s dialog', async () => {
+    const dialog = await sendForFirstThenOpenSecond({ status: 500, body: { message: 'Internal Server Error' } });
+    await vi.waitFor(() => expect(within(dialog).getByRole('button', { name: 'Send' })).toBeEnabled());
+    expect(within(dialog).queryByText('Internal Server Error')).toBeNull();
+    expect(within(dialog).getByLabelText('What details do you need?')).toHaveValue('For the second job.');
+  });
+
+  it('does not cover the second job’s dialog with the first job’s Success', async () => {
+    const dialog = await sendForFirstThenOpenSecond({
+      status: 200,
+      body: { status: 'success', message: messages.requestSent },
+    });
+    await vi.waitFor(() => expect(localStorage.getItem('draft:l1:details-request:pending-1')).toBeNull());
+    expect(screen.queryByRole('heading', { name: 'Success' })).toBeNull();
+    expect(within(dialog).getByLabelText('What details do you need?')).toHaveValue('For the second job.');
   });
 });

@@ -169,8 +169,9 @@ function RequestDetailsModal({ job, onClose }: { job: LawyerJob | null; onClose:
       {
         onSuccess: (res) => {
           clearDraft();
-          // Opened meanwhile for another job: what is typed there stays.
-          if (shownFor.current === null || shownFor.current === sentFor) close();
+          // Opened meanwhile for another job: what is typed there stays, and no Success covers it.
+          if (shownFor.current !== null && shownFor.current !== sentFor) return;
+          close();
           setResult({ ok: true, text: res.message });
         },
       },
@@ -197,10 +198,16 @@ function RequestDetailsModal({ job, onClose }: { job: LawyerJob | null; onClose:
             label="What details do you need?"
             maxLength={2000}
             error={formState.errors.detail?.message}
-            // A refusal from the server goes once the request is edited, as the old form did.
-            {...register('detail', { onChange: () => send.reset() })}
+            // A refusal from the server goes once the request is edited, as the old form did. Only a
+            // refusal: resetting a request on its way would detach it and let a second one go out.
+            {...register('detail', {
+              onChange: () => {
+                if (send.isError) send.reset();
+              },
+            })}
           />
-          <FormError message={send.isError ? getErrorMessage(send.error) : null} />
+          {/* Only this job's refusal: the request may have been sent from the dialog for another job. */}
+          <FormError message={send.isError && send.variables.jobId === job?._id ? getErrorMessage(send.error) : null} />
         </form>
       </Modal>
       <ResultModal result={result} onClose={() => setResult(null)} />

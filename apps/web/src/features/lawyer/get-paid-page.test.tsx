@@ -261,3 +261,66 @@ it('a withdrawal still on its way when the lawyer leaves Get Paid and comes back
   await vi.waitFor(() => expect(screen.getByRole('button', { name: 'Withdraw' })).toBeEnabled());
   expect(onPost).toHaveBeenCalledTimes(1);
 });
+
+it('a withdrawal whose answer was lost while the lawyer was away goes under the same key when confirmed again', async () => {
+  let fail: () => void = () => undefined;
+  let posts = 0;
+  const keys: string[] = [];
+  setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
+  const stub = jsonFetch({
+    'GET /job-api/lawyer/earnings': () => ({ body: { ...earnings, data: { ...earnings.data, available: 20_000 } } }),
+    'GET /api/lawyer/payouts': () => ({
+      body: { status: 'success', withdrawable: 20_000, detailsResolved: true, payouts: [] },
+    }),
+    'GET /api/get-payment-details': () => ({
+      body: { status: 'success', lawyer: { officialEmail: 'chidi@example.com', accountDetails: [] } },
+    }),
+  });
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+    if (init?.method !== 'POST') return stub.fn(input, init);
+    keys.push((init.headers as Record<string, string>)['idempotency-key']);
+    // The first reaches the server, which may take it; its answer is lost while the lawyer is elsewhere.
+    if (++posts === 1) {
+      await new Promise<void>((resolve) => (fail = resolve));
+      throw new TypeError('Failed to fetch');
+    }
+    const body = {
+      status: 'success',
+      message: 'Your withdrawal request was sent.',
+      payout: payout({ status: 'requested' }),
+    };
+    return new Response(JSON.stringify(body), { status: 201, headers: { 'content-type': 'application/json' } });
+  });
+  render(
+    <QueryClientProvider client={testQueryClient()}>
+      <MemoryRouter initialEntries={['/lawyer/get-paid?tab=get-paid']}>
+        <GetPaidPage />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+  const withdraw = async (typed: string, label: string) => {
+    const amount = await screen.findByLabelText('Amount (₦)');
+    await userEvent.clear(amount);
+    await userEvent.type(amount, typed);
+    await userEvent.click(screen.getByRole('button', { name: 'Withdraw' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm withdrawal' });
+    await userEvent.click(within(dialog).getByRole('button', { name: label }));
+    return dialog;
+  };
+  const dialog = await withdraw('5000', 'Withdraw ₦5,000');
+  await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+  await userEvent.click(screen.getByRole('button', { name: 'Payment Details' }));
+  await screen.findByRole('heading', { name: 'Payment Details' });
+  await act(async () => fail());
+  await userEvent.click(screen.getByRole('button', { name: 'Get Paid' }));
+  await vi.waitFor(() => expect(screen.getByRole('button', { name: 'Withdraw' })).toBeEnabled());
+
+  await withdraw('5000', 'Withdraw ₦5,000');
+  const success = await screen.findByRole('dialog', { name: 'Success' });
+  await userEvent.click(within(success).getAllByRole('button')[0]);
+  await withdraw('5000', 'Withdraw ₦5,000');
+  await vi.waitFor(() => expect(keys).toHaveLength(3));
+  expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+  expect(keys[1]).toBe(keys[0]);
+  expect(keys[2]).not.toBe(keys[0]);
+});

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { useIsMutating } from '@tanstack/react-query';
+import { useIsMutating, useMutationState } from '@tanstack/react-query';
 import { formatOrdinalDate } from '@legalmarket/contracts/format';
 import { formatNairaExact } from '@legalmarket/contracts/format';
 import { MIN_PAYOUT, PAYOUT_STATUS_WORDS, type PayoutStatus } from '@legalmarket/contracts/payouts';
@@ -54,6 +54,12 @@ export function Withdrawals({ onPaymentDetails }: { onPaymentDetails: () => void
   // Also one sent before the lawyer left this tab and came back: its key was in the memory of the
   // section left, so a withdrawal confirmed now would go under a new key and be made twice.
   const onItsWay = useIsMutating({ mutationKey: lawyerKeys.requestPayout() }) > 0;
+  // Failed while the lawyer was away (a lost answer the server may have taken): the same amount
+  // confirmed now goes under that send's key, not the new section's fresh one.
+  const lastSend = useMutationState({
+    filters: { mutationKey: lawyerKeys.requestPayout() },
+    select: (m) => ({ status: m.state.status, variables: m.state.variables as { amount: number; key: string } }),
+  }).at(-1);
 
   if (payouts.isLoading) return <Loading label="Loading withdrawals..." />;
   if (payouts.isError) return <ErrorState message={getErrorMessage(payouts.error)} onRetry={() => payouts.refetch()} />;
@@ -72,7 +78,13 @@ export function Withdrawals({ onPaymentDetails }: { onPaymentDetails: () => void
   const confirm = () => {
     if (confirming === null) return;
     request.mutate(
-      { amount: confirming, key: payoutKey.keyFor(confirming) },
+      {
+        amount: confirming,
+        key:
+          lastSend?.status === 'error' && lastSend.variables.amount === confirming
+            ? lastSend.variables.key
+            : payoutKey.keyFor(confirming),
+      },
       {
         onSuccess: (res) => {
           payoutKey.done();
