@@ -22,7 +22,7 @@ async function until(check: () => boolean | Promise<boolean>) {
  */
 describeEachDb('payout attacks from the lawyer side (Flutterwave stand-in)', (kind) => {
   const flw = flutterwaveStandIn();
-  let t: TestApp;
+  let t: TestApp & Awaited<ReturnType<typeof createLoggedTestApp>>;
   let admin: Login;
   let admin2: Login;
   let product: string;
@@ -210,6 +210,27 @@ describeEachDb('payout attacks from the lawyer side (Flutterwave stand-in)', (ki
       );
       expect(await owed(lawyer.id)).toBe(2_000_000);
     }
+  });
+
+  it('a transfer reported successful after it failed moves no money and is left to the admins', async () => {
+    const lawyer = await earner();
+    const id = (await request(lawyer)).json().payout._id as string;
+    expect((await inject('POST', `/api/admin/payouts/${id}/approve`, admin, {})).statusCode).toBe(200);
+    const [tr] = transfersOf(id);
+    flw.completeTransfer(tr.id, 'FAILED');
+    await webhook(tr.id);
+    await until(async () => (await payout(id)).status === 'failed');
+    expect(await owed(lawyer.id)).toBe(2_000_000);
+    // Outside Flutterwave's contract: the same transfer now says it went through.
+    flw.completeTransfer(tr.id, 'SUCCESSFUL');
+    expect((await webhook(tr.id)).statusCode).toBe(200);
+    await until(() => t.security.of('payout_paid_after_failure').some((e) => e.payoutId === id));
+    const told = t.security.of('payout_paid_after_failure').filter((e) => e.payoutId === id);
+    expect(
+      told.map(({ payoutId, lawyerId, amountKobo, transferId }) => ({ payoutId, lawyerId, amountKobo, transferId })),
+    ).toEqual([{ payoutId: id, lawyerId: lawyer.id, amountKobo: 2_000_000, transferId: String(tr.id) }]);
+    expect((await payout(id)).status).toBe('failed');
+    expect(await kinds(id)).toEqual(['payout', 'payout_failed']);
   });
 
   it('a send refused while another pass sent the payout never returns its money: only the bank does', async () => {

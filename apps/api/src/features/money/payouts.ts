@@ -181,6 +181,18 @@ export function createPayouts(deps: PayoutsDeps) {
       const [p] = await tx.select().from(payouts).where(eq(payouts.id, payoutId)).for('update');
       // A paid payout is settled again only by a reversal: the bank sent the money back to our balance.
       const reversal = p?.status === 'paid' && outcome.status === 'failed';
+      // Reported successful after it was reported failed (outside Flutterwave's contract): the money may
+      // be both at the bank and back in the lawyer's balance, so it is left to the admins, told below.
+      if (
+        p?.status === 'failed' &&
+        outcome.status === 'successful' &&
+        'id' in outcome &&
+        outcome.id === p.providerTransferId
+      )
+        return {
+          erased: null,
+          paidAfterFailure: { payoutId: p.id, lawyerId: p.lawyerId, amountKobo: p.amount, transferId: outcome.id },
+        };
       if (!p || (p.status !== 'sending' && !reversal)) return null;
       // A send's refusal names no transfer: applied once another pass took the payout (its `updatedAt`
       // moved) or its transfer is known (sent, or paid), it would return money that transfer carries.
@@ -294,6 +306,10 @@ export function createPayouts(deps: PayoutsDeps) {
       return { erased: { payoutId: p.id, lawyerId: p.lawyerId, amountKobo: p.amount, reversal, reason } };
     });
     if (!done) return false;
+    if (done.paidAfterFailure) {
+      deps.securityLog('payout_paid_after_failure', done.paidAfterFailure);
+      return false;
+    }
     deps.mailWritten();
     // Logged like the other money an admin must act on (plan_paid_twice, payment_for_deleted_account).
     if (done.erased) deps.securityLog('payout_returned_to_deleted_account', done.erased);
