@@ -77,3 +77,66 @@ describe('Add details keeps what is typed (decision 2226)', () => {
     expect(screen.getByLabelText('Give more details')).toHaveValue('');
   });
 });
+
+describe('Add details closed while on its way (decision 2281)', () => {
+  const A = '11111111-1111-4111-8111-111111111111';
+  const B = '22222222-2222-4222-8222-222222222222';
+  const jobA = jobFixture({ _id: A, adminDetail: null, adminFile: '/uploads/brief.pdf', adminFileName: 'brief.pdf' });
+  const jobB = jobFixture({ _id: B, adminDetail: null, adminFile: '/uploads/lease.pdf', adminFileName: 'lease.pdf' });
+  const setup = () => {
+    setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
+    const sent: string[] = [];
+    let answer: () => void = () => undefined;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL) => {
+      sent.push(new URL(String(input), 'http://localhost').pathname);
+      await new Promise<void>((resolve) => (answer = resolve));
+      return new Response(JSON.stringify({ status: 'success', message: 'Edited successfully', data: jobA }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
+    });
+    const onDone = vi.fn();
+    const client = testQueryClient();
+    const ui = (job: typeof jobA | null) => (
+      <QueryClientProvider client={client}>
+        <MemoryRouter>
+          <AddDetailsModal job={job} onClose={() => undefined} onDone={onDone} />
+        </MemoryRouter>
+      </QueryClientProvider>
+    );
+    const view = render(ui(jobA));
+    return { sent, answer: () => answer(), onDone, show: (job: typeof jobA | null) => view.rerender(ui(job)) };
+  };
+
+  it('keeps Send busy when opened again, sends once, and its answer leaves another job alone', async () => {
+    const { sent, answer, onDone, show } = setup();
+    await userEvent.type(screen.getByLabelText('Give more details'), 'The lease runs from January.');
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await vi.waitFor(() => expect(sent).toHaveLength(1));
+    show(null);
+    show(jobA);
+    const busy = screen.getByRole('button', { name: /Send/ });
+    expect(busy).toBeDisabled();
+    await userEvent.click(busy);
+    expect(sent).toEqual([`/job-api/editjobdetails/${A}`]);
+
+    // Opened for another job meanwhile: A's answer says nothing there and leaves B's text as typed.
+    show(jobB);
+    await userEvent.type(screen.getByLabelText('Give more details'), 'Schedule 2');
+    answer();
+    await vi.waitFor(() => expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled());
+    expect(onDone).not.toHaveBeenCalled();
+    expect(screen.getByLabelText('Give more details')).toHaveValue('Schedule 2');
+    expect(localStorage.getItem(`draft:a1:admin-details:${A}`)).toBeNull();
+  });
+
+  it('still says it was sent when answered after the dialog closed', async () => {
+    const { answer, onDone, show } = setup();
+    await userEvent.type(screen.getByLabelText('Give more details'), 'The lease runs from January.');
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    show(null);
+    answer();
+    await vi.waitFor(() => expect(onDone).toHaveBeenCalledWith('Edited successfully'));
+    expect(localStorage.getItem(`draft:a1:admin-details:${A}`)).toBeNull();
+  });
+});

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -157,27 +157,52 @@ export function AddDetailsModal({
   onClose: () => void;
   onDone: (message: string) => void;
 }) {
+  // The send lives here, mounted while the dialog is closed, not in the form that goes with it: a send
+  // closed on its way keeps Send busy when opened again, and its answer still ends it (decision 2281).
+  const edit = useEditJobDetails();
+  const shownFor = useRef<string | null>(null);
+  useEffect(() => {
+    shownFor.current = job?._id ?? null;
+  }, [job]);
+  const close = () => {
+    // Never a send on its way: a reset() detaches it, so Send would be offered again.
+    if (!edit.isPending) edit.reset();
+    onClose();
+  };
   return (
     <Modal
       open={Boolean(job)}
       title={job ? `Add details: ${job.productId.productName}` : 'Add details'}
-      onClose={onClose}
+      onClose={close}
     >
-      {job && <AddDetailsForm key={job._id} job={job} onClose={onClose} onDone={onDone} />}
+      {job && (
+        <AddDetailsForm
+          key={job._id}
+          job={job}
+          edit={edit}
+          isShown={(id) => shownFor.current === null || shownFor.current === id}
+          onClose={close}
+          onDone={onDone}
+        />
+      )}
     </Modal>
   );
 }
 
 function AddDetailsForm({
   job,
+  edit,
+  isShown,
   onClose,
   onDone,
 }: {
   job: JobViewResponse;
+  edit: ReturnType<typeof useEditJobDetails>;
+  /** Whether this job's dialog, or none, is open now: read when an answer comes. */
+  isShown: (jobId: string) => boolean;
   onClose: () => void;
   onDone: (message: string) => void;
 }) {
-  const edit = useEditJobDetails();
   const form = useForm<AddDetailsValues>({
     resolver: zodResolver(addDetailsForm),
     defaultValues: {
@@ -199,6 +224,8 @@ function AddDetailsForm({
       {
         onSuccess: (res) => {
           clearDraft();
+          // Opened meanwhile for another job: what is typed there stays, and no notice covers it.
+          if (!isShown(job._id)) return;
           onDone(res.message || messages.editedSuccessfully);
           onClose();
         },
@@ -231,7 +258,15 @@ function AddDetailsForm({
         )}
       />
       <div id={errorId}>
-        <FormError message={invalid ? messages.kindlyAddDetails : edit.isError ? getErrorMessage(edit.error) : null} />
+        <FormError
+          message={
+            invalid
+              ? messages.kindlyAddDetails
+              : edit.isError && edit.variables.id === job._id
+                ? getErrorMessage(edit.error)
+                : null
+          }
+        />
       </div>
       <div className="flex justify-end gap-2">
         <Button

@@ -57,3 +57,59 @@ describe("an admin's reason for refusing a verification (decision 2226)", () => 
     expect(localStorage.getItem('draft:a1:reject-lawyer:l7')).toBeNull();
   });
 });
+
+describe('a rejection closed while on its way (decision 2281)', () => {
+  const OTHER: LawyerSummary = { ...LAWYER, _id: 'l8', name: 'Ngozi Eze' };
+
+  it('keeps Reject busy when opened again, is sent once, and says so only for its lawyer', async () => {
+    setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
+    const sent: string[] = [];
+    let answer: () => void = () => undefined;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL) => {
+      sent.push(new URL(String(input), 'http://localhost').pathname);
+      await new Promise<void>((resolve) => (answer = resolve));
+      return new Response(
+        JSON.stringify({ status: 'success', message: 'Verification declined', data: { lawyer: LAWYER } }),
+        { status: 200, headers: { 'content-type': 'application/json' } },
+      );
+    });
+    const client = testQueryClient();
+    const ui = (lawyer: LawyerSummary | null) => (
+      <QueryClientProvider client={client}>
+        <MemoryRouter>
+          <LawyerModal lawyer={lawyer} onClose={() => undefined} />
+        </MemoryRouter>
+      </QueryClientProvider>
+    );
+    const view = render(ui(LAWYER));
+    const show = (lawyer: LawyerSummary | null) => view.rerender(ui(lawyer));
+
+    await userEvent.click(screen.getByRole('button', { name: 'Reject' }));
+    await userEvent.type(screen.getByLabelText('Reason the lawyer will read'), 'Your SCN does not match the roll.');
+    await userEvent.click(screen.getByRole('button', { name: 'Reject and e-mail the reason' }));
+    await vi.waitFor(() => expect(sent).toHaveLength(1));
+    // Away: back to the lawyer's details, then the dialog closed.
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Close' }));
+    show(null);
+
+    show(LAWYER);
+    const busy = screen.getByRole('button', { name: /Reject/ });
+    expect(busy).toBeDisabled();
+    await userEvent.click(busy);
+    expect(sent).toEqual(['/api/rejectlawyer/l7']);
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Close' }));
+    show(null);
+
+    // Opened for another lawyer meanwhile: the answer says nothing there.
+    show(OTHER);
+    answer();
+    await vi.waitFor(() => expect(screen.getByRole('button', { name: /Reject/ })).toBeEnabled());
+    expect(within(screen.getByRole('dialog')).queryByRole('status')).toBeNull();
+    expect(localStorage.getItem('draft:a1:reject-lawyer:l7')).toBeNull();
+
+    // Back on the lawyer it was sent for, the answer is shown.
+    show(LAWYER);
+    expect(within(screen.getByRole('dialog')).getByRole('status')).toHaveTextContent('Verification declined');
+  });
+});

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { UserRound } from 'lucide-react';
 import { rejectLawyerInput, type AdminLawyer } from '@legalmarket/contracts/admin';
@@ -59,14 +59,25 @@ export function LawyerModal({
   // The reason is kept per lawyer while written: closing the window or a reload loses nothing (decision 2226).
   const [reason, setReason, clearReason] = useDraft<string>(lawyer ? `reject-lawyer:${lawyer._id}` : null, '');
   const [reasonError, setReasonError] = useState<string | null>(null);
+  // The lawyer whose dialog is open, read by an answer that comes after a close or a reopen.
+  const shownFor = useRef<string | null>(null);
+  useEffect(() => {
+    shownFor.current = lawyer?._id ?? null;
+  }, [lawyer]);
+  const elsewhere = (sentFor: string) => shownFor.current !== null && shownFor.current !== sentFor;
+  // The sends are shared by every lawyer: each result shows only in its own lawyer's dialog.
+  const verifyHere = lawyer !== null && verify.variables === lawyer._id;
+  const rejectHere = lawyer !== null && reject.variables?.id === lawyer._id;
   const close = () => {
-    verify.reset();
-    reject.reset();
+    // Never a send on its way: a reset() detaches it, so opened again the dialog would offer it afresh
+    // and its answer would say nothing (decision 2281).
+    if (!verify.isPending) verify.reset();
+    if (!reject.isPending) reject.reset();
     setMode('view');
     setReasonError(null);
     onClose();
   };
-  const verified = lawyer?.verified || verify.isSuccess;
+  const verified = lawyer?.verified || (verify.isSuccess && verifyHere);
   const rejection = verified ? null : lawyer?.verificationRejection;
   if (lawyer && mode === 'verify')
     return (
@@ -83,7 +94,9 @@ export function LawyerModal({
               loading={verify.isPending}
               onClick={() =>
                 verify.mutate(lawyer._id, {
-                  onSuccess: (res) => {
+                  onSuccess: (res, sentFor) => {
+                    // Opened meanwhile for another lawyer: that dialog stays as it is.
+                    if (elsewhere(sentFor)) return;
                     setMode('view');
                     onVerified?.(res.message);
                   },
@@ -99,7 +112,7 @@ export function LawyerModal({
           {lawyer.name} will be told by e-mail and can apply for jobs at once. Check the SCN (
           {lawyer.scn ?? 'none given'}) against the NBA roll first.
         </p>
-        <FormError message={verify.isError ? getErrorMessage(verify.error) : null} />
+        <FormError message={verify.isError && verifyHere ? getErrorMessage(verify.error) : null} />
       </Modal>
     );
   if (lawyer && mode === 'reject')
@@ -108,9 +121,9 @@ export function LawyerModal({
         open
         title={`Reject ${lawyer.name}'s verification`}
         onClose={() => setMode('view')}
-        tone={reject.isSuccess ? 'success' : 'neutral'}
+        tone={reject.isSuccess && rejectHere ? 'success' : 'neutral'}
         footer={
-          reject.isSuccess ? (
+          reject.isSuccess && rejectHere ? (
             <Button onClick={close}>Close</Button>
           ) : (
             <>
@@ -132,7 +145,7 @@ export function LawyerModal({
           )
         }
       >
-        {reject.isSuccess ? (
+        {reject.isSuccess && rejectHere ? (
           <p role="status" className="font-semibold text-emerald-700">
             {reject.data.message}
           </p>
@@ -149,7 +162,7 @@ export function LawyerModal({
             }}
           />
         )}
-        <FormError message={reject.isError ? getErrorMessage(reject.error) : null} />
+        <FormError message={reject.isError && rejectHere ? getErrorMessage(reject.error) : null} />
       </Modal>
     );
   return (
@@ -157,7 +170,7 @@ export function LawyerModal({
       open={Boolean(lawyer)}
       title={lawyer?.name ?? 'Lawyer'}
       onClose={close}
-      tone={verify.isSuccess ? 'success' : 'neutral'}
+      tone={verify.isSuccess && verifyHere ? 'success' : 'neutral'}
       footer={
         lawyer && (
           <>
@@ -167,12 +180,15 @@ export function LawyerModal({
             >
               Go to profile
             </Link>
-            {!verified && (
+            {!verified && !(reject.isSuccess && rejectHere) && (
               <>
-                <Button variant="danger" onClick={() => setMode('reject')}>
+                {/* Busy while a send is on its way, as in the question it was sent from. */}
+                <Button variant="danger" loading={reject.isPending} onClick={() => setMode('reject')}>
                   Reject
                 </Button>
-                <Button onClick={() => setMode('verify')}>Verify Lawyer</Button>
+                <Button loading={verify.isPending} onClick={() => setMode('verify')}>
+                  Verify Lawyer
+                </Button>
               </>
             )}
           </>
@@ -240,12 +256,18 @@ export function LawyerModal({
               ))}
             </ul>
           )}
-          {verify.isSuccess && (
+          {verify.isSuccess && verifyHere && (
             <p role="status" className="font-semibold text-emerald-700">
               {verify.data.message || messages.verificationSuccessful}
             </p>
           )}
-          <FormError message={verify.isError ? getErrorMessage(verify.error) : null} />
+          {/* A rejection answered after its dialog was closed says so when the lawyer is opened again. */}
+          {reject.isSuccess && rejectHere && (
+            <p role="status" className="font-semibold text-emerald-700">
+              {reject.data.message}
+            </p>
+          )}
+          <FormError message={verify.isError && verifyHere ? getErrorMessage(verify.error) : null} />
         </div>
       )}
     </Modal>

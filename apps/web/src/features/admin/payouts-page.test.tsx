@@ -168,4 +168,93 @@ describe('/admin/payouts', () => {
       expect(localStorage.getItem('draft:a1:reject-payout:p1')).toBeNull();
     },
   );
+
+  it(
+    'a rejection closed while on its way stays busy when reopened, is sent once, and says Success only for its payout (decision 2281)',
+    { timeout: 30_000 },
+    async () => {
+      setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
+      const answer: AdminPayoutsResponse = {
+        status: 'success',
+        waitingTotal: 20_000.5,
+        payouts: [payout('p1'), payout('p2')],
+      };
+      const client = testQueryClient();
+      client.setQueryData(adminKeys.payouts(), answer);
+      const sent: string[] = [];
+      let answerRejection: () => void = () => undefined;
+      const { fn: routes } = jsonFetch({ 'GET /api/admin/payouts': () => ({ body: answer }) });
+      vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+        const url = new URL(String(input), 'http://localhost');
+        if (init?.method !== 'POST') return routes(input, init);
+        sent.push(url.pathname);
+        await new Promise<void>((resolve) => (answerRejection = resolve));
+        return new Response(
+          JSON.stringify({ status: 'success', message: 'The payout was rejected.', payout: payout('p1') }),
+          { status: 200, headers: { 'content-type': 'application/json' } },
+        );
+      });
+      renderPage(<PayoutsPage />, { client });
+      const rejectOf = (id: string) => screen.getByRole('button', { name: new RegExp(`^Reject.*Lawyer ${id}$`) });
+      await userEvent.click(rejectOf('p1'));
+      let dialog = await screen.findByRole('dialog', { name: 'Reject payout' });
+      await userEvent.type(within(dialog).getByLabelText('Reason for the lawyer'), 'The account name does not match');
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Reject payout' }));
+      await vi.waitFor(() => expect(sent).toHaveLength(1));
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+
+      // Opened again for the same payout: still busy, so a second tap sends nothing.
+      await userEvent.click(rejectOf('p1'));
+      dialog = await screen.findByRole('dialog', { name: 'Reject payout' });
+      const busy = within(dialog).getByRole('button', { name: /Reject payout/ });
+      expect(busy).toBeDisabled();
+      await userEvent.click(busy);
+      expect(sent).toEqual(['/api/admin/payouts/p1/reject']);
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+
+      // Opened for another payout meanwhile: the answer for p1 leaves that dialog and its reason alone.
+      await userEvent.click(rejectOf('p2'));
+      dialog = await screen.findByRole('dialog', { name: 'Reject payout' });
+      expect(dialog).toHaveTextContent('Lawyer p2');
+      await userEvent.type(within(dialog).getByLabelText('Reason for the lawyer'), 'Wrong bank');
+      answerRejection();
+      await vi.waitFor(() => expect(within(dialog).getByRole('button', { name: /Reject payout/ })).toBeEnabled());
+      expect(screen.queryByRole('dialog', { name: 'Success' })).toBeNull();
+      expect(screen.getByRole('dialog', { name: 'Reject payout' })).toHaveTextContent('Lawyer p2');
+      expect(within(dialog).getByLabelText('Reason for the lawyer')).toHaveValue('Wrong bank');
+      expect(localStorage.getItem('draft:a1:reject-payout:p1')).toBeNull();
+    },
+  );
+
+  it(
+    'a rejection closed while on its way says Success when it is answered (decision 2281)',
+    { timeout: 30_000 },
+    async () => {
+      setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
+      const answer: AdminPayoutsResponse = { status: 'success', waitingTotal: 10_000.25, payouts: [payout('p1')] };
+      const client = testQueryClient();
+      client.setQueryData(adminKeys.payouts(), answer);
+      let answerRejection: () => void = () => undefined;
+      const { fn: routes } = jsonFetch({ 'GET /api/admin/payouts': () => ({ body: answer }) });
+      vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+        if (init?.method !== 'POST') return routes(input, init);
+        await new Promise<void>((resolve) => (answerRejection = resolve));
+        return new Response(
+          JSON.stringify({ status: 'success', message: 'The payout was rejected.', payout: payout('p1') }),
+          { status: 200, headers: { 'content-type': 'application/json' } },
+        );
+      });
+      renderPage(<PayoutsPage />, { client });
+      await userEvent.click(screen.getByRole('button', { name: /^Reject/ }));
+      let dialog = await screen.findByRole('dialog', { name: 'Reject payout' });
+      await userEvent.type(within(dialog).getByLabelText('Reason for the lawyer'), 'The account name does not match');
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Reject payout' }));
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      await userEvent.click(screen.getByRole('button', { name: /^Reject/ }));
+      dialog = await screen.findByRole('dialog', { name: 'Reject payout' });
+      answerRejection();
+      expect(await screen.findByRole('dialog', { name: 'Success' })).toHaveTextContent('The payout was rejected.');
+      expect(screen.queryByRole('dialog', { name: 'Reject payout' })).toBeNull();
+    },
+  );
 });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { formatNairaExact } from '@legalmarket/contracts/format';
 import {
   PAYOUT_BATCH_MAX,
@@ -96,9 +96,16 @@ export default function PayoutsPage() {
     );
   };
 
+  // The payout whose dialog is open, read by a rejection's answer that comes after a reopen.
+  const shownFor = useRef<string | null>(null);
+  useEffect(() => {
+    shownFor.current = rejecting?._id ?? null;
+  }, [rejecting]);
   const openReject = (p: PayoutView) => {
     setReasonError(null);
-    reject.reset();
+    // Only a refusal is cleared: a reset() of a rejection on its way detaches it (decision 2281), so
+    // Reject payout would be offered again and its answer never shown.
+    if (reject.isError) reject.reset();
     setRejecting(p);
   };
   const runReject = () => {
@@ -107,16 +114,20 @@ export default function PayoutsPage() {
       setReasonError('Please give the lawyer a reason (at least 3 characters)');
       return;
     }
+    const sentFor = rejecting._id;
     reject.mutate(
-      { id: rejecting._id, reason: reason.trim() },
+      { id: sentFor, reason: reason.trim() },
       {
         onSuccess: (res) => {
           setSelected((s) => {
             const next = new Set(s);
-            next.delete(rejecting._id);
+            next.delete(sentFor);
             return next;
           });
+          // Bound to the sent payout's draft, whichever dialog is open now.
           clearReason();
+          // Opened meanwhile for another payout: its reason stays and no Success covers it.
+          if (shownFor.current !== null && shownFor.current !== sentFor) return;
           setResult({ ok: true, text: res.message });
           setRejecting(null);
         },
@@ -306,7 +317,10 @@ export default function PayoutsPage() {
           </p>
         )}
         <div className="mt-3">
-          <FormError message={reject.isError ? getErrorMessage(reject.error) : null} />
+          {/* Only this payout's refusal: the rejection may have been sent from another payout's dialog. */}
+          <FormError
+            message={reject.isError && reject.variables.id === rejecting?._id ? getErrorMessage(reject.error) : null}
+          />
         </div>
       </Modal>
       <ResultModal result={result} onClose={() => setResult(null)} />
