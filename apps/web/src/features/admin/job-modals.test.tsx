@@ -7,7 +7,7 @@ import { messages } from '@legalmarket/contracts/messages';
 import { jobFixture } from '@/test/job-fixture';
 import { setSession } from '@/lib/session';
 import { jsonFetch, testQueryClient } from '@/test/render';
-import { AddDetailsModal } from './job-modals';
+import { AddDetailsModal, JobModal } from './job-modals';
 
 function open() {
   const job = jobFixture({ _id: '11111111-1111-4111-8111-111111111111', adminDetail: null, adminFile: null });
@@ -138,5 +138,64 @@ describe('Add details closed while on its way (decision 2281)', () => {
     answer();
     await vi.waitFor(() => expect(onDone).toHaveBeenCalledWith('Edited successfully'));
     expect(localStorage.getItem(`draft:a1:admin-details:${A}`)).toBeNull();
+  });
+});
+
+describe('Mark as Completed closed while on its way (decision 2281)', () => {
+  const A = '33333333-3333-4333-8333-333333333333';
+  const B = '44444444-4444-4444-8444-444444444444';
+  const lawyer = { _id: 'l1', name: 'Chidi Okeke', officialEmail: '', phoneNumber: '' };
+  const jobA = jobFixture({ _id: A, status: 'pending', assignedTo: [lawyer] as never });
+  const jobB = jobFixture({ _id: B, status: 'pending', assignedTo: [lawyer] as never });
+  const setup = () => {
+    setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
+    const sent: string[] = [];
+    let answer: () => void = () => undefined;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL) => {
+      sent.push(new URL(String(input), 'http://localhost').pathname);
+      await new Promise<void>((resolve) => (answer = resolve));
+      return new Response(JSON.stringify({ status: 'success', message: 'Job completed', data: jobA }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
+    });
+    const onDone = vi.fn();
+    const onClose = vi.fn();
+    const client = testQueryClient();
+    const ui = (job: typeof jobA | null) => (
+      <QueryClientProvider client={client}>
+        <MemoryRouter>
+          <JobModal job={job} onClose={onClose} onDone={onDone} />
+        </MemoryRouter>
+      </QueryClientProvider>
+    );
+    const view = render(ui(jobA));
+    return { sent, answer: () => answer(), onDone, onClose, show: (job: typeof jobA | null) => view.rerender(ui(job)) };
+  };
+
+  it('stays ticked and busy when opened again, completes once, and its answer leaves another job open', async () => {
+    const { sent, answer, onDone, onClose, show } = setup();
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Mark as Completed' }));
+    await userEvent.click(screen.getByRole('button', { name: /Mark as Completed/ }));
+    await vi.waitFor(() => expect(sent).toHaveLength(1));
+    // The question closed, then the dialog, while the completion is on its way.
+    await userEvent.click(screen.getByRole('button', { name: 'Close' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Close' }));
+    show(null);
+    show(jobA);
+    const tick = screen.getByRole('checkbox', { name: 'Mark as Completed' });
+    expect(tick).toBeDisabled();
+    expect(tick).toBeChecked();
+    await userEvent.click(tick);
+    expect(sent).toEqual([`/job-api/completejob/${A}`]);
+
+    // Opened for another job meanwhile: A's answer is told, and B's dialog stays open, unticked.
+    show(jobB);
+    onClose.mockClear();
+    answer();
+    await vi.waitFor(() => expect(onDone).toHaveBeenCalledWith('Job completed'));
+    expect(onClose).not.toHaveBeenCalled();
+    expect(screen.getByRole('checkbox', { name: 'Mark as Completed' })).not.toBeChecked();
+    cleanup();
   });
 });

@@ -30,13 +30,19 @@ export function JobModal({
   onDone: (message: string) => void;
 }) {
   const complete = useCompleteJob();
-  const [ticked, setTicked] = useState(false);
+  // The job whose box was ticked: another job's dialog opened after it starts unticked.
+  const [tickedFor, setTickedFor] = useState<string | null>(null);
   // Completing pays the lawyer's share and closes the job for good: the tick asks first.
   const [asking, setAsking] = useState(false);
+  // The job shown now: a completion answered after the dialog moved on speaks only to its own job.
+  const shownFor = useRef<string | null>(null);
+  shownFor.current = job?._id ?? null;
+  const mine = Boolean(job) && complete.variables === job?._id;
   const actions = job ? allowedJobActions(stageOf(job), 'admin') : [];
   const close = () => {
-    complete.reset();
-    setTicked(false);
+    // A completion on its way stays attached through a close (decision 2281): only a finished one resets.
+    if (!complete.isPending) complete.reset();
+    setTickedFor(null);
     setAsking(false);
     onClose();
   };
@@ -55,14 +61,16 @@ export function JobModal({
             <Button
               loading={complete.isPending}
               onClick={() => {
-                setTicked(true);
-                complete.mutate(job._id, {
+                setTickedFor(job._id);
+                const id = job._id;
+                complete.mutate(id, {
                   onSuccess: (res) => {
                     onDone(res.message || messages.jobCompleted);
-                    close();
+                    if (shownFor.current === id || shownFor.current === null) close();
                   },
                   onError: () => {
-                    setTicked(false);
+                    if (shownFor.current !== id) return;
+                    setTickedFor(null);
                     setAsking(false);
                   },
                 });
@@ -126,9 +134,9 @@ export function JobModal({
               <input
                 type="checkbox"
                 className="size-5 accent-brand"
-                disabled={complete.isPending || complete.isSuccess}
+                disabled={complete.isPending || (mine && complete.isSuccess)}
                 // Ticked from the click until the modal closes; unticked again if completing fails.
-                checked={complete.isPending || complete.isSuccess || ticked}
+                checked={(mine && (complete.isPending || complete.isSuccess)) || tickedFor === job._id}
                 onChange={(e) => {
                   if (e.target.checked) setAsking(true);
                 }}
@@ -136,7 +144,7 @@ export function JobModal({
               Mark as Completed
             </label>
           )}
-          <FormError message={complete.isError ? getErrorMessage(complete.error) : null} />
+          <FormError message={mine && complete.isError ? getErrorMessage(complete.error) : null} />
         </div>
       )}
     </Modal>
