@@ -516,9 +516,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
     // Charged less than its amount (the provider's answer contradicts itself): left logged for an admin,
     // as a plan's (decision 2262): a refund of the amount would give back more than was taken.
     if (tx.chargedAmount !== undefined && tx.chargedAmount < tx.amount) return null;
-    const refunds = deps.refunds;
     const open = (ex: Executor) =>
-      refunds.openUnapplied(ex, {
+      deps.refunds.openUnapplied(ex, {
         order,
         transactionId: tx.id,
         amount: tx.amount,
