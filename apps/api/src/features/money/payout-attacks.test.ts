@@ -1,18 +1,11 @@
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import { jobs, ledgerEntries, ledgerTransactions, payouts } from '../../db/schema.js';
-import { describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
-import { createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
-import { flutterwaveStandIn, listenStandIn, SECRET_HASH } from '../../../test/flutterwave-standin.js';
+import { beforeAll, expect, it } from 'vitest';
+import { and, eq, inArray } from 'drizzle-orm';
+import { payouts } from '../../db/schema.js';
+import { describeEachDb, signupAndLogin } from '../../../test/helpers.js';
 import { createPaymentProvider, TransferRefused } from '../../platform/payments/index.js';
-import { createLedger } from './ledger.js';
-import { createPayouts } from './payouts.js';
+import { payoutTestKit, until, type PayoutTestApp } from './payout-test-kit.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
-
-async function until(check: () => boolean | Promise<boolean>) {
-  for (let i = 0; i < 400 && !(await check()); i++) await new Promise((r) => setTimeout(r, 25));
-}
 
 /**
  * A lawyer (or a thief with its session) trying to take out more than it earned, or earned money twice,
@@ -21,54 +14,17 @@ async function until(check: () => boolean | Promise<boolean>) {
  * racing the daily look and new withdrawals. Races show on the PostgreSQL server.
  */
 describeEachDb('payout attacks from the lawyer side (Flutterwave stand-in)', (kind) => {
-  const flw = flutterwaveStandIn();
-  let t: TestApp & Awaited<ReturnType<typeof createLoggedTestApp>>;
+  const k = payoutTestKit(kind, { product: 'Employment Contract', provider: 'flutterwave' });
+  const { flw, inject, db, instance, payout, kinds, owed, transfersOf } = k;
+  let t: PayoutTestApp;
   let admin: Login;
   let admin2: Login;
-  let product: string;
   const ROUNDS = kind === 'postgres' ? 4 : 1;
+  beforeAll(async () => {
+    ({ t, admin } = k.suite);
+    admin2 = await signupAndLogin(t, 'admin');
+  });
 
-  const inject = (
-    method: 'GET' | 'POST' | 'PUT',
-    url: string,
-    who: Login | null,
-    payload?: unknown,
-    headers: Record<string, string> = {},
-  ) =>
-    t.app.inject({
-      method,
-      url,
-      headers: { ...(who?.headers ?? {}), ...headers },
-      payload: payload as Record<string, unknown>,
-    });
-  const db = () => t.rt.database.db;
-  const instance = (provider = createPaymentProvider(t.config, t.rt.database.db)) =>
-    createPayouts({
-      db: t.rt.database.db,
-      clock: t.clock,
-      config: t.config,
-      mailWritten: () => {},
-      securityLog: () => {},
-      provider,
-      ledger: createLedger({ db: t.rt.database.db, clock: t.clock }),
-      sleep: async () => {},
-    });
-  const payout = async (id: string) => (await db().select().from(payouts).where(eq(payouts.id, id)))[0];
-  const kinds = async (id: string) =>
-    (
-      await db()
-        .select({ kind: ledgerTransactions.kind })
-        .from(ledgerTransactions)
-        .where(eq(ledgerTransactions.payoutId, id))
-        .orderBy(ledgerTransactions.id)
-    ).map((r) => r.kind);
-  const owed = async (lawyerId: string) => {
-    const [row] = await db()
-      .select({ kobo: sql<string>`coalesce(-sum(${ledgerEntries.amount}), 0)` })
-      .from(ledgerEntries)
-      .where(and(eq(ledgerEntries.lawyerId, lawyerId), eq(ledgerEntries.account, 'lawyer_earnings')));
-    return Number(row.kobo);
-  };
   /** Kobo out or on its way out, or reserved: everything the lawyer has taken or asked for. */
   const taken = async (lawyerId: string) =>
     (
@@ -77,57 +33,16 @@ describeEachDb('payout attacks from the lawyer side (Flutterwave stand-in)', (ki
         .from(payouts)
         .where(and(eq(payouts.lawyerId, lawyerId), inArray(payouts.status, ['requested', 'sending', 'paid'])))
     ).reduce((s, p) => s + p.amount, 0);
-  const transfersOf = (reference: string) => [...flw.transfers.values()].filter((x) => x.reference === reference);
-  const webhook = (id: number) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/payments/webhook',
-      headers: { 'content-type': 'application/json', 'verif-hash': SECRET_HASH },
-      payload: JSON.stringify({ event: 'transfer.completed', 'event.type': 'Transfer', data: { id } }),
-    });
-  const request = (lawyer: Login, amount?: number, key = crypto.randomUUID()) =>
-    inject('POST', '/api/lawyer/payouts', lawyer, amount === undefined ? {} : { amount }, { 'idempotency-key': key });
-
-  async function earn(lawyer: Login) {
-    const company = await signupAndLogin(t, 'company');
-    await inject('POST', '/api/cart', company, { productId: product, quantity: 1 });
-    const { reference, amount } = (await inject('POST', '/api/checkout', company)).json().data;
-    const transactionId = flw.pay(reference, amount);
-    expect((await inject('POST', '/api/checkout/verify', company, { reference, transactionId })).statusCode).toBe(200);
-    const [job] = await db().select().from(jobs).where(eq(jobs.companyId, company.id));
-    expect((await inject('POST', '/job-api/assign', admin, { jobId: job.id, lawyerId: lawyer.id })).statusCode).toBe(
-      200,
-    );
-    expect((await inject('POST', `/job-api/jobs/${job.id}/actions/complete`, admin, {})).statusCode).toBe(200);
-  }
+  const webhook = (id: number) => k.transferWebhook({ id });
+  /** Each withdrawal under a key of its own. */
+  const request = (lawyer: Login, amount?: number) => k.request(lawyer, amount, crypto.randomUUID());
 
   /** A lawyer with checked details who earned ₦20,000 per job, available now. */
   async function earner(jobsDone = 1) {
-    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
-    const details = { accountNumber: '0123456789', accountName: 'Chidi Okeke', bank: 'Zenith Bank' };
-    expect((await inject('POST', '/api/add-payment-details', lawyer, details)).statusCode).toBe(201);
-    for (let i = 0; i < jobsDone; i++) await earn(lawyer);
+    const lawyer = await k.earner('0123456789', jobsDone);
     expect(await owed(lawyer.id)).toBe(jobsDone * 2_000_000);
     return lawyer;
   }
-
-  beforeAll(async () => {
-    t = await createLoggedTestApp(kind, await listenStandIn(flw));
-    admin = await signupAndLogin(t, 'admin');
-    admin2 = await signupAndLogin(t, 'admin');
-    product = await insertProduct(t, 'Employment Contract', 25_000);
-    const settings = await inject('PUT', '/api/admin/money-settings', admin, { commissionPercent: 20, holdDays: 0 });
-    expect(settings.statusCode).toBe(200);
-  });
-  afterAll(async () => {
-    await t?.close();
-    await new Promise((r) => flw.server.close(r));
-  });
-  afterEach(async () => {
-    flw.setTransferMode('queue');
-    flw.setDown(false);
-    expect(await createLedger({ db: t.rt.database.db, clock: t.clock }).audit()).toEqual([]);
-  });
 
   it('withdrawals under many keys at once never reserve more than is available', async () => {
     for (let round = 0; round < ROUNDS; round++) {
@@ -185,7 +100,7 @@ describeEachDb('payout attacks from the lawyer side (Flutterwave stand-in)', (ki
   it('a reversal racing the daily look and new withdrawals gives the money back once', async () => {
     for (let round = 0; round < ROUNDS; round++) {
       // A day passes each round: sessions signed in before it have ended.
-      admin = await signupAndLogin(t, 'admin');
+      admin = await k.signInAdmin();
       const lawyer = await earner();
       const id = (await request(lawyer)).json().payout._id as string;
       await inject('POST', `/api/admin/payouts/${id}/approve`, admin, {});
@@ -214,7 +129,7 @@ describeEachDb('payout attacks from the lawyer side (Flutterwave stand-in)', (ki
 
   it('a transfer reported successful after it failed moves no money and is left to the admins', async () => {
     // Earlier tests move the clock on by days: sessions signed in before them have ended.
-    admin = await signupAndLogin(t, 'admin');
+    admin = await k.signInAdmin();
     const lawyer = await earner();
     const id = (await request(lawyer)).json().payout._id as string;
     expect((await inject('POST', `/api/admin/payouts/${id}/approve`, admin, {})).statusCode).toBe(200);
@@ -239,7 +154,7 @@ describeEachDb('payout attacks from the lawyer side (Flutterwave stand-in)', (ki
     // B's transfer is paid and settled before A applies its refusal, or is still on its way then.
     for (const meanwhile of ['paid', 'on its way'] as const) {
       // The rounds move the clock past the sessions' lifetime.
-      admin = await signupAndLogin(t, 'admin');
+      admin = await k.signInAdmin();
       const lawyer = await earner();
       const id = (await request(lawyer)).json().payout._id as string;
       // Approved while Flutterwave was down: sending, never sent, due for the reconciler a minute on.
@@ -297,7 +212,7 @@ describeEachDb('payout attacks from the lawyer side (Flutterwave stand-in)', (ki
   });
 
   it('a send refused after another pass took the payout leaves it to that pass, even before its transfer is known', async () => {
-    admin = await signupAndLogin(t, 'admin');
+    admin = await k.signInAdmin();
     const lawyer = await earner();
     const id = (await request(lawyer)).json().payout._id as string;
     flw.setDown(true);

@@ -1,19 +1,11 @@
 import { createHmac } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { jobs, ledgerTransactions, payouts } from '../../db/schema.js';
-import { describeEachDb, lastMailTo, signupAndLogin, sixDigits, type TestApp } from '../../../test/helpers.js';
-import { createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
-import { flutterwaveStandIn, listenStandIn, SECRET_HASH } from '../../../test/flutterwave-standin.js';
-import { createPaymentProvider } from '../../platform/payments/index.js';
-import { createLedger } from './ledger.js';
-import { createPayouts } from './payouts.js';
+import { ledgerTransactions } from '../../db/schema.js';
+import { describeEachDb, lastMailTo, sixDigits, type signupAndLogin } from '../../../test/helpers.js';
+import { payoutTestKit, until, type PayoutTestApp } from './payout-test-kit.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
-
-async function until(check: () => boolean | Promise<boolean>) {
-  for (let i = 0; i < 400 && !(await check()); i++) await new Promise((r) => setTimeout(r, 25));
-}
 
 /**
  * Payouts after the job, attacked from outside on the paths payouts.test.ts leaves alone: the
@@ -22,66 +14,21 @@ async function until(check: () => boolean | Promise<boolean>) {
  * PostgreSQL server; on PGlite the same steps must keep the same books.
  */
 describeEachDb('payout races through Flutterwave (local stand-in)', (kind) => {
-  const flw = flutterwaveStandIn();
-  let t: TestApp;
+  const k = payoutTestKit(kind, { product: 'Employment Contract', provider: 'flutterwave' });
+  const { flw, inject, db, instance, payout, kinds, available, transfersOf, transferPosts } = k;
+  let t: PayoutTestApp;
   let admin: Login;
-  let product: string;
   const ROUNDS = kind === 'postgres' ? 5 : 2;
+  beforeAll(() => {
+    ({ t, admin } = k.suite);
+  });
 
-  const inject = (method: 'GET' | 'POST' | 'PATCH' | 'PUT', url: string, who: Login | null, payload?: unknown) =>
-    t.app.inject({ method, url, headers: who?.headers ?? {}, payload: payload as Record<string, unknown> });
-  const db = () => t.rt.database.db;
-  /** The payouts service as each instance's timer builds it. */
-  const instance = () =>
-    createPayouts({
-      db: t.rt.database.db,
-      clock: t.clock,
-      config: t.config,
-      mailWritten: () => {},
-      securityLog: () => {},
-      provider: createPaymentProvider(t.config, t.rt.database.db),
-      ledger: createLedger({ db: t.rt.database.db, clock: t.clock }),
-      sleep: async () => {},
-    });
-  const payout = async (id: string) => (await db().select().from(payouts).where(eq(payouts.id, id)))[0];
-  const kinds = async (id: string) =>
-    (
-      await db()
-        .select({ kind: ledgerTransactions.kind })
-        .from(ledgerTransactions)
-        .where(eq(ledgerTransactions.payoutId, id))
-        .orderBy(ledgerTransactions.id)
-    ).map((r) => r.kind);
-  const available = async (lawyer: Login) =>
-    (await inject('GET', '/job-api/lawyer/earnings', lawyer)).json().data.available as number;
-  const transfersOf = (reference: string) => [...flw.transfers.values()].filter((x) => x.reference === reference);
-  const transferPosts = () => flw.calls.filter((c) => c === 'POST /v3/transfers').length;
-  /** Flutterwave's `transfer.completed`: only its id counts, the transfer is fetched. */
-  const hookBody = (id: number) =>
-    JSON.stringify({ event: 'transfer.completed', 'event.type': 'Transfer', data: { id } });
-  const webhook = (id: number, headers: Record<string, string> = { 'verif-hash': SECRET_HASH }) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/payments/webhook',
-      headers: { 'content-type': 'application/json', ...headers },
-      payload: hookBody(id),
-    });
+  const hookBody = (id: number) => k.transferHookBody({ id });
+  const webhook = (id: number, headers?: Record<string, string>) => k.transferWebhook({ id }, headers);
 
   /** A lawyer with checked details who earned ₦20,000 (₦25,000 less 20 %), available now. */
   async function earner(accountNumber = '0123456789') {
-    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
-    const details = { accountNumber, accountName: 'Chidi Okeke', bank: 'Zenith Bank' };
-    expect((await inject('POST', '/api/add-payment-details', lawyer, details)).statusCode).toBe(201);
-    const company = await signupAndLogin(t, 'company');
-    await inject('POST', '/api/cart', company, { productId: product, quantity: 1 });
-    const { reference, amount } = (await inject('POST', '/api/checkout', company)).json().data;
-    const transactionId = flw.pay(reference, amount);
-    expect((await inject('POST', '/api/checkout/verify', company, { reference, transactionId })).statusCode).toBe(200);
-    const [job] = await db().select().from(jobs).where(eq(jobs.companyId, company.id));
-    expect((await inject('POST', '/job-api/assign', admin, { jobId: job.id, lawyerId: lawyer.id })).statusCode).toBe(
-      200,
-    );
-    expect((await inject('POST', `/job-api/jobs/${job.id}/actions/complete`, admin, {})).statusCode).toBe(200);
+    const lawyer = await k.earner(accountNumber);
     expect(await available(lawyer)).toBe(20_000);
     return lawyer;
   }
@@ -97,23 +44,6 @@ describeEachDb('payout races through Flutterwave (local stand-in)', (kind) => {
     t.clock.advance(61_000);
     return id;
   }
-
-  beforeAll(async () => {
-    t = await createLoggedTestApp(kind, await listenStandIn(flw));
-    admin = await signupAndLogin(t, 'admin');
-    product = await insertProduct(t, 'Employment Contract', 25_000);
-    const settings = await inject('PUT', '/api/admin/money-settings', admin, { commissionPercent: 20, holdDays: 0 });
-    expect(settings.statusCode).toBe(200);
-  });
-  afterAll(async () => {
-    await t?.close();
-    await new Promise((r) => flw.server.close(r));
-  });
-  afterEach(async () => {
-    flw.setTransferMode('queue');
-    flw.setDown(false);
-    expect(await createLedger({ db: t.rt.database.db, clock: t.clock }).audit()).toEqual([]);
-  });
 
   it('the reconciler passes of three instances at once send a payout left by an outage once', async () => {
     for (let round = 0; round < ROUNDS; round++) {

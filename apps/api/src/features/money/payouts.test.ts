@@ -1,9 +1,8 @@
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { and, eq, inArray } from 'drizzle-orm';
 import { messages, payoutMessages, type PayoutView } from '@legalmarket/contracts';
 import {
   auditLog,
-  jobs,
   ledgerEntries,
   ledgerTransactions,
   payoutDetails,
@@ -11,123 +10,32 @@ import {
   sandboxTransfers,
   users,
 } from '../../db/schema.js';
-import {
-  PASSWORD,
-  describeEachDb,
-  lastMailTo,
-  signupAndLogin,
-  sixDigits,
-  type TestApp,
-} from '../../../test/helpers.js';
-import { SUCCESS_CARD, createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
-import { flutterwaveStandIn, listenStandIn, SECRET_HASH } from '../../../test/flutterwave-standin.js';
+import { PASSWORD, describeEachDb, lastMailTo, signupAndLogin, sixDigits } from '../../../test/helpers.js';
 import { mailsTo } from '../../../test/admin-fixtures.js';
-import { createPaymentProvider } from '../../platform/payments/index.js';
-import { createLedger } from './ledger.js';
-import { createPayouts } from './payouts.js';
+import { payoutTestKit, until, type PayoutTestApp } from './payout-test-kit.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 const DAY = 86_400_000;
 
-/** The steps both suites share: a lawyer who earned ₦20,000 (₦25,000 less 20 %), available after 7 days. */
-function kit(get: () => { t: TestApp; admin: Login; product: string }) {
-  const inject = (method: 'GET' | 'POST' | 'PATCH' | 'PUT', url: string, who: Login | null, payload?: unknown) =>
-    get().t.app.inject({ method, url, headers: who?.headers ?? {}, payload: payload as Record<string, unknown> });
-  const db = () => get().t.rt.database.db;
-
-  async function earn(lawyer: Login, pay: (reference: string, amount: number, company: Login) => Promise<void>) {
-    const { admin, product } = get();
-    const company = await signupAndLogin(get().t, 'company');
-    await inject('POST', '/api/cart', company, { productId: product, quantity: 1 });
-    const { reference, amount } = (await inject('POST', '/api/checkout', company)).json().data;
-    await pay(reference, amount, company);
-    const [job] = await db().select().from(jobs).where(eq(jobs.companyId, company.id));
-    expect((await inject('POST', '/job-api/assign', admin, { jobId: job.id, lawyerId: lawyer.id })).statusCode).toBe(
-      200,
-    );
-    expect((await inject('POST', `/job-api/jobs/${job.id}/actions/complete`, admin, {})).statusCode).toBe(200);
-    return job;
-  }
-  const addDetails = (lawyer: Login, accountNumber: string, accountName = 'Chidi Okeke', bank = 'Zenith Bank') =>
-    inject('POST', '/api/add-payment-details', lawyer, { accountNumber, accountName, bank });
-  const mine = async (lawyer: Login) =>
-    (await inject('GET', '/api/lawyer/payouts', lawyer)).json() as {
-      withdrawable: number;
-      detailsResolved: boolean;
-      payouts: PayoutView[];
-    };
-  const request = (lawyer: Login, amount?: number) =>
-    inject('POST', '/api/lawyer/payouts', lawyer, amount === undefined ? {} : { amount });
-  const approve = (id: string, who = get().admin) => inject('POST', `/api/admin/payouts/${id}/approve`, who, {});
-  const kinds = async (payoutId: string) =>
-    (
-      await db()
-        .select({ kind: ledgerTransactions.kind })
-        .from(ledgerTransactions)
-        .where(eq(ledgerTransactions.payoutId, payoutId))
-        .orderBy(ledgerTransactions.id)
-    ).map((r) => r.kind);
-  const statusOf = async (id: string) => (await db().select().from(payouts).where(eq(payouts.id, id)))[0].status;
-  const available = async (lawyer: Login) =>
-    (await inject('GET', '/job-api/lawyer/earnings', lawyer)).json().data.available as number;
-  /** Earnings are withdrawable at once unless a test says otherwise. */
-  const holdDays = async (days: number) =>
-    expect(
-      (await inject('PUT', '/api/admin/money-settings', get().admin, { commissionPercent: 20, holdDays: days }))
-        .statusCode,
-    ).toBe(200);
-  /** A new session after the clock moved past the old one's lifetime. */
-  async function relogin(who: Login) {
-    const res = await inject('POST', '/api/login', null, { officialEmail: who.email, password: PASSWORD });
-    who.headers = { authorization: `Bearer ${res.json().token}` };
-  }
-  return { holdDays, relogin, inject, earn, addDetails, mine, request, approve, kinds, statusOf, available };
-}
-
-async function until(check: () => Promise<boolean>) {
-  for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 25));
-}
-
 describeEachDb('lawyer payouts through the sandbox provider', (kind) => {
-  let t: TestApp;
+  const k = payoutTestKit(kind, { product: 'Non-Disclosure Agreement' });
+  let t: PayoutTestApp;
   let admin: Login;
-  let product: string;
-  const k = kit(() => ({ t, admin, product }));
+  beforeAll(() => {
+    ({ t, admin } = k.suite);
+  });
   /** The audit log's entries about one payout. */
   const auditOf = (payoutId: string) =>
     t.rt.database.db
       .select({ action: auditLog.action, actorId: auditLog.actorId, details: auditLog.details })
       .from(auditLog)
       .where(eq(auditLog.targetId, payoutId));
-  const sandboxPay = async (reference: string, amount: number, company: Login) => {
-    const charged = await k.inject('POST', '/api/checkout/sandbox/charge', company, {
-      reference,
-      amount,
-      currency: 'NGN',
-      ...SUCCESS_CARD,
-    });
-    const transactionId = charged.json().data.transaction_id;
-    expect((await k.inject('POST', '/api/checkout/verify', company, { reference, transactionId })).statusCode).toBe(
-      200,
-    );
-  };
   /** A verified lawyer with resolved details and ₦20,000 available. */
   async function earner(accountNumber = '0123456789') {
-    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
-    expect((await k.addDetails(lawyer, accountNumber)).statusCode).toBe(201);
-    await k.earn(lawyer, sandboxPay);
+    const lawyer = await k.earner(accountNumber);
     expect(await k.available(lawyer)).toBe(20_000);
     return lawyer;
   }
-
-  beforeAll(async () => {
-    t = await createLoggedTestApp(kind);
-    admin = await signupAndLogin(t, 'admin');
-    product = await insertProduct(t, 'Non-Disclosure Agreement', 25_000);
-    await k.holdDays(0);
-  });
-  afterAll(() => t.close());
-  afterEach(async () => expect(await createLedger({ db: t.rt.database.db, clock: t.clock }).audit()).toEqual([]));
 
   it("payout details are checked with the bank: unknown accounts refused, the bank's name saved", async () => {
     const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
@@ -176,7 +84,7 @@ describeEachDb('lawyer payouts through the sandbox provider', (kind) => {
     expect((await k.request(lawyer)).json().message).toBe(payoutMessages.noDetails);
     expect((await k.addDetails(lawyer, '0123456789')).statusCode).toBe(201);
     await k.holdDays(7);
-    await k.earn(lawyer, sandboxPay);
+    await k.earn(lawyer);
     await k.holdDays(0);
     // Still in its holding period.
     const early = await k.request(lawyer);
@@ -483,50 +391,17 @@ describeEachDb('lawyer payouts through the sandbox provider', (kind) => {
 });
 
 describeEachDb('lawyer payouts through Flutterwave (local stand-in): webhooks, failures, outages', (kind) => {
-  const flw = flutterwaveStandIn();
-  let t: TestApp;
-  let admin: Login;
-  let product: string;
-  const k = kit(() => ({ t, admin, product }));
-  const flwPay = async (reference: string, amount: number, company: Login) => {
-    const id = flw.pay(reference, amount);
-    expect((await k.inject('POST', '/api/checkout/verify', company, { reference, transactionId: id })).statusCode).toBe(
-      200,
-    );
-  };
-  async function earner(accountNumber = '0123456789') {
-    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
-    expect((await k.addDetails(lawyer, accountNumber)).statusCode).toBe(201);
-    await k.earn(lawyer, flwPay);
-    return lawyer;
-  }
-  const webhook = (id: number, status: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/payments/webhook',
-      headers: { 'content-type': 'application/json', 'verif-hash': SECRET_HASH },
-      // A forged body: the status and amount here are never trusted, the transfer is fetched.
-      payload: JSON.stringify({
-        event: 'transfer.completed',
-        'event.type': 'Transfer',
-        data: { id, status, amount: 1 },
-      }),
-    });
-  const transferOf = (reference: string) => [...flw.transfers.values()].find((x) => x.reference === reference)!;
-  /** The payouts service as main.ts's timer builds it; one pass of the reconciler below. */
-  const timerPayouts = () =>
-    createPayouts({
-      db: t.rt.database.db,
-      clock: t.clock,
-      config: t.config,
-      mailWritten: () => {},
-      securityLog: () => {},
-      provider: createPaymentProvider(t.config, t.rt.database.db),
-      ledger: createLedger({ db: t.rt.database.db, clock: t.clock }),
-      sleep: async () => {},
-    });
-  const reconcile = () => timerPayouts().reconcile();
-  const transferPosts = () => flw.calls.filter((c) => c === 'POST /v3/transfers').length;
+  const k = payoutTestKit(kind, { product: 'Trademark Registration', provider: 'flutterwave' });
+  const { flw, earner, transferPosts } = k;
+  let t: PayoutTestApp;
+  beforeAll(() => {
+    ({ t } = k.suite);
+  });
+  // A forged body: the status and amount here are never trusted, the transfer is fetched.
+  const webhook = (id: number, status: string) => k.transferWebhook({ id, status, amount: 1 });
+  const transferOf = (reference: string) => k.transfersOf(reference)[0];
+  /** One pass of the reconciler, as main.ts's timer runs it. */
+  const reconcile = () => k.instance().reconcile();
   /** Moves a payout's settlement (and any look at it) back in time, so the test's clock stays put for the sessions. */
   const settledAgo = (id: string, ms: number) =>
     t.rt.database.db
@@ -534,23 +409,7 @@ describeEachDb('lawyer payouts through Flutterwave (local stand-in): webhooks, f
       .set({ settledAt: new Date(t.clock.now().getTime() - ms), reversalCheckedAt: null })
       .where(eq(payouts.id, id));
   /** One pass of the daily look at paid payouts, as the reconciler's timer runs it. */
-  const recheckPaid = () => timerPayouts().recheckPaid();
-
-  beforeAll(async () => {
-    t = await createLoggedTestApp(kind, await listenStandIn(flw));
-    admin = await signupAndLogin(t, 'admin');
-    product = await insertProduct(t, 'Trademark Registration', 25_000);
-    await k.holdDays(0);
-  });
-  afterAll(async () => {
-    await t?.close();
-    await new Promise((r) => flw.server.close(r));
-  });
-  afterEach(async () => {
-    flw.setTransferMode('queue');
-    flw.setDown(false);
-    expect(await createLedger({ db: t.rt.database.db, clock: t.clock }).audit()).toEqual([]);
-  });
+  const recheckPaid = () => k.instance().recheckPaid();
 
   it('resolves accounts with POST /v3/accounts/resolve; unknown 400, provider down 503', async () => {
     const lawyer = await signupAndLogin(t, 'lawyer');
