@@ -42,6 +42,22 @@ import { lockLawyerPayouts, lockLiveAccount } from '../../db/locks.js';
 /** The provider's transfer, or a send's refusal with the row's `updatedAt` that send read (decision 2277). */
 type Outcome = ProviderTransfer | { status: 'failed'; message: string; readAt: Date };
 
+/**
+ * What `settle` applied, for what it says once committed: the payout paid or failed and its lawyer
+ * mailed; its money back to a deleted account (the admins mailed and told); or reported paid after it
+ * failed, nothing moved (told, left to the admins).
+ */
+type Settlement =
+  | { kind: 'settled' }
+  | {
+      kind: 'returnedToDeletedAccount';
+      event: { payoutId: string; lawyerId: string; amountKobo: number; reversal: boolean; reason: string };
+    }
+  | {
+      kind: 'paidAfterFailure';
+      event: { payoutId: string; lawyerId: string; amountKobo: number; transferId: string };
+    };
+
 /** A payout approved but never answered by the provider is sent again (same reference) after this long. */
 const PAYOUT_RESEND_AFTER_MS = 60_000;
 /** Paid payouts are looked up again for a reversal once a day for this long after they settle. */
@@ -170,7 +186,7 @@ export function createPayouts(deps: PayoutsDeps) {
 
   /** Applies the provider's word to a payout being sent, once, under its row lock. */
   async function settle(payoutId: string, outcome: Outcome): Promise<boolean> {
-    const done = await db.transaction(async (tx) => {
+    const done = await db.transaction(async (tx): Promise<Settlement | null> => {
       // Money coming back must see an erasure of its lawyer that is under way: the lawyer's row is
       // locked before the payout's, the order erasure takes them in (a payout's lawyer never changes).
       if (outcome.status === 'failed') {
@@ -190,8 +206,8 @@ export function createPayouts(deps: PayoutsDeps) {
         outcome.id === p.providerTransferId
       )
         return {
-          erased: null,
-          paidAfterFailure: { payoutId: p.id, lawyerId: p.lawyerId, amountKobo: p.amount, transferId: outcome.id },
+          kind: 'paidAfterFailure',
+          event: { payoutId: p.id, lawyerId: p.lawyerId, amountKobo: p.amount, transferId: outcome.id },
         };
       if (!p || (p.status !== 'sending' && !reversal)) return null;
       // A send's refusal names no transfer: applied once another pass took the payout (its `updatedAt`
@@ -241,7 +257,7 @@ export function createPayouts(deps: PayoutsDeps) {
         if ('fee' in outcome && outcome.fee !== undefined && outcome.fee < p.amount)
           await ledger.recordFee(tx, { payoutId: p.id }, outcome.fee);
         await enqueueMail(tx, render(payoutPaidMail(mail)));
-        return { erased: null };
+        return { kind: 'settled' };
       }
       const reason = outcome.message || (reversal ? 'reversed by the bank' : 'refused by the bank');
       // Erasure waits for every payout still moving, so only a paid one comes back to a deleted account:
@@ -285,7 +301,7 @@ export function createPayouts(deps: PayoutsDeps) {
         );
       if (!erased) {
         await enqueueMail(tx, render(payoutFailedMail({ ...mail, reason })));
-        return { erased: null };
+        return { kind: 'settled' };
       }
       const admins = await tx.select({ email: users.officialEmail }).from(users).where(liveAdmin).limit(20);
       for (const a of admins)
@@ -303,16 +319,19 @@ export function createPayouts(deps: PayoutsDeps) {
             }),
           ),
         );
-      return { erased: { payoutId: p.id, lawyerId: p.lawyerId, amountKobo: p.amount, reversal, reason } };
+      return {
+        kind: 'returnedToDeletedAccount',
+        event: { payoutId: p.id, lawyerId: p.lawyerId, amountKobo: p.amount, reversal, reason },
+      };
     });
     if (!done) return false;
-    if (done.paidAfterFailure) {
-      deps.securityLog('payout_paid_after_failure', done.paidAfterFailure);
+    if (done.kind === 'paidAfterFailure') {
+      deps.securityLog('payout_paid_after_failure', done.event);
       return false;
     }
     deps.mailWritten();
     // Logged like the other money an admin must act on (plan_paid_twice, payment_for_deleted_account).
-    if (done.erased) deps.securityLog('payout_returned_to_deleted_account', done.erased);
+    if (done.kind === 'returnedToDeletedAccount') deps.securityLog('payout_returned_to_deleted_account', done.event);
     return true;
   }
 
