@@ -1,36 +1,12 @@
-import { useState } from 'react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { jsonFetch } from '@/test/render';
-import { ContactPopup } from './contact-popup';
-
-function Page() {
-  const [open, setOpen] = useState(false);
-  return (
-    <>
-      <button type="button" onClick={() => setOpen(true)}>
-        Contact
-      </button>
-      <ContactPopup open={open} onClose={() => setOpen(false)} />
-    </>
-  );
-}
+import { ContactPage, stubPublicConfig } from '@/test/contact-page';
 
 describe('the Contact pop-up', () => {
   it('is not on the page until first opened; then it opens, closes and opens again as before', async () => {
-    const api = jsonFetch({
-      'GET /api/public-config': () => ({
-        body: {
-          supportPhone: '2348012345678',
-          supportEmail: 'help@legalmarket.ng',
-          paymentProvider: 'sandbox',
-          socialLinks: [],
-        },
-      }),
-    });
-    vi.stubGlobal('fetch', api.fn);
-    const { container } = render(<Page />);
+    stubPublicConfig();
+    const { container } = render(<ContactPage />);
     // Its code (the dialog and the modal) loads on the first opening, not with the page.
     expect(container.querySelector('dialog')).toBeNull();
 

@@ -1,23 +1,18 @@
 import { describe, expect, it, vi } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes } from 'react-router';
 import { messages } from '@legalmarket/contracts/messages';
-import { jsonFetch } from '@/test/render';
+import { jsonFetch, renderPage } from '@/test/render';
 import SignupCompanyPage from './signup-company-page';
+
+const show = () => renderPage(<SignupCompanyPage />, { path: '/signup/asacompany', at: '/signup/asacompany' });
 
 describe('/signup/asacompany', { timeout: 30_000 }, () => {
   it('asks for an empty phone number with the generic sign-up rule (spec section 5)', async () => {
     sessionStorage.clear();
     const fetch = vi.fn();
     vi.stubGlobal('fetch', fetch);
-    render(
-      <MemoryRouter initialEntries={['/signup/asacompany']}>
-        <Routes>
-          <Route path="/signup/asacompany" element={<SignupCompanyPage />} />
-        </Routes>
-      </MemoryRouter>,
-    );
+    show();
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Company name'), 'Ada Ventures Ltd');
     await user.type(screen.getByLabelText('Contact name'), 'Ada Obi');
@@ -47,13 +42,7 @@ describe('/signup/asacompany with storage that refuses', { timeout: 30_000 }, ()
       throw new DOMException('The operation is insecure.', 'SecurityError');
     });
     try {
-      render(
-        <MemoryRouter initialEntries={['/signup/asacompany']}>
-          <Routes>
-            <Route path="/signup/asacompany" element={<SignupCompanyPage />} />
-          </Routes>
-        </MemoryRouter>,
-      );
+      show();
       const user = userEvent.setup();
       await user.type(screen.getByLabelText('Company name'), 'Ada Ventures Ltd');
       await user.type(screen.getByLabelText('Contact name'), 'Ada Obi');

@@ -1,20 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes } from 'react-router';
 import { EXPERTISE } from '@legalmarket/contracts/constants';
 import { messages } from '@legalmarket/contracts/messages';
-import { jsonFetch } from '@/test/render';
+import { jsonFetch, renderPage } from '@/test/render';
 import SignupLawyerPage from './signup-lawyer-page';
 
-const show = () =>
-  render(
-    <MemoryRouter initialEntries={['/signup/asalawyer']}>
-      <Routes>
-        <Route path="/signup/asalawyer" element={<SignupLawyerPage />} />
-      </Routes>
-    </MemoryRouter>,
-  );
+const show = () => renderPage(<SignupLawyerPage />, { path: '/signup/asalawyer', at: '/signup/asalawyer' });
 
 describe('/signup/asalawyer keeps what is typed', { timeout: 30_000 }, () => {
   it('through a failed send and a reload, never the passwords, and drops it once signed up', async () => {

@@ -1,22 +1,45 @@
+import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
+import type { JobViewResponse } from '@legalmarket/contracts/jobs';
 import { messages } from '@legalmarket/contracts/messages';
 import { jobFixture } from '@/test/job-fixture';
 import { setSession } from '@/lib/session';
+import { heldFetch } from '@/test/held-fetch';
 import { jsonFetch, testQueryClient } from '@/test/render';
 import { AddDetailsModal, JobModal } from './job-modals';
 
+/** Signs the admin in; every request waits until `release`, then `PUT path` answers `body`. */
+function holdPut(path: string, body: unknown) {
+  setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
+  const stub = heldFetch({ [`PUT ${path}`]: () => ({ body }) }, () => true);
+  vi.stubGlobal('fetch', stub.fn);
+  return stub;
+}
+
+/** Renders the dialog `modal` makes for `job`; the function returned shows it for another job, or none. */
+function renderModal(modal: (job: JobViewResponse | null) => ReactNode, job: JobViewResponse) {
+  const client = testQueryClient();
+  const ui = (shown: JobViewResponse | null) => (
+    <QueryClientProvider client={client}>
+      <MemoryRouter>{modal(shown)}</MemoryRouter>
+    </QueryClientProvider>
+  );
+  const view = render(ui(job));
+  return (shown: JobViewResponse | null) => view.rerender(ui(shown));
+}
+
+const addDetails = (job: JobViewResponse | null) => (
+  <AddDetailsModal job={job} onClose={() => undefined} onDone={() => undefined} />
+);
+
 function open() {
-  const job = jobFixture({ _id: '11111111-1111-4111-8111-111111111111', adminDetail: null, adminFile: null });
-  render(
-    <QueryClientProvider client={testQueryClient()}>
-      <MemoryRouter>
-        <AddDetailsModal job={job} onClose={() => undefined} onDone={() => undefined} />
-      </MemoryRouter>
-    </QueryClientProvider>,
+  renderModal(
+    addDetails,
+    jobFixture({ _id: '11111111-1111-4111-8111-111111111111', adminDetail: null, adminFile: null }),
   );
 }
 
@@ -42,13 +65,9 @@ describe('Add details form (react-hook-form with the contract schema)', () => {
 describe('Add details keeps what is typed (decision 2226)', () => {
   const ID = '11111111-1111-4111-8111-111111111111';
   const show = () => {
-    const job = jobFixture({ _id: ID, adminDetail: null, adminFile: '/uploads/brief.pdf', adminFileName: 'brief.pdf' });
-    render(
-      <QueryClientProvider client={testQueryClient()}>
-        <MemoryRouter>
-          <AddDetailsModal job={job} onClose={() => undefined} onDone={() => undefined} />
-        </MemoryRouter>
-      </QueryClientProvider>,
+    renderModal(
+      addDetails,
+      jobFixture({ _id: ID, adminDetail: null, adminFile: '/uploads/brief.pdf', adminFileName: 'brief.pdf' }),
     );
   };
 
@@ -84,28 +103,14 @@ describe('Add details closed while on its way (decision 2281)', () => {
   const jobA = jobFixture({ _id: A, adminDetail: null, adminFile: '/uploads/brief.pdf', adminFileName: 'brief.pdf' });
   const jobB = jobFixture({ _id: B, adminDetail: null, adminFile: '/uploads/lease.pdf', adminFileName: 'lease.pdf' });
   const setup = () => {
-    setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
-    const sent: string[] = [];
-    let answer: () => void = () => undefined;
-    vi.stubGlobal('fetch', async (input: RequestInfo | URL) => {
-      sent.push(new URL(String(input), 'http://localhost').pathname);
-      await new Promise<void>((resolve) => (answer = resolve));
-      return new Response(JSON.stringify({ status: 'success', message: 'Edited successfully', data: jobA }), {
-        status: 200,
-        headers: { 'content-type': 'application/json' },
-      });
+    const { sent, release } = holdPut(`/job-api/editjobdetails/${A}`, {
+      status: 'success',
+      message: 'Edited successfully',
+      data: jobA,
     });
     const onDone = vi.fn();
-    const client = testQueryClient();
-    const ui = (job: typeof jobA | null) => (
-      <QueryClientProvider client={client}>
-        <MemoryRouter>
-          <AddDetailsModal job={job} onClose={() => undefined} onDone={onDone} />
-        </MemoryRouter>
-      </QueryClientProvider>
-    );
-    const view = render(ui(jobA));
-    return { sent, answer: () => answer(), onDone, show: (job: typeof jobA | null) => view.rerender(ui(job)) };
+    const show = renderModal((job) => <AddDetailsModal job={job} onClose={() => undefined} onDone={onDone} />, jobA);
+    return { sent, answer: release, onDone, show };
   };
 
   it('keeps Send busy when opened again, sends once, and its answer leaves another job alone', async () => {
@@ -148,29 +153,15 @@ describe('Mark as Completed closed while on its way (decision 2281)', () => {
   const jobA = jobFixture({ _id: A, status: 'pending', assignedTo: [lawyer] as never });
   const jobB = jobFixture({ _id: B, status: 'pending', assignedTo: [lawyer] as never });
   const setup = () => {
-    setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
-    const sent: string[] = [];
-    let answer: () => void = () => undefined;
-    vi.stubGlobal('fetch', async (input: RequestInfo | URL) => {
-      sent.push(new URL(String(input), 'http://localhost').pathname);
-      await new Promise<void>((resolve) => (answer = resolve));
-      return new Response(JSON.stringify({ status: 'success', message: 'Job completed', data: jobA }), {
-        status: 200,
-        headers: { 'content-type': 'application/json' },
-      });
+    const { sent, release } = holdPut(`/job-api/completejob/${A}`, {
+      status: 'success',
+      message: 'Job completed',
+      data: jobA,
     });
     const onDone = vi.fn();
     const onClose = vi.fn();
-    const client = testQueryClient();
-    const ui = (job: typeof jobA | null) => (
-      <QueryClientProvider client={client}>
-        <MemoryRouter>
-          <JobModal job={job} onClose={onClose} onDone={onDone} />
-        </MemoryRouter>
-      </QueryClientProvider>
-    );
-    const view = render(ui(jobA));
-    return { sent, answer: () => answer(), onDone, onClose, show: (job: typeof jobA | null) => view.rerender(ui(job)) };
+    const show = renderModal((job) => <JobModal job={job} onClose={onClose} onDone={onDone} />, jobA);
+    return { sent, answer: release, onDone, onClose, show };
   };
 
   it('stays ticked and busy when opened again, completes once, and its answer leaves another job open', async () => {

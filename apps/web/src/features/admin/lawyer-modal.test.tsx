@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { setSession } from '@/lib/session';
+import { heldFetch } from '@/test/held-fetch';
 import { jsonFetch, testQueryClient } from '@/test/render';
 import { LawyerModal, type LawyerSummary } from './lawyer-modal';
 
@@ -63,16 +64,15 @@ describe('a rejection closed while on its way (decision 2281)', () => {
 
   it('keeps Reject busy when opened again, is sent once, and says so only for its lawyer', async () => {
     setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
-    const sent: string[] = [];
-    let answer: () => void = () => undefined;
-    vi.stubGlobal('fetch', async (input: RequestInfo | URL) => {
-      sent.push(new URL(String(input), 'http://localhost').pathname);
-      await new Promise<void>((resolve) => (answer = resolve));
-      return new Response(
-        JSON.stringify({ status: 'success', message: 'Verification declined', data: { lawyer: LAWYER } }),
-        { status: 200, headers: { 'content-type': 'application/json' } },
-      );
-    });
+    const { fn, sent, release } = heldFetch(
+      {
+        'POST /api/rejectlawyer/l7': () => ({
+          body: { status: 'success', message: 'Verification declined', data: { lawyer: LAWYER } },
+        }),
+      },
+      () => true,
+    );
+    vi.stubGlobal('fetch', fn);
     const client = testQueryClient();
     const ui = (lawyer: LawyerSummary | null) => (
       <QueryClientProvider client={client}>
@@ -103,7 +103,7 @@ describe('a rejection closed while on its way (decision 2281)', () => {
 
     // Opened for another lawyer meanwhile: the answer says nothing there.
     show(OTHER);
-    answer();
+    release();
     await vi.waitFor(() => expect(screen.getByRole('button', { name: /Reject/ })).toBeEnabled());
     expect(within(screen.getByRole('dialog')).queryByRole('status')).toBeNull();
     expect(localStorage.getItem('draft:a1:reject-lawyer:l7')).toBeNull();

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { AdminPayoutsResponse, PayoutView } from '@legalmarket/contracts/payouts';
+import { heldFetch, type Holds } from '@/test/held-fetch';
 import { jsonFetch, renderPage, testQueryClient } from '@/test/render';
 import { setSession } from '@/lib/session';
 import { adminKeys } from './api/keys';
@@ -24,9 +25,35 @@ const payout = (id: string, over: Partial<PayoutView> = {}): PayoutView => ({
   ...over,
 });
 
+/** The list answered with `answer`, and a rejection of p1 taken. */
+const rejectionRoutes = (answer: AdminPayoutsResponse) => ({
+  'GET /api/admin/payouts': () => ({ body: answer }),
+  'POST /api/admin/payouts/p1/reject': () => ({
+    body: { status: 'success', message: 'The payout was rejected.', payout: payout('p1') },
+  }),
+});
+
+/** Holds each rejection on its way, as a slow phone network would. */
+const rejecting: Holds = ({ method }) => method === 'POST';
+
+/** One payout, p1, waiting for approval. */
+const oneWaiting = (): AdminPayoutsResponse => ({
+  status: 'success',
+  waitingTotal: 10_000.25,
+  payouts: [payout('p1')],
+});
+
+/** Signs the admin in and shows the page with `answer` already read; `fetch` answers what it sends. */
+function showPayouts(answer: AdminPayoutsResponse, fetch: typeof globalThis.fetch) {
+  setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
+  const client = testQueryClient();
+  client.setQueryData(adminKeys.payouts(), answer);
+  vi.stubGlobal('fetch', fetch);
+  return renderPage(<PayoutsPage />, { client });
+}
+
 describe('/admin/payouts', () => {
   it('approves the selected payouts in one batch after a confirmation, and lists recent ones', async () => {
-    setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
     const answer: AdminPayoutsResponse = {
       status: 'success',
       waitingTotal: 30_000.75,
@@ -41,8 +68,6 @@ describe('/admin/payouts', () => {
         }),
       ],
     };
-    const client = testQueryClient();
-    client.setQueryData(adminKeys.payouts(), answer);
     const onApprove = vi.fn((ids: string[]) => ({
       body: { status: 'success', message: `${ids.length} payouts were approved and sent to the bank.`, payouts: [] },
     }));
@@ -50,8 +75,7 @@ describe('/admin/payouts', () => {
       'GET /api/admin/payouts': () => ({ body: answer }),
       'POST /api/admin/payouts/approve': (init) => onApprove((JSON.parse(String(init?.body)) as { ids: string[] }).ids),
     });
-    vi.stubGlobal('fetch', fn);
-    renderPage(<PayoutsPage />, { client });
+    showPayouts(answer, fn);
 
     expect(screen.getByText('Failed, returned to the lawyer')).toBeInTheDocument();
     expect(screen.getByText('Beneficiary account is dormant')).toBeInTheDocument();
@@ -101,10 +125,7 @@ describe('/admin/payouts', () => {
     'keeps the reason typed when a rejection fails, says why, and sends it again as it was',
     { timeout: 30_000 },
     async () => {
-      setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
-      const answer: AdminPayoutsResponse = { status: 'success', waitingTotal: 10_000.25, payouts: [payout('p1')] };
-      const client = testQueryClient();
-      client.setQueryData(adminKeys.payouts(), answer);
+      const answer = oneWaiting();
       const reasons: string[] = [];
       const { fn } = jsonFetch({
         'GET /api/admin/payouts': () => ({ body: answer }),
@@ -115,8 +136,7 @@ describe('/admin/payouts', () => {
             : { body: { status: 'success', message: 'The payout was rejected.', payout: payout('p1') } };
         },
       });
-      vi.stubGlobal('fetch', fn);
-      renderPage(<PayoutsPage />, { client });
+      showPayouts(answer, fn);
       const reason = 'The account name does not match the lawyer on our records';
       await userEvent.click(screen.getByRole('button', { name: /^Reject/ }));
       const dialog = await screen.findByRole('dialog', { name: 'Reject payout' });
@@ -134,20 +154,9 @@ describe('/admin/payouts', () => {
     'keeps the reason of a rejection through a closed dialog and a reload (decision 2226)',
     { timeout: 30_000 },
     async () => {
-      setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
-      const answer: AdminPayoutsResponse = { status: 'success', waitingTotal: 10_000.25, payouts: [payout('p1')] };
-      const { fn } = jsonFetch({
-        'GET /api/admin/payouts': () => ({ body: answer }),
-        'POST /api/admin/payouts/p1/reject': () => ({
-          body: { status: 'success', message: 'The payout was rejected.', payout: payout('p1') },
-        }),
-      });
-      vi.stubGlobal('fetch', fn);
-      const show = () => {
-        const client = testQueryClient();
-        client.setQueryData(adminKeys.payouts(), answer);
-        return renderPage(<PayoutsPage />, { client });
-      };
+      const answer = oneWaiting();
+      const { fn } = jsonFetch(rejectionRoutes(answer));
+      const show = () => showPayouts(answer, fn);
       const reason = 'The account name does not match the lawyer on our records';
       const view = show();
       await userEvent.click(screen.getByRole('button', { name: /^Reject/ }));
@@ -173,28 +182,13 @@ describe('/admin/payouts', () => {
     'a rejection closed while on its way stays busy when reopened, is sent once, and says Success only for its payout (decision 2281)',
     { timeout: 30_000 },
     async () => {
-      setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
       const answer: AdminPayoutsResponse = {
         status: 'success',
         waitingTotal: 20_000.5,
         payouts: [payout('p1'), payout('p2')],
       };
-      const client = testQueryClient();
-      client.setQueryData(adminKeys.payouts(), answer);
-      const sent: string[] = [];
-      let answerRejection: () => void = () => undefined;
-      const { fn: routes } = jsonFetch({ 'GET /api/admin/payouts': () => ({ body: answer }) });
-      vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-        const url = new URL(String(input), 'http://localhost');
-        if (init?.method !== 'POST') return routes(input, init);
-        sent.push(url.pathname);
-        await new Promise<void>((resolve) => (answerRejection = resolve));
-        return new Response(
-          JSON.stringify({ status: 'success', message: 'The payout was rejected.', payout: payout('p1') }),
-          { status: 200, headers: { 'content-type': 'application/json' } },
-        );
-      });
-      renderPage(<PayoutsPage />, { client });
+      const { fn, sent, release: answerRejection } = heldFetch(rejectionRoutes(answer), rejecting);
+      showPayouts(answer, fn);
       const rejectOf = (id: string) => screen.getByRole('button', { name: new RegExp(`^Reject.*Lawyer ${id}$`) });
       await userEvent.click(rejectOf('p1'));
       let dialog = await screen.findByRole('dialog', { name: 'Reject payout' });
@@ -230,21 +224,9 @@ describe('/admin/payouts', () => {
     'a rejection closed while on its way says Success when it is answered (decision 2281)',
     { timeout: 30_000 },
     async () => {
-      setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
-      const answer: AdminPayoutsResponse = { status: 'success', waitingTotal: 10_000.25, payouts: [payout('p1')] };
-      const client = testQueryClient();
-      client.setQueryData(adminKeys.payouts(), answer);
-      let answerRejection: () => void = () => undefined;
-      const { fn: routes } = jsonFetch({ 'GET /api/admin/payouts': () => ({ body: answer }) });
-      vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-        if (init?.method !== 'POST') return routes(input, init);
-        await new Promise<void>((resolve) => (answerRejection = resolve));
-        return new Response(
-          JSON.stringify({ status: 'success', message: 'The payout was rejected.', payout: payout('p1') }),
-          { status: 200, headers: { 'content-type': 'application/json' } },
-        );
-      });
-      renderPage(<PayoutsPage />, { client });
+      const answer = oneWaiting();
+      const { fn, release: answerRejection } = heldFetch(rejectionRoutes(answer), rejecting);
+      showPayouts(answer, fn);
       await userEvent.click(screen.getByRole('button', { name: /^Reject/ }));
       let dialog = await screen.findByRole('dialog', { name: 'Reject payout' });
       await userEvent.type(within(dialog).getByLabelText('Reason for the lawyer'), 'The account name does not match');

@@ -4,11 +4,20 @@ import userEvent from '@testing-library/user-event';
 import { messages } from '@legalmarket/contracts/messages';
 import { jobFixture } from '@/test/job-fixture';
 import { setSession } from '@/lib/session';
+import { heldFetch, sendThenOpenAnother } from '@/test/held-fetch';
 import { jsonFetch, renderPage, testQueryClient } from '@/test/render';
 import CompanyDashboardPage from './dashboard-page';
 import { companyKeys } from './api/keys';
 
 const JOB_ID = '22222222-2222-4222-8222-222222222222';
+
+/** What the dashboard asks for around a sent form: the pending jobs again, and the support contacts. */
+const pageRoutes = {
+  'GET /job-api/company/pendingjobs': () => ({ body: [] }),
+  'GET /api/public-config': () => ({
+    body: { supportPhone: '234', supportEmail: 'a@b.c', paymentProvider: 'sandbox' },
+  }),
+};
 
 function open() {
   const client = testQueryClient();
@@ -35,10 +44,7 @@ describe('Give more details (react-hook-form with the contract schema)', () => {
   it('sends the trimmed text and shows the answer', async () => {
     const api = jsonFetch({
       [`PUT /job-api/company/editjobdetails/${JOB_ID}`]: () => ({ body: { status: 'success', message: 'Sent!' } }),
-      'GET /job-api/company/pendingjobs': () => ({ body: [] }),
-      'GET /api/public-config': () => ({
-        body: { supportPhone: '234', supportEmail: 'a@b.c', paymentProvider: 'sandbox' },
-      }),
+      ...pageRoutes,
     });
     vi.stubGlobal('fetch', api.fn);
     open();
@@ -61,10 +67,7 @@ describe('Give more details keeps what is typed (decision 2226)', () => {
         ++puts === 1
           ? { status: 500, body: { message: 'Internal Server Error' } }
           : { body: { status: 'success', message: 'Sent!' } },
-      'GET /job-api/company/pendingjobs': () => ({ body: [] }),
-      'GET /api/public-config': () => ({
-        body: { supportPhone: '234', supportEmail: 'a@b.c', paymentProvider: 'sandbox' },
-      }),
+      ...pageRoutes,
     });
     vi.stubGlobal('fetch', api.fn);
     const text = 'The CAC forms are with our company secretary; she sends them on Monday with the board minutes.';
@@ -91,24 +94,19 @@ describe('Give more details keeps what is typed (decision 2226)', () => {
 describe('Give more details closed while on its way', () => {
   it('stays busy when opened again, then says it was sent and drops the draft', async () => {
     setSession({ userToken: 't', userType: 'company', userId: 'c1' });
-    const api = jsonFetch({
-      'GET /job-api/company/pendingjobs': () => ({ body: [] }),
-      'GET /api/public-config': () => ({
-        body: { supportPhone: '234', supportEmail: 'a@b.c', paymentProvider: 'sandbox' },
-      }),
-    });
-    let answer: () => void = () => undefined;
     let puts = 0;
     // The details are held until the test lets them answer: a slow phone network.
-    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-      if (init?.method !== 'PUT') return api.fn(input, init);
-      puts++;
-      await new Promise<void>((resolve) => (answer = resolve));
-      return new Response(JSON.stringify({ status: 'success', message: 'Sent!' }), {
-        status: 200,
-        headers: { 'content-type': 'application/json' },
-      });
-    });
+    const { fn, release } = heldFetch(
+      {
+        ...pageRoutes,
+        [`PUT /job-api/company/editjobdetails/${JOB_ID}`]: () => {
+          puts++;
+          return { body: { status: 'success', message: 'Sent!' } };
+        },
+      },
+      ({ method }) => method === 'PUT',
+    );
+    vi.stubGlobal('fetch', fn);
     open();
     await userEvent.click(screen.getByRole('button', { name: 'Give more details' }));
     let dialog = await screen.findByRole('dialog');
@@ -120,7 +118,7 @@ describe('Give more details closed while on its way', () => {
     dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByRole('button', { name: 'Send' })).toBeDisabled();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
-    await act(async () => answer());
+    await act(async () => release());
     expect(await screen.findByRole('heading', { name: 'Sent!' })).toBeVisible();
     expect(localStorage.getItem(`draft:c1:details:${JOB_ID}`)).toBeNull();
     expect(puts).toBe(1);
@@ -171,21 +169,11 @@ describe('Give more details for one job while another job’s are on their way',
   const OTHER_ID = '33333333-3333-4333-8333-333333333333';
   async function sendForFirstThenOpenSecond(reply: { status: number; body: unknown }) {
     setSession({ userToken: 't', userType: 'company', userId: 'c1' });
-    const api = jsonFetch({
-      'GET /job-api/company/pendingjobs': () => ({ body: [] }),
-      'GET /api/public-config': () => ({
-        body: { supportPhone: '234', supportEmail: 'a@b.c', paymentProvider: 'sandbox' },
-      }),
-    });
-    let answer: () => void = () => undefined;
-    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-      if (init?.method !== 'PUT') return api.fn(input, init);
-      await new Promise<void>((resolve) => (answer = resolve));
-      return new Response(JSON.stringify(reply.body), {
-        status: reply.status,
-        headers: { 'content-type': 'application/json' },
-      });
-    });
+    const { fn, release } = heldFetch(
+      { ...pageRoutes, [`PUT /job-api/company/editjobdetails/${JOB_ID}`]: () => reply },
+      ({ method }) => method === 'PUT',
+    );
+    vi.stubGlobal('fetch', fn);
     const client = testQueryClient();
     const withRequest = (_id: string, productName: string) =>
       jobFixture({
@@ -201,16 +189,10 @@ describe('Give more details for one job while another job’s are on their way',
     client.setQueryData(companyKeys.orders(), []);
     renderPage(<CompanyDashboardPage />, { client });
     const [first, second] = screen.getAllByRole('button', { name: 'Give more details' });
-    await userEvent.click(first);
-    let dialog = await screen.findByRole('dialog');
-    await userEvent.type(within(dialog).getByLabelText('Your details'), 'For the first job.');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
-    await userEvent.click(second);
-    dialog = await screen.findByRole('dialog');
+    const dialog = await sendThenOpenAnother(first, second, 'Your details', 'For the first job.');
     expect(within(dialog).getByText('Details for Second job, please.')).toBeVisible();
     await userEvent.type(within(dialog).getByLabelText('Your details'), 'For the second job.');
-    await act(async () => answer());
+    await act(async () => release());
     return dialog;
   }
 

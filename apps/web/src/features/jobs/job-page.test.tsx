@@ -9,6 +9,7 @@ import { messages } from '@legalmarket/contracts/messages';
 import { planMessages } from '@legalmarket/contracts/plans';
 import { setSession } from '@/lib/session';
 import { jobFixture } from '@/test/job-fixture';
+import { heldFetch, type Holds } from '@/test/held-fetch';
 import { jsonFetch, renderPage, testQueryClient } from '@/test/render';
 import JobPage from './job-page';
 
@@ -50,17 +51,48 @@ const pageData = (over: Partial<JobPageResponse> = {}): JobPageResponse => ({
   ...over,
 });
 
-const open = (data: JobPageResponse, extra: Parameters<typeof jsonFetch>[0] = {}) => {
+/** Signs the company in and answers the job page with `data`; requests `holds` picks wait for release. */
+const serve = (data: JobPageResponse, extra: Parameters<typeof jsonFetch>[0] = {}, holds: Holds = () => false) => {
   setSession({ userToken: 't', userType: 'company', userId: 'company-1' });
-  const stub = jsonFetch({
-    'GET /job-api/jobs/job-1': () => ({ body: data }),
-    'POST /job-api/jobs/job-1/read': () => ({ body: { status: 'success' } }),
-    ...extra,
-  });
+  const stub = heldFetch(
+    {
+      'GET /job-api/jobs/job-1': () => ({ body: data }),
+      'POST /job-api/jobs/job-1/read': () => ({ body: { status: 'success' } }),
+      ...extra,
+    },
+    holds,
+  );
   vi.stubGlobal('fetch', stub.fn);
+  return stub;
+};
+
+const open = (data: JobPageResponse, extra: Parameters<typeof jsonFetch>[0] = {}, holds?: Holds) => {
+  const stub = serve(data, extra, holds);
   renderPage(<JobPage />, { path: '/jobs/:jobId', at: '/jobs/job-1' });
   return stub;
 };
+
+/** The job page with links to go elsewhere and back, for sends that outlive the page that made them. */
+const openWithLinks = (extra: Parameters<typeof jsonFetch>[0], holds: Holds) => {
+  const stub = serve(pageData(), extra, holds);
+  render(
+    <QueryClientProvider client={testQueryClient()}>
+      <MemoryRouter initialEntries={['/jobs/job-1']}>
+        <nav>
+          <Link to="/dashboard">Dashboard</Link> <Link to="/jobs/job-1">The job</Link>
+        </nav>
+        <Routes>
+          <Route path="/jobs/:jobId" element={<JobPage />} />
+          <Route path="*" element={<p>elsewhere</p>} />
+        </Routes>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+  return stub;
+};
+
+/** Holds each message on its way. */
+const sending: Holds = ({ url }) => url.pathname.endsWith('/actions/message');
 
 afterEach(() => {
   vi.useRealTimers();
@@ -234,19 +266,18 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
   });
 
   it('while an action is on its way, marks its own button busy and keeps every button from sending again', async () => {
-    let answer: () => void = () => undefined;
-    const stub = open(pageData());
     let accepts = 0;
     // The accept is held until the test lets it answer: a slow network.
-    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-      if (!String(input).endsWith('/actions/accept')) return stub.fn(input, init);
-      accepts++;
-      await new Promise<void>((resolve) => (answer = resolve));
-      return new Response(JSON.stringify(pageData({ actions: [], job: { ...pageData().job, stage: 'completed' } })), {
-        status: 200,
-        headers: { 'content-type': 'application/json' },
-      });
-    });
+    const { release } = open(
+      pageData(),
+      {
+        'POST /job-api/jobs/job-1/actions/accept': () => {
+          accepts++;
+          return { body: pageData({ actions: [], job: { ...pageData().job, stage: 'completed' } }) };
+        },
+      },
+      ({ url }) => url.pathname.endsWith('/actions/accept'),
+    );
     await screen.findByRole('heading', { name: 'A job' });
     await userEvent.click(screen.getByRole('button', { name: 'Accept' }));
     const dialog = await screen.findByRole('dialog', { name: 'Accept' });
@@ -258,7 +289,7 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     expect(send).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Request changes' })).toBeDisabled();
     expect(accept).toBeDisabled();
-    await act(async () => answer());
+    await act(async () => release());
     expect(await screen.findByText('Completed')).toBeInTheDocument();
     expect(accepts).toBe(1);
   });
@@ -374,38 +405,19 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
   });
 
   it('a send left on its way by going elsewhere: back on the job, the buttons wait and the sent text leaves the box', async () => {
-    setSession({ userToken: 't', userType: 'company', userId: 'company-1' });
-    const stub = jsonFetch({
-      'GET /job-api/jobs/job-1': () => ({ body: pageData() }),
-      'POST /job-api/jobs/job-1/read': () => ({ body: { status: 'success' } }),
-    });
     const sent: string[] = [];
-    let answer: () => void = () => undefined;
     // Each message is held until the test lets it answer: a slow phone network.
-    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-      if (!String(input).endsWith('/actions/message')) return stub.fn(input, init);
-      const { note } = JSON.parse(String(init?.body)) as { note: string };
-      sent.push(note);
-      await new Promise<void>((resolve) => (answer = resolve));
-      const mine = { _id: 'company-1', name: 'Ada Ventures', role: 'company' as const };
-      const events = [...pageData().events, ...sent.map((n, i) => event(4 + i, { actor: mine, note: n }))];
-      return new Response(JSON.stringify(pageData({ events })), {
-        status: 200,
-        headers: { 'content-type': 'application/json' },
-      });
-    });
-    render(
-      <QueryClientProvider client={testQueryClient()}>
-        <MemoryRouter initialEntries={['/jobs/job-1']}>
-          <nav>
-            <Link to="/dashboard">Dashboard</Link> <Link to="/jobs/job-1">The job</Link>
-          </nav>
-          <Routes>
-            <Route path="/jobs/:jobId" element={<JobPage />} />
-            <Route path="*" element={<p>elsewhere</p>} />
-          </Routes>
-        </MemoryRouter>
-      </QueryClientProvider>,
+    const { release } = openWithLinks(
+      {
+        'POST /job-api/jobs/job-1/actions/message': (init) => {
+          const { note } = JSON.parse(String(init?.body)) as { note: string };
+          sent.push(note);
+          const mine = { _id: 'company-1', name: 'Ada Ventures', role: 'company' as const };
+          const events = [...pageData().events, ...sent.map((n, i) => event(4 + i, { actor: mine, note: n }))];
+          return { body: pageData({ events }) };
+        },
+      },
+      sending,
     );
     const box = () => screen.getByRole('textbox', { name: /message/i });
     const away = async () => {
@@ -425,7 +437,7 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     await back();
     expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Send' })).toHaveAttribute('aria-busy', 'true');
-    await act(async () => answer());
+    await act(async () => release());
     await waitFor(() => expect(box()).toHaveValue(''));
     expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled();
 
@@ -433,7 +445,7 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     await userEvent.type(box(), 'One more thing');
     await userEvent.click(screen.getByRole('button', { name: 'Send' }));
     await away();
-    await act(async () => answer());
+    await act(async () => release());
     await back();
     expect(screen.getByText('One more thing')).toBeInTheDocument();
     await waitFor(() => expect(box()).toHaveValue(''));
@@ -442,31 +454,15 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
   });
 
   it('keeps the message box and documents as sent while the send is on its way, also after going elsewhere', async () => {
-    setSession({ userToken: 't', userType: 'company', userId: 'company-1' });
-    const stub = jsonFetch({
-      'GET /job-api/jobs/job-1': () => ({ body: pageData() }),
-      'POST /job-api/jobs/job-1/read': () => ({ body: { status: 'success' } }),
-    });
     const sent: string[] = [];
-    let answer: () => void = () => undefined;
-    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-      if (!String(input).endsWith('/actions/message')) return stub.fn(input, init);
-      sent.push((JSON.parse(String(init?.body)) as { note: string }).note);
-      await new Promise<void>((resolve) => (answer = resolve));
-      return new Response(JSON.stringify(pageData()), { status: 200, headers: { 'content-type': 'application/json' } });
-    });
-    render(
-      <QueryClientProvider client={testQueryClient()}>
-        <MemoryRouter initialEntries={['/jobs/job-1']}>
-          <nav>
-            <Link to="/dashboard">Dashboard</Link> <Link to="/jobs/job-1">The job</Link>
-          </nav>
-          <Routes>
-            <Route path="/jobs/:jobId" element={<JobPage />} />
-            <Route path="*" element={<p>elsewhere</p>} />
-          </Routes>
-        </MemoryRouter>
-      </QueryClientProvider>,
+    const { release } = openWithLinks(
+      {
+        'POST /job-api/jobs/job-1/actions/message': (init) => {
+          sent.push((JSON.parse(String(init?.body)) as { note: string }).note);
+          return { body: pageData() };
+        },
+      },
+      sending,
     );
     const box = () => screen.getByRole('textbox', { name: /message/i });
     await screen.findByRole('heading', { name: 'A job' });
@@ -482,43 +478,23 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     // Typing meanwhile would make the sent text a new message, left in the box to be sent again.
     await userEvent.type(box(), ' and more');
     expect(box()).toHaveValue('Signed copy attached');
-    await act(async () => answer());
+    await act(async () => release());
     await waitFor(() => expect(box()).toHaveValue(''));
     expect(box()).not.toHaveAttribute('readonly');
     expect(sent).toEqual(['Signed copy attached']);
   });
 
   it('a send refused while the user was elsewhere says so on coming back, beside the text it kept', async () => {
-    setSession({ userToken: 't', userType: 'company', userId: 'company-1' });
-    const stub = jsonFetch({
-      'GET /job-api/jobs/job-1': () => ({ body: pageData() }),
-      'POST /job-api/jobs/job-1/actions/message': () => ({ status: 503, body: { message: 'Try again later' } }),
-      'POST /job-api/jobs/job-1/read': () => ({ body: { status: 'success' } }),
-    });
-    let answer: () => void = () => undefined;
-    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-      if (String(input).endsWith('/actions/message')) await new Promise<void>((resolve) => (answer = resolve));
-      return stub.fn(input, init);
-    });
-    render(
-      <QueryClientProvider client={testQueryClient()}>
-        <MemoryRouter initialEntries={['/jobs/job-1']}>
-          <nav>
-            <Link to="/dashboard">Dashboard</Link> <Link to="/jobs/job-1">The job</Link>
-          </nav>
-          <Routes>
-            <Route path="/jobs/:jobId" element={<JobPage />} />
-            <Route path="*" element={<p>elsewhere</p>} />
-          </Routes>
-        </MemoryRouter>
-      </QueryClientProvider>,
+    const { release } = openWithLinks(
+      { 'POST /job-api/jobs/job-1/actions/message': () => ({ status: 503, body: { message: 'Try again later' } }) },
+      sending,
     );
     await screen.findByRole('heading', { name: 'A job' });
     await userEvent.type(screen.getByRole('textbox', { name: /message/i }), 'Signed copy attached');
     await userEvent.click(screen.getByRole('button', { name: 'Send' }));
     await userEvent.click(screen.getByRole('link', { name: 'Dashboard' }));
     await screen.findByText('elsewhere');
-    await act(async () => answer());
+    await act(async () => release());
     await userEvent.click(screen.getByRole('link', { name: 'The job' }));
     await screen.findByRole('heading', { name: 'A job' });
     expect(await screen.findByRole('alert')).toHaveTextContent('Try again later');

@@ -5,6 +5,7 @@ import type { LawyerJob } from '@legalmarket/contracts/lawyers';
 import { messages } from '@legalmarket/contracts/messages';
 import { setSession } from '@/lib/session';
 import { jobFixture } from '@/test/job-fixture';
+import { heldFetch, sendThenOpenAnother } from '@/test/held-fetch';
 import { jsonFetch, renderPage } from '@/test/render';
 import LawyerDashboardPage from './dashboard-page';
 
@@ -169,19 +170,19 @@ describe('Request more details keeps what is typed (decision 2226)', { timeout: 
 describe('Request more details closed while on its way', { timeout: 30_000 }, () => {
   it('stays busy when opened again, says Success once sent and drops the draft', async () => {
     setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
-    const api = jsonFetch(server({ pending: 1, completed: 0 }).routes);
-    let answer: () => void = () => undefined;
     let posts = 0;
     // The request is held until the test lets it answer: a slow phone network.
-    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-      if (init?.method !== 'POST') return api.fn(input, init);
-      posts++;
-      await new Promise<void>((resolve) => (answer = resolve));
-      return new Response(JSON.stringify({ status: 'success', message: messages.requestSent }), {
-        status: 200,
-        headers: { 'content-type': 'application/json' },
-      });
-    });
+    const { fn, release } = heldFetch(
+      {
+        ...server({ pending: 1, completed: 0 }).routes,
+        'POST /job-api/requestmorejobdetails/pending-1': () => {
+          posts++;
+          return { body: { status: 'success', message: messages.requestSent } };
+        },
+      },
+      ({ method }) => method === 'POST',
+    );
+    vi.stubGlobal('fetch', fn);
     renderPage(<LawyerDashboardPage />);
     const openDialog = async () => {
       const list = await screen.findByRole('list', { name: 'Pending projects' });
@@ -198,7 +199,7 @@ describe('Request more details closed while on its way', { timeout: 30_000 }, ()
     // Editing the request meanwhile keeps the dialog waiting: no second request can go out.
     await userEvent.type(within(dialog).getByLabelText('What details do you need?'), '!');
     expect(within(dialog).getByRole('button', { name: 'Send' })).toBeDisabled();
-    await act(async () => answer());
+    await act(async () => release());
     expect(await screen.findByRole('heading', { name: 'Success' })).toBeVisible();
     expect(localStorage.getItem('draft:l1:details-request:pending-1')).toBeNull();
     expect(posts).toBe(1);
@@ -230,29 +231,18 @@ describe('Request more details follows the lifecycle table', { timeout: 30_000 }
 describe('Request more details for one job while another job’s is on its way', { timeout: 30_000 }, () => {
   async function sendForFirstThenOpenSecond(reply: { status: number; body: unknown }) {
     setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
-    const api = jsonFetch(server({ pending: 2, completed: 0 }).routes);
-    let answer: () => void = () => undefined;
-    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-      if (init?.method !== 'POST') return api.fn(input, init);
-      await new Promise<void>((resolve) => (answer = resolve));
-      return new Response(JSON.stringify(reply.body), {
-        status: reply.status,
-        headers: { 'content-type': 'application/json' },
-      });
-    });
+    const { fn, release } = heldFetch(
+      { ...server({ pending: 2, completed: 0 }).routes, 'POST /job-api/requestmorejobdetails/pending-1': () => reply },
+      ({ method }) => method === 'POST',
+    );
+    vi.stubGlobal('fetch', fn);
     renderPage(<LawyerDashboardPage />);
     const list = await screen.findByRole('list', { name: 'Pending projects' });
     const [first, second] = within(list).getAllByRole('button', { name: 'Request more details' });
-    await userEvent.click(first);
-    let dialog = await screen.findByRole('dialog');
-    await userEvent.type(within(dialog).getByLabelText('What details do you need?'), 'For the first job.');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
-    await userEvent.click(second);
-    dialog = await screen.findByRole('dialog');
+    const dialog = await sendThenOpenAnother(first, second, 'What details do you need?', 'For the first job.');
     expect(within(dialog).getByText('pending job 2')).toBeVisible();
     await userEvent.type(within(dialog).getByLabelText('What details do you need?'), 'For the second job.');
-    await act(async () => answer());
+    await act(async () => release());
     return dialog;
   }
 

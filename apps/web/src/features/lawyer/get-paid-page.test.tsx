@@ -6,6 +6,7 @@ import type { EarningsResponse } from '@legalmarket/contracts/money';
 import { setSession } from '@/lib/session';
 import userEvent from '@testing-library/user-event';
 import type { LawyerPayoutsResponse, PayoutView } from '@legalmarket/contracts/payouts';
+import { heldFetch, type Holds } from '@/test/held-fetch';
 import { jsonFetch, testQueryClient } from '@/test/render';
 import GetPaidPage from './get-paid-page';
 
@@ -34,6 +35,15 @@ const earnings: EarningsResponse = {
   },
 };
 
+const showGetPaid = () =>
+  render(
+    <QueryClientProvider client={testQueryClient()}>
+      <MemoryRouter initialEntries={['/lawyer/get-paid?tab=get-paid']}>
+        <GetPaidPage />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+
 it("Get Paid shows the ledger's available and pending share, to the kobo, and each job's split", async () => {
   setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
   const { fn } = jsonFetch({
@@ -43,13 +53,7 @@ it("Get Paid shows the ledger's available and pending share, to the kobo, and ea
     }),
   });
   vi.stubGlobal('fetch', fn);
-  render(
-    <QueryClientProvider client={testQueryClient()}>
-      <MemoryRouter initialEntries={['/lawyer/get-paid?tab=get-paid']}>
-        <GetPaidPage />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+  showGetPaid();
   const row = (await screen.findByRole('cell', { name: /Trademark Registration/ })).closest('tr')!;
   expect(within(row).getByText('₦150,001.57')).toBeInTheDocument();
   expect(within(row).getByText('₦30,000.31')).toBeInTheDocument();
@@ -76,30 +80,61 @@ const payout = (over: Partial<PayoutView>): PayoutView => ({
   ...over,
 });
 
-function renderGetPaid(payouts: LawyerPayoutsResponse, onPost = vi.fn()) {
+/** The lawyer's ₦20,000 available, `payouts`, and the saved account that Payment Details shows. */
+const withdrawalRoutes = (payouts: LawyerPayoutsResponse) => ({
+  'GET /job-api/lawyer/earnings': () => ({ body: { ...earnings, data: { ...earnings.data, available: 20_000 } } }),
+  'GET /api/lawyer/payouts': () => ({ body: payouts }),
+  'GET /api/get-payment-details': () => ({
+    body: { status: 'success', lawyer: { officialEmail: 'chidi@example.com', accountDetails: [] } },
+  }),
+});
+
+/** Get Paid with `onPost` answering withdrawals; those `holds` picks wait until `release`. */
+function renderGetPaid(payouts: LawyerPayoutsResponse, onPost = vi.fn(), holds: Holds = () => false) {
   setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
-  const { fn, calls } = jsonFetch({
-    'GET /job-api/lawyer/earnings': () => ({ body: { ...earnings, data: { ...earnings.data, available: 20_000 } } }),
-    'GET /api/lawyer/payouts': () => ({ body: payouts }),
-    'POST /api/lawyer/payouts': (init) => onPost(JSON.parse(String(init?.body))),
-  });
-  vi.stubGlobal('fetch', fn);
-  render(
-    <QueryClientProvider client={testQueryClient()}>
-      <MemoryRouter initialEntries={['/lawyer/get-paid?tab=get-paid']}>
-        <GetPaidPage />
-      </MemoryRouter>
-    </QueryClientProvider>,
+  const { fn, calls, release } = heldFetch(
+    {
+      ...withdrawalRoutes(payouts),
+      'POST /api/lawyer/payouts': (init) => onPost(JSON.parse(String(init?.body))),
+    },
+    holds,
   );
-  return calls;
+  vi.stubGlobal('fetch', fn);
+  showGetPaid();
+  return { calls, release };
+}
+
+const canWithdraw: LawyerPayoutsResponse = {
+  status: 'success',
+  withdrawable: 20_000,
+  detailsResolved: true,
+  payouts: [],
+};
+
+/** The answer to a withdrawal the server took. */
+const taken = () => ({
+  status: 201,
+  body: {
+    status: 'success',
+    message: 'Your withdrawal request was sent.',
+    payout: payout({ status: 'requested' }),
+  },
+});
+
+/** Asks for `typed` naira and confirms with the button `label`; returns the confirmation dialog. */
+async function confirmWithdrawal(typed: string, label: string) {
+  const amount = await screen.findByLabelText('Amount (₦)');
+  await userEvent.clear(amount);
+  await userEvent.type(amount, typed);
+  await userEvent.click(screen.getByRole('button', { name: 'Withdraw' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Confirm withdrawal' });
+  await userEvent.click(within(dialog).getByRole('button', { name: label }));
+  return dialog;
 }
 
 it('Withdraw asks for the available balance by default, after a confirmation, and lists withdrawals', async () => {
-  const onPost = vi.fn(() => ({
-    status: 201,
-    body: { status: 'success', message: 'Your withdrawal request was sent.', payout: payout({ status: 'requested' }) },
-  }));
-  const calls = renderGetPaid(
+  const onPost = vi.fn(taken);
+  const { calls } = renderGetPaid(
     {
       status: 'success',
       withdrawable: 20_000,
@@ -154,13 +189,7 @@ it('a withdrawal waiting for approval is not shown as available to withdraw agai
     }),
   });
   vi.stubGlobal('fetch', fn);
-  render(
-    <QueryClientProvider client={testQueryClient()}>
-      <MemoryRouter initialEntries={['/lawyer/get-paid?tab=get-paid']}>
-        <GetPaidPage />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+  showGetPaid();
   expect(await screen.findByText('Nothing is available to withdraw right now.')).toBeInTheDocument();
   expect(screen.getByText('Available to withdraw').nextElementSibling).toHaveTextContent(/^₦0$/);
 });
@@ -170,30 +199,15 @@ it('a withdrawal confirmed again after a lost answer goes under the same key; th
   const onPost = vi.fn(() => {
     // The first reaches the server, which reserves the money; its answer is lost on the way back.
     if (++posts === 1) throw new TypeError('Failed to fetch');
-    return {
-      status: 201,
-      body: {
-        status: 'success',
-        message: 'Your withdrawal request was sent.',
-        payout: payout({ status: 'requested' }),
-      },
-    };
+    return taken();
   });
-  const calls = renderGetPaid({ status: 'success', withdrawable: 20_000, detailsResolved: true, payouts: [] }, onPost);
-  const withdraw = async (typed: string, label: string) => {
-    const amount = await screen.findByLabelText('Amount (₦)');
-    await userEvent.clear(amount);
-    await userEvent.type(amount, typed);
-    await userEvent.click(screen.getByRole('button', { name: 'Withdraw' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Confirm withdrawal' });
-    await userEvent.click(within(dialog).getByRole('button', { name: label }));
-  };
-  await withdraw('5000', 'Withdraw ₦5,000');
+  const { calls } = renderGetPaid(canWithdraw, onPost);
+  await confirmWithdrawal('5000', 'Withdraw ₦5,000');
   expect(await screen.findByText('Session timeout, please login again')).toBeInTheDocument();
-  await withdraw('5000', 'Withdraw ₦5,000');
+  await confirmWithdrawal('5000', 'Withdraw ₦5,000');
   const success = await screen.findByRole('dialog', { name: 'Success' });
   await userEvent.click(within(success).getAllByRole('button')[0]);
-  await withdraw('5000', 'Withdraw ₦5,000');
+  await confirmWithdrawal('5000', 'Withdraw ₦5,000');
   await vi.waitFor(() => expect(onPost).toHaveBeenCalledTimes(3));
   const keys = calls
     .filter((c) => c.method === 'POST')
@@ -205,47 +219,10 @@ it('a withdrawal confirmed again after a lost answer goes under the same key; th
 });
 
 it('a withdrawal still on its way when the lawyer leaves Get Paid and comes back cannot be asked for again', async () => {
-  let answer: () => void = () => undefined;
-  const onPost = vi.fn(async () => {
-    // Held until the test lets it answer: a slow phone network.
-    await new Promise<void>((resolve) => (answer = resolve));
-    return {
-      status: 201,
-      body: {
-        status: 'success',
-        message: 'Your withdrawal request was sent.',
-        payout: payout({ status: 'requested' }),
-      },
-    };
-  });
-  setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
-  const stub = jsonFetch({
-    'GET /job-api/lawyer/earnings': () => ({ body: { ...earnings, data: { ...earnings.data, available: 20_000 } } }),
-    'GET /api/lawyer/payouts': () => ({
-      body: { status: 'success', withdrawable: 20_000, detailsResolved: true, payouts: [] },
-    }),
-    'GET /api/get-payment-details': () => ({
-      body: { status: 'success', lawyer: { officialEmail: 'chidi@example.com', accountDetails: [] } },
-    }),
-  });
-  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-    if (init?.method !== 'POST') return stub.fn(input, init);
-    const { status, body } = await onPost();
-    return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-  });
-  render(
-    <QueryClientProvider client={testQueryClient()}>
-      <MemoryRouter initialEntries={['/lawyer/get-paid?tab=get-paid']}>
-        <GetPaidPage />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-  const amount = await screen.findByLabelText('Amount (₦)');
-  await userEvent.clear(amount);
-  await userEvent.type(amount, '5000');
-  await userEvent.click(screen.getByRole('button', { name: 'Withdraw' }));
-  const dialog = await screen.findByRole('dialog', { name: 'Confirm withdrawal' });
-  await userEvent.click(within(dialog).getByRole('button', { name: 'Withdraw ₦5,000' }));
+  const onPost = vi.fn(taken);
+  // Held until the test lets it answer: a slow phone network.
+  const { release } = renderGetPaid(canWithdraw, onPost, ({ method }) => method === 'POST');
+  const dialog = await confirmWithdrawal('5000', 'Withdraw ₦5,000');
   await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
 
   // To Payment Details and back: a new Get Paid section, with the first request still waiting.
@@ -257,57 +234,30 @@ it('a withdrawal still on its way when the lawyer leaves Get Paid and comes back
   expect(withdraw).toBeDisabled();
   expect(withdraw).toHaveAttribute('aria-busy', 'true');
 
-  await act(async () => answer());
+  await act(async () => release());
   await vi.waitFor(() => expect(screen.getByRole('button', { name: 'Withdraw' })).toBeEnabled());
   expect(onPost).toHaveBeenCalledTimes(1);
 });
 
 it('a withdrawal whose answer was lost while the lawyer was away goes under the same key when confirmed again', async () => {
-  let fail: () => void = () => undefined;
   let posts = 0;
   const keys: string[] = [];
   setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
-  const stub = jsonFetch({
-    'GET /job-api/lawyer/earnings': () => ({ body: { ...earnings, data: { ...earnings.data, available: 20_000 } } }),
-    'GET /api/lawyer/payouts': () => ({
-      body: { status: 'success', withdrawable: 20_000, detailsResolved: true, payouts: [] },
-    }),
-    'GET /api/get-payment-details': () => ({
-      body: { status: 'success', lawyer: { officialEmail: 'chidi@example.com', accountDetails: [] } },
-    }),
-  });
-  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-    if (init?.method !== 'POST') return stub.fn(input, init);
-    keys.push((init.headers as Record<string, string>)['idempotency-key']);
+  const { fn, release: fail } = heldFetch(
+    {
+      ...withdrawalRoutes(canWithdraw),
+      'POST /api/lawyer/payouts': (init) => {
+        keys.push((init?.headers as Record<string, string>)['idempotency-key']);
+        if (++posts === 1) throw new TypeError('Failed to fetch');
+        return taken();
+      },
+    },
     // The first reaches the server, which may take it; its answer is lost while the lawyer is elsewhere.
-    if (++posts === 1) {
-      await new Promise<void>((resolve) => (fail = resolve));
-      throw new TypeError('Failed to fetch');
-    }
-    const body = {
-      status: 'success',
-      message: 'Your withdrawal request was sent.',
-      payout: payout({ status: 'requested' }),
-    };
-    return new Response(JSON.stringify(body), { status: 201, headers: { 'content-type': 'application/json' } });
-  });
-  render(
-    <QueryClientProvider client={testQueryClient()}>
-      <MemoryRouter initialEntries={['/lawyer/get-paid?tab=get-paid']}>
-        <GetPaidPage />
-      </MemoryRouter>
-    </QueryClientProvider>,
+    ({ method }) => method === 'POST' && posts === 0,
   );
-  const withdraw = async (typed: string, label: string) => {
-    const amount = await screen.findByLabelText('Amount (₦)');
-    await userEvent.clear(amount);
-    await userEvent.type(amount, typed);
-    await userEvent.click(screen.getByRole('button', { name: 'Withdraw' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Confirm withdrawal' });
-    await userEvent.click(within(dialog).getByRole('button', { name: label }));
-    return dialog;
-  };
-  const dialog = await withdraw('5000', 'Withdraw ₦5,000');
+  vi.stubGlobal('fetch', fn);
+  showGetPaid();
+  const dialog = await confirmWithdrawal('5000', 'Withdraw ₦5,000');
   await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
   await userEvent.click(screen.getByRole('button', { name: 'Payment Details' }));
   await screen.findByRole('heading', { name: 'Payment Details' });
@@ -315,10 +265,10 @@ it('a withdrawal whose answer was lost while the lawyer was away goes under the 
   await userEvent.click(screen.getByRole('button', { name: 'Get Paid' }));
   await vi.waitFor(() => expect(screen.getByRole('button', { name: 'Withdraw' })).toBeEnabled());
 
-  await withdraw('5000', 'Withdraw ₦5,000');
+  await confirmWithdrawal('5000', 'Withdraw ₦5,000');
   const success = await screen.findByRole('dialog', { name: 'Success' });
   await userEvent.click(within(success).getAllByRole('button')[0]);
-  await withdraw('5000', 'Withdraw ₦5,000');
+  await confirmWithdrawal('5000', 'Withdraw ₦5,000');
   await vi.waitFor(() => expect(keys).toHaveLength(3));
   expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
   expect(keys[1]).toBe(keys[0]);
