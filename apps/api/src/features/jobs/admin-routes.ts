@@ -12,6 +12,8 @@ import {
   listQuery,
   messages,
   oneJobResponse,
+  TWO_FACTOR,
+  twoFactorMessages,
   type JobStatus,
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
@@ -119,12 +121,13 @@ export const jobsAdminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         tags,
         security,
         summary: 'Mark a pending job completed',
-        description: `Pending to completed; the company is e-mailed; audit-logged. ${LIFECYCLE} ${ADMIN_ONLY}`,
+        description: `Pending to completed; the company is e-mailed; audit-logged. What is held for the job goes to the lawyer (less the commission), so an admin with two-factor on whose session's last code is older than ${TWO_FACTOR.stepUpMinutes} minutes gets ${TWO_FACTOR.stepUpStatus} "${twoFactorMessages.stepUpRequired}" first, as for a cancel (decision 2282). ${LIFECYCLE} ${ADMIN_ONLY}`,
         params: idParam,
         body: z.unknown().optional(),
         response: { 200: oneJobResponse },
       },
-      preHandler: onlyAdmin,
+      // It releases the company's money to the lawyer: a fresh code, as the admin's cancel asks (decision 2282).
+      preHandler: [onlyAdmin, services.twoFactor.requireRecentCode],
     },
     async (request) => {
       const job = await jobsAdmin.complete(request.user!.id, request.params.id);

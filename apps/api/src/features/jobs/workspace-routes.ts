@@ -16,6 +16,8 @@ import {
   jobReadRequest,
   notificationsResponse,
   readNotificationsRequest,
+  TWO_FACTOR,
+  twoFactorMessages,
   unreadNotificationsResponse,
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
@@ -32,10 +34,14 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
   const lifecycle = services.jobLifecycle;
   const { auth } = shared;
   const party = auth.require('company', 'lawyer', 'admin');
-  /** An admin's cancel refunds money: it asks for a fresh authenticator code as other money actions do (decision 2020). */
-  const refundStepUp = async (request: FastifyRequest) => {
+  /**
+   * An admin's cancel refunds what is held for the job and Mark as Completed releases it to the lawyer:
+   * both ask for a fresh authenticator code as other money actions do (decisions 2020 and 2282).
+   */
+  const moneyStepUp = async (request: FastifyRequest) => {
     const { action } = request.params as { action?: string };
-    if (action === 'cancel' && request.user?.userType === 'admin') await services.twoFactor.requireRecentCode(request);
+    if ((action === 'cancel' || action === 'complete') && request.user?.userType === 'admin')
+      await services.twoFactor.requireRecentCode(request);
   };
 
   app.get(
@@ -98,13 +104,13 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
       schema: {
         tags,
         summary: 'Take a lifecycle action on a job: message, deliver, request changes, accept, cancel, ...',
-        description: `Body \`{ note?, files?, key?, refund?, delivery? }\`: \`key\` (8-64 letters, digits, - or _), a fresh one per action the client means to take once: the same action sent again with it is not taken again and answers the job page (sent again with another note or other documents: 422; a \`cancel\` sent again with another \`refund\` than the one it made: 422 naming it); \`note\` up to ${MAX_MESSAGE_LENGTH} characters (a message and a request for changes need one), \`files\` up to ${MAX_EVENT_FILES} documents uploaded first with POST /api/upload ({ url, name }; only your own uploads, each once: the same document twice answers 400). Deliveries need at least one document. \`accept\` and \`request_changes\` take \`delivery\`, the page's \`deliveries\` the reader saw: when the lawyer has delivered again since, 409 and nothing is taken (decision 2258); a delivery not made yet 400; on another action 400. An admin's \`cancel\` takes \`refund\` (naira, default: everything held for the job): it is refunded to the company through the provider, and what is not refunded is kept by the platform; a refund above what is held answers 400. A job a monthly plan's credit opened (\`planCredit\` on the job page) paid no money: its cancel takes no refund (one above 0 answers 400), and the credit goes back to the company's plan when the plan month it was used in is still the plan's and the plan is active or in grace; otherwise the credit had expired with its month and its value stays with the platform (decision 1900). 403 for someone not party to the job or not allowed this action, 409 when the job's stage does not allow it now (the message names the stage). Answers the job page.`,
+        description: `Body \`{ note?, files?, key?, refund?, delivery? }\`: \`key\` (8-64 letters, digits, - or _), a fresh one per action the client means to take once: the same action sent again with it is not taken again and answers the job page (sent again with another note or other documents: 422; a \`cancel\` sent again with another \`refund\` than the one it made: 422 naming it); \`note\` up to ${MAX_MESSAGE_LENGTH} characters (a message and a request for changes need one), \`files\` up to ${MAX_EVENT_FILES} documents uploaded first with POST /api/upload ({ url, name }; only your own uploads, each once: the same document twice answers 400). Deliveries need at least one document. \`accept\` and \`request_changes\` take \`delivery\`, the page's \`deliveries\` the reader saw: when the lawyer has delivered again since, 409 and nothing is taken (decision 2258); a delivery not made yet 400; on another action 400. An admin's \`cancel\` takes \`refund\` (naira, default: everything held for the job): it is refunded to the company through the provider, and what is not refunded is kept by the platform; a refund above what is held answers 400. A job a monthly plan's credit opened (\`planCredit\` on the job page) paid no money: its cancel takes no refund (one above 0 answers 400), and the credit goes back to the company's plan when the plan month it was used in is still the plan's and the plan is active or in grace; otherwise the credit had expired with its month and its value stays with the platform (decision 1900). An admin's \`cancel\` and \`complete\` move what is held for the job (to the company, to the lawyer): with two-factor on and this session's last code older than ${TWO_FACTOR.stepUpMinutes} minutes they answer ${TWO_FACTOR.stepUpStatus} "${twoFactorMessages.stepUpRequired}" first (decisions 2020 and 2282). 403 for someone not party to the job or not allowed this action, 409 when the job's stage does not allow it now (the message names the stage). Answers the job page.`,
         params: idParam.extend({ action: z.enum(JOB_PAGE_ACTIONS, 'Unknown action') }),
         body: jobActionRequest,
         response: { 200: jobPageResponse },
         security,
       },
-      preHandler: [party, refundStepUp],
+      preHandler: [party, moneyStepUp],
     },
     async (request, reply) =>
       sendJson(
