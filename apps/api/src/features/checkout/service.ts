@@ -365,7 +365,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
    * background job (`resendDue`); nothing here changes the payment's answer.
    */
   async function sendOpened(refundId: string | null | undefined) {
-    if (!refundId || !deps.refunds) return;
+    if (!refundId) return;
     try {
       await deps.refunds.send(refundId);
     } catch (err) {
