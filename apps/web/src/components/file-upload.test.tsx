@@ -85,4 +85,37 @@ describe('FileUpload', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('The document must be a PDF');
     expect(screen.getByTestId('value')).toHaveTextContent('none');
   });
+
+  it('refuses a document past 10 MB before sending it, and says why (decision 2291)', async () => {
+    const user = userEvent.setup();
+    render(<Harness />);
+    const scan = new File(['%PDF-1.4'], 'contract-scan.pdf', { type: 'application/pdf' });
+    Object.defineProperty(scan, 'size', { value: 10 * 1024 * 1024 + 1 });
+    await user.upload(screen.getByLabelText('Upload a document'), scan);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'contract-scan.pdf: The file is too large: the limit is 10 MB',
+    );
+    expect(FakeXhr.last).toBeNull();
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+
+    const fits = new File(['%PDF-1.4'], 'contract.pdf', { type: 'application/pdf' });
+    Object.defineProperty(fits, 'size', { value: 10 * 1024 * 1024 });
+    await user.upload(screen.getByLabelText('Upload a document'), fits);
+    expect(FakeXhr.last).not.toBeNull();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('refuses a file of another type before sending it (decision 2291)', async () => {
+    // The picker's "All files" choice lets any file through its accept list.
+    const user = userEvent.setup({ applyAccept: false });
+    render(<Harness />);
+    await user.upload(
+      screen.getByLabelText('Upload a document'),
+      new File(['MZ'], 'setup.exe', { type: 'application/x-msdownload' }),
+    );
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'setup.exe: The document must be a PDF, a Word document (DOC or DOCX) or a PNG, JPEG or WebP picture',
+    );
+    expect(FakeXhr.last).toBeNull();
+  });
 });

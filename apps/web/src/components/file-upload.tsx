@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Paperclip, X } from 'lucide-react';
 import type { UploadResponse } from '@legalmarket/contracts/catalogue';
 import { UPLOAD_ACCEPT, type UploadKind } from '@legalmarket/contracts/constants';
+import { fileProblem } from '@/lib/file-problem';
 import { getErrorMessage, uploadWithProgress } from '@/lib/http';
 import { DocumentLink } from './document-link';
 import { BreakableText } from './breakable-text';
@@ -37,6 +38,12 @@ export function FileUpload({ label, kind, value, onChange, onBusyChange, hint, e
   useEffect(() => () => abort.current?.abort(), []);
 
   async function upload(file: File) {
+    const problem = fileProblem(file, kind);
+    if (problem) {
+      setFailure(`${file.name}: ${problem}`);
+      if (input.current) input.current.value = '';
+      return;
+    }
     setFailure(null);
     setPendingName(file.name);
     setProgress(0);
