@@ -15,6 +15,7 @@ import { Field, FormError, TextArea } from '@/components/field';
 import { Modal } from '@/components/modal';
 import { PhoneField } from '@/components/phone-field';
 import { SectionBoundary } from '@/components/section-boundary';
+import { fileProblem } from '@/lib/file-problem';
 import { getErrorMessage, HttpError } from '@/lib/http';
 import { useFormDraft } from '@/lib/drafts';
 import { paths } from '@/lib/paths';
@@ -68,6 +69,7 @@ function EditForm({
   const fileInput = useRef<HTMLInputElement>(null);
   const [image, setImage] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
+  const [imageProblem, setImageProblem] = useState<string | null>(null);
   const form = useForm<Values>({
     resolver: zodResolver(profileEditForm(profile.officialEmail ?? '', COMPANY_EDITABLE_FIELDS, profile)),
     defaultValues: {
@@ -153,6 +155,11 @@ function EditForm({
             data-testid="profile-image-input"
             onChange={(e) => {
               const f = e.target.files?.[0] ?? null;
+              // A picture the server would refuse is not taken: the one shown before stays (decision 2291).
+              const problem = f && fileProblem(f, 'image');
+              setImageProblem(problem ? `${f.name}: ${problem}` : null);
+              e.target.value = '';
+              if (problem) return;
               setImage(f);
               setPreview(f ? URL.createObjectURL(f) : null);
             }}
@@ -160,6 +167,11 @@ function EditForm({
         </div>
         {image && <p className="text-sm text-slate-600">New picture: {image.name}</p>}
       </div>
+      {imageProblem && (
+        <p role="alert" className="text-sm text-red-700">
+          {imageProblem}
+        </p>
+      )}
       {FIELDS.map(([k, label, type]) =>
         k === 'phoneNumber' ? (
           <PhoneField key={k} label={label} error={errors.phoneNumber?.message} {...register(k)} />
