@@ -118,4 +118,29 @@ describe('FileUpload', () => {
     );
     expect(FakeXhr.last).toBeNull();
   });
+
+  it('sends a file again after a lost connection without picking it again, but not a refused one', async () => {
+    const user = userEvent.setup();
+    render(<Harness />);
+    await user.upload(
+      screen.getByLabelText('Upload a document'),
+      new File(['%PDF-1.4'], 'share-purchase-agreement.pdf', { type: 'application/pdf' }),
+    );
+    const first = FakeXhr.last!;
+    first.upload.onprogress!({ lengthComputable: true, loaded: 70, total: 100 });
+    first.onerror!();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Session timeout, please login again');
+
+    await user.click(screen.getByRole('button', { name: 'Upload share-purchase-agreement.pdf again' }));
+    const second = FakeXhr.last!;
+    expect(second).not.toBe(first);
+    expect((second.body!.get('file') as File).name).toBe('share-purchase-agreement.pdf');
+    second.respond(503, { status: 'error', message: 'The service is busy. Please try again.' });
+    expect(await screen.findByRole('alert')).toHaveTextContent('The service is busy. Please try again.');
+
+    await user.click(screen.getByRole('button', { name: 'Upload share-purchase-agreement.pdf again' }));
+    FakeXhr.last!.respond(415, { status: 'fail', message: 'The document must be a PDF' });
+    expect(await screen.findByRole('alert')).toHaveTextContent('The document must be a PDF');
+    expect(screen.queryByRole('button', { name: /again/ })).toBeNull();
+  });
 });

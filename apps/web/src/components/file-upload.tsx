@@ -3,7 +3,7 @@ import { Paperclip, X } from 'lucide-react';
 import type { UploadResponse } from '@legalmarket/contracts/catalogue';
 import { UPLOAD_ACCEPT, type UploadKind } from '@legalmarket/contracts/constants';
 import { fileProblem } from '@/lib/file-problem';
-import { getErrorMessage, uploadWithProgress } from '@/lib/http';
+import { getErrorMessage, isFinalRefusal, uploadWithProgress } from '@/lib/http';
 import { DocumentLink } from './document-link';
 import { BreakableText } from './breakable-text';
 
@@ -34,10 +34,13 @@ export function FileUpload({ label, kind, value, onChange, onBusyChange, hint, e
   const [progress, setProgress] = useState<number | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [pendingName, setPendingName] = useState<string | null>(null);
+  /** A file whose upload failed on the way (connection, busy server): sent again without picking it again. */
+  const [retryFile, setRetryFile] = useState<File | null>(null);
 
   useEffect(() => () => abort.current?.abort(), []);
 
   async function upload(file: File) {
+    setRetryFile(null);
     const problem = fileProblem(file, kind);
     if (problem) {
       setFailure(`${file.name}: ${problem}`);
@@ -59,7 +62,11 @@ export function FileUpload({ label, kind, value, onChange, onBusyChange, hint, e
       });
       onChange({ fileName: res.data.fileName, url: res.data.url });
     } catch (err) {
-      if ((err as Error).name !== 'AbortError') setFailure(getErrorMessage(err));
+      if ((err as Error).name !== 'AbortError') {
+        setFailure(getErrorMessage(err));
+        // A refusal of the file itself would only come again; a lost connection may not.
+        if (!isFinalRefusal(err)) setRetryFile(file);
+      }
     } finally {
       abort.current = null;
       setProgress(null);
@@ -129,6 +136,16 @@ export function FileUpload({ label, kind, value, onChange, onBusyChange, hint, e
               }}
             />
           </label>
+          {retryFile && !uploading && (
+            <button
+              type="button"
+              onClick={() => void upload(retryFile)}
+              disabled={disabled}
+              className="min-h-11 rounded-md px-3 text-sm font-semibold text-brand hover:bg-brand/5 disabled:opacity-50"
+            >
+              <BreakableText text={`Upload ${retryFile.name} again`} />
+            </button>
+          )}
           {uploading && (
             <button
               type="button"
