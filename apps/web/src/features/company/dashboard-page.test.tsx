@@ -228,3 +228,50 @@ describe('Give more details for one job while another job’s are on their way',
     expect(within(dialog).getByLabelText('Your details')).toHaveValue('For the second job.');
   });
 });
+
+describe('Give more details keeps an uploaded document (decision 2292)', () => {
+  it('through a closed dialog, and sends it', async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+    const api = jsonFetch({
+      [`PUT /job-api/company/editjobdetails/${JOB_ID}`]: () => ({ body: { status: 'success', message: 'Sent!' } }),
+      'GET /job-api/company/pendingjobs': () => ({ body: [] }),
+      'GET /api/public-config': () => ({
+        body: { supportPhone: '234', supportEmail: 'a@b.c', paymentProvider: 'sandbox' },
+      }),
+    });
+    vi.stubGlobal('fetch', api.fn);
+    // The upload goes by XMLHttpRequest (for its progress): this one answers at once.
+    class Xhr {
+      upload = { onprogress: null };
+      status = 201;
+      responseText = JSON.stringify({ status: 'success', data: { fileName: 'cac-forms.pdf', url: '/uploads/k2.pdf' } });
+      onload: (() => void) | null = null;
+      open() {}
+      setRequestHeader() {}
+      send() {
+        queueMicrotask(() => this.onload?.());
+      }
+    }
+    vi.stubGlobal('XMLHttpRequest', Xhr);
+    open();
+    await userEvent.click(screen.getByRole('button', { name: 'Give more details' }));
+    let dialog = await screen.findByRole('dialog');
+    await userEvent.upload(
+      within(dialog).getByLabelText('Attach a document (optional)'),
+      new File(['%PDF-1.4'], 'cac-forms.pdf', { type: 'application/pdf' }),
+    );
+    expect(await within(dialog).findByRole('button', { name: 'Remove cac-forms.pdf' })).toBeVisible();
+
+    // A stray tap closes the dialog; opening it again finds the document.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Give more details' }));
+    dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByRole('button', { name: 'Remove cac-forms.pdf' })).toBeVisible();
+    await userEvent.type(within(dialog).getByLabelText('Your details'), 'The forms are attached.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    expect(await screen.findByRole('heading', { name: 'Sent!' })).toBeVisible();
+    const put = api.calls.find((c) => c.method === 'PUT');
+    expect(JSON.parse(String(put?.init?.body))).toMatchObject({ file: '/uploads/k2.pdf', fileName: 'cac-forms.pdf' });
+    expect(localStorage.getItem(`draft:c1:details:${JOB_ID}`)).toBeNull();
+  });
+});

@@ -127,7 +127,7 @@ function GiveDetailsForm({
   });
   const { register, handleSubmit, control, formState } = form;
   // Kept while written: a tap outside the dialog or a reload loses nothing (decision 2226).
-  const clearDraft = useFormDraft(`details:${job._id}`, form, ['detail']);
+  const clearDraft = useFormDraft(`details:${job._id}`, form, ['detail', 'file', 'fileName']);
   const send = handleSubmit((v) =>
     edit.mutate(
       { jobId: job._id, detail: v.detail, file: v.file, fileName: v.fileName },
