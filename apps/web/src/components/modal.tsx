@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { X } from 'lucide-react';
+import { Button } from './button';
 
 interface ModalProps {
   open: boolean;
@@ -111,14 +112,10 @@ export function ConfirmDialog(props: {
           >
             Cancel
           </button>
-          <button
-            type="button"
-            className="min-h-11 rounded-md bg-red-700 px-4 text-sm font-semibold text-white hover:bg-red-800 disabled:opacity-50"
-            onClick={props.onConfirm}
-            disabled={props.busy}
-          >
+          {/* Busy while its send is on its way: disabled, with a spinner and aria-busy for screen readers. */}
+          <Button variant="danger" onClick={props.onConfirm} loading={props.busy}>
             {props.confirmLabel}
-          </button>
+          </Button>
         </>
       }
     >
