@@ -6,7 +6,13 @@ describe('ConfirmDialog', () => {
   it('says its confirm button is busy while the action is on its way', () => {
     const onConfirm = vi.fn();
     const { rerender } = render(
-      <ConfirmDialog open title="Clear your cart?" confirmLabel="Clear Cart" onConfirm={onConfirm} onCancel={vi.fn()} />,
+      <ConfirmDialog
+        open
+        title="Clear your cart?"
+        confirmLabel="Clear Cart"
+        onConfirm={onConfirm}
+        onCancel={vi.fn()}
+      />,
     );
     const confirm = screen.getByRole('button', { name: 'Clear Cart' });
     expect(confirm).toBeEnabled();

@@ -101,7 +101,8 @@ export function useFormDraft<T extends FieldValues>(
         const v = (saved as Record<string, unknown>)[f];
         // An empty kept value over an unset one (no document attached) puts nothing back: the values,
         // and so a send's key, stay as they were.
-        if (typeof v === 'string' && v !== (getValues(f) ?? '')) setValue(f, v as PathValue<T, Path<T>>, { shouldDirty: true });
+        if (typeof v === 'string' && v !== (getValues(f) ?? ''))
+          setValue(f, v as PathValue<T, Path<T>>, { shouldDirty: true });
       }
     const sub = watch((_values, { name: changed }) => {
       // Only a field's change is kept: a reset after sending (which names no field) is not.

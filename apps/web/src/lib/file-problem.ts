@@ -1,4 +1,9 @@
-import { fileTooLargeMessage, UPLOAD_ACCEPT, UPLOAD_MAX_BYTES, type UploadKind } from '@legalmarket/contracts/constants';
+import {
+  fileTooLargeMessage,
+  UPLOAD_ACCEPT,
+  UPLOAD_MAX_BYTES,
+  type UploadKind,
+} from '@legalmarket/contracts/constants';
 import { messages } from '@legalmarket/contracts/messages';
 
 /**

@@ -146,7 +146,11 @@ describe('/company/plan', { timeout: 30_000 }, () => {
       'GET /api/plans/mine': () => ({ body: { status: 'success', data: plan() } }),
       'POST /api/plans/mine/requests': () => ({
         status: 201,
-        body: { status: 'success', message: 'Your request is in the job workspace', data: { jobId: 'j1', plan: plan() } },
+        body: {
+          status: 'success',
+          message: 'Your request is in the job workspace',
+          data: { jobId: 'j1', plan: plan() },
+        },
       }),
     });
     vi.stubGlobal('fetch', api.fn);
@@ -154,7 +158,10 @@ describe('/company/plan', { timeout: 30_000 }, () => {
     class Xhr {
       upload = { onprogress: null };
       status = 201;
-      responseText = JSON.stringify({ status: 'success', data: { fileName: 'supply-terms.docx', url: '/uploads/k3.docx' } });
+      responseText = JSON.stringify({
+        status: 'success',
+        data: { fileName: 'supply-terms.docx', url: '/uploads/k3.docx' },
+      });
       onload: (() => void) | null = null;
       open() {}
       setRequestHeader() {}
@@ -180,7 +187,10 @@ describe('/company/plan', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Request with a credit' }));
     expect(await screen.findByText(/Your request is in the job workspace/)).toBeInTheDocument();
     const post = api.calls.find((c) => c.method === 'POST');
-    expect(JSON.parse(String(post?.init?.body))).toMatchObject({ file: '/uploads/k3.docx', fileName: 'supply-terms.docx' });
+    expect(JSON.parse(String(post?.init?.body))).toMatchObject({
+      file: '/uploads/k3.docx',
+      fileName: 'supply-terms.docx',
+    });
     expect(localStorage.getItem('draft:c1:plan-request')).toBeNull();
   });
 
