@@ -65,7 +65,8 @@ function EditForm({
   onCancel: () => void;
   onSaved: () => void;
 }) {
-  const update = useUpdateProfile(profile._id);
+  const [progress, setProgress] = useState(0);
+  const update = useUpdateProfile(profile._id, setProgress);
   const fileInput = useRef<HTMLInputElement>(null);
   const [image, setImage] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
@@ -119,6 +120,7 @@ function EditForm({
       }
       if (changingEmail) form.append('currentPassword', currentPassword);
       if (image) form.append('profileImage', image);
+      setProgress(0);
       update.mutate(form, {
         onSuccess: () => {
           clearBio();
@@ -183,6 +185,15 @@ function EditForm({
         <CurrentPasswordField error={errors.currentPassword?.message} {...register('currentPassword')} />
       )}
       <TextArea label="Your Bio" {...register('yourBio')} hint={`${Math.max(0, left)} characters left`} />
+      {/* A new picture may take minutes to go up on a phone's network: its progress is shown. */}
+      {update.isPending && image && (
+        <progress
+          className="h-2 w-full [&::-webkit-progress-bar]:bg-slate-200 [&::-webkit-progress-value]:bg-brand"
+          max={100}
+          value={Math.round(progress * 100)}
+          aria-label={`Uploading ${image.name}`}
+        />
+      )}
       <FormError message={error} />
       <div className="flex justify-end gap-2">
         <Button
