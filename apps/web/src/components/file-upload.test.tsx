@@ -143,4 +143,24 @@ describe('FileUpload', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('The document must be a PDF');
     expect(screen.queryByRole('button', { name: /again/ })).toBeNull();
   });
+
+  it('tells a screen reader the progress in quarters, not at every step', async () => {
+    const user = userEvent.setup();
+    const { container } = render(<Harness />);
+    const live = container.querySelector('[aria-live="polite"]')!;
+    expect(live.textContent).toBe('');
+    await user.upload(
+      screen.getByLabelText('Upload a document'),
+      new File(['%PDF-1.4'], 'brief.pdf', { type: 'application/pdf' }),
+    );
+    expect(live).toHaveTextContent('Uploading brief.pdf: 0%');
+    const xhr = FakeXhr.last!;
+    xhr.upload.onprogress!({ lengthComputable: true, loaded: 12, total: 100 });
+    xhr.upload.onprogress!({ lengthComputable: true, loaded: 24, total: 100 });
+    expect(await screen.findByRole('progressbar')).toHaveAttribute('value', '24');
+    expect(live).toHaveTextContent('Uploading brief.pdf: 0%');
+    xhr.upload.onprogress!({ lengthComputable: true, loaded: 61, total: 100 });
+    await vi.waitFor(() => expect(live).toHaveTextContent('Uploading brief.pdf: 50%'));
+    expect(container.querySelectorAll('[aria-live]')).toHaveLength(1);
+  });
 });

@@ -158,18 +158,23 @@ export function FileUpload({ label, kind, value, onChange, onBusyChange, hint, e
         </div>
       )}
       {uploading && (
-        <div className="mt-2" aria-live="polite">
+        <div className="mt-2">
           <progress
             className="h-2 w-full overflow-hidden rounded [&::-moz-progress-bar]:bg-brand [&::-webkit-progress-bar]:bg-slate-200 [&::-webkit-progress-value]:bg-brand"
             max={100}
             value={Math.round((progress ?? 0) * 100)}
             aria-label={`Uploading ${pendingName ?? 'file'}`}
           />
-          <p className="mt-1 text-xs text-slate-600">
+          <p aria-hidden className="mt-1 text-xs text-slate-600">
             {pendingName}: {Math.round((progress ?? 0) * 100)}%
           </p>
         </div>
       )}
+      {/* Told in quarters: a slow upload moves by 1% many times a minute, each of which a screen reader
+          would read out. Always there, so the first words are read too. */}
+      <p aria-live="polite" className="sr-only">
+        {uploading ? `Uploading ${pendingName}: ${Math.floor(Math.round((progress ?? 0) * 100) / 25) * 25}%` : ''}
+      </p>
       {hint && (
         <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
           {hint}
