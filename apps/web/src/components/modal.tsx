@@ -10,6 +10,11 @@ interface ModalProps {
   /** "success" or "error" colours the title, as the spec's result modals carry a flag. */
   tone?: 'success' | 'error' | 'neutral';
   footer?: ReactNode;
+  /**
+   * A tap beside the dialog closes it, unless this is false: set while an upload inside is on its way,
+   * which closing would stop (decision 2293). Close and Escape still close it.
+   */
+  closeOnOutsideTap?: boolean;
 }
 
 const FOCUSABLE =
@@ -36,7 +41,15 @@ export function trapTab(e: KeyboardEvent<HTMLElement>) {
 }
 
 /** An accessible dialog on the native <dialog> element: focus trapped, Escape closes, focus returns. */
-export function Modal({ open, title, onClose, children, tone = 'neutral', footer }: ModalProps) {
+export function Modal({
+  open,
+  title,
+  onClose,
+  children,
+  tone = 'neutral',
+  footer,
+  closeOnOutsideTap = true,
+}: ModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -60,7 +73,7 @@ export function Modal({ open, title, onClose, children, tone = 'neutral', footer
         onClose();
       }}
       onClick={(e) => {
-        if (e.target === ref.current) onClose();
+        if (e.target === ref.current && closeOnOutsideTap) onClose();
       }}
       onKeyDown={trapTab}
       className="m-auto w-[calc(100%-2rem)] max-w-md rounded-xl bg-white p-0 shadow-xl backdrop:bg-black/50"

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { act, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { messages } from '@legalmarket/contracts/messages';
 import { jobFixture } from '@/test/job-fixture';
@@ -273,5 +273,53 @@ describe('Give more details keeps an uploaded document (decision 2292)', () => {
     const put = api.calls.find((c) => c.method === 'PUT');
     expect(JSON.parse(String(put?.init?.body))).toMatchObject({ file: '/uploads/k2.pdf', fileName: 'cac-forms.pdf' });
     expect(localStorage.getItem(`draft:c1:details:${JOB_ID}`)).toBeNull();
+  });
+});
+
+describe('Give more details with a document on its way (decision 2293)', () => {
+  it('stays open at a tap beside it until the upload is done', async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+    // An upload the test answers by hand.
+    const uploads: Array<{ onload: (() => void) | null; status: number; responseText: string }> = [];
+    class Xhr {
+      upload = { onprogress: null };
+      status = 0;
+      responseText = '';
+      onload: (() => void) | null = null;
+      onabort: (() => void) | null = null;
+      open() {}
+      setRequestHeader() {}
+      send() {
+        uploads.push(this);
+      }
+      abort() {
+        this.onabort?.();
+      }
+    }
+    vi.stubGlobal('XMLHttpRequest', Xhr);
+    open();
+    await userEvent.click(screen.getByRole('button', { name: 'Give more details' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.upload(
+      within(dialog).getByLabelText('Attach a document (optional)'),
+      new File(['%PDF-1.4'], 'board-minutes.pdf', { type: 'application/pdf' }),
+    );
+    expect(await within(dialog).findByRole('progressbar')).toBeVisible();
+
+    fireEvent.click(dialog);
+    expect(within(dialog).getByRole('progressbar')).toBeVisible();
+    act(() => {
+      uploads[0].status = 201;
+      uploads[0].responseText = JSON.stringify({
+        status: 'success',
+        data: { fileName: 'board-minutes.pdf', url: '/uploads/k4.pdf' },
+      });
+      uploads[0].onload?.();
+    });
+    expect(await within(dialog).findByRole('button', { name: 'Remove board-minutes.pdf' })).toBeVisible();
+
+    // Done, a tap beside it closes it as before.
+    fireEvent.click(dialog);
+    await waitFor(() => expect(within(dialog).queryByLabelText('Your details')).toBeNull());
   });
 });

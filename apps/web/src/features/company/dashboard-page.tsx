@@ -78,6 +78,8 @@ function GiveDetailsModal({ job, onClose }: { job: CompanyJob | null; onClose: (
   // is closed keep Send busy if it is opened again, and their answer still drops the draft and says so.
   const edit = useEditJobDetails();
   const [done, setDone] = useState<string | null>(null);
+  // A document on its way: a stray tap beside the dialog would take the form away and stop it (decision 2293).
+  const [uploading, setUploading] = useState(false);
   const shownFor = useRef<string | null>(null);
   useEffect(() => {
     shownFor.current = job?._id ?? null;
@@ -97,8 +99,18 @@ function GiveDetailsModal({ job, onClose }: { job: CompanyJob | null; onClose: (
       title={done ? done : 'Give more details'}
       tone={done ? 'success' : 'neutral'}
       onClose={close}
+      closeOnOutsideTap={!uploading}
     >
-      {job && !done && <GiveDetailsForm key={job._id} job={job} edit={edit} onSent={sent} />}
+      {job && !done && (
+        <GiveDetailsForm
+          key={job._id}
+          job={job}
+          edit={edit}
+          onSent={sent}
+          uploading={uploading}
+          onUploadingChange={setUploading}
+        />
+      )}
       {done && (
         <div className="flex justify-end">
           <Button onClick={close}>Close</Button>
@@ -115,12 +127,15 @@ function GiveDetailsForm({
   job,
   edit,
   onSent,
+  uploading,
+  onUploadingChange,
 }: {
   job: CompanyJob;
   edit: ReturnType<typeof useEditJobDetails>;
   onSent: (message: string, jobId: string) => void;
+  uploading: boolean;
+  onUploadingChange: (uploading: boolean) => void;
 }) {
-  const [uploading, setUploading] = useState(false);
   const form = useForm<GiveDetailsValues, unknown, z.output<typeof companyJobDetailsInput>>({
     resolver: zodResolver(companyJobDetailsInput),
     defaultValues: { detail: '', file: undefined, fileName: undefined },
@@ -152,7 +167,7 @@ function GiveDetailsForm({
         error={formState.errors.detail?.message}
         {...register('detail')}
       />
-      <FormDocumentField control={control} label="Attach a document (optional)" onBusyChange={setUploading} />
+      <FormDocumentField control={control} label="Attach a document (optional)" onBusyChange={onUploadingChange} />
       {/* Only this job's refusal: the mutation is shared with the dialog opened for other jobs. */}
       <FormError message={edit.isError && edit.variables.jobId === job._id ? getErrorMessage(edit.error) : null} />
       <div className="flex justify-end">
