@@ -163,4 +163,25 @@ describe('FileUpload', () => {
     await vi.waitFor(() => expect(live).toHaveTextContent('Uploading brief.pdf: 50%'));
     expect(container.querySelectorAll('[aria-live]')).toHaveLength(1);
   });
+
+  it('says when the upload is done, and takes focus back to the picker when it is cancelled', async () => {
+    const user = userEvent.setup();
+    const { container } = render(<Harness />);
+    const live = container.querySelector('[aria-live="polite"]')!;
+    await user.upload(
+      screen.getByLabelText('Upload a document'),
+      new File(['%PDF-1.4'], 'first-draft.pdf', { type: 'application/pdf' }),
+    );
+    await user.click(screen.getByRole('button', { name: 'Cancel upload' }));
+    await vi.waitFor(() => expect(screen.getByLabelText('Upload a document')).toHaveFocus());
+    expect(live).toHaveTextContent('Upload of first-draft.pdf cancelled');
+    expect(screen.getByTestId('value')).toHaveTextContent('none');
+
+    await user.upload(
+      screen.getByLabelText('Upload a document'),
+      new File(['%PDF-1.4'], 'final-draft.pdf', { type: 'application/pdf' }),
+    );
+    FakeXhr.last!.respond(201, { status: 'success', data: { fileName: 'final-draft.pdf', url: '/uploads/f.pdf' } });
+    await vi.waitFor(() => expect(live).toHaveTextContent('final-draft.pdf uploaded'));
+  });
 });

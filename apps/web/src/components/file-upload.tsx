@@ -36,6 +36,8 @@ export function FileUpload({ label, kind, value, onChange, onBusyChange, hint, e
   const [pendingName, setPendingName] = useState<string | null>(null);
   /** A file whose upload failed on the way (connection, busy server): sent again without picking it again. */
   const [retryFile, setRetryFile] = useState<File | null>(null);
+  /** How the last upload ended, for screen readers (a failure is the field's alert). */
+  const [ended, setEnded] = useState('');
 
   useEffect(() => () => abort.current?.abort(), []);
 
@@ -48,6 +50,7 @@ export function FileUpload({ label, kind, value, onChange, onBusyChange, hint, e
       return;
     }
     setFailure(null);
+    setEnded('');
     setPendingName(file.name);
     setProgress(0);
     onBusyChange?.(true);
@@ -61,8 +64,10 @@ export function FileUpload({ label, kind, value, onChange, onBusyChange, hint, e
         signal: ctrl.signal,
       });
       onChange({ fileName: res.data.fileName, url: res.data.url });
+      setEnded(`${res.data.fileName} uploaded`);
     } catch (err) {
-      if ((err as Error).name !== 'AbortError') {
+      if ((err as Error).name === 'AbortError') setEnded(`Upload of ${file.name} cancelled`);
+      else {
         setFailure(getErrorMessage(err));
         // A refusal of the file itself would only come again; a lost connection may not.
         if (!isFinalRefusal(err)) setRetryFile(file);
@@ -149,7 +154,11 @@ export function FileUpload({ label, kind, value, onChange, onBusyChange, hint, e
           {uploading && (
             <button
               type="button"
-              onClick={() => abort.current?.abort()}
+              onClick={() => {
+                abort.current?.abort();
+                // The button goes with the upload: focus goes back to the picker, not to the page's top.
+                requestAnimationFrame(() => input.current?.focus());
+              }}
               className="min-h-11 rounded-md px-3 text-sm font-semibold text-slate-700 hover:bg-slate-100"
             >
               Cancel upload
@@ -173,7 +182,7 @@ export function FileUpload({ label, kind, value, onChange, onBusyChange, hint, e
       {/* Told in quarters: a slow upload moves by 1% many times a minute, each of which a screen reader
           would read out. Always there, so the first words are read too. */}
       <p aria-live="polite" className="sr-only">
-        {uploading ? `Uploading ${pendingName}: ${Math.floor(Math.round((progress ?? 0) * 100) / 25) * 25}%` : ''}
+        {uploading ? `Uploading ${pendingName}: ${Math.floor(Math.round((progress ?? 0) * 100) / 25) * 25}%` : ended}
       </p>
       {hint && (
         <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
