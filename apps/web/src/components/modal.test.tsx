@@ -31,4 +31,11 @@ describe('ConfirmDialog', () => {
     expect(confirm).toBeDisabled();
     expect(confirm).toHaveAttribute('aria-busy', 'true');
   });
+
+  it('gives its Close button a 44 px tap target, like every other button', () => {
+    render(
+      <ConfirmDialog open title="Delete your review?" confirmLabel="Delete" onConfirm={vi.fn()} onCancel={vi.fn()} />,
+    );
+    expect(screen.getByRole('button', { name: 'Close' })).toHaveClass('size-11');
+  });
 });

@@ -88,7 +88,8 @@ export function Modal({
               type="button"
               onClick={onClose}
               aria-label="Close"
-              className="-m-2 rounded p-2 text-slate-500 hover:bg-slate-100"
+              // 44 px square, as every other tap target: a 36 px × on a phone is missed for the backdrop.
+              className="-m-3 flex size-11 shrink-0 items-center justify-center rounded text-slate-500 hover:bg-slate-100"
             >
               <X className="size-5" aria-hidden />
             </button>
