@@ -32,6 +32,15 @@ describe('Give more details (react-hook-form with the contract schema)', () => {
     expect(text).toHaveAccessibleDescription(messages.kindlyAddDetails);
   });
 
+  it('states the document types and size limit before one is picked', async () => {
+    open();
+    await userEvent.click(screen.getByRole('button', { name: 'Give more details' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByLabelText('Attach a document (optional)')).toHaveAccessibleDescription(
+      'PDF, Word (DOC, DOCX) or a picture, at most 10 MB.',
+    );
+  });
+
   it('sends the trimmed text and shows the answer', async () => {
     const api = jsonFetch({
       [`PUT /job-api/company/editjobdetails/${JOB_ID}`]: () => ({ body: { status: 'success', message: 'Sent!' } }),

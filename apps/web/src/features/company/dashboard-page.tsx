@@ -167,7 +167,12 @@ function GiveDetailsForm({
         error={formState.errors.detail?.message}
         {...register('detail')}
       />
-      <FormDocumentField control={control} label="Attach a document (optional)" onBusyChange={onUploadingChange} />
+      <FormDocumentField
+        control={control}
+        label="Attach a document (optional)"
+        hint="PDF, Word (DOC, DOCX) or a picture, at most 10 MB."
+        onBusyChange={onUploadingChange}
+      />
       {/* Only this job's refusal: the mutation is shared with the dialog opened for other jobs. */}
       <FormError message={edit.isError && edit.variables.jobId === job._id ? getErrorMessage(edit.error) : null} />
       <div className="flex justify-end">

@@ -68,6 +68,14 @@ afterEach(() => {
 });
 
 describe('/jobs/:jobId', { timeout: 30_000 }, () => {
+  it('states the document types and size limit before one is picked', async () => {
+    open(pageData());
+    await screen.findByRole('heading', { name: 'A job' });
+    expect(screen.getByLabelText('Attach a document')).toHaveAccessibleDescription(
+      'PDF, Word (DOC, DOCX) or a picture, at most 10 MB each. Up to 5 documents.',
+    );
+  });
+
   it('names the document each Remove takes out', async () => {
     localStorage.setItem(
       'draft:company-1:job:job-1:files',

@@ -356,7 +356,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
                 renewKey();
               }}
               onBusyChange={setUploading}
-              hint="PDF, Word or an image. Up to 5 documents."
+              hint="PDF, Word (DOC, DOCX) or a picture, at most 10 MB each. Up to 5 documents."
               disabled={busy}
             />
           )}
