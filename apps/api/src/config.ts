@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UPLOAD_MAX_BYTES } from '@legalmarket/contracts/constants';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -73,8 +74,8 @@ const configSchema = z
     S3_ACCESS_KEY_ID: z.string().optional(),
     S3_SECRET_ACCESS_KEY: z.string().optional(),
     S3_FORCE_PATH_STYLE: bool.default(false),
-    UPLOAD_MAX_IMAGE_BYTES: int(5 * 1024 * 1024, 1),
-    UPLOAD_MAX_DOCUMENT_BYTES: int(10 * 1024 * 1024, 1),
+    UPLOAD_MAX_IMAGE_BYTES: int(UPLOAD_MAX_BYTES.image, 1),
+    UPLOAD_MAX_DOCUMENT_BYTES: int(UPLOAD_MAX_BYTES.document, 1),
     REMUNERATION_ORDER_KEY: z.string().default('legal-practitioners-remuneration-order-2023.pdf'),
     // payments
     PAYMENT_PROVIDER: z.enum(['sandbox', 'flutterwave']).default('sandbox'),

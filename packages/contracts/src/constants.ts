@@ -149,6 +149,19 @@ export const UPLOAD_ACCEPT: Record<UploadKind, string> = {
     'application/pdf,application/msword,application/vnd.openxmlformats-officedocument.wordprocessingml.document,image/png,image/jpeg,image/webp,.pdf,.doc,.docx,.png,.jpg,.jpeg,.webp',
 };
 
+/**
+ * The largest file of each kind the API takes by default (its UPLOAD_MAX_IMAGE_BYTES and
+ * UPLOAD_MAX_DOCUMENT_BYTES); the web refuses a larger one before sending it (decision 2291).
+ */
+export const UPLOAD_MAX_BYTES: Record<UploadKind, number> = {
+  image: 5 * 1024 * 1024,
+  document: 10 * 1024 * 1024,
+};
+
+/** The API's 413 for a file past its limit, in the same words on both sides. */
+export const fileTooLargeMessage = (limitBytes: number) =>
+  `The file is too large: the limit is ${Math.round((limitBytes / (1024 * 1024)) * 10) / 10} MB`;
+
 /** `replaced`: the cart changed after checkout began; that order keeps its lines and reference, and a late payment still pays it. */
 export const ORDER_STATUSES = ['pending', 'paid', 'failed', 'expired', 'replaced'] as const;
 

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { hasUnsafeCharacter, unsafeCharacterMessage } from '@legalmarket/contracts';
+import { fileTooLargeMessage } from '@legalmarket/contracts/constants';
 import { AppError, badRequest } from './errors.js';
 
 /**
@@ -15,11 +16,9 @@ function malformedForm(err: unknown): boolean {
   );
 }
 
-const MB = 1024 * 1024;
 /** What a form may add to its file's size in text fields and part headers before Content-Length is refused. */
 const FORM_OVERHEAD = 256 * 1024;
-const tooLarge = (limit: number) =>
-  new AppError(413, `The file is too large: the limit is ${Math.round((limit / MB) * 10) / 10} MB`);
+const tooLarge = (limit: number) => new AppError(413, fileTooLargeMessage(limit));
 
 interface MultipartFile {
   fieldName: string;

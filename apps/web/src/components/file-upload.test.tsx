@@ -85,4 +85,103 @@ describe('FileUpload', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('The document must be a PDF');
     expect(screen.getByTestId('value')).toHaveTextContent('none');
   });
+
+  it('refuses a document past 10 MB before sending it, and says why (decision 2291)', async () => {
+    const user = userEvent.setup();
+    render(<Harness />);
+    const scan = new File(['%PDF-1.4'], 'contract-scan.pdf', { type: 'application/pdf' });
+    Object.defineProperty(scan, 'size', { value: 10 * 1024 * 1024 + 1 });
+    await user.upload(screen.getByLabelText('Upload a document'), scan);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'contract-scan.pdf: The file is too large: the limit is 10 MB',
+    );
+    expect(FakeXhr.last).toBeNull();
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+
+    const fits = new File(['%PDF-1.4'], 'contract.pdf', { type: 'application/pdf' });
+    Object.defineProperty(fits, 'size', { value: 10 * 1024 * 1024 });
+    await user.upload(screen.getByLabelText('Upload a document'), fits);
+    expect(FakeXhr.last).not.toBeNull();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('refuses a file of another type before sending it (decision 2291)', async () => {
+    // The picker's "All files" choice lets any file through its accept list.
+    const user = userEvent.setup({ applyAccept: false });
+    render(<Harness />);
+    await user.upload(
+      screen.getByLabelText('Upload a document'),
+      new File(['MZ'], 'setup.exe', { type: 'application/x-msdownload' }),
+    );
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'setup.exe: The document must be a PDF, a Word document (DOC or DOCX) or a PNG, JPEG or WebP picture',
+    );
+    expect(FakeXhr.last).toBeNull();
+  });
+
+  it('sends a file again after a lost connection without picking it again, but not a refused one', async () => {
+    const user = userEvent.setup();
+    render(<Harness />);
+    await user.upload(
+      screen.getByLabelText('Upload a document'),
+      new File(['%PDF-1.4'], 'share-purchase-agreement.pdf', { type: 'application/pdf' }),
+    );
+    const first = FakeXhr.last!;
+    first.upload.onprogress!({ lengthComputable: true, loaded: 70, total: 100 });
+    first.onerror!();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Session timeout, please login again');
+
+    await user.click(screen.getByRole('button', { name: 'Upload share-purchase-agreement.pdf again' }));
+    const second = FakeXhr.last!;
+    expect(second).not.toBe(first);
+    expect((second.body!.get('file') as File).name).toBe('share-purchase-agreement.pdf');
+    second.respond(503, { status: 'error', message: 'The service is busy. Please try again.' });
+    expect(await screen.findByRole('alert')).toHaveTextContent('The service is busy. Please try again.');
+
+    await user.click(screen.getByRole('button', { name: 'Upload share-purchase-agreement.pdf again' }));
+    FakeXhr.last!.respond(415, { status: 'fail', message: 'The document must be a PDF' });
+    expect(await screen.findByRole('alert')).toHaveTextContent('The document must be a PDF');
+    expect(screen.queryByRole('button', { name: /again/ })).toBeNull();
+  });
+
+  it('tells a screen reader the progress in quarters, not at every step', async () => {
+    const user = userEvent.setup();
+    const { container } = render(<Harness />);
+    const live = container.querySelector('[aria-live="polite"]')!;
+    expect(live.textContent).toBe('');
+    await user.upload(
+      screen.getByLabelText('Upload a document'),
+      new File(['%PDF-1.4'], 'brief.pdf', { type: 'application/pdf' }),
+    );
+    expect(live).toHaveTextContent('Uploading brief.pdf: 0%');
+    const xhr = FakeXhr.last!;
+    xhr.upload.onprogress!({ lengthComputable: true, loaded: 12, total: 100 });
+    xhr.upload.onprogress!({ lengthComputable: true, loaded: 24, total: 100 });
+    expect(await screen.findByRole('progressbar')).toHaveAttribute('value', '24');
+    expect(live).toHaveTextContent('Uploading brief.pdf: 0%');
+    xhr.upload.onprogress!({ lengthComputable: true, loaded: 61, total: 100 });
+    await vi.waitFor(() => expect(live).toHaveTextContent('Uploading brief.pdf: 50%'));
+    expect(container.querySelectorAll('[aria-live]')).toHaveLength(1);
+  });
+
+  it('says when the upload is done, and takes focus back to the picker when it is cancelled', async () => {
+    const user = userEvent.setup();
+    const { container } = render(<Harness />);
+    const live = container.querySelector('[aria-live="polite"]')!;
+    await user.upload(
+      screen.getByLabelText('Upload a document'),
+      new File(['%PDF-1.4'], 'first-draft.pdf', { type: 'application/pdf' }),
+    );
+    await user.click(screen.getByRole('button', { name: 'Cancel upload' }));
+    await vi.waitFor(() => expect(screen.getByLabelText('Upload a document')).toHaveFocus());
+    expect(live).toHaveTextContent('Upload of first-draft.pdf cancelled');
+    expect(screen.getByTestId('value')).toHaveTextContent('none');
+
+    await user.upload(
+      screen.getByLabelText('Upload a document'),
+      new File(['%PDF-1.4'], 'final-draft.pdf', { type: 'application/pdf' }),
+    );
+    FakeXhr.last!.respond(201, { status: 'success', data: { fileName: 'final-draft.pdf', url: '/uploads/f.pdf' } });
+    await vi.waitFor(() => expect(live).toHaveTextContent('final-draft.pdf uploaded'));
+  });
 });

@@ -2,7 +2,8 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Paperclip, X } from 'lucide-react';
 import type { UploadResponse } from '@legalmarket/contracts/catalogue';
 import { UPLOAD_ACCEPT, type UploadKind } from '@legalmarket/contracts/constants';
-import { getErrorMessage, uploadWithProgress } from '@/lib/http';
+import { fileProblem } from '@/lib/file-problem';
+import { getErrorMessage, isFinalRefusal, uploadWithProgress } from '@/lib/http';
 import { DocumentLink } from './document-link';
 import { BreakableText } from './breakable-text';
 
@@ -33,11 +34,23 @@ export function FileUpload({ label, kind, value, onChange, onBusyChange, hint, e
   const [progress, setProgress] = useState<number | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [pendingName, setPendingName] = useState<string | null>(null);
+  /** A file whose upload failed on the way (connection, busy server): sent again without picking it again. */
+  const [retryFile, setRetryFile] = useState<File | null>(null);
+  /** How the last upload ended, for screen readers (a failure is the field's alert). */
+  const [ended, setEnded] = useState('');
 
   useEffect(() => () => abort.current?.abort(), []);
 
   async function upload(file: File) {
+    setRetryFile(null);
+    const problem = fileProblem(file, kind);
+    if (problem) {
+      setFailure(`${file.name}: ${problem}`);
+      if (input.current) input.current.value = '';
+      return;
+    }
     setFailure(null);
+    setEnded('');
     setPendingName(file.name);
     setProgress(0);
     onBusyChange?.(true);
@@ -51,8 +64,14 @@ export function FileUpload({ label, kind, value, onChange, onBusyChange, hint, e
         signal: ctrl.signal,
       });
       onChange({ fileName: res.data.fileName, url: res.data.url });
+      setEnded(`${res.data.fileName} uploaded`);
     } catch (err) {
-      if ((err as Error).name !== 'AbortError') setFailure(getErrorMessage(err));
+      if ((err as Error).name === 'AbortError') setEnded(`Upload of ${file.name} cancelled`);
+      else {
+        setFailure(getErrorMessage(err));
+        // A refusal of the file itself would only come again; a lost connection may not.
+        if (!isFinalRefusal(err)) setRetryFile(file);
+      }
     } finally {
       abort.current = null;
       setProgress(null);
@@ -122,10 +141,24 @@ export function FileUpload({ label, kind, value, onChange, onBusyChange, hint, e
               }}
             />
           </label>
+          {retryFile && !uploading && (
+            <button
+              type="button"
+              onClick={() => void upload(retryFile)}
+              disabled={disabled}
+              className="min-h-11 rounded-md px-3 text-sm font-semibold text-brand hover:bg-brand/5 disabled:opacity-50"
+            >
+              <BreakableText text={`Upload ${retryFile.name} again`} />
+            </button>
+          )}
           {uploading && (
             <button
               type="button"
-              onClick={() => abort.current?.abort()}
+              onClick={() => {
+                abort.current?.abort();
+                // The button goes with the upload: focus goes back to the picker, not to the page's top.
+                requestAnimationFrame(() => input.current?.focus());
+              }}
               className="min-h-11 rounded-md px-3 text-sm font-semibold text-slate-700 hover:bg-slate-100"
             >
               Cancel upload
@@ -134,18 +167,23 @@ export function FileUpload({ label, kind, value, onChange, onBusyChange, hint, e
         </div>
       )}
       {uploading && (
-        <div className="mt-2" aria-live="polite">
+        <div className="mt-2">
           <progress
             className="h-2 w-full overflow-hidden rounded [&::-moz-progress-bar]:bg-brand [&::-webkit-progress-bar]:bg-slate-200 [&::-webkit-progress-value]:bg-brand"
             max={100}
             value={Math.round((progress ?? 0) * 100)}
             aria-label={`Uploading ${pendingName ?? 'file'}`}
           />
-          <p className="mt-1 text-xs text-slate-600">
+          <p aria-hidden className="mt-1 text-xs text-slate-600">
             {pendingName}: {Math.round((progress ?? 0) * 100)}%
           </p>
         </div>
       )}
+      {/* Told in quarters: a slow upload moves by 1% many times a minute, each of which a screen reader
+          would read out. Always there, so the first words are read too. */}
+      <p aria-live="polite" className="sr-only">
+        {uploading ? `Uploading ${pendingName}: ${Math.floor(Math.round((progress ?? 0) * 100) / 25) * 25}%` : ended}
+      </p>
       {hint && (
         <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
           {hint}

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { X } from 'lucide-react';
+import { Button } from './button';
 
 interface ModalProps {
   open: boolean;
@@ -9,6 +10,11 @@ interface ModalProps {
   /** "success" or "error" colours the title, as the spec's result modals carry a flag. */
   tone?: 'success' | 'error' | 'neutral';
   footer?: ReactNode;
+  /**
+   * A tap beside the dialog closes it, unless this is false: set while an upload inside is on its way,
+   * which closing would stop (decision 2293). Close and Escape still close it.
+   */
+  closeOnOutsideTap?: boolean;
 }
 
 const FOCUSABLE =
@@ -35,7 +41,15 @@ export function trapTab(e: KeyboardEvent<HTMLElement>) {
 }
 
 /** An accessible dialog on the native <dialog> element: focus trapped, Escape closes, focus returns. */
-export function Modal({ open, title, onClose, children, tone = 'neutral', footer }: ModalProps) {
+export function Modal({
+  open,
+  title,
+  onClose,
+  children,
+  tone = 'neutral',
+  footer,
+  closeOnOutsideTap = true,
+}: ModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -59,7 +73,7 @@ export function Modal({ open, title, onClose, children, tone = 'neutral', footer
         onClose();
       }}
       onClick={(e) => {
-        if (e.target === ref.current) onClose();
+        if (e.target === ref.current && closeOnOutsideTap) onClose();
       }}
       onKeyDown={trapTab}
       className="m-auto w-[calc(100%-2rem)] max-w-md rounded-xl bg-white p-0 shadow-xl backdrop:bg-black/50"
@@ -74,7 +88,8 @@ export function Modal({ open, title, onClose, children, tone = 'neutral', footer
               type="button"
               onClick={onClose}
               aria-label="Close"
-              className="-m-2 rounded p-2 text-slate-500 hover:bg-slate-100"
+              // 44 px square, as every other tap target: a 36 px × on a phone is missed for the backdrop.
+              className="-m-3 flex size-11 shrink-0 items-center justify-center rounded text-slate-500 hover:bg-slate-100"
             >
               <X className="size-5" aria-hidden />
             </button>
@@ -111,14 +126,10 @@ export function ConfirmDialog(props: {
           >
             Cancel
           </button>
-          <button
-            type="button"
-            className="min-h-11 rounded-md bg-red-700 px-4 text-sm font-semibold text-white hover:bg-red-800 disabled:opacity-50"
-            onClick={props.onConfirm}
-            disabled={props.busy}
-          >
+          {/* Busy while its send is on its way: disabled, with a spinner and aria-busy for screen readers. */}
+          <Button variant="danger" onClick={props.onConfirm} loading={props.busy}>
             {props.confirmLabel}
-          </button>
+          </Button>
         </>
       }
     >

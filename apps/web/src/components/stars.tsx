@@ -1,4 +1,4 @@
-import { useId, type KeyboardEvent } from 'react';
+import { useId, type KeyboardEvent, type Ref } from 'react';
 import { Star } from 'lucide-react';
 
 const MAX = 5;
@@ -48,13 +48,15 @@ interface StarsInputProps {
   onChange: (stars: number) => void;
   error?: string;
   disabled?: boolean;
+  /** Given the star that holds the tab stop, so a form can focus the group when no star is chosen. */
+  ref?: Ref<HTMLButtonElement>;
 }
 
 /**
  * Choosing 1 to 5 stars: a radio group (arrow keys move, Space/Enter picks), one tab stop,
  * each star announced as "3 stars".
  */
-export function StarsInput({ label, value, onChange, error, disabled }: StarsInputProps) {
+export function StarsInput({ label, value, onChange, error, disabled, ref }: StarsInputProps) {
   const id = useId();
   const onKey = (e: KeyboardEvent) => {
     let next = -1;
@@ -84,15 +86,17 @@ export function StarsInput({ label, value, onChange, error, disabled }: StarsInp
           const n = i + 1;
           const checked = value === n;
           const lit = n <= value;
+          const tabStop = checked || (value === 0 && n === 1);
           return (
             <button
               key={n}
+              ref={tabStop ? ref : undefined}
               id={`${id}-star-${n}`}
               type="button"
               role="radio"
               aria-checked={checked}
               aria-label={`${n} ${n === 1 ? 'star' : 'stars'}`}
-              tabIndex={checked || (value === 0 && n === 1) ? 0 : -1}
+              tabIndex={tabStop ? 0 : -1}
               disabled={disabled}
               onClick={() => onChange(n)}
               className="flex size-11 items-center justify-center rounded-md hover:bg-amber-50 disabled:opacity-50"

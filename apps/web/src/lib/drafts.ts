@@ -78,7 +78,8 @@ export function useDraft<T>(name: string | null, initial: T): [T, (next: T | ((o
 }
 
 /**
- * Keeps the text fields `fields` of a react-hook-form form as the draft `name`: once the form is shown
+ * Keeps the text fields `fields` of a react-hook-form form as the draft `name` (an attached document's
+ * `file` and `fileName` too: its upload may have taken minutes): once the form is shown
  * (after hydration, so the server's markup and the first render agree) what was kept is put back over
  * the defaults, and each change the user makes is kept. Returns `clear`, for after a successful send or
  * a Cancel.
@@ -98,7 +99,10 @@ export function useFormDraft<T extends FieldValues>(
     if (saved && typeof saved === 'object')
       for (const f of names) {
         const v = (saved as Record<string, unknown>)[f];
-        if (typeof v === 'string' && v !== getValues(f)) setValue(f, v as PathValue<T, Path<T>>, { shouldDirty: true });
+        // An empty kept value over an unset one (no document attached) puts nothing back: the values,
+        // and so a send's key, stay as they were.
+        if (typeof v === 'string' && v !== (getValues(f) ?? ''))
+          setValue(f, v as PathValue<T, Path<T>>, { shouldDirty: true });
       }
     const sub = watch((_values, { name: changed }) => {
       // Only a field's change is kept: a reset after sending (which names no field) is not.

@@ -79,3 +79,23 @@ describe('/signup/asalawyer with storage that refuses', { timeout: 30_000 }, () 
     }
   });
 });
+
+describe('/signup/asalawyer without an area of practise', { timeout: 30_000 }, () => {
+  it('takes focus to the first area when it is the first field missing', async () => {
+    const api = jsonFetch({});
+    vi.stubGlobal('fetch', api.fn);
+    const user = userEvent.setup();
+    show();
+    await user.type(screen.getByLabelText('Full name'), 'Chidinma Okonkwo-Adeyemi');
+    await user.type(screen.getByLabelText('Official email'), 'chidinma@okonkwo-law.ng');
+    await user.type(screen.getByLabelText('Phone number'), '08012345678');
+    await user.type(screen.getByLabelText('Supreme Court Number (SCN)'), 'SCN123456');
+    await user.type(screen.getByLabelText('Password'), 'Str0ng!Passw0rd');
+    await user.type(screen.getByLabelText('Confirm password'), 'Str0ng!Passw0rd');
+    await user.click(screen.getByRole('checkbox'));
+    await user.click(screen.getByRole('button', { name: 'Sign up' }));
+    expect(await screen.findByText('Please enter your areas of practise')).toBeVisible();
+    expect(screen.getByRole('button', { name: EXPERTISE[0] })).toHaveFocus();
+    expect(api.calls).toHaveLength(0);
+  });
+});

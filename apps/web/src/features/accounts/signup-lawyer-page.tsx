@@ -132,6 +132,7 @@ export default function SignupLawyerPage() {
             name="areasOfPractise"
             render={({ field }) => (
               <ExpertisePicker
+                ref={field.ref}
                 value={field.value as string[]}
                 onChange={field.onChange}
                 error={errors.areasOfPractise?.message}

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -188,5 +188,56 @@ describe('Mark as Completed closed while on its way (decision 2281)', () => {
     expect(onClose).not.toHaveBeenCalled();
     expect(screen.getByRole('checkbox', { name: 'Mark as Completed' })).not.toBeChecked();
     cleanup();
+  });
+});
+
+describe('Add details with a document on its way (decision 2293)', () => {
+  it('stays open at a click beside it until the upload is done', async () => {
+    setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
+    const uploads: Array<{ onload: (() => void) | null; status: number; responseText: string }> = [];
+    class Xhr {
+      upload = { onprogress: null };
+      status = 0;
+      responseText = '';
+      onload: (() => void) | null = null;
+      onabort: (() => void) | null = null;
+      open() {}
+      setRequestHeader() {}
+      send() {
+        uploads.push(this);
+      }
+      abort() {
+        this.onabort?.();
+      }
+    }
+    vi.stubGlobal('XMLHttpRequest', Xhr);
+    const onClose = vi.fn();
+    const job = jobFixture({ _id: '11111111-1111-4111-8111-111111111111', adminDetail: null, adminFile: null });
+    render(
+      <QueryClientProvider client={testQueryClient()}>
+        <MemoryRouter>
+          <AddDetailsModal job={job} onClose={onClose} onDone={() => undefined} />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    await userEvent.upload(
+      screen.getByLabelText('Document'),
+      new File(['%PDF-1.4'], 'engagement-letter.pdf', { type: 'application/pdf' }),
+    );
+    expect(await screen.findByRole('progressbar')).toBeVisible();
+    fireEvent.click(screen.getByRole('dialog'));
+    expect(onClose).not.toHaveBeenCalled();
+
+    act(() => {
+      uploads[0].status = 201;
+      uploads[0].responseText = JSON.stringify({
+        status: 'success',
+        data: { fileName: 'engagement-letter.pdf', url: '/uploads/k5.pdf' },
+      });
+      uploads[0].onload?.();
+    });
+    expect(await screen.findByRole('button', { name: 'Remove engagement-letter.pdf' })).toBeVisible();
+    fireEvent.click(screen.getByRole('dialog'));
+    expect(onClose).toHaveBeenCalledTimes(1);
   });
 });

@@ -168,6 +168,8 @@ export function AddDetailsModal({
   // The send lives here, mounted while the dialog is closed, not in the form that goes with it: a send
   // closed on its way keeps Send busy when opened again, and its answer still ends it (decision 2281).
   const edit = useEditJobDetails();
+  // A document on its way: a stray click beside the dialog would take the form away and stop it (decision 2293).
+  const [uploading, setUploading] = useState(false);
   const shownFor = useRef<string | null>(null);
   useEffect(() => {
     shownFor.current = job?._id ?? null;
@@ -182,12 +184,15 @@ export function AddDetailsModal({
       open={Boolean(job)}
       title={job ? `Add details: ${job.productId.productName}` : 'Add details'}
       onClose={close}
+      closeOnOutsideTap={!uploading}
     >
       {job && (
         <AddDetailsForm
           key={job._id}
           job={job}
           edit={edit}
+          uploading={uploading}
+          onUploadingChange={setUploading}
           isShown={(id) => shownFor.current === null || shownFor.current === id}
           onClose={close}
           onDone={onDone}
@@ -203,6 +208,8 @@ function AddDetailsForm({
   isShown,
   onClose,
   onDone,
+  uploading,
+  onUploadingChange,
 }: {
   job: JobViewResponse;
   edit: ReturnType<typeof useEditJobDetails>;
@@ -210,6 +217,8 @@ function AddDetailsForm({
   isShown: (jobId: string) => boolean;
   onClose: () => void;
   onDone: (message: string) => void;
+  uploading: boolean;
+  onUploadingChange: (uploading: boolean) => void;
 }) {
   const form = useForm<AddDetailsValues>({
     resolver: zodResolver(addDetailsForm),
@@ -222,7 +231,6 @@ function AddDetailsForm({
   const { register, handleSubmit, control, formState, setValue, watch } = form;
   // Kept while written: a tap beside the dialog or a reload loses nothing; Cancel drops it (decision 2226).
   const clearDraft = useFormDraft(`admin-details:${job._id}`, form, ['detail']);
-  const [uploading, setUploading] = useState(false);
   const errorId = useId();
   // Both fields are needed; the spec gives one message for either missing, shown once under the form.
   const invalid = Boolean(formState.errors.detail || formState.errors.file);
@@ -261,7 +269,7 @@ function AddDetailsForm({
               setValue('fileName', f?.fileName ?? '');
               field.onChange(f?.url ?? '');
             }}
-            onBusyChange={setUploading}
+            onBusyChange={onUploadingChange}
           />
         )}
       />

@@ -150,6 +150,48 @@ describe("the company's brief (decision 2226)", { timeout: 30_000 }, () => {
     expect(localStorage.getItem(`draft:c1:brief:${ID}`)).toBeNull();
   });
 
+  it('keeps an uploaded document with the brief through a reload, and sends it', async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+    const api = jsonFetch({
+      'POST /api/cart': () => ({ body: { status: 'success', message: 'Added to cart', data: [], notes: [] } }),
+      'GET /api/cart': () => ({ body: [] }),
+    });
+    vi.stubGlobal('fetch', api.fn);
+    // The upload goes by XMLHttpRequest (for its progress): this one answers at once.
+    class Xhr {
+      upload = { onprogress: null };
+      status = 201;
+      responseText = JSON.stringify({
+        status: 'success',
+        data: { fileName: 'signed-lease-scan.pdf', url: '/uploads/k1.pdf' },
+      });
+      onload: (() => void) | null = null;
+      open() {}
+      setRequestHeader() {}
+      send() {
+        queueMicrotask(() => this.onload?.());
+      }
+    }
+    vi.stubGlobal('XMLHttpRequest', Xhr);
+    let form = open();
+    await userEvent.upload(
+      within(form).getByLabelText('Upload a document (optional)'),
+      new File(['%PDF-1.4'], 'signed-lease-scan.pdf', { type: 'application/pdf' }),
+    );
+    expect(await within(form).findByRole('button', { name: 'Remove signed-lease-scan.pdf' })).toBeVisible();
+
+    cleanup();
+    form = open();
+    expect(await within(form).findByRole('button', { name: 'Remove signed-lease-scan.pdf' })).toBeVisible();
+    await userEvent.click(within(form).getByRole('button', { name: 'Reserve' }));
+    expect(await within(form).findByRole('status')).toHaveTextContent('Added to cart');
+    expect(JSON.parse(String(api.calls.find((c) => c.method === 'POST')?.init?.body))).toMatchObject({
+      file: '/uploads/k1.pdf',
+      fileName: 'signed-lease-scan.pdf',
+    });
+    expect(localStorage.getItem(`draft:c1:brief:${ID}`)).toBeNull();
+  });
+
   it("keeps nothing of a visitor's typing", async () => {
     const form = open();
     await userEvent.type(within(form).getByLabelText('Give details'), 'Two landlords.');

@@ -151,7 +151,7 @@ function ReserveForm({ product }: { product: ProductSummary }) {
   });
   const { register, handleSubmit, control, formState } = form;
   // The job's brief, kept while a signed-in user writes it (decision 2226).
-  const clearDraft = useFormDraft(`brief:${product.productId}`, form, ['detail']);
+  const clearDraft = useFormDraft(`brief:${product.productId}`, form, ['detail', 'file', 'fileName']);
   // One key per addition: tapped again or sent again after a lost answer (a reload included), the same
   // addition is made once (decision 2240).
   const addKey = useSendKey(`add:${product.productId}`);

@@ -67,4 +67,19 @@ describe('the product form', () => {
     expect(form.get('productName')).toBe('Contract check');
     expect(form.get('productPrice')).toBe('5000');
   });
+
+  it('refuses an image past 5 MB on picking, and keeps the product image (decision 2291)', async () => {
+    const { user } = renderForm();
+    upload.mockResolvedValue({ status: 'success', message: messages.productUpdated, data: { product } });
+    const photo = new File(['\x89PNG'], 'contract-review-banner.png', { type: 'image/png' });
+    Object.defineProperty(photo, 'size', { value: 5 * 1024 * 1024 + 1 });
+    await user.upload(document.querySelector<HTMLInputElement>('input[type="file"]')!, photo);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'contract-review-banner.png: The file is too large: the limit is 5 MB',
+    );
+    expect(screen.queryByRole('button', { name: 'Remove contract-review-banner.png' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Update' }));
+    await waitFor(() => expect(upload).toHaveBeenCalled());
+    expect((upload.mock.calls[0][1] as FormData).get('productImage')).toBeNull();
+  });
 });

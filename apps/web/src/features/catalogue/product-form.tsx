@@ -8,6 +8,7 @@ import { EXPERTISE, UPLOAD_ACCEPT } from '@legalmarket/contracts/constants';
 import { messages } from '@legalmarket/contracts/messages';
 import { Button } from '@/components/button';
 import { Field, FormError, TextArea } from '@/components/field';
+import { fileProblem } from '@/lib/file-problem';
 import { getErrorMessage } from '@/lib/http';
 import { useSaveProduct, type ProductFormValues } from './api/save-product';
 
@@ -31,6 +32,7 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
     setValue,
     reset,
     clearErrors,
+    setError,
     formState: { errors },
   } = useForm<ProductFormValues>({
     resolver: zodResolver(productFormSchema(editing), undefined, { raw: true }),
@@ -125,6 +127,13 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
               aria-invalid={errors.productImage ? true : undefined}
               onChange={(e) => {
                 const f = e.target.files?.[0] ?? null;
+                // A picture the server would refuse is not taken (decision 2291).
+                const problem = f && fileProblem(f, 'image');
+                if (problem) {
+                  e.target.value = '';
+                  setError('productImage', { message: `${f.name}: ${problem}` });
+                  return;
+                }
                 setValue('productImage', f);
                 clearErrors('productImage');
               }}

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { act, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { messages } from '@legalmarket/contracts/messages';
 import { jobFixture } from '@/test/job-fixture';
@@ -39,6 +39,15 @@ describe('Give more details (react-hook-form with the contract schema)', () => {
     const text = within(dialog).getByLabelText('Your details');
     expect(text).toHaveAttribute('aria-invalid', 'true');
     expect(text).toHaveAccessibleDescription(messages.kindlyAddDetails);
+  });
+
+  it('states the document types and size limit before one is picked', async () => {
+    open();
+    await userEvent.click(screen.getByRole('button', { name: 'Give more details' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByLabelText('Attach a document (optional)')).toHaveAccessibleDescription(
+      'PDF, Word (DOC, DOCX) or a picture, at most 10 MB.',
+    );
   });
 
   it('sends the trimmed text and shows the answer', async () => {
@@ -208,5 +217,100 @@ describe('Give more details for one job while another job’s are on their way',
     await vi.waitFor(() => expect(localStorage.getItem(`draft:c1:details:${JOB_ID}`)).toBeNull());
     expect(screen.queryByRole('heading', { name: 'Sent!' })).toBeNull();
     expect(within(dialog).getByLabelText('Your details')).toHaveValue('For the second job.');
+  });
+});
+
+describe('Give more details keeps an uploaded document (decision 2292)', () => {
+  it('through a closed dialog, and sends it', async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+    const api = jsonFetch({
+      [`PUT /job-api/company/editjobdetails/${JOB_ID}`]: () => ({ body: { status: 'success', message: 'Sent!' } }),
+      'GET /job-api/company/pendingjobs': () => ({ body: [] }),
+      'GET /api/public-config': () => ({
+        body: { supportPhone: '234', supportEmail: 'a@b.c', paymentProvider: 'sandbox' },
+      }),
+    });
+    vi.stubGlobal('fetch', api.fn);
+    // The upload goes by XMLHttpRequest (for its progress): this one answers at once.
+    class Xhr {
+      upload = { onprogress: null };
+      status = 201;
+      responseText = JSON.stringify({ status: 'success', data: { fileName: 'cac-forms.pdf', url: '/uploads/k2.pdf' } });
+      onload: (() => void) | null = null;
+      open() {}
+      setRequestHeader() {}
+      send() {
+        queueMicrotask(() => this.onload?.());
+      }
+    }
+    vi.stubGlobal('XMLHttpRequest', Xhr);
+    open();
+    await userEvent.click(screen.getByRole('button', { name: 'Give more details' }));
+    let dialog = await screen.findByRole('dialog');
+    await userEvent.upload(
+      within(dialog).getByLabelText('Attach a document (optional)'),
+      new File(['%PDF-1.4'], 'cac-forms.pdf', { type: 'application/pdf' }),
+    );
+    expect(await within(dialog).findByRole('button', { name: 'Remove cac-forms.pdf' })).toBeVisible();
+
+    // A stray tap closes the dialog; opening it again finds the document.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Give more details' }));
+    dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByRole('button', { name: 'Remove cac-forms.pdf' })).toBeVisible();
+    await userEvent.type(within(dialog).getByLabelText('Your details'), 'The forms are attached.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    expect(await screen.findByRole('heading', { name: 'Sent!' })).toBeVisible();
+    const put = api.calls.find((c) => c.method === 'PUT');
+    expect(JSON.parse(String(put?.init?.body))).toMatchObject({ file: '/uploads/k2.pdf', fileName: 'cac-forms.pdf' });
+    expect(localStorage.getItem(`draft:c1:details:${JOB_ID}`)).toBeNull();
+  });
+});
+
+describe('Give more details with a document on its way (decision 2293)', () => {
+  it('stays open at a tap beside it until the upload is done', async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+    // An upload the test answers by hand.
+    const uploads: Array<{ onload: (() => void) | null; status: number; responseText: string }> = [];
+    class Xhr {
+      upload = { onprogress: null };
+      status = 0;
+      responseText = '';
+      onload: (() => void) | null = null;
+      onabort: (() => void) | null = null;
+      open() {}
+      setRequestHeader() {}
+      send() {
+        uploads.push(this);
+      }
+      abort() {
+        this.onabort?.();
+      }
+    }
+    vi.stubGlobal('XMLHttpRequest', Xhr);
+    open();
+    await userEvent.click(screen.getByRole('button', { name: 'Give more details' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.upload(
+      within(dialog).getByLabelText('Attach a document (optional)'),
+      new File(['%PDF-1.4'], 'board-minutes.pdf', { type: 'application/pdf' }),
+    );
+    expect(await within(dialog).findByRole('progressbar')).toBeVisible();
+
+    fireEvent.click(dialog);
+    expect(within(dialog).getByRole('progressbar')).toBeVisible();
+    act(() => {
+      uploads[0].status = 201;
+      uploads[0].responseText = JSON.stringify({
+        status: 'success',
+        data: { fileName: 'board-minutes.pdf', url: '/uploads/k4.pdf' },
+      });
+      uploads[0].onload?.();
+    });
+    expect(await within(dialog).findByRole('button', { name: 'Remove board-minutes.pdf' })).toBeVisible();
+
+    // Done, a tap beside it closes it as before.
+    fireEvent.click(dialog);
+    await waitFor(() => expect(within(dialog).queryByLabelText('Your details')).toBeNull());
   });
 });

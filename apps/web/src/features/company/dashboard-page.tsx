@@ -78,6 +78,8 @@ function GiveDetailsModal({ job, onClose }: { job: CompanyJob | null; onClose: (
   // is closed keep Send busy if it is opened again, and their answer still drops the draft and says so.
   const edit = useEditJobDetails();
   const [done, setDone] = useState<string | null>(null);
+  // A document on its way: a stray tap beside the dialog would take the form away and stop it (decision 2293).
+  const [uploading, setUploading] = useState(false);
   const shownFor = useRef<string | null>(null);
   useEffect(() => {
     shownFor.current = job?._id ?? null;
@@ -97,8 +99,18 @@ function GiveDetailsModal({ job, onClose }: { job: CompanyJob | null; onClose: (
       title={done ? done : 'Give more details'}
       tone={done ? 'success' : 'neutral'}
       onClose={close}
+      closeOnOutsideTap={!uploading}
     >
-      {job && !done && <GiveDetailsForm key={job._id} job={job} edit={edit} onSent={sent} />}
+      {job && !done && (
+        <GiveDetailsForm
+          key={job._id}
+          job={job}
+          edit={edit}
+          onSent={sent}
+          uploading={uploading}
+          onUploadingChange={setUploading}
+        />
+      )}
       {done && (
         <div className="flex justify-end">
           <Button onClick={close}>Close</Button>
@@ -115,19 +127,22 @@ function GiveDetailsForm({
   job,
   edit,
   onSent,
+  uploading,
+  onUploadingChange,
 }: {
   job: CompanyJob;
   edit: ReturnType<typeof useEditJobDetails>;
   onSent: (message: string, jobId: string) => void;
+  uploading: boolean;
+  onUploadingChange: (uploading: boolean) => void;
 }) {
-  const [uploading, setUploading] = useState(false);
   const form = useForm<GiveDetailsValues, unknown, z.output<typeof companyJobDetailsInput>>({
     resolver: zodResolver(companyJobDetailsInput),
     defaultValues: { detail: '', file: undefined, fileName: undefined },
   });
   const { register, handleSubmit, control, formState } = form;
   // Kept while written: a tap outside the dialog or a reload loses nothing (decision 2226).
-  const clearDraft = useFormDraft(`details:${job._id}`, form, ['detail']);
+  const clearDraft = useFormDraft(`details:${job._id}`, form, ['detail', 'file', 'fileName']);
   const send = handleSubmit((v) =>
     edit.mutate(
       { jobId: job._id, detail: v.detail, file: v.file, fileName: v.fileName },
@@ -152,7 +167,12 @@ function GiveDetailsForm({
         error={formState.errors.detail?.message}
         {...register('detail')}
       />
-      <FormDocumentField control={control} label="Attach a document (optional)" onBusyChange={setUploading} />
+      <FormDocumentField
+        control={control}
+        label="Attach a document (optional)"
+        hint="PDF, Word (DOC, DOCX) or a picture, at most 10 MB."
+        onBusyChange={onUploadingChange}
+      />
       {/* Only this job's refusal: the mutation is shared with the dialog opened for other jobs. */}
       <FormError message={edit.isError && edit.variables.jobId === job._id ? getErrorMessage(edit.error) : null} />
       <div className="flex justify-end">

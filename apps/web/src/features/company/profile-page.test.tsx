@@ -121,3 +121,18 @@ describe('the bio is kept while written (decision 2226)', () => {
     expect(localStorage.getItem('draft:c1:bio')).toBeNull();
   });
 });
+
+describe('the profile picture (decision 2291)', () => {
+  it('is refused on picking when past 5 MB, and the save goes without it', async () => {
+    const user = await openEditor();
+    const photo = new File(['\xff\xd8\xff'], 'IMG_20261127_101500.jpg', { type: 'image/jpeg' });
+    Object.defineProperty(photo, 'size', { value: 5 * 1024 * 1024 + 1 });
+    await user.upload(screen.getByTestId('profile-image-input'), photo);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'IMG_20261127_101500.jpg: The file is too large: the limit is 5 MB',
+    );
+    expect(screen.queryByText(/New picture/)).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect((mutate.mock.calls[0][0] as FormData).get('profileImage')).toBeNull();
+  });
+});

@@ -15,6 +15,7 @@ import { Field, FormError, TextArea } from '@/components/field';
 import { Modal } from '@/components/modal';
 import { PhoneField } from '@/components/phone-field';
 import { SectionBoundary } from '@/components/section-boundary';
+import { fileProblem } from '@/lib/file-problem';
 import { getErrorMessage, HttpError } from '@/lib/http';
 import { useFormDraft } from '@/lib/drafts';
 import { paths } from '@/lib/paths';
@@ -64,10 +65,12 @@ function EditForm({
   onCancel: () => void;
   onSaved: () => void;
 }) {
-  const update = useUpdateProfile(profile._id);
+  const [progress, setProgress] = useState(0);
+  const update = useUpdateProfile(profile._id, setProgress);
   const fileInput = useRef<HTMLInputElement>(null);
   const [image, setImage] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
+  const [imageProblem, setImageProblem] = useState<string | null>(null);
   const form = useForm<Values>({
     resolver: zodResolver(profileEditForm(profile.officialEmail ?? '', COMPANY_EDITABLE_FIELDS, profile)),
     defaultValues: {
@@ -117,6 +120,7 @@ function EditForm({
       }
       if (changingEmail) form.append('currentPassword', currentPassword);
       if (image) form.append('profileImage', image);
+      setProgress(0);
       update.mutate(form, {
         onSuccess: () => {
           clearBio();
@@ -153,6 +157,11 @@ function EditForm({
             data-testid="profile-image-input"
             onChange={(e) => {
               const f = e.target.files?.[0] ?? null;
+              // A picture the server would refuse is not taken: the one shown before stays (decision 2291).
+              const problem = f && fileProblem(f, 'image');
+              setImageProblem(problem ? `${f.name}: ${problem}` : null);
+              e.target.value = '';
+              if (problem) return;
               setImage(f);
               setPreview(f ? URL.createObjectURL(f) : null);
             }}
@@ -160,6 +169,11 @@ function EditForm({
         </div>
         {image && <p className="text-sm text-slate-600">New picture: {image.name}</p>}
       </div>
+      {imageProblem && (
+        <p role="alert" className="text-sm text-red-700">
+          {imageProblem}
+        </p>
+      )}
       {FIELDS.map(([k, label, type]) =>
         k === 'phoneNumber' ? (
           <PhoneField key={k} label={label} error={errors.phoneNumber?.message} {...register(k)} />
@@ -171,6 +185,15 @@ function EditForm({
         <CurrentPasswordField error={errors.currentPassword?.message} {...register('currentPassword')} />
       )}
       <TextArea label="Your Bio" {...register('yourBio')} hint={`${Math.max(0, left)} characters left`} />
+      {/* A new picture may take minutes to go up on a phone's network: its progress is shown. */}
+      {update.isPending && image && (
+        <progress
+          className="h-2 w-full [&::-webkit-progress-bar]:bg-slate-200 [&::-webkit-progress-value]:bg-brand"
+          max={100}
+          value={Math.round(progress * 100)}
+          aria-label={`Uploading ${image.name}`}
+        />
+      )}
       <FormError message={error} />
       <div className="flex justify-end gap-2">
         <Button

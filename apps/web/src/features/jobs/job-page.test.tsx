@@ -100,6 +100,29 @@ afterEach(() => {
 });
 
 describe('/jobs/:jobId', { timeout: 30_000 }, () => {
+  it('states the document types and size limit before one is picked', async () => {
+    open(pageData());
+    await screen.findByRole('heading', { name: 'A job' });
+    expect(screen.getByLabelText('Attach a document')).toHaveAccessibleDescription(
+      'PDF, Word (DOC, DOCX) or a picture, at most 10 MB each. Up to 5 documents.',
+    );
+  });
+
+  it('names the document each Remove takes out', async () => {
+    localStorage.setItem(
+      'draft:company-1:job:job-1:files',
+      JSON.stringify([
+        { url: '/uploads/k1.pdf', fileName: 'board-resolution.pdf' },
+        { url: '/uploads/k2.pdf', fileName: 'cac-status-report.pdf' },
+      ]),
+    );
+    open(pageData());
+    await screen.findByRole('heading', { name: 'A job' });
+    await userEvent.click(screen.getByRole('button', { name: 'Remove board-resolution.pdf' }));
+    expect(screen.queryByText('board-resolution.pdf')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Remove cac-status-report.pdf' })).toBeEnabled();
+  });
+
   it("shows only the buttons the response's actions allow, with the table's labels", async () => {
     open(pageData());
     await screen.findByRole('heading', { name: 'A job' });

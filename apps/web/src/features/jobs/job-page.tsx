@@ -332,6 +332,8 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
                     type="button"
                     className="min-h-11 shrink-0 px-2 text-sm text-red-700 underline disabled:opacity-50"
                     disabled={busy}
+                    // Several documents each have a Remove: a screen reader names the one it takes out.
+                    aria-label={`Remove ${f.fileName}`}
                     onClick={() => {
                       setFiles((l) => l.filter((x) => x.url !== f.url));
                       renewKey();
@@ -354,7 +356,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
                 renewKey();
               }}
               onBusyChange={setUploading}
-              hint="PDF, Word or an image. Up to 5 documents."
+              hint="PDF, Word (DOC, DOCX) or a picture, at most 10 MB each. Up to 5 documents."
               disabled={busy}
             />
           )}

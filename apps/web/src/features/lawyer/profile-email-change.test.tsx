@@ -240,3 +240,22 @@ describe('the e-mail change link pages', () => {
     await waitFor(() => expect(getSession()).toBeNull());
   });
 });
+
+describe('the lawyer profile picture (decision 2291)', () => {
+  it('is refused on picking when it is not a PNG, JPEG or WebP picture, and the save goes without it', async () => {
+    const { fetch, user } = await openProfileEditor();
+    const input = document.querySelector<HTMLInputElement>('input[type="file"]')!;
+    // The picker's "All files" choice lets any file through its accept list.
+    const picked = new File(['%PDF-1.4'], 'call-to-bar-certificate.pdf', { type: 'application/pdf' });
+    await userEvent.setup({ applyAccept: false }).upload(input, picked);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      `call-to-bar-certificate.pdf: ${messages.imageTypeRefused}`,
+    );
+    expect(screen.queryByText('call-to-bar-certificate.pdf')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(fetch).toHaveBeenCalled());
+    const sent = fetch.mock.calls.find(([url]) => String(url).startsWith('/api/updateprofile'));
+    expect(sent).toBeDefined();
+    expect((sent![1]!.body as FormData).get('profileImage')).toBeNull();
+  });
+});

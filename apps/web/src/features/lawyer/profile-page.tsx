@@ -16,6 +16,7 @@ import { PhoneField } from '@/components/phone-field';
 import { SectionBoundary } from '@/components/section-boundary';
 import { useFormDraft } from '@/lib/drafts';
 import { useSession } from '@/lib/use-session';
+import { fileProblem } from '@/lib/file-problem';
 import { getErrorMessage } from '@/lib/http';
 import { useLawyerProfile, type LawyerProfile } from './api/get-lawyer-profile';
 import { useUpdateProfile, type ProfileChanges } from './api/update-profile';
@@ -153,6 +154,7 @@ function ProfileForm({ profile: p, onDone }: { profile: LawyerProfile; onDone: (
   const fileInput = useRef<HTMLInputElement>(null);
   const [image, setImage] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
+  const [imageProblem, setImageProblem] = useState<string | null>(null);
   const [areas, setAreas] = useState<string[]>(p.areasOfPractise);
   const form = useForm<Values>({
     resolver: zodResolver(profileEditForm(p.officialEmail, LAWYER_EDITABLE_FIELDS, p)),
@@ -245,11 +247,23 @@ function ProfileForm({ profile: p, onDone }: { profile: LawyerProfile; onDone: (
             className="sr-only"
             tabIndex={-1}
             aria-hidden
-            onChange={(e) => setImage(e.target.files?.[0] ?? null)}
+            onChange={(e) => {
+              const f = e.target.files?.[0] ?? null;
+              // A picture the server would refuse is not taken: the one shown before stays (decision 2291).
+              const problem = f && fileProblem(f, 'image');
+              setImageProblem(problem ? `${f.name}: ${problem}` : null);
+              e.target.value = '';
+              if (!problem) setImage(f);
+            }}
           />
         </div>
         <p className="text-sm text-slate-600">{image ? image.name : 'PNG, JPEG or WebP, up to 5 MB.'}</p>
       </div>
+      {imageProblem && (
+        <p role="alert" className="mt-2 text-sm text-red-700">
+          {imageProblem}
+        </p>
+      )}
 
       <fieldset className="mt-6">
         <legend className="text-sm font-medium text-slate-800">Expertise</legend>

@@ -140,6 +140,60 @@ describe('/company/plan', { timeout: 30_000 }, () => {
     expect(localStorage.getItem('draft:c1:plan-request')).toBeNull();
   });
 
+  it('keeps the document of a credit request through a reload, and sends it (decision 2292)', async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+    const api = jsonFetch({
+      'GET /api/plans/mine': () => ({ body: { status: 'success', data: plan() } }),
+      'POST /api/plans/mine/requests': () => ({
+        status: 201,
+        body: {
+          status: 'success',
+          message: 'Your request is in the job workspace',
+          data: { jobId: 'j1', plan: plan() },
+        },
+      }),
+    });
+    vi.stubGlobal('fetch', api.fn);
+    // The upload goes by XMLHttpRequest (for its progress): this one answers at once.
+    class Xhr {
+      upload = { onprogress: null };
+      status = 201;
+      responseText = JSON.stringify({
+        status: 'success',
+        data: { fileName: 'supply-terms.docx', url: '/uploads/k3.docx' },
+      });
+      onload: (() => void) | null = null;
+      open() {}
+      setRequestHeader() {}
+      send() {
+        queueMicrotask(() => this.onload?.());
+      }
+    }
+    vi.stubGlobal('XMLHttpRequest', Xhr);
+    renderPage(<PlanPage />);
+    const user = userEvent.setup();
+    await user.upload(
+      await screen.findByLabelText('Upload a document (optional)'),
+      new File(['PK'], 'supply-terms.docx', {
+        type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      }),
+    );
+    expect(await screen.findByRole('button', { name: 'Remove supply-terms.docx' })).toBeVisible();
+
+    cleanup();
+    renderPage(<PlanPage />);
+    expect(await screen.findByRole('button', { name: 'Remove supply-terms.docx' })).toBeVisible();
+    await user.type(screen.getByLabelText('Give details'), 'Our supply terms, for review.');
+    await user.click(screen.getByRole('button', { name: 'Request with a credit' }));
+    expect(await screen.findByText(/Your request is in the job workspace/)).toBeInTheDocument();
+    const post = api.calls.find((c) => c.method === 'POST');
+    expect(JSON.parse(String(post?.init?.body))).toMatchObject({
+      file: '/uploads/k3.docx',
+      fileName: 'supply-terms.docx',
+    });
+    expect(localStorage.getItem('draft:c1:plan-request')).toBeNull();
+  });
+
   it('sends a credit request again under the same key after a lost answer and a reload (decision 2240)', async () => {
     setSession({ userToken: 't', userType: 'company', userId: 'c1' });
     let posts = 0;

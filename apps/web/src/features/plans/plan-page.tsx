@@ -306,7 +306,7 @@ function RequestWork({
   });
   const { register, handleSubmit, control, reset, formState } = form;
   // The brief is kept while it is written (decision 2226).
-  const clearDraft = useFormDraft('plan-request', form, ['detail']);
+  const clearDraft = useFormDraft('plan-request', form, ['detail', 'file', 'fileName']);
   // One key per piece of work composed: a double click or a retry after a lost answer spends one credit
   // (the API takes a request once per key, decision 2191), after a reload too, as the key is kept with
   // the draft (decision 2240); other work or a request made takes a new one.

@@ -51,6 +51,8 @@ export function ReviewFormFields({
         name={rating}
         render={({ field }) => (
           <StarsInput
+            // Lets the form focus the stars when they are the first field in error.
+            ref={field.ref}
             label="Rating"
             value={Number(field.value) || 0}
             onChange={field.onChange}

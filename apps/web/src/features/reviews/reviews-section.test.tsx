@@ -93,4 +93,13 @@ describe('Review form (react-hook-form with the contract schema, loaded on first
     form = open();
     expect(within(form).getByLabelText('Your review')).toHaveValue('');
   });
+
+  it('takes focus to the stars when they are the first field missing', async () => {
+    const form = open();
+    await userEvent.type(within(form).getByLabelText('Title'), 'Fast and plain');
+    await userEvent.type(within(form).getByLabelText('Your review'), 'Clear advice on our seed round.');
+    await userEvent.click(within(form).getByRole('button', { name: 'Submit review' }));
+    expect(await within(form).findByText(messages.chooseStars)).toBeVisible();
+    expect(within(form).getByRole('radio', { name: '1 star' })).toHaveFocus();
+  });
 });

@@ -35,15 +35,15 @@ export function useCompanyProfile(companyId: string, asAdmin: boolean) {
   });
 }
 
-/** PATCH /api/updateprofile?_id= (multipart, only non-empty fields). */
-export function useUpdateProfile(companyId: string) {
+/** PATCH /api/updateprofile?_id= (multipart, only non-empty fields), its progress told to `onProgress`. */
+export function useUpdateProfile(companyId: string, onProgress?: (fraction: number) => void) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (form: FormData) =>
       uploadWithProgress<UpdateProfileResponse>(
         `/api/updateprofile?_id=${encodeURIComponent(companyId)}`,
         form,
-        () => {},
+        onProgress ?? (() => {}),
         {
           method: 'PATCH',
         },
