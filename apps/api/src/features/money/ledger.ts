@@ -469,7 +469,12 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
           where account = 'platform_commission' having -sum(amount_kobo) < 0
         union all
         select 'refunds due', -sum(amount_kobo) from ledger_entries
-          where account = 'refunds_due' having -sum(amount_kobo) < 0`);
+          where account = 'refunds_due' having -sum(amount_kobo) < 0
+        union all
+        -- Per company and job too: a company refunded more than it was owed hides behind what others are owed.
+        select 'refunds due to company ' || company_id || coalesce(' for job ' || job_id, ''), -sum(amount_kobo)
+          from ledger_entries where account = 'refunds_due'
+          group by company_id, job_id having -sum(amount_kobo) < 0`);
       for (const r of rowsOf<{ what: string; balance: string }>(negative))
         problems.push(`${r.what} is negative (${r.balance} kobo)`);
       const payments = await ex.execute(sql`
@@ -491,6 +496,13 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
         select t.job_id from ledger_transactions t join jobs j on j.id = t.job_id
         where (t.kind = 'earning' and j.stage <> 'completed') or (t.kind = 'cancellation' and j.stage <> 'cancelled')`);
       for (const r of rowsOf<{ job_id: string }>(earned)) problems.push(`job ${r.job_id} earned but is not completed`);
+      // A job that ended released everything held for it: to its lawyer and the platform, or to the refund.
+      const stuck = await ex.execute(sql`
+        select j.id, j.stage, -sum(e.amount_kobo) as held from ledger_entries e join jobs j on j.id = e.job_id
+          where e.account = 'held_for_jobs' and j.stage in ('completed', 'cancelled')
+          group by j.id, j.stage having sum(e.amount_kobo) <> 0`);
+      for (const r of rowsOf<{ id: string; stage: string; held: string }>(stuck))
+        problems.push(`job ${r.id} is ${r.stage} but ${r.held} kobo are still held for it`);
       // A plan credit goes back only from a cancelled plan job (decision 1900).
       const returned = await ex.execute(sql`
         select t.job_id from ledger_transactions t join jobs j on j.id = t.job_id
