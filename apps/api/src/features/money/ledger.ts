@@ -526,6 +526,23 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
         from refunds r where r.job_id is null`);
       for (const r of rowsOf<{ id: string; amount: string; due: string }>(unapplied))
         if (r.due !== r.amount) problems.push(`refund ${r.id} made ${r.due} kobo due, expected ${r.amount}`);
+      // What a company's plans hold (no job, no order: decision 1900) is what their credits left are worth.
+      const pools = await ex.execute(sql`
+        with pool as (
+          select e.company_id, -sum(e.amount_kobo) as held from ledger_entries e
+            join ledger_transactions t on t.id = e.transaction_id
+            where e.account = 'held_for_jobs' and e.job_id is null and t.order_id is null
+            group by e.company_id),
+        credits as (
+          select s.company_id, sum(s.credit_value_kobo * (select coalesce(sum(c.value::bigint), 0)
+            from jsonb_each_text(s.credits) c)) as worth
+            from subscriptions s group by s.company_id)
+        select coalesce(pool.company_id, credits.company_id) as company_id,
+          coalesce(pool.held, 0)::text as held, coalesce(credits.worth, 0)::text as worth
+        from pool full join credits on credits.company_id = pool.company_id
+        where coalesce(pool.held, 0) <> coalesce(credits.worth, 0)`);
+      for (const r of rowsOf<{ company_id: string; held: string; worth: string }>(pools))
+        problems.push(`plans of company ${r.company_id} hold ${r.held} kobo for credits worth ${r.worth} kobo`);
       // Held against an order (not a job) never goes below zero: lines refunded were paid for.
       const heldOrders = await ex.execute(sql`
         select t.order_id, -sum(e.amount_kobo) as balance from ledger_entries e join ledger_transactions t on t.id = e.transaction_id

@@ -86,6 +86,24 @@ describeEachDb('cancelling a plan job', (kind) => {
         .orderBy(ledgerTransactions.id)
     ).map((r) => r.kind);
 
+  it('the audit names a plan whose credits and held money part: a credit back without its value', async () => {
+    const { company } = await planJob('review');
+    // The review credit given back while its value stays with the job's cancellation (or never came
+    // back): the company could open a job the plan holds nothing for.
+    const rolledBack = await db()
+      .transaction(async (tx) => {
+        await tx.execute(
+          sql`update subscriptions set credits = jsonb_set(credits, '{review}', '1') where company_id = ${company.id}`,
+        );
+        expect(await ledger.audit(tx)).toEqual([
+          `plans of company ${company.id} hold ${3 * BRONZE} kobo for credits worth ${4 * BRONZE} kobo`,
+        ]);
+        throw new Error('rolled back');
+      })
+      .catch((err: Error) => err.message);
+    expect(rolledBack).toBe('rolled back');
+  });
+
   it('with the default refund: 200, the credit is back and its value held for the plan again', async () => {
     const { company, jobId } = await planJob('review');
     expect((await mine(company)).credits.review).toBe(0);
