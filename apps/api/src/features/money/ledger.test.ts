@@ -298,6 +298,29 @@ describeEachDb('one ledger: payments, earnings, balances', (kind) => {
     ).resolves.toMatch(/rolled back/);
   });
 
+  it('the audit says which posting a job contradicts: an earning or a cancellation', async () => {
+    const db = t.rt.database.db;
+    const { jobs: paid } = await pay(await signupAndLogin(t, 'company'), [
+      { productId: nda, quantity: 1 },
+      { productId: tm, quantity: 1 },
+    ]);
+    await expect(
+      refusal(
+        db.transaction(async (tx) => {
+          // One job released for its lawyer, the other for a refund, both while still waiting for a lawyer.
+          const held = await ledger.heldFor(tx, paid[1].id);
+          await ledger.recordEarning(tx, { ...paid[0], assignedTo: lawyer.id });
+          await ledger.recordCancellation(tx, paid[1], held, held);
+          expect(await ledger.audit(tx)).toEqual([
+            `job ${paid[0].id} earned but is unassigned`,
+            `job ${paid[1].id} has its cancellation posted but is unassigned`,
+          ]);
+          throw new Error('rolled back');
+        }),
+      ),
+    ).resolves.toMatch(/rolled back/);
+  });
+
   it('the database keeps the ledger append-only and balanced, whoever writes', async () => {
     const db = t.rt.database.db;
     await pay(await signupAndLogin(t, 'company'), [{ productId: nda, quantity: 1 }]);

@@ -493,9 +493,16 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
         where t.kind = 'payment' and o.status <> 'paid'`);
       for (const r of rowsOf<{ order_id: string }>(stray)) problems.push(`unpaid order ${r.order_id} has a payment`);
       const earned = await ex.execute(sql`
-        select t.job_id from ledger_transactions t join jobs j on j.id = t.job_id
-        where (t.kind = 'earning' and j.stage <> 'completed') or (t.kind = 'cancellation' and j.stage <> 'cancelled')`);
-      for (const r of rowsOf<{ job_id: string }>(earned)) problems.push(`job ${r.job_id} earned but is not completed`);
+        select t.job_id, t.kind, j.stage from ledger_transactions t join jobs j on j.id = t.job_id
+        where (t.kind = 'earning' and j.stage <> 'completed') or (t.kind = 'cancellation' and j.stage <> 'cancelled')
+        order by t.id`);
+      // Named as posted: a cancellation on a job still at work sends the reader to the refund, not the lawyer.
+      for (const r of rowsOf<{ job_id: string; kind: string; stage: string }>(earned))
+        problems.push(
+          r.kind === 'earning'
+            ? `job ${r.job_id} earned but is ${r.stage}`
+            : `job ${r.job_id} has its cancellation posted but is ${r.stage}`,
+        );
       // A job that ended released everything held for it: to its lawyer and the platform, or to the refund.
       const stuck = await ex.execute(sql`
         select j.id, j.stage, -sum(e.amount_kobo) as held from ledger_entries e join jobs j on j.id = e.job_id
