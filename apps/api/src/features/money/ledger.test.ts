@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import type { EarningsResponse, LedgerResponse } from '@legalmarket/contracts';
-import { jobs, ledgerEntries, ledgerTransactions, refunds } from '../../db/schema.js';
+import { jobs, ledgerEntries, ledgerTransactions, orders, refunds } from '../../db/schema.js';
 import { rowsOf } from '../../db/client.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { SUCCESS_CARD, insertProduct } from '../../../test/commerce-helpers.js';
@@ -314,6 +314,30 @@ describeEachDb('one ledger: payments, earnings, balances', (kind) => {
           expect(await ledger.audit(tx)).toEqual([
             `job ${paid[0].id} earned but is unassigned`,
             `job ${paid[1].id} has its cancellation posted but is unassigned`,
+          ]);
+          throw new Error('rolled back');
+        }),
+      ),
+    ).resolves.toMatch(/rolled back/);
+  });
+
+  it('the audit names a paid order that kept money for no job and gave none of it back', async () => {
+    const db = t.rt.database.db;
+    const company = await signupAndLogin(t, 'company');
+    expect((await inject('POST', '/api/cart', company, { productId: nda, quantity: 1 })).statusCode).toBeLessThan(300);
+    const { orderId } = (await inject('POST', '/api/checkout', company)).json().data as { orderId: string };
+    await expect(
+      refusal(
+        db.transaction(async (tx) => {
+          // Paid, but its line opened no job (taken for one another order bought) and no refund was opened.
+          const [paid] = await tx
+            .update(orders)
+            .set({ status: 'paid', paidAt: t.clock.now(), providerTransactionId: 'lost-line' })
+            .where(eq(orders.id, orderId))
+            .returning();
+          await ledger.recordPayment(tx, paid, []);
+          expect(await ledger.audit(tx)).toEqual([
+            `order ${orderId} holds ${paid.amount} kobo for no job and no refund`,
           ]);
           throw new Error('rolled back');
         }),

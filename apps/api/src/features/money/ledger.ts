@@ -550,13 +550,18 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
         where coalesce(pool.held, 0) <> coalesce(credits.worth, 0)`);
       for (const r of rowsOf<{ company_id: string; held: string; worth: string }>(pools))
         problems.push(`plans of company ${r.company_id} hold ${r.held} kobo for credits worth ${r.worth} kobo`);
-      // Held against an order (not a job) never goes below zero: lines refunded were paid for.
+      // Held against an order (not a job) never goes below zero: lines refunded were paid for. Nor does it
+      // stay above: what a payment held for no job (lines another order bought) is refunded in its transaction.
       const heldOrders = await ex.execute(sql`
         select t.order_id, -sum(e.amount_kobo) as balance from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
           where e.account = 'held_for_jobs' and e.job_id is null and t.order_id is not null
-          group by t.order_id having -sum(e.amount_kobo) < 0`);
+          group by t.order_id having sum(e.amount_kobo) <> 0 order by t.order_id`);
       for (const r of rowsOf<{ order_id: string; balance: string }>(heldOrders))
-        problems.push(`held for order ${r.order_id} is negative (${r.balance} kobo)`);
+        problems.push(
+          Number(r.balance) < 0
+            ? `held for order ${r.order_id} is negative (${r.balance} kobo)`
+            : `order ${r.order_id} holds ${r.balance} kobo for no job and no refund`,
+        );
       // Payouts (decision 1710): in transit never negative, and each payout posted as its status says.
       const transit = await ex.execute(sql`
         select -sum(amount_kobo) as balance from ledger_entries
