@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import type { EarningsResponse, LedgerResponse } from '@legalmarket/contracts';
-import { jobs, ledgerEntries, ledgerTransactions } from '../../db/schema.js';
+import { jobs, ledgerEntries, ledgerTransactions, orders, refunds } from '../../db/schema.js';
 import { rowsOf } from '../../db/client.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { SUCCESS_CARD, insertProduct } from '../../../test/commerce-helpers.js';
@@ -261,6 +261,88 @@ describeEachDb('one ledger: payments, earnings, balances', (kind) => {
     expect((await inject('GET', '/api/admin/ledger', company)).statusCode).toBe(403);
     expect((await inject('GET', '/api/admin/ledger.csv', lawyer)).statusCode).toBe(403);
     expect((await inject('GET', '/api/admin/ledger', null)).statusCode).toBe(401);
+  });
+
+  it('the audit names a job completed and refunded both, and money left held for a job that ended', async () => {
+    const db = t.rt.database.db;
+    const [a, b, c] = [
+      await pay(await signupAndLogin(t, 'company'), [{ productId: nda, quantity: 1 }]),
+      await pay(await signupAndLogin(t, 'company'), [{ productId: nda, quantity: 1 }]),
+      await pay(await signupAndLogin(t, 'company'), [{ productId: nda, quantity: 1 }]),
+    ];
+    const [jobA, jobB, jobC] = [a.jobs[0], b.jobs[0], c.jobs[0]];
+    for (const j of [jobB, jobC]) expect((await assign(j.id)).statusCode).toBe(200);
+    expect((await complete(jobB.id)).statusCode).toBe(200);
+    const held = 2_500_000;
+    await expect(
+      refusal(
+        db.transaction(async (tx) => {
+          // A's job cancelled with its refund still to be sent: A is owed the whole of it...
+          const [cancelled] = await tx.update(jobs).set({ stage: 'cancelled' }).where(eq(jobs.id, jobA.id)).returning();
+          await ledger.recordCancellation(tx, cancelled, held, held);
+          // ...while B's job, completed and its lawyer paid, is refunded too: B was owed nothing.
+          const [r] = await tx
+            .insert(refunds)
+            .values({ jobId: jobB.id, orderId: b.orderId, amount: held, status: 'completed', provider: 'sandbox' })
+            .returning();
+          await ledger.recordRefund(tx, { id: r.id, jobId: jobB.id, amount: held, companyId: jobB.companyId });
+          // C's job completed with no earning: what it paid stays held, its lawyer is never paid.
+          await tx.update(jobs).set({ stage: 'completed' }).where(eq(jobs.id, jobC.id));
+          expect(await ledger.audit(tx)).toEqual([
+            `refunds due to company ${jobB.companyId} for job ${jobB.id} is negative (-${held} kobo)`,
+            `job ${jobC.id} is completed but ${held} kobo are still held for it`,
+          ]);
+          throw new Error('rolled back');
+        }),
+      ),
+    ).resolves.toMatch(/rolled back/);
+  });
+
+  it('the audit says which posting a job contradicts: an earning or a cancellation', async () => {
+    const db = t.rt.database.db;
+    const { jobs: paid } = await pay(await signupAndLogin(t, 'company'), [
+      { productId: nda, quantity: 1 },
+      { productId: tm, quantity: 1 },
+    ]);
+    await expect(
+      refusal(
+        db.transaction(async (tx) => {
+          // One job released for its lawyer, the other for a refund, both while still waiting for a lawyer.
+          const held = await ledger.heldFor(tx, paid[1].id);
+          await ledger.recordEarning(tx, { ...paid[0], assignedTo: lawyer.id });
+          await ledger.recordCancellation(tx, paid[1], held, held);
+          expect(await ledger.audit(tx)).toEqual([
+            `job ${paid[0].id} earned but is unassigned`,
+            `job ${paid[1].id} has its cancellation posted but is unassigned`,
+          ]);
+          throw new Error('rolled back');
+        }),
+      ),
+    ).resolves.toMatch(/rolled back/);
+  });
+
+  it('the audit names a paid order that kept money for no job and gave none of it back', async () => {
+    const db = t.rt.database.db;
+    const company = await signupAndLogin(t, 'company');
+    expect((await inject('POST', '/api/cart', company, { productId: nda, quantity: 1 })).statusCode).toBeLessThan(300);
+    const { orderId } = (await inject('POST', '/api/checkout', company)).json().data as { orderId: string };
+    await expect(
+      refusal(
+        db.transaction(async (tx) => {
+          // Paid, but its line opened no job (taken for one another order bought) and no refund was opened.
+          const [paid] = await tx
+            .update(orders)
+            .set({ status: 'paid', paidAt: t.clock.now(), providerTransactionId: 'lost-line' })
+            .where(eq(orders.id, orderId))
+            .returning();
+          await ledger.recordPayment(tx, paid, []);
+          expect(await ledger.audit(tx)).toEqual([
+            `order ${orderId} holds ${paid.amount} kobo for no job and no refund`,
+          ]);
+          throw new Error('rolled back');
+        }),
+      ),
+    ).resolves.toMatch(/rolled back/);
   });
 
   it('the database keeps the ledger append-only and balanced, whoever writes', async () => {

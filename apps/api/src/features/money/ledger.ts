@@ -469,7 +469,12 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
           where account = 'platform_commission' having -sum(amount_kobo) < 0
         union all
         select 'refunds due', -sum(amount_kobo) from ledger_entries
-          where account = 'refunds_due' having -sum(amount_kobo) < 0`);
+          where account = 'refunds_due' having -sum(amount_kobo) < 0
+        union all
+        -- Per company and job too: a company refunded more than it was owed hides behind what others are owed.
+        select 'refunds due to company ' || company_id || coalesce(' for job ' || job_id, ''), -sum(amount_kobo)
+          from ledger_entries where account = 'refunds_due'
+          group by company_id, job_id having -sum(amount_kobo) < 0`);
       for (const r of rowsOf<{ what: string; balance: string }>(negative))
         problems.push(`${r.what} is negative (${r.balance} kobo)`);
       const payments = await ex.execute(sql`
@@ -488,9 +493,23 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
         where t.kind = 'payment' and o.status <> 'paid'`);
       for (const r of rowsOf<{ order_id: string }>(stray)) problems.push(`unpaid order ${r.order_id} has a payment`);
       const earned = await ex.execute(sql`
-        select t.job_id from ledger_transactions t join jobs j on j.id = t.job_id
-        where (t.kind = 'earning' and j.stage <> 'completed') or (t.kind = 'cancellation' and j.stage <> 'cancelled')`);
-      for (const r of rowsOf<{ job_id: string }>(earned)) problems.push(`job ${r.job_id} earned but is not completed`);
+        select t.job_id, t.kind, j.stage from ledger_transactions t join jobs j on j.id = t.job_id
+        where (t.kind = 'earning' and j.stage <> 'completed') or (t.kind = 'cancellation' and j.stage <> 'cancelled')
+        order by t.id`);
+      // Named as posted: a cancellation on a job still at work sends the reader to the refund, not the lawyer.
+      for (const r of rowsOf<{ job_id: string; kind: string; stage: string }>(earned))
+        problems.push(
+          r.kind === 'earning'
+            ? `job ${r.job_id} earned but is ${r.stage}`
+            : `job ${r.job_id} has its cancellation posted but is ${r.stage}`,
+        );
+      // A job that ended released everything held for it: to its lawyer and the platform, or to the refund.
+      const stuck = await ex.execute(sql`
+        select j.id, j.stage, -sum(e.amount_kobo) as held from ledger_entries e join jobs j on j.id = e.job_id
+          where e.account = 'held_for_jobs' and j.stage in ('completed', 'cancelled')
+          group by j.id, j.stage having sum(e.amount_kobo) <> 0`);
+      for (const r of rowsOf<{ id: string; stage: string; held: string }>(stuck))
+        problems.push(`job ${r.id} is ${r.stage} but ${r.held} kobo are still held for it`);
       // A plan credit goes back only from a cancelled plan job (decision 1900).
       const returned = await ex.execute(sql`
         select t.job_id from ledger_transactions t join jobs j on j.id = t.job_id
@@ -514,13 +533,35 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
         from refunds r where r.job_id is null`);
       for (const r of rowsOf<{ id: string; amount: string; due: string }>(unapplied))
         if (r.due !== r.amount) problems.push(`refund ${r.id} made ${r.due} kobo due, expected ${r.amount}`);
-      // Held against an order (not a job) never goes below zero: lines refunded were paid for.
+      // What a company's plans hold (no job, no order: decision 1900) is what their credits left are worth.
+      const pools = await ex.execute(sql`
+        with pool as (
+          select e.company_id, -sum(e.amount_kobo) as held from ledger_entries e
+            join ledger_transactions t on t.id = e.transaction_id
+            where e.account = 'held_for_jobs' and e.job_id is null and t.order_id is null
+            group by e.company_id),
+        credits as (
+          select s.company_id, sum(s.credit_value_kobo * (select coalesce(sum(c.value::bigint), 0)
+            from jsonb_each_text(s.credits) c)) as worth
+            from subscriptions s group by s.company_id)
+        select coalesce(pool.company_id, credits.company_id) as company_id,
+          coalesce(pool.held, 0)::text as held, coalesce(credits.worth, 0)::text as worth
+        from pool full join credits on credits.company_id = pool.company_id
+        where coalesce(pool.held, 0) <> coalesce(credits.worth, 0)`);
+      for (const r of rowsOf<{ company_id: string; held: string; worth: string }>(pools))
+        problems.push(`plans of company ${r.company_id} hold ${r.held} kobo for credits worth ${r.worth} kobo`);
+      // Held against an order (not a job) never goes below zero: lines refunded were paid for. Nor does it
+      // stay above: what a payment held for no job (lines another order bought) is refunded in its transaction.
       const heldOrders = await ex.execute(sql`
         select t.order_id, -sum(e.amount_kobo) as balance from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
           where e.account = 'held_for_jobs' and e.job_id is null and t.order_id is not null
-          group by t.order_id having -sum(e.amount_kobo) < 0`);
+          group by t.order_id having sum(e.amount_kobo) <> 0 order by t.order_id`);
       for (const r of rowsOf<{ order_id: string; balance: string }>(heldOrders))
-        problems.push(`held for order ${r.order_id} is negative (${r.balance} kobo)`);
+        problems.push(
+          Number(r.balance) < 0
+            ? `held for order ${r.order_id} is negative (${r.balance} kobo)`
+            : `order ${r.order_id} holds ${r.balance} kobo for no job and no refund`,
+        );
       // Payouts (decision 1710): in transit never negative, and each payout posted as its status says.
       const transit = await ex.execute(sql`
         select -sum(amount_kobo) as balance from ledger_entries

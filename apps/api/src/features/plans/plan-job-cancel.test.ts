@@ -86,6 +86,24 @@ describeEachDb('cancelling a plan job', (kind) => {
         .orderBy(ledgerTransactions.id)
     ).map((r) => r.kind);
 
+  it('the audit names a plan whose credits and held money part: a credit back without its value', async () => {
+    const { company } = await planJob('review');
+    // The review credit given back while its value stays with the job's cancellation (or never came
+    // back): the company could open a job the plan holds nothing for.
+    const rolledBack = await db()
+      .transaction(async (tx) => {
+        await tx.execute(
+          sql`update subscriptions set credits = jsonb_set(credits, '{review}', '1') where company_id = ${company.id}`,
+        );
+        expect(await ledger.audit(tx)).toEqual([
+          `plans of company ${company.id} hold ${3 * BRONZE} kobo for credits worth ${4 * BRONZE} kobo`,
+        ]);
+        throw new Error('rolled back');
+      })
+      .catch((err: Error) => err.message);
+    expect(rolledBack).toBe('rolled back');
+  });
+
   it('with the default refund: 200, the credit is back and its value held for the plan again', async () => {
     const { company, jobId } = await planJob('review');
     expect((await mine(company)).credits.review).toBe(0);
@@ -191,6 +209,32 @@ describeEachDb('cancelling a plan job', (kind) => {
     expect(await kinds(jobId)).toEqual(['plan_credit', 'cancellation']);
     expect(await planPool(company.id)).toBe(0);
   });
+
+  it.runIf(kind === 'postgres')(
+    'a cancel racing the scheduler ending or renewing the plan: the books stay exact',
+    async () => {
+      for (let round = 0; round < 4; round++) {
+        const ending = round % 2 === 0;
+        const { company, plan, jobId } = await planJob('review');
+        if (ending) expect((await inject('POST', '/api/plans/mine/cancel', company)).statusCode).toBe(200);
+        // The month is over and nobody has looked yet: the admin's cancel and two scheduler passes meet.
+        t.clock.advance(new Date(plan.renewsAt).getTime() + 60_000 - t.clock.now().getTime());
+        const [answer] = await Promise.all([cancel(jobId), plans.tick(), plans.tick()]);
+        expect(answer.statusCode, answer.body).toBe(200);
+        const after = await mine(company);
+        expect(after.status).toBe(ending ? 'ended' : 'active');
+        // Back before the month closed (then expired with it), or after it (expired with the cancellation).
+        expect([
+          ['plan_credit', 'plan_credit_return', 'cancellation'],
+          ['plan_credit', 'cancellation'],
+        ]).toContainEqual(await kinds(jobId));
+        // A new month's credits are all there: the returned one never carries over into it.
+        expect(after.credits).toEqual(ending ? { review: 0, draft: 0, opinion: 0, policy: 0 } : plan.credits);
+        expect(await planPool(company.id)).toBe(creditsLeft(after) * BRONZE);
+        expect(await ledger.audit()).toEqual([]);
+      }
+    },
+  );
 
   it.runIf(kind === 'postgres')('a cancel racing credit requests: the counts and the books stay exact', async () => {
     for (let round = 0; round < 4; round++) {
