@@ -8,7 +8,6 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
-  jsonSchemaTransform,
   type FastifyPluginAsyncZod,
   serializerCompiler,
   validatorCompiler,
@@ -27,6 +26,7 @@ import { createPageSessions } from './platform/page-session.js';
 import { pagePreloads } from './platform/page-preloads.js';
 import { isApiPath, isApiPrefixed } from './platform/api-paths.js';
 import { routeMethods } from './platform/route-methods.js';
+import { openApiTransform } from './platform/openapi.js';
 import { API_HEADERS, securityHeaders } from './platform/security-headers.js';
 import type { MailWorker } from './platform/mailer.js';
 import { createLimits, type RateLimitStore } from './platform/rate-limit.js';
@@ -219,7 +219,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
