@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestApp, describeEachDb, type TestApp } from './helpers.js';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import type { LightMyRequestResponse } from 'fastify';
+import { insertJob } from './admin-fixtures.js';
+import { insertProduct } from './commerce-helpers.js';
+import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from './helpers.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Doc = any;
@@ -25,7 +30,25 @@ describeEachDb('a client generated from the served OpenAPI document', (kind) => 
   };
   const ZERO = '00000000-0000-0000-0000-000000000000';
 
-  it("names the bearer token on every spec row that needs one, so the generated client sends it", async () => {
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats(ajv);
+  /**
+   * Reads an answer as the generated client does: by the schema the operation declares for its status
+   * (or its `default`), which the body must match. Answers the body.
+   */
+  const readAs = (method: string, path: string, res: LightMyRequestResponse) => {
+    const declared = operation(method, path).responses;
+    const answer = declared[String(res.statusCode)] ?? declared.default;
+    const where = `${method} ${path} ${res.statusCode} ${res.body.slice(0, 300)}`;
+    expect(answer, `${where}: status declared (${Object.keys(declared)})`).toBeDefined();
+    const schema = answer.content?.['application/json']?.schema;
+    expect(schema, `${where}: JSON schema declared`).toBeDefined();
+    const body: unknown = res.json();
+    expect(ajv.validate(schema, body) ? [] : ajv.errors, where).toEqual([]);
+    return body;
+  };
+
+  it('names the bearer token on every spec row that needs one, so the generated client sends it', async () => {
     // The rows of both call tables that answer 401 without a session.
     const rows: Array<[string, string, string, object?]> = [
       ['GET', '/api/userprofile', `/api/userprofile?_id=${ZERO}`],
@@ -37,7 +60,12 @@ describeEachDb('a client generated from the served OpenAPI document', (kind) => 
       ['POST', '/api/checkout', '/api/checkout'],
       ['GET', '/job-api/company/pendingjobs', '/job-api/company/pendingjobs'],
       ['GET', '/job-api/company/completedjobs', '/job-api/company/completedjobs'],
-      ['PUT', '/job-api/company/editjobdetails/{jobId}', `/job-api/company/editjobdetails/${ZERO}`, { detail: 'More.' }],
+      [
+        'PUT',
+        '/job-api/company/editjobdetails/{jobId}',
+        `/job-api/company/editjobdetails/${ZERO}`,
+        { detail: 'More.' },
+      ],
       ['GET', '/api/company/{id}', `/api/company/${ZERO}`],
       ['POST', '/api/rating', '/api/rating', { review: 'Clear.', status: 5, reviewTitle: 'Good', productId: ZERO }],
       ['GET', '/job-api/unassign', '/job-api/unassign'],
@@ -55,5 +83,108 @@ describeEachDb('a client generated from the served OpenAPI document', (kind) => 
     expect(logout.security).toContainEqual({});
     // A public row names no scheme.
     expect(operation('GET', '/product-api/products').security).toBeUndefined();
+  });
+
+  it("declares the error answer, so the spec rows' refusals are read with their message", async () => {
+    const admin = await signupAndLogin(t, 'admin');
+    const company = await signupAndLogin(t, 'company');
+    const lawyer = await signupAndLogin(t, 'lawyer');
+    const productId = await insertProduct(t, 'OpenAPI Error Product', 10_000);
+    const completed = await insertJob(t, company.id, { productId, status: 'completed', lawyerId: lawyer.id });
+    const call = (method: string, url: string, token?: string, payload?: object) =>
+      t.app.inject({
+        method: method as 'GET',
+        url,
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+        ...(payload ? { payload } : {}),
+      });
+    const refusals: Array<[string, string, LightMyRequestResponse, number, string]> = [
+      // "An empty or absent cart response counts as not found."
+      ['GET', '/api/cart', await call('GET', '/api/cart', company.token), 404, 'Your cart is empty'],
+      ['POST', '/api/login', await call('POST', '/api/login', undefined, {}), 400, 'Please enter your email address'],
+      [
+        'POST',
+        '/api/login',
+        await call('POST', '/api/login', undefined, { officialEmail: company.email, password: 'Wr0ng!Pass' }),
+        401,
+        'Incorrect email or password',
+      ],
+      [
+        'GET',
+        '/api/userprofile',
+        await call('GET', `/api/userprofile?_id=${ZERO}`, company.token),
+        403,
+        'You do not have permission to view these profile details.',
+      ],
+      [
+        'POST',
+        '/job-api/applyforjob/{id}',
+        await call('POST', `/job-api/applyforjob/${completed.id}`, lawyer.token, { lawyerId: lawyer.id }),
+        403,
+        'Unverified lawyers cannot apply for a job. Kindly contact the provider for further enquiry on verification process',
+      ],
+      [
+        'POST',
+        '/job-api/requestmorejobdetails/{id}',
+        await call('POST', `/job-api/requestmorejobdetails/${completed.id}`, lawyer.token, {}),
+        400,
+        'Kindly request details',
+      ],
+      [
+        'PUT',
+        '/job-api/editjobdetails/{id}',
+        await call('PUT', `/job-api/editjobdetails/${completed.id}`, admin.token, {}),
+        400,
+        'Kindly add/edit details',
+      ],
+      [
+        'POST',
+        '/job-api/assign',
+        await call('POST', '/job-api/assign', admin.token, { jobId: completed.id }),
+        400,
+        'Please select a lawyer to assign the job.',
+      ],
+      [
+        'PUT',
+        '/job-api/completejob/{id}',
+        await call('PUT', `/job-api/completejob/${completed.id}`, admin.token),
+        409,
+        'This job is already completed.',
+      ],
+      ['GET', '/api/lawyer/{id}', await call('GET', `/api/lawyer/${ZERO}`, admin.token), 404, 'Lawyer not found'],
+      [
+        'GET',
+        '/product-api/product/{id}',
+        await call('GET', `/product-api/product/${ZERO}`),
+        404,
+        'This product does not exist or has been removed',
+      ],
+      [
+        'POST',
+        '/api/resendconfirmemail',
+        await call('POST', '/api/resendconfirmemail', undefined, {}),
+        400,
+        'Please enter your email address',
+      ],
+      ['GET', '/job-api/unassign', await call('GET', '/job-api/unassign'), 401, 'Please log in to continue.'],
+    ];
+    for (const [method, path, res, status, message] of refusals) {
+      expect(res.statusCode, `${method} ${path}: ${res.body}`).toBe(status);
+      expect(readAs(method, path, res)).toMatchObject({ status: 'fail', message });
+    }
+    const fieldRefusal = readAs('POST', '/api/rating', await call('POST', '/api/rating', company.token, {}));
+    expect(fieldRefusal).toMatchObject({
+      status: 'fail',
+      issues: expect.arrayContaining([{ path: 'reviewTitle', message: 'Please enter a review title' }]),
+    });
+
+    // Every operation that declares a JSON answer declares the error one too.
+    const without = Object.entries(doc.paths as Record<string, Record<string, Doc>>).flatMap(([path, ops]) =>
+      Object.entries(ops)
+        .filter(([, op]) => Object.values(op.responses).some((r: Doc) => r.content?.['application/json']))
+        .filter(([, op]) => !op.responses.default?.content?.['application/json'])
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(without).toEqual([]);
   });
 });

@@ -1,8 +1,14 @@
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { errorBody } from '@legalmarket/contracts';
 import { sessionUse } from './auth.js';
 
 type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
 type Transformed = ReturnType<typeof jsonSchemaTransform>;
+
+/** Every 4xx and 5xx answer of platform/errors.ts; a route's own error statuses stay as it declares them. */
+const errorAnswer = errorBody.describe(
+  'An error (any 4xx or 5xx): `message` is the text to show; a refused request body, query or path also lists each field in `issues`.',
+);
 
 /** The bearer scheme named in the document's components. */
 export const BEARER = [{ bearer: [] }];
@@ -11,10 +17,16 @@ export const BEARER = [{ bearer: [] }];
  * The OpenAPI transform: the zod schemas as JSON schemas, then what a generated client needs and the
  * route's options say rather than its schema. A route guarded by `auth.require` names the bearer scheme
  * (a client generated from the document sends the token only where the operation asks for it); one that
- * reads a token when sent (`auth.optional`, the logout) names it as optional.
+ * reads a token when sent (`auth.optional`, the logout) names it as optional. Every JSON route declares
+ * the error shape as its `default` answer, so a generated client can read a refusal's message.
  */
 export function openApiTransform(input: TransformInput): Transformed {
-  const out = jsonSchemaTransform(input);
+  const response = input.schema?.response as Record<string, unknown> | undefined;
+  const out = jsonSchemaTransform(
+    response && !('default' in response)
+      ? { ...input, schema: { ...input.schema, response: { ...response, default: errorAnswer } } }
+      : input,
+  );
   const schema = out.schema as Record<string, unknown> | undefined;
   if (!schema || schema.hide) return out;
   const use = sessionUse(input.route);
