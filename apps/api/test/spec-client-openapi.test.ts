@@ -187,4 +187,22 @@ describeEachDb('a client generated from the served OpenAPI document', (kind) => 
     );
     expect(without).toEqual([]);
   });
+
+  it("reads the spec's product and job answers by their declared schemas, a product without an area included", async () => {
+    const admin = await signupAndLogin(t, 'admin');
+    const company = await signupAndLogin(t, 'company');
+    // The spec's four-field product: no area of law, so `area` is null.
+    const productId = await insertProduct(t, 'OpenAPI Plain Product', 12_000);
+    await insertJob(t, company.id, { productId });
+    const get = (url: string, token?: string) =>
+      t.app.inject({ method: 'GET', url, headers: token ? { authorization: `Bearer ${token}` } : {} });
+
+    const one = readAs('GET', '/product-api/product/{id}', await get(`/product-api/product/${productId}`)) as Doc;
+    expect(one).toMatchObject({ _id: productId, productPrice: 12_000, area: null });
+    const list = readAs('GET', '/product-api/products', await get('/product-api/products')) as Doc;
+    expect(list.products.map((p: Doc) => p._id)).toContain(productId);
+    const jobs = readAs('GET', '/job-api/unassign', await get('/job-api/unassign', admin.token)) as Doc;
+    expect(jobs.map((j: Doc) => j.productId._id)).toContain(productId);
+    readAs('GET', '/job-api/company/pendingjobs', await get('/job-api/company/pendingjobs', company.token));
+  });
 });

@@ -29,7 +29,25 @@ export function openApiTransform(input: TransformInput): Transformed {
   );
   const schema = out.schema as Record<string, unknown> | undefined;
   if (!schema || schema.hide) return out;
+  allowNullInNullableEnums(schema);
   const use = sessionUse(input.route);
   if (!schema.security && use) schema.security = use === 'required' ? BEARER : [...BEARER, {}];
   return out;
+}
+
+/**
+ * OpenAPI 3.0 reads `nullable: true` as adding null to the type but not to an `enum` (3.0.3's
+ * clarification): a nullable enum must list null itself, or a validating client refuses the null that
+ * `z.enum(...).nullable()` answers (a product without an area of law).
+ */
+function allowNullInNullableEnums(node: unknown) {
+  if (Array.isArray(node)) {
+    for (const item of node) allowNullInNullableEnums(item);
+    return;
+  }
+  if (!node || typeof node !== 'object') return;
+  const schema = node as Record<string, unknown>;
+  if (schema.nullable === true && Array.isArray(schema.enum) && !schema.enum.includes(null))
+    schema.enum = [...(schema.enum as unknown[]), null];
+  for (const value of Object.values(schema)) allowNullInNullableEnums(value);
 }
