@@ -5,6 +5,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { insertJob } from './admin-fixtures.js';
 import { insertProduct } from './commerce-helpers.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from './helpers.js';
+import { pngBytes } from './upload-helpers.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Doc = any;
@@ -204,5 +205,100 @@ describeEachDb('a client generated from the served OpenAPI document', (kind) => 
     const jobs = readAs('GET', '/job-api/unassign', await get('/job-api/unassign', admin.token)) as Doc;
     expect(jobs.map((j: Doc) => j.productId._id)).toContain(productId);
     readAs('GET', '/job-api/company/pendingjobs', await get('/job-api/company/pendingjobs', company.token));
+  });
+
+  it("sends the spec's multipart rows as their declared forms, and reads the saved object back", async () => {
+    const admin = await signupAndLogin(t, 'admin');
+    const company = await signupAndLogin(t, 'company');
+    /** The request body the operation declares: its multipart form's fields and the required ones. */
+    const declaredForm = (method: string, path: string) => {
+      const body = operation(method, path).requestBody;
+      expect(body?.content, `${method} ${path} declares its form`).toHaveProperty(['multipart/form-data']);
+      const schema = body.content['multipart/form-data'].schema;
+      return { properties: schema.properties as Record<string, Doc>, required: (schema.required ?? []) as string[] };
+    };
+    /** A form with the given values, each checked against what the operation declares. */
+    const send = async (
+      method: string,
+      path: string,
+      url: string,
+      token: string,
+      values: Record<string, string | Buffer>,
+    ) => {
+      const { properties, required } = declaredForm(method, path);
+      const fd = new FormData();
+      for (const [name, value] of Object.entries(values)) {
+        expect(properties, `${method} ${path} declares ${name}`).toHaveProperty([name]);
+        if (Buffer.isBuffer(value)) {
+          expect(properties[name].format, `${name} is a file`).toBe('binary');
+          fd.append(name, new Blob([new Uint8Array(value)], { type: 'image/png' }), 'picture.png');
+        } else fd.append(name, value);
+      }
+      for (const name of required) expect(Object.keys(values), `${method} ${path} requires ${name}`).toContain(name);
+      const encoded = new Request('http://generated.client/', { method, body: fd });
+      const res = await t.app.inject({
+        method: method as 'POST',
+        url,
+        headers: { authorization: `Bearer ${token}`, 'content-type': encoded.headers.get('content-type')! },
+        payload: Buffer.from(await encoded.arrayBuffer()),
+      });
+      return readAs(method, path, res) as Doc;
+    };
+
+    // The spec's rows: "multipart productName, productPrice, productDescription, productImage".
+    expect(declaredForm('POST', '/api/create').required.sort()).toEqual([
+      'productDescription',
+      'productImage',
+      'productName',
+      'productPrice',
+    ]);
+    const created = await send('POST', '/api/create', '/api/create', admin.token, {
+      productName: 'Generated Client Product',
+      productPrice: '15000',
+      productDescription: 'Made by a generated client.',
+      productImage: pngBytes(),
+    });
+    expect(created.product).toMatchObject({ productName: 'Generated Client Product', productPrice: 15_000 });
+    const id = created.product._id as string;
+    // "PUT /api/update/{id} | same multipart": the picture may be left out.
+    expect(declaredForm('PUT', '/api/update/{id}').required).not.toContain('productImage');
+    const updated = await send('PUT', '/api/update/{id}', `/api/update/${id}`, admin.token, {
+      productName: 'Generated Client Product, Revised',
+      productPrice: '16000',
+      productDescription: 'Revised by a generated client.',
+    });
+    expect(updated.product).toMatchObject({
+      _id: id,
+      productName: 'Generated Client Product, Revised',
+      productPrice: 16_000,
+    });
+
+    // "PATCH /api/updateprofile?_id={id} | multipart profileImage, officialEmail, website, yourBio,
+    // phoneNumber, alternativeEmailAddress, officeAddress"; the lawyer's adds areasOfPractise repeated.
+    const profileFields = Object.keys(declaredForm('PATCH', '/api/updateprofile').properties);
+    for (const field of [
+      'profileImage',
+      'officialEmail',
+      'website',
+      'yourBio',
+      'phoneNumber',
+      'alternativeEmailAddress',
+      'officeAddress',
+      'scn',
+      'yearOfCall',
+      'areasOfPractise',
+    ])
+      expect(profileFields).toContain(field);
+    const saved = await send('PATCH', '/api/updateprofile', `/api/updateprofile?_id=${company.id}`, company.token, {
+      yourBio: 'Written by a generated client.',
+      website: 'https://generated.example.ng',
+      profileImage: pngBytes(),
+    });
+    expect(saved.company).toMatchObject({
+      _id: company.id,
+      yourBio: 'Written by a generated client.',
+      website: 'https://generated.example.ng',
+    });
+    expect(saved.company.profileImage.url).toMatch(/^\/uploads\//);
   });
 });

@@ -1,6 +1,17 @@
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import { errorBody } from '@legalmarket/contracts';
 import { sessionUse } from './auth.js';
+
+declare module 'fastify' {
+  interface FastifySchema {
+    /**
+     * The multipart form a route reads itself (platform/multipart.ts), for the OpenAPI document only:
+     * Fastify never validates it, and a file is `z.file()`.
+     */
+    multipartForm?: z.ZodType;
+  }
+}
 
 type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
 type Transformed = ReturnType<typeof jsonSchemaTransform>;
@@ -18,15 +29,20 @@ export const BEARER = [{ bearer: [] }];
  * route's options say rather than its schema. A route guarded by `auth.require` names the bearer scheme
  * (a client generated from the document sends the token only where the operation asks for it); one that
  * reads a token when sent (`auth.optional`, the logout) names it as optional. Every JSON route declares
- * the error shape as its `default` answer, so a generated client can read a refusal's message.
+ * the error shape as its `default` answer, so a generated client can read a refusal's message. A route
+ * that reads a multipart form declares it as its request body.
  */
 export function openApiTransform(input: TransformInput): Transformed {
-  const response = input.schema?.response as Record<string, unknown> | undefined;
-  const out = jsonSchemaTransform(
-    response && !('default' in response)
-      ? { ...input, schema: { ...input.schema, response: { ...response, default: errorAnswer } } }
-      : input,
-  );
+  const { multipartForm, ...routeSchema } = input.schema ?? {};
+  const response = routeSchema.response as Record<string, unknown> | undefined;
+  const out = jsonSchemaTransform({
+    ...input,
+    schema: input.schema && {
+      ...routeSchema,
+      ...(response && !('default' in response) ? { response: { ...response, default: errorAnswer } } : {}),
+      ...(multipartForm ? { body: multipartForm, consumes: ['multipart/form-data'] } : {}),
+    },
+  });
   const schema = out.schema as Record<string, unknown> | undefined;
   if (!schema || schema.hide) return out;
   allowNullInNullableEnums(schema);
