@@ -8,7 +8,6 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
-  jsonSchemaTransform,
   type FastifyPluginAsyncZod,
   serializerCompiler,
   validatorCompiler,
@@ -27,6 +26,7 @@ import { createPageSessions } from './platform/page-session.js';
 import { pagePreloads } from './platform/page-preloads.js';
 import { isApiPath, isApiPrefixed } from './platform/api-paths.js';
 import { routeMethods } from './platform/route-methods.js';
+import { openApiTransform } from './platform/openapi.js';
 import { API_HEADERS, securityHeaders } from './platform/security-headers.js';
 import type { MailWorker } from './platform/mailer.js';
 import { createLimits, type RateLimitStore } from './platform/rate-limit.js';
@@ -168,6 +168,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (text.trim() === '') return done(null, undefined);
     parseJson(request, text, done);
   });
+  // A bodiless call sent by a form library (logout, clear-cart, checkout, completejob) says it is a form
+  // with nothing in it: no body, as above. A form with fields is still refused (415, decision 2234).
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    if (body.toString().trim() === '') return done(null, undefined);
+    done(Object.assign(new Error('Unsupported Media Type'), { statusCode: 415 }));
+  });
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   app.decorateRequest('user', null);
@@ -219,7 +225,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 

@@ -98,6 +98,19 @@ function bearerToken(authorization: string | undefined): string | null {
   return token || null;
 }
 
+/** The hooks made by `require` and `optional`, so the OpenAPI description can say which routes read a session. */
+const sessionHooks = new WeakMap<object, 'required' | 'optional'>();
+
+/**
+ * Whether a route reads the bearer token: `required` when one of its hooks is `auth.require`, `optional`
+ * when one is `auth.optional`, else null.
+ */
+export function sessionUse(route: { onRequest?: unknown; preValidation?: unknown; preHandler?: unknown }) {
+  const hooks = [route.onRequest, route.preValidation, route.preHandler].flat();
+  const uses = hooks.map((hook) => (typeof hook === 'function' ? sessionHooks.get(hook) : undefined));
+  return uses.includes('required') ? 'required' : uses.includes('optional') ? 'optional' : null;
+}
+
 export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHours: number }): Auth {
   const key = new TextEncoder().encode(deps.secret);
   // Imported once: given the bytes, jose imports them into WebCrypto again on every verify (half its cost).
@@ -191,6 +204,10 @@ export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHour
   const attach = async (request: FastifyRequest) => {
     request.user = await resolve(request.headers.authorization, request);
   };
+  const optional = async (request: FastifyRequest) => {
+    await attach(request);
+  };
+  sessionHooks.set(optional, 'optional');
 
   return {
     stats: () => ({ hits, misses, lookups }),
@@ -258,15 +275,15 @@ export function createAuth(deps: { db: Db; secret: string; clock: Clock; ttlHour
         .returning({ expiresAt: sessions.expiresAt });
       return ended.filter((s) => s.expiresAt.getTime() > now.getTime()).length;
     },
-    require:
-      (...roles) =>
-      async (request: FastifyRequest, _reply: FastifyReply) => {
+    require: (...roles) => {
+      const hook = async (request: FastifyRequest, _reply: FastifyReply) => {
         await attach(request);
         if (!request.user) throw unauthorized();
         if (roles.length && !roles.includes(request.user.userType)) throw forbidden();
-      },
-    optional: async (request) => {
-      await attach(request);
+      };
+      sessionHooks.set(hook, 'required');
+      return hook;
     },
+    optional,
   };
 }

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  EXPERTISE,
   idParam,
   messages,
   okMessage,
@@ -18,6 +19,25 @@ import type { CachedResponse } from './service.js';
 const tags = ['catalogue'];
 const multipartBody =
   'Multipart form: `productName` (text), `productPrice` (whole naira, digits only), `productDescription` (text) and `productImage` (a PNG, JPEG or WebP file, checked by its bytes; at most UPLOAD_MAX_IMAGE_BYTES). Optional: `area` (one of the areas of law), `whatYouGet` (one line, at most 140 characters), `deliveryDays` (1 to 90 working days), `included`, `youProvide`, `notIncluded` (one item per line); on an update a field left out keeps its value and an empty one clears it.';
+
+/** The product form as the OpenAPI document shows it (the route reads it itself; see `multipartBody`). */
+const productFormFields = {
+  productName: z.string(),
+  productPrice: z.string().regex(/^\d+$/).describe('Whole naira, digits only'),
+  productDescription: z.string(),
+  productImage: z.file().describe('A PNG, JPEG or WebP image'),
+  area: z.enum(EXPERTISE).optional(),
+  whatYouGet: z.string().optional(),
+  deliveryDays: z.string().regex(/^\d*$/).optional().describe('1 to 90 working days'),
+  included: z.string().optional(),
+  youProvide: z.string().optional(),
+  notIncluded: z.string().optional(),
+};
+const productCreateForm = z.object(productFormFields);
+const productUpdateForm = z.object({
+  ...productFormFields,
+  productImage: productFormFields.productImage.optional().describe('A new picture; left out, the picture stays'),
+});
 
 /**
  * Sends a cached catalogue answer (JSON text made once per catalogue change), or 304 when the client
@@ -80,6 +100,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         summary: 'Create a product (admin)',
         description: `${multipartBody} All four are required. Answers the created product as \`product\` (and, as before, \`data.product\`). Recorded in the audit log.`,
         security: [{ bearer: [] }],
+        multipartForm: productCreateForm,
         response: { 201: productSavedResponse },
       },
       preHandler: auth.require('admin'),
@@ -102,6 +123,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         description: `${multipartBody} Name, price and description are required; without productImage the picture stays. Answers the saved product as \`product\` (and \`data.product\`). Recorded in the audit log.`,
         security: [{ bearer: [] }],
         params: idParam,
+        multipartForm: productUpdateForm,
         response: { 200: productSavedResponse },
       },
       preHandler: auth.require('admin'),

@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   CLEARABLE_PROFILE_FIELDS,
+  EXPERTISE,
   hasUnsafeCharacter,
   messages,
   unsafeCharacterMessage,
@@ -74,6 +75,24 @@ async function readProfileForm(request: FastifyRequest, maxImageBytes: number): 
   }
 }
 
+/** The profile form as the OpenAPI document shows it; every field is optional (the route's description says how each is read). */
+const profileForm = z.object({
+  profileImage: z
+    .file()
+    .optional()
+    .describe('A PNG, JPEG or WebP image, or the URL of one uploaded with POST /api/uploads'),
+  officialEmail: z.string().optional(),
+  currentPassword: z.string().optional().describe('Needed with a new officialEmail'),
+  website: z.string().optional(),
+  yourBio: z.string().optional(),
+  phoneNumber: z.string().optional(),
+  alternativeEmailAddress: z.string().optional(),
+  officeAddress: z.string().optional().describe('Company'),
+  scn: z.string().optional().describe('Lawyer'),
+  yearOfCall: z.string().optional().describe('Lawyer'),
+  areasOfPractise: z.array(z.enum(EXPERTISE)).optional().describe('Lawyer: the field repeated, once per area'),
+});
+
 /** PATCH /api/updateprofile (company and lawyer, own profile only). */
 export const profilesRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
   await app.register(multipart);
@@ -95,6 +114,7 @@ export const profilesRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
           "Answers `{ status: 'success', message: 'Profile Updated Successfully', company | lawyer }`: the saved profile at the top of the body under the caller's role, as the spec's client reads it. An account erased while the form was still arriving gets 401 and nothing of the form is saved, picture included (decision 2230).",
         ].join('\n\n'),
         querystring: z.object({ _id: z.uuid(messages.noPermissionProfile) }),
+        multipartForm: profileForm,
         response: { 200: updateProfileResponse },
       },
       preHandler: shared.auth.require('company', 'lawyer'),
