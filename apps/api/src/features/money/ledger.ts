@@ -533,7 +533,8 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
         from refunds r where r.job_id is null`);
       for (const r of rowsOf<{ id: string; amount: string; due: string }>(unapplied))
         if (r.due !== r.amount) problems.push(`refund ${r.id} made ${r.due} kobo due, expected ${r.amount}`);
-      // What a company's plans hold (no job, no order: decision 1900) is what their credits left are worth.
+      // What a company's plans hold (no job, no order: decision 1900) is what their live plans' credits are
+      // worth: an ended or lapsed plan's credits can no longer be used, so its expiry must have released them.
       const pools = await ex.execute(sql`
         with pool as (
           select e.company_id, -sum(e.amount_kobo) as held from ledger_entries e
@@ -543,7 +544,7 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
         credits as (
           select s.company_id, sum(s.credit_value_kobo * (select coalesce(sum(c.value::bigint), 0)
             from jsonb_each_text(s.credits) c)) as worth
-            from subscriptions s group by s.company_id)
+            from subscriptions s where s.status in ('active', 'grace') group by s.company_id)
         select coalesce(pool.company_id, credits.company_id) as company_id,
           coalesce(pool.held, 0)::text as held, coalesce(credits.worth, 0)::text as worth
         from pool full join credits on credits.company_id = pool.company_id
