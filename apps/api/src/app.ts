@@ -168,7 +168,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (text.trim() === '') return done(null, undefined);
     parseJson(request, text, done);
   });
-  // A bodiless call sent by a form library (logout, clear-cart, checkout, completejob) says it is a form
+  // A bodiless call sent by a form library (logout, clear-cart, checkout, send-otp, completejob) says it is a form
   // with nothing in it: no body, as above. A form with fields is still refused (415, decision 2234).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     if (body.toString().trim() === '') return done(null, undefined);

@@ -26,7 +26,10 @@ const productFormFields = {
   productPrice: z.string().regex(/^\d+$/).describe('Whole naira, digits only'),
   productDescription: z.string(),
   productImage: z.file().describe('A PNG, JPEG or WebP image'),
-  area: z.enum(EXPERTISE).optional(),
+  area: z
+    .union([z.enum(EXPERTISE), z.literal('')])
+    .optional()
+    .describe('Empty on an update clears the area'),
   whatYouGet: z.string().optional(),
   deliveryDays: z.string().regex(/^\d*$/).optional().describe('1 to 90 working days'),
   included: z.string().optional(),
