@@ -694,6 +694,10 @@ export function createPlansService(
       if (sub.cancelAtPeriodEnd) throw conflict(planMessages.alreadyCancelled);
       await assertNotCharging(t, sub);
       const next = tier === sub.tier ? null : tier;
+      // Sent again (a second tab, a send resent after leaving the page): answered as the first, and
+      // the plan's history keeps one entry for it (decision 2294).
+      if (next === sub.nextTier)
+        return { message: next ? planMessages.tierChanged : planMessages.tierKept, plan: await toView(t, sub) };
       const [s] = await t
         .update(subscriptions)
         .set({ nextTier: next, updatedAt: clock.now() })
