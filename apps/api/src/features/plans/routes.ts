@@ -11,6 +11,8 @@ import {
   subscribeResponse,
   subscribersQuery,
   subscribersResponse,
+  TWO_FACTOR,
+  twoFactorMessages,
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 
@@ -82,8 +84,7 @@ export const plansRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
       schema: {
         tags,
         summary: 'Upgrade or downgrade from the next renewal',
-        description:
-          'Company only. `tier` takes effect at the next renewal (that renewal is charged at its price and gives its credits); the current tier clears a pending change. 404 without an active plan, 409 when the plan is cancelled.',
+        description: `Company only. \`tier\` takes effect at the next renewal (that renewal is charged at its price and gives its credits); the current tier clears a pending change. The renewal charges the saved card with nobody present, so a change that raises what it charges (an upgrade, or undoing a pending downgrade) answers ${TWO_FACTOR.stepUpStatus} "${twoFactorMessages.stepUpRequired}" first when the company has two-factor on and this session's last code is older than ${TWO_FACTOR.stepUpMinutes} minutes, and nothing changes; a downgrade does not ask (decisions 2020 and 2283). 404 without an active plan, 409 when the plan is cancelled.`,
         body: changeTierInput,
         response: { 200: planAnswer },
       },

@@ -46,6 +46,7 @@ import type { Ledger } from '../money/ledger.js';
 import type { Refunds } from '../money/refunds.js';
 import { companyAsBilled } from '../money/receipts.js';
 import { assertAttachable, cleanFileName } from '../uploads/service.js';
+import { assertRecentCode } from '../two-factor/service.js';
 import { lockCompany, lockLiveAccount } from '../../db/locks.js';
 
 type Sub = typeof subscriptions.$inferSelect;
@@ -693,6 +694,11 @@ export function createPlansService(
     return withLive(user.id, async (t, sub) => {
       if (sub.cancelAtPeriodEnd) throw conflict(planMessages.alreadyCancelled);
       await assertNotCharging(t, sub);
+      // The renewal charges the saved card with nobody present: a change that raises its amount (an
+      // upgrade, or undoing a pending downgrade) asks a fresh code (decision 2283), compared under the
+      // lock with the amount a concurrent change left.
+      if (PLAN_TIER_INFO[tier].price > PLAN_TIER_INFO[sub.nextTier ?? sub.tier].price)
+        await assertRecentCode(t, clock.now(), user);
       const next = tier === sub.tier ? null : tier;
       // Sent again (a second tab, a send resent after leaving the page): answered as the first, and
       // the plan's history keeps one entry for it (decision 2294).

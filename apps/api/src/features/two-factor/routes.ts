@@ -127,7 +127,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         tags,
         security,
         summary: 'Prove a fresh code for this session (step-up)',
-        description: `Actions on money (settlement account, commission, refunds, payouts, a lawyer's payout details) and on the account's keys (a new sign-in e-mail in PATCH /api/updateprofile, POST /api/account/delete; decision 2180) answer ${TWO_FACTOR.stepUpStatus} "${twoFactorMessages.stepUpRequired}" when the account has two-factor on and this session's last code is older than ${TWO_FACTOR.stepUpMinutes} minutes; the client sends a code here and repeats the action. ${CODE} Wrong: 400; two-factor off: 409. ${LIMITED}`,
+        description: `Actions on money (settlement account, commission, refunds, payouts, a lawyer's payout details, an admin's cancel or Mark as Completed, a company's plan upgrade; decisions 2282 and 2283) and on the account's keys (a new sign-in e-mail in PATCH /api/updateprofile, POST /api/account/delete; decision 2180) answer ${TWO_FACTOR.stepUpStatus} "${twoFactorMessages.stepUpRequired}" when the account has two-factor on and this session's last code is older than ${TWO_FACTOR.stepUpMinutes} minutes; the client sends a code here and repeats the action. ${CODE} Wrong: 400; two-factor off: 409. ${LIMITED}`,
         body: twoFactorCodeInput,
         response: { 200: okMessage },
       },

@@ -36,6 +36,23 @@ const normaliseRecovery = (code: string) => code.replace(/-/g, '').toLowerCase()
 const targetTypeOf = (userType: UserType) => (userType === 'admin' ? 'user' : userType);
 
 /**
+ * An account with two-factor on must have proved a code in this session within
+ * TWO_FACTOR.stepUpMinutes, or the action answers 428 and the web asks for one. `ex` may be a caller's
+ * transaction, when whether the step-up applies is read from rows it holds locked (a plan's tier change).
+ */
+export async function assertRecentCode(ex: Executor, now: Date, user: { id: string; sessionId: string }) {
+  const [row] = await ex
+    .select({ enabledAt: twoFactor.enabledAt, checkedAt: twoFactorChecks.checkedAt })
+    .from(twoFactor)
+    .leftJoin(twoFactorChecks, eq(twoFactorChecks.sessionId, user.sessionId))
+    .where(eq(twoFactor.userId, user.id))
+    .limit(1);
+  if (!row?.enabledAt) return;
+  const fresh = row.checkedAt && now.getTime() - row.checkedAt.getTime() <= TWO_FACTOR.stepUpMinutes * 60_000;
+  if (!fresh) throw new AppError(TWO_FACTOR.stepUpStatus, twoFactorMessages.stepUpRequired);
+}
+
+/**
  * Authenticator-app sign-in, recovery codes and the step-up of actions on money
  * (docs/decisions/2020-two-factor-authentication.md).
  */
@@ -162,20 +179,9 @@ export function createTwoFactorService(shared: Shared) {
     return ok;
   }
 
-  /**
-   * An account with two-factor on must have proved a code in this session within
-   * TWO_FACTOR.stepUpMinutes, or the action answers 428 and the web asks for one.
-   */
-  async function checkRecentCode(user: { id: string; sessionId: string }) {
-    const [row] = await db
-      .select({ enabledAt: twoFactor.enabledAt, checkedAt: twoFactorChecks.checkedAt })
-      .from(twoFactor)
-      .leftJoin(twoFactorChecks, eq(twoFactorChecks.sessionId, user.sessionId))
-      .where(eq(twoFactor.userId, user.id))
-      .limit(1);
-    if (!row?.enabledAt) return;
-    const fresh = row.checkedAt && clock.now().getTime() - row.checkedAt.getTime() <= TWO_FACTOR.stepUpMinutes * 60_000;
-    if (!fresh) throw new AppError(TWO_FACTOR.stepUpStatus, twoFactorMessages.stepUpRequired);
+  /** The step-up on the service's own database and clock (assertRecentCode). */
+  function checkRecentCode(user: { id: string; sessionId: string }) {
+    return assertRecentCode(db, clock.now(), user);
   }
 
   /** Notes that this session proved a code now (sign-in, enrolment, step-up). */
