@@ -50,7 +50,8 @@ export async function reconcilePendingOrders(
     await refunds.resendDue().catch((e: unknown) => opts.logger.error({ err: e }, 'refunds due not resent'));
     throw err;
   }
-  // Refunds of money paid for nothing left unsent (the provider unreachable, a stop after the commit).
+  // Refunds left unsent (the provider unreachable, a stop after the commit) or refused: a cancelled
+  // job's as well as one of money paid for nothing (decisions 2251, 2284).
   return { ...counts, refundsSent: await refunds.resendDue() };
 }
 

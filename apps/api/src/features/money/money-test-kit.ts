@@ -7,6 +7,7 @@ import { createLoggedTestApp, insertProduct } from '../../../test/commerce-helpe
 import { SECRET_HASH, flutterwaveStandIn, listenStandIn } from '../../../test/flutterwave-standin.js';
 import { reconcilePendingOrders } from '../checkout/reconciler.js';
 import { createLedger } from './ledger.js';
+import type { Db } from '../../db/client.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 export type MoneyTestApp = Awaited<ReturnType<typeof createLoggedTestApp>>;
@@ -148,4 +149,41 @@ export function moneyTestKit(
     postingsOf,
     refundsDue,
   };
+}
+
+/**
+ * The database with `hook` run once, right after the first UPDATE made through it has completed and
+ * before its caller goes on: puts another request exactly between two statements of one caller.
+ */
+export function afterFirstUpdate(db: Db, hook: () => Promise<void>): Db {
+  let armed = true;
+  const chain = (b: object): object =>
+    new Proxy(b, {
+      get(target, prop) {
+        const v = Reflect.get(target, prop, target) as unknown;
+        if (prop === 'then')
+          return (ok: (x: unknown) => unknown, ko: (e: unknown) => unknown) =>
+            (target as PromiseLike<unknown>)
+              .then(async (rows) => {
+                if (armed) {
+                  armed = false;
+                  await hook();
+                }
+                return rows;
+              })
+              .then(ok, ko);
+        if (typeof v !== 'function') return v;
+        return (...a: unknown[]) => {
+          const r = (v as (...x: unknown[]) => unknown).apply(target, a);
+          return r && typeof r === 'object' ? chain(r) : r;
+        };
+      },
+    });
+  return new Proxy(db, {
+    get(target, prop) {
+      const v = Reflect.get(target, prop, target) as unknown;
+      if (prop === 'update') return (table: Parameters<Db['update']>[0]) => chain(target.update(table));
+      return typeof v === 'function' ? (v as (...x: unknown[]) => unknown).bind(target) : v;
+    },
+  });
 }

@@ -1,52 +1,14 @@
 import { beforeAll, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { jobs } from '../../db/schema.js';
-import type { Db } from '../../db/client.js';
 import { describeEachDb, signupAndLogin } from '../../../test/helpers.js';
 import { createPaymentProvider, type PaymentProvider } from '../../platform/payments/index.js';
 import { reconcilePendingOrders } from '../checkout/reconciler.js';
 import { createRefunds } from './refunds.js';
-import { moneyTestKit, type MoneyTestApp } from './money-test-kit.js';
+import { afterFirstUpdate, moneyTestKit, type MoneyTestApp } from './money-test-kit.js';
 
 const HOUR = 3600_000;
 const quiet = { info() {}, warn() {}, error() {} };
-
-/**
- * The database with `hook` run once, right after the first UPDATE made through it has completed and
- * before its caller goes on: puts another request exactly between two statements of one caller.
- */
-function afterFirstUpdate(db: Db, hook: () => Promise<void>): Db {
-  let armed = true;
-  const chain = (b: object): object =>
-    new Proxy(b, {
-      get(target, prop) {
-        const v = Reflect.get(target, prop, target) as unknown;
-        if (prop === 'then')
-          return (ok: (x: unknown) => unknown, ko: (e: unknown) => unknown) =>
-            (target as PromiseLike<unknown>)
-              .then(async (rows) => {
-                if (armed) {
-                  armed = false;
-                  await hook();
-                }
-                return rows;
-              })
-              .then(ok, ko);
-        if (typeof v !== 'function') return v;
-        return (...a: unknown[]) => {
-          const r = (v as (...x: unknown[]) => unknown).apply(target, a);
-          return r && typeof r === 'object' ? chain(r) : r;
-        };
-      },
-    });
-  return new Proxy(db, {
-    get(target, prop) {
-      const v = Reflect.get(target, prop, target) as unknown;
-      if (prop === 'update') return (table: Parameters<Db['update']>[0]) => chain(target.update(table));
-      return typeof v === 'function' ? (v as (...x: unknown[]) => unknown).bind(target) : v;
-    },
-  });
-}
 
 /**
  * Outside testers' attacks on the refunds of money a payment paid for nothing (decisions 2250, 2251)

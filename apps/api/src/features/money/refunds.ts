@@ -38,7 +38,7 @@ const refundReference = sql<string>`coalesce(${refunds.reference}, ${orders.txRe
 
 /** A pending refund the provider never answered may be sent again after this long. */
 const RESEND_AFTER_MS = 60_000;
-/** A refused refund with no job, or one the provider took and never settled, is tried again after this long. */
+/** A refused refund, or one the provider took and never settled, is tried again after this long. */
 const RETRY_FAILED_AFTER_MS = 3600_000;
 const DAY_MS = 86_400_000;
 
@@ -54,6 +54,7 @@ interface RefundsDeps extends Pick<Shared, 'db' | 'clock' | 'config' | 'mailWrit
  * Refunds of cancelled jobs (docs/decisions/1710-refunds-and-cancellation.md). The cancellation and the
  * refund's row commit with the job's stage; the provider is asked after the commit; its answer or its
  * webhook completes the refund once, under the refund row's lock, and only then is money posted out.
+ * One left unsent or refused is sent again by the background job (`resendDue`), never twice.
  */
 export function createRefunds(deps: RefundsDeps) {
   const { db, clock, provider, ledger } = deps;
@@ -267,7 +268,7 @@ export function createRefunds(deps: RefundsDeps) {
     } catch (err) {
       if (err instanceof RefundRefused) outcome = { status: 'failed', failure: err.message };
       else if (err instanceof ProviderUnavailable) {
-        deps.log?.warn({ err, refundId }, 'refund not sent: provider unavailable; an admin can retry');
+        deps.log?.warn({ err, refundId }, 'refund not sent: provider unavailable; the background job sends it again');
         return;
       } else throw err;
     }
@@ -376,8 +377,9 @@ export function createRefunds(deps: RefundsDeps) {
   }
 
   /**
-   * The background job's pass (decision 2250) over refunds with no job, each claimed by one caller (its
-   * updatedAt moves on, so another pass or instance skips it):
+   * The background job's pass (decisions 2251, 2284) over every refund, a cancelled job's as well as one
+   * of money paid for nothing, each claimed by one caller (its updatedAt moves on, so another pass, an
+   * instance or an admin's retry skips it):
    * - pending and never answered a minute after it was opened or last sent (the provider unreachable,
    *   or a stop between the commit and the send): checked against the provider's refunds (an earlier
    *   send whose answer was lost settles it), else sent again;
@@ -403,7 +405,7 @@ export function createRefunds(deps: RefundsDeps) {
     const due = await db
       .select({ id: refunds.id, status: refunds.status })
       .from(refunds)
-      .where(and(isNull(refunds.jobId), or(unsent, refused, unanswered)))
+      .where(or(unsent, refused, unanswered))
       .orderBy(asc(refunds.updatedAt))
       .limit(limit);
     let done = 0;

@@ -1,0 +1,201 @@
+import { afterEach, beforeAll, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { jobs, refunds } from '../../db/schema.js';
+import { describeEachDb, signupAndLogin } from '../../../test/helpers.js';
+import { mailsTo } from '../../../test/admin-fixtures.js';
+import { createPaymentProvider, type PaymentProvider } from '../../platform/payments/index.js';
+import { createRefunds } from './refunds.js';
+import { afterFirstUpdate, moneyTestKit, type MoneyTestApp } from './money-test-kit.js';
+
+const HOUR = 3600_000;
+type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+
+/**
+ * Decision 2284: a cancelled job's refund that was never sent (the provider unreachable, a stop after
+ * the commit) or was refused is sent again by the background job, as one of money paid for nothing is
+ * (2251): the provider's refunds asked first, claimed in one statement against an admin's retry (2264).
+ */
+describeEachDb('refunds of cancelled jobs sent again by the background job', (kind) => {
+  const kit = moneyTestKit(kind, { products: true, ledgerAudit: true });
+  const { flw, db, ledger, inject, add, start, verify, reconcile, madeAtProvider, postingsOf, refundsDue } = kit;
+  let t: MoneyTestApp;
+  let nda: string;
+  let tm: string;
+  beforeAll(() => {
+    ({ t, nda, tm } = kit.suite);
+  });
+  afterEach(() => flw.setDown(false));
+
+  /**
+   * A company that paid ₦175,000 for the NDA and a trademark, and the NDA's job: its ₦25,000 refund
+   * fits twice in the payment, so the provider would make a second one.
+   */
+  async function paidJob() {
+    const who = await signupAndLogin(t, 'company');
+    await add(who, nda);
+    await add(who, tm);
+    const o = await start(who);
+    const paid = flw.pay(o.reference, o.amount);
+    expect((await verify(o, paid)).statusCode).toBe(200);
+    const [job] = await db()
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.orderId, o.orderId), eq(jobs.productId, nda)));
+    return { who, paid, job };
+  }
+  const cancel = (admin: Login, jobId: string) =>
+    inject('POST', `/job-api/jobs/${jobId}/actions/cancel`, admin, { note: 'The company closed the deal.' });
+  const refundOf = async (jobId: string) => (await db().select().from(refunds).where(eq(refunds.jobId, jobId)))[0];
+  const refundPostings = async (refundId: string) =>
+    (await postingsOf(refundId)).filter((p) => p.kind === 'refund' && p.account === 'refunds_due');
+  const refundMails = async (email: string) =>
+    (await mailsTo(t, email)).filter((m) => m.subject === 'Your refund of ₦25,000 is on its way');
+
+  it('the provider unreachable when the job is cancelled: the background job sends its refund once it answers', async () => {
+    const admin = await signupAndLogin(t, 'admin');
+    const { who, paid, job } = await paidJob();
+    flw.setDown(true);
+    expect((await cancel(admin, job.id)).statusCode).toBe(200);
+    const waiting = await refundOf(job.id);
+    expect(waiting).toMatchObject({ status: 'pending', providerRefundId: null, amount: 2_500_000 });
+    // Still down a minute on: the pass tries and leaves it pending.
+    t.clock.advance(2 * 60_000);
+    await reconcile();
+    expect(await refundOf(job.id)).toMatchObject({ status: 'pending', providerRefundId: null });
+    flw.setDown(false);
+    // Within the minute after that try: not sent yet.
+    await reconcile();
+    expect(madeAtProvider(paid)).toEqual([]);
+    t.clock.advance(2 * 60_000);
+    const passes = await Promise.all([reconcile(), reconcile(), reconcile()]);
+    expect(passes.reduce((s, p) => s + p.refundsSent, 0)).toBe(1);
+    expect(await refundOf(job.id)).toMatchObject({ status: 'completed' });
+    expect(madeAtProvider(paid).map((r) => r.amount_refunded)).toEqual([25_000]);
+    expect(await refundPostings(waiting.id)).toEqual([{ kind: 'refund', account: 'refunds_due', amount: 2_500_000 }]);
+    expect(await refundMails(who.email)).toHaveLength(1);
+    t.clock.advance(2 * HOUR);
+    await reconcile();
+    expect(madeAtProvider(paid)).toHaveLength(1);
+    expect(await refundsDue()).toBe(0);
+  });
+
+  it('refused when the job is cancelled: failed for the admin, then sent by the background job an hour on', async () => {
+    const admin = await signupAndLogin(t, 'admin');
+    const { paid, job } = await paidJob();
+    flw.setRefundMode('refuse');
+    expect((await cancel(admin, job.id)).statusCode).toBe(200);
+    expect(await refundOf(job.id)).toMatchObject({ status: 'failed' });
+    flw.setRefundMode('completed');
+    // Within the hour: left failed.
+    t.clock.advance(30 * 60_000);
+    await reconcile();
+    expect(await refundOf(job.id)).toMatchObject({ status: 'failed' });
+    t.clock.advance(31 * 60_000);
+    await reconcile();
+    expect(await refundOf(job.id)).toMatchObject({ status: 'completed' });
+    expect(madeAtProvider(paid).map((r) => r.amount_refunded)).toEqual([25_000]);
+    expect(await refundsDue()).toBe(0);
+  });
+
+  it('an answer lost on the way back: the background job takes the refund the provider made, never a second', async () => {
+    const admin = await signupAndLogin(t, 'admin');
+    const { who, paid, job } = await paidJob();
+    flw.setRefundMode('lose');
+    expect((await cancel(admin, job.id)).statusCode).toBe(200);
+    const lost = await refundOf(job.id);
+    expect(lost).toMatchObject({ status: 'pending', providerRefundId: null });
+    const [made] = madeAtProvider(paid);
+    expect(made.amount_refunded).toBe(25_000);
+    flw.setRefundMode('completed');
+    t.clock.advance(2 * 60_000);
+    await Promise.all([reconcile(), reconcile()]);
+    expect(await refundOf(job.id)).toMatchObject({ status: 'completed', providerRefundId: String(made.id) });
+    expect(madeAtProvider(paid)).toHaveLength(1);
+    expect(await refundPostings(lost.id)).toHaveLength(1);
+    expect(await refundMails(who.email)).toHaveLength(1);
+    t.clock.advance(2 * HOUR);
+    await reconcile();
+    expect(madeAtProvider(paid)).toHaveLength(1);
+    expect(await refundsDue()).toBe(0);
+  });
+
+  it('the background job and an admin retrying at the same moment send a cancelled job’s refund once', async () => {
+    for (const left of ['refused', 'unsent'] as const) {
+      const admin = await signupAndLogin(t, 'admin');
+      const { paid, job } = await paidJob();
+      if (left === 'refused') flw.setRefundMode('refuse');
+      else flw.setDown(true);
+      expect((await cancel(admin, job.id)).statusCode).toBe(200);
+      const due = await refundOf(job.id);
+      expect(due.status).toBe(left === 'refused' ? 'failed' : 'pending');
+      flw.setRefundMode('completed');
+      flw.setDown(false);
+      t.clock.advance(left === 'refused' ? HOUR + 60_000 : 2 * 60_000);
+      // The admin's retry (POST /api/admin/refunds/:id/retry) reaches the provider slowly.
+      const real = createPaymentProvider(t.config, db(), t.clock);
+      let reached!: () => void;
+      const atProvider = new Promise<void>((r) => (reached = r));
+      let letThrough!: () => void;
+      const gate = new Promise<void>((r) => (letThrough = r));
+      const slow: PaymentProvider = {
+        ...real,
+        async refund(...a) {
+          reached();
+          await gate;
+          return real.refund(...a);
+        },
+      };
+      const shared = { clock: t.clock, config: t.config, mailWritten: () => {} };
+      const byAdmin = createRefunds({ ...shared, db: db(), provider: slow, ledger: ledger() });
+      let retried: Promise<unknown> = Promise.resolve();
+      // The admin presses retry right after the background job has claimed the refund.
+      const job2 = createRefunds({
+        ...shared,
+        db: afterFirstUpdate(db(), async () => {
+          retried = byAdmin.retry(due.id).then(
+            (v) => v,
+            (e: unknown) => e,
+          );
+          await Promise.race([atProvider, retried]);
+        }),
+        provider: real,
+        ledger: ledger(),
+      });
+      await job2.resendDue();
+      letThrough();
+      const answer = await retried;
+      // The retry was told the refund is being sent (409), and sent nothing.
+      expect(answer).toMatchObject({ statusCode: 409 });
+      expect(madeAtProvider(paid).map((r) => r.amount_refunded)).toEqual([25_000]);
+      expect(await refundOf(job.id)).toMatchObject({ status: 'completed' });
+      t.clock.advance(2 * HOUR);
+      await reconcile();
+      expect(madeAtProvider(paid)).toHaveLength(1);
+    }
+    expect(await refundsDue()).toBe(0);
+  });
+
+  it.runIf(kind === 'postgres')(
+    'rounds of the background job and admin retries of a cancelled job’s refund at once: sent once each',
+    async () => {
+      for (let round = 0; round < 3; round++) {
+        const admin = await signupAndLogin(t, 'admin');
+        const { paid, job } = await paidJob();
+        flw.setRefundMode(round === 1 ? 'lose' : 'refuse');
+        expect((await cancel(admin, job.id)).statusCode).toBe(200);
+        const due = await refundOf(job.id);
+        flw.setRefundMode('completed');
+        t.clock.advance(HOUR + 60_000);
+        const retry = () => inject('POST', `/api/admin/refunds/${due.id}/retry`, admin);
+        const [, one, , two] = await Promise.all([reconcile(), retry(), reconcile(), retry()]);
+        for (const answer of [one, two]) expect([200, 409]).toContain(answer.statusCode);
+        t.clock.advance(2 * HOUR);
+        await reconcile();
+        expect(madeAtProvider(paid).map((r) => r.amount_refunded)).toEqual([25_000]);
+        expect(await refundOf(job.id)).toMatchObject({ status: 'completed' });
+        expect(await refundPostings(due.id)).toHaveLength(1);
+      }
+      expect(await refundsDue()).toBe(0);
+    },
+  );
+});
