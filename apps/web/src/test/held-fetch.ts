@@ -2,28 +2,36 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { jsonFetch } from './render';
 
-/** Picks the requests a heldFetch stub holds. */
+/** Picks the requests a heldFetch stub holds; asked as each request goes out, before its route runs. */
 export type Holds = (request: { method: string; url: URL }) => boolean;
 
 /**
- * A jsonFetch stub on a slow phone network: each request `holds` picks waits until the test calls
- * `release`, then is answered by `routes` like any other. Tests of sends that outlive the dialog or page
- * that made them share it. `sent` lists the path of each held request as it went out; `release` lets the
- * latest held one answer, and does nothing while none is held.
+ * A jsonFetch stub on a slow phone network: every request reaches `routes` as it goes out, so a route's
+ * counters count sends, duplicates included; the answer of each request `holds` picks waits until the
+ * test lets it through. Tests of sends that outlive the dialog or page that made them share it.
+ * `sent` lists the path of each held request as it went out; `release` delivers the oldest answer still
+ * held (nothing while none is), `releaseAll` every one, oldest first.
  */
 export function heldFetch(routes: Parameters<typeof jsonFetch>[0], holds: Holds) {
   const stub = jsonFetch(routes);
   const sent: string[] = [];
-  let release: () => void = () => undefined;
+  const waiting: Array<() => void> = [];
   const fn = async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');
-    if (holds({ method: init?.method ?? 'GET', url })) {
-      sent.push(url.pathname);
-      await new Promise<void>((resolve) => (release = resolve));
-    }
-    return stub.fn(input, init);
+    const held = holds({ method: init?.method ?? 'GET', url });
+    const answer = stub.fn(input, init);
+    if (!held) return answer;
+    sent.push(url.pathname);
+    // A route that throws (a dropped line) fails the request only when its answer is let through.
+    answer.catch(() => undefined);
+    await new Promise<void>((resolve) => waiting.push(resolve));
+    return answer;
   };
-  return { fn, calls: stub.calls, sent, release: () => release() };
+  const release = () => waiting.shift()?.();
+  const releaseAll = () => {
+    for (const resolve of waiting.splice(0)) resolve();
+  };
+  return { fn, calls: stub.calls, sent, release, releaseAll };
 }
 
 /**
