@@ -64,9 +64,9 @@ export function FileUpload({ label, kind, value, onChange, onBusyChange, hint, e
         signal: ctrl.signal,
       });
       onChange({ fileName: res.data.fileName, url: res.data.url });
-      setEnded(`${res.data.fileName} uploaded`);
+      setEnded('Upload complete');
     } catch (err) {
-      if ((err as Error).name === 'AbortError') setEnded(`Upload of ${file.name} cancelled`);
+      if ((err as Error).name === 'AbortError') setEnded('Upload cancelled');
       else {
         setFailure(getErrorMessage(err));
         // A refusal of the file itself would only come again; a lost connection may not.
@@ -182,7 +182,7 @@ export function FileUpload({ label, kind, value, onChange, onBusyChange, hint, e
       {/* Told in quarters: a slow upload moves by 1% many times a minute, each of which a screen reader
           would read out. Always there, so the first words are read too. */}
       <p aria-live="polite" className="sr-only">
-        {uploading ? `Uploading ${pendingName}: ${Math.floor(Math.round((progress ?? 0) * 100) / 25) * 25}%` : ended}
+        {uploading ? `Uploading: ${Math.floor(Math.round((progress ?? 0) * 100) / 25) * 25}%` : ended}
       </p>
       {hint && (
         <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
