@@ -51,4 +51,14 @@ describe('heldFetch', () => {
     await request;
     expect(failed).toBeInstanceOf(TypeError);
   });
+
+  it('refuses a release while no request is held, which would otherwise let nothing through', async () => {
+    const { fn, release, releaseAll } = heldFetch({ 'POST /send': () => ({ body: 'sent' }) }, () => true);
+    expect(release).toThrow(/no request held/);
+    releaseAll();
+    const request = fn('/send', { method: 'POST' });
+    release();
+    expect(await (await request).json()).toBe('sent');
+    expect(release).toThrow(/no request held/);
+  });
 });

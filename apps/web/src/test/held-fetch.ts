@@ -10,7 +10,7 @@ export type Holds = (request: { method: string; url: URL }) => boolean;
  * counters count sends, duplicates included; the answer of each request `holds` picks waits until the
  * test lets it through. Tests of sends that outlive the dialog or page that made them share it.
  * `sent` lists the path of each held request as it went out; `release` delivers the oldest answer still
- * held (nothing while none is), `releaseAll` every one, oldest first.
+ * held (and throws while none is), `releaseAll` every one, oldest first.
  */
 export function heldFetch(routes: Parameters<typeof jsonFetch>[0], holds: Holds) {
   const stub = jsonFetch(routes);
@@ -27,7 +27,14 @@ export function heldFetch(routes: Parameters<typeof jsonFetch>[0], holds: Holds)
     await new Promise<void>((resolve) => waiting.push(resolve));
     return answer;
   };
-  const release = () => waiting.shift()?.();
+  // A release while nothing is held lets nothing through, and the request sent after it then waits for
+  // good: the test would fail later and far from its cause, so it fails here.
+  const release = () => {
+    const next = waiting.shift();
+    if (!next) throw new Error('heldFetch: release() with no request held; wait for the request to go out first');
+    next();
+  };
+  // Nothing held is no fault here: "let whatever is still waiting through", as a test's clean-up asks.
   const releaseAll = () => {
     for (const resolve of waiting.splice(0)) resolve();
   };

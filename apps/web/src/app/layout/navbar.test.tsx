@@ -6,6 +6,7 @@ import { messages } from '@legalmarket/contracts/messages';
 import type { UserProfileResponse } from '@legalmarket/contracts/admin';
 import { setSession } from '@/lib/session';
 import { jsonFetch } from '@/test/render';
+import { xhrThroughFetch } from '@/test/xhr-through-fetch';
 import LawyerProfilePage from '@/features/lawyer/profile-page';
 import { DataProvider, queryClient } from '../data-provider';
 import { Navbar } from './navbar';
@@ -43,6 +44,8 @@ describe('the navbar picture', () => {
       },
     });
     vi.stubGlobal('fetch', api.fn);
+    // The profile save goes up through XMLHttpRequest, for its progress: this sends it through the stub.
+    xhrThroughFetch();
     // jsdom has no object URLs; the form previews the picked picture with one.
     vi.stubGlobal(
       'URL',

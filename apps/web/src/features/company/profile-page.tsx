@@ -15,6 +15,7 @@ import { Field, FormError, TextArea } from '@/components/field';
 import { Modal } from '@/components/modal';
 import { PhoneField } from '@/components/phone-field';
 import { SectionBoundary } from '@/components/section-boundary';
+import { UploadProgress } from '@/components/upload-progress';
 import { fileProblem } from '@/lib/file-problem';
 import { getErrorMessage, HttpError } from '@/lib/http';
 import { useFormDraft } from '@/lib/drafts';
@@ -185,15 +186,7 @@ function EditForm({
         <CurrentPasswordField error={errors.currentPassword?.message} {...register('currentPassword')} />
       )}
       <TextArea label="Your Bio" {...register('yourBio')} hint={`${Math.max(0, left)} characters left`} />
-      {/* A new picture may take minutes to go up on a phone's network: its progress is shown. */}
-      {update.isPending && image && (
-        <progress
-          className="h-2 w-full [&::-webkit-progress-bar]:bg-slate-200 [&::-webkit-progress-value]:bg-brand"
-          max={100}
-          value={Math.round(progress * 100)}
-          aria-label={`Uploading ${image.name}`}
-        />
-      )}
+      {update.isPending && image && <UploadProgress name={image.name} fraction={progress} />}
       <FormError message={error} />
       <div className="flex justify-end gap-2">
         <Button

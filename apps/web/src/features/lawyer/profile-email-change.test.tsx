@@ -5,6 +5,7 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { messages } from '@legalmarket/contracts/messages';
 import { getSession, setSession } from '@/lib/session';
+import { xhrThroughFetch } from '@/test/xhr-through-fetch';
 import ConfirmEmailChangePage from '@/features/accounts/confirm-email-change-page';
 import UndoEmailChangePage from '@/features/accounts/undo-email-change-page';
 import { lawyerKeys } from './api/keys';
@@ -68,6 +69,8 @@ async function openProfileEditor() {
   setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
   const fetch = server(messages.profileUpdated);
   vi.stubGlobal('fetch', fetch);
+  // The save goes up with its progress told, through XMLHttpRequest: this sends it through the stub.
+  xhrThroughFetch();
   const user = userEvent.setup();
   renderAt('/lawyer/profile/l1', <LawyerProfilePage />, '/lawyer/profile/:lawyerId');
   await user.click(screen.getByRole('button', { name: /Update your details/ }));

@@ -14,6 +14,7 @@ import { Field, TextArea } from '@/components/field';
 import { Modal } from '@/components/modal';
 import { PhoneField } from '@/components/phone-field';
 import { SectionBoundary } from '@/components/section-boundary';
+import { UploadProgress } from '@/components/upload-progress';
 import { useFormDraft } from '@/lib/drafts';
 import { useSession } from '@/lib/use-session';
 import { fileProblem } from '@/lib/file-problem';
@@ -150,7 +151,8 @@ function ProfileView({
 type Values = Record<(typeof LAWYER_EDITABLE_FIELDS)[number] | 'currentPassword', string>;
 
 function ProfileForm({ profile: p, onDone }: { profile: LawyerProfile; onDone: () => void }) {
-  const update = useUpdateProfile(p._id);
+  const [progress, setProgress] = useState(0);
+  const update = useUpdateProfile(p._id, setProgress);
   const fileInput = useRef<HTMLInputElement>(null);
   const [image, setImage] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
@@ -199,6 +201,7 @@ function ProfileForm({ profile: p, onDone }: { profile: LawyerProfile; onDone: (
         profileImage: image,
         currentPassword: changingEmail ? currentPassword : undefined,
       };
+      setProgress(0);
       update.mutate(changes, {
         onSuccess: (res) => {
           clearBio();
@@ -327,6 +330,11 @@ function ProfileForm({ profile: p, onDone }: { profile: LawyerProfile; onDone: (
           {...register('alternativeEmailAddress')}
         />
       </div>
+      {update.isPending && image && (
+        <div className="mt-6">
+          <UploadProgress name={image.name} fraction={progress} />
+        </div>
+      )}
       <div className="mt-6 flex flex-wrap justify-end gap-2">
         <Button
           variant="ghost"

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UpdateProfileResponse } from '@legalmarket/contracts/admin';
 import { CLEARABLE_PROFILE_FIELDS, LAWYER_EDITABLE_FIELDS } from '@legalmarket/contracts/constants';
-import { api } from '@/lib/http';
+import { uploadWithProgress } from '@/lib/http';
 import { ownProfileKey } from '@/lib/own-profile';
 import { lawyerKeys } from './keys';
 
@@ -38,16 +38,17 @@ export function profileForm(changes: ProfileChanges): FormData {
   return form;
 }
 
-const updateProfile = (id: string, changes: ProfileChanges) =>
-  api<UpdateProfileResponse>(`/api/updateprofile?_id=${encodeURIComponent(id)}`, {
-    method: 'PATCH',
-    body: profileForm(changes),
-  });
-
-export function useUpdateProfile(id: string) {
+/** PATCH /api/updateprofile?_id=, its progress told to `onProgress` (a new picture may be 5 MB). */
+export function useUpdateProfile(id: string, onProgress?: (fraction: number) => void) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (changes: ProfileChanges) => updateProfile(id, changes),
+    mutationFn: (changes: ProfileChanges) =>
+      uploadWithProgress<UpdateProfileResponse>(
+        `/api/updateprofile?_id=${encodeURIComponent(id)}`,
+        profileForm(changes),
+        onProgress ?? (() => {}),
+        { method: 'PATCH' },
+      ),
     onSuccess: () => {
       // The navbar's picture reads this one.
       void qc.invalidateQueries({ queryKey: ownProfileKey(id) });
