@@ -33,6 +33,7 @@ import { plainName } from '../../platform/mail-templates.js';
 import { addWorkingDays, dueDate } from '../../platform/working-days.js';
 import { assertAttachable, cleanFileName, keyOfUrl, uploadUrl } from '../uploads/service.js';
 import { jobEventMail } from './emails.js';
+import { recipientsText } from './notification-text.js';
 import { APPLICANT_NAME, jobPageJsonQuery, notificationsQuery } from './view.js';
 import type { Ledger } from '../money/ledger.js';
 import type { Refunds } from '../money/refunds.js';
@@ -226,50 +227,6 @@ export function createJobLifecycle(
       out.push({ url: uploadUrl(key), name: cleanFileName(f.name, 'Document') });
     }
     return out;
-  }
-
-  function recipientsText(action: JobAction, who: string, product: string, due: Date): string {
-    const d = due.toLocaleDateString('en-NG', {
-      day: 'numeric',
-      month: 'short',
-      year: 'numeric',
-      timeZone: 'Africa/Lagos',
-    });
-    switch (action) {
-      case 'paid':
-        return `New job: ${product} for ${who}`;
-      case 'apply':
-        return `${who} applied for ${product}`;
-      case 'assign':
-        return `${product} is assigned to ${who}`;
-      case 'request_details':
-        return `${who} asked for more details on ${product}`;
-      case 'give_details':
-        return `${who} added details to ${product}`;
-      case 'add_details':
-        return `An administrator added details to ${product}`;
-      case 'message':
-        return `${who} sent a message on ${product}`;
-      case 'deliver':
-      case 'deliver_again':
-        return `${who} delivered ${product}`;
-      case 'request_changes':
-        return `${who} asked for changes to ${product}`;
-      case 'accept':
-        return `${who} accepted the work on ${product}`;
-      case 'auto_accept':
-        return `${product} was accepted automatically`;
-      case 'complete':
-        return `${product} was marked completed`;
-      case 'cancel':
-        return `${product} was cancelled`;
-      case 'remind_due':
-        return `${product} is due on ${d}`;
-      case 'remind_late':
-        return `${product} is late: it was due on ${d}`;
-      case 'remind_company':
-        return `${product} was delivered: please accept it or ask for changes`;
-    }
   }
 
   /**

@@ -3,6 +3,7 @@
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
 import { and, asc, eq, inArray, isNotNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import { formatNaira, PLAN_TIER_INFO, privacyMessages, type DeletionBlocker } from '@legalmarket/contracts';
 import type { Executor } from '../../db/client.js';
@@ -42,6 +43,8 @@ import type { Shared } from '../shared.js';
 import { lockCompany, lockLawyerPayouts } from '../../db/locks.js';
 import { sharedThroughJobs } from '../uploads/service.js';
 import { PLAN_PAYMENT_TITLE } from '../money/receipts.js';
+import { nameInNotification } from '../jobs/notification-text.js';
+import { escapeHtml, plainName } from '../../platform/mail-templates.js';
 
 /** How an erased account reads wherever its row is still named (jobs, threads, the ledger's lists). */
 export const ERASED_NAME = 'Deleted user';
@@ -78,6 +81,165 @@ const json = (value: unknown) => new TextEncoder().encode(`${JSON.stringify(valu
 /** A file name safe in every unzip tool: the stored key, then the person's name for it. */
 const archiveName = (key: string, originalName: string) =>
   `files/${key.replace(/[^A-Za-z0-9._-]/g, '_')}-${originalName.replace(/[^\p{L}\p{N} ._()-]/gu, '_').slice(0, 120)}`;
+
+/**
+ * Replaces each phrase in the mails the outbox keeps for these addresses (subject, text, and the HTML's
+ * escaped form), of those whose text holds `within` when given. Each phrase holds the name with the fixed
+ * words around it, never the name alone.
+ */
+async function rewriteMails(tx: Executor, to: string[], phrases: Array<[string, string]>, within?: string) {
+  const swaps = phrases.flatMap(([from, into]) => {
+    const html: [string, string] = [escapeHtml(from), escapeHtml(into)];
+    return html[0] === from ? [[from, into] as [string, string]] : [[from, into] as [string, string], html];
+  });
+  if (!to.length || !swaps.length) return;
+  const swapped = (column: SQL) =>
+    swaps.reduce<SQL>((value, [from, into]) => sql`replace(${value}, ${from}, ${into})`, column);
+  const holds = (column: SQL) =>
+    sql.join(
+      swaps.map(([from]) => sql`strpos(${column}, ${from}) > 0`),
+      sql` or `,
+    );
+  const subject = sql`${emailOutbox.subject}`;
+  const text = sql`${emailOutbox.text}`;
+  const html = sql`coalesce(${emailOutbox.html}, '')`;
+  await tx
+    .update(emailOutbox)
+    .set({
+      subject: swapped(subject),
+      text: swapped(text),
+      html: sql`case when ${emailOutbox.html} is null then null else ${swapped(sql`${emailOutbox.html}`)} end`,
+    })
+    .where(
+      and(
+        inArray(emailOutbox.to, [...new Set(to)]),
+        within === undefined ? undefined : sql`strpos(${emailOutbox.text}, ${within}) > 0`,
+        sql`(${holds(subject)} or ${holds(text)} or ${holds(html)})`,
+      ),
+    );
+}
+
+/**
+ * The erased person's name where other accounts' rows wrote it into text (docs/decisions/2296): their
+ * notifications and the mails the outbox keeps of them, found through the rows that name the person by
+ * id (the job's company or lawyer, the event's actor), the name replaced where the text puts it.
+ */
+async function eraseNameFromOthersTexts(tx: Executor, row: typeof users.$inferSelect) {
+  // The name as the texts wrote it: a company by its company name, anyone else by name, defanged.
+  const name = plainName(row.userType === 'company' ? (row.companyName ?? row.name) : row.name);
+  const erased = ERASED_NAME;
+  const recipient = alias(users, 'recipient');
+  const named = await tx
+    .select({
+      id: notifications.id,
+      action: notifications.action,
+      text: notifications.text,
+      product: products.productName,
+      to: recipient.officialEmail,
+      jobId: notifications.jobId,
+    })
+    .from(notifications)
+    .innerJoin(jobEvents, eq(jobEvents.id, notifications.eventId))
+    .innerJoin(jobs, eq(jobs.id, notifications.jobId))
+    .innerJoin(products, eq(products.id, jobs.productId))
+    .innerJoin(recipient, eq(recipient.id, notifications.userId))
+    .where(
+      and(
+        or(eq(jobs.companyId, row.id), eq(jobs.assignedTo, row.id), eq(jobEvents.actorId, row.id)),
+        // Whom the lifecycle's text names: the lawyer of an assignment, the company where the payment or
+        // the clock acted, else whoever acted.
+        sql`(case when ${notifications.action} = 'assign' then ${jobs.assignedTo}
+          when ${jobEvents.actorId} is null then ${jobs.companyId} else ${jobEvents.actorId} end) = ${row.id}`,
+      ),
+    );
+  // Each name the texts wrote (the person may have been renamed since), for the mails below too.
+  const names = new Set([name]);
+  const changed = named.flatMap((n) => {
+    const span = nameInNotification(n.text, n.action, name, n.product);
+    if (!span) return [];
+    names.add(n.text.slice(...span));
+    return [{ ...n, into: n.text.slice(0, span[0]) + erased + n.text.slice(span[1]) }];
+  });
+  names.delete('');
+  if (changed.length)
+    await tx.execute(sql`update ${notifications} set "text" = v.body
+      from (values ${sql.join(
+        changed.map((n) => sql`(${n.id}::bigint, ${n.into})`),
+        sql`, `,
+      )}) as v(id, body) where ${notifications.id} = v.id`);
+  // A notification's mail has its text as the subject and the first line, and links its job.
+  const mails = new Map<string, { to: string; jobId: string; phrases: Map<string, string> }>();
+  for (const n of changed) {
+    const key = `${n.to} ${n.jobId}`;
+    const mail = mails.get(key) ?? { to: n.to, jobId: n.jobId, phrases: new Map<string, string>() };
+    mail.phrases.set(n.text, n.into);
+    mails.set(key, mail);
+  }
+  for (const m of mails.values()) await rewriteMails(tx, [m.to], [...m.phrases], `/jobs/${m.jobId}`);
+
+  // The audit log keeps whom an admin acted on by id (2030); the name and address some entries copied go.
+  const auditField = (key: string, value: string, where: SQL) =>
+    tx
+      .update(auditLog)
+      .set({ details: sql`jsonb_set(${auditLog.details}, ${`{${key}}`}::text[], to_jsonb(${value}::text))` })
+      .where(and(where, sql`${auditLog.details} -> ${key}::text is not null`));
+  const aboutMe = and(eq(auditLog.targetType, 'lawyer'), eq(auditLog.targetId, row.id))!;
+  await auditField('name', erased, aboutMe);
+  await auditField('officialEmail', erasedEmail(row.id), aboutMe);
+  await auditField(
+    'lawyerName',
+    erased,
+    and(eq(auditLog.action, 'job.assign'), sql`${auditLog.details} ->> 'lawyerId' = ${row.id}`)!,
+  );
+
+  // The job mails that name the other party by a template of their own (jobs/emails.ts), and the
+  // admins' mails naming a lawyer (money/emails.ts, profiles/emails.ts), under each name found.
+  const each = (phrase: (who: string) => string): Array<[string, string]> =>
+    [...names].map((who): [string, string] => [phrase(who), phrase(erased)]);
+  const other = alias(users, 'other');
+  if (row.userType === 'company') {
+    const lawyers = await tx
+      .selectDistinct({ to: other.officialEmail })
+      .from(jobs)
+      .innerJoin(other, eq(other.id, jobs.assignedTo))
+      .where(eq(jobs.companyId, row.id));
+    await rewriteMails(
+      tx,
+      lawyers.map((l) => l.to),
+      each((who) => `" for ${who}.`),
+    );
+  }
+  if (row.userType === 'lawyer') {
+    const companies = await tx
+      .selectDistinct({ to: other.officialEmail })
+      .from(jobs)
+      .innerJoin(other, eq(other.id, jobs.companyId))
+      .where(eq(jobs.assignedTo, row.id));
+    await rewriteMails(
+      tx,
+      companies.map((c) => c.to),
+      [
+        ...each((who) => `has been assigned to ${who}, who will`),
+        ...each((who) => `\n\n${who}, the lawyer working on your `),
+        ...each((who) => `>${escapeHtml(who)}, the lawyer working on your `),
+      ],
+    );
+    const admins = await tx.select({ to: users.officialEmail }).from(users).where(liveAdmin);
+    await rewriteMails(
+      tx,
+      admins.map((a) => a.to),
+      [
+        ...each((who) => `\n\n${who} asked to withdraw `),
+        ...each((who) => `>${escapeHtml(who)} asked to withdraw `),
+        ...each((who) => `Verify again: ${who} changed their SCN`),
+        ...each((who) => `\n\n${who}, a verified lawyer, changed`),
+        ...each((who) => `>${escapeHtml(who)}, a verified lawyer, changed`),
+        [`Lawyer: ${name} (${row.officialEmail})`, `Lawyer: ${erased} (${erasedEmail(row.id)})`],
+        [`>${escapeHtml(`${name} (${row.officialEmail})`)}<`, `>${escapeHtml(`${erased} (${erasedEmail(row.id)})`)}<`],
+      ],
+    );
+  }
+}
 
 export type PrivacyService = ReturnType<typeof createPrivacyService>;
 
@@ -506,6 +668,7 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
         await tx.delete(twoFactor).where(eq(twoFactor.userId, row.id));
         await tx.delete(jobApplications).where(eq(jobApplications.lawyerId, row.id));
         await tx.delete(notifications).where(eq(notifications.userId, row.id));
+        await eraseNameFromOthersTexts(tx, row);
         await tx.delete(jobReads).where(eq(jobReads.userId, row.id));
         await tx.delete(payoutDetails).where(eq(payoutDetails.lawyerId, row.id));
         // Ended plans keep their payments' trail, not the card or the address they were charged to.

@@ -135,8 +135,9 @@ export function PrivacyPolicy({ page }: { page?: boolean }) {
         <li>
           <strong>have your data erased</strong>: on your profile, choose <em>Delete my account</em> and confirm with
           your password. Your name, e-mail addresses, phone, addresses, picture, bank details and the files only you
-          need are erased and you are signed out everywhere; your e-mail address can sign up again. Invoices, receipts
-          and payment records stay, without your name, because the law makes us keep them, and files you shared on a job
+          need are erased (your name also from the other party&apos;s notifications and e-mails about your jobs
+          together), and you are signed out everywhere; your e-mail address can sign up again. Invoices, receipts and
+          payment records stay, without your name, because the law makes us keep them, and files you shared on a job
           stay with that job for the other party. An open job, earnings not yet paid out or a refund not yet received
           must be settled first: the page names what is still open;
         </li>

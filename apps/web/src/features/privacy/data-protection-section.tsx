@@ -67,8 +67,9 @@ export function DataProtectionSection() {
 
       <h3 className="mt-6 font-semibold text-ink">Delete my account</h3>
       <p className="mt-2 text-sm text-slate-700">
-        Your name, e-mail addresses, phone, addresses, picture, bank details and the files only you need are erased.
-        Invoices, receipts and payment records, which the law makes us keep, stay without your name.
+        Your name, e-mail addresses, phone, addresses, picture, bank details and the files only you need are erased,
+        your name also from the other party&apos;s notifications and e-mails about your jobs together. Invoices,
+        receipts and payment records, which the law makes us keep, stay without your name.
       </p>
       <Button variant="danger" className="mt-3" onClick={() => setConfirming(true)}>
         <Trash2 aria-hidden className="size-4" /> Delete my account
