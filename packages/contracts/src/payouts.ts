@@ -191,6 +191,21 @@ export const payoutMessages = {
   requested: 'Your withdrawal request was sent. You will be e-mailed when the money is on its way.',
   approved: 'The payout was approved and sent to the bank.',
   batchApproved: (n: number) => `${n} ${n === 1 ? 'payout was' : 'payouts were'} approved and sent to the bank.`,
+  /**
+   * A batch of `batchSize` payouts is approved all or nothing (decision 2295): each payout in its way, and
+   * why, and what to do with the others.
+   */
+  batchRefused: (
+    refused: readonly { lawyerName: string; amount: number; id: string; why: string }[],
+    batchSize: number,
+  ) =>
+    `Nothing was approved: ${refused
+      .map((p) => `the payout of ${formatNairaExact(p.amount)} to ${p.lawyerName} (id ${p.id}) ${p.why}`)
+      .join(
+        '; ',
+      )}.${batchSize > refused.length ? ` Leave ${refused.length === 1 ? 'it' : 'them'} out and approve the others again.` : ''}`,
+  batchWhyRejected: 'was rejected by an admin',
+  batchWhyShort: 'is no longer covered by the lawyer’s available balance',
   notFound: 'Payout not found',
   notRequested: 'This payout is no longer waiting for approval.',
   rejected: 'The payout was rejected; the lawyer was told why and the money is back in its balance.',

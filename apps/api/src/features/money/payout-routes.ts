@@ -111,8 +111,8 @@ export const payoutRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, {
       preHandler: [adminOnly, recentCode],
     },
     async (request) => {
-      const done = await payouts.approve(request.user!, [request.params.id]);
-      return { status: 'success' as const, message: payoutMessages.approved, payout: done.payouts[0] };
+      const payout = await payouts.approve(request.user!, request.params.id);
+      return { status: 'success' as const, message: payoutMessages.approved, payout };
     },
   );
 
@@ -122,7 +122,7 @@ export const payoutRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, {
       schema: {
         tags,
         summary: 'Approve a batch of payouts',
-        description: `Body \`{ "ids": [...] }\`, 1 to ${PAYOUT_BATCH_MAX} payout ids; each is approved and sent exactly once as with one approval (those already approved are answered as they are). 404 when any id is unknown (nothing is approved then).`,
+        description: `Body \`{ "ids": [...] }\`, 1 to ${PAYOUT_BATCH_MAX} payout ids, approved all or nothing (decision 2295): in one transaction each payout still waiting is approved and posted, and after the commit each is sent exactly once as with one approval; those already approved are answered as they are. \`payouts\`: each payout as it is then, in the order of \`ids\` (a repeated id once). 404 when any id is unknown; 409 when any payout was rejected or its lawyer's available balance no longer covers it, the message naming each such payout (lawyer, amount, id) and why. Either way nothing is approved and nothing is sent: leave those payouts out and send the batch again.`,
         body: approvePayoutsInput,
         response: { 200: approvePayoutsResponse },
         security,
@@ -130,7 +130,7 @@ export const payoutRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, {
       preHandler: [adminOnly, recentCode],
     },
     async (request) => {
-      const done = await payouts.approve(request.user!, request.body.ids);
+      const done = await payouts.approveBatch(request.user!, request.body.ids);
       return {
         status: 'success' as const,
         message: payoutMessages.batchApproved(done.approved),

@@ -212,6 +212,84 @@ describeEachDb('lawyer payouts through the sandbox provider', (kind) => {
     for (const id of ids) expect(await k.kinds(id)).toEqual(['payout', 'payout_settled', 'fee']);
   });
 
+  it('a batch with payouts that cannot be approved approves none of it and names each (decision 2295)', async () => {
+    const a = await earner();
+    const b = await earner('0123456788');
+    const c = await earner('0123456787');
+    const first = (await k.request(a, 2_000)).json().payout._id as string;
+    const turnedDown = (await k.request(c, 4_000)).json().payout._id as string;
+    const nameOf = async (who: Login) =>
+      (await t.rt.database.db.select({ name: users.name }).from(users).where(eq(users.id, who.id)))[0].name;
+    // The app never lets a request outgrow the balance it reserves from, so b's is written to the table:
+    // ₦30,000 waiting on ₦20,000 earned stands for whatever leaves a waiting payout uncovered.
+    const [details] = await t.rt.database.db.select().from(payoutDetails).where(eq(payoutDetails.lawyerId, b.id));
+    const [{ id: short }] = await t.rt.database.db
+      .insert(payouts)
+      .values({
+        lawyerId: b.id,
+        amount: 3_000_000,
+        bank: details.bank,
+        bankCode: details.bankCode!,
+        accountNumber: details.accountNumber,
+        accountName: details.accountName,
+        provider: 'sandbox',
+        createdAt: t.clock.now(),
+        updatedAt: t.clock.now(),
+      })
+      .returning({ id: payouts.id });
+    expect((await k.mine(b)).withdrawable).toBe(0);
+    /** Nothing moved for the payout listed first: not approved, posted, sent or audited. */
+    const untouched = async () => {
+      expect(await k.statusOf(first)).toBe('requested');
+      expect(await k.kinds(first)).toEqual([]);
+      expect(
+        await t.rt.database.db.select().from(sandboxTransfers).where(eq(sandboxTransfers.reference, first)),
+      ).toHaveLength(0);
+      expect(await auditOf(first)).toEqual([]);
+      expect(await k.available(a)).toBe(20_000);
+    };
+
+    const refused = await k.inject('POST', '/api/admin/payouts/approve', admin, { ids: [first, short] });
+    expect(refused.statusCode).toBe(409);
+    const shortOne = { lawyerName: await nameOf(b), amount: 30_000, id: short, why: payoutMessages.batchWhyShort };
+    expect(refused.json().message).toBe(payoutMessages.batchRefused([shortOne], 2));
+    await untouched();
+    expect(await k.statusOf(short)).toBe('requested');
+    // Alone in its batch (the page's single Approve), there are no others to approve again.
+    const alone = await k.inject('POST', '/api/admin/payouts/approve', admin, { ids: [short] });
+    expect(alone.statusCode).toBe(409);
+    expect(alone.json().message).toBe(
+      `Nothing was approved: the payout of ₦30,000 to ${shortOne.lawyerName} (id ${short}) ${payoutMessages.batchWhyShort}.`,
+    );
+    expect(await k.kinds(short)).toEqual([]);
+
+    const reason = 'The company disputes the completed work.';
+    expect((await k.inject('POST', `/api/admin/payouts/${turnedDown}/reject`, admin, { reason })).statusCode).toBe(200);
+    const withRejected = await k.inject('POST', '/api/admin/payouts/approve', admin, { ids: [first, turnedDown] });
+    expect(withRejected.statusCode).toBe(409);
+    const rejectedOne = {
+      lawyerName: await nameOf(c),
+      amount: 4_000,
+      id: turnedDown,
+      why: payoutMessages.batchWhyRejected,
+    };
+    expect(withRejected.json().message).toBe(payoutMessages.batchRefused([rejectedOne], 2));
+    await untouched();
+    // Each payout in the way is named, in the order sent.
+    const both = await k.inject('POST', '/api/admin/payouts/approve', admin, { ids: [turnedDown, first, short] });
+    expect(both.statusCode).toBe(409);
+    expect(both.json().message).toBe(payoutMessages.batchRefused([rejectedOne, shortOne], 3));
+    expect(both.json().message).toMatch(/^Nothing was approved: the payout of ₦4,000 to .+; the payout of ₦30,000 to /);
+    await untouched();
+
+    // Left out, the rest is approved and sent once.
+    const rest = await k.inject('POST', '/api/admin/payouts/approve', admin, { ids: [first] });
+    expect(rest.statusCode).toBe(200);
+    expect(rest.json().message).toBe(payoutMessages.batchApproved(1));
+    expect(rest.json().payouts.map((p: PayoutView) => p.status)).toEqual(['paid']);
+    expect(await k.kinds(first)).toEqual(['payout', 'payout_settled', 'fee']);
+  });
+
   it('twenty concurrent approvals of one payout send one transfer and post once', async () => {
     const lawyer = await earner();
     const id = (await k.request(lawyer)).json().payout._id as string;
@@ -307,6 +385,30 @@ describeEachDb('lawyer payouts through the sandbox provider', (kind) => {
         expect(await k.kinds(id)).toEqual(['payout', 'payout_settled', 'fee']);
         expect(await k.available(lawyer)).toBe(0);
         expect(mails.filter((m) => m.endsWith('was not approved'))).toHaveLength(0);
+      }
+    }
+  });
+
+  it('a batch racing the rejection of one of its payouts approves all of it or none (decision 2295)', async () => {
+    for (let round = 0; round < 3; round++) {
+      const a = await earner();
+      const b = await earner('0123456788');
+      const ids = [
+        (await k.request(a, 2_000)).json().payout._id as string,
+        (await k.request(b, 3_000)).json().payout._id as string,
+      ];
+      const [batch, rejection] = await Promise.all([
+        k.inject('POST', '/api/admin/payouts/approve', admin, { ids }),
+        k.inject('POST', `/api/admin/payouts/${ids[1]}/reject`, admin, { reason: 'Racing the batch' }),
+      ]);
+      const statuses = [await k.statusOf(ids[0]), await k.statusOf(ids[1])];
+      if (rejection.statusCode === 200) {
+        expect(batch.statusCode, `round ${round}`).toBe(409);
+        expect(statuses).toEqual(['requested', 'rejected']);
+        expect(await k.kinds(ids[0])).toEqual([]);
+      } else {
+        expect([batch.statusCode, rejection.statusCode], `round ${round}`).toEqual([200, 409]);
+        expect(statuses).toEqual(['paid', 'paid']);
       }
     }
   });

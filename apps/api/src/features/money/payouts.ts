@@ -452,26 +452,40 @@ export function createPayouts(deps: PayoutsDeps) {
       if (!p) throw notFound(payoutMessages.notFound);
       // Approved already (a retried or duplicated approval) or rejected meanwhile: nothing moves.
       if (p.status !== 'requested') return false;
-      const now = clock.now();
       if ((await available(tx, p.lawyerId)) < p.amount)
         throw conflict('The lawyer’s available balance no longer covers this payout');
-      await tx
-        .update(payouts)
-        .set({ status: 'sending', approvedBy: admin.id, approvedAt: now, updatedAt: now })
-        .where(eq(payouts.id, p.id));
-      await ledger.post(tx, { kind: 'payout', payoutId: p.id, memo: 'Payout approved and sent' }, [
-        { account: 'lawyer_earnings', amount: p.amount, lawyerId: p.lawyerId },
-        { account: 'payouts_in_transit', amount: -p.amount, lawyerId: p.lawyerId },
-      ]);
-      await recordAudit(tx, {
-        actorId: admin.id,
-        action: 'payout.approve',
-        targetType: 'payout',
-        targetId: p.id,
-        details: { lawyerId: p.lawyerId, amountKobo: p.amount },
-      });
+      await approveLocked(tx, admin, p);
       return true;
     });
+  }
+
+  /**
+   * Sets a `requested` payout the caller holds under its lawyer's payout lock and its row lock `sending`,
+   * posts `payout` and audits it; the caller checked the lawyer's balance under those locks.
+   */
+  async function approveLocked(tx: Executor, admin: AuthUser, p: typeof payouts.$inferSelect) {
+    const now = clock.now();
+    await tx
+      .update(payouts)
+      .set({ status: 'sending', approvedBy: admin.id, approvedAt: now, updatedAt: now })
+      .where(eq(payouts.id, p.id));
+    await ledger.post(tx, { kind: 'payout', payoutId: p.id, memo: 'Payout approved and sent' }, [
+      { account: 'lawyer_earnings', amount: p.amount, lawyerId: p.lawyerId },
+      { account: 'payouts_in_transit', amount: -p.amount, lawyerId: p.lawyerId },
+    ]);
+    await recordAudit(tx, {
+      actorId: admin.id,
+      action: 'payout.approve',
+      targetType: 'payout',
+      targetId: p.id,
+      details: { lawyerId: p.lawyerId, amountKobo: p.amount },
+    });
+  }
+
+  /** What the batch's 409 says of a payout that cannot be approved: lawyer, amount, id and why. */
+  async function refusalOf(tx: Executor, p: typeof payouts.$inferSelect, why: string) {
+    const [lawyer] = await tx.select({ name: users.name }).from(users).where(eq(users.id, p.lawyerId));
+    return { lawyerName: lawyer?.name ?? 'a lawyer', amount: p.amount / 100, id: p.id, why };
   }
 
   return {
@@ -558,21 +572,65 @@ export function createPayouts(deps: PayoutsDeps) {
     },
 
     /**
-     * An admin approves payouts: each is posted and marked `sending` once under its row lock, then sent
-     * by the call that approved it. Approving one already approved changes nothing and answers it as it is.
+     * An admin approves one payout: posted and marked `sending` once under its row lock, then sent by the
+     * call that approved it. Approving one already approved changes nothing and answers it as it is.
      */
-    async approve(admin: AuthUser, ids: string[]) {
+    async approve(admin: AuthUser, payoutId: string) {
+      if (!UUID.test(payoutId)) throw notFound(payoutMessages.notFound);
+      const [known] = await db.select({ status: payouts.status }).from(payouts).where(eq(payouts.id, payoutId));
+      if (!known) throw notFound(payoutMessages.notFound);
+      // A rejected request is never paid (one rejected at this very moment is answered as it is).
+      if (known.status === 'rejected') throw conflict(payoutMessages.notRequested);
+      if (await approveOne(admin, payoutId)) {
+        deps.securityLog('payout_approved', { actor: admin.id, payoutId });
+        await send(payoutId);
+      }
+      return viewOf(payoutId);
+    },
+
+    /**
+     * An admin approves a batch, all or nothing (decision 2295): one transaction takes every lawyer's
+     * payout lock and then every payout's row lock, each in id order so two batches in opposite orders
+     * queue rather than deadlock. Payouts rejected, or no longer covered by their lawyer's balance, refuse
+     * the whole batch with a 409 naming each; those already approved are answered as they are. Only after
+     * the commit are the ones this call approved sent, one by one.
+     */
+    async approveBatch(admin: AuthUser, ids: string[]) {
       const unique = [...new Set(ids)];
       if (unique.some((id) => !UUID.test(id))) throw notFound(payoutMessages.notFound);
       const known = await db
-        .select({ id: payouts.id, status: payouts.status })
+        .select({ id: payouts.id, lawyerId: payouts.lawyerId })
         .from(payouts)
         .where(inArray(payouts.id, unique));
       if (known.length !== unique.length) throw notFound(payoutMessages.notFound);
-      // A rejected request is never paid (one rejected at this very moment is answered as it is).
-      if (known.some((p) => p.status === 'rejected')) throw conflict(payoutMessages.notRequested);
-      const approved: string[] = [];
-      for (const id of unique) if (await approveOne(admin, id)) approved.push(id);
+      const approved = await db.transaction(async (tx) => {
+        // Lawyers' locks before rows, as a single approval and a "This wasn't me" take them (decision 2244).
+        for (const lawyerId of [...new Set(known.map((p) => p.lawyerId))].sort()) await lockLawyerPayouts(tx, lawyerId);
+        const done: string[] = [];
+        const refused: Awaited<ReturnType<typeof refusalOf>>[] = [];
+        for (const id of [...unique].sort()) {
+          const [p] = await tx.select().from(payouts).where(eq(payouts.id, id)).for('update');
+          if (!p) throw notFound(payoutMessages.notFound);
+          if (p.status === 'rejected') refused.push(await refusalOf(tx, p, payoutMessages.batchWhyRejected));
+          if (p.status !== 'requested') continue;
+          // Earlier payouts of the same lawyer in this batch are posted already, so this sees what they took.
+          if ((await available(tx, p.lawyerId)) < p.amount) {
+            refused.push(await refusalOf(tx, p, payoutMessages.batchWhyShort));
+            continue;
+          }
+          await approveLocked(tx, admin, p);
+          done.push(p.id);
+        }
+        // Every payout in the way is named, in the order sent, and the rollback undoes the rest.
+        if (refused.length)
+          throw conflict(
+            payoutMessages.batchRefused(
+              refused.sort((x, y) => unique.indexOf(x.id) - unique.indexOf(y.id)),
+              unique.length,
+            ),
+          );
+        return done;
+      });
       for (const id of approved) {
         deps.securityLog('payout_approved', { actor: admin.id, payoutId: id });
         await send(id);

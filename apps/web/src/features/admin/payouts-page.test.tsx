@@ -92,6 +92,50 @@ describe('/admin/payouts', () => {
     expect(onApprove).toHaveBeenCalledWith(['p1', 'p3']);
   });
 
+  it(
+    'a refused batch says which payout and why, and keeps the selection to approve again without it (decision 2295)',
+    { timeout: 30_000 },
+    async () => {
+      const answer: AdminPayoutsResponse = {
+        status: 'success',
+        waitingTotal: 20_000.5,
+        payouts: [payout('p1'), payout('p2')],
+      };
+      const refusal =
+        'Nothing was approved: the payout of ₦10,000.25 to Lawyer p2 (id p2) is no longer covered by the lawyer’s available balance. Leave it out and approve the others again.';
+      const sent: string[][] = [];
+      const { fn } = jsonFetch({
+        'GET /api/admin/payouts': () => ({ body: answer }),
+        'POST /api/admin/payouts/approve': (init) => {
+          sent.push((JSON.parse(String(init?.body)) as { ids: string[] }).ids);
+          return sent.length === 1
+            ? { status: 409, body: { status: 'fail', message: refusal } }
+            : { body: { status: 'success', message: '1 payout was approved and sent to the bank.', payouts: [] } };
+        },
+      });
+      showPayouts(answer, fn);
+      const select = (id: string) => screen.getByRole('checkbox', { name: `Select ₦10,000.25 for Lawyer ${id}` });
+      const approveChosen = async (n: number) => {
+        await userEvent.click(screen.getByRole('button', { name: `Approve selected (${n})` }));
+        const dialog = await screen.findByRole('dialog', { name: 'Approve payouts' });
+        await userEvent.click(within(dialog).getByRole('button', { name: 'Approve and send' }));
+      };
+      await userEvent.click(select('p1'));
+      await userEvent.click(select('p2'));
+      await approveChosen(2);
+      const refused = await screen.findByRole('dialog', { name: 'Something went wrong' });
+      expect(refused).toHaveTextContent(refusal);
+      await userEvent.click(within(refused).getAllByRole('button', { name: 'Close' })[0]);
+      expect(select('p1')).toBeChecked();
+      expect(select('p2')).toBeChecked();
+
+      await userEvent.click(select('p2'));
+      await approveChosen(1);
+      expect(await screen.findByRole('dialog', { name: 'Success' })).toHaveTextContent('1 payout was approved');
+      expect(sent).toEqual([['p1', 'p2'], ['p1']]);
+    },
+  );
+
   it('marks a payout to an account saved in the last 48 hours, and one no longer saved (decision 2244)', () => {
     setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
     const client = testQueryClient();

@@ -7,7 +7,10 @@ const getPayouts = () => api<AdminPayoutsResponse>('/api/admin/payouts');
 
 export const usePayouts = () => useQuery({ queryKey: adminKeys.payouts(), queryFn: getPayouts });
 
-/** Approves one or more payouts (one batch call; payouts already approved are answered as they are). */
+/**
+ * Approves one or more payouts in one batch call, all or nothing (decision 2295); payouts already approved
+ * are answered as they are.
+ */
 const approvePayouts = (ids: string[]) =>
   api<ApprovePayoutsResponse>('/api/admin/payouts/approve', { method: 'POST', body: { ids } });
 
