@@ -3,9 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { jobs, refunds } from '../../db/schema.js';
 import { describeEachDb, signupAndLogin } from '../../../test/helpers.js';
 import { mailsTo } from '../../../test/admin-fixtures.js';
-import { createPaymentProvider, type PaymentProvider } from '../../platform/payments/index.js';
-import { createRefunds } from './refunds.js';
-import { afterFirstUpdate, moneyTestKit, type MoneyTestApp } from './money-test-kit.js';
+import { moneyTestKit, type MoneyTestApp } from './money-test-kit.js';
 
 const HOUR = 3600_000;
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
@@ -17,7 +15,8 @@ type Login = Awaited<ReturnType<typeof signupAndLogin>>;
  */
 describeEachDb('refunds of cancelled jobs sent again by the background job', (kind) => {
   const kit = moneyTestKit(kind, { products: true, ledgerAudit: true });
-  const { flw, db, ledger, inject, add, start, verify, reconcile, madeAtProvider, postingsOf, refundsDue } = kit;
+  const { flw, db, inject, add, start, verify, reconcile, resendRacingRetry, madeAtProvider, postingsOf } = kit;
+  const { refundsDue } = kit;
   let t: MoneyTestApp;
   let nda: string;
   let tm: string;
@@ -131,39 +130,9 @@ describeEachDb('refunds of cancelled jobs sent again by the background job', (ki
       flw.setRefundMode('completed');
       flw.setDown(false);
       t.clock.advance(left === 'refused' ? HOUR + 60_000 : 2 * 60_000);
-      // The admin's retry (POST /api/admin/refunds/:id/retry) reaches the provider slowly.
-      const real = createPaymentProvider(t.config, db(), t.clock);
-      let reached!: () => void;
-      const atProvider = new Promise<void>((r) => (reached = r));
-      let letThrough!: () => void;
-      const gate = new Promise<void>((r) => (letThrough = r));
-      const slow: PaymentProvider = {
-        ...real,
-        async refund(...a) {
-          reached();
-          await gate;
-          return real.refund(...a);
-        },
-      };
-      const shared = { clock: t.clock, config: t.config, mailWritten: () => {} };
-      const byAdmin = createRefunds({ ...shared, db: db(), provider: slow, ledger: ledger() });
-      let retried: Promise<unknown> = Promise.resolve();
-      // The admin presses retry right after the background job has claimed the refund.
-      const job2 = createRefunds({
-        ...shared,
-        db: afterFirstUpdate(db(), async () => {
-          retried = byAdmin.retry(due.id).then(
-            (v) => v,
-            (e: unknown) => e,
-          );
-          await Promise.race([atProvider, retried]);
-        }),
-        provider: real,
-        ledger: ledger(),
-      });
-      await job2.resendDue();
-      letThrough();
-      const answer = await retried;
+      // The admin's retry (POST /api/admin/refunds/:id/retry) reaches the provider slowly, pressed right
+      // after the background job has claimed the refund.
+      const answer = await resendRacingRetry(due.id);
       // The retry was told the refund is being sent (409), and sent nothing.
       expect(answer).toMatchObject({ statusCode: 409 });
       expect(madeAtProvider(paid).map((r) => r.amount_refunded)).toEqual([25_000]);

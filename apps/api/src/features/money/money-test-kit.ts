@@ -6,7 +6,9 @@ import { PASSWORD, type DbKind, type signupAndLogin } from '../../../test/helper
 import { createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
 import { SECRET_HASH, flutterwaveStandIn, listenStandIn } from '../../../test/flutterwave-standin.js';
 import { reconcilePendingOrders } from '../checkout/reconciler.js';
+import { createPaymentProvider, type PaymentProvider } from '../../platform/payments/index.js';
 import { createLedger } from './ledger.js';
+import { createRefunds } from './refunds.js';
 import type { Db } from '../../db/client.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
@@ -109,6 +111,41 @@ export function moneyTestKit(
       { config: suite.t.config, db: db(), clock: suite.t.clock, logger: { info() {}, warn() {}, error() {} } },
       { minAgeMs: 0 },
     );
+  /**
+   * The background job sending due refunds again while an admin presses retry on `refundId` right after
+   * the job has claimed it, the retry reaching the provider slowly: what the retry answered or threw.
+   */
+  const resendRacingRetry = async (refundId: string): Promise<unknown> => {
+    const real = createPaymentProvider(suite.t.config, db(), suite.t.clock);
+    const atProvider = latch();
+    const gate = latch();
+    const slow: PaymentProvider = {
+      ...real,
+      async refund(...a) {
+        atProvider.open();
+        await gate.opened;
+        return real.refund(...a);
+      },
+    };
+    const shared = { clock: suite.t.clock, config: suite.t.config, mailWritten: () => {} };
+    const byAdmin = createRefunds({ ...shared, db: db(), provider: slow, ledger: ledger() });
+    let retried: Promise<unknown> = Promise.resolve();
+    const job = createRefunds({
+      ...shared,
+      db: afterFirstUpdate(db(), async () => {
+        retried = byAdmin.retry(refundId).then(
+          (v) => v,
+          (e: unknown) => e,
+        );
+        await Promise.race([atProvider.opened, retried]);
+      }),
+      provider: real,
+      ledger: ledger(),
+    });
+    await job.resendDue();
+    gate.open();
+    return retried;
+  };
   const orderOf = async (id: string) => (await db().select().from(orders).where(eq(orders.id, id)))[0];
   /** The order's refunds with no job. */
   const strays = (orderId: string) =>
@@ -143,12 +180,20 @@ export function moneyTestKit(
     paymentWebhook,
     refundWebhook,
     reconcile,
+    resendRacingRetry,
     orderOf,
     strays,
     madeAtProvider,
     postingsOf,
     refundsDue,
   };
+}
+
+/** A promise held until `open` is called: where a test holds one side of a race. */
+export function latch() {
+  let open!: () => void;
+  const opened = new Promise<void>((r) => (open = r));
+  return { opened, open };
 }
 
 /**

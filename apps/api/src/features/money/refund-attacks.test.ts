@@ -4,8 +4,7 @@ import { jobs } from '../../db/schema.js';
 import { describeEachDb, signupAndLogin } from '../../../test/helpers.js';
 import { createPaymentProvider, type PaymentProvider } from '../../platform/payments/index.js';
 import { reconcilePendingOrders } from '../checkout/reconciler.js';
-import { createRefunds } from './refunds.js';
-import { afterFirstUpdate, moneyTestKit, type MoneyTestApp } from './money-test-kit.js';
+import { latch, moneyTestKit, type MoneyTestApp } from './money-test-kit.js';
 
 const HOUR = 3600_000;
 const quiet = { info() {}, warn() {}, error() {} };
@@ -17,8 +16,8 @@ const quiet = { info() {}, warn() {}, error() {} };
  */
 describeEachDb('refund attacks', (kind) => {
   const kit = moneyTestKit(kind, { products: true, ledgerAudit: true });
-  const { flw, db, ledger, inject, again, add, start, verify, reconcile, orderOf, strays, madeAtProvider } = kit;
-  const { paymentWebhook, refundWebhook, refundsDue } = kit;
+  const { flw, db, inject, again, add, start, verify, reconcile, orderOf, strays, madeAtProvider } = kit;
+  const { paymentWebhook, refundWebhook, resendRacingRetry, refundsDue } = kit;
   let t: MoneyTestApp;
   let nda: string;
   let tm: string;
@@ -26,7 +25,6 @@ describeEachDb('refund attacks', (kind) => {
     ({ t, nda, tm } = kit.suite);
   });
 
-  const shared = () => ({ db: db(), clock: t.clock, config: t.config, mailWritten: () => {} });
   const realProvider = () => createPaymentProvider(t.config, db(), t.clock);
 
   /**
@@ -55,38 +53,9 @@ describeEachDb('refund attacks', (kind) => {
     expect(failed).toMatchObject({ status: 'failed', amount: 2_500_000 });
     flw.setRefundMode('completed');
     t.clock.advance(HOUR + 60_000);
-    // The admin's retry (POST /api/admin/refunds/:id/retry) reaches the provider slowly.
-    const real = realProvider();
-    let reached!: () => void;
-    const atProvider = new Promise<void>((r) => (reached = r));
-    let letThrough!: () => void;
-    const gate = new Promise<void>((r) => (letThrough = r));
-    const slow: PaymentProvider = {
-      ...real,
-      async refund(...a) {
-        reached();
-        await gate;
-        return real.refund(...a);
-      },
-    };
-    const byAdmin = createRefunds({ ...shared(), provider: slow, ledger: ledger() });
-    let retried: Promise<unknown> = Promise.resolve();
-    // The admin presses retry right after the background job has claimed the refused refund.
-    const job = createRefunds({
-      ...shared(),
-      db: afterFirstUpdate(db(), async () => {
-        retried = byAdmin.retry(failed.id).then(
-          (v) => v,
-          (e: unknown) => e,
-        );
-        await Promise.race([atProvider, retried]);
-      }),
-      provider: real,
-      ledger: ledger(),
-    });
-    await job.resendDue();
-    letThrough();
-    const answer = await retried;
+    // The admin's retry (POST /api/admin/refunds/:id/retry) reaches the provider slowly, pressed right
+    // after the background job has claimed the refused refund.
+    const answer = await resendRacingRetry(failed.id);
     // One refund at the provider (without the claim marking it pending: two of ₦25,000).
     expect(madeAtProvider(paidB).map((r) => r.amount_refunded)).toEqual([25_000]);
     // The retry was told the refund is being sent (409), and sent nothing.
@@ -108,16 +77,14 @@ describeEachDb('refund attacks', (kind) => {
     const paid = flw.pay(o.reference, o.amount, { createdAt: null });
     // The background job reads the order unpaid and asks the provider, whose answer is slow.
     const real = realProvider();
-    let reached!: () => void;
-    const asked = new Promise<void>((r) => (reached = r));
-    let answer!: () => void;
-    const slowAnswer = new Promise<void>((r) => (answer = r));
+    const asked = latch();
+    const slowAnswer = latch();
     const provider: PaymentProvider = {
       ...real,
       async verifyByReference(ref) {
         if (ref === o.reference) {
-          reached();
-          await slowAnswer;
+          asked.open();
+          await slowAnswer.opened;
         }
         return real.verifyByReference(ref);
       },
@@ -126,13 +93,13 @@ describeEachDb('refund attacks', (kind) => {
       { config: t.config, db: db(), clock: t.clock, logger: quiet, provider },
       { minAgeMs: 0 },
     );
-    await asked;
+    await asked.opened;
     // Meanwhile the browser verifies the payment, in time: the order is paid and its jobs open.
     expect((await verify(late, paid)).statusCode).toBe(200);
     expect(await orderOf(o.orderId)).toMatchObject({ status: 'paid', providerTransactionId: String(paid) });
     // The job's answer arrives after the order closed.
     t.clock.advance(2 * 60_000);
-    answer();
+    slowAnswer.open();
     await pass;
     await vi.waitFor(async () => expect(madeAtProvider(paid)).toEqual([]));
     expect(await strays(o.orderId)).toEqual([]);

@@ -3,6 +3,7 @@ import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Product } from '@legalmarket/contracts/catalogue';
 import { setSession } from '@/lib/session';
+import { stubInstantUpload } from '@/test/instant-upload';
 import { jsonFetch, renderPage, testQueryClient } from '@/test/render';
 import { readReservedItems } from '@/features/cart/reserved-items';
 import PreCartPage from './pre-cart-page';
@@ -157,22 +158,7 @@ describe("the company's brief (decision 2226)", { timeout: 30_000 }, () => {
       'GET /api/cart': () => ({ body: [] }),
     });
     vi.stubGlobal('fetch', api.fn);
-    // The upload goes by XMLHttpRequest (for its progress): this one answers at once.
-    class Xhr {
-      upload = { onprogress: null };
-      status = 201;
-      responseText = JSON.stringify({
-        status: 'success',
-        data: { fileName: 'signed-lease-scan.pdf', url: '/uploads/k1.pdf' },
-      });
-      onload: (() => void) | null = null;
-      open() {}
-      setRequestHeader() {}
-      send() {
-        queueMicrotask(() => this.onload?.());
-      }
-    }
-    vi.stubGlobal('XMLHttpRequest', Xhr);
+    stubInstantUpload({ fileName: 'signed-lease-scan.pdf', url: '/uploads/k1.pdf' });
     let form = open();
     await userEvent.upload(
       within(form).getByLabelText('Upload a document (optional)'),

@@ -3,6 +3,7 @@ import { cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { PlanView } from '@legalmarket/contracts/plans';
 import { setSession } from '@/lib/session';
+import { stubInstantUpload } from '@/test/instant-upload';
 import { jsonFetch, renderPage } from '@/test/render';
 import PlanPage from './plan-page';
 
@@ -154,22 +155,7 @@ describe('/company/plan', { timeout: 30_000 }, () => {
       }),
     });
     vi.stubGlobal('fetch', api.fn);
-    // The upload goes by XMLHttpRequest (for its progress): this one answers at once.
-    class Xhr {
-      upload = { onprogress: null };
-      status = 201;
-      responseText = JSON.stringify({
-        status: 'success',
-        data: { fileName: 'supply-terms.docx', url: '/uploads/k3.docx' },
-      });
-      onload: (() => void) | null = null;
-      open() {}
-      setRequestHeader() {}
-      send() {
-        queueMicrotask(() => this.onload?.());
-      }
-    }
-    vi.stubGlobal('XMLHttpRequest', Xhr);
+    stubInstantUpload({ fileName: 'supply-terms.docx', url: '/uploads/k3.docx' });
     renderPage(<PlanPage />);
     const user = userEvent.setup();
     await user.upload(
