@@ -9,27 +9,8 @@ import { xhrThroughFetch } from '@/test/xhr-through-fetch';
 import ConfirmEmailChangePage from '@/features/accounts/confirm-email-change-page';
 import UndoEmailChangePage from '@/features/accounts/undo-email-change-page';
 import { lawyerKeys } from './api/keys';
-import type { LawyerProfile } from './api/get-lawyer-profile';
 import LawyerProfilePage from './profile-page';
-
-const me: LawyerProfile = {
-  _id: 'l1',
-  name: 'Chidi Okeke',
-  officialEmail: 'chidi@example.ng',
-  phoneNumber: '08087654321',
-  profileImage: null,
-  yourBio: null,
-  alternativeEmailAddress: null,
-  scn: 'SCN1',
-  cac: null,
-  lawFirmName: null,
-  lawFirmAddress: null,
-  areasOfPractise: ['Technology'],
-  yearOfCall: null,
-  verified: true,
-  verificationRejection: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-};
+import { verifiedLawyer as me } from '@/test/lawyer-profile';
 
 /** PATCH /api/updateprofile answers `message`; the profile read that follows answers the profile itself. */
 const server = (message: string) =>

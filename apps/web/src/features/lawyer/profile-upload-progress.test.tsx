@@ -7,27 +7,8 @@ import { heldFetch } from '@/test/held-fetch';
 import { renderPage, testQueryClient } from '@/test/render';
 import { xhrThroughFetch } from '@/test/xhr-through-fetch';
 import { lawyerKeys } from './api/keys';
-import type { LawyerProfile } from './api/get-lawyer-profile';
 import LawyerProfilePage from './profile-page';
-
-const me: LawyerProfile = {
-  _id: 'l1',
-  name: 'Chidi Okeke',
-  officialEmail: 'chidi@example.ng',
-  phoneNumber: '08087654321',
-  profileImage: null,
-  yourBio: null,
-  alternativeEmailAddress: null,
-  scn: 'SCN1',
-  cac: null,
-  lawFirmName: null,
-  lawFirmAddress: null,
-  areasOfPractise: ['Technology'],
-  yearOfCall: null,
-  verified: true,
-  verificationRejection: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-};
+import { verifiedLawyer as me } from '@/test/lawyer-profile';
 
 describe('the lawyer profile picture on its way', () => {
   it('shows how much of it has gone up while the save waits', async () => {
