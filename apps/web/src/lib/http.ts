@@ -16,10 +16,25 @@ export class HttpError extends Error {
 /** Network failures, in the spec's words. */
 class NetworkError extends Error {
   readonly network = true;
-  constructor() {
-    super(SESSION_TIMEOUT_MESSAGE);
+  constructor(message = SESSION_TIMEOUT_MESSAGE) {
+    super(message);
   }
 }
+
+/**
+ * A call with no answer in time (decision 2306): a dead mobile connection never fails, it hangs. Still
+ * a network error, since the server may have taken the write: callers keep the same key to send again.
+ */
+class TimeoutError extends NetworkError {
+  constructor() {
+    super(TIMED_OUT_MESSAGE);
+  }
+}
+export const TIMED_OUT_MESSAGE = 'No answer from the server. Check your connection and try again.';
+/** A JSON call's answer, body included, must arrive within this (the answers are small). */
+export const REQUEST_TIMEOUT_MS = 30_000;
+/** An upload gives up after this long without progress, or without its answer once all is sent. */
+export const UPLOAD_STALL_MS = 60_000;
 
 /** Told the id of the user whose session the server ended. */
 type UnauthorizedHandler = (userId: string) => void;
@@ -114,21 +129,37 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
   const method = opts.method ?? (opts.body === undefined ? 'GET' : 'POST');
   const taken = method === 'GET' ? takeEarly(url, false) : undefined;
   let res: Received;
+  const ctl = new AbortController();
+  const stop = () => ctl.abort();
+  if (opts.signal?.aborted) stop();
+  opts.signal?.addEventListener('abort', stop);
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    if (taken) res = await taken.answer;
-    else {
-      const r = await fetch(url, {
-        method,
-        headers,
-        body: opts.body === undefined ? undefined : isForm ? (opts.body as FormData) : JSON.stringify(opts.body),
-        signal: opts.signal,
-      });
-      opts.onHeaders?.(r.headers);
-      res = { status: r.status, ok: r.ok, text: await r.text() };
-    }
+    res = await Promise.race([
+      taken
+        ? taken.answer
+        : fetch(url, {
+            method,
+            headers,
+            body: opts.body === undefined ? undefined : isForm ? (opts.body as FormData) : JSON.stringify(opts.body),
+            signal: ctl.signal,
+          }).then(async (r) => {
+            opts.onHeaders?.(r.headers);
+            return { status: r.status, ok: r.ok, text: await r.text() };
+          }),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          reject(new TimeoutError());
+          stop();
+        }, REQUEST_TIMEOUT_MS);
+      }),
+    ]);
   } catch (err) {
-    if ((err as Error).name === 'AbortError') throw err;
+    if (err instanceof NetworkError || (err as Error).name === 'AbortError') throw err;
     throw new NetworkError();
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', stop);
   }
   let body: unknown = undefined;
   try {
@@ -194,10 +225,21 @@ function sendUpload<T>(
     if (session) xhr.setRequestHeader('authorization', `Bearer ${session.userToken}`);
     xhr.setRequestHeader('accept', 'application/json');
     if (opts.contentType && !(form instanceof FormData)) xhr.setRequestHeader('content-type', opts.contentType);
+    // Timed from the last sign of life, not from the start: a big file on a slow line takes minutes.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const alive = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        reject(new TimeoutError());
+        xhr.abort();
+      }, UPLOAD_STALL_MS);
+    };
     xhr.upload.onprogress = (e) => {
+      alive();
       if (e.lengthComputable) onProgress(e.loaded / e.total);
     };
     xhr.onload = () => {
+      clearTimeout(timer);
       let body: unknown;
       try {
         body = JSON.parse(xhr.responseText);
@@ -215,10 +257,17 @@ function sendUpload<T>(
         }
       }
     };
-    xhr.onerror = () => reject(new NetworkError());
-    xhr.onabort = () => reject(new DOMException('aborted', 'AbortError'));
+    xhr.onerror = () => {
+      clearTimeout(timer);
+      reject(new NetworkError());
+    };
+    xhr.onabort = () => {
+      clearTimeout(timer);
+      reject(new DOMException('aborted', 'AbortError'));
+    };
     opts.signal?.addEventListener('abort', () => xhr.abort());
     xhr.send(form);
+    alive();
   });
 }
 
