@@ -274,6 +274,8 @@ function sendUpload<T>(
 /** One way to turn any failure into the text a user reads (spec section 8). */
 /** The request never reached the server (offline, DNS, connection dropped). */
 export const isNetworkError = (err: unknown) => err instanceof NetworkError;
+/** The call went out and no answer came in time (decision 2306): the server may have taken it. */
+export const isTimedOut = (err: unknown) => err instanceof TimeoutError;
 /** The server refused for good (a 4xx but 429): unlike a lost connection, a busy or failing server, asking again will not help. */
 export const isFinalRefusal = (err: unknown) =>
   err instanceof HttpError && err.status >= 400 && err.status < 500 && err.status !== 429;
