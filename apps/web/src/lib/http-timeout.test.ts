@@ -3,6 +3,7 @@ import { prefetch } from '@/early';
 import { xhrThroughFetch } from '@/test/xhr-through-fetch';
 import {
   api,
+  BUSY_MESSAGE,
   getErrorMessage,
   isNetworkError,
   REQUEST_TIMEOUT_MS,
@@ -133,5 +134,38 @@ describe('an upload on a slow line (decision 2306)', () => {
     sent[1].progress(40, 40);
     await vi.advanceTimersByTimeAsync(UPLOAD_STALL_MS);
     expect(getErrorMessage(await unanswered)).toBe(TIMED_OUT_MESSAGE);
+  });
+});
+
+describe('an answer with nothing a user can read (decision 2308)', () => {
+  it("says to try again in a moment for a gateway's page or a busy server, and keeps the server's own words", async () => {
+    const answers = [
+      new Response('<html><body>502 Bad Gateway</body></html>', { status: 502 }),
+      new Response('', { status: 504 }),
+      new Response('', { status: 429 }),
+      new Response(JSON.stringify({ status: 'fail', message: 'Too many requests, please try again later.' }), {
+        status: 429,
+      }),
+    ];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => answers.shift()!),
+    );
+    const said = [];
+    for (let i = 0; i < 4; i++) said.push(getErrorMessage(await api('/api/cart').catch((e: unknown) => e)));
+    expect(said).toEqual([BUSY_MESSAGE, BUSY_MESSAGE, BUSY_MESSAGE, 'Too many requests, please try again later.']);
+    expect(BUSY_MESSAGE).toBe('The server could not answer just now. Please try again in a moment.');
+  });
+
+  it('does the same for an upload', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('<html>502</html>', { status: 502 })),
+    );
+    xhrThroughFetch();
+    const err = await uploadWithProgress('/api/uploads?kind=document', new FormData(), () => {}).catch(
+      (e: unknown) => e,
+    );
+    expect(getErrorMessage(err)).toBe(BUSY_MESSAGE);
   });
 });

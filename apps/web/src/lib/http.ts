@@ -31,6 +31,7 @@ class TimeoutError extends NetworkError {
   }
 }
 export const TIMED_OUT_MESSAGE = 'No answer from the server. Check your connection and try again.';
+export const BUSY_MESSAGE = 'The server could not answer just now. Please try again in a moment.';
 /** A JSON call's answer, body included, must arrive within this (the answers are small). */
 export const REQUEST_TIMEOUT_MS = 30_000;
 /** An upload gives up after this long without progress, or without its answer once all is sent. */
@@ -84,7 +85,13 @@ function buildUrl(path: string, query?: RequestOptions['query']) {
 
 function handleFailure(status: number, body: unknown, allowUnauthorized?: boolean): never {
   const fromBody = body && typeof body === 'object' ? (body as { message?: unknown }).message : undefined;
-  const message = typeof fromBody === 'string' && fromBody ? fromBody : `Request failed (${status})`;
+  // A proxy's 502/504 page or a busy server says nothing a user can read: say what to do (decision 2308).
+  const message =
+    typeof fromBody === 'string' && fromBody
+      ? fromBody
+      : status >= 500 || status === 408 || status === 429
+        ? BUSY_MESSAGE
+        : `Request failed (${status})`;
   const ended = status === 401 && !allowUnauthorized && getSession();
   if (ended) {
     // On 401 the stored session is cleared and the user goes to /login (spec section 8); the drafts
