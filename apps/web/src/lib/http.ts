@@ -71,6 +71,8 @@ interface RequestOptions {
   steppedUp?: boolean;
   /** Sent as they are (an Idempotency-Key). */
   headers?: Record<string, string>;
+  /** A call the server answers only after asking a provider page by page waits longer (decision 2306). */
+  timeoutMs?: number;
 }
 
 function buildUrl(path: string, query?: RequestOptions['query']) {
@@ -158,7 +160,7 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
         timer = setTimeout(() => {
           reject(new TimeoutError());
           stop();
-        }, REQUEST_TIMEOUT_MS);
+        }, opts.timeoutMs ?? REQUEST_TIMEOUT_MS);
       }),
     ]);
   } catch (err) {
