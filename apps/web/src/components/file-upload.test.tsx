@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { TIMED_OUT_MESSAGE, UPLOAD_STALL_MS } from '@/lib/http';
 import { FileUpload, type UploadedFile } from './file-upload';
 
 /** A stand-in XMLHttpRequest the test drives by hand. */
@@ -142,6 +143,35 @@ describe('FileUpload', () => {
     FakeXhr.last!.respond(415, { status: 'fail', message: 'The document must be a PDF' });
     expect(await screen.findByRole('alert')).toHaveTextContent('The document must be a PDF');
     expect(screen.queryByRole('button', { name: /again/ })).toBeNull();
+  });
+
+  it('gives up an upload whose progress stalls, says so and offers to send it again (decision 2306)', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+      render(<Harness />);
+      await user.upload(
+        screen.getByLabelText('Upload a document'),
+        new File(['%PDF-1.4'], 'board-resolution.pdf', { type: 'application/pdf' }),
+      );
+      const first = FakeXhr.last!;
+      // Slow but moving for three minutes: still going.
+      for (const loaded of [10, 20, 30]) {
+        await act(async () => {
+          await vi.advanceTimersByTimeAsync(UPLOAD_STALL_MS - 1_000);
+          first.upload.onprogress!({ lengthComputable: true, loaded, total: 100 });
+        });
+      }
+      expect(screen.queryByRole('alert')).toBeNull();
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(UPLOAD_STALL_MS);
+      });
+      expect(await screen.findByRole('alert')).toHaveTextContent(TIMED_OUT_MESSAGE);
+      await user.click(screen.getByRole('button', { name: 'Upload board-resolution.pdf again' }));
+      expect(FakeXhr.last).not.toBe(first);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('tells a screen reader the progress in quarters, not at every step', async () => {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setSession } from '@/lib/session';
+import { TIMED_OUT_MESSAGE } from '@/lib/http';
 import { PdfDownload } from './pdf-download';
 
 /** Records the file the browser was asked to save (jsdom does not download). */
@@ -66,6 +67,34 @@ describe('PdfDownload', () => {
     );
     await userEvent.click(screen.getByRole('button', { name: 'Receipt for payment LM-2' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('We could not find this payment. Please try again.');
+    expect(files).toEqual([]);
+  });
+});
+
+describe('PdfDownload on a dead line (decision 2306)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('gives up after a minute with no answer, says to try again and lets the button be pressed again', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const files = saved();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise<Response>(() => {})),
+    );
+    render(
+      <PdfDownload path="/api/orders/o3/receipt.pdf" filename="r.pdf" label="Receipt for payment LM-3">
+        Receipt
+      </PdfDownload>,
+    );
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const button = screen.getByRole('button', { name: 'Receipt for payment LM-3' });
+    await user.click(button);
+    expect(button).toBeDisabled();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(await screen.findByRole('alert')).toHaveTextContent(TIMED_OUT_MESSAGE);
+    expect(button).toBeEnabled();
     expect(files).toEqual([]);
   });
 });

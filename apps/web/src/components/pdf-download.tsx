@@ -1,26 +1,41 @@
 import { useState, type ReactNode } from 'react';
 import { FileDown, Loader2 } from 'lucide-react';
 import { messages } from '@legalmarket/contracts/messages';
-import { HttpError, getErrorMessage } from '@/lib/http';
+import { HttpError, TIMED_OUT_MESSAGE, getErrorMessage } from '@/lib/http';
 import { getSession } from '@/lib/session';
+
+/** A receipt is tens of kilobytes: a minute covers it on 2G. */
+const PDF_TIMEOUT_MS = 60_000;
 
 /** Fetches a PDF of our API with the bearer token and saves it under `filename`. */
 export async function downloadPdf(path: string, filename: string) {
   const session = getSession();
+  // A dead mobile line never fails, it hangs: give up, as api() does (decision 2306), the file included.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const gaveUp = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(TIMED_OUT_MESSAGE)), PDF_TIMEOUT_MS);
+  });
   let res: Response;
+  let blob: Blob | undefined;
   try {
-    res = await fetch(path, { headers: session ? { authorization: `Bearer ${session.userToken}` } : {} });
-  } catch {
-    // The network failed: the same words api() uses (spec section 8).
-    throw new Error(messages.sessionTimeout);
+    res = await Promise.race([
+      fetch(path, { headers: session ? { authorization: `Bearer ${session.userToken}` } : {} }).catch(() => {
+        // The network failed: the same words api() uses (spec section 8).
+        throw new Error(messages.sessionTimeout);
+      }),
+      gaveUp,
+    ]);
+    if (res.ok) blob = await Promise.race([res.blob(), gaveUp]);
+  } finally {
+    clearTimeout(timer);
   }
-  if (!res.ok) {
+  if (!res.ok || !blob) {
     const body = (await res.json().catch(() => null)) as { message?: string } | null;
     throw new HttpError(res.status, body?.message || `Request failed (${res.status})`, body);
   }
   // The server names the file (receipt-<reference>.pdf); `filename` is only the fallback.
   const named = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1];
-  const url = URL.createObjectURL(await res.blob());
+  const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
   a.download = named ?? filename;

@@ -16,10 +16,26 @@ export class HttpError extends Error {
 /** Network failures, in the spec's words. */
 class NetworkError extends Error {
   readonly network = true;
-  constructor() {
-    super(SESSION_TIMEOUT_MESSAGE);
+  constructor(message = SESSION_TIMEOUT_MESSAGE) {
+    super(message);
   }
 }
+
+/**
+ * A call with no answer in time (decision 2306): a dead mobile connection never fails, it hangs. Still
+ * a network error, since the server may have taken the write: callers keep the same key to send again.
+ */
+class TimeoutError extends NetworkError {
+  constructor() {
+    super(TIMED_OUT_MESSAGE);
+  }
+}
+export const TIMED_OUT_MESSAGE = 'No answer from the server. Check your connection and try again.';
+export const BUSY_MESSAGE = 'The server could not answer just now. Please try again in a moment.';
+/** A JSON call's answer, body included, must arrive within this (the answers are small). */
+export const REQUEST_TIMEOUT_MS = 30_000;
+/** An upload gives up after this long without progress, or without its answer once all is sent. */
+export const UPLOAD_STALL_MS = 60_000;
 
 /** Told the id of the user whose session the server ended. */
 type UnauthorizedHandler = (userId: string) => void;
@@ -55,6 +71,8 @@ interface RequestOptions {
   steppedUp?: boolean;
   /** Sent as they are (an Idempotency-Key). */
   headers?: Record<string, string>;
+  /** A call the server answers only after asking a provider page by page waits longer (decision 2306). */
+  timeoutMs?: number;
 }
 
 function buildUrl(path: string, query?: RequestOptions['query']) {
@@ -69,7 +87,13 @@ function buildUrl(path: string, query?: RequestOptions['query']) {
 
 function handleFailure(status: number, body: unknown, allowUnauthorized?: boolean): never {
   const fromBody = body && typeof body === 'object' ? (body as { message?: unknown }).message : undefined;
-  const message = typeof fromBody === 'string' && fromBody ? fromBody : `Request failed (${status})`;
+  // A proxy's 502/504 page or a busy server says nothing a user can read: say what to do (decision 2308).
+  const message =
+    typeof fromBody === 'string' && fromBody
+      ? fromBody
+      : status >= 500 || status === 408 || status === 429
+        ? BUSY_MESSAGE
+        : `Request failed (${status})`;
   const ended = status === 401 && !allowUnauthorized && getSession();
   if (ended) {
     // On 401 the stored session is cleared and the user goes to /login (spec section 8); the drafts
@@ -114,21 +138,37 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
   const method = opts.method ?? (opts.body === undefined ? 'GET' : 'POST');
   const taken = method === 'GET' ? takeEarly(url, false) : undefined;
   let res: Received;
+  const ctl = new AbortController();
+  const stop = () => ctl.abort();
+  if (opts.signal?.aborted) stop();
+  opts.signal?.addEventListener('abort', stop);
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    if (taken) res = await taken.answer;
-    else {
-      const r = await fetch(url, {
-        method,
-        headers,
-        body: opts.body === undefined ? undefined : isForm ? (opts.body as FormData) : JSON.stringify(opts.body),
-        signal: opts.signal,
-      });
-      opts.onHeaders?.(r.headers);
-      res = { status: r.status, ok: r.ok, text: await r.text() };
-    }
+    res = await Promise.race([
+      taken
+        ? taken.answer
+        : fetch(url, {
+            method,
+            headers,
+            body: opts.body === undefined ? undefined : isForm ? (opts.body as FormData) : JSON.stringify(opts.body),
+            signal: ctl.signal,
+          }).then(async (r) => {
+            opts.onHeaders?.(r.headers);
+            return { status: r.status, ok: r.ok, text: await r.text() };
+          }),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          reject(new TimeoutError());
+          stop();
+        }, opts.timeoutMs ?? REQUEST_TIMEOUT_MS);
+      }),
+    ]);
   } catch (err) {
-    if ((err as Error).name === 'AbortError') throw err;
+    if (err instanceof NetworkError || (err as Error).name === 'AbortError') throw err;
     throw new NetworkError();
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', stop);
   }
   let body: unknown = undefined;
   try {
@@ -194,10 +234,21 @@ function sendUpload<T>(
     if (session) xhr.setRequestHeader('authorization', `Bearer ${session.userToken}`);
     xhr.setRequestHeader('accept', 'application/json');
     if (opts.contentType && !(form instanceof FormData)) xhr.setRequestHeader('content-type', opts.contentType);
+    // Timed from the last sign of life, not from the start: a big file on a slow line takes minutes.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const alive = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        reject(new TimeoutError());
+        xhr.abort();
+      }, UPLOAD_STALL_MS);
+    };
     xhr.upload.onprogress = (e) => {
+      alive();
       if (e.lengthComputable) onProgress(e.loaded / e.total);
     };
     xhr.onload = () => {
+      clearTimeout(timer);
       let body: unknown;
       try {
         body = JSON.parse(xhr.responseText);
@@ -215,16 +266,25 @@ function sendUpload<T>(
         }
       }
     };
-    xhr.onerror = () => reject(new NetworkError());
-    xhr.onabort = () => reject(new DOMException('aborted', 'AbortError'));
+    xhr.onerror = () => {
+      clearTimeout(timer);
+      reject(new NetworkError());
+    };
+    xhr.onabort = () => {
+      clearTimeout(timer);
+      reject(new DOMException('aborted', 'AbortError'));
+    };
     opts.signal?.addEventListener('abort', () => xhr.abort());
     xhr.send(form);
+    alive();
   });
 }
 
 /** One way to turn any failure into the text a user reads (spec section 8). */
 /** The request never reached the server (offline, DNS, connection dropped). */
 export const isNetworkError = (err: unknown) => err instanceof NetworkError;
+/** The call went out and no answer came in time (decision 2306): the server may have taken it. */
+export const isTimedOut = (err: unknown) => err instanceof TimeoutError;
 /** The server refused for good (a 4xx but 429): unlike a lost connection, a busy or failing server, asking again will not help. */
 export const isFinalRefusal = (err: unknown) =>
   err instanceof HttpError && err.status >= 400 && err.status < 500 && err.status !== 429;

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import type { ReconciliationResponse } from '@legalmarket/contracts/reconciliation';
+import { REQUEST_TIMEOUT_MS, TIMED_OUT_MESSAGE } from '@/lib/http';
 import { setSession } from '@/lib/session';
 import { jsonFetch, renderPage } from '@/test/render';
 import ReconciliationPage from './reconciliation-page';
@@ -140,5 +141,28 @@ describe('/admin/reconciliation', { timeout: 30_000 }, () => {
     renderPage(<ReconciliationPage />);
     expect(await screen.findByText('Flutterwave could not be reached; try again in a minute')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  });
+
+  it("waits past an ordinary call's 30 s for a long period, then gives up after two minutes (decision 2306)", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(() => new Promise<Response>(() => {})),
+      );
+      renderPage(<ReconciliationPage />, { at: '/?from=2026-01-01&to=2026-11-24' });
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS + 1_000);
+      });
+      expect(screen.queryByRole('alert')).toBeNull();
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(120_000 - REQUEST_TIMEOUT_MS);
+      });
+      expect(await screen.findByRole('alert')).toHaveTextContent(TIMED_OUT_MESSAGE);
+      expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

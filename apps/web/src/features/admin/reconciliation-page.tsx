@@ -146,13 +146,20 @@ function Agree({ children }: { children: ReactNode }) {
   );
 }
 
+/**
+ * The server lists the provider's transactions and transfers of the period page by page, up to 10 s a
+ * page: a long period takes well past the 30 s of an ordinary call (decision 2306).
+ */
+const RECONCILE_TIMEOUT_MS = 120_000;
+
 /** /admin/reconciliation: the ledger's payments, refunds and payouts next to the provider's, and every difference. */
 export default function ReconciliationPage() {
   const [search, setSearch] = useSearchParams();
   const query = { from: search.get('from') ?? '', to: search.get('to') ?? '' };
   const result = useQuery({
     queryKey: ['admin-reconciliation', query],
-    queryFn: ({ signal }) => api<ReconciliationResponse>('/api/admin/reconciliation', { query, signal }),
+    queryFn: ({ signal }) =>
+      api<ReconciliationResponse>('/api/admin/reconciliation', { query, signal, timeoutMs: RECONCILE_TIMEOUT_MS }),
     placeholderData: keepPreviousData,
     retry: false,
     // Each visit compares afresh: money may have moved since the last look.

@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { PAYMENT_OPTIONS } from '@legalmarket/contracts/commerce';
 import { PLAN_PAYMENT_OPTIONS } from '@legalmarket/contracts/plans';
+import { REQUEST_TIMEOUT_MS } from '@/lib/http';
+import { NO_CONNECTION } from './payment-messages';
 import { SandboxCheckoutDialog } from './sandbox-checkout-dialog';
 
 const opened = (paymentOptions: string) => ({
@@ -32,5 +35,36 @@ describe('the sandbox payment window', () => {
     unmount();
     render(<SandboxCheckoutDialog data={opened('ussd, banktransfer')} onDone={() => {}} />);
     expect(tabs()).toEqual(['USSD', 'Bank Transfer']);
+  });
+});
+
+describe('a charge whose answer never comes (decision 2307)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('closes the window and leaves the payment to the server, so it cannot be charged twice', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const charges = vi.fn(() => new Promise<Response>(() => {}));
+    vi.stubGlobal('fetch', charges);
+    const onDone = vi.fn();
+    render(<SandboxCheckoutDialog data={opened('ussd')} onDone={onDone} />);
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    await user.click(screen.getByRole('button', { name: 'I have completed this payment' }));
+    expect(charges).toHaveBeenCalledOnce();
+    await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS);
+    // No "nothing was charged" and no button to charge again: the page verifies by reference.
+    expect(onDone).toHaveBeenCalledWith({ status: 'successful' });
+    expect(screen.queryByText(NO_CONNECTION)).toBeNull();
+    expect(charges).toHaveBeenCalledOnce();
+  });
+
+  it('still says "nothing was charged" when the line failed before an answer could be lost', async () => {
+    vi.stubGlobal('fetch', vi.fn().mockRejectedValue(new TypeError('Failed to fetch')));
+    const onDone = vi.fn();
+    render(<SandboxCheckoutDialog data={opened('ussd')} onDone={onDone} />);
+    await userEvent.click(screen.getByRole('button', { name: 'I have completed this payment' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(NO_CONNECTION);
+    expect(onDone).not.toHaveBeenCalled();
   });
 });

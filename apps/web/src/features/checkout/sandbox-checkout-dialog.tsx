@@ -10,7 +10,7 @@ import {
 import { Button } from '@/components/button';
 import { trapTab } from '@/components/modal';
 import { formatNairaExact as ngn } from '@legalmarket/contracts/format';
-import { getErrorMessage, isNetworkError } from '@/lib/http';
+import { getErrorMessage, isNetworkError, isTimedOut } from '@/lib/http';
 import { sandboxCharge } from './api/sandbox-charge';
 import { BankTransferPanel } from './bank-transfer-panel';
 import type { PaymentResult } from './payment-result';
@@ -118,6 +118,9 @@ export function SandboxCheckoutDialog({
         reason: res.status === 'successful' ? undefined : res.processor_response,
       });
     } catch (err) {
+      // Sent, no answer: the charge may be recorded, and a second tap would charge again. The page asks
+      // the server about the reference, as for any payment, and the dialog closes (decision 2307).
+      if (isTimedOut(err)) return onDone({ status: 'successful' });
       // No connection: say so (the generic text speaks of a session). A wrong PIN: back to the PIN step.
       const message = isNetworkError(err) ? NO_CONNECTION : getErrorMessage(err);
       if (/PIN/i.test(message)) {

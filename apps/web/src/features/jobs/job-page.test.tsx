@@ -360,6 +360,46 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     await waitFor(() => expect(pageReads()).toBe(before + 1));
   });
 
+  it("reads out what others add while the page is open, not earlier messages loaded in front nor the reader's own", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const mine = event(4, { actor: { _id: 'company-1', name: 'Acme Ltd', role: 'company' }, note: 'Hello' });
+    open(pageData({ earlier: true }), {
+      'GET /job-api/jobs/job-1/events': (_, url) => {
+        if (url.searchParams.get('before'))
+          return { body: { stage: 'delivered', actions: ['message'], events: [event(0)], earlier: false } };
+        return {
+          body: {
+            stage: 'delivered',
+            actions: ['message', 'request_changes', 'accept'],
+            events: url.searchParams.get('after') === '4' ? [event(5, { note: 'Any questions?' })] : [],
+            earlier: false,
+          },
+        };
+      },
+      'POST /job-api/jobs/job-1/actions/message': () => ({
+        body: pageData({ events: [...pageData().events, mine], lastReadEventId: '4' }),
+      }),
+    });
+    const timeline = await screen.findByRole('region', { name: 'Timeline and messages' });
+    const list = within(timeline).getByRole('list', { name: 'Timeline and messages' });
+    // The list is no live region: loading earlier messages in front of it would read them all out.
+    expect(list).not.toHaveAttribute('aria-live');
+    const heard = within(timeline).getByRole('status');
+    expect(heard).toBeEmptyDOMElement();
+    await userEvent.click(screen.getByRole('button', { name: 'Show earlier messages' }));
+    await within(list).findByText('Message 0');
+    expect(heard).toBeEmptyDOMElement();
+    await userEvent.type(screen.getByRole('textbox', { name: /message/i }), 'Hello');
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await within(list).findByText('Hello');
+    expect(heard).toBeEmptyDOMElement();
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(4_100);
+    });
+    await within(list).findByText('Any questions?');
+    expect(heard).toHaveTextContent('Tunde Bakare wrote: Any questions?');
+  });
+
   it('shows earlier messages on request, in front of the shown ones, and hides the button when none remain', async () => {
     const { calls } = open(pageData({ earlier: true, events: [event(60), event(61)], lastReadEventId: '61' }), {
       'GET /job-api/jobs/job-1/events': (_, url) => ({

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useMutationState } from '@tanstack/react-query';
 import { Clock, FileText, Send } from 'lucide-react';
@@ -158,6 +158,22 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
     if (newest && Number(newest) > Number(data.lastReadEventId)) void markJobRead(jobId, newest);
   }, [jobId, newest, data.lastReadEventId]);
 
+  // What others add while the page is open is read out, once. Not the list itself as a live region: it
+  // would read every earlier message loaded in front of it, and the reader's own sends back to them.
+  const [heard, setHeard] = useState('');
+  const seenUpTo = useRef(Number(newest ?? 0));
+  useEffect(() => {
+    const fresh = events.filter((e) => Number(e._id) > seenUpTo.current && e.actor._id !== me);
+    seenUpTo.current = Math.max(seenUpTo.current, Number(newest ?? 0));
+    const last = fresh.at(-1);
+    if (!last) return;
+    const said =
+      last.action === 'message'
+        ? `${last.actor.name} wrote: ${last.note ?? ''}`
+        : `${last.actor.name} ${EVENT_WORDS[last.action]}`;
+    setHeard(fresh.length > 1 ? `${fresh.length} new events. The latest: ${said}` : said);
+  }, [events, newest, me]);
+
   function take(action: JobAction) {
     const needs = transitionOf(action).needs;
     const text = note.trim();
@@ -282,17 +298,15 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
         {events.length === 0 ? (
           <p className="text-sm text-slate-600">Nothing has happened on this job yet.</p>
         ) : (
-          <ol
-            className="flex flex-col gap-2"
-            aria-labelledby="timeline-title"
-            aria-live="polite"
-            aria-relevant="additions"
-          >
+          <ol className="flex flex-col gap-2" aria-labelledby="timeline-title">
             {events.map((e) => (
               <EventItem key={e._id} e={e} mine={e.actor._id === me} unread={e._id === firstUnread} />
             ))}
           </ol>
         )}
+        <p role="status" className="sr-only">
+          {heard}
+        </p>
       </section>
 
       {(canWrite || buttons.length > 0) && (

@@ -3,6 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { NotificationsResponse } from '@legalmarket/contracts/job-lifecycle';
 import { setSession } from '@/lib/session';
+import { heldFetch } from '@/test/held-fetch';
 import { jsonFetch, renderPage } from '@/test/render';
 import NotificationsPage from './notifications-page';
 
@@ -85,5 +86,32 @@ describe('/notifications', () => {
     await waitFor(() => expect(entry7).toHaveFocus());
     await userEvent.click(screen.getByRole('button', { name: 'Mark all as read' }));
     await waitFor(() => expect(screen.getByRole('heading', { name: 'Notifications' })).toHaveFocus());
+  });
+
+  it('asks for the older page once however often "Show older" is tapped while it is on its way', async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'company-1' });
+    const pages: Record<string, NotificationsResponse> = {
+      first: { notifications: [entry(9, 'Newest')], unread: 2, hasMore: true },
+      older: { notifications: [entry(3, 'Tunde Bakare accepted the job')], unread: 2, hasMore: false },
+    };
+    const stub = heldFetch(
+      {
+        'GET /api/notifications': (_init, url) => ({
+          body: url.searchParams.get('before') ? pages.older : pages.first,
+        }),
+      },
+      ({ url }) => url.searchParams.has('before'),
+    );
+    vi.stubGlobal('fetch', stub.fn);
+    renderPage(<NotificationsPage />, { path: '/notifications', at: '/notifications' });
+    const showOlder = await screen.findByRole('button', { name: 'Show older' });
+    await userEvent.click(showOlder);
+    await userEvent.click(showOlder);
+    await userEvent.click(showOlder);
+    expect(showOlder).toBeDisabled();
+    expect(stub.sent).toEqual(['/api/notifications']);
+    stub.releaseAll();
+    expect(await screen.findAllByText('Tunde Bakare accepted the job')).toHaveLength(1);
+    expect(screen.queryByRole('button', { name: 'Show older' })).toBeNull();
   });
 });

@@ -38,15 +38,25 @@ export default function NotificationsPage() {
     (link ?? headingRef.current)?.focus();
   }, [focusAfter]);
 
+  // "Show older" is busy while its page is on its way: on a slow line a second tap asked for the same
+  // page again and listed it twice.
+  const [loadingOlder, setLoadingOlder] = useState(false);
   const load = useCallback(async (before?: string) => {
     setError(null);
+    if (before) setLoadingOlder(true);
     try {
       const r = await api<NotificationsResponse>('/api/notifications', { query: { before } });
-      setItems((old) => (before && old ? [...old, ...r.notifications] : r.notifications));
+      setItems((old) => {
+        if (!before || !old) return r.notifications;
+        const shown = new Set(old.map((n) => n._id));
+        return [...old, ...r.notifications.filter((n) => !shown.has(n._id))];
+      });
       setUnread(r.unread);
       setMore(r.hasMore);
     } catch (err) {
       setError(getErrorMessage(err));
+    } finally {
+      setLoadingOlder(false);
     }
   }, []);
   useEffect(() => {
@@ -141,7 +151,7 @@ export default function NotificationsPage() {
       )}
       {more && (
         <div className="mt-4 text-center">
-          <Button variant="secondary" onClick={() => void load(items.at(-1)?._id)}>
+          <Button variant="secondary" loading={loadingOlder} onClick={() => void load(items.at(-1)?._id)}>
             Show older
           </Button>
         </div>

@@ -1,7 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AdminPayoutsResponse, ApprovePayoutsResponse, PayoutResponse } from '@legalmarket/contracts/payouts';
-import { api } from '@/lib/http';
+import { api, REQUEST_TIMEOUT_MS } from '@/lib/http';
 import { adminKeys } from './keys';
+
+/** The API's limit on one call to the payment provider (`apps/api/src/platform/payments/flutterwave.ts`). */
+const PROVIDER_CALL_MS = 10_000;
 
 const getPayouts = () => api<AdminPayoutsResponse>('/api/admin/payouts');
 
@@ -12,7 +15,13 @@ export const usePayouts = () => useQuery({ queryKey: adminKeys.payouts(), queryF
  * are answered as they are.
  */
 const approvePayouts = (ids: string[]) =>
-  api<ApprovePayoutsResponse>('/api/admin/payouts/approve', { method: 'POST', body: { ids } });
+  api<ApprovePayoutsResponse>('/api/admin/payouts/approve', {
+    method: 'POST',
+    body: { ids },
+    // The server sends each approved payout to the provider before it answers, up to 10 s each: a batch
+    // of 50 outlasts an ordinary call's 30 s (decision 2306). Sent again, it approves nothing twice.
+    timeoutMs: REQUEST_TIMEOUT_MS + ids.length * PROVIDER_CALL_MS,
+  });
 
 export function useApprovePayouts() {
   const qc = useQueryClient();
