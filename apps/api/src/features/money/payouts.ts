@@ -450,7 +450,9 @@ export function createPayouts(deps: PayoutsDeps) {
       await lockLawyerPayouts(tx, head.lawyerId);
       const [p] = await tx.select().from(payouts).where(eq(payouts.id, payoutId)).for('update');
       if (!p) throw notFound(payoutMessages.notFound);
-      // Approved already (a retried or duplicated approval) or rejected meanwhile: nothing moves.
+      // Rejected since the caller's unlocked look: a 409, never a 200 "approved" for a payout that ends rejected.
+      if (p.status === 'rejected') throw conflict(payoutMessages.notRequested);
+      // Approved already (a retried or duplicated approval): nothing moves, answered as it is.
       if (p.status !== 'requested') return false;
       if ((await available(tx, p.lawyerId)) < p.amount)
         throw conflict('The lawyer’s available balance no longer covers this payout');
@@ -579,7 +581,7 @@ export function createPayouts(deps: PayoutsDeps) {
       if (!UUID.test(payoutId)) throw notFound(payoutMessages.notFound);
       const [known] = await db.select({ status: payouts.status }).from(payouts).where(eq(payouts.id, payoutId));
       if (!known) throw notFound(payoutMessages.notFound);
-      // A rejected request is never paid (one rejected at this very moment is answered as it is).
+      // A rejected request is never paid; one rejected after this look is refused under the lock (approveOne).
       if (known.status === 'rejected') throw conflict(payoutMessages.notRequested);
       if (await approveOne(admin, payoutId)) {
         deps.securityLog('payout_approved', { actor: admin.id, payoutId });
