@@ -236,8 +236,7 @@ function afterFirst(db: Db, method: 'update' | 'select', hook: () => Promise<voi
   return new Proxy(db, {
     get(target, prop) {
       const v = Reflect.get(target, prop, target) as unknown;
-      if (prop === method)
-        return (...a: unknown[]) => chain((v as (...x: unknown[]) => object).apply(target, a));
+      if (prop === method) return (...a: unknown[]) => chain((v as (...x: unknown[]) => object).apply(target, a));
       return typeof v === 'function' ? (v as (...x: unknown[]) => unknown).bind(target) : v;
     },
   });
