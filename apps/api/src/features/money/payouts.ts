@@ -210,6 +210,20 @@ export function createPayouts(deps: PayoutsDeps) {
           event: { payoutId: p.id, lawyerId: p.lawyerId, amountKobo: p.amount, transferId: outcome.id },
         };
       if (!p || (p.status !== 'sending' && !reversal)) return null;
+      // A failure of another transfer than the one known to carry this payout (outside Flutterwave's
+      // contract: a reference names one transfer) returns nothing: the known one may pay, or has paid.
+      if (
+        outcome.status === 'failed' &&
+        'id' in outcome &&
+        p.providerTransferId &&
+        outcome.id !== p.providerTransferId
+      ) {
+        deps.log?.warn(
+          { payoutId: p.id, transferId: outcome.id, known: p.providerTransferId },
+          'failure of another transfer under this payout; left as it is',
+        );
+        return null;
+      }
       // A send's refusal names no transfer: applied once another pass took the payout (its `updatedAt`
       // moved) or its transfer is known (sent, or paid), it would return money that transfer carries.
       // Only the transfer's outcome settles it then (decision 2277).
