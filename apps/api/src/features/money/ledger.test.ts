@@ -345,6 +345,63 @@ describeEachDb('one ledger: payments, earnings, balances', (kind) => {
     ).resolves.toMatch(/rolled back/);
   });
 
+  it('the audit names a lawyer whose waiting withdrawals reserve more than it is owed', async () => {
+    const db = t.rt.database.db;
+    const earner = await signupAndLogin(t, 'lawyer', { verified: true });
+    const { jobs: paid } = await pay(await signupAndLogin(t, 'company'), [{ productId: nda, quantity: 1 }]);
+    expect(
+      (await inject('POST', '/job-api/assign', admin, { jobId: paid[0].id, lawyerId: earner.id })).statusCode,
+    ).toBe(200);
+    expect((await complete(paid[0].id)).statusCode).toBe(200);
+    // ₦25,000 at the default commission: what the ledger owes this lawyer, held or available.
+    const [{ owed }] = rowsOf<{ owed: string }>(
+      await db.execute(
+        sql`select (-sum(amount_kobo))::text as owed from ledger_entries where account = 'lawyer_earnings' and lawyer_id = ${earner.id}`,
+      ),
+    );
+    const ask = { lawyerId: earner.id, bank: 'Zenith Bank', bankCode: '057', accountName: 'A', provider: 'sandbox' };
+    await expect(
+      refusal(
+        db.transaction(async (tx) => {
+          // Two requests that each fit, taking the same money: both waiting, together more than is owed.
+          await tx.execute(sql`insert into payouts (lawyer_id, amount_kobo, bank, bank_code, account_number, account_name, provider)
+            values (${ask.lawyerId}, ${Number(owed)}, ${ask.bank}, ${ask.bankCode}, '0123456789', ${ask.accountName}, ${ask.provider}),
+                   (${ask.lawyerId}, 100000, ${ask.bank}, ${ask.bankCode}, '0123456789', ${ask.accountName}, ${ask.provider})`);
+          expect(await ledger.audit(tx)).toEqual([
+            `lawyer ${earner.id} has ${Number(owed) + 100_000} kobo of payouts requested but is owed ${owed} kobo`,
+          ]);
+          throw new Error('rolled back');
+        }),
+      ),
+    ).resolves.toMatch(/rolled back/);
+  });
+
+  it('the audit names a plan payment paid with no posting, and one posted that was never paid', async () => {
+    const db = t.rt.database.db;
+    const company = await signupAndLogin(t, 'company');
+    const payment = (ex: Parameters<Parameters<typeof db.transaction>[0]>[0], txRef: string, status: string) =>
+      ex.execute(sql`insert into subscription_payments (company_id, tier, kind, tx_ref, amount_kobo, status, provider, provider_plan_id)
+        values (${company.id}, 'silver', 'first', ${txRef}, 5000000, ${status}, 'sandbox', '') returning id::text as id`);
+    await expect(
+      refusal(
+        db.transaction(async (tx) => {
+          const [{ id: lost }] = rowsOf<{ id: string }>(await payment(tx, `LM-PLAN-LOST-${company.id}`, 'paid'));
+          const [{ id: unpaid }] = rowsOf<{ id: string }>(await payment(tx, `LM-PLAN-UNPAID-${company.id}`, 'pending'));
+          // Paid with nothing posted; and a payment posted for a window nobody paid.
+          await ledger.post(tx, { kind: 'plan_payment', subscriptionPaymentId: Number(unpaid), memo: 'x' }, [
+            { account: 'provider_cash', amount: 5_000_000, companyId: company.id },
+            { account: 'platform_commission', amount: -5_000_000 },
+          ]);
+          expect(await ledger.audit(tx)).toEqual([
+            `paid plan payment ${lost} is not in the ledger`,
+            `pending plan payment ${unpaid} has a payment posted`,
+          ]);
+          throw new Error('rolled back');
+        }),
+      ),
+    ).resolves.toMatch(/rolled back/);
+  });
+
   it('the database keeps the ledger append-only and balanced, whoever writes', async () => {
     const db = t.rt.database.db;
     await pay(await signupAndLogin(t, 'company'), [{ productId: nda, quantity: 1 }]);

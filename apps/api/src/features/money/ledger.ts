@@ -492,6 +492,22 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
         select t.order_id from ledger_transactions t join orders o on o.id = t.order_id
         where t.kind = 'payment' and o.status <> 'paid'`);
       for (const r of rowsOf<{ order_id: string }>(stray)) problems.push(`unpaid order ${r.order_id} has a payment`);
+      // A plan payment as an order: paid once into the provider's cash at its amount, and only when paid.
+      const planPayments = await ex.execute(sql`
+        select sp.id::text as id, sp.status, sp.amount_kobo::text as amount, count(distinct t.id)::int as n,
+          coalesce(sum(e.amount_kobo) filter (where e.account = 'provider_cash'), 0)::text as cash
+        from subscription_payments sp
+        left join ledger_transactions t on t.subscription_payment_id = sp.id and t.kind = 'plan_payment'
+        left join ledger_entries e on e.transaction_id = t.id
+        group by sp.id, sp.status, sp.amount_kobo
+        having sp.status = 'paid' or count(t.id) > 0
+        order by sp.id`);
+      for (const r of rowsOf<{ id: string; status: string; amount: string; n: number; cash: string }>(planPayments)) {
+        if (r.status !== 'paid') problems.push(`${r.status} plan payment ${r.id} has a payment posted`);
+        else if (r.n === 0) problems.push(`paid plan payment ${r.id} is not in the ledger`);
+        else if (r.n > 1 || r.cash !== r.amount)
+          problems.push(`paid plan payment ${r.id}: ledger ${r.cash} kobo in ${r.n} postings, payment ${r.amount}`);
+      }
       const earned = await ex.execute(sql`
         select t.job_id, t.kind, j.stage from ledger_transactions t join jobs j on j.id = t.job_id
         where (t.kind = 'earning' and j.stage <> 'completed') or (t.kind = 'cancellation' and j.stage <> 'cancelled')
@@ -592,6 +608,18 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
         else if (r.status !== 'requested' && r.status !== 'rejected' && r.posted !== r.amount)
           problems.push(`payout ${r.id} posted ${r.posted} kobo, expected ${r.amount}`);
       }
+      // Withdrawals waiting for approval reserve earnings without a posting: never more than the lawyer is
+      // owed, or two requests took the same money and approving both would overdraw it.
+      const reservedOver = await ex.execute(sql`
+        select p.lawyer_id, sum(p.amount_kobo)::text as reserved,
+          coalesce((select -sum(e.amount_kobo) from ledger_entries e
+            where e.account = 'lawyer_earnings' and e.lawyer_id = p.lawyer_id), 0)::text as owed
+        from payouts p where p.status = 'requested' group by p.lawyer_id
+        having sum(p.amount_kobo) > coalesce((select -sum(e.amount_kobo) from ledger_entries e
+          where e.account = 'lawyer_earnings' and e.lawyer_id = p.lawyer_id), 0)
+        order by p.lawyer_id`);
+      for (const r of rowsOf<{ lawyer_id: string; reserved: string; owed: string }>(reservedOver))
+        problems.push(`lawyer ${r.lawyer_id} has ${r.reserved} kobo of payouts requested but is owed ${r.owed} kobo`);
       // Fees (decision 1700): only on a paid order, plan payment or payout, once, each leaving the provider's cash.
       // A reversed payout's transfer went through before it came back, so its fee stays charged.
       const fees = await ex.execute(sql`

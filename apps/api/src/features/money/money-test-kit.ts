@@ -201,6 +201,15 @@ export function latch() {
  * before its caller goes on: puts another request exactly between two statements of one caller.
  */
 export function afterFirstUpdate(db: Db, hook: () => Promise<void>): Db {
+  return afterFirst(db, 'update', hook);
+}
+
+/** As `afterFirstUpdate`, after the first SELECT made through `db` (outside a transaction). */
+export function afterFirstSelect(db: Db, hook: () => Promise<void>): Db {
+  return afterFirst(db, 'select', hook);
+}
+
+function afterFirst(db: Db, method: 'update' | 'select', hook: () => Promise<void>): Db {
   let armed = true;
   const chain = (b: object): object =>
     new Proxy(b, {
@@ -227,7 +236,7 @@ export function afterFirstUpdate(db: Db, hook: () => Promise<void>): Db {
   return new Proxy(db, {
     get(target, prop) {
       const v = Reflect.get(target, prop, target) as unknown;
-      if (prop === 'update') return (table: Parameters<Db['update']>[0]) => chain(target.update(table));
+      if (prop === method) return (...a: unknown[]) => chain((v as (...x: unknown[]) => object).apply(target, a));
       return typeof v === 'function' ? (v as (...x: unknown[]) => unknown).bind(target) : v;
     },
   });

@@ -102,7 +102,7 @@ export const payoutRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, {
         tags,
         summary: 'Approve one payout: the money is posted and sent by a Flutterwave transfer',
         description:
-          'Exactly once: the payout is approved and posted under its row lock, and only that approval sends the transfer (reference = the payout id). Approving it again, or at the same moment, answers the payout as it is and moves nothing. The answer shows `sending` until the provider completes it (`paid`) or fails it (`failed`, the money back in the lawyer’s available balance). 404 for an unknown payout; 409 when the lawyer’s balance no longer covers it or an admin rejected it.',
+          'Exactly once: the payout is approved and posted under its row lock, and only that approval sends the transfer (reference = the payout id). Approving it again, or at the same moment as another approval, answers the payout as it is and moves nothing. The answer shows `sending` until the provider completes it (`paid`) or fails it (`failed`, the money back in the lawyer’s available balance). 404 for an unknown payout; 409 when the lawyer’s balance no longer covers it or an admin rejected it, also while this approval waited for its lock.',
         params: payoutIdParam,
         body: z.object({}).nullish(),
         response: { 200: payoutResponse },

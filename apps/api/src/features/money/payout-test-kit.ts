@@ -8,6 +8,7 @@ import { SECRET_HASH, flutterwaveStandIn, listenStandIn } from '../../../test/fl
 import { createPaymentProvider, type PaymentProvider } from '../../platform/payments/index.js';
 import { createLedger } from './ledger.js';
 import { createPayouts } from './payouts.js';
+import type { Db } from '../../db/client.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 export type PayoutTestApp = Awaited<ReturnType<typeof createLoggedTestApp>>;
@@ -171,10 +172,13 @@ export function payoutTestKit(kind: DbKind, opts: { product: string; provider?: 
     return Number(row.kobo);
   };
 
-  /** The payouts service as each instance's timer builds it (main.ts), on the real provider unless given one. */
-  const instance = (provider: PaymentProvider = createPaymentProvider(suite.t.config, db())) =>
+  /**
+   * The payouts service as each instance's timer builds it (main.ts), on the real provider unless given
+   * one, and on the suite's database unless given one (a test's `afterFirstSelect` wrapper).
+   */
+  const instance = (provider: PaymentProvider = createPaymentProvider(suite.t.config, db()), database: Db = db()) =>
     createPayouts({
-      db: db(),
+      db: database,
       clock: suite.t.clock,
       config: suite.t.config,
       mailWritten: () => {},

@@ -210,6 +210,20 @@ export function createPayouts(deps: PayoutsDeps) {
           event: { payoutId: p.id, lawyerId: p.lawyerId, amountKobo: p.amount, transferId: outcome.id },
         };
       if (!p || (p.status !== 'sending' && !reversal)) return null;
+      // A failure of another transfer than the one known to carry this payout (outside Flutterwave's
+      // contract: a reference names one transfer) returns nothing: the known one may pay, or has paid.
+      if (
+        outcome.status === 'failed' &&
+        'id' in outcome &&
+        p.providerTransferId &&
+        outcome.id !== p.providerTransferId
+      ) {
+        deps.log?.warn(
+          { payoutId: p.id, transferId: outcome.id, known: p.providerTransferId },
+          'failure of another transfer under this payout; left as it is',
+        );
+        return null;
+      }
       // A send's refusal names no transfer: applied once another pass took the payout (its `updatedAt`
       // moved) or its transfer is known (sent, or paid), it would return money that transfer carries.
       // Only the transfer's outcome settles it then (decision 2277).
@@ -450,7 +464,9 @@ export function createPayouts(deps: PayoutsDeps) {
       await lockLawyerPayouts(tx, head.lawyerId);
       const [p] = await tx.select().from(payouts).where(eq(payouts.id, payoutId)).for('update');
       if (!p) throw notFound(payoutMessages.notFound);
-      // Approved already (a retried or duplicated approval) or rejected meanwhile: nothing moves.
+      // Rejected since the caller's unlocked look: a 409, never a 200 "approved" for a payout that ends rejected.
+      if (p.status === 'rejected') throw conflict(payoutMessages.notRequested);
+      // Approved already (a retried or duplicated approval): nothing moves, answered as it is.
       if (p.status !== 'requested') return false;
       if ((await available(tx, p.lawyerId)) < p.amount)
         throw conflict('The lawyer’s available balance no longer covers this payout');
@@ -579,7 +595,7 @@ export function createPayouts(deps: PayoutsDeps) {
       if (!UUID.test(payoutId)) throw notFound(payoutMessages.notFound);
       const [known] = await db.select({ status: payouts.status }).from(payouts).where(eq(payouts.id, payoutId));
       if (!known) throw notFound(payoutMessages.notFound);
-      // A rejected request is never paid (one rejected at this very moment is answered as it is).
+      // A rejected request is never paid; one rejected after this look is refused under the lock (approveOne).
       if (known.status === 'rejected') throw conflict(payoutMessages.notRequested);
       if (await approveOne(admin, payoutId)) {
         deps.securityLog('payout_approved', { actor: admin.id, payoutId });
