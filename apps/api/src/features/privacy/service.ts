@@ -161,12 +161,11 @@ async function eraseNameFromOthersTexts(tx: Executor, row: typeof users.$inferSe
     return [{ ...n, into: n.text.slice(0, span[0]) + erased + n.text.slice(span[1]) }];
   });
   names.delete('');
+  // One JSON parameter, not two a row: a busy account's texts pass PostgreSQL's 65,535 parameters a statement.
   if (changed.length)
     await tx.execute(sql`update ${notifications} set "text" = v.body
-      from (values ${sql.join(
-        changed.map((n) => sql`(${n.id}::bigint, ${n.into})`),
-        sql`, `,
-      )}) as v(id, body) where ${notifications.id} = v.id`);
+      from jsonb_to_recordset(${JSON.stringify(changed.map((n) => ({ id: n.id, body: n.into })))}::jsonb)
+        as v(id bigint, body text) where ${notifications.id} = v.id`);
   // A notification's mail has its text as the subject and the first line, and links its job.
   const mails = new Map<string, { to: string; jobId: string; phrases: Map<string, string> }>();
   for (const n of changed) {
