@@ -227,6 +227,8 @@ export const publicConfigResponse = z.object({
   paymentProvider: z.enum(['sandbox', 'flutterwave']),
   /** Our own accounts, from the settings (SOCIAL_*_URL); the footer shows only these. */
   socialLinks: z.array(z.object({ network: z.enum(['x', 'linkedin', 'instagram', 'facebook']), url: z.string() })),
+  /** The largest file of each kind the API takes, as configured (decision 2311); the web checks a pick against it. */
+  uploadMaxBytes: z.object({ image: z.number().int(), document: z.number().int() }),
 });
 export type PublicConfig = z.infer<typeof publicConfigResponse>;
 

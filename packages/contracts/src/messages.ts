@@ -83,6 +83,8 @@ export const messages = {
   // lawyer workspace (issue 5; docs/decisions/0300-0399)
   jobNotOpen: 'This job is no longer open for applications.',
   notPartyToJob: 'Only the company, the lawyer assigned to this job and administrators can open it.',
+  assignedLawyerUnverified:
+    'Your verification has been withdrawn, so you cannot work on this job for now. Your earlier work stays with the job; an administrator will verify you again or pass the job to another lawyer.',
   messageMissing: 'Please enter a message',
   messageTooLong: 'Messages can be at most 5,000 characters',
   changesNoteMissing: 'Please say what should change',
@@ -109,6 +111,8 @@ export const messages = {
   lawyerNotFound: 'Lawyer not found',
   lawyerNotVerifiedForAssign: 'Only verified lawyers can be assigned a job. Verify the lawyer first.',
   jobAlreadyAssigned: 'This job is already assigned to a lawyer.',
+  reassignDelivered:
+    'This job has a delivery waiting for the company. It can be passed to another lawyer once the company asks for changes.',
   jobAlreadyCompleted: 'This job is already completed.',
   jobNotAssignedYet: 'This job has not been assigned to a lawyer yet.',
   jobClosedForDetails: 'Details cannot be added to a completed job.',

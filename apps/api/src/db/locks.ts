@@ -38,11 +38,13 @@ export const lockSetting = (tx: Executor, key: string) =>
  * waits for the write's commit and then erases what it wrote. Call it after the advisory locks the write
  * takes: the erasure takes those first and this row last (docs/decisions/2246).
  */
-export async function lockLiveAccount(tx: Executor, userId: string): Promise<void> {
+export async function lockLiveAccount(tx: Executor, userId: string): Promise<{ verified: boolean }> {
   const [live] = await tx
-    .select({ id: users.id })
+    .select({ id: users.id, verified: users.verified })
     .from(users)
     .where(and(eq(users.id, userId), isNull(users.deletedAt)))
     .for('share');
   if (!live) throw unauthorized();
+  // As the row stands under the lock: a withdrawal of verification waits for this write, or it sees it.
+  return { verified: live.verified };
 }

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { PublicConfig } from '@legalmarket/contracts/common';
+import { UPLOAD_MAX_BYTES } from '@legalmarket/contracts/constants';
 import { api } from '@/lib/http';
 
 const FALLBACK: PublicConfig = {
@@ -7,13 +8,15 @@ const FALLBACK: PublicConfig = {
   supportEmail: 'support@legalmarket.ng',
   paymentProvider: 'sandbox',
   socialLinks: [],
+  uploadMaxBytes: UPLOAD_MAX_BYTES,
 };
 let loaded: PublicConfig | null = null;
 let pending: Promise<PublicConfig> | null = null;
 
 function load(): Promise<PublicConfig> {
   pending ??= api<PublicConfig>('/api/public-config')
-    .then((c) => (loaded = c))
+    // A server from before a setting answers without it: the default stands in.
+    .then((c) => (loaded = { ...FALLBACK, ...c }))
     .catch(() => {
       pending = null; // try again on the next page
       return FALLBACK;

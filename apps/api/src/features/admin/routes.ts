@@ -130,7 +130,7 @@ export const adminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
         tags,
         security,
         summary: 'Verify a lawyer (or withdraw the verification)',
-        description: `\`{ verified: true }\` verifies the lawyer and e-mails them ("Verification Successful"). \`{ verified: false }\` withdraws it: the lawyer is logged out everywhere and e-mailed ("Verification revoked"); jobs already assigned stay assigned. The texts \`"true"\` and \`"false"\` are read as the booleans (decision 2234). Repeating a call changes nothing. Audit-logged. 404 when the id is not a lawyer or the lawyer deleted the account. ${ADMIN_ONLY}`,
+        description: `\`{ verified: true }\` verifies the lawyer and e-mails them ("Verification Successful"). \`{ verified: false }\` withdraws it: the lawyer is logged out everywhere and e-mailed ("Verification revoked"); jobs already assigned stay assigned: the lawyer reads them but acts on none (403) until verified again, and an admin may assign them to another lawyer (decision 2310). The texts \`"true"\` and \`"false"\` are read as the booleans (decision 2234). Repeating a call changes nothing. Audit-logged. 404 when the id is not a lawyer or the lawyer deleted the account. ${ADMIN_ONLY}`,
         params: idParam,
         body: verifyLawyerInput,
         response: { 200: verifyLawyerResponse },

@@ -102,7 +102,7 @@ export const jobsAdminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         tags,
         security,
         summary: 'Assign a job to a lawyer',
-        description: `\`lawyerId\` is one id, or a list of one (the page's single selection; an empty list is no lawyer chosen, decision 2248). Moves the job from unassigned to pending in one transaction with the job row locked (two admins at once: one assignment, the other gets 409). Refuses an unverified lawyer or one who deleted the account (409), a job already assigned or completed (409), an unknown job or lawyer (404). E-mails the lawyer and the company; audit-logged. ${LIFECYCLE} ${ADMIN_ONLY}`,
+        description: `\`lawyerId\` is one id, or a list of one (the page's single selection; an empty list is no lawyer chosen, decision 2248). Moves the job from unassigned to pending in one transaction with the job row locked (two admins at once: one assignment, the other gets 409). Refuses an unverified lawyer or one who deleted the account (409), a job already assigned (409, unless its lawyer has lost verification or the account since: a job at work then passes to the new lawyer at its stage, its thread and deliveries kept; a delivery waiting for the company answers 409, decision 2310) or completed (409), an unknown job or lawyer (404). E-mails the lawyer and the company; audit-logged. ${LIFECYCLE} ${ADMIN_ONLY}`,
         body: assignJobBody,
         response: { 200: oneJobResponse },
       },

@@ -129,7 +129,20 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle) 
      */
     async assign(actorId: string, jobId: string, lawyerId: string) {
       const view = await db.transaction(async (tx) => {
-        const job = await lockJob(tx, adminActing(actorId), jobId, 'assign');
+        const job = await lifecycle.lock(tx, jobId);
+        // A job at work whose lawyer lost verification (or the account) passes to another verified
+        // lawyer; its thread and deliveries stay with it (decision 2310). Any other assigned job is refused.
+        const from = job.assignedTo && job.stage !== 'completed' && job.stage !== 'cancelled' ? job.assignedTo : null;
+        if (from) {
+          const [current] = await tx
+            .select({ verified: users.verified, deletedAt: users.deletedAt })
+            .from(users)
+            .where(eq(users.id, from))
+            .for('share');
+          if (current?.verified && !current.deletedAt) throw conflict(messages.jobAlreadyAssigned);
+          // The delivery's lawyer is paid if the company accepts it: it is not handed to another.
+          if (job.stage === 'delivered') throw conflict(messages.reassignDelivered);
+        } else lifecycle.check(job, 'assign', adminActing(actorId));
         const lawyers = await tx
           .select()
           .from(users)
@@ -174,7 +187,14 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle) 
           action: 'job.assign',
           targetType: 'job',
           targetId: job.id,
-          details: { lawyerId: lawyer.id, lawyerName: lawyer.name, productName: ctx.productName, from: job.status, to },
+          details: {
+            lawyerId: lawyer.id,
+            lawyerName: lawyer.name,
+            productName: ctx.productName,
+            from: job.status,
+            to,
+            ...(from ? { replacedLawyerId: from } : {}),
+          },
         });
         return viewOf(tx, job.id);
       });

@@ -264,6 +264,8 @@ export function createLawyerJobsService(deps: Deps, lifecycle: JobLifecycle, led
           if (job.status === 'pending') lifecycle.check(job, 'request_details', lawyer);
           throw notFound(messages.jobNotFound);
         }
+        // Verified as the row stands under its lock, as the job page's actions ask (decision 2310).
+        lifecycle.check(job, 'request_details', { ...lawyer, ...(await lockLiveAccount(tx, lawyer.id)) });
         // The same request sent again at once: asked and mailed once (2221).
         if (await lifecycle.repeated(tx, job, 'request_details', lawyer.id, text, [])) return;
         await lifecycle.record(tx, job, 'request_details', lawyer, {

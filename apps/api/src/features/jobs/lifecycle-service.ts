@@ -253,7 +253,8 @@ export function createJobLifecycle(
   ): Promise<Job> {
     const t = transitionOf(action);
     const now = clock.now();
-    const to = nextStage(t, job.stage);
+    // An assignment to a job at work passes it to another lawyer at the stage it stands (decision 2310).
+    const to = action === 'assign' && job.stage !== 'unassigned' ? job.stage : nextStage(t, job.stage);
     const set: Partial<typeof jobs.$inferInsert> = { ...input.set };
     if (to !== job.stage) set.stage = to;
     if (action === 'deliver' || action === 'deliver_again') {
@@ -446,6 +447,10 @@ export function createJobLifecycle(
     const actor = actorOf(job, acting);
     const t = actor ? findJobTransition(action, job.stage, actor) : null;
     if (!t) refuse(job, action, actor);
+    // A lawyer whose verification was withdrawn while assigned reads the job but adds nothing to it
+    // until verified again or replaced by an admin (decision 2310).
+    if (actor === 'assigned_lawyer' && 'verified' in acting && !acting.verified)
+      throw forbidden(messages.assignedLawyerUnverified);
     return t;
   }
 
@@ -546,7 +551,7 @@ export function createJobLifecycle(
 
   const actionsFor = (job: Job, user: AuthUser) => {
     const actor = actorOf(job, user);
-    if (!actor) return [];
+    if (!actor || (actor === 'assigned_lawyer' && !user.verified)) return [];
     return ([...JOB_PAGE_ACTIONS, 'assign'] as const).filter((a) => findJobTransition(a, job.stage, actor));
   };
 
@@ -636,7 +641,7 @@ export function createJobLifecycle(
         }
         const job = await lock(tx, jobId);
         // After the company's and the job's locks, as the erasure takes its locks before the account's row.
-        await lockLiveAccount(tx, user.id);
+        const { verified } = await lockLiveAccount(tx, user.id);
         // Taken already under this key (a double click, a retry): answered as done, not taken again.
         // The job's lock makes the second request wait for the first and then find its event.
         const taken = input.key ? await keyed(tx, jobId, user.id, action, input.key) : undefined;
@@ -648,7 +653,7 @@ export function createJobLifecycle(
             throw new AppError(422, messages.cancelKeyReused);
           return null;
         }
-        check(job, action, user);
+        check(job, action, { ...user, verified });
         // Taken on the delivery the reader saw, not on one that replaced it since (decision 2258).
         if (judged && input.delivery !== undefined && input.delivery !== job.deliveries)
           throw input.delivery > job.deliveries

@@ -136,3 +136,28 @@ export const creditNoteAttachment = (refundId: string, reference: string, lineNo
 
 export const creditNoteLine = (reference: string, lineNo: number | string) =>
   `Your credit note ${creditNoteNumber(reference, lineNo)} is attached.`;
+
+/** To each live admin, once, when the background job stops sending a refused refund (decision 2309). */
+export const refundGivenUpMail = (m: {
+  to: string;
+  refundId: string;
+  /** Naira. */
+  amount: number;
+  what: string;
+  reference: string;
+  failure: string;
+  url: string;
+}): MailTemplate => ({
+  to: m.to,
+  subject: `A refund of ${formatNairaExact(m.amount)} is still refused by the provider`,
+  body: [
+    paragraph(
+      `The refund of ${formatNairaExact(m.amount)} for ${m.what} (payment ${m.reference}, refund ${m.refundId}) has been refused by the payment provider every hour for three days (${m.failure}).`,
+    ),
+    paragraph(
+      'It will not be sent again by itself. Find out why with the provider, then press Retry in the refunds list, or pay it back by hand and record what you did.',
+    ),
+    button('Review refunds', m.url),
+  ],
+  reason: 'you are a LegalMarket administrator',
+});

@@ -1,11 +1,12 @@
 import { afterEach, beforeAll, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
-import { jobs, refunds } from '../../db/schema.js';
+import { and, eq, sql } from 'drizzle-orm';
+import { emailOutbox, jobs, refunds } from '../../db/schema.js';
 import { describeEachDb, signupAndLogin } from '../../../test/helpers.js';
 import { mailsTo } from '../../../test/admin-fixtures.js';
 import { moneyTestKit, type MoneyTestApp } from './money-test-kit.js';
 
 const HOUR = 3600_000;
+const DAY = 24 * HOUR;
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 
 /**
@@ -91,6 +92,50 @@ describeEachDb('refunds of cancelled jobs sent again by the background job', (ki
     expect(await refundOf(job.id)).toMatchObject({ status: 'failed' });
     t.clock.advance(31 * 60_000);
     await reconcile();
+    expect(await refundOf(job.id)).toMatchObject({ status: 'completed' });
+    expect(madeAtProvider(paid).map((r) => r.amount_refunded)).toEqual([25_000]);
+    expect(await refundsDue()).toBe(0);
+  });
+
+  it('refused for three days: the admins are told once and the background job stops sending it (2309)', async () => {
+    const admin = await signupAndLogin(t, 'admin');
+    const { paid, job } = await paidJob();
+    flw.setRefundMode('refuse');
+    expect((await cancel(admin, job.id)).statusCode).toBe(200);
+    const refused = await refundOf(job.id);
+    expect(refused).toMatchObject({ status: 'failed' });
+    const sends = () => flw.calls.filter((c) => c === `POST /v3/transactions/${paid}/refund`).length;
+    const toldAdmins = async () =>
+      (
+        await db()
+          .select({ subject: emailOutbox.subject })
+          .from(emailOutbox)
+          .where(sql`strpos(${emailOutbox.text}, ${refused.id}) > 0`)
+      ).filter((m) => m.subject === 'A refund of ₦25,000 is still refused by the provider').length;
+    expect(sends()).toBe(1);
+    // Two days on: still sent again, refused again, nobody told yet.
+    t.clock.advance(2 * DAY);
+    await reconcile();
+    expect(sends()).toBe(2);
+    expect(await toldAdmins()).toBe(0);
+    // Past three days: not sent, the admins told, the refund left failed for them.
+    t.clock.advance(DAY + 60_000);
+    await Promise.all([reconcile(), reconcile()]);
+    expect(sends()).toBe(2);
+    const told = await toldAdmins();
+    expect(told).toBeGreaterThan(0);
+    expect(await refundOf(job.id)).toMatchObject({ status: 'failed' });
+    // Hours on: neither sent nor told again.
+    for (let hour = 0; hour < 3; hour++) {
+      t.clock.advance(HOUR + 60_000);
+      await reconcile();
+    }
+    expect(sends()).toBe(2);
+    expect(await toldAdmins()).toBe(told);
+    // An admin's retry still sends it (signed in afresh: the first admin's session ended days ago).
+    flw.setRefundMode('completed');
+    const later = await signupAndLogin(t, 'admin');
+    expect((await inject('POST', `/api/admin/refunds/${refused.id}/retry`, later)).statusCode).toBe(200);
     expect(await refundOf(job.id)).toMatchObject({ status: 'completed' });
     expect(madeAtProvider(paid).map((r) => r.amount_refunded)).toEqual([25_000]);
     expect(await refundsDue()).toBe(0);

@@ -1,8 +1,10 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, not, or, sql } from 'drizzle-orm';
 import { formatNairaExact, planMessages, toKobo, type RefundView } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
+import type { SQL } from 'drizzle-orm';
 import { jobs, orders, products, refunds, users } from '../../db/schema.js';
+import { liveAdmin } from '../../db/admins.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { AuthUser } from '../../platform/auth.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
@@ -14,7 +16,7 @@ import {
   type PaymentProvider,
   type ProviderRefund,
 } from '../../platform/payments/index.js';
-import { creditNoteAttachment, creditNoteLine } from './emails.js';
+import { creditNoteAttachment, creditNoteLine, refundGivenUpMail } from './emails.js';
 import { PLAN_PAYMENT_TITLE, creditNoteSuffix } from './receipts.js';
 import type { Ledger } from './ledger.js';
 import { cancelPlanJob, lockPlanOfJob } from '../plans/credits.js';
@@ -41,6 +43,14 @@ const RESEND_AFTER_MS = 60_000;
 /** A refused refund, or one the provider took and never settled, is tried again after this long. */
 const RETRY_FAILED_AFTER_MS = 3600_000;
 const DAY_MS = 86_400_000;
+/**
+ * A refused refund opened this long ago is no longer sent again by the background job (decision 2309):
+ * Flutterwave's balance covers a payment within a settlement or two, a weekend included; a refusal
+ * that outlasts that is not the balance, and hourly tries would go on for ever.
+ */
+export const GIVE_UP_AFTER_MS = 3 * DAY_MS;
+/** Put before the provider's reason once the admins were told, so they are told once. */
+export const GIVEN_UP = 'Not sent again by itself: ';
 
 const TWIN_BEING_SENT = 'Another refund of this payment for the same amount is being sent; try again in a minute';
 
@@ -397,19 +407,26 @@ export function createRefunds(deps: RefundsDeps) {
       lt(refunds.updatedAt, unsentBefore),
     );
     const refused = and(eq(refunds.status, 'failed'), lt(refunds.updatedAt, laterBefore));
+    // Refused for days (2309): the admins are told once, and it is not sent again by itself.
+    const stale = lt(refunds.createdAt, new Date(now - GIVE_UP_AFTER_MS));
+    const givenUp = sql`coalesce(starts_with(${refunds.failure}, ${GIVEN_UP}), false)`;
     const unanswered = and(
       eq(refunds.status, 'pending'),
       isNotNull(refunds.providerRefundId),
       lt(refunds.updatedAt, laterBefore),
     );
     const due = await db
-      .select({ id: refunds.id, status: refunds.status })
+      .select({ id: refunds.id, status: refunds.status, createdAt: refunds.createdAt })
       .from(refunds)
-      .where(or(unsent, refused, unanswered))
+      .where(or(unsent, and(refused, not(givenUp)), unanswered))
       .orderBy(asc(refunds.updatedAt))
       .limit(limit);
     let done = 0;
-    for (const { id, status } of due) {
+    for (const { id, status, createdAt } of due) {
+      if (status === 'failed' && createdAt.getTime() < now - GIVE_UP_AFTER_MS) {
+        await giveUp(id, and(refused, not(givenUp), stale)!);
+        continue;
+      }
       // A refused one is claimed as pending and sent in the same statement, as an admin's retry marks it
       // (decision 2264): a retry pressed at that moment then finds it being sent, never sends it too.
       const [claimed] = await db
@@ -438,6 +455,54 @@ export function createRefunds(deps: RefundsDeps) {
       }
     }
     return done;
+  }
+
+  /**
+   * Marks a refused refund the background job stops sending and mails each live admin, in one
+   * transaction, claimed by the conditional update so two passes mail once (decision 2309).
+   */
+  async function giveUp(id: string, still: SQL) {
+    const told = await db.transaction(async (tx) => {
+      const [r] = await tx
+        .update(refunds)
+        .set({
+          failure: sql`${GIVEN_UP} || coalesce(${refunds.failure}, 'Refused by the provider')`,
+          updatedAt: clock.now(),
+        })
+        .where(and(eq(refunds.id, id), still))
+        .returning();
+      if (!r) return false;
+      const [ctx] = await tx
+        .select({
+          reference: refundReference,
+          what: sql<string>`coalesce(${products.productName}, ${orders.title}, ${PLAN_PAYMENT_TITLE})`,
+        })
+        .from(refunds)
+        .leftJoin(orders, eq(orders.id, refunds.orderId))
+        .leftJoin(jobs, eq(jobs.id, refunds.jobId))
+        .leftJoin(products, eq(products.id, jobs.productId))
+        .where(eq(refunds.id, id));
+      const render = mailRenderer(deps.config);
+      const admins = await tx.select({ email: users.officialEmail }).from(users).where(liveAdmin).limit(20);
+      for (const a of admins)
+        await enqueueMail(
+          tx,
+          render(
+            refundGivenUpMail({
+              to: a.email,
+              refundId: r.id,
+              amount: r.amount / 100,
+              what: ctx.what,
+              reference: ctx.reference,
+              failure: r.failure!.slice(GIVEN_UP.length),
+              url: `${deps.config.PUBLIC_URL}/admin/refunds`,
+            }),
+          ),
+        );
+      deps.log?.error({ refundId: r.id, failure: r.failure }, 'refund refused for days; left for an admin');
+      return admins.length > 0;
+    });
+    if (told) deps.mailWritten();
   }
 
   return {

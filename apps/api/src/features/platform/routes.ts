@@ -38,7 +38,7 @@ export const platformRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
         tags: ['platform'],
         summary: 'Settings the web app needs (support line, payment provider, our social accounts)',
         description:
-          '`socialLinks` lists only the accounts set in SOCIAL_X_URL, SOCIAL_LINKEDIN_URL, SOCIAL_INSTAGRAM_URL and SOCIAL_FACEBOOK_URL (none by default).',
+          '`socialLinks` lists only the accounts set in SOCIAL_X_URL, SOCIAL_LINKEDIN_URL, SOCIAL_INSTAGRAM_URL and SOCIAL_FACEBOOK_URL (none by default). `uploadMaxBytes` is the largest image and document POST /api/uploads takes (UPLOAD_MAX_IMAGE_BYTES, UPLOAD_MAX_DOCUMENT_BYTES); the web refuses a larger pick before sending it (decision 2311).',
         response: { 200: publicConfigResponse },
       },
     },
@@ -48,6 +48,7 @@ export const platformRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
         supportPhone: config.SUPPORT_PHONE,
         supportEmail: config.SUPPORT_EMAIL,
         paymentProvider: config.PAYMENT_PROVIDER,
+        uploadMaxBytes: { image: config.UPLOAD_MAX_IMAGE_BYTES, document: config.UPLOAD_MAX_DOCUMENT_BYTES },
         socialLinks: (
           [
             ['x', config.SOCIAL_X_URL],

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { and, asc, eq } from 'drizzle-orm';
-import { auditLog, emailOutbox, jobs, users } from '../../db/schema.js';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { auditLog, emailOutbox, jobs, notifications, users } from '../../db/schema.js';
 import { createTestApp, describeEachDb, PASSWORD, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { SUCCESS_CARD, insertProduct } from '../../../test/commerce-helpers.js';
 import { multipart, pdfBytes } from '../../../test/upload-helpers.js';
@@ -177,4 +177,34 @@ describeEachDb("erasure takes the person's name out of other accounts' notificat
       .where(and(eq(auditLog.action, 'job.assign'), eq(auditLog.targetId, job.id)));
     expect(assignment.details).toMatchObject({ lawyerId: lawyer.id, lawyerName: 'Deleted user' });
   });
+  it('replaces the name in more notifications than one statement has parameters for', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    await rename(company.id, { companyName: 'Bulk Ltd' });
+    const job = await pay(company);
+    expect((await inject('POST', '/job-api/assign', admin, { jobId: job.id, lawyerId: lawyer.id })).statusCode).toBe(
+      200,
+    );
+    await act(company, job.id, 'message', { note: 'BULK-NOTE' });
+    await act(lawyer, job.id, 'deliver', { files: [await upload(lawyer)] });
+    await act(company, job.id, 'accept', { delivery: 1 });
+    // 33,000 copies of the lawyer's notification of the company's message: two parameters a row pass
+    // PostgreSQL's 65,535 a statement. Inserted in SQL, so the test stays quick.
+    const copies = 33_000;
+    await db().execute(sql`insert into ${notifications} (user_id, job_id, event_id, action, text)
+      select n.user_id, n.job_id, n.event_id, n.action, n.text
+      from ${notifications} n, generate_series(1, ${copies}::int) g
+      where n.user_id = ${lawyer.id} and n.job_id = ${job.id} and n.action = 'message'`);
+
+    expect((await inject('POST', '/api/account/delete', company, { password: PASSWORD })).statusCode).toBe(200);
+
+    const [left] = await db()
+      .select({
+        named: sql<number>`count(*) filter (where ${notifications.text} like 'Bulk Ltd%')::int`,
+        erased: sql<number>`count(*) filter (where ${notifications.text} like 'Deleted user %')::int`,
+      })
+      .from(notifications)
+      .where(and(eq(notifications.userId, lawyer.id), eq(notifications.jobId, job.id)));
+    expect(left).toEqual({ named: 0, erased: copies + 2 });
+  }, 60_000);
 });

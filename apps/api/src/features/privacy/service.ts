@@ -129,6 +129,15 @@ async function eraseNameFromOthersTexts(tx: Executor, row: typeof users.$inferSe
   const name = plainName(row.userType === 'company' ? (row.companyName ?? row.name) : row.name);
   const erased = ERASED_NAME;
   const recipient = alias(users, 'recipient');
+  // A job passes to another lawyer when its own loses verification (2310): the lawyers it had are in the
+  // admins' job.assign entries, one per assign event and in the same order, as each assignment wrote both.
+  const wasAssigned = sql`exists (select 1 from ${auditLog} a where a.action = 'job.assign'
+    and a.target_type = 'job' and a.target_id = ${jobs.id}::text and a.details ->> 'lawyerId' = ${row.id})`;
+  const assignedBy = sql`coalesce((select a.lawyer from (select a.details ->> 'lawyerId' as lawyer,
+      row_number() over (order by a.id) as n from ${auditLog} a where a.action = 'job.assign'
+      and a.target_type = 'job' and a.target_id = ${jobs.id}::text) a
+    where a.n = (select count(*) from ${jobEvents} e where e.job_id = ${jobs.id} and e.action = 'assign'
+      and e.id <= ${jobEvents.id})), ${jobs.assignedTo}::text)`;
   const named = await tx
     .select({
       id: notifications.id,
@@ -145,11 +154,12 @@ async function eraseNameFromOthersTexts(tx: Executor, row: typeof users.$inferSe
     .innerJoin(recipient, eq(recipient.id, notifications.userId))
     .where(
       and(
-        or(eq(jobs.companyId, row.id), eq(jobs.assignedTo, row.id), eq(jobEvents.actorId, row.id)),
+        or(eq(jobs.companyId, row.id), eq(jobs.assignedTo, row.id), eq(jobEvents.actorId, row.id), wasAssigned),
         // Whom the lifecycle's text names: the lawyer of an assignment, the company where the payment or
         // the clock acted, else whoever acted.
-        sql`(case when ${notifications.action} = 'assign' then ${jobs.assignedTo}
-          when ${jobEvents.actorId} is null then ${jobs.companyId} else ${jobEvents.actorId} end) = ${row.id}`,
+        sql`(case when ${notifications.action} = 'assign' then ${assignedBy}
+          when ${jobEvents.actorId} is null then ${jobs.companyId}::text else ${jobEvents.actorId}::text end)
+          = ${row.id}`,
       ),
     );
   // Each name the texts wrote (the person may have been renamed since), for the mails below too.
@@ -161,12 +171,11 @@ async function eraseNameFromOthersTexts(tx: Executor, row: typeof users.$inferSe
     return [{ ...n, into: n.text.slice(0, span[0]) + erased + n.text.slice(span[1]) }];
   });
   names.delete('');
+  // One JSON parameter, not two a row: a busy account's texts pass PostgreSQL's 65,535 parameters a statement.
   if (changed.length)
     await tx.execute(sql`update ${notifications} set "text" = v.body
-      from (values ${sql.join(
-        changed.map((n) => sql`(${n.id}::bigint, ${n.into})`),
-        sql`, `,
-      )}) as v(id, body) where ${notifications.id} = v.id`);
+      from jsonb_to_recordset(${JSON.stringify(changed.map((n) => ({ id: n.id, body: n.into })))}::jsonb)
+        as v(id bigint, body text) where ${notifications.id} = v.id`);
   // A notification's mail has its text as the subject and the first line, and links its job.
   const mails = new Map<string, { to: string; jobId: string; phrases: Map<string, string> }>();
   for (const n of changed) {
@@ -214,7 +223,7 @@ async function eraseNameFromOthersTexts(tx: Executor, row: typeof users.$inferSe
       .selectDistinct({ to: other.officialEmail })
       .from(jobs)
       .innerJoin(other, eq(other.id, jobs.companyId))
-      .where(eq(jobs.assignedTo, row.id));
+      .where(or(eq(jobs.assignedTo, row.id), wasAssigned));
     await rewriteMails(
       tx,
       companies.map((c) => c.to),
