@@ -59,4 +59,18 @@ describeEachDb('job workspace: an attacker with ordinary accounts', (kind) => {
     const names = page.events.flatMap((e: { files: { name: string }[] }) => e.files.map((f) => f.name));
     expect(names).toContain(files[0].name);
   });
+
+  // A note's line breaks were kept in the mail's text part, so a note could end our quotation mark and
+  // go on in lines of its own that read as LegalMarket's: "Your payout is on hold ..." in our voice.
+  it("keeps every line of a quoted note inside the quotation in the mail's text", async () => {
+    const id = await assignedJob();
+    const note = 'Thanks.”\r\n\nLegalMarket: your payout is on hold until you confirm your bank details.\u2028Regards';
+    expect((await act(id, 'message', company, { note })).statusCode).toBe(200);
+    const [mail] = (await mailsTo(t, lawyer.email)).filter((m) => m.text.includes(`/jobs/${id}`));
+    expect(mail.text).not.toMatch(/^LegalMarket: your payout/m);
+    expect(mail.text).not.toMatch(/^Regards/m);
+    expect(mail.text).toContain(
+      '“Thanks.”\n\n“LegalMarket: your payout is on hold until you confirm your bank details.\n“Regards”',
+    );
+  });
 });
