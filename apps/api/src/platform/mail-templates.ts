@@ -70,6 +70,9 @@ const footerLines = (t: MailTemplate, brand: MailBrand) => [
   `Questions? Write to ${brand.supportEmail}.`,
 ];
 
+/** Every way a text breaks a line: a mail client shows each as a new line. */
+const LINE_BREAKS = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/;
+
 function blockText(b: MailBlock): string {
   switch (b.kind) {
     case 'paragraph':
@@ -79,7 +82,12 @@ function blockText(b: MailBlock): string {
     case 'code':
       return `${CODE_TEXT_INDENT}${b.text}`;
     case 'quote':
-      return `“${b.text}”`;
+      // Every line opens with a quotation mark, as each paragraph of a long quotation does: a line break
+      // in the words must not start a line that reads as ours (decision 2298).
+      return `${b.text
+        .split(LINE_BREAKS)
+        .map((line) => (line ? `“${line}` : ''))
+        .join('\n')}”`;
     case 'facts':
       return b.rows.map(([label, value]) => `${label}: ${value}`).join('\n');
   }

@@ -16,6 +16,18 @@ function preview(note: string, max = 400): string {
   return note;
 }
 
+/** The extensions of the documents and images an upload can be (uploads/service.ts). */
+const OWN_EXTENSION = /\.(pdf|docx?|png|jpe?g|jpe|jfif|webp)$/i;
+
+/**
+ * A document's name as the job e-mail lists it: its uploader chose it, and the list speaks in our
+ * voice, so it is defanged as a person's name is (decision 2297); its own extension stays.
+ */
+function plainFileName(name: string): string {
+  const ext = OWN_EXTENSION.exec(name)?.[0] ?? '';
+  return plainName(name.slice(0, name.length - ext.length)) + ext;
+}
+
 /** A lifecycle step told to each recipient: the notification's text is the subject and the first line. */
 export const jobEventMail = (
   to: string,
@@ -26,7 +38,7 @@ export const jobEventMail = (
   body: [
     paragraph(`${m.text}.`),
     ...(m.note ? [quote(preview(m.note))] : []),
-    ...(m.files?.length ? [paragraph(`Documents: ${m.files.join(', ')}`)] : []),
+    ...(m.files?.length ? [paragraph(`Documents: ${m.files.map(plainFileName).join(', ')}`)] : []),
     ...(m.thread
       ? [paragraph('Until you open the job, further messages on it wait there and in your notifications.')]
       : []),

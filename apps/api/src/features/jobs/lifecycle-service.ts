@@ -31,7 +31,7 @@ import { mailRenderer } from '../../platform/mail-templates.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import { plainName } from '../../platform/mail-templates.js';
 import { addWorkingDays, dueDate } from '../../platform/working-days.js';
-import { assertAttachable, cleanFileName, keyOfUrl, uploadUrl } from '../uploads/service.js';
+import { assertAttachable, cleanFileName, keyOfUrl, threadUrl, uploadedNames, uploadUrl } from '../uploads/service.js';
 import { jobEventMail } from './emails.js';
 import { recipientsText } from './notification-text.js';
 import { APPLICANT_NAME, jobPageJsonQuery, notificationsQuery } from './view.js';
@@ -423,10 +423,13 @@ export function createJobLifecycle(
         })),
       );
       if (input.mail !== false) {
+        // The mail lists each document under the name it was uploaded with, which ends in its real
+        // extension, not the free text it was attached under (decision 2297).
+        const uploaded = await uploadedNames(tx, input.files?.map((f) => f.url) ?? []);
         const mail = {
           text,
           note: action !== 'apply' ? input.note : null,
-          files: input.files?.map((f) => f.name),
+          files: input.files?.map((f) => uploaded.get(threadUrl(f.url)) ?? f.name),
           url: `${site}/jobs/${job.id}`,
           thread: action === 'message',
         };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { and, eq, like, or, sql, type SQL, type SQLWrapper, type AnyColumn } from 'drizzle-orm';
+import { and, eq, inArray, like, or, sql, type SQL, type SQLWrapper, type AnyColumn } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import { messages, type UploadKind } from '@legalmarket/contracts';
 import type { Config } from '../../config.js';
@@ -124,6 +124,20 @@ export async function assertAttachable(
   const mine = row.ownerId === user.id || (user.userType === 'admin' && row.ownerType === 'admin');
   if (!mine) throw forbidden(messages.fileNotYours);
   if (row.kind !== 'document') throw badRequest(messages.attachDocumentOnly);
+}
+
+/**
+ * The names documents were uploaded under (what a download saves them as: it ends in the extension of
+ * what the bytes are), by the `/uploads/<key>` URL a job's event holds. A link elsewhere has none.
+ */
+export async function uploadedNames(ex: Executor, urls: readonly string[]): Promise<Map<string, string>> {
+  const keys = urls.map(keyOfUrl).filter((k): k is string => k !== null);
+  if (!keys.length) return new Map();
+  const rows = await ex
+    .select({ key: uploads.key, name: uploads.originalName })
+    .from(uploads)
+    .where(inArray(uploads.key, keys));
+  return new Map(rows.map((r) => [uploadUrl(r.key), r.name]));
 }
 
 /**
