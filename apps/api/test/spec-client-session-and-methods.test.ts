@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import { createTestApp, describeEachDb, PASSWORD, signupAndLogin, type TestApp } from './helpers.js';
+import { is2xx, type Data } from './spec-client-kit.js';
+
+/**
+ * Another pass over both call tables by a client written from the spec alone, and by one generated
+ * from the served OpenAPI document: what the login answer carries, what OPTIONS and HEAD answer on a
+ * table path, and which request bodies the document says may be left out. Decisions 2303, 2304, 2305.
+ */
+describeEachDb('spec client: the session user, OPTIONS and HEAD, optional bodies', (kind) => {
+  let t: TestApp;
+  let doc: Data;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+  });
+  afterAll(() => t.close());
+
+  it('POST /api/login: data.user is the spec’s user session, officialEmail included, for every role', async () => {
+    // Spec section 3: "User session: _id, userType (admin, company, lawyer), officialEmail."
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats(ajv);
+    const declared = doc.paths['/api/login'].post.responses['200'].content['application/json'].schema;
+    for (const role of ['company', 'lawyer', 'admin'] as const) {
+      const account = await signupAndLogin(t, role);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { officialEmail: account.email, password: PASSWORD },
+      });
+      const login = is2xx({ status: res.statusCode, data: res.json() });
+      expect(login.data.user, role).toEqual({ _id: account.id, userType: role, officialEmail: account.email });
+      expect(ajv.validate(declared, login) ? [] : ajv.errors, role).toEqual([]);
+    }
+    // The generated client's type names it as always there.
+    const success = declared.anyOf.find((s: Data) => s.required.includes('token'));
+    expect(success.properties.data.properties.user.required).toContain('officialEmail');
+  });
+});
