@@ -366,6 +366,9 @@ async function registerWeb(
     // method the address takes (a missing static file) is a plain 404.
     const allowed = isApi ? methods.allowed(decodedPath(url)) : [];
     const takes = (m: string) => allowed.includes(m) || (m === 'HEAD' && allowed.includes('GET'));
+    // OPTIONS asks which methods an address takes: the answer is that list, not a refusal (decision 2304).
+    if (allowed.length > 0 && request.method === 'OPTIONS')
+      return reply.status(204).header('allow', allowed.join(', ')).send();
     if (allowed.length > 0 && !takes(request.method)) {
       const list = allowed.filter((m) => m !== 'HEAD');
       return reply

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
+import { insertProduct } from './commerce-helpers.js';
 import { createTestApp, describeEachDb, PASSWORD, signupAndLogin, type TestApp } from './helpers.js';
 import { is2xx, type Data } from './spec-client-kit.js';
 
@@ -37,5 +38,46 @@ describeEachDb('spec client: the session user, OPTIONS and HEAD, optional bodies
     // The generated client's type names it as always there.
     const success = declared.anyOf.find((s: Data) => s.required.includes('token'));
     expect(success.properties.data.properties.user.required).toContain('officialEmail');
+  });
+
+  it('OPTIONS on a table path answers 204 with the methods it takes; HEAD answers as GET without a body', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const productId = await insertProduct(t, 'Options Product', 9_000);
+    const rows: Array<[string, string]> = [
+      ['/api/login', 'POST'],
+      ['/product-api/products', 'GET, HEAD'],
+      [`/api/rating/${productId}`, 'DELETE, PATCH'],
+      ['/api/cart/', 'GET, HEAD, POST'],
+      [`/api/updateprofile?_id=${company.id}`, 'PATCH'],
+    ];
+    for (const [url, allow] of rows) {
+      const res = await t.app.inject({ method: 'OPTIONS', url });
+      expect([res.statusCode, res.headers.allow, res.body], url).toEqual([204, allow, '']);
+    }
+    // An address that no route has is still "Not found"; another method is still 405.
+    const none = await t.app.inject({ method: 'OPTIONS', url: '/api/no-such-call' });
+    expect([none.statusCode, none.json().message]).toEqual([404, 'Not found']);
+    const put = await t.app.inject({ method: 'PUT', url: '/api/login' });
+    expect([put.statusCode, put.headers.allow]).toEqual([405, 'POST']);
+
+    // HEAD on the table's GET rows: the GET's status and headers, no body.
+    const auth = { authorization: `Bearer ${company.token}` };
+    for (const [url, headers] of [
+      ['/product-api/products', {}],
+      [`/product-api/product/${productId}`, {}],
+      [`/api/userprofile?_id=${company.id}`, auth],
+      ['/api/cart', auth],
+      ['/job-api/company/pendingjobs', auth],
+      ['/ratings-api/rating', {}],
+    ] as Array<[string, Record<string, string>]>) {
+      const get = await t.app.inject({ method: 'GET', url, headers });
+      const head = await t.app.inject({ method: 'HEAD', url, headers });
+      expect([head.statusCode, head.headers['content-type'], head.headers['content-length'], head.body], url).toEqual([
+        get.statusCode,
+        get.headers['content-type'],
+        get.headers['content-length'],
+        '',
+      ]);
+    }
   });
 });
