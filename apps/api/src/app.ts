@@ -26,7 +26,7 @@ import { createPageSessions } from './platform/page-session.js';
 import { pagePreloads } from './platform/page-preloads.js';
 import { isApiPath, isApiPrefixed } from './platform/api-paths.js';
 import { routeMethods } from './platform/route-methods.js';
-import { openApiTransform } from './platform/openapi.js';
+import { openApiDocument, openApiTransform } from './platform/openapi.js';
 import { API_HEADERS, securityHeaders } from './platform/security-headers.js';
 import type { MailWorker } from './platform/mailer.js';
 import { createLimits, type RateLimitStore } from './platform/rate-limit.js';
@@ -226,6 +226,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
     transform: openApiTransform,
+    transformObject: openApiDocument,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 

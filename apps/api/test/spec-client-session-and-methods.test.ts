@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
+import { insertJob } from './admin-fixtures.js';
 import { insertProduct } from './commerce-helpers.js';
 import { createTestApp, describeEachDb, PASSWORD, signupAndLogin, type TestApp } from './helpers.js';
-import { is2xx, type Data } from './spec-client-kit.js';
+import { is2xx, specClient, type Data } from './spec-client-kit.js';
 
 /**
  * Another pass over both call tables by a client written from the spec alone, and by one generated
@@ -79,5 +80,34 @@ describeEachDb('spec client: the session user, OPTIONS and HEAD, optional bodies
         '',
       ]);
     }
+  });
+
+  it('the document says which bodies may be left out, and the generated client leaves them out', async () => {
+    const admin = await signupAndLogin(t, 'admin');
+    const company = await signupAndLogin(t, 'company');
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const productId = await insertProduct(t, 'Optional Body Product', 9_000);
+    const op = (method: string, path: string) => doc.paths[path][method];
+
+    // "Complete job | PUT /job-api/completejob/{id} | none": no request body at all.
+    expect(op('put', '/job-api/completejob/{id}').requestBody).toBeUndefined();
+    // "Apply for job | lawyerId": the lawyer's own id, optional (decision 2150), so the body is optional.
+    expect(op('post', '/job-api/applyforjob/{id}').requestBody.required).toBe(false);
+    // A body with a required field stays required, and the flag used on the way is not left in the document.
+    expect(op('post', '/api/login').requestBody.required).toBe(true);
+    expect(op('post', '/job-api/assign').requestBody.required).toBe(true);
+    expect(JSON.stringify(doc)).not.toContain('x-optional-body');
+
+    // Sent as the document allows: nothing at all.
+    const open = await insertJob(t, company.id, { productId });
+    const applied = await t.app.inject({
+      method: 'POST',
+      url: `/job-api/applyforjob/${open.id}`,
+      headers: { authorization: `Bearer ${lawyer.token}` },
+    });
+    expect([applied.statusCode, applied.json().message]).toEqual([200, 'Job applied successfully']);
+    const pending = await insertJob(t, company.id, { productId, status: 'pending', lawyerId: lawyer.id });
+    const completed = await specClient(t.app, admin.token).put(`/job-api/completejob/${pending.id}`);
+    expect(is2xx(completed).message).toBe('Job completed successfully');
   });
 });
