@@ -110,4 +110,30 @@ describeEachDb('spec client: the session user, OPTIONS and HEAD, optional bodies
     const completed = await specClient(t.app, admin.token).put(`/job-api/completejob/${pending.id}`);
     expect(is2xx(completed).message).toBe('Job completed successfully');
   });
+  it('the table’s paths joined to a base address that ends in a slash: `//api/login` is `/api/login`', async () => {
+    // Both tables write `POST api/resendconfirmemail` beside `/api/...` rows: a base address ending in `/`
+    // reaches the former, and joined as text it gives the latter a doubled slash.
+    const company = await signupAndLogin(t, 'company');
+    const api = specClient(t.app);
+    const login = is2xx(await api.post('//api/login', { officialEmail: company.email, password: PASSWORD }));
+    expect(login.data.user._id).toBe(company.id);
+    expect(is2xx(await api.get('//product-api/products')).products).toEqual(expect.any(Array));
+    expect(is2xx(await api.post('//api/resendconfirmemail', { officialEmail: company.email })).message).toBe(
+      'Confirmation email sent successfully',
+    );
+    const profile = is2xx(await specClient(t.app, login.token).get(`//api/userprofile?_id=${company.id}`));
+    expect(profile._id).toBe(company.id);
+    // A doubled slash inside the path too: the cart route, whose empty state is the spec's 404.
+    const cart = await specClient(t.app, login.token).get('/api//cart/');
+    expect([cart.status, cart.data.message]).toEqual([404, 'Your cart is empty']);
+
+    // The API's answers and headers, not the web app's: another method is 405, an unknown path a JSON 404.
+    const put = await t.app.inject({ method: 'PUT', url: '//api/login' });
+    expect([put.statusCode, put.headers.allow]).toEqual([405, 'POST']);
+    const none = await t.app.inject({ method: 'GET', url: '//api/no-such-call' });
+    expect([none.statusCode, none.json().message]).toEqual([404, 'Not found']);
+    const single = await t.app.inject({ method: 'GET', url: '/product-api/products' });
+    const doubled = await t.app.inject({ method: 'GET', url: '//product-api/products' });
+    expect(doubled.headers['content-security-policy']).toBe(single.headers['content-security-policy']);
+  });
 });
