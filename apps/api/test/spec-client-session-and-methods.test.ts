@@ -136,4 +136,39 @@ describeEachDb('spec client: the session user, OPTIONS and HEAD, optional bodies
     const doubled = await t.app.inject({ method: 'GET', url: '//product-api/products' });
     expect(doubled.headers['content-security-policy']).toBe(single.headers['content-security-policy']);
   });
+  it('the stored userId sent as a client stored it, in JSON quotes: profile, job page, apply, payment details', async () => {
+    // Section 3 keeps userId in browser storage beside userToken; a quoted token is read (2234), and a
+    // client that stored both with JSON.stringify sends the id the same way.
+    const company = await signupAndLogin(t, 'company');
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const quoted = (id: string) => encodeURIComponent(JSON.stringify(id));
+    const own = specClient(t.app, company.token);
+    expect(is2xx(await own.get(`/api/userprofile?_id=${quoted(company.id)}`))._id).toBe(company.id);
+    const saved = is2xx(await own.patchForm(`/api/updateprofile?_id=${quoted(company.id)}`, { yourBio: 'Quoted.' }));
+    expect(saved.company.yourBio).toBe('Quoted.');
+
+    const productId = await insertProduct(t, 'Quoted Id Product', 9_000);
+    const job = await insertJob(t, company.id, { productId });
+    const api = specClient(t.app, lawyer.token);
+    expect(is2xx(await api.get(`/job-api/job/${job.id}?lawyerId=${quoted(lawyer.id)}`))._id).toBe(job.id);
+    const applied = await api.post(`/job-api/applyforjob/${job.id}`, { lawyerId: JSON.stringify(lawyer.id) });
+    expect(is2xx(applied).message).toBe('Job applied successfully');
+    const added = await api.post(`/api/add-payment-details?_id=${quoted(lawyer.id)}`, {
+      accountNumber: '0123456789',
+      accountName: 'Chidi Okeke',
+      bank: 'GTBank',
+    });
+    expect(is2xx(added).lawyer._id).toBe(lawyer.id);
+
+    // Still the caller's own id only, and still an id: another one quoted is refused as before.
+    const other = await own.get(`/api/userprofile?_id=${quoted(lawyer.id)}`);
+    expect([other.status, other.data.message]).toEqual([
+      403,
+      'You do not have permission to view these profile details.',
+    ]);
+    const notAnId = await own.get(`/api/userprofile?_id=${quoted('12345')}`);
+    expect(notAnId.status).toBe(400);
+    const someoneElse = await api.get(`/job-api/job/${job.id}?lawyerId=${quoted(company.id)}`);
+    expect(someoneElse.status).toBe(403);
+  });
 });

@@ -19,6 +19,7 @@ import {
   resetPasswordQuery,
   userProfileResponse,
   type UserProfileResponse,
+  storedId,
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 import { AppError, forbidden, unauthorized } from '../../platform/errors.js';
@@ -288,7 +289,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
         summary: "The signed-in user's own profile",
         description:
           "The profile itself at the top of the body, `_id` equal to the id asked for (spec section 6). Only the caller's own id is answered; any other id gets 403 with the spec's permission message.",
-        querystring: z.object({ _id: z.uuid(messages.noPermissionProfile) }),
+        querystring: z.object({ _id: storedId(z.uuid(messages.noPermissionProfile)) }),
         response: { 200: userProfileResponse },
       },
       preHandler: auth.require(),
