@@ -24,9 +24,9 @@ import { AppError, registerErrorHandling } from './platform/errors.js';
 import { firstPage, sendHtml, type CartOfPage } from './platform/first-page.js';
 import { createPageSessions } from './platform/page-session.js';
 import { pagePreloads } from './platform/page-preloads.js';
-import { isApiPath, isApiPrefixed } from './platform/api-paths.js';
+import { isApiPath, isApiPrefixed, singleSlashes } from './platform/api-paths.js';
 import { routeMethods } from './platform/route-methods.js';
-import { openApiTransform } from './platform/openapi.js';
+import { openApiDocument, openApiTransform } from './platform/openapi.js';
 import { API_HEADERS, securityHeaders } from './platform/security-headers.js';
 import type { MailWorker } from './platform/mailer.js';
 import { createLimits, type RateLimitStore } from './platform/rate-limit.js';
@@ -123,8 +123,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // hop took the first one, which a client writes itself whenever a proxy appends (decision 2120).
     trustProxy: config.TRUST_PROXY ? (_address: string, hop: number) => hop < 1 : false,
     bodyLimit: 1024 * 1024,
-    // `/api/cart/` is `/api/cart`, as the Express back end the spec was written from answered (decision 2234).
-    routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
+    // `/api/cart/` is `/api/cart`, as the Express back end the spec was written from answered (decision 2234);
+    // `//api/login` too: the base address joined to the table's `/api/...` rows (decision 2304).
+    routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     genReqId: () => crypto.randomUUID(),
     // The router refuses malformed percent-encoding and over-long path parameters before any route or
     // error handler runs; answer those in the one error shape too (found by test/security/bad-input).
@@ -226,6 +227,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
     transform: openApiTransform,
+    transformObject: openApiDocument,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
@@ -364,8 +366,12 @@ async function registerWeb(
     // An API address called with a method it does not take (PUT for the spec's PATCH): say which it takes.
     // The router matched the decoded path, so this matches it too; a handler that found nothing under a
     // method the address takes (a missing static file) is a plain 404.
-    const allowed = isApi ? methods.allowed(decodedPath(url)) : [];
+    // Read as the router reads it: `//api/x` is `/api/x` (decision 2304).
+    const allowed = isApi ? methods.allowed(decodedPath(singleSlashes(url))) : [];
     const takes = (m: string) => allowed.includes(m) || (m === 'HEAD' && allowed.includes('GET'));
+    // OPTIONS asks which methods an address takes: the answer is that list, not a refusal (decision 2304).
+    if (allowed.length > 0 && request.method === 'OPTIONS')
+      return reply.status(204).header('allow', allowed.join(', ')).send();
     if (allowed.length > 0 && !takes(request.method)) {
       const list = allowed.filter((m) => m !== 'HEAD');
       return reply

@@ -117,13 +117,19 @@ export type LoginInput = z.input<typeof loginInput>;
 
 const userTypeSchema = z.enum(USER_TYPES);
 
+const sessionUser = z.object({ _id: z.string(), userType: userTypeSchema });
+
+/** POST /api/login: the user is spec section 3's user session, `_id`, `userType` and `officialEmail` (decision 2303). */
 export const loginResponse = z.object({
   status: z.literal('success'),
   message: z.string(),
   token: z.string(),
-  data: z.object({ user: z.object({ _id: z.string(), userType: userTypeSchema }) }),
+  data: z.object({ user: sessionUser.extend({ officialEmail: z.string() }) }),
 });
-export type LoginResponse = z.infer<typeof loginResponse>;
+/** POST /api/login/two-factor, the second step (decision 2020): `_id` and `userType`, as its tests pin. */
+export const twoFactorLoginResponse = loginResponse.extend({ data: z.object({ user: sessionUser }) });
+/** What both sign-in answers carry: the web reads only this. */
+export type LoginResponse = z.infer<typeof twoFactorLoginResponse>;
 
 export const emailOnlyInput = z.object({ officialEmail: emailField });
 export type EmailOnlyInput = z.input<typeof emailOnlyInput>;

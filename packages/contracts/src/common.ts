@@ -234,3 +234,11 @@ export type PublicConfig = z.infer<typeof publicConfigResponse>;
 
 /** The value of the Idempotency-Key header (IDEMPOTENCY_KEY_HEADER; decisions 2240, 2241), when sent. */
 export const idempotencyKey = z.uuid('Idempotency-Key must be a valid id').optional();
+
+/**
+ * An id the spec's client keeps in browser storage (`userId`, section 3) and sends as it reads it back: a
+ * value stored with `JSON.stringify` comes back in double quotes, as the stored token does (decision
+ * 2234). The quotes and spaces around it are dropped; the rest must still be a valid id (decision 2303).
+ */
+export const storedId = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === 'string' ? v.trim().replace(/^"(.*)"$/, '$1') : v), schema);

@@ -2,7 +2,7 @@ import { jobView } from './jobs.js';
 import { z } from 'zod';
 import { codeAsText, otpField } from './auth.js';
 import { messages } from './messages.js';
-import { requiredText } from './common.js';
+import { requiredText, storedId } from './common.js';
 import { LIST_CAP, LIST_LIMIT_MAX } from './constants.js';
 
 /**
@@ -89,9 +89,11 @@ export const lawyerProjectsQuery = z.object(lawyerListPaging).superRefine(pageLi
  * The job page's optional lawyerId (lawyer-and-admin spec, section 2) as a client fills it from a page
  * without one: empty, or the text JavaScript makes of null and undefined. Read as not sent (decision 2150).
  */
-const optionalLawyerId = z.preprocess(
-  (v) => (v === null || (typeof v === 'string' && ['', 'null', 'undefined'].includes(v.trim())) ? undefined : v),
-  z.uuid('lawyerId must be a valid id').optional(),
+const optionalLawyerId = storedId(
+  z.preprocess(
+    (v) => (v === null || (typeof v === 'string' && ['', 'null', 'undefined'].includes(v.trim())) ? undefined : v),
+    z.uuid('lawyerId must be a valid id').optional(),
+  ),
 );
 /** The spec sends lawyerId; the server only accepts the caller's own id (an admin reads any job). */
 export const lawyerIdQuery = z.object({ lawyerId: optionalLawyerId });

@@ -14,8 +14,12 @@ const API_PATHS: readonly { prefix: string; answers: boolean }[] = [
 
 const API_PREFIXES: readonly string[] = API_PATHS.map((p) => p.prefix);
 
+/** The path as the router reads it (`ignoreDuplicateSlashes`): each run of slashes is one (decision 2304). */
+export const singleSlashes = (url: string) => (url.includes('//') ? url.replace(/\/{2,}/g, '/') : url);
+
 /** Whether a path (without its query) is the API's, so never the web app's index.html. */
-export function isApiPrefixed(url: string): boolean {
+export function isApiPrefixed(path: string): boolean {
+  const url = singleSlashes(path);
   return API_PREFIXES.some((p) => url === p || url.startsWith(`${p}/`));
 }
 
@@ -23,7 +27,8 @@ export function isApiPrefixed(url: string): boolean {
 const ANSWER_PREFIXES: readonly string[] = API_PATHS.filter((p) => p.answers).map((p) => `${p.prefix}/`);
 
 /** Whether a request goes to the API's answers (not a page, not the OpenAPI viewer). */
-export function isApiPath(url: string): boolean {
+export function isApiPath(path: string): boolean {
+  const url = singleSlashes(path);
   if (url.startsWith('/api/docs')) return false;
   return ANSWER_PREFIXES.some((p) => url.startsWith(p));
 }

@@ -1,4 +1,5 @@
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { z } from 'zod';
 import { errorBody } from '@legalmarket/contracts';
 import { sessionUse } from './auth.js';
@@ -46,10 +47,40 @@ export function openApiTransform(input: TransformInput): Transformed {
   const schema = out.schema as Record<string, unknown> | undefined;
   if (!schema || schema.hide) return out;
   allowNullInNullableEnums(schema);
+  // A JSON body that is empty or left out is read as `{}` (decisions 2110, 2289): where `{}` is a whole
+  // request, the body is optional, and @fastify/swagger, which always writes `required: true`, is told so.
+  const body = routeSchema.body as z.ZodType | undefined;
+  if (!multipartForm && body && typeof body.safeParse === 'function' && body.safeParse({}).success)
+    schema[OPTIONAL_BODY] = true;
   const use = sessionUse(input.route);
   if (!schema.security && use) schema.security = use === 'required' ? BEARER : [...BEARER, {}];
   return out;
 }
+
+const OPTIONAL_BODY = 'x-optional-body';
+
+/**
+ * The document's last pass (swagger's `transformObject`): an operation whose body may be left out
+ * declares `requestBody.required: false`, and one whose body schema takes anything (a "none" payload
+ * row such as `PUT /job-api/completejob/{id}`, which only tolerates a stray body) declares no body.
+ */
+export function openApiDocument(input: DocumentInput) {
+  if (!('openapiObject' in input)) return input.swaggerObject;
+  const doc = input.openapiObject;
+  for (const operations of Object.values(doc.paths ?? {}))
+    for (const op of Object.values(operations ?? {}) as Array<Record<string, unknown>>) {
+      if (!op || typeof op !== 'object' || !(OPTIONAL_BODY in op)) continue;
+      delete op[OPTIONAL_BODY];
+      const requestBody = op.requestBody as { required?: boolean; content?: Record<string, { schema?: object }> };
+      if (!requestBody) continue;
+      const media = Object.values(requestBody.content ?? {});
+      if (media.length > 0 && media.every((m) => !m.schema || Object.keys(m.schema).length === 0))
+        delete op.requestBody;
+      else requestBody.required = false;
+    }
+  return doc;
+}
+type DocumentInput = Parameters<NonNullable<FastifyDynamicSwaggerOptions['transformObject']>>[0];
 
 /**
  * OpenAPI 3.0 reads `nullable: true` as adding null to the type but not to an `enum` (3.0.3's

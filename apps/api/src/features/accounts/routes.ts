@@ -19,6 +19,7 @@ import {
   resetPasswordQuery,
   userProfileResponse,
   type UserProfileResponse,
+  storedId,
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 import { AppError, forbidden, unauthorized } from '../../platform/errors.js';
@@ -144,7 +145,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
         tags,
         summary: 'Log in',
         description:
-          'Answers a bearer token (12 h) carrying officialEmail, phoneNumber, name and exp. A company also gets an HttpOnly cookie for the /cart page alone (`lm_page_session`: the session id and an HMAC of it, not the token; Path=/cart, SameSite=Lax, Secure on an https site): the server renders its cart into that page, and no API call accepts it. A lawyer or admin sign-in answers a `Set-Cookie` that clears it (decision 2100). An account with two-factor authentication on gets no token yet: `{ status: "success", message, twoFactorRequired: true, challengeToken, expiresAt }`, and POST /api/login/two-factor with the challenge and a code answers the token (decision 2020). Wrong e-mail and wrong password answer the same 401; an unconfirmed address answers 403 "Please confirm your email address to log in.". Each try is counted before the password is checked and a right password refunds it: after 10 failures per account in 15 minutes every try answers 429 with Retry-After, however many arrive at once.',
+          'Answers a bearer token (12 h) carrying officialEmail, phoneNumber, name and exp, and `data.user` with `_id`, `userType` and `officialEmail` (the spec\'s user session, decision 2303). A company also gets an HttpOnly cookie for the /cart page alone (`lm_page_session`: the session id and an HMAC of it, not the token; Path=/cart, SameSite=Lax, Secure on an https site): the server renders its cart into that page, and no API call accepts it. A lawyer or admin sign-in answers a `Set-Cookie` that clears it (decision 2100). An account with two-factor authentication on gets no token yet: `{ status: "success", message, twoFactorRequired: true, challengeToken, expiresAt }`, and POST /api/login/two-factor with the challenge and a code answers the token (decision 2020). Wrong e-mail and wrong password answer the same 401; an unconfirmed address answers 403 "Please confirm your email address to log in.". Each try is counted before the password is checked and a right password refunds it: after 10 failures per account in 15 minutes every try answers 429 with Retry-After, however many arrive at once.',
         body: loginInput,
         response: { 200: loginOrChallengeResponse },
       },
@@ -288,7 +289,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
         summary: "The signed-in user's own profile",
         description:
           "The profile itself at the top of the body, `_id` equal to the id asked for (spec section 6). Only the caller's own id is answered; any other id gets 403 with the spec's permission message.",
-        querystring: z.object({ _id: z.uuid(messages.noPermissionProfile) }),
+        querystring: z.object({ _id: storedId(z.uuid(messages.noPermissionProfile)) }),
         response: { 200: userProfileResponse },
       },
       preHandler: auth.require(),

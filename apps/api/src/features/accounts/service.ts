@@ -521,7 +521,7 @@ export function createAccountsService(deps: AccountsDeps) {
         secondFactor: false as const,
         token,
         sessionId,
-        user: { _id: user.id, userType: user.userType as UserType },
+        user: { _id: user.id, userType: user.userType as UserType, officialEmail: user.officialEmail },
       };
     },
 

@@ -18,6 +18,7 @@ import {
   payoutNotMeInput,
   payoutNotMeResponse,
   TWO_FACTOR,
+  storedId,
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 
@@ -27,7 +28,7 @@ const ok = (message: string) => ({ status: 'success' as const, message });
 /** The spec's message, and when the typed name clearly differed, the bank's name that was saved instead. */
 const withBankName = (message: string, nameFromBank: string | null) =>
   nameFromBank ? `${message}. ${payoutMessages.nameFromBank(nameFromBank)}` : message;
-const ownIdQuery = z.object({ _id: z.uuid('_id must be a valid id').optional() });
+const ownIdQuery = z.object({ _id: storedId(z.uuid('_id must be a valid id').optional()) });
 
 export const lawyersRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
   const service = services.lawyers;

@@ -12,6 +12,7 @@ import {
   twoFactorMessages,
   updateProfileResponse,
   type UpdateProfileResponse,
+  storedId,
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 import { AppError, badRequest, forbidden } from '../../platform/errors.js';
@@ -113,7 +114,7 @@ export const profilesRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
           "A verified lawyer's new SCN withdraws the verification and tells the admins (docs/decisions/1810). A lawyer whose verification was refused asks to be checked again by changing any field: `verificationRejection` becomes null (audit `lawyer.resubmit` with the fields changed); fields sent with their saved values change nothing (docs/decisions/1860).",
           "Answers `{ status: 'success', message: 'Profile Updated Successfully', company | lawyer }`: the saved profile at the top of the body under the caller's role, as the spec's client reads it. An account erased while the form was still arriving gets 401 and nothing of the form is saved, picture included (decision 2230).",
         ].join('\n\n'),
-        querystring: z.object({ _id: z.uuid(messages.noPermissionProfile) }),
+        querystring: z.object({ _id: storedId(z.uuid(messages.noPermissionProfile)) }),
         multipartForm: profileForm,
         response: { 200: updateProfileResponse },
       },

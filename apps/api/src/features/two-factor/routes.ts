@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   LIMITS,
-  loginResponse,
+  twoFactorLoginResponse,
   messages,
   okMessage,
   TWO_FACTOR,
@@ -39,9 +39,9 @@ export const twoFactorRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
       schema: {
         tags,
         summary: 'Second step of signing in: the code for the challenge',
-        description: `For an account with two-factor on, POST /api/login answers \`{ twoFactorRequired: true, challengeToken, expiresAt }\` instead of a token. This call takes that \`challengeToken\` (valid ${TWO_FACTOR.challengeMinutes} minutes, dead after ${LIMITS.codeMaxAttempts} wrong codes) and the \`code\`, and answers exactly what POST /api/login answers for everyone else. ${CODE} A wrong code answers 401 "${twoFactorMessages.codeWrong}", a dead challenge 401 "${twoFactorMessages.challengeExpired}". ${LIMITED}`,
+        description: `For an account with two-factor on, POST /api/login answers \`{ twoFactorRequired: true, challengeToken, expiresAt }\` instead of a token. This call takes that \`challengeToken\` (valid ${TWO_FACTOR.challengeMinutes} minutes, dead after ${LIMITS.codeMaxAttempts} wrong codes) and the \`code\`, and answers what POST /api/login answers for everyone else, except that \`data.user\` is \`_id\` and \`userType\` without \`officialEmail\` (decision 2303). ${CODE} A wrong code answers 401 "${twoFactorMessages.codeWrong}", a dead challenge 401 "${twoFactorMessages.challengeExpired}". ${LIMITED}`,
         body: twoFactorLoginInput,
-        response: { 200: loginResponse },
+        response: { 200: twoFactorLoginResponse },
       },
     },
     async (request, reply) => {
