@@ -8,6 +8,7 @@ import type { JobViewResponse } from '@legalmarket/contracts/jobs';
 import { messages } from '@legalmarket/contracts/messages';
 import { jobFixture } from '@/test/job-fixture';
 import { setSession } from '@/lib/session';
+import { finishUpload, stubHeldUploads } from '@/test/instant-upload';
 import { heldFetch } from '@/test/held-fetch';
 import { jsonFetch, testQueryClient } from '@/test/render';
 import { AddDetailsModal, JobModal } from './job-modals';
@@ -194,23 +195,7 @@ describe('Mark as Completed closed while on its way (decision 2281)', () => {
 describe('Add details with a document on its way (decision 2293)', () => {
   it('stays open at a click beside it until the upload is done', async () => {
     setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
-    const uploads: Array<{ onload: (() => void) | null; status: number; responseText: string }> = [];
-    class Xhr {
-      upload = { onprogress: null };
-      status = 0;
-      responseText = '';
-      onload: (() => void) | null = null;
-      onabort: (() => void) | null = null;
-      open() {}
-      setRequestHeader() {}
-      send() {
-        uploads.push(this);
-      }
-      abort() {
-        this.onabort?.();
-      }
-    }
-    vi.stubGlobal('XMLHttpRequest', Xhr);
+    const uploads = stubHeldUploads();
     const onClose = vi.fn();
     const job = jobFixture({ _id: '11111111-1111-4111-8111-111111111111', adminDetail: null, adminFile: null });
     render(
@@ -228,14 +213,7 @@ describe('Add details with a document on its way (decision 2293)', () => {
     fireEvent.click(screen.getByRole('dialog'));
     expect(onClose).not.toHaveBeenCalled();
 
-    act(() => {
-      uploads[0].status = 201;
-      uploads[0].responseText = JSON.stringify({
-        status: 'success',
-        data: { fileName: 'engagement-letter.pdf', url: '/uploads/k5.pdf' },
-      });
-      uploads[0].onload?.();
-    });
+    act(() => finishUpload(uploads[0], { fileName: 'engagement-letter.pdf', url: '/uploads/k5.pdf' }));
     expect(await screen.findByRole('button', { name: 'Remove engagement-letter.pdf' })).toBeVisible();
     fireEvent.click(screen.getByRole('dialog'));
     expect(onClose).toHaveBeenCalledTimes(1);
