@@ -115,7 +115,7 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
   const taken = method === 'GET' ? takeEarly(url, false) : undefined;
   let res: Received;
   try {
-    if (taken) res = await taken.answer;
+    if (taken) res = await taken.response;
     else {
       const r = await fetch(url, {
         method,
