@@ -87,7 +87,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Hits and misses of the cached responses and verified sessions (decision 1500). */
     cacheStats(): {
-      answers: ReturnType<ResponseCache['stats']>;
+      responses: ReturnType<ResponseCache['stats']>;
       sessions: ReturnType<Auth['stats']>;
     };
   }
@@ -285,7 +285,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
 
   // How often the cached responses and sessions were used (the tests read it).
-  app.decorate('cacheStats', () => ({ answers: shared.responses.stats(), sessions: auth.stats() }));
+  app.decorate('cacheStats', () => ({ responses: shared.responses.stats(), sessions: auth.stats() }));
   const services = createServices(shared, app.log);
   // The outbox names receipts and credit notes; the worker asks for their bytes when it sends.
   deps.mail.renderAttachmentsWith(services.receipts.attachment);

@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
+import { expect } from 'vitest';
 import { products } from '../src/db/schema.js';
 import { createTestApp, type DbKind, type TestApp } from './helpers.js';
 
@@ -18,6 +19,35 @@ export async function insertProduct(t: TestApp, name: string, priceNaira: number
     })
     .returning({ id: products.id });
   return row.id;
+}
+
+/** The app to send requests to, and who sends them: a login as signupAndLogin makes it. */
+type Sender = Pick<TestApp, 'app'>;
+type Holder = { headers: Record<string, string> };
+
+/** Pays a started checkout through the sandbox with SUCCESS_CARD and verifies it, as the checkout page does. */
+export async function paySandbox(t: Sender, who: Holder, reference: string, amount: number) {
+  const post = (url: string, payload: Record<string, unknown>) =>
+    t.app.inject({ method: 'POST', url, headers: who.headers, payload });
+  const charged = await post('/api/checkout/sandbox/charge', { reference, amount, currency: 'NGN', ...SUCCESS_CARD });
+  const transactionId = (charged.json().data as { transaction_id: string }).transaction_id;
+  expect((await post('/api/checkout/verify', { reference, transactionId })).statusCode).toBe(200);
+}
+
+/** Buys one of the product as `buyer`: put in the cart, checked out and paid through the sandbox. */
+export async function buyOne(t: Sender, buyer: Holder, productId: string) {
+  const cart = await t.app.inject({
+    method: 'POST',
+    url: '/api/cart',
+    headers: buyer.headers,
+    payload: { productId, quantity: 1 },
+  });
+  expect(cart.statusCode).toBeLessThan(300);
+  const started = await t.app.inject({ method: 'POST', url: '/api/checkout', headers: buyer.headers });
+  expect(started.statusCode, started.body).toBe(200);
+  const { reference, amount, orderId } = started.json().data as { reference: string; amount: number; orderId: string };
+  await paySandbox(t, buyer, reference, amount);
+  return { reference, amount, orderId };
 }
 
 /** Security events written through shared.securityLog by an app built with `captureSecurityLog`. */

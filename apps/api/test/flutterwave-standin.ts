@@ -117,7 +117,7 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
    */
   let refundMode: 'completed' | 'pending' | 'refuse' | 'lose' | 'unavailable' = 'completed';
   /** While set, a refund is made at once but its answer waits for this (an answer still on its way). */
-  let refundAnswerGate: Promise<void> | null = null;
+  let refundResponseGate: Promise<void> | null = null;
   const calls: string[] = [];
   const transfers = new Map<number, FlwTransfer>();
   let nextTransferId = 396461;
@@ -377,7 +377,7 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
       refunds.set(id, refund);
       if (refundMode === 'lose') return send(504, { status: 'error', message: 'Gateway timeout', data: null });
       const reply = () => send(200, { status: 'success', message: 'Transaction refund initiated', data: refund });
-      if (refundAnswerGate) return void refundAnswerGate.then(reply);
+      if (refundResponseGate) return void refundResponseGate.then(reply);
       return reply();
     }
     const refundById = /^\/v3\/refunds\/(\d+)$/.exec(url.pathname);
@@ -473,11 +473,11 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
       refundMode = m;
     },
     /** Refunds made from now on answer only when the returned function is called (then answers flow again). */
-    holdRefundAnswers() {
+    holdRefundResponses() {
       let release!: () => void;
-      refundAnswerGate = new Promise((r) => (release = r));
+      refundResponseGate = new Promise((r) => (release = r));
       return () => {
-        refundAnswerGate = null;
+        refundResponseGate = null;
         release();
       };
     },

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
+import { expect } from 'vitest';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -119,4 +120,27 @@ export async function uploadDocument(
   if (res.statusCode !== 201) throw new Error(`upload failed: ${res.body}`);
   const { url, fileName } = (res.json() as { data: { url: string; fileName: string } }).data;
   return { url, key: url.split('/').pop()!, fileName };
+}
+
+/** Uploads `data` as an image or a document (the form's `kind` field) as the holder of `headers`; returns its URL and name. */
+export async function uploadAs(
+  app: { inject: (o: object) => Promise<{ statusCode: number; json(): unknown }> },
+  headers: Record<string, string>,
+  kind: 'image' | 'document',
+  data: Buffer,
+  filename: string,
+) {
+  const body = await multipart([
+    { name: 'kind', value: kind },
+    { name: 'file', file: { data, filename, type: kind === 'image' ? 'image/png' : 'application/pdf' } },
+  ]);
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/uploads',
+    headers: { ...body.headers, ...headers },
+    payload: body.payload,
+  });
+  expect(res.statusCode).toBe(201);
+  const saved = (res.json() as { data: { url: string; fileName: string } }).data;
+  return { url: saved.url, name: saved.fileName };
 }

@@ -17,7 +17,7 @@ interface Early {
   /** The session token it was asked with (lib/http hands it only to the same session). */
   token: string | null;
   at: number;
-  answer: Promise<Received>;
+  response: Promise<Received>;
   /** Set once the whole answer is in. */
   arrived?: Received;
 }
@@ -40,14 +40,14 @@ export function prefetch(path: string): Promise<Received> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
   const entry = { token, at: Date.now() } as Early;
-  entry.answer = fetch(path, { headers }).then(async (res) => {
+  entry.response = fetch(path, { headers }).then(async (res) => {
     entry.arrived = { status: res.status, ok: res.ok, text: await res.text() };
     return entry.arrived;
   });
   // A failure is the taker's to report, as if it had asked itself.
-  entry.answer.catch(() => undefined);
+  entry.response.catch(() => undefined);
   early.set(path, entry);
-  return entry.answer;
+  return entry.response;
 }
 
 /** The catalogue filters a /products address keeps (`?q=&area=&min=&max=`), in this order. */
@@ -90,10 +90,10 @@ export function pageDataUrl(pathname: string, userType: string | null, search = 
 }
 
 /** The first card's picture is /products' largest element: fetched as soon as its address is known. */
-function preloadFirstPicture(answer: Received) {
+function preloadFirstPicture(response: Received) {
   try {
-    const src = answer.ok
-      ? (JSON.parse(answer.text) as { products: Array<{ productImage?: string }> }).products[0]?.productImage
+    const src = response.ok
+      ? (JSON.parse(response.text) as { products: Array<{ productImage?: string }> }).products[0]?.productImage
       : undefined;
     if (!src) return;
     const link = Object.assign(document.createElement('link'), { rel: 'preload', as: 'image', href: src });
@@ -117,7 +117,7 @@ export function readSentData() {
   const owner = tag.dataset.user;
   if (owner !== undefined && (!sessionToken() || localStorage.getItem('userId') !== owner)) return;
   const arrived = { status: 200, ok: true, text: tag.textContent ?? '' };
-  early.set(url, { token: sessionToken(), at: Date.now(), answer: Promise.resolve(arrived), arrived });
+  early.set(url, { token: sessionToken(), at: Date.now(), response: Promise.resolve(arrived), arrived });
   sentUrls.add(url);
 }
 
@@ -135,9 +135,9 @@ function start(): Promise<unknown> {
   if (document.querySelector('meta[name="page-data"]')) return sentWithPage();
   const url = pageDataUrl(location.pathname, localStorage.getItem('userType'), location.search);
   if (!url) return Promise.resolve();
-  const answer = prefetch(url);
-  if (url.startsWith('/product-api/products')) void answer.then(preloadFirstPicture, () => undefined);
-  return answer.catch(() => undefined);
+  const response = prefetch(url);
+  if (url.startsWith('/product-api/products')) void response.then(preloadFirstPicture, () => undefined);
+  return response.catch(() => undefined);
 }
 
 /** The current page's data, asked for when this script first ran. */

@@ -47,7 +47,7 @@ describe('a filtered /products rendered on the server (decision 2010)', () => {
     document.body.append(root);
     const heading = root.querySelector('h1');
     const arrived = { status: 200, ok: true, text: JSON.stringify(body) };
-    early.set(url, { token: null, at: Date.now(), answer: Promise.resolve(arrived), arrived });
+    early.set(url, { token: null, at: Date.now(), response: Promise.resolve(arrived), arrived });
     await preloadPage('/products');
     const recovered: unknown[] = [];
     await act(async () => {

@@ -92,7 +92,7 @@ describe('the first page rendered on the server', () => {
     // (unless src/early.ts took it from the HTML's data tag already: `fromTag`, a signed-in page)
     if (data && !fromTag) {
       const arrived = { status: 200, ok: true, text: JSON.stringify(data.body) };
-      early.set(data.url, { token: null, at: Date.now(), answer: Promise.resolve(arrived), arrived });
+      early.set(data.url, { token: null, at: Date.now(), response: Promise.resolve(arrived), arrived });
     }
     await preloadPage(path);
     // The tree of src/main.tsx. A mismatch makes React throw the server's markup away and render again

@@ -98,13 +98,13 @@ export type CartResponse = z.infer<typeof cartResponse>;
  * What POST /api/cart and POST /api/cart/reservations answer: the whole cart, and `notes` saying
  * what happened to a line that was already there (quantity added, brief added), so nothing changes silently.
  */
-export const cartChangeAnswer = z.object({
+export const cartChangeResponse = z.object({
   status: z.literal('success'),
   message: z.string(),
   data: cartResponse,
   notes: z.array(z.string()),
 });
-export type CartChangeAnswer = z.infer<typeof cartChangeAnswer>;
+export type CartChangeResponse = z.infer<typeof cartChangeResponse>;
 
 /** How a company may pay (Flutterwave's `payment_options` names; in Nigeria most business payments are transfers). */
 export const PAYMENT_METHODS = ['card', 'mobilemoney', 'ussd', 'banktransfer'] as const;

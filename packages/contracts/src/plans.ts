@@ -156,7 +156,7 @@ export type PlanView = z.infer<typeof planView>;
 export const myPlanResponse = z.object({ status: z.literal('success'), data: planView.nullable() });
 export type MyPlanResponse = z.infer<typeof myPlanResponse>;
 
-export const planAnswer = z.object({ status: z.literal('success'), message: z.string(), data: planView });
+export const planResponse = z.object({ status: z.literal('success'), message: z.string(), data: planView });
 
 export const subscribeResponse = z.object({
   status: z.literal('success'),

@@ -98,18 +98,18 @@ describeEachDb('cache versions: the database', (kind) => {
     expect((await add(1)).statusCode).toBe(201);
     const pendingUrl = '/job-api/company/pendingjobs';
     /** Whether the request was answered from memory: its answer, and its session. */
-    const remembered = async (url: string, headers: Record<string, string>) => {
+    const cached = async (url: string, headers: Record<string, string>) => {
       const before = t.app.cacheStats();
       const res = await t.app.inject({ url, headers });
       expect(res.statusCode, res.body).toBeLessThan(300);
       const after = t.app.cacheStats();
       return {
-        answer: after.answers.hits === before.answers.hits + 1,
+        response: after.responses.hits === before.responses.hits + 1,
         session: after.sessions.hits === before.sessions.hits + 1,
       };
     };
-    expect((await remembered(pendingUrl, company.headers)).answer).toBe(false);
-    expect(await remembered(pendingUrl, company.headers)).toEqual({ answer: true, session: true });
+    expect((await cached(pendingUrl, company.headers)).response).toBe(false);
+    expect(await cached(pendingUrl, company.headers)).toEqual({ response: true, session: true });
     // Another write to the cart, a new login, a lawyer's list read: the company's job list and session
     // stay remembered.
     expect((await add(1)).statusCode).toBe(201); // adds to the line of 1 (decision 1800)
@@ -119,8 +119,8 @@ describeEachDb('cache versions: the database', (kind) => {
       payload: { officialEmail: other.email, password: PASSWORD },
     });
     expect(login.statusCode).toBe(200);
-    expect((await remembered('/job-api/jobs', lawyer.headers)).answer).toBe(false);
-    expect(await remembered(pendingUrl, company.headers)).toEqual({ answer: true, session: true });
+    expect((await cached('/job-api/jobs', lawyer.headers)).response).toBe(false);
+    expect(await cached(pendingUrl, company.headers)).toEqual({ response: true, session: true });
     // The cart itself is read again after its write, and is right.
     const cart = await t.app.inject({ url: '/api/cart', headers: company.headers });
     expect(cart.json()[0].products[0].quantity).toBe(2);
@@ -135,17 +135,17 @@ describeEachDb('cache versions: the database', (kind) => {
     // The lawyer's list reads the applications and is made again; the company's does not (its
     // applicants are not shown to companies) and stays remembered, unchanged.
     const pendingBefore = (await t.app.inject({ url: pendingUrl, headers: company.headers })).body;
-    expect((await remembered('/job-api/jobs', lawyer.headers)).answer).toBe(false);
-    expect((await remembered(pendingUrl, company.headers)).answer).toBe(true);
+    expect((await cached('/job-api/jobs', lawyer.headers)).response).toBe(false);
+    expect((await cached(pendingUrl, company.headers)).response).toBe(true);
     // A job changes: the company's list is made again and shows it.
     await t.rt.database.db.update(jobs).set({ companyDetail: 'New details' }).where(eq(jobs.id, job.id));
-    expect((await remembered(pendingUrl, company.headers)).answer).toBe(false);
+    expect((await cached(pendingUrl, company.headers)).response).toBe(false);
     const pendingAfter = await t.app.inject({ url: pendingUrl, headers: company.headers });
     expect(pendingAfter.body).not.toBe(pendingBefore);
     expect(pendingAfter.json()[0].companyDetail).toBe('New details');
     // A changed user (verification, name) is looked up again.
     await t.rt.database.db.update(users).set({ name: 'Renamed Ltd' }).where(eq(users.id, company.id));
-    expect((await remembered(pendingUrl, company.headers)).session).toBe(false);
+    expect((await cached(pendingUrl, company.headers)).session).toBe(false);
     // Logging out ends the cached session at once.
     expect((await t.app.inject({ method: 'POST', url: '/api/logout', headers: company.headers })).statusCode).toBe(200);
     expect((await t.app.inject({ url: pendingUrl, headers: company.headers })).statusCode).toBe(401);

@@ -18,7 +18,7 @@ type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
 type Transformed = ReturnType<typeof jsonSchemaTransform>;
 
 /** Every 4xx and 5xx answer of platform/errors.ts; a route's own error statuses stay as it declares them. */
-const errorAnswer = errorBody.describe(
+const errorResponse = errorBody.describe(
   'An error (any 4xx or 5xx): `message` is the text to show; a refused request body, query or path also lists each field in `issues`.',
 );
 
@@ -40,7 +40,7 @@ export function openApiTransform(input: TransformInput): Transformed {
     ...input,
     schema: input.schema && {
       ...routeSchema,
-      ...(response && !('default' in response) ? { response: { ...response, default: errorAnswer } } : {}),
+      ...(response && !('default' in response) ? { response: { ...response, default: errorResponse } } : {}),
       ...(multipartForm ? { body: multipartForm, consumes: ['multipart/form-data'] } : {}),
     },
   });

@@ -73,13 +73,13 @@ describeEachDb('crash safety (SIGKILL in the middle of a burst)', (kind) => {
 
     // The burst: every payer confirms (three times each, at once), the admin assigns every open job,
     // and each shopper changes its cart one call after another until the process dies.
-    let answeredSoFar = 0;
+    let respondedSoFar = 0;
     const started = Date.now();
-    const firstAnswerMs: number[] = [];
+    const firstResponseMs: number[] = [];
     const note = (status: number | 'lost') => {
       if (status !== 'lost') {
-        answeredSoFar++;
-        if (firstAnswerMs.length < 1) firstAnswerMs.push(Date.now() - started);
+        respondedSoFar++;
+        if (firstResponseMs.length < 1) firstResponseMs.push(Date.now() - started);
       }
       return status;
     };
@@ -129,7 +129,7 @@ describeEachDb('crash safety (SIGKILL in the middle of a burst)', (kind) => {
 
     // Kill it in the middle: once some of each kind were answered, while the rest are in flight.
     const total = world.payers.length * 3 + world.openJobs.length;
-    while (answeredSoFar < Math.min(6, total / 4) && Date.now() - started < 30_000)
+    while (respondedSoFar < Math.min(6, total / 4) && Date.now() - started < 30_000)
       await new Promise((r) => setTimeout(r, 5));
     const killAfterMs = Date.now() - started;
     const pidFile = path.join(dataDir, 'server.pid');
@@ -210,7 +210,7 @@ describeEachDb('crash safety (SIGKILL in the middle of a burst)', (kind) => {
           ),
         );
       console.info(
-        `[crash ${kind}] first answer after ${firstAnswerMs[0]} ms, killed after ${killAfterMs} ms with ${answered} answered and ${lost} lost confirmations/assignments, ${cartCalls} cart calls; ` +
+        `[crash ${kind}] first answer after ${firstResponseMs[0]} ms, killed after ${killAfterMs} ms with ${answered} answered and ${lost} lost confirmations/assignments, ${cartCalls} cart calls; ` +
           `after restart: ${paidOrders.length}/${world.payers.length} burst orders paid, ${report.paidOrders} paid orders with ${report.jobs} jobs, ` +
           `${report.assigned} assigned, ${report.cartLines} cart lines, ${mail.committed} mails committed, ${mail.received} received ` +
           `(${mailBeforeRestart} before the restart), 0 missing`,

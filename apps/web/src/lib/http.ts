@@ -146,7 +146,7 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
   try {
     res = await Promise.race([
       taken
-        ? taken.answer
+        ? taken.response
         : fetch(url, {
             method,
             headers,

@@ -19,13 +19,13 @@ export function heldFetch(routes: Parameters<typeof jsonFetch>[0], holds: Holds)
   const fn = async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');
     const held = holds({ method: init?.method ?? 'GET', url });
-    const answer = stub.fn(input, init);
-    if (!held) return answer;
+    const response = stub.fn(input, init);
+    if (!held) return response;
     sent.push(url.pathname);
     // A route that throws (a dropped line) fails the request only when its answer is let through.
-    answer.catch(() => undefined);
+    response.catch(() => undefined);
     await new Promise<void>((resolve) => waiting.push(resolve));
-    return answer;
+    return response;
   };
   // A release while nothing is held lets nothing through, and the request sent after it then waits for
   // good: the test would fail later and far from its cause, so it fails here.

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   addToCartBody,
-  cartChangeAnswer,
+  cartChangeResponse,
   cartResponse,
   IDEMPOTENCY_KEY_HEADER,
   idempotencyKey,
@@ -30,7 +30,7 @@ export const cartRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { s
         description:
           'Company only. `quantity` 1-10 (default 1); optional `detail`, `file` (a URL answered by POST /api/uploads to this company: a file someone else uploaded answers 403, an unknown one 400) and `fileName`; an optional field sent empty or null counts as not sent (decisions 2110, 2210). Adding a product that is already in the cart adds to that line (decision 1800): the quantities add up, the new `detail` follows the old one after a blank line, a `file` joins a line that had none; `notes` says so in words. 409 when the line would pass 10, when the line already has another document, or when its detail would pass 10,000 characters: nothing is changed then. An optional `Idempotency-Key` header (a uuid the client makes for one addition; another value answers 400) makes it add once: sent again with the same key and product (a double tap, a retry after a lost answer) it changes nothing and answers 201 with the cart as it is, `[{ products: [], bill: 0 }]` if that is empty (decision 2240). Prices always come from the catalogue; any price the client sends is ignored. Answers the whole cart.',
         body: addToCartBody,
-        response: { 201: cartChangeAnswer },
+        response: { 201: cartChangeResponse },
       },
       preHandler: companyOnly,
     },
@@ -51,7 +51,7 @@ export const cartRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { s
         description:
           'Company only. The browser sends the lines a visitor reserved (`items`, 1-50, each an add-to-cart body with the `reservationId` the browser gave it) after a log-in; each is added as POST /api/cart adds (decision 1800), once: a reservation id this company already moved is skipped, so a retry or a second tab changes nothing. Never refuses a merge: a line past 10 is capped at 10, a second document stays out, a product no longer in the catalogue is skipped; `notes` names each. Answers the whole cart (404-free: an empty cart is `[{ products: [], bill: 0 }]`).',
         body: moveReservationsInput,
-        response: { 200: cartChangeAnswer },
+        response: { 200: cartChangeResponse },
       },
       preHandler: companyOnly,
     },

@@ -185,16 +185,16 @@ export function createCatalogueService(deps: { db: Db; clock: Clock; uploads: Up
     const kept = current.filtered.get(key);
     if (kept) return kept;
     const items = filterProducts(current.items, query);
-    const answer = new CachedResponse(
+    const response = new CachedResponse(
       productsResponse.parse({ status: 'success', results: items.length, products: items }),
     );
     if (current.filtered.size >= FILTERED_KEPT) current.filtered.delete(current.filtered.keys().next().value!);
-    current.filtered.set(key, answer);
-    return answer;
+    current.filtered.set(key, response);
+    return response;
   }
 
   /** GET /product-api/product/{id}, ready to send; 404 when not on sale. */
-  async function productAnswerOf(id: string): Promise<CachedResponse> {
+  async function productResponseOf(id: string): Promise<CachedResponse> {
     const found = (await currentCopy()).byId.get(id);
     if (!found) throw notFound(messages.productNotFound);
     return found;
@@ -325,5 +325,5 @@ export function createCatalogueService(deps: { db: Db; clock: Clock; uploads: Up
     });
   }
 
-  return { list, get, listResponse, productResponse: productAnswerOf, create, update, remove };
+  return { list, get, listResponse, productResponse: productResponseOf, create, update, remove };
 }

@@ -3,7 +3,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { JobStage } from '@legalmarket/contracts';
 import { jobEvents, jobs, ledgerTransactions, notifications } from '../../db/schema.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
-import { SUCCESS_CARD, insertProduct } from '../../../test/commerce-helpers.js';
+import { buyOne, insertProduct } from '../../../test/commerce-helpers.js';
 import { uploadDocument } from '../../../test/upload-helpers.js';
 import { createLedger } from '../money/ledger.js';
 
@@ -42,20 +42,7 @@ describeEachDb('job workspace races', (kind) => {
 
   /** A job paid through the sandbox (its money held), assigned to the lawyer. */
   async function assignedJob() {
-    expect((await inject('POST', '/api/cart', company, { productId: product, quantity: 1 })).statusCode).toBeLessThan(
-      300,
-    );
-    const started = await inject('POST', '/api/checkout', company);
-    expect(started.statusCode, started.body).toBe(200);
-    const { reference, amount, orderId } = started.json().data;
-    const charged = await inject('POST', '/api/checkout/sandbox/charge', company, {
-      reference,
-      amount,
-      currency: 'NGN',
-      ...SUCCESS_CARD,
-    });
-    const transactionId = charged.json().data.transaction_id;
-    expect((await inject('POST', '/api/checkout/verify', company, { reference, transactionId })).statusCode).toBe(200);
+    const { orderId } = await buyOne(t, company, product);
     const [job] = await t.rt.database.db.select().from(jobs).where(eq(jobs.orderId, orderId));
     const assigned = await inject('POST', '/job-api/assign', admin, { jobId: job.id, lawyerId: lawyer.id });
     expect(assigned.statusCode, assigned.body).toBe(200);

@@ -3,7 +3,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { messages } from '@legalmarket/contracts';
 import { jobEvents, jobs, ledgerTransactions, notifications, refunds } from '../../db/schema.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
-import { SUCCESS_CARD, insertProduct } from '../../../test/commerce-helpers.js';
+import { buyOne, insertProduct } from '../../../test/commerce-helpers.js';
 import { uploadDocument } from '../../../test/upload-helpers.js';
 import { createLedger } from '../money/ledger.js';
 
@@ -40,20 +40,7 @@ describeEachDb('job workspace: retries and stale pages', (kind) => {
 
   /** A job the buyer paid through the sandbox (its ₦40,000 held), assigned to the lawyer. */
   async function assignedJob(buyer: Login = company) {
-    expect((await inject('POST', '/api/cart', buyer, { productId: product, quantity: 1 })).statusCode).toBeLessThan(
-      300,
-    );
-    const started = await inject('POST', '/api/checkout', buyer);
-    expect(started.statusCode, started.body).toBe(200);
-    const { reference, amount, orderId } = started.json().data;
-    const charged = await inject('POST', '/api/checkout/sandbox/charge', buyer, {
-      reference,
-      amount,
-      currency: 'NGN',
-      ...SUCCESS_CARD,
-    });
-    const transactionId = charged.json().data.transaction_id;
-    expect((await inject('POST', '/api/checkout/verify', buyer, { reference, transactionId })).statusCode).toBe(200);
+    const { orderId } = await buyOne(t, buyer, product);
     const [job] = await t.rt.database.db.select().from(jobs).where(eq(jobs.orderId, orderId));
     const assigned = await inject('POST', '/job-api/assign', admin, { jobId: job.id, lawyerId: lawyer.id });
     expect(assigned.statusCode, assigned.body).toBe(200);

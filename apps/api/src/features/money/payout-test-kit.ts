@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { PayoutView } from '@legalmarket/contracts';
 import { jobs, ledgerEntries, ledgerTransactions, payouts } from '../../db/schema.js';
 import { PASSWORD, signupAndLogin, type DbKind } from '../../../test/helpers.js';
-import { SUCCESS_CARD, createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
+import { createLoggedTestApp, insertProduct, paySandbox } from '../../../test/commerce-helpers.js';
 import { SECRET_HASH, flutterwaveStandIn, listenStandIn } from '../../../test/flutterwave-standin.js';
 import { createPaymentProvider, type PaymentProvider } from '../../platform/payments/index.js';
 import { createLedger } from './ledger.js';
@@ -101,14 +101,7 @@ export function payoutTestKit(kind: DbKind, opts: { product: string; provider?: 
       );
       return;
     }
-    const charged = await inject('POST', '/api/checkout/sandbox/charge', company, {
-      reference,
-      amount,
-      currency: 'NGN',
-      ...SUCCESS_CARD,
-    });
-    const transactionId = charged.json().data.transaction_id;
-    expect((await inject('POST', '/api/checkout/verify', company, { reference, transactionId })).statusCode).toBe(200);
+    await paySandbox(suite.t, company, reference, amount);
   }
   /** A job of the product bought by a new company, paid, assigned to `lawyer` and completed. */
   async function earn(lawyer: Login) {

@@ -78,13 +78,13 @@ describeEachDb('refund attacks', (kind) => {
     // The background job reads the order unpaid and asks the provider, whose answer is slow.
     const real = realProvider();
     const asked = latch();
-    const slowAnswer = latch();
+    const slowResponse = latch();
     const provider: PaymentProvider = {
       ...real,
       async verifyByReference(ref) {
         if (ref === o.reference) {
           asked.open();
-          await slowAnswer.opened;
+          await slowResponse.opened;
         }
         return real.verifyByReference(ref);
       },
@@ -99,7 +99,7 @@ describeEachDb('refund attacks', (kind) => {
     expect(await orderOf(o.orderId)).toMatchObject({ status: 'paid', providerTransactionId: String(paid) });
     // The job's answer arrives after the order closed.
     t.clock.advance(2 * 60_000);
-    slowAnswer.open();
+    slowResponse.open();
     await pass;
     await vi.waitFor(async () => expect(madeAtProvider(paid)).toEqual([]));
     expect(await strays(o.orderId)).toEqual([]);

@@ -393,7 +393,7 @@ describeEachDb('refunds through Flutterwave (local stand-in): pending, webhooks,
     const failedA = await s.refundOf(a.id);
     const retryA = () => s.inject('POST', `/api/admin/refunds/${failedA.id}/retry`, admin);
     // B's refund is made at the provider; its answer is still on the way when the admin retries A.
-    const release = flw.holdRefundAnswers();
+    const release = flw.holdRefundResponses();
     // Started now (an inject runs when awaited), answered once the provider's answer arrives.
     const cancelB = (async () => s.cancel(b.id))();
     await until(async () => made().length === 1);
@@ -422,7 +422,7 @@ describeEachDb('refunds through Flutterwave (local stand-in): pending, webhooks,
   it('an answer later than a minute, its refund taken by a retry, leaves its own refund waiting, never a 500', async () => {
     const { a, b, made } = await refusedBesideTwin();
     const failedA = await s.refundOf(a.id);
-    const release = flw.holdRefundAnswers();
+    const release = flw.holdRefundResponses();
     const cancelB = (async () => s.cancel(b.id))();
     await until(async () => made().length === 1);
     // Listed on the app's day (the stand-in's clock is the wall's).

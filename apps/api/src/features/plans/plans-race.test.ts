@@ -27,7 +27,7 @@ describeEachDb('plan renewals racing the company', (kind) => {
   /** Runs while the scheduler's renewal charge of this customer is with the provider. */
   let duringCharge: { email: string; run: () => Promise<void> } | null = null;
   /** This customer's next renewal charge is made, but its answer is lost on the way back. */
-  let loseNextAnswerOf: string | null = null;
+  let loseNextResponseOf: string | null = null;
 
   beforeAll(async () => {
     t = await createTestApp(kind);
@@ -49,8 +49,8 @@ describeEachDb('plan renewals racing the company', (kind) => {
           await hook.run();
         }
         const made = await sandbox.chargePlan(req);
-        if (loseNextAnswerOf === req.email) {
-          loseNextAnswerOf = null;
+        if (loseNextResponseOf === req.email) {
+          loseNextResponseOf = null;
           throw new ProviderUnavailable('socket hang up');
         }
         return made;
@@ -63,7 +63,7 @@ describeEachDb('plan renewals racing the company', (kind) => {
   afterAll(() => t.close());
   afterEach(async () => {
     duringCharge = null;
-    loseNextAnswerOf = null;
+    loseNextResponseOf = null;
     expect(await ledger.audit()).toEqual([]);
   });
 
@@ -200,7 +200,7 @@ describeEachDb('plan renewals racing the company', (kind) => {
   it('a lost renewal answer holds the cancel until it is known, and the charge renews the plan', async () => {
     const company = await signupAndLogin(t, 'company');
     const plan = await subscribe(company, 'silver');
-    loseNextAnswerOf = company.email;
+    loseNextResponseOf = company.email;
     t.clock.advance(new Date(plan.renewsAt).getTime() - t.clock.now().getTime() + 60_000);
     await plans.tick();
     // The claim runs out with the charge made and its answer (and webhook) still missing; the company
@@ -223,7 +223,7 @@ describeEachDb('plan renewals racing the company', (kind) => {
   it('a lost renewal answer holds the tier until it is known: the charge is never judged at another price', async () => {
     const company = await signupAndLogin(t, 'company');
     const plan = await subscribe(company, 'silver');
-    loseNextAnswerOf = company.email;
+    loseNextResponseOf = company.email;
     t.clock.advance(new Date(plan.renewsAt).getTime() - t.clock.now().getTime() + 60_000);
     await plans.tick();
     t.clock.advance(5 * 60_000 + 1_000);
@@ -251,7 +251,7 @@ describeEachDb('plan renewals racing the company', (kind) => {
     // The card pays again; the next retry's charge is made but its answer is lost, and the grace ends
     // before the retry after it.
     await setSandboxRenewalFailure(db(), company.email, false);
-    loseNextAnswerOf = company.email;
+    loseNextResponseOf = company.email;
     t.clock.advance(DAY);
     await plans.tick();
     t.clock.advance(end + 3 * DAY + 60_000 - t.clock.now().getTime());
@@ -265,7 +265,7 @@ describeEachDb('plan renewals racing the company', (kind) => {
   it('a renewal charge whose answer was lost is not charged again when the claim runs out', async () => {
     const company = await signupAndLogin(t, 'company');
     const plan = await subscribe(company, 'silver');
-    loseNextAnswerOf = company.email;
+    loseNextResponseOf = company.email;
     t.clock.advance(new Date(plan.renewsAt).getTime() - t.clock.now().getTime() + 60_000);
     await plans.tick();
     // No webhook came; the next ticks after the 5-minute claim run out.

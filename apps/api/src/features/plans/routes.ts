@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   changeTierInput,
   myPlanResponse,
-  planAnswer,
+  planResponse,
   planConfirmInput,
   planMessages,
   planRequestInput,
@@ -52,7 +52,7 @@ export const plansRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
         description:
           "Company only. The server asks the provider about the transaction (by `transactionId`, else by `reference`) and starts the plan only for a successful NGN payment of exactly the tier's price for this reference: the month's credits, the discount and the renewal date a month on. Repeating it is harmless. 400 for a failed or mismatched payment (logged as `plan_payment_mismatch`, and the provider subscription its charge made is cancelled; a successful NGN payment of the wrong amount is refunded whole by itself, once, decision 2262), 403 for another company's, 404 for an unknown reference, 409 while the provider reports it pending, or when another plan is already active or this reference was already paid by another transaction (the window paid twice: that payment buys nothing, is logged as `plan_paid_twice` and refunded whole by itself, once per transaction, decision 2262, and its provider subscription is cancelled). A payment refunded so never starts a plan later (409 once the live plan has ended too). Such a refund is listed in GET /api/refunds and GET /api/admin/refunds with `orderId: null` and mailed with a credit note when completed.",
         body: planConfirmInput,
-        response: { 200: planAnswer },
+        response: { 200: planResponse },
       },
       preHandler: companyOnly,
     },
@@ -86,7 +86,7 @@ export const plansRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
         summary: 'Upgrade or downgrade from the next renewal',
         description: `Company only. \`tier\` takes effect at the next renewal (that renewal is charged at its price and gives its credits); the current tier clears a pending change. The renewal charges the saved card with nobody present, so a change that raises what it charges (an upgrade, or undoing a pending downgrade) answers ${TWO_FACTOR.stepUpStatus} "${twoFactorMessages.stepUpRequired}" first when the company has two-factor on and this session's last code is older than ${TWO_FACTOR.stepUpMinutes} minutes, and nothing changes; a downgrade does not ask (decisions 2020 and 2283). 404 without an active plan, 409 when the plan is cancelled.`,
         body: changeTierInput,
-        response: { 200: planAnswer },
+        response: { 200: planResponse },
       },
       preHandler: companyOnly,
     },
@@ -104,7 +104,7 @@ export const plansRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { 
         summary: 'Cancel the plan at the end of the paid month',
         description:
           "Company only, no payload. Stops renewal (the provider's subscription is cancelled too: PUT /v3/subscriptions/{id}/cancel, as it already is after every plan payment); the month paid for stays with its credits and discount until the renewal date, when the plan ends. 404 without an active plan, 409 when already cancelled.",
-        response: { 200: planAnswer },
+        response: { 200: planResponse },
       },
       preHandler: companyOnly,
     },

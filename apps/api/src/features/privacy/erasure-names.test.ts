@@ -2,8 +2,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { auditLog, emailOutbox, jobs, notifications, users } from '../../db/schema.js';
 import { createTestApp, describeEachDb, PASSWORD, signupAndLogin, type TestApp } from '../../../test/helpers.js';
-import { SUCCESS_CARD, insertProduct } from '../../../test/commerce-helpers.js';
-import { multipart, pdfBytes } from '../../../test/upload-helpers.js';
+import { buyOne, insertProduct } from '../../../test/commerce-helpers.js';
+import { pdfBytes, uploadAs } from '../../../test/upload-helpers.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 
@@ -33,42 +33,12 @@ describeEachDb("erasure takes the person's name out of other accounts' notificat
     db().update(users).set(set).where(eq(users.id, id));
 
   async function pay(company: Login) {
-    expect((await inject('POST', '/api/cart', company, { productId: product, quantity: 1 })).statusCode).toBeLessThan(
-      300,
-    );
-    const started = await inject('POST', '/api/checkout', company);
-    const { reference, amount, orderId } = started.json().data as {
-      reference: string;
-      amount: number;
-      orderId: string;
-    };
-    const charged = await inject('POST', '/api/checkout/sandbox/charge', company, {
-      reference,
-      amount,
-      currency: 'NGN',
-      ...SUCCESS_CARD,
-    });
-    const transactionId = (charged.json().data as { transaction_id: string }).transaction_id;
-    expect((await inject('POST', '/api/checkout/verify', company, { reference, transactionId })).statusCode).toBe(200);
+    const { orderId } = await buyOne(t, company, product);
     const [job] = await db().select().from(jobs).where(eq(jobs.orderId, orderId));
     return job;
   }
 
-  async function upload(who: Login) {
-    const body = await multipart([
-      { name: 'kind', value: 'document' },
-      { name: 'file', file: { data: pdfBytes('WORK'), filename: 'work.pdf', type: 'application/pdf' } },
-    ]);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/uploads',
-      headers: { ...body.headers, ...who.headers },
-      payload: body.payload,
-    });
-    expect(res.statusCode).toBe(201);
-    const saved = res.json().data as { url: string; fileName: string };
-    return { url: saved.url, name: saved.fileName };
-  }
+  const upload = (who: Login) => uploadAs(t.app, who.headers, 'document', pdfBytes('WORK'), 'work.pdf');
 
   /** The reader's notification texts of this job, newest first, as the notification centre answers them. */
   async function texts(who: Login, jobId: string) {

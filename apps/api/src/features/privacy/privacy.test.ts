@@ -29,8 +29,8 @@ import {
   uniqueEmail,
   type TestApp,
 } from '../../../test/helpers.js';
-import { SUCCESS_CARD, insertProduct } from '../../../test/commerce-helpers.js';
-import { multipart, pdfBytes, pngBytes } from '../../../test/upload-helpers.js';
+import { buyOne, insertProduct } from '../../../test/commerce-helpers.js';
+import { pdfBytes, pngBytes, uploadAs } from '../../../test/upload-helpers.js';
 import { createLedger } from '../money/ledger.js';
 import { pdfText } from '../../../test/document-helpers.js';
 
@@ -58,41 +58,11 @@ describeEachDb('data protection: export and account deletion (NDPA 2023)', (kind
     t.app.inject({ method, url, headers: who?.headers ?? {}, payload: payload as Record<string, unknown> });
   const del = (who: Login, password = PASSWORD) => inject('POST', '/api/account/delete', who, { password });
 
-  async function upload(who: Login, kindOf: 'image' | 'document', data: Buffer, filename: string) {
-    const body = await multipart([
-      { name: 'kind', value: kindOf },
-      { name: 'file', file: { data, filename, type: kindOf === 'image' ? 'image/png' : 'application/pdf' } },
-    ]);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/uploads',
-      headers: { ...body.headers, ...who.headers },
-      payload: body.payload,
-    });
-    expect(res.statusCode).toBe(201);
-    const saved = res.json().data as { url: string; fileName: string };
-    return { url: saved.url, name: saved.fileName };
-  }
+  const upload = (who: Login, kindOf: 'image' | 'document', data: Buffer, filename: string) =>
+    uploadAs(t.app, who.headers, kindOf, data, filename);
 
   async function pay(company: Login) {
-    expect((await inject('POST', '/api/cart', company, { productId: product, quantity: 1 })).statusCode).toBeLessThan(
-      300,
-    );
-    const started = await inject('POST', '/api/checkout', company);
-    expect(started.statusCode).toBe(200);
-    const { reference, amount, orderId } = started.json().data as {
-      reference: string;
-      amount: number;
-      orderId: string;
-    };
-    const charged = await inject('POST', '/api/checkout/sandbox/charge', company, {
-      reference,
-      amount,
-      currency: 'NGN',
-      ...SUCCESS_CARD,
-    });
-    const transactionId = (charged.json().data as { transaction_id: string }).transaction_id;
-    expect((await inject('POST', '/api/checkout/verify', company, { reference, transactionId })).statusCode).toBe(200);
+    const { orderId } = await buyOne(t, company, product);
     const [job] = await db().select().from(jobs).where(eq(jobs.orderId, orderId));
     return { orderId, job };
   }

@@ -5,6 +5,7 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { messages } from '@legalmarket/contracts/messages';
 import type { UserProfileResponse } from '@legalmarket/contracts/admin';
 import { setSession } from '@/lib/session';
+import { verifiedLawyer } from '@/test/lawyer-profile';
 import { jsonFetch } from '@/test/render';
 import { xhrThroughFetch } from '@/test/xhr-through-fetch';
 import LawyerProfilePage from '@/features/lawyer/profile-page';
@@ -12,23 +13,9 @@ import { DataProvider, queryClient } from '../data-provider';
 import { Navbar } from './navbar';
 
 const profile = (url: string): UserProfileResponse => ({
+  ...verifiedLawyer,
   userType: 'lawyer',
-  _id: 'l1',
-  name: 'Chidi Okeke',
-  officialEmail: 'chidi@example.ng',
-  phoneNumber: '08087654321',
   profileImage: { url },
-  yourBio: null,
-  alternativeEmailAddress: null,
-  scn: 'SCN1',
-  cac: null,
-  lawFirmName: null,
-  lawFirmAddress: null,
-  areasOfPractise: ['Technology'],
-  yearOfCall: null,
-  verified: true,
-  verificationRejection: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
 });
 
 afterEach(() => queryClient.clear());

@@ -8,6 +8,7 @@ import type { JobViewResponse } from '@legalmarket/contracts/jobs';
 import { messages } from '@legalmarket/contracts/messages';
 import { jobFixture } from '@/test/job-fixture';
 import { setSession } from '@/lib/session';
+import { finishUpload, stubHeldUploads } from '@/test/instant-upload';
 import { heldFetch } from '@/test/held-fetch';
 import { jsonFetch, testQueryClient } from '@/test/render';
 import { AddDetailsModal, JobModal } from './job-modals';
@@ -110,11 +111,11 @@ describe('Add details closed while on its way (decision 2281)', () => {
     });
     const onDone = vi.fn();
     const show = renderModal((job) => <AddDetailsModal job={job} onClose={() => undefined} onDone={onDone} />, jobA);
-    return { sent, answer: release, onDone, show };
+    return { sent, respond: release, onDone, show };
   };
 
   it('keeps Send busy when opened again, sends once, and its answer leaves another job alone', async () => {
-    const { sent, answer, onDone, show } = setup();
+    const { sent, respond, onDone, show } = setup();
     await userEvent.type(screen.getByLabelText('Give more details'), 'The lease runs from January.');
     await userEvent.click(screen.getByRole('button', { name: 'Send' }));
     await vi.waitFor(() => expect(sent).toHaveLength(1));
@@ -128,7 +129,7 @@ describe('Add details closed while on its way (decision 2281)', () => {
     // Opened for another job meanwhile: A's answer says nothing there and leaves B's text as typed.
     show(jobB);
     await userEvent.type(screen.getByLabelText('Give more details'), 'Schedule 2');
-    answer();
+    respond();
     await vi.waitFor(() => expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled());
     expect(onDone).not.toHaveBeenCalled();
     expect(screen.getByLabelText('Give more details')).toHaveValue('Schedule 2');
@@ -136,11 +137,11 @@ describe('Add details closed while on its way (decision 2281)', () => {
   });
 
   it('still says it was sent when answered after the dialog closed', async () => {
-    const { answer, onDone, show } = setup();
+    const { respond, onDone, show } = setup();
     await userEvent.type(screen.getByLabelText('Give more details'), 'The lease runs from January.');
     await userEvent.click(screen.getByRole('button', { name: 'Send' }));
     show(null);
-    answer();
+    respond();
     await vi.waitFor(() => expect(onDone).toHaveBeenCalledWith('Edited successfully'));
     expect(localStorage.getItem(`draft:a1:admin-details:${A}`)).toBeNull();
   });
@@ -161,11 +162,11 @@ describe('Mark as Completed closed while on its way (decision 2281)', () => {
     const onDone = vi.fn();
     const onClose = vi.fn();
     const show = renderModal((job) => <JobModal job={job} onClose={onClose} onDone={onDone} />, jobA);
-    return { sent, answer: release, onDone, onClose, show };
+    return { sent, respond: release, onDone, onClose, show };
   };
 
   it('stays ticked and busy when opened again, completes once, and its answer leaves another job open', async () => {
-    const { sent, answer, onDone, onClose, show } = setup();
+    const { sent, respond, onDone, onClose, show } = setup();
     await userEvent.click(screen.getByRole('checkbox', { name: 'Mark as Completed' }));
     await userEvent.click(screen.getByRole('button', { name: /Mark as Completed/ }));
     await vi.waitFor(() => expect(sent).toHaveLength(1));
@@ -183,7 +184,7 @@ describe('Mark as Completed closed while on its way (decision 2281)', () => {
     // Opened for another job meanwhile: A's answer is told, and B's dialog stays open, unticked.
     show(jobB);
     onClose.mockClear();
-    answer();
+    respond();
     await vi.waitFor(() => expect(onDone).toHaveBeenCalledWith('Job completed'));
     expect(onClose).not.toHaveBeenCalled();
     expect(screen.getByRole('checkbox', { name: 'Mark as Completed' })).not.toBeChecked();
@@ -194,23 +195,7 @@ describe('Mark as Completed closed while on its way (decision 2281)', () => {
 describe('Add details with a document on its way (decision 2293)', () => {
   it('stays open at a click beside it until the upload is done', async () => {
     setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
-    const uploads: Array<{ onload: (() => void) | null; status: number; responseText: string }> = [];
-    class Xhr {
-      upload = { onprogress: null };
-      status = 0;
-      responseText = '';
-      onload: (() => void) | null = null;
-      onabort: (() => void) | null = null;
-      open() {}
-      setRequestHeader() {}
-      send() {
-        uploads.push(this);
-      }
-      abort() {
-        this.onabort?.();
-      }
-    }
-    vi.stubGlobal('XMLHttpRequest', Xhr);
+    const uploads = stubHeldUploads();
     const onClose = vi.fn();
     const job = jobFixture({ _id: '11111111-1111-4111-8111-111111111111', adminDetail: null, adminFile: null });
     render(
@@ -228,14 +213,7 @@ describe('Add details with a document on its way (decision 2293)', () => {
     fireEvent.click(screen.getByRole('dialog'));
     expect(onClose).not.toHaveBeenCalled();
 
-    act(() => {
-      uploads[0].status = 201;
-      uploads[0].responseText = JSON.stringify({
-        status: 'success',
-        data: { fileName: 'engagement-letter.pdf', url: '/uploads/k5.pdf' },
-      });
-      uploads[0].onload?.();
-    });
+    act(() => finishUpload(uploads[0], { fileName: 'engagement-letter.pdf', url: '/uploads/k5.pdf' }));
     expect(await screen.findByRole('button', { name: 'Remove engagement-letter.pdf' })).toBeVisible();
     fireEvent.click(screen.getByRole('dialog'));
     expect(onClose).toHaveBeenCalledTimes(1);

@@ -231,7 +231,7 @@ describe('/admin/payouts', () => {
         waitingTotal: 20_000.5,
         payouts: [payout('p1'), payout('p2')],
       };
-      const { fn, sent, release: answerRejection } = heldFetch(rejectionRoutes(answer), rejecting);
+      const { fn, sent, release: respondToRejection } = heldFetch(rejectionRoutes(answer), rejecting);
       showPayouts(answer, fn);
       const rejectOf = (id: string) => screen.getByRole('button', { name: new RegExp(`^Reject.*Lawyer ${id}$`) });
       await userEvent.click(rejectOf('p1'));
@@ -255,7 +255,7 @@ describe('/admin/payouts', () => {
       dialog = await screen.findByRole('dialog', { name: 'Reject payout' });
       expect(dialog).toHaveTextContent('Lawyer p2');
       await userEvent.type(within(dialog).getByLabelText('Reason for the lawyer'), 'Wrong bank');
-      answerRejection();
+      respondToRejection();
       await vi.waitFor(() => expect(within(dialog).getByRole('button', { name: /Reject payout/ })).toBeEnabled());
       expect(screen.queryByRole('dialog', { name: 'Success' })).toBeNull();
       expect(screen.getByRole('dialog', { name: 'Reject payout' })).toHaveTextContent('Lawyer p2');
@@ -269,7 +269,7 @@ describe('/admin/payouts', () => {
     { timeout: 30_000 },
     async () => {
       const answer = oneWaiting();
-      const { fn, release: answerRejection } = heldFetch(rejectionRoutes(answer), rejecting);
+      const { fn, release: respondToRejection } = heldFetch(rejectionRoutes(answer), rejecting);
       showPayouts(answer, fn);
       await userEvent.click(screen.getByRole('button', { name: /^Reject/ }));
       let dialog = await screen.findByRole('dialog', { name: 'Reject payout' });
@@ -278,7 +278,7 @@ describe('/admin/payouts', () => {
       await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
       await userEvent.click(screen.getByRole('button', { name: /^Reject/ }));
       dialog = await screen.findByRole('dialog', { name: 'Reject payout' });
-      answerRejection();
+      respondToRejection();
       expect(await screen.findByRole('dialog', { name: 'Success' })).toHaveTextContent('The payout was rejected.');
       expect(screen.queryByRole('dialog', { name: 'Reject payout' })).toBeNull();
     },

@@ -38,7 +38,7 @@ function fakeXhr(status: number, body: unknown) {
 }
 
 /** HEAD /api/remuneration-order: 404 until `published` is set. */
-function headAnswers(state: { published: boolean }) {
+function headResponses(state: { published: boolean }) {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -57,7 +57,7 @@ describe('/admin/remuneration-order', { timeout: 30_000 }, () => {
   it('says none is published, uploads the chosen PDF as the body, and then shows it published', async () => {
     setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
     const state = { published: false };
-    headAnswers(state);
+    headResponses(state);
     const sent = fakeXhr(200, { status: 'success', message: 'Remuneration Order uploaded' });
     renderPage(<AdminRemunerationOrderPage />);
     expect(await screen.findByText(/No PDF has been uploaded yet/)).toBeInTheDocument();
@@ -81,7 +81,7 @@ describe('/admin/remuneration-order', { timeout: 30_000 }, () => {
 
   it('refuses anything but a PDF before sending, and shows the server refusal', async () => {
     setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
-    headAnswers({ published: true });
+    headResponses({ published: true });
     const sent = fakeXhr(422, { status: 'fail', message: 'The file is damaged or incomplete.' });
     renderPage(<AdminRemunerationOrderPage />);
     await screen.findByRole('button', { name: 'Replace PDF' });
@@ -100,7 +100,7 @@ describe('/admin/remuneration-order', { timeout: 30_000 }, () => {
 
   it('asks for a file when none is chosen', async () => {
     setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
-    headAnswers({ published: false });
+    headResponses({ published: false });
     renderPage(<AdminRemunerationOrderPage />);
     await userEvent.click(await screen.findByRole('button', { name: 'Upload PDF' }));
     expect(screen.getByRole('alert')).toHaveTextContent('Choose the PDF to upload');
@@ -109,7 +109,7 @@ describe('/admin/remuneration-order', { timeout: 30_000 }, () => {
 
   it("refuses a PDF over the contract's limit under the field, and clears that once a good one is chosen", async () => {
     setSession({ userToken: 't', userType: 'admin', userId: 'a1' });
-    headAnswers({ published: true });
+    headResponses({ published: true });
     const sent = fakeXhr(200, { status: 'success', message: 'Remuneration Order uploaded' });
     renderPage(<AdminRemunerationOrderPage />);
     await screen.findByRole('button', { name: 'Replace PDF' });

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { CartChangeAnswer, CartView, MoveReservationsInput } from '@legalmarket/contracts/commerce';
+import type { CartChangeResponse, CartView, MoveReservationsInput } from '@legalmarket/contracts/commerce';
 import { api } from '@/lib/http';
 import { newReservationId, readReservedItems, removeReservedItems, writeReservedItems } from './reserved-items';
 
@@ -12,13 +12,13 @@ const publish = (v: typeof lastMove) => {
 };
 
 /** One move at a time in this tab; another tab may move the same reservations: the server moves each id once. */
-let inFlight: Promise<CartChangeAnswer | null> | null = null;
+let inFlight: Promise<CartChangeResponse | null> | null = null;
 
 /**
  * POST /api/cart/reservations with this browser's reservations, then takes out the ones sent
  * (decision 1800). Ids are given and stored before sending, so a retry sends the same ones.
  */
-export function moveReservations(): Promise<CartChangeAnswer | null> {
+export function moveReservations(): Promise<CartChangeResponse | null> {
   if (inFlight) return inFlight;
   const stored = readReservedItems();
   if (!stored.length) return Promise.resolve(null);
@@ -33,7 +33,7 @@ export function moveReservations(): Promise<CartChangeAnswer | null> {
       ...(i.file ? { file: i.file, ...(i.fileName ? { fileName: i.fileName } : {}) } : {}),
     })),
   };
-  inFlight = api<CartChangeAnswer>('/api/cart/reservations', { method: 'POST', body })
+  inFlight = api<CartChangeResponse>('/api/cart/reservations', { method: 'POST', body })
     .then((res) => {
       removeReservedItems(new Set(body.items.map((i) => i.reservationId)));
       publish({ message: res.message, notes: res.notes, cart: res.data[0] ?? { products: [], bill: 0 } });

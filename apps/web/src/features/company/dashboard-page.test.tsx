@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { messages } from '@legalmarket/contracts/messages';
 import { jobFixture } from '@/test/job-fixture';
 import { setSession } from '@/lib/session';
+import { finishUpload, stubHeldUploads } from '@/test/instant-upload';
 import { heldFetch, sendThenOpenAnother } from '@/test/held-fetch';
 import { jsonFetch, renderPage, testQueryClient } from '@/test/render';
 import CompanyDashboardPage from './dashboard-page';
@@ -271,23 +272,7 @@ describe('Give more details with a document on its way (decision 2293)', () => {
   it('stays open at a tap beside it until the upload is done', async () => {
     setSession({ userToken: 't', userType: 'company', userId: 'c1' });
     // An upload the test answers by hand.
-    const uploads: Array<{ onload: (() => void) | null; status: number; responseText: string }> = [];
-    class Xhr {
-      upload = { onprogress: null };
-      status = 0;
-      responseText = '';
-      onload: (() => void) | null = null;
-      onabort: (() => void) | null = null;
-      open() {}
-      setRequestHeader() {}
-      send() {
-        uploads.push(this);
-      }
-      abort() {
-        this.onabort?.();
-      }
-    }
-    vi.stubGlobal('XMLHttpRequest', Xhr);
+    const uploads = stubHeldUploads();
     open();
     await userEvent.click(screen.getByRole('button', { name: 'Give more details' }));
     const dialog = await screen.findByRole('dialog');
@@ -299,14 +284,7 @@ describe('Give more details with a document on its way (decision 2293)', () => {
 
     fireEvent.click(dialog);
     expect(within(dialog).getByRole('progressbar')).toBeVisible();
-    act(() => {
-      uploads[0].status = 201;
-      uploads[0].responseText = JSON.stringify({
-        status: 'success',
-        data: { fileName: 'board-minutes.pdf', url: '/uploads/k4.pdf' },
-      });
-      uploads[0].onload?.();
-    });
+    act(() => finishUpload(uploads[0], { fileName: 'board-minutes.pdf', url: '/uploads/k4.pdf' }));
     expect(await within(dialog).findByRole('button', { name: 'Remove board-minutes.pdf' })).toBeVisible();
 
     // Done, a tap beside it closes it as before.

@@ -7,29 +7,12 @@ import type { UserProfileResponse } from '@legalmarket/contracts/admin';
 import type { LawyerJob } from '@legalmarket/contracts/lawyers';
 import { setSession } from '@/lib/session';
 import { jobFixture } from '@/test/job-fixture';
+import { verifiedLawyer } from '@/test/lawyer-profile';
 import { jsonFetch, testQueryClient } from '@/test/render';
 import AvailableJobsPage from './available-jobs-page';
 import JobItemPage from './job-item-page';
 
-const profile: UserProfileResponse = {
-  userType: 'lawyer',
-  _id: 'l1',
-  name: 'Chidi Okeke',
-  officialEmail: 'chidi@example.ng',
-  phoneNumber: '08087654321',
-  profileImage: null,
-  yourBio: null,
-  alternativeEmailAddress: null,
-  scn: 'SCN1',
-  cac: null,
-  lawFirmName: null,
-  lawFirmAddress: null,
-  areasOfPractise: ['Technology'],
-  yearOfCall: null,
-  verified: true,
-  verificationRejection: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-};
+const profile: UserProfileResponse = { ...verifiedLawyer, userType: 'lawyer' };
 
 describe('Apply now, then back to the available jobs', { timeout: 30_000 }, () => {
   it('marks the job "You applied" in the list read before applying', async () => {

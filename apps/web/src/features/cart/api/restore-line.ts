@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { CartChangeAnswer, CartLine } from '@legalmarket/contracts/commerce';
+import type { CartChangeResponse, CartLine } from '@legalmarket/contracts/commerce';
 import { api } from '@/lib/http';
 import { cartKeys } from './keys';
 
@@ -8,7 +8,7 @@ export function useRestoreLine() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (line: CartLine) =>
-      api<CartChangeAnswer>('/api/cart', {
+      api<CartChangeResponse>('/api/cart', {
         method: 'POST',
         body: {
           productId: line.productId,

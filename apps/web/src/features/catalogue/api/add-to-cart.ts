@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AddToCartInput, CartChangeAnswer } from '@legalmarket/contracts';
+import type { AddToCartInput, CartChangeResponse } from '@legalmarket/contracts';
 import { IDEMPOTENCY_KEY_HEADER } from '@legalmarket/contracts/constants';
 import { api } from '@/lib/http';
 
@@ -11,7 +11,7 @@ export function useAddToCart() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ key, ...body }: AddToCartInput & { key?: string }) =>
-      api<CartChangeAnswer>('/api/cart', {
+      api<CartChangeResponse>('/api/cart', {
         method: 'POST',
         body,
         headers: key ? { [IDEMPOTENCY_KEY_HEADER]: key } : undefined,

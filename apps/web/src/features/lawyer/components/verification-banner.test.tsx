@@ -2,28 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
 import { messages } from '@legalmarket/contracts/messages';
 import { setSession } from '@/lib/session';
+import { verifiedLawyer } from '@/test/lawyer-profile';
 import { renderPage, testQueryClient } from '@/test/render';
 import { lawyerKeys } from '../api/keys';
 import type { LawyerProfile } from '../api/get-lawyer-profile';
 import { VerificationBanner } from './verification-banner';
 
+// The shared lawyer's profile, not yet verified and with no areas of practice.
 const lawyer = (over: Partial<LawyerProfile>): LawyerProfile => ({
-  _id: 'l1',
-  name: 'Chidi Okeke',
-  officialEmail: 'chidi@example.ng',
-  phoneNumber: '08087654321',
-  profileImage: null,
-  yourBio: null,
-  alternativeEmailAddress: null,
-  scn: 'SCN1',
-  cac: null,
-  lawFirmName: null,
-  lawFirmAddress: null,
+  ...verifiedLawyer,
   areasOfPractise: [],
-  yearOfCall: null,
   verified: false,
-  verificationRejection: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
   ...over,
 });
 
