@@ -129,6 +129,14 @@ export const lawyerPayoutsResponse = z.object({
   /** Whether the saved payout details were checked with the bank (a payout needs them). */
   detailsResolved: z.boolean(),
   payouts: z.array(payoutView),
+  /**
+   * Sums over all the lawyer's payouts, not only those listed: what the withdrawable amount is net of
+   * (earned − held − paid − sending − requested = withdrawable). Failed and rejected ones are back in it.
+   */
+  totals: z
+    .object({ requested: naira, sending: naira, paid: naira })
+    .optional()
+    .describe('Absent from a server before decision 2314'),
 });
 export type LawyerPayoutsResponse = z.infer<typeof lawyerPayoutsResponse>;
 

@@ -510,15 +510,27 @@ export function createPayouts(deps: PayoutsDeps) {
 
     /** The lawyer's withdrawable amount, whether its details were checked, and its payouts. */
     async forLawyer(lawyerId: string) {
-      const [w, details, list] = await Promise.all([
+      const [w, details, list, sums] = await Promise.all([
         withdrawable(db, lawyerId),
         db
           .select({ resolvedAt: payoutDetails.resolvedAt })
           .from(payoutDetails)
           .where(eq(payoutDetails.lawyerId, lawyerId)),
         views(eq(payouts.lawyerId, lawyerId), 100),
+        // Over every payout, not the 100 listed: the lawyer's balance is explained by these (2314).
+        db
+          .select({ status: payouts.status, kobo: sql<string>`coalesce(sum(${payouts.amount}), 0)` })
+          .from(payouts)
+          .where(and(eq(payouts.lawyerId, lawyerId), inArray(payouts.status, ['requested', 'sending', 'paid'])))
+          .groupBy(payouts.status),
       ]);
-      return { withdrawable: w / 100, detailsResolved: Boolean(details[0]?.resolvedAt), payouts: list };
+      const sumOf = (status: PayoutStatus) => Number(sums.find((r) => r.status === status)?.kobo ?? 0) / 100;
+      return {
+        withdrawable: w / 100,
+        detailsResolved: Boolean(details[0]?.resolvedAt),
+        payouts: list,
+        totals: { requested: sumOf('requested'), sending: sumOf('sending'), paid: sumOf('paid') },
+      };
     },
 
     /**

@@ -1,0 +1,56 @@
+import { beforeAll, expect, it } from 'vitest';
+import type { EarningsResponse, LawyerPayoutsResponse } from '@legalmarket/contracts';
+import { describeEachDb, signupAndLogin } from '../../../test/helpers.js';
+import { payoutTestKit, type PayoutTestApp } from './payout-test-kit.js';
+
+type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+
+/**
+ * The lawyer's Get Paid tab explains its withdrawable amount (decision 2314): what was earned, less what is
+ * held, paid, being sent and waiting for approval. The sums are over every payout and earning.
+ */
+describeEachDb("the figures that explain a lawyer's balance", (kind) => {
+  const k = payoutTestKit(kind, { product: 'Lease Agreement' });
+  let t: PayoutTestApp;
+  let admin: Login;
+  beforeAll(() => {
+    ({ t, admin } = k.suite);
+  });
+  const earnings = async (lawyer: Login) =>
+    ((await k.inject('GET', '/job-api/lawyer/earnings', lawyer)).json() as EarningsResponse).data;
+  const payoutsOf = async (lawyer: Login) =>
+    (await k.inject('GET', '/api/lawyer/payouts', lawyer)).json() as LawyerPayoutsResponse;
+
+  it('earned less held, paid, sending and requested is what may be withdrawn; rejected money is back', async () => {
+    // Transfers to an account ending in 2222 stay pending at the sandbox until told otherwise.
+    const lawyer = await k.earner('0123452222', 2);
+    const ask = async (amount: number) => (await k.request(lawyer, amount)).json().payout._id as string;
+
+    const paid = await ask(1_000);
+    expect((await k.approve(paid)).json().payout.status).toBe('sending');
+    const done = await k.inject('POST', `/api/admin/payouts/${paid}/sandbox-outcome`, admin, {
+      status: 'SUCCESSFUL',
+    });
+    expect(done.json().payout.status).toBe('paid');
+    const sending = await ask(2_000.5);
+    expect((await k.approve(sending)).json().payout.status).toBe('sending');
+    await ask(3_000);
+    const rejected = await ask(500);
+    const no = await k.inject('POST', `/api/admin/payouts/${rejected}/reject`, admin, { reason: 'Not this one' });
+    expect(no.statusCode).toBe(200);
+
+    const e = await earnings(lawyer);
+    expect(e.earned).toBe(40_000);
+    expect(e.pending).toBe(0);
+    const p = await payoutsOf(lawyer);
+    expect(p.totals).toEqual({ paid: 1_000, sending: 2_000.5, requested: 3_000 });
+    expect(p.withdrawable).toBe(33_999.5);
+    expect(e.earned! - e.pending - p.totals!.paid - p.totals!.sending - p.totals!.requested).toBe(p.withdrawable);
+  });
+
+  it('a lawyer with nothing earned has zero figures', async () => {
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    expect((await earnings(lawyer)).earned).toBe(0);
+    expect((await payoutsOf(lawyer)).totals).toEqual({ requested: 0, sending: 0, paid: 0 });
+  });
+});
