@@ -152,6 +152,11 @@ export const adminPayoutsResponse = z.object({
   payouts: z.array(payoutView),
   /** Sum of the payouts waiting for approval. */
   waitingTotal: naira,
+  /**
+   * How many payouts wait for approval, all of them: the list stops at 300, the total does not, so the
+   * count beside the total is this one, not the list's length.
+   */
+  waitingCount: z.number().int().optional(),
 });
 export type AdminPayoutsResponse = z.infer<typeof adminPayoutsResponse>;
 

@@ -9,7 +9,7 @@ type Login = Awaited<ReturnType<typeof signupAndLogin>>;
  * The lawyer's Get Paid tab explains its withdrawable amount (decision 2314): what was earned, less what is
  * held, paid, being sent and waiting for approval. The sums are over every payout and earning.
  */
-describeEachDb("the figures that explain a lawyer's balance", (kind) => {
+describeEachDb("payout figures that add up for the lawyer and the admin", (kind) => {
   const k = payoutTestKit(kind, { product: 'Lease Agreement' });
   let t: PayoutTestApp;
   let admin: Login;
@@ -46,6 +46,17 @@ describeEachDb("the figures that explain a lawyer's balance", (kind) => {
     expect(p.totals).toEqual({ paid: 1_000, sending: 2_000.5, requested: 3_000 });
     expect(p.withdrawable).toBe(33_999.5);
     expect(e.earned! - e.pending - p.totals!.paid - p.totals!.sending - p.totals!.requested).toBe(p.withdrawable);
+  });
+
+  it("the admin's list counts every waiting payout beside their total", async () => {
+    const before = (await k.inject('GET', '/api/admin/payouts', admin)).json();
+    const lawyer = await k.earner('0123456789', 1);
+    expect((await k.request(lawyer, 1_000)).statusCode).toBe(201);
+    expect((await k.request(lawyer, 2_500.25)).statusCode).toBe(201);
+    const after = (await k.inject('GET', '/api/admin/payouts', admin)).json();
+    expect(after.waitingCount).toBe(before.waitingCount + 2);
+    expect(after.waitingTotal).toBeCloseTo(before.waitingTotal + 3_500.25, 2);
+    expect(after.waitingCount).toBe(after.payouts.filter((p: { status: string }) => p.status === 'requested').length);
   });
 
   it('a lawyer with nothing earned has zero figures', async () => {

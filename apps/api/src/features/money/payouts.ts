@@ -873,11 +873,15 @@ export function createPayouts(deps: PayoutsDeps) {
       const [list, [waiting]] = await Promise.all([
         views(status ? eq(payouts.status, status) : undefined, 300),
         db
-          .select({ kobo: sql<string>`coalesce(sum(${payouts.amount}), 0)` })
+          .select({ kobo: sql<string>`coalesce(sum(${payouts.amount}), 0)`, n: sql<string>`count(*)` })
           .from(payouts)
           .where(eq(payouts.status, 'requested')),
       ]);
-      return { payouts: list, waitingTotal: Number(waiting?.kobo ?? 0) / 100 };
+      return {
+        payouts: list,
+        waitingTotal: Number(waiting?.kobo ?? 0) / 100,
+        waitingCount: Number(waiting?.n ?? 0),
+      };
     },
   };
 }
