@@ -13,7 +13,7 @@ import { useCompanies } from './api/get-companies';
 import { PAGE_SIZE } from './api/keys';
 import { Avatar } from './lawyer-modal';
 import { useClampPage } from './use-clamp-page';
-import { useListParams } from './use-list-params';
+import { useListParams } from '@/lib/use-list-params';
 
 const nameOf = (c: AdminCompany) => c.companyName ?? c.name;
 

@@ -15,7 +15,7 @@ import { useJobs } from './api/get-jobs';
 import { PAGE_SIZE } from './api/keys';
 import { AddDetailsModal, JobModal } from './job-modals';
 import { useClampPage } from './use-clamp-page';
-import { useListParams } from './use-list-params';
+import { useListParams } from '@/lib/use-list-params';
 
 const TABS = [
   { id: 'unassigned', label: 'Unassigned Jobs' },

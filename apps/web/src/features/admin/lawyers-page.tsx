@@ -10,7 +10,7 @@ import { useLawyers } from './api/get-lawyers';
 import { PAGE_SIZE } from './api/keys';
 import { Avatar, DeclinedBadge, LawyerModal } from './lawyer-modal';
 import { useClampPage } from './use-clamp-page';
-import { useListParams } from './use-list-params';
+import { useListParams } from '@/lib/use-list-params';
 
 type Tab = 'verified' | 'unverified';
 const TABS = [

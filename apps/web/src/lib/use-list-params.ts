@@ -3,7 +3,7 @@ import { useSearchParams } from 'react-router';
 
 /**
  * A list's tab and page kept in the address (?tab=, ?page=): a reload, or Back from a job or profile
- * page, shows the tab and page the admin was on instead of the first tab's first page.
+ * page, shows the tab and page the user was on instead of the first tab's first page.
  */
 export function useListParams<T extends string>(tabs: readonly T[], fallback: T) {
   const [search, setSearch] = useSearchParams();
