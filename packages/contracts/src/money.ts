@@ -91,11 +91,6 @@ export const earningsResponse = z.object({
     total: naira,
     count: z.number().int(),
     currency: z.literal('NGN'),
-    /**
-     * The lawyer's share of every completed job (all of them, not only the `jobs` listed), before any
-     * payout: held, withdrawn or still to withdraw. Absent from a server before decision 2314.
-     */
-    earned: naira.optional(),
     /** The lawyer's share that may be withdrawn now. */
     available: naira,
     /** The lawyer's share still in its holding period. */

@@ -130,11 +130,20 @@ export const lawyerPayoutsResponse = z.object({
   detailsResolved: z.boolean(),
   payouts: z.array(payoutView),
   /**
-   * Sums over all the lawyer's payouts, not only those listed: what the withdrawable amount is net of
-   * (earned − held − paid − sending − requested = withdrawable). Failed and rejected ones are back in it.
+   * How `withdrawable` adds up (decision 2314), over every earning and payout, not only those listed:
+   * earned − held − paid − sending − requested = withdrawable. Failed, rejected and reversed payouts are
+   * back in the balance and in none of these.
    */
   totals: z
-    .object({ requested: naira, sending: naira, paid: naira })
+    .object({
+      /** The lawyer's share of every completed job, before any payout. */
+      earned: naira,
+      /** Of that, still in its holding period. */
+      held: naira,
+      requested: naira,
+      sending: naira,
+      paid: naira,
+    })
     .optional()
     .describe('Absent from a server before decision 2314'),
 });

@@ -9,7 +9,7 @@ type Login = Awaited<ReturnType<typeof signupAndLogin>>;
  * The lawyer's Get Paid tab explains its withdrawable amount (decision 2314): what was earned, less what is
  * held, paid, being sent and waiting for approval. The sums are over every payout and earning.
  */
-describeEachDb("payout figures that add up for the lawyer and the admin", (kind) => {
+describeEachDb('payout figures that add up for the lawyer and the admin', (kind) => {
   const k = payoutTestKit(kind, { product: 'Lease Agreement' });
   let t: PayoutTestApp;
   let admin: Login;
@@ -39,13 +39,26 @@ describeEachDb("payout figures that add up for the lawyer and the admin", (kind)
     const no = await k.inject('POST', `/api/admin/payouts/${rejected}/reject`, admin, { reason: 'Not this one' });
     expect(no.statusCode).toBe(200);
 
-    const e = await earnings(lawyer);
-    expect(e.earned).toBe(40_000);
-    expect(e.pending).toBe(0);
     const p = await payoutsOf(lawyer);
-    expect(p.totals).toEqual({ paid: 1_000, sending: 2_000.5, requested: 3_000 });
+    expect(p.totals).toEqual({ earned: 40_000, held: 0, paid: 1_000, sending: 2_000.5, requested: 3_000 });
     expect(p.withdrawable).toBe(33_999.5);
-    expect(e.earned! - e.pending - p.totals!.paid - p.totals!.sending - p.totals!.requested).toBe(p.withdrawable);
+    const sum = p.totals!;
+    expect(sum.earned - sum.held - sum.paid - sum.sending - sum.requested).toBe(p.withdrawable);
+    // The ledger's available share is the same money before the requests waiting for approval.
+    expect((await earnings(lawyer)).available).toBe(p.withdrawable + sum.requested);
+  });
+
+  it('a share still in its holding period is earned and held, not withdrawable', async () => {
+    await k.holdDays(7);
+    try {
+      const lawyer = await k.earner('0123456789', 1);
+      const p = await payoutsOf(lawyer);
+      expect(p.totals).toEqual({ earned: 20_000, held: 20_000, paid: 0, sending: 0, requested: 0 });
+      expect(p.withdrawable).toBe(0);
+      expect((await earnings(lawyer)).pending).toBe(20_000);
+    } finally {
+      await k.holdDays(0);
+    }
   });
 
   it("the admin's list counts every waiting payout beside their total", async () => {
@@ -61,7 +74,6 @@ describeEachDb("payout figures that add up for the lawyer and the admin", (kind)
 
   it('a lawyer with nothing earned has zero figures', async () => {
     const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
-    expect((await earnings(lawyer)).earned).toBe(0);
-    expect((await payoutsOf(lawyer)).totals).toEqual({ requested: 0, sending: 0, paid: 0 });
+    expect((await payoutsOf(lawyer)).totals).toEqual({ earned: 0, held: 0, requested: 0, sending: 0, paid: 0 });
   });
 });

@@ -269,11 +269,8 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
         .select({
           available: sql<string>`coalesce(-sum(${ledgerEntries.amount}) filter (where ${ledgerEntries.availableAt} is null or ${ledgerEntries.availableAt} <= ${now}), 0)`,
           pending: sql<string>`coalesce(-sum(${ledgerEntries.amount}) filter (where ${ledgerEntries.availableAt} > ${now}), 0)`,
-          // Every earning, over all jobs: the first line of the lawyer's "how the balance adds up" (2314).
-          earned: sql<string>`coalesce(-sum(${ledgerEntries.amount}) filter (where ${ledgerTransactions.kind} = 'earning'), 0)`,
         })
         .from(ledgerEntries)
-        .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
         .where(and(eq(ledgerEntries.lawyerId, lawyerId), eq(ledgerEntries.account, 'lawyer_earnings')));
       const rows = await db
         .select({
@@ -315,7 +312,6 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
         : [];
       const commissionBy = new Map(commissions.map((c) => [c.transactionId, -c.kobo]));
       return {
-        earned: naira(Number(b?.earned ?? 0)),
         available: naira(Number(b?.available ?? 0)),
         pending: naira(Number(b?.pending ?? 0)),
         jobs: rows.map((r) => {

@@ -15,7 +15,6 @@ const earnings: EarningsResponse = {
     total: 125_000,
     count: 5,
     currency: 'NGN',
-    earned: 100_000,
     available: 62_999.5,
     pending: 30_000.5,
     commissionPercent: 20,
@@ -28,7 +27,7 @@ const payouts: LawyerPayoutsResponse = {
   withdrawable: 60_999.5,
   detailsResolved: true,
   payouts: [],
-  totals: { paid: 5_000, sending: 2_000, requested: 2_000 },
+  totals: { earned: 100_000, held: 30_000.5, paid: 5_000, sending: 2_000, requested: 2_000 },
 };
 
 afterEach(() => vi.unstubAllGlobals());

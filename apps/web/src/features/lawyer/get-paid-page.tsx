@@ -207,8 +207,8 @@ function GetPaid({ onPaymentDetails }: { onPaymentDetails: () => void }) {
           the account under Payment Details.
         </p>
       )}
-      {d?.earned !== undefined && payouts.data?.totals && withdrawable !== undefined && (
-        <BalanceBreakdown earned={d.earned} held={d.pending} totals={payouts.data.totals} withdrawable={withdrawable} />
+      {payouts.data?.totals && (
+        <BalanceBreakdown totals={payouts.data.totals} withdrawable={payouts.data.withdrawable} />
       )}
       <Withdrawals onPaymentDetails={onPaymentDetails} />
       <h2 className="heading-card text-ink">Earnings per job</h2>
@@ -279,18 +279,14 @@ function GetPaid({ onPaymentDetails }: { onPaymentDetails: () => void }) {
  * paid out, on its way and waiting for approval. The sums are the server's, over every job and payout.
  */
 function BalanceBreakdown({
-  earned,
-  held,
   totals,
   withdrawable,
 }: {
-  earned: number;
-  held: number;
   totals: NonNullable<LawyerPayoutsResponse['totals']>;
   withdrawable: number;
 }) {
   const rows: Array<[label: string, amount: number]> = [
-    ['still held (Pending), available after the holding period', held],
+    ['still held (Pending), available after the holding period', totals.held],
     ['paid to your bank', totals.paid],
     ['being sent to your bank', totals.sending],
     ['withdrawals waiting for approval', totals.requested],
@@ -304,7 +300,7 @@ function BalanceBreakdown({
         <div className="flex justify-between gap-4">
           <dt>Earned from completed jobs (your share)</dt>
           <dd className="font-semibold whitespace-nowrap">
-            <Naira amount={earned} exact />
+            <Naira amount={totals.earned} exact />
           </dd>
         </div>
         {rows.map(([label, amount]) => (
