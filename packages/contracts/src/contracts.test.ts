@@ -132,6 +132,14 @@ describe('formatting', () => {
     ]);
     expect(formatOrdinalDate('2026-11-21T10:00:00Z')).toBe('21st November 2026');
   });
+  it('writes ordinal dates as the day in Lagos', () => {
+    // 00:30 on 1 December in Lagos is still 30 November in UTC.
+    expect(formatOrdinalDate('2026-11-30T23:30:00Z')).toBe('1st December 2026');
+    expect(formatOrdinalDate(new Date('2026-12-31T23:00:00Z'))).toBe('1st January 2027');
+    expect(formatOrdinalDate('2026-11-30T22:59:59Z')).toBe('30th November 2026');
+    // A bare day is that day.
+    expect(formatOrdinalDate('2026-11-21')).toBe('21st November 2026');
+  });
   it('labels average ratings by the spec bands', () => {
     expect([0, 1.9, 2, 2.9, 3, 3.9, 4, 4.4, 4.5, 5].map(ratingLabel)).toEqual([
       'Terrible',

@@ -38,9 +38,13 @@ export function ordinal(n: number): string {
   }
 }
 
-/** "21st November 2026" (UTC, so server and browser agree). */
+/**
+ * "21st November 2026", the day in Lagos (UTC+1 all year, no summer time), whatever the browser's
+ * zone: a payout asked at 00:30 Lagos on 1 December is asked on the 1st, not on 30th November (UTC).
+ * A bare day ("2026-11-21", UTC midnight) stays that day.
+ */
 export function formatOrdinalDate(value: string | Date): string {
-  const d = typeof value === 'string' ? new Date(value) : value;
+  const d = new Date((typeof value === 'string' ? new Date(value) : value).getTime() + 3600_000);
   return `${ordinal(d.getUTCDate())} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
 }
 

@@ -129,6 +129,23 @@ export const lawyerPayoutsResponse = z.object({
   /** Whether the saved payout details were checked with the bank (a payout needs them). */
   detailsResolved: z.boolean(),
   payouts: z.array(payoutView),
+  /**
+   * How `withdrawable` adds up (decision 2314), over every earning and payout, not only those listed:
+   * earned − held − paid − sending − requested = withdrawable. Failed, rejected and reversed payouts are
+   * back in the balance and in none of these.
+   */
+  totals: z
+    .object({
+      /** The lawyer's share of every completed job, before any payout. */
+      earned: naira,
+      /** Of that, still in its holding period. */
+      held: naira,
+      requested: naira,
+      sending: naira,
+      paid: naira,
+    })
+    .optional()
+    .describe('Absent from a server before decision 2314'),
 });
 export type LawyerPayoutsResponse = z.infer<typeof lawyerPayoutsResponse>;
 
@@ -144,6 +161,11 @@ export const adminPayoutsResponse = z.object({
   payouts: z.array(payoutView),
   /** Sum of the payouts waiting for approval. */
   waitingTotal: naira,
+  /**
+   * How many payouts wait for approval, all of them: the list stops at 300, the total does not, so the
+   * count beside the total is this one, not the list's length.
+   */
+  waitingCount: z.number().int().optional(),
 });
 export type AdminPayoutsResponse = z.infer<typeof adminPayoutsResponse>;
 

@@ -10,7 +10,7 @@ import {
 } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
-import { ledgerEntries, oneTimeTokens, payoutDetails, payouts, users } from '../../db/schema.js';
+import { ledgerEntries, ledgerTransactions, oneTimeTokens, payoutDetails, payouts, users } from '../../db/schema.js';
 import { liveAdmin } from '../../db/admins.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { AuthUser } from '../../platform/auth.js';
@@ -510,15 +510,41 @@ export function createPayouts(deps: PayoutsDeps) {
 
     /** The lawyer's withdrawable amount, whether its details were checked, and its payouts. */
     async forLawyer(lawyerId: string) {
-      const [w, details, list] = await Promise.all([
+      const [w, details, list, sums, [share]] = await Promise.all([
         withdrawable(db, lawyerId),
         db
           .select({ resolvedAt: payoutDetails.resolvedAt })
           .from(payoutDetails)
           .where(eq(payoutDetails.lawyerId, lawyerId)),
         views(eq(payouts.lawyerId, lawyerId), 100),
+        // Over every payout, not the 100 listed: the lawyer's balance is explained by these (2314).
+        db
+          .select({ status: payouts.status, kobo: sql<string>`coalesce(sum(${payouts.amount}), 0)` })
+          .from(payouts)
+          .where(and(eq(payouts.lawyerId, lawyerId), inArray(payouts.status, ['requested', 'sending', 'paid'])))
+          .groupBy(payouts.status),
+        db
+          .select({
+            earned: sql<string>`coalesce(-sum(${ledgerEntries.amount}) filter (where ${ledgerTransactions.kind} = 'earning'), 0)`,
+            held: sql<string>`coalesce(-sum(${ledgerEntries.amount}) filter (where ${ledgerEntries.availableAt} > ${clock.now()}), 0)`,
+          })
+          .from(ledgerEntries)
+          .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+          .where(and(eq(ledgerEntries.lawyerId, lawyerId), eq(ledgerEntries.account, 'lawyer_earnings'))),
       ]);
-      return { withdrawable: w / 100, detailsResolved: Boolean(details[0]?.resolvedAt), payouts: list };
+      const sumOf = (status: PayoutStatus) => Number(sums.find((r) => r.status === status)?.kobo ?? 0) / 100;
+      return {
+        withdrawable: w / 100,
+        detailsResolved: Boolean(details[0]?.resolvedAt),
+        payouts: list,
+        totals: {
+          earned: Number(share?.earned ?? 0) / 100,
+          held: Number(share?.held ?? 0) / 100,
+          requested: sumOf('requested'),
+          sending: sumOf('sending'),
+          paid: sumOf('paid'),
+        },
+      };
     },
 
     /**
@@ -861,11 +887,15 @@ export function createPayouts(deps: PayoutsDeps) {
       const [list, [waiting]] = await Promise.all([
         views(status ? eq(payouts.status, status) : undefined, 300),
         db
-          .select({ kobo: sql<string>`coalesce(sum(${payouts.amount}), 0)` })
+          .select({ kobo: sql<string>`coalesce(sum(${payouts.amount}), 0)`, n: sql<string>`count(*)` })
           .from(payouts)
           .where(eq(payouts.status, 'requested')),
       ]);
-      return { payouts: list, waitingTotal: Number(waiting?.kobo ?? 0) / 100 };
+      return {
+        payouts: list,
+        waitingTotal: Number(waiting?.kobo ?? 0) / 100,
+        waitingCount: Number(waiting?.n ?? 0),
+      };
     },
   };
 }

@@ -13,6 +13,7 @@ import { useCompanies } from './api/get-companies';
 import { PAGE_SIZE } from './api/keys';
 import { Avatar } from './lawyer-modal';
 import { useClampPage } from './use-clamp-page';
+import { useListParams } from '@/lib/use-list-params';
 
 const nameOf = (c: AdminCompany) => c.companyName ?? c.name;
 
@@ -62,7 +63,7 @@ function CompanyModal({ company, onClose }: { company: AdminCompany | null; onCl
 
 /** Admin companies, headed Clients: 5 per page, paged on the server. */
 export default function AdminCompaniesPage() {
-  const [page, setPage] = useState(1);
+  const { page, setPage } = useListParams(['all'], 'all');
   const [open, setOpen] = useState<AdminCompany | null>(null);
   const q = useCompanies(page);
   useClampPage(page, setPage, q.data);

@@ -49,7 +49,8 @@ export default function AdminDashboardPage() {
     { label: 'Jobs', to: paths.adminJobs(), icon: Briefcase, count: c?.openJobs, unit: ['open job', 'open jobs'] },
     {
       label: 'Lawyers',
-      to: paths.adminLawyers(),
+      // Each counted tile opens the list its count is of: the unverified lawyers, the paid payments.
+      to: `${paths.adminLawyers()}?tab=unverified`,
       icon: Scale,
       count: c?.unverifiedLawyers,
       unit: ['awaiting verification', 'awaiting verification'],
@@ -63,7 +64,7 @@ export default function AdminDashboardPage() {
     },
     {
       label: 'Payment',
-      to: paths.adminPayment(),
+      to: `${paths.adminPayment()}?status=paid`,
       icon: CreditCard,
       count: c?.payments,
       unit: ['payment received', 'payments received'],

@@ -15,6 +15,7 @@ import { useJobs } from './api/get-jobs';
 import { PAGE_SIZE } from './api/keys';
 import { AddDetailsModal, JobModal } from './job-modals';
 import { useClampPage } from './use-clamp-page';
+import { useListParams } from '@/lib/use-list-params';
 
 const TABS = [
   { id: 'unassigned', label: 'Unassigned Jobs' },
@@ -24,8 +25,10 @@ const TABS = [
 
 /** Admin jobs: three state tabs, 5 per page; View more and Add details per row. */
 export default function AdminJobsPage() {
-  const [tab, setTab] = useState<JobStatus>('unassigned');
-  const [page, setPage] = useState(1);
+  const { tab, page, setTab, setPage } = useListParams<JobStatus>(
+    TABS.map((t) => t.id),
+    'unassigned',
+  );
   const [viewing, setViewing] = useState<JobViewResponse | null>(null);
   const [editing, setEditing] = useState<JobViewResponse | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -33,7 +36,6 @@ export default function AdminJobsPage() {
   useClampPage(page, setPage, q.data);
   const changeTab = (t: JobStatus) => {
     setTab(t);
-    setPage(1);
     setNotice(null);
   };
   return (

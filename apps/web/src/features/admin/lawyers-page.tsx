@@ -10,6 +10,7 @@ import { useLawyers } from './api/get-lawyers';
 import { PAGE_SIZE } from './api/keys';
 import { Avatar, DeclinedBadge, LawyerModal } from './lawyer-modal';
 import { useClampPage } from './use-clamp-page';
+import { useListParams } from '@/lib/use-list-params';
 
 type Tab = 'verified' | 'unverified';
 const TABS = [
@@ -19,15 +20,14 @@ const TABS = [
 
 /** Admin lawyers: Verified and Unverified tabs, 5 per page; View more verifies. */
 export default function AdminLawyersPage() {
-  const [tab, setTab] = useState<Tab>('verified');
-  const [page, setPage] = useState(1);
+  const { tab, page, setTab, setPage } = useListParams<Tab>(
+    TABS.map((t) => t.id),
+    'verified',
+  );
   const [open, setOpen] = useState<AdminLawyer | null>(null);
   const q = useLawyers(tab === 'verified', page);
   useClampPage(page, setPage, q.data);
-  const changeTab = (t: Tab) => {
-    setTab(t);
-    setPage(1);
-  };
+  const changeTab = setTab;
   return (
     <AdminLayout title="Lawyers">
       <Tabs label="Lawyers" tabs={TABS} value={tab} onChange={changeTab} />

@@ -1,4 +1,5 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Pencil } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -18,14 +19,19 @@ import { PAGE_SIZE } from './api/keys';
 import { useSaveSettlementAccount, useSettlementAccount } from './api/settlement-account';
 
 type Preset = 'month' | '30days' | 'year' | 'all' | 'custom';
-const day = (d: Date) => d.toISOString().slice(0, 10);
+const PRESETS: readonly Preset[] = ['all', 'month', '30days', 'year', 'custom'];
+const STATUSES = ['paid', 'pending', 'failed', 'expired', 'replaced'] as const;
+type Status = (typeof STATUSES)[number];
+/** The day in Lagos (UTC+1 all year), as the API reads `from` and `to`: not the UTC day. */
+const lagosDay = (t: number) => new Date(t + 3600_000).toISOString().slice(0, 10);
 function presetRange(p: Preset): { from?: string; to?: string } {
-  const now = new Date();
-  if (p === 'month') return { from: day(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1))), to: day(now) };
-  if (p === '30days') return { from: day(new Date(now.getTime() - 29 * 86_400_000)), to: day(now) };
-  if (p === 'year') return { from: day(new Date(Date.UTC(now.getUTCFullYear(), 0, 1))), to: day(now) };
+  const today = lagosDay(Date.now());
+  if (p === 'month') return { from: `${today.slice(0, 8)}01`, to: today };
+  if (p === '30days') return { from: lagosDay(Date.now() - 29 * 86_400_000), to: today };
+  if (p === 'year') return { from: `${today.slice(0, 5)}01-01`, to: today };
   return {};
 }
+const isDay = (v: string | null) => (v && /^\d{4}-\d{2}-\d{2}$/.test(v) ? v : undefined);
 
 const STATUS_STYLE: Record<string, string> = {
   paid: 'bg-emerald-100 text-emerald-900',
@@ -171,11 +177,25 @@ function SettlementAccountCard() {
 }
 
 function Ledger() {
-  const [preset, setPreset] = useState<Preset>('all');
-  const [custom, setCustom] = useState<{ from?: string; to?: string }>({});
-  const [status, setStatus] = useState<PaymentsQuery['status'] | ''>('');
-  const [page, setPage] = useState(1);
-  const range = useMemo(() => (preset === 'custom' ? custom : presetRange(preset)), [preset, custom]);
+  // The period, status and page live in the address: a reload, or Back from a receipt, shows the same
+  // list and totals the admin was reading.
+  const [search, setSearch] = useSearchParams();
+  const preset: Preset = PRESETS.find((p) => p === search.get('period')) ?? 'all';
+  const custom = { from: isDay(search.get('from')), to: isDay(search.get('to')) };
+  const status: Status | '' = STATUSES.find((s) => s === search.get('status')) ?? '';
+  const page = Math.max(1, Math.floor(Number(search.get('page'))) || 1);
+  const setPage = (p: number) => update({ page: p > 1 ? String(p) : undefined }, false);
+  /** Changes some of the filters; any change but the page's starts again from page 1. */
+  const update = (changes: Record<string, string | undefined>, resetPage = true) => {
+    const next = new URLSearchParams(search);
+    for (const [k, v] of Object.entries(changes)) {
+      if (v) next.set(k, v);
+      else next.delete(k);
+    }
+    if (resetPage) next.delete('page');
+    setSearch(next, { replace: true });
+  };
+  const range = preset === 'custom' ? custom : presetRange(preset);
   const query: PaymentsQuery = { ...range, status: status || undefined, page, limit: PAGE_SIZE };
   const q = usePayments(query);
   const totals = q.data?.data.totals;
@@ -191,8 +211,12 @@ function Ledger() {
             className="mt-1 block min-h-11 rounded-md border border-slate-300 bg-white px-3"
             value={preset}
             onChange={(e) => {
-              setPreset(e.target.value as Preset);
-              setPage(1);
+              const p = e.target.value as Preset;
+              update(
+                p === 'custom'
+                  ? { period: p }
+                  : { period: p === 'all' ? undefined : p, from: undefined, to: undefined },
+              );
             }}
           >
             <option value="all">All time</option>
@@ -210,10 +234,7 @@ function Ledger() {
                 type="date"
                 className="mt-1 block min-h-11 rounded-md border border-slate-300 px-3"
                 value={custom.from ?? ''}
-                onChange={(e) => {
-                  setCustom({ ...custom, from: e.target.value || undefined });
-                  setPage(1);
-                }}
+                onChange={(e) => update({ from: e.target.value || undefined })}
               />
             </label>
             <label className="text-sm font-medium">
@@ -222,10 +243,7 @@ function Ledger() {
                 type="date"
                 className="mt-1 block min-h-11 rounded-md border border-slate-300 px-3"
                 value={custom.to ?? ''}
-                onChange={(e) => {
-                  setCustom({ ...custom, to: e.target.value || undefined });
-                  setPage(1);
-                }}
+                onChange={(e) => update({ to: e.target.value || undefined })}
               />
             </label>
           </>
@@ -235,10 +253,7 @@ function Ledger() {
           <select
             className="mt-1 block min-h-11 rounded-md border border-slate-300 bg-white px-3"
             value={status}
-            onChange={(e) => {
-              setStatus(e.target.value as PaymentsQuery['status'] | '');
-              setPage(1);
-            }}
+            onChange={(e) => update({ status: e.target.value || undefined })}
           >
             <option value="">All</option>
             <option value="paid">Paid</option>
@@ -251,11 +266,11 @@ function Ledger() {
       </div>
       {totals && (
         <dl className="mb-4 grid grid-cols-2 gap-3 lg:grid-cols-4" aria-label="Totals for the period">
-          {(['paid', 'pending', 'failed', 'expired', 'replaced'] as const).map((s) => (
+          {STATUSES.map((s) => (
             <div key={s} className="rounded-lg bg-sand p-3">
               <dt className="text-xs font-medium uppercase text-slate-600">{s}</dt>
               <dd className="text-lg font-bold">
-                <Naira amount={totals[s].amount} />
+                <Naira amount={totals[s].amount} exact />
               </dd>
               <dd className="text-xs text-slate-600">
                 {totals[s].count} {totals[s].count === 1 ? 'order' : 'orders'}
@@ -269,7 +284,8 @@ function Ledger() {
       ) : q.isError ? (
         <ErrorState message={getErrorMessage(q.error)} onRetry={() => void q.refetch()} />
       ) : q.data.data.payments.length === 0 ? (
-        <EmptyState>No payments in this period</EmptyState>
+        // Names the status chosen: "No payments" under a filter would read as if nothing was paid at all.
+        <EmptyState>{status ? `No ${status} payments in this period` : 'No payments in this period'}</EmptyState>
       ) : (
         <>
           <ul
@@ -287,7 +303,7 @@ function Ledger() {
                 </div>
                 <div className="flex flex-wrap items-center gap-3 sm:justify-end">
                   <span className="font-bold">
-                    <Naira amount={p.amount} />
+                    <Naira amount={p.amount} exact />
                   </span>
                   <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[p.status]}`}>
                     {p.status}

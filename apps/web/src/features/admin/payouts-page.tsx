@@ -72,6 +72,8 @@ export default function PayoutsPage() {
   const waiting = all.filter((p) => p.status === 'requested');
   const recent = all.filter((p) => p.status !== 'requested');
   const chosen = waiting.filter((p) => selected.has(p._id));
+  // The server's count, over every waiting payout like waitingTotal beside it; the list stops at 300.
+  const waitingCount = Math.max(payouts.data?.waitingCount ?? 0, waiting.length);
   const toggle = (id: string) =>
     setSelected((s) => {
       const next = new Set(s);
@@ -149,7 +151,7 @@ export default function PayoutsPage() {
               <h2 id="waiting-title" className="heading-card text-ink">
                 Waiting for approval{' '}
                 <span className="text-sm font-normal text-slate-600">
-                  ({waiting.length}, <Naira amount={payouts.data!.waitingTotal} exact />)
+                  ({waitingCount}, <Naira amount={payouts.data!.waitingTotal} exact />)
                 </span>
               </h2>
               {waiting.length > 0 && (
@@ -161,6 +163,11 @@ export default function PayoutsPage() {
                 </Button>
               )}
             </div>
+            {waitingCount > waiting.length && (
+              <p role="status" className="text-sm text-amber-900">
+                The newest {waiting.length} of {waitingCount} are listed; approve or reject these to see the rest.
+              </p>
+            )}
             {chosen.length > PAYOUT_BATCH_MAX && (
               <p role="alert" className="text-sm text-red-700">
                 At most {PAYOUT_BATCH_MAX} payouts at once.

@@ -17,6 +17,7 @@ import { Tabs } from '@/components/tabs';
 import { getErrorMessage } from '@/lib/http';
 import { useFormDraft } from '@/lib/drafts';
 import { paths } from '@/lib/paths';
+import { useListParams } from '@/lib/use-list-params';
 import { PROJECTS_PAGE_SIZE, useProjects, type ProjectStatus } from './api/get-projects';
 import { useRequestMoreDetails } from './api/request-details';
 import { JobFile } from './components/job-file';
@@ -30,8 +31,11 @@ const TABS = [
 
 /** /lawyer/dashboard: the lawyer's pending and completed projects, and notifications on pending ones. */
 export default function LawyerDashboardPage() {
-  const [tab, setTab] = useState<ProjectStatus>('pending');
-  const [page, setPage] = useState(1);
+  // In the address: Back from a job page, or a reload, keeps the tab and page the lawyer was on.
+  const { tab, page, setTab, setPage } = useListParams<ProjectStatus>(
+    TABS.map((t) => t.id),
+    'pending',
+  );
   // One query per tab, so a tab never shows the other's list while its own page loads.
   const pending = useProjects('pending', tab === 'pending' ? page : 1);
   const completed = useProjects('completed', tab === 'completed' ? page : 1, { enabled: tab === 'completed' });
@@ -39,15 +43,12 @@ export default function LawyerDashboardPage() {
   const latestPending = useProjects('pending', 1, { limit: LAWYER_LIST_MAX });
   const current = tab === 'pending' ? pending : completed;
   const [asking, setAsking] = useState<LawyerJob | null>(null);
-  const changeTab = (t: ProjectStatus) => {
-    setTab(t);
-    setPage(1);
-  };
+  const changeTab = setTab;
   // A page emptied meanwhile (a job completed): step back to the last page that has projects.
   const data = current.data;
   useEffect(() => {
     if (data && data.jobs.length === 0 && page > 1) setPage(Math.max(1, Math.ceil(data.total / PROJECTS_PAGE_SIZE)));
-  }, [data, page]);
+  }, [data, page, setPage]);
 
   return (
     <div className="mx-auto grid max-w-6xl gap-6 px-4 py-8 lg:grid-cols-[1fr_22rem]">

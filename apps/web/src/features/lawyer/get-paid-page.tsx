@@ -4,6 +4,7 @@ import { Pencil } from 'lucide-react';
 import { formatOrdinalDate } from '@legalmarket/contracts/format';
 import { messages } from '@legalmarket/contracts/messages';
 import { maskAccountNumber, type AccountDetails } from '@legalmarket/contracts/lawyers';
+import type { LawyerPayoutsResponse } from '@legalmarket/contracts/payouts';
 import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading, Naira, SuccessNote } from '@/components/feedback';
 import { FormError } from '@/components/field';
@@ -206,6 +207,9 @@ function GetPaid({ onPaymentDetails }: { onPaymentDetails: () => void }) {
           the account under Payment Details.
         </p>
       )}
+      {payouts.data?.totals && (
+        <BalanceBreakdown totals={payouts.data.totals} withdrawable={payouts.data.withdrawable} />
+      )}
       <Withdrawals onPaymentDetails={onPaymentDetails} />
       <h2 className="heading-card text-ink">Earnings per job</h2>
       {earnings.isLoading ? (
@@ -266,6 +270,59 @@ function GetPaid({ onPaymentDetails }: { onPaymentDetails: () => void }) {
           </table>
         </div>
       )}
+    </section>
+  );
+}
+
+/**
+ * Why the withdrawable amount is what it is (decision 2314): everything earned, less what is still held,
+ * paid out, on its way and waiting for approval. The sums are the server's, over every job and payout.
+ */
+function BalanceBreakdown({
+  totals,
+  withdrawable,
+}: {
+  totals: NonNullable<LawyerPayoutsResponse['totals']>;
+  withdrawable: number;
+}) {
+  const rows: Array<[label: string, amount: number]> = [
+    ['still held (Pending), available after the holding period', totals.held],
+    ['paid to your bank', totals.paid],
+    ['being sent to your bank', totals.sending],
+    ['withdrawals waiting for approval', totals.requested],
+  ];
+  return (
+    <section aria-labelledby="balance-title" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+      <h2 id="balance-title" className="heading-card mb-3 text-ink">
+        How your balance adds up
+      </h2>
+      <dl className="space-y-1 text-sm">
+        <div className="flex justify-between gap-4">
+          <dt>Earned from completed jobs (your share)</dt>
+          <dd className="font-semibold whitespace-nowrap">
+            <Naira amount={totals.earned} exact />
+          </dd>
+        </div>
+        {rows.map(([label, amount]) => (
+          <div key={label} className="flex justify-between gap-4 text-slate-700">
+            <dt>less {label}</dt>
+            <dd className="whitespace-nowrap">
+              {amount > 0 ? '−' : ''}
+              <Naira amount={amount} exact />
+            </dd>
+          </div>
+        ))}
+        <div className="flex justify-between gap-4 border-t border-slate-200 pt-1 font-semibold text-ink">
+          <dt>Available to withdraw now</dt>
+          <dd className="whitespace-nowrap">
+            <Naira amount={withdrawable} exact />
+          </dd>
+        </div>
+      </dl>
+      <p className="mt-2 text-xs text-slate-600">
+        A withdrawal that failed, was rejected or was reversed by the bank is back in your balance, so it is not taken
+        off.
+      </p>
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { useIsMutating, useMutationState } from '@tanstack/react-query';
 import { formatOrdinalDate } from '@legalmarket/contracts/format';
 import { formatNairaExact } from '@legalmarket/contracts/format';
-import { MIN_PAYOUT, PAYOUT_STATUS_WORDS, type PayoutStatus } from '@legalmarket/contracts/payouts';
+import { MIN_PAYOUT, PAYOUT_STATUS_WORDS, type PayoutStatus, type PayoutView } from '@legalmarket/contracts/payouts';
 import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
 import { Field, FormError } from '@/components/field';
@@ -27,6 +27,35 @@ function PayoutStatusBadge({ status }: { status: PayoutStatus }) {
       {PAYOUT_STATUS_WORDS[status]}
     </span>
   );
+}
+
+/** What a payout's status means for the lawyer's money, and what the lawyer may do about it. */
+function NextStep({ payout: p, onPaymentDetails }: { payout: PayoutView; onPaymentDetails: () => void }) {
+  const note = 'text-xs text-slate-600';
+  switch (p.status) {
+    case 'requested':
+      return <p className={note}>An administrator will review it. Until then its amount is held from your balance.</p>;
+    case 'sending':
+      return (
+        <p className={note}>
+          Approved{p.approvedAt ? ` ${formatOrdinalDate(p.approvedAt)}` : ''}; the bank transfer is on its way. You will
+          be e-mailed when it is paid.
+        </p>
+      );
+    case 'failed':
+      return (
+        <p className={note}>
+          The amount is back in your balance. Check the account under Payment Details, then withdraw again.{' '}
+          <button type="button" className="font-semibold text-brand underline" onClick={onPaymentDetails}>
+            Check Payment Details
+          </button>
+        </p>
+      );
+    case 'rejected':
+      return <p className={note}>The amount is back in your balance and may be withdrawn again.</p>;
+    default:
+      return null;
+  }
 }
 
 /** Naira typed with at most two decimals ("12,500.50" and "12500.5" alike), or null. */
@@ -154,6 +183,7 @@ export function Withdrawals({ onPaymentDetails }: { onPaymentDetails: () => void
                   {p.settledAt && p.status === 'paid' ? ` · paid ${formatOrdinalDate(p.settledAt)}` : ''}
                 </p>
                 {p.failure && <p className="wrap-anywhere text-red-700">{p.failure}</p>}
+                <NextStep payout={p} onPaymentDetails={onPaymentDetails} />
               </div>
               <PayoutStatusBadge status={p.status} />
             </li>
