@@ -2,13 +2,25 @@ import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { usePublicConfig } from '@/lib/public-config';
 import { FileUpload, type UploadedFile } from './file-upload';
 
 const MB = 1024 * 1024;
 
+// The layout (navbar, footer) loads the server's settings; the picker reads what they loaded.
+function Layout() {
+  usePublicConfig();
+  return null;
+}
+
 function Harness() {
   const [file, setFile] = useState<UploadedFile | null>(null);
-  return <FileUpload label="Upload a document" kind="document" value={file} onChange={setFile} />;
+  return (
+    <>
+      <Layout />
+      <FileUpload label="Upload a document" kind="document" value={file} onChange={setFile} />
+    </>
+  );
 }
 
 // Decision 2311: the web checks a picked file against the limits the server is configured with.

@@ -3,7 +3,7 @@ import { Paperclip, X } from 'lucide-react';
 import type { UploadResponse } from '@legalmarket/contracts/catalogue';
 import { UPLOAD_ACCEPT, type UploadKind } from '@legalmarket/contracts/constants';
 import { fileProblem } from '@/lib/file-problem';
-import { usePublicConfig } from '@/lib/public-config';
+import { currentUploadLimits } from '@/lib/public-config';
 import { getErrorMessage, isFinalRefusal, uploadWithProgress } from '@/lib/http';
 import { DocumentLink } from './document-link';
 import { BreakableText } from './breakable-text';
@@ -29,7 +29,6 @@ interface FileUploadProps {
  * name as a link and a Remove button, so the user can take it back before sending the form.
  */
 export function FileUpload({ label, kind, value, onChange, onBusyChange, hint, error, disabled }: FileUploadProps) {
-  const { uploadMaxBytes } = usePublicConfig();
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const abort = useRef<AbortController | null>(null);
@@ -45,7 +44,7 @@ export function FileUpload({ label, kind, value, onChange, onBusyChange, hint, e
 
   async function upload(file: File) {
     setRetryFile(null);
-    const problem = fileProblem(file, kind, uploadMaxBytes);
+    const problem = fileProblem(file, kind, currentUploadLimits());
     if (problem) {
       setFailure(`${file.name}: ${problem}`);
       if (input.current) input.current.value = '';

@@ -38,5 +38,13 @@ export function usePublicConfig(): PublicConfig {
   return cfg;
 }
 
+/**
+ * The upload limits as the server last told them (decision 2311), read when a file is picked. The
+ * layout's own usePublicConfig loads them; a picker fetching on its own would add a call to every form.
+ */
+export function currentUploadLimits(): PublicConfig['uploadMaxBytes'] {
+  return (loaded ?? FALLBACK).uploadMaxBytes;
+}
+
 export const whatsappLink = (phone: string, text?: string) =>
   `https://wa.me/${phone.replace(/\D/g, '')}${text ? `?text=${encodeURIComponent(text)}` : ''}`;

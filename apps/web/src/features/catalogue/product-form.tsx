@@ -9,7 +9,7 @@ import { messages } from '@legalmarket/contracts/messages';
 import { Button } from '@/components/button';
 import { Field, FormError, TextArea } from '@/components/field';
 import { fileProblem } from '@/lib/file-problem';
-import { usePublicConfig } from '@/lib/public-config';
+import { currentUploadLimits } from '@/lib/public-config';
 import { getErrorMessage } from '@/lib/http';
 import { useSaveProduct, type ProductFormValues } from './api/save-product';
 
@@ -25,7 +25,6 @@ interface ProductFormProps {
  * active only when image, name, price and description are all present). Price keeps digits only.
  */
 export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
-  const { uploadMaxBytes } = usePublicConfig();
   const editing = Boolean(product);
   const {
     register,
@@ -130,7 +129,7 @@ export function ProductForm({ product, onSaved, onCancel }: ProductFormProps) {
               onChange={(e) => {
                 const f = e.target.files?.[0] ?? null;
                 // A picture the server would refuse is not taken (decision 2291).
-                const problem = f && fileProblem(f, 'image', uploadMaxBytes);
+                const problem = f && fileProblem(f, 'image', currentUploadLimits());
                 if (problem) {
                   e.target.value = '';
                   setError('productImage', { message: `${f.name}: ${problem}` });

@@ -17,7 +17,7 @@ import { PhoneField } from '@/components/phone-field';
 import { SectionBoundary } from '@/components/section-boundary';
 import { UploadProgress } from '@/components/upload-progress';
 import { fileProblem } from '@/lib/file-problem';
-import { usePublicConfig } from '@/lib/public-config';
+import { currentUploadLimits } from '@/lib/public-config';
 import { getErrorMessage, HttpError } from '@/lib/http';
 import { useFormDraft } from '@/lib/drafts';
 import { paths } from '@/lib/paths';
@@ -67,7 +67,6 @@ function EditForm({
   onCancel: () => void;
   onSaved: () => void;
 }) {
-  const { uploadMaxBytes } = usePublicConfig();
   const [progress, setProgress] = useState(0);
   const update = useUpdateProfile(profile._id, setProgress);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -161,7 +160,7 @@ function EditForm({
             onChange={(e) => {
               const f = e.target.files?.[0] ?? null;
               // A picture the server would refuse is not taken: the one shown before stays (decision 2291).
-              const problem = f && fileProblem(f, 'image', uploadMaxBytes);
+              const problem = f && fileProblem(f, 'image', currentUploadLimits());
               setImageProblem(problem ? `${f.name}: ${problem}` : null);
               e.target.value = '';
               if (problem) return;

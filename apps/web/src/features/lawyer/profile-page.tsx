@@ -18,7 +18,7 @@ import { UploadProgress } from '@/components/upload-progress';
 import { useFormDraft } from '@/lib/drafts';
 import { useSession } from '@/lib/use-session';
 import { fileProblem } from '@/lib/file-problem';
-import { usePublicConfig } from '@/lib/public-config';
+import { currentUploadLimits } from '@/lib/public-config';
 import { getErrorMessage } from '@/lib/http';
 import { useLawyerProfile, type LawyerProfile } from './api/get-lawyer-profile';
 import { useUpdateProfile, type ProfileChanges } from './api/update-profile';
@@ -152,7 +152,6 @@ function ProfileView({
 type Values = Record<(typeof LAWYER_EDITABLE_FIELDS)[number] | 'currentPassword', string>;
 
 function ProfileForm({ profile: p, onDone }: { profile: LawyerProfile; onDone: () => void }) {
-  const { uploadMaxBytes } = usePublicConfig();
   const [progress, setProgress] = useState(0);
   const update = useUpdateProfile(p._id, setProgress);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -255,7 +254,7 @@ function ProfileForm({ profile: p, onDone }: { profile: LawyerProfile; onDone: (
             onChange={(e) => {
               const f = e.target.files?.[0] ?? null;
               // A picture the server would refuse is not taken: the one shown before stays (decision 2291).
-              const problem = f && fileProblem(f, 'image', uploadMaxBytes);
+              const problem = f && fileProblem(f, 'image', currentUploadLimits());
               setImageProblem(problem ? `${f.name}: ${problem}` : null);
               e.target.value = '';
               if (!problem) setImage(f);
