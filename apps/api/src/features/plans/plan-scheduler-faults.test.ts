@@ -79,5 +79,8 @@ describeEachDb('the plan scheduler when a step fails or the hour is late', (kind
     const mail = await db().select().from(emailOutbox).where(eq(emailOutbox.to, company.email));
     const receipt = mail.find((m) => /renews on/.test(m.text ?? ''));
     expect(receipt?.text).toContain(`renews on ${lagosDay(plan.renewsAt)}`);
+    // The account deletion's blocker names the same day.
+    const deletion = await inject('GET', '/api/account/deletion', company);
+    expect(JSON.stringify(deletion.json())).toContain(`renews on ${lagosDay(plan.renewsAt)}.`);
   });
 });
