@@ -212,4 +212,50 @@ describeEachDb('refunds of cancelled jobs sent again by the background job', (ki
       expect(await refundsDue()).toBe(0);
     },
   );
+
+  it('a refund whose hand-over to an admin fails holds back none of the refunds due after it', async () => {
+    const admin = await signupAndLogin(t, 'admin');
+    const stuck = await paidJob();
+    const fine = await paidJob();
+    flw.setRefundMode('refuse');
+    expect((await cancel(admin, stuck.job.id)).statusCode).toBe(200);
+    flw.setRefundMode('completed');
+    flw.setDown(true);
+    expect((await cancel(admin, fine.job.id)).statusCode).toBe(200);
+    flw.setDown(false);
+    const [refused, waiting] = [await refundOf(stuck.job.id), await refundOf(fine.job.id)];
+    expect(refused).toMatchObject({ status: 'failed' });
+    expect(waiting).toMatchObject({ status: 'pending', providerRefundId: null });
+    // Refused four days ago (so it is given up) and first in the pass's order; the other unsent for minutes.
+    const now = t.clock.now().getTime();
+    await db()
+      .update(refunds)
+      .set({ createdAt: new Date(now - 4 * DAY), updatedAt: new Date(now - 2 * HOUR) })
+      .where(eq(refunds.id, refused.id));
+    await db()
+      .update(refunds)
+      .set({ updatedAt: new Date(now - 2 * 60_000) })
+      .where(eq(refunds.id, waiting.id));
+    // Giving the refused one up fails (a fault in the database on its row).
+    await db().execute(
+      sql.raw(`create function refund_stuck() returns trigger language plpgsql as $$
+        begin raise exception 'the database refused this refund'; end $$`),
+    );
+    await db().execute(
+      sql.raw(`create trigger refund_stuck before update on refunds for each row
+        when (new.id = '${refused.id}') execute function refund_stuck()`),
+    );
+    try {
+      await reconcile().catch(() => undefined);
+      expect(await refundOf(fine.job.id)).toMatchObject({ status: 'completed' });
+      expect(madeAtProvider(fine.paid).map((r) => r.amount_refunded)).toEqual([25_000]);
+      expect((await refundOf(stuck.job.id)).failure ?? '').not.toMatch(/^Not sent again by itself/);
+    } finally {
+      await db().execute(sql.raw('drop trigger refund_stuck on refunds'));
+      await db().execute(sql.raw('drop function refund_stuck()'));
+    }
+    // The next pass gives the refused one up.
+    await reconcile();
+    expect((await refundOf(stuck.job.id)).failure).toMatch(/^Not sent again by itself/);
+  });
 });

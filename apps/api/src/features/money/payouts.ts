@@ -703,13 +703,16 @@ export function createPayouts(deps: PayoutsDeps) {
      * The reconciler's pass: payouts sent a while ago and still unsettled are asked about again (or sent
      * again with the same reference when the provider never answered).
      */
-    async reconcile() {
+    async reconcile(limit = 50) {
       const cutoff = new Date(clock.now().getTime() - PAYOUT_RESEND_AFTER_MS);
+      // The longest unasked first: one asked about and still unsettled goes to the back (below), so
+      // transfers the provider holds for days never keep the payouts after them out of every pass.
       const due = await db
         .select()
         .from(payouts)
         .where(and(eq(payouts.status, 'sending'), lte(payouts.updatedAt, cutoff)))
-        .limit(50);
+        .orderBy(asc(payouts.updatedAt), asc(payouts.id))
+        .limit(limit);
       for (const p of due) {
         try {
           if (!p.providerTransferId) {
@@ -738,6 +741,12 @@ export function createPayouts(deps: PayoutsDeps) {
           } else {
             const found = await provider.fetchTransfer(p.providerTransferId);
             if (found) await settle(p.id, found);
+            // Asked about: to the back of the queue while it stays unsettled (it has a transfer id, so no
+            // send's refusal reads this time, decision 2277).
+            await db
+              .update(payouts)
+              .set({ updatedAt: clock.now() })
+              .where(and(eq(payouts.id, p.id), eq(payouts.status, 'sending')));
           }
         } catch (err) {
           deps.log?.error({ err, payoutId: p.id }, 'payout reconciliation failed');

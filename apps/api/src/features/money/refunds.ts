@@ -424,7 +424,11 @@ export function createRefunds(deps: RefundsDeps) {
     let done = 0;
     for (const { id, status, createdAt } of due) {
       if (status === 'failed' && createdAt.getTime() < now - GIVE_UP_AFTER_MS) {
-        await giveUp(id, and(refused, not(givenUp), stale)!);
+        // A hand-over that fails (a fault on its row) is left for the next pass: it rolled back, so it
+        // would stay first in this order and, thrown, end every pass before the refunds due after it.
+        await giveUp(id, and(refused, not(givenUp), stale)!).catch((err: unknown) =>
+          deps.log?.warn({ err, refundId: id }, 'refund not handed to an admin; the next pass tries again'),
+        );
         continue;
       }
       // A refused one is claimed as pending and sent in the same statement, as an admin's retry marks it

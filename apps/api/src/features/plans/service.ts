@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, like, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, like, lt, lte, notInArray, or, sql } from 'drizzle-orm';
 import {
   PLAN_CREDIT_KINDS,
   PLAN_CREDIT_WORDS,
@@ -67,15 +67,19 @@ const FIRST_EXPIRE_AFTER_MS = DAY_MS;
 const LIVE: PlanStatus[] = ['active', 'grace'];
 const NO_CREDITS: PlanCredits = { review: 0, draft: 0, opinion: 0, policy: 0 };
 
-/** The same day next month (the last day when next month is shorter), in UTC. */
+const LAGOS_OFFSET_MS = 3_600_000;
+
+/** The same day next month (the last day when next month is shorter), in Lagos. */
 export function addMonth(d: Date): Date {
-  const next = new Date(d.getTime());
+  // Counted on Lagos's calendar (UTC+1 all year): a plan started at 00:30 on 1 March there (23:30 UTC
+  // the day before) renews on 1 April, the day its page and mails name, not on 28 March.
+  const next = new Date(d.getTime() + LAGOS_OFFSET_MS);
   const day = next.getUTCDate();
   next.setUTCDate(1);
   next.setUTCMonth(next.getUTCMonth() + 1);
   const last = new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 0)).getUTCDate();
   next.setUTCDate(Math.min(day, last));
-  return next;
+  return new Date(next.getTime() - LAGOS_OFFSET_MS);
 }
 
 const totalOf = (c: PlanCredits) => PLAN_CREDIT_KINDS.reduce((s, k) => s + c[k], 0);
@@ -129,7 +133,8 @@ export function createPlansService(
     note: string,
   ) => tx.insert(subscriptionEvents).values({ subscriptionId, kind, note, createdAt: clock.now() });
 
-  const day = (d: Date) => d.toISOString().slice(0, 10);
+  // The day in Lagos, as the plan page shows it (a renewal at 23:30 UTC is the next day there).
+  const day = (d: Date) => new Date(d.getTime() + LAGOS_OFFSET_MS).toISOString().slice(0, 10);
 
   /**
    * Money a plan payment took for nothing (decision 2262): inside the transaction that finds it, its
@@ -1138,70 +1143,86 @@ export function createPlansService(
    */
   async function tick(at: Date = clock.now()) {
     let handled = 0;
+    // Plans whose step failed in this pass (one bad row, a database fault): passed over for the rest of
+    // it, so they never hold back the plans due after them, and taken again by the next pass.
+    const failed: string[] = [];
+    const errors: unknown[] = [];
     for (;;) {
-      const step = await db.transaction(async (t) => {
-        const [sub] = await t
-          .select()
-          .from(subscriptions)
-          .where(
-            and(
-              inArray(subscriptions.status, LIVE),
-              or(isNull(subscriptions.claimedUntil), lte(subscriptions.claimedUntil, at)),
-              or(
-                and(eq(subscriptions.status, 'active'), lte(subscriptions.periodEnd, at)),
-                and(
-                  eq(subscriptions.status, 'grace'),
-                  or(lte(subscriptions.graceUntil, at), lte(subscriptions.nextReminderAt, at)),
+      let taken: string | null = null;
+      const step = await db
+        .transaction(async (t) => {
+          const [sub] = await t
+            .select()
+            .from(subscriptions)
+            .where(
+              and(
+                inArray(subscriptions.status, LIVE),
+                failed.length ? notInArray(subscriptions.id, failed) : undefined,
+                or(isNull(subscriptions.claimedUntil), lte(subscriptions.claimedUntil, at)),
+                or(
+                  and(eq(subscriptions.status, 'active'), lte(subscriptions.periodEnd, at)),
+                  and(
+                    eq(subscriptions.status, 'grace'),
+                    or(lte(subscriptions.graceUntil, at), lte(subscriptions.nextReminderAt, at)),
+                  ),
                 ),
               ),
-            ),
-          )
-          .orderBy(asc(subscriptions.periodEnd))
-          .limit(1)
-          .for('update', { skipLocked: true });
-        if (!sub) return null;
-        // A charge whose answer never came (nothing recorded for its reference, no webhook) is asked
-        // for again with the same reference, which the provider answers with the charge it made; the
-        // plan neither ends nor lapses before that answer says whether the month was paid.
-        const pending = await unanswered(t, sub);
-        if (!pending && sub.status === 'active' && sub.cancelAtPeriodEnd) {
-          await stop(t, sub, 'ended');
-          return { sub, charge: false };
-        }
-        if (!pending && sub.status === 'grace' && sub.graceUntil && sub.graceUntil <= at) {
-          await stop(t, sub, 'lapsed');
-          return { sub, charge: false, cancelAtProvider: true };
-        }
-        const attempt = pending ? sub.attempts : await nextAttempt(t, sub);
-        const set: Partial<typeof subscriptions.$inferInsert> = {
-          attempts: attempt,
-          claimedUntil: new Date(at.getTime() + CLAIM_MS),
-          updatedAt: clock.now(),
-        };
-        // No reminder once the grace is over: this only asks for the last retry's lost answer.
-        if (sub.status === 'grace' && sub.graceUntil && sub.graceUntil > at) {
-          set.nextReminderAt = new Date(at.getTime() + DAY_MS);
-          const info = PLAN_TIER_INFO[sub.nextTier ?? sub.tier];
-          await event(
-            t,
-            sub.id,
-            'reminder',
-            `Reminder: the renewal is unpaid; the plan lapses on ${day(sub.graceUntil!)}`,
-          );
-          await mail(t, sub, {
-            subject: `Reminder: your ${info.name} plan renewal is unpaid`,
-            body: [
-              paragraph(
-                `We still could not charge ${formatNairaExact(info.price / 100)} for your plan. Please make sure your card can pay it: we try again each day, and the plan stops on ${day(sub.graceUntil!)}.`,
-              ),
-              button('See your plan', planUrl),
-            ],
-          });
-        }
-        await t.update(subscriptions).set(set).where(eq(subscriptions.id, sub.id));
-        return { sub: { ...sub, attempts: attempt }, charge: true };
-      });
+            )
+            .orderBy(asc(subscriptions.periodEnd))
+            .limit(1)
+            .for('update', { skipLocked: true });
+          if (!sub) return null;
+          taken = sub.id;
+          // A charge whose answer never came (nothing recorded for its reference, no webhook) is asked
+          // for again with the same reference, which the provider answers with the charge it made; the
+          // plan neither ends nor lapses before that answer says whether the month was paid.
+          const pending = await unanswered(t, sub);
+          if (!pending && sub.status === 'active' && sub.cancelAtPeriodEnd) {
+            await stop(t, sub, 'ended');
+            return { sub, charge: false };
+          }
+          if (!pending && sub.status === 'grace' && sub.graceUntil && sub.graceUntil <= at) {
+            await stop(t, sub, 'lapsed');
+            return { sub, charge: false, cancelAtProvider: true };
+          }
+          const attempt = pending ? sub.attempts : await nextAttempt(t, sub);
+          const set: Partial<typeof subscriptions.$inferInsert> = {
+            attempts: attempt,
+            claimedUntil: new Date(at.getTime() + CLAIM_MS),
+            updatedAt: clock.now(),
+          };
+          // No reminder once the grace is over: this only asks for the last retry's lost answer.
+          if (sub.status === 'grace' && sub.graceUntil && sub.graceUntil > at) {
+            set.nextReminderAt = new Date(at.getTime() + DAY_MS);
+            const info = PLAN_TIER_INFO[sub.nextTier ?? sub.tier];
+            await event(
+              t,
+              sub.id,
+              'reminder',
+              `Reminder: the renewal is unpaid; the plan lapses on ${day(sub.graceUntil!)}`,
+            );
+            await mail(t, sub, {
+              subject: `Reminder: your ${info.name} plan renewal is unpaid`,
+              body: [
+                paragraph(
+                  `We still could not charge ${formatNairaExact(info.price / 100)} for your plan. Please make sure your card can pay it: we try again each day, and the plan stops on ${day(sub.graceUntil!)}.`,
+                ),
+                button('See your plan', planUrl),
+              ],
+            });
+          }
+          await t.update(subscriptions).set(set).where(eq(subscriptions.id, sub.id));
+          return { sub: { ...sub, attempts: attempt }, charge: true };
+        })
+        .catch((err: unknown) => {
+          if (taken === null) throw err;
+          failed.push(taken);
+          errors.push(err);
+          deps.log?.warn({ err, subscriptionId: taken }, 'plan scheduler step failed; the next pass tries again');
+          return 'failed' as const;
+        });
       if (!step) break;
+      if (step === 'failed') continue;
       handled++;
       shared.mailWritten();
       const { sub } = step;
@@ -1243,6 +1264,7 @@ export function createPlansService(
     await cancelProviderSubscriptions(at).catch((err) =>
       deps.log?.warn({ err }, 'cancelling provider subscriptions failed to run'),
     );
+    if (errors.length) throw new AggregateError(errors, `${errors.length} plan(s) failed: ${failed.join(', ')}`);
     return handled;
   }
 

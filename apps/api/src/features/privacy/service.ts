@@ -55,7 +55,8 @@ const PAYMENT_OPEN_MS = 24 * 3600_000;
 const OPEN_JOB_NAMES = 5;
 
 const erasedEmail = (id: string) => `deleted-${id}@deleted.invalid`;
-const day = (d: Date) => d.toISOString().slice(0, 10);
+// The day in Lagos (UTC+1 all year), as the pages name it: a plan renewing at 23:30 UTC renews the next day there.
+const day = (d: Date) => new Date(d.getTime() + 3_600_000).toISOString().slice(0, 10);
 const naira = (kobo: number) => formatNaira(kobo / 100);
 
 /** Reviews of lawyers, written by a company or about a lawyer, without the other party's identity. */
