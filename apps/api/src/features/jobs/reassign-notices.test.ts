@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { messages } from '@legalmarket/contracts';
 import { emailOutbox, jobs, users } from '../../db/schema.js';
 import { createTestApp, describeEachDb, PASSWORD, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { SUCCESS_CARD, insertProduct } from '../../../test/commerce-helpers.js';
@@ -76,15 +75,6 @@ describeEachDb('the notices of a job passed to another lawyer', (kind) => {
     const saved = res.json().data as { url: string; fileName: string };
     return { url: saved.url, name: saved.fileName };
   }
-
-  const page = async (who: Login, jobId: string) => {
-    const res = await inject('GET', `/job-api/jobs/${jobId}`, who);
-    return { status: res.statusCode, body: res.statusCode === 200 ? (res.json() as Record<string, unknown>) : null };
-  };
-  const deliveredFiles = (body: Record<string, unknown> | null) =>
-    ((body?.events ?? []) as Array<{ action: string; files: Array<{ name: string }> }>)
-      .filter((e) => e.action.startsWith('deliver'))
-      .flatMap((e) => e.files.map((f) => f.name));
 
   const mailsTo = async (email: string) =>
     (await db().select().from(emailOutbox).where(eq(emailOutbox.to, email))).map((m) => ({
