@@ -44,7 +44,12 @@ export const jobView = z.object({
   adminFile: z.string().nullable(),
   adminFileName: z.string().nullable(),
   /** Contact fields are empty for the job's company: it reaches its lawyer on the job page (decision 2238). */
-  assignedTo: z.array(person),
+  assignedTo: z.array(
+    person.extend({
+      /** Admin's one-job answer only: false when the lawyer lost verification or the account (decision 2316). */
+      verified: z.boolean().optional(),
+    }),
+  ),
   /** Filled only where asked for (admin views); the spec spells it so. */
   appliedLawer: z.array(
     z.object({

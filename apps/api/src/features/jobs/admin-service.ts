@@ -1,15 +1,23 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { messages, type EditJobDetailsInput, type JobAction, type JobStatus } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
 import { lockSetting } from '../../db/locks.js';
-import { holidays, jobs, products, users } from '../../db/schema.js';
+import { holidays, jobEvents, jobs, notifications, products, users } from '../../db/schema.js';
 import { recordAudit } from '../../platform/audit.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { mailRenderer } from '../../platform/mail-templates.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import { assertAttachable, cleanFileName, threadUrl } from '../uploads/service.js';
-import { companyAssignedMail, jobCompletedMail, lawyerAssignedMail } from './emails.js';
+import {
+  companyAssignedMail,
+  companyReassignedMail,
+  jobCompletedMail,
+  lawyerAssignedMail,
+  lawyerReassignedMail,
+  lawyerReplacedMail,
+} from './emails.js';
+import { replacedText } from './notification-text.js';
 import type { JobLifecycle } from './lifecycle-service.js';
 import { applicantsJson, countedTotal, findJobViews, jobViewsJsonQuery, withApplicants, type JobView } from './view.js';
 
@@ -49,6 +57,40 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle) 
       .innerJoin(users, eq(users.id, job.companyId))
       .where(eq(products.id, job.productId));
     return row;
+  }
+
+  /**
+   * The lawyer a job was taken from is told, in the bell (under the hand-over's `assign` event) and by
+   * mail (decision 2316); the lifecycle's own notice goes to the job's lawyer, now the new one.
+   */
+  async function tellReplaced(tx: Executor, job: typeof jobs.$inferSelect, from: string, product: string, now: Date) {
+    const [old] = await tx
+      .select({ name: users.name, email: users.officialEmail, deletedAt: users.deletedAt })
+      .from(users)
+      .where(eq(users.id, from));
+    // An erased account has no inbox and no bell left to tell.
+    if (!old || old.deletedAt) return;
+    const [event] = await tx
+      .select({ id: jobEvents.id })
+      .from(jobEvents)
+      .where(and(eq(jobEvents.jobId, job.id), eq(jobEvents.action, 'assign')))
+      .orderBy(desc(jobEvents.id))
+      .limit(1);
+    const text = replacedText(product);
+    await tx
+      .insert(notifications)
+      .values({ userId: from, jobId: job.id, eventId: event.id, action: 'assign', text, createdAt: now });
+    await enqueueMail(
+      tx,
+      render(
+        lawyerReplacedMail(old.email, {
+          lawyerName: old.name,
+          text,
+          productName: product,
+          url: `${site}/lawyer/dashboard`,
+        }),
+      ),
+    );
   }
 
   const listHolidays = () =>
@@ -119,7 +161,14 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle) 
     async one(jobId: string) {
       const view = await viewOf(db, jobId);
       if (!view) throw notFound(messages.jobNotFound);
-      return view;
+      const [lawyer] = view.assignedTo;
+      if (!lawyer) return view;
+      // The admin's assign page offers to pass a job on when its lawyer lost verification (decision 2316).
+      const [row] = await db
+        .select({ verified: users.verified, deletedAt: users.deletedAt })
+        .from(users)
+        .where(eq(users.id, lawyer._id));
+      return { ...view, assignedTo: [{ ...lawyer, verified: Boolean(row?.verified && !row.deletedAt) }] };
     },
 
     /**
@@ -160,26 +209,45 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle) 
         const to = updated.status;
         const ctx = await jobContext(tx, job);
         const companyName = ctx.company.companyName ?? ctx.company.name;
+        if (from) await tellReplaced(tx, job, from, ctx.productName, now);
+        const stage = job.stage.replace('_', ' ');
+        const jobUrl = `${site}/jobs/${job.id}`;
         await enqueueMail(
           tx,
           render(
-            lawyerAssignedMail(lawyer.officialEmail, {
-              lawyerName: lawyer.name,
-              productName: ctx.productName,
-              companyName,
-              url: `${site}/lawyer/dashboard`,
-            }),
+            from
+              ? lawyerReassignedMail(lawyer.officialEmail, {
+                  lawyerName: lawyer.name,
+                  productName: ctx.productName,
+                  companyName,
+                  stage,
+                  url: jobUrl,
+                })
+              : lawyerAssignedMail(lawyer.officialEmail, {
+                  lawyerName: lawyer.name,
+                  productName: ctx.productName,
+                  companyName,
+                  url: `${site}/lawyer/dashboard`,
+                }),
           ),
         );
         await enqueueMail(
           tx,
           render(
-            companyAssignedMail(ctx.company.officialEmail, {
-              companyName,
-              productName: ctx.productName,
-              lawyerName: lawyer.name,
-              url: `${site}/company/dashboard`,
-            }),
+            from
+              ? companyReassignedMail(ctx.company.officialEmail, {
+                  companyName,
+                  productName: ctx.productName,
+                  lawyerName: lawyer.name,
+                  stage,
+                  url: jobUrl,
+                })
+              : companyAssignedMail(ctx.company.officialEmail, {
+                  companyName,
+                  productName: ctx.productName,
+                  lawyerName: lawyer.name,
+                  url: `${site}/company/dashboard`,
+                }),
           ),
         );
         await recordAudit(tx, {

@@ -73,6 +73,64 @@ export const companyAssignedMail = (
   ],
 });
 
+/**
+ * The hand-over of a job at work to another lawyer (decision 2316): the new lawyer learns the job carries
+ * on where it stands, with what the thread already holds. Names the company as lawyerAssignedMail does
+ * (`"…" for {company}.`), so a company's erasure finds it the same way.
+ */
+export const lawyerReassignedMail = (
+  to: string,
+  m: { lawyerName: string; productName: string; companyName: string; stage: string; url: string },
+): MailTemplate => ({
+  to,
+  subject: `A job has been passed to you: ${m.productName}`,
+  body: [
+    paragraph(`Hello ${m.lawyerName},`),
+    paragraph(`An administrator has passed you the job "${m.productName}" for ${plainName(m.companyName)}.`),
+    paragraph(
+      `The lawyer who worked on it can no longer do so. The job stays at its stage (${m.stage}), and its thread, files and deliveries so far are on the job page for you to carry on from.`,
+    ),
+    button('Open the job', m.url),
+  ],
+});
+
+/** The company's side of a hand-over: the new lawyer by name, the work done so far kept (decision 2316). */
+export const companyReassignedMail = (
+  to: string,
+  m: { companyName: string; productName: string; lawyerName: string; stage: string; url: string },
+): MailTemplate => ({
+  to,
+  subject: `Another lawyer is now working on ${m.productName}`,
+  body: [
+    paragraph(`Hello ${m.companyName},`),
+    paragraph(
+      `The lawyer working on your job "${m.productName}" can no longer do so, so an administrator has passed it to ${plainName(m.lawyerName)}, who will carry it on.`,
+    ),
+    paragraph(`Your job stays at its stage (${m.stage}), and its thread, files and deliveries are kept as they are.`),
+    button('Open the job', m.url),
+  ],
+});
+
+/**
+ * The replaced lawyer's notice (decision 2316). It names no other person (the new lawyer is not theirs
+ * to know, and an erasure has nothing to find), and links the dashboard: the job no longer opens for them.
+ */
+export const lawyerReplacedMail = (
+  to: string,
+  m: { lawyerName: string; text: string; productName: string; url: string },
+): MailTemplate => ({
+  to,
+  subject: m.text,
+  body: [
+    paragraph(`Hello ${m.lawyerName},`),
+    paragraph(
+      `As your verification has been withdrawn, an administrator has passed the job "${m.productName}" to another lawyer. It no longer shows among your projects.`,
+    ),
+    paragraph('If you think your verification should stand, please contact us from your profile.'),
+    button('Open your dashboard', m.url),
+  ],
+});
+
 export const jobCompletedMail = (
   to: string,
   m: { companyName: string; productName: string; url: string },

@@ -45,6 +45,13 @@ export function recipientsText(action: JobAction, who: string, product: string, 
   }
 }
 
+/**
+ * The replaced lawyer's notification when an admin passes their job on (decision 2316), stored under the
+ * `assign` event. It names nobody, and holds none of the `assign` text's words, so an erasure of the new
+ * lawyer (whom that event names) never takes part of it for a name.
+ */
+export const replacedText = (product: string) => `${product} was passed to another lawyer`;
+
 const NAME = '\u0000';
 const PRODUCT = '\u0001';
 

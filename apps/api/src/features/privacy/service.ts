@@ -230,6 +230,8 @@ async function eraseNameFromOthersTexts(tx: Executor, row: typeof users.$inferSe
       companies.map((c) => c.to),
       [
         ...each((who) => `has been assigned to ${who}, who will`),
+        // A job passed on from a lawyer who lost verification (decision 2316).
+        ...each((who) => `has passed it to ${who}, who will`),
         ...each((who) => `\n\n${who}, the lawyer working on your `),
         ...each((who) => `>${escapeHtml(who)}, the lawyer working on your `),
       ],

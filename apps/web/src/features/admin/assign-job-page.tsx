@@ -10,9 +10,11 @@ import { Button } from '@/components/button';
 import { DocumentLink } from '@/components/document-link';
 import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
 import { FormError } from '@/components/field';
+import { Modal } from '@/components/modal';
 import { Pagination } from '@/components/pagination';
 import { Tabs } from '@/components/tabs';
 import { getErrorMessage } from '@/lib/http';
+import { STAGE_LABELS } from '@/features/jobs/words';
 import { AdminLayout } from './admin-layout';
 import { useAssignJob } from './api/assign-job';
 import { useJob } from './api/get-job';
@@ -97,7 +99,10 @@ function LawyerRows({
   );
 }
 
-/** Assign a job: pick one lawyer (applied or any verified), ASSIGN, back to the jobs list. */
+/**
+ * Assign a job: pick one lawyer (applied or any verified), ASSIGN, back to the jobs list. A job at work
+ * whose lawyer lost verification is passed on the same way, after a confirmation (decisions 2310, 2316).
+ */
 export default function AdminAssignJobPage() {
   const { jobId = '' } = useParams();
   const navigate = useNavigate();
@@ -108,8 +113,14 @@ export default function AdminAssignJobPage() {
   const [viewing, setViewing] = useState<LawyerSummary | null>(null);
   const [alert, setAlert] = useState<string | null>(null);
   const [sort, setSort] = useState<LawyerRecordSort>('newest');
+  const [confirming, setConfirming] = useState(false);
   const lawyers = useLawyerRecords({ jobId: tab === 'applied' ? jobId : undefined, sort, page });
   const assign = useAssignJob();
+  const stage = job.data ? stageOf(job.data.data.job) : 'unassigned';
+  const current = job.data?.data.job.assignedTo[0];
+  // The API passes on only a job at work whose lawyer is no longer verified (decision 2310).
+  const replacing =
+    (stage === 'in_progress' || stage === 'changes_requested') && current?.verified === false ? current : null;
 
   useEffect(() => {
     if (!assign.isSuccess) return;
@@ -132,6 +143,10 @@ export default function AdminAssignJobPage() {
       setViewing(selected);
       return;
     }
+    if (replacing) {
+      setConfirming(true);
+      return;
+    }
     assign.mutate({ jobId, lawyerId: selected._id });
   };
 
@@ -149,7 +164,7 @@ export default function AdminAssignJobPage() {
     );
 
   const j = job.data.data.job;
-  const canAssign = allowedJobActions(stageOf(j), 'admin').includes('assign');
+  const canAssign = Boolean(replacing) || allowedJobActions(stage, 'admin').includes('assign');
 
   return (
     <AdminLayout title="Assign job">
@@ -182,6 +197,15 @@ export default function AdminAssignJobPage() {
         )}
       </article>
 
+      {replacing && !assign.isSuccess && (
+        <div role="status" className="mb-4 rounded-md border border-amber-200 bg-amber-50 px-3 py-3 text-amber-900">
+          <p className="font-semibold">{replacing.name} has lost verification.</p>
+          <p className="text-sm">
+            Stage: {STAGE_LABELS[stage]}. Choose a verified lawyer to pass the job to: it keeps its stage and its
+            thread, files and deliveries.
+          </p>
+        </div>
+      )}
       {assign.isSuccess ? (
         <p role="status" className="rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-emerald-800">
           {assign.data.message || messages.jobAssigned}
@@ -237,13 +261,45 @@ export default function AdminAssignJobPage() {
           <div className="mt-4 flex flex-wrap items-center justify-end gap-3">
             {selected && <p className="text-sm text-slate-600">Selected: {selected.name}</p>}
             <Button onClick={onAssign} loading={assign.isPending} disabled={assign.isSuccess}>
-              ASSIGN
+              {replacing ? 'REASSIGN' : 'ASSIGN'}
             </Button>
           </div>
           <div className="mt-3">
             <FormError message={alert ?? (assign.isError ? getErrorMessage(assign.error) : null)} />
           </div>
         </>
+      )}
+
+      {replacing && selected && (
+        <Modal
+          open={confirming}
+          title="Pass this job to another lawyer?"
+          onClose={() => setConfirming(false)}
+          footer={
+            <>
+              <Button variant="ghost" onClick={() => setConfirming(false)} disabled={assign.isPending}>
+                Cancel
+              </Button>
+              <Button
+                loading={assign.isPending}
+                onClick={() => {
+                  setConfirming(false);
+                  assign.mutate({ jobId, lawyerId: selected._id });
+                }}
+              >
+                Pass it to {selected.name}
+              </Button>
+            </>
+          }
+        >
+          <p>
+            {j.productId.productName} passes from {replacing.name} to {selected.name}.
+          </p>
+          <p className="mt-2">
+            The job keeps its stage ({STAGE_LABELS[stage]}) and its thread, files and deliveries. {replacing.name} will
+            no longer see it; {selected.name} and the company are told.
+          </p>
+        </Modal>
       )}
 
       <LawyerModal

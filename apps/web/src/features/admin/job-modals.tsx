@@ -129,6 +129,15 @@ export function JobModal({
             </Link>
           )}
           {job.status !== 'unassigned' && lawyer && <p className="font-semibold">Assigned to {lawyer.name}</p>}
+          {/* A job at work is passed on from the assign page, which says whether its lawyer lost verification (2316). */}
+          {lawyer && ['in_progress', 'changes_requested'].includes(stageOf(job)) && (
+            <Link
+              to={paths.adminAssignJob(job._id)}
+              className="inline-flex min-h-11 items-center font-semibold underline"
+            >
+              Pass to another lawyer
+            </Link>
+          )}
           {actions.includes('complete') && (
             <label className="flex min-h-11 items-center gap-2 font-medium">
               <input

@@ -1,0 +1,179 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { emailOutbox, jobs, users } from '../../db/schema.js';
+import { createTestApp, describeEachDb, PASSWORD, signupAndLogin, type TestApp } from '../../../test/helpers.js';
+import { SUCCESS_CARD, insertProduct } from '../../../test/commerce-helpers.js';
+import { multipart, pdfBytes } from '../../../test/upload-helpers.js';
+
+type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+
+// An admin passes a job on from a lawyer who lost verification (decisions 2310, 2316): the old lawyer,
+// the new one and the company are each told, and an erasure still takes the names out of those texts.
+describeEachDb('the notices of a job passed to another lawyer', (kind) => {
+  let t: TestApp;
+  let admin: Login;
+  let product: string;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    admin = await signupAndLogin(t, 'admin');
+    product = await insertProduct(t, 'Share Transfer', 50_000);
+  });
+  afterAll(() => t.close());
+
+  const db = () => t.rt.database.db;
+  const inject = (method: 'GET' | 'POST' | 'PATCH', url: string, who: Login, payload?: unknown) =>
+    t.app.inject({ method, url, headers: who.headers, payload: payload as Record<string, unknown> });
+  const act = (who: Login, jobId: string, action: string, body: Record<string, unknown> = {}) =>
+    inject('POST', `/job-api/jobs/${jobId}/actions/${action}`, who, body);
+  const login = async (email: string, id: string): Promise<Login> => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { officialEmail: email, password: PASSWORD },
+    });
+    expect(res.statusCode).toBe(200);
+    const token = (res.json() as { token: string }).token;
+    return { email, id, token, headers: { authorization: `Bearer ${token}` } };
+  };
+  const assign = (jobId: string, lawyerId: string) => inject('POST', '/job-api/assign', admin, { jobId, lawyerId });
+
+  async function pay(company: Login) {
+    expect((await inject('POST', '/api/cart', company, { productId: product, quantity: 1 })).statusCode).toBeLessThan(
+      300,
+    );
+    const started = await inject('POST', '/api/checkout', company);
+    const { reference, amount, orderId } = started.json().data as {
+      reference: string;
+      amount: number;
+      orderId: string;
+    };
+    const charged = await inject('POST', '/api/checkout/sandbox/charge', company, {
+      reference,
+      amount,
+      currency: 'NGN',
+      ...SUCCESS_CARD,
+    });
+    const transactionId = (charged.json().data as { transaction_id: string }).transaction_id;
+    expect((await inject('POST', '/api/checkout/verify', company, { reference, transactionId })).statusCode).toBe(200);
+    const [job] = await db().select().from(jobs).where(eq(jobs.orderId, orderId));
+    return job;
+  }
+
+  async function upload(who: Login, text: string) {
+    const body = await multipart([
+      { name: 'kind', value: 'document' },
+      { name: 'file', file: { data: pdfBytes(text), filename: `${text}.pdf`, type: 'application/pdf' } },
+    ]);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/uploads',
+      headers: { ...body.headers, ...who.headers },
+      payload: body.payload,
+    });
+    expect(res.statusCode).toBe(201);
+    const saved = res.json().data as { url: string; fileName: string };
+    return { url: saved.url, name: saved.fileName };
+  }
+
+  const mailsTo = async (email: string) =>
+    (await db().select().from(emailOutbox).where(eq(emailOutbox.to, email))).map((m) => ({
+      subject: m.subject,
+      text: m.text,
+      html: m.html ?? '',
+    }));
+  const adminView = async (jobId: string) =>
+    (await inject('GET', `/job-api/admin/job/${jobId}`, admin)).json().data.job as {
+      assignedTo: Array<{ name: string; verified?: boolean }>;
+    };
+
+  async function handedOver() {
+    const company = await signupAndLogin(t, 'company');
+    const first = await signupAndLogin(t, 'lawyer', { verified: true });
+    const second = await signupAndLogin(t, 'lawyer', { verified: true });
+    await db().update(users).set({ companyName: 'Kola Holdings' }).where(eq(users.id, company.id));
+    await db().update(users).set({ name: 'Ada First' }).where(eq(users.id, first.id));
+    await db().update(users).set({ name: 'Bola Second' }).where(eq(users.id, second.id));
+    const job = await pay(company);
+    expect((await assign(job.id, first.id)).statusCode).toBe(200);
+    expect((await adminView(job.id)).assignedTo).toMatchObject([{ name: 'Ada First', verified: true }]);
+    expect((await act(first, job.id, 'deliver', { files: [await upload(first, 'DRAFT')] })).statusCode).toBe(200);
+    expect((await act(company, job.id, 'request_changes', { note: 'Add the board resolution.' })).statusCode).toBe(200);
+    expect((await inject('PATCH', `/api/verifylawyer/${first.id}`, admin, { verified: false })).statusCode).toBe(200);
+    // The admin's job answer says the lawyer lost verification (the assign page offers the hand-over by it).
+    expect((await adminView(job.id)).assignedTo).toMatchObject([{ name: 'Ada First', verified: false }]);
+    expect((await assign(job.id, second.id)).statusCode).toBe(200);
+    return { company, first: await login(first.email, first.id), second, job };
+  }
+
+  it('tells the old lawyer, the new lawyer and the company, each in the bell and by mail', async () => {
+    const { company, first, second, job } = await handedOver();
+    const bell = async (who: Login) =>
+      (
+        (await inject('GET', '/api/notifications', who)).json().notifications as Array<{
+          jobId: string;
+          action: string;
+          text: string;
+        }>
+      )
+        .filter((n) => n.jobId === job.id && n.action === 'assign')
+        .map((n) => n.text);
+    expect(await bell(first)).toEqual([
+      'Share Transfer was passed to another lawyer',
+      'Share Transfer is assigned to Ada First',
+    ]);
+    expect(await bell(second)).toEqual(['Share Transfer is assigned to Bola Second']);
+
+    const old = await mailsTo(first.email);
+    const told = old.find((m) => m.subject === 'Share Transfer was passed to another lawyer');
+    expect(told?.text).toContain('has passed the job "Share Transfer" to another lawyer');
+    // It names neither the new lawyer nor links the job, which no longer opens for them.
+    expect(told?.text).not.toContain('Bola Second');
+    expect(told?.text).not.toContain(`/jobs/${job.id}`);
+
+    const passed = (await mailsTo(second.email)).find(
+      (m) => m.subject === 'A job has been passed to you: Share Transfer',
+    );
+    expect(passed?.text).toContain('passed you the job "Share Transfer" for Kola Holdings.');
+    expect(passed?.text).toContain('stays at its stage (changes requested)');
+    expect(passed?.text).toContain('thread, files and deliveries');
+    expect(passed?.text).toContain(`/jobs/${job.id}`);
+
+    const companyMail = (await mailsTo(company.email)).find(
+      (m) => m.subject === 'Another lawyer is now working on Share Transfer',
+    );
+    expect(companyMail?.text).toContain('has passed it to Bola Second, who will carry it on.');
+    expect(companyMail?.text).toContain('thread, files and deliveries are kept');
+    expect(companyMail?.text).not.toContain('Ada First');
+    expect((await adminView(job.id)).assignedTo).toMatchObject([{ name: 'Bola Second', verified: true }]);
+  });
+
+  it("an erasure of the new lawyer takes the name out of the company's hand-over mail", async () => {
+    const { company, first, second, job } = await handedOver();
+    // Cancelled, the job no longer keeps the lawyer's account from being deleted.
+    expect((await act(admin, job.id, 'cancel', { note: 'The company asked.' })).statusCode).toBe(200);
+    expect((await inject('POST', '/api/account/delete', second, { password: PASSWORD })).statusCode).toBe(200);
+    const companyMail = (await mailsTo(company.email)).find(
+      (m) => m.subject === 'Another lawyer is now working on Share Transfer',
+    );
+    expect(companyMail?.text).toContain('has passed it to Deleted user, who will carry it on.');
+    expect(`${companyMail?.text}${companyMail?.html}`).not.toContain('Bola Second');
+    // The old lawyer's notice named nobody: the erasure leaves it whole.
+    const bell = (await inject('GET', '/api/notifications', first)).json().notifications as Array<{ text: string }>;
+    expect(bell.map((n) => n.text)).toContain('Share Transfer was passed to another lawyer');
+  });
+
+  it("an erasure of the company takes its name out of the new lawyer's hand-over mail", async () => {
+    const { company, second, job } = await handedOver();
+    expect((await act(second, job.id, 'deliver_again', { files: [await upload(second, 'FINAL')] })).statusCode).toBe(
+      200,
+    );
+    expect((await act(company, job.id, 'accept', {})).statusCode).toBe(200);
+    expect((await inject('POST', '/api/account/delete', company, { password: PASSWORD })).statusCode).toBe(200);
+    const passed = (await mailsTo(second.email)).find(
+      (m) => m.subject === 'A job has been passed to you: Share Transfer',
+    );
+    expect(passed?.text).toContain('passed you the job "Share Transfer" for Deleted user.');
+    expect(`${passed?.text}${passed?.html}`).not.toContain('Kola Holdings');
+  });
+});
