@@ -202,9 +202,12 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle) 
         // An erased lawyer ("Deleted user") is never assignable, even if verified before the erasure.
         if (!lawyer.verified || lawyer.deletedAt) throw conflict(messages.lawyerNotVerifiedForAssign);
         const now = clock.now();
+        // The new lawyer of a job handed on gets a fresh due window from now, never an earlier date
+        // than the company was given (2310); the reminders are set for it again (lifecycle record).
+        const fresh = from ? await lifecycle.dueAtFor(tx, now) : null;
         const updated = await lifecycle.record(tx, job, 'assign', adminActing(actorId), {
           mail: false,
-          set: { assignedTo: lawyer.id, assignedAt: now },
+          set: { assignedTo: lawyer.id, assignedAt: now, ...(fresh && fresh > job.dueAt ? { dueAt: fresh } : {}) },
         });
         const to = updated.status;
         const ctx = await jobContext(tx, job);

@@ -292,6 +292,12 @@ export function createJobLifecycle(
     const hs =
       action === 'assign' || action.startsWith('deliver') || action === 'request_changes' ? await holidaySet(tx) : null;
     if (action === 'assign' && hs) {
+      // Handed to another lawyer (2310): the old lawyer's reminders go, the new lawyer's due window
+      // (set by the caller) gets its own, as at a first assignment.
+      if (job.stage !== 'unassigned')
+        await tx
+          .delete(jobTimers)
+          .where(and(eq(jobTimers.jobId, job.id), inArray(jobTimers.action, ['remind_due', 'remind_late'])));
       const due = updated.dueAt;
       await tx
         .insert(jobTimers)
@@ -310,7 +316,15 @@ export function createJobLifecycle(
           await tx
             .select({ action: jobEvents.action })
             .from(jobEvents)
-            .where(and(eq(jobEvents.jobId, job.id), inArray(jobEvents.action, ['remind_due', 'remind_late'])))
+            .where(
+              and(
+                eq(jobEvents.jobId, job.id),
+                inArray(jobEvents.action, ['remind_due', 'remind_late']),
+                // Only the reminders of the job's present lawyer: a replaced one's were not theirs.
+                sql`${jobEvents.id} > coalesce((select max(e.id) from ${jobEvents} e
+                  where e.job_id = ${job.id} and e.action = 'assign'), 0)`,
+              ),
+            )
         ).map((e) => e.action),
       );
       // A timer not fired yet still stands: it is not set twice.

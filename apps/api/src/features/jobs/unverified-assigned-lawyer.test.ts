@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { messages } from '@legalmarket/contracts';
-import { jobs, users } from '../../db/schema.js';
+import { emailOutbox, jobEvents, jobs, jobTimers, users } from '../../db/schema.js';
 import { createTestApp, describeEachDb, PASSWORD, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { SUCCESS_CARD, insertProduct } from '../../../test/commerce-helpers.js';
 import { multipart, pdfBytes } from '../../../test/upload-helpers.js';
@@ -160,5 +160,126 @@ describeEachDb('a lawyer who loses verification while assigned to a job', (kind)
     const res = await assign(job.id, second.id);
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ message: messages.reassignDelivered });
+  });
+
+  /** A job assigned to `first`, then passed to `second` after `first`'s verification was withdrawn. */
+  async function handedOn(
+    company: Login,
+    first: Login,
+    second: Login,
+    beforeHandOver?: (jobId: string) => Promise<void>,
+  ) {
+    const job = await pay(company);
+    expect((await assign(job.id, first.id)).statusCode).toBe(200);
+    await beforeHandOver?.(job.id);
+    expect((await inject('PATCH', `/api/verifylawyer/${first.id}`, admin, { verified: false })).statusCode).toBe(200);
+    expect((await assign(job.id, second.id)).statusCode).toBe(200);
+    return job;
+  }
+
+  it("the company's erasure takes its name out of the replaced lawyer's assignment mail too", async () => {
+    const company = await signupAndLogin(t, 'company');
+    const first = await signupAndLogin(t, 'lawyer', { verified: true });
+    const second = await signupAndLogin(t, 'lawyer', { verified: true });
+    await db().update(users).set({ companyName: 'Zephyrine Holdings' }).where(eq(users.id, company.id));
+    const job = await handedOn(company, first, second);
+    expect((await act(second, job.id, 'deliver', { files: [await upload(second, 'DONE')] })).statusCode).toBe(200);
+    expect((await act(company, job.id, 'accept', {})).statusCode).toBe(200);
+
+    expect((await inject('POST', '/api/account/delete', company, { password: PASSWORD })).statusCode).toBe(200);
+
+    for (const lawyer of [first, second]) {
+      const mails = await db()
+        .select()
+        .from(emailOutbox)
+        .where(eq(emailOutbox.to, lawyer.email))
+        .orderBy(asc(emailOutbox.id));
+      const assigned = mails.find((m) => m.subject.startsWith('You have been assigned a job'))!;
+      expect(assigned.text, lawyer.email).toContain('"Share Transfer" for Deleted user.');
+      expect(mails.map((m) => `${m.subject}\n${m.text}\n${m.html}`).join('\n')).not.toContain('Zephyrine');
+    }
+  });
+
+  it('gives the new lawyer a fresh due window and reminders of their own', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const first = await signupAndLogin(t, 'lawyer', { verified: true });
+    const second = await signupAndLogin(t, 'lawyer', { verified: true });
+    const now = () => t.clock.now().getTime();
+    const tickIn = (days: number) => t.app.inject({ method: 'POST', url: '/dev/scheduler/tick', payload: { days } });
+    const reminders = async (jobId: string) =>
+      (await db().select().from(jobEvents).where(eq(jobEvents.jobId, jobId)))
+        .map((e) => e.action)
+        .filter((a) => a === 'remind_due' || a === 'remind_late')
+        .sort();
+    const job = await handedOn(company, first, second, async (jobId) => {
+      // The first lawyer ran late: both reminders went out to them.
+      await db()
+        .update(jobs)
+        .set({ dueAt: new Date(now() - 3600_000) })
+        .where(eq(jobs.id, jobId));
+      await db()
+        .update(jobTimers)
+        .set({ fireAt: new Date(now() - 7200_000) })
+        .where(and(eq(jobTimers.jobId, jobId), inArray(jobTimers.action, ['remind_due', 'remind_late'])));
+      expect((await tickIn(0)).statusCode).toBe(200);
+      expect(await reminders(jobId)).toEqual(['remind_due', 'remind_late']);
+    });
+
+    // Ten working days from the hand-over (at least twelve calendar days), and not late.
+    const [row] = await db().select().from(jobs).where(eq(jobs.id, job.id));
+    expect(row.dueAt.getTime()).toBeGreaterThanOrEqual(now() + 12 * 86_400_000);
+    expect((await page(second, job.id)).body?.job).toMatchObject({ late: false });
+    await tickIn(0);
+    expect(await reminders(job.id)).toEqual(['remind_due', 'remind_late']);
+    // Its reminders come to the new lawyer as the new date nears and passes.
+    await tickIn(30);
+    expect(await reminders(job.id)).toEqual(['remind_due', 'remind_due', 'remind_late', 'remind_late']);
+    const told = (
+      (await inject('GET', '/api/notifications', second)).json().notifications as Array<{
+        jobId: string;
+        action: string;
+      }>
+    ).filter((n) => n.jobId === job.id && n.action.startsWith('remind'));
+    expect(told.map((n) => n.action).sort()).toEqual(['remind_due', 'remind_late']);
+  });
+
+  it("sets the new lawyer's reminders again after a request for changes, whatever the old lawyer had", async () => {
+    const company = await signupAndLogin(t, 'company');
+    const first = await signupAndLogin(t, 'lawyer', { verified: true });
+    const second = await signupAndLogin(t, 'lawyer', { verified: true });
+    const now = () => t.clock.now().getTime();
+    const tickIn = (days: number) => t.app.inject({ method: 'POST', url: '/dev/scheduler/tick', payload: { days } });
+    const overdue = async (jobId: string) => {
+      await db()
+        .update(jobs)
+        .set({ dueAt: new Date(now() - 3600_000) })
+        .where(eq(jobs.id, jobId));
+      await db()
+        .update(jobTimers)
+        .set({ fireAt: new Date(now() - 7200_000) })
+        .where(and(eq(jobTimers.jobId, jobId), inArray(jobTimers.action, ['remind_due', 'remind_late'])));
+      expect((await tickIn(0)).statusCode).toBe(200);
+    };
+    const lateTo = async (who: Login, jobId: string) =>
+      (
+        (await inject('GET', '/api/notifications', who)).json().notifications as Array<{
+          jobId: string;
+          action: string;
+        }>
+      ).filter((n) => n.jobId === jobId && n.action === 'remind_late').length;
+    const job = await handedOn(company, first, second, (jobId) => overdue(jobId));
+    const lateEvents = async () =>
+      (await db().select().from(jobEvents).where(eq(jobEvents.jobId, job.id))).filter(
+        (e) => e.action === 'remind_late',
+      );
+    expect(await lateEvents()).toHaveLength(1);
+    // The new lawyer delivers early; the new date passes while the delivery waits (no reminder then).
+    expect((await act(second, job.id, 'deliver', { files: [await upload(second, 'EARLY')] })).statusCode).toBe(200);
+    await overdue(job.id);
+    expect(await lateTo(second, job.id)).toBe(0);
+    expect((await act(company, job.id, 'request_changes', { note: 'Add clause 9.' })).statusCode).toBe(200);
+    await tickIn(0);
+    expect(await lateTo(second, job.id)).toBe(1);
+    expect(await lateEvents()).toHaveLength(2);
   });
 });

@@ -208,11 +208,19 @@ async function eraseNameFromOthersTexts(tx: Executor, row: typeof users.$inferSe
     [...names].map((who): [string, string] => [phrase(who), phrase(erased)]);
   const other = alias(users, 'other');
   if (row.userType === 'company') {
+    // The lawyers of the company's jobs, and those replaced on them (2310), whom the job.assign entries
+    // name: each kept the assignment's mail naming the company.
     const lawyers = await tx
-      .selectDistinct({ to: other.officialEmail })
-      .from(jobs)
-      .innerJoin(other, eq(other.id, jobs.assignedTo))
-      .where(eq(jobs.companyId, row.id));
+      .select({ to: other.officialEmail })
+      .from(other)
+      .where(
+        or(
+          inArray(other.id, tx.select({ id: jobs.assignedTo }).from(jobs).where(eq(jobs.companyId, row.id))),
+          sql`${other.id} in (select (a.details ->> 'lawyerId')::uuid from ${auditLog} a
+            where a.action = 'job.assign' and a.target_type = 'job'
+            and a.target_id in (select j.id::text from ${jobs} j where j.company_id = ${row.id}))`,
+        ),
+      );
     await rewriteMails(
       tx,
       lawyers.map((l) => l.to),
