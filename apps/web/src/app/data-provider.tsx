@@ -1,6 +1,7 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import { QueryClient, QueryClientProvider, QueryObserver } from '@tanstack/react-query';
 import { onClearData } from '@/lib/data-cache';
+import { retryQuery } from '@/lib/query-retry';
 import { getSession, subscribeSession, type Session } from '@/lib/session';
 import { getOwnProfile, ownProfileKey } from '@/lib/own-profile';
 import { cartCountQuery } from '@/features/cart/cart-count';
@@ -10,7 +11,7 @@ export const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
       staleTime: 30_000,
-      retry: (count, err) => count < 2 && !('status' in (err as object)),
+      retry: retryQuery,
       refetchOnWindowFocus: false,
     },
   },

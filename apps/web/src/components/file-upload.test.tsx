@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { TIMED_OUT_MESSAGE, UPLOAD_STALL_MS } from '@/lib/http';
+import { BUSY_MESSAGE, TIMED_OUT_MESSAGE, UPLOAD_STALL_MS } from '@/lib/http';
 import { FileUpload, type UploadedFile } from './file-upload';
 
 /** A stand-in XMLHttpRequest the test drives by hand. */
@@ -143,6 +143,22 @@ describe('FileUpload', () => {
     FakeXhr.last!.respond(415, { status: 'fail', message: 'The document must be a PDF' });
     expect(await screen.findByRole('alert')).toHaveTextContent('The document must be a PDF');
     expect(screen.queryByRole('button', { name: /again/ })).toBeNull();
+  });
+
+  it("offers to send again after a proxy's 408, as its words say (decision 2308)", async () => {
+    const user = userEvent.setup();
+    render(<Harness />);
+    await user.upload(
+      screen.getByLabelText('Upload a document'),
+      new File(['%PDF-1.4'], 'board-minutes.pdf', { type: 'application/pdf' }),
+    );
+    // A proxy that gave up waiting for the request's body: an empty 408, nothing of ours.
+    const first = FakeXhr.last!;
+    first.status = 408;
+    first.onload!();
+    expect(await screen.findByRole('alert')).toHaveTextContent(BUSY_MESSAGE);
+    await user.click(screen.getByRole('button', { name: 'Upload board-minutes.pdf again' }));
+    expect(FakeXhr.last).not.toBe(first);
   });
 
   it('gives up an upload whose progress stalls, says so and offers to send it again (decision 2306)', async () => {

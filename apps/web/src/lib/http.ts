@@ -285,9 +285,12 @@ function sendUpload<T>(
 export const isNetworkError = (err: unknown) => err instanceof NetworkError;
 /** The call went out and no answer came in time (decision 2306): the server may have taken it. */
 export const isTimedOut = (err: unknown) => err instanceof TimeoutError;
-/** The server refused for good (a 4xx but 429): unlike a lost connection, a busy or failing server, asking again will not help. */
+/**
+ * The server refused for good (a 4xx but 408 and 429): unlike a lost connection, a busy or failing
+ * server, asking again will not help. A 408 (a proxy tired of waiting) says "try again" (decision 2308).
+ */
 export const isFinalRefusal = (err: unknown) =>
-  err instanceof HttpError && err.status >= 400 && err.status < 500 && err.status !== 429;
+  err instanceof HttpError && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
 
 export function getErrorMessage(err: unknown): string {
   if (err instanceof HttpError || err instanceof NetworkError) return err.message;

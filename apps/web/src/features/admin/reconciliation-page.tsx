@@ -12,6 +12,7 @@ import { ErrorState, Loading, Naira } from '@/components/feedback';
 import { api, getErrorMessage } from '@/lib/http';
 import { paths } from '@/lib/paths';
 import { AdminLayout } from './admin-layout';
+import { RECONCILE_TIMEOUT_MS } from './api/long-calls';
 
 const when = (iso: string) =>
   new Date(iso).toLocaleString('en-NG', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Africa/Lagos' });
@@ -145,12 +146,6 @@ function Agree({ children }: { children: ReactNode }) {
     </p>
   );
 }
-
-/**
- * The server lists the provider's transactions and transfers of the period page by page, up to 10 s a
- * page: a long period takes well past the 30 s of an ordinary call (decision 2306).
- */
-const RECONCILE_TIMEOUT_MS = 120_000;
 
 /** /admin/reconciliation: the ledger's payments, refunds and payouts next to the provider's, and every difference. */
 export default function ReconciliationPage() {

@@ -17,6 +17,8 @@ const world = vi.hoisted(() => ({
   transactions: [] as { id: number; txRef: string }[],
   paid: 0,
   verifyOffline: 0,
+  /** Statuses the gateway answers the next verifications with, its own page and not ours. */
+  gateway: [] as number[],
 }));
 vi.mock('@/features/checkout/flutterwave-loader', () => ({
   loadFlutterwave:
@@ -64,6 +66,8 @@ async function server(input: RequestInfo | URL, init?: RequestInit) {
   if (route === 'POST /api/checkout/verify') {
     // The phone went offline just after the charge: the first confirmation never arrives.
     if (world.verifyOffline-- > 0) throw new TypeError('Failed to fetch');
+    const proxied = world.gateway.shift();
+    if (proxied) return new Response(`<html><body>${proxied} Gateway</body></html>`, { status: proxied });
     const { reference } = JSON.parse(String(init?.body)) as { reference: string };
     if (!world.transactions.some((t) => t.txRef === reference))
       return json({ status: 'error', message: messages.paymentFailed }, 400);
@@ -109,5 +113,30 @@ describe('Purchase again after a lost confirmation (decision 2242)', { timeout: 
     expect(await screen.findByRole('dialog', { name: messages.paymentSuccessful })).toBeInTheDocument();
     expect(world.transactions).toEqual([{ id: 1, txRef: 'R1' }]);
     expect(sessionStorage.getItem('checkout:c1:opened')).toBeNull();
+  });
+
+  it("reads a gateway's 502 or 504 on the verification as a lost answer, not a failed payment (decision 2307)", async () => {
+    Object.assign(world, { transactions: [], paid: 0, verifyOffline: 0, gateway: [502, 504] });
+    vi.stubGlobal('fetch', vi.fn(server));
+    setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+    const client = testQueryClient();
+    client.setQueryData(['cart'], { products: [line], bill: 1000 });
+    renderPage(<CartPage />, { client });
+
+    await userEvent.click(screen.getByRole('button', { name: 'Purchase' }));
+    let failed = await screen.findByRole('dialog', { name: messages.paymentFailed });
+    expect(within(failed).getByText(/could not confirm your payment/)).toBeInTheDocument();
+    await userEvent.click(within(failed).getByRole('button', { name: /close|ok/i }));
+
+    // The earlier payment is asked about first, and a 504 then is no answer either: nothing charged again.
+    await userEvent.click(await screen.findByRole('button', { name: 'Purchase' }));
+    failed = await screen.findByRole('dialog', { name: messages.paymentFailed });
+    expect(within(failed).getByText(/could not confirm your payment/)).toBeInTheDocument();
+    await userEvent.click(within(failed).getByRole('button', { name: /close|ok/i }));
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Purchase' }));
+    expect(await screen.findByRole('dialog', { name: messages.paymentSuccessful })).toBeInTheDocument();
+    expect(world.transactions).toHaveLength(1);
+    expect(world.paid).toBe(1);
   });
 });

@@ -21,6 +21,7 @@ import { startCheckout, verifyPayment } from '@/features/checkout/checkout-api';
 import { usePayment } from '@/features/checkout/use-payment';
 import { forgetOpened, openedReference, rememberOpened } from '@/features/checkout/opened-payment';
 import { paymentNotMade, WINDOW_OFFLINE } from '@/features/checkout/payment-messages';
+import { isAnswerLost } from '@/lib/answer-lost';
 import { getErrorMessage, HttpError, isNetworkError } from '@/lib/http';
 import { useClearCart } from './api/clear-cart';
 import { useCart } from './api/get-cart';
@@ -238,7 +239,8 @@ function CompanyCart() {
         forgetOpened(userId, reference);
         return null;
       }
-      return isNetworkError(err) ? unconfirmed : { tone: 'error', title: messages.paymentFailed };
+      // A gateway's 502/504 is no answer either (decision 2307): the payment may well be there.
+      return isNetworkError(err) || isAnswerLost(err) ? unconfirmed : { tone: 'error', title: messages.paymentFailed };
     }
   }
 
@@ -291,7 +293,9 @@ function CompanyCart() {
         else setResult({ tone: 'success', title: messages.paymentSuccessful, body: messages.checkoutSuccessful });
       } catch (err) {
         if (userId && err instanceof HttpError && err.status === 400) forgetOpened(userId, data.reference);
-        setResult(isNetworkError(err) ? unconfirmed : { tone: 'error', title: messages.paymentFailed });
+        setResult(
+          isNetworkError(err) || isAnswerLost(err) ? unconfirmed : { tone: 'error', title: messages.paymentFailed },
+        );
       }
     } finally {
       setPurchasing(false);

@@ -38,6 +38,23 @@ describe('the sandbox payment window', () => {
   });
 });
 
+describe('a charge the gateway answers for (decision 2307)', () => {
+  it("leaves a charge answered by the gateway's 502 or 504 to the server too: it may have been recorded", async () => {
+    for (const status of [502, 504]) {
+      const charges = vi.fn(async () => new Response('<html><body>Bad Gateway</body></html>', { status }));
+      vi.stubGlobal('fetch', charges);
+      const onDone = vi.fn();
+      const { unmount } = render(<SandboxCheckoutDialog data={opened('ussd')} onDone={onDone} />);
+      await userEvent.click(screen.getByRole('button', { name: 'I have completed this payment' }));
+      // No pay button left to charge a second time: the page verifies by reference.
+      await vi.waitFor(() => expect(onDone).toHaveBeenCalledWith({ status: 'successful' }));
+      expect(screen.queryByRole('alert')).toBeNull();
+      expect(charges).toHaveBeenCalledOnce();
+      unmount();
+    }
+  });
+});
+
 describe('a charge whose answer never comes (decision 2307)', () => {
   afterEach(() => {
     vi.useRealTimers();

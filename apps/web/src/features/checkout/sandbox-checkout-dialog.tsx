@@ -10,7 +10,8 @@ import {
 import { Button } from '@/components/button';
 import { trapTab } from '@/components/modal';
 import { formatNairaExact as ngn } from '@legalmarket/contracts/format';
-import { getErrorMessage, isNetworkError, isTimedOut } from '@/lib/http';
+import { isAnswerLost } from '@/lib/answer-lost';
+import { getErrorMessage, isNetworkError } from '@/lib/http';
 import { sandboxCharge } from './api/sandbox-charge';
 import { BankTransferPanel } from './bank-transfer-panel';
 import type { PaymentResult } from './payment-result';
@@ -119,8 +120,9 @@ export function SandboxCheckoutDialog({
       });
     } catch (err) {
       // Sent, no answer: the charge may be recorded, and a second tap would charge again. The page asks
-      // the server about the reference, as for any payment, and the dialog closes (decision 2307).
-      if (isTimedOut(err)) return onDone({ status: 'successful' });
+      // the server about the reference, as for any payment, and the dialog closes (decision 2307). A
+      // gateway's 502/504 is such a lost answer too.
+      if (isAnswerLost(err)) return onDone({ status: 'successful' });
       // No connection: say so (the generic text speaks of a session). A wrong PIN: back to the PIN step.
       const message = isNetworkError(err) ? NO_CONNECTION : getErrorMessage(err);
       if (/PIN/i.test(message)) {

@@ -1,10 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AdminPayoutsResponse, ApprovePayoutsResponse, PayoutResponse } from '@legalmarket/contracts/payouts';
-import { api, REQUEST_TIMEOUT_MS } from '@/lib/http';
+import { api } from '@/lib/http';
 import { adminKeys } from './keys';
-
-/** The API's limit on one call to the payment provider (`apps/api/src/platform/payments/flutterwave.ts`). */
-const PROVIDER_CALL_MS = 10_000;
+import { approveBudgetMs } from './long-calls';
 
 const getPayouts = () => api<AdminPayoutsResponse>('/api/admin/payouts');
 
@@ -18,9 +16,10 @@ const approvePayouts = (ids: string[]) =>
   api<ApprovePayoutsResponse>('/api/admin/payouts/approve', {
     method: 'POST',
     body: { ids },
-    // The server sends each approved payout to the provider before it answers, up to 10 s each: a batch
-    // of 50 outlasts an ordinary call's 30 s (decision 2306). Sent again, it approves nothing twice.
-    timeoutMs: REQUEST_TIMEOUT_MS + ids.length * PROVIDER_CALL_MS,
+    // The server sends each approved payout to the provider before it answers, up to ~32 s each with
+    // its retries: even one outlasts an ordinary call's 30 s (decision 2306). Sent again, it approves
+    // nothing twice.
+    timeoutMs: approveBudgetMs(ids.length),
   });
 
 export function useApprovePayouts() {
