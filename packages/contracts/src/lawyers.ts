@@ -270,6 +270,14 @@ export const editPaymentDetailsResponse = z.object({
 });
 export type EditPaymentDetailsResponse = z.infer<typeof editPaymentDetailsResponse>;
 
+/**
+ * POST /api/send-otp asked again while the code mailed less than a minute ago is unused: nothing is sent,
+ * the answer stays the spec's 200 (decision 2221) and its Retry-After header says when a new code may be
+ * asked for; the web then shows this (decision 2312).
+ */
+export const payoutCodeStillValid = (seconds: number) =>
+  `We e-mailed you a code less than a minute ago and it still works. Please check your inbox and spam folder; you can ask for a new code in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`;
+
 /** The /lawyer/otp form's body: the six digits joined. */
 export const payoutOtpForm = z.object({ otp: otpField });
 /**

@@ -93,7 +93,8 @@ export default function LawyerOtpPage() {
             onClick={() =>
               resend.mutate(undefined, {
                 onSuccess: (res) => {
-                  reset();
+                  // Nothing new was sent: the code being typed is still the one to use.
+                  if (!res.codeStillValid) reset();
                   setError(null);
                   setNotice(res.message);
                 },
