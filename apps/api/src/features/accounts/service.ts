@@ -600,16 +600,13 @@ export function createAccountsService(deps: AccountsDeps) {
     /**
      * Checks a six-digit code. Each try is counted atomically before the comparison, so however
      * many guesses arrive at once, at most `codeMaxAttempts` are ever compared before the code dies.
-     */
-    /**
-     * `ex`: the caller's transaction, when the check must take turns with others under a lock it holds;
-     * `usedBy`: the session recorded on the code when it is used (a payout code's lost answer, decision 2312).
+     * `ex`: the caller's transaction, when the check must take turns with others under a lock it holds.
      */
     async checkCode(
       userId: string | undefined,
       purpose: string,
       code: string,
-      opts: { ex?: Executor; usedBy?: string } = {},
+      opts: { ex?: Executor } = {},
     ): Promise<boolean> {
       if (!userId) return false;
       const ex = opts.ex ?? db;
@@ -644,7 +641,7 @@ export function createAccountsService(deps: AccountsDeps) {
       if (safeEqual(row.tokenHash, deps.hashToken(code))) {
         const used = await ex
           .update(oneTimeTokens)
-          .set({ usedAt: now, ...(opts.usedBy ? { sessionId: opts.usedBy } : {}) })
+          .set({ usedAt: now })
           .where(and(eq(oneTimeTokens.id, live[0].id), isNull(oneTimeTokens.usedAt)))
           .returning({ id: oneTimeTokens.id });
         return used.length === 1;

@@ -128,7 +128,7 @@ export const lawyersRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
       schema: {
         tags,
         summary: 'Confirm the e-mailed code',
-        description: `Body \`{ "otp": "123456" }\` (\`OTP\`, \`code\` and \`token\` are accepted too, and the digits as a number: leading zeros are put back, decisions 2234 and 2248). A right code opens a ${LIMITS.codeTtlMinutes}-minute window, for this session only, in which PATCH /api/edit-payment-details may be called once. A wrong, used, expired or locked code answers 400; past ${LIMITS.codeMaxAttempts} wrong codes per account per ${shared.config.LOGIN_WINDOW_MINUTES} minutes, across every code mailed, 429 with Retry-After (a right code refunds them). The same right code sent again by the session that confirmed it, while the window it opened is unused and open, answers the same 200 and opens nothing more (a lost answer retried, decision 2312); after a newer code, an edit or from another session it is a used code (400).`,
+        description: `Body \`{ "otp": "123456" }\` (\`OTP\`, \`code\` and \`token\` are accepted too, and the digits as a number: leading zeros are put back, decisions 2234 and 2248). A right code opens a ${LIMITS.codeTtlMinutes}-minute window, for this session only, in which PATCH /api/edit-payment-details may be called once. A wrong, used, expired or locked code answers 400; past ${LIMITS.codeMaxAttempts} wrong codes per account per ${shared.config.LOGIN_WINDOW_MINUTES} minutes, across every code mailed, 429 with Retry-After (a right code refunds them). A code works once: sent again, even after a lost answer, it is a used code (400; decision 2312).`,
         body: confirmPayoutOtpInput,
         response: { 200: okMessage },
         security: [{ bearer: [] }],

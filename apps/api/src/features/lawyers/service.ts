@@ -1,4 +1,4 @@
-import { and, eq, gt, isNotNull, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull } from 'drizzle-orm';
 import {
   bankCodeOf,
   LIMITS,
@@ -143,43 +143,6 @@ export function createLawyersService(deps: Deps) {
       .values({ userId, purpose, tokenHash: hash, expiresAt: new Date(now.getTime() + ttlMs), createdAt: now });
   }
 
-  /**
-   * Whether this session already confirmed this very code and the grant it earned is still live: the
-   * code was used by this session (a newer code clears that mark, see sendCode) and the session's grant
-   * is unused and unexpired (an edit, a new grant, "This wasn't me" or a password reset ends it).
-   * Every grant dies when another is stored, so the live grant of this session is this code's.
-   */
-  async function confirmedBefore(tx: Executor, lawyer: AuthUser, code: string, now: Date) {
-    const [used] = await tx
-      .select({ id: oneTimeTokens.id })
-      .from(oneTimeTokens)
-      .where(
-        and(
-          eq(oneTimeTokens.userId, lawyer.id),
-          eq(oneTimeTokens.purpose, OTP),
-          eq(oneTimeTokens.tokenHash, deps.hashToken(code)),
-          eq(oneTimeTokens.sessionId, lawyer.sessionId),
-          isNotNull(oneTimeTokens.usedAt),
-        ),
-      )
-      .limit(1);
-    if (!used) return false;
-    const [grant] = await tx
-      .select({ id: oneTimeTokens.id })
-      .from(oneTimeTokens)
-      .where(
-        and(
-          eq(oneTimeTokens.userId, lawyer.id),
-          eq(oneTimeTokens.purpose, GRANT),
-          eq(oneTimeTokens.tokenHash, grantHash(lawyer)),
-          isNull(oneTimeTokens.usedAt),
-          gt(oneTimeTokens.expiresAt, now),
-        ),
-      )
-      .limit(1);
-    return !!grant;
-  }
-
   return {
     /** Admins read any lawyer's profile (spec: Lawyer by id, `lawyer` at the top). */
     async lawyerById(id: string) {
@@ -289,12 +252,6 @@ export function createLawyersService(deps: Deps) {
           const waitMs = recent.createdAt.getTime() + LIMITS.repeatWindowSeconds * 1000 - now.getTime();
           return { retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
         }
-        // A new code ends the replay of the one confirmed before it (decision 2312): only the newest
-        // code's confirmation may be answered again.
-        await tx
-          .update(oneTimeTokens)
-          .set({ sessionId: null })
-          .where(and(eq(oneTimeTokens.userId, lawyer.id), eq(oneTimeTokens.purpose, OTP)));
         await storeToken(tx, lawyer.id, OTP, deps.hashToken(code));
         await enqueueMail(tx, render(payoutCodeMail(account.officialEmail, code, LIMITS.codeTtlMinutes)));
         return null;
@@ -307,27 +264,24 @@ export function createLawyersService(deps: Deps) {
     },
 
     /**
-     * Checks the code (shared rules of accounts.checkCode) and opens a 10-minute edit window. Under the
-     * account's row lock, so two confirms of one code take turns. The same right code sent again by the
-     * session that confirmed it, while the grant it earned is live and unused, answers the same success
-     * and grants nothing more: the first answer may have been lost (decision 2312).
+     * Checks the code (shared rules of accounts.checkCode) and opens a 10-minute edit window. A code
+     * works once, even for a retry whose first answer was lost (decision 2312): the web handles that.
+     * Under the account's row lock, so two confirms of one code take turns and the grant is stored
+     * with the code's use.
      */
     async confirmCode(lawyer: AuthUser, code: string) {
-      const outcome = await db.transaction(async (tx) => {
-        const now = clock.now();
+      const confirmed = await db.transaction(async (tx) => {
         // Erased meanwhile: nothing to confirm. No throw in here: a wrong try must stay counted.
-        if (!(await lockAccount(tx, lawyer.id))) return 'refused' as const;
-        if (await deps.accounts.checkCode(lawyer.id, OTP, code, { ex: tx, usedBy: lawyer.sessionId })) {
-          await storeToken(tx, lawyer.id, GRANT, grantHash(lawyer));
-          return 'confirmed' as const;
-        }
-        return (await confirmedBefore(tx, lawyer, code, now)) ? ('repeated' as const) : ('refused' as const);
+        if (!(await lockAccount(tx, lawyer.id))) return false;
+        if (!(await deps.accounts.checkCode(lawyer.id, OTP, code, { ex: tx }))) return false;
+        await storeToken(tx, lawyer.id, GRANT, grantHash(lawyer));
+        return true;
       });
-      if (outcome === 'refused') {
+      if (!confirmed) {
         deps.securityLog('payout_otp_refused', { actor: lawyer.id });
         throw badRequest(messages.codeInvalid);
       }
-      deps.securityLog(outcome === 'confirmed' ? 'payout_otp_confirmed' : 'payout_otp_repeated', { actor: lawyer.id });
+      deps.securityLog('payout_otp_confirmed', { actor: lawyer.id });
     },
 
     /** Changes saved details; needs the grant of a code confirmed by this session in the last 10 minutes, used once. */
