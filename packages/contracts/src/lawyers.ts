@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { codeAsText, otpField } from './auth.js';
 import { messages } from './messages.js';
 import { requiredText, storedId } from './common.js';
-import { LIST_CAP, LIST_LIMIT_MAX } from './constants.js';
+import { LIMITS, LIST_CAP, LIST_LIMIT_MAX } from './constants.js';
 
 /**
  * Lawyer workspace (issue 5): available jobs, applications, projects, payout details.
@@ -271,6 +271,24 @@ export const editPaymentDetailsResponse = z.object({
   lawyerUpdate: payoutHolder,
 });
 export type EditPaymentDetailsResponse = z.infer<typeof editPaymentDetailsResponse>;
+
+/**
+ * POST /api/send-otp asked again while the code mailed less than a minute ago is unused: nothing is sent,
+ * the answer stays the spec's 200 (decision 2221) and its Retry-After header says when a new code may be
+ * asked for; the web then shows this (decision 2312).
+ */
+export const payoutCodeStillValid = (seconds: number) =>
+  `We e-mailed you a code less than a minute ago and it still works. Please check your inbox and spam folder; you can ask for a new code in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`;
+
+/**
+ * The code page's confirm got no answer (a dropped connection or the web's 30 s limit) and the same code
+ * sent again was refused as used: the first try may have been taken. A code works once, so the web goes
+ * on to the update step with this note instead of "OTP confirmed" (decision 2312).
+ */
+export const payoutCodeMaybeConfirmed =
+  'The connection dropped before we could tell you whether your code was confirmed. It probably was: enter your new payment details. If it was not, we will ask you for a new code.';
+/** The update was refused for want of a confirmed code (403): nothing changed, a new code is needed (decision 2312). */
+export const payoutCodeNotConfirmed = `Your payment details were not changed: your code was not confirmed, or its ${LIMITS.codeTtlMinutes} minutes are over. Send a new code to try again.`;
 
 /** The /lawyer/otp form's body: the six digits joined. */
 export const payoutOtpForm = z.object({ otp: otpField });

@@ -600,11 +600,18 @@ export function createAccountsService(deps: AccountsDeps) {
     /**
      * Checks a six-digit code. Each try is counted atomically before the comparison, so however
      * many guesses arrive at once, at most `codeMaxAttempts` are ever compared before the code dies.
+     * `ex`: the caller's transaction, when the check must take turns with others under a lock it holds.
      */
-    async checkCode(userId: string | undefined, purpose: string, code: string): Promise<boolean> {
+    async checkCode(
+      userId: string | undefined,
+      purpose: string,
+      code: string,
+      opts: { ex?: Executor } = {},
+    ): Promise<boolean> {
       if (!userId) return false;
+      const ex = opts.ex ?? db;
       const now = clock.now();
-      const live = await db
+      const live = await ex
         .select({ id: oneTimeTokens.id })
         .from(oneTimeTokens)
         .where(
@@ -618,7 +625,7 @@ export function createAccountsService(deps: AccountsDeps) {
         .orderBy(desc(oneTimeTokens.createdAt))
         .limit(1);
       if (!live[0]) return false;
-      const claimed = await db
+      const claimed = await ex
         .update(oneTimeTokens)
         .set({ attempts: sql`${oneTimeTokens.attempts} + 1` })
         .where(
@@ -632,7 +639,7 @@ export function createAccountsService(deps: AccountsDeps) {
       const row = claimed[0];
       if (!row) return false;
       if (safeEqual(row.tokenHash, deps.hashToken(code))) {
-        const used = await db
+        const used = await ex
           .update(oneTimeTokens)
           .set({ usedAt: now })
           .where(and(eq(oneTimeTokens.id, live[0].id), isNull(oneTimeTokens.usedAt)))
@@ -640,7 +647,7 @@ export function createAccountsService(deps: AccountsDeps) {
         return used.length === 1;
       }
       if (row.attempts >= LIMITS.codeMaxAttempts)
-        await db.update(oneTimeTokens).set({ usedAt: now }).where(eq(oneTimeTokens.id, live[0].id));
+        await ex.update(oneTimeTokens).set({ usedAt: now }).where(eq(oneTimeTokens.id, live[0].id));
       return false;
     },
 

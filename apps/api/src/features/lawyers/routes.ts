@@ -105,17 +105,20 @@ export const lawyersRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
       schema: {
         tags,
         summary: 'E-mail a code for changing payout details',
-        description: `No body. E-mails a six-digit code to the lawyer's address; it expires after ${LIMITS.codeTtlMinutes} minutes, works once and dies after ${LIMITS.codeMaxAttempts} wrong tries. Sending a new code kills the previous one; asked for again while the code mailed in the last ${LIMITS.repeatWindowSeconds} seconds is unused, nothing new is sent and that code stands (decision 2221). 404 when no payout details are saved yet; at most ${shared.config.EMAIL_ACTION_MAX} codes per ${shared.config.LOGIN_WINDOW_MINUTES} minutes (429).`,
+        description: `No body. E-mails a six-digit code to the lawyer's address; it expires after ${LIMITS.codeTtlMinutes} minutes, works once and dies after ${LIMITS.codeMaxAttempts} wrong tries. Sending a new code kills the previous one; asked for again while the code mailed in the last ${LIMITS.repeatWindowSeconds} seconds is unused, nothing new is sent and that code stands (decision 2221): the answer is the same 200 with a Retry-After header (seconds until a new code may be asked for), which a first send never carries (decision 2312). 404 when no payout details are saved yet; at most ${shared.config.EMAIL_ACTION_MAX} codes per ${shared.config.LOGIN_WINDOW_MINUTES} minutes (429).`,
         response: { 200: okMessage },
         security: [{ bearer: [] }],
       },
       preHandler: auth.require('lawyer'),
     },
-    async (request) => {
+    async (request, reply) => {
       await limits.perAddress('mail', request.ip);
       // By account id: counted by address, the count would start again after an address change.
       await limits.perAccountAction('payout-otp', request.user!.id);
-      await service.sendCode(request.user!);
+      const repeat = await service.sendCode(request.user!);
+      // Nothing new was sent: still the spec's 200 (decision 2221, a double tap is no error), and
+      // Retry-After tells the page that the earlier code stands and when to ask again (decision 2312).
+      if (repeat) void reply.header('retry-after', String(repeat.retryAfterSeconds));
       return ok(messages.otpSent);
     },
   );
@@ -126,7 +129,7 @@ export const lawyersRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
       schema: {
         tags,
         summary: 'Confirm the e-mailed code',
-        description: `Body \`{ "otp": "123456" }\` (\`OTP\`, \`code\` and \`token\` are accepted too, and the digits as a number: leading zeros are put back, decisions 2234 and 2248). A right code opens a ${LIMITS.codeTtlMinutes}-minute window, for this session only, in which PATCH /api/edit-payment-details may be called once. A wrong, used, expired or locked code answers 400; past ${LIMITS.codeMaxAttempts} wrong codes per account per ${shared.config.LOGIN_WINDOW_MINUTES} minutes, across every code mailed, 429 with Retry-After (a right code refunds them).`,
+        description: `Body \`{ "otp": "123456" }\` (\`OTP\`, \`code\` and \`token\` are accepted too, and the digits as a number: leading zeros are put back, decisions 2234 and 2248). A right code opens a ${LIMITS.codeTtlMinutes}-minute window, for this session only, in which PATCH /api/edit-payment-details may be called once. A wrong, used, expired or locked code answers 400; past ${LIMITS.codeMaxAttempts} wrong codes per account per ${shared.config.LOGIN_WINDOW_MINUTES} minutes, across every code mailed, 429 with Retry-After (a right code refunds them). A code works once: sent again, even after a lost answer, it is a used code (400; decision 2312).`,
         body: confirmPayoutOtpInput,
         response: { 200: okMessage },
         security: [{ bearer: [] }],

@@ -236,7 +236,7 @@ export function createLawyersService(deps: Deps) {
         const account = await lockAccount(tx, lawyer.id);
         if (!account || !(await sessionLive(tx, lawyer, now))) throw unauthorized();
         const [recent] = await tx
-          .select({ id: oneTimeTokens.id })
+          .select({ createdAt: oneTimeTokens.createdAt })
           .from(oneTimeTokens)
           .where(
             and(
@@ -248,24 +248,39 @@ export function createLawyersService(deps: Deps) {
             ),
           )
           .limit(1);
-        if (recent) return false;
+        if (recent) {
+          const waitMs = recent.createdAt.getTime() + LIMITS.repeatWindowSeconds * 1000 - now.getTime();
+          return { retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+        }
         await storeToken(tx, lawyer.id, OTP, deps.hashToken(code));
         await enqueueMail(tx, render(payoutCodeMail(account.officialEmail, code, LIMITS.codeTtlMinutes)));
-        return true;
+        return null;
       });
-      if (!sent) return;
+      // Nothing new was mailed: the caller says so, and when a new code may be asked for (decision 2312).
+      if (sent) return sent;
       deps.mailWritten();
       deps.securityLog('payout_otp_sent', { actor: lawyer.id });
+      return null;
     },
 
-    /** Checks the code (shared rules of accounts.checkCode) and opens a 10-minute edit window. */
+    /**
+     * Checks the code (shared rules of accounts.checkCode) and opens a 10-minute edit window. A code
+     * works once, even for a retry whose first answer was lost (decision 2312): the web handles that.
+     * Under the account's row lock, so two confirms of one code take turns and the grant is stored
+     * with the code's use.
+     */
     async confirmCode(lawyer: AuthUser, code: string) {
-      const ok = await deps.accounts.checkCode(lawyer.id, OTP, code);
-      if (!ok) {
+      const confirmed = await db.transaction(async (tx) => {
+        // Erased meanwhile: nothing to confirm. No throw in here: a wrong try must stay counted.
+        if (!(await lockAccount(tx, lawyer.id))) return false;
+        if (!(await deps.accounts.checkCode(lawyer.id, OTP, code, { ex: tx }))) return false;
+        await storeToken(tx, lawyer.id, GRANT, grantHash(lawyer));
+        return true;
+      });
+      if (!confirmed) {
         deps.securityLog('payout_otp_refused', { actor: lawyer.id });
         throw badRequest(messages.codeInvalid);
       }
-      await db.transaction((tx) => storeToken(tx, lawyer.id, GRANT, grantHash(lawyer)));
       deps.securityLog('payout_otp_confirmed', { actor: lawyer.id });
     },
 

@@ -58,6 +58,7 @@ describe('a charge the gateway answers for (decision 2307)', () => {
 describe('a charge whose answer never comes (decision 2307)', () => {
   afterEach(() => {
     vi.useRealTimers();
+    vi.restoreAllMocks();
   });
 
   it('closes the window and leaves the payment to the server, so it cannot be charged twice', async () => {
@@ -77,11 +78,25 @@ describe('a charge whose answer never comes (decision 2307)', () => {
   });
 
   it('still says "nothing was charged" when the line failed before an answer could be lost', async () => {
+    // The line is down before the charge is sent (decision 2313): the browser says it is offline.
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
     vi.stubGlobal('fetch', vi.fn().mockRejectedValue(new TypeError('Failed to fetch')));
     const onDone = vi.fn();
     render(<SandboxCheckoutDialog data={opened('ussd')} onDone={onDone} />);
     await userEvent.click(screen.getByRole('button', { name: 'I have completed this payment' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(NO_CONNECTION);
     expect(onDone).not.toHaveBeenCalled();
+  });
+
+  it('leaves a charge whose connection dropped mid-request to the server too (decision 2313)', async () => {
+    const charges = vi.fn().mockRejectedValue(new TypeError('Failed to fetch'));
+    vi.stubGlobal('fetch', charges);
+    const onDone = vi.fn();
+    render(<SandboxCheckoutDialog data={opened('ussd')} onDone={onDone} />);
+    await userEvent.click(screen.getByRole('button', { name: 'I have completed this payment' }));
+    // Sent while online: it may have been recorded, so the page asks the server by reference.
+    await vi.waitFor(() => expect(onDone).toHaveBeenCalledWith({ status: 'successful' }));
+    expect(screen.queryByText(NO_CONNECTION)).toBeNull();
+    expect(charges).toHaveBeenCalledOnce();
   });
 });

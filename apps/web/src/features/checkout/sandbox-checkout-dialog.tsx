@@ -103,6 +103,8 @@ export function SandboxCheckoutDialog({
   };
 
   async function charge(extra: { cardNumber?: string; pin?: string; otp?: string; phone?: string; amount?: number }) {
+    // Offline before anything is sent: nothing can have been charged, so say so and keep the button.
+    if (typeof navigator !== 'undefined' && navigator.onLine === false) return setError(NO_CONNECTION);
     setBusy(true);
     setError(null);
     try {
@@ -121,10 +123,10 @@ export function SandboxCheckoutDialog({
     } catch (err) {
       // Sent, no answer: the charge may be recorded, and a second tap would charge again. The page asks
       // the server about the reference, as for any payment, and the dialog closes (decision 2307). A
-      // gateway's 502/504 is such a lost answer too.
-      if (isAnswerLost(err)) return onDone({ status: 'successful' });
-      // No connection: say so (the generic text speaks of a session). A wrong PIN: back to the PIN step.
-      const message = isNetworkError(err) ? NO_CONNECTION : getErrorMessage(err);
+      // connection dropped mid-request (decision 2313) or a gateway's 502/504 is such a lost answer too.
+      if (isAnswerLost(err) || isNetworkError(err)) return onDone({ status: 'successful' });
+      // A wrong PIN: back to the PIN step.
+      const message = getErrorMessage(err);
       if (/PIN/i.test(message)) {
         setPin('');
         setOtp('');

@@ -34,7 +34,7 @@ export default function AvailableJobsPage() {
         <SectionBoundary>
           {jobs.isLoading ? (
             <Loading label="Loading jobs..." />
-          ) : jobs.isError ? (
+          ) : jobs.isError && !jobs.data ? (
             <ErrorState message={getErrorMessage(jobs.error)} onRetry={() => jobs.refetch()} />
           ) : list.length === 0 ? (
             <EmptyState>No jobs</EmptyState>
@@ -68,12 +68,19 @@ export default function AvailableJobsPage() {
                   </li>
                 ))}
               </ul>
-              {jobs.hasNextPage && (
-                <div className="mt-4 text-center">
-                  <Button variant="secondary" loading={jobs.isFetchingNextPage} onClick={() => jobs.fetchNextPage()}>
-                    Show more jobs
-                  </Button>
+              {/* A failed "Show more jobs" keeps the jobs already shown; the error and its retry go below them. */}
+              {jobs.isFetchNextPageError && !jobs.isFetchingNextPage ? (
+                <div className="mt-4">
+                  <ErrorState message={getErrorMessage(jobs.error)} onRetry={() => jobs.fetchNextPage()} />
                 </div>
+              ) : (
+                jobs.hasNextPage && (
+                  <div className="mt-4 text-center">
+                    <Button variant="secondary" loading={jobs.isFetchingNextPage} onClick={() => jobs.fetchNextPage()}>
+                      Show more jobs
+                    </Button>
+                  </div>
+                )
               )}
             </>
           )}

@@ -3,7 +3,12 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { Pencil } from 'lucide-react';
 import { formatOrdinalDate } from '@legalmarket/contracts/format';
 import { messages } from '@legalmarket/contracts/messages';
-import { maskAccountNumber, type AccountDetails } from '@legalmarket/contracts/lawyers';
+import {
+  maskAccountNumber,
+  payoutCodeMaybeConfirmed,
+  payoutCodeNotConfirmed,
+  type AccountDetails,
+} from '@legalmarket/contracts/lawyers';
 import type { LawyerPayoutsResponse } from '@legalmarket/contracts/payouts';
 import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading, Naira, SuccessNote } from '@/components/feedback';
@@ -53,6 +58,8 @@ function PaymentDetails() {
   const [step, setStep] = useState<Step>(() => (payoutEditWindow.isOpen() ? 'update' : 'view'));
   const [result, setResult] = useState<Result>(null);
   const [sendError, setSendError] = useState<string | null>(null);
+  // Update was refused for want of a confirmed code: the send-code step says so (decision 2312).
+  const [codeNeeded, setCodeNeeded] = useState(false);
   const saved: AccountDetails | undefined = details.data?.lawyer.accountDetails[0];
 
   if (details.isLoading) return <Loading label="Loading payment details..." />;
@@ -91,8 +98,15 @@ function PaymentDetails() {
         </>
       ) : step === 'update' ? (
         <>
-          {/* The update step opens only after a right code (payoutEditWindow): the spec's "OTP confirmed". */}
-          <SuccessNote className="mb-3">{messages.otpConfirmed}</SuccessNote>
+          {/* The update step opens only after a right code (payoutEditWindow): the spec's "OTP confirmed",
+              or, when its answer was lost, that it probably was (decision 2312). */}
+          {payoutEditWindow.isUnsure() ? (
+            <p role="status" className="mb-3 text-sm text-slate-700">
+              {payoutCodeMaybeConfirmed}
+            </p>
+          ) : (
+            <SuccessNote className="mb-3">{messages.otpConfirmed}</SuccessNote>
+          )}
           <p className="mb-4 text-sm text-slate-600">Enter your new payment details.</p>
           <PayoutForm
             initial={saved}
@@ -110,9 +124,14 @@ function PaymentDetails() {
                   setResult({ ok: true, text: res.message });
                 },
                 onError: (err) => {
-                  // The window is over or spent: start again from the saved details.
+                  // No confirmed code (never confirmed, over or spent): say so and offer a new code.
                   if (err instanceof HttpError && err.status === 403) {
                     payoutEditWindow.close();
+                    if (err.message === messages.payoutCodeRequired) {
+                      setCodeNeeded(true);
+                      setStep('send-code');
+                      return;
+                    }
                     setStep('view');
                   }
                   setResult({ ok: false, text: getErrorMessage(err) });
@@ -130,9 +149,15 @@ function PaymentDetails() {
             </strong>
             .
           </p>
-          <FormError message={sendError} />
+          <FormError message={sendError ?? (codeNeeded ? payoutCodeNotConfirmed : null)} />
           <div className="flex flex-wrap justify-end gap-2">
-            <Button variant="ghost" onClick={() => setStep('view')}>
+            <Button
+              variant="ghost"
+              onClick={() => {
+                setCodeNeeded(false);
+                setStep('view');
+              }}
+            >
               Cancel
             </Button>
             <Button onClick={sendCode} loading={send.isPending}>
@@ -160,7 +185,10 @@ function PaymentDetails() {
           </dl>
           <button
             type="button"
-            onClick={() => setStep('send-code')}
+            onClick={() => {
+              setCodeNeeded(false);
+              setStep('send-code');
+            }}
             className="flex size-11 items-center justify-center rounded-full text-brand hover:bg-brand/10"
             aria-label={`Edit payment details (${maskAccountNumber(saved.accountNumber)})`}
           >

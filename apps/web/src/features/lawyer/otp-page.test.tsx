@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { messages } from '@legalmarket/contracts/messages';
+import { payoutCodeStillValid } from '@legalmarket/contracts/lawyers';
 import { setSession } from '@/lib/session';
 import { jsonFetch, renderPage } from '@/test/render';
 import LawyerOtpPage from './otp-page';
@@ -46,5 +47,29 @@ describe('/lawyer/otp (react-hook-form with the contract schema)', { timeout: 30
     expect(await screen.findByRole('alert')).toHaveTextContent('The code is wrong');
     await userEvent.type(boxes()[5], '{backspace}');
     expect(screen.queryByText('The code is wrong')).toBeNull();
+  });
+
+  it('says the earlier code still works, and keeps it typed, when a new one was asked for too soon', async () => {
+    setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
+    const api = jsonFetch({
+      // Nothing sent: the spec's 200, with Retry-After (decision 2312).
+      'POST /api/send-otp': () => ({
+        body: { status: 'success', message: messages.otpSent },
+        headers: { 'retry-after': '42' },
+      }),
+      'POST /api/confirm-otp': () => ({ body: { status: 'success', message: messages.otpConfirmed } }),
+    });
+    vi.stubGlobal('fetch', api.fn);
+    renderPage(<LawyerOtpPage />, { path: '/lawyer/otp', at: '/lawyer/otp' });
+    await userEvent.click(boxes()[0]);
+    await userEvent.paste('123456');
+    await userEvent.click(screen.getByRole('button', { name: 'Send a new code' }));
+    expect(await screen.findByRole('status')).toHaveTextContent(payoutCodeStillValid(42));
+    expect(screen.queryByText(messages.otpSent)).toBeNull();
+    expect(
+      boxes()
+        .map((b) => (b as HTMLInputElement).value)
+        .join(''),
+    ).toBe('123456');
   });
 });

@@ -9,7 +9,7 @@ import { Button } from '@/components/button';
 import { FormError } from '@/components/field';
 import { OtpInput } from '@/components/otp-input';
 import { paths } from '@/lib/paths';
-import { getErrorMessage } from '@/lib/http';
+import { getErrorMessage, HttpError, isNetworkError } from '@/lib/http';
 import { useConfirmPayoutCode } from './api/confirm-otp';
 import { payoutEditWindow } from './api/edit-payment-details';
 import { useSendPayoutCode } from './api/send-otp';
@@ -24,6 +24,8 @@ export default function LawyerOtpPage() {
   // The server's refusal of a code or of a new send; the schema's message sits under the boxes.
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(sent);
+  // The code whose confirmation got no answer: the server may have taken it (decision 2312).
+  const [lost, setLost] = useState<string | null>(null);
   const confirm = useConfirmPayoutCode();
   const resend = useSendPayoutCode();
   const { control, handleSubmit, reset, formState } = useForm<PayoutOtpValues, unknown, z.output<typeof payoutOtpForm>>(
@@ -41,7 +43,17 @@ export default function LawyerOtpPage() {
           payoutEditWindow.open(LIMITS.codeTtlMinutes);
           navigate(paths.lawyerGetPaid());
         },
-        onError: (err) => setError(getErrorMessage(err)),
+        onError: (err) => {
+          // A code works once: the same code refused after a lost answer was most likely used by that
+          // answer. Go on to Update, which the server refuses (and the page offers a new code) if not.
+          if (err instanceof HttpError && err.status === 400 && lost === otp) {
+            payoutEditWindow.open(LIMITS.codeTtlMinutes, { unsure: true });
+            navigate(paths.lawyerGetPaid());
+            return;
+          }
+          setLost(isNetworkError(err) ? otp : null);
+          setError(getErrorMessage(err));
+        },
       });
     },
     () => setNotice(null),
@@ -93,7 +105,12 @@ export default function LawyerOtpPage() {
             onClick={() =>
               resend.mutate(undefined, {
                 onSuccess: (res) => {
-                  reset();
+                  // Nothing new was sent: the code being typed is still the one to use. A new code
+                  // kills the old one, so a lost answer of the old one no longer matters.
+                  if (!res.codeStillValid) {
+                    reset();
+                    setLost(null);
+                  }
                   setError(null);
                   setNotice(res.message);
                 },
