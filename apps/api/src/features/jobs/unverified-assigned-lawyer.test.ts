@@ -188,13 +188,17 @@ describeEachDb('a lawyer who loses verification while assigned to a job', (kind)
 
     expect((await inject('POST', '/api/account/delete', company, { password: PASSWORD })).statusCode).toBe(200);
 
-    for (const lawyer of [first, second]) {
+    // The first lawyer had the assignment mail; the second the hand-over's (decision 2316).
+    for (const [lawyer, subject] of [
+      [first, 'You have been assigned a job'],
+      [second, 'A job has been passed to you'],
+    ] as const) {
       const mails = await db()
         .select()
         .from(emailOutbox)
         .where(eq(emailOutbox.to, lawyer.email))
         .orderBy(asc(emailOutbox.id));
-      const assigned = mails.find((m) => m.subject.startsWith('You have been assigned a job'))!;
+      const assigned = mails.find((m) => m.subject.startsWith(subject))!;
       expect(assigned.text, lawyer.email).toContain('"Share Transfer" for Deleted user.');
       expect(mails.map((m) => `${m.subject}\n${m.text}\n${m.html}`).join('\n')).not.toContain('Zephyrine');
     }
