@@ -59,7 +59,7 @@ it('Get Paid says how the balance adds up: earned less held, paid, sending and w
   expect(line(/still held \(Pending\)/)).toHaveTextContent('−₦30,000.50');
   expect(line(/paid to your bank/)).toHaveTextContent('−₦5,000');
   expect(line(/being sent to your bank/)).toHaveTextContent('−₦2,000');
-  expect(line(/withdrawals waiting for approval/)).toHaveTextContent('−₦2,000');
+  expect(line(/withdrawals awaiting approval/)).toHaveTextContent('−₦2,000');
   expect(line(/^Available to withdraw now/)).toHaveTextContent('₦60,999.50');
   // The same figure as the card at the top.
   expect(screen.getByText('Available to withdraw').nextElementSibling).toHaveTextContent('₦60,999.50');

@@ -317,7 +317,7 @@ function BalanceBreakdown({
     ['still held (Pending), available after the holding period', totals.held],
     ['paid to your bank', totals.paid],
     ['being sent to your bank', totals.sending],
-    ['withdrawals waiting for approval', totals.requested],
+    ['withdrawals awaiting approval', totals.requested],
   ];
   return (
     <section aria-labelledby="balance-title" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
