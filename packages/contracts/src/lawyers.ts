@@ -287,8 +287,16 @@ export const payoutCodeStillValid = (seconds: number) =>
  */
 export const payoutCodeMaybeConfirmed =
   'The connection dropped before we could tell you whether your code was confirmed. It probably was: enter your new payment details. If it was not, we will ask you for a new code.';
-/** The update was refused for want of a confirmed code (403): nothing changed, a new code is needed (decision 2312). */
+/**
+ * The update was refused for want of a confirmed code (403) and no earlier Update went out in this code's
+ * window: nothing changed, a new code is needed (decision 2312).
+ */
 export const payoutCodeNotConfirmed = `Your payment details were not changed: your code was not confirmed, or its ${LIMITS.codeTtlMinutes} minutes are over. Send a new code to try again.`;
+/**
+ * The same 403 after an earlier Update of this window lost its answer, and the details read again are not
+ * what it sent: that Update may have used the code, so nothing is claimed either way (decision 2312).
+ */
+export const payoutUpdateUnsure = `We could not tell whether your earlier Update went through: its answer was lost on the way, and your code has now been used or its ${LIMITS.codeTtlMinutes} minutes are over. Press Cancel to see the payment details we hold, or send a new code to change them.`;
 
 /** The /lawyer/otp form's body: the six digits joined. */
 export const payoutOtpForm = z.object({ otp: otpField });

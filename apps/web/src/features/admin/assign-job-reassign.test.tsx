@@ -133,4 +133,30 @@ describe('/admin/assign-job/{jobId}: passing a job on', { timeout: 30_000 }, () 
       `/admin/assign-job/${JOB_ID}`,
     );
   });
+
+  it("the jobs list's View more offers no hand-over while the job's lawyer is verified", () => {
+    renderJobModal(job(true));
+    expect(screen.queryByRole('link', { name: /Pass to another lawyer/ })).toBeNull();
+    expect(screen.getByText('Assigned to Ada First')).toBeInTheDocument();
+  });
+
+  it('words the hand-over as conditional when the job answer says nothing of verification', () => {
+    // The jobs list's answer leaves `verified` out (decision 2316): only the assign page can tell.
+    renderJobModal({ ...job(false), assignedTo: [OLD] });
+    expect(screen.queryByRole('link', { name: 'Pass to another lawyer' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Pass to another lawyer if Ada First lost verification' })).toHaveAttribute(
+      'href',
+      `/admin/assign-job/${JOB_ID}`,
+    );
+  });
 });
+
+function renderJobModal(shown: JobViewResponse) {
+  render(
+    <QueryClientProvider client={testQueryClient()}>
+      <MemoryRouter>
+        <JobModal job={shown} onClose={() => undefined} onDone={() => undefined} />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}

@@ -129,13 +129,17 @@ export function JobModal({
             </Link>
           )}
           {job.status !== 'unassigned' && lawyer && <p className="font-semibold">Assigned to {lawyer.name}</p>}
-          {/* A job at work is passed on from the assign page, which says whether its lawyer lost verification (2316). */}
-          {lawyer && ['in_progress', 'changes_requested'].includes(stageOf(job)) && (
+          {/* A job at work is passed on from the assign page only once its lawyer lost verification (2316).
+              Only the one-job answer carries `verified`; the jobs list leaves it out, so the link then says
+              when it applies instead of offering a hand-over the assign page would refuse. */}
+          {lawyer && lawyer.verified !== true && ['in_progress', 'changes_requested'].includes(stageOf(job)) && (
             <Link
               to={paths.adminAssignJob(job._id)}
               className="inline-flex min-h-11 items-center font-semibold underline"
             >
-              Pass to another lawyer
+              {lawyer.verified === false
+                ? 'Pass to another lawyer'
+                : `Pass to another lawyer if ${lawyer.name} lost verification`}
             </Link>
           )}
           {actions.includes('complete') && (

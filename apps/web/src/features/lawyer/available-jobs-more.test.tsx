@@ -1,11 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { LawyerJob } from '@legalmarket/contracts/lawyers';
 import { setSession } from '@/lib/session';
 import { jobFixture } from '@/test/job-fixture';
 import { jsonFetch, renderPage } from '@/test/render';
 import AvailableJobsPage from './available-jobs-page';
+import { lawyerKeys } from './api/keys';
 
 /** Twenty jobs fill a page, so the page offers "Show more jobs". */
 const page = (n: number) =>
@@ -48,5 +49,41 @@ describe('Show more jobs that fails', { timeout: 30_000 }, () => {
     );
     expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
     expect(screen.getByText('Job 1-0')).toBeInTheDocument();
+  });
+});
+
+describe('a background re-read of the jobs that fails', { timeout: 30_000 }, () => {
+  it('keeps the jobs shown and says so above them, with Try again', async () => {
+    let fail = false;
+    const stub = jsonFetch({
+      'GET /job-api/jobs': (_init, url) =>
+        fail
+          ? { status: 500, body: { status: 'error', message: 'Something went wrong' } }
+          : { body: page(Number(url.searchParams.get('page'))) },
+      'GET /api/userprofile': () => ({ status: 404, body: { status: 'fail', message: 'Not found' } }),
+    });
+    vi.stubGlobal('fetch', stub.fn);
+    setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
+    const { client } = renderPage(<AvailableJobsPage />, {
+      path: '/lawyer/available-jobs/:lawyerId',
+      at: '/lawyer/available-jobs/l1',
+    });
+    const section = screen.getByRole('region', { name: 'Available Jobs' });
+    expect(
+      within(await within(section).findByRole('list', { name: 'Open jobs' })).getAllByRole('listitem'),
+    ).toHaveLength(20);
+
+    fail = true;
+    await act(() => client.invalidateQueries({ queryKey: lawyerKeys.availableJobs('bestfit') }));
+    const alert = await within(section).findByRole('alert');
+    expect(alert).toHaveTextContent('Something went wrong');
+    const shown = within(section).getByRole('list', { name: 'Open jobs' });
+    expect(within(shown).getAllByRole('listitem')).toHaveLength(20);
+    expect(alert.compareDocumentPosition(shown) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+
+    fail = false;
+    await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    await vi.waitFor(() => expect(within(section).queryByRole('alert')).toBeNull());
+    expect(within(section).getAllByRole('listitem')).toHaveLength(20);
   });
 });

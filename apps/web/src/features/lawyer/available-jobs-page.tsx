@@ -32,6 +32,23 @@ export default function AvailableJobsPage() {
         <VerificationBanner />
         <Tabs label="Sort jobs" tabs={JOB_SORTS} value={sort} onChange={setSort} />
         <SectionBoundary>
+          {/* A failed background re-read keeps the jobs shown: say so above them, with a retry. */}
+          {jobs.isRefetchError && (
+            <div
+              role="alert"
+              className="mb-3 flex flex-wrap items-center justify-between gap-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+            >
+              <p>{getErrorMessage(jobs.error)} The list below may be out of date.</p>
+              <button
+                type="button"
+                className="min-h-11 rounded-md px-3 font-semibold underline disabled:opacity-60"
+                disabled={jobs.isRefetching}
+                onClick={() => jobs.refetch()}
+              >
+                Try again
+              </button>
+            </div>
+          )}
           {jobs.isLoading ? (
             <Loading label="Loading jobs..." />
           ) : jobs.isError && !jobs.data ? (

@@ -7,6 +7,7 @@ import {
   maskAccountNumber,
   payoutCodeMaybeConfirmed,
   payoutCodeNotConfirmed,
+  payoutUpdateUnsure,
   type AccountDetails,
 } from '@legalmarket/contracts/lawyers';
 import type { LawyerPayoutsResponse } from '@legalmarket/contracts/payouts';
@@ -16,7 +17,8 @@ import { FormError } from '@/components/field';
 import { SectionBoundary } from '@/components/section-boundary';
 import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/use-session';
-import { getErrorMessage, HttpError } from '@/lib/http';
+import { getErrorMessage, HttpError, isNetworkError } from '@/lib/http';
+import { isAnswerLost } from '@/lib/answer-lost';
 import { useAddPaymentDetails } from './api/add-payment-details';
 import { payoutEditWindow, useEditPaymentDetails } from './api/edit-payment-details';
 import { useEarnings } from './api/get-earnings';
@@ -58,8 +60,9 @@ function PaymentDetails() {
   const [step, setStep] = useState<Step>(() => (payoutEditWindow.isOpen() ? 'update' : 'view'));
   const [result, setResult] = useState<Result>(null);
   const [sendError, setSendError] = useState<string | null>(null);
-  // Update was refused for want of a confirmed code: the send-code step says so (decision 2312).
-  const [codeNeeded, setCodeNeeded] = useState(false);
+  // Update was refused for want of a confirmed code: the send-code step says so, or, when an earlier
+  // Update of the window lost its answer, that it cannot tell whether that one went through (2312).
+  const [codeNeeded, setCodeNeeded] = useState<null | 'not-changed' | 'unsure'>(null);
   const saved: AccountDetails | undefined = details.data?.lawyer.accountDetails[0];
 
   if (details.isLoading) return <Loading label="Loading payment details..." />;
@@ -124,11 +127,31 @@ function PaymentDetails() {
                   setResult({ ok: true, text: res.message });
                 },
                 onError: (err) => {
+                  // The server may have saved it and spent the code: remember, so a later 403 is not
+                  // read as "nothing changed" (decision 2312).
+                  if (isNetworkError(err) || isAnswerLost(err)) payoutEditWindow.noteLostUpdate(v);
                   // No confirmed code (never confirmed, over or spent): say so and offer a new code.
                   if (err instanceof HttpError && err.status === 403) {
+                    const lost = payoutEditWindow.hadLostUpdate();
+                    if (err.message === messages.payoutCodeRequired && lost) {
+                      // An earlier Update may have spent the code: read what is held before saying anything.
+                      void details.refetch().then((read) => {
+                        const held = read.isError ? undefined : read.data?.lawyer.accountDetails[0];
+                        const landed = payoutEditWindow.lostUpdateSaved(held);
+                        payoutEditWindow.close();
+                        if (landed) {
+                          setStep('view');
+                          setResult({ ok: true, text: messages.paymentDetailsUpdated });
+                        } else {
+                          setCodeNeeded('unsure');
+                          setStep('send-code');
+                        }
+                      });
+                      return;
+                    }
                     payoutEditWindow.close();
                     if (err.message === messages.payoutCodeRequired) {
-                      setCodeNeeded(true);
+                      setCodeNeeded('not-changed');
                       setStep('send-code');
                       return;
                     }
@@ -149,12 +172,16 @@ function PaymentDetails() {
             </strong>
             .
           </p>
-          <FormError message={sendError ?? (codeNeeded ? payoutCodeNotConfirmed : null)} />
+          <FormError
+            message={
+              sendError ?? (codeNeeded === 'unsure' ? payoutUpdateUnsure : codeNeeded ? payoutCodeNotConfirmed : null)
+            }
+          />
           <div className="flex flex-wrap justify-end gap-2">
             <Button
               variant="ghost"
               onClick={() => {
-                setCodeNeeded(false);
+                setCodeNeeded(null);
                 setStep('view');
               }}
             >
@@ -186,7 +213,7 @@ function PaymentDetails() {
           <button
             type="button"
             onClick={() => {
-              setCodeNeeded(false);
+              setCodeNeeded(null);
               setStep('send-code');
             }}
             className="flex size-11 items-center justify-center rounded-full text-brand hover:bg-brand/10"

@@ -10,6 +10,7 @@ import { FormError } from '@/components/field';
 import { OtpInput } from '@/components/otp-input';
 import { paths } from '@/lib/paths';
 import { getErrorMessage, HttpError, isNetworkError } from '@/lib/http';
+import { isAnswerLost } from '@/lib/answer-lost';
 import { useConfirmPayoutCode } from './api/confirm-otp';
 import { payoutEditWindow } from './api/edit-payment-details';
 import { useSendPayoutCode } from './api/send-otp';
@@ -51,7 +52,8 @@ export default function LawyerOtpPage() {
             navigate(paths.lawyerGetPaid());
             return;
           }
-          setLost(isNetworkError(err) ? otp : null);
+          // A gateway's 502/504 is a lost answer too: the API behind it may have taken the code.
+          setLost(isNetworkError(err) || isAnswerLost(err) ? otp : null);
           setError(getErrorMessage(err));
         },
       });

@@ -119,3 +119,28 @@ describe('a payout code whose confirmation answer was lost', { timeout: 30_000 }
     expect(payoutEditWindow.isOpen()).toBe(false);
   });
 });
+
+describe("a payout code whose confirmation got a gateway's 502 or 504", { timeout: 30_000 }, () => {
+  afterEach(() => payoutEditWindow.close());
+
+  it.each([502, 504])('goes on to Update after a %i and the retry finds the code used', async (status) => {
+    let confirms = 0;
+    const api = jsonFetch({
+      'POST /api/confirm-otp': () =>
+        // nginx answered for an instance that took the code and stalled or died (decision 2306).
+        ++confirms === 1
+          ? { status, body: '<html>Bad Gateway</html>' }
+          : { status: 400, body: { status: 'fail', message: messages.codeInvalid } },
+      'GET /api/get-payment-details': () => ({
+        body: {
+          status: 'success',
+          lawyer: { _id: 'l1', name: 'Chidi', officialEmail: 'chidi@example.com', accountDetails: [saved] },
+        },
+      }),
+    });
+    vi.stubGlobal('fetch', api.fn);
+    renderCodePage();
+    await confirmTwiceAfterLostAnswer();
+    expect(payoutEditWindow.isUnsure()).toBe(true);
+  });
+});
