@@ -212,6 +212,21 @@ export function createJobLifecycle(
     return job;
   }
 
+  /**
+   * Locks the job's reminder timers, in the order the timer pass takes them, before the job is locked:
+   * a reassignment deletes them, and the pass holds a timer while it waits for the job's lock, so taking
+   * the job first and its timers second would deadlock with it.
+   */
+  async function lockReminders(tx: Executor, jobId: string): Promise<void> {
+    assertJobId(jobId);
+    await tx
+      .select({ id: jobTimers.id })
+      .from(jobTimers)
+      .where(and(eq(jobTimers.jobId, jobId), inArray(jobTimers.action, ['remind_due', 'remind_late'])))
+      .orderBy(asc(jobTimers.fireAt), asc(jobTimers.id))
+      .for('update');
+  }
+
   /** Checks the files a party attaches: each one its own upload, named for display. */
   async function filesOf(tx: Executor, acting: Acting, files: EventFile[] | undefined): Promise<EventFile[]> {
     if (!files?.length) return [];
@@ -293,7 +308,8 @@ export function createJobLifecycle(
       action === 'assign' || action.startsWith('deliver') || action === 'request_changes' ? await holidaySet(tx) : null;
     if (action === 'assign' && hs) {
       // Handed to another lawyer (2310): the old lawyer's reminders go, the new lawyer's due window
-      // (set by the caller) gets its own, as at a first assignment.
+      // (set by the caller) gets its own, as at a first assignment. The caller locked these timers
+      // before the job (lockReminders), as the timer pass does.
       if (job.stage !== 'unassigned')
         await tx
           .delete(jobTimers)
@@ -638,6 +654,7 @@ export function createJobLifecycle(
     tick,
     mailWritten: () => shared.mailWritten(),
     lock,
+    lockReminders,
     dueAtFor,
 
     /** Applies one of the job page's actions (message, deliver, accept, ...) in one transaction. */

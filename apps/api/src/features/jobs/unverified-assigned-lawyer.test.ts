@@ -2,7 +2,14 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { messages } from '@legalmarket/contracts';
 import { emailOutbox, jobEvents, jobs, jobTimers, users } from '../../db/schema.js';
-import { createTestApp, describeEachDb, PASSWORD, signupAndLogin, type TestApp } from '../../../test/helpers.js';
+import {
+  createTestApp,
+  describeEachDb,
+  otherConnection,
+  PASSWORD,
+  signupAndLogin,
+  type TestApp,
+} from '../../../test/helpers.js';
 import { SUCCESS_CARD, insertProduct } from '../../../test/commerce-helpers.js';
 import { multipart, pdfBytes } from '../../../test/upload-helpers.js';
 
@@ -246,6 +253,69 @@ describeEachDb('a lawyer who loses verification while assigned to a job', (kind)
     ).filter((n) => n.jobId === job.id && n.action.startsWith('remind'));
     expect(told.map((n) => n.action).sort()).toEqual(['remind_due', 'remind_late']);
   });
+
+  // On the server only (PGlite has one connection): the timer pass holds a reminder while it waits for
+  // its job; a hand-over that held the job and then deleted that reminder would deadlock with it.
+  it.runIf(kind === 'postgres')(
+    'hands a job on while the timer pass takes its reminders, without a deadlock',
+    async () => {
+      const company = await signupAndLogin(t, 'company');
+      const first = await signupAndLogin(t, 'lawyer', { verified: true });
+      const second = await signupAndLogin(t, 'lawyer', { verified: true });
+      const job = await pay(company);
+      expect((await assign(job.id, first.id)).statusCode).toBe(200);
+      // Its reminders are due (first in the pass's order), not yet sent.
+      await db()
+        .update(jobTimers)
+        .set({ fireAt: new Date(t.clock.now().getTime() - 40 * 86_400_000) })
+        .where(and(eq(jobTimers.jobId, job.id), inArray(jobTimers.action, ['remind_due', 'remind_late'])));
+      expect((await inject('PATCH', `/api/verifylawyer/${first.id}`, admin, { verified: false })).statusCode).toBe(200);
+
+      const other = await otherConnection(t);
+      // Backends waiting on `other`'s lock (the hand-over), and backends waiting on those (a pass
+      // holding a reminder and waiting for the job the hand-over holds).
+      const blocked = async () => {
+        const { rows } = await other.query(
+          `select (select count(*) from pg_stat_activity b where pg_backend_pid() = any(pg_blocking_pids(b.pid)))::int as first,
+                  (select count(*) from pg_stat_activity a where exists (
+                     select 1 from pg_stat_activity b
+                      where pg_backend_pid() = any(pg_blocking_pids(b.pid)) and b.pid = any(pg_blocking_pids(a.pid))))::int as second`,
+        );
+        return rows[0] as { first: number; second: number };
+      };
+      const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
+      try {
+        // The new lawyer's row is held, so the hand-over stops there with its locks taken so far.
+        await other.query('begin');
+        await other.query('select id from users where id = $1 for update', [second.id]);
+        const handing = assign(job.id, second.id);
+        for (let i = 0; i < 100 && !(await blocked()).first; i++) await pause();
+        expect((await blocked()).first, 'the hand-over waits for the lawyer row').toBe(1);
+        // The pass comes now: it either finds the reminders taken and ends, or holds one and waits for
+        // the job the hand-over holds.
+        const ticking = t.app.inject({ method: 'POST', url: '/dev/scheduler/tick', payload: { days: 0 } });
+        let ticked = false;
+        void ticking.then(() => (ticked = true));
+        for (let i = 0; i < 100 && !ticked && !(await blocked()).second; i++) await pause();
+        await other.query('commit');
+        const [handed, tick] = await Promise.all([handing, ticking]);
+        expect(handed.statusCode, handed.body).toBe(200);
+        expect(tick.statusCode, tick.body).toBe(200);
+      } finally {
+        await other.end();
+      }
+      // The first lawyer's reminders went with the hand-over, unsent; the new lawyer's are not due yet.
+      expect(
+        (await t.app.inject({ method: 'POST', url: '/dev/scheduler/tick', payload: { days: 0 } })).statusCode,
+      ).toBe(200);
+      const sent = (await db().select().from(jobEvents).where(eq(jobEvents.jobId, job.id))).filter((e) =>
+        e.action.startsWith('remind'),
+      );
+      expect(sent).toEqual([]);
+      const [moved] = await db().select().from(jobs).where(eq(jobs.id, job.id));
+      expect(moved.assignedTo).toBe(second.id);
+    },
+  );
 
   it("sets the new lawyer's reminders again after a request for changes, whatever the old lawyer had", async () => {
     const company = await signupAndLogin(t, 'company');

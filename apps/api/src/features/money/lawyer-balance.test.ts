@@ -2,8 +2,61 @@ import { beforeAll, expect, it } from 'vitest';
 import type { EarningsResponse, LawyerPayoutsResponse } from '@legalmarket/contracts';
 import { describeEachDb, signupAndLogin } from '../../../test/helpers.js';
 import { payoutTestKit, type PayoutTestApp } from './payout-test-kit.js';
+import type { Db } from '../../db/client.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+
+/**
+ * The database (and any transaction begun on it) with `hook` run right after the first SELECT made
+ * through it has completed, and every later SELECT held until the hook is done: puts another request
+ * exactly between the first read of a caller and the rest, even reads it sends at once.
+ */
+function afterFirstRead(db: Db, hook: () => Promise<void>): Db {
+  let first = true;
+  let release!: () => void;
+  const done = new Promise<void>((r) => (release = r));
+  type Then = (ok: (x: unknown) => unknown, ko: (e: unknown) => unknown) => unknown;
+  const chain = (b: object): object =>
+    new Proxy(b, {
+      get(target, prop) {
+        const v = Reflect.get(target, prop, target) as unknown;
+        if (prop === 'then') {
+          const query = target as PromiseLike<unknown>;
+          if (!first) return ((ok, ko) => done.then(() => query).then(ok, ko)) as Then;
+          first = false;
+          return ((ok, ko) =>
+            query
+              .then(async (rows) => {
+                try {
+                  await hook();
+                } finally {
+                  release();
+                }
+                return rows;
+              })
+              .then(ok, ko)) as Then;
+        }
+        if (typeof v !== 'function') return v;
+        return (...a: unknown[]) => {
+          const r = (v as (...x: unknown[]) => unknown).apply(target, a);
+          return r && typeof r === 'object' ? chain(r) : r;
+        };
+      },
+    });
+  const wrap = <T extends object>(ex: T): T =>
+    new Proxy(ex, {
+      get(target, prop) {
+        const v = Reflect.get(target, prop, target) as unknown;
+        if (typeof v !== 'function') return v;
+        if (prop === 'select') return (...a: unknown[]) => chain((v as (...x: unknown[]) => object).apply(target, a));
+        if (prop === 'transaction')
+          return (run: (tx: object) => unknown, ...rest: unknown[]) =>
+            (v as (...x: unknown[]) => unknown).call(target, (tx: object) => run(wrap(tx)), ...rest);
+        return (v as (...x: unknown[]) => unknown).bind(target);
+      },
+    });
+  return wrap(db);
+}
 
 /**
  * The lawyer's Get Paid tab explains its withdrawable amount (decision 2314): what was earned, less what is
@@ -46,6 +99,31 @@ describeEachDb('payout figures that add up for the lawyer and the admin', (kind)
     expect(sum.earned - sum.held - sum.paid - sum.sending - sum.requested).toBe(p.withdrawable);
     // The ledger's available share is the same money before the requests waiting for approval.
     expect((await earnings(lawyer)).available).toBe(p.withdrawable + sum.requested);
+  });
+
+  // On the server only (PGlite has one connection, so nothing lands between its reads).
+  it.runIf(kind === 'postgres')('the figures add up when an approval lands between their reads', async () => {
+    // Transfers to an account ending in 2222 stay pending at the sandbox: the approved payout stays sending.
+    const lawyer = await k.earner('0123452222', 1);
+    const id = (await k.request(lawyer, 1_000)).json().payout._id as string;
+    let approved = false;
+    const read = k.instance(
+      undefined,
+      afterFirstRead(k.db(), async () => {
+        expect((await k.approve(id)).json().payout.status).toBe('sending');
+        approved = true;
+      }),
+    );
+    const p = await read.forLawyer(lawyer.id);
+    expect(approved, 'the approval landed between the reads').toBe(true);
+    const sum = p.totals;
+    expect(sum.earned - sum.held - sum.paid - sum.sending - sum.requested).toBe(p.withdrawable);
+    // All before the approval (or all after it): the list and the totals say the same of the payout.
+    const listed = p.payouts.find((x) => x._id === id)!.status;
+    expect(sum).toMatchObject(
+      listed === 'requested' ? { requested: 1_000, sending: 0 } : { requested: 0, sending: 1_000 },
+    );
+    expect(await k.statusOf(id)).toBe('sending');
   });
 
   it('a share still in its holding period is earned and held, not withdrawable', async () => {

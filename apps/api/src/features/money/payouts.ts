@@ -148,8 +148,8 @@ export function createPayouts(deps: PayoutsDeps) {
   const withdrawable = async (ex: Executor, lawyerId: string) =>
     Math.max(0, (await available(ex, lawyerId)) - (await reserved(ex, lawyerId)));
 
-  async function views(where: ReturnType<typeof and>, limit = 200): Promise<PayoutView[]> {
-    const rows = await db
+  async function views(where: ReturnType<typeof and>, limit = 200, ex: Executor = db): Promise<PayoutView[]> {
+    const rows = await ex
       .select({ p: payouts, lawyerName: users.name, detailsAddedAt: payoutDetails.updatedAt })
       .from(payouts)
       .innerJoin(users, eq(users.id, payouts.lawyerId))
@@ -510,28 +510,34 @@ export function createPayouts(deps: PayoutsDeps) {
 
     /** The lawyer's withdrawable amount, whether its details were checked, and its payouts. */
     async forLawyer(lawyerId: string) {
-      const [w, details, list, sums, [share]] = await Promise.all([
-        withdrawable(db, lawyerId),
-        db
-          .select({ resolvedAt: payoutDetails.resolvedAt })
-          .from(payoutDetails)
-          .where(eq(payoutDetails.lawyerId, lawyerId)),
-        views(eq(payouts.lawyerId, lawyerId), 100),
-        // Over every payout, not the 100 listed: the lawyer's balance is explained by these (2314).
-        db
-          .select({ status: payouts.status, kobo: sql<string>`coalesce(sum(${payouts.amount}), 0)` })
-          .from(payouts)
-          .where(and(eq(payouts.lawyerId, lawyerId), inArray(payouts.status, ['requested', 'sending', 'paid'])))
-          .groupBy(payouts.status),
-        db
-          .select({
-            earned: sql<string>`coalesce(-sum(${ledgerEntries.amount}) filter (where ${ledgerTransactions.kind} = 'earning'), 0)`,
-            held: sql<string>`coalesce(-sum(${ledgerEntries.amount}) filter (where ${ledgerEntries.availableAt} > ${clock.now()}), 0)`,
-          })
-          .from(ledgerEntries)
-          .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
-          .where(and(eq(ledgerEntries.lawyerId, lawyerId), eq(ledgerEntries.account, 'lawyer_earnings'))),
-      ]);
+      // One snapshot: read apart, an approval, request or failure landing between the reads made the
+      // withdrawable amount disagree with its breakdown (2314), or the list with the totals.
+      const [w, details, list, sums, [share]] = await db.transaction(
+        (ex) =>
+          Promise.all([
+            withdrawable(ex, lawyerId),
+            ex
+              .select({ resolvedAt: payoutDetails.resolvedAt })
+              .from(payoutDetails)
+              .where(eq(payoutDetails.lawyerId, lawyerId)),
+            views(eq(payouts.lawyerId, lawyerId), 100, ex),
+            // Over every payout, not the 100 listed: the lawyer's balance is explained by these (2314).
+            ex
+              .select({ status: payouts.status, kobo: sql<string>`coalesce(sum(${payouts.amount}), 0)` })
+              .from(payouts)
+              .where(and(eq(payouts.lawyerId, lawyerId), inArray(payouts.status, ['requested', 'sending', 'paid'])))
+              .groupBy(payouts.status),
+            ex
+              .select({
+                earned: sql<string>`coalesce(-sum(${ledgerEntries.amount}) filter (where ${ledgerTransactions.kind} = 'earning'), 0)`,
+                held: sql<string>`coalesce(-sum(${ledgerEntries.amount}) filter (where ${ledgerEntries.availableAt} > ${clock.now()}), 0)`,
+              })
+              .from(ledgerEntries)
+              .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+              .where(and(eq(ledgerEntries.lawyerId, lawyerId), eq(ledgerEntries.account, 'lawyer_earnings'))),
+          ]),
+        { isolationLevel: 'repeatable read', accessMode: 'read only' },
+      );
       const sumOf = (status: PayoutStatus) => Number(sums.find((r) => r.status === status)?.kobo ?? 0) / 100;
       return {
         withdrawable: w / 100,
@@ -739,14 +745,18 @@ export function createPayouts(deps: PayoutsDeps) {
             if (found) await settle(p.id, found);
             else await send(p.id);
           } else {
-            const found = await provider.fetchTransfer(p.providerTransferId);
-            if (found) await settle(p.id, found);
-            // Asked about: to the back of the queue while it stays unsettled (it has a transfer id, so no
-            // send's refusal reads this time, decision 2277).
-            await db
-              .update(payouts)
-              .set({ updatedAt: clock.now() })
-              .where(and(eq(payouts.id, p.id), eq(payouts.status, 'sending')));
+            try {
+              const found = await provider.fetchTransfer(p.providerTransferId);
+              if (found) await settle(p.id, found);
+            } finally {
+              // Asked about: to the back of the queue while it stays unsettled (it has a transfer id, so no
+              // send's refusal reads this time, decision 2277), a failed lookup too: else 50 failing
+              // lookups would stay first and keep the rest out of every pass (2318).
+              await db
+                .update(payouts)
+                .set({ updatedAt: clock.now() })
+                .where(and(eq(payouts.id, p.id), eq(payouts.status, 'sending')));
+            }
           }
         } catch (err) {
           deps.log?.error({ err, payoutId: p.id }, 'payout reconciliation failed');
