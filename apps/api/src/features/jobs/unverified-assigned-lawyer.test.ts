@@ -10,10 +10,8 @@ import {
   signupAndLogin,
   type TestApp,
 } from '../../../test/helpers.js';
-import { SUCCESS_CARD, insertProduct } from '../../../test/commerce-helpers.js';
-import { multipart, pdfBytes } from '../../../test/upload-helpers.js';
-
-type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+import { insertProduct } from '../../../test/commerce-helpers.js';
+import { handOverKit, type Login } from './hand-over-test-kit.js';
 
 // A lawyer whose verification is withdrawn while assigned (decision 2310): reads the job, adds nothing
 // to it; the company keeps the work; an admin passes the job to another verified lawyer.
@@ -29,60 +27,7 @@ describeEachDb('a lawyer who loses verification while assigned to a job', (kind)
   });
   afterAll(() => t.close());
 
-  const db = () => t.rt.database.db;
-  const inject = (method: 'GET' | 'POST' | 'PATCH', url: string, who: Login, payload?: unknown) =>
-    t.app.inject({ method, url, headers: who.headers, payload: payload as Record<string, unknown> });
-  const act = (who: Login, jobId: string, action: string, body: Record<string, unknown> = {}) =>
-    inject('POST', `/job-api/jobs/${jobId}/actions/${action}`, who, body);
-  const login = async (email: string, id: string): Promise<Login> => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/login',
-      payload: { officialEmail: email, password: PASSWORD },
-    });
-    expect(res.statusCode).toBe(200);
-    const token = (res.json() as { token: string }).token;
-    return { email, id, token, headers: { authorization: `Bearer ${token}` } };
-  };
-  const assign = (jobId: string, lawyerId: string) => inject('POST', '/job-api/assign', admin, { jobId, lawyerId });
-
-  async function pay(company: Login) {
-    expect((await inject('POST', '/api/cart', company, { productId: product, quantity: 1 })).statusCode).toBeLessThan(
-      300,
-    );
-    const started = await inject('POST', '/api/checkout', company);
-    const { reference, amount, orderId } = started.json().data as {
-      reference: string;
-      amount: number;
-      orderId: string;
-    };
-    const charged = await inject('POST', '/api/checkout/sandbox/charge', company, {
-      reference,
-      amount,
-      currency: 'NGN',
-      ...SUCCESS_CARD,
-    });
-    const transactionId = (charged.json().data as { transaction_id: string }).transaction_id;
-    expect((await inject('POST', '/api/checkout/verify', company, { reference, transactionId })).statusCode).toBe(200);
-    const [job] = await db().select().from(jobs).where(eq(jobs.orderId, orderId));
-    return job;
-  }
-
-  async function upload(who: Login, text: string) {
-    const body = await multipart([
-      { name: 'kind', value: 'document' },
-      { name: 'file', file: { data: pdfBytes(text), filename: `${text}.pdf`, type: 'application/pdf' } },
-    ]);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/uploads',
-      headers: { ...body.headers, ...who.headers },
-      payload: body.payload,
-    });
-    expect(res.statusCode).toBe(201);
-    const saved = res.json().data as { url: string; fileName: string };
-    return { url: saved.url, name: saved.fileName };
-  }
+  const { db, inject, act, login, assign, pay, upload } = handOverKit(() => ({ t, admin, product }));
 
   const page = async (who: Login, jobId: string) => {
     const res = await inject('GET', `/job-api/jobs/${jobId}`, who);
