@@ -1,4 +1,5 @@
 import type { JobViewResponse } from '@legalmarket/contracts/jobs';
+import type { LawyerJob } from '@legalmarket/contracts/lawyers';
 
 /**
  * A job as the API answers it, with nothing written to it yet. Tests pass what they look at; the
@@ -29,3 +30,19 @@ export function jobFixture(over: Partial<JobViewResponse> = {}): JobViewResponse
     ...over,
   };
 }
+
+/** A lawyer's own job as the dashboard lists it: `pending-1`, named "pending job 1", not applied for. */
+export const lawyerJob = (status: 'pending' | 'completed', n: number): LawyerJob => ({
+  ...jobFixture({
+    _id: `${status}-${n}`,
+    status,
+    productId: {
+      _id: 'p',
+      productName: `${status} job ${n}`,
+      productImage: '',
+      productPrice: 1000,
+      productDescription: '',
+    },
+  }),
+  applied: false,
+});

@@ -1,26 +1,13 @@
 import { afterEach, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
-import type { AdminPayoutsResponse, PayoutView } from '@legalmarket/contracts/payouts';
+import type { AdminPayoutsResponse } from '@legalmarket/contracts/payouts';
+import { payoutFixture } from '@/test/payout-fixture';
 import { renderPage, testQueryClient } from '@/test/render';
 import { setSession } from '@/lib/session';
 import { adminKeys } from './api/keys';
 import PayoutsPage from './payouts-page';
 
-const payout = (id: string): PayoutView => ({
-  _id: id,
-  lawyerId: `l-${id}`,
-  lawyerName: `Lawyer ${id}`,
-  amount: 1_000,
-  status: 'requested',
-  bank: 'Zenith Bank',
-  accountNumber: '•••• 6789',
-  accountName: 'CHIDI OKEKE',
-  failure: null,
-  createdAt: '2026-11-21T10:00:00.000Z',
-  approvedAt: null,
-  settledAt: null,
-  detailsAddedAt: '2020-01-01T10:00:00.000Z',
-});
+const payout = (id: string) => payoutFixture(id, { amount: 1_000 });
 
 afterEach(() => vi.unstubAllGlobals());
 

@@ -1,29 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { AdminPayoutsResponse, PayoutView } from '@legalmarket/contracts/payouts';
+import type { AdminPayoutsResponse } from '@legalmarket/contracts/payouts';
 import { heldFetch, type Holds } from '@/test/held-fetch';
+import { payoutFixture } from '@/test/payout-fixture';
 import { jsonFetch, renderPage, testQueryClient } from '@/test/render';
 import { setSession } from '@/lib/session';
 import { adminKeys } from './api/keys';
 import PayoutsPage from './payouts-page';
 
-const payout = (id: string, over: Partial<PayoutView> = {}): PayoutView => ({
-  _id: id,
-  lawyerId: `l-${id}`,
-  lawyerName: `Lawyer ${id}`,
-  amount: 10_000.25,
-  status: 'requested',
-  bank: 'Zenith Bank',
-  accountNumber: '•••• 6789',
-  accountName: 'CHIDI OKEKE',
-  failure: null,
-  createdAt: '2026-11-21T10:00:00.000Z',
-  approvedAt: null,
-  settledAt: null,
-  detailsAddedAt: '2020-01-01T10:00:00.000Z',
-  ...over,
-});
+const payout = payoutFixture;
 
 /** The list answered with `answer`, and a rejection of p1 taken. */
 const rejectionRoutes = (answer: AdminPayoutsResponse) => ({

@@ -1,25 +1,11 @@
 import { afterEach, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
-import type { LawyerJob } from '@legalmarket/contracts/lawyers';
 import { setSession } from '@/lib/session';
-import { jobFixture } from '@/test/job-fixture';
+import { lawyerJob } from '@/test/job-fixture';
 import { jsonFetch, renderPage } from '@/test/render';
 import LawyerDashboardPage from './dashboard-page';
 
-const job = (status: 'pending' | 'completed', n: number): LawyerJob => ({
-  ...jobFixture({
-    _id: `${status}-${n}`,
-    status,
-    productId: {
-      _id: 'p',
-      productName: `${status} job ${n}`,
-      productImage: '',
-      productPrice: 1000,
-      productDescription: '',
-    },
-  }),
-  applied: false,
-});
+const job = lawyerJob;
 
 afterEach(() => vi.unstubAllGlobals());
 

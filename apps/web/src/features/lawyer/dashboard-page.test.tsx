@@ -1,28 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { LawyerJob } from '@legalmarket/contracts/lawyers';
 import { messages } from '@legalmarket/contracts/messages';
 import { setSession } from '@/lib/session';
-import { jobFixture } from '@/test/job-fixture';
+import { lawyerJob } from '@/test/job-fixture';
 import { heldFetch, sendThenOpenAnother } from '@/test/held-fetch';
 import { jsonFetch, renderPage } from '@/test/render';
 import LawyerDashboardPage from './dashboard-page';
 
-const job = (status: 'pending' | 'completed', n: number): LawyerJob => ({
-  ...jobFixture({
-    _id: `${status}-${n}`,
-    status,
-    productId: {
-      _id: 'p',
-      productName: `${status} job ${n}`,
-      productImage: '',
-      productPrice: 1000,
-      productDescription: '',
-    },
-  }),
-  applied: false,
-});
+const job = lawyerJob;
 
 /** A server holding `counts` projects per state, answering pages as GET /job-api/lawyer/{status}jobs does. */
 function server(counts: { pending: number; completed: number }) {
