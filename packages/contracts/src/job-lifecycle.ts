@@ -308,7 +308,13 @@ export const jobActionRequest = z.object({
    * refund). What is not refunded is kept by the platform. A job a plan credit opened takes none (0 at
    * most): its credit goes back to the plan instead (decision 1900).
    */
-  refund: z.number().min(0, 'refund cannot be negative').max(1_000_000_000, 'refund is too large').optional(),
+  refund: z
+    .number()
+    .min(0, 'refund cannot be negative')
+    .max(1_000_000_000, 'refund is too large')
+    // Rounded to the kobo it would refund another sum than the one asked (₦0.004 none at all).
+    .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'refund must be in whole kobo (at most 2 decimals)')
+    .optional(),
   /**
    * Accept and request changes only: the number of the delivery the reader looked at (the job page's
    * `deliveries`). When the lawyer has delivered again since, the action is refused with 409 instead

@@ -141,6 +141,21 @@ describeEachDb('refunds through the sandbox provider', (kind) => {
     expect((await s.cancel(job.id, { refund: 12_345.67 })).statusCode).toBe(200);
   });
 
+  it('refuses a refund in fractions of a kobo rather than refunding another amount', async () => {
+    const { job } = await paidJob();
+    // ₦0.004 was cancelled with nothing refunded, and ₦100.005 refunded a sum nobody asked for.
+    for (const refund of [0.004, 100.005, 24_999.999]) {
+      const odd = await s.cancel(job.id, { refund });
+      expect(odd.statusCode, String(refund)).toBe(400);
+      expect(odd.json().message).toBe('refund must be in whole kobo (at most 2 decimals)');
+    }
+    const [open] = await t.rt.database.db.select().from(jobs).where(eq(jobs.id, job.id));
+    expect(open.stage).toBe('in_progress');
+    expect(await s.refundOf(job.id)).toBeUndefined();
+    expect((await s.cancel(job.id, { refund: 100.01 })).statusCode).toBe(200);
+    expect(await s.refundOf(job.id)).toMatchObject({ amount: 10_001, status: 'completed' });
+  });
+
   it('refuses a refund above what is held, a negative one, a refund on another action, and non-admins', async () => {
     const { company, job } = await paidJob();
     const above = await s.cancel(job.id, { refund: 25_000.01 });
