@@ -17,9 +17,28 @@ const API_PREFIXES: readonly string[] = API_PATHS.map((p) => p.prefix);
 /** The path as the router reads it (`ignoreDuplicateSlashes`): each run of slashes is one (decision 2304). */
 export const singleSlashes = (url: string) => (url.includes('//') ? url.replace(/\/{2,}/g, '/') : url);
 
+/**
+ * The path as the router matches it: slashes as singleSlashes reads them, then percent-escapes decoded as
+ * find-my-way decodes them (decodeURI: `/%61pi/x` is `/api/x`, an escaped `/`, `?`, `#` or `%` stays
+ * escaped; the query is dropped). Read raw, `/%61pi/userprofile` reached the route with the page headers, without
+ * `cache-control: private, no-store` (2304 read slashes only). A malformed escape is left as sent: the router
+ * refuses it (frameworkErrors).
+ */
+export function routerPath(url: string): string {
+  if (!url.includes('%')) return singleSlashes(url);
+  // The query is not the path: a malformed escape there must not keep the path from being read.
+  const end = url.search(/[?#]/);
+  const path = singleSlashes(end < 0 ? url : url.slice(0, end));
+  try {
+    return decodeURI(path.replace(/%25/g, '%2525'));
+  } catch {
+    return path;
+  }
+}
+
 /** Whether a path (without its query) is the API's, so never the web app's index.html. */
 export function isApiPrefixed(path: string): boolean {
-  const url = singleSlashes(path);
+  const url = routerPath(path);
   return API_PREFIXES.some((p) => url === p || url.startsWith(`${p}/`));
 }
 
@@ -28,7 +47,7 @@ const ANSWER_PREFIXES: readonly string[] = API_PATHS.filter((p) => p.answers).ma
 
 /** Whether a request goes to the API's answers (not a page, not the OpenAPI viewer). */
 export function isApiPath(path: string): boolean {
-  const url = singleSlashes(path);
+  const url = routerPath(path);
   if (url.startsWith('/api/docs')) return false;
   return ANSWER_PREFIXES.some((p) => url.startsWith(p));
 }
