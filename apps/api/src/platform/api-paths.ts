@@ -17,20 +17,26 @@ const API_PREFIXES: readonly string[] = API_PATHS.map((p) => p.prefix);
 /** The path as the router reads it (`ignoreDuplicateSlashes`): each run of slashes is one (decision 2304). */
 export const singleSlashes = (url: string) => (url.includes('//') ? url.replace(/\/{2,}/g, '/') : url);
 
+/** An absolute-form request target's origin (`GET http://host/api/x HTTP/1.1`), which the router drops. */
+const ORIGIN = /^https?:\/\/[^/?#]*/i;
+
 /**
- * The path as the router matches it: slashes as singleSlashes reads them, then percent-escapes decoded as
- * find-my-way decodes them (decodeURI: `/%61pi/x` is `/api/x`, an escaped `/`, `?`, `#` or `%` stays
- * escaped; the query is dropped). Read raw, `/%61pi/userprofile` reached the route with the page headers, without
- * `cache-control: private, no-store` (2304 read slashes only). A malformed escape is left as sent: the router
+ * The path as the router (find-my-way) matches it: without the origin of an absolute-form target, the
+ * query cut off, percent-escapes decoded as it decodes them (decodeURI: `/%61pi/x` is `/api/x`; an escaped
+ * `/`, `?`, `#` or `%` stays escaped), each run of slashes one. Read raw, `/%61pi/userprofile` and
+ * `http://host/api/userprofile` reached the route with the page headers, without `cache-control:
+ * private, no-store` (2304 read doubled slashes only). A malformed escape is left as sent: the router
  * refuses it (frameworkErrors).
  */
 export function routerPath(url: string): string {
-  if (!url.includes('%')) return singleSlashes(url);
-  // The query is not the path: a malformed escape there must not keep the path from being read.
-  const end = url.search(/[?#]/);
-  const path = singleSlashes(end < 0 ? url : url.slice(0, end));
+  if (url.startsWith('/') && !url.includes('%')) return singleSlashes(url);
+  const origin = url.startsWith('/') ? null : ORIGIN.exec(url);
+  const target = origin ? url.slice(origin[0].length) : url;
+  const end = target.search(/[?#]/);
+  const path = singleSlashes((end < 0 ? target : target.slice(0, end)) || '/');
+  if (!path.includes('%')) return path;
   try {
-    return decodeURI(path.replace(/%25/g, '%2525'));
+    return singleSlashes(decodeURI(path.replace(/%25/g, '%2525')));
   } catch {
     return path;
   }

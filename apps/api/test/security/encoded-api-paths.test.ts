@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { API_HEADERS } from '../../src/platform/security-headers.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../helpers.js';
@@ -49,5 +50,36 @@ describeEachDb('an API path written with percent-escapes', (kind) => {
     // An escaped slash is no slash to the router: `/api%2Flogin` is no API address.
     const escaped = await t.app.inject({ method: 'OPTIONS', url: '/api%2Flogin' });
     expect(escaped.headers.allow).toBeUndefined();
+  });
+
+  it('reads an absolute-form request target (`GET http://host/api/...`) as its path, on a real socket', async () => {
+    const company = await signupAndLogin(t, 'company');
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as net.AddressInfo;
+    // light-my-request sends the path alone, so the request line is written by hand.
+    const head = (target: string, method = 'GET') =>
+      new Promise<string>((resolve, reject) => {
+        const socket = net.connect(port, '127.0.0.1', () =>
+          socket.write(
+            `${method} ${target} HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${company.headers.authorization}\r\nConnection: close\r\n\r\n`,
+          ),
+        );
+        let text = '';
+        socket.on('data', (chunk) => (text += chunk));
+        socket.on('end', () => resolve(text.split('\r\n\r\n')[0].toLowerCase()));
+        socket.on('error', reject);
+      });
+    const profile = `/api/userprofile?_id=${company.id}`;
+    const plain = await head(profile);
+    expect(plain).toMatch(/^http\/1\.1 200/);
+    for (const target of [`http://localhost${profile}`, `HTTP://localhost/%61pi/userprofile?_id=${company.id}`]) {
+      const res = await head(target);
+      expect(res.split('\r\n')[0], target).toBe('http/1.1 200 ok');
+      expect(res, target).toContain('cache-control: private, no-store');
+      expect(res, target).toContain(`content-security-policy: ${API_HEADERS['content-security-policy']}`);
+    }
+    const options = await head('http://localhost/api/login', 'OPTIONS');
+    expect(options.split('\r\n')[0]).toBe('http/1.1 204 no content');
+    expect(options).toContain('allow: post');
   });
 });
