@@ -24,7 +24,7 @@ import { AppError, registerErrorHandling } from './platform/errors.js';
 import { firstPage, sendHtml, type CartOfPage } from './platform/first-page.js';
 import { createPageSessions } from './platform/page-session.js';
 import { pagePreloads } from './platform/page-preloads.js';
-import { isApiPath, isApiPrefixed, singleSlashes } from './platform/api-paths.js';
+import { isApiPath, isApiPrefixed, routerPath } from './platform/api-paths.js';
 import { routeMethods } from './platform/route-methods.js';
 import { openApiDocument, openApiTransform } from './platform/openapi.js';
 import { API_HEADERS, securityHeaders } from './platform/security-headers.js';
@@ -366,8 +366,8 @@ async function registerWeb(
     // An API address called with a method it does not take (PUT for the spec's PATCH): say which it takes.
     // The router matched the decoded path, so this matches it too; a handler that found nothing under a
     // method the address takes (a missing static file) is a plain 404.
-    // Read as the router reads it: `//api/x` is `/api/x` (decision 2304).
-    const allowed = isApi ? methods.allowed(decodedPath(singleSlashes(url))) : [];
+    // Read as the router reads it: `//api/x` and `http://host/api/x` are `/api/x` (decision 2304).
+    const allowed = isApi ? methods.allowed(decodedPath(routerPath(url))) : [];
     const takes = (m: string) => allowed.includes(m) || (m === 'HEAD' && allowed.includes('GET'));
     // OPTIONS asks which methods an address takes: the answer is that list, not a refusal (decision 2304).
     if (allowed.length > 0 && request.method === 'OPTIONS')

@@ -206,8 +206,14 @@ export function createLawyerJobsService(deps: Deps, lifecycle: JobLifecycle, led
         // Locked as every writer of the job's events locks it: applications then commit in the order
         // of their event ids, so a timeline polled with `after` never skips one that committed late.
         const job = await lifecycle.lock(tx, jobId, messages.jobNotFound);
-        await lockLiveAccount(tx, user.id);
-        lifecycle.check(job, 'apply', user);
+        // Verified as the row stands under its lock, as the job page's actions ask (decision 2310): a
+        // withdrawal that committed after this request's session was read has made that session stale.
+        const { verified } = await lockLiveAccount(tx, user.id);
+        if (!verified) {
+          deps.securityLog('job_apply_refused', { actor: user.id, jobId, reason: 'unverified' });
+          throw forbidden(messages.unverifiedCannotApply);
+        }
+        lifecycle.check(job, 'apply', { ...user, verified });
         const added = await tx
           .insert(jobApplications)
           .values({ jobId, lawyerId: user.id, createdAt: clock.now() })

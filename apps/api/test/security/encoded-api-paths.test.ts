@@ -1,0 +1,85 @@
+import net from 'node:net';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { API_HEADERS } from '../../src/platform/security-headers.js';
+import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../helpers.js';
+
+/**
+ * The router decodes percent-escapes before it matches (`/%61pi/userprofile` is `/api/userprofile`), so
+ * the API's own headers, JSON 404 and OPTIONS answer must read the path the same way: a client's private
+ * answer sent without `cache-control: private, no-store` may be kept by a cache on the way.
+ */
+describeEachDb('an API path written with percent-escapes', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(() => t.close());
+
+  it('gets the API headers the plain path gets, on the answer the router gives it', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const headersOf = (h: Record<string, unknown>) => Object.keys(API_HEADERS).map((name) => [name, h[name]]);
+    const profile = `userprofile?_id=${company.id}`;
+    const rows: Array<[plain: string, escaped: string[]]> = [
+      [`/api/${profile}`, [`/%61pi/${profile}`, `//%61pi/${profile}`, `/%61%70%69/${profile}`, `/%61pi//${profile}`]],
+      ['/job-api/company/pendingjobs', ['/%6Aob-api/company/pendingjobs', '/job-api/company/%70endingjobs']],
+    ];
+    for (const [plainUrl, variants] of rows) {
+      const plain = await t.app.inject({ method: 'GET', url: plainUrl, headers: company.headers });
+      expect(plain.statusCode, plainUrl).toBe(200);
+      expect(plain.headers['cache-control'], plainUrl).toMatch(/no-store/);
+      expect(plain.headers['content-security-policy'], plainUrl).toBe(API_HEADERS['content-security-policy']);
+      for (const url of variants) {
+        const res = await t.app.inject({ method: 'GET', url, headers: company.headers });
+        expect([res.statusCode, res.body], url).toEqual([200, plain.body]);
+        expect(headersOf(res.headers), url).toEqual(headersOf(plain.headers));
+      }
+    }
+  });
+
+  it('answers OPTIONS, another method and an unknown call as the plain path does', async () => {
+    const options = await t.app.inject({ method: 'OPTIONS', url: '/%61pi/login' });
+    expect([options.statusCode, options.headers.allow, options.body]).toEqual([204, 'POST', '']);
+    const put = await t.app.inject({ method: 'PUT', url: '/%61pi/login' });
+    expect([put.statusCode, put.headers.allow]).toEqual([405, 'POST']);
+    const none = await t.app.inject({ method: 'GET', url: '/%61pi/no-such-call' });
+    expect([none.statusCode, none.json().message, none.headers['content-security-policy']]).toEqual([
+      404,
+      'Not found',
+      API_HEADERS['content-security-policy'],
+    ]);
+    // An escaped slash is no slash to the router: `/api%2Flogin` is no API address.
+    const escaped = await t.app.inject({ method: 'OPTIONS', url: '/api%2Flogin' });
+    expect(escaped.headers.allow).toBeUndefined();
+  });
+
+  it('reads an absolute-form request target (`GET http://host/api/...`) as its path, on a real socket', async () => {
+    const company = await signupAndLogin(t, 'company');
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as net.AddressInfo;
+    // light-my-request sends the path alone, so the request line is written by hand.
+    const head = (target: string, method = 'GET') =>
+      new Promise<string>((resolve, reject) => {
+        const socket = net.connect(port, '127.0.0.1', () =>
+          socket.write(
+            `${method} ${target} HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${company.headers.authorization}\r\nConnection: close\r\n\r\n`,
+          ),
+        );
+        let text = '';
+        socket.on('data', (chunk) => (text += chunk));
+        socket.on('end', () => resolve(text.split('\r\n\r\n')[0].toLowerCase()));
+        socket.on('error', reject);
+      });
+    const profile = `/api/userprofile?_id=${company.id}`;
+    const plain = await head(profile);
+    expect(plain).toMatch(/^http\/1\.1 200/);
+    for (const target of [`http://localhost${profile}`, `HTTP://localhost/%61pi/userprofile?_id=${company.id}`]) {
+      const res = await head(target);
+      expect(res.split('\r\n')[0], target).toBe('http/1.1 200 ok');
+      expect(res, target).toContain('cache-control: private, no-store');
+      expect(res, target).toContain(`content-security-policy: ${API_HEADERS['content-security-policy']}`);
+    }
+    const options = await head('http://localhost/api/login', 'OPTIONS');
+    expect(options.split('\r\n')[0]).toBe('http/1.1 204 no content');
+    expect(options).toContain('allow: post');
+  });
+});
