@@ -150,9 +150,16 @@ export const codeAsText = (v: unknown) =>
 /** POST /api/confirm-reset-token as the API reads it: `token` may be the code as a number. */
 export const confirmResetTokenBody = z.preprocess(
   (v) =>
-    v && typeof v === 'object' && !Array.isArray(v) && 'token' in v
-      ? { ...v, token: codeAsText((v as { token: unknown }).token) }
-      : v,
+    // The spec's client holds the address as `userEmail` (its /otp/{userEmail} page, the reset call's
+    // query): read it, or `email`, when `officialEmail` is not sent (decision 2326).
+    withAliases(
+      { userEmail: 'officialEmail', email: 'officialEmail' },
+      [],
+    )(
+      v && typeof v === 'object' && !Array.isArray(v) && 'token' in v
+        ? { ...v, token: codeAsText((v as { token: unknown }).token) }
+        : v,
+    ),
   confirmResetTokenInput,
 );
 export const confirmResetTokenResponse = okMessage.extend({ resetToken: z.string() });

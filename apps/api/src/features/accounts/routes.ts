@@ -246,7 +246,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app,
         tags,
         summary: 'Check the reset code',
         description:
-          "Takes the six digits as `token` (text, or the joined digits as a number: leading zeros are put back, decision 2234) and the account's `officialEmail` (codes are only unique per account). Answers a `resetToken` for the new-password step, valid 10 minutes, once. At most 5 wrong codes per account per 15 minutes, across every code mailed (429 with Retry-After); a right code refunds them.",
+          "Takes the six digits as `token` (text, or the joined digits as a number: leading zeros are put back, decision 2234) and the account's `officialEmail` (codes are only unique per account; sent as `userEmail` or `email` instead, as the spec's client holds it, it is read the same, decision 2326). Answers a `resetToken` for the new-password step, valid 10 minutes, once. At most 5 wrong codes per account per 15 minutes, across every code mailed (429 with Retry-After); a right code refunds them.",
         body: confirmResetTokenBody,
         response: { 200: confirmResetTokenResponse },
       },

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   EXPERTISE,
+  hasUnsafeCharacter,
   idParam,
   messages,
   okMessage,
@@ -11,14 +12,60 @@ import {
   productSavedResponse,
   productsQuery,
   productsResponse,
+  unsafeCharacterMessage,
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
+import { AppError, badRequest } from '../../platform/errors.js';
 import { sendPrepared } from '../../platform/response-cache.js';
 import type { CachedResponse } from './service.js';
 
 const tags = ['catalogue'];
 const multipartBody =
   'Multipart form: `productName` (text), `productPrice` (whole naira, digits only), `productDescription` (text) and `productImage` (a PNG, JPEG or WebP file, checked by its bytes; at most UPLOAD_MAX_IMAGE_BYTES). Optional: `area` (one of the areas of law), `whatYouGet` (one line, at most 140 characters), `deliveryDays` (1 to 90 working days), `included`, `youProvide`, `notIncluded` (one item per line); on an update a field left out keeps its value and an empty one clears it.';
+
+/** At most as many fields, each at most as long, as the multipart form takes (uploads' readForm). */
+const JSON_FORM_FIELDS = 40;
+const JSON_FIELD_SIZE = 64 * 1024;
+
+/**
+ * PUT /api/update/{id} sent with JSON headers, as the spec's client sends every call: axios turns the
+ * FormData into JSON, so the text fields arrive as an object and a chosen File as `{}` (decision 2325).
+ * Read as the form's text fields without a new picture; `null` is not sent, numbers are their text and a
+ * list (the product's `included`, as read) is one item per line. A File made `{}` cannot carry the
+ * picture the admin chose, so it is refused rather than dropped.
+ */
+function jsonProductFields(body: unknown): Record<string, string> {
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('Send the product as an object of fields');
+  const entries = Object.entries(body);
+  if (entries.length > JSON_FORM_FIELDS) throw badRequest('The form has too many fields');
+  const fields: Record<string, string> = {};
+  for (const [name, value] of entries) {
+    if (value === null || value === undefined) continue;
+    if (name === 'productImage') {
+      if (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0)
+        throw new AppError(
+          415,
+          'A new product image cannot be sent as JSON: send the form as multipart/form-data with the file as productImage',
+        );
+      continue;
+    }
+    const values: unknown[] = Array.isArray(value) ? value : [value];
+    const texts = values.map((v) => {
+      if (!['string', 'number', 'boolean'].includes(typeof v)) throw badRequest(`${name} must be text`);
+      const text = String(v);
+      if (hasUnsafeCharacter(text) || hasUnsafeCharacter(name)) throw badRequest(unsafeCharacterMessage(name));
+      return text;
+    });
+    const text = texts.join('\n');
+    if (text.length > JSON_FIELD_SIZE) throw badRequest(`${name} is too long`);
+    fields[name] = text;
+  }
+  return fields;
+}
+
+const sentAsJson = (request: FastifyRequest) =>
+  !request.isMultipart() && /^application\/json\b/i.test(request.headers['content-type'] ?? '');
 
 /** The product form as the OpenAPI document shows it (the route reads it itself; see `multipartBody`). */
 const productFormFields = {
@@ -123,7 +170,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
       schema: {
         tags,
         summary: 'Update a product (admin)',
-        description: `${multipartBody} Name, price and description are required; without productImage the picture stays. Answers the saved product as \`product\` (and \`data.product\`). Recorded in the audit log.`,
+        description: `${multipartBody} Name, price and description are required; without productImage the picture stays. A JSON body (\`Content-Type: application/json\`, as a client sending JSON headers on every call sends the form) is read as the same text fields without a new picture: \`null\` is not sent, a number is its text, a list is one item per line, and a \`productImage\` that is text (the saved URL) keeps the picture, while \`{}\` (a chosen file turned into JSON) answers 415 and saves nothing (decision 2325). Answers the saved product as \`product\` (and \`data.product\`). Recorded in the audit log.`,
         security: [{ bearer: [] }],
         params: idParam,
         multipartForm: productUpdateForm,
@@ -132,7 +179,9 @@ export const catalogueRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
       preHandler: auth.require('admin'),
     },
     async (request) => {
-      const form = await uploads.readForm(request, { kind: 'image', fileField: 'productImage' });
+      const form = sentAsJson(request)
+        ? { fields: jsonProductFields(request.body), file: null }
+        : await uploads.readForm(request, { kind: 'image', fileField: 'productImage' });
       const product = await catalogue.update(request.user!.id, request.params.id, form.fields, form.file);
       return { status: 'success' as const, message: messages.productUpdated, product, data: { product } };
     },
