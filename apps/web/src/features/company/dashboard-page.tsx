@@ -297,6 +297,12 @@ export default function CompanyDashboardPage() {
         <SectionBoundary>
           {pending.isLoading ? (
             <Loading label="Loading notifications..." />
+          ) : pending.isError && !pending.data ? (
+            // Not "No notifications": a failed read says nothing about a lawyer's request waiting here.
+            <ErrorState
+              message={`Notifications could not be loaded. ${getErrorMessage(pending.error)}`}
+              onRetry={() => void pending.refetch()}
+            />
           ) : notifications.length === 0 ? (
             <p className="mt-3 text-sm text-slate-600">No notifications</p>
           ) : (

@@ -91,7 +91,12 @@ export default function LawyerDashboardPage() {
         </SectionBoundary>
       </section>
       <SectionBoundary>
-        <Notifications jobs={latestPending.data?.jobs ?? []} loading={latestPending.isLoading} />
+        <Notifications
+          jobs={latestPending.data?.jobs ?? []}
+          loading={latestPending.isLoading}
+          error={latestPending.isError && !latestPending.data ? getErrorMessage(latestPending.error) : null}
+          onRetry={() => void latestPending.refetch()}
+        />
       </SectionBoundary>
       <RequestDetailsModal job={asking} onClose={() => setAsking(null)} />
     </div>
@@ -217,7 +222,18 @@ function RequestDetailsModal({ job, onClose }: { job: LawyerJob | null; onClose:
 }
 
 /** Pending jobs on which the company or an admin added details. */
-function Notifications({ jobs, loading }: { jobs: LawyerJob[]; loading: boolean }) {
+function Notifications({
+  jobs,
+  loading,
+  error,
+  onRetry,
+}: {
+  jobs: LawyerJob[];
+  loading: boolean;
+  /** The read failed: said so with a retry, never "No notifications yet." over details that may be waiting. */
+  error: string | null;
+  onRetry: () => void;
+}) {
   const [open, setOpen] = useState<LawyerJob | null>(null);
   const withNews = jobs.filter(
     (j) => j.status === 'pending' && (j.companyDetail || j.companyFile || j.adminDetail || j.adminFile),
@@ -229,6 +245,10 @@ function Notifications({ jobs, loading }: { jobs: LawyerJob[]; loading: boolean 
       </h2>
       {loading ? (
         <Loading />
+      ) : error ? (
+        <div className="mt-3">
+          <ErrorState message={`Notifications could not be loaded. ${error}`} onRetry={onRetry} />
+        </div>
       ) : withNews.length === 0 ? (
         <p className="mt-2 text-sm text-slate-600">No notifications yet.</p>
       ) : (
