@@ -114,6 +114,9 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
   const [files, setFiles, clearFiles] = useDraft<UploadedFile[]>(`job:${jobId}:files`, []);
   const [uploading, setUploading] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // The error is the note's own (missing, too long): the box is marked invalid for screen readers, and
+  // typing in it takes the error away.
+  const [noteInvalid, setNoteInvalid] = useState(false);
   const [confirming, setConfirming] = useState<JobAction | null>(null);
   // One key per thing composed: a double click or a retry of the same sends it once (the API takes an
   // action once per key); a new note, new files or a sent action make a new one. Kept with the draft
@@ -177,8 +180,15 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
   function take(action: JobAction) {
     const needs = transitionOf(action).needs;
     const text = note.trim();
-    if (needs?.note && !text) return setError(noteMissingMessage(action));
-    if (text.length > MAX_MESSAGE_LENGTH) return setError(messages.messageTooLong);
+    setNoteInvalid(false);
+    if (needs?.note && !text) {
+      setNoteInvalid(true);
+      return setError(noteMissingMessage(action));
+    }
+    if (text.length > MAX_MESSAGE_LENGTH) {
+      setNoteInvalid(true);
+      return setError(messages.messageTooLong);
+    }
     if (needs?.files && !files.length) return setError(messages.deliveryNeedsDocument);
     if (CONFIRM[action] && confirming !== action) return setConfirming(action);
     setConfirming(null);
@@ -327,10 +337,15 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
             onChange={(e) => {
               setNote(e.target.value);
               renewKey();
+              if (noteInvalid) {
+                setNoteInvalid(false);
+                setError(null);
+              }
             }}
             rows={4}
             maxLength={MAX_MESSAGE_LENGTH + 1}
             aria-describedby={shownError ? 'job-error' : undefined}
+            aria-invalid={(noteInvalid && error !== null) || undefined}
             className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
             placeholder="Write a message, the changes you need, or a note with your delivery"
           />
