@@ -12,7 +12,7 @@ const data: JobPageResponse = {
   job: {
     ...jobFixture({ status: 'pending' }),
     stage: 'delivered',
-    dueAt: null,
+    dueAt: '2026-12-04T22:59:59.000Z',
     late: false,
     assignedTo: [{ _id: 'lawyer-1', name: 'Tunde Bakare', officialEmail: '', phoneNumber: '' }],
   },
