@@ -309,12 +309,20 @@ export default function CompanyDashboardPage() {
             <ul className="mt-3 space-y-3">
               {notifications.map((j) => (
                 <li key={j._id} className="rounded-lg bg-sand/40 p-3">
-                  <p className="font-semibold text-ink">{j.productId.productName}</p>
+                  <p id={`request-${j._id}-product`} className="font-semibold text-ink">
+                    {j.productId.productName}
+                  </p>
                   <p className="mt-1 text-sm text-slate-700">{previewWords(j.lawyerRequestedDetail, 17)}</p>
                   {j.companyDetail && (
                     <p className="mt-1 text-xs text-slate-500">You answered: {previewWords(j.companyDetail, 17)}</p>
                   )}
-                  <Button variant="secondary" className="mt-2" onClick={() => setGiving(j)}>
+                  {/* One such button per request: its description names the job it answers. */}
+                  <Button
+                    variant="secondary"
+                    className="mt-2"
+                    aria-describedby={`request-${j._id}-product`}
+                    onClick={() => setGiving(j)}
+                  >
                     Give more details
                   </Button>
                 </li>

@@ -110,7 +110,9 @@ function ProjectItem({ job, onAsk }: { job: LawyerJob; onAsk?: () => void }) {
   return (
     <li className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h2 className="heading-card text-ink">{job.productId.productName}</h2>
+        <h2 id={`project-${job._id}-product`} className="heading-card text-ink">
+          {job.productId.productName}
+        </h2>
         <p className="font-semibold">
           <Naira amount={job.amount} />
         </p>
@@ -127,7 +129,13 @@ function ProjectItem({ job, onAsk }: { job: LawyerJob; onAsk?: () => void }) {
           </span>
         )}
         {onAsk && (
-          <Button variant="secondary" className="ml-auto" onClick={onAsk}>
+          // One per project: its description names the project it asks about.
+          <Button
+            variant="secondary"
+            className="ml-auto"
+            aria-describedby={`project-${job._id}-product`}
+            onClick={onAsk}
+          >
             Request more details
           </Button>
         )}
@@ -255,7 +263,9 @@ function Notifications({
         <ul className="mt-3 divide-y divide-slate-100" aria-label="Notifications">
           {withNews.map((j) => (
             <li key={j._id} className="py-3">
-              <p className="font-semibold text-ink">{j.productId.productName}</p>
+              <p id={`news-${j._id}-product`} className="font-semibold text-ink">
+                {j.productId.productName}
+              </p>
               {j.companyDetail && (
                 <p className="mt-1 text-sm text-slate-700">
                   <span className="font-medium">Company: </span>
@@ -268,7 +278,12 @@ function Notifications({
                   {previewWords(j.adminDetail)}
                 </p>
               )}
-              <Button variant="ghost" className="-ml-4" onClick={() => setOpen(j)}>
+              <Button
+                variant="ghost"
+                className="-ml-4"
+                aria-describedby={`news-${j._id}-product`}
+                onClick={() => setOpen(j)}
+              >
                 View more details
               </Button>
             </li>

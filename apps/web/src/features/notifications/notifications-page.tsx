@@ -141,6 +141,8 @@ export default function NotificationsPage() {
                   className="min-h-11 shrink-0 px-2 text-sm text-brand underline"
                   onClick={() => void read({ ids: [n._id] }, { id: n._id })}
                   disabled={busy}
+                  // One per unread entry: its description is the entry it marks.
+                  aria-describedby={`notification-${n._id}`}
                 >
                   Mark as read
                 </button>
