@@ -41,8 +41,12 @@ export default function NotificationsPage() {
   // "Show older" is busy while its page is on its way: on a slow line a second tap asked for the same
   // page again and listed it twice.
   const [loadingOlder, setLoadingOlder] = useState(false);
+  // A failed "Show older" is said beside its button, at the list's end where the tap was: at the page's
+  // top, on a phone, it was off screen and the button only stopped turning.
+  const [olderError, setOlderError] = useState<string | null>(null);
   const load = useCallback(async (before?: string) => {
     setError(null);
+    setOlderError(null);
     if (before) setLoadingOlder(true);
     try {
       const r = await api<NotificationsResponse>('/api/notifications', { query: { before } });
@@ -54,7 +58,8 @@ export default function NotificationsPage() {
       setUnread(r.unread);
       setMore(r.hasMore);
     } catch (err) {
-      setError(getErrorMessage(err));
+      if (before) setOlderError(getErrorMessage(err));
+      else setError(getErrorMessage(err));
     } finally {
       setLoadingOlder(false);
     }
@@ -153,6 +158,11 @@ export default function NotificationsPage() {
       )}
       {more && (
         <div className="mt-4 text-center">
+          {olderError && (
+            <p role="alert" className="mb-2 text-sm text-red-700">
+              Older notifications could not be loaded. {olderError}
+            </p>
+          )}
           <Button variant="secondary" loading={loadingOlder} onClick={() => void load(items.at(-1)?._id)}>
             Show older
           </Button>
