@@ -15,7 +15,7 @@ const entry = (id: number, text: string) => ({
   readAt: '2026-11-20T11:00:00.000Z',
 });
 
-describe('/notifications Show older on a failed read', () => {
+describe('/notifications Show older on a failed read', { timeout: 30_000 }, () => {
   it('says so beside Show older, below the list, and a second tap gets the page', async () => {
     setSession({ userToken: 't', userType: 'company', userId: 'company-1' });
     let olderFails = true;
@@ -45,5 +45,36 @@ describe('/notifications Show older on a failed read', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Show older' }));
     expect(await screen.findByText('Oldest')).toBeInTheDocument();
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
+
+describe('/notifications Mark as read on a failed send', { timeout: 30_000 }, () => {
+  it('says so under the entry it was tapped on, not at the top of the page', async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'company-1' });
+    const unread = (id: number, text: string) => ({ ...entry(id, text), readAt: null });
+    const list: NotificationsResponse = {
+      notifications: [unread(9, 'Newest'), unread(8, 'Second'), unread(7, 'Third')],
+      unread: 3,
+      hasMore: false,
+    };
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({
+        'GET /api/notifications': () => ({ body: list }),
+        'POST /api/notifications/read': () => ({
+          status: 503,
+          body: { message: 'The service is busy. Please try again.' },
+        }),
+      }).fn,
+    );
+    renderPage(<NotificationsPage />, { path: '/notifications', at: '/notifications' });
+    const third = (await screen.findByText('Third')).closest('li')!;
+    await userEvent.click(within(third).getByRole('button', { name: 'Mark as read' }));
+    expect(await within(third).findByRole('alert')).toHaveTextContent(
+      'Not marked as read. The service is busy. Please try again.',
+    );
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    // Still unread, its button still there to try again.
+    expect(within(third).getByRole('button', { name: 'Mark as read' })).toBeEnabled();
   });
 });

@@ -44,6 +44,8 @@ export default function NotificationsPage() {
   // A failed "Show older" is said beside its button, at the list's end where the tap was: at the page's
   // top, on a phone, it was off screen and the button only stopped turning.
   const [olderError, setOlderError] = useState<string | null>(null);
+  // The same for one entry's Mark as read: said under that entry, not at the page's top.
+  const [entryError, setEntryError] = useState<{ id: string; text: string } | null>(null);
   const load = useCallback(async (before?: string) => {
     setError(null);
     setOlderError(null);
@@ -71,6 +73,7 @@ export default function NotificationsPage() {
 
   async function read(body: ReadNotificationsRequest, focusOn?: { id: string | null }) {
     setBusy(true);
+    setEntryError(null);
     try {
       const r = await api<{ unread: number }>('/api/notifications/read', { method: 'POST', body });
       const now = new Date().toISOString();
@@ -86,7 +89,8 @@ export default function NotificationsPage() {
       if (focusOn) setFocusAfter(focusOn);
       announce();
     } catch (err) {
-      setError(getErrorMessage(err));
+      if (focusOn?.id) setEntryError({ id: focusOn.id, text: getErrorMessage(err) });
+      else setError(getErrorMessage(err));
     } finally {
       setBusy(false);
     }
@@ -151,6 +155,11 @@ export default function NotificationsPage() {
                 >
                   Mark as read
                 </button>
+              )}
+              {entryError?.id === n._id && (
+                <p role="alert" className="basis-full text-sm text-red-700">
+                  Not marked as read. {entryError.text}
+                </p>
               )}
             </li>
           ))}
