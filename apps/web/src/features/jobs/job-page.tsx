@@ -71,7 +71,7 @@ function EventItem({ e, mine, unread = false }: { e: JobEventResponse; mine: boo
   );
   if (e.action === 'message')
     return (
-      <li className={`flex flex-wrap ${mine ? 'justify-end' : 'justify-start'}`}>
+      <li id={`event-${e._id}`} tabIndex={-1} className={`flex flex-wrap ${mine ? 'justify-end' : 'justify-start'}`}>
         {divider}
         <div
           className={`max-w-[85%] min-w-0 rounded-lg px-3 py-2 ${mine ? 'bg-brand/10' : 'border border-slate-200 bg-white'}`}
@@ -86,7 +86,11 @@ function EventItem({ e, mine, unread = false }: { e: JobEventResponse; mine: boo
       </li>
     );
   return (
-    <li className="rounded-md border-l-4 border-accent bg-slate-50 px-3 py-2 text-sm">
+    <li
+      id={`event-${e._id}`}
+      tabIndex={-1}
+      className="rounded-md border-l-4 border-accent bg-slate-50 px-3 py-2 text-sm"
+    >
       {divider}
       <p className="wrap-anywhere">
         {/* Isolated: a direction control in a name never turns the words after it around. */}
@@ -161,6 +165,16 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
     if (newest && Number(newest) > Number(data.lastReadEventId)) void markJobRead(jobId, newest);
   }, [jobId, newest, data.lastReadEventId]);
 
+  // Earlier messages shown on request: focus goes to the oldest of them, to read on from there. The
+  // button is busy (disabled) meanwhile and gone once none remain, so focus had fallen to the page.
+  const [focusEvent, setFocusEvent] = useState<string | null>(null);
+  useEffect(() => {
+    const item = focusEvent ? document.getElementById(`event-${focusEvent}`) : null;
+    // Once that event is in the list: the page's data may arrive a render after the answer.
+    if (!item) return;
+    item.focus();
+    setFocusEvent(null);
+  }, [focusEvent, events]);
   // What others add while the page is open is read out, once. Not the list itself as a live region: it
   // would read every earlier message loaded in front of it, and the reader's own sends back to them.
   const [heard, setHeard] = useState('');
@@ -294,7 +308,10 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
             <Button
               variant="secondary"
               disabled={earlier.isPending}
-              onClick={() => events[0] && earlier.mutate(events[0]._id)}
+              onClick={() =>
+                events[0] &&
+                earlier.mutate(events[0]._id, { onSuccess: (older) => setFocusEvent(older.events[0]?._id ?? null) })
+              }
             >
               {earlier.isPending ? 'Loading earlier messages…' : 'Show earlier messages'}
             </Button>
