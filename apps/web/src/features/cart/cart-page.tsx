@@ -45,6 +45,12 @@ function useFocusAfterRemoval() {
   return { undoRef, noticeRef, moveFocus: () => setTurn((t) => t + 1) };
 }
 
+/**
+ * The level between the page's h1 and each line's h3 (product names), for a screen reader's list of
+ * headings; seen, the list speaks for itself.
+ */
+const ItemsHeading = () => <h2 className="sr-only">Items in your cart</h2>;
+
 /** One line as the cart shows it: the contract's cart line (local reservations are mapped to it). */
 type Line = CartLine;
 
@@ -322,6 +328,7 @@ function CompanyCart() {
         <EmptyState>Your cart is empty</EmptyState>
       ) : (
         <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
+          <ItemsHeading />
           <ul
             className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white px-4"
             aria-label="Items in your cart"
@@ -476,6 +483,7 @@ function LocalCart() {
         <EmptyState>Your cart is empty</EmptyState>
       ) : (
         <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
+          <ItemsHeading />
           <ul
             className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white px-4"
             aria-label="Items in your cart"
