@@ -117,6 +117,13 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
   const [note, setNote, clearNote] = useDraft<string>(`job:${jobId}:note`, '');
   const [files, setFiles, clearFiles] = useDraft<UploadedFile[]>(`job:${jobId}:files`, []);
   const [uploading, setUploading] = useState(false);
+  // The document the last Remove took out and where it was: a mis-tap on a phone would otherwise mean
+  // uploading it again on a slow line. Undo takes focus, as Remove's row is gone.
+  const [removedFile, setRemovedFile] = useState<{ file: UploadedFile; at: number } | null>(null);
+  const undoRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (removedFile) undoRef.current?.focus();
+  }, [removedFile]);
   const [error, setError] = useState<string | null>(null);
   // The error is the note's own (missing, too long): the box is marked invalid for screen readers, and
   // typing in it takes the error away.
@@ -222,6 +229,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
           renewKey();
           clearNote();
           clearFiles();
+          setRemovedFile(null);
         },
         onError: (err) => setError(getErrorMessage(err)),
       },
@@ -381,6 +389,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
                     // Several documents each have a Remove: a screen reader names the one it takes out.
                     aria-label={`Remove ${f.fileName}`}
                     onClick={() => {
+                      setRemovedFile({ file: f, at: files.indexOf(f) });
                       setFiles((l) => l.filter((x) => x.url !== f.url));
                       renewKey();
                     }}
@@ -390,6 +399,28 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
                 </li>
               ))}
             </ul>
+          )}
+          {removedFile && (
+            <p role="status" className="mb-2 flex flex-wrap items-center gap-x-2 text-sm text-slate-700">
+              <span className="min-w-0 wrap-anywhere">{`${removedFile.file.fileName} removed.`}</span>
+              <button
+                ref={undoRef}
+                type="button"
+                className="min-h-11 px-2 font-semibold text-brand underline disabled:opacity-50"
+                disabled={busy}
+                aria-label={`Undo: attach ${removedFile.file.fileName} again`}
+                onClick={() => {
+                  const { file, at } = removedFile;
+                  setFiles((l) =>
+                    l.some((x) => x.url === file.url) || l.length >= 5 ? l : [...l.slice(0, at), file, ...l.slice(at)],
+                  );
+                  setRemovedFile(null);
+                  renewKey();
+                }}
+              >
+                Undo
+              </button>
+            </p>
           )}
           {files.length < 5 && (
             <FileUpload
