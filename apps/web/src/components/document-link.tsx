@@ -48,6 +48,9 @@ export function DocumentLink({
         onClick={async (e) => {
           if (e.metaKey || e.ctrlKey || e.shiftKey) return;
           e.preventDefault();
+          // A second tap while the signed link is on its way (a slow line) would ask for another and
+          // download the document twice.
+          if (busy) return;
           setBusy(true);
           setError(null);
           try {

@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
+import { useState } from 'react';
 import { render, screen } from '@testing-library/react';
-import { ConfirmDialog } from './modal';
+import userEvent from '@testing-library/user-event';
+import { ConfirmDialog, Modal } from './modal';
 
 describe('ConfirmDialog', () => {
   it('says its confirm button is busy while the action is on its way', () => {
@@ -37,5 +39,27 @@ describe('ConfirmDialog', () => {
       <ConfirmDialog open title="Delete your review?" confirmLabel="Delete" onConfirm={vi.fn()} onCancel={vi.fn()} />,
     );
     expect(screen.getByRole('button', { name: 'Close' })).toHaveClass('size-11');
+  });
+});
+
+describe('Modal', () => {
+  it('moves focus to the new title when a step replaces the one whose button held focus', async () => {
+    function TwoSteps() {
+      const [step, setStep] = useState<'view' | 'confirm'>('view');
+      return (
+        <Modal open title={step === 'view' ? 'Ada Obi' : 'Verify Ada Obi?'} onClose={vi.fn()}>
+          {step === 'view' ? (
+            <button type="button" onClick={() => setStep('confirm')}>
+              Verify Lawyer
+            </button>
+          ) : (
+            <p>Ada Obi will be told by e-mail.</p>
+          )}
+        </Modal>
+      );
+    }
+    render(<TwoSteps />);
+    await userEvent.click(screen.getByRole('button', { name: 'Verify Lawyer' }));
+    expect(screen.getByRole('heading', { name: 'Verify Ada Obi?' })).toHaveFocus();
   });
 });

@@ -63,6 +63,17 @@ export function Modal({
       else d.removeAttribute('open');
     }
   }, [open]);
+  // A step swapped in place while open (a confirmation replacing the view, a result replacing a form):
+  // the control that held focus went with the old step and focus fell out of the dialog, to the page.
+  // It goes to the new title, which names what is shown now.
+  const shown = useRef({ open, title });
+  useEffect(() => {
+    const before = shown.current;
+    shown.current = { open, title };
+    const d = ref.current;
+    if (!open || !before.open || before.title === title || !d || d.contains(document.activeElement)) return;
+    document.getElementById(titleId)?.focus();
+  }, [open, title, titleId]);
   const color = tone === 'success' ? 'text-emerald-700' : tone === 'error' ? 'text-red-700' : 'text-ink';
   return (
     <dialog
@@ -81,7 +92,7 @@ export function Modal({
       {open && (
         <div className="p-5">
           <div className="flex items-start justify-between gap-4">
-            <h2 id={titleId} className={`heading-card ${color}`}>
+            <h2 id={titleId} tabIndex={-1} className={`heading-card ${color}`}>
               {title}
             </h2>
             <button

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import {
@@ -46,7 +46,12 @@ export function AdminLayout({ title, children, actions }: { title: string; child
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const queryClient = useQueryClient();
+  // As the navbar's: on a slow line the server's answer takes a while, and a second tap meanwhile only
+  // sent the request again with nothing on screen saying the first was on its way.
+  const [leaving, setLeaving] = useState(false);
   const logout = async () => {
+    if (leaving) return;
+    setLeaving(true);
     try {
       await api('/api/logout', { method: 'POST', allowUnauthorized: true });
     } catch {
@@ -54,6 +59,7 @@ export function AdminLayout({ title, children, actions }: { title: string; child
     }
     clearSession();
     queryClient.clear();
+    setLeaving(false);
     navigate(paths.homeAlias());
   };
   const item =
@@ -77,9 +83,15 @@ export function AdminLayout({ title, children, actions }: { title: string; child
               </li>
             ))}
             <li className="md:mt-4 md:border-t md:border-slate-200 md:pt-2">
-              <button type="button" onClick={logout} className={`${item} w-full text-red-700 hover:bg-red-50`}>
+              <button
+                type="button"
+                onClick={logout}
+                disabled={leaving}
+                aria-busy={leaving || undefined}
+                className={`${item} w-full text-red-700 hover:bg-red-50 disabled:opacity-60`}
+              >
                 <LogOut aria-hidden className="size-4" />
-                Log out
+                {leaving ? 'Logging out...' : 'Log out'}
               </button>
             </li>
           </ul>

@@ -75,10 +75,11 @@ function LawyerRows({
               />
               <Avatar url={l.profileImage?.url} name={l.name} />
               <span className="min-w-0 flex-1">
-                <span className="block truncate font-semibold">
-                  {l.name}
+                {/* The badge beside the cut name, not in it: on a phone a long name cut off "Unverified". */}
+                <span className="flex min-w-0 items-center gap-2">
+                  <span className="truncate font-semibold">{l.name}</span>
                   {!l.verified && (
-                    <span className="ml-2 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900">
+                    <span className="shrink-0 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900">
                       Unverified
                     </span>
                   )}

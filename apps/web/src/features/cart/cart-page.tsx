@@ -27,7 +27,7 @@ import { useClearCart } from './api/clear-cart';
 import { useCart } from './api/get-cart';
 import { useRemoveFromCart } from './api/remove-from-cart';
 import { useRestoreLine } from './api/restore-line';
-import { clearReservedItems, readReservedItems, writeReservedItems } from './reserved-items';
+import { clearReservedItems, readReservedItems, writeReservedItems, type ReservedItem } from './reserved-items';
 import { cartKeys } from './api/keys';
 import { dismissLastMove, useLastMove } from './move-reservations';
 
@@ -44,6 +44,12 @@ function useFocusAfterRemoval() {
   }, [turn]);
   return { undoRef, noticeRef, moveFocus: () => setTurn((t) => t + 1) };
 }
+
+/**
+ * The level between the page's h1 and each line's h3 (product names), for a screen reader's list of
+ * headings; seen, the list speaks for itself.
+ */
+const ItemsHeading = () => <h2 className="sr-only">Items in your cart</h2>;
 
 /** One line as the cart shows it: the contract's cart line (local reservations are mapped to it). */
 type Line = CartLine;
@@ -322,6 +328,7 @@ function CompanyCart() {
         <EmptyState>Your cart is empty</EmptyState>
       ) : (
         <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
+          <ItemsHeading />
           <ul
             className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white px-4"
             aria-label="Items in your cart"
@@ -438,6 +445,10 @@ function LocalCart() {
   // What Reserve said about a product reserved again (pre-cart page), shown once.
   const reservedNote = (useLocation().state as { reservedNote?: string } | null)?.reservedNote ?? null;
   const [notice, setNotice] = useState<string | null>(reservedNote);
+  // The reservation the last Remove took out and where it was, so a mistaken tap can be undone as the
+  // company cart's can: Remove asks nothing, and a brief typed on the product page would be lost.
+  const [removed, setRemoved] = useState<{ item: ReservedItem; at: number } | null>(null);
+  // Focus goes to the notice, which holds Undo as its next stop (the notice is what a reader hears first).
   const { noticeRef, moveFocus } = useFocusAfterRemoval();
   useEffect(() => {
     const onStorage = (e: StorageEvent) => {
@@ -472,6 +483,7 @@ function LocalCart() {
         <EmptyState>Your cart is empty</EmptyState>
       ) : (
         <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
+          <ItemsHeading />
           <ul
             className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white px-4"
             aria-label="Items in your cart"
@@ -483,6 +495,7 @@ function LocalCart() {
                 removing={false}
                 onRemove={() => {
                   update(items.filter((_, k) => k !== i));
+                  setRemoved({ item: items[i], at: i });
                   setNotice(messages.productRemovedFromCart);
                   moveFocus();
                 }}
@@ -510,6 +523,7 @@ function LocalCart() {
         onConfirm={() => {
           clearReservedItems();
           setItems([]);
+          setRemoved(null);
           setConfirmClear(false);
           setNotice(messages.cartCleared);
           moveFocus();
@@ -521,8 +535,26 @@ function LocalCart() {
         </p>
       )}
       {notice && (
-        <div ref={noticeRef} tabIndex={-1} className="mt-3">
-          <SuccessNote>{notice}</SuccessNote>
+        <div ref={noticeRef} tabIndex={-1} className="mt-3 flex flex-wrap items-center gap-2">
+          <SuccessNote className="min-w-0 flex-1">{notice}</SuccessNote>
+          {removed && (
+            <button
+              type="button"
+              aria-label={`Undo: put ${removed.item.productName} back in the cart`}
+              className="inline-flex min-h-11 items-center rounded-md px-3 text-sm font-semibold text-brand underline hover:bg-slate-100"
+              onClick={() => {
+                const now = readReservedItems();
+                // Reserved again meanwhile (another tab): one line per product, so it is not added twice.
+                if (!now.some((x) => x.productId === removed.item.productId))
+                  update([...now.slice(0, removed.at), removed.item, ...now.slice(removed.at)]);
+                setRemoved(null);
+                setNotice(`${removed.item.productName} is back in your cart`);
+                moveFocus();
+              }}
+            >
+              Undo
+            </button>
+          )}
         </div>
       )}
       <div className="mt-10">

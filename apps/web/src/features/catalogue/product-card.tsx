@@ -60,6 +60,7 @@ export const ProductCard = memo(function ProductCard({
       {isAdmin && (
         <div className="flex gap-2 border-t border-slate-100 p-3">
           <button
+            id={`edit-product-${p._id}`}
             type="button"
             onClick={() => onEdit(p)}
             className="inline-flex min-h-11 items-center gap-1 rounded-md px-3 text-sm font-semibold text-brand hover:bg-brand/5"

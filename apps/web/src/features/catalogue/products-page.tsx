@@ -11,6 +11,7 @@ import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
 import { ConfirmDialog } from '@/components/modal';
 import { Tabs } from '@/components/tabs';
 import { getErrorMessage } from '@/lib/http';
+import { useFocusOnSwitch } from '@/lib/focus-on-switch';
 import { useDeleteProduct } from './api/delete-product';
 import { useProducts } from './api/get-products';
 import { ProductCard } from './product-card';
@@ -243,10 +244,14 @@ const SingleProducts = memo(function SingleProducts({
   const [confirm, setConfirm] = useState<Product | null>(null);
   const [notice, setNotice] = useState<{ text: string; tone: 'success' | 'error' } | null>(null);
   const [shown, firstPainted] = useGrowingCount(products.data?.length ?? 0, FIRST_CARDS);
+  // The product last opened for editing: leaving the form puts focus back on its Edit button.
+  const [lastEdited, setLastEdited] = useState<string | null>(null);
   const edit = useCallback((p: Product) => {
     setNotice(null);
     setEditing(p);
+    setLastEdited(p._id);
   }, []);
+  useFocusOnSwitch(editing !== null, { on: 'edit-product-title', off: `edit-product-${lastEdited}` });
   // Leaving the tab leaves an edit and a notice behind, as when this panel was built again each time.
   const [wasActive, setWasActive] = useState(active);
   if (active !== wasActive) {
@@ -260,7 +265,9 @@ const SingleProducts = memo(function SingleProducts({
   if (editing) {
     return (
       <div className="max-w-xl">
-        <h2 className="heading-section mb-4">Edit {editing.productName}</h2>
+        <h2 id="edit-product-title" tabIndex={-1} className="heading-section mb-4">
+          Edit {editing.productName}
+        </h2>
         <Suspense fallback={<Loading />}>
           <ProductForm
             product={editing}

@@ -100,3 +100,10 @@ describe('a charge whose answer never comes (decision 2307)', () => {
     expect(charges).toHaveBeenCalledOnce();
   });
 });
+
+describe('the sandbox payment window on a phone', () => {
+  it('gives Close payment a 44 px tap target, like every other button', () => {
+    render(<SandboxCheckoutDialog data={opened(PAYMENT_OPTIONS)} onDone={() => {}} />);
+    expect(screen.getByRole('button', { name: 'Close payment' })).toHaveClass('size-11');
+  });
+});

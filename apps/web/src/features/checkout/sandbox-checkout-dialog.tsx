@@ -206,7 +206,8 @@ export function SandboxCheckoutDialog({
           aria-label="Close payment"
           disabled={busy}
           onClick={() => onDone({ status: 'cancelled' })}
-          className="-m-1 rounded p-2 text-slate-500 hover:bg-slate-200"
+          // 44 px square, as every other tap target (the 36 px one was missed for the page behind on a phone).
+          className="-m-2 flex size-11 shrink-0 items-center justify-center rounded text-slate-500 hover:bg-slate-200"
         >
           <X aria-hidden className="size-5" />
         </button>

@@ -35,7 +35,8 @@ function JobItem({ job, supportPhone }: { job: CompanyJob; supportPhone: string 
   return (
     <li className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:flex-row sm:items-center sm:justify-between">
       <div className="min-w-0">
-        <h3 className="font-semibold text-ink">{job.productId.productName}</h3>
+        {/* Under the page's h1: an h3 here skipped a level in a screen reader's list of headings. */}
+        <h2 className="heading-card text-ink">{job.productId.productName}</h2>
         <p className="text-sm text-slate-600">
           <Naira amount={job.amount} />
           {job.quantity > 1 && <> · quantity {job.quantity}</>}
@@ -297,18 +298,32 @@ export default function CompanyDashboardPage() {
         <SectionBoundary>
           {pending.isLoading ? (
             <Loading label="Loading notifications..." />
+          ) : pending.isError && !pending.data ? (
+            // Not "No notifications": a failed read says nothing about a lawyer's request waiting here.
+            <ErrorState
+              message={`Notifications could not be loaded. ${getErrorMessage(pending.error)}`}
+              onRetry={() => void pending.refetch()}
+            />
           ) : notifications.length === 0 ? (
             <p className="mt-3 text-sm text-slate-600">No notifications</p>
           ) : (
             <ul className="mt-3 space-y-3">
               {notifications.map((j) => (
                 <li key={j._id} className="rounded-lg bg-sand/40 p-3">
-                  <p className="font-semibold text-ink">{j.productId.productName}</p>
+                  <p id={`request-${j._id}-product`} className="font-semibold text-ink">
+                    {j.productId.productName}
+                  </p>
                   <p className="mt-1 text-sm text-slate-700">{previewWords(j.lawyerRequestedDetail, 17)}</p>
                   {j.companyDetail && (
                     <p className="mt-1 text-xs text-slate-500">You answered: {previewWords(j.companyDetail, 17)}</p>
                   )}
-                  <Button variant="secondary" className="mt-2" onClick={() => setGiving(j)}>
+                  {/* One such button per request: its description names the job it answers. */}
+                  <Button
+                    variant="secondary"
+                    className="mt-2"
+                    aria-describedby={`request-${j._id}-product`}
+                    onClick={() => setGiving(j)}
+                  >
                     Give more details
                   </Button>
                 </li>

@@ -20,6 +20,7 @@ import { fileProblem } from '@/lib/file-problem';
 import { currentUploadLimits } from '@/lib/public-config';
 import { getErrorMessage, HttpError } from '@/lib/http';
 import { useFormDraft } from '@/lib/drafts';
+import { useFocusOnSwitch } from '@/lib/focus-on-switch';
 import { paths } from '@/lib/paths';
 import { useCompanyProfile, useUpdateProfile, type CompanyProfile } from './api/profile';
 import { DataProtectionSection } from '@/features/privacy/data-protection-section';
@@ -137,7 +138,11 @@ function EditForm({
 
   const left = LIMITS.bioHint - watch('yourBio').length;
   return (
-    <form onSubmit={submit} className="space-y-4" noValidate>
+    <form onSubmit={submit} className="space-y-4" noValidate aria-labelledby="company-edit-title">
+      {/* The page's heading while editing: the view's (the company's name) goes with the view. */}
+      <h1 id="company-edit-title" tabIndex={-1} className="heading-title text-ink">
+        Update your details
+      </h1>
       <div className="flex items-center gap-4">
         <div className="relative">
           <Avatar url={preview ?? profile.profileImage?.url} name={profile.companyName ?? profile.name} />
@@ -218,6 +223,7 @@ export default function CompanyProfilePage() {
   const asAdmin = session?.userType === 'admin';
   const profile = useCompanyProfile(companyId, asAdmin);
   const [editing, setEditing] = useState(false);
+  useFocusOnSwitch(editing, { on: 'company-edit-title', off: 'profile-edit-button' });
 
   let body;
   if (profile.isPending) body = <Loading label="Loading profile..." />;
@@ -243,7 +249,7 @@ export default function CompanyProfilePage() {
             {p.contactName && <p className="text-slate-600">{p.contactName}</p>}
           </div>
           {canEdit && (
-            <Button variant="secondary" onClick={() => setEditing(true)}>
+            <Button id="profile-edit-button" variant="secondary" onClick={() => setEditing(true)}>
               <Pencil aria-hidden className="size-4" /> Update your details
             </Button>
           )}

@@ -71,7 +71,7 @@ function EventItem({ e, mine, unread = false }: { e: JobEventResponse; mine: boo
   );
   if (e.action === 'message')
     return (
-      <li className={`flex flex-wrap ${mine ? 'justify-end' : 'justify-start'}`}>
+      <li id={`event-${e._id}`} tabIndex={-1} className={`flex flex-wrap ${mine ? 'justify-end' : 'justify-start'}`}>
         {divider}
         <div
           className={`max-w-[85%] min-w-0 rounded-lg px-3 py-2 ${mine ? 'bg-brand/10' : 'border border-slate-200 bg-white'}`}
@@ -86,7 +86,11 @@ function EventItem({ e, mine, unread = false }: { e: JobEventResponse; mine: boo
       </li>
     );
   return (
-    <li className="rounded-md border-l-4 border-accent bg-slate-50 px-3 py-2 text-sm">
+    <li
+      id={`event-${e._id}`}
+      tabIndex={-1}
+      className="rounded-md border-l-4 border-accent bg-slate-50 px-3 py-2 text-sm"
+    >
       {divider}
       <p className="wrap-anywhere">
         {/* Isolated: a direction control in a name never turns the words after it around. */}
@@ -113,7 +117,17 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
   const [note, setNote, clearNote] = useDraft<string>(`job:${jobId}:note`, '');
   const [files, setFiles, clearFiles] = useDraft<UploadedFile[]>(`job:${jobId}:files`, []);
   const [uploading, setUploading] = useState(false);
+  // The document the last Remove took out and where it was: a mis-tap on a phone would otherwise mean
+  // uploading it again on a slow line. Undo takes focus, as Remove's row is gone.
+  const [removedFile, setRemovedFile] = useState<{ file: UploadedFile; at: number } | null>(null);
+  const undoRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (removedFile) undoRef.current?.focus();
+  }, [removedFile]);
   const [error, setError] = useState<string | null>(null);
+  // The error is the note's own (missing, too long): the box is marked invalid for screen readers, and
+  // typing in it takes the error away.
+  const [noteInvalid, setNoteInvalid] = useState(false);
   const [confirming, setConfirming] = useState<JobAction | null>(null);
   // One key per thing composed: a double click or a retry of the same sends it once (the API takes an
   // action once per key); a new note, new files or a sent action make a new one. Kept with the draft
@@ -158,6 +172,16 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
     if (newest && Number(newest) > Number(data.lastReadEventId)) void markJobRead(jobId, newest);
   }, [jobId, newest, data.lastReadEventId]);
 
+  // Earlier messages shown on request: focus goes to the oldest of them, to read on from there. The
+  // button is busy (disabled) meanwhile and gone once none remain, so focus had fallen to the page.
+  const [focusEvent, setFocusEvent] = useState<string | null>(null);
+  useEffect(() => {
+    const item = focusEvent ? document.getElementById(`event-${focusEvent}`) : null;
+    // Once that event is in the list: the page's data may arrive a render after the answer.
+    if (!item) return;
+    item.focus();
+    setFocusEvent(null);
+  }, [focusEvent, events]);
   // What others add while the page is open is read out, once. Not the list itself as a live region: it
   // would read every earlier message loaded in front of it, and the reader's own sends back to them.
   const [heard, setHeard] = useState('');
@@ -177,8 +201,15 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
   function take(action: JobAction) {
     const needs = transitionOf(action).needs;
     const text = note.trim();
-    if (needs?.note && !text) return setError(noteMissingMessage(action));
-    if (text.length > MAX_MESSAGE_LENGTH) return setError(messages.messageTooLong);
+    setNoteInvalid(false);
+    if (needs?.note && !text) {
+      setNoteInvalid(true);
+      return setError(noteMissingMessage(action));
+    }
+    if (text.length > MAX_MESSAGE_LENGTH) {
+      setNoteInvalid(true);
+      return setError(messages.messageTooLong);
+    }
     if (needs?.files && !files.length) return setError(messages.deliveryNeedsDocument);
     if (CONFIRM[action] && confirming !== action) return setConfirming(action);
     setConfirming(null);
@@ -198,6 +229,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
           renewKey();
           clearNote();
           clearFiles();
+          setRemovedFile(null);
         },
         onError: (err) => setError(getErrorMessage(err)),
       },
@@ -284,7 +316,10 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
             <Button
               variant="secondary"
               disabled={earlier.isPending}
-              onClick={() => events[0] && earlier.mutate(events[0]._id)}
+              onClick={() =>
+                events[0] &&
+                earlier.mutate(events[0]._id, { onSuccess: (older) => setFocusEvent(older.events[0]?._id ?? null) })
+              }
             >
               {earlier.isPending ? 'Loading earlier messages…' : 'Show earlier messages'}
             </Button>
@@ -327,10 +362,15 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
             onChange={(e) => {
               setNote(e.target.value);
               renewKey();
+              if (noteInvalid) {
+                setNoteInvalid(false);
+                setError(null);
+              }
             }}
             rows={4}
             maxLength={MAX_MESSAGE_LENGTH + 1}
             aria-describedby={shownError ? 'job-error' : undefined}
+            aria-invalid={(noteInvalid && error !== null) || undefined}
             className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
             placeholder="Write a message, the changes you need, or a note with your delivery"
           />
@@ -349,6 +389,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
                     // Several documents each have a Remove: a screen reader names the one it takes out.
                     aria-label={`Remove ${f.fileName}`}
                     onClick={() => {
+                      setRemovedFile({ file: f, at: files.indexOf(f) });
                       setFiles((l) => l.filter((x) => x.url !== f.url));
                       renewKey();
                     }}
@@ -358,6 +399,28 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
                 </li>
               ))}
             </ul>
+          )}
+          {removedFile && (
+            <p role="status" className="mb-2 flex flex-wrap items-center gap-x-2 text-sm text-slate-700">
+              <span className="min-w-0 wrap-anywhere">{`${removedFile.file.fileName} removed.`}</span>
+              <button
+                ref={undoRef}
+                type="button"
+                className="min-h-11 px-2 font-semibold text-brand underline disabled:opacity-50"
+                disabled={busy}
+                aria-label={`Undo: attach ${removedFile.file.fileName} again`}
+                onClick={() => {
+                  const { file, at } = removedFile;
+                  setFiles((l) =>
+                    l.some((x) => x.url === file.url) || l.length >= 5 ? l : [...l.slice(0, at), file, ...l.slice(at)],
+                  );
+                  setRemovedFile(null);
+                  renewKey();
+                }}
+              >
+                Undo
+              </button>
+            </p>
           )}
           {files.length < 5 && (
             <FileUpload

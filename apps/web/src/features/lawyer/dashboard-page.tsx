@@ -91,7 +91,12 @@ export default function LawyerDashboardPage() {
         </SectionBoundary>
       </section>
       <SectionBoundary>
-        <Notifications jobs={latestPending.data?.jobs ?? []} loading={latestPending.isLoading} />
+        <Notifications
+          jobs={latestPending.data?.jobs ?? []}
+          loading={latestPending.isLoading}
+          error={latestPending.isError && !latestPending.data ? getErrorMessage(latestPending.error) : null}
+          onRetry={() => void latestPending.refetch()}
+        />
       </SectionBoundary>
       <RequestDetailsModal job={asking} onClose={() => setAsking(null)} />
     </div>
@@ -105,7 +110,9 @@ function ProjectItem({ job, onAsk }: { job: LawyerJob; onAsk?: () => void }) {
   return (
     <li className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h2 className="heading-card text-ink">{job.productId.productName}</h2>
+        <h2 id={`project-${job._id}-product`} className="heading-card text-ink">
+          {job.productId.productName}
+        </h2>
         <p className="font-semibold">
           <Naira amount={job.amount} />
         </p>
@@ -122,7 +129,13 @@ function ProjectItem({ job, onAsk }: { job: LawyerJob; onAsk?: () => void }) {
           </span>
         )}
         {onAsk && (
-          <Button variant="secondary" className="ml-auto" onClick={onAsk}>
+          // One per project: its description names the project it asks about.
+          <Button
+            variant="secondary"
+            className="ml-auto"
+            aria-describedby={`project-${job._id}-product`}
+            onClick={onAsk}
+          >
             Request more details
           </Button>
         )}
@@ -217,7 +230,18 @@ function RequestDetailsModal({ job, onClose }: { job: LawyerJob | null; onClose:
 }
 
 /** Pending jobs on which the company or an admin added details. */
-function Notifications({ jobs, loading }: { jobs: LawyerJob[]; loading: boolean }) {
+function Notifications({
+  jobs,
+  loading,
+  error,
+  onRetry,
+}: {
+  jobs: LawyerJob[];
+  loading: boolean;
+  /** The read failed: said so with a retry, never "No notifications yet." over details that may be waiting. */
+  error: string | null;
+  onRetry: () => void;
+}) {
   const [open, setOpen] = useState<LawyerJob | null>(null);
   const withNews = jobs.filter(
     (j) => j.status === 'pending' && (j.companyDetail || j.companyFile || j.adminDetail || j.adminFile),
@@ -229,13 +253,19 @@ function Notifications({ jobs, loading }: { jobs: LawyerJob[]; loading: boolean 
       </h2>
       {loading ? (
         <Loading />
+      ) : error ? (
+        <div className="mt-3">
+          <ErrorState message={`Notifications could not be loaded. ${error}`} onRetry={onRetry} />
+        </div>
       ) : withNews.length === 0 ? (
         <p className="mt-2 text-sm text-slate-600">No notifications yet.</p>
       ) : (
         <ul className="mt-3 divide-y divide-slate-100" aria-label="Notifications">
           {withNews.map((j) => (
             <li key={j._id} className="py-3">
-              <p className="font-semibold text-ink">{j.productId.productName}</p>
+              <p id={`news-${j._id}-product`} className="font-semibold text-ink">
+                {j.productId.productName}
+              </p>
               {j.companyDetail && (
                 <p className="mt-1 text-sm text-slate-700">
                   <span className="font-medium">Company: </span>
@@ -248,7 +278,12 @@ function Notifications({ jobs, loading }: { jobs: LawyerJob[]; loading: boolean 
                   {previewWords(j.adminDetail)}
                 </p>
               )}
-              <Button variant="ghost" className="-ml-4" onClick={() => setOpen(j)}>
+              <Button
+                variant="ghost"
+                className="-ml-4"
+                aria-describedby={`news-${j._id}-product`}
+                onClick={() => setOpen(j)}
+              >
                 View more details
               </Button>
             </li>

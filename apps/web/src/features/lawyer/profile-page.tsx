@@ -16,6 +16,7 @@ import { PhoneField } from '@/components/phone-field';
 import { SectionBoundary } from '@/components/section-boundary';
 import { UploadProgress } from '@/components/upload-progress';
 import { useFormDraft } from '@/lib/drafts';
+import { useFocusOnSwitch } from '@/lib/focus-on-switch';
 import { useSession } from '@/lib/use-session';
 import { fileProblem } from '@/lib/file-problem';
 import { currentUploadLimits } from '@/lib/public-config';
@@ -38,6 +39,7 @@ export default function LawyerProfilePage() {
   const profile = useLawyerProfile(id, asAdmin);
   const [editing, setEditing] = useState(false);
   const canEdit = !asAdmin && profile.data?._id === session?.userId;
+  useFocusOnSwitch(editing && canEdit, { on: 'edit-title', off: 'profile-edit-button' });
 
   return (
     <div className="mx-auto max-w-4xl px-4 py-8">
@@ -102,7 +104,7 @@ function ProfileView({
           {p.verified ? ' · Verified' : p.verificationRejection ? ' · Verification declined' : ' · Not verified yet'}
         </p>
         {canEdit && (
-          <Button variant="secondary" className="mt-4" onClick={onEdit}>
+          <Button id="profile-edit-button" variant="secondary" className="mt-4" onClick={onEdit}>
             <Pencil className="size-4" aria-hidden /> Update your details
           </Button>
         )}
@@ -230,7 +232,7 @@ function ProfileForm({ profile: p, onDone }: { profile: LawyerProfile; onDone: (
       className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
       aria-labelledby="edit-title"
     >
-      <h1 id="edit-title" className="heading-title text-ink">
+      <h1 id="edit-title" tabIndex={-1} className="heading-title text-ink">
         Update your details
       </h1>
       <div className="mt-4 flex items-center gap-4">

@@ -41,8 +41,14 @@ export default function NotificationsPage() {
   // "Show older" is busy while its page is on its way: on a slow line a second tap asked for the same
   // page again and listed it twice.
   const [loadingOlder, setLoadingOlder] = useState(false);
+  // A failed "Show older" is said beside its button, at the list's end where the tap was: at the page's
+  // top, on a phone, it was off screen and the button only stopped turning.
+  const [olderError, setOlderError] = useState<string | null>(null);
+  // The same for one entry's Mark as read: said under that entry, not at the page's top.
+  const [entryError, setEntryError] = useState<{ id: string; text: string } | null>(null);
   const load = useCallback(async (before?: string) => {
     setError(null);
+    setOlderError(null);
     if (before) setLoadingOlder(true);
     try {
       const r = await api<NotificationsResponse>('/api/notifications', { query: { before } });
@@ -54,7 +60,8 @@ export default function NotificationsPage() {
       setUnread(r.unread);
       setMore(r.hasMore);
     } catch (err) {
-      setError(getErrorMessage(err));
+      if (before) setOlderError(getErrorMessage(err));
+      else setError(getErrorMessage(err));
     } finally {
       setLoadingOlder(false);
     }
@@ -66,6 +73,7 @@ export default function NotificationsPage() {
 
   async function read(body: ReadNotificationsRequest, focusOn?: { id: string | null }) {
     setBusy(true);
+    setEntryError(null);
     try {
       const r = await api<{ unread: number }>('/api/notifications/read', { method: 'POST', body });
       const now = new Date().toISOString();
@@ -81,7 +89,8 @@ export default function NotificationsPage() {
       if (focusOn) setFocusAfter(focusOn);
       announce();
     } catch (err) {
-      setError(getErrorMessage(err));
+      if (focusOn?.id) setEntryError({ id: focusOn.id, text: getErrorMessage(err) });
+      else setError(getErrorMessage(err));
     } finally {
       setBusy(false);
     }
@@ -141,9 +150,16 @@ export default function NotificationsPage() {
                   className="min-h-11 shrink-0 px-2 text-sm text-brand underline"
                   onClick={() => void read({ ids: [n._id] }, { id: n._id })}
                   disabled={busy}
+                  // One per unread entry: its description is the entry it marks.
+                  aria-describedby={`notification-${n._id}`}
                 >
                   Mark as read
                 </button>
+              )}
+              {entryError?.id === n._id && (
+                <p role="alert" className="basis-full text-sm text-red-700">
+                  Not marked as read. {entryError.text}
+                </p>
               )}
             </li>
           ))}
@@ -151,6 +167,11 @@ export default function NotificationsPage() {
       )}
       {more && (
         <div className="mt-4 text-center">
+          {olderError && (
+            <p role="alert" className="mb-2 text-sm text-red-700">
+              Older notifications could not be loaded. {olderError}
+            </p>
+          )}
           <Button variant="secondary" loading={loadingOlder} onClick={() => void load(items.at(-1)?._id)}>
             Show older
           </Button>

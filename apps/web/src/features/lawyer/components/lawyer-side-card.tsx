@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { UserRound } from 'lucide-react';
 import { profileCompleteness } from '@legalmarket/contracts/lawyers';
 import { paths } from '@/lib/paths';
+import { getErrorMessage } from '@/lib/http';
 import { useSession } from '@/lib/use-session';
 import { useLawyerProfile } from '../api/get-lawyer-profile';
 
@@ -31,24 +32,39 @@ export function LawyerSideCard() {
         <p className="mt-3 text-lg font-semibold text-ink">{p?.name ?? (profile.isLoading ? 'Loading...' : '')}</p>
         <p className="text-sm text-slate-600">Legal Practitioner</p>
       </div>
-      <div className="mt-4">
-        <div className="flex justify-between text-sm">
-          <span id="profile-status-label" className="font-medium text-slate-800">
-            Profile Status
-          </span>
-          <span className="text-slate-600">{share}%</span>
+      {/* A failed read is no empty profile: "Profile Status 0%" would send the lawyer to fill in what is there. */}
+      {profile.isError && !p ? (
+        <div className="mt-4 text-sm text-red-800">
+          <p role="alert">Your profile could not be loaded. {getErrorMessage(profile.error)}</p>
+          <button
+            type="button"
+            className="mt-1 min-h-11 font-semibold underline disabled:opacity-60"
+            disabled={profile.isFetching}
+            onClick={() => void profile.refetch()}
+          >
+            Load your profile again
+          </button>
         </div>
-        <div
-          role="progressbar"
-          aria-labelledby="profile-status-label"
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={share}
-          className="mt-1 h-2 overflow-hidden rounded-full bg-slate-200"
-        >
-          <div className="h-full rounded-full bg-brand" style={{ width: `${share}%` }} />
+      ) : (
+        <div className="mt-4">
+          <div className="flex justify-between text-sm">
+            <span id="profile-status-label" className="font-medium text-slate-800">
+              Profile Status
+            </span>
+            <span className="text-slate-600">{share}%</span>
+          </div>
+          <div
+            role="progressbar"
+            aria-labelledby="profile-status-label"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={share}
+            className="mt-1 h-2 overflow-hidden rounded-full bg-slate-200"
+          >
+            <div className="h-full rounded-full bg-brand" style={{ width: `${share}%` }} />
+          </div>
         </div>
-      </div>
+      )}
       <nav aria-label="Lawyer shortcuts" className="mt-5 grid gap-2">
         <Link to={paths.lawyerProfile(session.userId)} className={link}>
           Complete Profile

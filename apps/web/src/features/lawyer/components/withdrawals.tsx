@@ -75,6 +75,9 @@ export function Withdrawals({ onPaymentDetails }: { onPaymentDetails: () => void
   const amountId = useId();
   const [amount, setAmount] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // What is wrong with the amount typed: shown under the field and tied to it (aria-invalid and
+  // aria-describedby), where the server's refusals stay below the form.
+  const [amountError, setAmountError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<number | null>(null);
   const [done, setDone] = useState<string | null>(null);
   // One key per withdrawal: the same amount confirmed again after a lost answer is the same request,
@@ -98,10 +101,12 @@ export function Withdrawals({ onPaymentDetails }: { onPaymentDetails: () => void
   const review = (e: React.FormEvent) => {
     e.preventDefault();
     const value = parseNaira(typed);
-    if (value === null) return setError('Enter an amount in naira, with at most 2 decimals.');
-    if (value < MIN_PAYOUT) return setError(`The smallest withdrawal is ${formatNairaExact(MIN_PAYOUT)}.`);
-    if (value > d.withdrawable) return setError(`You can withdraw at most ${formatNairaExact(d.withdrawable)} now.`);
     setError(null);
+    if (value === null) return setAmountError('Enter an amount in naira, with at most 2 decimals.');
+    if (value < MIN_PAYOUT) return setAmountError(`The smallest withdrawal is ${formatNairaExact(MIN_PAYOUT)}.`);
+    if (value > d.withdrawable)
+      return setAmountError(`You can withdraw at most ${formatNairaExact(d.withdrawable)} now.`);
+    setAmountError(null);
     setConfirming(value);
   };
   const confirm = () => {
@@ -152,7 +157,11 @@ export function Withdrawals({ onPaymentDetails }: { onPaymentDetails: () => void
             inputMode="decimal"
             autoComplete="off"
             value={typed}
-            onChange={(e) => setAmount(e.target.value)}
+            error={amountError ?? undefined}
+            onChange={(e) => {
+              setAmount(e.target.value);
+              setAmountError(null);
+            }}
             hint={
               <>
                 Up to <Naira amount={d.withdrawable} exact /> is available now.

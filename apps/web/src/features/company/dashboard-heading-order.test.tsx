@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { screen } from '@testing-library/react';
+import { setSession } from '@/lib/session';
+import { jobFixture } from '@/test/job-fixture';
+import { headingSkips } from '@/test/heading-order';
+import { renderPage, testQueryClient } from '@/test/render';
+import CompanyDashboardPage from './dashboard-page';
+import { companyKeys } from './api/keys';
+
+describe('/company/dashboard headings for a screen reader', () => {
+  it("skips no level between the page's title and each job", async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+    const client = testQueryClient();
+    client.setQueryData(companyKeys.jobs('pending'), [
+      jobFixture({
+        _id: '11111111-1111-4111-8111-111111111111',
+        status: 'pending',
+        productId: {
+          _id: 'p',
+          productName: 'Company Registration',
+          productImage: '',
+          productPrice: 1000,
+          productDescription: '',
+        },
+      }),
+    ]);
+    client.setQueryData(companyKeys.orders(), []);
+    renderPage(<CompanyDashboardPage />, { client });
+    expect(await screen.findByRole('heading', { name: 'Company Registration' })).toBeInTheDocument();
+    expect(headingSkips()).toEqual([]);
+  });
+});
