@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { jobTimers, jobs } from '../../db/schema.js';
+import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
+import { insertJob, insertProduct } from '../../../test/admin-fixtures.js';
+import { uploadDocument } from '../../../test/upload-helpers.js';
+
+type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+
+const DAY_MS = 86_400_000;
+
+/** An audit of the job's flow against issue 16's "Must work" list, each finding kept as a test. */
+describeEachDb('job flow: findings of an end-to-end audit', (kind) => {
+  let t: TestApp;
+  let admin: Login;
+  let company: Login;
+  let lawyer: Login;
+  let productId: string;
+  let saturday: number;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    // The next Friday 23:30 UTC, 00:30 on Saturday in Lagos, before anyone signs in (sessions end).
+    const now = t.clock.now().getTime();
+    saturday = Date.parse(`${new Date(now).toISOString().slice(0, 10)}T23:30:00.000Z`);
+    while (new Date(saturday).getUTCDay() !== 5 || saturday <= now) saturday += DAY_MS;
+    t.clock.advance(saturday - now - 60_000);
+    [admin, company, lawyer] = await Promise.all([
+      signupAndLogin(t, 'admin'),
+      signupAndLogin(t, 'company'),
+      signupAndLogin(t, 'lawyer', { verified: true }),
+    ]);
+    productId = (await insertProduct(t, 'Shareholders Agreement')).id;
+  });
+  afterAll(() => t.close());
+
+  const act = (id: string, action: string, who: Login, payload: Record<string, unknown> = {}) =>
+    t.app.inject({ method: 'POST', url: `/job-api/jobs/${id}/actions/${action}`, headers: who.headers, payload });
+  async function assignedJob() {
+    const job = await insertJob(t, company.id, { productId });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/job-api/assign',
+      headers: admin.headers,
+      payload: { jobId: job.id, lawyerId: lawyer.id },
+    });
+    expect(res.statusCode).toBe(200);
+    return job.id;
+  }
+  const tickTo = (at: Date) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/dev/scheduler/tick',
+      payload: { days: (at.getTime() - t.clock.now().getTime()) / DAY_MS },
+    });
+
+  // Decision 2335: a delivery just after midnight on a Saturday in Lagos (still Friday in UTC) was
+  // auto-accepted at 00:30 the next Friday, four working days and half an hour later.
+  it('gives a delivery made at 00:30 on a Saturday in Lagos five whole working days before auto-accepting', async () => {
+    const id = await assignedJob();
+    const doc = await uploadDocument(t.app, lawyer.headers, 'agreement.pdf');
+    t.clock.advance(saturday - t.clock.now().getTime());
+    const delivered = await act(id, 'deliver', lawyer, { files: [{ url: doc.url, name: 'agreement.pdf' }] });
+    expect(delivered.statusCode, delivered.body).toBe(200);
+    const stage = async () => (await t.rt.database.db.select().from(jobs).where(eq(jobs.id, id)))[0].stage;
+    // Monday to Thursday whole and Friday's first minutes: not five working days.
+    const fridayEarly = new Date(saturday + 6 * DAY_MS + 60_000);
+    expect((await tickTo(fridayEarly)).statusCode).toBe(200);
+    expect(await stage()).toBe('delivered');
+    const [timer] = await t.rt.database.db
+      .select()
+      .from(jobTimers)
+      .where(and(eq(jobTimers.jobId, id), eq(jobTimers.action, 'auto_accept')));
+    // The end of that Friday in Lagos.
+    expect(timer.fireAt.getTime()).toBe(saturday + 6 * DAY_MS + 23.5 * 3600_000 - 1);
+    expect((await tickTo(new Date(saturday + 7 * DAY_MS))).statusCode).toBe(200);
+    expect(await stage()).toBe('completed');
+  });
+});
