@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { jobTimers, jobs } from '../../db/schema.js';
+import { messages } from '@legalmarket/contracts';
+import { jobEvents, jobTimers, jobs } from '../../db/schema.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { insertJob, insertProduct } from '../../../test/admin-fixtures.js';
 import { uploadDocument } from '../../../test/upload-helpers.js';
@@ -75,5 +76,24 @@ describeEachDb('job flow: findings of an end-to-end audit', (kind) => {
     expect(timer.fireAt.getTime()).toBe(saturday + 6 * DAY_MS + 23.5 * 3600_000 - 1);
     expect((await tickTo(new Date(saturday + 7 * DAY_MS))).statusCode).toBe(200);
     expect(await stage()).toBe('completed');
+  });
+
+  // Decision 2336: "at most 5,000 characters" counted UTF-16 units, so 2,501 emoji or 1,667 Yoruba
+  // letters with their tone and dot marks were refused as too long.
+  it('counts a note in characters as a reader does: emoji and Yoruba letters with their marks are one each', async () => {
+    const id = await assignedJob();
+    const note = `${'🙏'.repeat(2000)}${'e\u0323\u0301'.repeat(1000)} 🇳🇬`;
+    const sent = await act(id, 'message', company, { note });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const [kept] = await t.rt.database.db
+      .select({ note: jobEvents.note })
+      .from(jobEvents)
+      .where(and(eq(jobEvents.jobId, id), eq(jobEvents.action, 'message')));
+    expect(kept.note).toBe(note);
+    for (const long of ['🙏'.repeat(5001), 'ẹ́'.repeat(5001), `a${'\u0301'.repeat(60_000)}`]) {
+      const res = await act(id, 'message', company, { note: long });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(messages.messageTooLong);
+    }
   });
 });

@@ -3,13 +3,13 @@ import {
   DUE_WORKING_DAYS,
   JOB_PAGE_ACTIONS,
   LIMITS,
-  MAX_MESSAGE_LENGTH,
   THREAD_PAGE,
   EVENTS_AFTER_MAX,
   findJobTransition,
   messages,
   nextStage,
   noteMissingMessage,
+  noteTooLong,
   toKobo,
   transitionOf,
   type JobAction,
@@ -98,7 +98,7 @@ function visible(note: string | undefined): string {
 
 function noteOf(action: JobAction, note: string | undefined): string | null {
   const text = visible(note);
-  if (text.length > MAX_MESSAGE_LENGTH) throw badRequest(messages.messageTooLong);
+  if (noteTooLong(text)) throw badRequest(messages.messageTooLong);
   if (!text && transitionOf(action).needs?.note) throw badRequest(noteMissingMessage(action));
   return text || null;
 }

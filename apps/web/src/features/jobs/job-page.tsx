@@ -5,7 +5,10 @@ import { Clock, FileText, Send } from 'lucide-react';
 import {
   JOB_PAGE_ACTIONS,
   MAX_MESSAGE_LENGTH,
+  MAX_MESSAGE_UNITS,
+  characterCount,
   noteMissingMessage,
+  noteTooLong,
   transitionOf,
   type JobAction,
   type JobEventResponse,
@@ -178,7 +181,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
     const needs = transitionOf(action).needs;
     const text = note.trim();
     if (needs?.note && !text) return setError(noteMissingMessage(action));
-    if (text.length > MAX_MESSAGE_LENGTH) return setError(messages.messageTooLong);
+    if (noteTooLong(text)) return setError(messages.messageTooLong);
     if (needs?.files && !files.length) return setError(messages.deliveryNeedsDocument);
     if (CONFIRM[action] && confirming !== action) return setConfirming(action);
     setConfirming(null);
@@ -329,13 +332,15 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
               renewKey();
             }}
             rows={4}
-            maxLength={MAX_MESSAGE_LENGTH + 1}
+            // A browser's maxLength counts UTF-16 units: 2,501 emoji would stop there, under the limit in
+            // characters (decision 2336). The units' bound only stops a paste the API could never take.
+            maxLength={MAX_MESSAGE_UNITS + 1}
             aria-describedby={shownError ? 'job-error' : undefined}
             className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
             placeholder="Write a message, the changes you need, or a note with your delivery"
           />
           <p className="mt-1 text-right text-xs text-slate-600">
-            {note.length.toLocaleString('en-NG')} / {MAX_MESSAGE_LENGTH.toLocaleString('en-NG')}
+            {characterCount(note).toLocaleString('en-NG')} / {MAX_MESSAGE_LENGTH.toLocaleString('en-NG')}
           </p>
           {files.length > 0 && (
             <ul className="mb-2 flex flex-col gap-1 text-sm">
