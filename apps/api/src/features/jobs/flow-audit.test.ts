@@ -96,4 +96,24 @@ describeEachDb('job flow: findings of an end-to-end audit', (kind) => {
       expect(res.json().message).toBe(messages.messageTooLong);
     }
   });
+
+  // Decision 2337: an admin assigning a job cancelled while it waited for a lawyer was told it was
+  // "already assigned to a lawyer", which it never was.
+  it('says a cancelled job is cancelled when an admin tries to assign it, never "already assigned"', async () => {
+    const waiting = (await insertJob(t, company.id, { productId })).id;
+    const working = await assignedJob();
+    for (const id of [waiting, working]) {
+      const cancelled = await act(id, 'cancel', admin, { note: 'The company withdrew the order.' });
+      expect(cancelled.statusCode, cancelled.body).toBe(200);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/job-api/assign',
+        headers: admin.headers,
+        payload: { jobId: id, lawyerId: lawyer.id },
+      });
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toBe(messages.jobCancelledNoAssign);
+      expect((await t.rt.database.db.select().from(jobs).where(eq(jobs.id, id)))[0].stage).toBe('cancelled');
+    }
+  });
 });

@@ -77,7 +77,9 @@ export function refuse(job: Job, action: JobAction, actor: JobActor | null): nev
           ? messages.jobClosedForEdits
           : messages.jobAlreadyCompleted,
     );
-  if (action === 'assign') throw conflict(messages.jobAlreadyAssigned);
+  // A job cancelled while it waited for a lawyer was never assigned: it is said to be cancelled.
+  if (action === 'assign')
+    throw conflict(job.stage === 'cancelled' ? messages.jobCancelledNoAssign : messages.jobAlreadyAssigned);
   if (action === 'complete' && job.stage === 'unassigned') throw conflict(messages.jobNotAssignedYet);
   if (action === 'apply') throw conflict(messages.jobNotOpen);
   if (action === 'give_details' && job.stage === 'cancelled') throw conflict(messages.jobClosedForEdits);
