@@ -116,4 +116,34 @@ describeEachDb('job flow: findings of an end-to-end audit', (kind) => {
       expect((await t.rt.database.db.select().from(jobs).where(eq(jobs.id, id)))[0].stage).toBe('cancelled');
     }
   });
+
+  // A reminder set again when a job came back from a delivery carried that round's number; delivered
+  // and sent back once more before it fell due, the job's count moved on and the timer was passed over
+  // as stale, while the new round set none as one still stood: the lawyer was never told.
+  it('reminds the lawyer after a second request for changes, when the first one set the reminders again', async () => {
+    const id = await assignedJob();
+    const db = t.rt.database.db;
+    const doc = await uploadDocument(t.app, lawyer.headers, 'draft.pdf');
+    const files = [{ url: doc.url, name: 'draft.pdf' }];
+    expect((await act(id, 'deliver', lawyer, { files })).statusCode).toBe(200);
+    // Both reminders fall due while the delivery waits: passed over.
+    await db
+      .update(jobTimers)
+      .set({ fireAt: new Date(t.clock.now().getTime() - 1000) })
+      .where(and(eq(jobTimers.jobId, id), eq(jobTimers.cycle, 0)));
+    expect((await tickTo(new Date(t.clock.now().getTime() + 60_000))).statusCode).toBe(200);
+    const reminders = async () =>
+      (await db.select().from(jobEvents).where(eq(jobEvents.jobId, id)))
+        .map((e) => e.action)
+        .filter((a) => a === 'remind_due' || a === 'remind_late');
+    expect(await reminders()).toEqual([]);
+    expect((await act(id, 'request_changes', company, { note: 'Clause 2' })).statusCode).toBe(200);
+    expect((await act(id, 'deliver_again', lawyer, { files })).statusCode).toBe(200);
+    expect((await act(id, 'request_changes', company, { note: 'Clause 4 as well' })).statusCode).toBe(200);
+    const [row] = await db.select().from(jobs).where(eq(jobs.id, id));
+    expect((await tickTo(new Date(row.dueAt.getTime() + 60_000))).statusCode).toBe(200);
+    expect((await reminders()).sort()).toEqual(['remind_due', 'remind_late']);
+    expect((await tickTo(new Date(row.dueAt.getTime() + 2 * DAY_MS))).statusCode).toBe(200);
+    expect((await reminders()).sort()).toEqual(['remind_due', 'remind_late']);
+  });
 });

@@ -629,7 +629,12 @@ export function createJobLifecycle(
           taken = timer.id;
           const job = await lock(tx, timer.jobId);
           const action = timer.action as JobAction;
-          const current = timer.cycle === 0 || timer.cycle === job.deliveries;
+          // A delivery's timers belong to its round. The lawyer's reminders belong to no round: their
+          // number only keeps a reminder set again apart from the one passed over, and the stage decides
+          // (WORKING); judged by the count, one set again by a request for changes was passed over once
+          // the work was delivered and sent back again, and that round set none while it stood.
+          const reminder = action === 'remind_due' || action === 'remind_late';
+          const current = reminder || timer.cycle === 0 || timer.cycle === job.deliveries;
           const fires = current && findJobTransition(action, job.stage, 'clock');
           if (fires) await record(tx, job, action, { clock: true });
           await tx.update(jobTimers).set({ firedAt: clock.now() }).where(eq(jobTimers.id, timer.id));
