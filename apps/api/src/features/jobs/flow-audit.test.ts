@@ -146,4 +146,31 @@ describeEachDb('job flow: findings of an end-to-end audit', (kind) => {
     expect((await tickTo(new Date(row.dueAt.getTime() + 2 * DAY_MS))).statusCode).toBe(200);
     expect((await reminders()).sort()).toEqual(['remind_due', 'remind_late']);
   });
+
+  // The job page refuses a note that shows nothing (zero-width spaces, a word joiner); the spec's
+  // details routes took one as the company's, admin's or lawyer's details, told and mailed it.
+  it("refuses details that show nothing on the spec's routes, as the job page does", async () => {
+    const id = await assignedJob();
+    const db = t.rt.database.db;
+    const blank = '\u200b\u2060 \u200d';
+    const inject = (method: 'PUT' | 'POST', url: string, who: Login) =>
+      t.app.inject({ method, url, headers: who.headers, payload: { detail: blank } });
+    const events = async () => (await db.select().from(jobEvents).where(eq(jobEvents.jobId, id))).length;
+    const before = await events();
+    for (const [res, message] of [
+      [await inject('PUT', `/job-api/company/editjobdetails/${id}`, company), messages.kindlyAddDetails],
+      [await inject('PUT', `/job-api/editjobdetails/${id}`, admin), messages.kindlyAddDetails],
+      [await inject('POST', `/job-api/requestmorejobdetails/${id}`, lawyer), messages.kindlyRequestDetails],
+    ] as const) {
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().message).toBe(message);
+    }
+    expect(await events()).toBe(before);
+    const [row] = await db.select().from(jobs).where(eq(jobs.id, id));
+    expect([row.companyDetail, row.adminDetail, row.lawyerRequestedDetail]).toEqual([null, null, null]);
+    // The job page says the same.
+    const page = await act(id, 'give_details', company, { note: blank });
+    expect(page.statusCode).toBe(400);
+    expect(page.json().message).toBe(messages.kindlyAddDetails);
+  });
 });

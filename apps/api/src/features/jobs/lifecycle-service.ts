@@ -10,6 +10,7 @@ import {
   nextStage,
   noteMissingMessage,
   noteTooLong,
+  showsText,
   toKobo,
   transitionOf,
   type JobAction,
@@ -86,16 +87,10 @@ export function refuse(job: Job, action: JobAction, actor: JobActor | null): nev
   throw conflict(`This job is ${STAGE_WORDS[job.stage]}: “${t.label}” is not possible now.`);
 }
 
-/**
- * Characters that show nothing: blanks, format characters (zero-width spaces and joiners, word joiner,
- * soft hyphen) and the fillers that render as blanks. A note of these alone is no note.
- */
-const INVISIBLE = /^[\p{White_Space}\p{Cf}\u034f\u115f\u1160\u2800\u3164\uffa0]*$/u;
-
-/** A note as it is stored: without the blanks around it, and empty when nothing of it shows. */
+/** A note as it is stored: without the blanks around it, and empty when nothing of it shows (showsText). */
 function visible(note: string | undefined): string {
   const text = note?.trim() ?? '';
-  return INVISIBLE.test(text) ? '' : text;
+  return showsText(text) ? text : '';
 }
 
 function noteOf(action: JobAction, note: string | undefined): string | null {
