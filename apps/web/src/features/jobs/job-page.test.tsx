@@ -685,3 +685,29 @@ describe('/jobs/:jobId message length', { timeout: 30_000 }, () => {
     expect(calls.some((c) => c.url.pathname.includes('/actions/'))).toBe(false);
   });
 });
+
+// Issue 16 lists the reassignment among the timeline's events: a hand-over (decision 2310) read as a
+// second "assigned the job to a lawyer".
+describe('/jobs/:jobId timeline of a job passed on', { timeout: 30_000 }, () => {
+  it('tells the first assignment from the hand-over to another lawyer', async () => {
+    const admin = { _id: 'admin-1', name: 'Admin (admin)', role: 'admin' as const };
+    open(
+      pageData({
+        events: [
+          event(1, { action: 'assign', actor: admin, note: null, fromStage: 'unassigned' }),
+          event(2, {
+            action: 'assign',
+            actor: admin,
+            note: null,
+            fromStage: 'changes_requested',
+            toStage: 'changes_requested',
+            createdAt: '2026-11-24T10:00:00.000Z',
+          }),
+        ],
+      }),
+    );
+    await screen.findByRole('heading', { name: 'A job' });
+    expect(screen.getAllByText(/assigned the job to a lawyer/)).toHaveLength(1);
+    expect(screen.getByText(/passed the job to another lawyer/)).toBeInTheDocument();
+  });
+});

@@ -35,7 +35,7 @@ import {
   useJobPolling,
   type JobActionSend,
 } from './api';
-import { EVENT_WORDS, STAGE_LABELS, formatDay, formatWhen } from './words';
+import { STAGE_LABELS, eventWords, formatDay, formatWhen } from './words';
 import { BreakableText } from '@/components/breakable-text';
 import { JobLawyerReview } from '@/features/reviews/lawyer-reviews';
 
@@ -93,7 +93,7 @@ function EventItem({ e, mine, unread = false }: { e: JobEventResponse; mine: boo
       {divider}
       <p className="wrap-anywhere">
         {/* Isolated: a direction control in a name never turns the words after it around. */}
-        <bdi className="font-semibold">{mine ? 'You' : e.actor.name}</bdi> {EVENT_WORDS[e.action]}
+        <bdi className="font-semibold">{mine ? 'You' : e.actor.name}</bdi> {eventWords(e)}
         <span className="text-slate-600">
           {' '}
           · <time dateTime={e.createdAt}>{formatWhen(e.createdAt)}</time>
@@ -173,7 +173,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
     const said =
       last.action === 'message'
         ? `${last.actor.name} wrote: ${last.note ?? ''}`
-        : `${last.actor.name} ${EVENT_WORDS[last.action]}`;
+        : `${last.actor.name} ${eventWords(last)}`;
     setHeard(fresh.length > 1 ? `${fresh.length} new events. The latest: ${said}` : said);
   }, [events, newest, me]);
 
