@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { messages } from '@legalmarket/contracts';
-import { jobEvents, jobTimers, jobs } from '../../db/schema.js';
+import { holidays, jobEvents, jobTimers, jobs } from '../../db/schema.js';
+import { addWorkingDays } from '../../platform/working-days.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { insertJob, insertProduct } from '../../../test/admin-fixtures.js';
 import { uploadDocument } from '../../../test/upload-helpers.js';
@@ -172,5 +173,38 @@ describeEachDb('job flow: findings of an end-to-end audit', (kind) => {
     const page = await act(id, 'give_details', company, { note: blank });
     expect(page.statusCode).toBe(400);
     expect(page.json().message).toBe(messages.kindlyAddDetails);
+  });
+
+  // Holidays are declared at short notice: one added after a delivery, on the day its five working days
+  // ended, let the clock accept the work on that holiday, a working day short. (Last: it adds a holiday.)
+  it('puts off an auto-acceptance that falls on a public holiday declared after the delivery', async () => {
+    const id = await assignedJob();
+    const db = t.rt.database.db;
+    const doc = await uploadDocument(t.app, lawyer.headers, 'final.pdf');
+    expect((await act(id, 'deliver', lawyer, { files: [{ url: doc.url, name: 'final.pdf' }] })).statusCode).toBe(200);
+    const timer = async () =>
+      (
+        await db
+          .select()
+          .from(jobTimers)
+          .where(and(eq(jobTimers.jobId, id), eq(jobTimers.action, 'auto_accept')))
+      )[0];
+    const first = (await timer()).fireAt;
+    const day = new Date(first.getTime() + 3600_000).toISOString().slice(0, 10);
+    await db.insert(holidays).values({ day, name: 'Declared holiday' });
+    const [row] = await db.select().from(jobs).where(eq(jobs.id, id));
+    const later = addWorkingDays(row.deliveredAt!, 5, new Set([day]));
+    expect(later.getTime()).toBeGreaterThan(first.getTime());
+    expect((await tickTo(new Date(first.getTime() + 60_000))).statusCode).toBe(200);
+    const [waiting] = await db.select().from(jobs).where(eq(jobs.id, id));
+    expect(waiting.stage).toBe('delivered');
+    expect((await timer()).fireAt.toISOString()).toBe(later.toISOString());
+    expect((await tickTo(new Date(later.getTime() + 60_000))).statusCode).toBe(200);
+    const [done] = await db.select().from(jobs).where(eq(jobs.id, id));
+    expect(done.stage).toBe('completed');
+    const accepted = (await db.select().from(jobEvents).where(eq(jobEvents.jobId, id))).filter(
+      (e) => e.action === 'auto_accept',
+    );
+    expect(accepted).toHaveLength(1);
   });
 });

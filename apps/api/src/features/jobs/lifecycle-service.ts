@@ -631,6 +631,15 @@ export function createJobLifecycle(
           const reminder = action === 'remind_due' || action === 'remind_late';
           const current = reminder || timer.cycle === 0 || timer.cycle === job.deliveries;
           const fires = current && findJobTransition(action, job.stage, 'clock');
+          // A public holiday declared after the delivery (the admin's table) is not a working day the
+          // company loses: counted again with today's holidays, a later moment puts the timer off.
+          if (fires && fires.at?.after === 'delivered' && job.deliveredAt) {
+            const fireAt = addWorkingDays(job.deliveredAt, fires.at.workingDays, await holidaySet(tx));
+            if (fireAt > at) {
+              await tx.update(jobTimers).set({ fireAt }).where(eq(jobTimers.id, timer.id));
+              return 'passed';
+            }
+          }
           if (fires) await record(tx, job, action, { clock: true });
           await tx.update(jobTimers).set({ firedAt: clock.now() }).where(eq(jobTimers.id, timer.id));
           return fires ? 'fired' : 'passed';
