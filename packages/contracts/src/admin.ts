@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { jobView } from './jobs.js';
-import { dataResponse, nullsNotSent } from './common.js';
+import { dataResponse, nullsNotSent, showsText } from './common.js';
 import { LIMITS, LIST_CAP, LIST_LIMIT_MAX, ORDER_STATUSES } from './constants.js';
 import { messages } from './messages.js';
 
@@ -254,7 +254,8 @@ export const editJobDetailsInput = z.object({
     .string({ error: messages.kindlyAddDetails })
     .trim()
     .min(1, messages.kindlyAddDetails)
-    .max(5000, 'Details must be at most 5000 characters'),
+    .max(5000, 'Details must be at most 5000 characters')
+    .refine(showsText, messages.kindlyAddDetails),
   file: fileReference.optional(),
   fileName: z
     .string({ error: 'File name must be text' })

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NUMBER_OR_DIGITS, dataResponse, nullsNotSent, numberOrDigits } from './common.js';
+import { NUMBER_OR_DIGITS, dataResponse, nullsNotSent, numberOrDigits, showsText } from './common.js';
 import { LIMITS, ORDER_STATUSES } from './constants.js';
 import { messages } from './messages.js';
 
@@ -200,7 +200,8 @@ export const companyJobDetailsInput = z.object({
     .string({ error: messages.kindlyAddDetails })
     .trim()
     .min(1, messages.kindlyAddDetails)
-    .max(5000, 'Details must be at most 5000 characters'),
+    .max(5000, 'Details must be at most 5000 characters')
+    .refine(showsText, messages.kindlyAddDetails),
   file: uploadedFileLink.optional(),
   fileName: z.string().trim().max(255, 'File name must be at most 255 characters').optional(),
 });

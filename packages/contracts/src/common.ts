@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { enterYour, messages } from './messages.js';
 
+/**
+ * Whether a text shows anything: not only blanks, format characters (zero-width spaces and joiners,
+ * word joiner, soft hyphen) and the fillers that render as blanks. A note of these alone is no note,
+ * on the job page and on the spec's details routes alike.
+ */
+export const showsText = (text: string): boolean =>
+  !/^[\p{White_Space}\p{Cf}\u034f\u115f\u1160\u2800\u3164\uffa0]*$/u.test(text);
+
 /** The one error shape of every 4xx/5xx answer. */
 export const errorBody = z.object({
   status: z.enum(['fail', 'error']),

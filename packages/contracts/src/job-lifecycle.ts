@@ -233,8 +233,30 @@ export const JOB_PAGE_ACTIONS = [
 
 /** Due dates: this many Nigerian working days after payment. */
 export const DUE_WORKING_DAYS = 10;
-/** The longest message or note. */
+/** The longest message or note, in characters as a reader counts them (characterCount). */
 export const MAX_MESSAGE_LENGTH = 5000;
+/**
+ * A note's bound in UTF-16 units, ten per character: one character can carry any number of combining
+ * marks, and the note must stay bounded (decision 2336).
+ */
+export const MAX_MESSAGE_UNITS = MAX_MESSAGE_LENGTH * 10;
+
+const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/**
+ * The characters of a text as its reader counts them (graphemes): an emoji, a flag or a Yoruba letter
+ * with its tone and dot marks (ẹ́, three code points when typed apart) is one, where `length` counts
+ * two to four UTF-16 units (decision 2336).
+ */
+export function characterCount(text: string): number {
+  let n = 0;
+  for (const _ of GRAPHEMES.segment(text)) n++;
+  return n;
+}
+
+/** Whether a note (as stored, without the blanks around it) is past the limit of MAX_MESSAGE_LENGTH characters. */
+export const noteTooLong = (text: string): boolean =>
+  text.length > MAX_MESSAGE_LENGTH && (text.length > MAX_MESSAGE_UNITS || characterCount(text) > MAX_MESSAGE_LENGTH);
 /** The most documents one message or delivery carries. */
 export const MAX_EVENT_FILES = 5;
 /** The job page sends the newest events in pages of this many; older ones are asked for with `before`. */
@@ -301,7 +323,12 @@ export type JobEventResponse = z.infer<typeof jobEvent>;
 /** POST /job-api/jobs/:id/actions/:action and the thread's send. */
 export const jobActionRequest = z.object({
   /** Measured without the blanks around it, as it is stored. */
-  note: z.string().trim().max(MAX_MESSAGE_LENGTH, messages.messageTooLong).optional(),
+  note: z
+    .string()
+    .trim()
+    .max(MAX_MESSAGE_UNITS, messages.messageTooLong)
+    .refine((text) => !noteTooLong(text), messages.messageTooLong)
+    .optional(),
   files: z.array(file).max(MAX_EVENT_FILES, `Please attach at most ${MAX_EVENT_FILES} documents`).optional(),
   /**
    * Cancel only: naira refunded to the company, at most what is held for the job (the default, a full

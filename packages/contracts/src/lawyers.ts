@@ -2,7 +2,7 @@ import { jobView } from './jobs.js';
 import { z } from 'zod';
 import { codeAsText, otpField } from './auth.js';
 import { messages } from './messages.js';
-import { requiredText, storedId } from './common.js';
+import { requiredText, showsText, storedId } from './common.js';
 import { LIMITS, LIST_CAP, LIST_LIMIT_MAX } from './constants.js';
 
 /**
@@ -105,7 +105,8 @@ export const requestDetailsInput = z.object({
     .string({ error: messages.kindlyRequestDetails })
     .trim()
     .min(1, messages.kindlyRequestDetails)
-    .max(2000, 'Your request must be at most 2000 characters'),
+    .max(2000, 'Your request must be at most 2000 characters')
+    .refine(showsText, messages.kindlyRequestDetails),
 });
 
 /** The one job shape as a lawyer receives it (contact fields empty until the job is its own), plus whether it applied. */

@@ -111,6 +111,8 @@ export const messages = {
   lawyerNotFound: 'Lawyer not found',
   lawyerNotVerifiedForAssign: 'Only verified lawyers can be assigned a job. Verify the lawyer first.',
   jobAlreadyAssigned: 'This job is already assigned to a lawyer.',
+  /** Assigning a cancelled job: it may never have had a lawyer, so it is not "already assigned" (decision 2337). */
+  jobCancelledNoAssign: 'This job is cancelled: it cannot be assigned.',
   reassignDelivered:
     'This job has a delivery waiting for the company. It can be passed to another lawyer once the company asks for changes.',
   jobAlreadyCompleted: 'This job is already completed.',

@@ -3,13 +3,14 @@ import {
   DUE_WORKING_DAYS,
   JOB_PAGE_ACTIONS,
   LIMITS,
-  MAX_MESSAGE_LENGTH,
   THREAD_PAGE,
   EVENTS_AFTER_MAX,
   findJobTransition,
   messages,
   nextStage,
   noteMissingMessage,
+  noteTooLong,
+  showsText,
   toKobo,
   transitionOf,
   type JobAction,
@@ -77,28 +78,24 @@ export function refuse(job: Job, action: JobAction, actor: JobActor | null): nev
           ? messages.jobClosedForEdits
           : messages.jobAlreadyCompleted,
     );
-  if (action === 'assign') throw conflict(messages.jobAlreadyAssigned);
+  // A job cancelled while it waited for a lawyer was never assigned: it is said to be cancelled.
+  if (action === 'assign')
+    throw conflict(job.stage === 'cancelled' ? messages.jobCancelledNoAssign : messages.jobAlreadyAssigned);
   if (action === 'complete' && job.stage === 'unassigned') throw conflict(messages.jobNotAssignedYet);
   if (action === 'apply') throw conflict(messages.jobNotOpen);
   if (action === 'give_details' && job.stage === 'cancelled') throw conflict(messages.jobClosedForEdits);
   throw conflict(`This job is ${STAGE_WORDS[job.stage]}: “${t.label}” is not possible now.`);
 }
 
-/**
- * Characters that show nothing: blanks, format characters (zero-width spaces and joiners, word joiner,
- * soft hyphen) and the fillers that render as blanks. A note of these alone is no note.
- */
-const INVISIBLE = /^[\p{White_Space}\p{Cf}\u034f\u115f\u1160\u2800\u3164\uffa0]*$/u;
-
-/** A note as it is stored: without the blanks around it, and empty when nothing of it shows. */
+/** A note as it is stored: without the blanks around it, and empty when nothing of it shows (showsText). */
 function visible(note: string | undefined): string {
   const text = note?.trim() ?? '';
-  return INVISIBLE.test(text) ? '' : text;
+  return showsText(text) ? text : '';
 }
 
 function noteOf(action: JobAction, note: string | undefined): string | null {
   const text = visible(note);
-  if (text.length > MAX_MESSAGE_LENGTH) throw badRequest(messages.messageTooLong);
+  if (noteTooLong(text)) throw badRequest(messages.messageTooLong);
   if (!text && transitionOf(action).needs?.note) throw badRequest(noteMissingMessage(action));
   return text || null;
 }
@@ -627,8 +624,22 @@ export function createJobLifecycle(
           taken = timer.id;
           const job = await lock(tx, timer.jobId);
           const action = timer.action as JobAction;
-          const current = timer.cycle === 0 || timer.cycle === job.deliveries;
+          // A delivery's timers belong to its round. The lawyer's reminders belong to no round: their
+          // number only keeps a reminder set again apart from the one passed over, and the stage decides
+          // (WORKING); judged by the count, one set again by a request for changes was passed over once
+          // the work was delivered and sent back again, and that round set none while it stood.
+          const reminder = action === 'remind_due' || action === 'remind_late';
+          const current = reminder || timer.cycle === 0 || timer.cycle === job.deliveries;
           const fires = current && findJobTransition(action, job.stage, 'clock');
+          // A public holiday declared after the delivery (the admin's table) is not a working day the
+          // company loses: counted again with today's holidays, a later moment puts the timer off.
+          if (fires && fires.at?.after === 'delivered' && job.deliveredAt) {
+            const fireAt = addWorkingDays(job.deliveredAt, fires.at.workingDays, await holidaySet(tx));
+            if (fireAt > at) {
+              await tx.update(jobTimers).set({ fireAt }).where(eq(jobTimers.id, timer.id));
+              return 'passed';
+            }
+          }
           if (fires) await record(tx, job, action, { clock: true });
           await tx.update(jobTimers).set({ firedAt: clock.now() }).where(eq(jobTimers.id, timer.id));
           return fires ? 'fired' : 'passed';

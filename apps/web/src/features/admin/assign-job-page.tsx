@@ -213,7 +213,11 @@ export default function AdminAssignJobPage() {
         </p>
       ) : !canAssign ? (
         <div role="status" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-3 text-amber-900">
-          {j.status === 'completed' ? messages.jobAlreadyCompleted : messages.jobAlreadyAssigned}
+          {stage === 'completed'
+            ? messages.jobAlreadyCompleted
+            : stage === 'cancelled'
+              ? messages.jobCancelledNoAssign
+              : messages.jobAlreadyAssigned}
           {j.assignedTo[0] && <> (Assigned to {j.assignedTo[0].name})</>}{' '}
           <Link to={paths.adminJobs()} className="font-semibold underline">
             Back to jobs

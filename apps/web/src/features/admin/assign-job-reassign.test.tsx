@@ -160,3 +160,13 @@ function renderJobModal(shown: JobViewResponse) {
     </QueryClientProvider>,
   );
 }
+
+// Decision 2337: the assign page said a cancelled job was "already assigned to a lawyer", as the API did.
+describe('/admin/assign-job/{jobId}: a cancelled job', { timeout: 30_000 }, () => {
+  it('says the job is cancelled and offers no lawyer to assign', async () => {
+    open(jobFixture({ _id: JOB_ID, status: 'cancelled', stage: 'cancelled', assignedTo: [] }));
+    expect(await screen.findByText(/This job is cancelled: it cannot be assigned\./)).toBeVisible();
+    expect(screen.queryByText(/already assigned/)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'ASSIGN' })).toBeNull();
+  });
+});

@@ -654,3 +654,60 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     });
   });
 });
+
+// Decision 2336: the 5,000 characters are counted as the reader counts them, not in UTF-16 units.
+describe('/jobs/:jobId message length', { timeout: 30_000 }, () => {
+  it('counts an emoji or a Yoruba letter with its marks as one character and sends 3,000 of them whole', async () => {
+    const { calls } = open(pageData(), { 'POST /job-api/jobs/job-1/actions/message': () => ({ body: pageData() }) });
+    await screen.findByRole('heading', { name: 'A job' });
+    const box = screen.getByRole('textbox', { name: /message/i });
+    // 2,000 emoji (two UTF-16 units each) and 1,000 ẹ́ typed apart (e, dot below, acute: three units).
+    const note = `${'🙏'.repeat(2000)}${'e\u0323\u0301'.repeat(1000)}`;
+    await userEvent.click(box);
+    await userEvent.paste(note);
+    expect(box).toHaveValue(note);
+    expect(screen.getByText('3,000 / 5,000')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await vi.waitFor(() => expect(calls.some((c) => c.url.pathname.endsWith('/actions/message'))).toBe(true));
+    const sent = calls.find((c) => c.url.pathname.endsWith('/actions/message'))!;
+    expect((JSON.parse(String(sent.init?.body)) as { note: string }).note).toBe(note);
+    expect(screen.queryByText(messages.messageTooLong)).not.toBeInTheDocument();
+  });
+
+  it('still refuses 5,001 characters before sending, in the thread’s words', async () => {
+    const { calls } = open(pageData());
+    await screen.findByRole('heading', { name: 'A job' });
+    await userEvent.click(screen.getByRole('textbox', { name: /message/i }));
+    await userEvent.paste('🙏'.repeat(5001));
+    expect(screen.getByText('5,001 / 5,000')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText(messages.messageTooLong)).toBeInTheDocument();
+    expect(calls.some((c) => c.url.pathname.includes('/actions/'))).toBe(false);
+  });
+});
+
+// Issue 16 lists the reassignment among the timeline's events: a hand-over (decision 2310) read as a
+// second "assigned the job to a lawyer".
+describe('/jobs/:jobId timeline of a job passed on', { timeout: 30_000 }, () => {
+  it('tells the first assignment from the hand-over to another lawyer', async () => {
+    const admin = { _id: 'admin-1', name: 'Admin (admin)', role: 'admin' as const };
+    open(
+      pageData({
+        events: [
+          event(1, { action: 'assign', actor: admin, note: null, fromStage: 'unassigned' }),
+          event(2, {
+            action: 'assign',
+            actor: admin,
+            note: null,
+            fromStage: 'changes_requested',
+            toStage: 'changes_requested',
+            createdAt: '2026-11-24T10:00:00.000Z',
+          }),
+        ],
+      }),
+    );
+    await screen.findByRole('heading', { name: 'A job' });
+    expect(screen.getAllByText(/assigned the job to a lawyer/)).toHaveLength(1);
+    expect(screen.getByText(/passed the job to another lawyer/)).toBeInTheDocument();
+  });
+});

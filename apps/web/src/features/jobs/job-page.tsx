@@ -5,7 +5,10 @@ import { Clock, FileText, Send } from 'lucide-react';
 import {
   JOB_PAGE_ACTIONS,
   MAX_MESSAGE_LENGTH,
+  MAX_MESSAGE_UNITS,
+  characterCount,
   noteMissingMessage,
+  noteTooLong,
   transitionOf,
   type JobAction,
   type JobEventResponse,
@@ -32,7 +35,7 @@ import {
   useJobPolling,
   type JobActionSend,
 } from './api';
-import { EVENT_WORDS, STAGE_LABELS, formatDay, formatWhen } from './words';
+import { STAGE_LABELS, eventWords, formatDay, formatWhen } from './words';
 import { BreakableText } from '@/components/breakable-text';
 import { JobLawyerReview } from '@/features/reviews/lawyer-reviews';
 
@@ -94,7 +97,7 @@ function EventItem({ e, mine, unread = false }: { e: JobEventResponse; mine: boo
       {divider}
       <p className="wrap-anywhere">
         {/* Isolated: a direction control in a name never turns the words after it around. */}
-        <bdi className="font-semibold">{mine ? 'You' : e.actor.name}</bdi> {EVENT_WORDS[e.action]}
+        <bdi className="font-semibold">{mine ? 'You' : e.actor.name}</bdi> {eventWords(e)}
         <span className="text-slate-600">
           {' '}
           · <time dateTime={e.createdAt}>{formatWhen(e.createdAt)}</time>
@@ -194,7 +197,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
     const said =
       last.action === 'message'
         ? `${last.actor.name} wrote: ${last.note ?? ''}`
-        : `${last.actor.name} ${EVENT_WORDS[last.action]}`;
+        : `${last.actor.name} ${eventWords(last)}`;
     setHeard(fresh.length > 1 ? `${fresh.length} new events. The latest: ${said}` : said);
   }, [events, newest, me]);
 
@@ -206,7 +209,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
       setNoteInvalid(true);
       return setError(noteMissingMessage(action));
     }
-    if (text.length > MAX_MESSAGE_LENGTH) {
+    if (noteTooLong(text)) {
       setNoteInvalid(true);
       return setError(messages.messageTooLong);
     }
@@ -368,14 +371,16 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
               }
             }}
             rows={4}
-            maxLength={MAX_MESSAGE_LENGTH + 1}
+            // A browser's maxLength counts UTF-16 units: 2,501 emoji would stop there, under the limit in
+            // characters (decision 2336). The units' bound only stops a paste the API could never take.
+            maxLength={MAX_MESSAGE_UNITS + 1}
             aria-describedby={shownError ? 'job-error' : undefined}
             aria-invalid={(noteInvalid && error !== null) || undefined}
             className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
             placeholder="Write a message, the changes you need, or a note with your delivery"
           />
           <p className="mt-1 text-right text-xs text-slate-600">
-            {note.length.toLocaleString('en-NG')} / {MAX_MESSAGE_LENGTH.toLocaleString('en-NG')}
+            {characterCount(note).toLocaleString('en-NG')} / {MAX_MESSAGE_LENGTH.toLocaleString('en-NG')}
           </p>
           {files.length > 0 && (
             <ul className="mb-2 flex flex-col gap-1 text-sm">

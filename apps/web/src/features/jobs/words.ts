@@ -1,4 +1,4 @@
-import type { JobAction, JobStage } from '@legalmarket/contracts/job-lifecycle';
+import type { JobAction, JobEventResponse, JobStage } from '@legalmarket/contracts/job-lifecycle';
 
 export const STAGE_LABELS: Record<JobStage, string> = {
   unassigned: 'Waiting for a lawyer',
@@ -29,6 +29,15 @@ export const EVENT_WORDS: Record<JobAction, string> = {
   remind_late: 'reminded the lawyer that the job is late',
   remind_company: 'reminded the company to accept the delivery or ask for changes',
 };
+
+/**
+ * An event's words: an assignment of a job already at work is its hand-over to another lawyer
+ * (decision 2310), which the timeline tells apart from the first assignment.
+ */
+export const eventWords = (e: Pick<JobEventResponse, 'action' | 'fromStage'>): string =>
+  e.action === 'assign' && e.fromStage !== null && e.fromStage !== 'unassigned'
+    ? 'passed the job to another lawyer'
+    : EVENT_WORDS[e.action];
 
 export const formatWhen = (iso: string) =>
   new Date(iso).toLocaleString('en-NG', {

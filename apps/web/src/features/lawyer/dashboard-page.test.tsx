@@ -6,6 +6,7 @@ import { setSession } from '@/lib/session';
 import { lawyerJob } from '@/test/job-fixture';
 import { heldFetch, sendThenOpenAnother } from '@/test/held-fetch';
 import { jsonFetch, renderPage } from '@/test/render';
+import { verifiedLawyer } from '@/test/lawyer-profile';
 import LawyerDashboardPage from './dashboard-page';
 
 const job = lawyerJob;
@@ -247,5 +248,34 @@ describe('Request more details for one job while another job’s is on its way',
     await vi.waitFor(() => expect(localStorage.getItem('draft:l1:details-request:pending-1')).toBeNull());
     expect(screen.queryByRole('heading', { name: 'Success' })).toBeNull();
     expect(within(dialog).getByLabelText('What details do you need?')).toHaveValue('For the second job.');
+  });
+});
+
+// Decision 2310: a lawyer whose verification was withdrawn reads its projects but acts on them no more;
+// the dashboard offered "Request more details" all the same, and the API answered 403.
+describe('Request more details for a lawyer no longer verified', { timeout: 30_000 }, () => {
+  it('is not offered once the verification is withdrawn, and is while it stands', async () => {
+    for (const verified of [false, true]) {
+      setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
+      vi.stubGlobal(
+        'fetch',
+        jsonFetch({
+          'GET /job-api/lawyer/pendingjobs': () => ({ body: [job('pending', 1)], headers: { 'x-total-count': '1' } }),
+          'GET /job-api/lawyer/completedjobs': () => ({ body: [], headers: { 'x-total-count': '0' } }),
+          'GET /api/userprofile': () => ({ body: { ...verifiedLawyer, userType: 'lawyer', verified } }),
+        }).fn,
+      );
+      const { unmount } = renderPage(<LawyerDashboardPage />);
+      const list = await screen.findByRole('list', { name: 'Pending projects' });
+      const [item] = within(list).getAllByRole('listitem');
+      expect(within(item).getByText('pending job 1')).toBeVisible();
+      if (verified) expect(await within(item).findByRole('button', { name: 'Request more details' })).toBeVisible();
+      else {
+        // The banner says why, once the profile is read.
+        await vi.waitFor(() => expect(within(item).queryByRole('button', { name: 'Request more details' })).toBeNull());
+        expect(within(item).getByRole('link', { name: /Messages and files/ })).toBeVisible();
+      }
+      unmount();
+    }
   });
 });

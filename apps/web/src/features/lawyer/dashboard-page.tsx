@@ -18,8 +18,10 @@ import { getErrorMessage } from '@/lib/http';
 import { useFormDraft } from '@/lib/drafts';
 import { paths } from '@/lib/paths';
 import { useListParams } from '@/lib/use-list-params';
+import { useSession } from '@/lib/use-session';
 import { PROJECTS_PAGE_SIZE, useProjects, type ProjectStatus } from './api/get-projects';
 import { useRequestMoreDetails } from './api/request-details';
+import { useLawyerProfile } from './api/get-lawyer-profile';
 import { JobFile } from './components/job-file';
 import { ResultModal, type ActionResult } from '@/components/result-modal';
 import { VerificationBanner } from './components/verification-banner';
@@ -44,6 +46,11 @@ export default function LawyerDashboardPage() {
   const current = tab === 'pending' ? pending : completed;
   const [asking, setAsking] = useState<LawyerJob | null>(null);
   const changeTab = setTab;
+  // A lawyer whose verification was withdrawn reads its projects but asks nothing on them: the API
+  // refuses its request with 403, as the job page offers it no action (decision 2310).
+  const session = useSession();
+  const profile = useLawyerProfile(session?.userType === 'lawyer' ? session.userId : undefined, false);
+  const mayAsk = profile.data?.verified !== false;
   // A page emptied meanwhile (a job completed): step back to the last page that has projects.
   const data = current.data;
   useEffect(() => {
@@ -78,7 +85,7 @@ export default function LawyerDashboardPage() {
                     job={job}
                     // Only while the table lets the lawyer ask (not on a delivery waiting for the company).
                     onAsk={
-                      allowedJobActions(stageOf(job), 'assigned_lawyer').includes('request_details')
+                      mayAsk && allowedJobActions(stageOf(job), 'assigned_lawyer').includes('request_details')
                         ? () => setAsking(job)
                         : undefined
                     }
