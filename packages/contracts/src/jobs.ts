@@ -96,5 +96,11 @@ export const jobPageResponse = z.object({
    * request for changes sends it back as `delivery`, so a newer delivery is never taken unseen (decision 2258).
    */
   deliveries: z.number(),
+  /**
+   * While the job is delivered: when the clock accepts the work unless the company accepts it or asks
+   * for changes first (five Nigerian working days after the latest delivery, decision 2331); null
+   * otherwise. Left out by answers made before it.
+   */
+  autoAcceptAt: z.string().nullable().optional(),
 });
 export type JobPageResponse = z.infer<typeof jobPageResponse>;

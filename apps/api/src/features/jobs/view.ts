@@ -67,8 +67,17 @@ export const countedTotal = (key: 'open' | `status:${JobView['status']}`) =>
 export const JOB_VIEW_READS = ['jobs', 'products', 'users'] as const;
 /** The tables of a paged job list: selectJobs, the applications (applicants, a lawyer's own) and jobCount. */
 export const JOB_PAGE_READS = [...JOB_VIEW_READS, 'job_applications', 'job_counts'] as const;
-/** The tables of a job's own page: its view, applicants (admins), events with their authors, read marks. */
-export const JOB_THREAD_READS = [...JOB_VIEW_READS, 'job_applications', 'job_events', 'job_reads'] as const;
+/**
+ * The tables of a job's own page: its view, applicants (admins), events with their authors, read marks,
+ * and the timers (when a delivered job is accepted automatically, decision 2331).
+ */
+export const JOB_THREAD_READS = [
+  ...JOB_VIEW_READS,
+  'job_applications',
+  'job_events',
+  'job_reads',
+  'job_timers',
+] as const;
 /** The notification centre and the bell's count. */
 export const NOTIFICATION_READS = ['notifications'] as const;
 
