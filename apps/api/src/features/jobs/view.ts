@@ -80,6 +80,8 @@ export const JOB_THREAD_READS = [
 ] as const;
 /** The notification centre and the bell's count. */
 export const NOTIFICATION_READS = ['notifications'] as const;
+/** The notification centre's page: its entries say whether their job opens for the reader (decision 2332). */
+export const NOTIFICATION_PAGE_READS = [...NOTIFICATION_READS, 'jobs', 'users'] as const;
 
 type Row = Awaited<ReturnType<ReturnType<typeof selectJobs>['execute']>>[number];
 
@@ -464,16 +466,22 @@ export function notificationsQuery(ex: Executor) {
     .select({
       id: notifications.id,
       n: sql<number>`row_number() over (order by ${notifications.id} desc)`.as('n'),
-      entry: sql`${jsonObject({
+      // A lawyer the job was passed away from is no party to it now: its page answers them 403, so the
+      // entry says so (`jobOpens: false`, left out otherwise) and leads to their projects (decision 2332).
+      entry: sql`(${jsonObject({
         _id: sql`${notifications.id}::text`,
         jobId: notifications.jobId,
         action: notifications.action,
         text: notifications.text,
         createdAt: isoText(notifications.createdAt),
         readAt: isoText(notifications.readAt),
-      })}`.as('entry'),
+      })}::jsonb || case when ${jobs.companyId} = ${sql.placeholder('userId')}
+          or ${jobs.assignedTo} = ${sql.placeholder('userId')}
+          or exists (select 1 from ${users} where ${users.id} = ${sql.placeholder('userId')} and ${users.userType} = 'admin')
+        then '{}'::jsonb else '{"jobOpens": false}'::jsonb end)`.as('entry'),
     })
     .from(notifications)
+    .leftJoin(jobs, eq(jobs.id, notifications.jobId))
     .where(and(mine, lt(notifications.id, sql`${sql.placeholder('before')}::bigint`)))
     .orderBy(desc(notifications.id))
     .limit(NOTIFICATION_PAGE + 1)

@@ -22,7 +22,7 @@ import {
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 import { sendJson } from '../../platform/response-cache.js';
-import { JOB_THREAD_READS, NOTIFICATION_READS, CACHED_UNTIL_LATE } from './view.js';
+import { JOB_THREAD_READS, NOTIFICATION_PAGE_READS, NOTIFICATION_READS, CACHED_UNTIL_LATE } from './view.js';
 
 const tags = ['job workspace'];
 const security = [{ bearer: [] }];
@@ -152,7 +152,7 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
         tags,
         summary: 'The notification centre: newest first, 20 a page',
         description:
-          'Pass `before` (a notification id) for the next page. Cached per reader until any notification is written or read.',
+          'Pass `before` (a notification id) for the next page. `jobOpens` says whether the job page opens for the reader: false for a lawyer the job was passed away from (it answers them 403), whose entry the web links to their projects (decision 2332). Cached per reader until any notification is written or read, or a job or account changes.',
         querystring: z.object({ before: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional() }),
         response: { 200: notificationsResponse },
         security,
@@ -163,7 +163,7 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
       shared.responses.send(
         request,
         reply,
-        NOTIFICATION_READS,
+        NOTIFICATION_PAGE_READS,
         async () => ({
           value: await lifecycle.notifications(request.user!, request.query.before),
           headers: { 'cache-control': 'no-store' },
