@@ -46,7 +46,10 @@ export const jobView = z.object({
   /** Contact fields are empty for the job's company: it reaches its lawyer on the job page (decision 2238). */
   assignedTo: z.array(
     person.extend({
-      /** Admin's one-job answer only: false when the lawyer lost verification or the account (decision 2316). */
+      /**
+       * The admin's answers only (the one job and the admin jobs lists): false when the lawyer lost
+       * verification or the account (decisions 2316, 2333).
+       */
       verified: z.boolean().optional(),
     }),
   ),

@@ -189,6 +189,8 @@ export function jobViewJson(opts: {
   applicants?: SQL;
   /** 'hidden' for a company reader (forCompany), or an SQL boolean that is true when the lawyer's contacts show. */
   lawyerContacts?: 'hidden' | SQL<boolean>;
+  /** `assignedTo[0].verified` (admin lists, decision 2333). */
+  lawyerVerified?: boolean;
 }) {
   const redact = opts.redact ?? 'none';
   const lawyerContact = (col: SQLWrapper) =>
@@ -235,6 +237,8 @@ export function jobViewJson(opts: {
       name: lawyer.name,
       officialEmail: lawyerContact(lawyer.officialEmail),
       phoneNumber: lawyerContact(lawyer.phoneNumber),
+      // The admin lists say which lawyer lost verification or the account (decision 2333).
+      ...(opts.lawyerVerified ? { verified: sql`(${lawyer.verified} and ${lawyer.deletedAt} is null)` } : {}),
     })}) end`,
     appliedLawer: opts.applicants ?? "'[]'::json",
     createdAt: isoText(jobs.createdAt),
@@ -252,6 +256,8 @@ export const appliedBy = (lawyerId: string | Placeholder) =>
 
 interface JsonListOptions {
   order?: SQL[];
+  /** `assignedTo[0].verified`: the lawyer is verified and not erased (admin lists, decision 2333). */
+  lawyerVerified?: boolean;
   lawyerContacts?: 'hidden' | SQL<boolean>;
   limit?: number | Placeholder;
   offset?: number | Placeholder;
