@@ -397,6 +397,11 @@ export const notification = z.object({
   text: z.string(),
   createdAt: z.string(),
   readAt: z.string().nullable(),
+  /**
+   * False when the job's page no longer opens for the reader: a lawyer an admin passed the job away from
+   * (the page answers them 403), whose entry leads to their projects (decision 2332). Left out otherwise.
+   */
+  jobOpens: z.literal(false).optional(),
 });
 export type NotificationResponse = z.infer<typeof notification>;
 

@@ -46,7 +46,10 @@ export const jobView = z.object({
   /** Contact fields are empty for the job's company: it reaches its lawyer on the job page (decision 2238). */
   assignedTo: z.array(
     person.extend({
-      /** Admin's one-job answer only: false when the lawyer lost verification or the account (decision 2316). */
+      /**
+       * The admin's answers only (the one job and the admin jobs lists): false when the lawyer lost
+       * verification or the account (decisions 2316, 2333).
+       */
       verified: z.boolean().optional(),
     }),
   ),
@@ -96,5 +99,11 @@ export const jobPageResponse = z.object({
    * request for changes sends it back as `delivery`, so a newer delivery is never taken unseen (decision 2258).
    */
   deliveries: z.number(),
+  /**
+   * While the job is delivered: when the clock accepts the work unless the company accepts it or asks
+   * for changes first (five Nigerian working days after the latest delivery, decision 2331); null
+   * otherwise. Left out by answers made before it.
+   */
+  autoAcceptAt: z.string().nullable().optional(),
 });
 export type JobPageResponse = z.infer<typeof jobPageResponse>;

@@ -84,6 +84,19 @@ export const lawyerEarning = z.object({
 });
 export type LawyerEarning = z.infer<typeof lawyerEarning>;
 
+/** Get Paid's earnings per job come this many at a time, newest first; older ones by `before`. */
+export const EARNINGS_PAGE = 200;
+
+/** GET /job-api/lawyer/earnings?before=<older>: the next page of earnings. */
+export const earningsQuery = z.object({
+  before: z.coerce
+    .number('before must be the older of an earnings answer')
+    .int('before must be the older of an earnings answer')
+    .min(1, 'before must be the older of an earnings answer')
+    .max(Number.MAX_SAFE_INTEGER, 'before must be the older of an earnings answer')
+    .optional(),
+});
+
 export const earningsResponse = z.object({
   status: z.literal('success'),
   data: z.object({
@@ -97,7 +110,10 @@ export const earningsResponse = z.object({
     pending: naira,
     commissionPercent: z.number(),
     holdDays: z.number().int(),
+    /** Newest first, EARNINGS_PAGE at most. */
     jobs: z.array(lawyerEarning),
+    /** Only when older jobs remain: ask again with `before` set to it for the next page. */
+    older: z.string().optional(),
   }),
 });
 export type EarningsResponse = z.infer<typeof earningsResponse>;

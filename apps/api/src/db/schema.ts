@@ -665,6 +665,8 @@ export const refunds = pgTable(
     providerRefundId: text('provider_refund_id'),
     failure: text('failure'),
     requestedBy: uuid('requested_by').references(() => users.id),
+    /** When the provider first refused it (migration 0035): the background pass gives up three days on. */
+    firstRefusedAt: ts('first_refused_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     settledAt: ts('settled_at'),

@@ -43,7 +43,7 @@ export const jobsAdminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
           tags,
           security,
           summary,
-          description: `Newest first, each in the one job shape with \`appliedLawer\` filled. Without \`page\`: an array of jobs (as the spec's client reads it), the whole list up to \`limit\` jobs (default ${LIST_CAP}, at most ${LIST_LIMIT_MAX}). With \`page\` (from 1): the paged form \`{ status, jobs, page, limit, total, results }\`, \`limit\` defaulting to 5, \`total\` counting every job in this state. Decision 0901. ${ADMIN_ONLY}`,
+          description: `Newest first, each in the one job shape with \`appliedLawer\` filled and \`assignedTo[0].verified\` (false when the lawyer lost verification or the account, so the job needs passing to another lawyer; decision 2333). Without \`page\`: an array of jobs (as the spec's client reads it), the whole list up to \`limit\` jobs (default ${LIST_CAP}, at most ${LIST_LIMIT_MAX}). With \`page\` (from 1): the paged form \`{ status, jobs, page, limit, total, results }\`, \`limit\` defaulting to 5, \`total\` counting every job in this state. Decision 0901. ${ADMIN_ONLY}`,
           querystring: listQuery,
           response: { 200: z.union([adminJobsResponse, adminJobsPageResponse]) },
         },

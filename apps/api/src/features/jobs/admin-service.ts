@@ -141,6 +141,8 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle) 
         offset: (p.page - 1) * p.limit,
         order,
         applicants: applicantsJson,
+        // Which lawyers lost verification, so the admin sees the jobs to pass on (decision 2333).
+        lawyerVerified: true,
         // No counter row until a job first takes this state.
         total: sql<number>`coalesce(${countedTotal(`status:${status}`)}, 0)`,
       });

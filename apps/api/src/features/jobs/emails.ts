@@ -28,10 +28,24 @@ function plainFileName(name: string): string {
   return plainName(name.slice(0, name.length - ext.length)) + ext;
 }
 
-/** A lifecycle step told to each recipient: the notification's text is the subject and the first line. */
+/** A moment as the mails say it, in Lagos time: "4 Dec 2026, 2:30 pm". */
+export const lagosWhen = (at: Date) =>
+  at.toLocaleString('en-NG', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: 'Africa/Lagos',
+  });
+
+/**
+ * A lifecycle step told to each recipient: the notification's text is the subject and the first line.
+ * `acceptsAt`: a delivery told to its company, which the clock accepts then unless answered (decision 2331).
+ */
 export const jobEventMail = (
   to: string,
-  m: { text: string; note?: string | null; files?: string[]; url: string; thread?: boolean },
+  m: { text: string; note?: string | null; files?: string[]; url: string; thread?: boolean; acceptsAt?: Date },
 ): MailTemplate => ({
   to,
   subject: m.text,
@@ -39,6 +53,13 @@ export const jobEventMail = (
     paragraph(`${m.text}.`),
     ...(m.note ? [quote(preview(m.note))] : []),
     ...(m.files?.length ? [paragraph(`Documents: ${m.files.map(plainFileName).join(', ')}`)] : []),
+    ...(m.acceptsAt
+      ? [
+          paragraph(
+            `If you neither accept the work nor ask for changes, it will be accepted automatically on ${lagosWhen(m.acceptsAt)} (Lagos time), five working days after the delivery.`,
+          ),
+        ]
+      : []),
     ...(m.thread
       ? [paragraph('Until you open the job, further messages on it wait there and in your notifications.')]
       : []),

@@ -4,6 +4,8 @@ import {
   applyForJobInput,
   AVAILABLE_JOBS_PAGE,
   availableJobsQuery,
+  EARNINGS_PAGE,
+  earningsQuery,
   earningsResponse,
   idParam,
   lawyerIdQuery,
@@ -144,7 +146,9 @@ export const lawyerJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         tags,
         summary: "The signed-in lawyer's completed work in naira",
         description:
-          'Number of completed jobs assigned to the caller and their amounts added up (what the companies paid), and from the ledger the caller’s share: `available` to withdraw now, `pending` in the holding period (`holdDays` after completion), and each completed job with the platform commission (`commissionPercent`) taken off.',
+          'Number of completed jobs assigned to the caller and their amounts added up (what the companies paid), and from the ledger the caller’s share: `available` to withdraw now, `pending` in the holding period (`holdDays` after completion), and each completed job with the platform commission (`commissionPercent`) taken off, newest first, ' +
+          `${EARNINGS_PAGE} at a time: \`older\` is present when older jobs remain, and \`before={older}\` answers the next page (the figures above are the whole account's on every page).`,
+        querystring: earningsQuery,
         response: { 200: earningsResponse },
         security,
       },
@@ -152,7 +156,7 @@ export const lawyerJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
     },
     async (request) => ({
       status: 'success' as const,
-      data: { ...(await service.earnings(request.user!.id)), currency: 'NGN' as const },
+      data: { ...(await service.earnings(request.user!.id, request.query.before)), currency: 'NGN' as const },
     }),
   );
 

@@ -238,13 +238,13 @@ export function createLawyerJobsService(deps: Deps, lifecycle: JobLifecycle, led
      * The lawyer's completed work (how many jobs, what companies paid for them) and, from the ledger,
      * its share: available now, pending in the holding period, and per job.
      */
-    async earnings(lawyerId: string) {
+    async earnings(lawyerId: string, before?: number) {
       const [rows, fromLedger, settings] = await Promise.all([
         db
           .select({ n: count(), total: sum(jobs.amount) })
           .from(jobs)
           .where(and(eq(jobs.assignedTo, lawyerId), eq(jobs.status, 'completed'))),
-        ledger.lawyerEarnings(lawyerId),
+        ledger.lawyerEarnings(lawyerId, before),
         ledger.settings(),
       ]);
       return {

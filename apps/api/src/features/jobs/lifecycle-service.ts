@@ -63,6 +63,15 @@ function actorOf(job: Job, acting: Acting): JobActor | null {
   return acting.verified ? 'applicant' : null;
 }
 
+/**
+ * When the clock accepts a delivery made at `deliveredAt`: the lifecycle table's working days after it
+ * (Lagos days, the holidays table's days skipped). The timer is set with it, and the job page and the
+ * delivery mail read that timer's moment, so all three say one date.
+ */
+export function autoAcceptAt(deliveredAt: Date, hs: ReadonlySet<string>): Date {
+  return addWorkingDays(deliveredAt, transitionOf('auto_accept').at!.workingDays, hs);
+}
+
 /** The one refusal for an action the table does not allow: 403 for a stranger, 409 for the wrong moment. */
 export function refuse(job: Job, action: JobAction, actor: JobActor | null): never {
   const t = transitionOf(action);
@@ -364,12 +373,15 @@ export function createJobLifecycle(
       ];
       if (again.length) await tx.insert(jobTimers).values(again).onConflictDoNothing();
     }
+    // Named in the company's delivery mail: the moment the clock accepts this delivery unanswered.
+    let acceptsAt: Date | null = null;
     if ((action === 'deliver' || action === 'deliver_again') && hs) {
       const cycle = updated.deliveries;
+      acceptsAt = autoAcceptAt(now, hs);
       await tx
         .insert(jobTimers)
         .values([
-          { jobId: job.id, action: 'auto_accept', cycle, fireAt: addWorkingDays(now, 5, hs) },
+          { jobId: job.id, action: 'auto_accept', cycle, fireAt: acceptsAt },
           { jobId: job.id, action: 'remind_company', cycle, fireAt: addWorkingDays(now, 3, hs) },
         ])
         .onConflictDoNothing();
@@ -462,7 +474,10 @@ export function createJobLifecycle(
         };
         for (const [userId, { email, as }] of recipients)
           if (!input.mailed?.includes(as) && !waiting.has(userId))
-            await enqueueMail(tx, render(jobEventMail(email, mail)));
+            await enqueueMail(
+              tx,
+              render(jobEventMail(email, as === 'company' && acceptsAt ? { ...mail, acceptsAt } : mail)),
+            );
       }
     }
     return updated;
@@ -584,6 +599,26 @@ export function createJobLifecycle(
     if (!actor || (actor === 'assigned_lawyer' && !user.verified)) return [];
     return ([...JOB_PAGE_ACTIONS, 'assign'] as const).filter((a) => findJobTransition(a, job.stage, actor));
   };
+
+  /**
+   * When the clock will accept the job's latest delivery: its timer's moment (autoAcceptAt at the
+   * delivery), null when there is none; the cached page reads the timers (JOB_THREAD_READS).
+   */
+  async function acceptTimerOf(job: Job): Promise<Date | null> {
+    const [timer] = await db
+      .select({ fireAt: jobTimers.fireAt })
+      .from(jobTimers)
+      .where(
+        and(
+          eq(jobTimers.jobId, job.id),
+          eq(jobTimers.action, 'auto_accept'),
+          eq(jobTimers.cycle, job.deliveries),
+          isNull(jobTimers.firedAt),
+        ),
+      )
+      .limit(1);
+    return timer?.fireAt ?? null;
+  }
 
   async function readJob(jobId: string) {
     assertJobId(jobId);
@@ -756,6 +791,7 @@ export function createJobLifecycle(
         now: clock.now().toISOString(),
       });
       if (!row) throw notFound(messages.jobNotFound);
+      const accepts = row.job.stage === 'delivered' ? await acceptTimerOf(row.job) : null;
       const page: JobPageResponse = {
         job: row.view,
         viewer: viewerOf(row.job, user),
@@ -765,6 +801,7 @@ export function createJobLifecycle(
         lastReadEventId: row.lastRead,
         planCredit: row.job.subscriptionId !== null,
         deliveries: row.job.deliveries,
+        autoAcceptAt: accepts?.toISOString() ?? null,
       };
       return JSON.stringify(page);
     },

@@ -93,6 +93,29 @@ describeEachDb('the notices of a job passed to another lawyer', (kind) => {
     expect((await adminView(job.id)).assignedTo).toMatchObject([{ name: 'Bola Second', verified: true }]);
   });
 
+  it('leads the old lawyer from their notices to their projects, as the job page answers them 403 (2332)', async () => {
+    const { company, first, second, job } = await handedOver();
+    const entries = async (who: Login) =>
+      (
+        (await inject('GET', '/api/notifications', who)).json().notifications as Array<{
+          jobId: string;
+          text: string;
+          jobOpens?: false;
+        }>
+      ).filter((n) => n.jobId === job.id);
+    expect((await inject('GET', `/job-api/jobs/${job.id}`, first)).statusCode).toBe(403);
+    const old = await entries(first);
+    expect(old.map((n) => n.text)).toContain('Share Transfer was passed to another lawyer');
+    // Every entry of the job, the hand-over's and those from before it: none opens for them now.
+    expect(old.map((n) => n.jobOpens)).toEqual(old.map(() => false));
+    for (const who of [second, company, admin]) {
+      const theirs = await entries(who);
+      expect(theirs.length).toBeGreaterThan(0);
+      expect(theirs.map((n) => n.jobOpens)).toEqual(theirs.map(() => undefined));
+      expect((await inject('GET', `/job-api/jobs/${job.id}`, who)).statusCode).toBe(200);
+    }
+  });
+
   it("an erasure of the new lawyer takes the name out of the company's hand-over mail", async () => {
     const { company, first, second, job } = await handedOver();
     // Cancelled, the job no longer keeps the lawyer's account from being deleted.

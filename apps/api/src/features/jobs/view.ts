@@ -67,10 +67,21 @@ export const countedTotal = (key: 'open' | `status:${JobView['status']}`) =>
 export const JOB_VIEW_READS = ['jobs', 'products', 'users'] as const;
 /** The tables of a paged job list: selectJobs, the applications (applicants, a lawyer's own) and jobCount. */
 export const JOB_PAGE_READS = [...JOB_VIEW_READS, 'job_applications', 'job_counts'] as const;
-/** The tables of a job's own page: its view, applicants (admins), events with their authors, read marks. */
-export const JOB_THREAD_READS = [...JOB_VIEW_READS, 'job_applications', 'job_events', 'job_reads'] as const;
+/**
+ * The tables of a job's own page: its view, applicants (admins), events with their authors, read marks,
+ * and the timers (when a delivered job is accepted automatically, decision 2331).
+ */
+export const JOB_THREAD_READS = [
+  ...JOB_VIEW_READS,
+  'job_applications',
+  'job_events',
+  'job_reads',
+  'job_timers',
+] as const;
 /** The notification centre and the bell's count. */
 export const NOTIFICATION_READS = ['notifications'] as const;
+/** The notification centre's page: its entries say whether their job opens for the reader (decision 2332). */
+export const NOTIFICATION_PAGE_READS = [...NOTIFICATION_READS, 'jobs', 'users'] as const;
 
 type Row = Awaited<ReturnType<ReturnType<typeof selectJobs>['execute']>>[number];
 
@@ -178,6 +189,8 @@ export function jobViewJson(opts: {
   applicants?: SQL;
   /** 'hidden' for a company reader (forCompany), or an SQL boolean that is true when the lawyer's contacts show. */
   lawyerContacts?: 'hidden' | SQL<boolean>;
+  /** `assignedTo[0].verified` (admin lists, decision 2333). */
+  lawyerVerified?: boolean;
 }) {
   const redact = opts.redact ?? 'none';
   const lawyerContact = (col: SQLWrapper) =>
@@ -224,6 +237,8 @@ export function jobViewJson(opts: {
       name: lawyer.name,
       officialEmail: lawyerContact(lawyer.officialEmail),
       phoneNumber: lawyerContact(lawyer.phoneNumber),
+      // The admin lists say which lawyer lost verification or the account (decision 2333).
+      ...(opts.lawyerVerified ? { verified: sql`(${lawyer.verified} and ${lawyer.deletedAt} is null)` } : {}),
     })}) end`,
     appliedLawer: opts.applicants ?? "'[]'::json",
     createdAt: isoText(jobs.createdAt),
@@ -241,6 +256,8 @@ export const appliedBy = (lawyerId: string | Placeholder) =>
 
 interface JsonListOptions {
   order?: SQL[];
+  /** `assignedTo[0].verified`: the lawyer is verified and not erased (admin lists, decision 2333). */
+  lawyerVerified?: boolean;
   lawyerContacts?: 'hidden' | SQL<boolean>;
   limit?: number | Placeholder;
   offset?: number | Placeholder;
@@ -455,16 +472,22 @@ export function notificationsQuery(ex: Executor) {
     .select({
       id: notifications.id,
       n: sql<number>`row_number() over (order by ${notifications.id} desc)`.as('n'),
-      entry: sql`${jsonObject({
+      // A lawyer the job was passed away from is no party to it now: its page answers them 403, so the
+      // entry says so (`jobOpens: false`, left out otherwise) and leads to their projects (decision 2332).
+      entry: sql`(${jsonObject({
         _id: sql`${notifications.id}::text`,
         jobId: notifications.jobId,
         action: notifications.action,
         text: notifications.text,
         createdAt: isoText(notifications.createdAt),
         readAt: isoText(notifications.readAt),
-      })}`.as('entry'),
+      })}::jsonb || case when ${jobs.companyId} = ${sql.placeholder('userId')}
+          or ${jobs.assignedTo} = ${sql.placeholder('userId')}
+          or exists (select 1 from ${users} where ${users.id} = ${sql.placeholder('userId')} and ${users.userType} = 'admin')
+        then '{}'::jsonb else '{"jobOpens": false}'::jsonb end)`.as('entry'),
     })
     .from(notifications)
+    .leftJoin(jobs, eq(jobs.id, notifications.jobId))
     .where(and(mine, lt(notifications.id, sql`${sql.placeholder('before')}::bigint`)))
     .orderBy(desc(notifications.id))
     .limit(NOTIFICATION_PAGE + 1)

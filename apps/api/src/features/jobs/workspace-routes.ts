@@ -22,7 +22,7 @@ import {
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 import { sendJson } from '../../platform/response-cache.js';
-import { JOB_THREAD_READS, NOTIFICATION_READS, CACHED_UNTIL_LATE } from './view.js';
+import { JOB_THREAD_READS, NOTIFICATION_PAGE_READS, NOTIFICATION_READS, CACHED_UNTIL_LATE } from './view.js';
 
 const tags = ['job workspace'];
 const security = [{ bearer: [] }];
@@ -50,7 +50,7 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
       schema: {
         tags,
         summary: 'The job page: the job, its timeline and thread, and what the reader may do now',
-        description: `For the job's company, its assigned lawyer and admins (anyone else 403, an unknown job 404). The company reads its lawyer by name: \`job.assignedTo\`'s e-mail and phone are empty for it (decision 2238). \`actions\` are the lifecycle table's actions this reader may take now (packages/contracts/src/job-lifecycle.ts). \`events\` are the newest ${THREAD_PAGE}, oldest first, and \`earlier\` says older ones remain (GET …/events?before=); those after \`lastReadEventId\` are unread for this reader. \`deliveries\` counts the deliveries so far: an acceptance or a request for changes sends back the one read as \`delivery\` (decision 2258). Cached per job and reader until a table it reads is written or the job turns late (its due time).`,
+        description: `For the job's company, its assigned lawyer and admins (anyone else 403, an unknown job 404). The company reads its lawyer by name: \`job.assignedTo\`'s e-mail and phone are empty for it (decision 2238). \`actions\` are the lifecycle table's actions this reader may take now (packages/contracts/src/job-lifecycle.ts). \`events\` are the newest ${THREAD_PAGE}, oldest first, and \`earlier\` says older ones remain (GET …/events?before=); those after \`lastReadEventId\` are unread for this reader. \`deliveries\` counts the deliveries so far: an acceptance or a request for changes sends back the one read as \`delivery\` (decision 2258). \`autoAcceptAt\`: while the job is delivered, when the clock accepts the work unless the company answers first (its auto_accept timer, five Nigerian working days after the latest delivery in Lagos time, public holidays skipped), otherwise null (decision 2331). Cached per job and reader until a table it reads is written or the job turns late (its due time).`,
         params: idParam,
         response: { 200: jobPageResponse },
         security,
@@ -152,7 +152,7 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
         tags,
         summary: 'The notification centre: newest first, 20 a page',
         description:
-          'Pass `before` (a notification id) for the next page. Cached per reader until any notification is written or read.',
+          'Pass `before` (a notification id) for the next page. `jobOpens` says whether the job page opens for the reader: false for a lawyer the job was passed away from (it answers them 403), whose entry the web links to their projects (decision 2332). Cached per reader until any notification is written or read, or a job or account changes.',
         querystring: z.object({ before: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional() }),
         response: { 200: notificationsResponse },
         security,
@@ -163,7 +163,7 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
       shared.responses.send(
         request,
         reply,
-        NOTIFICATION_READS,
+        NOTIFICATION_PAGE_READS,
         async () => ({
           value: await lifecycle.notifications(request.user!, request.query.before),
           headers: { 'cache-control': 'no-store' },

@@ -230,7 +230,11 @@ describeEachDb('refunds of cancelled jobs sent again by the background job', (ki
     const now = t.clock.now().getTime();
     await db()
       .update(refunds)
-      .set({ createdAt: new Date(now - 4 * DAY), updatedAt: new Date(now - 2 * HOUR) })
+      .set({
+        createdAt: new Date(now - 4 * DAY),
+        firstRefusedAt: new Date(now - 4 * DAY),
+        updatedAt: new Date(now - 2 * HOUR),
+      })
       .where(eq(refunds.id, refused.id));
     await db()
       .update(refunds)

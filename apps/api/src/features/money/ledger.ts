@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm
 import {
   DEFAULT_COMMISSION_PERCENT,
   DEFAULT_HOLD_DAYS,
+  EARNINGS_PAGE,
   LEDGER_KIND_WORDS,
   type LedgerAccount,
   type LedgerBalances,
@@ -263,7 +264,11 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
     },
 
     /** A lawyer's balances and earnings per job, in naira, from the ledger alone. */
-    async lawyerEarnings(lawyerId: string) {
+    /**
+     * The lawyer's balance and completed jobs, newest first, EARNINGS_PAGE at a time: `before` (the
+     * `older` of the page before) answers the next (paged as the notifications are).
+     */
+    async lawyerEarnings(lawyerId: string, before?: number) {
       const now = clock.now();
       const [b] = await db
         .select({
@@ -281,6 +286,7 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
           earned: sql<string>`-${ledgerEntries.amount}`,
           availableAt: ledgerEntries.availableAt,
           transactionId: ledgerEntries.transactionId,
+          entryId: ledgerEntries.id,
         })
         .from(ledgerEntries)
         .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
@@ -292,11 +298,14 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
             eq(ledgerEntries.lawyerId, lawyerId),
             eq(ledgerEntries.account, 'lawyer_earnings'),
             eq(ledgerTransactions.kind, 'earning'),
+            before !== undefined ? lt(ledgerEntries.id, before) : undefined,
           ),
         )
         .orderBy(desc(ledgerEntries.id))
-        .limit(200);
-      const commissions = rows.length
+        // One more than a page: whether older ones remain.
+        .limit(EARNINGS_PAGE + 1);
+      const page = rows.slice(0, EARNINGS_PAGE);
+      const commissions = page.length
         ? await db
             .select({ transactionId: ledgerEntries.transactionId, kobo: ledgerEntries.amount })
             .from(ledgerEntries)
@@ -304,7 +313,7 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
               and(
                 inArray(
                   ledgerEntries.transactionId,
-                  rows.map((r) => r.transactionId),
+                  page.map((r) => r.transactionId),
                 ),
                 eq(ledgerEntries.account, 'platform_commission'),
               ),
@@ -314,7 +323,7 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
       return {
         available: naira(Number(b?.available ?? 0)),
         pending: naira(Number(b?.pending ?? 0)),
-        jobs: rows.map((r) => {
+        jobs: page.map((r) => {
           const earned = Number(r.earned);
           const commission = commissionBy.get(r.transactionId) ?? 0;
           return {
@@ -328,6 +337,8 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
             availableAt: r.availableAt?.toISOString() ?? null,
           };
         }),
+        // Only when older ones remain, so a lawyer with one page reads the answer as before.
+        ...(rows.length > EARNINGS_PAGE ? { older: String(page.at(-1)!.entryId) } : {}),
       };
     },
 

@@ -207,6 +207,8 @@ export function createRefunds(deps: RefundsDeps) {
             status: 'failed',
             providerRefundId,
             failure: 'failure' in outcome ? outcome.failure : 'Refused by the provider',
+            // The first refusal stays: the pass gives up three days after it (decision 2334).
+            firstRefusedAt: r.firstRefusedAt ?? now,
             updatedAt: now,
           })
           .where(eq(refunds.id, r.id));
@@ -407,8 +409,10 @@ export function createRefunds(deps: RefundsDeps) {
       lt(refunds.updatedAt, unsentBefore),
     );
     const refused = and(eq(refunds.status, 'failed'), lt(refunds.updatedAt, laterBefore));
-    // Refused for days (2309): the admins are told once, and it is not sent again by itself.
-    const stale = lt(refunds.createdAt, new Date(now - GIVE_UP_AFTER_MS));
+    // Refused for days (2309), counted from its first refusal, not its opening (an outage before it is
+    // no refusal, decision 2334): the admins are told once, and it is not sent again by itself.
+    const staleBefore = new Date(now - GIVE_UP_AFTER_MS);
+    const stale = lt(sql`coalesce(${refunds.firstRefusedAt}, ${refunds.updatedAt})`, staleBefore);
     const givenUp = sql`coalesce(starts_with(${refunds.failure}, ${GIVEN_UP}), false)`;
     const unanswered = and(
       eq(refunds.status, 'pending'),
@@ -416,14 +420,18 @@ export function createRefunds(deps: RefundsDeps) {
       lt(refunds.updatedAt, laterBefore),
     );
     const due = await db
-      .select({ id: refunds.id, status: refunds.status, createdAt: refunds.createdAt })
+      .select({
+        id: refunds.id,
+        status: refunds.status,
+        refusedSince: sql<Date>`coalesce(${refunds.firstRefusedAt}, ${refunds.updatedAt})`.mapWith(refunds.updatedAt),
+      })
       .from(refunds)
       .where(or(unsent, and(refused, not(givenUp)), unanswered))
       .orderBy(asc(refunds.updatedAt))
       .limit(limit);
     let done = 0;
-    for (const { id, status, createdAt } of due) {
-      if (status === 'failed' && createdAt.getTime() < now - GIVE_UP_AFTER_MS) {
+    for (const { id, status, refusedSince } of due) {
+      if (status === 'failed' && refusedSince.getTime() < staleBefore.getTime()) {
         // A hand-over that fails (a fault on its row) is left for the next pass: it rolled back, so it
         // would stay first in this order and, thrown, end every pass before the refunds due after it.
         await giveUp(id, and(refused, not(givenUp), stale)!).catch((err: unknown) =>
@@ -431,19 +439,21 @@ export function createRefunds(deps: RefundsDeps) {
         );
         continue;
       }
-      // A refused one is claimed as pending and sent in the same statement, as an admin's retry marks it
-      // (decision 2264): a retry pressed at that moment then finds it being sent, never sends it too.
-      const [claimed] = await db
-        .update(refunds)
-        .set(
-          status === 'failed'
-            ? { status: 'pending', failure: null, providerRefundId: null, updatedAt: clock.now() }
-            : { updatedAt: clock.now() },
-        )
-        .where(and(eq(refunds.id, id), status === 'failed' ? refused : or(unsent, unanswered)))
-        .returning();
-      if (!claimed) continue;
       try {
+        // A refused one is claimed as pending and sent in the same statement, as an admin's retry marks
+        // it (decision 2264): a retry pressed at that moment then finds it being sent, never sends it too.
+        // Inside the try: a claim that fails on its row is left for the next pass, not the end of this
+        // one for every refund due after it (decision 2334).
+        const [claimed] = await db
+          .update(refunds)
+          .set(
+            status === 'failed'
+              ? { status: 'pending', failure: null, providerRefundId: null, updatedAt: clock.now() }
+              : { updatedAt: clock.now() },
+          )
+          .where(and(eq(refunds.id, id), status === 'failed' ? refused : or(unsent, unanswered)))
+          .returning();
+        if (!claimed) continue;
         if (claimed.providerRefundId && claimed.status === 'pending') {
           const found = await provider.fetchRefund(claimed.providerRefundId);
           if (found && found.status !== 'pending') await settle(id, found);

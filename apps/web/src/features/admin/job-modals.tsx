@@ -130,8 +130,8 @@ export function JobModal({
           )}
           {job.status !== 'unassigned' && lawyer && <p className="font-semibold">Assigned to {lawyer.name}</p>}
           {/* A job at work is passed on from the assign page only once its lawyer lost verification (2316).
-              Only the one-job answer carries `verified`; the jobs list leaves it out, so the link then says
-              when it applies instead of offering a hand-over the assign page would refuse. */}
+              The admin answers carry `verified` (2333); one that leaves it out gets a link that says when
+              it applies instead of offering a hand-over the assign page would refuse. */}
           {lawyer && lawyer.verified !== true && ['in_progress', 'changes_requested'].includes(stageOf(job)) && (
             <Link
               to={paths.adminAssignJob(job._id)}

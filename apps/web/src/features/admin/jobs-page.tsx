@@ -74,6 +74,23 @@ export default function AdminJobsPage() {
                       {job.status === 'pending' && job.dueAt && <> · due {formatOrdinalDate(job.dueAt)}</>}
                       {job.late && <span className="ml-1 font-bold text-red-700">Late</span>}
                     </p>
+                    {/* The list says whose lawyer lost verification: those jobs need passing on (decision 2333). */}
+                    {job.status === 'pending' && job.assignedTo[0]?.verified === false && (
+                      <p className="mt-1 text-sm">
+                        <span className="rounded bg-amber-100 px-2 py-0.5 text-xs font-bold text-amber-900">
+                          {job.assignedTo[0].name} lost verification
+                        </span>
+                        {['in_progress', 'changes_requested'].includes(stageOf(job)) && (
+                          <Link
+                            to={paths.adminAssignJob(job._id)}
+                            className="ml-2 font-semibold text-brand underline"
+                            aria-label={`Pass to another lawyer: ${job.productId.productName}`}
+                          >
+                            Pass to another lawyer
+                          </Link>
+                        )}
+                      </p>
+                    )}
                   </div>
                   <div className="flex flex-wrap gap-2">
                     <Link

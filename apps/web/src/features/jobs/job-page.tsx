@@ -285,6 +285,20 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
               </dd>
             </div>
           )}
+          {/* The moment the clock's timer accepts the delivery unanswered (decision 2331). */}
+          {job.stage === 'delivered' && data.autoAcceptAt && (
+            <div>
+              <dt className="text-slate-600">Accepted automatically on</dt>
+              <dd>
+                {formatWhen(data.autoAcceptAt)}
+                <span className="block text-xs text-slate-600">
+                  {data.viewer === 'company'
+                    ? 'Unless you accept the work or ask for changes before then.'
+                    : 'Unless the company accepts the work or asks for changes before then.'}
+                </span>
+              </dd>
+            </div>
+          )}
           <div className="min-w-0">
             <dt className="text-slate-600">Company</dt>
             <dd className="wrap-anywhere">{job.companyId.companyName}</dd>

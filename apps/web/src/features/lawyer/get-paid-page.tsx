@@ -10,6 +10,7 @@ import {
   payoutUpdateUnsure,
   type AccountDetails,
 } from '@legalmarket/contracts/lawyers';
+import type { EarningsResponse, LawyerEarning } from '@legalmarket/contracts/money';
 import type { LawyerPayoutsResponse } from '@legalmarket/contracts/payouts';
 import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading, Naira, SuccessNote } from '@/components/feedback';
@@ -17,7 +18,7 @@ import { FormError } from '@/components/field';
 import { SectionBoundary } from '@/components/section-boundary';
 import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/use-session';
-import { getErrorMessage, HttpError, isNetworkError } from '@/lib/http';
+import { api, getErrorMessage, HttpError, isNetworkError } from '@/lib/http';
 import { isAnswerLost } from '@/lib/answer-lost';
 import { useAddPaymentDetails } from './api/add-payment-details';
 import { payoutEditWindow, useEditPaymentDetails } from './api/edit-payment-details';
@@ -236,6 +237,26 @@ function GetPaid({ onPaymentDetails }: { onPaymentDetails: () => void }) {
   const withdrawable = d ? (payouts.data?.withdrawable ?? d.available) : undefined;
   const figure = (value: number | undefined) =>
     value !== undefined ? <Naira amount={value} exact /> : earnings.isError ? '—' : '...';
+  // Older earnings, asked for with "Show older" as the notifications are (`before` = the last `older`).
+  const [older, setOlder] = useState<{ jobs: LawyerEarning[]; next?: string } | null>(null);
+  const [olderError, setOlderError] = useState<string | null>(null);
+  const [loadingOlder, setLoadingOlder] = useState(false);
+  const cursor = older ? older.next : d?.older;
+  // The first page read again (after a withdrawal) may hold a job shown below already: listed once.
+  const shown = d ? [...d.jobs, ...(older?.jobs ?? []).filter((j) => !d.jobs.some((x) => x.jobId === j.jobId))] : [];
+  async function showOlder() {
+    if (!cursor || loadingOlder) return;
+    setLoadingOlder(true);
+    setOlderError(null);
+    try {
+      const r = await api<EarningsResponse>('/job-api/lawyer/earnings', { query: { before: cursor } });
+      setOlder((old) => ({ jobs: [...(old?.jobs ?? []), ...r.data.jobs], next: r.data.older }));
+    } catch (err) {
+      setOlderError(getErrorMessage(err));
+    } finally {
+      setLoadingOlder(false);
+    }
+  }
   return (
     <section aria-labelledby="get-paid-title" className="space-y-4">
       <h1 id="get-paid-title" className="heading-title text-ink">
@@ -302,7 +323,7 @@ function GetPaid({ onPaymentDetails }: { onPaymentDetails: () => void }) {
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
-              {d.jobs.map((j) => (
+              {shown.map((j) => (
                 <tr key={j.jobId}>
                   <td className="px-4 py-2 text-ink">
                     {j.productName}
@@ -323,6 +344,18 @@ function GetPaid({ onPaymentDetails }: { onPaymentDetails: () => void }) {
               ))}
             </tbody>
           </table>
+        </div>
+      )}
+      {olderError && (
+        <p role="alert" className="text-sm text-red-700">
+          {olderError}
+        </p>
+      )}
+      {d && d.jobs.length > 0 && cursor && (
+        <div className="text-center">
+          <Button variant="secondary" loading={loadingOlder} onClick={() => void showOlder()}>
+            Show older
+          </Button>
         </div>
       )}
     </section>

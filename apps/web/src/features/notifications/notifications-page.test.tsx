@@ -114,4 +114,24 @@ describe('/notifications', () => {
     expect(await screen.findAllByText('Tunde Bakare accepted the job')).toHaveLength(1);
     expect(screen.queryByRole('button', { name: 'Show older' })).toBeNull();
   });
+
+  it('leads a lawyer to their projects from a job passed to another lawyer, which no longer opens (2332)', async () => {
+    setSession({ userToken: 't', userType: 'lawyer', userId: 'lawyer-1' });
+    const list: NotificationsResponse = {
+      notifications: [
+        { ...entry(8, 'Share Transfer was passed to another lawyer'), action: 'assign', jobOpens: false },
+        { ...entry(4, 'Kola Holdings sent a message on Deed of Gift'), jobId: 'job-2' },
+      ],
+      unread: 2,
+      hasMore: false,
+    };
+    vi.stubGlobal('fetch', jsonFetch({ 'GET /api/notifications': () => ({ body: list }) }).fn);
+    renderPage(<NotificationsPage />, { path: '/notifications', at: '/notifications' });
+    const passed = await screen.findByRole('link', { name: /Share Transfer was passed to another lawyer/ });
+    expect(passed).toHaveAttribute('href', '/lawyer/dashboard');
+    expect(passed).toHaveTextContent('This job is no longer yours: the link opens your projects.');
+    const kept = screen.getByRole('link', { name: /sent a message on Deed of Gift/ });
+    expect(kept).toHaveAttribute('href', '/jobs/job-2');
+    expect(kept).not.toHaveTextContent('no longer yours');
+  });
 });

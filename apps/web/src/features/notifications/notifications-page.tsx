@@ -21,7 +21,10 @@ const when = (iso: string) =>
 /** Tells the bell to ask again. */
 const announce = () => window.dispatchEvent(new Event('notifications-read'));
 
-/** /notifications: every role's notification centre, newest first, each entry linking to its job. */
+/**
+ * /notifications: every role's notification centre, newest first, each entry linking to its job (or, for
+ * a lawyer the job was passed away from, to their projects).
+ */
 export default function NotificationsPage() {
   const [items, setItems] = useState<Item[] | null>(null);
   const [unread, setUnread] = useState(0);
@@ -136,12 +139,18 @@ export default function NotificationsPage() {
             >
               <Link
                 id={`notification-${n._id}`}
-                to={paths.job(n.jobId)}
+                // A job passed away from this lawyer no longer opens for them: their projects do (decision 2332).
+                to={n.jobOpens === false ? paths.lawyerDashboard() : paths.job(n.jobId)}
                 onClick={() => !n.readAt && void read({ ids: [n._id] })}
                 className="min-w-0 flex-1 wrap-anywhere text-sm"
               >
                 {!n.readAt && <span className="sr-only">Unread: </span>}
                 <span className={n.readAt ? '' : 'font-semibold'}>{n.text}</span>
+                {n.jobOpens === false && (
+                  <span className="block text-xs text-slate-600">
+                    This job is no longer yours: the link opens your projects.
+                  </span>
+                )}
                 <span className="block text-xs text-slate-600">{when(n.createdAt)}</span>
               </Link>
               {!n.readAt && (

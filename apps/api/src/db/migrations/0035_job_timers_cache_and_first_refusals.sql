@@ -1,0 +1,11 @@
+-- The job page names when the clock accepts a delivered job, read from its auto_accept timer
+-- (docs/decisions/2331-a-delivered-job-names-its-automatic-acceptance.md): the page's cache
+-- (JOB_THREAD_READS) depends on the timers, so their writes move its version.
+SELECT cache_watch('job_timers');
+--> statement-breakpoint
+-- A refund's first refusal (docs/decisions/2334-a-refund-is-given-up-three-days-after-its-first-refusal.md):
+-- the background pass gives a refused refund up three days after it, not after the refund was opened.
+-- One refused already counts from its last refusal, the nearest moment kept.
+ALTER TABLE "refunds" ADD COLUMN IF NOT EXISTS "first_refused_at" timestamp with time zone;
+--> statement-breakpoint
+UPDATE "refunds" SET "first_refused_at" = "updated_at" WHERE "status" = 'failed' AND "first_refused_at" IS NULL;

@@ -1,0 +1,118 @@
+import { afterEach, beforeAll, expect, it } from 'vitest';
+import { and, eq, sql } from 'drizzle-orm';
+import { emailOutbox, jobs, refunds } from '../../db/schema.js';
+import { describeEachDb, signupAndLogin } from '../../../test/helpers.js';
+import { moneyTestKit, type MoneyTestApp } from './money-test-kit.js';
+
+const HOUR = 3600_000;
+const DAY = 24 * HOUR;
+type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+
+/**
+ * Decision 2334: the background pass over refused refunds passes over a refund whose claim fails, and
+ * gives a refund up three days after its first refusal, not three days after it was opened.
+ */
+describeEachDb('the refund pass: a failing row, and days counted from the first refusal', (kind) => {
+  const kit = moneyTestKit(kind, { products: true, ledgerAudit: true });
+  const { flw, db, inject, add, start, verify, reconcile } = kit;
+  let t: MoneyTestApp;
+  let nda: string;
+  beforeAll(() => {
+    ({ t, nda } = kit.suite);
+  });
+  afterEach(async () => {
+    flw.setDown(false);
+    await db().execute(sql`drop trigger if exists refund_fault_2334 on refunds`);
+  });
+
+  async function paidJob() {
+    const who = await signupAndLogin(t, 'company');
+    await add(who, nda);
+    const o = await start(who);
+    const paid = flw.pay(o.reference, o.amount);
+    expect((await verify(o, paid)).statusCode).toBe(200);
+    const [job] = await db()
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.orderId, o.orderId), eq(jobs.productId, nda)));
+    return { paid, job };
+  }
+  const cancel = (admin: Login, jobId: string) =>
+    inject('POST', `/job-api/jobs/${jobId}/actions/cancel`, admin, { note: 'The company closed the deal.' });
+  const refundOf = async (jobId: string) => (await db().select().from(refunds).where(eq(refunds.jobId, jobId)))[0];
+  const sendsOf = (paid: number) => flw.calls.filter((c) => c === `POST /v3/transactions/${paid}/refund`).length;
+
+  it('a refund whose claim fails is left for the next pass; the refunds due after it are still sent', async () => {
+    const admin = await signupAndLogin(t, 'admin');
+    const first = await paidJob();
+    const second = await paidJob();
+    flw.setRefundMode('refuse');
+    expect((await cancel(admin, first.job.id)).statusCode).toBe(200);
+    t.clock.advance(60_000);
+    expect((await cancel(admin, second.job.id)).statusCode).toBe(200);
+    const stuck = await refundOf(first.job.id);
+    expect(stuck).toMatchObject({ status: 'failed' });
+    expect(await refundOf(second.job.id)).toMatchObject({ status: 'failed' });
+    // The first in the pass's order (refused first) cannot be written: its claim throws.
+    await db().execute(
+      sql.raw(`create or replace function refund_fault_2334() returns trigger language plpgsql as $$
+        begin
+          if new.id = '${stuck.id}' then raise exception 'injected fault on refund %', new.id; end if;
+          return new;
+        end $$`),
+    );
+    await db().execute(
+      sql`create trigger refund_fault_2334 before update on refunds for each row execute function refund_fault_2334()`,
+    );
+    flw.setRefundMode('completed');
+    t.clock.advance(HOUR + 2 * 60_000);
+    await reconcile();
+    expect(await refundOf(second.job.id)).toMatchObject({ status: 'completed' });
+    expect(await refundOf(first.job.id)).toMatchObject({ status: 'failed' });
+    expect(sendsOf(first.paid)).toBe(1);
+    // The fault gone, the next pass sends the one it passed over.
+    await db().execute(sql`drop trigger refund_fault_2334 on refunds`);
+    await reconcile();
+    expect(await refundOf(first.job.id)).toMatchObject({ status: 'completed' });
+    expect(sendsOf(first.paid)).toBe(2);
+  });
+
+  it('a refund opened days ago and first refused now is sent again, and given up three days after that', async () => {
+    const admin = await signupAndLogin(t, 'admin');
+    const { paid, job } = await paidJob();
+    flw.setDown(true);
+    expect((await cancel(admin, job.id)).statusCode).toBe(200);
+    const waiting = await refundOf(job.id);
+    expect(waiting).toMatchObject({ status: 'pending', providerRefundId: null });
+    const toldAdmins = async () =>
+      (
+        await db()
+          .select({ subject: emailOutbox.subject })
+          .from(emailOutbox)
+          .where(sql`strpos(${emailOutbox.text}, ${waiting.id}) > 0`)
+      ).filter((m) => m.subject === 'A refund of ₦25,000 is still refused by the provider').length;
+    // The provider unreachable for four days: the refund waits unsent, which is no refusal.
+    t.clock.advance(4 * DAY);
+    await reconcile();
+    expect(await refundOf(job.id)).toMatchObject({ status: 'pending', providerRefundId: null });
+    // Calls the stand-in saw while it was down (answered with an outage) are no refusals.
+    const base = sendsOf(paid);
+    flw.setDown(false);
+    flw.setRefundMode('refuse');
+    t.clock.advance(2 * 60_000);
+    await reconcile();
+    expect(sendsOf(paid)).toBe(base + 1);
+    expect(await refundOf(job.id)).toMatchObject({ status: 'failed' });
+    // An hour after its first refusal: sent again, nobody told.
+    t.clock.advance(HOUR + 60_000);
+    await reconcile();
+    expect(sendsOf(paid)).toBe(base + 2);
+    expect(await toldAdmins()).toBe(0);
+    // Three days after the first refusal: not sent again, the admins told.
+    t.clock.advance(3 * DAY);
+    await reconcile();
+    expect(sendsOf(paid)).toBe(base + 2);
+    expect(await toldAdmins()).toBeGreaterThan(0);
+    expect(await refundOf(job.id)).toMatchObject({ status: 'failed' });
+  });
+});
