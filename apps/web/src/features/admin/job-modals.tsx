@@ -47,6 +47,8 @@ export function JobModal({
     onClose();
   };
   const lawyer = job?.assignedTo[0];
+  // Only the one-job answer says it (the jobs page loads it for View more); the list's row does not.
+  const pay = job?.payOnComplete;
   if (job && asking)
     return (
       <Modal
@@ -81,10 +83,28 @@ export function JobModal({
           </>
         }
       >
-        <p>
-          <strong>{job.productId.productName}</strong> for {job.companyId.companyName} moves to Completed
-          {lawyer ? ` and ${lawyer.name} is paid their share` : ''}. This cannot be undone.
-        </p>
+        {pay ? (
+          // Whom the completion pays and how much, from the one-job answer: after a hand-over it pays the
+          // present lawyer, who may have delivered nothing (decision 2322).
+          <>
+            <p>
+              <strong>{job.productId.productName}</strong> for {job.companyId.companyName} moves to Completed and{' '}
+              <strong>{pay.name}</strong> is paid <Naira amount={pay.amount} exact /> (what is held for the job, less
+              the commission). This cannot be undone.
+            </p>
+            {!pay.delivered && (
+              <p role="alert" className="mt-2 font-semibold text-amber-800">
+                {pay.name} has delivered nothing on this job. Only {pay.name} is paid: a lawyer who worked on it before
+                a hand-over is not.
+              </p>
+            )}
+          </>
+        ) : (
+          <p>
+            <strong>{job.productId.productName}</strong> for {job.companyId.companyName} moves to Completed
+            {lawyer ? ` and ${lawyer.name} is paid their share` : ''}. This cannot be undone.
+          </p>
+        )}
       </Modal>
     );
   return (
