@@ -52,7 +52,9 @@ describeEachDb("the admin's Mark as Completed after a hand-over", (kind) => {
       amount: 40_000,
       delivered: false,
     });
-    expect((await inject('PUT', `/job-api/completejob/${job.id}`, admin)).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'PUT', url: `/job-api/completejob/${job.id}`, headers: admin.headers })).statusCode,
+    ).toBe(200);
     const earned = await db()
       .select({ lawyerId: ledgerEntries.lawyerId, amount: ledgerEntries.amount })
       .from(ledgerEntries)
