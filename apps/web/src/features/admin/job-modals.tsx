@@ -18,6 +18,7 @@ import { Modal } from '@/components/modal';
 import { getErrorMessage } from '@/lib/http';
 import { useCompleteJob } from './api/complete-job';
 import { useEditJobDetails } from './api/edit-job-details';
+import { NotDeliveredAlert } from './complete-payee';
 
 /** View more: product, details and files; Assign on open jobs, Mark as Completed on pending ones. */
 export function JobModal({
@@ -92,12 +93,7 @@ export function JobModal({
               <strong>{pay.name}</strong> is paid <Naira amount={pay.amount} exact /> (what is held for the job, less
               the commission). This cannot be undone.
             </p>
-            {!pay.delivered && (
-              <p role="alert" className="mt-2 font-semibold text-amber-800">
-                {pay.name} has delivered nothing on this job. Only {pay.name} is paid: a lawyer who worked on it before
-                a hand-over is not.
-              </p>
-            )}
+            {!pay.delivered && <NotDeliveredAlert name={pay.name} />}
           </>
         ) : (
           <p>
