@@ -120,6 +120,7 @@ describe('security events in the logs', () => {
       `/new-password/${escaped}/${email}`,
       `/confirm-email?%74oken=${grant}`,
       `/payment-details-not-me?to%6Ben=${grant}&x=1`,
+      `/two-factor-not-me?x=1?token=${grant}`,
       `/api/reset-password?userEmail=${email}&%54oken=${grant}`,
     ];
     const before = lines.length;

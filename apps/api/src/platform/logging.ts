@@ -5,6 +5,8 @@ import { routerPath } from './api-paths.js';
 const SECRET_QUERY_KEYS = new Set(['token', 'resettoken', 'code', 'otp', 'signature', 't']);
 /** The spec's new-password page carries the reset grant in its path: /new-password/{resetToken}/{userEmail}. */
 const SECRET_PATH = /^\/new-password\/[^/]+/i;
+/** The same keys written plainly anywhere in the query (`?a=1?token=…`): never logged either. */
+const SECRET_QUERY_TEXT = /([?&#](?:token|resetToken|code|otp|signature|t)=)[^&#]*/gi;
 
 /** A query key as the query parser (fast-querystring) reads it: `+` a space, percent-escapes decoded. */
 function queryKey(raw: string): string {
@@ -37,7 +39,7 @@ function redactUrl(url: string): string {
       return eq >= 0 && SECRET_QUERY_KEYS.has(queryKey(pair.slice(0, eq))) ? `${pair.slice(0, eq)}=[redacted]` : pair;
     })
     .join('&');
-  return `${logged}${url[cut]}${query}`;
+  return `${logged}${`${url[cut]}${query}`.replace(SECRET_QUERY_TEXT, '$1[redacted]')}`;
 }
 
 /** Fields of database errors that name what went wrong without the values written (PostgreSQL's
