@@ -56,6 +56,7 @@ import { plansRoutes } from './features/plans/routes.js';
 import { showcaseRoutes } from './features/showcase/routes.js';
 import { createServices } from './features/services.js';
 import { runEvery } from './platform/run-every.js';
+import { poisonedKeyError } from './platform/json-body.js';
 import type { FeatureOptions, Shared } from './features/shared.js';
 
 /** Every feature's routes, registered in this order with the same options. */
@@ -162,12 +163,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // The spec's client sends JSON headers on every call, also on the calls without a payload (logout,
   // clear-cart, checkout, send-otp, completejob, the DELETEs): an empty JSON body is no body, not a 400.
+  // A valid body refused for a `__proto__` or `constructor.prototype` key is told so, not "not valid JSON".
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString();
     if (text.trim() === '') return done(null, undefined);
-    parseJson(request, text, done);
+    parseJson(request, text, (err, parsed) => done(err ? (poisonedKeyError(text) ?? err) : null, parsed));
   });
   // A bodiless call sent by a form library (logout, clear-cart, checkout, send-otp, completejob) says it is a form
   // with nothing in it: no body, as above. A form with fields is still refused (415, decision 2234).

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { NUMBER_OR_DIGITS, dataResponse, nullsNotSent, numberOrDigits, showsText } from './common.js';
 import { LIMITS, ORDER_STATUSES } from './constants.js';
 import { messages } from './messages.js';
+import { wholeKobo } from './money.js';
 
 /**
  * Cart, checkout, company jobs and profile payloads (issue 4). Money crosses the wire in naira;
@@ -177,7 +178,12 @@ export type OrderView = z.infer<typeof orderView>;
 export const sandboxChargeInput = z.object({
   reference: z.string().trim().min(1).max(100),
   // Bounded: an unbounded number reached the database as kobo and failed there with a 500 (issue 8).
-  amount: z.number().positive('amount must be positive').max(1_000_000_000, 'amount is too large'),
+  // Whole kobo: recorded rounded, ₦25,000.004 paid a ₦25,000 order and ₦0.001 was a 0-kobo success.
+  amount: z
+    .number()
+    .positive('amount must be positive')
+    .max(1_000_000_000, 'amount is too large')
+    .refine(...wholeKobo('amount')),
   currency: z.string().trim().min(3).max(3),
   paymentType: z.enum(PAYMENT_METHODS),
   cardNumber: z.string().max(30).optional(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NOTIFICATION_READ_IDS_MAX } from './constants.js';
 import { messages } from './messages.js';
+import { wholeKobo } from './money.js';
 
 /**
  * The job's lifecycle for every actor, in the spirit of Sharetribe's transaction processes: each
@@ -340,7 +341,7 @@ export const jobActionRequest = z.object({
     .min(0, 'refund cannot be negative')
     .max(1_000_000_000, 'refund is too large')
     // Rounded to the kobo it would refund another sum than the one asked (₦0.004 none at all).
-    .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'refund must be in whole kobo (at most 2 decimals)')
+    .refine(...wholeKobo('refund'))
     .optional(),
   /**
    * Accept and request changes only: the number of the delivery the reader looked at (the job page's

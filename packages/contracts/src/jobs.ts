@@ -67,6 +67,14 @@ export const jobView = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   completedAt: z.string().nullable(),
+  /**
+   * Admin's one-job answer only, on a job at work: whom an admin's Mark as Completed pays now (the job's
+   * present lawyer) and how much (naira: what is held for the job less the commission), and whether that
+   * lawyer has delivered on the job: after a hand-over the drafts may all be the replaced lawyer's (2322).
+   */
+  payOnComplete: z
+    .object({ lawyerId: z.string(), name: z.string(), amount: z.number(), delivered: z.boolean() })
+    .optional(),
 });
 export type JobViewResponse = z.infer<typeof jobView>;
 

@@ -230,3 +230,13 @@ export const companyRefundsResponse = z.object({
 });
 export type CompanyRefundsResponse = z.infer<typeof companyRefundsResponse>;
 export type CompanyRefund = CompanyRefundsResponse['refunds'][number];
+
+/**
+ * A naira amount given in whole kobo (at most 2 decimals), for `.refine(...wholeKobo('amount'))`.
+ * Rounded to the kobo, a fraction moves another sum than the one asked: ₦0.004 none at all.
+ */
+export const wholeKobo = (field: string) =>
+  [
+    (n: number) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6,
+    `${field} must be in whole kobo (at most 2 decimals)`,
+  ] as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NIGERIAN_BANKS } from './lawyers.js';
 import { formatNairaExact } from './format.js';
+import { wholeKobo } from './money.js';
 
 /**
  * Lawyer payouts (issue 17, docs/decisions/1710-lawyer-payouts.md): a lawyer asks for its available
@@ -89,10 +90,7 @@ export const payoutRequestInput = z
       .number({ error: 'amount must be a number of naira' })
       .positive('amount must be more than 0')
       .max(100_000_000, 'amount is too large')
-      .refine(
-        (n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6,
-        'amount must be in whole kobo (at most 2 decimals)',
-      )
+      .refine(...wholeKobo('amount'))
       .optional(),
   })
   .nullish();

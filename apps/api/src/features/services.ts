@@ -63,7 +63,7 @@ export function createServices(shared: Shared, log: FastifyBaseLogger): Services
     receipts: createReceipts(shared),
     lawyerJobs: createLawyerJobsService(shared, jobLifecycle, ledger),
     companyJobs: createCompanyJobsService(shared, jobLifecycle),
-    jobsAdmin: createJobsAdminService(shared, jobLifecycle),
+    jobsAdmin: createJobsAdminService(shared, jobLifecycle, ledger),
     companies: createCompaniesService(shared),
     profiles: createProfilesService({ ...shared, uploads, recentCode: twoFactor.checkRecentCode }),
     admin: createAdminService(shared),

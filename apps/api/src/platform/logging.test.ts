@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from './logging.js';
@@ -106,5 +107,40 @@ describe('security events in the logs', () => {
       payload: { password: fresh, passwordConfirm: fresh },
     });
     expect(reset.statusCode).toBe(200);
+  });
+
+  it('never logs a secret in a path or query the router reads as the plain one (doubled slash, escapes, absolute form)', async () => {
+    const grant = `g${crypto.randomUUID().replaceAll('-', '')}`;
+    const email = encodeURIComponent('ada@firm.ng');
+    const escaped = `%${grant.charCodeAt(0).toString(16)}${grant.slice(1)}`;
+    const forms = [
+      `//new-password/${grant}/${email}`,
+      `/new-%70assword/${grant}/${email}`,
+      `/NEW-PASSWORD/${grant}/${email}`,
+      `/new-password/${escaped}/${email}`,
+      `/confirm-email?%74oken=${grant}`,
+      `/payment-details-not-me?to%6Ben=${grant}&x=1`,
+      `/two-factor-not-me?x=1?token=${grant}`,
+      `/api/reset-password?userEmail=${email}&%54oken=${grant}`,
+    ];
+    const before = lines.length;
+    for (const url of forms) await t.app.inject({ method: 'GET', url });
+    // light-my-request sends the path alone (no origin, no fragment): those request lines are written by hand.
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as net.AddressInfo;
+    for (const target of [`http://localhost/new-password/${grant}/${email}`, `/uploads/some-key#t=${grant}`])
+      await new Promise<void>((resolve, reject) => {
+        const socket = net.connect(port, '127.0.0.1', () =>
+          socket.write(`GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`),
+        );
+        socket.on('data', () => undefined);
+        socket.on('end', () => resolve());
+        socket.on('error', reject);
+      });
+    const logged = lines.slice(before).join('\n');
+    expect(logged.match(/new-password\/\[redacted\]\//g)).toHaveLength(5);
+    expect(logged).toContain('/confirm-email?%74oken=[redacted]');
+    expect(logged).toContain('/uploads/some-key#t=[redacted]');
+    expect(logged).not.toContain(grant.slice(1));
   });
 });

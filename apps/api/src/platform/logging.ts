@@ -1,14 +1,46 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { routerPath } from './api-paths.js';
 
-const SECRET_QUERY = /([?&](?:token|resetToken|code|otp|signature|t)=)[^&#]*/gi;
+/** Query keys whose values are secrets: reset grants, codes, e-mail and "not me" link tokens, a file link's `t`. */
+const SECRET_QUERY_KEYS = new Set(['token', 'resettoken', 'code', 'otp', 'signature', 't']);
 /** The spec's new-password page carries the reset grant in its path: /new-password/{resetToken}/{userEmail}. */
-const SECRET_PATH = /^(\/new-password\/)[^/?#]+/i;
+const SECRET_PATH = /^\/new-password\/[^/]+/i;
+/** The same keys written plainly anywhere in the query (`?a=1?token=…`): never logged either. */
+const SECRET_QUERY_TEXT = /([?&#](?:token|resetToken|code|otp|signature|t)=)[^&#]*/gi;
+
+/** A query key as the query parser (fast-querystring) reads it: `+` a space, percent-escapes decoded. */
+function queryKey(raw: string): string {
+  const key = raw.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(key).toLowerCase();
+  } catch {
+    return key.toLowerCase();
+  }
+}
 
 /**
- * Strips secrets carried in query strings (reset grants, codes, a document link's `t`) and in the
- * new-password page's path (a reload of that page asks the server for it) before a URL is logged.
+ * Strips secrets carried in query strings and in the new-password page's path (a reload of that page
+ * asks the server for it) before a URL is logged. Both are read as the router reads them: a pattern on
+ * the raw text let `//new-password/…`, `/new-%70assword/…`, `GET http://host/new-password/… HTTP/1.1`
+ * and `?%74oken=…` through with the secret. A redacted path is logged as the router read it.
  */
-const redactUrl = (url: string) => url.replace(SECRET_PATH, '$1[redacted]').replace(SECRET_QUERY, '$1[redacted]');
+function redactUrl(url: string): string {
+  // The router's query starts at the first `?` or `#` (find-my-way); an origin has neither.
+  const cut = url.search(/[?#]/);
+  const rawPath = cut < 0 ? url : url.slice(0, cut);
+  const path = routerPath(rawPath);
+  const logged = SECRET_PATH.test(path) ? path.replace(SECRET_PATH, '/new-password/[redacted]') : rawPath;
+  if (cut < 0) return logged;
+  const query = url
+    .slice(cut + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      return eq >= 0 && SECRET_QUERY_KEYS.has(queryKey(pair.slice(0, eq))) ? `${pair.slice(0, eq)}=[redacted]` : pair;
+    })
+    .join('&');
+  return `${logged}${`${url[cut]}${query}`.replace(SECRET_QUERY_TEXT, '$1[redacted]')}`;
+}
 
 /** Fields of database errors that name what went wrong without the values written (PostgreSQL's
  * `detail` repeats the failing row, `where` and `internalQuery` the statement's context). */

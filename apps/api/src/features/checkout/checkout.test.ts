@@ -245,6 +245,34 @@ describeEachDb('checkout with the sandbox provider', (kind) => {
     expect(await jobsOf(cb.orderId)).toHaveLength(2);
   });
 
+  it('refuses a charge in fractions of a kobo or not positive, naming the amount, and records nothing', async () => {
+    const a = await signupAndLogin(t, 'company');
+    await fillCart(a);
+    const c = await start(a);
+    // Recorded rounded, ₦x.004 paid an ₦x order and ₦0.001 was a successful 0-kobo charge.
+    for (const [amount, message] of [
+      [c.amount + 0.004, 'amount must be in whole kobo (at most 2 decimals)'],
+      [0.001, 'amount must be in whole kobo (at most 2 decimals)'],
+      [0.005, 'amount must be in whole kobo (at most 2 decimals)'],
+      [0, 'amount must be positive'],
+      [-c.amount, 'amount must be positive'],
+    ] as const) {
+      const res = await inject('POST', '/api/checkout/sandbox/charge', a, {
+        reference: c.reference,
+        amount,
+        currency: 'NGN',
+        ...SUCCESS_CARD,
+      });
+      expect([res.statusCode, res.json().message], String(amount)).toEqual([400, message]);
+    }
+    expect(await pendingOrders(a.id)).toHaveLength(1);
+    expect(await jobsOf(c.orderId)).toHaveLength(0);
+    // Kobo are fine: ₦0.01 short is a charge the verification refuses as too low.
+    const short = await charge(a, c.reference, c.amount - 0.01, SUCCESS_CARD);
+    expect((await verify(a, c.reference, short.transaction_id)).statusCode).toBe(400);
+    expect(await jobsOf(c.orderId)).toHaveLength(0);
+  });
+
   it('fifty concurrent confirmations of one payment create its jobs once', async () => {
     const a = await signupAndLogin(t, 'company');
     await fillCart(a);

@@ -19,6 +19,7 @@ import {
 } from './emails.js';
 import { replacedText } from './notification-text.js';
 import type { JobLifecycle } from './lifecycle-service.js';
+import type { Ledger } from '../money/ledger.js';
 import { applicantsJson, countedTotal, findJobViews, jobViewsJsonQuery, withApplicants, type JobView } from './view.js';
 
 type Admin = { id: string; userType: 'admin'; name: string; verified: boolean };
@@ -34,7 +35,7 @@ interface Paging {
  * (packages/contracts/src/job-lifecycle.ts) whether the admin may take the action now, and records it
  * (event, notifications) in the same transaction as its mail and audit entry.
  */
-export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle) {
+export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle, ledger: Ledger) {
   const { db, clock } = shared;
   const site = shared.config.PUBLIC_URL;
   const render = mailRenderer(shared.config);
@@ -170,7 +171,31 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle) 
         .select({ verified: users.verified, deletedAt: users.deletedAt })
         .from(users)
         .where(eq(users.id, lawyer._id));
-      return { ...view, assignedTo: [{ ...lawyer, verified: Boolean(row?.verified && !row.deletedAt) }] };
+      const assignedTo = [{ ...lawyer, verified: Boolean(row?.verified && !row.deletedAt) }];
+      if (view.stage === 'completed' || view.stage === 'cancelled') return { ...view, assignedTo };
+      // Mark as Completed pays the present lawyer, who after a hand-over may have delivered nothing:
+      // the admin's confirmation names whom it pays and how much before it is sent (decision 2322).
+      const [earning, [delivery]] = await Promise.all([
+        ledger.earningFor(db, jobId),
+        db
+          .select({ id: jobEvents.id })
+          .from(jobEvents)
+          .where(
+            and(
+              eq(jobEvents.jobId, jobId),
+              eq(jobEvents.actorId, lawyer._id),
+              sql`${jobEvents.action} in ('deliver', 'deliver_again')`,
+            ),
+          )
+          .limit(1),
+      ]);
+      const payOnComplete = {
+        lawyerId: lawyer._id,
+        name: lawyer.name,
+        amount: earning / 100,
+        delivered: Boolean(delivery),
+      };
+      return { ...view, assignedTo, payOnComplete };
     },
 
     /**

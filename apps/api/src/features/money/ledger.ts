@@ -178,6 +178,13 @@ export function createLedger(shared: Pick<Shared, 'db' | 'clock'>) {
 
     heldFor,
 
+    /** What the job's lawyer would earn if it completed now, in kobo: what recordEarning posts (2322). */
+    async earningFor(ex: Executor, jobId: string): Promise<number> {
+      const amount = await heldFor(ex, jobId);
+      if (amount <= 0) return 0;
+      return amount - commissionOf(amount, (await settings(ex)).commissionPercent);
+    },
+
     /**
      * What a job's cancellation posted, in kobo: what it released (`held`) and what of it became due to
      * the company (`refund`); null for a job not cancelled.

@@ -18,6 +18,7 @@ import { Modal } from '@/components/modal';
 import { getErrorMessage } from '@/lib/http';
 import { useCompleteJob } from './api/complete-job';
 import { useEditJobDetails } from './api/edit-job-details';
+import { NotDeliveredAlert } from './complete-payee';
 
 /** View more: product, details and files; Assign on open jobs, Mark as Completed on pending ones. */
 export function JobModal({
@@ -47,6 +48,8 @@ export function JobModal({
     onClose();
   };
   const lawyer = job?.assignedTo[0];
+  // Only the one-job answer says it (the jobs page loads it for View more); the list's row does not.
+  const pay = job?.payOnComplete;
   if (job && asking)
     return (
       <Modal
@@ -81,10 +84,23 @@ export function JobModal({
           </>
         }
       >
-        <p>
-          <strong>{job.productId.productName}</strong> for {job.companyId.companyName} moves to Completed
-          {lawyer ? ` and ${lawyer.name} is paid their share` : ''}. This cannot be undone.
-        </p>
+        {pay ? (
+          // Whom the completion pays and how much, from the one-job answer: after a hand-over it pays the
+          // present lawyer, who may have delivered nothing (decision 2322).
+          <>
+            <p>
+              <strong>{job.productId.productName}</strong> for {job.companyId.companyName} moves to Completed and{' '}
+              <strong>{pay.name}</strong> is paid <Naira amount={pay.amount} exact /> (what is held for the job, less
+              the commission). This cannot be undone.
+            </p>
+            {!pay.delivered && <NotDeliveredAlert name={pay.name} />}
+          </>
+        ) : (
+          <p>
+            <strong>{job.productId.productName}</strong> for {job.companyId.companyName} moves to Completed
+            {lawyer ? ` and ${lawyer.name} is paid their share` : ''}. This cannot be undone.
+          </p>
+        )}
       </Modal>
     );
   return (

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { JobViewResponse } from '@legalmarket/contracts/jobs';
 import type { JobStatus } from '@legalmarket/contracts/jobs';
 import { allowedJobActions, stageOf } from '@legalmarket/contracts/job-lifecycle';
@@ -12,7 +13,8 @@ import { getErrorMessage } from '@/lib/http';
 import { paths } from '@/lib/paths';
 import { AdminLayout } from './admin-layout';
 import { useJobs } from './api/get-jobs';
-import { PAGE_SIZE } from './api/keys';
+import { getJob } from './api/get-job';
+import { PAGE_SIZE, adminKeys } from './api/keys';
 import { AddDetailsModal, JobModal } from './job-modals';
 import { useClampPage } from './use-clamp-page';
 import { useListParams } from '@/lib/use-list-params';
@@ -33,6 +35,17 @@ export default function AdminJobsPage() {
   const [editing, setEditing] = useState<JobViewResponse | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const q = useJobs(tab, page);
+  // A pending job's View more shows its one-job answer once loaded: it names whom Mark as Completed pays
+  // and how much (decision 2322), and whether the lawyer is still verified (2316); the row until then.
+  const one = useQuery({
+    queryKey: adminKeys.job(viewing?._id ?? ''),
+    queryFn: () => getJob(viewing!._id),
+    enabled: viewing?.status === 'pending',
+    // Money shown before it is paid: read afresh at each opening, never an earlier opening's answer.
+    staleTime: 0,
+    gcTime: 0,
+  });
+  const viewed = viewing && one.data?.data.job._id === viewing._id ? one.data.data.job : viewing;
   useClampPage(page, setPage, q.data);
   const changeTab = (t: JobStatus) => {
     setTab(t);
@@ -124,7 +137,7 @@ export default function AdminJobsPage() {
           </>
         )}
       </div>
-      <JobModal job={viewing} onClose={() => setViewing(null)} onDone={setNotice} />
+      <JobModal job={viewed} onClose={() => setViewing(null)} onDone={setNotice} />
       <AddDetailsModal job={editing} onClose={() => setEditing(null)} onDone={setNotice} />
     </AdminLayout>
   );

@@ -467,6 +467,23 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     expect(dialog).not.toHaveTextContent(planMessages.jobCancelCredit);
   });
 
+  it("an admin's Mark as Completed names the lawyer it pays and the amount, and warns when they delivered nothing (2322)", async () => {
+    const data = pageData({ viewer: 'admin', actions: ['message', 'complete'] });
+    const payOnComplete = { lawyerId: 'lawyer-2', name: 'Bola Second', amount: 40_000, delivered: false };
+    open(data, {
+      'GET /job-api/admin/job/job-1': () => ({
+        body: { status: 'success', message: 'ok', data: { job: { ...data.job, payOnComplete } } },
+      }),
+    });
+    await screen.findByRole('heading', { name: 'A job' });
+    await userEvent.click(screen.getByRole('button', { name: 'Mark as Completed' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Mark as Completed' });
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'Bola Second has delivered nothing on this job. Only Bola Second is paid: a lawyer who worked on it before a hand-over is not.',
+    );
+    expect(dialog).toHaveTextContent('Bola Second is paid ₦40,000 (what is held for the job, less the commission).');
+  });
+
   it('a send left on its way by going elsewhere: back on the job, the buttons wait and the sent text leaves the box', async () => {
     const sent: string[] = [];
     // Each message is held until the test lets it answer: a slow phone network.

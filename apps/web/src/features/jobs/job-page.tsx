@@ -38,6 +38,7 @@ import {
 import { STAGE_LABELS, eventWords, formatDay, formatWhen } from './words';
 import { BreakableText } from '@/components/breakable-text';
 import { JobLawyerReview } from '@/features/reviews/lawyer-reviews';
+import { CompletePayee } from '@/features/admin/complete-payee';
 
 /** Actions that cannot be taken back ask first. */
 const CONFIRM: Partial<Record<JobAction, string>> = {
@@ -500,6 +501,8 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
         }
       >
         {confirming && <p>{CONFIRM[confirming]}</p>}
+        {/* Whom it pays and how much: after a hand-over, a lawyer who may have delivered nothing (decision 2322). */}
+        {confirming === 'complete' && data.viewer === 'admin' && <CompletePayee jobId={jobId} />}
         {confirming === 'cancel' && (
           <p className="mt-2">
             {/* No refund is asked for: the API refunds a bought job in full and gives a plan job's credit back. */}
