@@ -148,7 +148,8 @@ function ProjectItem({ job, onAsk }: { job: LawyerJob; onAsk?: () => void }) {
         )}
       </div>
       {job.lawyerRequestedDetail && onAsk && (
-        <p className="mt-2 text-sm text-slate-600">
+        // The request keeps its line breaks, as the job page shows it.
+        <p className="mt-2 text-sm whitespace-pre-line text-slate-600">
           <span className="font-medium text-slate-800">Your last request: </span>
           {job.lawyerRequestedDetail}
         </p>
