@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { AdminLawyer } from '@legalmarket/contracts/admin';
+import { BreakableText } from '@/components/breakable-text';
 import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading } from '@/components/feedback';
 import { Pagination } from '@/components/pagination';
@@ -48,12 +49,13 @@ export default function AdminLawyersPage() {
                 <li key={l._id} className="flex items-center gap-3 px-4 py-3">
                   <Avatar url={l.profileImage?.url} name={l.name} />
                   <div className="min-w-0 flex-1">
-                    <p className="flex min-w-0 items-center gap-2">
-                      <span className="truncate font-semibold">{l.name}</span>
+                    {/* Wrapped, never cut: a long name or address stays whole on a 360 px phone. */}
+                    <p className="flex min-w-0 flex-wrap items-center gap-x-2">
+                      <span className="min-w-0 font-semibold wrap-anywhere">{l.name}</span>
                       {l.verificationRejection && <DeclinedBadge />}
                     </p>
-                    <p className="truncate text-sm text-slate-600">
-                      SCN {l.scn ?? '—'} · {l.officialEmail}
+                    <p className="text-sm wrap-anywhere text-slate-600">
+                      SCN {l.scn ?? '—'} · <BreakableText text={l.officialEmail} />
                     </p>
                   </div>
                   <Button variant="secondary" onClick={() => setOpen(l)} aria-label={`View more about ${l.name}`}>

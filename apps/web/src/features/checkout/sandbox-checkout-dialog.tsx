@@ -7,6 +7,7 @@ import {
   type PaymentMethod,
   type SandboxVirtualAccount,
 } from '@legalmarket/contracts/commerce';
+import { BreakableText } from '@/components/breakable-text';
 import { Button } from '@/components/button';
 import { trapTab } from '@/components/modal';
 import { formatNairaExact as ngn } from '@legalmarket/contracts/format';
@@ -193,7 +194,7 @@ export function SandboxCheckoutDialog({
           <h2 id={titleId} className="heading-card wrap-anywhere text-ink">
             {data.title}
           </h2>
-          <p className="truncate text-sm text-slate-600">{data.customer.email}</p>
+          <BreakableText className="block text-sm wrap-anywhere text-slate-600" text={data.customer.email} />
         </div>
         <div className="text-right">
           <p className="text-xs text-slate-500">Amount</p>
