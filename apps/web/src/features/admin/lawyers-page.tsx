@@ -1,10 +1,10 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { AdminLawyer } from '@legalmarket/contracts/admin';
 import { BreakableText } from '@/components/breakable-text';
 import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading } from '@/components/feedback';
 import { Pagination } from '@/components/pagination';
-import { Tabs } from '@/components/tabs';
+import { Tabs, tabPanelProps } from '@/components/tabs';
 import { getErrorMessage } from '@/lib/http';
 import { AdminLayout } from './admin-layout';
 import { useLawyers } from './api/get-lawyers';
@@ -21,6 +21,7 @@ const TABS = [
 
 /** Admin lawyers: Verified and Unverified tabs, 5 per page; View more verifies. */
 export default function AdminLawyersPage() {
+  const tabsId = useId();
   const { tab, page, setTab, setPage } = useListParams<Tab>(
     TABS.map((t) => t.id),
     'verified',
@@ -31,8 +32,8 @@ export default function AdminLawyersPage() {
   const changeTab = setTab;
   return (
     <AdminLayout title="Lawyers">
-      <Tabs label="Lawyers" tabs={TABS} value={tab} onChange={changeTab} />
-      <div role="tabpanel" aria-label={tab === 'verified' ? 'Verified' : 'Unverified'}>
+      <Tabs id={tabsId} label="Lawyers" tabs={TABS} value={tab} onChange={changeTab} />
+      <div {...tabPanelProps(tabsId, tab)}>
         {q.isPending ? (
           <Loading />
         ) : q.isError ? (
