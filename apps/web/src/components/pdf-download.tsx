@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { FileDown, Loader2 } from 'lucide-react';
 import { messages } from '@legalmarket/contracts/messages';
-import { HttpError, TIMED_OUT_MESSAGE, getErrorMessage } from '@/lib/http';
+import { HttpError, TIMED_OUT_MESSAGE, getErrorMessage, statusMessage } from '@/lib/http';
 import { getSession } from '@/lib/session';
 
 /** A receipt is tens of kilobytes: a minute covers it on 2G. */
@@ -31,7 +31,7 @@ export async function downloadPdf(path: string, filename: string) {
   }
   if (!res.ok || !blob) {
     const body = (await res.json().catch(() => null)) as { message?: string } | null;
-    throw new HttpError(res.status, body?.message || `Request failed (${res.status})`, body);
+    throw new HttpError(res.status, body?.message || statusMessage(res.status), body);
   }
   // The server names the file (receipt-<reference>.pdf); `filename` is only the fallback.
   const named = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1];

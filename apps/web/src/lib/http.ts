@@ -85,15 +85,34 @@ function buildUrl(path: string, query?: RequestOptions['query']) {
   return qs ? `${path}?${qs}` : path;
 }
 
+/**
+ * What an error answer without a message of its own says, in words a user understands (decisions 2308,
+ * 2329): a proxy's 502/504 page or a busy server says to try again; a 4xx says what went wrong.
+ */
+export function statusMessage(status: number): string {
+  if (status >= 500 || status === 408 || status === 429) return BUSY_MESSAGE;
+  switch (status) {
+    case 400:
+      return 'We could not accept that. Check what you entered and try again.';
+    case 401:
+      return 'Please log in to continue.';
+    case 403:
+      return 'You do not have access to that.';
+    case 404:
+      return 'We could not find that.';
+    case 409:
+      return 'That changed while you were on this page. Reload it and try again.';
+    case 413:
+      return 'That is too large to send. Choose a smaller file or shorten the text.';
+    default:
+      // The status stays, for support: nothing else names the fault.
+      return `That did not work (error ${status}). Reload the page and try again.`;
+  }
+}
+
 function handleFailure(status: number, body: unknown, allowUnauthorized?: boolean): never {
   const fromBody = body && typeof body === 'object' ? (body as { message?: unknown }).message : undefined;
-  // A proxy's 502/504 page or a busy server says nothing a user can read: say what to do (decision 2308).
-  const message =
-    typeof fromBody === 'string' && fromBody
-      ? fromBody
-      : status >= 500 || status === 408 || status === 429
-        ? BUSY_MESSAGE
-        : `Request failed (${status})`;
+  const message = typeof fromBody === 'string' && fromBody ? fromBody : statusMessage(status);
   const ended = status === 401 && !allowUnauthorized && getSession();
   if (ended) {
     // On 401 the stored session is cleared and the user goes to /login (spec section 8); the drafts

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { DELAYS_MS } from '@legalmarket/contracts/constants';
 import { formatOrdinalDate } from '@legalmarket/contracts/format';
@@ -12,7 +12,7 @@ import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
 import { FormError } from '@/components/field';
 import { Modal } from '@/components/modal';
 import { Pagination } from '@/components/pagination';
-import { Tabs } from '@/components/tabs';
+import { Tabs, tabPanelProps } from '@/components/tabs';
 import { getErrorMessage } from '@/lib/http';
 import { STAGE_LABELS } from '@/features/jobs/words';
 import { AdminLayout } from './admin-layout';
@@ -105,6 +105,7 @@ function LawyerRows({
  * whose lawyer lost verification is passed on the same way, after a confirmation (decisions 2310, 2316).
  */
 export default function AdminAssignJobPage() {
+  const tabsId = useId();
   const { jobId = '' } = useParams();
   const navigate = useNavigate();
   const job = useJob(jobId);
@@ -225,7 +226,7 @@ export default function AdminAssignJobPage() {
         </div>
       ) : (
         <>
-          <Tabs label="Lawyers" tabs={TABS} value={tab} onChange={changeTab} />
+          <Tabs id={tabsId} label="Lawyers" tabs={TABS} value={tab} onChange={changeTab} />
           <label className="mt-3 flex items-center gap-2 text-sm">
             <span className="font-medium">Sort by</span>
             <select
@@ -243,7 +244,7 @@ export default function AdminAssignJobPage() {
               ))}
             </select>
           </label>
-          <div role="tabpanel" aria-label={tab === 'applied' ? 'Applied Lawyers' : 'Verified Lawyers'} className="mt-3">
+          <div {...tabPanelProps(tabsId, tab)} className="mt-3">
             {lawyers.isPending ? (
               <Loading />
             ) : lawyers.isError ? (

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { AdminCompany } from '@legalmarket/contracts/admin';
 import { formatOrdinalDate } from '@legalmarket/contracts/format';
 import { paths } from '@/lib/paths';
+import { BreakableText } from '@/components/breakable-text';
 import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading } from '@/components/feedback';
 import { Modal } from '@/components/modal';
@@ -88,8 +89,9 @@ export default function AdminCompaniesPage() {
               <li key={c._id} className="flex items-center gap-3 px-4 py-3">
                 <Avatar url={c.profileImage?.url} name={nameOf(c)} />
                 <div className="min-w-0 flex-1">
-                  <p className="truncate font-semibold">{nameOf(c)}</p>
-                  <p className="truncate text-sm text-slate-600">{c.officialEmail}</p>
+                  {/* Wrapped, never cut: a long name or address stays whole on a 360 px phone. */}
+                  <p className="font-semibold wrap-anywhere">{nameOf(c)}</p>
+                  <BreakableText className="block text-sm wrap-anywhere text-slate-600" text={c.officialEmail} />
                 </div>
                 <Button variant="secondary" onClick={() => setOpen(c)} aria-label={`View more about ${nameOf(c)}`}>
                   View more

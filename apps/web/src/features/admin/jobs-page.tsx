@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { JobViewResponse } from '@legalmarket/contracts/jobs';
 import type { JobStatus } from '@legalmarket/contracts/jobs';
@@ -8,7 +8,7 @@ import { Link } from 'react-router';
 import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
 import { Pagination } from '@/components/pagination';
-import { Tabs } from '@/components/tabs';
+import { Tabs, tabPanelProps } from '@/components/tabs';
 import { getErrorMessage } from '@/lib/http';
 import { paths } from '@/lib/paths';
 import { AdminLayout } from './admin-layout';
@@ -27,6 +27,7 @@ const TABS = [
 
 /** Admin jobs: three state tabs, 5 per page; View more and Add details per row. */
 export default function AdminJobsPage() {
+  const tabsId = useId();
   const { tab, page, setTab, setPage } = useListParams<JobStatus>(
     TABS.map((t) => t.id),
     'unassigned',
@@ -58,8 +59,8 @@ export default function AdminJobsPage() {
           {notice}
         </p>
       )}
-      <Tabs label="Jobs" tabs={TABS} value={tab} onChange={changeTab} />
-      <div role="tabpanel" aria-label={TABS.find((t) => t.id === tab)!.label}>
+      <Tabs id={tabsId} label="Jobs" tabs={TABS} value={tab} onChange={changeTab} />
+      <div {...tabPanelProps(tabsId, tab)}>
         {q.isPending ? (
           <Loading />
         ) : q.isError ? (

@@ -1,9 +1,10 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { AdminLawyer } from '@legalmarket/contracts/admin';
+import { BreakableText } from '@/components/breakable-text';
 import { Button } from '@/components/button';
 import { EmptyState, ErrorState, Loading } from '@/components/feedback';
 import { Pagination } from '@/components/pagination';
-import { Tabs } from '@/components/tabs';
+import { Tabs, tabPanelProps } from '@/components/tabs';
 import { getErrorMessage } from '@/lib/http';
 import { AdminLayout } from './admin-layout';
 import { useLawyers } from './api/get-lawyers';
@@ -20,6 +21,7 @@ const TABS = [
 
 /** Admin lawyers: Verified and Unverified tabs, 5 per page; View more verifies. */
 export default function AdminLawyersPage() {
+  const tabsId = useId();
   const { tab, page, setTab, setPage } = useListParams<Tab>(
     TABS.map((t) => t.id),
     'verified',
@@ -30,8 +32,8 @@ export default function AdminLawyersPage() {
   const changeTab = setTab;
   return (
     <AdminLayout title="Lawyers">
-      <Tabs label="Lawyers" tabs={TABS} value={tab} onChange={changeTab} />
-      <div role="tabpanel" aria-label={tab === 'verified' ? 'Verified' : 'Unverified'}>
+      <Tabs id={tabsId} label="Lawyers" tabs={TABS} value={tab} onChange={changeTab} />
+      <div {...tabPanelProps(tabsId, tab)}>
         {q.isPending ? (
           <Loading />
         ) : q.isError ? (
@@ -48,12 +50,13 @@ export default function AdminLawyersPage() {
                 <li key={l._id} className="flex items-center gap-3 px-4 py-3">
                   <Avatar url={l.profileImage?.url} name={l.name} />
                   <div className="min-w-0 flex-1">
-                    <p className="flex min-w-0 items-center gap-2">
-                      <span className="truncate font-semibold">{l.name}</span>
+                    {/* Wrapped, never cut: a long name or address stays whole on a 360 px phone. */}
+                    <p className="flex min-w-0 flex-wrap items-center gap-x-2">
+                      <span className="min-w-0 font-semibold wrap-anywhere">{l.name}</span>
                       {l.verificationRejection && <DeclinedBadge />}
                     </p>
-                    <p className="truncate text-sm text-slate-600">
-                      SCN {l.scn ?? '—'} · {l.officialEmail}
+                    <p className="text-sm wrap-anywhere text-slate-600">
+                      SCN {l.scn ?? '—'} · <BreakableText text={l.officialEmail} />
                     </p>
                   </div>
                   <Button variant="secondary" onClick={() => setOpen(l)} aria-label={`View more about ${l.name}`}>

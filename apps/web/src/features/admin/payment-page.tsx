@@ -295,7 +295,7 @@ function Ledger() {
             {q.data.data.payments.map((p) => (
               <li key={p._id} className="grid grid-cols-1 gap-1 px-4 py-3 sm:grid-cols-[1fr_auto] sm:items-center">
                 <div className="min-w-0">
-                  <p className="truncate font-semibold">{p.company.companyName}</p>
+                  <p className="font-semibold wrap-anywhere">{p.company.companyName}</p>
                   <p className="text-sm wrap-anywhere text-slate-600">
                     <span className="font-mono break-all">{p.reference}</span> · {p.provider} ·{' '}
                     <time dateTime={p.paidAt ?? p.createdAt}>{formatOrdinalDate(p.paidAt ?? p.createdAt)}</time>

@@ -200,6 +200,7 @@ function ReserveForm({ product }: { product: ProductSummary }) {
             <select
               id={quantityId}
               aria-invalid={formState.errors.quantity ? true : undefined}
+              aria-describedby={formState.errors.quantity ? `${quantityId}-error` : undefined}
               className="block min-h-11 w-28 rounded-md border border-slate-300 bg-white px-3"
               {...register('quantity')}
             >
@@ -210,7 +211,7 @@ function ReserveForm({ product }: { product: ProductSummary }) {
               ))}
             </select>
             {formState.errors.quantity && (
-              <p role="alert" className="mt-1 text-sm text-red-700">
+              <p id={`${quantityId}-error`} role="alert" className="mt-1 text-sm text-red-700">
                 {formState.errors.quantity.message}
               </p>
             )}

@@ -9,7 +9,7 @@ import { rememberPlanTier } from '@/features/plans/plan-intent';
 import { useSession } from '@/lib/use-session';
 import { EmptyState, ErrorState, Loading, Naira } from '@/components/feedback';
 import { ConfirmDialog } from '@/components/modal';
-import { Tabs } from '@/components/tabs';
+import { Tabs, tabPanelProps } from '@/components/tabs';
 import { getErrorMessage } from '@/lib/http';
 import { useFocusOnSwitch } from '@/lib/focus-on-switch';
 import { useDeleteProduct } from './api/delete-product';
@@ -37,6 +37,7 @@ const EAGER_PICTURES = 2;
  * the filtered list for a filtered address, and the API does the filtering (decision 2010).
  */
 export default function ProductsPage() {
+  const tabsId = useId();
   const [params, setParams] = useSearchParams();
   const query = params.toString();
   const search = query ? `?${query}` : '';
@@ -54,16 +55,16 @@ export default function ProductsPage() {
   return (
     <section className="mx-auto max-w-6xl px-4 py-10">
       <h1 className="heading-title mb-6 text-ink">Shop our products</h1>
-      <Tabs label="Product types" tabs={TABS} value={tab} onChange={choose} />
+      <Tabs id={tabsId} label="Product types" tabs={TABS} value={tab} onChange={choose} />
       {/* A panel stays built once shown: back on Single, the 200 cards are shown again, not built again. */}
-      <div role="tabpanel" aria-label="Single" hidden={tab !== 'single'}>
+      <div {...tabPanelProps(tabsId, 'single')} hidden={tab !== 'single'}>
         {/* Keyed by the address: Back or a link shows the filters it holds. */}
         <FilterForm key={search} filters={filters} onApply={apply} />
         {/* The area's name over its products, as the landing page's service links promise. */}
         {filters.area && <h2 className="heading-section mb-4 text-ink">{filters.area}</h2>}
         <SingleProducts active={tab === 'single'} url={productsUrlOf(search)} filtered={isFiltered(filters)} />
       </div>
-      <div role="tabpanel" aria-label="Packages" hidden={tab !== 'packages'}>
+      <div {...tabPanelProps(tabsId, 'packages')} hidden={tab !== 'packages'}>
         {packagesShown && <Packages />}
       </div>
     </section>

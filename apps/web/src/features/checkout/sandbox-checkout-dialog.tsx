@@ -7,8 +7,10 @@ import {
   type PaymentMethod,
   type SandboxVirtualAccount,
 } from '@legalmarket/contracts/commerce';
+import { BreakableText } from '@/components/breakable-text';
 import { Button } from '@/components/button';
 import { trapTab } from '@/components/modal';
+import { Tabs, tabPanelProps } from '@/components/tabs';
 import { formatNairaExact as ngn } from '@legalmarket/contracts/format';
 import { isAnswerLost } from '@/lib/answer-lost';
 import { getErrorMessage, isNetworkError } from '@/lib/http';
@@ -68,6 +70,7 @@ export function SandboxCheckoutDialog({
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const tabsId = useId();
   const methods = offeredMethods(data.paymentOptions);
   const [method, setMethod] = useState<Method>(methods[0].id);
   const [step, setStepState] = useState<Step>(methods[0].id === 'ussd' ? 'ussd-code' : 'details');
@@ -193,7 +196,7 @@ export function SandboxCheckoutDialog({
           <h2 id={titleId} className="heading-card wrap-anywhere text-ink">
             {data.title}
           </h2>
-          <p className="truncate text-sm text-slate-600">{data.customer.email}</p>
+          <BreakableText className="block text-sm wrap-anywhere text-slate-600" text={data.customer.email} />
         </div>
         <div className="text-right">
           <p className="text-xs text-slate-500">Amount</p>
@@ -214,28 +217,21 @@ export function SandboxCheckoutDialog({
       </div>
 
       <div className="grid sm:grid-cols-[11rem_1fr]">
-        <div
-          role="tablist"
-          aria-label="Payment method"
-          className="flex flex-wrap gap-1 border-b border-slate-200 p-2 sm:flex-col sm:border-r sm:border-b-0"
-        >
-          {methods.map((m) => (
-            <button
-              key={m.id}
-              type="button"
-              role="tab"
-              aria-selected={method === m.id}
-              disabled={busy}
-              onClick={() => choose(m.id)}
-              className={`flex min-h-11 items-center gap-2 whitespace-nowrap rounded-md px-3 text-sm font-semibold ${method === m.id ? 'bg-orange-50 text-orange-700' : 'text-slate-600 hover:bg-slate-100'}`}
-            >
-              {m.icon}
-              {m.label}
-            </button>
-          ))}
-        </div>
+        <Tabs
+          id={tabsId}
+          label="Payment method"
+          tabs={methods}
+          value={method}
+          onChange={choose}
+          upDown
+          disabled={busy}
+          listClassName="flex flex-wrap gap-1 border-b border-slate-200 p-2 sm:flex-col sm:border-r sm:border-b-0"
+          tabClassName={(active) =>
+            `flex min-h-11 items-center gap-2 whitespace-nowrap rounded-md px-3 text-sm font-semibold ${active ? 'bg-orange-50 text-orange-700' : 'text-slate-600 hover:bg-slate-100'}`
+          }
+        />
 
-        <form onSubmit={submit} className="space-y-3 p-4" noValidate>
+        <form {...tabPanelProps(tabsId, method)} onSubmit={submit} className="space-y-3 p-4" noValidate>
           {method === 'card' && step === 'details' && (
             <>
               <p className="text-sm font-semibold text-ink">Enter your card details to pay</p>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
@@ -18,7 +18,7 @@ import { FormError, TextArea } from '@/components/field';
 import { FormDocumentField } from '@/components/form-document-field';
 import { Modal } from '@/components/modal';
 import { SectionBoundary } from '@/components/section-boundary';
-import { Tabs } from '@/components/tabs';
+import { Tabs, tabPanelProps } from '@/components/tabs';
 import { getErrorMessage } from '@/lib/http';
 import { useEditJobDetails } from './api/edit-job-details';
 import { useCompanyJobs, type CompanyJob, type JobTab } from './api/get-jobs';
@@ -250,6 +250,7 @@ function Payments() {
 
 /** /company/dashboard: the company's jobs (spec screen 13). */
 export default function CompanyDashboardPage() {
+  const tabsId = useId();
   const [tab, setTab] = useState<JobTab>('pending');
   const { supportPhone } = usePublicConfig();
   const pending = useCompanyJobs('pending');
@@ -271,8 +272,8 @@ export default function CompanyDashboardPage() {
         <h1 id="jobs-title" className="heading-title mb-4 text-ink">
           Your jobs
         </h1>
-        <Tabs label="Jobs" tabs={TABS} value={tab} onChange={setTab} />
-        <div role="tabpanel" aria-label={tab === 'pending' ? 'Pending' : 'Completed'}>
+        <Tabs id={tabsId} label="Jobs" tabs={TABS} value={tab} onChange={setTab} />
+        <div {...tabPanelProps(tabsId, tab)}>
           <SectionBoundary>
             {current.isLoading ? (
               <Loading label="Loading jobs..." />

@@ -53,6 +53,18 @@ const JUDGES_DELIVERY: readonly JobAction[] = ['accept', 'request_changes'];
 /** The buttons beside the composer: the lifecycle's actions for this reader, the composer's note and files go with them. */
 const BUTTON_ACTIONS = JOB_PAGE_ACTIONS.filter((a) => a !== 'message');
 
+/**
+ * Said politely when the note's length crosses a threshold: the counter is read only with the box, so a
+ * screen reader user typing on would not hear the limit coming.
+ */
+function noteLengthWarning(count: number) {
+  const limit = MAX_MESSAGE_LENGTH.toLocaleString('en-NG');
+  if (count > MAX_MESSAGE_LENGTH) return `Over the limit of ${limit} characters.`;
+  if (count > MAX_MESSAGE_LENGTH - 100) return '100 characters or fewer left.';
+  if (count > MAX_MESSAGE_LENGTH - 500) return '500 characters or fewer left.';
+  return '';
+}
+
 function EventItem({ e, mine, unread = false }: { e: JobEventResponse; mine: boolean; unread?: boolean }) {
   // Inside the first unread item: a list may hold only list items (axe), and the line belongs to it.
   const divider = unread && (
@@ -389,13 +401,18 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
             // A browser's maxLength counts UTF-16 units: 2,501 emoji would stop there, under the limit in
             // characters (decision 2336). The units' bound only stops a paste the API could never take.
             maxLength={MAX_MESSAGE_UNITS + 1}
-            aria-describedby={shownError ? 'job-error' : undefined}
+            // The counter describes the box; while an error is shown the error alone does, so the reason
+            // for the refusal is all a screen reader reads (the counter's thresholds are announced below).
+            aria-describedby={shownError ? 'job-error' : 'job-note-count'}
             aria-invalid={(noteInvalid && error !== null) || undefined}
             className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
             placeholder="Write a message, the changes you need, or a note with your delivery"
           />
-          <p className="mt-1 text-right text-xs text-slate-600">
+          <p id="job-note-count" className="mt-1 text-right text-xs text-slate-600">
             {characterCount(note).toLocaleString('en-NG')} / {MAX_MESSAGE_LENGTH.toLocaleString('en-NG')}
+          </p>
+          <p aria-live="polite" className="sr-only">
+            {noteLengthWarning(characterCount(note))}
           </p>
           {files.length > 0 && (
             <ul className="mb-2 flex flex-col gap-1 text-sm">

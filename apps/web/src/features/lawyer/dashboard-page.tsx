@@ -13,7 +13,7 @@ import { FormError, TextArea } from '@/components/field';
 import { Modal } from '@/components/modal';
 import { Pagination } from '@/components/pagination';
 import { SectionBoundary } from '@/components/section-boundary';
-import { Tabs } from '@/components/tabs';
+import { Tabs, tabPanelProps } from '@/components/tabs';
 import { getErrorMessage } from '@/lib/http';
 import { useFormDraft } from '@/lib/drafts';
 import { paths } from '@/lib/paths';
@@ -33,6 +33,7 @@ const TABS = [
 
 /** /lawyer/dashboard: the lawyer's pending and completed projects, and notifications on pending ones. */
 export default function LawyerDashboardPage() {
+  const tabsId = useId();
   // In the address: Back from a job page, or a reload, keeps the tab and page the lawyer was on.
   const { tab, page, setTab, setPage } = useListParams<ProjectStatus>(
     TABS.map((t) => t.id),
@@ -64,38 +65,40 @@ export default function LawyerDashboardPage() {
           Projects
         </h1>
         <VerificationBanner />
-        <Tabs label="Projects" tabs={TABS} value={tab} onChange={changeTab} selectOnSmall />
-        <SectionBoundary>
-          {current.isLoading ? (
-            <Loading label="Loading projects..." />
-          ) : current.isError ? (
-            <ErrorState message={getErrorMessage(current.error)} onRetry={() => current.refetch()} />
-          ) : !current.data?.jobs.length ? (
-            <EmptyState>No projects</EmptyState>
-          ) : (
-            <>
-              <ul
-                className="space-y-3"
-                aria-label={tab === 'pending' ? 'Pending projects' : 'Completed projects'}
-                aria-busy={current.isPlaceholderData || undefined}
-              >
-                {current.data.jobs.map((job) => (
-                  <ProjectItem
-                    key={job._id}
-                    job={job}
-                    // Only while the table lets the lawyer ask (not on a delivery waiting for the company).
-                    onAsk={
-                      mayAsk && allowedJobActions(stageOf(job), 'assigned_lawyer').includes('request_details')
-                        ? () => setAsking(job)
-                        : undefined
-                    }
-                  />
-                ))}
-              </ul>
-              <Pagination page={page} total={current.data.total} pageSize={PROJECTS_PAGE_SIZE} onChange={setPage} />
-            </>
-          )}
-        </SectionBoundary>
+        <Tabs id={tabsId} label="Projects" tabs={TABS} value={tab} onChange={changeTab} selectOnSmall />
+        <div {...tabPanelProps(tabsId, tab)}>
+          <SectionBoundary>
+            {current.isLoading ? (
+              <Loading label="Loading projects..." />
+            ) : current.isError ? (
+              <ErrorState message={getErrorMessage(current.error)} onRetry={() => current.refetch()} />
+            ) : !current.data?.jobs.length ? (
+              <EmptyState>No projects</EmptyState>
+            ) : (
+              <>
+                <ul
+                  className="space-y-3"
+                  aria-label={tab === 'pending' ? 'Pending projects' : 'Completed projects'}
+                  aria-busy={current.isPlaceholderData || undefined}
+                >
+                  {current.data.jobs.map((job) => (
+                    <ProjectItem
+                      key={job._id}
+                      job={job}
+                      // Only while the table lets the lawyer ask (not on a delivery waiting for the company).
+                      onAsk={
+                        mayAsk && allowedJobActions(stageOf(job), 'assigned_lawyer').includes('request_details')
+                          ? () => setAsking(job)
+                          : undefined
+                      }
+                    />
+                  ))}
+                </ul>
+                <Pagination page={page} total={current.data.total} pageSize={PROJECTS_PAGE_SIZE} onChange={setPage} />
+              </>
+            )}
+          </SectionBoundary>
+        </div>
       </section>
       <SectionBoundary>
         <Notifications
@@ -148,7 +151,8 @@ function ProjectItem({ job, onAsk }: { job: LawyerJob; onAsk?: () => void }) {
         )}
       </div>
       {job.lawyerRequestedDetail && onAsk && (
-        <p className="mt-2 text-sm text-slate-600">
+        // The request keeps its line breaks, as the job page shows it.
+        <p className="mt-2 text-sm whitespace-pre-line text-slate-600">
           <span className="font-medium text-slate-800">Your last request: </span>
           {job.lawyerRequestedDetail}
         </p>
