@@ -50,7 +50,8 @@ export default tseslint.config(
         'error',
         ...['Literal[value=', 'TemplateElement[value.raw='].map((node) => ({
           selector: `JSXOpeningElement[name.name=/^h[12]$/] > JSXAttribute[name.name='className'] ${node}/(^|\\s)((sm|md|lg):)?(text-(xs|sm|base|lg|xl|[2-9]xl)|font-(bold|semibold))(\\s|$)/]`,
-          message: 'Give an h1 or h2 its size with heading-display, -title, -section, -card or -label (styles.css).',
+          message:
+            'Give an h1 or h2 its size with heading-display, -title, -section, -card, -item or -label (styles.css).',
         })),
       ],
     },

@@ -242,7 +242,15 @@ export const MAX_MESSAGE_LENGTH = 5000;
  */
 export const MAX_MESSAGE_UNITS = MAX_MESSAGE_LENGTH * 10;
 
-const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
+// Made on first use, not on load: Firefox 93-124 has no Intl.Segmenter, and a module-level one threw
+// as the module loaded, taking down every page importing contracts. null: the runtime has none.
+let graphemes: Intl.Segmenter | null | undefined;
+function graphemeSegmenter(): Intl.Segmenter | null {
+  if (graphemes === undefined) {
+    graphemes = typeof Intl.Segmenter === 'function' ? new Intl.Segmenter('en', { granularity: 'grapheme' }) : null;
+  }
+  return graphemes;
+}
 
 /**
  * The characters of a text as its reader counts them (graphemes): an emoji, a flag or a Yoruba letter
@@ -250,8 +258,15 @@ const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
  * two to four UTF-16 units (decision 2336).
  */
 export function characterCount(text: string): number {
+  // ASCII only (most notes): one character per unit, but CR LF, which is one grapheme.
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(text)) return text.length - (text.match(/\r\n/g)?.length ?? 0);
+  const segmenter = graphemeSegmenter();
+  // Without a segmenter: code points. An emoji is one, but a mark typed apart counts on its own, so
+  // the count may read above the grapheme one: never below it.
+  if (!segmenter) return [...text].length;
   let n = 0;
-  for (const _ of GRAPHEMES.segment(text)) n++;
+  for (const _ of segmenter.segment(text)) n++;
   return n;
 }
 

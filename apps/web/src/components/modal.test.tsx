@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { useState } from 'react';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -61,5 +61,46 @@ describe('Modal', () => {
     render(<TwoSteps />);
     await userEvent.click(screen.getByRole('button', { name: 'Verify Lawyer' }));
     expect(screen.getByRole('heading', { name: 'Verify Ada Obi?' })).toHaveFocus();
+  });
+
+  it('keeps Shift+Tab and Tab inside the dialog from the title a step change focused', async () => {
+    function TwoSteps() {
+      const [step, setStep] = useState<'view' | 'confirm'>('view');
+      return (
+        <>
+          <button type="button">Behind the dialog</button>
+          <Modal
+            open
+            title={step === 'view' ? 'Ada Obi' : 'Verify Ada Obi?'}
+            onClose={vi.fn()}
+            footer={step === 'confirm' && <button type="button">Verify</button>}
+          >
+            {step === 'view' ? (
+              <button type="button" onClick={() => setStep('confirm')}>
+                Verify Lawyer
+              </button>
+            ) : (
+              <p>Ada Obi will be told by e-mail.</p>
+            )}
+          </Modal>
+        </>
+      );
+    }
+    // jsdom lays nothing out, so no element has an offsetParent: every one is taken as shown.
+    const shown = vi.spyOn(HTMLElement.prototype, 'offsetParent', 'get').mockImplementation(function (
+      this: HTMLElement,
+    ) {
+      return this.parentElement;
+    });
+    onTestFinished(() => shown.mockRestore());
+    render(<TwoSteps />);
+    await userEvent.click(screen.getByRole('button', { name: 'Verify Lawyer' }));
+    const title = screen.getByRole('heading', { name: 'Verify Ada Obi?' });
+    expect(title).toHaveFocus();
+    await userEvent.tab({ shift: true });
+    expect(screen.getByRole('button', { name: 'Verify' })).toHaveFocus();
+    title.focus();
+    await userEvent.tab();
+    expect(screen.getByRole('button', { name: 'Close' })).toHaveFocus();
   });
 });

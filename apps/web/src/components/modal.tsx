@@ -31,10 +31,13 @@ export function trapTab(e: KeyboardEvent<HTMLElement>) {
   const first = all[0];
   const last = all[all.length - 1];
   const at = document.activeElement;
-  if (e.shiftKey && (at === first || at === e.currentTarget)) {
+  // Focus on something outside the list (the dialog itself, or its title after a step change, which
+  // is tabIndex -1) is treated as the dialog: the browser's next stop from there may be outside it.
+  const listed = all.includes(at as HTMLElement);
+  if (e.shiftKey && (at === first || !listed)) {
     e.preventDefault();
     last.focus();
-  } else if (!e.shiftKey && at === last) {
+  } else if (!e.shiftKey && (at === last || !listed)) {
     e.preventDefault();
     first.focus();
   }

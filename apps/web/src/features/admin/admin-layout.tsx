@@ -1,6 +1,6 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
+import { useIsMutating, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   Banknote,
   History,
@@ -41,26 +41,37 @@ export const ADMIN_MENU = [
   { label: 'My data', to: paths.accountData(), icon: ShieldCheck },
 ] as const;
 
+/** The logout mutation's key: its state is the query client's, not the page's. */
+const LOGOUT_KEY = ['admin', 'logout'] as const;
+
 /** The admin side menu (wrapped rows on phones, every item in sight) around each admin page. */
 export function AdminLayout({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const queryClient = useQueryClient();
   // As the navbar's: on a slow line the server's answer takes a while, and a second tap meanwhile only
-  // sent the request again with nothing on screen saying the first was on its way.
-  const [leaving, setLeaving] = useState(false);
-  const logout = async () => {
-    if (leaving) return;
-    setLeaving(true);
-    try {
-      await api('/api/logout', { method: 'POST', allowUnauthorized: true });
-    } catch {
-      // The session is cleared locally whatever the server says.
-    }
-    clearSession();
-    queryClient.clear();
-    setLeaving(false);
-    navigate(paths.homeAlias());
+  // sent the request again with nothing on screen saying the first was on its way. Each admin page
+  // mounts its own layout, so the state is the mutation's in the query client: another admin page
+  // opened meanwhile still shows the logout on its way, where a per-page flag let it go out again.
+  const leaving = useIsMutating({ mutationKey: LOGOUT_KEY }) > 0;
+  const { mutate } = useMutation({
+    mutationKey: LOGOUT_KEY,
+    mutationFn: async () => {
+      try {
+        await api('/api/logout', { method: 'POST', allowUnauthorized: true });
+      } catch {
+        // The session is cleared locally whatever the server says.
+      }
+    },
+    // The mutation's own (not mutate's): it runs though the page that sent it has been left.
+    onSettled: () => {
+      clearSession();
+      queryClient.clear();
+      navigate(paths.homeAlias());
+    },
+  });
+  const logout = () => {
+    if (!leaving) mutate();
   };
   const item =
     'flex min-h-11 shrink-0 items-center gap-2 rounded-md px-3 text-sm font-medium focus-visible:outline-2 focus-visible:outline-accent';

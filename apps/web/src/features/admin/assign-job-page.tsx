@@ -219,7 +219,13 @@ export default function AdminAssignJobPage() {
             : stage === 'cancelled'
               ? messages.jobCancelledNoAssign
               : messages.jobAlreadyAssigned}
-          {j.assignedTo[0] && <> (Assigned to {j.assignedTo[0].name})</>}{' '}
+          {/* A cancelled job has no lawyer at work on it any more: the name is of the one it had. */}
+          {j.assignedTo[0] && (
+            <>
+              {' '}
+              ({stage === 'cancelled' ? 'Previously assigned' : 'Assigned'} to {j.assignedTo[0].name})
+            </>
+          )}{' '}
           <Link to={paths.adminJobs()} className="font-semibold underline">
             Back to jobs
           </Link>

@@ -29,4 +29,31 @@ describe('/company/dashboard headings for a screen reader', () => {
     expect(await screen.findByRole('heading', { name: 'Company Registration' })).toBeInTheDocument();
     expect(headingSkips()).toEqual([]);
   });
+
+  it('keeps each job name at the base size it had as an h3, bold', async () => {
+    setSession({ userToken: 't', userType: 'company', userId: 'c1' });
+    const client = testQueryClient();
+    client.setQueryData(companyKeys.jobs('pending'), [
+      jobFixture({
+        _id: '11111111-1111-4111-8111-111111111111',
+        status: 'pending',
+        productId: {
+          _id: 'p',
+          productName: 'Registration of a Company Limited by Guarantee with the CAC',
+          productImage: '',
+          productPrice: 1000,
+          productDescription: '',
+        },
+      }),
+    ]);
+    client.setQueryData(companyKeys.orders(), []);
+    renderPage(<CompanyDashboardPage />, { client });
+    const name = await screen.findByRole('heading', {
+      level: 2,
+      name: 'Registration of a Company Limited by Guarantee with the CAC',
+    });
+    // heading-item is the base size, semibold (styles.css); heading-card's text-lg wrapped long names more.
+    expect(name).toHaveClass('heading-item');
+    expect(name).not.toHaveClass('heading-card');
+  });
 });

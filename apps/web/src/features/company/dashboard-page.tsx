@@ -35,8 +35,9 @@ function JobItem({ job, supportPhone }: { job: CompanyJob; supportPhone: string 
   return (
     <li className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:flex-row sm:items-center sm:justify-between">
       <div className="min-w-0">
-        {/* Under the page's h1: an h3 here skipped a level in a screen reader's list of headings. */}
-        <h2 className="heading-card text-ink">{job.productId.productName}</h2>
+        {/* Under the page's h1: an h3 here skipped a level in a screen reader's list of headings. The
+            base size it had as an h3: heading-card's text-lg wrapped long names more on a 360 px phone. */}
+        <h2 className="heading-item text-ink">{job.productId.productName}</h2>
         <p className="text-sm text-slate-600">
           <Naira amount={job.amount} />
           {job.quantity > 1 && <> · quantity {job.quantity}</>}

@@ -4,6 +4,7 @@ import { useMutationState } from '@tanstack/react-query';
 import { Clock, FileText, Send } from 'lucide-react';
 import {
   JOB_PAGE_ACTIONS,
+  MAX_EVENT_FILES,
   MAX_MESSAGE_LENGTH,
   MAX_MESSAGE_UNITS,
   characterCount,
@@ -140,6 +141,13 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
   useEffect(() => {
     if (removedFile) undoRef.current?.focus();
   }, [removedFile]);
+  // Why Undo could not put the document back (five attached meanwhile, or it is there again): said in
+  // place of "removed", where a silent Undo looked broken.
+  const [undoRefused, setUndoRefused] = useState<string | null>(null);
+  // The document Undo put back: its Remove takes focus, as Undo's row goes (focus fell to the page).
+  const restoredUrl = useRef<string | null>(null);
+  // Every keystroke and every 4-second poll renders the page: the note is counted once per change.
+  const noteLength = useMemo(() => characterCount(note), [note]);
   const [error, setError] = useState<string | null>(null);
   // The error is the note's own (missing, too long): the box is marked invalid for screen readers, and
   // typing in it takes the error away.
@@ -408,11 +416,14 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
             className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
             placeholder="Write a message, the changes you need, or a note with your delivery"
           />
-          <p id="job-note-count" className="mt-1 text-right text-xs text-slate-600">
-            {characterCount(note).toLocaleString('en-NG')} / {MAX_MESSAGE_LENGTH.toLocaleString('en-NG')}
+          <p
+            id="job-note-count"
+            className={`mt-1 text-right text-xs ${noteLength > MAX_MESSAGE_LENGTH ? 'font-semibold text-red-700' : 'text-slate-600'}`}
+          >
+            {noteLength.toLocaleString('en-NG')} / {MAX_MESSAGE_LENGTH.toLocaleString('en-NG')}
           </p>
           <p aria-live="polite" className="sr-only">
-            {noteLengthWarning(characterCount(note))}
+            {noteLengthWarning(noteLength)}
           </p>
           {files.length > 0 && (
             <ul className="mb-2 flex flex-col gap-1 text-sm">
@@ -425,8 +436,15 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
                     disabled={busy}
                     // Several documents each have a Remove: a screen reader names the one it takes out.
                     aria-label={`Remove ${f.fileName}`}
+                    ref={(button) => {
+                      if (button && f.url === restoredUrl.current) {
+                        restoredUrl.current = null;
+                        button.focus();
+                      }
+                    }}
                     onClick={() => {
                       setRemovedFile({ file: f, at: files.indexOf(f) });
+                      setUndoRefused(null);
                       setFiles((l) => l.filter((x) => x.url !== f.url));
                       renewKey();
                     }}
@@ -439,7 +457,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
           )}
           {removedFile && (
             <p role="status" className="mb-2 flex flex-wrap items-center gap-x-2 text-sm text-slate-700">
-              <span className="min-w-0 wrap-anywhere">{`${removedFile.file.fileName} removed.`}</span>
+              <span className="min-w-0 wrap-anywhere">{undoRefused ?? `${removedFile.file.fileName} removed.`}</span>
               <button
                 ref={undoRef}
                 type="button"
@@ -448,9 +466,18 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
                 aria-label={`Undo: attach ${removedFile.file.fileName} again`}
                 onClick={() => {
                   const { file, at } = removedFile;
-                  setFiles((l) =>
-                    l.some((x) => x.url === file.url) || l.length >= 5 ? l : [...l.slice(0, at), file, ...l.slice(at)],
-                  );
+                  if (files.some((x) => x.url === file.url)) {
+                    setUndoRefused(`${file.fileName} is attached already.`);
+                    return;
+                  }
+                  if (files.length >= MAX_EVENT_FILES) {
+                    setUndoRefused(
+                      `${file.fileName} cannot be attached again: a message carries at most ${MAX_EVENT_FILES} documents. Remove one first.`,
+                    );
+                    return;
+                  }
+                  restoredUrl.current = file.url;
+                  setFiles((l) => [...l.slice(0, at), file, ...l.slice(at)]);
                   setRemovedFile(null);
                   renewKey();
                 }}

@@ -2,7 +2,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import { setSession } from '@/lib/session';
 import { lawyerJob } from '@/test/job-fixture';
-import { jsonFetch, renderPage } from '@/test/render';
+import { jsonFetch, renderPage, testQueryClient } from '@/test/render';
+import { verifiedLawyer } from '@/test/lawyer-profile';
+import { lawyerKeys } from './api/keys';
 import LawyerDashboardPage from './dashboard-page';
 
 describe('/lawyer/dashboard repeated buttons for a screen reader', { timeout: 30_000 }, () => {
@@ -19,7 +21,10 @@ describe('/lawyer/dashboard repeated buttons for a screen reader', { timeout: 30
         'GET /job-api/lawyer/pendingjobs': () => ({ body: jobs, headers: { 'x-total-count': '2' } }),
       }).fn,
     );
-    renderPage(<LawyerDashboardPage />);
+    // Verified: Request more details is offered only once the profile says so.
+    const client = testQueryClient();
+    client.setQueryData(lawyerKeys.profile('l1', false), { ...verifiedLawyer, userType: 'lawyer' });
+    renderPage(<LawyerDashboardPage />, { client });
     const list = await screen.findByRole('list', { name: 'Pending projects' });
     const ask = within(list).getAllByRole('button', { name: 'Request more details' });
     expect(ask).toHaveLength(2);

@@ -5,11 +5,19 @@ import { messages } from '@legalmarket/contracts/messages';
 import { setSession } from '@/lib/session';
 import { lawyerJob } from '@/test/job-fixture';
 import { heldFetch, sendThenOpenAnother } from '@/test/held-fetch';
-import { jsonFetch, renderPage } from '@/test/render';
+import { jsonFetch, renderPage, testQueryClient } from '@/test/render';
 import { verifiedLawyer } from '@/test/lawyer-profile';
+import { lawyerKeys } from './api/keys';
 import LawyerDashboardPage from './dashboard-page';
 
 const job = lawyerJob;
+
+/** A query cache holding the signed-in lawyer's profile, verified: Request more details is offered only then. */
+function verifiedClient() {
+  const client = testQueryClient();
+  client.setQueryData(lawyerKeys.profile('l1', false), { ...verifiedLawyer, userType: 'lawyer' });
+  return client;
+}
 
 /** A server holding `counts` projects per state, answering pages as GET /job-api/lawyer/{status}jobs does. */
 function server(counts: { pending: number; completed: number }) {
@@ -31,7 +39,7 @@ describe('/lawyer/dashboard projects', { timeout: 30_000 }, () => {
     setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
     const { fn, calls } = server({ pending: 57, completed: 0 });
     vi.stubGlobal('fetch', fn);
-    renderPage(<LawyerDashboardPage />);
+    renderPage(<LawyerDashboardPage />, { client: verifiedClient() });
     const list = await screen.findByRole('list', { name: 'Pending projects' });
     expect(within(list).getAllByRole('listitem')).toHaveLength(10);
     const pager = screen.getByRole('navigation', { name: 'Pagination' });
@@ -51,7 +59,7 @@ describe('/lawyer/dashboard projects', { timeout: 30_000 }, () => {
     setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
     const { fn } = server({ pending: 25, completed: 12 });
     vi.stubGlobal('fetch', fn);
-    renderPage(<LawyerDashboardPage />);
+    renderPage(<LawyerDashboardPage />, { client: verifiedClient() });
     await screen.findByRole('list', { name: 'Pending projects' });
     await userEvent.click(
       within(screen.getByRole('navigation', { name: 'Pagination' })).getByRole('button', { name: '3' }),
@@ -68,7 +76,7 @@ describe('/lawyer/dashboard projects', { timeout: 30_000 }, () => {
   it('says No projects when there are none', async () => {
     setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
     vi.stubGlobal('fetch', server({ pending: 0, completed: 0 }).fn);
-    renderPage(<LawyerDashboardPage />);
+    renderPage(<LawyerDashboardPage />, { client: verifiedClient() });
     expect(await screen.findByText('No projects')).toBeInTheDocument();
     expect(screen.queryByRole('navigation', { name: 'Pagination' })).toBeNull();
   });
@@ -79,7 +87,7 @@ describe('Request more details (react-hook-form with the contract schema)', { ti
     setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
     const api = jsonFetch({ ...server({ pending: 1, completed: 0 }).routes, ...extra });
     vi.stubGlobal('fetch', api.fn);
-    renderPage(<LawyerDashboardPage />);
+    renderPage(<LawyerDashboardPage />, { client: verifiedClient() });
     const list = await screen.findByRole('list', { name: 'Pending projects' });
     await userEvent.click(within(list).getByRole('button', { name: 'Request more details' }));
     return { api, dialog: await screen.findByRole('dialog') };
@@ -132,7 +140,7 @@ describe('Request more details keeps what is typed (decision 2226)', { timeout: 
       await userEvent.click(within(list).getByRole('button', { name: 'Request more details' }));
       return screen.findByRole('dialog');
     };
-    const view = renderPage(<LawyerDashboardPage />);
+    const view = renderPage(<LawyerDashboardPage />, { client: verifiedClient() });
     let dialog = await openDialog();
     await userEvent.type(within(dialog).getByLabelText('What details do you need?'), text);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
@@ -145,7 +153,7 @@ describe('Request more details keeps what is typed (decision 2226)', { timeout: 
     await vi.waitFor(() => expect(within(dialog).getByLabelText('What details do you need?')).toHaveValue(text));
 
     view.unmount();
-    renderPage(<LawyerDashboardPage />);
+    renderPage(<LawyerDashboardPage />, { client: verifiedClient() });
     dialog = await openDialog();
     await vi.waitFor(() => expect(within(dialog).getByLabelText('What details do you need?')).toHaveValue(text));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
@@ -170,7 +178,7 @@ describe('Request more details closed while on its way', { timeout: 30_000 }, ()
       ({ method }) => method === 'POST',
     );
     vi.stubGlobal('fetch', fn);
-    renderPage(<LawyerDashboardPage />);
+    renderPage(<LawyerDashboardPage />, { client: verifiedClient() });
     const openDialog = async () => {
       const list = await screen.findByRole('list', { name: 'Pending projects' });
       await userEvent.click(within(list).getByRole('button', { name: 'Request more details' }));
@@ -205,7 +213,7 @@ describe('Request more details follows the lifecycle table', { timeout: 30_000 }
         'GET /job-api/lawyer/completedjobs': () => ({ body: [], headers: { 'x-total-count': '0' } }),
       }).fn,
     );
-    renderPage(<LawyerDashboardPage />);
+    renderPage(<LawyerDashboardPage />, { client: verifiedClient() });
     const list = await screen.findByRole('list', { name: 'Pending projects' });
     const [first, second] = within(list).getAllByRole('listitem');
     expect(within(first).getByText('pending job 1')).toBeVisible();
@@ -223,7 +231,7 @@ describe('Request more details for one job while another job’s is on its way',
       ({ method }) => method === 'POST',
     );
     vi.stubGlobal('fetch', fn);
-    renderPage(<LawyerDashboardPage />);
+    renderPage(<LawyerDashboardPage />, { client: verifiedClient() });
     const list = await screen.findByRole('list', { name: 'Pending projects' });
     const [first, second] = within(list).getAllByRole('button', { name: 'Request more details' });
     const dialog = await sendThenOpenAnother(first, second, 'What details do you need?', 'For the first job.');
@@ -277,5 +285,79 @@ describe('Request more details for a lawyer no longer verified', { timeout: 30_0
       }
       unmount();
     }
+  });
+});
+
+describe('Request more details while the verification is not known', { timeout: 30_000 }, () => {
+  const routes = (extra: Parameters<typeof jsonFetch>[0] = {}) => ({
+    'GET /job-api/lawyer/pendingjobs': () => ({
+      body: [{ ...job('pending', 1), lawyerRequestedDetail: 'The CAC forms, please.' }],
+      headers: { 'x-total-count': '1' },
+    }),
+    'GET /job-api/lawyer/completedjobs': () => ({ body: [], headers: { 'x-total-count': '0' } }),
+    ...extra,
+  });
+
+  it('is not offered before the profile is read, and is once it says verified', async () => {
+    setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
+    const { fn, release } = heldFetch(
+      routes({ 'GET /api/userprofile': () => ({ body: { ...verifiedLawyer, userType: 'lawyer' } }) }),
+      ({ url }) => url.pathname === '/api/userprofile',
+    );
+    vi.stubGlobal('fetch', fn);
+    renderPage(<LawyerDashboardPage />);
+    const list = await screen.findByRole('list', { name: 'Pending projects' });
+    const [item] = within(list).getAllByRole('listitem');
+    expect(within(item).queryByRole('button', { name: 'Request more details' })).toBeNull();
+    // The lawyer's own earlier request shows all the same.
+    expect(within(item).getByText('The CAC forms, please.')).toBeVisible();
+    await act(async () => release());
+    expect(await within(item).findByRole('button', { name: 'Request more details' })).toBeVisible();
+  });
+
+  it('is not offered when the profile cannot be read, which says so with Try again', async () => {
+    setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
+    let reads = 0;
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch(
+        routes({
+          'GET /api/userprofile': () =>
+            ++reads === 1
+              ? { status: 503, body: { message: 'Service unavailable' } }
+              : { body: { ...verifiedLawyer, userType: 'lawyer' } },
+        }),
+      ).fn,
+    );
+    renderPage(<LawyerDashboardPage />);
+    const list = await screen.findByRole('list', { name: 'Pending projects' });
+    const [item] = within(list).getAllByRole('listitem');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Your verification could not be checked');
+    expect(alert).toHaveTextContent('Service unavailable');
+    expect(within(item).queryByRole('button', { name: 'Request more details' })).toBeNull();
+    expect(within(item).getByText('The CAC forms, please.')).toBeVisible();
+    await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await within(item).findByRole('button', { name: 'Request more details' })).toBeVisible();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('shows the lawyer its last request once its verification is withdrawn', async () => {
+    setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch(
+        routes({
+          'GET /api/userprofile': () => ({ body: { ...verifiedLawyer, userType: 'lawyer', verified: false } }),
+        }),
+      ).fn,
+    );
+    renderPage(<LawyerDashboardPage />);
+    // The banner saying why shows once the profile is read.
+    expect(await screen.findByText(messages.verificationPending)).toBeVisible();
+    const [item] = within(screen.getByRole('list', { name: 'Pending projects' })).getAllByRole('listitem');
+    expect(within(item).queryByRole('button', { name: 'Request more details' })).toBeNull();
+    expect(within(item).getByText('Your last request:')).toBeVisible();
+    expect(within(item).getByText('The CAC forms, please.')).toBeVisible();
   });
 });

@@ -51,7 +51,10 @@ export default function LawyerDashboardPage() {
   // refuses its request with 403, as the job page offers it no action (decision 2310).
   const session = useSession();
   const profile = useLawyerProfile(session?.userType === 'lawyer' ? session.userId : undefined, false);
-  const mayAsk = profile.data?.verified !== false;
+  // Only once the profile says verified: while it loads, or after its read failed, the lawyer may be
+  // one the API refuses, and a button it answers 403 to is worse than one shown a moment later.
+  const mayAsk = profile.data?.verified === true;
+  const profileError = profile.isError && !profile.data ? getErrorMessage(profile.error) : null;
   // A page emptied meanwhile (a job completed): step back to the last page that has projects.
   const data = current.data;
   useEffect(() => {
@@ -65,6 +68,14 @@ export default function LawyerDashboardPage() {
           Projects
         </h1>
         <VerificationBanner />
+        {profileError && (
+          <div className="mb-6">
+            <ErrorState
+              message={`Your verification could not be checked, so Request more details is not offered. ${profileError}`}
+              onRetry={() => void profile.refetch()}
+            />
+          </div>
+        )}
         <Tabs id={tabsId} label="Projects" tabs={TABS} value={tab} onChange={changeTab} selectOnSmall />
         <div {...tabPanelProps(tabsId, tab)}>
           <SectionBoundary>
@@ -150,7 +161,8 @@ function ProjectItem({ job, onAsk }: { job: LawyerJob; onAsk?: () => void }) {
           </Button>
         )}
       </div>
-      {job.lawyerRequestedDetail && onAsk && (
+      {/* Whatever the verification: a request already sent stays the lawyer's to read. */}
+      {job.lawyerRequestedDetail && (
         // The request keeps its line breaks, as the job page shows it.
         <p className="mt-2 text-sm whitespace-pre-line text-slate-600">
           <span className="font-medium text-slate-800">Your last request: </span>
