@@ -24,7 +24,7 @@ import { AppError, registerErrorHandling } from './platform/errors.js';
 import { firstPage, sendHtml, type CartOfPage } from './platform/first-page.js';
 import { createPageSessions } from './platform/page-session.js';
 import { pagePreloads } from './platform/page-preloads.js';
-import { isApiPath, isApiPrefixed, routerPath } from './platform/api-paths.js';
+import { isApiPath, isApiPrefixed, isPathOrUrl, routerPath } from './platform/api-paths.js';
 import { routeMethods } from './platform/route-methods.js';
 import { openApiDocument, openApiTransform } from './platform/openapi.js';
 import { API_HEADERS, securityHeaders } from './platform/security-headers.js';
@@ -186,6 +186,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // means something over https (directly or behind a proxy that says so).
   const headers = securityHeaders();
   app.addHook('onRequest', (request, reply, done) => {
+    // `GET *api/userprofile` reached the route without the API's headers (isPathOrUrl): refused here.
+    if (!isPathOrUrl(request.url) && !(request.url === '*' && request.method === 'OPTIONS')) {
+      reply.headers(API_HEADERS);
+      return void reply.status(400).send({ status: 'fail', message: 'The address is not valid: it must start with /' });
+    }
     reply.headers(isApiPath(request.url) ? API_HEADERS : headers);
     if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
     done();

@@ -3,11 +3,12 @@ import { enterYour, messages } from './messages.js';
 
 /**
  * Whether a text shows anything: not only blanks, format characters (zero-width spaces and joiners,
- * word joiner, soft hyphen) and the fillers that render as blanks. A note of these alone is no note,
- * on the job page and on the spec's details routes alike.
+ * word joiner, soft hyphen), variation selectors (U+FE0F and the like, which only pick how the character
+ * before them looks) and the fillers that render as blanks. A note of these alone is no note, on the
+ * job page and on the spec's details routes alike.
  */
 export const showsText = (text: string): boolean =>
-  !/^[\p{White_Space}\p{Cf}\u034f\u115f\u1160\u2800\u3164\uffa0]*$/u.test(text);
+  !/^[\p{White_Space}\p{Cf}\u034f\u115f\u1160\u2800\u3164\uffa0\p{Variation_Selector}]*$/u.test(text);
 
 /** The one error shape of every 4xx/5xx answer. */
 export const errorBody = z.object({

@@ -27,7 +27,7 @@ import { matchBank, NIGERIAN_BANKS, payoutDetailsInput } from './lawyers.js';
 import { messages } from './messages.js';
 import { lagosYear, profileEditForm } from './profiles.js';
 import { LAWYER_EDITABLE_FIELDS } from './constants.js';
-import { VAT_RATE_PERCENT, vatIncludedKobo } from './money.js';
+import { VAT_RATE_PERCENT, vatIncludedKobo, wholeKobo } from './money.js';
 
 describe('password rule', () => {
   it.each([
@@ -326,5 +326,17 @@ describe('the profile form’s year of call (decision 2273)', () => {
   it('counts the year in Lagos: 23:30 UTC on 31 December is already the next year there', () => {
     expect(lagosYear(new Date('2026-12-31T23:30:00Z'))).toBe(2027);
     expect(lagosYear(new Date('2026-12-31T22:30:00Z'))).toBe(2026);
+  });
+});
+
+describe('whole kobo', () => {
+  const [whole] = wholeKobo('amount');
+  it('takes a large sum in whole kobo, which floating point puts off its kobo by more than 1e-6', () => {
+    for (const n of [310_786_835.84, 149_773_283.55, 538_662_172.05, 999_999_999.99, 0.01, 100.01, 12_345.67])
+      expect(whole(n), String(n)).toBe(true);
+  });
+  it('still refuses a fraction of a kobo', () => {
+    for (const n of [0.004, 1.005, 123.456, 100.005, 24_999.999, 310_786_835.845, 999_999_999.999])
+      expect(whole(n), String(n)).toBe(false);
   });
 });

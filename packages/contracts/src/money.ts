@@ -233,10 +233,12 @@ export type CompanyRefund = CompanyRefundsResponse['refunds'][number];
 
 /**
  * A naira amount given in whole kobo (at most 2 decimals), for `.refine(...wholeKobo('amount'))`.
- * Rounded to the kobo, a fraction moves another sum than the one asked: ₦0.004 none at all.
+ * Rounded to the kobo, a fraction moves another sum than the one asked: ₦0.004 none at all. The
+ * tolerance grows with the sum: above ₦134,217,728 `n * 100` is off by more than 1e-6 kobo
+ * (₦310,786,835.84 by 3.8e-6) while a fraction of a kobo is off by at least 0.001.
  */
 export const wholeKobo = (field: string) =>
   [
-    (n: number) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6,
+    (n: number) => Math.abs(Math.round(n * 100) - n * 100) < Math.max(1e-6, Math.abs(n * 100) * Number.EPSILON * 4),
     `${field} must be in whole kobo (at most 2 decimals)`,
   ] as const;

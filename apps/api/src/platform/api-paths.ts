@@ -21,6 +21,12 @@ export const singleSlashes = (url: string) => (url.includes('//') ? url.replace(
 const ORIGIN = /^https?:\/\/[^/?#]*/i;
 
 /**
+ * Whether a request target is a path or an absolute URL. The router skips any other target's first
+ * character unread (`*api/x` is matched as `/api/x`), where the checks here would read no API path.
+ */
+export const isPathOrUrl = (url: string): boolean => url.startsWith('/') || ORIGIN.test(url);
+
+/**
  * The path as the router (find-my-way) matches it: without the origin of an absolute-form target, the
  * query cut off, percent-escapes decoded as it decodes them (decodeURI: `/%61pi/x` is `/api/x`; an escaped
  * `/`, `?`, `#` or `%` stays escaped), each run of slashes one. Read raw, `/%61pi/userprofile` and
@@ -29,7 +35,8 @@ const ORIGIN = /^https?:\/\/[^/?#]*/i;
  * refuses it (frameworkErrors).
  */
 export function routerPath(url: string): string {
-  if (url.startsWith('/') && !url.includes('%')) return singleSlashes(url);
+  // Cut at `?` and at `#` as the slow path does (and the router): `/api#x` is `/api`.
+  if (url.startsWith('/') && !/[%?#]/.test(url)) return singleSlashes(url);
   const origin = url.startsWith('/') ? null : ORIGIN.exec(url);
   const target = origin ? url.slice(origin[0].length) : url;
   const end = target.search(/[?#]/);

@@ -52,23 +52,28 @@ describeEachDb('an API path written with percent-escapes', (kind) => {
     expect(escaped.headers.allow).toBeUndefined();
   });
 
-  it('reads an absolute-form request target (`GET http://host/api/...`) as its path, on a real socket', async () => {
-    const company = await signupAndLogin(t, 'company');
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
+  /** The head of the answer (lower case) to a request line written by hand on a real socket. */
+  const rawHead = async (authorization: string) => {
+    if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = t.app.server.address() as net.AddressInfo;
     // light-my-request sends the path alone, so the request line is written by hand.
-    const head = (target: string, method = 'GET') =>
+    return (target: string, method = 'GET', whole = false) =>
       new Promise<string>((resolve, reject) => {
         const socket = net.connect(port, '127.0.0.1', () =>
           socket.write(
-            `${method} ${target} HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${company.headers.authorization}\r\nConnection: close\r\n\r\n`,
+            `${method} ${target} HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${authorization}\r\nConnection: close\r\n\r\n`,
           ),
         );
         let text = '';
         socket.on('data', (chunk) => (text += chunk));
-        socket.on('end', () => resolve(text.split('\r\n\r\n')[0].toLowerCase()));
+        socket.on('end', () => resolve(whole ? text : text.split('\r\n\r\n')[0].toLowerCase()));
         socket.on('error', reject);
       });
+  };
+
+  it('reads an absolute-form request target (`GET http://host/api/...`) as its path, on a real socket', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const head = await rawHead(company.headers.authorization);
     const profile = `/api/userprofile?_id=${company.id}`;
     const plain = await head(profile);
     expect(plain).toMatch(/^http\/1\.1 200/);
@@ -81,5 +86,30 @@ describeEachDb('an API path written with percent-escapes', (kind) => {
     const options = await head('http://localhost/api/login', 'OPTIONS');
     expect(options.split('\r\n')[0]).toBe('http/1.1 204 no content');
     expect(options).toContain('allow: post');
+  });
+
+  // The router skips a target's first character unread: `*api/userprofile` reached the route, but every
+  // path check read no API path, so the client's profile went out without `cache-control: no-store`.
+  it('refuses a request target that is neither a path nor a URL, before any route answers', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const head = await rawHead(company.headers.authorization);
+    for (const target of [`*api/userprofile?_id=${company.id}`, `*/api/userprofile?_id=${company.id}`]) {
+      const res = await head(target, 'GET', true);
+      expect(res.split('\r\n')[0], target).toBe('HTTP/1.1 400 Bad Request');
+      expect(res.toLowerCase(), target).toContain(`content-security-policy: ${API_HEADERS['content-security-policy']}`);
+      expect(res, target).toContain('The address is not valid: it must start with /');
+      expect(res, target).not.toContain(company.id);
+    }
+  });
+
+  // The path's fast reading kept `#...` where the slow one cut it: `/api#%41` was the API's JSON 404 but
+  // `/api#x` the web app's page (here, unbuilt, its "not built yet" 404). The router cuts both.
+  it('reads a path with a `#` or a `?` as the router does, with or without escapes', async () => {
+    const head = await rawHead('Bearer none');
+    for (const target of ['/api#x', '/api#%41', '/job-api#x', '/api?x#y']) {
+      const res = await head(target, 'GET', true);
+      expect(res.split('\r\n')[0], target).toBe('HTTP/1.1 404 Not Found');
+      expect(res, target).toContain('"message":"Not found"');
+    }
   });
 });

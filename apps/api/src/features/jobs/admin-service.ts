@@ -111,6 +111,8 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle, 
           .insert(holidays)
           .values({ day: h.date, name: h.name })
           .onConflictDoUpdate({ target: holidays.day, set: { name: h.name } });
+        // A new day off moves the delivered jobs' timers now, not only when they come due (decision 2331).
+        if (!before) await lifecycle.postponeDeliveryTimers(tx);
         await recordAudit(tx, { actorId, action: 'holiday.save', targetType: 'holiday', targetId: h.date, details: h });
       });
       return listHolidays();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { JobPageResponse } from '@legalmarket/contracts';
-import { holidays, jobs } from '../../db/schema.js';
+import { holidays, jobTimers, jobs } from '../../db/schema.js';
 import { addWorkingDays } from '../../platform/working-days.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { insertJob, insertProduct, mailsTo } from '../../../test/admin-fixtures.js';
@@ -74,5 +74,58 @@ describeEachDb('the automatic acceptance date of a delivered job', (kind) => {
     // Asked for changes, the delivery's timer stands no more: the page names no date.
     expect((await act(job.id, 'request_changes', company, { note: 'Please add the witness.' })).statusCode).toBe(200);
     expect((await page(job.id, company)).autoAcceptAt).toBeNull();
+  });
+  // A holiday added after the delivery moved the timers only when they came due: until then the page
+  // named the old moment, a working day too early.
+  it('moves the date at once when a public holiday is added inside the delivery window, and only later', async () => {
+    const job = await insertJob(t, company.id, { productId });
+    const assigned = await t.app.inject({
+      method: 'POST',
+      url: '/job-api/assign',
+      headers: admin.headers,
+      payload: { jobId: job.id, lawyerId: lawyer.id },
+    });
+    expect(assigned.statusCode).toBe(200);
+    const doc = await uploadDocument(t.app, lawyer.headers, 'deed.pdf');
+    expect((await act(job.id, 'deliver', lawyer, { files: [{ url: doc.url, name: 'deed.pdf' }] })).statusCode).toBe(
+      200,
+    );
+    const [row] = await t.rt.database.db.select().from(jobs).where(eq(jobs.id, job.id));
+    const holidaySet = async () => new Set((await t.rt.database.db.select().from(holidays)).map((h) => h.day));
+    const timers = async () =>
+      Object.fromEntries(
+        (
+          await t.rt.database.db
+            .select()
+            .from(jobTimers)
+            .where(and(eq(jobTimers.jobId, job.id), eq(jobTimers.cycle, 1)))
+        ).map((r) => [r.action, r.fireAt.toISOString()]),
+      );
+    const first = addWorkingDays(row.deliveredAt!, 5, await holidaySet());
+    expect((await page(job.id, company)).autoAcceptAt).toBe(first.toISOString());
+
+    // The second working day after the delivery (its Lagos date), made a holiday by an admin.
+    const inside = addWorkingDays(row.deliveredAt!, 2, await holidaySet());
+    const day = new Date(inside.getTime() + 3600_000).toISOString().slice(0, 10);
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/holidays',
+      headers: admin.headers,
+      payload: { date: day, name: 'Declared Holiday' },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const hs = await holidaySet();
+    const later = addWorkingDays(row.deliveredAt!, 5, hs);
+    expect(later.getTime()).toBeGreaterThan(first.getTime());
+    expect((await page(job.id, company)).autoAcceptAt).toBe(later.toISOString());
+    expect(await timers()).toEqual({
+      auto_accept: later.toISOString(),
+      remind_company: addWorkingDays(row.deliveredAt!, 3, hs).toISOString(),
+    });
+
+    // Removed again, the date the page and the delivery mail now name stands (only ever later).
+    const removed = await t.app.inject({ method: 'DELETE', url: `/api/admin/holidays/${day}`, headers: admin.headers });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect((await page(job.id, company)).autoAcceptAt).toBe(later.toISOString());
   });
 });

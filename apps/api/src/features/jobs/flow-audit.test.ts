@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { messages } from '@legalmarket/contracts';
 import { holidays, jobEvents, jobTimers, jobs } from '../../db/schema.js';
@@ -95,6 +95,49 @@ describeEachDb('job flow: findings of an end-to-end audit', (kind) => {
       const res = await act(id, 'message', company, { note: long });
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toBe(messages.messageTooLong);
+    }
+  });
+
+  // Decision 2336: segmenting grows faster than the text, and a note of 49,999 letters was counted in
+  // full, twice per request (~430 ms of event loop before its 400). Measured in segments, not time.
+  it('counts a long note once per request, and stops counting once it is past the limit', async () => {
+    const id = await assignedJob();
+    let visited = 0;
+    let fullPasses = 0;
+    const segment = Intl.Segmenter.prototype.segment;
+    const spy = vi.spyOn(Intl.Segmenter.prototype, 'segment').mockImplementation(function (this: Intl.Segmenter, text) {
+      const segments = segment.call(this, text);
+      return Object.assign(Object.create(segments), {
+        [Symbol.iterator]() {
+          const it = segments[Symbol.iterator]();
+          return {
+            next() {
+              const step = it.next();
+              if (step.done) fullPasses++;
+              else visited++;
+              return step;
+            },
+          };
+        },
+      });
+    });
+    try {
+      // 6,000 Yoruba letters with their marks typed apart (18,000 units): refused after 5,001 of them.
+      const long = await act(id, 'message', company, { note: 'e\u0323\u0301'.repeat(6000) });
+      expect([long.statusCode, long.json().message]).toEqual([400, messages.messageTooLong]);
+      expect(visited).toBeLessThanOrEqual(5001);
+      // Past 4 units a character (20,001 units) it is refused unread, whatever it counts (here one).
+      visited = 0;
+      const piled = await act(id, 'message', company, { note: `a${'\u0301'.repeat(20_000)}` });
+      expect([piled.statusCode, piled.json().message]).toEqual([400, messages.messageTooLong]);
+      expect(visited).toBe(0);
+      // A note within the limit is counted through once, not again by the service.
+      fullPasses = 0;
+      const sent = await act(id, 'message', company, { note: 'e\u0323\u0301'.repeat(4000) });
+      expect(sent.statusCode, sent.body).toBe(200);
+      expect(fullPasses).toBe(1);
+    } finally {
+      spy.mockRestore();
     }
   });
 

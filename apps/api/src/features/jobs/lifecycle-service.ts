@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, notInArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, notInArray, sql } from 'drizzle-orm';
 import {
   DUE_WORKING_DAYS,
   JOB_PAGE_ACTIONS,
@@ -9,7 +9,6 @@ import {
   messages,
   nextStage,
   noteMissingMessage,
-  noteTooLong,
   showsText,
   toKobo,
   transitionOf,
@@ -22,7 +21,7 @@ import {
 } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
-import { lockLiveAccount } from '../../db/locks.js';
+import { lockLiveAccount, lockSetting } from '../../db/locks.js';
 import { holidays, jobEvents, jobReads, jobs, jobTimers, notifications, products, users } from '../../db/schema.js';
 import { liveAdmin } from '../../db/admins.js';
 import type { AuthUser } from '../../platform/auth.js';
@@ -103,8 +102,9 @@ function visible(note: string | undefined): string {
 }
 
 function noteOf(action: JobAction, note: string | undefined): string | null {
+  // Its length was checked once, by the route's schema (jobActionRequest): counting a long note's
+  // characters again would double the request's dearest work (decision 2336).
   const text = visible(note);
-  if (noteTooLong(text)) throw badRequest(messages.messageTooLong);
   if (!text && transitionOf(action).needs?.note) throw badRequest(noteMissingMessage(action));
   return text || null;
 }
@@ -209,6 +209,41 @@ export function createJobLifecycle(
 
   async function holidaySet(ex: Executor) {
     return new Set((await ex.select({ day: holidays.day }).from(holidays)).map((h) => h.day));
+  }
+
+  /**
+   * Called in the transaction that adds a public holiday: each delivered job's pending automatic
+   * acceptance and company reminder, counted again from its delivery with the holidays as they now
+   * stand, move to their later moment at once, so the job page says it (decision 2331). Only ever later:
+   * a holiday removed leaves them where the delivery mail put them (decision 2335).
+   */
+  async function postponeDeliveryTimers(tx: Executor): Promise<void> {
+    // One holiday change at a time, so each counts with the holidays the one before it committed.
+    await lockSetting(tx, 'holiday-timers');
+    const hs = await holidaySet(tx);
+    const pending = await tx
+      .select({ id: jobTimers.id, action: jobTimers.action, fireAt: jobTimers.fireAt, deliveredAt: jobs.deliveredAt })
+      .from(jobTimers)
+      .innerJoin(jobs, and(eq(jobs.id, jobTimers.jobId), eq(jobs.deliveries, jobTimers.cycle)))
+      .where(
+        and(
+          isNull(jobTimers.firedAt),
+          inArray(jobTimers.action, ['auto_accept', 'remind_company']),
+          eq(jobs.stage, 'delivered'),
+          isNotNull(jobs.deliveredAt),
+        ),
+      )
+      // In the timer pass's order: it holds one timer at a time, in this order.
+      .orderBy(asc(jobTimers.fireAt), asc(jobTimers.id));
+    for (const timer of pending) {
+      const days = transitionOf(timer.action as JobAction).at!.workingDays;
+      const fireAt = addWorkingDays(timer.deliveredAt!, days, hs);
+      if (fireAt <= timer.fireAt) continue;
+      await tx
+        .update(jobTimers)
+        .set({ fireAt: sql`greatest(${jobTimers.fireAt}, ${fireAt.toISOString()}::timestamptz)` })
+        .where(and(eq(jobTimers.id, timer.id), isNull(jobTimers.firedAt)));
+    }
   }
 
   async function lock(tx: Executor, jobId: string, missing: string = messages.jobNotFound): Promise<Job> {
@@ -698,6 +733,7 @@ export function createJobLifecycle(
     check,
     repeated,
     tick,
+    postponeDeliveryTimers,
     mailWritten: () => shared.mailWritten(),
     lock,
     lockReminders,

@@ -128,6 +128,19 @@ describeEachDb('job workspace: keys, shared admin files, deleted admins, invisib
     expect(changes.json().message).toBe(messages.changesNoteMissing);
     expect(await notes(id, 'message')).toEqual(['\u200bok\u200b']);
   });
+  // A variation selector (U+FE0F, the emoji one) is a mark, not a format character: alone it shows
+  // nothing, yet a note of it was kept as a message.
+  it('refuses a message of variation selectors only, and keeps an emoji written with one', async () => {
+    const id = await assignedJob();
+    for (const note of ['\ufe0f', '\ufe0f\ufe0f \ufe0e', '\u200b\ufe0f']) {
+      const res = await act(id, 'message', company, { note });
+      expect(res.statusCode, JSON.stringify(note)).toBe(400);
+      expect(res.json().message).toBe(messages.messageMissing);
+    }
+    expect((await act(id, 'message', company, { note: '\u2764\ufe0f' })).statusCode).toBe(200);
+    expect(await notes(id, 'message')).toEqual(['\u2764\ufe0f']);
+  });
+
   it('e-mails a chatty thread once until its reader opens it; the bell still counts every message', async () => {
     const id = await assignedJob();
     const threadMails = async (email: string) =>

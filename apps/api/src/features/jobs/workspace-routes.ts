@@ -241,7 +241,8 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
       schema: {
         tags,
         summary: 'Add (or rename) a public holiday',
-        description: 'Body `{ date: "YYYY-MM-DD", name }`. Due dates already set do not move.',
+        description:
+          'Body `{ date: "YYYY-MM-DD", name }`. Due dates already set do not move. A new day off puts each delivered job\'s pending automatic acceptance and company reminder off at once when it falls in their working days (the job page\'s `autoAcceptAt` moves; decisions 2331 and 2335); removing a holiday never brings them forward.',
         body: holiday,
         response: { 200: holidaysResponse },
         security,

@@ -156,6 +156,19 @@ describeEachDb('refunds through the sandbox provider', (kind) => {
     expect(await s.refundOf(job.id)).toMatchObject({ amount: 10_001, status: 'completed' });
   });
 
+  // Above ₦134,217,728 a naira amount times 100 is off its whole kobo by more than the old 1e-6 tolerance:
+  // ₦310,786,835.84 was refused as "not in whole kobo".
+  it('reads a large refund given in whole kobo as that sum, not as a fraction of a kobo', async () => {
+    const { job } = await paidJob();
+    for (const refund of [310_786_835.84, 149_773_283.55, 538_662_172.05]) {
+      const above = await s.cancel(job.id, { refund });
+      expect([above.statusCode, above.json().message], String(refund)).toEqual([
+        400,
+        'The refund cannot be more than the ₦25,000 held for this job',
+      ]);
+    }
+  });
+
   it('refuses a refund above what is held, a negative one, a refund on another action, and non-admins', async () => {
     const { company, job } = await paidJob();
     const above = await s.cancel(job.id, { refund: 25_000.01 });
