@@ -64,7 +64,7 @@ function acceptsEncoding(header: string, encoding: string) {
 export interface ResponseCache {
   /**
    * Sends the cached response of this route, user and query when none of `reads` (the tables
-   * `produce` reads) changed since it was made; else makes it with `produce` (checked against
+   * `produce` reads, or `<table>:changed` for one whose new rows cannot change it) changed since it was made; else makes it with `produce` (checked against
    * `schema` when given, as the route's serializer would), caches and sends it. Errors are not cached.
    * With `checkReads` (tests), a `produce` that reads a table missing from `reads` fails loudly.
    */
@@ -128,7 +128,8 @@ export function createResponseCache(
   };
   const checked = async <T>(request: FastifyRequest, reads: readonly string[], produce: () => Promise<T>) => {
     const { value, tables } = await tablesReadBy(db, produce);
-    const missing = tables.filter((t) => !reads.includes(t));
+    // `<table>:changed` names a table whose new rows cannot change the response (db/cache-versions.ts).
+    const missing = tables.filter((t) => !reads.includes(t) && !reads.includes(`${t}:changed`));
     if (missing.length)
       throw new Error(`${request.routeOptions.url} read ${missing.join(', ')} without naming it in its reads`);
     return value;

@@ -881,7 +881,11 @@ export function createJobLifecycle(
     },
 
     async notifications(user: AuthUser, before?: number) {
-      const [page] = await notificationsPage.execute({ userId: user.id, before: before ?? Number.MAX_SAFE_INTEGER });
+      const [page] = await notificationsPage.execute({
+        userId: user.id,
+        admin: user.userType === 'admin',
+        before: before ?? Number.MAX_SAFE_INTEGER,
+      });
       return page;
     },
 

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { emailOutbox, users } from '../../db/schema.js';
+import { emailOutbox, jobs, users } from '../../db/schema.js';
 import { createTestApp, describeEachDb, PASSWORD, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { insertProduct } from '../../../test/commerce-helpers.js';
+import { insertJob } from '../../../test/admin-fixtures.js';
 import { handOverKit, type Login } from './hand-over-test-kit.js';
 
 // An admin passes a job on from a lawyer who lost verification (decisions 2310, 2316): the old lawyer,
@@ -114,6 +115,38 @@ describeEachDb('the notices of a job passed to another lawyer', (kind) => {
       expect(theirs.map((n) => n.jobOpens)).toEqual(theirs.map(() => undefined));
       expect((await inject('GET', `/job-api/jobs/${job.id}`, who)).statusCode).toBe(200);
     }
+  });
+
+  it("a new job and another user's write leave a reader's notices cached; a change to the job does not", async () => {
+    const { company, first, job } = await handedOver();
+    /** Whether the old lawyer's notices were answered from memory, and their entries of the job. */
+    const read = async () => {
+      const before = t.app.cacheStats().responses.hits;
+      const res = await inject('GET', '/api/notifications', first);
+      expect(res.statusCode).toBe(200);
+      const entries = (res.json().notifications as Array<{ jobId: string; jobOpens?: false }>).filter(
+        (n) => n.jobId === job.id,
+      );
+      return { cached: t.app.cacheStats().responses.hits === before + 1, opens: entries.map((n) => n.jobOpens) };
+    };
+    await read();
+    expect((await read()).cached).toBe(true);
+    // Another user signs up and changes their name (users writes), and a job is made (a jobs insert;
+    // a paid checkout also writes its notices, which make every list again).
+    const other = await signupAndLogin(t, 'lawyer', { verified: true });
+    expect((await read()).cached).toBe(true);
+    await db().update(users).set({ name: 'Chidi Other' }).where(eq(users.id, other.id));
+    expect((await read()).cached).toBe(true);
+    await insertJob(t, company.id, { productId: product });
+    expect((await read()).cached).toBe(true);
+    // The job handed back to them (no notice written): made again, and it opens for them.
+    const before = await read();
+    expect(before.opens.length).toBeGreaterThan(0);
+    expect(before.opens).toEqual(before.opens.map(() => false));
+    await db().update(jobs).set({ assignedTo: first.id }).where(eq(jobs.id, job.id));
+    const after = await read();
+    expect(after.cached).toBe(false);
+    expect(after.opens).toEqual(after.opens.map(() => undefined));
   });
 
   it("an erasure of the new lawyer takes the name out of the company's hand-over mail", async () => {

@@ -80,8 +80,13 @@ export const JOB_THREAD_READS = [
 ] as const;
 /** The notification centre and the bell's count. */
 export const NOTIFICATION_READS = ['notifications'] as const;
-/** The notification centre's page: its entries say whether their job opens for the reader (decision 2332). */
-export const NOTIFICATION_PAGE_READS = [...NOTIFICATION_READS, 'jobs', 'users'] as const;
+/**
+ * The notification centre's page: its entries say whether their job opens for the reader (decision 2332),
+ * from the job's company and lawyer. `jobs:changed`, not `jobs`: a new job (a checkout) is in no
+ * notification yet (an entry's job exists before it), so only a change to a job's row makes the page
+ * again. Whether the reader is an admin is the `admin` placeholder, so no users write makes it again.
+ */
+export const NOTIFICATION_PAGE_READS = [...NOTIFICATION_READS, 'jobs:changed'] as const;
 
 type Row = Awaited<ReturnType<ReturnType<typeof selectJobs>['execute']>>[number];
 
@@ -464,7 +469,7 @@ export const NOTIFICATION_PAGE = 20;
 /**
  * The notification centre in one statement (it took two): the reader's newest NOTIFICATION_PAGE
  * before the placeholder `before` (a notification id), whether more remain, and the unread count,
- * the entries built as JSON by the database. Placeholders: userId, before.
+ * the entries built as JSON by the database. Placeholders: userId, admin (the reader is one), before.
  */
 export function notificationsQuery(ex: Executor) {
   const mine = eq(notifications.userId, sql.placeholder('userId'));
@@ -481,9 +486,9 @@ export function notificationsQuery(ex: Executor) {
         text: notifications.text,
         createdAt: isoText(notifications.createdAt),
         readAt: isoText(notifications.readAt),
-      })}::jsonb || case when ${jobs.companyId} = ${sql.placeholder('userId')}
+      })}::jsonb || case when ${sql.placeholder('admin')}::boolean
+          or ${jobs.companyId} = ${sql.placeholder('userId')}
           or ${jobs.assignedTo} = ${sql.placeholder('userId')}
-          or exists (select 1 from ${users} where ${users.id} = ${sql.placeholder('userId')} and ${users.userType} = 'admin')
         then '{}'::jsonb else '{"jobOpens": false}'::jsonb end)`.as('entry'),
     })
     .from(notifications)

@@ -152,7 +152,7 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
         tags,
         summary: 'The notification centre: newest first, 20 a page',
         description:
-          'Pass `before` (a notification id) for the next page. `jobOpens` says whether the job page opens for the reader: false for a lawyer the job was passed away from (it answers them 403), whose entry the web links to their projects (decision 2332). Cached per reader until any notification is written or read, or a job or account changes.',
+          'Pass `before` (a notification id) for the next page. `jobOpens` says whether the job page opens for the reader: false for a lawyer the job was passed away from (it answers them 403), whose entry the web links to their projects (decision 2332). Cached per reader until any notification is written or read, or a job already made changes.',
         querystring: z.object({ before: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional() }),
         response: { 200: notificationsResponse },
         security,

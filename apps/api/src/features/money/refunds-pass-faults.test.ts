@@ -1,8 +1,19 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { emailOutbox, jobs, refunds } from '../../db/schema.js';
 import { describeEachDb, signupAndLogin } from '../../../test/helpers.js';
 import { moneyTestKit, type MoneyTestApp } from './money-test-kit.js';
+
+const MIGRATION = fileURLToPath(
+  new URL('../../db/migrations/0035_job_timers_cache_and_first_refusals.sql', import.meta.url),
+);
+/** The statement of migration 0035 that sets the first refusal of the refunds already refused. */
+const backfill = () =>
+  readFileSync(MIGRATION, 'utf8')
+    .split('--> statement-breakpoint')
+    .filter((s) => /UPDATE "refunds"/.test(s));
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
@@ -114,5 +125,59 @@ describeEachDb('the refund pass: a failing row, and days counted from the first 
     expect(sendsOf(paid)).toBe(base + 2);
     expect(await toldAdmins()).toBeGreaterThan(0);
     expect(await refundOf(job.id)).toMatchObject({ status: 'failed' });
+  });
+
+  it('migration 0035: a refund given up before it, retried by an admin and refused again, is given up at the next pass', async () => {
+    const admin = await signupAndLogin(t, 'admin');
+    const gone = await paidJob();
+    const refusedOnce = await paidJob();
+    flw.setRefundMode('refuse');
+    expect((await cancel(admin, gone.job.id)).statusCode).toBe(200);
+    const opened = await refundOf(gone.job.id);
+    expect(opened).toMatchObject({ status: 'failed' });
+    const toldAdmins = async () =>
+      (
+        await db()
+          .select({ subject: emailOutbox.subject })
+          .from(emailOutbox)
+          .where(sql`strpos(${emailOutbox.text}, ${opened.id}) > 0`)
+      ).filter((m) => m.subject === 'A refund of ₦25,000 is still refused by the provider').length;
+    // Refused for three days: given up, the admins told.
+    for (let hour = 0; hour < 3 * 24 + 1; hour += 12) {
+      t.clock.advance(12 * HOUR);
+      await reconcile();
+    }
+    const given = await refundOf(gone.job.id);
+    expect(given.failure).toMatch(/^Not sent again by itself: /);
+    const told = await toldAdmins();
+    expect(told).toBeGreaterThan(0);
+    // Another one refused just now (the admin signed in afresh: the first one's session ended days ago).
+    const admin2 = await signupAndLogin(t, 'admin');
+    expect((await cancel(admin2, refusedOnce.job.id)).statusCode).toBe(200);
+    expect(await refundOf(refusedOnce.job.id)).toMatchObject({ status: 'failed' });
+    // The database as it was before 0035: no first refusal kept; the given-up one's updated_at is
+    // when it was given up, a day before the migration.
+    await db()
+      .update(refunds)
+      .set({ firstRefusedAt: null })
+      .where(sql`${refunds.jobId} in (${gone.job.id}, ${refusedOnce.job.id})`);
+    t.clock.advance(DAY);
+    for (const statement of backfill()) await db().execute(sql.raw(statement));
+    expect((await refundOf(gone.job.id)).firstRefusedAt).toEqual(opened.createdAt);
+    const stillRefused = await refundOf(refusedOnce.job.id);
+    expect(stillRefused.firstRefusedAt).toEqual(stillRefused.updatedAt);
+    // An admin retries it; refused again, it is given up at the next pass, not sent for two more days.
+    const later = await signupAndLogin(t, 'admin');
+    expect((await inject('POST', `/api/admin/refunds/${opened.id}/retry`, later)).statusCode).toBe(200);
+    expect(await refundOf(gone.job.id)).toMatchObject({
+      status: 'failed',
+      failure: expect.not.stringMatching(/^Not sent/),
+    });
+    const sent = sendsOf(gone.paid);
+    t.clock.advance(HOUR + 60_000);
+    await reconcile();
+    expect(sendsOf(gone.paid)).toBe(sent);
+    expect(await toldAdmins()).toBeGreaterThan(told);
+    expect((await refundOf(gone.job.id)).failure).toMatch(/^Not sent again by itself: /);
   });
 });

@@ -237,20 +237,29 @@ function GetPaid({ onPaymentDetails }: { onPaymentDetails: () => void }) {
   const withdrawable = d ? (payouts.data?.withdrawable ?? d.available) : undefined;
   const figure = (value: number | undefined) =>
     value !== undefined ? <Naira amount={value} exact /> : earnings.isError ? '—' : '...';
-  // Older earnings, asked for with "Show older" as the notifications are (`before` = the last `older`).
-  const [older, setOlder] = useState<{ jobs: LawyerEarning[]; next?: string } | null>(null);
+  // Older earnings, asked for with "Show older" as the notifications are (`before` = the last `older`),
+  // each kept with the first page's `older` they follow (`after`).
+  const [olderRows, setOlder] = useState<{ after?: string; jobs: LawyerEarning[]; next?: string } | null>(null);
   const [olderError, setOlderError] = useState<string | null>(null);
   const [loadingOlder, setLoadingOlder] = useState(false);
+  // The first page read again with another end (a new earning after a withdrawal): the rows asked after
+  // its old end would skip the jobs in between, so they are dropped and asked for again.
+  const older = olderRows && olderRows.after === d?.older ? olderRows : null;
   const cursor = older ? older.next : d?.older;
   // The first page read again (after a withdrawal) may hold a job shown below already: listed once.
   const shown = d ? [...d.jobs, ...(older?.jobs ?? []).filter((j) => !d.jobs.some((x) => x.jobId === j.jobId))] : [];
   async function showOlder() {
     if (!cursor || loadingOlder) return;
+    const after = d?.older;
     setLoadingOlder(true);
     setOlderError(null);
     try {
       const r = await api<EarningsResponse>('/job-api/lawyer/earnings', { query: { before: cursor } });
-      setOlder((old) => ({ jobs: [...(old?.jobs ?? []), ...r.data.jobs], next: r.data.older }));
+      setOlder((old) => ({
+        after,
+        jobs: [...(old && old.after === after ? old.jobs : []), ...r.data.jobs],
+        next: r.data.older,
+      }));
     } catch (err) {
       setOlderError(getErrorMessage(err));
     } finally {
