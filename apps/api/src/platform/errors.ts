@@ -60,6 +60,40 @@ const UNSTORABLE_TEXT = ['22021', '22P05'];
 /** A write that lost a race with another one: a unique index, a serialisation failure, a deadlock. */
 const LOST_RACE = ['23505', '40001', '40P01'];
 
+/**
+ * The database went away or stopped the statement, not the request's fault: the connection lost
+ * (class 08, a backend ended by a restart or failover 57P01/57P02, not accepting connections 57P03,
+ * too many connections 53300) or the statement cancelled (statement_timeout 57014, lock_timeout 55P03).
+ * The transaction was rolled back, so the same request can be sent again.
+ */
+const DATABASE_UNAVAILABLE = [
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '57014',
+  '55P03',
+];
+/** node-postgres' own words when the socket closed or no connection came in time (they carry no code). */
+const CONNECTION_LOST =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+function databaseUnavailable(err: unknown): boolean {
+  if (postgresCode(err, DATABASE_UNAVAILABLE)) return true;
+  for (
+    let e = err as { message?: unknown; cause?: unknown } | undefined, i = 0;
+    e && i < 5;
+    e = e.cause as typeof e, i++
+  )
+    if (typeof e.message === 'string' && CONNECTION_LOST.test(e.message)) return true;
+  return false;
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(err)) {
@@ -85,6 +119,14 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply.status(409).send({
         status: 'fail',
         message: 'This was changed by another request at the same moment. Please reload and try again.',
+      });
+    }
+    if (databaseUnavailable(err)) {
+      // A client (and the web app) can retry a 503 after Retry-After; a 500 reads as final.
+      request.log.error({ err, reqId: request.id }, 'database unavailable');
+      return reply.status(503).header('retry-after', '5').send({
+        status: 'error',
+        message: 'The service is briefly unavailable. Please try again in a few seconds.',
       });
     }
     const code = err.statusCode ?? 500;
