@@ -79,12 +79,17 @@ const DATABASE_UNAVAILABLE = [
   '57014',
   '55P03',
 ];
+/**
+ * The database server's socket refused, reset or unreachable (server down, network cut): Node's codes.
+ * Another service's socket failing the same way is as retryable, so it is not told apart.
+ */
+const SOCKET_FAILED = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'];
 /** node-postgres' own words when the socket closed or no connection came in time (they carry no code). */
 const CONNECTION_LOST =
   /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 
 function databaseUnavailable(err: unknown): boolean {
-  if (postgresCode(err, DATABASE_UNAVAILABLE)) return true;
+  if (postgresCode(err, DATABASE_UNAVAILABLE) || postgresCode(err, SOCKET_FAILED)) return true;
   for (
     let e = err as { message?: unknown; cause?: unknown } | undefined, i = 0;
     e && i < 5;

@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -147,4 +148,69 @@ describe.skipIf(!DB)('a database connection lost mid-request [postgres]', () => 
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+/** A TCP relay to the PostgreSQL server that can be taken down (every connection cut, the port refused) and back. */
+async function relay(target: URL) {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const up = net.connect(Number(target.port || 5432), target.hostname);
+    for (const s of [client, up]) {
+      sockets.add(s);
+      s.on('error', () => undefined);
+      s.on('close', () => {
+        sockets.delete(s);
+        client.destroy();
+        up.destroy();
+      });
+    }
+    client.pipe(up).pipe(client);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as net.AddressInfo).port;
+  return {
+    port,
+    async down() {
+      await new Promise<void>((r) => {
+        server.close(() => r());
+        for (const s of sockets) s.destroy();
+      });
+    },
+    async up() {
+      await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+    },
+    async close() {
+      for (const s of sockets) s.destroy();
+      if (server.listening) await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+// Before: with the database server gone (connections cut, then refused) every route answered 500
+// "Something went wrong on our side" (ECONNREFUSED, "Connection terminated unexpectedly" carry no SQL code).
+describe.skipIf(!DB)('the database server gone and back [postgres]', () => {
+  it('answers 503 with Retry-After while it is gone, and serves again once it is back', async () => {
+    const target = new URL(DB!);
+    const link = await relay(target);
+    const viaRelay = new URL(DB!);
+    viaRelay.port = String(link.port);
+    const t = await createTestApp('postgres', { DATABASE_URL: viaRelay.toString() });
+    try {
+      const products = () => t.app.inject({ method: 'GET', url: '/product-api/products' });
+      expect((await products()).statusCode).toBe(200);
+      await link.down();
+      for (let i = 0; i < 3; i++) {
+        const res = await products();
+        expect(res.statusCode, res.body).toBe(503);
+        expect(res.headers['retry-after']).toBeDefined();
+        expect(res.json().status).toBe('error');
+      }
+      await link.up();
+      const back = await products();
+      expect(back.statusCode, back.body).toBe(200);
+    } finally {
+      await t.close().catch(() => undefined);
+      await link.close();
+    }
+  }, 60_000);
 });
