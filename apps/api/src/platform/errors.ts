@@ -107,6 +107,8 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply.status(400).send({ status: 'fail', message: issues[0]?.message ?? 'Invalid input', issues });
     }
     if (err instanceof AppError) {
+      // Our side failed (a store, a provider): the cause is for the operator, the message for the client.
+      if (err.statusCode >= 500 && err.cause) request.log.error({ err: err.cause, reqId: request.id }, err.message);
       return reply.status(err.statusCode).headers(err.headers).send({ status: 'fail', message: err.message });
     }
     if (postgresCode(err, UNSTORABLE_TEXT)) {
