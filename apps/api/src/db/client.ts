@@ -45,6 +45,10 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     });
     // A broken idle connection must not take the process down.
     pool.on('error', () => undefined);
+    // Nor one in use: pg-pool listens only while a client is idle, so a backend ended mid-request
+    // (restart, failover, pg_terminate_backend) emitted an unheard 'error' and killed the process.
+    // The request's query fails on its own (answered 503) and the pool drops the dead client.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     if (schemaName) await pool.query(`create schema if not exists ${schemaName}`);
     const db = drizzlePg(pool, { schema, logger }) as unknown as Db;
     return { db, kind: 'postgres', close: () => pool.end() };

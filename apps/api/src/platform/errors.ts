@@ -60,6 +60,45 @@ const UNSTORABLE_TEXT = ['22021', '22P05'];
 /** A write that lost a race with another one: a unique index, a serialisation failure, a deadlock. */
 const LOST_RACE = ['23505', '40001', '40P01'];
 
+/**
+ * The database went away or stopped the statement, not the request's fault: the connection lost
+ * (class 08, a backend ended by a restart or failover 57P01/57P02, not accepting connections 57P03,
+ * too many connections 53300) or the statement cancelled (statement_timeout 57014, lock_timeout 55P03).
+ * The transaction was rolled back, so the same request can be sent again.
+ */
+const DATABASE_UNAVAILABLE = [
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '57014',
+  '55P03',
+];
+/**
+ * The database server's socket refused, reset or unreachable (server down, network cut): Node's codes.
+ * Another service's socket failing the same way is as retryable, so it is not told apart.
+ */
+const SOCKET_FAILED = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'];
+/** node-postgres' own words when the socket closed or no connection came in time (they carry no code). */
+const CONNECTION_LOST =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+function databaseUnavailable(err: unknown): boolean {
+  if (postgresCode(err, DATABASE_UNAVAILABLE) || postgresCode(err, SOCKET_FAILED)) return true;
+  for (
+    let e = err as { message?: unknown; cause?: unknown } | undefined, i = 0;
+    e && i < 5;
+    e = e.cause as typeof e, i++
+  )
+    if (typeof e.message === 'string' && CONNECTION_LOST.test(e.message)) return true;
+  return false;
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(err)) {
@@ -68,6 +107,8 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply.status(400).send({ status: 'fail', message: issues[0]?.message ?? 'Invalid input', issues });
     }
     if (err instanceof AppError) {
+      // Our side failed (a store, a provider): the cause is for the operator, the message for the client.
+      if (err.statusCode >= 500 && err.cause) request.log.error({ err: err.cause, reqId: request.id }, err.message);
       return reply.status(err.statusCode).headers(err.headers).send({ status: 'fail', message: err.message });
     }
     if (postgresCode(err, UNSTORABLE_TEXT)) {
@@ -85,6 +126,14 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply.status(409).send({
         status: 'fail',
         message: 'This was changed by another request at the same moment. Please reload and try again.',
+      });
+    }
+    if (databaseUnavailable(err)) {
+      // A client (and the web app) can retry a 503 after Retry-After; a 500 reads as final.
+      request.log.error({ err, reqId: request.id }, 'database unavailable');
+      return reply.status(503).header('retry-after', '5').send({
+        status: 'error',
+        message: 'The service is briefly unavailable. Please try again in a few seconds.',
       });
     }
     const code = err.statusCode ?? 500;

@@ -253,7 +253,18 @@ export function createUploadsService(deps: {
   async function store(file: ReceivedFile, ownerId: string | null, tx: Executor = deps.db) {
     const key = `${randomBytes(16).toString('hex')}.${file.detected.ext}`;
     const originalName = nameForType(file.originalName, file.detected.ext);
-    await deps.storage.put(key, file.data);
+    try {
+      await deps.storage.put(key, file.data);
+    } catch (err) {
+      // A full disk or an S3 outage: the client's file is fine and can be sent again (a 500 read as final).
+      await deps.storage.remove(key).catch(() => undefined);
+      throw Object.assign(
+        new AppError(503, 'The file could not be stored just now. Please try again in a few minutes.', {
+          'retry-after': '60',
+        }),
+        { cause: err },
+      );
+    }
     const record = async (t: Executor) => {
       if (ownerId) await lockLiveAccount(t, ownerId);
       await t.insert(uploads).values({
