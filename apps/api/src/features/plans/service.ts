@@ -1128,8 +1128,9 @@ export function createPlansService(
             ? 'Your plan ended at the end of the month you paid for, as you asked.'
             : 'We could not charge your renewal, so your plan has stopped: its credits and discount no longer apply.',
         ),
-        paragraph('You can subscribe again from the Packages tab at any time.'),
-        button('See the packages', `${config.PUBLIC_URL}/products?tab=packages`),
+        // The plan page offers a new plan; /products opens on its Single tab, not on Packages.
+        paragraph('You can start a new plan from your plan page at any time.'),
+        button('Start a new plan', planUrl),
       ],
     });
   }
