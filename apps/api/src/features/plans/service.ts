@@ -44,7 +44,7 @@ import type { Shared } from '../shared.js';
 import type { JobLifecycle } from '../jobs/lifecycle-service.js';
 import type { Ledger } from '../money/ledger.js';
 import type { Refunds } from '../money/refunds.js';
-import { companyAsBilled } from '../money/receipts.js';
+import { companyAsBilled, paymentMethodWords } from '../money/receipts.js';
 import { assertAttachable, cleanFileName } from '../uploads/service.js';
 import { assertRecentCode } from '../two-factor/service.js';
 import { lockCompany, lockLiveAccount } from '../../db/locks.js';
@@ -588,7 +588,8 @@ export function createPlansService(
           ['Plan', `${info.name} (monthly)`],
           ['Month', `${day(sub.periodStart)} to ${day(sub.periodEnd)}`],
           ['Amount', formatNairaExact(p.amount / 100)],
-          ['Paid by', p.paymentMethod ?? 'card'],
+          // In words, as the order's receipt says it: the provider's code (bank_transfer) is not.
+          ['Paid by', paymentMethodWords(p.paymentMethod ?? 'card')],
         ]),
         paragraph(planMessages.noCarryOver),
         button('See your plan', planUrl),
