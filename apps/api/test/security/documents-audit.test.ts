@@ -88,7 +88,7 @@ const TEMPLATES: Array<{ name: string; mail: MailTemplate; others: boolean }> = 
     others: false,
   },
   { name: 'resetCodeMail', mail: resetCodeMail('a@example.ng', '482913', 15), others: false },
-  { name: 'passwordChangedMail', mail: passwordChangedMail('a@example.ng'), others: false },
+  { name: 'passwordChangedMail', mail: passwordChangedMail('a@example.ng', `${SITE}/password-reset`), others: false },
   {
     name: 'confirmEmailChangeMail',
     mail: confirmEmailChangeMail('a@example.ng', `${SITE}/confirm-email-change?token=t2`, 24),

@@ -46,12 +46,14 @@ export const resetCodeMail = (to: string, resetCode: string, minutes: number): M
   ],
 });
 
-export const passwordChangedMail = (to: string): MailTemplate => ({
+/** `resetUrl`: the owner who did not change it acts at once from the mail, as the two-factor mails let them. */
+export const passwordChangedMail = (to: string, resetUrl: string): MailTemplate => ({
   to,
   subject: 'Your LegalMarket password was changed',
   body: [
     paragraph('The password of your LegalMarket account was just changed and every signed-in device was logged out.'),
     paragraph('If this was not you, reset your password at once and contact support.'),
+    button('Reset your password', resetUrl),
   ],
 });
 

@@ -702,7 +702,7 @@ export function createAccountsService(deps: AccountsDeps) {
         // the sessions. Undo links stay: they belong to the addresses the account had before.
         await killTokens(tx, user.id, { keepUndo: true });
         await deps.auth.revokeAllSessions(tx, user.id);
-        await enqueueMail(tx, render(passwordChangedMail(row.officialEmail)));
+        await enqueueMail(tx, render(passwordChangedMail(row.officialEmail, link('/password-reset'))));
         return true;
       });
       if (!done) throw badRequest(messages.linkInvalid);

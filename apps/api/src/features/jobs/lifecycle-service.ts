@@ -421,6 +421,22 @@ export function createJobLifecycle(
         ])
         .onConflictDoNothing();
     }
+    // The company's reminder asks for an answer: it names the moment the clock answers instead, as the
+    // delivery's mail did (decision 2339), from the timer that will fire then.
+    if (action === 'remind_company') {
+      const [timer] = await tx
+        .select({ fireAt: jobTimers.fireAt })
+        .from(jobTimers)
+        .where(
+          and(
+            eq(jobTimers.jobId, job.id),
+            eq(jobTimers.action, 'auto_accept'),
+            eq(jobTimers.cycle, updated.deliveries),
+            isNull(jobTimers.firedAt),
+          ),
+        );
+      acceptsAt = timer?.fireAt ?? null;
+    }
 
     // Notifications: one per recipient user, never to the actor.
     const [ctx] = await tx

@@ -52,7 +52,7 @@ const lagosDate = (d: Date) =>
   );
 
 /** Flutterwave's `payment_type` (and the sandbox's) in words. */
-function paymentMethodWords(type: string | null): string {
+export function paymentMethodWords(type: string | null): string {
   if (!type) return 'Not recorded';
   const t = type.toLowerCase();
   if (t === 'card') return 'Card';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { PlanView } from '@legalmarket/contracts';
-import { subscriptionEvents, subscriptionPayments, subscriptions } from '../../db/schema.js';
+import { emailOutbox, subscriptionEvents, subscriptionPayments, subscriptions } from '../../db/schema.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { flutterwaveStandIn, listenStandIn } from '../../../test/flutterwave-standin.js';
 import type { createLedger } from '../money/ledger.js';
@@ -165,6 +165,24 @@ describeEachDb('monthly plans on Flutterwave', (kind) => {
     const renewals = (await paymentsOf(plan._id)).filter((p) => p.kind === 'renewal');
     expect(renewals.map((p) => [p.status, p.providerTransactionId])).toEqual(renewals.map(() => ['failed', null]));
     expect(await ledger.audit()).toEqual([]);
+  });
+
+  it("names the way a plan was paid in its receipt mail in words, as the order's receipt does", async () => {
+    const company = await signupAndLogin(t, 'company');
+    const d = (await inject('POST', '/api/plans/subscribe', company, { tier: 'bronze' })).json().data;
+    const id = flw.pay(d.reference, d.amount, { email: company.email, paymentType: 'bank_transfer' });
+    const confirmed = await inject('POST', '/api/plans/confirm', company, {
+      reference: d.reference,
+      transactionId: String(id),
+    });
+    expect(confirmed.statusCode).toBe(200);
+    const mails = await t.rt.database.db.select().from(emailOutbox).where(eq(emailOutbox.to, company.email));
+    const receipt = mails.find((m) => m.subject === 'Your plan is active: Bronze plan')!;
+    expect(receipt).toBeDefined();
+    // The provider's code (bank_transfer) is not words a founder reads.
+    expect(receipt.text).toContain('Paid by: Bank transfer\n');
+    expect(receipt.text).not.toContain('bank_transfer');
+    expect(receipt.html).not.toContain('bank_transfer');
   });
 
   it('a plan whose card token expired lapses at its renewal; nothing is charged', async () => {

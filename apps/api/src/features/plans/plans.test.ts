@@ -406,6 +406,22 @@ describeEachDb('monthly plans', (kind) => {
     expect(await planDiscountPercent(db(), company.id)).toBe(0);
   });
 
+  it('the plan-ended mail links the plan page, where a new plan starts (decision 2338)', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const { plan } = await subscribe(company, 'bronze');
+    expect((await inject('POST', '/api/plans/mine/cancel', company)).statusCode).toBe(200);
+    await moveTo(new Date(new Date(plan.renewsAt).getTime() + 60_000));
+    const [ended] = await db()
+      .select()
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.to, company.email), eq(emailOutbox.subject, 'Your Bronze plan has ended')));
+    // /products opens on its Single tab whatever the address says; the plan page offers a new plan.
+    expect(ended.text).toContain('Start a new plan: http://localhost:3000/company/plan\n');
+    expect(ended.html).toContain('<a href="http://localhost:3000/company/plan"');
+    expect(ended.text).not.toContain('Packages tab');
+    expect(ended.text).not.toContain('/products');
+  });
+
   it('duplicate renewal webhooks and the scheduler charge and credit once', async () => {
     const company = await signupAndLogin(t, 'company');
     const { plan } = await subscribe(company, 'silver');

@@ -44,7 +44,7 @@ import type { Shared } from '../shared.js';
 import type { JobLifecycle } from '../jobs/lifecycle-service.js';
 import type { Ledger } from '../money/ledger.js';
 import type { Refunds } from '../money/refunds.js';
-import { companyAsBilled } from '../money/receipts.js';
+import { companyAsBilled, paymentMethodWords } from '../money/receipts.js';
 import { assertAttachable, cleanFileName } from '../uploads/service.js';
 import { assertRecentCode } from '../two-factor/service.js';
 import { lockCompany, lockLiveAccount } from '../../db/locks.js';
@@ -588,7 +588,8 @@ export function createPlansService(
           ['Plan', `${info.name} (monthly)`],
           ['Month', `${day(sub.periodStart)} to ${day(sub.periodEnd)}`],
           ['Amount', formatNairaExact(p.amount / 100)],
-          ['Paid by', p.paymentMethod ?? 'card'],
+          // In words, as the order's receipt says it: the provider's code (bank_transfer) is not.
+          ['Paid by', paymentMethodWords(p.paymentMethod ?? 'card')],
         ]),
         paragraph(planMessages.noCarryOver),
         button('See your plan', planUrl),
@@ -1128,8 +1129,9 @@ export function createPlansService(
             ? 'Your plan ended at the end of the month you paid for, as you asked.'
             : 'We could not charge your renewal, so your plan has stopped: its credits and discount no longer apply.',
         ),
-        paragraph('You can subscribe again from the Packages tab at any time.'),
-        button('See the packages', `${config.PUBLIC_URL}/products?tab=packages`),
+        // The plan page offers a new plan; /products opens on its Single tab, not on Packages.
+        paragraph('You can start a new plan from your plan page at any time.'),
+        button('Start a new plan', planUrl),
       ],
     });
   }

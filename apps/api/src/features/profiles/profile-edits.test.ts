@@ -128,6 +128,16 @@ describeEachDb('profile edits on first use', (kind) => {
     expect(await mailsTo(erased)).toEqual([]);
   });
 
+  it('links the SCN mail to the Unverified tab, where the lawyer now waits (decision 2338)', async () => {
+    const admin = await signupAndLogin(t, 'admin');
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    expect((await patch(lawyer, [['scn', 'SCN005555']])).statusCode).toBe(200);
+    const [told] = (await mailsTo(admin.email)).filter((m) => /SCN/.test(m.subject));
+    // /admin/lawyers opens on its Verified tab; the lawyer is under Unverified now.
+    expect(told.text).toContain('Review unverified lawyers: http://localhost:3000/admin/lawyers?tab=unverified\n');
+    expect(told.html).toContain('<a href="http://localhost:3000/admin/lawyers?tab=unverified"');
+  });
+
   it("withdraws a verified lawyer's badge when the SCN changes, tells the admins, and records it", async () => {
     const admin = await signupAndLogin(t, 'admin');
     const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });

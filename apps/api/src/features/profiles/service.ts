@@ -251,7 +251,8 @@ export function createProfilesService({
                   lawyerEmail: current.officialEmail,
                   oldScn: current.scn ?? '',
                   newScn: row.scn ?? '',
-                  url: `${config.PUBLIC_URL}/admin/lawyers`,
+                  // The lawyers page opens on Verified; this lawyer now waits under Unverified.
+                  url: `${config.PUBLIC_URL}/admin/lawyers?tab=unverified`,
                 }),
               ),
             );
