@@ -48,7 +48,13 @@ export default function HolidaysPage() {
       qc.setQueryData(key, r);
       setRemoving(null);
     },
-    onError: (err) => setError(getErrorMessage(err)),
+    // The dialog makes the page inert, so close it to show the refusal; another admin may have
+    // changed the list (a 404: removed already), so read it again rather than keep a stale row.
+    onError: (err) => {
+      setRemoving(null);
+      setError(getErrorMessage(err));
+      void qc.invalidateQueries({ queryKey: key });
+    },
   });
 
   const submit = handleSubmit(
@@ -118,7 +124,15 @@ export default function HolidaysPage() {
             <Button variant="secondary" onClick={() => setRemoving(null)}>
               Keep it
             </Button>
-            <Button variant="danger" loading={remove.isPending} onClick={() => removing && remove.mutate(removing)}>
+            <Button
+              variant="danger"
+              loading={remove.isPending}
+              onClick={() => {
+                if (!removing) return;
+                setError(null);
+                remove.mutate(removing);
+              }}
+            >
               Remove
             </Button>
           </>
