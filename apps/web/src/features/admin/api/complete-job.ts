@@ -7,5 +7,9 @@ const completeJob = (id: string) => api<OneJobResponse>(`/job-api/completejob/${
 
 export function useCompleteJob() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: completeJob, onSuccess: () => qc.invalidateQueries({ queryKey: adminKeys.all }) });
+  return useMutation({
+    mutationFn: completeJob,
+    // A refusal (409/404) means another admin acted first: read the lists again either way.
+    onSettled: () => qc.invalidateQueries({ queryKey: adminKeys.all }),
+  });
 }
