@@ -86,3 +86,23 @@ describe('/admin/holidays: Remove when another admin removed it first', () => {
     expect(api.calls.map((c) => c.method)).toEqual(['DELETE', 'GET']);
   });
 });
+
+describe('/admin/holidays: Add holiday on a date already listed', () => {
+  it('says the date was renamed, naming the old and new names', async () => {
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({
+        'POST /api/admin/holidays': () => ({ body: { holidays: [{ date: '2027-06-12', name: 'June 12' }] } }),
+      }).fn,
+    );
+    const client = testQueryClient();
+    client.setQueryData(['admin-holidays'], { holidays: [{ date: '2027-06-12', name: 'Democracy Day' }] });
+    renderPage(<HolidaysPage />, { client });
+    await userEvent.type(screen.getByLabelText('Date'), '2027-06-12');
+    await userEvent.type(screen.getByLabelText('Name'), 'June 12');
+    await userEvent.click(screen.getByRole('button', { name: 'Add holiday' }));
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'was already listed as Democracy Day: it is now named June 12.',
+    );
+  });
+});

@@ -34,9 +34,17 @@ export default function HolidaysPage() {
     resolver: zodResolver(holiday),
     defaultValues: { date: '', name: '' },
   });
+  // The server renames a date already listed ("Add (or rename)"): say so, or the old name vanishes unseen.
+  const [renamed, setRenamed] = useState<string | null>(null);
   const save = useMutation({
     mutationFn: (body: z.output<typeof holiday>) => api<Holidays>('/api/admin/holidays', { method: 'POST', body }),
-    onSuccess: (r) => {
+    onSuccess: (r, sent) => {
+      const before = list.data?.holidays.find((h) => h.date === sent.date);
+      setRenamed(
+        before && before.name !== sent.name
+          ? `${dayLabel(sent.date)} was already listed as ${before.name}: it is now named ${sent.name}.`
+          : null,
+      );
       qc.setQueryData(key, r);
       reset();
     },
@@ -60,6 +68,7 @@ export default function HolidaysPage() {
   const submit = handleSubmit(
     (v) => {
       setError(null);
+      setRenamed(null);
       save.mutate(v);
     },
     () => setError(null),
@@ -86,6 +95,11 @@ export default function HolidaysPage() {
           Add holiday
         </Button>
       </form>
+      {renamed && (
+        <p role="status" className="mb-3 text-sm text-slate-700">
+          {renamed}
+        </p>
+      )}
       {error && (
         <p role="alert" className="mb-3 text-sm text-red-700">
           {error}
