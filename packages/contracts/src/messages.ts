@@ -194,3 +194,11 @@ export const messages = {
 
 /** "Please enter your {label}" — the generic sign-up rule of spec section 5. */
 export const enterYour = (label: string) => `Please enter your ${label}`;
+
+/** Mark as Completed confirmed for a payee another admin handed the job to meanwhile (decision 2340). */
+export const completePayeeChanged = (name: string, amount: string) =>
+  `This job now pays ${name} ${amount}: another admin passed it to them after you opened it. Check the job and mark it completed again.`;
+
+/** Mark as Completed confirmed for an amount a commission change altered meanwhile (decision 2340). */
+export const completePayChanged = (name: string, amount: string, shown: string) =>
+  `This job now pays ${name} ${amount}, not ${shown}: the commission changed after you opened it. Check the job and mark it completed again.`;

@@ -40,7 +40,7 @@ interface LedgerHead {
   subscriptionPaymentId?: number;
 }
 
-const MONEY_SETTINGS_KEY = 'money';
+export const MONEY_SETTINGS_KEY = 'money';
 interface MoneySettings {
   commissionPercent: number;
   holdDays: number;

@@ -357,7 +357,7 @@ export function createRefunds(deps: RefundsDeps) {
     return candidates.find((x) => !taken.has(x.id)) ?? null;
   }
 
-  async function view(where: ReturnType<typeof eq> | undefined): Promise<RefundView[]> {
+  async function view(where: SQL | undefined, limit = 200): Promise<RefundView[]> {
     const rows = await db
       .select({
         r: refunds,
@@ -372,7 +372,7 @@ export function createRefunds(deps: RefundsDeps) {
       .innerJoin(users, eq(users.id, refundCompany))
       .where(where)
       .orderBy(desc(refunds.createdAt), desc(refunds.id))
-      .limit(200);
+      .limit(limit);
     return rows.map(({ r, ...x }) => ({
       _id: r.id,
       jobId: r.jobId,
@@ -603,7 +603,13 @@ export function createRefunds(deps: RefundsDeps) {
       return (await view(eq(refunds.id, again.id)))[0];
     },
 
-    list: () => view(undefined),
+    // The 200 newest, and every failed refund however old: money still due that only an admin's Retry
+    // sends must not fall off the list behind newer settled ones.
+    list: () =>
+      view(
+        sql`(${refunds.status} = 'failed' or ${refunds.id} in (select newest.id from refunds newest order by newest.created_at desc, newest.id desc limit 200))`,
+        1000,
+      ),
     forJob: async (jobId: string) => (await view(eq(refunds.jobId, jobId)))[0] ?? null,
   };
 }

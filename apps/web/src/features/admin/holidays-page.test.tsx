@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { jsonFetch, renderPage, testQueryClient } from '@/test/render';
 import HolidaysPage from './holidays-page';
@@ -60,5 +60,49 @@ describe('/admin/holidays: Add holiday (react-hook-form with the contract schema
     await userEvent.type(screen.getByLabelText('Name'), 'Eid');
     await userEvent.click(screen.getByRole('button', { name: 'Add holiday' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Please enter a real date between 2000 and 2099');
+  });
+});
+
+describe('/admin/holidays: Remove when another admin removed it first', () => {
+  it('closes the dialog, says why and reloads the list instead of leaving the stale row', async () => {
+    const api = jsonFetch({
+      'DELETE /api/admin/holidays/2027-03-20': () => ({
+        status: 404,
+        body: { status: 'fail', message: 'No holiday on that date' },
+      }),
+      'GET /api/admin/holidays': () => ({ body: { holidays: [] } }),
+    });
+    vi.stubGlobal('fetch', api.fn);
+    const client = testQueryClient();
+    client.setQueryData(['admin-holidays'], { holidays: [{ date: '2027-03-20', name: 'Eid al-Fitr' }] });
+    renderPage(<HolidaysPage />, { client });
+    await userEvent.click(screen.getByRole('button', { name: 'Remove' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove this holiday?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    // The refusal is read on the page, not hidden behind a dialog that makes the page inert.
+    expect(await screen.findByRole('alert')).toHaveTextContent('No holiday on that date');
+    expect(screen.queryByRole('dialog', { name: 'Remove this holiday?' })).toBeNull();
+    expect(await screen.findByText('No holidays: only weekends are skipped.')).toBeVisible();
+    expect(api.calls.map((c) => c.method)).toEqual(['DELETE', 'GET']);
+  });
+});
+
+describe('/admin/holidays: Add holiday on a date already listed', () => {
+  it('says the date was renamed, naming the old and new names', async () => {
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({
+        'POST /api/admin/holidays': () => ({ body: { holidays: [{ date: '2027-06-12', name: 'June 12' }] } }),
+      }).fn,
+    );
+    const client = testQueryClient();
+    client.setQueryData(['admin-holidays'], { holidays: [{ date: '2027-06-12', name: 'Democracy Day' }] });
+    renderPage(<HolidaysPage />, { client });
+    await userEvent.type(screen.getByLabelText('Date'), '2027-06-12');
+    await userEvent.type(screen.getByLabelText('Name'), 'June 12');
+    await userEvent.click(screen.getByRole('button', { name: 'Add holiday' }));
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'was already listed as Democracy Day: it is now named June 12.',
+    );
   });
 });

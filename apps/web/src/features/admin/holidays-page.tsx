@@ -34,9 +34,17 @@ export default function HolidaysPage() {
     resolver: zodResolver(holiday),
     defaultValues: { date: '', name: '' },
   });
+  // The server renames a date already listed ("Add (or rename)"): say so, or the old name vanishes unseen.
+  const [renamed, setRenamed] = useState<string | null>(null);
   const save = useMutation({
     mutationFn: (body: z.output<typeof holiday>) => api<Holidays>('/api/admin/holidays', { method: 'POST', body }),
-    onSuccess: (r) => {
+    onSuccess: (r, sent) => {
+      const before = list.data?.holidays.find((h) => h.date === sent.date);
+      setRenamed(
+        before && before.name !== sent.name
+          ? `${dayLabel(sent.date)} was already listed as ${before.name}: it is now named ${sent.name}.`
+          : null,
+      );
       qc.setQueryData(key, r);
       reset();
     },
@@ -48,12 +56,19 @@ export default function HolidaysPage() {
       qc.setQueryData(key, r);
       setRemoving(null);
     },
-    onError: (err) => setError(getErrorMessage(err)),
+    // The dialog makes the page inert, so close it to show the refusal; another admin may have
+    // changed the list (a 404: removed already), so read it again rather than keep a stale row.
+    onError: (err) => {
+      setRemoving(null);
+      setError(getErrorMessage(err));
+      void qc.invalidateQueries({ queryKey: key });
+    },
   });
 
   const submit = handleSubmit(
     (v) => {
       setError(null);
+      setRenamed(null);
       save.mutate(v);
     },
     () => setError(null),
@@ -80,6 +95,11 @@ export default function HolidaysPage() {
           Add holiday
         </Button>
       </form>
+      {renamed && (
+        <p role="status" className="mb-3 text-sm text-slate-700">
+          {renamed}
+        </p>
+      )}
       {error && (
         <p role="alert" className="mb-3 text-sm text-red-700">
           {error}
@@ -118,7 +138,15 @@ export default function HolidaysPage() {
             <Button variant="secondary" onClick={() => setRemoving(null)}>
               Keep it
             </Button>
-            <Button variant="danger" loading={remove.isPending} onClick={() => removing && remove.mutate(removing)}>
+            <Button
+              variant="danger"
+              loading={remove.isPending}
+              onClick={() => {
+                if (!removing) return;
+                setError(null);
+                remove.mutate(removing);
+              }}
+            >
               Remove
             </Button>
           </>

@@ -16,7 +16,7 @@ import { FormError, TextArea } from '@/components/field';
 import { FileUpload, type UploadedFile } from '@/components/file-upload';
 import { Modal } from '@/components/modal';
 import { getErrorMessage } from '@/lib/http';
-import { useCompleteJob } from './api/complete-job';
+import { completedJobId, useCompleteJob } from './api/complete-job';
 import { useEditJobDetails } from './api/edit-job-details';
 import { NotDeliveredAlert } from './complete-payee';
 
@@ -38,7 +38,7 @@ export function JobModal({
   // The job shown now: a completion answered after the dialog moved on speaks only to its own job.
   const shownFor = useRef<string | null>(null);
   shownFor.current = job?._id ?? null;
-  const mine = Boolean(job) && complete.variables === job?._id;
+  const mine = Boolean(job) && completedJobId(complete.variables) === job?._id;
   const actions = job ? allowedJobActions(stageOf(job), 'admin') : [];
   const close = () => {
     // A completion on its way stays attached through a close (decision 2281): only a finished one resets.
@@ -66,7 +66,8 @@ export function JobModal({
               onClick={() => {
                 setTickedFor(job._id);
                 const id = job._id;
-                complete.mutate(id, {
+                // The payee and amount this dialog names: paid as shown, or refused if changed meanwhile (2340).
+                complete.mutate(pay ? { id, lawyerId: pay.lawyerId, amount: pay.amount } : id, {
                   onSuccess: (res) => {
                     onDone(res.message || messages.jobCompleted);
                     if (shownFor.current === id || shownFor.current === null) close();

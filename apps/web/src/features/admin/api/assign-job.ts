@@ -7,5 +7,9 @@ const assignJob = (input: AssignJobInput) => api<OneJobResponse>('/job-api/assig
 
 export function useAssignJob() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: assignJob, onSuccess: () => qc.invalidateQueries({ queryKey: adminKeys.all }) });
+  return useMutation({
+    mutationFn: assignJob,
+    // A refusal (409/404) means another admin acted first: read the lists again either way.
+    onSettled: () => qc.invalidateQueries({ queryKey: adminKeys.all }),
+  });
 }

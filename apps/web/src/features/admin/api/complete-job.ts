@@ -3,9 +3,27 @@ import type { OneJobResponse } from '@legalmarket/contracts/admin';
 import { api } from '@/lib/http';
 import { adminKeys } from './keys';
 
-const completeJob = (id: string) => api<OneJobResponse>(`/job-api/completejob/${id}`, { method: 'PUT' });
+/**
+ * A job id, or the id with whom and how much the confirmation said it pays (payOnComplete): the server
+ * then pays that or answers 409 naming what another admin changed meanwhile (decision 2340).
+ */
+export type CompleteJobVariables = string | { id: string; lawyerId: string; amount: number };
+
+export const completedJobId = (v: CompleteJobVariables | undefined) => (typeof v === 'string' ? v : v?.id);
+
+const completeJob = (v: CompleteJobVariables) =>
+  typeof v === 'string'
+    ? api<OneJobResponse>(`/job-api/completejob/${v}`, { method: 'PUT' })
+    : api<OneJobResponse>(`/job-api/completejob/${v.id}`, {
+        method: 'PUT',
+        body: { lawyerId: v.lawyerId, amount: v.amount },
+      });
 
 export function useCompleteJob() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: completeJob, onSuccess: () => qc.invalidateQueries({ queryKey: adminKeys.all }) });
+  return useMutation({
+    mutationFn: completeJob,
+    // A refusal (409/404) means another admin acted first: read the lists again either way.
+    onSettled: () => qc.invalidateQueries({ queryKey: adminKeys.all }),
+  });
 }

@@ -14,6 +14,7 @@ export function useRejectLawyer() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: rejectLawyer,
-    onSuccess: () => qc.invalidateQueries({ queryKey: adminKeys.all }),
+    // A refusal (409/404) means another admin acted first: read the lists again either way.
+    onSettled: () => qc.invalidateQueries({ queryKey: adminKeys.all }),
   });
 }
