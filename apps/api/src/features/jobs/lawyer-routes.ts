@@ -147,7 +147,7 @@ export const lawyerJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         summary: "The signed-in lawyer's completed work in naira",
         description:
           'Number of completed jobs assigned to the caller and their amounts added up (what the companies paid), and from the ledger the caller’s share: `available` to withdraw now, `pending` in the holding period (`holdDays` after completion), and each completed job with the platform commission (`commissionPercent`) taken off, newest first, ' +
-          `${EARNINGS_PAGE} at a time: \`older\` is present when older jobs remain, and \`before={older}\` answers the next page (the figures above are the whole account's on every page).`,
+          `${EARNINGS_PAGE} at a time: \`older\` is present when older jobs remain, and \`before={older}\` answers the next page (the figures above are the whole account's on every page). A \`before\` that is not a positive whole number answers 400 "before must be the older of an earnings answer".`,
         querystring: earningsQuery,
         response: { 200: earningsResponse },
         security,
