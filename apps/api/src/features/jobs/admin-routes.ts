@@ -142,7 +142,7 @@ export const jobsAdminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         tags,
         security,
         summary: "Set the admin's details on a job",
-        description: `\`detail\` (required) replaces the admin details; \`file\` (a URL answered by POST /api/uploads) and \`fileName\` replace the admin document when given (the thread names one of our uploads by \`/uploads/<key>\`, so it still opens for the job's company and lawyer after it is replaced; decision 2230), otherwise the document stays (empty or null counts as not given, decision 2210). Allowed on unassigned and pending jobs, not on completed ones. Audit-logged. The same details sent again within a minute with nothing in between (a double tap, a retry) are added, told and audited once (decision 2221). ${LIFECYCLE} ${ADMIN_ONLY}`,
+        description: `\`detail\` (required; empty, or only blanks and invisible characters: 400 "${messages.kindlyAddDetails}") replaces the admin details; \`file\` (a URL answered by POST /api/uploads) and \`fileName\` replace the admin document when given (the thread names one of our uploads by \`/uploads/<key>\`, so it still opens for the job's company and lawyer after it is replaced; decision 2230), otherwise the document stays (empty or null counts as not given, decision 2210). Allowed on unassigned and pending jobs, not on completed ones. Audit-logged. The same details sent again within a minute with nothing in between (a double tap, a retry) are added, told and audited once (decision 2221). ${LIFECYCLE} ${ADMIN_ONLY}`,
         params: idParam,
         body: editJobDetailsBody,
         response: { 200: oneJobResponse },
