@@ -229,7 +229,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         title: 'LegalMarket API',
         version: '1.0.0',
         description:
-          'Fixed-price legal services for Nigerian startups. Errors answer `{ status: "fail", message, issues? }`. Authenticated routes take `Authorization: Bearer <token>` from POST /api/login (the scheme in any case; quotes around the token are dropped). A trailing slash on a path is ignored. Decision 2234.',
+          'Fixed-price legal services for Nigerian startups. Errors answer `{ status: "fail", message, issues? }`. Authenticated routes take `Authorization: Bearer <token>` from POST /api/login (the scheme in any case; quotes around the token are dropped). A trailing slash on a path is ignored. Decision 2234. A request target that is neither a path starting with `/` nor an absolute URL (`*api/x`) answers 400 "The address is not valid: it must start with /"; a JSON body that is valid but uses the key `__proto__` (or a `constructor` holding `prototype`) answers 400 naming that key ("Invalid request: the body may not use the key __proto__"), not "Body is not valid JSON".',
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },

@@ -147,7 +147,7 @@ export const lawyerJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         summary: "The signed-in lawyer's completed work in naira",
         description:
           'Number of completed jobs assigned to the caller and their amounts added up (what the companies paid), and from the ledger the caller’s share: `available` to withdraw now, `pending` in the holding period (`holdDays` after completion), and each completed job with the platform commission (`commissionPercent`) taken off, newest first, ' +
-          `${EARNINGS_PAGE} at a time: \`older\` is present when older jobs remain, and \`before={older}\` answers the next page (the figures above are the whole account's on every page).`,
+          `${EARNINGS_PAGE} at a time: \`older\` is present when older jobs remain, and \`before={older}\` answers the next page (the figures above are the whole account's on every page). A \`before\` that is not a positive whole number answers 400 "before must be the older of an earnings answer".`,
         querystring: earningsQuery,
         response: { 200: earningsResponse },
         security,
@@ -167,7 +167,7 @@ export const lawyerJobRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         tags,
         summary: 'Ask the company for more details',
         description:
-          "Body `{ detail }` (empty: 400 \"Kindly request details\"). Only on a pending job assigned to the caller while the lawyer works on it (another lawyer's, a completed or a cancelled job: 404; a pending job whose delivery awaits the company's answer: 409 naming the stage, decision 2200). Sets the job's lawyerRequestedDetail, which the company sees in its Notifications, and e-mails the company. Sending again replaces the request; the same words sent again within a minute with nothing in between (a double tap, a retry) are taken, told and mailed once (decision 2221).",
+          "Body `{ detail }` (empty, or only blanks and invisible characters such as zero-width spaces or variation selectors: 400 \"Kindly request details\"). Only on a pending job assigned to the caller while the lawyer works on it (another lawyer's, a completed or a cancelled job: 404; a pending job whose delivery awaits the company's answer: 409 naming the stage, decision 2200). Sets the job's lawyerRequestedDetail, which the company sees in its Notifications, and e-mails the company. Sending again replaces the request; the same words sent again within a minute with nothing in between (a double tap, a retry) are taken, told and mailed once (decision 2221).",
         params: idParam,
         body: requestDetailsInput,
         response: { 200: okMessage },
