@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import { ledgerEntries, ledgerTransactions, orders, refunds } from '../../db/schema.js';
 import { PASSWORD, type DbKind, type signupAndLogin } from '../../../test/helpers.js';
 import { createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
@@ -13,6 +14,18 @@ import type { Db } from '../../db/client.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 export type MoneyTestApp = Awaited<ReturnType<typeof createLoggedTestApp>>;
+/** `raw` posted to `app`'s webhook as Flutterwave signs it (HMAC-SHA256 with the secret hash). */
+export const signedWebhookTo = (app: Pick<FastifyInstance, 'inject'>, raw: string) =>
+  app.inject({
+    method: 'POST',
+    url: '/api/payments/webhook',
+    headers: {
+      'content-type': 'application/json',
+      'flutterwave-signature': createHmac('sha256', SECRET_HASH).update(raw).digest('base64'),
+    },
+    payload: raw,
+  });
+
 /** A checkout started by a company: what POST /api/checkout answered. */
 export type Started = { who: Login; reference: string; amount: number; orderId: string };
 
@@ -87,16 +100,7 @@ export function moneyTestKit(
       ...(transactionId === undefined ? {} : { transactionId: String(transactionId) }),
     });
   /** A webhook body as Flutterwave signs it (HMAC-SHA256 with the secret hash). */
-  const signedWebhook = (raw: string) =>
-    suite.t.app.inject({
-      method: 'POST',
-      url: '/api/payments/webhook',
-      headers: {
-        'content-type': 'application/json',
-        'flutterwave-signature': createHmac('sha256', SECRET_HASH).update(raw).digest('base64'),
-      },
-      payload: raw,
-    });
+  const signedWebhook = (raw: string) => signedWebhookTo(suite.t.app, raw);
   const paymentWebhook = (id: number, txRef: string, amount: number) =>
     signedWebhook(
       JSON.stringify({
