@@ -2,31 +2,19 @@ import { act, StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import type { Product } from '@legalmarket/contracts/catalogue';
+import { productFixture } from '@/test/product-fixture';
 import { App } from '@/app/app';
 import { preloadPage } from '@/app/router';
 import { early, readSentData, sentWithHtml } from '@/early';
 import { render } from './entry-server';
 
-const PRODUCT: Product = {
+const PRODUCT = productFixture({
   _id: '7d3c2f0a-4b1e-4c2d-9e8f-0a1b2c3d4e5f',
-  id: '7d3c2f0a-4b1e-4c2d-9e8f-0a1b2c3d4e5f',
   productName: 'Board resolution',
   productPrice: 5000,
   productDescription: 'Drafted and reviewed by a Nigerian lawyer, ready to sign.',
   productImage: '/uploads/board.png',
-  category: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  area: null,
-  whatYouGet: null,
-  deliveryDays: null,
-  included: [],
-  youProvide: [],
-  notIncluded: [],
-  ratingAverage: null,
-  ratingCount: 0,
-};
+});
 const PRODUCTS = { status: 'success' as const, results: 1, products: [PRODUCT] };
 const SHOWCASE = { status: 'success' as const, verifiedLawyers: 1234, jobsCompleted: 56, products: [PRODUCT] };
 // Hydration re-renders once the page's code runs (useHydrated); React wants that inside act().

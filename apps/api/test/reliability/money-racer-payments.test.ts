@@ -1,12 +1,10 @@
-import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { jobs, orders, refunds } from '../../src/db/schema.js';
 import { describeEachDb, signupAndLogin } from '../helpers.js';
-import { SECRET_HASH } from '../flutterwave-standin.js';
 import { secondInstance } from '../second-instance.js';
 import { reconcilePendingOrders } from '../../src/features/checkout/reconciler.js';
-import { moneyTestKit, type MoneyTestApp } from '../../src/features/money/money-test-kit.js';
+import { moneyTestKit, signedWebhookTo, type MoneyTestApp } from '../../src/features/money/money-test-kit.js';
 
 const quiet = { info() {}, warn() {}, error() {} };
 
@@ -35,27 +33,11 @@ describeEachDb('money racer: payments, refunds and background passes on two inst
       event: 'charge.completed',
       data: { id, tx_ref: txRef, amount, currency: 'NGN', charged_amount: amount, status: 'successful' },
     });
-    return other.app.inject({
-      method: 'POST',
-      url: '/api/payments/webhook',
-      headers: {
-        'content-type': 'application/json',
-        'flutterwave-signature': createHmac('sha256', SECRET_HASH).update(raw).digest('base64'),
-      },
-      payload: raw,
-    });
+    return signedWebhookTo(other.app, raw);
   };
   const refundHookThere = (id: number) => {
     const raw = JSON.stringify({ event: 'refund.completed', data: { id } });
-    return other.app.inject({
-      method: 'POST',
-      url: '/api/payments/webhook',
-      headers: {
-        'content-type': 'application/json',
-        'flutterwave-signature': createHmac('sha256', SECRET_HASH).update(raw).digest('base64'),
-      },
-      payload: raw,
-    });
+    return signedWebhookTo(other.app, raw);
   };
   /** One background pass (orders of any age, then refunds due) on this instance's pool or the other's. */
   const pass = (there: boolean) =>

@@ -1,33 +1,22 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { messages } from '@legalmarket/contracts';
 import { jobApplications, jobEvents } from '../../db/schema.js';
-import { createTestApp, describeEachDb, otherConnection, signupAndLogin, type TestApp } from '../../../test/helpers.js';
-import { insertProduct } from '../../../test/commerce-helpers.js';
-import { handOverKit, type Login } from './hand-over-test-kit.js';
+import { describeEachDb, otherConnection } from '../../../test/helpers.js';
+import { handOverSuite } from './hand-over-test-kit.js';
 
 // An Apply is an action on a job, and a lawyer whose verification is withdrawn takes none (decision 2310):
 // it is judged by the lawyer's row under its lock, as the job page's actions are, not by the session read
 // when the request began, which a withdrawal committing meanwhile has made stale.
 describeEachDb('an Apply racing the withdrawal of the lawyer’s verification', (kind) => {
-  let t: TestApp;
-  let admin: Login;
-  let product: string;
-
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-    admin = await signupAndLogin(t, 'admin');
-    product = await insertProduct(t, 'Share Transfer', 50_000);
-  });
-  afterAll(() => t.close());
-
-  const { db, inject, pay } = handOverKit(() => ({ t, admin, product }));
+  const { ctx, db, inject, pay, companyAndLawyers } = handOverSuite(kind);
 
   it('refuses an Apply sent after the withdrawal, and keeps none', async () => {
-    const company = await signupAndLogin(t, 'company');
-    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const [company, lawyer] = await companyAndLawyers(1);
     const job = await pay(company);
-    expect((await inject('PATCH', `/api/verifylawyer/${lawyer.id}`, admin, { verified: false })).statusCode).toBe(200);
+    expect((await inject('PATCH', `/api/verifylawyer/${lawyer.id}`, ctx.admin, { verified: false })).statusCode).toBe(
+      200,
+    );
     expect((await inject('POST', `/job-api/applyforjob/${job.id}`, lawyer)).statusCode).toBe(401);
     expect(await db().select().from(jobApplications).where(eq(jobApplications.jobId, job.id))).toEqual([]);
   });
@@ -37,10 +26,9 @@ describeEachDb('an Apply racing the withdrawal of the lawyer’s verification', 
   it.runIf(kind === 'postgres')(
     'refuses an Apply whose session was checked before the withdrawal committed',
     async () => {
-      const company = await signupAndLogin(t, 'company');
-      const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+      const [company, lawyer] = await companyAndLawyers(1);
       const job = await pay(company);
-      const other = await otherConnection(t);
+      const other = await otherConnection(ctx.t);
       const blocked = async () =>
         (
           await other.query(

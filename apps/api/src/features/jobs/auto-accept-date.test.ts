@@ -1,132 +1,97 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { JobPageResponse } from '@legalmarket/contracts';
 import { holidays, jobTimers, jobs } from '../../db/schema.js';
 import { addWorkingDays } from '../../platform/working-days.js';
-import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
-import { insertJob, insertProduct, mailsTo } from '../../../test/admin-fixtures.js';
-import { uploadDocument } from '../../../test/upload-helpers.js';
+import { describeEachDb } from '../../../test/helpers.js';
+import { mailsTo } from '../../../test/admin-fixtures.js';
 import { lagosWhen } from './emails.js';
-
-type Login = Awaited<ReturnType<typeof signupAndLogin>>;
+import { jobFlowSuite, type Login } from './job-flow-test-kit.js';
 
 /** Decision 2331: a delivered job says when the clock will accept it, on its page and in the company's mail. */
 describeEachDb('the automatic acceptance date of a delivered job', (kind) => {
-  let t: TestApp;
-  let admin: Login;
-  let company: Login;
-  let lawyer: Login;
-  let productId: string;
-
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-    [admin, company, lawyer] = await Promise.all([
-      signupAndLogin(t, 'admin'),
-      signupAndLogin(t, 'company'),
-      signupAndLogin(t, 'lawyer', { verified: true }),
-    ]);
-    productId = (await insertProduct(t, 'Deed of Assignment')).id;
-  });
-  afterAll(() => t.close());
-
+  const { ctx, act, assignedJob, deliver, deliveredJob } = jobFlowSuite(kind, 'Deed of Assignment');
   const page = async (id: string, who: Login) =>
-    (await t.app.inject({ method: 'GET', url: `/job-api/jobs/${id}`, headers: who.headers })).json() as JobPageResponse;
-  const act = (id: string, action: string, who: Login, payload: Record<string, unknown> = {}) =>
-    t.app.inject({ method: 'POST', url: `/job-api/jobs/${id}/actions/${action}`, headers: who.headers, payload });
+    (
+      await ctx.t.app.inject({ method: 'GET', url: `/job-api/jobs/${id}`, headers: who.headers })
+    ).json() as JobPageResponse;
 
   it('names the moment the clock accepts, counted in working days past a public holiday', async () => {
-    const job = await insertJob(t, company.id, { productId });
-    const assigned = await t.app.inject({
-      method: 'POST',
-      url: '/job-api/assign',
-      headers: admin.headers,
-      payload: { jobId: job.id, lawyerId: lawyer.id },
-    });
-    expect(assigned.statusCode).toBe(200);
-    expect((await page(job.id, company)).autoAcceptAt ?? null).toBeNull();
+    const id = await assignedJob();
+    expect((await page(id, ctx.company)).autoAcceptAt ?? null).toBeNull();
 
     // A public holiday two working days ahead: the acceptance moves a working day later.
-    const holiday = addWorkingDays(t.clock.now(), 2, new Set());
+    const holiday = addWorkingDays(ctx.t.clock.now(), 2, new Set());
     const day = new Date(holiday.getTime() + 3600_000).toISOString().slice(0, 10);
-    await t.rt.database.db.insert(holidays).values({ day, name: 'Test Day' }).onConflictDoNothing();
+    await ctx.t.rt.database.db.insert(holidays).values({ day, name: 'Test Day' }).onConflictDoNothing();
 
-    const before = (await mailsTo(t, company.email)).length;
-    const doc = await uploadDocument(t.app, lawyer.headers, 'deed.pdf');
-    expect((await act(job.id, 'deliver', lawyer, { files: [{ url: doc.url, name: 'deed.pdf' }] })).statusCode).toBe(
-      200,
-    );
-    const [row] = await t.rt.database.db.select().from(jobs).where(eq(jobs.id, job.id));
-    const hs = new Set((await t.rt.database.db.select().from(holidays)).map((h) => h.day));
+    const before = (await mailsTo(ctx.t, ctx.company.email)).length;
+    await deliver(id, 'deed.pdf');
+    const [row] = await ctx.t.rt.database.db.select().from(jobs).where(eq(jobs.id, id));
+    const hs = new Set((await ctx.t.rt.database.db.select().from(holidays)).map((h) => h.day));
     const at = addWorkingDays(row.deliveredAt!, 5, hs);
     expect(at.getTime()).toBeGreaterThan(addWorkingDays(row.deliveredAt!, 5, new Set()).getTime());
 
-    expect((await page(job.id, company)).autoAcceptAt).toBe(at.toISOString());
-    expect((await page(job.id, lawyer)).autoAcceptAt).toBe(at.toISOString());
+    expect((await page(id, ctx.company)).autoAcceptAt).toBe(at.toISOString());
+    expect((await page(id, ctx.lawyer)).autoAcceptAt).toBe(at.toISOString());
 
-    const mails = (await mailsTo(t, company.email)).slice(before);
+    const mails = (await mailsTo(ctx.t, ctx.company.email)).slice(before);
     const delivered = mails.find((m) => m.subject.includes('delivered Deed of Assignment'));
     expect(delivered?.text).toContain(
       `it will be accepted automatically on ${lagosWhen(at)} (Lagos time), five working days after the delivery.`,
     );
     // The lawyer is not the one to answer the delivery: their mails say nothing of it.
-    for (const m of await mailsTo(t, lawyer.email)) expect(m.text).not.toContain('accepted automatically on');
+    for (const m of await mailsTo(ctx.t, ctx.lawyer.email)) expect(m.text).not.toContain('accepted automatically on');
 
     // Asked for changes, the delivery's timer stands no more: the page names no date.
-    expect((await act(job.id, 'request_changes', company, { note: 'Please add the witness.' })).statusCode).toBe(200);
-    expect((await page(job.id, company)).autoAcceptAt).toBeNull();
+    expect((await act(id, 'request_changes', ctx.company, { note: 'Please add the witness.' })).statusCode).toBe(200);
+    expect((await page(id, ctx.company)).autoAcceptAt).toBeNull();
   });
   // A holiday added after the delivery moved the timers only when they came due: until then the page
   // named the old moment, a working day too early.
   it('moves the date at once when a public holiday is added inside the delivery window, and only later', async () => {
-    const job = await insertJob(t, company.id, { productId });
-    const assigned = await t.app.inject({
-      method: 'POST',
-      url: '/job-api/assign',
-      headers: admin.headers,
-      payload: { jobId: job.id, lawyerId: lawyer.id },
-    });
-    expect(assigned.statusCode).toBe(200);
-    const doc = await uploadDocument(t.app, lawyer.headers, 'deed.pdf');
-    expect((await act(job.id, 'deliver', lawyer, { files: [{ url: doc.url, name: 'deed.pdf' }] })).statusCode).toBe(
-      200,
-    );
-    const [row] = await t.rt.database.db.select().from(jobs).where(eq(jobs.id, job.id));
-    const holidaySet = async () => new Set((await t.rt.database.db.select().from(holidays)).map((h) => h.day));
+    const id = await deliveredJob('deed.pdf');
+    const [row] = await ctx.t.rt.database.db.select().from(jobs).where(eq(jobs.id, id));
+    const holidaySet = async () => new Set((await ctx.t.rt.database.db.select().from(holidays)).map((h) => h.day));
     const timers = async () =>
       Object.fromEntries(
         (
-          await t.rt.database.db
+          await ctx.t.rt.database.db
             .select()
             .from(jobTimers)
-            .where(and(eq(jobTimers.jobId, job.id), eq(jobTimers.cycle, 1)))
+            .where(and(eq(jobTimers.jobId, id), eq(jobTimers.cycle, 1)))
         ).map((r) => [r.action, r.fireAt.toISOString()]),
       );
     const first = addWorkingDays(row.deliveredAt!, 5, await holidaySet());
-    expect((await page(job.id, company)).autoAcceptAt).toBe(first.toISOString());
+    expect((await page(id, ctx.company)).autoAcceptAt).toBe(first.toISOString());
 
     // The second working day after the delivery (its Lagos date), made a holiday by an admin.
     const inside = addWorkingDays(row.deliveredAt!, 2, await holidaySet());
     const day = new Date(inside.getTime() + 3600_000).toISOString().slice(0, 10);
-    const saved = await t.app.inject({
+    const saved = await ctx.t.app.inject({
       method: 'POST',
       url: '/api/admin/holidays',
-      headers: admin.headers,
+      headers: ctx.admin.headers,
       payload: { date: day, name: 'Declared Holiday' },
     });
     expect(saved.statusCode, saved.body).toBe(200);
     const hs = await holidaySet();
     const later = addWorkingDays(row.deliveredAt!, 5, hs);
     expect(later.getTime()).toBeGreaterThan(first.getTime());
-    expect((await page(job.id, company)).autoAcceptAt).toBe(later.toISOString());
+    expect((await page(id, ctx.company)).autoAcceptAt).toBe(later.toISOString());
     expect(await timers()).toEqual({
       auto_accept: later.toISOString(),
       remind_company: addWorkingDays(row.deliveredAt!, 3, hs).toISOString(),
     });
 
     // Removed again, the date the page and the delivery mail now name stands (only ever later).
-    const removed = await t.app.inject({ method: 'DELETE', url: `/api/admin/holidays/${day}`, headers: admin.headers });
+    const removed = await ctx.t.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/holidays/${day}`,
+      headers: ctx.admin.headers,
+    });
     expect(removed.statusCode, removed.body).toBe(200);
-    expect((await page(job.id, company)).autoAcceptAt).toBe(later.toISOString());
+    expect((await page(id, ctx.company)).autoAcceptAt).toBe(later.toISOString());
   });
 
   it('names the same moment in the reminder the company gets three working days after the delivery (decision 2339)', async () => {

@@ -1,33 +1,19 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { ledgerEntries, users } from '../../db/schema.js';
-import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
-import { insertProduct } from '../../../test/commerce-helpers.js';
-import { handOverKit, type Login } from './hand-over-test-kit.js';
+import { describeEachDb } from '../../../test/helpers.js';
+import { handOverSuite } from './hand-over-test-kit.js';
 
 // An admin's Mark as Completed pays the job's present lawyer. After a hand-over at changes_requested that
 // lawyer may have delivered nothing (the drafts are the replaced lawyer's): the admin's job answer says
 // whom the completion pays, how much, and whether they delivered, so the confirmation can (decision 2322).
 describeEachDb("the admin's Mark as Completed after a hand-over", (kind) => {
-  let t: TestApp;
-  let admin: Login;
-  let product: string;
-
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-    admin = await signupAndLogin(t, 'admin');
-    product = await insertProduct(t, 'Share Transfer', 50_000);
-  });
-  afterAll(() => t.close());
-
-  const { db, inject, act, assign, pay, upload } = handOverKit(() => ({ t, admin, product }));
+  const { ctx, db, inject, act, assign, pay, upload, companyAndLawyers } = handOverSuite(kind);
   const payOnComplete = async (jobId: string) =>
-    (await inject('GET', `/job-api/admin/job/${jobId}`, admin)).json().data.job.payOnComplete as unknown;
+    (await inject('GET', `/job-api/admin/job/${jobId}`, ctx.admin)).json().data.job.payOnComplete as unknown;
 
   it('names the lawyer it pays and the amount, says whether they delivered, and pays exactly that', async () => {
-    const company = await signupAndLogin(t, 'company');
-    const first = await signupAndLogin(t, 'lawyer', { verified: true });
-    const second = await signupAndLogin(t, 'lawyer', { verified: true });
+    const [company, first, second] = await companyAndLawyers(2);
     await db().update(users).set({ name: 'Ada First' }).where(eq(users.id, first.id));
     await db().update(users).set({ name: 'Bola Second' }).where(eq(users.id, second.id));
     const job = await pay(company);
@@ -42,7 +28,9 @@ describeEachDb("the admin's Mark as Completed after a hand-over", (kind) => {
     expect((await act(first, job.id, 'deliver', { files: [await upload(first, 'DRAFT')] })).statusCode).toBe(200);
     expect(await payOnComplete(job.id)).toMatchObject({ lawyerId: first.id, delivered: true });
     expect((await act(company, job.id, 'request_changes', { note: 'Add the board resolution.' })).statusCode).toBe(200);
-    expect((await inject('PATCH', `/api/verifylawyer/${first.id}`, admin, { verified: false })).statusCode).toBe(200);
+    expect((await inject('PATCH', `/api/verifylawyer/${first.id}`, ctx.admin, { verified: false })).statusCode).toBe(
+      200,
+    );
     expect((await assign(job.id, second.id)).statusCode).toBe(200);
 
     // Handed over: the completion would pay the new lawyer, who has delivered nothing on the job.
@@ -53,7 +41,8 @@ describeEachDb("the admin's Mark as Completed after a hand-over", (kind) => {
       delivered: false,
     });
     expect(
-      (await t.app.inject({ method: 'PUT', url: `/job-api/completejob/${job.id}`, headers: admin.headers })).statusCode,
+      (await ctx.t.app.inject({ method: 'PUT', url: `/job-api/completejob/${job.id}`, headers: ctx.admin.headers }))
+        .statusCode,
     ).toBe(200);
     const earned = await db()
       .select({ lawyerId: ledgerEntries.lawyerId, amount: ledgerEntries.amount })

@@ -1,38 +1,23 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
-import { insertProduct } from '../../../test/commerce-helpers.js';
-import { handOverKit, type Login } from './hand-over-test-kit.js';
+import { expect, it } from 'vitest';
+import { describeEachDb } from '../../../test/helpers.js';
+import { handOverSuite, type Login } from './hand-over-test-kit.js';
 
 // After a hand-over (decisions 2310, 2316) the replaced lawyer reads the job no more: not its page, its
 // timeline, its read mark, nor the company's documents, by a new link or by one taken before. A lawyer who
 // only applied never did. The new lawyer reads what the thread holds.
 describeEachDb("the replaced lawyer and an applicant, after a job's hand-over", (kind) => {
-  let t: TestApp;
-  let admin: Login;
-  let product: string;
-
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-    admin = await signupAndLogin(t, 'admin');
-    product = await insertProduct(t, 'Share Transfer', 50_000);
-  });
-  afterAll(() => t.close());
-
-  const { inject, act, login, assign, pay, upload } = handOverKit(() => ({ t, admin, product }));
+  const { ctx, inject, act, login, assign, pay, upload, companyAndLawyers } = handOverSuite(kind);
   const keyOf = (url: string) => url.split('/').pop()!;
   const link = (who: Login, url: string) => inject('GET', `/api/files/${keyOf(url)}/link`, who);
 
   it('opens nothing of the job for the replaced lawyer or an applicant; the new lawyer reads it all', async () => {
-    const company = await signupAndLogin(t, 'company');
-    const first = await signupAndLogin(t, 'lawyer', { verified: true });
-    const second = await signupAndLogin(t, 'lawyer', { verified: true });
-    const applicant = await signupAndLogin(t, 'lawyer', { verified: true });
+    const [company, first, second, applicant] = await companyAndLawyers(3);
     const job = await pay(company);
     expect((await inject('POST', `/job-api/applyforjob/${job.id}`, applicant)).statusCode).toBe(200);
     expect((await assign(job.id, first.id)).statusCode).toBe(200);
 
     const brief = await upload(company, 'BRIEF');
-    const edited = await t.app.inject({
+    const edited = await ctx.t.app.inject({
       method: 'PUT',
       url: `/job-api/company/editjobdetails/${job.id}`,
       headers: company.headers,
@@ -47,7 +32,9 @@ describeEachDb("the replaced lawyer and an applicant, after a job's hand-over", 
     for (const url of [brief.url, minutes.url]) expect((await link(first, url)).statusCode, url).toBe(200);
     const taken = (await link(first, minutes.url)).json().data.url as string;
 
-    expect((await inject('PATCH', `/api/verifylawyer/${first.id}`, admin, { verified: false })).statusCode).toBe(200);
+    expect((await inject('PATCH', `/api/verifylawyer/${first.id}`, ctx.admin, { verified: false })).statusCode).toBe(
+      200,
+    );
     const replaced = await login(first.email, first.id);
     // Withdrawn but still assigned: reads the company's documents (decision 2310).
     for (const url of [brief.url, minutes.url]) expect((await link(replaced, url)).statusCode, url).toBe(200);
@@ -62,11 +49,11 @@ describeEachDb("the replaced lawyer and an applicant, after a job's hand-over", 
       expect((await inject('GET', `/job-api/job/${job.id}`, who)).statusCode, name).toBe(404);
       const read = await inject('POST', `/job-api/jobs/${job.id}/read`, who, { lastEventId: '1' });
       expect(read.statusCode, name).toBe(403);
-      const minutesAgain = await t.app.inject({ method: 'GET', url: minutes.url, headers: who.headers });
+      const minutesAgain = await ctx.t.app.inject({ method: 'GET', url: minutes.url, headers: who.headers });
       expect(minutesAgain.statusCode, name).toBe(403);
     }
     // A link the replaced lawyer took while assigned opens no more.
-    expect((await t.app.inject({ method: 'GET', url: taken })).statusCode).toBe(403);
+    expect((await ctx.t.app.inject({ method: 'GET', url: taken })).statusCode).toBe(403);
     expect((await inject('GET', '/job-api/lawyer/pendingjobs', replaced)).json()).toEqual([]);
 
     for (const url of [brief.url, minutes.url, draft.url]) expect((await link(second, url)).statusCode, url).toBe(200);

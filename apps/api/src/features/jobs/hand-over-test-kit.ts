@@ -1,8 +1,8 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { jobs } from '../../db/schema.js';
-import { PASSWORD, type signupAndLogin, type TestApp } from '../../../test/helpers.js';
-import { buyOne } from '../../../test/commerce-helpers.js';
+import { createTestApp, PASSWORD, signupAndLogin, type DbKind, type TestApp } from '../../../test/helpers.js';
+import { buyOne, insertProduct } from '../../../test/commerce-helpers.js';
 import { pdfBytes, uploadAs } from '../../../test/upload-helpers.js';
 
 export type Login = Awaited<ReturnType<typeof signupAndLogin>>;
@@ -40,4 +40,27 @@ export function handOverKit(ctx: () => { t: TestApp; admin: Login; product: stri
     uploadAs(ctx().t.app, who.headers, 'document', pdfBytes(text), `${text}.pdf`);
 
   return { db, inject, act, login, assign, pay, upload };
+}
+
+/**
+ * The app each hand-over test file builds in beforeAll (an admin and a Share Transfer at 50,000 kobo),
+ * closed in afterAll, with the kit's steps bound to it. Call it inside the describe block.
+ */
+export function handOverSuite(kind: DbKind) {
+  const ctx = {} as { t: TestApp; admin: Login; product: string };
+  beforeAll(async () => {
+    ctx.t = await createTestApp(kind);
+    ctx.admin = await signupAndLogin(ctx.t, 'admin');
+    ctx.product = await insertProduct(ctx.t, 'Share Transfer', 50_000);
+  });
+  afterAll(() => ctx.t.close());
+
+  /** A company, then `lawyers` verified lawyers, signed up in that order. */
+  async function companyAndLawyers(lawyers: number): Promise<Login[]> {
+    const people = [await signupAndLogin(ctx.t, 'company')];
+    for (let i = 0; i < lawyers; i++) people.push(await signupAndLogin(ctx.t, 'lawyer', { verified: true }));
+    return people;
+  }
+
+  return { ctx, companyAndLawyers, ...handOverKit(() => ctx) };
 }

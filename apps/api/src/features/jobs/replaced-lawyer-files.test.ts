@@ -1,31 +1,17 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
-import { insertProduct } from '../../../test/commerce-helpers.js';
-import { handOverKit, type Login } from './hand-over-test-kit.js';
+import { expect, it } from 'vitest';
+import { describeEachDb } from '../../../test/helpers.js';
+import { handOverSuite, type Login } from './hand-over-test-kit.js';
 
 // After a hand-over the replaced lawyer still opens the drafts they uploaded themselves (their own work)
 // and nothing else of the job: not the page, not the company's documents, not the new lawyer's drafts
 // (decision 2319).
 describeEachDb('what a replaced lawyer still reads of the job', (kind) => {
-  let t: TestApp;
-  let admin: Login;
-  let product: string;
-
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-    admin = await signupAndLogin(t, 'admin');
-    product = await insertProduct(t, 'Share Transfer', 50_000);
-  });
-  afterAll(() => t.close());
-
-  const { inject, act, login, assign, pay, upload } = handOverKit(() => ({ t, admin, product }));
+  const { ctx, inject, act, login, assign, pay, upload, companyAndLawyers } = handOverSuite(kind);
   const opens = async (who: Login, url: string) =>
-    (await t.app.inject({ method: 'GET', url, headers: who.headers })).statusCode;
+    (await ctx.t.app.inject({ method: 'GET', url, headers: who.headers })).statusCode;
 
   it('opens their own draft only', async () => {
-    const company = await signupAndLogin(t, 'company');
-    const first = await signupAndLogin(t, 'lawyer', { verified: true });
-    const second = await signupAndLogin(t, 'lawyer', { verified: true });
+    const [company, first, second] = await companyAndLawyers(2);
     const job = await pay(company);
     expect((await assign(job.id, first.id)).statusCode).toBe(200);
     const draft = await upload(first, 'FIRST-DRAFT');
@@ -38,7 +24,9 @@ describeEachDb('what a replaced lawyer still reads of the job', (kind) => {
     // While assigned, the company's document opens for the first lawyer.
     expect(await opens(first, resolution.url)).toBe(200);
 
-    expect((await inject('PATCH', `/api/verifylawyer/${first.id}`, admin, { verified: false })).statusCode).toBe(200);
+    expect((await inject('PATCH', `/api/verifylawyer/${first.id}`, ctx.admin, { verified: false })).statusCode).toBe(
+      200,
+    );
     expect((await assign(job.id, second.id)).statusCode).toBe(200);
     const secondDraft = await upload(second, 'SECOND-DRAFT');
     expect((await act(second, job.id, 'deliver_again', { files: [secondDraft] })).statusCode).toBe(200);

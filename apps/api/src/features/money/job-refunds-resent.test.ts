@@ -1,13 +1,12 @@
 import { afterEach, beforeAll, expect, it } from 'vitest';
-import { and, eq, sql } from 'drizzle-orm';
-import { emailOutbox, jobs, refunds } from '../../db/schema.js';
+import { eq, sql } from 'drizzle-orm';
+import { emailOutbox, refunds } from '../../db/schema.js';
 import { describeEachDb, signupAndLogin } from '../../../test/helpers.js';
 import { mailsTo } from '../../../test/admin-fixtures.js';
 import { moneyTestKit, type MoneyTestApp } from './money-test-kit.js';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
-type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 
 /**
  * Decision 2284: a cancelled job's refund that was never sent (the provider unreachable, a stop after
@@ -16,7 +15,8 @@ type Login = Awaited<ReturnType<typeof signupAndLogin>>;
  */
 describeEachDb('refunds of cancelled jobs sent again by the background job', (kind) => {
   const kit = moneyTestKit(kind, { products: true, ledgerAudit: true });
-  const { flw, db, inject, add, start, verify, reconcile, resendRacingRetry, madeAtProvider, postingsOf } = kit;
+  const { flw, db, inject, reconcile, resendRacingRetry, madeAtProvider, postingsOf } = kit;
+  const { paidJob: paidJobOf, cancelJob: cancel, refundOfJob: refundOf } = kit;
   const { refundsDue } = kit;
   let t: MoneyTestApp;
   let nda: string;
@@ -30,22 +30,7 @@ describeEachDb('refunds of cancelled jobs sent again by the background job', (ki
    * A company that paid ₦175,000 for the NDA and a trademark, and the NDA's job: its ₦25,000 refund
    * fits twice in the payment, so the provider would make a second one.
    */
-  async function paidJob() {
-    const who = await signupAndLogin(t, 'company');
-    await add(who, nda);
-    await add(who, tm);
-    const o = await start(who);
-    const paid = flw.pay(o.reference, o.amount);
-    expect((await verify(o, paid)).statusCode).toBe(200);
-    const [job] = await db()
-      .select()
-      .from(jobs)
-      .where(and(eq(jobs.orderId, o.orderId), eq(jobs.productId, nda)));
-    return { who, paid, job };
-  }
-  const cancel = (admin: Login, jobId: string) =>
-    inject('POST', `/job-api/jobs/${jobId}/actions/cancel`, admin, { note: 'The company closed the deal.' });
-  const refundOf = async (jobId: string) => (await db().select().from(refunds).where(eq(refunds.jobId, jobId)))[0];
+  const paidJob = () => paidJobOf([nda, tm]);
   const refundPostings = async (refundId: string) =>
     (await postingsOf(refundId)).filter((p) => p.kind === 'refund' && p.account === 'refunds_due');
   const refundMails = async (email: string) =>

@@ -1,8 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
-import { ledgerEntries, ledgerTransactions, orders, refunds } from '../../db/schema.js';
-import { PASSWORD, type DbKind, type signupAndLogin } from '../../../test/helpers.js';
+import type { FastifyInstance } from 'fastify';
+import { jobs, ledgerEntries, ledgerTransactions, orders, refunds } from '../../db/schema.js';
+import { PASSWORD, signupAndLogin, type DbKind } from '../../../test/helpers.js';
 import { createLoggedTestApp, insertProduct } from '../../../test/commerce-helpers.js';
 import { SECRET_HASH, flutterwaveStandIn, listenStandIn } from '../../../test/flutterwave-standin.js';
 import { reconcilePendingOrders } from '../checkout/reconciler.js';
@@ -13,6 +14,18 @@ import type { Db } from '../../db/client.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 export type MoneyTestApp = Awaited<ReturnType<typeof createLoggedTestApp>>;
+/** `raw` posted to `app`'s webhook as Flutterwave signs it (HMAC-SHA256 with the secret hash). */
+export const signedWebhookTo = (app: Pick<FastifyInstance, 'inject'>, raw: string) =>
+  app.inject({
+    method: 'POST',
+    url: '/api/payments/webhook',
+    headers: {
+      'content-type': 'application/json',
+      'flutterwave-signature': createHmac('sha256', SECRET_HASH).update(raw).digest('base64'),
+    },
+    payload: raw,
+  });
+
 /** A checkout started by a company: what POST /api/checkout answered. */
 export type Started = { who: Login; reference: string; amount: number; orderId: string };
 
@@ -87,16 +100,7 @@ export function moneyTestKit(
       ...(transactionId === undefined ? {} : { transactionId: String(transactionId) }),
     });
   /** A webhook body as Flutterwave signs it (HMAC-SHA256 with the secret hash). */
-  const signedWebhook = (raw: string) =>
-    suite.t.app.inject({
-      method: 'POST',
-      url: '/api/payments/webhook',
-      headers: {
-        'content-type': 'application/json',
-        'flutterwave-signature': createHmac('sha256', SECRET_HASH).update(raw).digest('base64'),
-      },
-      payload: raw,
-    });
+  const signedWebhook = (raw: string) => signedWebhookTo(suite.t.app, raw);
   const paymentWebhook = (id: number, txRef: string, amount: number) =>
     signedWebhook(
       JSON.stringify({
@@ -163,6 +167,26 @@ export function moneyTestKit(
       .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
       .where(eq(ledgerTransactions.refundId, refundId))
       .orderBy(ledgerEntries.id);
+  /**
+   * A new company pays, in one order, for `products` (verified as the browser would); its job for the
+   * first of them, and the provider's payment id.
+   */
+  async function paidJob(products: string[]) {
+    const who = await signupAndLogin(suite.t, 'company');
+    for (const productId of products) await add(who, productId);
+    const o = await start(who);
+    const paid = flw.pay(o.reference, o.amount);
+    expect((await verify(o, paid)).statusCode).toBe(200);
+    const [job] = await db()
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.orderId, o.orderId), eq(jobs.productId, products[0])));
+    return { who, paid, job };
+  }
+  /** The admin cancels the job from its page, which refunds the company. */
+  const cancelJob = (admin: Login, jobId: string) =>
+    inject('POST', `/job-api/jobs/${jobId}/actions/cancel`, admin, { note: 'The company closed the deal.' });
+  const refundOfJob = async (jobId: string) => (await db().select().from(refunds).where(eq(refunds.jobId, jobId)))[0];
   /** Naira due to companies, over the whole ledger (+ 0: an empty balance reads -0). */
   const refundsDue = async () => (await ledger().balances()).refundsDue + 0;
 
@@ -186,6 +210,9 @@ export function moneyTestKit(
     madeAtProvider,
     postingsOf,
     refundsDue,
+    paidJob,
+    cancelJob,
+    refundOfJob,
   };
 }
 

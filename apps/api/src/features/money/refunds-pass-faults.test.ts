@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, expect, it } from 'vitest';
-import { and, eq, sql } from 'drizzle-orm';
-import { emailOutbox, jobs, refunds } from '../../db/schema.js';
+import { sql } from 'drizzle-orm';
+import { emailOutbox, refunds } from '../../db/schema.js';
 import { describeEachDb, signupAndLogin } from '../../../test/helpers.js';
 import { moneyTestKit, type MoneyTestApp } from './money-test-kit.js';
 
@@ -17,7 +17,6 @@ const backfill = () =>
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
-type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 
 /**
  * Decision 2334: the background pass over refused refunds passes over a refund whose claim fails, and
@@ -25,7 +24,8 @@ type Login = Awaited<ReturnType<typeof signupAndLogin>>;
  */
 describeEachDb('the refund pass: a failing row, and days counted from the first refusal', (kind) => {
   const kit = moneyTestKit(kind, { products: true, ledgerAudit: true });
-  const { flw, db, inject, add, start, verify, reconcile } = kit;
+  const { flw, db, inject, reconcile } = kit;
+  const { paidJob: paidJobOf, cancelJob: cancel, refundOfJob: refundOf } = kit;
   let t: MoneyTestApp;
   let nda: string;
   beforeAll(() => {
@@ -36,21 +36,7 @@ describeEachDb('the refund pass: a failing row, and days counted from the first 
     await db().execute(sql`drop trigger if exists refund_fault_2334 on refunds`);
   });
 
-  async function paidJob() {
-    const who = await signupAndLogin(t, 'company');
-    await add(who, nda);
-    const o = await start(who);
-    const paid = flw.pay(o.reference, o.amount);
-    expect((await verify(o, paid)).statusCode).toBe(200);
-    const [job] = await db()
-      .select()
-      .from(jobs)
-      .where(and(eq(jobs.orderId, o.orderId), eq(jobs.productId, nda)));
-    return { paid, job };
-  }
-  const cancel = (admin: Login, jobId: string) =>
-    inject('POST', `/job-api/jobs/${jobId}/actions/cancel`, admin, { note: 'The company closed the deal.' });
-  const refundOf = async (jobId: string) => (await db().select().from(refunds).where(eq(refunds.jobId, jobId)))[0];
+  const paidJob = () => paidJobOf([nda]);
   const sendsOf = (paid: number) => flw.calls.filter((c) => c === `POST /v3/transactions/${paid}/refund`).length;
 
   it('a refund whose claim fails is left for the next pass; the refunds due after it are still sent', async () => {

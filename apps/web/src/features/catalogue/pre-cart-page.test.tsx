@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Product } from '@legalmarket/contracts/catalogue';
+import { productFixture } from '@/test/product-fixture';
 import { setSession } from '@/lib/session';
 import { stubInstantUpload } from '@/test/instant-upload';
 import { jsonFetch, renderPage, testQueryClient } from '@/test/render';
@@ -9,25 +9,13 @@ import { readReservedItems } from '@/features/cart/reserved-items';
 import PreCartPage from './pre-cart-page';
 
 const ID = '33333333-3333-4333-8333-333333333333';
-const PRODUCT: Product = {
+const PRODUCT = productFixture({
   _id: ID,
-  id: ID,
   productName: 'Tenancy agreement',
   productPrice: 15000,
   productDescription: 'A tenancy agreement drafted for you.',
   productImage: '/uploads/t.png',
-  category: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  area: null,
-  whatYouGet: null,
-  deliveryDays: null,
-  included: [],
-  youProvide: [],
-  notIncluded: [],
-  ratingAverage: null,
-  ratingCount: 0,
-};
+});
 
 function open() {
   const client = testQueryClient();

@@ -3,30 +3,19 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
-import type { Product } from '@legalmarket/contracts/catalogue';
+import { productFixture } from '@/test/product-fixture';
 import { setSession } from '@/lib/session';
 import { testQueryClient } from '@/test/render';
 import ProductsPage from './products-page';
 
-const product = (i: number): Product => ({
-  _id: `p${i}`,
-  id: `p${i}`,
-  productName: `Product ${i}`,
-  productPrice: 1000 + i,
-  productDescription: 'A product',
-  productImage: `/uploads/p${i}.png`,
-  category: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  area: null,
-  whatYouGet: null,
-  deliveryDays: null,
-  included: [],
-  youProvide: [],
-  notIncluded: [],
-  ratingAverage: null,
-  ratingCount: 0,
-});
+const product = (i: number) =>
+  productFixture({
+    _id: `p${i}`,
+    productName: `Product ${i}`,
+    productPrice: 1000 + i,
+    productDescription: 'A product',
+    productImage: `/uploads/p${i}.png`,
+  });
 
 describe('/products admin edit and focus', { timeout: 30_000 }, () => {
   it("goes to the form's heading on Edit, and back to that product's Edit on Cancel", async () => {

@@ -3,28 +3,17 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { Product } from '@legalmarket/contracts/catalogue';
+import { productFixture } from '@/test/product-fixture';
 import ProductsPage from './products-page';
 
-const product = (i: number): Product => ({
-  _id: `p${i}`,
-  id: `p${i}`,
-  productName: `Product ${i}`,
-  productPrice: 1000 + i,
-  productDescription: '',
-  productImage: `/uploads/p${i}.png`,
-  category: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  area: null,
-  whatYouGet: null,
-  deliveryDays: null,
-  included: [],
-  youProvide: [],
-  notIncluded: [],
-  ratingAverage: null,
-  ratingCount: 0,
-});
+const product = (i: number) =>
+  productFixture({
+    _id: `p${i}`,
+    productName: `Product ${i}`,
+    productPrice: 1000 + i,
+    productDescription: '',
+    productImage: `/uploads/p${i}.png`,
+  });
 
 function renderPage(count: number) {
   const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } });

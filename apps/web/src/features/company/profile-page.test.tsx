@@ -6,8 +6,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { messages } from '@legalmarket/contracts/messages';
 import { setSession } from '@/lib/session';
 import { companyKeys } from './api/keys';
-import type { CompanyProfile } from './api/profile';
 import CompanyProfilePage from './profile-page';
+import { ownProfile } from './profile-test-kit';
 
 const mutate = vi.fn();
 vi.mock('./api/profile', async (original) => ({
@@ -15,22 +15,7 @@ vi.mock('./api/profile', async (original) => ({
   useUpdateProfile: () => ({ mutate, isPending: false }),
 }));
 
-const me: CompanyProfile = {
-  _id: 'c1',
-  name: 'Ada Obi',
-  companyName: 'Obi Ventures',
-  contactName: 'Ada Obi',
-  phoneNumber: '08012345678',
-  officialEmail: 'ada@example.ng',
-  officeAddress: null,
-  cac: null,
-  industry: null,
-  website: null,
-  yourBio: null,
-  alternativeEmailAddress: null,
-  profileImage: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-};
+const me = ownProfile;
 
 async function openEditor() {
   mutate.mockClear();

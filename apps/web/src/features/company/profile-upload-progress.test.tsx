@@ -2,28 +2,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { messages } from '@legalmarket/contracts/messages';
-import { setSession } from '@/lib/session';
-import { renderPage, testQueryClient } from '@/test/render';
-import { companyKeys } from './api/keys';
-import type { CompanyProfile } from './api/profile';
-import CompanyProfilePage from './profile-page';
+import { ownProfile, openOwnProfile } from './profile-test-kit';
 
-const me: CompanyProfile = {
-  _id: 'c1',
-  name: 'Ada Obi',
-  companyName: 'Obi Ventures',
-  contactName: 'Ada Obi',
-  phoneNumber: '08012345678',
-  officialEmail: 'ada@example.ng',
-  officeAddress: null,
-  cac: null,
-  industry: null,
-  website: null,
-  yourBio: null,
-  alternativeEmailAddress: null,
-  profileImage: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-};
+const me = ownProfile;
 
 /** A stand-in XMLHttpRequest the test drives by hand. */
 class FakeXhr {
@@ -52,10 +33,7 @@ describe('the company profile picture on its way', () => {
     vi.stubGlobal('fetch', async () => new Response(JSON.stringify(me), { status: 200 }));
     URL.createObjectURL = vi.fn(() => 'blob:picture');
     URL.revokeObjectURL = vi.fn();
-    setSession({ userToken: 't', userType: 'company', userId: 'c1' });
-    const client = testQueryClient();
-    client.setQueryData(companyKeys.profile('c1', 'own'), me);
-    renderPage(<CompanyProfilePage />, { path: '/company/profile/:companyId', at: '/company/profile/c1', client });
+    openOwnProfile();
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: /Update your details/ }));
     await user.upload(

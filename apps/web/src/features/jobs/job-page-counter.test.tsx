@@ -1,12 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { JobPageResponse } from '@legalmarket/contracts/jobs';
 import { characterCount } from '@legalmarket/contracts/job-lifecycle';
-import { setSession } from '@/lib/session';
-import { jobFixture } from '@/test/job-fixture';
-import { jsonFetch, renderPage } from '@/test/render';
-import JobPage from './job-page';
+import { companyJobPage, companyOnJobPage, renderJobPage } from './job-page-test-kit';
 
 // The count itself, watched: the page is to count the note once per change, not once per render.
 vi.mock('@legalmarket/contracts/job-lifecycle', async (original) => {
@@ -14,32 +10,11 @@ vi.mock('@legalmarket/contracts/job-lifecycle', async (original) => {
   return { ...actual, characterCount: vi.fn(actual.characterCount) };
 });
 
-const data: JobPageResponse = {
-  job: {
-    ...jobFixture({ status: 'pending' }),
-    stage: 'in_progress',
-    dueAt: '2026-12-04T22:59:59.000Z',
-    late: false,
-    assignedTo: [{ _id: 'lawyer-1', name: 'Tunde Bakare', officialEmail: '', phoneNumber: '' }],
-  },
-  viewer: 'company',
-  actions: ['message'],
-  events: [],
-  earlier: false,
-  lastReadEventId: '0',
-  planCredit: false,
-  deliveries: 0,
-};
+const data = companyJobPage('in_progress');
 
 function openWithDraft(note: string) {
-  setSession({ userToken: 't', userType: 'company', userId: 'company-1' });
-  localStorage.setItem('draft:company-1:job:job-1:note', JSON.stringify(note));
-  localStorage.setItem(
-    'draft:company-1:job:job-1:files',
-    JSON.stringify([{ fileName: 'cac-forms.pdf', url: '/uploads/b.pdf' }]),
-  );
-  vi.stubGlobal('fetch', jsonFetch({ 'GET /job-api/jobs/job-1': () => ({ body: data }) }).fn);
-  renderPage(<JobPage />, { path: '/jobs/:jobId', at: '/jobs/job-1' });
+  companyOnJobPage(data, { drafts: { note, files: [{ fileName: 'cac-forms.pdf', url: '/uploads/b.pdf' }] } });
+  renderJobPage();
 }
 
 describe('/jobs/{id} the note’s character counter', { timeout: 30_000 }, () => {

@@ -1,34 +1,14 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { JobPageResponse } from '@legalmarket/contracts/jobs';
 import { messages } from '@legalmarket/contracts/messages';
-import { setSession } from '@/lib/session';
-import { jobFixture } from '@/test/job-fixture';
-import { jsonFetch, renderPage } from '@/test/render';
-import JobPage from './job-page';
+import { companyJobPage, companyOnJobPage, renderJobPage } from './job-page-test-kit';
 
-const data: JobPageResponse = {
-  job: {
-    ...jobFixture({ status: 'pending' }),
-    stage: 'delivered',
-    dueAt: '2026-12-04T22:59:59.000Z',
-    late: false,
-    assignedTo: [{ _id: 'lawyer-1', name: 'Tunde Bakare', officialEmail: '', phoneNumber: '' }],
-  },
-  viewer: 'company',
-  actions: ['message', 'request_changes', 'accept'],
-  events: [],
-  earlier: false,
-  lastReadEventId: '0',
-  planCredit: false,
-  deliveries: 1,
-};
+const data = companyJobPage('delivered');
 
 async function open() {
-  setSession({ userToken: 't', userType: 'company', userId: 'company-1' });
-  vi.stubGlobal('fetch', jsonFetch({ 'GET /job-api/jobs/job-1': () => ({ body: data }) }).fn);
-  renderPage(<JobPage />, { path: '/jobs/:jobId', at: '/jobs/job-1' });
+  companyOnJobPage(data);
+  renderJobPage();
   return screen.findByLabelText('Message or note');
 }
 

@@ -1,13 +1,11 @@
 import { afterEach, expect, it, vi } from 'vitest';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
-import { QueryClientProvider } from '@tanstack/react-query';
 import type { EarningsResponse } from '@legalmarket/contracts/money';
 import type { LawyerPayoutsResponse, PayoutView } from '@legalmarket/contracts/payouts';
 import { setSession } from '@/lib/session';
 import { jsonFetch, testQueryClient } from '@/test/render';
-import GetPaidPage from './get-paid-page';
+import { renderGetPaid } from './get-paid-test-kit';
 
 const earnings: EarningsResponse = {
   status: 'success',
@@ -42,13 +40,7 @@ function show(p: LawyerPayoutsResponse, e: EarningsResponse = earnings) {
     }),
   });
   vi.stubGlobal('fetch', fn);
-  render(
-    <QueryClientProvider client={testQueryClient()}>
-      <MemoryRouter initialEntries={['/lawyer/get-paid?tab=get-paid']}>
-        <GetPaidPage />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+  renderGetPaid(testQueryClient());
 }
 
 it('Get Paid says how the balance adds up: earned less held, paid, sending and waiting is what may be withdrawn', async () => {

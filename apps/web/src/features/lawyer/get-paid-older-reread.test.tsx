@@ -1,39 +1,15 @@
 import { expect, it, vi } from 'vitest';
-import { act, render, screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
-import { QueryClientProvider } from '@tanstack/react-query';
-import type { EarningsResponse, LawyerEarning } from '@legalmarket/contracts/money';
+import type { LawyerEarning } from '@legalmarket/contracts/money';
 import { setSession } from '@/lib/session';
 import { jsonFetch, testQueryClient } from '@/test/render';
 import { lawyerKeys } from './api/keys';
-import GetPaidPage from './get-paid-page';
+import { earningFixture, earningsPage, renderGetPaid } from './get-paid-test-kit';
 
-const job = (n: number): LawyerEarning => ({
-  jobId: `j${n}`,
-  productName: `Deed ${n}`,
-  companyName: 'Kola Pay Ltd',
-  amount: 10_000,
-  commission: 2_000,
-  earned: 8_000,
-  completedAt: '2026-11-20T10:00:00.000Z',
-  availableAt: '2026-11-27T10:00:00.000Z',
-});
-
-const page = (jobs: LawyerEarning[], older?: string): EarningsResponse => ({
-  status: 'success',
-  data: {
-    total: 40_000,
-    count: 4,
-    currency: 'NGN',
-    available: 32_000,
-    pending: 0,
-    commissionPercent: 20,
-    holdDays: 7,
-    jobs,
-    ...(older ? { older } : {}),
-  },
-});
+const job = earningFixture;
+const page = (jobs: LawyerEarning[], older?: string) =>
+  earningsPage(jobs, older, { total: 40_000, count: 4, available: 32_000 });
 
 const rows = () => screen.getAllByRole('cell', { name: /Deed \d/ }).map((c) => c.textContent);
 
@@ -58,13 +34,7 @@ it('Get Paid drops the older earnings shown when the first page is read again wi
   });
   vi.stubGlobal('fetch', stub.fn);
   const client = testQueryClient();
-  render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter initialEntries={['/lawyer/get-paid?tab=get-paid']}>
-        <GetPaidPage />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+  renderGetPaid(client);
   await screen.findByRole('cell', { name: /Deed 3/ });
   await userEvent.click(screen.getByRole('button', { name: 'Show older' }));
   await screen.findByRole('cell', { name: /Deed 1/ });

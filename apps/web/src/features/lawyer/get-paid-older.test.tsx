@@ -1,38 +1,14 @@
 import { expect, it, vi } from 'vitest';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
-import { QueryClientProvider } from '@tanstack/react-query';
-import type { EarningsResponse, LawyerEarning } from '@legalmarket/contracts/money';
+import type { LawyerEarning } from '@legalmarket/contracts/money';
 import { setSession } from '@/lib/session';
 import { jsonFetch, testQueryClient } from '@/test/render';
-import GetPaidPage from './get-paid-page';
+import { earningFixture, earningsPage, renderGetPaid } from './get-paid-test-kit';
 
-const job = (n: number): LawyerEarning => ({
-  jobId: `j${n}`,
-  productName: `Deed ${n}`,
-  companyName: 'Kola Pay Ltd',
-  amount: 10_000,
-  commission: 2_000,
-  earned: 8_000,
-  completedAt: '2026-11-20T10:00:00.000Z',
-  availableAt: '2026-11-27T10:00:00.000Z',
-});
-
-const page = (jobs: LawyerEarning[], older?: string): EarningsResponse => ({
-  status: 'success',
-  data: {
-    total: 30_000,
-    count: 3,
-    currency: 'NGN',
-    available: 24_000,
-    pending: 0,
-    commissionPercent: 20,
-    holdDays: 7,
-    jobs,
-    ...(older ? { older } : {}),
-  },
-});
+const job = earningFixture;
+const page = (jobs: LawyerEarning[], older?: string) =>
+  earningsPage(jobs, older, { total: 30_000, count: 3, available: 24_000 });
 
 /** The earnings table pages as the notifications do: "Show older" asks for the page before the last. */
 it('Get Paid shows older earnings with Show older until none remain', async () => {
@@ -49,13 +25,7 @@ it('Get Paid shows older earnings with Show older until none remain', async () =
     }),
   });
   vi.stubGlobal('fetch', stub.fn);
-  render(
-    <QueryClientProvider client={testQueryClient()}>
-      <MemoryRouter initialEntries={['/lawyer/get-paid?tab=get-paid']}>
-        <GetPaidPage />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+  renderGetPaid(testQueryClient());
   await screen.findByRole('cell', { name: /Deed 3/ });
   expect(screen.queryByRole('cell', { name: /Deed 1/ })).toBeNull();
   await userEvent.click(screen.getByRole('button', { name: 'Show older' }));

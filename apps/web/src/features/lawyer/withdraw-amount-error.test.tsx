@@ -1,11 +1,9 @@
 import { expect, it, vi } from 'vitest';
-import { render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setSession } from '@/lib/session';
 import { jsonFetch, testQueryClient } from '@/test/render';
-import GetPaidPage from './get-paid-page';
+import { renderGetPaid } from './get-paid-test-kit';
 
 it('ties a refused withdrawal amount to its field, and lets it go once the amount is edited', async () => {
   setSession({ userToken: 't', userType: 'lawyer', userId: 'l1' });
@@ -33,13 +31,7 @@ it('ties a refused withdrawal amount to its field, and lets it go once the amoun
     }),
   });
   vi.stubGlobal('fetch', fn);
-  render(
-    <QueryClientProvider client={testQueryClient()}>
-      <MemoryRouter initialEntries={['/lawyer/get-paid?tab=get-paid']}>
-        <GetPaidPage />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+  renderGetPaid(testQueryClient());
   const amount = await screen.findByLabelText('Amount (₦)');
   await userEvent.clear(amount);
   await userEvent.type(amount, '12.345');

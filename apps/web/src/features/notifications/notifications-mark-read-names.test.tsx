@@ -2,17 +2,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
 import type { NotificationsResponse } from '@legalmarket/contracts/job-lifecycle';
 import { setSession } from '@/lib/session';
+import { notificationFixture } from '@/test/notification-fixture';
 import { jsonFetch, renderPage } from '@/test/render';
 import NotificationsPage from './notifications-page';
 
-const entry = (id: number, text: string) => ({
-  _id: String(id),
-  jobId: 'job-1',
-  action: 'message' as const,
-  text,
-  createdAt: '2026-11-20T10:00:00.000Z',
-  readAt: null,
-});
+const entry = (id: number, text: string) => notificationFixture(id, text);
 
 describe('/notifications Mark as read for a screen reader', () => {
   it('describes each Mark as read by the entry it marks', async () => {

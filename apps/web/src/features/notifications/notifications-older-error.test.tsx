@@ -3,17 +3,11 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { NotificationsResponse } from '@legalmarket/contracts/job-lifecycle';
 import { setSession } from '@/lib/session';
+import { notificationFixture } from '@/test/notification-fixture';
 import { jsonFetch, renderPage } from '@/test/render';
 import NotificationsPage from './notifications-page';
 
-const entry = (id: number, text: string) => ({
-  _id: String(id),
-  jobId: 'job-1',
-  action: 'message' as const,
-  text,
-  createdAt: '2026-11-20T10:00:00.000Z',
-  readAt: '2026-11-20T11:00:00.000Z',
-});
+const entry = (id: number, text: string) => notificationFixture(id, text, '2026-11-20T11:00:00.000Z');
 
 describe('/notifications Show older on a failed read', { timeout: 30_000 }, () => {
   it('says so beside Show older, below the list, and a second tap gets the page', async () => {

@@ -4,17 +4,11 @@ import userEvent from '@testing-library/user-event';
 import type { NotificationsResponse } from '@legalmarket/contracts/job-lifecycle';
 import { setSession } from '@/lib/session';
 import { heldFetch } from '@/test/held-fetch';
+import { notificationFixture } from '@/test/notification-fixture';
 import { jsonFetch, renderPage } from '@/test/render';
 import NotificationsPage from './notifications-page';
 
-const entry = (id: number, text: string) => ({
-  _id: String(id),
-  jobId: 'job-1',
-  action: 'message' as const,
-  text,
-  createdAt: '2026-11-20T10:00:00.000Z',
-  readAt: null,
-});
+const entry = (id: number, text: string) => notificationFixture(id, text);
 
 afterEach(() => vi.unstubAllGlobals());
 
