@@ -436,7 +436,8 @@ export function createJobLifecycle(
             isNull(jobTimers.firedAt),
           ),
         );
-      acceptsAt = timer?.fireAt ?? null;
+      // Due already (the scheduler was down and both came due in one tick): no past moment is named.
+      acceptsAt = timer && timer.fireAt > now ? timer.fireAt : null;
     }
 
     // Notifications: one per recipient user, never to the actor.
