@@ -28,6 +28,8 @@ const configSchema = z
       .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier (letters, digits, _)')
       .optional(),
     DATABASE_POOL_SIZE: int(10, 1),
+    /** Milliseconds to wait for a new PostgreSQL connection before the request fails (503). */
+    DATABASE_CONNECT_TIMEOUT_MS: int(5000, 1),
     /** Memory for cached signed-in responses (platform/response-cache.ts); 0 turns them off. */
     ANSWER_CACHE_MB: int(32, 0),
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),

@@ -69,6 +69,7 @@ export async function openRuntime(
     dataDir: inMemory(config) ? 'memory://' : path.join(config.DATA_DIR, 'db'),
     schemaName: opts.schemaName ?? config.DATABASE_SCHEMA,
     poolSize: config.DATABASE_POOL_SIZE,
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
   });
   const applied = await migrate(database.db);
   if (applied.length) logger.info({ migrations: applied }, `database migrated: ${applied.length} migration(s) applied`);

@@ -373,6 +373,16 @@ export const jobActionRequest = z.object({
     .max(1_000_000, 'delivery must be the number of a delivery')
     .optional(),
   /**
+   * An admin's complete only: whom and how much the confirmation showed it pays (the one-job answer's
+   * `payOnComplete`). Another payee or amount by now: 409 naming them, nothing paid (decision 2340).
+   */
+  payOnComplete: z
+    .object({
+      lawyerId: z.string('payOnComplete.lawyerId must be the id of a lawyer'),
+      amount: z.number('payOnComplete.amount must be a number of naira'),
+    })
+    .optional(),
+  /**
    * A key the client makes for one action it means to take once (a fresh one for each): the same
    * action sent again with the same key (a double click, a retry after a lost answer) is not taken
    * again and answers the job page as it is.

@@ -29,6 +29,24 @@ interface OpenOptions {
   /** PostgreSQL schema to work in (tests use one each); created when missing. */
   schemaName?: string;
   poolSize?: number;
+  /** Milliseconds to wait for a new connection (default CONNECT_TIMEOUT_MS). */
+  connectTimeoutMs?: number;
+}
+
+/**
+ * Without a bound, node-postgres waits for the OS to give up on a blackholed server (about two minutes)
+ * and every request hangs that long; after it the request fails as database unavailable (503).
+ */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
+/** The pool's settings for a PostgreSQL server (exported for the test of its bounds). */
+export function poolConfig(opts: OpenOptions & { url: string }): pg.PoolConfig {
+  return {
+    connectionString: opts.url,
+    max: opts.poolSize ?? 10,
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+    options: opts.schemaName ? `-c search_path=${opts.schemaName}` : undefined,
+  };
 }
 
 /** Hands statements to the tests' check of what a cached route reads (db/cache-versions.ts). */
@@ -38,11 +56,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.url) {
     const schemaName = opts.schemaName;
     if (schemaName && !/^[a-z_][a-z0-9_]*$/.test(schemaName)) throw new Error('bad schema name');
-    const pool = new pg.Pool({
-      connectionString: opts.url,
-      max: opts.poolSize ?? 10,
-      options: schemaName ? `-c search_path=${schemaName}` : undefined,
-    });
+    const pool = new pg.Pool(poolConfig({ ...opts, url: opts.url }));
     // A broken idle connection must not take the process down.
     pool.on('error', () => undefined);
     // Nor one in use: pg-pool listens only while a client is idle, so a backend ended mid-request

@@ -64,7 +64,8 @@ const LOST_RACE = ['23505', '40001', '40P01'];
  * The database went away or stopped the statement, not the request's fault: the connection lost
  * (class 08, a backend ended by a restart or failover 57P01/57P02, not accepting connections 57P03,
  * too many connections 53300) or the statement cancelled (statement_timeout 57014, lock_timeout 55P03).
- * The transaction was rolled back, so the same request can be sent again.
+ * A statement failing inside the transaction rolled it back; a connection lost during COMMIT may have
+ * kept the write, so a retry relies on the action's own idempotency (decision 2342).
  */
 const DATABASE_UNAVAILABLE = [
   '08000',
@@ -89,7 +90,12 @@ const CONNECTION_LOST =
   /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 
 function databaseUnavailable(err: unknown): boolean {
-  if (postgresCode(err, DATABASE_UNAVAILABLE) || postgresCode(err, SOCKET_FAILED)) return true;
+  if (postgresCode(err, DATABASE_UNAVAILABLE)) return true;
+  // A client aborting mid-body is Node's Error('aborted') with ECONNRESET, marked 400 by Fastify: the
+  // client's socket, not the database's, so its 4xx stands.
+  const status = (err as { statusCode?: unknown } | null)?.statusCode;
+  const clientError = typeof status === 'number' && status >= 400 && status < 500;
+  if (!clientError && postgresCode(err, SOCKET_FAILED)) return true;
   for (
     let e = err as { message?: unknown; cause?: unknown } | undefined, i = 0;
     e && i < 5;

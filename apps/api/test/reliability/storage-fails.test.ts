@@ -17,6 +17,8 @@ describeEachDb('the upload store failing', (kind) => {
   let s3: S3Server;
   let relay: http.Server;
   let failing = false;
+  // What the failing store answers: an outage by default.
+  let failure = { status: 500, code: 'InternalError' };
   let t: TestApp;
   let company: Awaited<ReturnType<typeof signupAndLogin>>;
 
@@ -27,9 +29,9 @@ describeEachDb('the upload store failing', (kind) => {
     relay = http.createServer((req, res) => {
       if (failing) {
         req.resume();
-        res.writeHead(500, { 'content-type': 'application/xml' });
+        res.writeHead(failure.status, { 'content-type': 'application/xml' });
         res.end(
-          '<?xml version="1.0"?><Error><Code>InternalError</Code><Message>We encountered an internal error.</Message></Error>',
+          `<?xml version="1.0"?><Error><Code>${failure.code}</Code><Message>We encountered an internal error.</Message></Error>`,
         );
         return;
       }
@@ -82,5 +84,29 @@ describeEachDb('the upload store failing', (kind) => {
     const again = await upload();
     expect(again.statusCode, again.body).toBe(201);
     expect(await recorded()).toBe(before + 1);
+  }, 60_000);
+
+  it('a store refusing for good (403 AccessDenied) answers 500, not a 503 to retry; nothing recorded', async () => {
+    const before = await recorded();
+    failing = true;
+    failure = { status: 403, code: 'AccessDenied' };
+    const res = await upload().finally(() => {
+      failing = false;
+      failure = { status: 500, code: 'InternalError' };
+    });
+    expect(res.statusCode, res.body).toBe(500);
+    expect(res.headers['retry-after']).toBeUndefined();
+    expect(await recorded()).toBe(before);
+  }, 60_000);
+
+  it('a store throttling (503 SlowDown) is a 503 to retry', async () => {
+    failing = true;
+    failure = { status: 503, code: 'SlowDown' };
+    const res = await upload().finally(() => {
+      failing = false;
+      failure = { status: 500, code: 'InternalError' };
+    });
+    expect(res.statusCode, res.body).toBe(503);
+    expect(res.headers['retry-after']).toBe('60');
   }, 60_000);
 });

@@ -17,10 +17,25 @@ import {
   type JobStatus,
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
+import { badRequest } from '../../platform/errors.js';
 import { JOB_PAGE_READS, CACHED_UNTIL_LATE } from './view.js';
 
 /** What the admin's Mark as Completed confirmation showed it pays (payOnComplete, decision 2340). */
-const completeShown = z.object({ lawyerId: z.string(), amount: z.number() });
+const completeShown = z.object({
+  lawyerId: z.string('lawyerId must be the id of the lawyer the confirmation named'),
+  amount: z.number('amount must be the number of naira the confirmation showed'),
+});
+
+/**
+ * The check a completion's body asks for: none when it names neither `lawyerId` nor `amount` (the spec's
+ * call sends no body); a half or mistyped one is refused rather than paying unchecked.
+ */
+function shownOf(body: unknown): z.infer<typeof completeShown> | undefined {
+  if (typeof body !== 'object' || body === null || !('lawyerId' in body || 'amount' in body)) return undefined;
+  const shown = completeShown.safeParse(body);
+  if (!shown.success) throw badRequest(shown.error.issues[0]!.message);
+  return shown.data;
+}
 
 const tags = ['jobs (admin)'];
 const security = [{ bearer: [] }];
@@ -124,7 +139,7 @@ export const jobsAdminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         tags,
         security,
         summary: 'Mark a pending job completed',
-        description: `Pending to completed; the company is e-mailed; audit-logged. What is held for the job goes to the lawyer (less the commission). An optional body \`{ lawyerId, amount }\` is what the admin's confirmation showed (the one-job answer's \`payOnComplete\`): if the job has since passed to another lawyer or the commission changed the amount, 409 names the new payee and amount and nothing is paid (decision 2340). It releases money, so an admin with two-factor on whose session's last code is older than ${TWO_FACTOR.stepUpMinutes} minutes gets ${TWO_FACTOR.stepUpStatus} "${twoFactorMessages.stepUpRequired}" first, as for a cancel (decision 2282). ${LIFECYCLE} ${ADMIN_ONLY}`,
+        description: `Pending to completed; the company is e-mailed; audit-logged. What is held for the job goes to the lawyer (less the commission). An optional body \`{ lawyerId, amount }\` is what the admin's confirmation showed (the one-job answer's \`payOnComplete\`): if the job has since passed to another lawyer or the commission changed the amount, 409 names the new payee and amount and nothing is paid (decision 2340); a body with only one of them, or \`amount\` not a number, answers 400 naming the field. It releases money, so an admin with two-factor on whose session's last code is older than ${TWO_FACTOR.stepUpMinutes} minutes gets ${TWO_FACTOR.stepUpStatus} "${twoFactorMessages.stepUpRequired}" first, as for a cancel (decision 2282). ${LIFECYCLE} ${ADMIN_ONLY}`,
         params: idParam,
         body: z.unknown().optional(),
         response: { 200: oneJobResponse },
@@ -133,9 +148,7 @@ export const jobsAdminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
       preHandler: [onlyAdmin, services.twoFactor.requireRecentCode],
     },
     async (request) => {
-      // Only a well-formed { lawyerId, amount } is a check: the spec's call sends no body, and a stray one is tolerated.
-      const shown = completeShown.safeParse(request.body);
-      const job = await jobsAdmin.complete(request.user!.id, request.params.id, shown.success ? shown.data : undefined);
+      const job = await jobsAdmin.complete(request.user!.id, request.params.id, shownOf(request.body));
       return { status: 'success' as const, message: messages.jobCompleted, data: { job } };
     },
   );

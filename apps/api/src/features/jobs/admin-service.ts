@@ -1,13 +1,5 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import {
-  completePayChanged,
-  completePayeeChanged,
-  formatNairaExact,
-  messages,
-  type EditJobDetailsInput,
-  type JobAction,
-  type JobStatus,
-} from '@legalmarket/contracts';
+import { messages, type EditJobDetailsInput, type JobAction, type JobStatus } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
 import { lockSetting } from '../../db/locks.js';
@@ -27,7 +19,8 @@ import {
 } from './emails.js';
 import { replacedText } from './notification-text.js';
 import type { JobLifecycle } from './lifecycle-service.js';
-import { MONEY_SETTINGS_KEY, type Ledger } from '../money/ledger.js';
+import { checkShownPay, type ShownPay } from './shown-pay.js';
+import type { Ledger } from '../money/ledger.js';
 import { applicantsJson, countedTotal, findJobViews, jobViewsJsonQuery, withApplicants, type JobView } from './view.js';
 
 type Admin = { id: string; userType: 'admin'; name: string; verified: boolean };
@@ -318,21 +311,10 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle, 
      * confirmation said it pays (payOnComplete); if another admin has since handed the job on or changed
      * the commission, 409 naming the new payee and amount instead of paying what was not confirmed (2340).
      */
-    async complete(actorId: string, jobId: string, shown?: { lawyerId: string; amount: number }) {
+    async complete(actorId: string, jobId: string, shown?: ShownPay) {
       const view = await db.transaction(async (tx) => {
         const job = await lockJob(tx, adminActing(actorId), jobId, 'complete');
-        if (shown && job.assignedTo) {
-          // Held to the commit: a commission change waits for this completion, or it for the change.
-          await lockSetting(tx, MONEY_SETTINGS_KEY);
-          const amount = (await ledger.earningFor(tx, job.id)) / 100;
-          const [payee] = await tx.select({ name: users.name }).from(users).where(eq(users.id, job.assignedTo));
-          if (job.assignedTo !== shown.lawyerId)
-            throw conflict(completePayeeChanged(payee?.name ?? 'another lawyer', formatNairaExact(amount)));
-          if (amount !== shown.amount)
-            throw conflict(
-              completePayChanged(payee?.name ?? 'the lawyer', formatNairaExact(amount), formatNairaExact(shown.amount)),
-            );
-        }
+        await checkShownPay(tx, ledger, job, shown);
         // The company gets the spec's e-mail below; the lawyer the job e-mail (the table tells both).
         const { status: to } = await lifecycle.record(tx, job, 'complete', adminActing(actorId), {
           mailed: ['company'],

@@ -21,7 +21,7 @@ describeEachDb('Mark as Completed after another admin changed the pay', (kind) =
   });
   afterAll(() => t.close());
 
-  const { db, inject, assign, pay } = handOverKit(() => ({ t, admin, product }));
+  const { db, inject, act, assign, pay } = handOverKit(() => ({ t, admin, product }));
   const complete = (jobId: string, body?: unknown) =>
     t.app.inject({
       method: 'PUT',
@@ -86,5 +86,50 @@ describeEachDb('Mark as Completed after another admin changed the pay', (kind) =
     // The spec's bodiless call still completes (no check asked).
     expect((await complete(job.id)).statusCode).toBe(200);
     expect(await earned(job.id)).toEqual([{ lawyerId: second.id, amount: -4_000_000 }]);
+  });
+  it("the job page's Complete checks what its confirmation showed as the spec's route does", async () => {
+    const company = await signupAndLogin(t, 'company');
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    await db().update(users).set({ name: 'Chi Lawyer' }).where(eq(users.id, lawyer.id));
+    const job = await pay(company);
+    expect((await assign(job.id, lawyer.id)).statusCode).toBe(200);
+    const shown = (await inject('GET', `/job-api/admin/job/${job.id}`, admin)).json().data.job.payOnComplete;
+
+    await setCommission(30);
+    const payOnComplete = { lawyerId: shown.lawyerId, amount: shown.amount };
+    const refused = await act(admin, job.id, 'complete', { payOnComplete });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(
+      'This job now pays Chi Lawyer ₦35,000, not ₦40,000: the commission changed after you opened it. Check the job and mark it completed again.',
+    );
+    expect(await earned(job.id)).toEqual([]);
+    // Only a completion takes it.
+    expect((await act(admin, job.id, 'add_details', { note: 'x', payOnComplete })).statusCode).toBe(400);
+
+    const ok = await act(admin, job.id, 'complete', { payOnComplete: { lawyerId: lawyer.id, amount: 35_000 } });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(await earned(job.id)).toEqual([{ lawyerId: lawyer.id, amount: -3_500_000 }]);
+    await setCommission(20);
+  });
+
+  it('a body naming only the lawyer, or the amount as text, is refused with 400 naming the field', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const job = await pay(company);
+    expect((await assign(job.id, lawyer.id)).statusCode).toBe(200);
+
+    const onlyLawyer = await complete(job.id, { lawyerId: lawyer.id });
+    expect(onlyLawyer.statusCode).toBe(400);
+    expect(onlyLawyer.json().message).toMatch(/amount/);
+    const textAmount = await complete(job.id, { lawyerId: lawyer.id, amount: '40000' });
+    expect(textAmount.statusCode).toBe(400);
+    expect(textAmount.json().message).toMatch(/amount/);
+    const onlyAmount = await complete(job.id, { amount: 40_000 });
+    expect(onlyAmount.statusCode).toBe(400);
+    expect(onlyAmount.json().message).toMatch(/lawyerId/);
+    expect(await earned(job.id)).toEqual([]);
+    // A body without either key is tolerated as before.
+    expect((await complete(job.id, { note: 'done' })).statusCode).toBe(200);
+    expect(await earned(job.id)).toEqual([{ lawyerId: lawyer.id, amount: -4_000_000 }]);
   });
 });

@@ -37,6 +37,7 @@ import { recipientsText } from './notification-text.js';
 import { APPLICANT_NAME, jobPageJsonQuery, notificationsQuery } from './view.js';
 import type { Ledger } from '../money/ledger.js';
 import type { Refunds } from '../money/refunds.js';
+import { checkShownPay, type ShownPay } from './shown-pay.js';
 
 type Job = typeof jobs.$inferSelect;
 type EventFile = { url: string; name: string };
@@ -435,7 +436,8 @@ export function createJobLifecycle(
             isNull(jobTimers.firedAt),
           ),
         );
-      acceptsAt = timer?.fireAt ?? null;
+      // Due already (the scheduler was down and both came due in one tick): no past moment is named.
+      acceptsAt = timer && timer.fireAt > now ? timer.fireAt : null;
     }
 
     // Notifications: one per recipient user, never to the actor.
@@ -760,9 +762,18 @@ export function createJobLifecycle(
       user: AuthUser,
       jobId: string,
       action: JobAction,
-      input: { note?: string; files?: EventFile[]; refund?: number; key?: string; delivery?: number },
+      input: {
+        note?: string;
+        files?: EventFile[];
+        refund?: number;
+        key?: string;
+        delivery?: number;
+        payOnComplete?: ShownPay;
+      },
     ) {
       if (input.refund !== undefined && action !== 'cancel') throw badRequest('Only a cancellation takes a refund');
+      if (input.payOnComplete !== undefined && action !== 'complete')
+        throw badRequest('Only a completion takes payOnComplete');
       const judged = action === 'accept' || action === 'request_changes';
       if (input.delivery !== undefined && !judged) throw badRequest(messages.deliveryNotNamed);
       const refundId = await db.transaction(async (tx) => {
@@ -786,6 +797,8 @@ export function createJobLifecycle(
           return null;
         }
         check(job, action, { ...user, verified });
+        // Under the job's lock, then the money settings' lock, as the spec's completion checks it (2340).
+        if (action === 'complete') await checkShownPay(tx, ledger, job, input.payOnComplete);
         // Taken on the delivery the reader saw, not on one that replaced it since (decision 2258).
         if (judged && input.delivery !== undefined && input.delivery !== job.deliveries)
           throw input.delivery > job.deliveries

@@ -22,6 +22,15 @@ import type { Ledger } from './ledger.js';
 import { cancelPlanJob, lockPlanOfJob } from '../plans/credits.js';
 import { lockProviderRefund } from '../../db/locks.js';
 
+/**
+ * The admin's refunds list: the 200 newest, united with the failed ones (read by
+ * refunds_status_idx). A status test OR-ed with the subquery made PostgreSQL read the whole table.
+ */
+export const ADMIN_LIST_WHERE = inArray(
+  refunds.id,
+  sql`(select newest.id from (select id from refunds order by created_at desc, id desc limit 200) newest union select failed.id from refunds failed where failed.status = 'failed')`,
+);
+
 type Job = typeof jobs.$inferSelect;
 type Refund = typeof refunds.$inferSelect;
 type Outcome = ProviderRefund | { status: 'failed'; failure: string };
@@ -603,13 +612,9 @@ export function createRefunds(deps: RefundsDeps) {
       return (await view(eq(refunds.id, again.id)))[0];
     },
 
-    // The 200 newest, and every failed refund however old: money still due that only an admin's Retry
-    // sends must not fall off the list behind newer settled ones.
-    list: () =>
-      view(
-        sql`(${refunds.status} = 'failed' or ${refunds.id} in (select newest.id from refunds newest order by newest.created_at desc, newest.id desc limit 200))`,
-        1000,
-      ),
+    // The 200 newest, and every failed refund (up to 1,000 rows in all): money still due that only an
+    // admin's Retry sends must not fall off the list behind newer settled ones.
+    list: () => view(ADMIN_LIST_WHERE, 1000),
     forJob: async (jobId: string) => (await view(eq(refunds.jobId, jobId)))[0] ?? null,
   };
 }

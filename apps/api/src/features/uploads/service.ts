@@ -15,6 +15,31 @@ import type { Storage } from '../../platform/storage.js';
 import { safeEqual } from '../../platform/tokens.js';
 import { inspectFile } from './inspect.js';
 
+/** A store failing for a fault of ours that a retry will not mend (the cause is logged). */
+const STORE_FAILED = 'The file could not be stored because of a fault on our side. Please contact support.';
+/** Local disk causes that pass: full, an I/O error, too many open files. */
+const TRANSIENT_CODES = ['ENOSPC', 'EIO', 'EMFILE', 'ENFILE', 'EAGAIN', 'EBUSY'];
+/** A socket that refused, reset or timed out on the way to the store. */
+const SOCKET_CODES = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'];
+/** S3's names for "slow down" and timeouts, whatever the status they came with. */
+const S3_THROTTLED = ['SlowDown', 'Throttling', 'ThrottlingException', 'RequestTimeout', 'TimeoutError'];
+
+/**
+ * Whether a storage.put failure is worth sending again: the local causes above, a socket failure, or
+ * S3 answering 5xx or 429 (the SDK reports the status in `$metadata.httpStatusCode`) or throttling.
+ */
+export function transientStoreFailure(err: unknown): boolean {
+  for (let e = err as Record<string, unknown> | undefined, i = 0; e && typeof e === 'object' && i < 5; i++) {
+    const code = typeof e.code === 'string' ? e.code : undefined;
+    if (code && (TRANSIENT_CODES.includes(code) || SOCKET_CODES.includes(code))) return true;
+    const status = (e.$metadata as { httpStatusCode?: unknown } | undefined)?.httpStatusCode;
+    if (typeof status === 'number' && (status >= 500 || status === 429)) return true;
+    if (typeof e.name === 'string' && S3_THROTTLED.includes(e.name)) return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}
+
 /** What the bytes of an accepted file turned out to be. */
 interface Detected {
   ext: 'png' | 'jpg' | 'webp' | 'pdf' | 'docx' | 'doc';
@@ -256,14 +281,17 @@ export function createUploadsService(deps: {
     try {
       await deps.storage.put(key, file.data);
     } catch (err) {
-      // A full disk or an S3 outage: the client's file is fine and can be sent again (a 500 read as final).
       await deps.storage.remove(key).catch(() => undefined);
-      throw Object.assign(
-        new AppError(503, 'The file could not be stored just now. Please try again in a few minutes.', {
-          'retry-after': '60',
-        }),
-        { cause: err },
-      );
+      // A full disk or an S3 outage: the client's file is fine and can be sent again (a 500 read as final).
+      if (transientStoreFailure(err))
+        throw Object.assign(
+          new AppError(503, 'The file could not be stored just now. Please try again in a few minutes.', {
+            'retry-after': '60',
+          }),
+          { cause: err },
+        );
+      // A wrong key, a missing bucket, a permission: sending again cannot help; the cause is logged (5xx).
+      throw Object.assign(new AppError(500, STORE_FAILED), { cause: err });
     }
     const record = async (t: Executor) => {
       if (ownerId) await lockLiveAccount(t, ownerId);

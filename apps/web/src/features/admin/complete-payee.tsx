@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { Naira } from '@/components/feedback';
 import { getJob } from './api/get-job';
 import { adminKeys } from './api/keys';
@@ -14,6 +14,15 @@ export function NotDeliveredAlert({ name }: { name: string }) {
       {notDeliveredWarning(name)}
     </p>
   );
+}
+
+/**
+ * Whom and how much the open question shows it pays, read from the query it shows: sent with the
+ * completion so the API refuses (409) to pay another lawyer or amount (decision 2340).
+ */
+export function shownPay(qc: QueryClient, jobId: string) {
+  const pay = qc.getQueryData<Awaited<ReturnType<typeof getJob>>>(adminKeys.job(jobId))?.data.job.payOnComplete;
+  return pay ? { lawyerId: pay.lawyerId, amount: pay.amount } : undefined;
 }
 
 /**

@@ -106,3 +106,28 @@ describe('/admin/holidays: Add holiday on a date already listed', () => {
     );
   });
 });
+
+describe('/admin/holidays: the renamed notice after a later Remove', () => {
+  it('clears the "renamed" notice once a holiday is removed, so it does not describe a list gone since', async () => {
+    vi.stubGlobal(
+      'fetch',
+      jsonFetch({
+        'POST /api/admin/holidays': () => ({ body: { holidays: [{ date: '2027-06-12', name: 'June 12' }] } }),
+        'DELETE /api/admin/holidays/2027-06-12': () => ({ body: { holidays: [] } }),
+      }).fn,
+    );
+    const client = testQueryClient();
+    client.setQueryData(['admin-holidays'], { holidays: [{ date: '2027-06-12', name: 'Democracy Day' }] });
+    renderPage(<HolidaysPage />, { client });
+    await userEvent.type(screen.getByLabelText('Date'), '2027-06-12');
+    await userEvent.type(screen.getByLabelText('Name'), 'June 12');
+    await userEvent.click(screen.getByRole('button', { name: 'Add holiday' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('it is now named June 12.');
+
+    await userEvent.click(screen.getByRole('button', { name: /Remove/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove this holiday?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText('No holidays: only weekends are skipped.')).toBeVisible();
+    expect(screen.queryByText(/it is now named June 12/)).toBeNull();
+  });
+});

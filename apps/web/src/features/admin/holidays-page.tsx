@@ -55,6 +55,8 @@ export default function HolidaysPage() {
     onSuccess: (r) => {
       qc.setQueryData(key, r);
       setRemoving(null);
+      // The notice described the list before this removal: it would now name a holiday gone.
+      setRenamed(null);
     },
     // The dialog makes the page inert, so close it to show the refusal; another admin may have
     // changed the list (a 404: removed already), so read it again rather than keep a stale row.

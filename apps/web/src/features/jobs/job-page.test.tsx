@@ -484,6 +484,28 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     expect(dialog).toHaveTextContent('Bola Second is paid ₦40,000 (what is held for the job, less the commission).');
   });
 
+  it("an admin's Mark as Completed sends the lawyer and amount its question showed (2340)", async () => {
+    const data = pageData({ viewer: 'admin', actions: ['message', 'complete'] });
+    const payOnComplete = { lawyerId: 'lawyer-2', name: 'Bola Second', amount: 40_000, delivered: true };
+    const sent: unknown[] = [];
+    open(data, {
+      'GET /job-api/admin/job/job-1': () => ({
+        body: { status: 'success', message: 'ok', data: { job: { ...data.job, payOnComplete } } },
+      }),
+      'POST /job-api/jobs/job-1/actions/complete': (init) => {
+        sent.push(JSON.parse(String(init?.body)));
+        return { body: data };
+      },
+    });
+    await screen.findByRole('heading', { name: 'A job' });
+    await userEvent.click(screen.getByRole('button', { name: 'Mark as Completed' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Mark as Completed' });
+    await within(dialog).findByText('Bola Second');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Mark as Completed' }));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0]).toMatchObject({ payOnComplete: { lawyerId: 'lawyer-2', amount: 40_000 } });
+  });
+
   it('a send left on its way by going elsewhere: back on the job, the buttons wait and the sent text leaves the box', async () => {
     const sent: string[] = [];
     // Each message is held until the test lets it answer: a slow phone network.

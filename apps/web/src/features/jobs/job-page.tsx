@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { useMutationState } from '@tanstack/react-query';
+import { useMutationState, useQueryClient } from '@tanstack/react-query';
 import { Clock, FileText, Send } from 'lucide-react';
 import {
   JOB_PAGE_ACTIONS,
@@ -39,7 +39,7 @@ import {
 import { STAGE_LABELS, eventWords, formatDay, formatWhen } from './words';
 import { BreakableText } from '@/components/breakable-text';
 import { JobLawyerReview } from '@/features/reviews/lawyer-reviews';
-import { CompletePayee } from '@/features/admin/complete-payee';
+import { CompletePayee, shownPay } from '@/features/admin/complete-payee';
 
 /** Actions that cannot be taken back ask first. */
 const CONFIRM: Partial<Record<JobAction, string>> = {
@@ -128,6 +128,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
   const me = session?.userId;
   const { job, actions, events } = data;
   const act = useJobAction(jobId);
+  const qc = useQueryClient();
   const earlier = useEarlierEvents(jobId);
   // Kept as drafts: a reload, a dropped tab or a sign-in again after the session ran out finds the
   // message or delivery note as typed and the documents already uploaded (decision 2226).
@@ -247,6 +248,8 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
         // What is accepted or sent back is the delivery this page shows, not one that replaced it (decision 2258).
         delivery: JUDGES_DELIVERY.includes(action) && data.deliveries > 0 ? data.deliveries : undefined,
         files: files.length ? files.map((f) => ({ url: f.url, name: f.fileName })) : undefined,
+        // The payee and amount the question showed: another by now is refused, not paid (decision 2340).
+        payOnComplete: action === 'complete' && data.viewer === 'admin' ? shownPay(qc, jobId) : undefined,
       },
       {
         onSuccess: () => {

@@ -24,6 +24,9 @@ export function useCompleteJob() {
   return useMutation({
     mutationFn: completeJob,
     // A refusal (409/404) means another admin acted first: read the lists again either way.
-    onSettled: () => qc.invalidateQueries({ queryKey: adminKeys.all }),
+    // Not awaited: a refusal (409) shows at once, not after every admin list is read again.
+    onSettled: () => {
+      void qc.invalidateQueries({ queryKey: adminKeys.all });
+    },
   });
 }
