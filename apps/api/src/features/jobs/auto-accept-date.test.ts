@@ -118,28 +118,17 @@ describeEachDb('the automatic acceptance date of a delivered job', (kind) => {
   });
 
   it('a reminder sent after its acceptance moment (both due in one tick after downtime) names no past moment', async () => {
-    const job = await insertJob(t, company.id, { productId });
-    const assigned = await t.app.inject({
-      method: 'POST',
-      url: '/job-api/assign',
-      headers: admin.headers,
-      payload: { jobId: job.id, lawyerId: lawyer.id },
-    });
-    expect(assigned.statusCode).toBe(200);
-    const doc = await uploadDocument(t.app, lawyer.headers, 'deed.pdf');
-    expect((await act(job.id, 'deliver', lawyer, { files: [{ url: doc.url, name: 'deed.pdf' }] })).statusCode).toBe(
-      200,
-    );
-    const [row] = await t.rt.database.db.select().from(jobs).where(eq(jobs.id, job.id));
-    const hs = new Set((await t.rt.database.db.select().from(holidays)).map((h) => h.day));
+    const id = await deliveredJob('deed.pdf');
+    const [row] = await ctx.t.rt.database.db.select().from(jobs).where(eq(jobs.id, id));
+    const hs = new Set((await ctx.t.rt.database.db.select().from(holidays)).map((h) => h.day));
     const at = addWorkingDays(row.deliveredAt!, 5, hs);
-    const before = (await mailsTo(t, company.email)).length;
+    const before = (await mailsTo(ctx.t, ctx.company.email)).length;
     // The scheduler was down past the acceptance: the reminder and the acceptance come due together.
     // (The last test here: the app's clock stays moved on.)
-    t.clock.advance(at.getTime() + 3600_000 - t.clock.now().getTime());
-    const ticked = await t.app.inject({ method: 'POST', url: '/dev/scheduler/tick', payload: { days: 0 } });
+    ctx.t.clock.advance(at.getTime() + 3600_000 - ctx.t.clock.now().getTime());
+    const ticked = await ctx.t.app.inject({ method: 'POST', url: '/dev/scheduler/tick', payload: { days: 0 } });
     expect(ticked.statusCode).toBe(200);
-    const reminder = (await mailsTo(t, company.email))
+    const reminder = (await mailsTo(ctx.t, ctx.company.email))
       .slice(before)
       .find((m) => m.subject === 'Deed of Assignment was delivered: please accept it or ask for changes');
     expect(reminder).toBeDefined();
