@@ -340,6 +340,15 @@ export const jobEvent = z.object({
 export type JobEventResponse = z.infer<typeof jobEvent>;
 
 /** POST /job-api/jobs/:id/actions/:action and the thread's send. */
+/**
+ * Whom and how much an admin's Mark as Completed confirmation showed it pays (the one-job answer's
+ * `payOnComplete`), sent back with the completion on the job page and on the spec's route (decision 2340).
+ */
+export const payOnCompleteCheck = z.object({
+  lawyerId: z.string('payOnComplete.lawyerId must be the id of a lawyer'),
+  amount: z.number('payOnComplete.amount must be a number of naira'),
+});
+
 export const jobActionRequest = z.object({
   /** Measured without the blanks around it, as it is stored. */
   note: z
@@ -376,12 +385,7 @@ export const jobActionRequest = z.object({
    * An admin's complete only: whom and how much the confirmation showed it pays (the one-job answer's
    * `payOnComplete`). Another payee or amount by now: 409 naming them, nothing paid (decision 2340).
    */
-  payOnComplete: z
-    .object({
-      lawyerId: z.string('payOnComplete.lawyerId must be the id of a lawyer'),
-      amount: z.number('payOnComplete.amount must be a number of naira'),
-    })
-    .optional(),
+  payOnComplete: payOnCompleteCheck.optional(),
   /**
    * A key the client makes for one action it means to take once (a fresh one for each): the same
    * action sent again with the same key (a double click, a retry after a lost answer) is not taken

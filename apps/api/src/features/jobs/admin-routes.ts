@@ -12,6 +12,7 @@ import {
   listQuery,
   messages,
   oneJobResponse,
+  payOnCompleteCheck,
   TWO_FACTOR,
   twoFactorMessages,
   type JobStatus,
@@ -20,19 +21,14 @@ import type { FeatureOptions } from '../shared.js';
 import { badRequest } from '../../platform/errors.js';
 import { JOB_PAGE_READS, CACHED_UNTIL_LATE } from './view.js';
 
-/** What the admin's Mark as Completed confirmation showed it pays (payOnComplete, decision 2340). */
-const completeShown = z.object({
-  lawyerId: z.string('lawyerId must be the id of the lawyer the confirmation named'),
-  amount: z.number('amount must be the number of naira the confirmation showed'),
-});
-
 /**
- * The check a completion's body asks for: none when it names neither `lawyerId` nor `amount` (the spec's
- * call sends no body); a half or mistyped one is refused rather than paying unchecked.
+ * The check a completion's body asks for: none without `payOnComplete` (the spec's call sends no body,
+ * and other fields are ignored as on every route); a half or mistyped one is refused rather than paying
+ * unchecked.
  */
-function shownOf(body: unknown): z.infer<typeof completeShown> | undefined {
-  if (typeof body !== 'object' || body === null || !('lawyerId' in body || 'amount' in body)) return undefined;
-  const shown = completeShown.safeParse(body);
+function shownOf(body: unknown): z.infer<typeof payOnCompleteCheck> | undefined {
+  if (typeof body !== 'object' || body === null || !('payOnComplete' in body)) return undefined;
+  const shown = payOnCompleteCheck.safeParse(body.payOnComplete);
   if (!shown.success) throw badRequest(shown.error.issues[0]!.message);
   return shown.data;
 }
@@ -139,7 +135,7 @@ export const jobsAdminRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app
         tags,
         security,
         summary: 'Mark a pending job completed',
-        description: `Pending to completed; the company is e-mailed; audit-logged. What is held for the job goes to the lawyer (less the commission). An optional body \`{ lawyerId, amount }\` is what the admin's confirmation showed (the one-job answer's \`payOnComplete\`): if the job has since passed to another lawyer or the commission changed the amount, 409 names the new payee and amount and nothing is paid (decision 2340); a body with only one of them, or \`amount\` not a number, answers 400 naming the field. It releases money, so an admin with two-factor on whose session's last code is older than ${TWO_FACTOR.stepUpMinutes} minutes gets ${TWO_FACTOR.stepUpStatus} "${twoFactorMessages.stepUpRequired}" first, as for a cancel (decision 2282). ${LIFECYCLE} ${ADMIN_ONLY}`,
+        description: `Pending to completed; the company is e-mailed; audit-logged. What is held for the job goes to the lawyer (less the commission). An optional body \`{ payOnComplete: { lawyerId, amount } }\` is what the admin's confirmation showed (the one-job answer's \`payOnComplete\`): if the job has since passed to another lawyer or the commission changed the amount, 409 names the new payee and amount and nothing is paid (decision 2340); a \`payOnComplete\` with only one of them, or \`amount\` not a number, answers 400 naming the field; other body fields are ignored. It releases money, so an admin with two-factor on whose session's last code is older than ${TWO_FACTOR.stepUpMinutes} minutes gets ${TWO_FACTOR.stepUpStatus} "${twoFactorMessages.stepUpRequired}" first, as for a cancel (decision 2282). ${LIFECYCLE} ${ADMIN_ONLY}`,
         params: idParam,
         body: z.unknown().optional(),
         response: { 200: oneJobResponse },

@@ -62,6 +62,6 @@ describe('Mark as Completed sends the pay it showed (decision 2340)', { timeout:
     await userEvent.click(within(asked).getByRole('button', { name: 'Mark as Completed' }));
     expect(await screen.findByText(CHANGED)).toBeVisible();
     const put = api.calls.find((c) => c.method === 'PUT');
-    expect(JSON.parse(String(put?.init?.body))).toEqual({ lawyerId: 'l1', amount: 40_000 });
+    expect(JSON.parse(String(put?.init?.body))).toEqual({ payOnComplete: { lawyerId: 'l1', amount: 40_000 } });
   });
 });

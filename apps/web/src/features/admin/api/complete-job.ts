@@ -16,7 +16,7 @@ const completeJob = (v: CompleteJobVariables) =>
     ? api<OneJobResponse>(`/job-api/completejob/${v}`, { method: 'PUT' })
     : api<OneJobResponse>(`/job-api/completejob/${v.id}`, {
         method: 'PUT',
-        body: { lawyerId: v.lawyerId, amount: v.amount },
+        body: { payOnComplete: { lawyerId: v.lawyerId, amount: v.amount } },
       });
 
 export function useCompleteJob() {
