@@ -425,19 +425,9 @@ export function createJobLifecycle(
     // The company's reminder asks for an answer: it names the moment the clock answers instead, as the
     // delivery's mail did (decision 2339), from the timer that will fire then.
     if (action === 'remind_company') {
-      const [timer] = await tx
-        .select({ fireAt: jobTimers.fireAt })
-        .from(jobTimers)
-        .where(
-          and(
-            eq(jobTimers.jobId, job.id),
-            eq(jobTimers.action, 'auto_accept'),
-            eq(jobTimers.cycle, updated.deliveries),
-            isNull(jobTimers.firedAt),
-          ),
-        );
+      const fireAt = await acceptTimerOf({ id: job.id, deliveries: updated.deliveries }, tx);
       // Due already (the scheduler was down and both came due in one tick): no past moment is named.
-      acceptsAt = timer && timer.fireAt > now ? timer.fireAt : null;
+      acceptsAt = fireAt && fireAt > now ? fireAt : null;
     }
 
     // Notifications: one per recipient user, never to the actor.
@@ -657,8 +647,8 @@ export function createJobLifecycle(
    * When the clock will accept the job's latest delivery: its timer's moment (autoAcceptAt at the
    * delivery), null when there is none; the cached page reads the timers (JOB_THREAD_READS).
    */
-  async function acceptTimerOf(job: Job): Promise<Date | null> {
-    const [timer] = await db
+  async function acceptTimerOf(job: Pick<Job, 'id' | 'deliveries'>, ex: Executor = db): Promise<Date | null> {
+    const [timer] = await ex
       .select({ fireAt: jobTimers.fireAt })
       .from(jobTimers)
       .where(

@@ -1,27 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { jobFixture } from '@/test/job-fixture';
+import { adminRowLawyer, shareTransferRow } from '@/test/complete-fixture';
 import { jsonFetch, renderPage } from '@/test/render';
 import AdminJobsPage from './jobs-page';
 
 // An admin's Mark as Completed pays the job's present lawyer; after a hand-over that lawyer may have
 // delivered nothing. The confirmation names whom it pays and how much, from the one-job answer (decision 2322).
 const JOB_ID = '55555555-5555-4555-8555-555555555555';
-const SECOND = { _id: 'l2', name: 'Bola Second', officialEmail: '', phoneNumber: '' };
-const row = jobFixture({
-  _id: JOB_ID,
-  status: 'pending',
-  stage: 'changes_requested',
-  productId: {
-    _id: 'p',
-    productName: 'Share Transfer',
-    productImage: '/uploads/share.png',
-    productPrice: 50_000,
-    productDescription: '',
-  },
-  assignedTo: [SECOND],
-});
+const SECOND = adminRowLawyer('l2', 'Bola Second');
+const row = shareTransferRow(JOB_ID, SECOND, 'changes_requested');
 
 function openConfirmation(payOnComplete: { amount: number; delivered: boolean }) {
   const api = jsonFetch({

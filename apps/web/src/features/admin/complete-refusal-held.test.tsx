@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { jobFixture } from '@/test/job-fixture';
+import { adminRowLawyer, COMMISSION_CHANGED, shareTransferRow } from '@/test/complete-fixture';
 import { heldFetch } from '@/test/held-fetch';
 import { renderPage } from '@/test/render';
 import AdminJobsPage from './jobs-page';
@@ -9,22 +9,9 @@ import AdminJobsPage from './jobs-page';
 // A refused completion (409) is shown at once: the admin lists read again after it may be slow, and the
 // message must not wait for them.
 const JOB_ID = '66666666-6666-4666-8666-666666666666';
-const LAWYER = { _id: 'l1', name: 'Ada Lawyer', officialEmail: '', phoneNumber: '' };
-const row = jobFixture({
-  _id: JOB_ID,
-  status: 'pending',
-  stage: 'in_progress',
-  productId: {
-    _id: 'p',
-    productName: 'Share Transfer',
-    productImage: '/uploads/share.png',
-    productPrice: 50_000,
-    productDescription: '',
-  },
-  assignedTo: [LAWYER],
-});
-const CHANGED =
-  'This job now pays Ada Lawyer ₦35,000, not ₦40,000: the commission changed after you opened it. Check the job and mark it completed again.';
+const LAWYER = adminRowLawyer('l1', 'Ada Lawyer');
+const row = shareTransferRow(JOB_ID, LAWYER, 'in_progress');
+const CHANGED = COMMISSION_CHANGED;
 
 afterEach(() => vi.unstubAllGlobals());
 

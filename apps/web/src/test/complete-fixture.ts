@@ -1,0 +1,32 @@
+import type { JobViewResponse } from '@legalmarket/contracts/jobs';
+import { jobFixture } from './job-fixture';
+
+/** A lawyer as the admin's job rows name them. */
+export const adminRowLawyer = (id: string, name: string) => ({ _id: id, name, officialEmail: '', phoneNumber: '' });
+
+/**
+ * A pending Share Transfer job (₦50,000) at `stage`, held by `lawyer`: the row the admin's Mark as
+ * Completed tests open (decisions 2322, 2340).
+ */
+export const shareTransferRow = (
+  id: string,
+  lawyer: ReturnType<typeof adminRowLawyer>,
+  stage: 'in_progress' | 'changes_requested',
+): JobViewResponse =>
+  jobFixture({
+    _id: id,
+    status: 'pending',
+    stage,
+    productId: {
+      _id: 'p',
+      productName: 'Share Transfer',
+      productImage: '/uploads/share.png',
+      productPrice: 50_000,
+      productDescription: '',
+    },
+    assignedTo: [lawyer],
+  });
+
+/** The 409 when the commission changed between the confirmation and the click (20 % shown, 30 % set). */
+export const COMMISSION_CHANGED =
+  'This job now pays Ada Lawyer ₦35,000, not ₦40,000: the commission changed after you opened it. Check the job and mark it completed again.';
