@@ -507,7 +507,10 @@ export function createJobLifecycle(
       if (input.mail !== false) {
         // The mail lists each document under the name it was uploaded with, which ends in its real
         // extension, not the free text it was attached under (decision 2297).
-        const uploaded = await uploadedNames(tx, input.files?.map((f) => f.url) ?? []);
+        const uploaded =
+          'id' in acting
+            ? await uploadedNames(tx, input.files?.map((f) => f.url) ?? [], acting)
+            : new Map<string, string>();
         const mail = {
           text,
           note: action !== 'apply' ? input.note : null,

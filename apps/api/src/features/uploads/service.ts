@@ -153,16 +153,25 @@ export async function assertAttachable(
 
 /**
  * The names documents were uploaded under (what a download saves them as: it ends in the extension of
- * what the bytes are), by the `/uploads/<key>` URL a job's event holds. A link elsewhere has none.
+ * what the bytes are), by the `/uploads/<key>` URL a job's event holds. A link elsewhere has none, and
+ * neither has an upload `sender` could not attach (assertAttachable): a job's file sent back unchanged
+ * may be another account's key written before issue 14, whose name is that account's, not the job's.
  */
-export async function uploadedNames(ex: Executor, urls: readonly string[]): Promise<Map<string, string>> {
+export async function uploadedNames(
+  ex: Executor,
+  urls: readonly string[],
+  sender: Pick<AuthUser, 'id' | 'userType'>,
+): Promise<Map<string, string>> {
   const keys = urls.map(keyOfUrl).filter((k): k is string => k !== null);
   if (!keys.length) return new Map();
   const rows = await ex
-    .select({ key: uploads.key, name: uploads.originalName })
+    .select({ key: uploads.key, name: uploads.originalName, ownerId: uploads.ownerId, ownerType: users.userType })
     .from(uploads)
+    .leftJoin(users, eq(users.id, uploads.ownerId))
     .where(inArray(uploads.key, keys));
-  return new Map(rows.map((r) => [uploadUrl(r.key), r.name]));
+  const attachable = (r: (typeof rows)[number]) =>
+    r.ownerId === sender.id || (sender.userType === 'admin' && r.ownerType === 'admin');
+  return new Map(rows.filter(attachable).map((r) => [uploadUrl(r.key), r.name]));
 }
 
 /**
