@@ -5,7 +5,13 @@ import { PassThrough, type Readable } from 'node:stream';
 import { and, asc, eq, inArray, isNotNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
-import { formatNaira, PLAN_TIER_INFO, privacyMessages, type DeletionBlocker } from '@legalmarket/contracts';
+import {
+  formatNaira,
+  formatNairaExact,
+  PLAN_TIER_INFO,
+  privacyMessages,
+  type DeletionBlocker,
+} from '@legalmarket/contracts';
 import type { Executor } from '../../db/client.js';
 import { rowsOf } from '../../db/client.js';
 import {
@@ -187,6 +193,18 @@ async function eraseNameFromOthersTexts(tx: Executor, row: typeof users.$inferSe
   }
   for (const m of mails.values()) await rewriteMails(tx, [m.to], [...m.phrases], `/jobs/${m.jobId}`);
 
+  // The addresses the admins' SCN mails gave for this lawyer (read before the audit forgets them): those
+  // mails name a lawyer by name, and only this lawyer's own lose it, never a namesake's.
+  const scnAddresses = new Set([row.officialEmail]);
+  if (row.userType === 'lawyer')
+    for (const a of await tx
+      .select({ email: sql<string | null>`${auditLog.details} ->> 'officialEmail'` })
+      .from(auditLog)
+      .where(
+        and(eq(auditLog.action, 'lawyer.scn_change'), eq(auditLog.targetType, 'lawyer'), eq(auditLog.targetId, row.id)),
+      ))
+      if (a.email) scnAddresses.add(a.email);
+
   // The audit log keeps whom an admin acted on by id (2030); the name and address some entries copied go.
   const auditField = (key: string, value: string, where: SQL) =>
     tx
@@ -244,20 +262,36 @@ async function eraseNameFromOthersTexts(tx: Executor, row: typeof users.$inferSe
         ...each((who) => `>${escapeHtml(who)}, the lawyer working on your `),
       ],
     );
-    const admins = await tx.select({ to: users.officialEmail }).from(users).where(liveAdmin);
-    await rewriteMails(
-      tx,
-      admins.map((a) => a.to),
-      [
-        ...each((who) => `\n\n${who} asked to withdraw `),
-        ...each((who) => `>${escapeHtml(who)} asked to withdraw `),
-        ...each((who) => `Verify again: ${who} changed their SCN`),
-        ...each((who) => `\n\n${who}, a verified lawyer, changed`),
-        ...each((who) => `>${escapeHtml(who)}, a verified lawyer, changed`),
-        [`Lawyer: ${name} (${row.officialEmail})`, `Lawyer: ${erased} (${erasedEmail(row.id)})`],
-        [`>${escapeHtml(`${name} (${row.officialEmail})`)}<`, `>${escapeHtml(`${erased} (${erasedEmail(row.id)})`)}<`],
-      ],
-    );
+    const admins = (await tx.select({ to: users.officialEmail }).from(users).where(liveAdmin)).map((a) => a.to);
+    // These mails name the lawyer by name alone, and names are not unique (anyone may sign up under one and
+    // delete the account): a withdrawal's mail is this lawyer's when it also names one of their amounts,
+    // an SCN mail when it also gives one of their addresses.
+    const amounts = await tx.selectDistinct({ kobo: payouts.amount }).from(payouts).where(eq(payouts.lawyerId, row.id));
+    // One statement an amount: a phrase more is one replace() deeper in each column.
+    for (const { kobo } of amounts) {
+      const asked = `asked to withdraw ${formatNairaExact(kobo / 100)}.`;
+      await rewriteMails(
+        tx,
+        admins,
+        [...each((who) => `\n\n${who} ${asked}`), ...each((who) => `>${escapeHtml(who)} ${asked}`)],
+        asked,
+      );
+    }
+    for (const address of scnAddresses)
+      await rewriteMails(
+        tx,
+        admins,
+        [
+          ...each((who) => `Verify again: ${who} changed their SCN`),
+          ...each((who) => `\n\n${who}, a verified lawyer, changed`),
+          ...each((who) => `>${escapeHtml(who)}, a verified lawyer, changed`),
+          ...[...names].flatMap((who): Array<[string, string]> => [
+            [`Lawyer: ${who} (${address})`, `Lawyer: ${erased} (${erasedEmail(row.id)})`],
+            [`>${escapeHtml(`${who} (${address})`)}<`, `>${escapeHtml(`${erased} (${erasedEmail(row.id)})`)}<`],
+          ]),
+        ],
+        `(${address})`,
+      );
   }
 }
 
