@@ -68,7 +68,7 @@ interface CheckoutDeps {
    * Opens the refund of money a payment paid for nothing in the transaction that finds it and sends it
    * after the commit (decision 2250).
    */
-  refunds: Pick<Refunds, 'openUnapplied' | 'send'>;
+  refunds: Pick<Refunds, 'openUnapplied' | 'givenBack' | 'send'>;
   /** The site's address and support line, for the payment confirmation e-mail. */
   mailConfig: Pick<Config, 'PUBLIC_URL' | 'SUPPORT_EMAIL'>;
   log?: {
@@ -237,6 +237,19 @@ export function createCheckoutService(deps: CheckoutDeps) {
       if (problem === 'closed')
         return { result: 'refused', order: o, reason: problem, refundId: await refundClosed(t, o, tx) };
       if (problem) return { result: 'refused', order: o, reason: problem };
+      // Refunded whole as made after the close by an instance whose clock had passed it (this one's is
+      // behind): the same payment never buys the order too (decision 2347).
+      if (await deps.refunds.givenBack(t, o.provider, tx.id)) {
+        securityLog('payment_refunded_before', {
+          via,
+          orderId: o.id,
+          companyId: o.companyId,
+          reference: o.txRef,
+          transactionId: tx.id,
+          amount: tx.amount,
+        });
+        return { result: 'refused', order: o, reason: 'refunded' };
+      }
       // Read under the company lock erasure takes: whichever commits first, the other sees it.
       const [company] = await t.select().from(users).where(eq(users.id, o.companyId));
       if (company.deletedAt) {
