@@ -68,7 +68,7 @@ interface CheckoutDeps {
    * Opens the refund of money a payment paid for nothing in the transaction that finds it and sends it
    * after the commit (decision 2250).
    */
-  refunds: Pick<Refunds, 'openUnapplied' | 'send'>;
+  refunds: Pick<Refunds, 'openUnapplied' | 'givenBack' | 'send'>;
   /** The site's address and support line, for the payment confirmation e-mail. */
   mailConfig: Pick<Config, 'PUBLIC_URL' | 'SUPPORT_EMAIL'>;
   log?: {
@@ -237,22 +237,15 @@ export function createCheckoutService(deps: CheckoutDeps) {
       if (problem === 'closed')
         return { result: 'refused', order: o, reason: problem, refundId: await refundClosed(t, o, tx) };
       if (problem) return { result: 'refused', order: o, reason: problem };
+      // Refunded whole as made after the close by an instance whose clock had passed it (this one's is
+      // behind): the same payment never buys the order too (decision 2347).
+      if (await deps.refunds.givenBack(t, o.provider, tx.id))
+        return refusedLogged('payment_refunded_before', 'refunded', o, tx, via);
       // Read under the company lock erasure takes: whichever commits first, the other sees it.
       const [company] = await t.select().from(users).where(eq(users.id, o.companyId));
-      if (company.deletedAt) {
-        // An erased account buys nothing (decision 2170): no jobs, nothing posted; the money is
-        // refunded by an admin, and the reconciliation report lists it as missing in the ledger.
-        securityLog('payment_for_deleted_account', {
-          via,
-          orderId: o.id,
-          companyId: o.companyId,
-          reference: o.txRef,
-          transactionId: tx.id,
-          amount: tx.amount,
-          currency: tx.currency,
-        });
-        return { result: 'refused', order: o, reason: 'account_deleted' };
-      }
+      // An erased account buys nothing (decision 2170): no jobs, nothing posted; the money is
+      // refunded by an admin, and the reconciliation report lists it as missing in the ledger.
+      if (company.deletedAt) return refusedLogged('payment_for_deleted_account', 'account_deleted', o, tx, via);
       const now = clock.now();
       // The receipt prints the company as it is when it pays, and the method the provider reports.
       const billedTo = companyAsBilled(company);
@@ -347,6 +340,20 @@ export function createCheckoutService(deps: CheckoutDeps) {
         });
       return { result: 'paid', order: paid, newlyPaid: true, refundId };
     });
+  }
+
+  /** A payment `fulfil` refuses after the checks, logged for an admin with the provider's transaction. */
+  function refusedLogged(event: string, reason: string, o: OrderRow, tx: ProviderTransaction, via: string): Outcome {
+    securityLog(event, {
+      via,
+      orderId: o.id,
+      companyId: o.companyId,
+      reference: o.txRef,
+      transactionId: tx.id,
+      amount: tx.amount,
+      currency: tx.currency,
+    });
+    return { result: 'refused', order: o, reason };
   }
 
   /** A payment of an order closed for two days (`check` said `closed`): the whole of it comes back. */

@@ -184,6 +184,21 @@ export function createRefunds(deps: RefundsDeps) {
     return row.id;
   }
 
+  /**
+   * Whether this provider transaction's money was given back as paid for nothing (openUnapplied): such a
+   * payment pays nothing afterwards. Ask it under the company's lock, which every openUnapplied holds.
+   */
+  async function givenBack(ex: Executor, provider: string, transactionId: string) {
+    const [r] = await ex
+      .select({ id: refunds.id })
+      .from(refunds)
+      .where(
+        and(eq(refunds.provider, provider), eq(refunds.providerTransactionId, transactionId), isNull(refunds.jobId)),
+      )
+      .limit(1);
+    return Boolean(r);
+  }
+
   /** Applies the provider's word to a pending refund, once: completion posts the money and tells the company. */
   async function settle(refundId: string, outcome: Outcome) {
     const done = await db.transaction(async (tx): Promise<boolean | 'taken'> => {
@@ -533,6 +548,7 @@ export function createRefunds(deps: RefundsDeps) {
     lockForCancel: lockPlanOfJob,
     open,
     openUnapplied,
+    givenBack,
     send,
     settle,
     resendDue,

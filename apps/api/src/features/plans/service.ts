@@ -24,7 +24,6 @@ import {
   orders,
   planProviderPlans,
   products,
-  refunds as refundRows,
   subscriptionEvents,
   subscriptionPayments,
   subscriptions,
@@ -161,21 +160,6 @@ export function createPlansService(
     await refunds
       .send(refundId)
       .catch((err) => deps.log?.warn({ err, refundId }, 'plan refund not sent; retried later'));
-  }
-
-  /** Whether this provider transaction's money was already given back (a refunded payment starts nothing). */
-  async function refundedAlready(t: Executor, tx: ProviderTransaction) {
-    const [r] = await t
-      .select({ id: refundRows.id })
-      .from(refundRows)
-      .where(
-        and(
-          eq(refundRows.provider, provider.name),
-          eq(refundRows.providerTransactionId, String(tx.id)),
-          isNull(refundRows.jobId),
-        ),
-      );
-    return Boolean(r);
   }
 
   /**
@@ -483,7 +467,7 @@ export function createPlansService(
       }
       // A payment already given back (paid while another plan was live, which has ended since) starts
       // nothing: its money is on its way back to the card (decision 2262).
-      if (await refundedAlready(t, tx)) return { sub: null, newly: false, refunded: true };
+      if (await refunds.givenBack(t, provider.name, String(tx.id))) return { sub: null, newly: false, refunded: true };
       if (await liveOf(t, p.companyId, true)) {
         // Paid twice (two tabs): the second payment is refunded (decision 2262), and the
         // subscription its charge made at the provider is cancelled like any other (decision 1900).
