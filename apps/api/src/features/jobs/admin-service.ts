@@ -112,8 +112,9 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle, 
           .insert(holidays)
           .values({ day: h.date, name: h.name })
           .onConflictDoUpdate({ target: holidays.day, set: { name: h.name } });
-        // A new day off moves the delivered jobs' timers now, not only when they come due (decision 2331).
-        if (!before) await lifecycle.postponeDeliveryTimers(tx);
+        // A new day off moves the timers counted in working days now, not only when they come due
+        // (decisions 2331, 2356); a rename keeps the days.
+        if (!before) await lifecycle.recountHolidayTimers(tx);
         await recordAudit(tx, { actorId, action: 'holiday.save', targetType: 'holiday', targetId: h.date, details: h });
       });
       return listHolidays();
@@ -123,6 +124,8 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle, 
       await db.transaction(async (tx) => {
         const gone = await tx.delete(holidays).where(eq(holidays.day, date)).returning();
         if (!gone.length) throw notFound('No holiday on that date');
+        // A working day again: the timers counted over it are counted again (decision 2356).
+        await lifecycle.recountHolidayTimers(tx);
         await recordAudit(tx, { actorId, action: 'holiday.delete', targetType: 'holiday', targetId: date });
       });
       return listHolidays();

@@ -245,7 +245,7 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
         tags,
         summary: 'Add (or rename) a public holiday',
         description:
-          'Body `{ date: "YYYY-MM-DD", name }`. Due dates already set do not move. A new day off puts each delivered job\'s pending automatic acceptance and company reminder off at once when it falls in their working days (the job page\'s `autoAcceptAt` moves; decisions 2331 and 2335); removing a holiday never brings them forward.',
+          "Body `{ date: \"YYYY-MM-DD\", name }`. Due dates already set do not move. A new day off puts each delivered job's pending automatic acceptance and company reminder off at once when it falls in their working days (the job page's `autoAcceptAt` moves; decisions 2331 and 2335); removing a holiday never brings the acceptance forward. Adding or removing one counts the company's and the lawyer's due-soon reminders again (decision 2356).",
         body: holiday,
         response: { 200: holidaysResponse },
         security,
@@ -261,6 +261,8 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
       schema: {
         tags,
         summary: 'Remove a public holiday',
+        description:
+          'The pending reminders counted over the day are counted again; an automatic acceptance stays where it was named (decision 2356).',
         params: z.object({ date: holiday.shape.date }),
         response: { 200: holidaysResponse },
         security,
