@@ -19,7 +19,7 @@ import {
 } from './emails.js';
 import { replacedText } from './notification-text.js';
 import type { JobLifecycle } from './lifecycle-service.js';
-import { checkShownPay, type ShownPay } from './shown-pay.js';
+import { checkShownPay, completedAsShown, type ShownPay } from './shown-pay.js';
 import type { Ledger } from '../money/ledger.js';
 import { applicantsJson, countedTotal, findJobViews, jobViewsJsonQuery, withApplicants, type JobView } from './view.js';
 
@@ -316,7 +316,11 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle, 
      */
     async complete(actorId: string, jobId: string, shown?: ShownPay) {
       const view = await db.transaction(async (tx) => {
-        const job = await lockJob(tx, adminActing(actorId), jobId, 'complete');
+        const job = await lifecycle.lock(tx, jobId);
+        // Sent again after a lost answer with what its dialog showed: done already, so the job as it
+        // stands, nothing recorded twice. A bare repeat or another completion keeps its 409 (2357).
+        if (shown && (await completedAsShown(tx, job, actorId, shown))) return viewOf(tx, job.id);
+        lifecycle.check(job, 'complete', adminActing(actorId));
         await checkShownPay(tx, ledger, job, shown);
         // The company gets the spec's e-mail below; the lawyer the job e-mail (the table tells both).
         const { status: to } = await lifecycle.record(tx, job, 'complete', adminActing(actorId), {
