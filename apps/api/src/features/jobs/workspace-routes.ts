@@ -24,7 +24,7 @@ import {
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 import { sendJson } from '../../platform/response-cache.js';
-import { JOB_THREAD_READS, NOTIFICATION_PAGE_READS, NOTIFICATION_READS, CACHED_UNTIL_LATE } from './view.js';
+import { JOB_THREAD_READS, notificationPageReadsOf, notificationReadsOf, CACHED_UNTIL_LATE } from './view.js';
 
 const tags = ['job workspace'];
 const security = [{ bearer: [] }];
@@ -166,7 +166,7 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
       shared.responses.send(
         request,
         reply,
-        NOTIFICATION_PAGE_READS,
+        notificationPageReadsOf(request.user!.id),
         async () => ({
           value: await lifecycle.notifications(request.user!, request.query.before),
           headers: { 'cache-control': 'no-store' },
@@ -190,7 +190,7 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
       shared.responses.send(
         request,
         reply,
-        NOTIFICATION_READS,
+        notificationReadsOf(request.user!.id),
         async () => ({
           value: { unread: await lifecycle.unread(request.user!) },
           headers: { 'cache-control': 'no-store' },
