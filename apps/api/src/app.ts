@@ -25,6 +25,7 @@ import { firstPage, sendHtml, type CartOfPage } from './platform/first-page.js';
 import { createPageSessions } from './platform/page-session.js';
 import { pagePreloads } from './platform/page-preloads.js';
 import { isApiPath, isApiPrefixed, isPathOrUrl, routerPath } from './platform/api-paths.js';
+import { lowerCaseBodyIds, lowerCaseIds } from './platform/ids.js';
 import { routeMethods } from './platform/route-methods.js';
 import { openApiDocument, openApiTransform } from './platform/openapi.js';
 import { API_HEADERS, securityHeaders } from './platform/security-headers.js';
@@ -176,6 +177,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     if (body.toString().trim() === '') return done(null, undefined);
     done(Object.assign(new Error('Unsupported Media Type'), { statusCode: 415 }));
+  });
+  // An id in capitals names the same row: every route reads it as the database writes it (decision 2358).
+  app.addHook('preValidation', (request, _reply, done) => {
+    lowerCaseIds(request.params);
+    lowerCaseIds(request.query);
+    lowerCaseBodyIds(request.body);
+    done();
   });
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);

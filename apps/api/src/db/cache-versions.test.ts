@@ -6,6 +6,7 @@ import { jobs, users } from './schema.js';
 import { CART_READS } from '../features/cart/service.js';
 import { JOB_PAGE_READS, JOB_THREAD_READS, JOB_VIEW_READS, NOTIFICATION_READS } from '../features/jobs/view.js';
 import { insertJob, insertProduct } from '../../test/admin-fixtures.js';
+import { buyOne, insertProduct as insertCatalogueProduct } from '../../test/commerce-helpers.js';
 import { createTestApp, describeEachDb, PASSWORD, signupAndLogin, type TestApp } from '../../test/helpers.js';
 
 /** Decision 1500: what the database moves for a write, and that the app's writes leave other caches alone. */
@@ -149,6 +150,37 @@ describeEachDb('cache versions: the database', (kind) => {
     // Logging out ends the cached session at once.
     expect((await t.app.inject({ method: 'POST', url: '/api/logout', headers: company.headers })).statusCode).toBe(200);
     expect((await t.app.inject({ url: pendingUrl, headers: company.headers })).statusCode).toBe(401);
+  });
+
+  // A paid checkout tells the admins of the new job: it moved the whole table's version, and every
+  // reader's bell and notification centre was made again on its next poll (every 30 s, every reader).
+  it('a paid checkout leaves the bell and notification centre of a reader it told nothing cached', async () => {
+    const admins = [await signupAndLogin(t, 'admin')];
+    const db = t.rt.database.db;
+    for (const r of rowsOf<{ id: string }>(await db.execute(sql`select id from users where user_type = 'admin'`)))
+      admins.push({ id: r.id } as (typeof admins)[number]);
+    // A reader outside every admin's share (notificationReadsOf): one in 256 shares one.
+    let reader = await signupAndLogin(t, 'lawyer', { verified: true });
+    while (admins.some((a) => a.id.slice(0, 2) === reader.id.slice(0, 2)))
+      reader = await signupAndLogin(t, 'lawyer', { verified: true });
+    const buyer = await signupAndLogin(t, 'company');
+    const product = await insertCatalogueProduct(t, 'Deed of Gift', 10_000);
+    const cachedAnswer = async (url: string, headers: Record<string, string>) => {
+      const before = t.app.cacheStats().responses.hits;
+      const res = await t.app.inject({ url, headers });
+      expect(res.statusCode, res.body).toBe(200);
+      return t.app.cacheStats().responses.hits === before + 1;
+    };
+    const urls = ['/api/notifications', '/api/notifications/unread'];
+    for (const url of urls) await cachedAnswer(url, reader.headers);
+    for (const url of urls) expect(await cachedAnswer(url, reader.headers), url).toBe(true);
+    for (const url of urls) await cachedAnswer(url, admins[0].headers);
+
+    await buyOne(t, buyer, product);
+    for (const url of urls) expect(await cachedAnswer(url, reader.headers), url).toBe(true);
+    // The admins were told: theirs is made again, and shows it.
+    expect(await cachedAnswer('/api/notifications/unread', admins[0].headers)).toBe(false);
+    expect(await cachedAnswer('/api/notifications', admins[0].headers)).toBe(false);
   });
 
   it('a signed-in cached read checks the versions once; the embedded database answers them without a query', async () => {

@@ -129,7 +129,10 @@ export function createResponseCache(
   const checked = async <T>(request: FastifyRequest, reads: readonly string[], produce: () => Promise<T>) => {
     const { value, tables } = await tablesReadBy(db, produce);
     // `<table>:changed` names a table whose new rows cannot change the response (db/cache-versions.ts).
-    const missing = tables.filter((t) => !reads.includes(t) && !reads.includes(`${t}:changed`));
+    // `<table>@<share>` names the rows of one share of its readers (migration 0037).
+    const missing = tables.filter(
+      (t) => !reads.includes(t) && !reads.includes(`${t}:changed`) && !reads.some((r) => r.startsWith(`${t}@`)),
+    );
     if (missing.length)
       throw new Error(`${request.routeOptions.url} read ${missing.join(', ')} without naming it in its reads`);
     return value;

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { API_HEADERS } from '../../src/platform/security-headers.js';
+import { insertJob } from '../admin-fixtures.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../helpers.js';
 
 /**
@@ -33,6 +34,34 @@ describeEachDb('an API path written with percent-escapes', (kind) => {
         expect([res.statusCode, res.body], url).toEqual([200, plain.body]);
         expect(headersOf(res.headers), url).toEqual(headersOf(plain.headers));
       }
+    }
+  });
+
+  // Decision 2358: a uuid is one id in either case. The session's own id in capitals answered 403
+  // ("You do not have permission…") where the same id in lower case answered 200.
+  it('reads an id written in capitals as the same id, in the path, the query and the body', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const job = await insertJob(t, company.id);
+    const upper = (id: string) => id.toUpperCase();
+    const calls: Array<
+      [
+        method: 'GET' | 'POST',
+        url: (id: (s: string) => string) => string,
+        who: typeof company,
+        body?: (id: (s: string) => string) => object,
+      ]
+    > = [
+      ['GET', (id) => `/api/userprofile?_id=${id(company.id)}`, company],
+      ['GET', (id) => `/api/account/export?_id=${id(company.id)}`, company],
+      ['GET', (id) => `/job-api/job/${id(job.id)}?lawyerId=${id(lawyer.id)}`, lawyer],
+      ['POST', (id) => `/job-api/applyforjob/${id(job.id)}`, lawyer, (id) => ({ lawyerId: id(lawyer.id) })],
+    ];
+    for (const [method, url, who, body] of calls) {
+      const plain = await t.app.inject({ method, url: url((s) => s), headers: who.headers, payload: body?.((s) => s) });
+      expect(plain.statusCode, `${url((s) => s)}: ${plain.body}`).toBe(200);
+      const res = await t.app.inject({ method, url: url(upper), headers: who.headers, payload: body?.(upper) });
+      expect([res.statusCode, res.headers['content-type']], url(upper)).toEqual([200, plain.headers['content-type']]);
     }
   });
 

@@ -19,7 +19,7 @@ import {
 } from './emails.js';
 import { replacedText } from './notification-text.js';
 import type { JobLifecycle } from './lifecycle-service.js';
-import { checkShownPay, type ShownPay } from './shown-pay.js';
+import { checkShownPay, completedAsShown, type ShownPay } from './shown-pay.js';
 import type { Ledger } from '../money/ledger.js';
 import { applicantsJson, countedTotal, findJobViews, jobViewsJsonQuery, withApplicants, type JobView } from './view.js';
 
@@ -112,8 +112,9 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle, 
           .insert(holidays)
           .values({ day: h.date, name: h.name })
           .onConflictDoUpdate({ target: holidays.day, set: { name: h.name } });
-        // A new day off moves the delivered jobs' timers now, not only when they come due (decision 2331).
-        if (!before) await lifecycle.postponeDeliveryTimers(tx);
+        // A new day off moves the timers counted in working days now, not only when they come due
+        // (decisions 2331, 2356); a rename keeps the days.
+        if (!before) await lifecycle.recountHolidayTimers(tx);
         await recordAudit(tx, { actorId, action: 'holiday.save', targetType: 'holiday', targetId: h.date, details: h });
       });
       return listHolidays();
@@ -123,6 +124,8 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle, 
       await db.transaction(async (tx) => {
         const gone = await tx.delete(holidays).where(eq(holidays.day, date)).returning();
         if (!gone.length) throw notFound('No holiday on that date');
+        // A working day again: the timers counted over it are counted again (decision 2356).
+        await lifecycle.recountHolidayTimers(tx);
         await recordAudit(tx, { actorId, action: 'holiday.delete', targetType: 'holiday', targetId: date });
       });
       return listHolidays();
@@ -313,7 +316,11 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle, 
      */
     async complete(actorId: string, jobId: string, shown?: ShownPay) {
       const view = await db.transaction(async (tx) => {
-        const job = await lockJob(tx, adminActing(actorId), jobId, 'complete');
+        const job = await lifecycle.lock(tx, jobId);
+        // Sent again after a lost answer with what its dialog showed: done already, so the job as it
+        // stands, nothing recorded twice. A bare repeat or another completion keeps its 409 (2357).
+        if (shown && (await completedAsShown(tx, job, actorId, shown))) return viewOf(tx, job.id);
+        lifecycle.check(job, 'complete', adminActing(actorId));
         await checkShownPay(tx, ledger, job, shown);
         // The company gets the spec's e-mail below; the lawyer the job e-mail (the table tells both).
         const { status: to } = await lifecycle.record(tx, job, 'complete', adminActing(actorId), {

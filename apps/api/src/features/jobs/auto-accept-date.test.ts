@@ -15,6 +15,10 @@ describeEachDb('the automatic acceptance date of a delivered job', (kind) => {
     (
       await ctx.t.app.inject({ method: 'GET', url: `/job-api/jobs/${id}`, headers: who.headers })
     ).json() as JobPageResponse;
+  // The tests below find the company's reminder by its subject: a delivery left standing would send
+  // its own reminder in their ticks, so one is answered once its test is done.
+  const settle = async (id: string) =>
+    expect((await act(id, 'request_changes', ctx.company, { note: 'Please add the witness.' })).statusCode).toBe(200);
 
   it('names the moment the clock accepts, counted in working days past a public holiday', async () => {
     const id = await assignedJob();
@@ -92,6 +96,7 @@ describeEachDb('the automatic acceptance date of a delivered job', (kind) => {
     });
     expect(removed.statusCode, removed.body).toBe(200);
     expect((await page(id, ctx.company)).autoAcceptAt).toBe(later.toISOString());
+    await settle(id);
   });
 
   it('names the same moment in the reminder the company gets three working days after the delivery (decision 2339)', async () => {
@@ -115,6 +120,57 @@ describeEachDb('the automatic acceptance date of a delivered job', (kind) => {
       `it will be accepted automatically on ${lagosWhen(at)} (Lagos time), five working days after the delivery.`,
     );
     expect(reminder?.html).toContain(`accepted automatically on ${lagosWhen(at)} (Lagos time)`);
+  });
+
+  // Decision 2356: a holiday removed (or moved: removed, then added on another day) left the company's
+  // reminder a working day late, and no holiday change moved the lawyer's due-soon reminder at all.
+  it('counts the reminders again when a holiday is added or removed; the acceptance never earlier', async () => {
+    const db = ctx.t.rt.database.db;
+    const holidaySet = async () => new Set((await db.select().from(holidays)).map((h) => h.day));
+    const timersOf = async (id: string) =>
+      Object.fromEntries(
+        (await db.select().from(jobTimers).where(eq(jobTimers.jobId, id))).map((r) => [
+          r.action,
+          r.fireAt.toISOString(),
+        ]),
+      );
+    const lagosDate = (d: Date) => new Date(d.getTime() + 3600_000).toISOString().slice(0, 10);
+    const holiday = (method: 'POST' | 'DELETE', day: string) =>
+      ctx.t.app.inject({
+        method,
+        url: method === 'POST' ? '/api/admin/holidays' : `/api/admin/holidays/${day}`,
+        headers: ctx.admin.headers,
+        ...(method === 'POST' ? { payload: { date: day, name: 'Moved Holiday' } } : {}),
+      });
+
+    const delivered = await deliveredJob('deed.pdf');
+    const working = await assignedJob();
+    const [d] = await db.select().from(jobs).where(eq(jobs.id, delivered));
+    const [w] = await db.select().from(jobs).where(eq(jobs.id, working));
+    const none = await holidaySet();
+    const original = await timersOf(delivered);
+    expect(original.remind_company).toBe(addWorkingDays(d.deliveredAt!, 3, none).toISOString());
+    const dueSoon = addWorkingDays(w.dueAt, -2, none);
+    expect((await timersOf(working)).remind_due).toBe(dueSoon.toISOString());
+
+    // One day off inside the company's three working days, one inside the lawyer's last two.
+    const early = lagosDate(addWorkingDays(d.deliveredAt!, 1, none));
+    const beforeDue = lagosDate(addWorkingDays(w.dueAt, -1, none));
+    for (const day of [early, beforeDue]) expect((await holiday('POST', day)).statusCode).toBe(200);
+    const added = await holidaySet();
+    const later = await timersOf(delivered);
+    expect(later.remind_company).toBe(addWorkingDays(d.deliveredAt!, 3, added).toISOString());
+    expect(later.auto_accept).toBe(addWorkingDays(d.deliveredAt!, 5, added).toISOString());
+    expect(new Date(later.remind_company).getTime()).toBeGreaterThan(new Date(original.remind_company).getTime());
+    expect((await timersOf(working)).remind_due).toBe(addWorkingDays(w.dueAt, -2, added).toISOString());
+    expect(new Date((await timersOf(working)).remind_due).getTime()).toBeLessThan(dueSoon.getTime());
+
+    // Declared on the wrong day: removed, each reminder is where it was; the acceptance the page named stands.
+    for (const day of [early, beforeDue]) expect((await holiday('DELETE', day)).statusCode).toBe(200);
+    expect(await timersOf(delivered)).toEqual({ ...original, auto_accept: later.auto_accept });
+    expect((await page(delivered, ctx.company)).autoAcceptAt).toBe(later.auto_accept);
+    expect((await timersOf(working)).remind_due).toBe(dueSoon.toISOString());
+    await settle(delivered);
   });
 
   it('a reminder sent after its acceptance moment (both due in one tick after downtime) names no past moment', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { ledgerEntries, users } from '../../db/schema.js';
+import { messages } from '@legalmarket/contracts';
+import { jobEvents, ledgerEntries, users } from '../../db/schema.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { insertProduct } from '../../../test/commerce-helpers.js';
 import { handOverKit, type Login } from './hand-over-test-kit.js';
@@ -132,5 +133,47 @@ describeEachDb('Mark as Completed after another admin changed the pay', (kind) =
     // (the spec's call reads no body: the authorization matrix sends such fields and expects them ignored).
     expect((await complete(job.id, { note: 'done', amount: 1, lawyerId: 'x' })).statusCode).toBe(200);
     expect(await earned(job.id)).toEqual([{ lawyerId: lawyer.id, amount: -4_000_000 }]);
+  });
+
+  // Decision 2357: the admin whose answer was lost (the connection dropped after the commit) sends the
+  // same confirmation again and was told 409 "already completed" for a completion that had succeeded.
+  it('the same confirmation sent again after a lost answer: 200 with the job, paid and recorded once', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const lawyer = await signupAndLogin(t, 'lawyer', { verified: true });
+    const job = await pay(company);
+    expect((await assign(job.id, lawyer.id)).statusCode).toBe(200);
+    const shown = (await inject('GET', `/job-api/admin/job/${job.id}`, admin)).json().data.job.payOnComplete;
+    const payOnComplete = { lawyerId: shown.lawyerId, amount: shown.amount };
+    const first = await complete(job.id, { payOnComplete });
+    expect(first.statusCode, first.body).toBe(200);
+    const events = async () =>
+      (await db().select().from(jobEvents).where(eq(jobEvents.jobId, job.id))).filter((e) => e.action === 'complete');
+
+    const again = await complete(job.id, { payOnComplete });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().message).toBe(messages.jobCompleted);
+    expect(again.json().data.job).toMatchObject({ _id: job.id, status: 'completed' });
+    expect(await earned(job.id)).toEqual([{ lawyerId: lawyer.id, amount: -4_000_000 }]);
+    expect(await events()).toHaveLength(1);
+
+    // Another amount, another payee, another admin or no confirmation at all is not that request.
+    const other = await signupAndLogin(t, 'lawyer', { verified: true });
+    for (const [who, body] of [
+      [admin, { payOnComplete: { ...payOnComplete, amount: 1 } }],
+      [admin, { payOnComplete: { ...payOnComplete, lawyerId: other.id } }],
+      [admin2, { payOnComplete }],
+      [admin, undefined],
+    ] as const) {
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: `/job-api/completejob/${job.id}`,
+        headers: who.headers,
+        ...(body ? { payload: body } : {}),
+      });
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toBe(messages.jobAlreadyCompleted);
+    }
+    expect(await earned(job.id)).toEqual([{ lawyerId: lawyer.id, amount: -4_000_000 }]);
+    expect(await events()).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, notInArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, notInArray, or, sql } from 'drizzle-orm';
 import {
   DUE_WORKING_DAYS,
+  FINAL_STAGES,
   JOB_PAGE_ACTIONS,
   LIMITS,
   THREAD_PAGE,
@@ -213,36 +214,59 @@ export function createJobLifecycle(
   }
 
   /**
-   * Called in the transaction that adds a public holiday: each delivered job's pending automatic
-   * acceptance and company reminder, counted again from its delivery with the holidays as they now
-   * stand, move to their later moment at once, so the job page says it (decision 2331). Only ever later:
-   * a holiday removed leaves them where the delivery mail put them (decision 2335).
+   * Called in the transaction that adds or removes a public holiday: the pending timers counted in
+   * working days are counted again with the holidays as they now stand (decision 2356). A delivered
+   * job's automatic acceptance only ever moves later, so the page names the new moment (decision 2331)
+   * and a deadline the company was told is never shortened (decision 2335); the reminders, which promise
+   * nothing, follow the count either way: the company's from its delivery, the lawyer's due-soon one
+   * back from the due date.
    */
-  async function postponeDeliveryTimers(tx: Executor): Promise<void> {
+  async function recountHolidayTimers(tx: Executor): Promise<void> {
     // One holiday change at a time, so each counts with the holidays the one before it committed.
     await lockSetting(tx, 'holiday-timers');
     const hs = await holidaySet(tx);
     const pending = await tx
-      .select({ id: jobTimers.id, action: jobTimers.action, fireAt: jobTimers.fireAt, deliveredAt: jobs.deliveredAt })
+      .select({
+        id: jobTimers.id,
+        action: jobTimers.action,
+        fireAt: jobTimers.fireAt,
+        deliveredAt: jobs.deliveredAt,
+        dueAt: jobs.dueAt,
+      })
       .from(jobTimers)
-      .innerJoin(jobs, and(eq(jobs.id, jobTimers.jobId), eq(jobs.deliveries, jobTimers.cycle)))
+      .innerJoin(jobs, eq(jobs.id, jobTimers.jobId))
       .where(
         and(
           isNull(jobTimers.firedAt),
-          inArray(jobTimers.action, ['auto_accept', 'remind_company']),
-          eq(jobs.stage, 'delivered'),
-          isNotNull(jobs.deliveredAt),
+          or(
+            and(
+              inArray(jobTimers.action, ['auto_accept', 'remind_company']),
+              eq(jobs.deliveries, jobTimers.cycle),
+              eq(jobs.stage, 'delivered'),
+              isNotNull(jobs.deliveredAt),
+            ),
+            and(eq(jobTimers.action, 'remind_due'), notInArray(jobs.stage, [...FINAL_STAGES])),
+          ),
         ),
       )
       // In the timer pass's order: it holds one timer at a time, in this order.
       .orderBy(asc(jobTimers.fireAt), asc(jobTimers.id));
     for (const timer of pending) {
       const days = transitionOf(timer.action as JobAction).at!.workingDays;
-      const fireAt = addWorkingDays(timer.deliveredAt!, days, hs);
-      if (fireAt <= timer.fireAt) continue;
+      const fireAt =
+        timer.action === 'remind_due'
+          ? addWorkingDays(timer.dueAt, days, hs)
+          : addWorkingDays(timer.deliveredAt!, days, hs);
+      if (fireAt.getTime() === timer.fireAt.getTime()) continue;
+      if (timer.action === 'auto_accept' && fireAt < timer.fireAt) continue;
+      // The timer pass may have put an acceptance off meanwhile: never earlier than it stands.
+      const at =
+        timer.action === 'auto_accept'
+          ? sql`greatest(${jobTimers.fireAt}, ${fireAt.toISOString()}::timestamptz)`
+          : fireAt;
       await tx
         .update(jobTimers)
-        .set({ fireAt: sql`greatest(${jobTimers.fireAt}, ${fireAt.toISOString()}::timestamptz)` })
+        .set({ fireAt: at })
         .where(and(eq(jobTimers.id, timer.id), isNull(jobTimers.firedAt)));
     }
   }
@@ -744,7 +768,7 @@ export function createJobLifecycle(
     check,
     repeated,
     tick,
-    postponeDeliveryTimers,
+    recountHolidayTimers,
     mailWritten: () => shared.mailWritten(),
     lock,
     lockReminders,

@@ -78,15 +78,21 @@ export const JOB_THREAD_READS = [
   'job_reads',
   'job_timers',
 ] as const;
-/** The notification centre and the bell's count. */
+/** The table the notification centre and the bell's count read. */
 export const NOTIFICATION_READS = ['notifications'] as const;
+/**
+ * What the bell's count of `userId` depends on: the notifications of its share of the readers
+ * (`notifications@<first two hex digits of the id>`, migration 0037), not the whole table, so a
+ * notification to another reader (the admins told of each paid job) leaves this copy good.
+ */
+export const notificationReadsOf = (userId: string) => [`notifications@${userId.slice(0, 2)}`];
 /**
  * The notification centre's page: its entries say whether their job opens for the reader (decision 2332),
  * from the job's company and lawyer. `jobs:changed`, not `jobs`: a new job (a checkout) is in no
  * notification yet (an entry's job exists before it), so only a change to a job's row makes the page
  * again. Whether the reader is an admin is the `admin` placeholder, so no users write makes it again.
  */
-export const NOTIFICATION_PAGE_READS = [...NOTIFICATION_READS, 'jobs:changed'] as const;
+export const notificationPageReadsOf = (userId: string) => [...notificationReadsOf(userId), 'jobs:changed'];
 
 type Row = Awaited<ReturnType<ReturnType<typeof selectJobs>['execute']>>[number];
 

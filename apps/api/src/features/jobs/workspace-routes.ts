@@ -24,7 +24,7 @@ import {
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 import { sendJson } from '../../platform/response-cache.js';
-import { JOB_THREAD_READS, NOTIFICATION_PAGE_READS, NOTIFICATION_READS, CACHED_UNTIL_LATE } from './view.js';
+import { JOB_THREAD_READS, notificationPageReadsOf, notificationReadsOf, CACHED_UNTIL_LATE } from './view.js';
 
 const tags = ['job workspace'];
 const security = [{ bearer: [] }];
@@ -166,7 +166,7 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
       shared.responses.send(
         request,
         reply,
-        NOTIFICATION_PAGE_READS,
+        notificationPageReadsOf(request.user!.id),
         async () => ({
           value: await lifecycle.notifications(request.user!, request.query.before),
           headers: { 'cache-control': 'no-store' },
@@ -190,7 +190,7 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
       shared.responses.send(
         request,
         reply,
-        NOTIFICATION_READS,
+        notificationReadsOf(request.user!.id),
         async () => ({
           value: { unread: await lifecycle.unread(request.user!) },
           headers: { 'cache-control': 'no-store' },
@@ -245,7 +245,7 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
         tags,
         summary: 'Add (or rename) a public holiday',
         description:
-          'Body `{ date: "YYYY-MM-DD", name }`. Due dates already set do not move. A new day off puts each delivered job\'s pending automatic acceptance and company reminder off at once when it falls in their working days (the job page\'s `autoAcceptAt` moves; decisions 2331 and 2335); removing a holiday never brings them forward.',
+          "Body `{ date: \"YYYY-MM-DD\", name }`. Due dates already set do not move. A new day off puts each delivered job's pending automatic acceptance and company reminder off at once when it falls in their working days (the job page's `autoAcceptAt` moves; decisions 2331 and 2335); removing a holiday never brings the acceptance forward. Adding or removing one counts the company's and the lawyer's due-soon reminders again (decision 2356).",
         body: holiday,
         response: { 200: holidaysResponse },
         security,
@@ -261,6 +261,8 @@ export const jobWorkspaceRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (
       schema: {
         tags,
         summary: 'Remove a public holiday',
+        description:
+          'The pending reminders counted over the day are counted again; an automatic acceptance stays where it was named (decision 2356).',
         params: z.object({ date: holiday.shape.date }),
         response: { 200: holidaysResponse },
         security,
