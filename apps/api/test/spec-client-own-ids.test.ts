@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, describeEachDb, lastMailTo, signupAndLogin, sixDigits, type TestApp } from './helpers.js';
-import { is2xx, specClient, type Response } from './spec-client-kit.js';
+import { failsWith, is2xx, specClient } from './spec-client-kit.js';
 
 /**
  * The lawyer's own id on the payment-details rows, as a client written only from the spec sends it
@@ -15,10 +15,6 @@ describeEachDb('a spec client names the lawyer on the payment-details rows', (ki
   afterAll(() => t.close());
 
   const client = (userToken?: string) => specClient(t.app, userToken);
-  const failsWith = (r: Response, status: number, message: string) => {
-    expect(r.status, JSON.stringify(r.data)).toBe(status);
-    expect(r.data.message).toBe(message);
-  };
   const ACCOUNT = { accountNumber: '0123456789', accountName: 'Chidi Okeke', bank: 'GTBank' };
 
   it('add and edit payment details: the lawyer’s id left blank or stored with quotes, as the job page reads it', async () => {
