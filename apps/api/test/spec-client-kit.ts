@@ -61,3 +61,9 @@ export const is2xx = (r: Response) => {
   expect(r.status, JSON.stringify(r.data)).toBeLessThan(300);
   return r.data as Data;
 };
+
+/** A refusal as the spec's generic handler reads it: the status, and `response.data.message`. */
+export const failsWith = (r: Response, status: number, message: string) => {
+  expect(r.status, JSON.stringify(r.data)).toBe(status);
+  expect(r.data.message).toBe(message);
+};

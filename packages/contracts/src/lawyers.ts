@@ -86,15 +86,18 @@ export const availableJobsQuery = z
 export const lawyerProjectsQuery = z.object(lawyerListPaging).superRefine(pageLimitAtMost50);
 
 /**
- * The job page's optional lawyerId (lawyer-and-admin spec, section 2) as a client fills it from a page
- * without one: empty, or the text JavaScript makes of null and undefined. Read as not sent (decision 2150).
+ * An optional id of the caller's own (the job page's lawyerId, lawyer-and-admin spec section 2) as a client
+ * fills it from a page without one: empty, or the text JavaScript makes of null and undefined. Read as not
+ * sent (decision 2150); quotes of a JSON-stored id are dropped (storedId).
  */
-const optionalLawyerId = storedId(
-  z.preprocess(
-    (v) => (v === null || (typeof v === 'string' && ['', 'null', 'undefined'].includes(v.trim())) ? undefined : v),
-    z.uuid('lawyerId must be a valid id').optional(),
-  ),
-);
+export const optionalOwnId = (field: string) =>
+  storedId(
+    z.preprocess(
+      (v) => (v === null || (typeof v === 'string' && ['', 'null', 'undefined'].includes(v.trim())) ? undefined : v),
+      z.uuid(`${field} must be a valid id`).optional(),
+    ),
+  );
+const optionalLawyerId = optionalOwnId('lawyerId');
 /** The spec sends lawyerId; the server only accepts the caller's own id (an admin reads any job). */
 export const lawyerIdQuery = z.object({ lawyerId: optionalLawyerId });
 /** The body may be left out (or be null): the server knows the lawyer from the session. */
@@ -240,13 +243,17 @@ export type PayoutDetailsInput = z.input<typeof payoutDetailsInput>;
  * its leading zeros (123456789 for 0123456789); padded back to ten digits it is the number typed (decision
  * 2248). The web's form keeps its text schema.
  */
-export const payoutDetailsBody = z.preprocess((v) => {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
-  const n = (v as { accountNumber?: unknown }).accountNumber;
-  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 && n <= 9_999_999_999
-    ? { ...v, accountNumber: String(n).padStart(10, '0') }
-    : v;
-}, payoutDetailsInput);
+export const payoutDetailsBody = z.preprocess(
+  (v) => {
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
+    const n = (v as { accountNumber?: unknown }).accountNumber;
+    return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 && n <= 9_999_999_999
+      ? { ...v, accountNumber: String(n).padStart(10, '0') }
+      : v;
+  },
+  // The caller's own id when present; blank or JSON-quoted as the job page's (decision 2350).
+  payoutDetailsInput.extend({ lawyerId: optionalLawyerId }),
+);
 
 export const accountDetails = z.object({ accountNumber: z.string(), accountName: z.string(), bank: z.string() });
 export type AccountDetails = z.infer<typeof accountDetails>;

@@ -18,17 +18,17 @@ import {
   payoutNotMeInput,
   payoutNotMeResponse,
   TWO_FACTOR,
-  storedId,
+  optionalOwnId,
 } from '@legalmarket/contracts';
 import type { FeatureOptions } from '../shared.js';
 
 const tags = ['lawyers'];
 const ok = (message: string) => ({ status: 'success' as const, message });
-/** The original client may name the lawyer in the query as `_id`; only the caller's own id is accepted. */
 /** The spec's message, and when the typed name clearly differed, the bank's name that was saved instead. */
 const withBankName = (message: string, nameFromBank: string | null) =>
   nameFromBank ? `${message}. ${payoutMessages.nameFromBank(nameFromBank)}` : message;
-const ownIdQuery = z.object({ _id: storedId(z.uuid('_id must be a valid id').optional()) });
+/** The original client may name the lawyer in the query as `_id`; only the caller's own id is accepted. */
+const ownIdQuery = z.object({ _id: optionalOwnId('_id') });
 
 export const lawyersRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, { shared, services }) => {
   const service = services.lawyers;
@@ -80,7 +80,7 @@ export const lawyersRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
         tags,
         summary: 'Add payout details (first time)',
         description:
-          'accountNumber (10 digits, NUBAN; a JSON number gets its leading zeros back, decision 2248), accountName and bank: one of NIGERIAN_BANKS in @legalmarket/contracts, or a name that means one of them as people type it (`GTBank`, `gtbank`, `Guaranty Trust Bank`, `Access`, `UBA`...; case, spaces and words such as Bank or Plc do not matter); the list\'s name is saved. Answers `lawyer` at the top of the body, with `_id` and `accountDetails`. A `lawyerId` in the body or `_id` in the query that is not the caller\'s own id is the "mismatched account" case: 403 "Payment addition is unsuccessful.". Posting the same details again changes nothing; different details when some are saved answer 409 (changing needs the e-mailed code, see /api/send-otp). The lawyer is e-mailed. The account is checked with the bank through the payment provider (Flutterwave POST /v3/accounts/resolve) before it is saved: an account the bank does not know answers 400, an unreachable provider 503. The bank\'s name for the account is what is saved and answered as `accountName`; when the typed name clearly differs (no word in common) the message adds the name saved. Posting the same account again re-checks details saved before this check (a payout needs checked details).' +
+          'accountNumber (10 digits, NUBAN; a JSON number gets its leading zeros back, decision 2248), accountName and bank: one of NIGERIAN_BANKS in @legalmarket/contracts, or a name that means one of them as people type it (`GTBank`, `gtbank`, `Guaranty Trust Bank`, `Access`, `UBA`...; case, spaces and words such as Bank or Plc do not matter); the list\'s name is saved. Answers `lawyer` at the top of the body, with `_id` and `accountDetails`. A `lawyerId` in the body or `_id` in the query that is not the caller\'s own id is the "mismatched account" case: 403 "Payment addition is unsuccessful."; either one blank, `null` or `undefined` is not sent, and a JSON-quoted id is read, as on the job page (decision 2350). Posting the same details again changes nothing; different details when some are saved answer 409 (changing needs the e-mailed code, see /api/send-otp). The lawyer is e-mailed. The account is checked with the bank through the payment provider (Flutterwave POST /v3/accounts/resolve) before it is saved: an account the bank does not know answers 400, an unreachable provider 503. The bank\'s name for the account is what is saved and answered as `accountName`; when the typed name clearly differs (no word in common) the message adds the name saved. Posting the same account again re-checks details saved before this check (a payout needs checked details).' +
           STEP_UP,
         body: payoutDetailsBody,
         querystring: ownIdQuery,
@@ -152,7 +152,7 @@ export const lawyersRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, 
       schema: {
         tags,
         summary: 'Change payout details',
-        description: `Same fields as add (the bank matched the same way); answers \`lawyerUpdate.accountDetails\` at the top of the body. Refused (403) unless this session confirmed a code in the last ${LIMITS.codeTtlMinutes} minutes; each confirmation allows one change. The lawyer is e-mailed. Checked with the bank as on add (400 unknown account, 503 provider unreachable; the code is not spent then); the bank’s name is saved.${STEP_UP}`,
+        description: `Same fields as add (the bank matched the same way); answers \`lawyerUpdate.accountDetails\` at the top of the body. Refused (403) unless this session confirmed a code in the last ${LIMITS.codeTtlMinutes} minutes; each confirmation allows one change. The lawyer is e-mailed. Checked with the bank as on add (400 unknown account, 503 provider unreachable; the code is not spent then); the bank’s name is saved. A \`lawyerId\` (body) or \`_id\` (query) that is not the caller’s own id: 403; blank or quoted, read as on add (decision 2350).${STEP_UP}`,
         body: payoutDetailsBody,
         querystring: ownIdQuery,
         response: { 200: editPaymentDetailsResponse },
