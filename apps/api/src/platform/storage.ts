@@ -25,8 +25,14 @@ export function localStorage(root: string): Storage {
       await mkdir(root, { recursive: true });
       const target = file(key);
       const tmp = `${target}.${process.pid}.tmp`;
-      await writeFile(tmp, data);
-      await rename(tmp, target); // a reader never sees half a file
+      try {
+        await writeFile(tmp, data);
+        await rename(tmp, target); // a reader never sees half a file
+      } catch (err) {
+        // A full disk stops the write halfway: the part written would stay under a name no row knows.
+        await rm(tmp, { force: true }).catch(() => undefined);
+        throw err;
+      }
     },
     async get(key) {
       if (!isSafeKey(key)) return null;

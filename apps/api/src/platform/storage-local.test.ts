@@ -1,0 +1,46 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { localStorage } from './storage.js';
+
+// The disk fills up halfway through writing a file: the kernel has taken some bytes and then says
+// ENOSPC. Every write under the test's directory does so while `disk.full` is set.
+const disk = vi.hoisted(() => ({ full: false }));
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:fs/promises')>();
+  const writeFile: typeof real.writeFile = async (file, data, options) => {
+    if (!disk.full || !Buffer.isBuffer(data)) return real.writeFile(file, data, options);
+    await real.writeFile(file, data.subarray(0, Math.floor(data.length / 2)), options);
+    throw Object.assign(new Error(`ENOSPC: no space left on device, write`), { code: 'ENOSPC', syscall: 'write' });
+  };
+  return { ...real, default: { ...real, writeFile }, writeFile };
+});
+
+let root: string;
+beforeEach(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'lm-storage-'));
+  disk.full = false;
+});
+afterEach(() => rm(root, { recursive: true, force: true }));
+
+it('a write that fills the disk leaves no half file behind, and the same upload is stored once there is room', async () => {
+  const storage = localStorage(root);
+  const confidential = Buffer.from('CONFIDENTIAL-BRIEF '.repeat(1000));
+  const key = `${'a'.repeat(32)}.pdf`;
+
+  disk.full = true;
+  await expect(storage.put(key, confidential)).rejects.toMatchObject({ code: 'ENOSPC' });
+  // Half a confidential document kept under a name no row knows: it would fill the disk further, stay
+  // past any erasure and be copied by every backup.
+  expect(await readdir(root)).toEqual([]);
+  expect(await storage.get(key)).toBeNull();
+
+  disk.full = false;
+  await storage.put(key, confidential);
+  expect(await readdir(root)).toEqual([key]);
+  const stored = await storage.get(key);
+  const chunks: Buffer[] = [];
+  for await (const chunk of stored!.stream) chunks.push(chunk as Buffer);
+  expect(Buffer.concat(chunks).equals(confidential)).toBe(true);
+});
