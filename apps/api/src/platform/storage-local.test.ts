@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
@@ -43,4 +43,21 @@ it('a write that fills the disk leaves no half file behind, and the same upload 
   const chunks: Buffer[] = [];
   for await (const chunk of stored!.stream) chunks.push(chunk as Buffer);
   expect(Buffer.concat(chunks).equals(confidential)).toBe(true);
+});
+
+it("removes a crash's half-written file once it is an hour old, never a stored file or a write under way", async () => {
+  const storage = localStorage(root);
+  const key = `${'b'.repeat(32)}.pdf`;
+  await storage.put(key, Buffer.from('STORED'));
+  // A process killed mid-write (no catch ran) left its temp file; another instance is writing one now.
+  const crashed = `${'c'.repeat(32)}.pdf.4242.tmp`;
+  const underWay = `${'d'.repeat(32)}.pdf.4343.tmp`;
+  await writeFile(path.join(root, crashed), 'HALF-A-BRIEF');
+  await writeFile(path.join(root, underWay), 'BEING-WRITTEN');
+  const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+  await utimes(path.join(root, crashed), twoHoursAgo, twoHoursAgo);
+  await utimes(path.join(root, key), twoHoursAgo, twoHoursAgo);
+
+  expect(await storage.removePartial!(new Date(Date.now() - 3_600_000))).toBe(1);
+  expect((await readdir(root)).sort()).toEqual([key, underWay].sort());
 });

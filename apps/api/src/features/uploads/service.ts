@@ -461,6 +461,9 @@ export function createUploadsService(deps: {
       return gone.map((g) => g.key);
     });
     for (const key of keys) await removeStored(key);
+    // Half-written files a crash left on local disk (a full disk's are removed at once): an hour is
+    // past any write still under way on another instance.
+    await deps.storage.removePartial?.(new Date(deps.clock.now().getTime() - 3_600_000)).catch(() => 0);
     return keys.length;
   }
 
