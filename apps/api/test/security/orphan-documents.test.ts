@@ -3,7 +3,14 @@ import { eq, sql } from 'drizzle-orm';
 import { messages } from '@legalmarket/contracts';
 import { cartItems, jobEvents, jobs, uploads } from '../../src/db/schema.js';
 import { createUploadsService, ORPHAN_DOCUMENT_MS } from '../../src/features/uploads/service.js';
-import { createTestApp, describeEachDb, otherConnection, signupAndLogin, type TestApp } from '../helpers.js';
+import {
+  createTestApp,
+  describeEachDb,
+  otherConnection,
+  signupAndLogin,
+  waitingOnLock,
+  type TestApp,
+} from '../helpers.js';
 import { buyOne, insertProduct } from '../commerce-helpers.js';
 import { pdfBytes, pngBytes, uploadAs } from '../upload-helpers.js';
 
@@ -129,7 +136,7 @@ describeEachDb('documents nobody attached', (kind) => {
         await other.query('begin');
         await other.query(`select 1 from uploads where key = $1 for update`, [keyOf(late.url)]);
         const attach = message(company, job.id, 'Attaching now', late);
-        expect(await waitingOnUploadLock(watcher)).toBe(true);
+        expect(await waitingOnLock(watcher, '%"uploads"%for share%')).toBe(true);
         await other.query(`delete from uploads where key = $1`, [keyOf(late.url)]);
         await other.query('commit');
         const answer = await attach;
@@ -145,16 +152,3 @@ describeEachDb('documents nobody attached', (kind) => {
     },
   );
 });
-
-/** Whether another session waits on a row lock of `uploads` within a second and a half. */
-async function waitingOnUploadLock(watcher: Awaited<ReturnType<typeof otherConnection>>): Promise<boolean> {
-  for (let i = 0; i < 30; i++) {
-    const { rows } = await watcher.query(
-      `select count(*)::int as n from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock' and query ilike '%"uploads"%for share%'`,
-    );
-    if ((rows[0] as { n: number }).n > 0) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return false;
-}

@@ -1,8 +1,9 @@
 import { expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { strFromU8, unzipSync } from 'fflate';
-import { refunds, subscriptionPayments, subscriptions } from '../../db/schema.js';
+import { refunds, subscriptionPayments } from '../../db/schema.js';
 import { describeEachDb, signupAndLogin } from '../../../test/helpers.js';
+import { insertPlan } from '../../../test/commerce-helpers.js';
 import { handOverSuite, type Login } from '../jobs/hand-over-test-kit.js';
 
 // The archive of NDPA s. 34 holds everything about the person (decision 2030): what they paid and were
@@ -32,23 +33,11 @@ describeEachDb('the data export is complete', (kind) => {
     expect(refund).toBeTruthy();
 
     const now = ctx.t.clock.now();
-    const zero = { review: 0, draft: 0, opinion: 0, policy: 0 };
-    const [plan] = await db()
-      .insert(subscriptions)
-      .values({
-        companyId: company.id,
-        tier: 'silver',
-        status: 'ended',
-        provider: 'sandbox',
-        customerEmail: company.email,
-        cardToken: 'CARD-TOKEN-OF-THE-COMPANY',
-        periodStart: new Date(now.getTime() - 30 * 86_400_000),
-        periodEnd: now,
-        credits: { review: 2, draft: 3, opinion: 1, policy: 1 },
-        creditsUsed: zero,
-        creditValue: 1_142_857,
-      })
-      .returning();
+    const plan = await insertPlan(ctx.t, company, {
+      status: 'ended',
+      periodStart: new Date(now.getTime() - 30 * 86_400_000),
+      periodEnd: now,
+    });
     await db()
       .insert(subscriptionPayments)
       .values({
