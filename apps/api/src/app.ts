@@ -319,6 +319,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     runEvery(app, 60_000, 'plan scheduler tick', () => services.plans.tick());
     // First plan payments whose confirm and webhook never came (decision 1901).
     runEvery(app, 60_000, 'plan payment reconciliation', () => services.plans.reconcileFirstPayments());
+    // Confidential documents nobody attached within a week (decision 2360); hourly, as it reads every reference.
+    runEvery(app, 3_600_000, 'orphan document sweep', async () => {
+      const removed = await services.uploads.sweepOrphans();
+      if (removed) app.log.info({ removed }, 'orphan documents removed');
+    });
   }
 
   // A company's /cart is rendered with its cart when its page cookie names a live session (decision 2100).

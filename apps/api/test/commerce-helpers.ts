@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { expect } from 'vitest';
-import { products } from '../src/db/schema.js';
+import { products, subscriptions } from '../src/db/schema.js';
 import { createTestApp, type DbKind, type TestApp } from './helpers.js';
 
 /** The sandbox's card that pays (Flutterwave's test card: PIN 3310, OTP 12345). */
@@ -83,4 +83,35 @@ export async function createLoggedTestApp(
   // A fixed start: cart tests move this clock between adds so line order is stable.
   const t = await createTestApp(kind, overrides, { logger, clockStart: new Date('2026-11-21T09:00:00Z') });
   return { ...t, security: { events, of: (name) => events.filter((e) => e.security === name) } };
+}
+
+/**
+ * A company's Silver plan row written straight to the table (the provider's flow is not what is
+ * tested): a month ending in 30 days, its card token `CARD-TOKEN-OF-THE-COMPANY`; `values` override.
+ */
+export async function insertPlan(
+  t: TestApp,
+  company: { id: string; email: string },
+  values: Partial<typeof subscriptions.$inferInsert> = {},
+) {
+  const now = t.clock.now();
+  const zero = { review: 0, draft: 0, opinion: 0, policy: 0 };
+  const [plan] = await t.rt.database.db
+    .insert(subscriptions)
+    .values({
+      companyId: company.id,
+      tier: 'silver',
+      status: 'active',
+      provider: 'sandbox',
+      customerEmail: company.email,
+      cardToken: 'CARD-TOKEN-OF-THE-COMPANY',
+      periodStart: now,
+      periodEnd: new Date(now.getTime() + 30 * 86_400_000),
+      credits: { review: 2, draft: 3, opinion: 1, policy: 1 },
+      creditsUsed: zero,
+      creditValue: 1_142_857,
+      ...values,
+    })
+    .returning();
+  return plan;
 }

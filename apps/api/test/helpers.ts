@@ -145,6 +145,27 @@ export async function signupAndLogin(
   return { email, token: body.token, id: body.data.user._id, headers: { authorization: `Bearer ${body.token}` } };
 }
 
+/**
+ * Whether some other session of the test database waits on a row lock, in a statement matching `query`
+ * (ILIKE), within a second and a half. `watcher` must be in no transaction: pg_stat_activity is read
+ * once per transaction.
+ */
+export async function waitingOnLock(
+  watcher: Awaited<ReturnType<typeof otherConnection>>,
+  query = '%"users"%for update%',
+): Promise<boolean> {
+  for (let i = 0; i < 30; i++) {
+    const { rows } = await watcher.query(
+      `select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock' and query ilike $1`,
+      [query],
+    );
+    if ((rows[0] as { n: number }).n > 0) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}
+
 /** A second connection to the test's schema (PostgreSQL), for a transaction held open across a request. */
 export async function otherConnection(t: TestApp) {
   const other = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 
@@ -8,6 +8,11 @@ export interface Storage {
   put(key: string, data: Buffer): Promise<void>;
   get(key: string): Promise<{ stream: Readable; size: number } | null>;
   remove(key: string): Promise<void>;
+  /**
+   * Removes what writes cut off by a crash left (local disk: `<key>.<pid>.tmp`), last changed before
+   * `before`; answers how many. Stores whose writes are atomic have none.
+   */
+  removePartial?(before: Date): Promise<number>;
   /** Releases connections (the S3 client's); the runtime calls it on close. */
   close?(): void;
 }
@@ -25,8 +30,14 @@ export function localStorage(root: string): Storage {
       await mkdir(root, { recursive: true });
       const target = file(key);
       const tmp = `${target}.${process.pid}.tmp`;
-      await writeFile(tmp, data);
-      await rename(tmp, target); // a reader never sees half a file
+      try {
+        await writeFile(tmp, data);
+        await rename(tmp, target); // a reader never sees half a file
+      } catch (err) {
+        // A full disk stops the write halfway: the part written would stay under a name no row knows.
+        await rm(tmp, { force: true }).catch(() => undefined);
+        throw err;
+      }
     },
     async get(key) {
       if (!isSafeKey(key)) return null;
@@ -40,6 +51,19 @@ export function localStorage(root: string): Storage {
     },
     async remove(key) {
       if (isSafeKey(key)) await rm(file(key), { force: true });
+    },
+    async removePartial(before) {
+      const names = await readdir(root).catch(() => [] as string[]);
+      let removed = 0;
+      for (const name of names) {
+        if (!/\.\d+\.tmp$/.test(name) || !isSafeKey(name)) continue;
+        // Another instance's write under way is seconds old; only one long past is a crash's leftover.
+        const s = await stat(path.join(root, name)).catch(() => null);
+        if (!s?.isFile() || s.mtime >= before) continue;
+        await rm(path.join(root, name), { force: true });
+        removed++;
+      }
+      return removed;
     },
   };
 }

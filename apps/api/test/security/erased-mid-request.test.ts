@@ -15,7 +15,15 @@ import {
   users,
 } from '../../src/db/schema.js';
 import { insertJob, insertProduct } from '../admin-fixtures.js';
-import { PASSWORD, createTestApp, describeEachDb, otherConnection, signupAndLogin, type TestApp } from '../helpers.js';
+import {
+  PASSWORD,
+  createTestApp,
+  describeEachDb,
+  otherConnection,
+  signupAndLogin,
+  waitingOnLock,
+  type TestApp,
+} from '../helpers.js';
 
 type Login = Awaited<ReturnType<typeof signupAndLogin>>;
 type Answer = Awaited<ReturnType<TestApp['app']['inject']>>;
@@ -247,16 +255,3 @@ describeEachDb('writes onto an account erased mid-request (2246)', (kind) => {
     expect(await db.select().from(jobApplications).where(eq(jobApplications.lawyerId, lawyer.id))).toEqual([]);
   });
 });
-
-/** Whether some other session of the test database is waiting on a row lock within a second and a half. */
-async function waitingOnLock(watcher: Awaited<ReturnType<typeof otherConnection>>): Promise<boolean> {
-  for (let i = 0; i < 30; i++) {
-    const { rows } = await watcher.query(
-      `select count(*)::int as n from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock' and query ilike '%"users"%for update%'`,
-    );
-    if ((rows[0] as { n: number }).n > 0) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return false;
-}

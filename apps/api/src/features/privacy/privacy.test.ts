@@ -29,7 +29,7 @@ import {
   uniqueEmail,
   type TestApp,
 } from '../../../test/helpers.js';
-import { buyOne, insertProduct } from '../../../test/commerce-helpers.js';
+import { buyOne, insertPlan, insertProduct } from '../../../test/commerce-helpers.js';
 import { pdfBytes, pngBytes, uploadAs } from '../../../test/upload-helpers.js';
 import { createLedger } from '../money/ledger.js';
 import { pdfText } from '../../../test/document-helpers.js';
@@ -206,24 +206,7 @@ describeEachDb('data protection: export and account deletion (NDPA 2023)', (kind
 
   it('refuses deletion while a monthly plan is live, and erases the card of one that ended', async () => {
     const company = await signupAndLogin(t, 'company');
-    const now = t.clock.now();
-    const zero = { review: 0, draft: 0, opinion: 0, policy: 0 };
-    const [plan] = await db()
-      .insert(subscriptions)
-      .values({
-        companyId: company.id,
-        tier: 'silver',
-        status: 'active',
-        provider: 'sandbox',
-        customerEmail: company.email,
-        cardToken: 'CARD-TOKEN-OF-THE-COMPANY',
-        periodStart: now,
-        periodEnd: new Date(now.getTime() + 30 * 86_400_000),
-        credits: { review: 2, draft: 3, opinion: 1, policy: 1 },
-        creditsUsed: zero,
-        creditValue: 1_142_857,
-      })
-      .returning();
+    const plan = await insertPlan(t, company);
     const check = await inject('GET', '/api/account/deletion', company);
     expect(check.json().data).toMatchObject({ canDelete: false, blockers: [{ kind: 'live_plan' }] });
     const refused = await del(company);

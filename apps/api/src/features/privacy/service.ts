@@ -500,6 +500,28 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
         .where(eq(notifications.userId, me.id))
         .orderBy(asc(notifications.id));
     }
+    // What the person wrote or did on jobs jobs.json does not hold: an admin's messages and actions, a
+    // lawyer's on a job handed to another lawyer (2310). Their own entries only: the rest of such a job
+    // is the company's and its new lawyer's (2319).
+    files['job-actions.json'] = await db
+      .select({
+        jobId: jobEvents.jobId,
+        product: products.productName,
+        action: jobEvents.action,
+        note: jobEvents.note,
+        files: jobEvents.files,
+        createdAt: jobEvents.createdAt,
+      })
+      .from(jobEvents)
+      .innerJoin(jobs, eq(jobs.id, jobEvents.jobId))
+      .innerJoin(products, eq(products.id, jobs.productId))
+      .where(
+        and(
+          eq(jobEvents.actorId, me.id),
+          me.userType === 'admin' ? undefined : sql`${party} is distinct from ${me.id}`,
+        ),
+      )
+      .orderBy(asc(jobEvents.id));
     if (me.userType === 'company') {
       files['orders.json'] = (
         await db
@@ -524,6 +546,33 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
         .where(eq(reviews.companyId, me.id))
         .orderBy(asc(reviews.date), asc(reviews.id));
       files['lawyer-reviews.json'] = await lawyerReviewsOf(db, eq(lawyerReviews.companyId, me.id));
+      // The monthly plans and what was paid for them; the provider's card token charges the card and is
+      // no data about the person, so it stays out of a file that may be forwarded.
+      files['plans.json'] = {
+        plans: (
+          await db
+            .select()
+            .from(subscriptions)
+            .where(eq(subscriptions.companyId, me.id))
+            .orderBy(asc(subscriptions.createdAt), asc(subscriptions.id))
+        ).map(({ companyId: _c, cardToken: _token, claimedUntil: _claim, ...plan }) => plan),
+        payments: (
+          await db
+            .select()
+            .from(subscriptionPayments)
+            .where(eq(subscriptionPayments.companyId, me.id))
+            .orderBy(asc(subscriptionPayments.createdAt), asc(subscriptionPayments.id))
+        ).map(({ companyId: _c, ...payment }) => payment),
+      };
+      // Refunds of its jobs, orders and plan payments, as the deletion check finds them; who asked is staff.
+      files['refunds.json'] = (
+        await db
+          .select({ refund: refunds })
+          .from(refunds)
+          .leftJoin(orders, eq(orders.id, refunds.orderId))
+          .where(sql`coalesce(${refunds.companyId}, ${orders.companyId}) = ${me.id}`)
+          .orderBy(asc(refunds.createdAt), asc(refunds.id))
+      ).map(({ refund: { requestedBy: _admin, companyId: _c, ...refund } }) => refund);
       files['cart.json'] = await db
         .select()
         .from(cartItems)
@@ -614,7 +663,8 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
         `Made ${clock.now().toISOString()} for ${user.officialEmail}.`,
         '',
         'profile.json: your account. jobs.json: the jobs you took part in with their messages (the other party named by role).',
-        'orders.json, reviews.json, cart.json (companies); payouts.json, applications.json (lawyers); admin-actions.json (admins).',
+        'job-actions.json: what you wrote or did on jobs not in jobs.json (a job handed to another lawyer; an admin’s messages).',
+        'orders.json, plans.json, refunds.json, reviews.json, cart.json (companies); payouts.json, applications.json (lawyers); admin-actions.json (admins).',
         'files/: every file you uploaded; files.json lists them. Files the other party shared on a job are named in jobs.json.',
       ].join('\n');
       const entry = (name: string, bytes: Uint8Array) => {

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { and, eq, inArray, like, or, sql, type SQL, type SQLWrapper, type AnyColumn } from 'drizzle-orm';
+import { and, asc, eq, inArray, like, lt, or, sql, type SQL, type SQLWrapper, type AnyColumn } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import { messages, type UploadKind } from '@legalmarket/contracts';
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/client.js';
 import { lockLiveAccount } from '../../db/locks.js';
-import { jobEvents, jobs, products, uploads, users } from '../../db/schema.js';
+import { cartItems, jobEvents, jobs, orders, products, uploads, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError, badRequest, forbidden } from '../../platform/errors.js';
@@ -144,7 +144,10 @@ export async function assertAttachable(
     .from(uploads)
     .leftJoin(users, eq(users.id, uploads.ownerId))
     .where(eq(uploads.key, key))
-    .limit(1);
+    .limit(1)
+    // Held to the attaching transaction's commit: the orphan sweep skips a row being attached, and an
+    // attach waits for a sweep that took the row first, then finds it gone (sweepOrphans).
+    .for('share', { of: uploads });
   if (!row) throw badRequest(messages.attachedFileNotFound);
   const mine = row.ownerId === user.id || (user.userType === 'admin' && row.ownerType === 'admin');
   if (!mine) throw forbidden(messages.fileNotYours);
@@ -232,6 +235,26 @@ interface ReadFormOptions {
   /** Which part name carries the file (default: any). */
   fileField?: string;
 }
+
+/** A document nobody attached this long after its upload is swept (the page uploads as its form is sent). */
+export const ORPHAN_DOCUMENT_MS = 7 * 86_400_000;
+
+/**
+ * Every upload key any row names, by any address ending in `/uploads/<key>`: a picture, a product image,
+ * a cart line, an order's line, a job's company or admin file, a thread's file. Wider than canRead on
+ * purpose: whatever names a file keeps it, whoever wrote the name.
+ */
+const referencedKeys = () => {
+  const keyIn = (value: SQL) => sql`substring(trim(${value}) from '/uploads/([A-Za-z0-9._-]+)$')`;
+  return sql`select ${keyIn(sql`${users.profileImage}`)} as k from ${users}
+    union all select ${keyIn(sql`${products.productImage}`)} from ${products}
+    union all select ${keyIn(sql`${cartItems.file}`)} from ${cartItems}
+    union all select ${keyIn(sql`${jobs.companyFile}`)} from ${jobs}
+    union all select ${keyIn(sql`${jobs.adminFile}`)} from ${jobs}
+    union all select ${keyIn(sql`f ->> 'url'`)} from ${jobEvents}, jsonb_array_elements(${jobEvents.files}) f
+    union all select ${keyIn(sql`l ->> 'file'`)} from ${orders}, jsonb_array_elements(${orders.lines}) l
+      where jsonb_typeof(l) = 'object'`;
+};
 
 export type UploadsService = ReturnType<typeof createUploadsService>;
 
@@ -413,6 +436,46 @@ export function createUploadsService(deps: {
   /** Removes stored bytes no row points at any more; a failure leaves an orphan object, never a lost row. */
   const removeStored = (key: string) => deps.storage.remove(key).catch(() => undefined);
 
+  /**
+   * Deletes documents uploaded more than ORPHAN_DOCUMENT_MS ago that nothing names (a form never sent, a
+   * file replaced before sending), at most `limit` a call: rows in one transaction, bytes after commit.
+   * Safe on several instances at once and against an attach: candidates are locked FOR UPDATE SKIP
+   * LOCKED (an attach holds its row FOR SHARE, assertAttachable), then checked again by a statement of
+   * their own, whose snapshot sees any reference committed while the lock was awaited.
+   */
+  async function sweepOrphans(limit = 200): Promise<number> {
+    const cutoff = new Date(deps.clock.now().getTime() - ORPHAN_DOCUMENT_MS);
+    const unnamed = sql`not exists (select 1 from (${referencedKeys()}) r where r.k = ${uploads.key})`;
+    const keys = await deps.db.transaction(async (tx) => {
+      const candidates = await tx
+        .select({ key: uploads.key })
+        .from(uploads)
+        .where(and(eq(uploads.kind, 'document'), lt(uploads.createdAt, cutoff), unnamed))
+        .orderBy(asc(uploads.createdAt))
+        .limit(limit)
+        .for('update', { skipLocked: true });
+      if (!candidates.length) return [];
+      const gone = await tx
+        .delete(uploads)
+        .where(
+          and(
+            inArray(
+              uploads.key,
+              candidates.map((c) => c.key),
+            ),
+            unnamed,
+          ),
+        )
+        .returning({ key: uploads.key });
+      return gone.map((g) => g.key);
+    });
+    for (const key of keys) await removeStored(key);
+    // Half-written files a crash left on local disk (a full disk's are removed at once): an hour is
+    // past any write still under way on another instance.
+    await deps.storage.removePartial?.(new Date(deps.clock.now().getTime() - 3_600_000)).catch(() => 0);
+    return keys.length;
+  }
+
   const sign = (key: string, exp: number, sessionId: string) =>
     deps.hashToken(`file-link:${key}:${exp}:${sessionId}`).slice(0, 32);
 
@@ -443,5 +506,16 @@ export function createUploadsService(deps: {
     return exp < deps.clock.now().getTime() ? { state: 'expired' } : { state: 'ok', sessionId: m[2] };
   }
 
-  return { readForm, store, find, canRead, signedLink, checkLink, limitOf, forgetReplacedPicture, removeStored };
+  return {
+    readForm,
+    store,
+    find,
+    canRead,
+    signedLink,
+    checkLink,
+    limitOf,
+    forgetReplacedPicture,
+    removeStored,
+    sweepOrphans,
+  };
 }

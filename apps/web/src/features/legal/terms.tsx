@@ -116,7 +116,8 @@ export function PrivacyPolicy({ page }: { page?: boolean }) {
         verified lawyers read its brief (what you and our staff wrote about the work), the names of its files and your
         company&apos;s name; they never open the files or the job&apos;s conversation unless they are assigned to it.
         Lawyers whose verification is not finished see only the service and its price. One company never sees another
-        company&apos;s information. Documents are used only to deliver the job they were uploaded for.
+        company&apos;s information. Documents are used only to deliver the job they were uploaded for; a document you
+        uploaded but never attached to a job, a message or your cart is deleted a week after its upload.
       </p>
       <H>Who else handles your data</H>
       <p>
