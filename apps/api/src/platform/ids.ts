@@ -9,7 +9,11 @@ const ID_FIELD = /^_id$|Id$/;
  * id in lower case answered 200 (decision 2358).
  */
 export function lowerCaseIds(part: unknown, names: RegExp | null = null): void {
-  if (!part || typeof part !== 'object' || Array.isArray(part)) return;
+  // Plain objects only (a query has no prototype): a raw body (the webhook's, a 20 MB PDF) arrives here as
+  // a Buffer before any authentication, and walking it would cost one entry per byte.
+  if (!part || typeof part !== 'object') return;
+  const proto = Object.getPrototypeOf(part);
+  if (proto !== Object.prototype && proto !== null) return;
   const values = part as Record<string, unknown>;
   for (const [name, value] of Object.entries(values))
     if (
