@@ -506,6 +506,41 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     expect(sent[0]).toMatchObject({ payOnComplete: { lawyerId: 'lawyer-2', amount: 40_000 } });
   });
 
+  it("an admin's Mark as Completed cannot be pressed until whom it pays has loaded, and says why", async () => {
+    const data = pageData({ viewer: 'admin', actions: ['message', 'complete'] });
+    const payOnComplete = { lawyerId: 'lawyer-2', name: 'Bola Second', amount: 40_000, delivered: true };
+    const sent: unknown[] = [];
+    // The one-job answer is slow (a phone on a weak line): the admin presses at once, twice.
+    const { release } = open(
+      data,
+      {
+        'GET /job-api/admin/job/job-1': () => ({
+          body: { status: 'success', message: 'ok', data: { job: { ...data.job, payOnComplete } } },
+        }),
+        'POST /job-api/jobs/job-1/actions/complete': (init) => {
+          sent.push(JSON.parse(String(init?.body)));
+          return { body: data };
+        },
+      },
+      ({ url }) => url.pathname === '/job-api/admin/job/job-1',
+    );
+    await screen.findByRole('heading', { name: 'A job' });
+    await userEvent.click(screen.getByRole('button', { name: 'Mark as Completed' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Mark as Completed' });
+    const confirm = within(dialog).getByRole('button', { name: 'Mark as Completed' });
+    expect(confirm).toHaveAttribute('aria-disabled', 'true');
+    expect(confirm).toHaveAccessibleDescription('Loading whom this completion pays and how much…');
+    await userEvent.click(confirm);
+    await userEvent.click(confirm);
+    expect(sent).toEqual([]);
+    await act(async () => release());
+    await within(dialog).findByText('Bola Second');
+    expect(confirm).not.toHaveAttribute('aria-disabled');
+    await userEvent.click(confirm);
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0]).toMatchObject({ payOnComplete: { lawyerId: 'lawyer-2', amount: 40_000 } });
+  });
+
   it('a send left on its way by going elsewhere: back on the job, the buttons wait and the sent text leaves the box', async () => {
     const sent: string[] = [];
     // Each message is held until the test lets it answer: a slow phone network.

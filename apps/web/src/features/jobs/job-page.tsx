@@ -39,7 +39,7 @@ import {
 import { STAGE_LABELS, eventWords, formatDay, formatWhen } from './words';
 import { BreakableText } from '@/components/breakable-text';
 import { JobLawyerReview } from '@/features/reviews/lawyer-reviews';
-import { CompletePayee, shownPay } from '@/features/admin/complete-payee';
+import { CompletePayee, shownPay, usePayee } from '@/features/admin/complete-payee';
 
 /** Actions that cannot be taken back ask first. */
 const CONFIRM: Partial<Record<JobAction, string>> = {
@@ -154,6 +154,10 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
   // typing in it takes the error away.
   const [noteInvalid, setNoteInvalid] = useState(false);
   const [confirming, setConfirming] = useState<JobAction | null>(null);
+  // An admin's completion names whom it pays and how much: pressed before that loaded, it carried no check.
+  const asksPayee = confirming === 'complete' && data.viewer === 'admin';
+  const payee = usePayee(jobId, asksPayee);
+  const payeeShown = Boolean(payee.data?.data.job.payOnComplete);
   // One key per thing composed: a double click or a retry of the same sends it once (the API takes an
   // action once per key); a new note, new files or a sent action make a new one. Kept with the draft
   // once sent, so sending again after a reload whose answer was lost is the same send.
@@ -237,6 +241,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
     }
     if (needs?.files && !files.length) return setError(messages.deliveryNeedsDocument);
     if (CONFIRM[action] && confirming !== action) return setConfirming(action);
+    if (action === 'complete' && data.viewer === 'admin' && !shownPay(qc, jobId)) return;
     setConfirming(null);
     setError(null);
     setSentKey(key);
@@ -541,6 +546,8 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
             <Button
               variant={confirming === 'cancel' ? 'danger' : 'primary'}
               onClick={() => confirming && take(confirming)}
+              disabled={asksPayee && !payeeShown}
+              aria-describedby={asksPayee && !payeeShown ? 'complete-payee-reason' : undefined}
             >
               {confirming ? transitionOf(confirming).label : ''}
             </Button>
@@ -549,7 +556,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
       >
         {confirming && <p>{CONFIRM[confirming]}</p>}
         {/* Whom it pays and how much: after a hand-over, a lawyer who may have delivered nothing (decision 2322). */}
-        {confirming === 'complete' && data.viewer === 'admin' && <CompletePayee jobId={jobId} />}
+        {asksPayee && <CompletePayee query={payee} reasonId="complete-payee-reason" />}
         {confirming === 'cancel' && (
           <p className="mt-2">
             {/* No refund is asked for: the API refunds a bought job in full and gives a plan job's credit back. */}
