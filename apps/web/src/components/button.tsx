@@ -17,7 +17,7 @@ interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
 /**
  * A disabled or busy button is aria-disabled and ignores presses, rather than natively disabled: a
  * browser drops focus to the page when the focused button turns disabled (as a send starts), and a
- * keyboard or screen-reader user lost their place. A press, or Enter in its form, does nothing.
+ * keyboard or screen-reader user lost their place. A press, or Enter in its form, does nothing (2354).
  */
 export function Button({
   variant = 'primary',
