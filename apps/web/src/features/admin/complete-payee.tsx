@@ -45,29 +45,40 @@ export function usePayee(jobId: string, enabled: boolean) {
   });
 }
 
+/** Why Mark as Completed cannot be pressed yet: whom it pays is loading, or failed to load (with Try again). */
+export function PayeeReason({ id, error, retry }: { id: string; error: unknown; retry?: () => void }) {
+  if (!error)
+    return (
+      <p id={id} role="status" className="mt-2 text-slate-700">
+        {payeeLoading}
+      </p>
+    );
+  return (
+    <div id={id} className="mt-2">
+      <p role="alert" className="text-red-700">
+        Could not load whom this completion pays: {getErrorMessage(error)} Try again before marking it completed.
+      </p>
+      {retry && (
+        <Button variant="secondary" className="mt-2" onClick={retry}>
+          Try again
+        </Button>
+      )}
+    </div>
+  );
+}
+
 /** The job page's admin Mark as Completed question: whom it pays and how much, or why it cannot be pressed yet. */
 export function CompletePayee({ query, reasonId }: { query: ReturnType<typeof usePayee>; reasonId: string }) {
   const pay = query.data?.data.job.payOnComplete;
-  if (query.isError)
-    return (
-      <div id={reasonId} className="mt-2">
-        <p role="alert" className="text-red-700">
-          Could not load whom this completion pays: {getErrorMessage(query.error)} Try again before marking it
-          completed.
-        </p>
-        <Button variant="secondary" className="mt-2" onClick={() => void query.refetch()}>
-          Try again
-        </Button>
-      </div>
-    );
-  if (!pay)
+  if (query.isError) return <PayeeReason id={reasonId} error={query.error} retry={() => void query.refetch()} />;
+  if (!pay) {
+    if (query.isPending || query.isFetching) return <PayeeReason id={reasonId} error={null} />;
     return (
       <p id={reasonId} role="status" className="mt-2 text-slate-700">
-        {query.isPending || query.isFetching
-          ? payeeLoading
-          : 'This job has no lawyer to pay now: reload the page to see where it stands.'}
+        This job has no lawyer to pay now: reload the page to see where it stands.
       </p>
     );
+  }
   return (
     <>
       <p className="mt-2">
