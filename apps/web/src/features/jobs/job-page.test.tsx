@@ -541,6 +541,23 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     expect(sent[0]).toMatchObject({ payOnComplete: { lawyerId: 'lawyer-2', amount: 40_000 } });
   });
 
+  it('folds a 5,000-character message to its first lines on a phone, with a button that shows it whole', async () => {
+    const long = 'Clause 14.2 needs the consent of seventy-five percent. '.repeat(100).slice(0, 5000);
+    open(pageData({ events: [...pageData().events, event(4, { note: long })] }));
+    const show = await screen.findByRole('button', { name: 'Show the whole message (5,000 characters)' });
+    expect(show).toHaveAttribute('aria-expanded', 'false');
+    const text = document.getElementById(show.getAttribute('aria-controls')!)!;
+    expect(text).toHaveClass('line-clamp-10');
+    // Folded by CSS only: the whole text is there for a screen reader.
+    expect(text).toHaveTextContent(long.trim());
+    await userEvent.click(show);
+    expect(show).toHaveAttribute('aria-expanded', 'true');
+    expect(show).toHaveTextContent('Show less');
+    expect(text).not.toHaveClass('line-clamp-10');
+    // A short message has no button.
+    expect(screen.getAllByRole('button', { name: /Show the whole message|Show less/ })).toHaveLength(1);
+  });
+
   it('a send left on its way by going elsewhere: back on the job, the buttons wait and the sent text leaves the box', async () => {
     const sent: string[] = [];
     // Each message is held until the test lets it answer: a slow phone network.

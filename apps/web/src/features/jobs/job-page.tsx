@@ -66,6 +66,40 @@ function noteLengthWarning(count: number) {
   return '';
 }
 
+/** Longer than this, a message shows its first lines: 5,000 characters filled seven phone screens. */
+const FOLD_AT = 600;
+
+/**
+ * A message's text, folded to its first ten lines when long, with a button to show it whole. Folded
+ * by CSS alone: a screen reader still reads it all, and the button says what it hides.
+ */
+function LongNote({ id, note }: { id: string; note: string }) {
+  const [open, setOpen] = useState(false);
+  const long = note.length > FOLD_AT;
+  const textId = `event-${id}-text`;
+  return (
+    <>
+      <p
+        id={textId}
+        className={`mt-1 text-sm wrap-anywhere whitespace-pre-wrap ${long && !open ? 'line-clamp-10' : ''}`}
+      >
+        {note}
+      </p>
+      {long && (
+        <button
+          type="button"
+          aria-expanded={open}
+          aria-controls={textId}
+          onClick={() => setOpen((o) => !o)}
+          className="mt-1 min-h-11 text-sm font-semibold text-brand underline"
+        >
+          {open ? 'Show less' : `Show the whole message (${characterCount(note).toLocaleString('en-NG')} characters)`}
+        </button>
+      )}
+    </>
+  );
+}
+
 function EventItem({ e, mine, unread = false }: { e: JobEventResponse; mine: boolean; unread?: boolean }) {
   // Inside the first unread item: a list may hold only list items (axe), and the line belongs to it.
   const divider = unread && (
@@ -97,7 +131,7 @@ function EventItem({ e, mine, unread = false }: { e: JobEventResponse; mine: boo
             <bdi className="font-semibold wrap-anywhere text-ink">{mine ? 'You' : e.actor.name}</bdi> ·{' '}
             <time dateTime={e.createdAt}>{formatWhen(e.createdAt)}</time>
           </p>
-          <p className="mt-1 text-sm wrap-anywhere whitespace-pre-wrap">{e.note}</p>
+          <LongNote id={e._id} note={e.note ?? ''} />
           {files}
         </div>
       </li>
