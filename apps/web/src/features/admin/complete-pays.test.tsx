@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { adminRowLawyer, shareTransferRow } from '@/test/complete-fixture';
+import { adminRowLawyer, pressBeforePayee, shareTransferRow } from '@/test/complete-fixture';
 import { heldFetch } from '@/test/held-fetch';
 import { jsonFetch, renderPage } from '@/test/render';
 import AdminJobsPage from './jobs-page';
@@ -96,17 +96,7 @@ describe("the admin jobs list's Mark as Completed on a slow line (decision 2340)
     await userEvent.click(await screen.findByRole('button', { name: 'View more: Share Transfer' }));
     await userEvent.click(await screen.findByRole('checkbox', { name: 'Mark as Completed' }));
     const asked = await screen.findByRole('dialog', { name: 'Mark this job as completed?' });
-    const confirm = within(asked).getByRole('button', { name: 'Mark as Completed' });
-    expect(confirm).toHaveAttribute('aria-disabled', 'true');
-    expect(confirm).toHaveAccessibleDescription('Loading whom this completion pays and how much…');
-    await userEvent.click(confirm);
-    await userEvent.click(confirm);
-    expect(sent).toEqual([]);
-    await act(async () => stub.release());
-    await within(asked).findByText('Bola Second');
-    expect(confirm).not.toHaveAttribute('aria-disabled');
-    await userEvent.click(confirm);
-    await vi.waitFor(() => expect(sent).toHaveLength(1));
+    await pressBeforePayee(asked, SECOND.name, stub.release, sent);
     expect(sent[0]).toEqual({ payOnComplete: { lawyerId: SECOND._id, amount: 40_000 } });
   });
 });

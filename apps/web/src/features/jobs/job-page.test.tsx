@@ -8,6 +8,7 @@ import type { JobPageResponse } from '@legalmarket/contracts/jobs';
 import { messages } from '@legalmarket/contracts/messages';
 import { planMessages } from '@legalmarket/contracts/plans';
 import { setSession } from '@/lib/session';
+import { pressBeforePayee } from '@/test/complete-fixture';
 import { jobFixture } from '@/test/job-fixture';
 import { heldFetch, type Holds } from '@/test/held-fetch';
 import { jsonFetch, renderPage, testQueryClient } from '@/test/render';
@@ -527,17 +528,7 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     await screen.findByRole('heading', { name: 'A job' });
     await userEvent.click(screen.getByRole('button', { name: 'Mark as Completed' }));
     const dialog = await screen.findByRole('dialog', { name: 'Mark as Completed' });
-    const confirm = within(dialog).getByRole('button', { name: 'Mark as Completed' });
-    expect(confirm).toHaveAttribute('aria-disabled', 'true');
-    expect(confirm).toHaveAccessibleDescription('Loading whom this completion pays and how much…');
-    await userEvent.click(confirm);
-    await userEvent.click(confirm);
-    expect(sent).toEqual([]);
-    await act(async () => release());
-    await within(dialog).findByText('Bola Second');
-    expect(confirm).not.toHaveAttribute('aria-disabled');
-    await userEvent.click(confirm);
-    await waitFor(() => expect(sent).toHaveLength(1));
+    await pressBeforePayee(dialog, 'Bola Second', release, sent);
     expect(sent[0]).toMatchObject({ payOnComplete: { lawyerId: 'lawyer-2', amount: 40_000 } });
   });
 
