@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes } from 'react';
+import { useSyncExternalStore, type ButtonHTMLAttributes } from 'react';
 import { Loader2 } from 'lucide-react';
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost';
@@ -8,6 +8,8 @@ const styles: Record<Variant, string> = {
   danger: 'bg-red-700 text-white hover:bg-red-800 aria-disabled:opacity-50',
   ghost: 'text-brand hover:bg-brand/5 aria-disabled:opacity-50',
 };
+
+const never = () => () => undefined;
 
 interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: Variant;
@@ -30,11 +32,19 @@ export function Button({
   ...rest
 }: ButtonProps) {
   const off = Boolean(disabled || loading);
+  // In the server's HTML, before the page's code runs, a disabled button is natively so: a tap then
+  // (a submit's above all) would go to the browser with no handler to stop it.
+  const hydrated = useSyncExternalStore(
+    never,
+    () => true,
+    () => false,
+  );
   return (
     <button
       type={type}
-      className={`inline-flex min-h-11 items-center justify-center gap-2 rounded-md px-4 py-2 text-sm font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent aria-disabled:cursor-not-allowed ${styles[variant]} ${className}`}
+      className={`inline-flex min-h-11 items-center justify-center gap-2 rounded-md px-4 py-2 text-sm font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent disabled:cursor-not-allowed aria-disabled:cursor-not-allowed ${styles[variant]} ${className}`}
       {...rest}
+      disabled={off && !hydrated}
       aria-disabled={off || undefined}
       aria-busy={loading || undefined}
       onClick={(e) => {
