@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { createAccount, loginAs } from './helpers';
 
 // Founders use phones: the public and account pages must fit a 360 px wide screen without sideways scrolling.
 test.use({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
@@ -40,4 +41,26 @@ test('the footer opens the Terms of use with the spec terms', async ({ page }) =
   await expect(terms).toContainText('18 years of age or older');
   await expect(terms).toContainText('All sales are final');
   await expect(terms).toContainText('arbitration panel of 2');
+});
+
+test('on a phone the admin page comes first and one line at the top leads to the menu, by keyboard too', async ({
+  page,
+  request,
+}) => {
+  await loginAs(page, await createAccount(request, 'admin'));
+  await page.goto('/admin/jobs');
+  // The title in the first screenful: the menu's sixteen items wrapped onto rows above it.
+  const title = page.getByRole('heading', { level: 1, name: 'Jobs' });
+  await expect(title).toBeInViewport();
+  expect((await title.boundingBox())!.y).toBeLessThan(200);
+  const jump = page.getByRole('link', { name: 'Go to the admin menu' });
+  await jump.focus();
+  await page.keyboard.press('Enter');
+  const menu = page.getByRole('navigation', { name: 'Admin menu' });
+  await expect(menu).toBeFocused();
+  await expect(menu).toBeInViewport();
+  await page.keyboard.press('Tab');
+  await expect(menu.getByRole('link', { name: 'Dashboard' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/admin\/dashboard$/);
 });

@@ -39,3 +39,38 @@ test('a message whose answer is lost is given up, and sent again it shows once',
   await page.reload();
   await expect(timeline.getByText(text, { exact: true })).toHaveCount(1);
 });
+
+/**
+ * A keyboard or screen-reader user sends with Enter on a slow line: the busy Send keeps focus (a natively
+ * disabled button dropped it to the page, and the reader lost their place), and Enter again sends nothing.
+ */
+test('Send keeps focus while its message is on its way, and a second Enter sends nothing', async ({
+  page,
+  request,
+}) => {
+  const paid = await paidJob(request, `Focus ${Date.now()} please review our share transfer`);
+  await loginAs(page, paid.companyEmail);
+  const jobs = (await (
+    await page.request.get('/job-api/company/pendingjobs', { headers: paid.company.headers })
+  ).json()) as Array<{ _id: string }>;
+  await page.goto(`/jobs/${jobs[0]._id}`);
+  let sends = 0;
+  let answer!: () => void;
+  const held = new Promise<void>((resolve) => (answer = resolve));
+  await page.route('**/job-api/jobs/*/actions/message', async (route) => {
+    sends++;
+    await held;
+    await route.continue();
+  });
+  await page.getByLabel('Message or note').fill('Who signs for the company?');
+  const send = page.getByRole('button', { name: 'Send' });
+  await send.focus();
+  await page.keyboard.press('Enter');
+  await expect(send).toHaveAttribute('aria-busy', 'true');
+  await expect(send).toBeFocused();
+  await page.keyboard.press('Enter');
+  answer();
+  await expect(page.getByLabel('Message or note')).toHaveValue('');
+  await expect(send).toBeFocused();
+  expect(sends).toBe(1);
+});

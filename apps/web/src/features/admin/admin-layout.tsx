@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router';
 import { useIsMutating, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
@@ -13,6 +13,7 @@ import {
   GitCompareArrows,
   LayoutDashboard,
   LogOut,
+  Menu,
   Repeat,
   RotateCcw,
   Scale,
@@ -44,7 +45,11 @@ export const ADMIN_MENU = [
 /** The logout mutation's key: its state is the query client's, not the page's. */
 const LOGOUT_KEY = ['admin', 'logout'] as const;
 
-/** The admin side menu (wrapped rows on phones, every item in sight) around each admin page. */
+/**
+ * The admin side menu around each admin page. On a phone its sixteen items wrapped onto six rows above
+ * every page's title: there the page comes first, one line at the top leads to the menu below it, every
+ * item still in sight (decision 2353).
+ */
 export function AdminLayout({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
@@ -73,12 +78,41 @@ export function AdminLayout({ title, children, actions }: { title: string; child
   const logout = () => {
     if (!leaving) mutate();
   };
+  const menu = useRef<HTMLElement>(null);
   const item =
     'flex min-h-11 shrink-0 items-center gap-2 rounded-md px-3 text-sm font-medium focus-visible:outline-2 focus-visible:outline-accent';
   return (
     <div className="mx-auto flex w-full max-w-7xl flex-col gap-4 px-3 py-4 md:flex-row md:gap-8 md:px-6 md:py-8">
-      <aside className="md:w-56 md:shrink-0">
-        <nav aria-label="Admin menu" className="rounded-xl bg-white p-2 shadow-sm ring-1 ring-slate-200">
+      {/* A link, so it leads there before the script has loaded on a slow line; after, without a #hash in the address. */}
+      <a
+        href="#admin-menu"
+        onClick={(e) => {
+          e.preventDefault();
+          menu.current?.scrollIntoView();
+          menu.current?.focus();
+        }}
+        className="inline-flex min-h-11 items-center gap-2 self-start rounded-md px-3 text-sm font-semibold text-brand underline focus-visible:outline-2 focus-visible:outline-accent md:hidden"
+      >
+        <Menu aria-hidden className="size-4" />
+        Go to the admin menu
+      </a>
+      <section className="min-w-0 flex-1" aria-labelledby="admin-page-title">
+        <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+          <h1 id="admin-page-title" className="heading-title text-ink">
+            {title}
+          </h1>
+          {actions}
+        </div>
+        {children}
+      </section>
+      <aside className="md:order-first md:w-56 md:shrink-0">
+        <nav
+          ref={menu}
+          id="admin-menu"
+          tabIndex={-1}
+          aria-label="Admin menu"
+          className="scroll-mt-4 rounded-xl bg-white p-2 shadow-sm ring-1 ring-slate-200"
+        >
           <ul className="flex flex-wrap gap-1 md:flex-col md:flex-nowrap">
             {ADMIN_MENU.map(({ label, to, icon: Icon }) => (
               <li key={to}>
@@ -108,15 +142,6 @@ export function AdminLayout({ title, children, actions }: { title: string; child
           </ul>
         </nav>
       </aside>
-      <section className="min-w-0 flex-1" aria-labelledby="admin-page-title">
-        <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
-          <h1 id="admin-page-title" className="heading-title text-ink">
-            {title}
-          </h1>
-          {actions}
-        </div>
-        {children}
-      </section>
     </div>
   );
 }

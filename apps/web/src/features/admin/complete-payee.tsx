@@ -1,5 +1,7 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { Button } from '@/components/button';
 import { Naira } from '@/components/feedback';
+import { getErrorMessage } from '@/lib/http';
 import { getJob } from './api/get-job';
 import { adminKeys } from './api/keys';
 
@@ -25,14 +27,58 @@ export function shownPay(qc: QueryClient, jobId: string) {
   return pay ? { lawyerId: pay.lawyerId, amount: pay.amount } : undefined;
 }
 
+/** Said beside the job page's Mark as Completed, kept unpressable, until whom it pays has loaded. */
+export const payeeLoading = 'Loading whom this completion pays and how much…';
+
 /**
- * The job page's admin Mark as Completed question: whom it pays and how much, from the admin's one-job
- * answer, read afresh when the question opens (money shown before it is paid; decision 2322).
+ * Whom the job page's admin Mark as Completed pays, from the admin's one-job answer, read afresh when the
+ * question opens (money shown before it is paid; decision 2322). Until it is there the completion would
+ * carry no check (decision 2340), so its button waits on it.
  */
-export function CompletePayee({ jobId }: { jobId: string }) {
-  const one = useQuery({ queryKey: adminKeys.job(jobId), queryFn: () => getJob(jobId), staleTime: 0, gcTime: 0 });
-  const pay = one.data?.data.job.payOnComplete;
-  if (!pay) return null;
+export function usePayee(jobId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: adminKeys.job(jobId),
+    queryFn: () => getJob(jobId),
+    staleTime: 0,
+    gcTime: 0,
+    enabled,
+  });
+}
+
+/** Why Mark as Completed cannot be pressed yet: whom it pays is loading, or failed to load (with Try again). */
+export function PayeeReason({ id, error, retry }: { id: string; error: unknown; retry?: () => void }) {
+  if (!error)
+    return (
+      <p id={id} role="status" className="mt-2 text-slate-700">
+        {payeeLoading}
+      </p>
+    );
+  return (
+    <div id={id} className="mt-2">
+      <p role="alert" className="text-red-700">
+        Could not load whom this completion pays: {getErrorMessage(error)} Try again before marking it completed.
+      </p>
+      {retry && (
+        <Button variant="secondary" className="mt-2" onClick={retry}>
+          Try again
+        </Button>
+      )}
+    </div>
+  );
+}
+
+/** The job page's admin Mark as Completed question: whom it pays and how much, or why it cannot be pressed yet. */
+export function CompletePayee({ query, reasonId }: { query: ReturnType<typeof usePayee>; reasonId: string }) {
+  const pay = query.data?.data.job.payOnComplete;
+  if (query.isError) return <PayeeReason id={reasonId} error={query.error} retry={() => void query.refetch()} />;
+  if (!pay) {
+    if (query.isPending || query.isFetching) return <PayeeReason id={reasonId} error={null} />;
+    return (
+      <p id={reasonId} role="status" className="mt-2 text-slate-700">
+        This job has no lawyer to pay now: reload the page to see where it stands.
+      </p>
+    );
+  }
   return (
     <>
       <p className="mt-2">

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { adminRowLawyer, shareTransferRow } from '@/test/complete-fixture';
+import { adminRowLawyer, pressBeforePayee, shareTransferRow } from '@/test/complete-fixture';
+import { heldFetch } from '@/test/held-fetch';
 import { jsonFetch, renderPage } from '@/test/render';
 import AdminJobsPage from './jobs-page';
 
@@ -65,5 +66,37 @@ describe("the admin's Mark as Completed confirmation (decision 2322)", { timeout
     const asked = await screen.findByRole('dialog', { name: 'Mark this job as completed?' });
     expect(asked).toHaveTextContent('Bola Second is paid ₦40,000 (what is held for the job, less the commission)');
     expect(within(asked).queryByRole('alert')).toBeNull();
+  });
+});
+
+describe("the admin jobs list's Mark as Completed on a slow line (decision 2340)", { timeout: 30_000 }, () => {
+  it('cannot be pressed until whom it pays has loaded, says why, then sends the pay it shows', async () => {
+    const pay = { lawyerId: SECOND._id, name: SECOND.name, amount: 40_000, delivered: true };
+    const sent: unknown[] = [];
+    const stub = heldFetch(
+      {
+        'GET /job-api/unassign': () => ({
+          body: { status: 'success', page: 1, limit: 5, total: 0, results: 0, jobs: [] },
+        }),
+        'GET /job-api/pendingjobs': () => ({
+          body: { status: 'success', page: 1, limit: 5, total: 1, results: 1, jobs: [row] },
+        }),
+        [`GET /job-api/admin/job/${JOB_ID}`]: () => ({
+          body: { status: 'success', message: 'ok', data: { job: { ...row, payOnComplete: pay } } },
+        }),
+        [`PUT /job-api/completejob/${JOB_ID}`]: (init) => {
+          sent.push(init?.body ? JSON.parse(String(init.body)) : null);
+          return { body: { status: 'success', message: 'Job completed', data: row } };
+        },
+      },
+      ({ url }) => url.pathname === `/job-api/admin/job/${JOB_ID}`,
+    );
+    vi.stubGlobal('fetch', stub.fn);
+    renderPage(<AdminJobsPage />, { path: '/admin/jobs', at: '/admin/jobs?tab=pending' });
+    await userEvent.click(await screen.findByRole('button', { name: 'View more: Share Transfer' }));
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Mark as Completed' }));
+    const asked = await screen.findByRole('dialog', { name: 'Mark this job as completed?' });
+    await pressBeforePayee(asked, SECOND.name, stub.release, sent);
+    expect(sent[0]).toEqual({ payOnComplete: { lawyerId: SECOND._id, amount: 40_000 } });
   });
 });

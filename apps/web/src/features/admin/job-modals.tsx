@@ -18,17 +18,23 @@ import { Modal } from '@/components/modal';
 import { getErrorMessage } from '@/lib/http';
 import { completedJobId, useCompleteJob } from './api/complete-job';
 import { useEditJobDetails } from './api/edit-job-details';
-import { NotDeliveredAlert } from './complete-payee';
+import { NotDeliveredAlert, PayeeReason } from './complete-payee';
 
 /** View more: product, details and files; Assign on open jobs, Mark as Completed on pending ones. */
 export function JobModal({
   job,
   onClose,
   onDone,
+  payee,
 }: {
   job: JobViewResponse | null;
   onClose: () => void;
   onDone: (message: string) => void;
+  /**
+   * The one-job answer that names whom Mark as Completed pays, while it is on its way or failed: the
+   * completion waits for it, as pressed before it carried no check (decision 2340).
+   */
+  payee?: { pending: boolean; error: unknown; retry: () => void };
 }) {
   const complete = useCompleteJob();
   // The job whose box was ticked: another job's dialog opened after it starts unticked.
@@ -50,6 +56,7 @@ export function JobModal({
   const lawyer = job?.assignedTo[0];
   // Only the one-job answer says it (the jobs page loads it for View more); the list's row does not.
   const pay = job?.payOnComplete;
+  const payeeMissing = !pay && (payee?.pending || Boolean(payee?.error));
   if (job && asking)
     return (
       <Modal
@@ -63,6 +70,8 @@ export function JobModal({
             </Button>
             <Button
               loading={complete.isPending}
+              disabled={payeeMissing}
+              aria-describedby={payeeMissing ? 'complete-payee-reason' : undefined}
               onClick={() => {
                 setTickedFor(job._id);
                 const id = job._id;
@@ -85,6 +94,7 @@ export function JobModal({
           </>
         }
       >
+        {payeeMissing && <PayeeReason id="complete-payee-reason" error={payee?.error} retry={payee?.retry} />}
         {pay ? (
           // Whom the completion pays and how much, from the one-job answer: after a hand-over it pays the
           // present lawyer, who may have delivered nothing (decision 2322).

@@ -138,7 +138,16 @@ export default function AdminJobsPage() {
           </>
         )}
       </div>
-      <JobModal job={viewed} onClose={() => setViewing(null)} onDone={setNotice} />
+      <JobModal
+        job={viewed}
+        onClose={() => setViewing(null)}
+        onDone={setNotice}
+        payee={
+          viewing?.status === 'pending' && viewed === viewing
+            ? { pending: !one.isError, error: one.isError ? one.error : null, retry: () => void one.refetch() }
+            : undefined
+        }
+      />
       <AddDetailsModal job={editing} onClose={() => setEditing(null)} onDone={setNotice} />
     </AdminLayout>
   );

@@ -8,6 +8,7 @@ import type { JobPageResponse } from '@legalmarket/contracts/jobs';
 import { messages } from '@legalmarket/contracts/messages';
 import { planMessages } from '@legalmarket/contracts/plans';
 import { setSession } from '@/lib/session';
+import { pressBeforePayee } from '@/test/complete-fixture';
 import { jobFixture } from '@/test/job-fixture';
 import { heldFetch, type Holds } from '@/test/held-fetch';
 import { jsonFetch, renderPage, testQueryClient } from '@/test/render';
@@ -504,6 +505,48 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Mark as Completed' }));
     await waitFor(() => expect(sent).toHaveLength(1));
     expect(sent[0]).toMatchObject({ payOnComplete: { lawyerId: 'lawyer-2', amount: 40_000 } });
+  });
+
+  it("an admin's Mark as Completed cannot be pressed until whom it pays has loaded, and says why", async () => {
+    const data = pageData({ viewer: 'admin', actions: ['message', 'complete'] });
+    const payOnComplete = { lawyerId: 'lawyer-2', name: 'Bola Second', amount: 40_000, delivered: true };
+    const sent: unknown[] = [];
+    // The one-job answer is slow (a phone on a weak line): the admin presses at once, twice.
+    const { release } = open(
+      data,
+      {
+        'GET /job-api/admin/job/job-1': () => ({
+          body: { status: 'success', message: 'ok', data: { job: { ...data.job, payOnComplete } } },
+        }),
+        'POST /job-api/jobs/job-1/actions/complete': (init) => {
+          sent.push(JSON.parse(String(init?.body)));
+          return { body: data };
+        },
+      },
+      ({ url }) => url.pathname === '/job-api/admin/job/job-1',
+    );
+    await screen.findByRole('heading', { name: 'A job' });
+    await userEvent.click(screen.getByRole('button', { name: 'Mark as Completed' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Mark as Completed' });
+    await pressBeforePayee(dialog, 'Bola Second', release, sent);
+    expect(sent[0]).toMatchObject({ payOnComplete: { lawyerId: 'lawyer-2', amount: 40_000 } });
+  });
+
+  it('folds a 5,000-character message to its first lines on a phone, with a button that shows it whole', async () => {
+    const long = 'Clause 14.2 needs the consent of seventy-five percent. '.repeat(100).slice(0, 5000);
+    open(pageData({ events: [...pageData().events, event(4, { note: long })] }));
+    const show = await screen.findByRole('button', { name: 'Show the whole message (5,000 characters)' });
+    expect(show).toHaveAttribute('aria-expanded', 'false');
+    const text = document.getElementById(show.getAttribute('aria-controls')!)!;
+    expect(text).toHaveClass('line-clamp-10');
+    // Folded by CSS only: the whole text is there for a screen reader.
+    expect(text).toHaveTextContent(long.trim());
+    await userEvent.click(show);
+    expect(show).toHaveAttribute('aria-expanded', 'true');
+    expect(show).toHaveTextContent('Show less');
+    expect(text).not.toHaveClass('line-clamp-10');
+    // A short message has no button.
+    expect(screen.getAllByRole('button', { name: /Show the whole message|Show less/ })).toHaveLength(1);
   });
 
   it('a send left on its way by going elsewhere: back on the job, the buttons wait and the sent text leaves the box', async () => {

@@ -39,7 +39,7 @@ import {
 import { STAGE_LABELS, eventWords, formatDay, formatWhen } from './words';
 import { BreakableText } from '@/components/breakable-text';
 import { JobLawyerReview } from '@/features/reviews/lawyer-reviews';
-import { CompletePayee, shownPay } from '@/features/admin/complete-payee';
+import { CompletePayee, shownPay, usePayee } from '@/features/admin/complete-payee';
 
 /** Actions that cannot be taken back ask first. */
 const CONFIRM: Partial<Record<JobAction, string>> = {
@@ -64,6 +64,40 @@ function noteLengthWarning(count: number) {
   if (count > MAX_MESSAGE_LENGTH - 100) return '100 characters or fewer left.';
   if (count > MAX_MESSAGE_LENGTH - 500) return '500 characters or fewer left.';
   return '';
+}
+
+/** Longer than this, a message shows its first lines: 5,000 characters filled seven phone screens. */
+const FOLD_AT = 600;
+
+/**
+ * A message's text, folded to its first ten lines when long, with a button to show it whole. Folded
+ * by CSS alone: a screen reader still reads it all, and the button says what it hides.
+ */
+function LongNote({ id, note }: { id: string; note: string }) {
+  const [open, setOpen] = useState(false);
+  const long = note.length > FOLD_AT;
+  const textId = `event-${id}-text`;
+  return (
+    <>
+      <p
+        id={textId}
+        className={`mt-1 text-sm wrap-anywhere whitespace-pre-wrap ${long && !open ? 'line-clamp-10' : ''}`}
+      >
+        {note}
+      </p>
+      {long && (
+        <button
+          type="button"
+          aria-expanded={open}
+          aria-controls={textId}
+          onClick={() => setOpen((o) => !o)}
+          className="mt-1 min-h-11 text-sm font-semibold text-brand underline"
+        >
+          {open ? 'Show less' : `Show the whole message (${characterCount(note).toLocaleString('en-NG')} characters)`}
+        </button>
+      )}
+    </>
+  );
 }
 
 function EventItem({ e, mine, unread = false }: { e: JobEventResponse; mine: boolean; unread?: boolean }) {
@@ -97,7 +131,7 @@ function EventItem({ e, mine, unread = false }: { e: JobEventResponse; mine: boo
             <bdi className="font-semibold wrap-anywhere text-ink">{mine ? 'You' : e.actor.name}</bdi> ·{' '}
             <time dateTime={e.createdAt}>{formatWhen(e.createdAt)}</time>
           </p>
-          <p className="mt-1 text-sm wrap-anywhere whitespace-pre-wrap">{e.note}</p>
+          <LongNote id={e._id} note={e.note ?? ''} />
           {files}
         </div>
       </li>
@@ -154,6 +188,10 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
   // typing in it takes the error away.
   const [noteInvalid, setNoteInvalid] = useState(false);
   const [confirming, setConfirming] = useState<JobAction | null>(null);
+  // An admin's completion names whom it pays and how much: pressed before that loaded, it carried no check.
+  const asksPayee = confirming === 'complete' && data.viewer === 'admin';
+  const payee = usePayee(jobId, asksPayee);
+  const payeeShown = Boolean(payee.data?.data.job.payOnComplete);
   // One key per thing composed: a double click or a retry of the same sends it once (the API takes an
   // action once per key); a new note, new files or a sent action make a new one. Kept with the draft
   // once sent, so sending again after a reload whose answer was lost is the same send.
@@ -237,6 +275,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
     }
     if (needs?.files && !files.length) return setError(messages.deliveryNeedsDocument);
     if (CONFIRM[action] && confirming !== action) return setConfirming(action);
+    if (action === 'complete' && data.viewer === 'admin' && !shownPay(qc, jobId)) return;
     setConfirming(null);
     setError(null);
     setSentKey(key);
@@ -541,6 +580,8 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
             <Button
               variant={confirming === 'cancel' ? 'danger' : 'primary'}
               onClick={() => confirming && take(confirming)}
+              disabled={asksPayee && !payeeShown}
+              aria-describedby={asksPayee && !payeeShown ? 'complete-payee-reason' : undefined}
             >
               {confirming ? transitionOf(confirming).label : ''}
             </Button>
@@ -549,7 +590,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
       >
         {confirming && <p>{CONFIRM[confirming]}</p>}
         {/* Whom it pays and how much: after a hand-over, a lawyer who may have delivered nothing (decision 2322). */}
-        {confirming === 'complete' && data.viewer === 'admin' && <CompletePayee jobId={jobId} />}
+        {asksPayee && <CompletePayee query={payee} reasonId="complete-payee-reason" />}
         {confirming === 'cancel' && (
           <p className="mt-2">
             {/* No refund is asked for: the API refunds a bought job in full and gives a plan job's credit back. */}
