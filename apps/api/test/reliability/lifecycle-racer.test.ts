@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { and, asc, eq, gt, inArray } from 'drizzle-orm';
-import { emailOutbox, jobEvents, jobTimers, jobs, ledgerTransactions } from '../../src/db/schema.js';
+import { emailOutbox, holidays, jobEvents, jobTimers, jobs, ledgerTransactions } from '../../src/db/schema.js';
+import { addWorkingDays } from '../../src/platform/working-days.js';
 import { createTestApp, describeEachDb, otherConnection, signupAndLogin, type TestApp } from '../helpers.js';
 import { insertProduct } from '../commerce-helpers.js';
 import { secondInstance } from '../second-instance.js';
@@ -231,6 +232,29 @@ describeEachDb('lifecycle racer: the clock against people on two instances', (ki
         .from(jobTimers)
         .where(and(eq(jobTimers.jobId, id), eq(jobTimers.action, 'auto_accept')));
       expect(timer.firedAt).not.toBeNull();
+    }
+  });
+
+  it('a holiday declared on the other instance while the lawyer delivers: the acceptance moment counts it', async () => {
+    for (let round = 0; round < ROUNDS * 2; round++) {
+      const id = await assignedJob();
+      const doc = await upload(lawyer, 'final');
+      const before = new Set((await db().select().from(holidays)).map((h) => h.day));
+      // The next working day (its Lagos date), inside the five working days the delivery starts.
+      const next = addWorkingDays(t.clock.now(), 1, before);
+      const day = new Date(next.getTime() + 3600_000).toISOString().slice(0, 10);
+      const all = await Promise.all([
+        actOn(t.app, lawyer, id, 'deliver', { files: [{ url: doc.url, name: 'final.pdf' }] }),
+        on(other.app, admin, '/api/admin/holidays', { date: day, name: `Declared ${round}` }),
+      ]);
+      only(all, [200]);
+      const hs = new Set((await db().select().from(holidays)).map((h) => h.day));
+      const [job] = await db().select().from(jobs).where(eq(jobs.id, id));
+      const [timer] = await db()
+        .select()
+        .from(jobTimers)
+        .where(and(eq(jobTimers.jobId, id), eq(jobTimers.action, 'auto_accept')));
+      expect(timer.fireAt.toISOString(), `round ${round}`).toBe(addWorkingDays(job.deliveredAt!, 5, hs).toISOString());
     }
   });
 });
