@@ -32,6 +32,10 @@ export const lockProviderRefund = (tx: Executor, provider: string, providerRefun
 export const lockSetting = (tx: Executor, key: string) =>
   tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`lm-setting:${key}`}, 0))`);
 
+/** The same key as lockSetting, held shared: readers of the setting wait only for a change under way. */
+export const shareSetting = (tx: Executor, key: string) =>
+  tx.execute(sql`select pg_advisory_xact_lock_shared(hashtextextended(${`lm-setting:${key}`}, 0))`);
+
 /**
  * Reads the signed-in account's row FOR SHARE, for a write it owns: an account erased since its session
  * was checked (from another tab) answers 401 and the write keeps nothing, and an erasure that comes second

@@ -22,7 +22,7 @@ import {
 } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
-import { lockLiveAccount, lockSetting } from '../../db/locks.js';
+import { lockLiveAccount, lockSetting, shareSetting } from '../../db/locks.js';
 import { holidays, jobEvents, jobReads, jobs, jobTimers, notifications, products, users } from '../../db/schema.js';
 import { liveAdmin } from '../../db/admins.js';
 import type { AuthUser } from '../../platform/auth.js';
@@ -369,6 +369,9 @@ export function createJobLifecycle(
       })
       .returning({ id: jobEvents.id });
 
+    // A delivery's timers count the holidays as a holiday being declared leaves them: it holds this lock
+    // until it has moved the delivered jobs' timers, so a delivery waits for it or is moved by it (2345).
+    if (action === 'deliver' || action === 'deliver_again') await shareSetting(tx, 'holiday-timers');
     // The clock's timers start with the transition that makes them due.
     const hs =
       action === 'assign' || action.startsWith('deliver') || action === 'request_changes' ? await holidaySet(tx) : null;
