@@ -11,12 +11,16 @@ export interface FlwTx {
   tx_ref: string;
   flw_ref: string;
   amount: number;
+  /** The amount, plus `app_fee` when the customer bears the fee. */
   charged_amount: number;
-  /** Flutterwave's fee, kept from what it settles to the merchant (the merchant bears it). */
+  /** Flutterwave's fee: kept from what it settles when the merchant bears it, added to the charge else. */
   app_fee: number;
   merchant_fee: number;
-  /** amount - app_fee: what reaches the merchant's balance. */
-  amount_settled: number;
+  /**
+   * What reaches the merchant's balance: amount - app_fee when the merchant bears the fee, the amount
+   * when the customer does. Read from the other fields when answered, so a test changing them moves it.
+   */
+  readonly amount_settled: number;
   currency: string;
   status: 'successful' | 'failed' | 'pending';
   payment_type: string;
@@ -108,6 +112,8 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
   const txs = new Map<number, FlwTx>();
   const refunds = new Map<number, FlwRefund>();
   let nextId = 288200108;
+  /** The account's "Who should pay the transaction fee?" business preference (the merchant by default). */
+  let feeBearer: 'merchant' | 'customer' = 'merchant';
   let nextRefundId = 75923;
   let down = false;
   /**
@@ -503,6 +509,10 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
     setDown: (v: boolean) => {
       down = v;
     },
+    /** Who bears the fee of the payments made from now on (the dashboard's business preference). */
+    setFeeBearer: (v: typeof feeBearer) => {
+      feeBearer = v;
+    },
     pay,
     plans,
     subscriptions,
@@ -554,7 +564,10 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
       appFee?: number;
       email?: string;
       paymentPlan?: number | null;
-      /** Naira the customer was actually charged (`charged_amount`); by default the amount. */
+      /**
+       * Naira the customer was actually charged (`charged_amount`); by default the amount, plus the fee
+       * when the customer bears it.
+       */
       chargedAmount?: number;
     } = {},
   ) {
@@ -562,15 +575,18 @@ export function flutterwaveStandIn(opts: { now?: () => Date } = {}) {
     const appFee =
       opts.appFee ??
       ((opts.status ?? 'successful') === 'successful' ? collectionFee(Math.round(amount * 100)) / 100 : 0);
+    const customerPays = feeBearer === 'customer';
     txs.set(id, {
       id,
       tx_ref: txRef,
       flw_ref: `FLW-MOCK-${id}`,
       amount,
-      charged_amount: opts.chargedAmount ?? amount,
+      charged_amount: opts.chargedAmount ?? (customerPays ? Math.round((amount + appFee) * 100) / 100 : amount),
       app_fee: appFee,
       merchant_fee: 0,
-      amount_settled: Math.round((amount - appFee) * 100) / 100,
+      get amount_settled() {
+        return customerPays ? this.amount : Math.round((this.amount - this.app_fee) * 100) / 100;
+      },
       currency: opts.currency ?? 'NGN',
       status: opts.status ?? 'successful',
       payment_type: opts.paymentType ?? 'card',

@@ -57,8 +57,9 @@ export const reconciliationDifference = z.object({
   reference: z.string(),
   providerId: z.string().nullable(),
   /**
-   * For a payment, what it settles net of the provider's fee (the ledger's payment less its `fee`
-   * posting; Flutterwave's `amount` less `app_fee`, its `amount_settled`); for a refund, the amount refunded.
+   * For a payment, what it settles net of the fee the platform bore (the ledger's payment less its `fee`
+   * posting; Flutterwave's `amount_settled`, the whole amount when the customer paid `app_fee` on top,
+   * decision 2348); for a refund, the amount refunded.
    */
   ledgerAmount: naira.nullable(),
   providerAmount: naira.nullable(),
@@ -110,7 +111,7 @@ export const reconciliationResponse = z.object({
   from: z.string(),
   to: z.string(),
   provider: z.enum(['sandbox', 'flutterwave']),
-  /** What was compared, in number and naira: payments gross, the provider's fees on them, refunds. */
+  /** What was compared, in number and naira: payments gross, the fees the platform bore on them, refunds. */
   ledger: z.object({
     payments: z.number().int(),
     refunds: z.number().int(),

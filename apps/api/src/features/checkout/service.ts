@@ -28,7 +28,12 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../../platf
 import { mailRenderer } from '../../platform/mail-templates.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import type { Config } from '../../config.js';
-import { ProviderUnavailable, type PaymentProvider, type ProviderTransaction } from '../../platform/payments/index.js';
+import {
+  merchantFee,
+  ProviderUnavailable,
+  type PaymentProvider,
+  type ProviderTransaction,
+} from '../../platform/payments/index.js';
 import { billOf, readPricedCart } from '../cart/service.js';
 import type { JobLifecycle } from '../jobs/lifecycle-service.js';
 import { paymentReceivedMail, receiptAttachment } from '../money/emails.js';
@@ -311,8 +316,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
           );
       }
       await deps.ledger.recordPayment(t, paid, opened);
-      // What the provider keeps from it, when its answer says (never more than it collected).
-      if (tx.fee !== undefined && tx.fee < paid.amount) await deps.ledger.recordFee(t, { orderId: paid.id }, tx.fee);
+      // The fee the platform bore: none when the customer paid it on top (decision 2348).
+      await deps.ledger.recordFee(t, { orderId: paid.id }, merchantFee(tx));
       // Lines another order bought: what this payment held for them goes back (decision 2250).
       const refundId =
         refundDue > 0

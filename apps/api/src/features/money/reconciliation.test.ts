@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type {
   PayoutDifference,
   PlanView,
   ReconciliationDifference,
   ReconciliationResponse,
 } from '@legalmarket/contracts';
-import { jobs, payouts, refunds, subscriptionPayments } from '../../db/schema.js';
+import { jobs, ledgerTransactions, payouts, refunds, subscriptionPayments } from '../../db/schema.js';
 import { flutterwaveProvider } from '../../platform/payments/flutterwave.js';
 import { createPaymentProvider } from '../../platform/payments/index.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
@@ -260,6 +260,41 @@ describeEachDb('reconciliation with Flutterwave (local stand-in)', (kind) => {
       ledgerAmount: null,
       orderId: null,
     });
+  });
+
+  it('a payment whose customer bore the fee posts no fee and agrees with what Flutterwave settles', async () => {
+    const before = await k.reconcile();
+    // "Make customers pay the transaction fees": ₦25,000 charged ₦25,350, all ₦25,000 settled to us.
+    flw.setFeeBearer('customer');
+    try {
+      const o = await paid();
+      expect(flw.txs.get(o.id)).toMatchObject({ amount: 25_000, charged_amount: 25_350, app_fee: 350 });
+      const fees = await t.rt.database.db
+        .select({ id: ledgerTransactions.id })
+        .from(ledgerTransactions)
+        .where(and(eq(ledgerTransactions.kind, 'fee'), eq(ledgerTransactions.orderId, o.orderId)));
+      expect(fees).toEqual([]);
+      // A transfer that paid no order is listed at what reaches us: its amount, the fee being the customer's.
+      const short = await k.order();
+      const shortId = flw.pay(short.reference, short.amount - 1000, { paymentType: 'bank_transfer' });
+      expect(
+        (await k.inject('POST', '/api/checkout/verify', short.company, { reference: short.reference })).statusCode,
+      ).toBe(400);
+
+      const r = await k.reconcile();
+      expect(r.differences).toHaveLength(before.differences.length + 1);
+      expect(r.differences).toEqual(expect.arrayContaining(before.differences));
+      expect(r.differences.find((d) => d.reference === short.reference)).toMatchObject({
+        kind: 'missing_in_ledger',
+        providerId: String(shortId),
+        providerAmount: 24_000,
+      });
+      expect(r.ledger.paid - before.ledger.paid).toBe(25_000);
+      expect(r.ledger.fees).toBe(before.ledger.fees);
+      expect(r.atProvider.fees).toBe(before.atProvider.fees);
+    } finally {
+      flw.setFeeBearer('merchant');
+    }
   });
 });
 

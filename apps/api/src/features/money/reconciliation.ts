@@ -18,6 +18,7 @@ import {
 } from '../../db/schema.js';
 import { AppError } from '../../platform/errors.js';
 import {
+  merchantFee,
   ProviderUnavailable,
   type PaymentProvider,
   type ProviderRefund,
@@ -30,8 +31,8 @@ const naira = (kobo: number) => kobo / 100;
 /** The Lagos day (YYYY-MM-DD) of a moment: WAT is UTC+1 all year. */
 const lagosDay = (d: Date) => new Date(d.getTime() + 3600_000).toISOString().slice(0, 10);
 const startOf = (day: string) => new Date(`${day}T00:00:00+01:00`);
-/** What a payment leaves in the merchant's balance: Flutterwave's `amount_settled`, amount less `app_fee`. */
-const settled = (t: ProviderTransaction) => t.amount - (t.fee ?? 0);
+/** What a payment leaves in the merchant's balance: its amount less the fee the merchant bore (decision 2348). */
+const settled = (t: ProviderTransaction) => t.amount - merchantFee(t);
 const shift = (day: string, days: number) => lagosDay(new Date(startOf(day).getTime() + days * DAY_MS));
 
 interface LedgerPayment {
@@ -531,7 +532,7 @@ export function createReconciliation(deps: ReconciliationDeps) {
         payments: received.length,
         refunds: refunded.length,
         paid: sum(received),
-        fees: fees(received),
+        fees: naira(received.reduce((s, t) => s + merchantFee(t), 0)),
         refunded: sum(refunded),
       },
       differences,

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { PlanView } from '@legalmarket/contracts';
-import { emailOutbox, subscriptionEvents, subscriptionPayments, subscriptions } from '../../db/schema.js';
+import {
+  emailOutbox,
+  ledgerTransactions,
+  subscriptionEvents,
+  subscriptionPayments,
+  subscriptions,
+} from '../../db/schema.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../../../test/helpers.js';
 import { flutterwaveStandIn, listenStandIn } from '../../../test/flutterwave-standin.js';
 import type { createLedger } from '../money/ledger.js';
@@ -98,6 +104,44 @@ describeEachDb('monthly plans on Flutterwave', (kind) => {
       ['renewal', 'failed'],
     ]);
     expect(await ledger.audit()).toEqual([]);
+  });
+
+  it('a first payment and a renewal whose customer bore the fee post no fee', async () => {
+    const company = await signupAndLogin(t, 'company');
+    // "Make customers pay the transaction fees": ₦80,000 charged ₦81,120, all ₦80,000 settled to us.
+    flw.setFeeBearer('customer');
+    try {
+      const { plan } = await subscribe(company);
+      t.clock.advance(new Date(plan.renewsAt).getTime() - t.clock.now().getTime() + 60_000);
+      await plans.tick();
+      const paid = await paymentsOf(plan._id);
+      expect(paid.map((p) => [p.kind, p.status])).toEqual([
+        ['first', 'paid'],
+        ['renewal', 'paid'],
+      ]);
+      for (const p of paid)
+        expect(flw.txs.get(Number(p.providerTransactionId))).toMatchObject({
+          amount: 80_000,
+          charged_amount: 81_120,
+          app_fee: 1_120,
+        });
+      const fees = await t.rt.database.db
+        .select({ id: ledgerTransactions.id })
+        .from(ledgerTransactions)
+        .where(
+          and(
+            eq(ledgerTransactions.kind, 'fee'),
+            inArray(
+              ledgerTransactions.subscriptionPaymentId,
+              paid.map((p) => p.id),
+            ),
+          ),
+        );
+      expect(fees).toEqual([]);
+      expect(await ledger.audit()).toEqual([]);
+    } finally {
+      flw.setFeeBearer('merchant');
+    }
   });
 
   it('a renewal charged once, whatever the repeated webhooks and schedulers', async () => {

@@ -35,6 +35,7 @@ import { button, facts, paragraph, mailRenderer, type MailTemplate } from '../..
 import { enqueueMail } from '../../platform/mailer.js';
 import {
   ChargeRefused,
+  merchantFee,
   ProviderUnavailable,
   type PaymentProvider,
   type ProviderTransaction,
@@ -231,10 +232,6 @@ export function createPlansService(
       .limit(1);
     return row;
   }
-
-  /** What the provider kept from a paid plan payment (its `app_fee`), when it says and it is less than the payment. */
-  const feeOf = (tx: ProviderTransaction, payment: Payment) =>
-    tx.fee !== undefined && tx.fee < payment.amount ? tx.fee : undefined;
 
   /** A plan payment: the provider holds it; the month's credits are held for the jobs they will open. */
   function postPayment(tx: Executor, payment: Payment, sub: Sub) {
@@ -517,7 +514,7 @@ export function createPlansService(
         .where(eq(subscriptionPayments.id, p.id))
         .returning();
       await postPayment(t, paid, sub);
-      await ledger.recordFee(t, { subscriptionPaymentId: paid.id }, feeOf(tx, paid));
+      await ledger.recordFee(t, { subscriptionPaymentId: paid.id }, merchantFee(tx));
       await event(t, sub.id, 'subscribed', `${info.name} plan started; ${formatNairaExact(info.price / 100)} paid`);
       await mail(t, sub, receiptMail(companyAsBilled(company).name, paid, sub, 'Your plan is active'));
       return { sub, newly: true };
@@ -1002,7 +999,7 @@ export function createPlansService(
           .where(eq(subscriptions.id, sub.id))
           .returning();
         await postPayment(t, p, next);
-        await ledger.recordFee(t, { subscriptionPaymentId: p.id }, feeOf(tx, p));
+        await ledger.recordFee(t, { subscriptionPaymentId: p.id }, merchantFee(tx));
         await event(
           t,
           sub.id,

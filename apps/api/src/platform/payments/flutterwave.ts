@@ -31,8 +31,10 @@ interface FlwTransaction {
   status: string;
   payment_type?: string;
   created_at?: string;
-  /** Flutterwave's fee on the payment (naira), kept from what it settles to us. */
+  /** Flutterwave's fee on the payment (naira): kept from what it settles, or added to the charge. */
   app_fee?: number;
+  /** What reaches our balance (naira): the amount less `app_fee`, or the amount when the customer bore it. */
+  amount_settled?: number;
   /** The payment plan a recurring charge was made on. */
   payment_plan?: number | string | null;
   card?: { token?: string } | null;
@@ -72,6 +74,9 @@ function transactionOf(d: FlwTransaction): ProviderTransaction {
     ...(typeof d.payment_type === 'string' && d.payment_type ? { paymentType: d.payment_type } : {}),
     ...(d.created_at ? { createdAt: d.created_at } : {}),
     ...(typeof d.app_fee === 'number' && d.app_fee >= 0 ? { fee: Math.round(d.app_fee * 100) } : {}),
+    ...(typeof d.amount_settled === 'number' && Number.isFinite(d.amount_settled)
+      ? { settledAmount: Math.round(d.amount_settled * 100) }
+      : {}),
     ...(d.payment_plan !== undefined && d.payment_plan !== null && d.payment_plan !== ''
       ? { paymentPlan: String(d.payment_plan) }
       : {}),

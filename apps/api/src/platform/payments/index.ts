@@ -6,6 +6,7 @@ import { sandboxProvider } from './sandbox.js';
 import type { PaymentProvider } from './types.js';
 
 export * from './types.js';
+export { merchantFee } from './fees.js';
 export { finishSandboxTransfer, setSandboxRenewalFailure } from './sandbox.js';
 
 /** The provider chosen by PAYMENT_PROVIDER (config.ts checks the Flutterwave keys are present). */

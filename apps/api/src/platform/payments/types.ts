@@ -20,8 +20,13 @@ export interface ProviderTransaction {
   paymentType?: string;
   /** When the provider recorded it (ISO), where the answer says. */
   createdAt?: string;
-  /** What the provider kept from it (Flutterwave's `app_fee`), kobo, when the answer says. */
+  /**
+   * The provider's fee on it (Flutterwave's `app_fee`), kobo, when the answer says: kept from what it
+   * settles when the merchant bears it, added to the charge when the customer does (see `merchantFee`).
+   */
   fee?: number;
+  /** What reaches the merchant's balance (Flutterwave's `amount_settled`), kobo, when the answer says. */
+  settledAmount?: number;
   /** The provider's payment plan the charge was made on (Flutterwave's `payment_plan`), when it was. */
   paymentPlan?: string;
   /** The saved card's token for later charges (Flutterwave's `card.token`), when the answer gives one. */
