@@ -20,6 +20,18 @@ describeEachDb('a lawyer cancels its own withdrawal', (kind) => {
     (await k.db().select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.targetId, id))).map(
       (a) => a.action,
     );
+  /** The code-confirmed change of payout details to 0123456789 at Zenith Bank, as the owner makes it. */
+  async function changeToOwnAccount(who: Login) {
+    expect((await k.inject('POST', '/api/send-otp', who)).statusCode).toBe(200);
+    const otp = sixDigits((await lastMailTo(t, who.email))!.text);
+    expect((await k.inject('POST', '/api/confirm-otp', who, { otp })).statusCode).toBe(200);
+    const edit = await k.inject('PATCH', '/api/edit-payment-details', who, {
+      accountNumber: '0123456789',
+      accountName: 'Chidi Okeke',
+      bank: 'Zenith Bank',
+    });
+    expect(edit.statusCode).toBe(200);
+  }
   const transfersTo = (id: string) =>
     t.rt.database.db.select().from(sandboxTransfers).where(eq(sandboxTransfers.reference, id));
 
@@ -121,15 +133,7 @@ describeEachDb('a lawyer cancels its own withdrawal', (kind) => {
     const addedMail = (await lastMailTo(t, owner.email))!.text;
     const id = (await k.request(owner)).json().payout._id as string;
     // The owner corrects the details with the e-mailed code rather than the "added" mail's link.
-    expect((await k.inject('POST', '/api/send-otp', owner)).statusCode).toBe(200);
-    const otp = sixDigits((await lastMailTo(t, owner.email))!.text);
-    expect((await k.inject('POST', '/api/confirm-otp', owner, { otp })).statusCode).toBe(200);
-    const edit = await k.inject('PATCH', '/api/edit-payment-details', owner, {
-      accountNumber: '0123456789',
-      accountName: 'Chidi Okeke',
-      bank: 'Zenith Bank',
-    });
-    expect(edit.statusCode).toBe(200);
+    await changeToOwnAccount(owner);
     const changed = (await lastMailTo(t, owner.email))!;
     expect(changed.subject).toBe('Your LegalMarket payment details were changed');
     expect(changed.text).toContain('₦20,000');
@@ -151,16 +155,8 @@ describeEachDb('a lawyer cancels its own withdrawal', (kind) => {
   it('the change mail says nothing of withdrawals already going to the new details', async () => {
     const lawyer = await k.earner();
     await k.request(lawyer, 10_000);
-    expect((await k.inject('POST', '/api/send-otp', lawyer)).statusCode).toBe(200);
-    const otp = sixDigits((await lastMailTo(t, lawyer.email))!.text);
-    expect((await k.inject('POST', '/api/confirm-otp', lawyer, { otp })).statusCode).toBe(200);
     // The same account again (re-checked with the bank): the waiting withdrawal goes where it says.
-    const edit = await k.inject('PATCH', '/api/edit-payment-details', lawyer, {
-      accountNumber: '0123456789',
-      accountName: 'Chidi Okeke',
-      bank: 'Zenith Bank',
-    });
-    expect(edit.statusCode).toBe(200);
+    await changeToOwnAccount(lawyer);
     expect((await lastMailTo(t, lawyer.email))!.text).not.toContain('Cancel on Get Paid');
   });
 });
