@@ -117,6 +117,11 @@ export const payoutView = z.object({
    * is younger than PAYOUT_NEW_ACCOUNT_HOURS.
    */
   detailsAddedAt: z.string().nullable(),
+  /**
+   * A `rejected` payout its lawyer cancelled before approval (decision 2344), not an admin's rejection.
+   * Absent from a server before that decision.
+   */
+  cancelled: z.boolean().optional(),
 });
 export type PayoutView = z.infer<typeof payoutView>;
 
@@ -191,6 +196,9 @@ export const rejectPayoutInput = z.object({
 });
 export type RejectPayoutInput = z.infer<typeof rejectPayoutInput>;
 
+/** POST /api/lawyer/payouts/{id}/cancel: nothing to send; the payout is named by the path. */
+export const cancelPayoutInput = z.object({}).nullish();
+
 /** Sandbox provider only: how a transfer still pending at the sandbox ends. */
 export const sandboxTransferOutcomeInput = z.object({
   status: z.enum(['SUCCESSFUL', 'FAILED'], 'status must be SUCCESSFUL or FAILED'),
@@ -244,6 +252,11 @@ export const payoutMessages = {
   notMeDone:
     'The payment details were removed, withdrawals waiting to go to them were stopped, every device is logged out and your old password no longer works. We emailed you a code to set a new password.',
   notMeRejection: 'The account holder reported these payment details as not added by them',
+  // A lawyer cancels its own withdrawal before approval (decision 2344).
+  cancelled: 'Your withdrawal was cancelled. Nothing was sent, and its amount is back in your available balance.',
+  cancelledReason: 'Cancelled by the lawyer before approval',
+  cancelTooLate:
+    'This withdrawal is no longer waiting for approval, so it cannot be cancelled. Refresh the page to see where it is.',
 } as const;
 
 /** Token of a payout-details "This wasn't me" link: the query of its check, the body of its confirmation. */

@@ -5,6 +5,7 @@ import {
   jobApplications,
   jobs,
   payoutDetails,
+  payouts,
   products,
   reviews,
   users,
@@ -920,6 +921,30 @@ const REQUESTS: Record<string, Record<string, Builder>> = {
   },
   'GET /api/lawyer/payouts': { any: get('/api/lawyer/payouts') },
   'POST /api/lawyer/payouts': { any: (c) => ({ method: 'POST', url: '/api/lawyer/payouts', payload: { ...mass(c) } }) },
+  'POST /api/lawyer/payouts/:id/cancel': Object.fromEntries(
+    (['self', 'ofOther'] as const).map((v) => [
+      v,
+      async (c: Ctx): Promise<Req> => {
+        const lawyerish = ['lawyer', 'otherLawyer', 'lawyerUnverified'].includes(c.actor);
+        // A fresh waiting payout each call: the caller's own (self), or another lawyer's (ofOther).
+        const owner =
+          v === 'self' && lawyerish ? c.who!.id : c.actor === 'lawyer' ? c.w.who.otherLawyer.id : c.w.who.lawyer.id;
+        const [p] = await c.t.rt.database.db
+          .insert(payouts)
+          .values({
+            lawyerId: owner,
+            amount: 500_000,
+            bank: 'Zenith Bank',
+            bankCode: '057',
+            accountNumber: '0123456789',
+            accountName: 'Chidi Okeke',
+            provider: 'sandbox',
+          })
+          .returning({ id: payouts.id });
+        return { method: 'POST', url: `/api/lawyer/payouts/${p.id}/cancel`, payload: { ...mass(c) } };
+      },
+    ]),
+  ),
   'GET /api/admin/payouts': { any: get('/api/admin/payouts') },
   'POST /api/admin/payouts/:id/approve': {
     any: () => ({ method: 'POST', url: `/api/admin/payouts/${UNKNOWN_PAYOUT}/approve`, payload: {} }),

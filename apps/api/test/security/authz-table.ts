@@ -258,6 +258,8 @@ export const TABLE: Record<string, Record<string, Row>> = {
   // payouts (issue 17; flows in money/payouts.test.ts). A lawyer reaches the rule: nothing is withdrawable yet.
   'GET /api/lawyer/payouts': { any: LAWYER },
   'POST /api/lawyer/payouts': { any: e(401, 403, 403, 400, 400, 400, 403) },
+  // A lawyer cancels its own waiting payout (decision 2344); another lawyer's is not found, as an unknown one.
+  'POST /api/lawyer/payouts/:id/cancel': { self: LAWYER, ofOther: e(401, 403, 403, 404, 404, 404, 403) },
   'GET /api/admin/payouts': { any: ADMIN },
   // An unknown payout: the admin is told so; lawyers never reach admin routes, their own payouts included.
   'POST /api/admin/payouts/:id/approve': { any: e(401, 403, 403, 403, 403, 403, 404) },

@@ -1,4 +1,4 @@
-import { maskAccountNumber } from '@legalmarket/contracts';
+import { formatNairaExact, formatOrdinalDate, maskAccountNumber } from '@legalmarket/contracts';
 import { button, code, facts, paragraph, type MailTemplate } from '../../platform/mail-templates.js';
 
 export const payoutCodeMail = (to: string, payoutCode: string, minutes: number): MailTemplate => ({
@@ -19,6 +19,14 @@ export const payoutChangedMail = (
   d: { accountNumber: string; accountName: string; bank: string },
   /** The "This wasn't me" link of these details (decision 2244). */
   notMe?: { url: string; days: number },
+  /**
+   * Withdrawals still waiting for approval to go to another account than these details (the old one):
+   * a change does not move them, so the owner is told it can cancel them on Get Paid (decision 2344).
+   */
+  stillWaiting?: {
+    payouts: { amount: number; bank: string; accountNumber: string; createdAt: Date }[];
+    url: string;
+  },
 ): MailTemplate => ({
   to,
   subject:
@@ -45,6 +53,23 @@ export const payoutChangedMail = (
             `If you did not save these details, someone may be signed in to your account. Open the link below and confirm: it removes these details, stops withdrawals waiting to go to them, logs out every device, stops your current password from working and emails you a code to set a new one. The link works once, for ${notMe.days} days, while these are your saved details.`,
           ),
           button('This wasn’t me', notMe.url),
+        ]
+      : []),
+    ...(stillWaiting
+      ? [
+          paragraph(
+            `${stillWaiting.payouts.length === 1 ? 'This withdrawal is' : 'These withdrawals are'} still waiting for approval and will go to the account ${stillWaiting.payouts.length === 1 ? 'it was' : 'they were'} asked for, not to the details above:`,
+          ),
+          facts(
+            stillWaiting.payouts.map((p) => [
+              formatNairaExact(p.amount),
+              `${p.bank} ${maskAccountNumber(p.accountNumber)}, asked ${formatOrdinalDate(p.createdAt)}`,
+            ]),
+          ),
+          paragraph(
+            'If you did not ask for it, or it should go to your new details, cancel it on Get Paid before it is approved, then withdraw again.',
+          ),
+          button('Cancel on Get Paid', stillWaiting.url),
         ]
       : []),
   ],

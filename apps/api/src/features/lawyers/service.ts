@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, ne, or } from 'drizzle-orm';
 import {
   bankCodeOf,
   LIMITS,
@@ -10,7 +10,7 @@ import {
 } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
-import { oneTimeTokens, payoutDetails, sessions, users } from '../../db/schema.js';
+import { oneTimeTokens, payoutDetails, payouts, sessions, users } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/auth.js';
 import { AppError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../platform/errors.js';
 import { mailRenderer } from '../../platform/mail-templates.js';
@@ -321,7 +321,34 @@ export function createLawyersService(deps: Deps) {
           .returning();
         if (!rows[0]) throw notFound(messages.noPaymentDetails);
         const notMe = await notMeLink(tx, lawyer.id, account.officialEmail);
-        await enqueueMail(tx, render(payoutChangedMail(account.officialEmail, 'changed', resolved, notMe)));
+        // Withdrawals asked for earlier still go to the account they named (payouts copy it): the mail
+        // names them, so an owner correcting a thief's details can cancel them on Get Paid (decision 2344).
+        const waiting = await tx
+          .select({
+            amount: payouts.amount,
+            bank: payouts.bank,
+            accountNumber: payouts.accountNumber,
+            createdAt: payouts.createdAt,
+          })
+          .from(payouts)
+          .where(
+            and(
+              eq(payouts.lawyerId, lawyer.id),
+              eq(payouts.status, 'requested'),
+              or(ne(payouts.accountNumber, resolved.accountNumber), ne(payouts.bank, resolved.bank)),
+            ),
+          )
+          .orderBy(asc(payouts.createdAt));
+        const stillWaiting = waiting.length
+          ? {
+              payouts: waiting.map((p) => ({ ...p, amount: p.amount / 100 })),
+              url: `${deps.config.PUBLIC_URL}/lawyer/get-paid?tab=get-paid`,
+            }
+          : undefined;
+        await enqueueMail(
+          tx,
+          render(payoutChangedMail(account.officialEmail, 'changed', resolved, notMe, stillWaiting)),
+        );
         return toDetails(rows[0]);
       });
       if (!updated) {

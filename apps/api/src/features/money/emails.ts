@@ -54,6 +54,20 @@ export const payoutRejectedMail = (m: PayoutMail & { reason: string }): MailTemp
   ],
 });
 
+/** The lawyer cancelled its withdrawal (decision 2344); said by mail too, in case it was not the lawyer. */
+export const payoutCancelledMail = (m: PayoutMail): MailTemplate => ({
+  to: m.to,
+  subject: `Your withdrawal of ${formatNairaExact(m.amount)} was cancelled`,
+  body: [
+    paragraph(`Hello ${m.name},`),
+    paragraph(
+      `Your request to withdraw ${formatNairaExact(m.amount)} to your ${m.bank} account ${maskAccountNumber(m.accountNumber)} was cancelled from your account before it was approved. Nothing was sent, and the money is back in your available balance.`,
+    ),
+    paragraph('If you did not cancel it, someone may be signed in to your account: change your password at once.'),
+    button('See your earnings', m.url),
+  ],
+});
+
 /** To the admins; the lawyer's name is shown to someone else, so defanged and on one line (decisions 0211, 2201). */
 export const payoutWaitingMail = (m: {
   to: string;

@@ -5,6 +5,7 @@ import {
   adminPayoutsResponse,
   approvePayoutsInput,
   approvePayoutsResponse,
+  cancelPayoutInput,
   IDEMPOTENCY_KEY_HEADER,
   idempotencyKey,
   lawyerPayoutsResponse,
@@ -73,6 +74,28 @@ export const payoutRoutes: FastifyPluginAsyncZod<FeatureOptions> = async (app, {
         payout: await payouts.request(request.user!, request.body?.amount, key.data),
       });
     },
+  );
+
+  app.post(
+    '/api/lawyer/payouts/:id/cancel',
+    {
+      schema: {
+        tags,
+        summary: 'Cancel one of your withdrawals while it still waits for approval',
+        description:
+          'No body. Only a payout still `requested` can be cancelled: it becomes `rejected` with `cancelled: true` (the reason in `failure`) under its row lock, the lock an approval takes, so of a cancel and an approval at the same moment exactly one wins. Nothing was sent or posted to the ledger, so its amount is withdrawable again at once; the lawyer is e-mailed. Cancelling it again answers it as it is. 409 when it was already approved (sending, paid or failed) or rejected by an admin; 404 for an unknown payout or another lawyer’s (decision 2344).',
+        params: payoutIdParam,
+        body: cancelPayoutInput,
+        response: { 200: payoutResponse },
+        security,
+      },
+      preHandler: lawyerOnly,
+    },
+    async (request) => ({
+      status: 'success' as const,
+      message: payoutMessages.cancelled,
+      payout: await payouts.cancel(request.user!, request.params.id),
+    }),
   );
 
   app.get(

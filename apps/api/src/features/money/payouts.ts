@@ -25,6 +25,7 @@ import {
   type ProviderTransfer,
 } from '../../platform/payments/index.js';
 import {
+  payoutCancelledMail,
   payoutFailedMail,
   payoutPaidMail,
   payoutRejectedMail,
@@ -180,6 +181,7 @@ export function createPayouts(deps: PayoutsDeps) {
       approvedAt: p.approvedAt?.toISOString() ?? null,
       settledAt: p.settledAt?.toISOString() ?? null,
       detailsAddedAt: detailsAddedAt?.toISOString() ?? null,
+      cancelled: cancelledByLawyer(p),
     }));
   }
   const viewOf = async (id: string) => (await views(eq(payouts.id, id), 1))[0];
@@ -401,7 +403,13 @@ export function createPayouts(deps: PayoutsDeps) {
    * audit-logged, the lawyer e-mailed the reason. Nothing was posted for a request (it only reserved its
    * amount), so the ledger needs no entry and the amount is withdrawable again.
    */
-  async function rejectRequested(tx: Executor, p: typeof payouts.$inferSelect, by: string, reason: string) {
+  async function rejectRequested(
+    tx: Executor,
+    p: typeof payouts.$inferSelect,
+    by: string,
+    reason: string,
+    action: 'payout.reject' | 'payout.cancel' = 'payout.reject',
+  ) {
     const now = clock.now();
     await tx
       .update(payouts)
@@ -409,7 +417,7 @@ export function createPayouts(deps: PayoutsDeps) {
       .where(eq(payouts.id, p.id));
     await recordAudit(tx, {
       actorId: by,
-      action: 'payout.reject',
+      action,
       targetType: 'payout',
       targetId: p.id,
       details: { lawyerId: p.lawyerId, amountKobo: p.amount, reason },
@@ -418,8 +426,20 @@ export function createPayouts(deps: PayoutsDeps) {
       .select({ email: users.officialEmail, name: users.name })
       .from(users)
       .where(eq(users.id, p.lawyerId));
-    await enqueueMail(tx, render(payoutRejectedMail({ ...payoutMailFields(lawyer, p), reason })));
+    const fields = payoutMailFields(lawyer, p);
+    await enqueueMail(
+      tx,
+      render(action === 'payout.cancel' ? payoutCancelledMail(fields) : payoutRejectedMail({ ...fields, reason })),
+    );
   }
+
+  /** Whether a payout was ended by its own lawyer's cancel (decision 2344), not by an admin or "This wasn't me". */
+  const cancelledByLawyer = (p: {
+    status: PayoutStatus;
+    rejectedBy: string | null;
+    lawyerId: string;
+    rejectionReason: string | null;
+  }) => p.status === 'rejected' && p.rejectedBy === p.lawyerId && p.rejectionReason === payoutMessages.cancelledReason;
 
   /**
    * A payout-details "This wasn't me" link as it stands, with the details it announced, or the 4xx that
@@ -817,6 +837,36 @@ export function createPayouts(deps: PayoutsDeps) {
       if (rejected) {
         deps.mailWritten();
         deps.securityLog('payout_rejected', { actor: admin.id, payoutId });
+      }
+      return viewOf(payoutId);
+    },
+
+    /**
+     * A lawyer cancels its own withdrawal while it still waits for approval (decision 2344): in one
+     * transaction under its payout lock and then the payout's row lock, the order of an approval and of
+     * "This wasn't me", so of a cancel and an approval racing exactly one wins. Ended as a rejection is
+     * (no ledger entry, the reservation ends), audited as the lawyer's `payout.cancel`. Another lawyer's
+     * payout is not found; cancelling again answers it as it is; 409 once approved or rejected by an admin.
+     */
+    async cancel(lawyer: AuthUser, payoutId: string) {
+      if (!UUID.test(payoutId)) throw notFound(payoutMessages.notFound);
+      const cancelled = await db.transaction(async (tx) => {
+        // The caller's lock: a payout of another lawyer is never locked, only not found.
+        await lockLawyerPayouts(tx, lawyer.id);
+        const [p] = await tx
+          .select()
+          .from(payouts)
+          .where(and(eq(payouts.id, payoutId), eq(payouts.lawyerId, lawyer.id)))
+          .for('update');
+        if (!p) throw notFound(payoutMessages.notFound);
+        if (cancelledByLawyer(p)) return false;
+        if (p.status !== 'requested') throw conflict(payoutMessages.cancelTooLate);
+        await rejectRequested(tx, p, lawyer.id, payoutMessages.cancelledReason, 'payout.cancel');
+        return true;
+      });
+      if (cancelled) {
+        deps.mailWritten();
+        deps.securityLog('payout_cancelled', { actor: lawyer.id, payoutId });
       }
       return viewOf(payoutId);
     },

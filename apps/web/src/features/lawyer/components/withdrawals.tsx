@@ -11,6 +11,7 @@ import { useSendKey } from '@/lib/drafts';
 import { getErrorMessage } from '@/lib/http';
 import { usePayouts } from '../api/get-payouts';
 import { useRequestPayout } from '../api/request-payout';
+import { useCancelPayout } from '../api/cancel-payout';
 import { lawyerKeys } from '../api/keys';
 
 const STATUS_STYLE: Record<PayoutStatus, string> = {
@@ -21,10 +22,10 @@ const STATUS_STYLE: Record<PayoutStatus, string> = {
   rejected: 'bg-slate-200 text-slate-900',
 };
 
-function PayoutStatusBadge({ status }: { status: PayoutStatus }) {
+function PayoutStatusBadge({ status, cancelled }: { status: PayoutStatus; cancelled?: boolean }) {
   return (
     <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[status]}`}>
-      {PAYOUT_STATUS_WORDS[status]}
+      {cancelled ? 'Cancelled, returned to your balance' : PAYOUT_STATUS_WORDS[status]}
     </span>
   );
 }
@@ -52,7 +53,12 @@ function NextStep({ payout: p, onPaymentDetails }: { payout: PayoutView; onPayme
         </p>
       );
     case 'rejected':
-      return <p className={note}>The amount is back in your balance and may be withdrawn again.</p>;
+      return (
+        <p className={note}>
+          {p.cancelled ? 'You cancelled it before approval. ' : ''}The amount is back in your balance and may be
+          withdrawn again.
+        </p>
+      );
     default:
       return null;
   }
@@ -72,6 +78,10 @@ function parseNaira(text: string): number | null {
 export function Withdrawals({ onPaymentDetails }: { onPaymentDetails: () => void }) {
   const payouts = usePayouts();
   const request = useRequestPayout();
+  const cancel = useCancelPayout();
+  // The waiting withdrawal the lawyer asked to cancel, shown in a dialog until confirmed (decision 2344).
+  const [cancelling, setCancelling] = useState<PayoutView | null>(null);
+  const [cancelError, setCancelError] = useState<string | null>(null);
   const amountId = useId();
   const [amount, setAmount] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -134,6 +144,23 @@ export function Withdrawals({ onPaymentDetails }: { onPaymentDetails: () => void
     );
   };
 
+  const confirmCancel = () => {
+    if (!cancelling || cancel.isPending) return;
+    setCancelError(null);
+    cancel.mutate(cancelling._id, {
+      onSuccess: (res) => {
+        setCancelling(null);
+        setDone(res.message);
+      },
+      onError: (err) => setCancelError(getErrorMessage(err)),
+    });
+  };
+  const closeCancel = () => {
+    if (cancel.isPending) return;
+    setCancelling(null);
+    setCancelError(null);
+  };
+
   return (
     <div className="space-y-4">
       <h2 className="heading-card text-ink">Withdraw</h2>
@@ -194,7 +221,21 @@ export function Withdrawals({ onPaymentDetails }: { onPaymentDetails: () => void
                 {p.failure && <p className="wrap-anywhere text-red-700">{p.failure}</p>}
                 <NextStep payout={p} onPaymentDetails={onPaymentDetails} />
               </div>
-              <PayoutStatusBadge status={p.status} />
+              <div className="flex flex-wrap items-center gap-2">
+                <PayoutStatusBadge status={p.status} cancelled={p.cancelled} />
+                {p.status === 'requested' && (
+                  <Button
+                    variant="secondary"
+                    aria-label={`Cancel withdrawal of ${formatNairaExact(p.amount)} asked ${formatOrdinalDate(p.createdAt)}`}
+                    onClick={() => {
+                      setCancelError(null);
+                      setCancelling(p);
+                    }}
+                  >
+                    Cancel withdrawal
+                  </Button>
+                )}
+              </div>
             </li>
           ))}
         </ul>
@@ -219,6 +260,36 @@ export function Withdrawals({ onPaymentDetails }: { onPaymentDetails: () => void
           Withdraw {confirming !== null ? formatNairaExact(confirming) : ''} to your saved account? An administrator
           approves withdrawals; you will be e-mailed when the money is on its way. This cannot be undone.
         </p>
+      </Modal>
+      <Modal
+        open={cancelling !== null}
+        title="Cancel withdrawal?"
+        onClose={closeCancel}
+        closeOnOutsideTap={!cancel.isPending}
+        footer={
+          <>
+            <Button variant="ghost" onClick={closeCancel} disabled={cancel.isPending}>
+              Keep it
+            </Button>
+            <Button variant="danger" onClick={confirmCancel} loading={cancel.isPending}>
+              Cancel withdrawal
+            </Button>
+          </>
+        }
+      >
+        {cancelling && (
+          <div className="space-y-3">
+            <p className="wrap-anywhere">
+              Cancel your withdrawal of {formatNairaExact(cancelling.amount)} to {cancelling.bank}{' '}
+              {cancelling.accountNumber}? Nothing will be sent, and the amount goes back to your available balance.
+            </p>
+            <p>
+              This cannot be undone: a cancelled withdrawal cannot be restarted. To get the money, ask for a new
+              withdrawal; it goes to your saved payment details.
+            </p>
+            <FormError message={cancelError} />
+          </div>
+        )}
       </Modal>
       <Modal
         open={done !== null}
