@@ -191,7 +191,8 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
   // An admin's completion names whom it pays and how much: pressed before that loaded, it carried no check.
   const asksPayee = confirming === 'complete' && data.viewer === 'admin';
   const payee = usePayee(jobId, asksPayee);
-  const payeeShown = Boolean(payee.data?.data.job.payOnComplete);
+  // A failed read hides the figure, so it cannot be pressed with it (usePayee drops an earlier opening's).
+  const payeeShown = Boolean(payee.data?.data.job.payOnComplete) && !payee.isError;
   // One key per thing composed: a double click or a retry of the same sends it once (the API takes an
   // action once per key); a new note, new files or a sent action make a new one. Kept with the draft
   // once sent, so sending again after a reload whose answer was lost is the same send.
