@@ -612,6 +612,39 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     expect(screen.getAllByRole('button', { name: /Show the whole message|Show less/ })).toHaveLength(1);
   });
 
+  it('folds a long message only where it is cut: no button when it fits, and Show less brings the button back into sight', async () => {
+    const long = 'Clause 14.2 needs the consent of seventy-five percent. '.repeat(100).slice(0, 5000);
+    // A wide desktop: the message's ten lines hold it all.
+    let scrollHeight = 200;
+    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(() => 200);
+    vi.spyOn(HTMLElement.prototype, 'scrollHeight', 'get').mockImplementation(() => scrollHeight);
+    const scrolled = vi.fn();
+    Element.prototype.scrollIntoView = scrolled;
+    try {
+      open(pageData({ events: [...pageData().events, event(4, { note: long })] }));
+      await screen.findByText(long.trim());
+      expect(screen.queryByRole('button', { name: /Show the whole message/ })).not.toBeInTheDocument();
+      cleanup();
+      // A phone: the same message runs past its ten lines.
+      scrollHeight = 4000;
+      open(pageData({ events: [...pageData().events, event(4, { note: long })] }));
+      const show = await screen.findByRole('button', { name: 'Show the whole message (5,000 characters)' });
+      await userEvent.click(show);
+      await userEvent.click(screen.getByRole('button', { name: 'Show less' }));
+      expect(scrolled).toHaveBeenCalledWith({ block: 'nearest' });
+      expect(scrolled.mock.contexts.at(-1)).toBe(show);
+    } finally {
+      delete (Element.prototype as Partial<Element>).scrollIntoView;
+    }
+  });
+
+  it('counts a message by characters, as its button says: 400 emoji are not a long message', async () => {
+    const emoji = '👍'.repeat(400);
+    open(pageData({ events: [...pageData().events, event(4, { note: emoji })] }));
+    await screen.findByText(emoji);
+    expect(screen.queryByRole('button', { name: /Show the whole message/ })).not.toBeInTheDocument();
+  });
+
   it('a send left on its way by going elsewhere: back on the job, the buttons wait and the sent text leaves the box', async () => {
     const sent: string[] = [];
     // Each message is held until the test lets it answer: a slow phone network.
