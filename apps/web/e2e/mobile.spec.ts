@@ -63,4 +63,25 @@ test('on a phone the admin page comes first and one line at the top leads to the
   await expect(menu.getByRole('link', { name: 'Dashboard' })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/admin\/dashboard$/);
+  // The menu is below the page: the page chosen opens at its title, not scrolled past it.
+  const dashboard = page.getByRole('heading', { level: 1, name: 'Dashboard' });
+  await expect(dashboard).toBeInViewport();
+  await expect(dashboard).toBeFocused();
+});
+
+test('on a wide screen the link to the admin menu shows when focused, so the keyboard reaches the menu first', async ({
+  page,
+  request,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await loginAs(page, await createAccount(request, 'admin'));
+  await page.goto('/admin/jobs');
+  await expect(page.getByRole('heading', { level: 1, name: 'Jobs' })).toBeVisible();
+  // The page comes before its menu in the page's order: without this link a keyboard tabs through it all.
+  const jump = page.getByRole('link', { name: 'Go to the admin menu' });
+  await jump.focus();
+  await expect(jump).toBeFocused();
+  expect((await jump.boundingBox())!.width).toBeGreaterThan(40);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('navigation', { name: 'Admin menu' })).toBeFocused();
 });

@@ -198,6 +198,8 @@ describe('the first page rendered on the server', () => {
     const buttons = [...root.querySelectorAll('button')];
     const purchase = buttons.find((b) => b.textContent?.includes('Purchase'))!;
     expect(purchase.disabled).toBe(false);
+    // The shared Button is never natively disabled once hydrated: off, it is aria-disabled (decision 2354).
+    expect(purchase).not.toHaveAttribute('aria-disabled');
     expect(buttons.find((b) => b.getAttribute('aria-label') === 'Remove Board resolution')!.disabled).toBe(false);
     root.remove();
     localStorage.clear();

@@ -1,5 +1,6 @@
-import { useSyncExternalStore, type ButtonHTMLAttributes } from 'react';
+import type { ButtonHTMLAttributes } from 'react';
 import { Loader2 } from 'lucide-react';
+import { useHydrated } from '@/lib/use-hydrated';
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost';
 const styles: Record<Variant, string> = {
@@ -8,8 +9,6 @@ const styles: Record<Variant, string> = {
   danger: 'bg-red-700 text-white hover:bg-red-800 aria-disabled:opacity-50',
   ghost: 'text-brand hover:bg-brand/5 aria-disabled:opacity-50',
 };
-
-const never = () => () => undefined;
 
 interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: Variant;
@@ -34,11 +33,7 @@ export function Button({
   const off = Boolean(disabled || loading);
   // In the server's HTML, before the page's code runs, a disabled button is natively so: a tap then
   // (a submit's above all) would go to the browser with no handler to stop it.
-  const hydrated = useSyncExternalStore(
-    never,
-    () => true,
-    () => false,
-  );
+  const hydrated = useHydrated();
   return (
     <button
       type={type}

@@ -5,7 +5,8 @@ import { cleanup } from '@testing-library/react';
 
 // Disabled as a person meets it, as Playwright's toBeDisabled reads it: the shared Button is aria-disabled
 // (it keeps focus), which jest-dom's matchers, reading the native attribute alone, would call enabled.
-const ariaDisabled = (el: unknown) => el instanceof Element && el.getAttribute('aria-disabled') === 'true';
+// Buttons only: a field or link marked aria-disabled still takes input, and must not pass as disabled.
+const ariaDisabled = (el: unknown) => el instanceof HTMLButtonElement && el.getAttribute('aria-disabled') === 'true';
 expect.extend({
   toBeDisabled(this: ThisParameterType<typeof toBeDisabled>, el: HTMLElement) {
     if (!ariaDisabled(el)) return toBeDisabled.call(this, el);

@@ -1,4 +1,4 @@
-import { useRef, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router';
 import { useIsMutating, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
@@ -52,7 +52,7 @@ const LOGOUT_KEY = ['admin', 'logout'] as const;
  */
 export function AdminLayout({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }) {
   const navigate = useNavigate();
-  const { pathname } = useLocation();
+  const { pathname, key, state } = useLocation();
   const queryClient = useQueryClient();
   // As the navbar's: on a slow line the server's answer takes a while, and a second tap meanwhile only
   // sent the request again with nothing on screen saying the first was on its way. Each admin page
@@ -79,6 +79,16 @@ export function AdminLayout({ title, children, actions }: { title: string; child
     if (!leaving) mutate();
   };
   const menu = useRef<HTMLElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // On a phone the menu is below the page: the page a menu item opened kept the menu's scroll position
+  // and opened past its title. It opens at the top, its title focused, as a page load would read it.
+  const fromMenu = (state as { fromAdminMenu?: boolean } | null)?.fromAdminMenu === true;
+  useEffect(() => {
+    if (!fromMenu) return;
+    // Not window.scrollTo: jsdom has none, and this runs on every admin page a test opens by its menu.
+    (document.scrollingElement ?? document.documentElement).scrollTop = 0;
+    heading.current?.focus({ preventScroll: true });
+  }, [fromMenu, key]);
   const item =
     'flex min-h-11 shrink-0 items-center gap-2 rounded-md px-3 text-sm font-medium focus-visible:outline-2 focus-visible:outline-accent';
   return (
@@ -91,14 +101,14 @@ export function AdminLayout({ title, children, actions }: { title: string; child
           menu.current?.scrollIntoView();
           menu.current?.focus();
         }}
-        className="inline-flex min-h-11 items-center gap-2 self-start rounded-md px-3 text-sm font-semibold text-brand underline focus-visible:outline-2 focus-visible:outline-accent md:hidden"
+        className="inline-flex min-h-11 items-center gap-2 self-start rounded-md px-3 text-sm font-semibold text-brand underline focus-visible:outline-2 focus-visible:outline-accent md:sr-only md:focus:not-sr-only"
       >
         <Menu aria-hidden className="size-4" />
         Go to the admin menu
       </a>
       <section className="min-w-0 flex-1" aria-labelledby="admin-page-title">
         <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
-          <h1 id="admin-page-title" className="heading-title text-ink">
+          <h1 ref={heading} id="admin-page-title" tabIndex={-1} className="heading-title text-ink focus:outline-none">
             {title}
           </h1>
           {actions}
@@ -118,6 +128,7 @@ export function AdminLayout({ title, children, actions }: { title: string; child
               <li key={to}>
                 <NavLink
                   to={to}
+                  state={{ fromAdminMenu: true }}
                   className={({ isActive }) =>
                     `${item} ${isActive || (to === paths.adminPayment() && pathname === paths.adminGetPaid()) ? 'bg-brand text-white' : 'text-slate-700 hover:bg-slate-100'}`
                   }

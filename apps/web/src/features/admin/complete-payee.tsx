@@ -1,4 +1,5 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { Button } from '@/components/button';
 import { Naira } from '@/components/feedback';
 import { getErrorMessage } from '@/lib/http';
@@ -36,6 +37,12 @@ export const payeeLoading = 'Loading whom this completion pays and how much…';
  * carry no check (decision 2340), so its button waits on it.
  */
 export function usePayee(jobId: string, enabled: boolean) {
+  const qc = useQueryClient();
+  // Dropped as the question closes: its caller stays mounted, and a reopening would show (and send) the
+  // figure read at the last opening while the fresh one is on its way.
+  useEffect(() => {
+    if (!enabled) qc.removeQueries({ queryKey: adminKeys.job(jobId), exact: true });
+  }, [enabled, qc, jobId]);
   return useQuery({
     queryKey: adminKeys.job(jobId),
     queryFn: () => getJob(jobId),

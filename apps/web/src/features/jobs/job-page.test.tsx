@@ -532,6 +532,69 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     expect(sent[0]).toMatchObject({ payOnComplete: { lawyerId: 'lawyer-2', amount: 40_000 } });
   });
 
+  it("an admin's Mark as Completed reopened waits for whom it pays now, and sends that, not the figure shown before", async () => {
+    const data = pageData({ viewer: 'admin', actions: ['message', 'complete'] });
+    let payOnComplete = { lawyerId: 'lawyer-2', name: 'Bola Second', amount: 40_000, delivered: true };
+    const sent: unknown[] = [];
+    let holding = false;
+    const { release } = open(
+      data,
+      {
+        'GET /job-api/admin/job/job-1': () => ({
+          body: { status: 'success', message: 'ok', data: { job: { ...data.job, payOnComplete } } },
+        }),
+        'POST /job-api/jobs/job-1/actions/complete': (init) => {
+          sent.push(JSON.parse(String(init?.body)));
+          return { body: data };
+        },
+      },
+      ({ url }) => holding && url.pathname === '/job-api/admin/job/job-1',
+    );
+    await screen.findByRole('heading', { name: 'A job' });
+    await userEvent.click(screen.getByRole('button', { name: 'Mark as Completed' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Mark as Completed' });
+    await within(dialog).findByText('Bola Second');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Go back' }));
+    // The commission changed meanwhile; the answer to the reopened question is slow.
+    payOnComplete = { lawyerId: 'lawyer-3', name: 'Chidi Third', amount: 35_000, delivered: true };
+    holding = true;
+    await userEvent.click(screen.getByRole('button', { name: 'Mark as Completed' }));
+    dialog = await screen.findByRole('dialog', { name: 'Mark as Completed' });
+    expect(dialog).not.toHaveTextContent('Bola Second');
+    await pressBeforePayee(dialog, 'Chidi Third', release, sent);
+    expect(sent[0]).toMatchObject({ payOnComplete: { lawyerId: 'lawyer-3', amount: 35_000 } });
+  });
+
+  it("an admin's Mark as Completed reopened stays unpressable when whom it pays fails to load again", async () => {
+    const data = pageData({ viewer: 'admin', actions: ['message', 'complete'] });
+    const payOnComplete = { lawyerId: 'lawyer-2', name: 'Bola Second', amount: 40_000, delivered: true };
+    const sent: unknown[] = [];
+    let down = false;
+    open(data, {
+      'GET /job-api/admin/job/job-1': () =>
+        down
+          ? { status: 503, body: { status: 'error', message: 'The service is busy.' } }
+          : { body: { status: 'success', message: 'ok', data: { job: { ...data.job, payOnComplete } } } },
+      'POST /job-api/jobs/job-1/actions/complete': (init) => {
+        sent.push(JSON.parse(String(init?.body)));
+        return { body: data };
+      },
+    });
+    await screen.findByRole('heading', { name: 'A job' });
+    await userEvent.click(screen.getByRole('button', { name: 'Mark as Completed' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Mark as Completed' });
+    await within(dialog).findByText('Bola Second');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Go back' }));
+    down = true;
+    await userEvent.click(screen.getByRole('button', { name: 'Mark as Completed' }));
+    dialog = await screen.findByRole('dialog', { name: 'Mark as Completed' });
+    await within(dialog).findByText(/Could not load whom this completion pays/);
+    const confirm = within(dialog).getByRole('button', { name: 'Mark as Completed' });
+    expect(confirm).toHaveAttribute('aria-disabled', 'true');
+    await userEvent.click(confirm);
+    expect(sent).toEqual([]);
+  });
+
   it('folds a 5,000-character message to its first lines on a phone, with a button that shows it whole', async () => {
     const long = 'Clause 14.2 needs the consent of seventy-five percent. '.repeat(100).slice(0, 5000);
     open(pageData({ events: [...pageData().events, event(4, { note: long })] }));
@@ -547,6 +610,39 @@ describe('/jobs/:jobId', { timeout: 30_000 }, () => {
     expect(text).not.toHaveClass('line-clamp-10');
     // A short message has no button.
     expect(screen.getAllByRole('button', { name: /Show the whole message|Show less/ })).toHaveLength(1);
+  });
+
+  it('folds a long message only where it is cut: no button when it fits, and Show less brings the button back into sight', async () => {
+    const long = 'Clause 14.2 needs the consent of seventy-five percent. '.repeat(100).slice(0, 5000);
+    // A wide desktop: the message's ten lines hold it all.
+    let scrollHeight = 200;
+    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(() => 200);
+    vi.spyOn(HTMLElement.prototype, 'scrollHeight', 'get').mockImplementation(() => scrollHeight);
+    const scrolled = vi.fn();
+    Element.prototype.scrollIntoView = scrolled;
+    try {
+      open(pageData({ events: [...pageData().events, event(4, { note: long })] }));
+      await screen.findByText(long.trim());
+      expect(screen.queryByRole('button', { name: /Show the whole message/ })).not.toBeInTheDocument();
+      cleanup();
+      // A phone: the same message runs past its ten lines.
+      scrollHeight = 4000;
+      open(pageData({ events: [...pageData().events, event(4, { note: long })] }));
+      const show = await screen.findByRole('button', { name: 'Show the whole message (5,000 characters)' });
+      await userEvent.click(show);
+      await userEvent.click(screen.getByRole('button', { name: 'Show less' }));
+      expect(scrolled).toHaveBeenCalledWith({ block: 'nearest' });
+      expect(scrolled.mock.contexts.at(-1)).toBe(show);
+    } finally {
+      delete (Element.prototype as Partial<Element>).scrollIntoView;
+    }
+  });
+
+  it('counts a message by characters, as its button says: 400 emoji are not a long message', async () => {
+    const emoji = '👍'.repeat(400);
+    open(pageData({ events: [...pageData().events, event(4, { note: emoji })] }));
+    await screen.findByText(emoji);
+    expect(screen.queryByRole('button', { name: /Show the whole message/ })).not.toBeInTheDocument();
   });
 
   it('a send left on its way by going elsewhere: back on the job, the buttons wait and the sent text leaves the box', async () => {

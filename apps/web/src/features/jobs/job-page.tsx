@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useMutationState, useQueryClient } from '@tanstack/react-query';
 import { Clock, FileText, Send } from 'lucide-react';
@@ -66,34 +66,61 @@ function noteLengthWarning(count: number) {
   return '';
 }
 
-/** Longer than this, a message shows its first lines: 5,000 characters filled seven phone screens. */
+/** Without a layout to measure (before it, or in a hidden tab), a message longer than this is taken as cut. */
 const FOLD_AT = 600;
 
 /**
- * A message's text, folded to its first ten lines when long, with a button to show it whole. Folded
+ * A message's text, folded to its first ten lines, with a button to show it whole when the fold cuts it
+ * (measured, and again on resize: 5,000 characters filled seven phone screens, yet fit a desktop). Folded
  * by CSS alone: a screen reader still reads it all, and the button says what it hides.
  */
 function LongNote({ id, note }: { id: string; note: string }) {
   const [open, setOpen] = useState(false);
-  const long = note.length > FOLD_AT;
+  const count = useMemo(() => characterCount(note), [note]);
+  const [cut, setCut] = useState(() => count > FOLD_AT);
+  const text = useRef<HTMLParagraphElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const closedByButton = useRef(false);
+  useLayoutEffect(() => {
+    const el = text.current;
+    // Measured only while folded: unfolded, nothing is cut, and Show less must stay.
+    if (!el || open) return;
+    const measure = () => setCut(el.clientHeight > 0 ? el.scrollHeight > el.clientHeight : count > FOLD_AT);
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const watch = new ResizeObserver(measure);
+    watch.observe(el);
+    return () => watch.disconnect();
+  }, [open, count]);
+  useEffect(() => {
+    // Folding back a long message leaves the button far below: it is brought back into sight.
+    if (open || !closedByButton.current) return;
+    closedByButton.current = false;
+    button.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [open]);
   const textId = `event-${id}-text`;
   return (
     <>
       <p
+        ref={text}
         id={textId}
-        className={`mt-1 text-sm wrap-anywhere whitespace-pre-wrap ${long && !open ? 'line-clamp-10' : ''}`}
+        className={`mt-1 text-sm wrap-anywhere whitespace-pre-wrap ${open ? '' : 'line-clamp-10'}`}
       >
         {note}
       </p>
-      {long && (
+      {(cut || open) && (
         <button
+          ref={button}
           type="button"
           aria-expanded={open}
           aria-controls={textId}
-          onClick={() => setOpen((o) => !o)}
+          onClick={() => {
+            closedByButton.current = open;
+            setOpen((o) => !o);
+          }}
           className="mt-1 min-h-11 text-sm font-semibold text-brand underline"
         >
-          {open ? 'Show less' : `Show the whole message (${characterCount(note).toLocaleString('en-NG')} characters)`}
+          {open ? 'Show less' : `Show the whole message (${count.toLocaleString('en-NG')} characters)`}
         </button>
       )}
     </>
@@ -191,7 +218,8 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
   // An admin's completion names whom it pays and how much: pressed before that loaded, it carried no check.
   const asksPayee = confirming === 'complete' && data.viewer === 'admin';
   const payee = usePayee(jobId, asksPayee);
-  const payeeShown = Boolean(payee.data?.data.job.payOnComplete);
+  // A failed read hides the figure, so it cannot be pressed with it (usePayee drops an earlier opening's).
+  const payeeShown = Boolean(payee.data?.data.job.payOnComplete) && !payee.isError;
   // One key per thing composed: a double click or a retry of the same sends it once (the API takes an
   // action once per key); a new note, new files or a sent action make a new one. Kept with the draft
   // once sent, so sending again after a reload whose answer was lost is the same send.
