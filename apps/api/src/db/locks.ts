@@ -33,6 +33,13 @@ export const lockSetting = (tx: Executor, key: string) =>
   tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`lm-setting:${key}`}, 0))`);
 
 /**
+ * The shared form of lockSetting's lock: readers of a setting hold it together, and wait only for a
+ * change (lockSetting) under the same key, which in turn waits for them.
+ */
+export const readSetting = (tx: Executor, key: string) =>
+  tx.execute(sql`select pg_advisory_xact_lock_shared(hashtextextended(${`lm-setting:${key}`}, 0))`);
+
+/**
  * Reads the signed-in account's row FOR SHARE, for a write it owns: an account erased since its session
  * was checked (from another tab) answers 401 and the write keeps nothing, and an erasure that comes second
  * waits for the write's commit and then erases what it wrote. Call it after the advisory locks the write
