@@ -14,7 +14,7 @@ import { jobFlowSuite } from './job-flow-test-kit.js';
  * On the server only: PGlite has one connection, so nothing runs between the read and the commit.
  */
 describeEachDb('a holiday removed while a timer is being set', (kind) => {
-  const { ctx, act } = jobFlowSuite(kind, 'Holiday Race Deed');
+  const { ctx, act, assignedJob } = jobFlowSuite(kind, 'Holiday Race Deed');
   const lagosDate = (d: Date) => new Date(d.getTime() + 3600_000).toISOString().slice(0, 10);
   const holidaySet = async () => new Set((await ctx.t.rt.database.db.select().from(holidays)).map((h) => h.day));
   const timerOf = async (jobId: string, action: string) =>
@@ -79,14 +79,7 @@ describeEachDb('a holiday removed while a timer is being set', (kind) => {
   });
 
   it.runIf(kind === 'postgres')('counts a delivery’s company reminder without the removed day', async () => {
-    const job = await insertJob(ctx.t, ctx.company.id, { productId: ctx.productId });
-    const assigned = await ctx.t.app.inject({
-      method: 'POST',
-      url: '/job-api/assign',
-      headers: ctx.admin.headers,
-      payload: { jobId: job.id, lawyerId: ctx.lawyer.id },
-    });
-    expect(assigned.statusCode).toBe(200);
+    const job = { id: await assignedJob() };
     const none = await holidaySet();
     // A day off inside the company's three working days after the delivery.
     const day = lagosDate(addWorkingDays(ctx.t.clock.now(), 1, none));
