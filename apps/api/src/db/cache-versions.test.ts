@@ -183,6 +183,61 @@ describeEachDb('cache versions: the database', (kind) => {
     expect(await cachedAnswer('/api/notifications', admins[0].headers)).toBe(false);
   });
 
+  // The other half of migration 0037's per-reader versions: what concerns the reader must still retire
+  // their copies, or the bell keeps a count the reader cleared, or misses a notification they got.
+  it('a notification to the reader and the reader’s own mark-read make their bell and centre again', async () => {
+    const admin = await signupAndLogin(t, 'admin');
+    const reader = await signupAndLogin(t, 'lawyer', { verified: true });
+    const company = await signupAndLogin(t, 'company');
+    const product = await insertProduct(t, 'Deed of Lease');
+    const read = async (url: string) => {
+      const before = t.app.cacheStats().responses.hits;
+      const res = await t.app.inject({ url, headers: reader.headers });
+      expect(res.statusCode, res.body).toBe(200);
+      return { hit: t.app.cacheStats().responses.hits === before + 1, body: res.json() };
+    };
+    const bell = '/api/notifications/unread';
+    const centre = '/api/notifications';
+    const cachedBoth = async () => {
+      for (const url of [bell, centre]) await read(url);
+      for (const url of [bell, centre]) expect((await read(url)).hit, url).toBe(true);
+    };
+    await cachedBoth();
+    const unreadBefore = (await read(bell)).body.unread as number;
+
+    // An admin assigns the reader a job: they are told of it.
+    const job = await insertJob(t, company.id, { productId: product.id });
+    const assigned = await t.app.inject({
+      method: 'POST',
+      url: '/job-api/assign',
+      headers: admin.headers,
+      payload: { jobId: job.id, lawyerId: reader.id },
+    });
+    expect(assigned.statusCode, assigned.body).toBe(200);
+    const told = await read(bell);
+    expect(told.hit).toBe(false);
+    expect(told.body.unread).toBe(unreadBefore + 1);
+    const list = await read(centre);
+    expect(list.hit).toBe(false);
+    expect(list.body.notifications[0]).toMatchObject({ jobId: job.id, readAt: null });
+
+    // The reader marks it read: the bell and the centre say so at once.
+    await cachedBoth();
+    const marked = await t.app.inject({
+      method: 'POST',
+      url: '/api/notifications/read',
+      headers: reader.headers,
+      payload: { ids: [list.body.notifications[0]._id] },
+    });
+    expect(marked.statusCode, marked.body).toBe(200);
+    const cleared = await read(bell);
+    expect(cleared.hit).toBe(false);
+    expect(cleared.body.unread).toBe(unreadBefore);
+    const after = await read(centre);
+    expect(after.hit).toBe(false);
+    expect(after.body.notifications[0].readAt).not.toBeNull();
+  });
+
   it('a signed-in cached read checks the versions once; the embedded database answers them without a query', async () => {
     const company = await signupAndLogin(t, 'company');
     const url = '/job-api/company/pendingjobs';

@@ -32,8 +32,11 @@ export const lockProviderRefund = (tx: Executor, provider: string, providerRefun
 export const lockSetting = (tx: Executor, key: string) =>
   tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`lm-setting:${key}`}, 0))`);
 
-/** The same key as lockSetting, held shared: readers of the setting wait only for a change under way. */
-export const shareSetting = (tx: Executor, key: string) =>
+/**
+ * The shared form of lockSetting's lock: readers of a setting hold it together, and wait only for a
+ * change (lockSetting) under the same key, which in turn waits for them.
+ */
+export const readSetting = (tx: Executor, key: string) =>
   tx.execute(sql`select pg_advisory_xact_lock_shared(hashtextextended(${`lm-setting:${key}`}, 0))`);
 
 /**

@@ -13,6 +13,13 @@ describe('lowerCaseIds', () => {
     expect(query._id).toBe(UPPER.toLowerCase());
   });
 
+  // Fastify's query (fast-querystring) has a prototype of its own, itself without one: walked all the same.
+  it('lowers a uuid in a query shaped as Fastify parses one', () => {
+    const query = Object.assign(Object.create(Object.create(null) as object) as Record<string, string>, { _id: UPPER });
+    lowerCaseIds(query);
+    expect(query._id).toBe(UPPER.toLowerCase());
+  });
+
   // A raw body (the payment webhook's, the remuneration order's PDF) reaches preValidation as a Buffer
   // before any authentication: it is the sender's bytes, never walked entry by entry.
   it('leaves a Buffer, an array and a class instance as they came', () => {

@@ -8,12 +8,14 @@ const ID_FIELD = /^_id$|Id$/;
  * as written: `/api/userprofile?_id=` with the session's own id in capitals answered 403 where the same
  * id in lower case answered 200 (decision 2358).
  */
-export function lowerCaseIds(part: unknown, names: RegExp | null = null): void {
-  // Plain objects only (a query has no prototype): a raw body (the webhook's, a 20 MB PDF) arrives here as
-  // a Buffer before any authentication, and walking it would cost one entry per byte.
-  if (!part || typeof part !== 'object') return;
+export function lowerCaseIds(part: unknown, names: RegExp | null = null, plainOnly = false): void {
+  // A raw body (the webhook's, a 20 MB PDF) arrives here as a Buffer before any authentication, and
+  // walking it would cost one entry per byte.
+  if (!part || typeof part !== 'object' || Array.isArray(part) || ArrayBuffer.isView(part)) return;
+  // A body: plain objects only. Not a query or the path's parameters: fast-querystring's query has a
+  // prototype of its own (itself without one), and was left in capitals (403 for one's own _id).
   const proto = Object.getPrototypeOf(part);
-  if (proto !== Object.prototype && proto !== null) return;
+  if (plainOnly && proto !== Object.prototype && proto !== null) return;
   const values = part as Record<string, unknown>;
   for (const [name, value] of Object.entries(values))
     if (
@@ -27,4 +29,4 @@ export function lowerCaseIds(part: unknown, names: RegExp | null = null): void {
 }
 
 /** The body's id fields only. */
-export const lowerCaseBodyIds = (body: unknown) => lowerCaseIds(body, ID_FIELD);
+export const lowerCaseBodyIds = (body: unknown) => lowerCaseIds(body, ID_FIELD, true);

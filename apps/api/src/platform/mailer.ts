@@ -28,9 +28,16 @@ export interface Mail {
   attachments?: MailAttachment[];
 }
 
-/** Writes mail into the outbox inside the caller's transaction: no change without its mail, no mail without its change. */
-export async function enqueueMail(tx: Executor, mail: Mail) {
-  await tx.insert(emailOutbox).values({ ...mail, attachments: mail.attachments?.length ? mail.attachments : null });
+/**
+ * Writes mail into the outbox inside the caller's transaction: no change without its mail, no mail without
+ * its change. `at`: the written time of the row the mail is about, which finds it again later (the erasure).
+ */
+export async function enqueueMail(tx: Executor, mail: Mail, at?: Date) {
+  await tx.insert(emailOutbox).values({
+    ...mail,
+    attachments: mail.attachments?.length ? mail.attachments : null,
+    ...(at ? { createdAt: at } : {}),
+  });
 }
 
 export interface MailWorker {

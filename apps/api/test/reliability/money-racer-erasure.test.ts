@@ -86,5 +86,7 @@ describeEachDb('money racer: a lawyer erased while its payout settles, on two in
     }
     // The paid rounds can erase (nothing owed once settled); the failed ones never can.
     expect(outcomes.filter((o) => o === 'failed:erased')).toEqual([]);
+    // And a paid round does: an erasure refused every time would pass the line above as well.
+    expect(outcomes, 'no paid round erased the account').toContain('paid:erased');
   });
 });

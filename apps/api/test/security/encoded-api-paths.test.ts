@@ -1,7 +1,12 @@
+import { createHmac, randomUUID } from 'node:crypto';
 import net from 'node:net';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { API_HEADERS } from '../../src/platform/security-headers.js';
+import { jobEvents } from '../../src/db/schema.js';
 import { insertJob } from '../admin-fixtures.js';
+import { insertProduct as insertCatalogueProduct } from '../commerce-helpers.js';
+import { flutterwaveStandIn, listenStandIn, SECRET_HASH } from '../flutterwave-standin.js';
 import { createTestApp, describeEachDb, signupAndLogin, type TestApp } from '../helpers.js';
 
 /**
@@ -62,6 +67,76 @@ describeEachDb('an API path written with percent-escapes', (kind) => {
       expect(plain.statusCode, `${url((s) => s)}: ${plain.body}`).toBe(200);
       const res = await t.app.inject({ method, url: url(upper), headers: who.headers, payload: body?.(upper) });
       expect([res.statusCode, res.headers['content-type']], url(upper)).toEqual([200, plain.headers['content-type']]);
+    }
+  });
+
+  // The other half of decision 2358: only ids are lowered. A client key, a note and a raw body are the
+  // sender's words, and the webhook's signature covers its exact bytes.
+  it('keeps the case of what is not an id: a key, a note, a non-uuid id, a raw webhook body', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const job = await insertJob(t, company.id);
+    const upper = randomUUID().toUpperCase();
+    const note = `Please quote reference ${upper}.`;
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: `/job-api/jobs/${job.id}/actions/message`,
+      headers: company.headers,
+      payload: { note, key: upper },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const [event] = await t.rt.database.db
+      .select({ note: jobEvents.note, key: jobEvents.clientKey })
+      .from(jobEvents)
+      .where(and(eq(jobEvents.jobId, job.id), eq(jobEvents.action, 'message')));
+    expect(event).toEqual({ note, key: upper });
+
+    const flw = flutterwaveStandIn();
+    const paying = await createTestApp(kind, await listenStandIn(flw));
+    try {
+      // A non-uuid id keeps its case: the provider is asked for the transaction as the browser named it.
+      const buyer = await signupAndLogin(paying, 'company');
+      const product = await insertCatalogueProduct(paying, 'Deed of Gift', 10_000);
+      expect(
+        (
+          await paying.app.inject({
+            method: 'POST',
+            url: '/api/cart',
+            headers: buyer.headers,
+            payload: { productId: product, quantity: 1 },
+          })
+        ).statusCode,
+      ).toBe(201);
+      const { reference } = (
+        await paying.app.inject({ method: 'POST', url: '/api/checkout', headers: buyer.headers })
+      ).json().data;
+      await paying.app.inject({
+        method: 'POST',
+        url: '/api/checkout/verify',
+        headers: buyer.headers,
+        payload: { reference, transactionId: 'FlwTx-AbC123' },
+      });
+      expect(
+        flw.calls.some((c) => c.includes('FlwTx-AbC123')),
+        flw.calls.join('\n'),
+      ).toBe(true);
+      // The webhook's body, an upper-case uuid and a `transaction_id` in it, reaches the check byte for byte.
+      const raw = JSON.stringify({
+        event: 'charge.completed',
+        data: { id: 1, tx_ref: reference, transaction_id: upper, customerId: upper },
+      });
+      const hook = await paying.app.inject({
+        method: 'POST',
+        url: '/api/payments/webhook',
+        headers: {
+          'content-type': 'application/json',
+          'flutterwave-signature': createHmac('sha256', SECRET_HASH).update(raw).digest('hex'),
+        },
+        payload: raw,
+      });
+      expect([hook.statusCode, hook.json().message]).toEqual([200, 'received']);
+    } finally {
+      await paying.close();
+      await new Promise((r) => flw.server.close(r));
     }
   });
 

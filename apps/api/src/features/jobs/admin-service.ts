@@ -212,7 +212,9 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle, 
     async assign(actorId: string, jobId: string, lawyerId: string) {
       const view = await db.transaction(async (tx) => {
         // A hand-over deletes the job's reminders: they are locked before the job, as the timer pass
-        // takes them (a timer, then its job), so the two never wait on each other.
+        // takes them (a timer, then its job), so the two never wait on each other. The holiday lock
+        // comes before both: a holiday's recount holds it while it rewrites those timers.
+        await lifecycle.holdHolidays(tx);
         await lifecycle.lockReminders(tx, jobId);
         const job = await lifecycle.lock(tx, jobId);
         // A job at work whose lawyer lost verification (or the account) passes to another verified

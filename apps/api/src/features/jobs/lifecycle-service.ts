@@ -22,7 +22,7 @@ import {
 } from '@legalmarket/contracts';
 import type { Shared } from '../shared.js';
 import type { Executor } from '../../db/client.js';
-import { lockLiveAccount, lockSetting, shareSetting } from '../../db/locks.js';
+import { lockLiveAccount, lockSetting, readSetting } from '../../db/locks.js';
 import { holidays, jobEvents, jobReads, jobs, jobTimers, notifications, products, users } from '../../db/schema.js';
 import { liveAdmin } from '../../db/admins.js';
 import type { AuthUser } from '../../platform/auth.js';
@@ -44,6 +44,8 @@ type Job = typeof jobs.$inferSelect;
 type EventFile = { url: string; name: string };
 /** Who acts: a signed-in user, or the scheduler / the payment (no user). */
 type Acting = Pick<AuthUser, 'id' | 'userType' | 'name' | 'verified'> | { clock: true } | { payment: true };
+/** The lock a holiday change takes to count the timers again, and the transitions that start them share. */
+const HOLIDAY_TIMERS_KEY = 'holiday-timers';
 
 const STAGE_WORDS: Record<JobStage, string> = {
   unassigned: 'waiting for a lawyer',
@@ -213,6 +215,18 @@ export function createJobLifecycle(
     return new Set((await ex.select({ day: holidays.day }).from(holidays)).map((h) => h.day));
   }
 
+  /** The transitions that start timers counted in working days (assign, deliver, request_changes). */
+  const countsWorkingDays = (action: JobAction) =>
+    action === 'assign' || action === 'deliver' || action === 'deliver_again' || action === 'request_changes';
+
+  /**
+   * Holds off a holiday change (recountHolidayTimers) until this transaction commits, so the timers it
+   * counts are either counted with the change or found and counted again by it (decision 2356). Shared:
+   * transitions never wait on each other. Take it first in the transaction, before any timer or job
+   * row: the recount waits here holding no row, then rewrites timer rows the timer pass may hold.
+   */
+  const holdHolidays = (tx: Executor) => readSetting(tx, HOLIDAY_TIMERS_KEY);
+
   /**
    * Called in the transaction that adds or removes a public holiday: the pending timers counted in
    * working days are counted again with the holidays as they now stand (decision 2356). A delivered
@@ -223,7 +237,7 @@ export function createJobLifecycle(
    */
   async function recountHolidayTimers(tx: Executor): Promise<void> {
     // One holiday change at a time, so each counts with the holidays the one before it committed.
-    await lockSetting(tx, 'holiday-timers');
+    await lockSetting(tx, HOLIDAY_TIMERS_KEY);
     const hs = await holidaySet(tx);
     const pending = await tx
       .select({
@@ -369,12 +383,11 @@ export function createJobLifecycle(
       })
       .returning({ id: jobEvents.id });
 
-    // A delivery's timers count the holidays as a holiday being declared leaves them: it holds this lock
-    // until it has moved the delivered jobs' timers, so a delivery waits for it or is moved by it (2345).
-    if (action === 'deliver' || action === 'deliver_again') await shareSetting(tx, 'holiday-timers');
-    // The clock's timers start with the transition that makes them due.
-    const hs =
-      action === 'assign' || action.startsWith('deliver') || action === 'request_changes' ? await holidaySet(tx) : null;
+    // The clock's timers start with the transition that makes them due, under the holiday lock (the caller
+    // took it first; taken again, it waits for nothing): a holiday declared or removed meanwhile waits for
+    // this commit and then counts these timers too, or is counted here (decisions 2345, 2356).
+    if (countsWorkingDays(action)) await holdHolidays(tx);
+    const hs = countsWorkingDays(action) ? await holidaySet(tx) : null;
     if (action === 'assign' && hs) {
       // Handed to another lawyer (2310): the old lawyer's reminders go, the new lawyer's due window
       // (set by the caller) gets its own, as at a first assignment. The caller locked these timers
@@ -775,6 +788,7 @@ export function createJobLifecycle(
     mailWritten: () => shared.mailWritten(),
     lock,
     lockReminders,
+    holdHolidays,
     dueAtFor,
 
     /** Applies one of the job page's actions (message, deliver, accept, ...) in one transaction. */
@@ -802,6 +816,7 @@ export function createJobLifecycle(
           assertJobId(jobId);
           await money.refunds.lockForCancel(tx, jobId);
         }
+        if (countsWorkingDays(action)) await holdHolidays(tx);
         const job = await lock(tx, jobId);
         // After the company's and the job's locks, as the erasure takes its locks before the account's row.
         const { verified } = await lockLiveAccount(tx, user.id);

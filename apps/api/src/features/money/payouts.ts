@@ -629,6 +629,8 @@ export function createPayouts(deps: PayoutsDeps) {
                 url: `${deps.config.PUBLIC_URL}/admin/payouts`,
               }),
             ),
+            // The payout's own time: the erasure tells this mail from a namesake's of the same amount by it.
+            now,
           );
         return row.id;
       });

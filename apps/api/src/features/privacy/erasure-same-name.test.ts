@@ -69,6 +69,27 @@ describeEachDb("an erasure and another lawyer's admin mails under the same name"
     expect(about('SCN222222')[0]).not.toContain('Chidi Okeke');
   });
 
+  // The amount alone did not tell them apart: two "Chidi Okeke"s each withdrawing ₦20,000 read alike.
+  it('keeps the name in a namesake’s withdrawal mail of the same amount', async () => {
+    const namesake = await k.earner('0123456784');
+    const leaving = await k.earner('0123456785');
+    const before = (await adminMails()).length;
+    expect((await k.request(namesake)).statusCode).toBe(201);
+    k.suite.t.clock.advance(1_000);
+    const own = await k.request(leaving);
+    expect(own.statusCode, own.body).toBe(201);
+    expect((await k.approve(own.json().payout._id)).statusCode).toBe(200);
+    const deleted = await k.inject('POST', '/api/account/delete', leaving, { password: PASSWORD });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+
+    const waiting = (await adminMails()).slice(before).filter((m) => m.includes('₦20,000 is waiting'));
+    expect(waiting).toHaveLength(2);
+    expect(waiting[0]).toContain('Chidi Okeke asked to withdraw ₦20,000.');
+    expect(waiting[0]).not.toContain('Deleted user');
+    expect(waiting[1]).toContain('Deleted user asked to withdraw ₦20,000.');
+    expect(waiting[1]).not.toContain('Chidi Okeke');
+  });
+
   it('a lawyer who signs up under a name and deletes the account at once rewrites nobody’s mails', async () => {
     const namesake = await k.earner('0123456783');
     expect((await k.request(namesake, 12_500)).statusCode).toBe(201);

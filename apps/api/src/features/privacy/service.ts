@@ -94,7 +94,13 @@ const archiveName = (key: string, originalName: string) =>
  * escaped form), of those whose text holds `within` when given. Each phrase holds the name with the fixed
  * words around it, never the name alone.
  */
-async function rewriteMails(tx: Executor, to: string[], phrases: Array<[string, string]>, within?: string) {
+async function rewriteMails(
+  tx: Executor,
+  to: string[],
+  phrases: Array<[string, string]>,
+  within?: string,
+  writtenAt?: Date[],
+) {
   const swaps = phrases.flatMap(([from, into]) => {
     const html: [string, string] = [escapeHtml(from), escapeHtml(into)];
     return html[0] === from ? [[from, into] as [string, string]] : [[from, into] as [string, string], html];
@@ -121,6 +127,7 @@ async function rewriteMails(tx: Executor, to: string[], phrases: Array<[string, 
       and(
         inArray(emailOutbox.to, [...new Set(to)]),
         within === undefined ? undefined : sql`strpos(${emailOutbox.text}, ${within}) > 0`,
+        writtenAt === undefined ? undefined : inArray(emailOutbox.createdAt, writtenAt),
         sql`(${holds(subject)} or ${holds(text)} or ${holds(html)})`,
       ),
     );
@@ -264,17 +271,24 @@ async function eraseNameFromOthersTexts(tx: Executor, row: typeof users.$inferSe
     );
     const admins = (await tx.select({ to: users.officialEmail }).from(users).where(liveAdmin)).map((a) => a.to);
     // These mails name the lawyer by name alone, and names are not unique (anyone may sign up under one and
-    // delete the account): a withdrawal's mail is this lawyer's when it also names one of their amounts,
-    // an SCN mail when it also gives one of their addresses.
-    const amounts = await tx.selectDistinct({ kobo: payouts.amount }).from(payouts).where(eq(payouts.lawyerId, row.id));
+    // delete the account): a withdrawal's mail is this lawyer's when it names one of their payouts' amounts
+    // and was written with that payout (the request gives both one time), so a namesake's withdrawal of
+    // the same amount keeps its name; an SCN mail is theirs when it also gives one of their addresses.
+    const own = await tx
+      .select({ kobo: payouts.amount, at: payouts.createdAt })
+      .from(payouts)
+      .where(eq(payouts.lawyerId, row.id));
+    const timesOf = new Map<number, Date[]>();
+    for (const p of own) timesOf.set(p.kobo, [...(timesOf.get(p.kobo) ?? []), p.at]);
     // One statement an amount: a phrase more is one replace() deeper in each column.
-    for (const { kobo } of amounts) {
+    for (const [kobo, times] of timesOf) {
       const asked = `asked to withdraw ${formatNairaExact(kobo / 100)}.`;
       await rewriteMails(
         tx,
         admins,
         [...each((who) => `\n\n${who} ${asked}`), ...each((who) => `>${escapeHtml(who)} ${asked}`)],
         asked,
+        times,
       );
     }
     for (const address of scnAddresses)
