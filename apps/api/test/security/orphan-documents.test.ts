@@ -106,6 +106,34 @@ describeEachDb('documents nobody attached', (kind) => {
     expect(await sweep()).toBe(0);
   });
 
+  // A lawyer uploads on day 0 (the page uploads as soon as a file is picked, the draft keeps it) and
+  // presses Deliver on day 8: the answer must say which of the files to upload again.
+  it('names the swept file a late send still attaches, by the name it was sent under', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const job = await paidJob(company);
+    const kept = await uploadAs(t.app, company.headers, 'document', pdfBytes('KEPT'), 'kept.pdf');
+    const swept = await uploadAs(t.app, company.headers, 'document', pdfBytes('SWEPT'), 'swept.pdf');
+    await age(swept.url);
+    expect(await sweep()).toBeGreaterThanOrEqual(1);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/job-api/jobs/${job.id}/actions/message`,
+      headers: company.headers,
+      payload: { note: 'Both files', files: [kept, { url: swept.url, name: 'Signed lease.pdf' }] },
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().message.startsWith(messages.attachedFileNotFound)).toBe(true);
+    expect(res.json().file).toBe('Signed lease.pdf');
+    const cart = await t.app.inject({
+      method: 'POST',
+      url: '/api/cart',
+      headers: company.headers,
+      payload: { productId: product, file: swept.url, fileName: 'Lease scan.pdf' },
+    });
+    expect(cart.statusCode, cart.body).toBe(400);
+    expect(cart.json().file).toBe('Lease scan.pdf');
+  });
+
   // Several instances sweep, and an attach may come while one does: PostgreSQL only (PGlite has one
   // connection, so nothing interleaves).
   it.runIf(kind === 'postgres')(

@@ -245,7 +245,7 @@ export function createCartService(deps: { db: Db; clock: Clock }) {
         }
         const product = await liveProduct(tx, input.productId);
         if (!product) throw notFound(messages.productUnavailable);
-        await assertAttachable(tx, { id: companyId, userType: 'company' }, input.file);
+        await assertAttachable(tx, { id: companyId, userType: 'company' }, input.file, null, input.fileName);
         const note = await mergeLine(tx, companyId, product.productName, input, 'refuse');
         return note ? [note] : [];
       });

@@ -119,24 +119,37 @@ export function sharedThroughJobs(key: SQLWrapper, owner: Pick<AuthUser, 'id' | 
 }
 
 /**
+ * 400 for an attached file we do not have (swept after a week unattached, or never ours), naming it
+ * by the name the client sent (else its address as sent): a form with several files says which to
+ * upload again.
+ */
+export function attachedFileMissing(name: string | null | undefined, reference: string): AppError {
+  return Object.assign(badRequest(messages.attachedFileNotFound), {
+    details: { file: name?.trim() || reference.trim() },
+  });
+}
+
+/**
  * Refuses a file reference a client wants stored on its cart line or job unless the client uploaded
  * that file (admins: an admin did, as they share the work): 403 for someone else's, 400 for none, as
  * a stored foreign key would travel on to the job and its lawyer. `current`, what the slot already holds, may be sent back unchanged (the admin form
  * does). Links to other sites stay allowed: they are not our documents. An upload of kind `image` is
  * refused (400): it is public and cached a year, so on a job it would open for anyone who saw its URL.
+ * `name` is the file's name as the client sent it, answered as `file` with a 400 for a missing file.
  */
 export async function assertAttachable(
   ex: Executor,
   user: Pick<AuthUser, 'id' | 'userType'>,
   reference: string | null | undefined,
   current: string | null = null,
+  name?: string | null,
 ): Promise<void> {
   const ref = reference?.trim();
   if (!ref || ref === current) return;
   const key = keyOfUrl(ref);
   if (!key) {
     // A path of ours that is no upload key can only be a broken reference.
-    if (ref.startsWith('/uploads/')) throw badRequest(messages.attachedFileNotFound);
+    if (ref.startsWith('/uploads/')) throw attachedFileMissing(name, ref);
     return;
   }
   const [row] = await ex
@@ -148,7 +161,7 @@ export async function assertAttachable(
     // Held to the attaching transaction's commit: the orphan sweep skips a row being attached, and an
     // attach waits for a sweep that took the row first, then finds it gone (sweepOrphans).
     .for('share', { of: uploads });
-  if (!row) throw badRequest(messages.attachedFileNotFound);
+  if (!row) throw attachedFileMissing(name, ref);
   const mine = row.ownerId === user.id || (user.userType === 'admin' && row.ownerType === 'admin');
   if (!mine) throw forbidden(messages.fileNotYours);
   if (row.kind !== 'document') throw badRequest(messages.attachDocumentOnly);
@@ -236,7 +249,10 @@ interface ReadFormOptions {
   fileField?: string;
 }
 
-/** A document nobody attached this long after its upload is swept (the page uploads as its form is sent). */
+/**
+ * A document nobody attached this long after its upload is swept. The web uploads a file as soon as it
+ * is picked and keeps it in a draft; a draft drops files older than six days (apps/web/src/lib/drafts.ts).
+ */
 export const ORPHAN_DOCUMENT_MS = 7 * 86_400_000;
 
 /**
