@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { messages } from '@legalmarket/contracts';
@@ -132,6 +133,31 @@ describeEachDb('documents nobody attached', (kind) => {
     });
     expect(cart.statusCode, cart.body).toBe(400);
     expect(cart.json().file).toBe('Lease scan.pdf');
+  });
+
+  it('tells a reserved document swept meanwhile apart from one that is not yours', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const other = await signupAndLogin(t, 'company');
+    const swept = await uploadAs(t.app, company.headers, 'document', pdfBytes('RESERVED'), 'reserved.pdf');
+    const theirs = await uploadAs(t.app, other.headers, 'document', pdfBytes('THEIRS'), 'theirs.pdf');
+    await age(swept.url);
+    expect(await sweep()).toBeGreaterThanOrEqual(1);
+    expect(await row(swept.url)).toBeUndefined();
+    const moved = await t.app.inject({
+      method: 'POST',
+      url: '/api/cart/reservations',
+      headers: company.headers,
+      payload: {
+        items: [
+          { reservationId: randomUUID(), productId: product, file: swept.url, fileName: 'reserved.pdf' },
+          { reservationId: randomUUID(), productId: product, file: theirs.url, fileName: 'theirs.pdf' },
+        ],
+      },
+    });
+    expect(moved.statusCode, moved.body).toBeLessThan(300);
+    const notes: string[] = moved.json().notes;
+    expect(notes.filter((n) => n.includes('was not found'))).toHaveLength(1);
+    expect(notes.filter((n) => n.includes('is not yours to attach'))).toHaveLength(1);
   });
 
   // Several instances sweep, and an attach may come while one does: PostgreSQL only (PGlite has one
