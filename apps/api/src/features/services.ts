@@ -28,7 +28,7 @@ import { createUploadsService } from './uploads/service.js';
 import { createTwoFactorService } from './two-factor/service.js';
 
 export function createServices(shared: Shared, log: FastifyBaseLogger): Services {
-  const uploads = createUploadsService(shared);
+  const uploads = createUploadsService({ ...shared, logger: log });
   const paymentProvider = createPaymentProvider(shared.config, shared.db, shared.clock);
   const ledger = createLedger(shared);
   const refunds = createRefunds({ ...shared, provider: paymentProvider, ledger, log });

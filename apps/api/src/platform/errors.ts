@@ -11,6 +11,8 @@ export class AppError extends Error {
   ) {
     super(message);
   }
+  /** Fields answered beside `message`, e.g. `file`: which of the files sent the message is about. */
+  details?: Record<string, string>;
 }
 
 export const badRequest = (m: string) => new AppError(400, m);
@@ -115,7 +117,10 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (err instanceof AppError) {
       // Our side failed (a store, a provider): the cause is for the operator, the message for the client.
       if (err.statusCode >= 500 && err.cause) request.log.error({ err: err.cause, reqId: request.id }, err.message);
-      return reply.status(err.statusCode).headers(err.headers).send({ status: 'fail', message: err.message });
+      return reply
+        .status(err.statusCode)
+        .headers(err.headers)
+        .send({ ...err.details, status: 'fail', message: err.message });
     }
     if (postgresCode(err, UNSTORABLE_TEXT)) {
       // Belt and braces behind the input check (refuseUnsafeText): text PostgreSQL cannot store is the

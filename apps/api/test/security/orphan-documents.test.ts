@@ -1,8 +1,10 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { messages } from '@legalmarket/contracts';
 import { cartItems, jobEvents, jobs, uploads } from '../../src/db/schema.js';
 import { createUploadsService, ORPHAN_DOCUMENT_MS } from '../../src/features/uploads/service.js';
+import type { Storage } from '../../src/platform/storage.js';
 import {
   createTestApp,
   describeEachDb,
@@ -47,13 +49,14 @@ describeEachDb('documents nobody attached', (kind) => {
       .set({ createdAt: sql`now() - make_interval(secs => ${(ORPHAN_DOCUMENT_MS + 86_400_000) / 1000})` })
       .where(eq(uploads.key, keyOf(url)));
   /** One instance's pass, as app.ts runs it hourly on each. */
-  const sweep = () =>
+  const sweep = (storage: Storage = t.rt.storage, logger?: { warn: (...args: unknown[]) => void }) =>
     createUploadsService({
       db: db(),
-      storage: t.rt.storage,
+      storage,
       clock: t.clock,
       config: t.config,
       hashToken: (v) => v,
+      logger,
     }).sweepOrphans();
   const message = (who: Login, jobId: string, note: string, file: { url: string; name: string }) =>
     t.app.inject({
@@ -68,6 +71,45 @@ describeEachDb('documents nobody attached', (kind) => {
     const [job] = await db().select().from(jobs).where(eq(jobs.orderId, orderId));
     return job;
   }
+
+  // First in the file: no upload is a week old yet. Every pass used to read every reference table
+  // (users, products, cart lines, jobs, events, orders) even then, hourly on each instance.
+  it('reads no reference when no document is old enough, and sweeps once one is', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const fresh = await uploadAs(t.app, company.headers, 'document', pdfBytes('FRESH-ONLY'), 'fresh.pdf');
+    const transactions = vi.spyOn(db(), 'transaction');
+    try {
+      expect(await sweep()).toBe(0);
+      expect(transactions).not.toHaveBeenCalled();
+      await age(fresh.url);
+      expect(await sweep()).toBe(1);
+      expect(transactions).toHaveBeenCalled();
+    } finally {
+      transactions.mockRestore();
+    }
+  });
+
+  // The store refused a delete (a permission, an outage): the row went anyway and the confidential
+  // bytes stayed for ever with nothing pointing at them, out of reach of any later pass or erasure.
+  it('keeps the row of a document whose bytes could not be removed, logs its key, and retries next pass', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const stuck = await uploadAs(t.app, company.headers, 'document', pdfBytes('STUCK'), 'stuck.pdf');
+    await age(stuck.url);
+    const refusing: Storage = {
+      ...t.rt.storage,
+      remove: async () => {
+        throw Object.assign(new Error('AccessDenied'), { code: 'EACCES' });
+      },
+    };
+    const warn = vi.fn();
+    expect(await sweep(refusing, { warn })).toBe(0);
+    expect(await row(stuck.url)).toBeDefined();
+    expect(await stored(stuck.url)).toBe(true);
+    expect(warn).toHaveBeenCalledWith(expect.objectContaining({ key: keyOf(stuck.url) }), expect.any(String));
+    expect(await sweep()).toBeGreaterThanOrEqual(1);
+    expect(await row(stuck.url)).toBeUndefined();
+    expect(await stored(stuck.url)).toBe(false);
+  });
 
   it('removes an old unattached document, row and bytes, and keeps every one something names', async () => {
     const company = await signupAndLogin(t, 'company');
@@ -104,6 +146,59 @@ describeEachDb('documents nobody attached', (kind) => {
     });
     expect(link.statusCode).toBe(200);
     expect(await sweep()).toBe(0);
+  });
+
+  // A lawyer uploads on day 0 (the page uploads as soon as a file is picked, the draft keeps it) and
+  // presses Deliver on day 8: the answer must say which of the files to upload again.
+  it('names the swept file a late send still attaches, by the name it was sent under', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const job = await paidJob(company);
+    const kept = await uploadAs(t.app, company.headers, 'document', pdfBytes('KEPT'), 'kept.pdf');
+    const swept = await uploadAs(t.app, company.headers, 'document', pdfBytes('SWEPT'), 'swept.pdf');
+    await age(swept.url);
+    expect(await sweep()).toBeGreaterThanOrEqual(1);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/job-api/jobs/${job.id}/actions/message`,
+      headers: company.headers,
+      payload: { note: 'Both files', files: [kept, { url: swept.url, name: 'Signed lease.pdf' }] },
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().message.startsWith(messages.attachedFileNotFound)).toBe(true);
+    expect(res.json().file).toBe('Signed lease.pdf');
+    const cart = await t.app.inject({
+      method: 'POST',
+      url: '/api/cart',
+      headers: company.headers,
+      payload: { productId: product, file: swept.url, fileName: 'Lease scan.pdf' },
+    });
+    expect(cart.statusCode, cart.body).toBe(400);
+    expect(cart.json().file).toBe('Lease scan.pdf');
+  });
+
+  it('tells a reserved document swept meanwhile apart from one that is not yours', async () => {
+    const company = await signupAndLogin(t, 'company');
+    const other = await signupAndLogin(t, 'company');
+    const swept = await uploadAs(t.app, company.headers, 'document', pdfBytes('RESERVED'), 'reserved.pdf');
+    const theirs = await uploadAs(t.app, other.headers, 'document', pdfBytes('THEIRS'), 'theirs.pdf');
+    await age(swept.url);
+    expect(await sweep()).toBeGreaterThanOrEqual(1);
+    expect(await row(swept.url)).toBeUndefined();
+    const moved = await t.app.inject({
+      method: 'POST',
+      url: '/api/cart/reservations',
+      headers: company.headers,
+      payload: {
+        items: [
+          { reservationId: randomUUID(), productId: product, file: swept.url, fileName: 'reserved.pdf' },
+          { reservationId: randomUUID(), productId: product, file: theirs.url, fileName: 'theirs.pdf' },
+        ],
+      },
+    });
+    expect(moved.statusCode, moved.body).toBeLessThan(300);
+    const notes: string[] = moved.json().notes;
+    expect(notes.filter((n) => n.includes('was not found'))).toHaveLength(1);
+    expect(notes.filter((n) => n.includes('is not yours to attach'))).toHaveLength(1);
   });
 
   // Several instances sweep, and an attach may come while one does: PostgreSQL only (PGlite has one

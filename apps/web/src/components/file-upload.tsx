@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Paperclip, X } from 'lucide-react';
 import type { UploadResponse } from '@legalmarket/contracts/catalogue';
 import { UPLOAD_ACCEPT, type UploadKind } from '@legalmarket/contracts/constants';
+import { staleFilesMessage } from '@/lib/drafts';
 import { fileProblem } from '@/lib/file-problem';
 import { currentUploadLimits } from '@/lib/public-config';
 import { getErrorMessage, isFinalRefusal, uploadWithProgress } from '@/lib/http';
@@ -9,7 +10,23 @@ import { DocumentLink } from './document-link';
 import { BreakableText } from './breakable-text';
 
 /** The original file name and its `/uploads/<key>` (the `file` of a cart item or job), as the upload answers. */
-export type UploadedFile = Pick<UploadResponse['data'], 'fileName' | 'url'>;
+export type UploadedFile = Pick<UploadResponse['data'], 'fileName' | 'url'> & {
+  /** When the upload ended (ms): a draft drops a file before the server sweeps it unattached. */
+  uploadedAt?: number;
+};
+
+/**
+ * Says which drafted documents were dropped as too old to send (useFilesDraft, useFormDraft). Always
+ * rendered, empty at first: a live region announces what is put in it, not what it was born with.
+ */
+export function StaleFilesNote({ names }: { names: readonly string[] }) {
+  return (
+    // aria-live without role="status": the form's own status (Added to cart) keeps that role alone.
+    <p aria-live="polite" className={names.length ? 'text-sm text-amber-800' : undefined}>
+      {names.length ? staleFilesMessage(names) : null}
+    </p>
+  );
+}
 
 interface FileUploadProps {
   label: string;
@@ -64,7 +81,7 @@ export function FileUpload({ label, kind, value, onChange, onBusyChange, hint, e
       const res = await uploadWithProgress<UploadResponse>(`/api/uploads?kind=${kind}`, form, setProgress, {
         signal: ctrl.signal,
       });
-      onChange({ fileName: res.data.fileName, url: res.data.url });
+      onChange({ fileName: res.data.fileName, url: res.data.url, uploadedAt: Date.now() });
       setEnded('Upload complete');
     } catch (err) {
       if ((err as Error).name === 'AbortError') setEnded('Upload cancelled');

@@ -78,6 +78,50 @@ export function useDraft<T>(name: string | null, initial: T): [T, (next: T | ((o
 }
 
 /**
+ * A drafted upload older than this is dropped when the draft is read back: the server sweeps documents
+ * nobody attached a week after their upload (decision 2360), and a send naming one would be refused.
+ * A day short of the week, so a file kept now is still there when the form is sent.
+ */
+export const DRAFT_FILE_MAX_AGE_MS = 6 * 86_400_000;
+/** Whether a drafted file uploaded at `uploadedAt` (ms) is past DRAFT_FILE_MAX_AGE_MS; unknown (kept before it was noted): no. */
+const staleUpload = (uploadedAt: unknown) =>
+  typeof uploadedAt === 'number' && Date.now() - uploadedAt > DRAFT_FILE_MAX_AGE_MS;
+
+/** What is said of drafted files dropped as too old, each named. */
+export function staleFilesMessage(names: readonly string[]): string {
+  const quoted = names.map((n) => `“${n}”`);
+  const list = quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}` : quoted[0];
+  return `${list} ${names.length > 1 ? 'were' : 'was'} uploaded more than 6 days ago and is no longer kept with this draft. Please upload ${names.length > 1 ? 'them' : 'it'} again.`;
+}
+
+/** A file a draft keeps: its name, its address and when it was uploaded (ms; absent in older drafts). */
+export interface DraftedFile {
+  fileName: string;
+  uploadedAt?: number;
+}
+
+/**
+ * The draft `name` of a list of uploaded files (useDraft), less those uploaded more than
+ * DRAFT_FILE_MAX_AGE_MS ago: they go from the draft, and their names are answered as `dropped` for the
+ * page to say so (staleFilesMessage).
+ */
+export function useFilesDraft<F extends DraftedFile>(
+  name: string | null,
+): [F[], (next: F[] | ((old: F[]) => F[])) => void, () => void, string[]] {
+  const [files, setFiles, clear] = useDraft<F[]>(name, []);
+  const [dropped, setDropped] = useState<string[]>([]);
+  const fresh = files.filter((f) => !staleUpload(f.uploadedAt));
+  const staleNames = files.filter((f) => staleUpload(f.uploadedAt)).map((f) => f.fileName);
+  const staleKey = staleNames.join('\n');
+  useEffect(() => {
+    if (!staleKey) return;
+    setDropped(staleKey.split('\n'));
+    setFiles((l) => l.filter((f) => !staleUpload(f.uploadedAt)));
+  }, [staleKey, setFiles]);
+  return [fresh, setFiles, clear, dropped];
+}
+
+/**
  * Keeps the text fields `fields` of a react-hook-form form as the draft `name` (an attached document's
  * `file` and `fileName` too: its upload may have taken minutes): once the form is shown
  * (after hydration, so the server's markup and the first render agree) what was kept is put back over
@@ -88,17 +132,34 @@ export function useFormDraft<T extends FieldValues>(
   name: string | null,
   form: Pick<UseFormReturn<T>, 'watch' | 'getValues' | 'setValue'>,
   fields: readonly Path<T>[],
+  onStaleFile?: (fileName: string) => void,
 ): () => void {
   const key = useDraftKey(name);
   const { watch, getValues, setValue } = form;
   const list = fields.join('\n');
+  const staleRef = useRef(onStaleFile);
+  staleRef.current = onStaleFile;
   useEffect(() => {
     if (!key) return;
     const names = list.split('\n') as Path<T>[];
-    const saved = read(key);
+    let saved = read(key) as Record<string, unknown> | undefined;
+    // A document (`file`, its name `fileName`) is kept with the time it was uploaded: one past
+    // DRAFT_FILE_MAX_AGE_MS is not put back, and the page says which (the server has swept it or will).
+    let uploadedAt = saved && typeof saved === 'object' ? saved.fileUploadedAt : undefined;
+    if (saved && typeof saved === 'object' && saved.file && staleUpload(uploadedAt)) {
+      staleRef.current?.(typeof saved.fileName === 'string' && saved.fileName ? saved.fileName : 'Document');
+      const { file: _file, fileName: _name, fileUploadedAt: _at, ...rest } = saved;
+      saved = rest;
+      uploadedAt = undefined;
+      write(
+        key,
+        rest,
+        names.every((f) => !rest[f]),
+      );
+    }
     if (saved && typeof saved === 'object')
       for (const f of names) {
-        const v = (saved as Record<string, unknown>)[f];
+        const v = saved[f];
         // An empty kept value over an unset one (no document attached) puts nothing back: the values,
         // and so a send's key, stay as they were.
         if (typeof v === 'string' && v !== (getValues(f) ?? ''))
@@ -107,7 +168,10 @@ export function useFormDraft<T extends FieldValues>(
     const sub = watch((_values, { name: changed }) => {
       // Only a field's change is kept: a reset after sending (which names no field) is not.
       if (!changed || !(names as string[]).includes(changed)) return;
-      const draft = Object.fromEntries(names.map((f) => [f, String(getValues(f) ?? '')]));
+      const draft: Record<string, unknown> = Object.fromEntries(names.map((f) => [f, String(getValues(f) ?? '')]));
+      // The document field changes when an upload ends (or on Remove): that is its upload time.
+      if (changed === 'file') uploadedAt = draft.file ? Date.now() : undefined;
+      if (draft.file && typeof uploadedAt === 'number') draft.fileUploadedAt = uploadedAt;
       write(
         key,
         draft,

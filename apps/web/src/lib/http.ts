@@ -112,7 +112,10 @@ export function statusMessage(status: number): string {
 
 function handleFailure(status: number, body: unknown, allowUnauthorized?: boolean): never {
   const fromBody = body && typeof body === 'object' ? (body as { message?: unknown }).message : undefined;
-  const message = typeof fromBody === 'string' && fromBody ? fromBody : statusMessage(status);
+  const said = typeof fromBody === 'string' && fromBody ? fromBody : statusMessage(status);
+  // Which of the files sent the answer is about (a missing attachment): with several, the user knows which.
+  const file = body && typeof body === 'object' ? (body as { file?: unknown }).file : undefined;
+  const message = typeof file === 'string' && file ? `${file}: ${said}` : said;
   const ended = status === 401 && !allowUnauthorized && getSession();
   if (ended) {
     // On 401 the stored session is cleared and the user goes to /login (spec section 8); the drafts

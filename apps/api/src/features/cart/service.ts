@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import type { Db, Executor } from '../../db/client.js';
 import { cartItems, products, reservationMoves } from '../../db/schema.js';
 import type { Clock } from '../../platform/clock.js';
-import { conflict, notFound } from '../../platform/errors.js';
+import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { discounted, planDiscountPercent } from '../plans/service.js';
 import { assertAttachable, cleanFileName } from '../uploads/service.js';
 import { blankToNull } from '../../platform/text.js';
@@ -245,7 +245,7 @@ export function createCartService(deps: { db: Db; clock: Clock }) {
         }
         const product = await liveProduct(tx, input.productId);
         if (!product) throw notFound(messages.productUnavailable);
-        await assertAttachable(tx, { id: companyId, userType: 'company' }, input.file);
+        await assertAttachable(tx, { id: companyId, userType: 'company' }, input.file, null, input.fileName);
         const note = await mergeLine(tx, companyId, product.productName, input, 'refuse');
         return note ? [note] : [];
       });
@@ -279,11 +279,17 @@ export function createCartService(deps: { db: Db; clock: Clock }) {
           let file = item.file;
           try {
             await assertAttachable(tx, { id: companyId, userType: 'company' }, item.file);
-          } catch {
+          } catch (err) {
+            if (!(err instanceof AppError)) throw err;
             file = undefined;
-            notes.push(
-              `The document reserved with ${product.productName} is not yours to attach; please upload it again.`,
-            );
+            // A file swept after a week unattached is gone, not someone else's: said as it is.
+            const why =
+              err.message === messages.attachedFileNotFound
+                ? 'was not found'
+                : err.statusCode === 403
+                  ? 'is not yours to attach'
+                  : `could not be attached (${err.message})`;
+            notes.push(`The document reserved with ${product.productName} ${why}; please upload it again.`);
           }
           const note = await mergeLine(tx, companyId, product.productName, { ...item, file }, 'cap');
           if (note) notes.push(note);

@@ -362,7 +362,7 @@ export function createJobsAdminService(shared: Shared, lifecycle: JobLifecycle, 
         const file = input.file?.trim() || null;
         const patch: Partial<typeof jobs.$inferInsert> = { adminDetail: input.detail.trim() };
         if (file) {
-          await assertAttachable(tx, { id: actorId, userType: 'admin' }, file, job.adminFile);
+          await assertAttachable(tx, { id: actorId, userType: 'admin' }, file, job.adminFile, input.fileName);
           patch.adminFile = file;
           patch.adminFileName = cleanFileName(input.fileName?.trim() || file.split('/').pop(), 'document');
         }

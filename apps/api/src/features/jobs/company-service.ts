@@ -52,7 +52,7 @@ export function createCompanyJobsService({ db, clock, mailWritten }: Deps, lifec
         const set: Partial<typeof jobs.$inferInsert> = { companyDetail: detail };
         const ref = blankToNull(file);
         if (ref) {
-          await assertAttachable(tx, company, ref, job.companyFile);
+          await assertAttachable(tx, company, ref, job.companyFile, fileName);
           set.companyFile = ref;
           set.companyFileName = cleanFileName(fileName, 'Document');
         }

@@ -32,7 +32,15 @@ import { mailRenderer } from '../../platform/mail-templates.js';
 import { enqueueMail } from '../../platform/mailer.js';
 import { plainName } from '../../platform/mail-templates.js';
 import { addWorkingDays, dueDate } from '../../platform/working-days.js';
-import { assertAttachable, cleanFileName, keyOfUrl, threadUrl, uploadedNames, uploadUrl } from '../uploads/service.js';
+import {
+  assertAttachable,
+  attachedFileMissing,
+  cleanFileName,
+  keyOfUrl,
+  threadUrl,
+  uploadedNames,
+  uploadUrl,
+} from '../uploads/service.js';
 import { jobEventMail } from './emails.js';
 import { recipientsText } from './notification-text.js';
 import { APPLICANT_NAME, jobPageJsonQuery, notificationsQuery } from './view.js';
@@ -314,11 +322,11 @@ export function createJobLifecycle(
     const out: EventFile[] = [];
     for (const f of files) {
       const key = keyOfUrl(f.url);
-      if (!key) throw badRequest(messages.attachedFileNotFound);
+      if (!key) throw attachedFileMissing(f.name, f.url);
       // One document twice (under two names, or as a relative and an absolute address) is one document:
       // listed twice it would show twice and be taken for two.
       if (out.some((o) => o.url === uploadUrl(key))) throw badRequest(messages.documentAttachedTwice);
-      await assertAttachable(tx, acting, f.url);
+      await assertAttachable(tx, acting, f.url, null, f.name);
       out.push({ url: uploadUrl(key), name: cleanFileName(f.name, 'Document') });
     }
     return out;

@@ -803,7 +803,7 @@ export function createPlansService(
       const now = clock.now();
       if (sub.status !== 'active' || sub.periodEnd <= now) throw conflict(planMessages.noPlan);
       if (sub.credits[kind] <= 0) throw conflict(planMessages.noCredit(kind));
-      await assertAttachable(t, user, file);
+      await assertAttachable(t, user, file, null, input.fileName);
       const product = await planProduct(t, kind, sub.tier);
       const info = PLAN_TIER_INFO[sub.tier];
       const [company] = await t.select().from(users).where(eq(users.id, user.id));

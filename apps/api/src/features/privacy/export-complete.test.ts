@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { strFromU8, unzipSync } from 'fflate';
-import { refunds, subscriptionPayments } from '../../db/schema.js';
+import { refunds, subscriptionEvents, subscriptionPayments } from '../../db/schema.js';
 import { describeEachDb, signupAndLogin } from '../../../test/helpers.js';
 import { insertPlan } from '../../../test/commerce-helpers.js';
 import { handOverSuite, type Login } from '../jobs/hand-over-test-kit.js';
@@ -73,6 +73,25 @@ describeEachDb('the data export is complete', (kind) => {
     expect(theirs.json('plans.json')).toEqual({ plans: [], payments: [] });
     expect(theirs.json('refunds.json')).toEqual([]);
     expect(theirs.all).not.toContain(plan.id);
+  });
+
+  // A plan's timeline and its notes (renewed, lapsed, a note an admin wrote) were left out of the archive.
+  it("holds the timeline of the company's plans with their notes, and nothing of another's", async () => {
+    const [company] = await companyAndLawyers(0);
+    const other = await signupAndLogin(ctx.t, 'company');
+    const plan = await insertPlan(ctx.t, company, { status: 'ended' });
+    const theirPlan = await insertPlan(ctx.t, other, { status: 'ended' });
+    await db()
+      .insert(subscriptionEvents)
+      .values([
+        { subscriptionId: plan.id, kind: 'ended', note: 'PLAN-ENDED-NOTE-OF-THE-COMPANY' },
+        { subscriptionId: theirPlan.id, kind: 'ended', note: 'PLAN-NOTE-OF-ANOTHER-COMPANY' },
+      ]);
+    const mine = await archive(company);
+    expect(mine.json('plan-events.json')).toEqual([
+      expect.objectContaining({ subscriptionId: plan.id, kind: 'ended', note: 'PLAN-ENDED-NOTE-OF-THE-COMPANY' }),
+    ]);
+    expect(mine.all).not.toContain('PLAN-NOTE-OF-ANOTHER-COMPANY');
   });
 
   it('holds what a replaced lawyer wrote on a job handed over, and nothing else of that job', async () => {

@@ -33,6 +33,7 @@ import {
   refunds,
   reservationMoves,
   reviews,
+  subscriptionEvents,
   subscriptionPayments,
   subscriptions,
   twoFactor,
@@ -578,6 +579,16 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
             .orderBy(asc(subscriptionPayments.createdAt), asc(subscriptionPayments.id))
         ).map(({ companyId: _c, ...payment }) => payment),
       };
+      // Each plan's timeline (started, renewed, lapsed, ended) with its notes: its own file, as plans.json
+      // keeps its shape. Only events of this company's plans.
+      files['plan-events.json'] = (
+        await db
+          .select({ event: subscriptionEvents })
+          .from(subscriptionEvents)
+          .innerJoin(subscriptions, eq(subscriptions.id, subscriptionEvents.subscriptionId))
+          .where(eq(subscriptions.companyId, me.id))
+          .orderBy(asc(subscriptionEvents.createdAt), asc(subscriptionEvents.id))
+      ).map(({ event }) => event);
       // Refunds of its jobs, orders and plan payments, as the deletion check finds them; who asked is staff.
       files['refunds.json'] = (
         await db
@@ -678,7 +689,7 @@ export function createPrivacyService(shared: Pick<Shared, 'db' | 'clock' | 'auth
         '',
         'profile.json: your account. jobs.json: the jobs you took part in with their messages (the other party named by role).',
         'job-actions.json: what you wrote or did on jobs not in jobs.json (a job handed to another lawyer; an admin’s messages).',
-        'orders.json, plans.json, refunds.json, reviews.json, cart.json (companies); payouts.json, applications.json (lawyers); admin-actions.json (admins).',
+        'orders.json, plans.json, plan-events.json, refunds.json, reviews.json, cart.json (companies); payouts.json, applications.json (lawyers); admin-actions.json (admins).',
         'files/: every file you uploaded; files.json lists them. Files the other party shared on a job are named in jobs.json.',
       ].join('\n');
       const entry = (name: string, bytes: Uint8Array) => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { and, asc, eq, inArray, like, lt, or, sql, type SQL, type SQLWrapper, type AnyColumn } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import { messages, type UploadKind } from '@legalmarket/contracts';
@@ -119,24 +119,37 @@ export function sharedThroughJobs(key: SQLWrapper, owner: Pick<AuthUser, 'id' | 
 }
 
 /**
+ * 400 for an attached file we do not have (swept after a week unattached, or never ours), naming it
+ * by the name the client sent (else its address as sent): a form with several files says which to
+ * upload again.
+ */
+export function attachedFileMissing(name: string | null | undefined, reference: string): AppError {
+  return Object.assign(badRequest(messages.attachedFileNotFound), {
+    details: { file: name?.trim() || reference.trim() },
+  });
+}
+
+/**
  * Refuses a file reference a client wants stored on its cart line or job unless the client uploaded
  * that file (admins: an admin did, as they share the work): 403 for someone else's, 400 for none, as
  * a stored foreign key would travel on to the job and its lawyer. `current`, what the slot already holds, may be sent back unchanged (the admin form
  * does). Links to other sites stay allowed: they are not our documents. An upload of kind `image` is
  * refused (400): it is public and cached a year, so on a job it would open for anyone who saw its URL.
+ * `name` is the file's name as the client sent it, answered as `file` with a 400 for a missing file.
  */
 export async function assertAttachable(
   ex: Executor,
   user: Pick<AuthUser, 'id' | 'userType'>,
   reference: string | null | undefined,
   current: string | null = null,
+  name?: string | null,
 ): Promise<void> {
   const ref = reference?.trim();
   if (!ref || ref === current) return;
   const key = keyOfUrl(ref);
   if (!key) {
     // A path of ours that is no upload key can only be a broken reference.
-    if (ref.startsWith('/uploads/')) throw badRequest(messages.attachedFileNotFound);
+    if (ref.startsWith('/uploads/')) throw attachedFileMissing(name, ref);
     return;
   }
   const [row] = await ex
@@ -148,7 +161,7 @@ export async function assertAttachable(
     // Held to the attaching transaction's commit: the orphan sweep skips a row being attached, and an
     // attach waits for a sweep that took the row first, then finds it gone (sweepOrphans).
     .for('share', { of: uploads });
-  if (!row) throw badRequest(messages.attachedFileNotFound);
+  if (!row) throw attachedFileMissing(name, ref);
   const mine = row.ownerId === user.id || (user.userType === 'admin' && row.ownerType === 'admin');
   if (!mine) throw forbidden(messages.fileNotYours);
   if (row.kind !== 'document') throw badRequest(messages.attachDocumentOnly);
@@ -236,7 +249,10 @@ interface ReadFormOptions {
   fileField?: string;
 }
 
-/** A document nobody attached this long after its upload is swept (the page uploads as its form is sent). */
+/**
+ * A document nobody attached this long after its upload is swept. The web uploads a file as soon as it
+ * is picked and keeps it in a draft; a draft drops files older than six days (apps/web/src/lib/drafts.ts).
+ */
 export const ORPHAN_DOCUMENT_MS = 7 * 86_400_000;
 
 /**
@@ -264,6 +280,8 @@ export function createUploadsService(deps: {
   clock: Clock;
   config: Config;
   hashToken: (v: string) => string;
+  /** Where the sweep tells of bytes it could not remove (the key, to find them). */
+  logger?: Pick<FastifyBaseLogger, 'warn'>;
 }) {
   const limitOf = (kind: UploadKind) =>
     kind === 'image' ? deps.config.UPLOAD_MAX_IMAGE_BYTES : deps.config.UPLOAD_MAX_DOCUMENT_BYTES;
@@ -433,47 +451,72 @@ export function createUploadsService(deps: {
     return gone?.key ?? null;
   }
 
-  /** Removes stored bytes no row points at any more; a failure leaves an orphan object, never a lost row. */
-  const removeStored = (key: string) => deps.storage.remove(key).catch(() => undefined);
+  /**
+   * Removes stored bytes no row points at any more; a failure leaves an orphan object, never a lost row,
+   * and is logged with its key, the only way left to find it.
+   */
+  const removeStored = (key: string) =>
+    deps.storage
+      .remove(key)
+      .catch((err: unknown) =>
+        deps.logger?.warn({ err, key }, 'stored bytes of a forgotten upload could not be removed'),
+      );
 
   /**
    * Deletes documents uploaded more than ORPHAN_DOCUMENT_MS ago that nothing names (a form never sent, a
-   * file replaced before sending), at most `limit` a call: rows in one transaction, bytes after commit.
-   * Safe on several instances at once and against an attach: candidates are locked FOR UPDATE SKIP
-   * LOCKED (an attach holds its row FOR SHARE, assertAttachable), then checked again by a statement of
-   * their own, whose snapshot sees any reference committed while the lock was awaited.
+   * file replaced before sending, a draft left), at most `limit` a call. Safe on several instances at
+   * once and against an attach: candidates are locked FOR UPDATE SKIP LOCKED (an attach holds its row
+   * FOR SHARE, assertAttachable), then checked again by a statement of their own, whose snapshot sees
+   * any reference committed while the lock was awaited. A row goes only once its bytes are gone: each
+   * is deleted in a savepoint and its bytes removed under the lock, so a failed removal keeps the row
+   * (and the file findable) for the next pass rather than leaving bytes nothing points at.
    */
   async function sweepOrphans(limit = 200): Promise<number> {
     const cutoff = new Date(deps.clock.now().getTime() - ORPHAN_DOCUMENT_MS);
+    const old = and(eq(uploads.kind, 'document'), lt(uploads.createdAt, cutoff));
+    // Most hours nothing is a week old yet: one row read, not a scan of every reference table.
+    const [any] = await deps.db.select({ key: uploads.key }).from(uploads).where(old).limit(1);
+    const removed = any ? await sweepCandidates(old, limit) : 0;
+    // Half-written files a crash left on local disk (a full disk's are removed at once): an hour is
+    // past any write still under way on another instance.
+    await deps.storage.removePartial?.(new Date(deps.clock.now().getTime() - 3_600_000)).catch((err: unknown) => {
+      deps.logger?.warn({ err }, 'temp upload files could not be cleaned up');
+      return 0;
+    });
+    return removed;
+  }
+
+  async function sweepCandidates(old: SQL | undefined, limit: number): Promise<number> {
     const unnamed = sql`not exists (select 1 from (${referencedKeys()}) r where r.k = ${uploads.key})`;
-    const keys = await deps.db.transaction(async (tx) => {
+    return deps.db.transaction(async (tx) => {
       const candidates = await tx
         .select({ key: uploads.key })
         .from(uploads)
-        .where(and(eq(uploads.kind, 'document'), lt(uploads.createdAt, cutoff), unnamed))
+        .where(and(old, unnamed))
         .orderBy(asc(uploads.createdAt))
         .limit(limit)
         .for('update', { skipLocked: true });
-      if (!candidates.length) return [];
-      const gone = await tx
-        .delete(uploads)
-        .where(
-          and(
-            inArray(
-              uploads.key,
-              candidates.map((c) => c.key),
-            ),
-            unnamed,
-          ),
-        )
-        .returning({ key: uploads.key });
-      return gone.map((g) => g.key);
+      let removed = 0;
+      for (const { key } of candidates) {
+        try {
+          await tx.transaction(async (sp) => {
+            const [gone] = await sp
+              .delete(uploads)
+              .where(and(eq(uploads.key, key), unnamed))
+              .returning({ key: uploads.key });
+            // Thrown, the savepoint is rolled back: the row stays for the next pass.
+            if (gone) await deps.storage.remove(key);
+            if (gone) removed++;
+          });
+        } catch (err) {
+          deps.logger?.warn(
+            { err, key },
+            'orphan document bytes could not be removed; the row is kept for the next pass',
+          );
+        }
+      }
+      return removed;
     });
-    for (const key of keys) await removeStored(key);
-    // Half-written files a crash left on local disk (a full disk's are removed at once): an hour is
-    // past any write still under way on another instance.
-    await deps.storage.removePartial?.(new Date(deps.clock.now().getTime() - 3_600_000)).catch(() => 0);
-    return keys.length;
   }
 
   const sign = (key: string, exp: number, sessionId: string) =>

@@ -151,7 +151,11 @@ function ReserveForm({ product }: { product: ProductSummary }) {
   });
   const { register, handleSubmit, control, formState } = form;
   // The job's brief, kept while a signed-in user writes it (decision 2226).
-  const clearDraft = useFormDraft(`brief:${product.productId}`, form, ['detail', 'file', 'fileName']);
+  // The drafted document dropped as uploaded too long ago to send: named under the field.
+  const [staleFiles, setStaleFiles] = useState<string[]>([]);
+  const clearDraft = useFormDraft(`brief:${product.productId}`, form, ['detail', 'file', 'fileName'], (n) =>
+    setStaleFiles([n]),
+  );
   // One key per addition: tapped again or sent again after a lost answer (a reload included), the same
   // addition is made once (decision 2240).
   const addKey = useSendKey(`add:${product.productId}`);
@@ -229,6 +233,7 @@ function ReserveForm({ product }: { product: ProductSummary }) {
           />
           {isCompany ? (
             <FormDocumentField
+              staleFiles={staleFiles}
               control={control}
               label="Upload a document (optional)"
               hint="PDF, Word (DOC, DOCX) or a picture, at most 10 MB."

@@ -144,7 +144,11 @@ function GiveDetailsForm({
   });
   const { register, handleSubmit, control, formState } = form;
   // Kept while written: a tap outside the dialog or a reload loses nothing (decision 2226).
-  const clearDraft = useFormDraft(`details:${job._id}`, form, ['detail', 'file', 'fileName']);
+  // The drafted document dropped as uploaded too long ago to send: named under the field.
+  const [staleFiles, setStaleFiles] = useState<string[]>([]);
+  const clearDraft = useFormDraft(`details:${job._id}`, form, ['detail', 'file', 'fileName'], (n) =>
+    setStaleFiles([n]),
+  );
   const send = handleSubmit((v) =>
     edit.mutate(
       { jobId: job._id, detail: v.detail, file: v.file, fileName: v.fileName },
@@ -170,6 +174,7 @@ function GiveDetailsForm({
         {...register('detail')}
       />
       <FormDocumentField
+        staleFiles={staleFiles}
         control={control}
         label="Attach a document (optional)"
         hint="PDF, Word (DOC, DOCX) or a picture, at most 10 MB."

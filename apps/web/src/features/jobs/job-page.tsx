@@ -20,12 +20,12 @@ import { planMessages } from '@legalmarket/contracts/plans';
 import { Button } from '@/components/button';
 import { DocumentLink } from '@/components/document-link';
 import { ErrorState, Loading, Naira } from '@/components/feedback';
-import { FileUpload, type UploadedFile } from '@/components/file-upload';
+import { FileUpload, StaleFilesNote, type UploadedFile } from '@/components/file-upload';
 import { Modal } from '@/components/modal';
 import { getErrorMessage } from '@/lib/http';
 import { randomUuid } from '@/lib/random-id';
 import { paths } from '@/lib/paths';
-import { useDraft } from '@/lib/drafts';
+import { useDraft, useFilesDraft } from '@/lib/drafts';
 import { useSession } from '@/lib/use-session';
 import {
   jobActionKey,
@@ -194,7 +194,8 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
   // Kept as drafts: a reload, a dropped tab or a sign-in again after the session ran out finds the
   // message or delivery note as typed and the documents already uploaded (decision 2226).
   const [note, setNote, clearNote] = useDraft<string>(`job:${jobId}:note`, '');
-  const [files, setFiles, clearFiles] = useDraft<UploadedFile[]>(`job:${jobId}:files`, []);
+  // Documents uploaded more than 6 days ago are dropped from the draft and named (staleFiles).
+  const [files, setFiles, clearFiles, staleFiles] = useFilesDraft<UploadedFile>(`job:${jobId}:files`);
   const [uploading, setUploading] = useState(false);
   // The document the last Remove took out and where it was: a mis-tap on a phone would otherwise mean
   // uploading it again on a slow line. Undo takes focus, as Remove's row is gone.
@@ -556,6 +557,7 @@ function Workspace({ data, jobId }: { data: JobPageResponse; jobId: string }) {
               </button>
             </p>
           )}
+          <StaleFilesNote names={staleFiles} />
           {files.length < 5 && (
             <FileUpload
               label="Attach a document"

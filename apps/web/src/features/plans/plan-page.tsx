@@ -306,7 +306,9 @@ function RequestWork({
   });
   const { register, handleSubmit, control, reset, formState } = form;
   // The brief is kept while it is written (decision 2226).
-  const clearDraft = useFormDraft('plan-request', form, ['detail', 'file', 'fileName']);
+  // The drafted document dropped as uploaded too long ago to send: named under the field.
+  const [staleFiles, setStaleFiles] = useState<string[]>([]);
+  const clearDraft = useFormDraft('plan-request', form, ['detail', 'file', 'fileName'], (n) => setStaleFiles([n]));
   // One key per piece of work composed: a double click or a retry after a lost answer spends one credit
   // (the API takes a request once per key, decision 2191), after a reload too, as the key is kept with
   // the draft (decision 2240); other work or a request made takes a new one.
@@ -348,6 +350,7 @@ function RequestWork({
           {...register('detail')}
         />
         <FormDocumentField
+          staleFiles={staleFiles}
           control={control}
           label="Upload a document (optional)"
           hint="PDF, Word (DOC, DOCX) or a picture, at most 10 MB."
