@@ -168,6 +168,16 @@ describeEachDb('a lawyer cancels its own withdrawal', (kind) => {
     expect((await cancel(id, owner)).statusCode).toBe(409);
   });
 
+  it('a batch approval naming a cancelled withdrawal says the lawyer cancelled it, not an admin', async () => {
+    const lawyer = await k.earner();
+    const id = (await k.request(lawyer, 10_000)).json().payout._id as string;
+    expect((await cancel(id, lawyer)).statusCode).toBe(200);
+    const batch = await k.inject('POST', '/api/admin/payouts/approve', k.suite.admin, { ids: [id] });
+    expect(batch.statusCode).toBe(409);
+    expect(batch.json().message).toContain(payoutMessages.batchWhyCancelled);
+    expect(batch.json().message).not.toContain('rejected by an admin');
+  });
+
   it('the change mail says nothing of withdrawals already going to the new details', async () => {
     const lawyer = await k.earner();
     await k.request(lawyer, 10_000);
