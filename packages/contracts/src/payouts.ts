@@ -233,6 +233,7 @@ export const payoutMessages = {
         '; ',
       )}.${batchSize > refused.length ? ` Leave ${refused.length === 1 ? 'it' : 'them'} out and approve the others again.` : ''}`,
   batchWhyRejected: 'was rejected by an admin',
+  batchWhyCancelled: 'was cancelled by the lawyer',
   batchWhyShort: 'is no longer covered by the lawyer’s available balance',
   notFound: 'Payout not found',
   notRequested: 'This payout is no longer waiting for approval.',

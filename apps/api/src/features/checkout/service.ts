@@ -317,7 +317,11 @@ export function createCheckoutService(deps: CheckoutDeps) {
       }
       await deps.ledger.recordPayment(t, paid, opened);
       // The fee the platform bore: none when the customer paid it on top (decision 2348).
-      await deps.ledger.recordFee(t, { orderId: paid.id }, merchantFee(tx));
+      await deps.ledger.recordFee(
+        t,
+        { orderId: paid.id },
+        merchantFee(tx, (figures) => securityLog('payment_fee_implausible', { transactionId: tx.id, ...figures })),
+      );
       // Lines another order bought: what this payment held for them goes back (decision 2250).
       const refundId =
         refundDue > 0

@@ -13,6 +13,41 @@ export const payoutCodeMail = (to: string, payoutCode: string, minutes: number):
   ],
 });
 
+type PayoutLine = { amount: number; bank: string; accountNumber: string; createdAt: Date };
+const payoutFacts = (list: PayoutLine[]) =>
+  facts(
+    list.map((p) => [
+      formatNairaExact(p.amount),
+      `${p.bank} ${maskAccountNumber(p.accountNumber)}, asked ${formatOrdinalDate(p.createdAt)}`,
+    ]),
+  );
+const waitingPart = (list: PayoutLine[], url: string) =>
+  list.length
+    ? [
+        paragraph(
+          `${list.length === 1 ? 'This withdrawal is' : 'These withdrawals are'} still waiting for approval and will go to the account ${list.length === 1 ? 'it was' : 'they were'} asked for, not to the details above:`,
+        ),
+        payoutFacts(list),
+        paragraph(
+          'If you did not ask for it, or it should go to your new details, cancel it on Get Paid before it is approved, then withdraw again.',
+        ),
+        button('Cancel on Get Paid', url),
+      ]
+    : [];
+// An approved withdrawal can no longer be cancelled on Get Paid: no link, support only (decision 2344).
+const sendingPart = (list: PayoutLine[]) =>
+  list.length
+    ? [
+        paragraph(
+          list.length === 1
+            ? 'This withdrawal was already approved and is on its way to the account it was asked for, not to the details above:'
+            : 'These withdrawals were already approved and are on their way to the account they were asked for, not to the details above:',
+        ),
+        payoutFacts(list),
+        paragraph('If you did not ask for it, contact support at once.'),
+      ]
+    : [];
+
 export const payoutChangedMail = (
   to: string,
   kind: 'added' | 'changed',
@@ -24,7 +59,7 @@ export const payoutChangedMail = (
    * a change does not move them, so the owner is told it can cancel them on Get Paid (decision 2344).
    */
   stillWaiting?: {
-    payouts: { amount: number; bank: string; accountNumber: string; createdAt: Date }[];
+    payouts: { amount: number; bank: string; accountNumber: string; createdAt: Date; sending?: boolean }[];
     url: string;
   },
 ): MailTemplate => ({
@@ -55,23 +90,8 @@ export const payoutChangedMail = (
           button('This wasn’t me', notMe.url),
         ]
       : []),
-    ...(stillWaiting
-      ? [
-          paragraph(
-            `${stillWaiting.payouts.length === 1 ? 'This withdrawal is' : 'These withdrawals are'} still waiting for approval and will go to the account ${stillWaiting.payouts.length === 1 ? 'it was' : 'they were'} asked for, not to the details above:`,
-          ),
-          facts(
-            stillWaiting.payouts.map((p) => [
-              formatNairaExact(p.amount),
-              `${p.bank} ${maskAccountNumber(p.accountNumber)}, asked ${formatOrdinalDate(p.createdAt)}`,
-            ]),
-          ),
-          paragraph(
-            'If you did not ask for it, or it should go to your new details, cancel it on Get Paid before it is approved, then withdraw again.',
-          ),
-          button('Cancel on Get Paid', stillWaiting.url),
-        ]
-      : []),
+    ...waitingPart(stillWaiting?.payouts.filter((p) => !p.sending) ?? [], stillWaiting?.url ?? ''),
+    ...sendingPart(stillWaiting?.payouts.filter((p) => p.sending) ?? []),
   ],
 });
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, ne, or } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, ne, or } from 'drizzle-orm';
 import {
   bankCodeOf,
   LIMITS,
@@ -329,19 +329,22 @@ export function createLawyersService(deps: Deps) {
             bank: payouts.bank,
             accountNumber: payouts.accountNumber,
             createdAt: payouts.createdAt,
+            status: payouts.status,
           })
           .from(payouts)
           .where(
             and(
               eq(payouts.lawyerId, lawyer.id),
-              eq(payouts.status, 'requested'),
-              or(ne(payouts.accountNumber, resolved.accountNumber), ne(payouts.bank, resolved.bank)),
+              // Approved ones on their way are named too, though only support can still act on them.
+              inArray(payouts.status, ['requested', 'sending']),
+              // The bank code names the account; the bank's name may be spelled another way.
+              or(ne(payouts.accountNumber, resolved.accountNumber), ne(payouts.bankCode, resolved.bankCode)),
             ),
           )
           .orderBy(asc(payouts.createdAt));
         const stillWaiting = waiting.length
           ? {
-              payouts: waiting.map((p) => ({ ...p, amount: p.amount / 100 })),
+              payouts: waiting.map((p) => ({ ...p, amount: p.amount / 100, sending: p.status === 'sending' })),
               url: `${deps.config.PUBLIC_URL}/lawyer/get-paid?tab=get-paid`,
             }
           : undefined;

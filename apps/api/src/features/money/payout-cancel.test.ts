@@ -152,6 +152,32 @@ describeEachDb('a lawyer cancels its own withdrawal', (kind) => {
     expect(next).toMatchObject({ amount: 20_000, bank: 'Zenith Bank', accountNumber: expect.stringMatching(/6789$/) });
   });
 
+  it('the thief’s withdrawal an admin already approved: the change mail names it as on its way, with no cancel link', async () => {
+    const owner = await signupAndLogin(t, 'lawyer', { verified: true });
+    await k.earn(owner);
+    // A sandbox account ending 2222: the approved transfer stays on its way.
+    expect((await k.addDetails(owner, '0999992222', 'Thief Account', 'Access Bank')).statusCode).toBe(201);
+    const id = (await k.request(owner)).json().payout._id as string;
+    expect((await k.approve(id)).json().payout.status).toBe('sending');
+    await changeToOwnAccount(owner);
+    const changed = (await lastMailTo(t, owner.email))!.text;
+    expect(changed).toContain('already approved and is on its way');
+    expect(changed).toContain('Access Bank •••• 2222');
+    expect(changed).toContain('contact support');
+    expect(changed).not.toContain('Cancel on Get Paid');
+    expect((await cancel(id, owner)).statusCode).toBe(409);
+  });
+
+  it('a batch approval naming a cancelled withdrawal says the lawyer cancelled it, not an admin', async () => {
+    const lawyer = await k.earner();
+    const id = (await k.request(lawyer, 10_000)).json().payout._id as string;
+    expect((await cancel(id, lawyer)).statusCode).toBe(200);
+    const batch = await k.inject('POST', '/api/admin/payouts/approve', k.suite.admin, { ids: [id] });
+    expect(batch.statusCode).toBe(409);
+    expect(batch.json().message).toContain(payoutMessages.batchWhyCancelled);
+    expect(batch.json().message).not.toContain('rejected by an admin');
+  });
+
   it('the change mail says nothing of withdrawals already going to the new details', async () => {
     const lawyer = await k.earner();
     await k.request(lawyer, 10_000);

@@ -681,7 +681,14 @@ export function createPayouts(deps: PayoutsDeps) {
         for (const id of [...unique].sort()) {
           const [p] = await tx.select().from(payouts).where(eq(payouts.id, id)).for('update');
           if (!p) throw notFound(payoutMessages.notFound);
-          if (p.status === 'rejected') refused.push(await refusalOf(tx, p, payoutMessages.batchWhyRejected));
+          if (p.status === 'rejected')
+            refused.push(
+              await refusalOf(
+                tx,
+                p,
+                cancelledByLawyer(p) ? payoutMessages.batchWhyCancelled : payoutMessages.batchWhyRejected,
+              ),
+            );
           if (p.status !== 'requested') continue;
           // Earlier payouts of the same lawyer in this batch are posted already, so this sees what they took.
           if ((await available(tx, p.lawyerId)) < p.amount) {

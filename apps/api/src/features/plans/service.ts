@@ -122,6 +122,9 @@ export function createPlansService(
   deps: PlansDeps,
 ) {
   const { db, clock, config } = shared;
+  // Figures that would post the whole payment as a fee are bad data: logged raw, not posted (decision 2348).
+  const feeImplausible = (tx: { id: string }) => (figures: object) =>
+    shared.securityLog('payment_fee_implausible', { transactionId: tx.id, ...figures });
   const { provider, ledger, lifecycle, refunds } = deps;
   const renderMail = mailRenderer(config);
   const planUrl = `${config.PUBLIC_URL}/company/plan`;
@@ -514,7 +517,7 @@ export function createPlansService(
         .where(eq(subscriptionPayments.id, p.id))
         .returning();
       await postPayment(t, paid, sub);
-      await ledger.recordFee(t, { subscriptionPaymentId: paid.id }, merchantFee(tx));
+      await ledger.recordFee(t, { subscriptionPaymentId: paid.id }, merchantFee(tx, feeImplausible(tx)));
       await event(t, sub.id, 'subscribed', `${info.name} plan started; ${formatNairaExact(info.price / 100)} paid`);
       await mail(t, sub, receiptMail(companyAsBilled(company).name, paid, sub, 'Your plan is active'));
       return { sub, newly: true };
@@ -999,7 +1002,7 @@ export function createPlansService(
           .where(eq(subscriptions.id, sub.id))
           .returning();
         await postPayment(t, p, next);
-        await ledger.recordFee(t, { subscriptionPaymentId: p.id }, merchantFee(tx));
+        await ledger.recordFee(t, { subscriptionPaymentId: p.id }, merchantFee(tx, feeImplausible(tx)));
         await event(
           t,
           sub.id,

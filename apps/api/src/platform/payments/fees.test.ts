@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { merchantFee } from './fees.js';
 import { flutterwaveProvider } from './flutterwave.js';
 
@@ -21,11 +21,28 @@ describe('the fee the merchant bore on a payment (decision 2348)', () => {
     expect(merchantFee({ amount })).toBe(0);
   });
 
+  it('never posts the whole payment as a fee when amount_settled or app_fee is bad data', () => {
+    const heard = vi.fn();
+    // amount_settled 0 (a placeholder, test mode, another settlement currency): charged_amount less app_fee.
+    expect(merchantFee({ amount, chargedAmount: amount, fee, settledAmount: 0 }, heard)).toBe(fee);
+    expect(heard).toHaveBeenLastCalledWith({ amount, chargedAmount: amount, fee, settledAmount: 0, posted: fee });
+    // A settlement in another currency: a figure far below the amount less app_fee is not ours.
+    expect(merchantFee({ amount, chargedAmount: amount, fee, settledAmount: 1_500 }, heard)).toBe(fee);
+    // app_fee at or above the amount with nothing charged on top: no plausible figure, nothing posted.
+    expect(merchantFee({ amount, chargedAmount: amount, fee: amount, settledAmount: 0 }, heard)).toBe(0);
+    expect(merchantFee({ amount, chargedAmount: amount, fee: amount + 1 }, heard)).toBe(0);
+    expect(heard).toHaveBeenCalledTimes(4);
+    // Plausible figures are not reported.
+    merchantFee({ amount, chargedAmount: amount, fee, settledAmount: amount - fee - 5_000 }, heard);
+    merchantFee({ amount, chargedAmount: amount + fee, fee }, heard);
+    expect(heard).toHaveBeenCalledTimes(4);
+  });
+
   it('is never negative nor more than the amount', () => {
     expect(merchantFee({ amount, chargedAmount: amount + 2 * fee, fee })).toBe(0);
     expect(merchantFee({ amount, settledAmount: amount + 100 })).toBe(0);
-    expect(merchantFee({ amount, fee: amount + 1 })).toBe(amount);
-    expect(merchantFee({ amount, settledAmount: -500 })).toBe(amount);
+    expect(merchantFee({ amount, fee: amount + 1 })).toBe(0);
+    expect(merchantFee({ amount, settledAmount: -500 })).toBe(0);
   });
 
   it("maps Flutterwave's amount_settled, charged_amount and app_fee to kobo", async () => {

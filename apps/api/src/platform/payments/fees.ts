@@ -22,12 +22,35 @@ export const collectionFee = (amount: number) =>
 export const transferFee = (amount: number) => TRANSFER_FEE_BANDS_KOBO.find((b) => amount <= b.upTo)!.fee;
 
 /**
+ * How far below amount − `app_fee` a plausible `amount_settled` may be, kobo: ₦100 covers the ₦50 stamp
+ * duty (EMTL) and the VAT on the fee that the settlement takes on top of `app_fee` (decision 2348).
+ */
+const SETTLED_TOLERANCE_KOBO = 10_000;
+
+type FeeFigures = Pick<ProviderTransaction, 'amount' | 'chargedAmount' | 'fee' | 'settledAmount'>;
+
+/**
  * The fee the merchant bore on a payment, kobo: what it leaves short of its amount (decision 2348). When
  * the customer bears the fee (`charged_amount` = amount + `app_fee`, `amount_settled` = amount) it is 0.
- * Settled is `amount_settled` when the answer says, else `charged_amount` less `app_fee`, else the amount
- * less `app_fee`; with none of them, 0. Never negative, never more than the amount.
+ * Settled is `amount_settled` when plausible (above 0, at most the amount plus what was charged on top, at
+ * least the amount less `app_fee` less a tolerance), else `charged_amount` less `app_fee`, else the amount
+ * less `app_fee`; with none of them, 0. Never negative and always below the amount: a fee that takes the
+ * whole payment is bad data (a placeholder 0, test mode, another settlement currency), not a cost, so
+ * `implausible` hears the raw figures whenever one was passed over.
  */
-export function merchantFee(tx: Pick<ProviderTransaction, 'amount' | 'chargedAmount' | 'fee' | 'settledAmount'>) {
-  const settled = tx.settledAmount ?? (tx.fee === undefined ? tx.amount : (tx.chargedAmount ?? tx.amount) - tx.fee);
-  return Math.min(tx.amount, Math.max(0, tx.amount - settled));
+export function merchantFee(tx: FeeFigures, implausible?: (figures: FeeFigures & { posted: number }) => void) {
+  const { amount } = tx;
+  const charged = tx.chargedAmount ?? amount;
+  const fee = tx.fee ?? 0;
+  const candidates = [
+    tx.settledAmount,
+    tx.fee === undefined || tx.chargedAmount === undefined ? undefined : tx.chargedAmount - tx.fee,
+    tx.fee === undefined ? undefined : amount - tx.fee,
+  ].filter((s): s is number => s !== undefined);
+  const plausible = (s: number) =>
+    s > 0 && s <= Math.max(amount, charged) && s >= amount - fee - SETTLED_TOLERANCE_KOBO;
+  const settled = candidates.find(plausible);
+  const posted = settled === undefined ? 0 : Math.max(0, amount - settled);
+  if (candidates.length > 0 && settled !== candidates[0]) implausible?.({ ...tx, posted });
+  return posted;
 }
