@@ -852,6 +852,19 @@ describeEachDb('double submit: state-changing calls sent twice at once', (kind) 
     );
     expect(await mailsTo(lawyer.email)).toHaveLength(before + 1);
     expect(await auditsOf('payout.reject', third)).toHaveLength(1);
+    // The lawyer's own cancel pressed again while the first is on its way: cancelled once, mailed once.
+    const fourth = (await send(me, { method: 'POST', url: '/api/lawyer/payouts', payload: { amount: 1_000 } })).json()
+      .payout._id as string;
+    const beforeCancel = (await mailsTo(lawyer.email)).length;
+    await atOnce(
+      'POST /api/lawyer/payouts/:id/cancel',
+      me,
+      { method: 'POST', url: `/api/lawyer/payouts/${fourth}/cancel`, payload: {} },
+      [200],
+      5,
+    );
+    expect(await mailsTo(lawyer.email)).toHaveLength(beforeCancel + 1);
+    expect(await auditsOf('payout.cancel', fourth)).toHaveLength(1);
   });
 
   it('monthly plans: one plan for a payment confirmed five times, one cancel', async () => {
