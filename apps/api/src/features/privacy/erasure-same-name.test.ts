@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, gt, like, max } from 'drizzle-orm';
 import { emailOutbox } from '../../db/schema.js';
 import { PASSWORD, describeEachDb, signupAndLogin } from '../../../test/helpers.js';
 import { multipart } from '../../../test/upload-helpers.js';
@@ -99,5 +99,29 @@ describeEachDb("an erasure and another lawyer's admin mails under the same name"
     const waiting = (await adminMails()).filter((m) => m.includes('₦12,500 is waiting'));
     expect(waiting).toHaveLength(1);
     expect(waiting[0]).toContain('Chidi Okeke asked to withdraw ₦12,500.');
+  });
+  // Before a withdrawal's mails took the payout's time, they took their transaction's start: a few
+  // milliseconds after the payout's. An erasure still finds them as the lawyer's own.
+  it('rewrites the erased lawyer’s withdrawal mail written a moment after the payout, as older mails were', async () => {
+    const leaving = await k.earner('0123456786');
+    const before = (await adminMails()).length;
+    const [{ last }] = await k
+      .db()
+      .select({ last: max(emailOutbox.id) })
+      .from(emailOutbox);
+    const own = await k.request(leaving);
+    expect(own.statusCode, own.body).toBe(201);
+    const at = new Date(new Date(own.json().payout.createdAt as string).getTime() + 180);
+    await k
+      .db()
+      .update(emailOutbox)
+      .set({ createdAt: at })
+      .where(and(gt(emailOutbox.id, last ?? 0), like(emailOutbox.text, '%asked to withdraw ₦20,000.%')));
+    expect((await k.approve(own.json().payout._id)).statusCode).toBe(200);
+    const deleted = await k.inject('POST', '/api/account/delete', leaving, { password: PASSWORD });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const asked = (await adminMails()).slice(before).filter((m) => m.includes('asked to withdraw ₦20,000.'));
+    expect(asked.length).toBeGreaterThan(0);
+    for (const m of asked) expect(m).toContain('Deleted user asked to withdraw ₦20,000.');
   });
 });

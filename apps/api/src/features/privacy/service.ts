@@ -95,6 +95,8 @@ const archiveName = (key: string, originalName: string) =>
  * escaped form), of those whose text holds `within` when given. Each phrase holds the name with the fixed
  * words around it, never the name alone.
  */
+const WRITTEN_WITH_MS = 500;
+
 async function rewriteMails(
   tx: Executor,
   to: string[],
@@ -128,7 +130,16 @@ async function rewriteMails(
       and(
         inArray(emailOutbox.to, [...new Set(to)]),
         within === undefined ? undefined : sql`strpos(${emailOutbox.text}, ${within}) > 0`,
-        writtenAt === undefined ? undefined : inArray(emailOutbox.createdAt, writtenAt),
+        // Mails written before the request gave both one time carry their transaction's start instead,
+        // milliseconds from the payout's: half a second either way still tells a namesake a second apart.
+        writtenAt === undefined
+          ? undefined
+          : or(
+              ...writtenAt.map(
+                (at) =>
+                  sql`${emailOutbox.createdAt} between ${new Date(at.getTime() - WRITTEN_WITH_MS).toISOString()}::timestamptz and ${new Date(at.getTime() + WRITTEN_WITH_MS).toISOString()}::timestamptz`,
+              ),
+            ),
         sql`(${holds(subject)} or ${holds(text)} or ${holds(html)})`,
       ),
     );

@@ -331,7 +331,7 @@ export function createUploadsService(deps: {
     try {
       await deps.storage.put(key, file.data);
     } catch (err) {
-      await deps.storage.remove(key).catch(() => undefined);
+      await removeStored(key);
       // A full disk or an S3 outage: the client's file is fine and can be sent again (a 500 read as final).
       if (transientStoreFailure(err))
         throw Object.assign(
@@ -357,7 +357,7 @@ export function createUploadsService(deps: {
     try {
       await (tx === deps.db ? deps.db.transaction(record) : record(tx));
     } catch (err) {
-      await deps.storage.remove(key).catch(() => undefined);
+      await removeStored(key);
       throw err;
     }
     return {
@@ -471,7 +471,9 @@ export function createUploadsService(deps: {
    * is deleted in a savepoint and its bytes removed under the lock, so a failed removal keeps the row
    * (and the file findable) for the next pass rather than leaving bytes nothing points at.
    */
-  async function sweepOrphans(limit = 200): Promise<number> {
+  // Each candidate is checked again and its bytes removed inside the pass's transaction, which PGlite
+  // runs alone: a few at a time keeps that short (and under PostgreSQL's 64 cached subtransactions).
+  async function sweepOrphans(limit = 20): Promise<number> {
     const cutoff = new Date(deps.clock.now().getTime() - ORPHAN_DOCUMENT_MS);
     const old = and(eq(uploads.kind, 'document'), lt(uploads.createdAt, cutoff));
     // Most hours nothing is a week old yet: one row read, not a scan of every reference table.
